@@ -1,0 +1,134 @@
+# daprbench — build, test and deploy. `make help` lists the targets.
+
+# Image that holds every binary (manager, loadtester, perfapp).
+IMG ?= daprbench:dev
+# Kubernetes version of the envtest API server (and of the local cluster).
+ENVTEST_K8S_VERSION ?= 1.36.3
+# Dapr release whose CRDs validate the objects the operator generates.
+DAPR_VERSION ?= v1.14.0
+
+## Tool versions, installed into bin/ with `go install`.
+CONTROLLER_TOOLS_VERSION ?= v0.21.0
+SETUP_ENVTEST_VERSION ?= v0.25.1
+KUSTOMIZE_VERSION ?= v5.8.1
+GINKGO_VERSION ?= $(shell go list -m -f '{{.Version}}' github.com/onsi/ginkgo/v2)
+
+LOCALBIN ?= $(shell pwd)/bin
+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
+SETUP_ENVTEST ?= $(LOCALBIN)/setup-envtest
+KUSTOMIZE ?= $(LOCALBIN)/kustomize
+GINKGO ?= $(LOCALBIN)/ginkgo
+KUBECTL ?= kubectl
+
+SHELL = /usr/bin/env bash -o pipefail
+.SHELLFLAGS = -ec
+
+.PHONY: all
+all: build
+
+##@ General
+
+.PHONY: help
+help: ## Show this help.
+	@awk 'BEGIN {FS = ":.*##"; printf "\nUsage:\n  make \033[36m<target>\033[0m\n"} /^[a-zA-Z_0-9-]+:.*?##/ { printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2 } /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) } ' $(MAKEFILE_LIST)
+
+##@ Development
+
+.PHONY: manifests
+manifests: controller-gen ## Generate the CRDs and RBAC from the Go markers.
+	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases
+
+.PHONY: generate
+generate: controller-gen ## Generate DeepCopy methods.
+	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+
+.PHONY: fmt
+fmt: ## go fmt.
+	go fmt ./...
+
+.PHONY: vet
+vet: ## go vet (the e2e suite included).
+	go vet ./...
+	go vet -tags e2e ./test/...
+
+.PHONY: verify
+verify: manifests generate fmt ## Fail when generated code, manifests, formatting or go.mod are stale.
+	go mod tidy
+	@if [ -n "$$(git status --porcelain -- api config go.mod go.sum '*.go')" ]; then \
+	  echo "generated files, formatting or go.mod are stale; run 'make manifests generate fmt' and 'go mod tidy':"; \
+	  git status --porcelain -- api config go.mod go.sum '*.go'; git --no-pager diff --stat; exit 1; fi
+
+.PHONY: envtest-assets
+envtest-assets: setup-envtest ## Install envtest's kube-apiserver/etcd (downloaded, or built from Go modules).
+	@SETUP_ENVTEST=$(SETUP_ENVTEST) ENVTEST_K8S_VERSION=$(ENVTEST_K8S_VERSION) hack/envtest-assets.sh >/dev/null
+
+.PHONY: test
+test: manifests generate fmt vet envtest-assets ## Unit tests plus the envtest suites against a real API server.
+	KUBEBUILDER_ASSETS="$$(SETUP_ENVTEST=$(SETUP_ENVTEST) ENVTEST_K8S_VERSION=$(ENVTEST_K8S_VERSION) hack/envtest-assets.sh)" \
+	DAPR_CRDS="$$(hack/dapr-crds.sh $(DAPR_VERSION))" \
+	go test ./... -coverprofile cover.out
+
+##@ Build
+
+.PHONY: build
+build: manifests generate fmt vet ## Build the three binaries into bin/.
+	CGO_ENABLED=0 go build -o bin/manager ./cmd/manager
+	CGO_ENABLED=0 go build -o bin/loadtester ./cmd/loadtester
+	CGO_ENABLED=0 go build -o bin/perfapp ./cmd/perfapp
+
+.PHONY: run
+run: manifests generate fmt vet ## Run the manager against the cluster in ~/.kube/config.
+	go run ./cmd/manager
+
+.PHONY: docker-build
+docker-build: ## Build the image with a container engine (none runs on the dev machines here).
+	docker build -t $(IMG) .
+
+##@ Deployment
+
+.PHONY: install
+install: manifests kustomize ## Install the CRDs into the cluster of ~/.kube/config.
+	$(KUSTOMIZE) build config/crd | $(KUBECTL) apply --server-side -f -
+
+.PHONY: uninstall
+uninstall: manifests kustomize ## Remove the CRDs.
+	$(KUSTOMIZE) build config/crd | $(KUBECTL) delete --ignore-not-found -f -
+
+.PHONY: deploy
+deploy: manifests kustomize ## Deploy the operator with image IMG.
+	cd config/manager && $(KUSTOMIZE) edit set image controller=$(IMG)
+	$(KUSTOMIZE) build config/default | $(KUBECTL) apply --server-side -f -
+	cd config/manager && $(KUSTOMIZE) edit set image controller=daprbench:dev
+
+.PHONY: undeploy
+undeploy: kustomize ## Remove the operator.
+	$(KUSTOMIZE) build config/default | $(KUBECTL) delete --ignore-not-found -f -
+
+##@ Tools
+
+.PHONY: controller-gen setup-envtest kustomize ginkgo
+controller-gen: $(CONTROLLER_GEN)
+setup-envtest: $(SETUP_ENVTEST)
+kustomize: $(KUSTOMIZE)
+ginkgo: $(GINKGO)
+
+$(CONTROLLER_GEN): $(LOCALBIN)/.controller-gen-$(CONTROLLER_TOOLS_VERSION)
+$(SETUP_ENVTEST): $(LOCALBIN)/.setup-envtest-$(SETUP_ENVTEST_VERSION)
+$(KUSTOMIZE): $(LOCALBIN)/.kustomize-$(KUSTOMIZE_VERSION)
+$(GINKGO): $(LOCALBIN)/.ginkgo-$(GINKGO_VERSION)
+
+# A stamp per tool version, so changing a pin reinstalls the tool.
+$(LOCALBIN)/.controller-gen-%:
+	$(call go-install,sigs.k8s.io/controller-tools/cmd/controller-gen@$*,$@)
+$(LOCALBIN)/.setup-envtest-%:
+	$(call go-install,sigs.k8s.io/controller-runtime/tools/setup-envtest@$*,$@)
+$(LOCALBIN)/.kustomize-%:
+	$(call go-install,sigs.k8s.io/kustomize/kustomize/v5@$*,$@)
+$(LOCALBIN)/.ginkgo-%:
+	$(call go-install,github.com/onsi/ginkgo/v2/ginkgo@$*,$@)
+
+define go-install
+@mkdir -p $(LOCALBIN)
+GOBIN=$(LOCALBIN) go install $(1)
+@rm -f $(LOCALBIN)/.$(firstword $(subst -v, ,$(notdir $(2))))-* && touch $(2)
+endef

@@ -1,0 +1,65 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+// Condition types of a PerfRun.
+const (
+	// ConditionDaprReady says whether the cluster can run the Dapr side of the run:
+	// Dapr installed and its mTLS setting as the run expects.
+	ConditionDaprReady = "DaprReady"
+	// ConditionWorkloadsReady says whether the target (and baseline twin) are Available.
+	ConditionWorkloadsReady = "WorkloadsReady"
+	// ConditionSucceeded is True once the run has finished with a result.
+	ConditionSucceeded = "Succeeded"
+	// ConditionFailed is True once the run has ended without a result, with the reason.
+	ConditionFailed = "Failed"
+)
+
+// Condition reasons. Events reuse them.
+const (
+	// ReasonDaprFound: Dapr's CRDs and control-plane Configuration were found and agree with the spec.
+	ReasonDaprFound = "DaprFound"
+	// ReasonDaprNotRequired: dapr.enabled=false; nothing of Dapr is needed.
+	ReasonDaprNotRequired = "DaprNotRequired"
+	// ReasonDaprNotInstalled: Dapr's CRDs or its control-plane Configuration are missing.
+	ReasonDaprNotInstalled = "DaprNotInstalled"
+	// ReasonMTLSMismatch: spec.dapr.mtls disagrees with the control plane's setting.
+	ReasonMTLSMismatch = "MTLSMismatch"
+	// ReasonStateStoreNotFound: spec.actors.stateStore names a Component that does not exist.
+	ReasonStateStoreNotFound = "StateStoreNotFound"
+
+	// ReasonProvisioning: the workloads are being created or are not Available yet.
+	ReasonProvisioning = "Provisioning"
+	// ReasonWorkloadsAvailable: the target (and baseline twin) are Available.
+	ReasonWorkloadsAvailable = "WorkloadsAvailable"
+	// ReasonTargetNotAvailable: the target did not become Available within the timeout.
+	ReasonTargetNotAvailable = "TargetNotAvailable"
+	// ReasonImageNotStarting: a container of the run cannot start (image pull, crash loop,
+	// bad config); the kubelet's own reason is in the message.
+	ReasonImageNotStarting = "ImageNotStarting"
+
+	// ReasonRunning: the load tester is running.
+	ReasonRunning = "Running"
+	// ReasonLoadTesterFailed: the load tester ended with an error; its summary says why.
+	ReasonLoadTesterFailed = "LoadTesterFailed"
+	// ReasonTimeout: the run passed spec.timeout.
+	ReasonTimeout = "Timeout"
+	// ReasonInvalidResult: the load tester finished but its summary could not be read.
+	ReasonInvalidResult = "InvalidResult"
+	// ReasonSucceeded: the run finished and status.result holds its measurements.
+	ReasonSucceeded = "Succeeded"
+)

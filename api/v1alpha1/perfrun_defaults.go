@@ -1,0 +1,143 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import "time"
+
+// Defaults that depend on other fields cannot be set by the API server's structural
+// defaulting, so they are resolved here, in one place, and the spec is never rewritten
+// (GitOps tools would see a diff). Every reader of the spec goes through these helpers.
+
+const (
+	// DefaultInvocationPayloadBytes is the body size of Dapr's published invocation test.
+	DefaultInvocationPayloadBytes = 1024
+	// DefaultActorPayload is the body of Dapr's published actor test.
+	DefaultActorPayload = "{}"
+	// DefaultActorType and DefaultActorMethod name the actor the target hosts.
+	DefaultActorType   = "PerfActor"
+	DefaultActorMethod = "activate"
+	// DefaultControlPlaneNamespace is where a standard Dapr install runs.
+	DefaultControlPlaneNamespace = "dapr-system"
+	// timeoutMargin covers scheduling, image pulls, sidecar start-up and collection.
+	timeoutMargin = 5 * time.Minute
+)
+
+// DaprEnabled reports whether the run measures through Dapr sidecars.
+func (s *PerfRunSpec) DaprEnabled() bool {
+	return s.Dapr.Enabled == nil || *s.Dapr.Enabled
+}
+
+// BaselineEnabled reports whether a sidecar-free twin is measured too.
+func (s *PerfRunSpec) BaselineEnabled() bool {
+	if s.Baseline != nil {
+		return *s.Baseline
+	}
+	return s.Scenario == ScenarioServiceInvocation && s.DaprEnabled()
+}
+
+// Variants is the number of measured variants per repetition (baseline and/or the measured path).
+func (s *PerfRunSpec) Variants() int {
+	if s.BaselineEnabled() {
+		return 2
+	}
+	return 1
+}
+
+// Body returns the request body: either a random payload of n bytes (literal == nil) or a
+// literal body.
+func (s *PerfRunSpec) Body() (randomBytes int, literal *string) {
+	switch {
+	case s.Load.Payload != nil:
+		return 0, s.Load.Payload
+	case s.Load.PayloadBytes != nil:
+		return int(*s.Load.PayloadBytes), nil
+	case s.Scenario == ScenarioActorActivation:
+		body := DefaultActorPayload
+		return 0, &body
+	default:
+		return DefaultInvocationPayloadBytes, nil
+	}
+}
+
+// ActorSettings returns spec.actors with defaults filled in.
+func (s *PerfRunSpec) ActorSettings() ActorsSpec {
+	a := ActorsSpec{ActorType: DefaultActorType, Method: DefaultActorMethod}
+	if s.Actors != nil {
+		if s.Actors.ActorType != "" {
+			a.ActorType = s.Actors.ActorType
+		}
+		if s.Actors.Method != "" {
+			a.Method = s.Actors.Method
+		}
+		a.StateStore = s.Actors.StateStore
+	}
+	return a
+}
+
+// EffectiveConnections returns spec.load.connections, defaulted.
+func (l *LoadSpec) EffectiveConnections() int32 {
+	if l.Connections > 0 {
+		return l.Connections
+	}
+	return 16
+}
+
+// EffectiveRepetitions returns spec.load.repetitions, defaulted.
+func (l *LoadSpec) EffectiveRepetitions() int32 {
+	if l.Repetitions > 0 {
+		return l.Repetitions
+	}
+	return 1
+}
+
+// EffectiveDuration returns spec.load.duration, defaulted.
+func (l *LoadSpec) EffectiveDuration() time.Duration {
+	if l.Duration != nil {
+		return l.Duration.Duration
+	}
+	return 60 * time.Second
+}
+
+// EffectiveWarmup returns spec.load.warmup, defaulted.
+func (l *LoadSpec) EffectiveWarmup() time.Duration {
+	if l.Warmup != nil {
+		return l.Warmup.Duration
+	}
+	return 10 * time.Second
+}
+
+// LoadTime is how long the load tester drives load: warm-up plus every measured run.
+func (s *PerfRunSpec) LoadTime() time.Duration {
+	runs := time.Duration(s.Load.EffectiveRepetitions()) * time.Duration(s.Variants())
+	return s.Load.EffectiveWarmup() + runs*s.Load.EffectiveDuration()
+}
+
+// EffectiveTimeout bounds the whole run: spec.timeout, or the load time plus a margin.
+func (s *PerfRunSpec) EffectiveTimeout() time.Duration {
+	if s.Timeout != nil {
+		return s.Timeout.Duration
+	}
+	return s.LoadTime() + timeoutMargin
+}
+
+// ControlPlaneNamespace returns spec.dapr.controlPlaneNamespace, defaulted.
+func (s *PerfRunSpec) ControlPlaneNamespace() string {
+	if s.Dapr.ControlPlaneNamespace != "" {
+		return s.Dapr.ControlPlaneNamespace
+	}
+	return DefaultControlPlaneNamespace
+}

@@ -1,0 +1,261 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Phase summarises the conditions in one word, for print columns.
+// +kubebuilder:validation:Enum=Pending;Provisioning;Running;Succeeded;Failed
+type Phase string
+
+const (
+	PhasePending      Phase = "Pending"
+	PhaseProvisioning Phase = "Provisioning"
+	PhaseRunning      Phase = "Running"
+	PhaseSucceeded    Phase = "Succeeded"
+	PhaseFailed       Phase = "Failed"
+)
+
+// PerfRunStatus is what the operator observed and measured.
+type PerfRunStatus struct {
+	// observedGeneration is the spec generation the conditions and phase describe.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// phase summarises the conditions: Pending, Provisioning, Running, Succeeded or Failed.
+	// +optional
+	Phase Phase `json:"phase,omitempty"`
+
+	// startTime is when the operator started the current generation's run.
+	// +optional
+	StartTime *metav1.Time `json:"startTime,omitempty"`
+
+	// completionTime is when the current generation's run finished, successfully or not.
+	// +optional
+	CompletionTime *metav1.Time `json:"completionTime,omitempty"`
+
+	// conditions: DaprReady, WorkloadsReady, Succeeded, Failed (see the Condition* constants).
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// environment is what the run found on the cluster.
+	// +optional
+	Environment *Environment `json:"environment,omitempty"`
+
+	// result holds the measurements of the latest finished run. A rerun (new generation)
+	// keeps the previous result visible until its own replaces it; result.generation says
+	// which spec produced it.
+	// +optional
+	Result *Result `json:"result,omitempty"`
+}
+
+// Environment is what the run found on the cluster.
+type Environment struct {
+	// daprInstalled is whether Dapr's CRDs were found.
+	// +optional
+	DaprInstalled *bool `json:"daprInstalled,omitempty"`
+	// mtls is the control plane's mTLS setting, from its daprsystem Configuration.
+	// +optional
+	MTLS *bool `json:"mtls,omitempty"`
+	// daprVersion is the version of the sidecar injector's image, when it could be read.
+	// +optional
+	DaprVersion string `json:"daprVersion,omitempty"`
+	// kubernetesVersion is the API server's version.
+	// +optional
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// targetNode is the node the target app ran on.
+	// +optional
+	TargetNode string `json:"targetNode,omitempty"`
+	// loadTesterNode is the node the load tester ran on.
+	// +optional
+	LoadTesterNode string `json:"loadTesterNode,omitempty"`
+	// sameNode is whether the load tester shared the target's node.
+	// +optional
+	SameNode *bool `json:"sameNode,omitempty"`
+}
+
+// Result is the measurement of one run.
+type Result struct {
+	// generation is the spec generation that produced this result.
+	Generation int64 `json:"generation"`
+
+	// requestedQPS is the rate that was asked for.
+	RequestedQPS int32 `json:"requestedQPS"`
+
+	// actualQPS is the achieved rate of the measured path (median over repetitions), a
+	// decimal string such as "998.4".
+	// +optional
+	ActualQPS string `json:"actualQPS,omitempty"`
+
+	// requests is the number of measured requests over every repetition of the measured path.
+	// +optional
+	Requests int64 `json:"requests,omitempty"`
+
+	// errors is the number of those requests that did not return 200 (socket errors included).
+	// +optional
+	Errors int64 `json:"errors,omitempty"`
+
+	// returnCodes counts responses by HTTP status code; "-1" counts socket errors.
+	// +optional
+	ReturnCodes map[string]int64 `json:"returnCodes,omitempty"`
+
+	// latency of the measured path (through Dapr, or direct when dapr.enabled=false),
+	// each percentile the median over repetitions.
+	// +optional
+	Latency *LatencySummary `json:"latency,omitempty"`
+
+	// baseline is the latency of the sidecar-free path, when measured.
+	// +optional
+	Baseline *LatencySummary `json:"baseline,omitempty"`
+
+	// baselineActualQPS is the achieved rate of the baseline path.
+	// +optional
+	BaselineActualQPS string `json:"baselineActualQPS,omitempty"`
+
+	// added is the latency Dapr adds: for each percentile, the measured value minus the
+	// baseline value of the same percentile within a repetition, median over repetitions.
+	// It can be negative when the difference is within the noise.
+	// +optional
+	Added *LatencySummary `json:"added,omitempty"`
+
+	// spread gives the lowest and highest value of each percentile over repetitions, so a
+	// reader can judge the noise (set with more than one repetition).
+	// +optional
+	Spread *Spread `json:"spread,omitempty"`
+
+	// resources is the sampled CPU and memory per role.
+	// +optional
+	Resources *ResourceUsage `json:"resources,omitempty"`
+
+	// restarts counts container restarts per role during the run.
+	// +optional
+	Restarts *Restarts `json:"restarts,omitempty"`
+}
+
+// LatencySummary holds latency percentiles as durations (µs precision).
+type LatencySummary struct {
+	// +optional
+	P50 *metav1.Duration `json:"p50,omitempty"`
+	// +optional
+	P75 *metav1.Duration `json:"p75,omitempty"`
+	// +optional
+	P90 *metav1.Duration `json:"p90,omitempty"`
+	// +optional
+	P99 *metav1.Duration `json:"p99,omitempty"`
+	// p999 is the 99.9th percentile.
+	// +optional
+	P999 *metav1.Duration `json:"p999,omitempty"`
+	// +optional
+	Avg *metav1.Duration `json:"avg,omitempty"`
+	// +optional
+	Max *metav1.Duration `json:"max,omitempty"`
+}
+
+// Spread is the range of each variant's percentiles over repetitions.
+type Spread struct {
+	// +optional
+	Latency *LatencyRange `json:"latency,omitempty"`
+	// +optional
+	Baseline *LatencyRange `json:"baseline,omitempty"`
+	// +optional
+	Added *LatencyRange `json:"added,omitempty"`
+}
+
+// LatencyRange is the lowest and highest value of each percentile.
+type LatencyRange struct {
+	Min LatencySummary `json:"min"`
+	Max LatencySummary `json:"max"`
+}
+
+// ResourceUsage is CPU and memory sampled from the metrics API while the load ran.
+type ResourceUsage struct {
+	// serverApp is the target app's container(s).
+	// +optional
+	ServerApp *RoleUsage `json:"serverApp,omitempty"`
+	// serverSidecar is the target's daprd.
+	// +optional
+	ServerSidecar *RoleUsage `json:"serverSidecar,omitempty"`
+	// clientSidecar is the load tester's daprd.
+	// +optional
+	ClientSidecar *RoleUsage `json:"clientSidecar,omitempty"`
+	// loadTester is the load tester's own container.
+	// +optional
+	LoadTester *RoleUsage `json:"loadTester,omitempty"`
+	// baselineApp is the sidecar-free twin of the target.
+	// +optional
+	BaselineApp *RoleUsage `json:"baselineApp,omitempty"`
+	// controlPlane is Dapr's control plane, per component (operator, sentry, placement, ...).
+	// +listType=map
+	// +listMapKey=component
+	// +optional
+	ControlPlane []ComponentUsage `json:"controlPlane,omitempty"`
+	// sidecarPer1kQPS is the server sidecar's average CPU and memory per 1000 actual rps,
+	// the unit of Dapr's published numbers.
+	// +optional
+	SidecarPer1kQPS *PerKQPS `json:"sidecarPer1kQPS,omitempty"`
+}
+
+// RoleUsage aggregates the samples of one role.
+type RoleUsage struct {
+	// +optional
+	CPUAvg *resource.Quantity `json:"cpuAvg,omitempty"`
+	// +optional
+	CPUMax *resource.Quantity `json:"cpuMax,omitempty"`
+	// +optional
+	MemoryAvg *resource.Quantity `json:"memoryAvg,omitempty"`
+	// +optional
+	MemoryMax *resource.Quantity `json:"memoryMax,omitempty"`
+	// samples is the number of distinct metrics windows folded in.
+	Samples int32 `json:"samples"`
+	// firstSample is the timestamp of the first window folded in.
+	// +optional
+	FirstSample *metav1.Time `json:"firstSample,omitempty"`
+	// lastSample is the timestamp of the last window folded in; a window seen again is not
+	// counted twice.
+	// +optional
+	LastSample *metav1.Time `json:"lastSample,omitempty"`
+}
+
+// ComponentUsage is one control-plane component's usage.
+type ComponentUsage struct {
+	// component is the value of the pods' app label, e.g. dapr-sentry.
+	Component string    `json:"component"`
+	Usage     RoleUsage `json:"usage"`
+}
+
+// PerKQPS is usage per 1000 requests per second.
+type PerKQPS struct {
+	// +optional
+	CPU *resource.Quantity `json:"cpu,omitempty"`
+	// +optional
+	Memory *resource.Quantity `json:"memory,omitempty"`
+}
+
+// Restarts counts container restarts per role.
+type Restarts struct {
+	// app is the target app's container restarts.
+	App int32 `json:"app"`
+	// sidecar is the target's daprd restarts (init containers counted: native sidecars live there).
+	Sidecar int32 `json:"sidecar"`
+	// loadTester is the load tester pod's restarts, its daprd included.
+	LoadTester int32 `json:"loadTester"`
+}

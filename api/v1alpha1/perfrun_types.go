@@ -1,0 +1,341 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Scenario names what a PerfRun measures.
+// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation
+type Scenario string
+
+const (
+	// ScenarioServiceInvocation measures HTTP service invocation through two sidecars
+	// (caller daprd -> target daprd -> app), optionally against a sidecar-free baseline.
+	ScenarioServiceInvocation Scenario = "ServiceInvocation"
+	// ScenarioActorActivation calls a fresh actor id on every request, so every call activates an actor.
+	ScenarioActorActivation Scenario = "ActorActivation"
+)
+
+// MTLSMode is what a run expects of the cluster's mTLS setting.
+// +kubebuilder:validation:Enum=Enabled;Disabled
+type MTLSMode string
+
+const (
+	MTLSEnabled  MTLSMode = "Enabled"
+	MTLSDisabled MTLSMode = "Disabled"
+)
+
+// Placement says where the load tester runs relative to the target.
+// +kubebuilder:validation:Enum=Any;SameNode;DifferentNodes
+type Placement string
+
+const (
+	// PlacementAny leaves the choice to the scheduler (the placement is recorded in status).
+	PlacementAny Placement = "Any"
+	// PlacementSameNode requires the load tester on the target's node (pod affinity).
+	PlacementSameNode Placement = "SameNode"
+	// PlacementDifferentNodes requires the load tester on another node (pod anti-affinity).
+	PlacementDifferentNodes Placement = "DifferentNodes"
+)
+
+// CleanupPolicy says when the workloads of a finished run are deleted.
+// +kubebuilder:validation:Enum=Always;OnSuccess;Never
+type CleanupPolicy string
+
+const (
+	CleanupAlways    CleanupPolicy = "Always"
+	CleanupOnSuccess CleanupPolicy = "OnSuccess"
+	CleanupNever     CleanupPolicy = "Never"
+)
+
+// LogLevel is daprd's log level.
+// +kubebuilder:validation:Enum=debug;info;warn;error
+type LogLevel string
+
+// PerfRunSpec declares one benchmark.
+// +kubebuilder:validation:XValidation:rule="!has(self.actors) || self.scenario == 'ActorActivation'",message="actors may only be set when scenario is ActorActivation"
+// +kubebuilder:validation:XValidation:rule="!has(self.baseline) || !self.baseline || self.scenario == 'ServiceInvocation'",message="baseline cannot be true for ActorActivation: an actor cannot be called without a sidecar"
+// +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: actors only exist behind a sidecar"
+// +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || !has(self.baseline) || !self.baseline",message="baseline cannot be true with dapr.enabled=false: the direct path is then the result itself"
+// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1)",message="timeout must be longer than warmup + duration × repetitions, the time the load alone takes"
+type PerfRunSpec struct {
+	// scenario is what is measured: ServiceInvocation or ActorActivation.
+	// +required
+	Scenario Scenario `json:"scenario"`
+
+	// load is the shape of the load: rate, connections, duration and body.
+	// +required
+	Load LoadSpec `json:"load"`
+
+	// baseline also measures a sidecar-free twin of the target, called directly through its
+	// Service, and reports added latency (Dapr minus baseline, per percentile).
+	// When unset: true for ServiceInvocation with Dapr enabled, false otherwise.
+	// ActorActivation refuses true: an actor cannot be called without a sidecar.
+	// +optional
+	Baseline *bool `json:"baseline,omitempty"`
+
+	// dapr is the sidecar setup the run measures and what it expects of the cluster.
+	// +kubebuilder:default={}
+	// +optional
+	Dapr DaprSpec `json:"dapr,omitempty"`
+
+	// actors configures ActorActivation; only allowed with that scenario.
+	// When unset the defaults of each field below apply.
+	// +optional
+	Actors *ActorsSpec `json:"actors,omitempty"`
+
+	// target customises the target app's pods (and its baseline twin's).
+	// +optional
+	Target WorkloadSpec `json:"target,omitempty"`
+
+	// loadTester customises the load tester's pod.
+	// +optional
+	LoadTester WorkloadSpec `json:"loadTester,omitempty"`
+
+	// placement says where the load tester runs relative to the target:
+	// Any (the scheduler decides; recorded in status), SameNode or DifferentNodes.
+	// +kubebuilder:default=Any
+	// +optional
+	Placement Placement `json:"placement,omitempty"`
+
+	// timeout bounds the whole run, from start to result. When unset it is derived:
+	// warmup + duration × repetitions × variants, plus 5 minutes for start-up and collection.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('30s') && duration(self) <= duration('72h')",message="timeout must be between 30s and 72h"
+	// +optional
+	Timeout *metav1.Duration `json:"timeout,omitempty"`
+
+	// cleanup says when the run's workloads are deleted once it has finished:
+	// Always, OnSuccess (keep a failed run's pods for inspection) or Never.
+	// The PerfRun itself is never deleted by the operator.
+	// +kubebuilder:default=OnSuccess
+	// +optional
+	Cleanup CleanupPolicy `json:"cleanup,omitempty"`
+}
+
+// LoadSpec is the shape of the load.
+// +kubebuilder:validation:XValidation:rule="!(has(self.payloadBytes) && has(self.payload))",message="payloadBytes and payload are mutually exclusive: set one"
+type LoadSpec struct {
+	// qps is the requested rate, in requests per second, across all connections.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100000
+	// +required
+	QPS int32 `json:"qps"`
+
+	// connections is the number of concurrent connections (fortio's -c).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1024
+	// +kubebuilder:default=16
+	// +optional
+	Connections int32 `json:"connections,omitempty"`
+
+	// duration of one measured run (one variant, one repetition), between 5s and 24h.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('5s') && duration(self) <= duration('24h')",message="duration must be between 5s and 24h"
+	// +kubebuilder:default="60s"
+	// +optional
+	Duration *metav1.Duration `json:"duration,omitempty"`
+
+	// warmup is an unmeasured run at a tenth of qps through the measured path before the
+	// measurements start, between 0s and 10m.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('0s') && duration(self) <= duration('10m')",message="warmup must be between 0s and 10m"
+	// +kubebuilder:default="10s"
+	// +optional
+	Warmup *metav1.Duration `json:"warmup,omitempty"`
+
+	// repetitions is how many times each variant is measured; baseline and Dapr runs are
+	// interleaved (B D B D ...) so drift hits both alike, and the spread is reported.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=10
+	// +kubebuilder:default=1
+	// +optional
+	Repetitions int32 `json:"repetitions,omitempty"`
+
+	// payloadBytes is the size of a random request body (any body makes the request a POST).
+	// Mutually exclusive with payload. When neither is set: 1024 for ServiceInvocation.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=4194304
+	// +optional
+	PayloadBytes *int32 `json:"payloadBytes,omitempty"`
+
+	// payload is a literal request body, e.g. "{}". Mutually exclusive with payloadBytes.
+	// When neither is set: "{}" for ActorActivation.
+	// +kubebuilder:validation:MaxLength=65536
+	// +optional
+	Payload *string `json:"payload,omitempty"`
+}
+
+// DaprSpec is the Dapr side of a run.
+type DaprSpec struct {
+	// enabled measures through Dapr sidecars. false measures only the direct, sidecar-free
+	// path (the cluster's own network floor) and needs ServiceInvocation.
+	// +kubebuilder:default=true
+	// +optional
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// mtls is what the run expects of the cluster: mTLS is cluster-wide in Dapr (the
+	// control plane's daprsystem Configuration), so a run whose expectation differs fails
+	// with reason MTLSMismatch instead of measuring something else.
+	// +kubebuilder:default=Enabled
+	// +optional
+	MTLS MTLSMode `json:"mtls,omitempty"`
+
+	// tracingSamplingRate is the tracing sampling rate of the run's Dapr Configuration, a
+	// decimal string in [0,1]: "0" disables tracing, "1" samples every request.
+	// +kubebuilder:validation:Pattern=`^(0(\.[0-9]{1,6})?|1(\.0{1,6})?)$`
+	// +kubebuilder:validation:MaxLength=8
+	// +kubebuilder:default="0.1"
+	// +optional
+	TracingSamplingRate string `json:"tracingSamplingRate,omitempty"`
+
+	// sidecar sets the daprd sidecar's resources (the dapr.io/sidecar-* annotations).
+	// +kubebuilder:default={}
+	// +optional
+	Sidecar SidecarSpec `json:"sidecar,omitempty"`
+
+	// logLevel is daprd's log level (dapr.io/log-level).
+	// +kubebuilder:default=info
+	// +optional
+	LogLevel LogLevel `json:"logLevel,omitempty"`
+
+	// controlPlaneNamespace is where Dapr's control plane runs; its daprsystem Configuration
+	// says whether mTLS is on.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +kubebuilder:default=dapr-system
+	// +optional
+	ControlPlaneNamespace string `json:"controlPlaneNamespace,omitempty"`
+}
+
+// SidecarSpec sets daprd's resources. Dapr's published numbers limit the sidecar to 0.5 vCPU.
+type SidecarSpec struct {
+	// cpuLimit is dapr.io/sidecar-cpu-limit.
+	// +kubebuilder:default="500m"
+	// +optional
+	CPULimit *resource.Quantity `json:"cpuLimit,omitempty"`
+	// cpuRequest is dapr.io/sidecar-cpu-request.
+	// +optional
+	CPURequest *resource.Quantity `json:"cpuRequest,omitempty"`
+	// memoryLimit is dapr.io/sidecar-memory-limit.
+	// +optional
+	MemoryLimit *resource.Quantity `json:"memoryLimit,omitempty"`
+	// memoryRequest is dapr.io/sidecar-memory-request.
+	// +optional
+	MemoryRequest *resource.Quantity `json:"memoryRequest,omitempty"`
+}
+
+// ActorsSpec configures ActorActivation.
+type ActorsSpec struct {
+	// actorType is the actor type the target app hosts and the load tester calls.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_.-]*$`
+	// +kubebuilder:default=PerfActor
+	// +optional
+	ActorType string `json:"actorType,omitempty"`
+
+	// method is the actor method called on every request.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_.-]*$`
+	// +kubebuilder:default=activate
+	// +optional
+	Method string `json:"method,omitempty"`
+
+	// stateStore names an existing actor state store Component in the run's namespace.
+	// When empty the operator creates an in-memory one (state.in-memory) for the run.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +optional
+	StateStore string `json:"stateStore,omitempty"`
+}
+
+// WorkloadSpec customises the pods of one role.
+type WorkloadSpec struct {
+	// image overrides the image (by default the operator's own, which holds every binary).
+	// +kubebuilder:validation:MaxLength=512
+	// +optional
+	Image string `json:"image,omitempty"`
+
+	// resources of the role's main container.
+	// +optional
+	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
+
+	// nodeSelector constrains the role's pods to nodes with these labels.
+	// +optional
+	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
+
+	// tolerations of the role's pods.
+	// +listType=atomic
+	// +optional
+	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
+
+	// affinity of the role's pods; spec.placement's rule is added to it.
+	// +optional
+	Affinity *corev1.Affinity `json:"affinity,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=pr;prun,categories=daprbench
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 40",message="metadata.name must be at most 40 characters: it prefixes the names of the run's workloads"
+// +kubebuilder:printcolumn:name="Scenario",type=string,JSONPath=`.spec.scenario`
+// +kubebuilder:printcolumn:name="QPS",type=integer,JSONPath=`.spec.load.qps`
+// +kubebuilder:printcolumn:name="Actual",type=string,JSONPath=`.status.result.actualQPS`
+// +kubebuilder:printcolumn:name="P90",type=string,JSONPath=`.status.result.latency.p90`
+// +kubebuilder:printcolumn:name="P99",type=string,JSONPath=`.status.result.latency.p99`
+// +kubebuilder:printcolumn:name="Added P90",type=string,JSONPath=`.status.result.added.p90`
+// +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// PerfRun is one benchmark of Dapr: the operator stands up a target app and a load tester,
+// drives the load, measures latency (against a sidecar-free baseline) and resource usage,
+// and writes the numbers to status.
+type PerfRun struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// metadata is the object's metadata.
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec declares the benchmark.
+	// +required
+	Spec PerfRunSpec `json:"spec"`
+
+	// status is what the operator observed and measured.
+	// +optional
+	Status PerfRunStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// PerfRunList contains a list of PerfRun.
+type PerfRunList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []PerfRun `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&PerfRun{}, &PerfRunList{})
+}
