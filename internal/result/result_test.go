@@ -1,0 +1,204 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package result
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// run builds a run whose percentiles are p50=base, p75=base+1ms, ... in microseconds.
+func run(v Variant, rep int, baseUs int64) Run {
+	r := Run{Variant: v, Rep: rep, StartUnix: 1_763_000_000 + int64(rep), Seconds: 60.001,
+		ActualQPS: 999.87, Requests: 59_992, Codes: map[string]int64{"200": 59_992},
+		AvgUs: baseUs + 200, MaxUs: baseUs * 20}
+	for i, p := range StandardPercentiles {
+		r.Percentiles = append(r.Percentiles, Percentile{P: p, Us: baseUs + int64(i)*1000})
+	}
+	return r
+}
+
+func worstCase() Summary {
+	s := Summary{RequestedQPS: 100_000}
+	for rep := range 10 {
+		for _, v := range []Variant{Baseline, Dapr} {
+			r := run(v, rep, 123_456)
+			r.Requests, r.Errors, r.ActualQPS = 5_999_999_999, 1_999_999, 99_999.99
+			r.Codes = map[string]int64{"-1": 99_999, "200": 5_999_999_999, "400": 99_999, "404": 99_999,
+				"429": 99_999, "500": 99_999, "502": 99_999, "503": 99_999, "504": 99_999}
+			s.Runs = append(s.Runs, r)
+		}
+	}
+	s.Error = strings.Repeat("the target refused the connection; ", 40)
+	return s
+}
+
+func TestEncodeWorstCaseFitsAndDegradesWithoutLosingCounts(t *testing.T) {
+	s := worstCase()
+	b, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > MaxMessageBytes {
+		t.Fatalf("encoded %d bytes, limit %d", len(b), MaxMessageBytes)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatalf("decode: %v (%s)", err, b)
+	}
+	if got.Degraded == 0 {
+		t.Fatalf("worst case should need degradation, got full form of %d bytes", len(b))
+	}
+	if len(got.Runs) != 20 {
+		t.Fatalf("runs = %d, want all 20 kept", len(got.Runs))
+	}
+	if n := got.CodesOf(Dapr)["503"]; n != 10*99_999 {
+		t.Errorf("dapr 503 total = %d after folding codes, want %d", n, 10*99_999)
+	}
+	if got.Runs[19].Errors != 1_999_999 {
+		t.Errorf("per-run error count lost: %d", got.Runs[19].Errors)
+	}
+	if s.Runs[0].Codes == nil {
+		t.Error("Encode modified its argument")
+	}
+}
+
+func TestEncodeSmallSummaryIsNotDegraded(t *testing.T) {
+	s := Summary{RequestedQPS: 1000, Runs: []Run{run(Baseline, 0, 600), run(Dapr, 0, 1100)}}
+	b, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Degraded != 0 || got.Runs[1].Codes["200"] != 59_992 || got.Runs[1].StartUnix == 0 {
+		t.Errorf("small summary lost detail: %s", b)
+	}
+}
+
+func TestEncodeHugeErrorKeepsValidJSON(t *testing.T) {
+	s := worstCase()
+	s.Error = strings.Repeat("x", 100_000)
+	for range 3 { // more runs than the API allows: the last resort must still be valid JSON
+		s.Runs = append(s.Runs, s.Runs...)
+	}
+	b, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > MaxMessageBytes || !json.Valid(b) {
+		t.Fatalf("len %d valid %v", len(b), json.Valid(b))
+	}
+	got, _ := Decode(b)
+	if got.Error == "" || len(got.Runs) != 0 {
+		t.Errorf("last resort should keep only an error, got %+v", got)
+	}
+}
+
+func TestDecodeRejectsBadInput(t *testing.T) {
+	for name, in := range map[string]string{
+		"empty":         "",
+		"not json":      "panic: runtime error",
+		"other version": `{"ver":99,"rq":1}`,
+		"truncated":     `{"ver":1,"rq":1,"runs":[{"v":"d"`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := Decode([]byte(in)); err == nil {
+				t.Errorf("Decode(%q) = nil error", in)
+			}
+		})
+	}
+}
+
+func TestAddedSelectsPercentilesByValueNotIndex(t *testing.T) {
+	b := run(Baseline, 0, 600)
+	d := run(Dapr, 0, 1100)
+	// Dapr's percentiles listed in another order and with one extra: an index-based
+	// subtraction would pair p50 with p99.9 here.
+	d.Percentiles = []Percentile{{99.9, 5100}, {99, 4100}, {95, 3600}, {90, 3100}, {75, 2100}, {50, 1100}}
+	s := Summary{Runs: []Run{b, d}}
+	added, ok := s.Added()
+	if !ok {
+		t.Fatal("no added latency")
+	}
+	for _, tc := range []struct {
+		p    float64
+		want time.Duration
+	}{{50, 500 * time.Microsecond}, {90, 500 * time.Microsecond}, {99.9, 500 * time.Microsecond}} {
+		got, ok := added.Percentile(tc.p)
+		if !ok || got.Median != tc.want {
+			t.Errorf("added p%v = %v (found %v), want %v", tc.p, got.Median, ok, tc.want)
+		}
+	}
+	if _, ok := added.Percentile(95); ok {
+		t.Error("p95 exists only for Dapr and must not appear in added")
+	}
+}
+
+func TestMergeAndAddedOverRepetitions(t *testing.T) {
+	// Three repetitions; Dapr - baseline at p50 is 300, 500 and 900 µs: median 500, spread 300..900.
+	s := Summary{Runs: []Run{
+		run(Baseline, 0, 1000), run(Dapr, 0, 1300),
+		run(Baseline, 1, 800), run(Dapr, 1, 1300),
+		run(Baseline, 2, 700), run(Dapr, 2, 1600),
+	}}
+	s.Runs[3].ActualQPS = 990
+	dapr, ok := s.Merge(Dapr)
+	if !ok || dapr.Reps != 3 || dapr.Requests != 3*59_992 {
+		t.Fatalf("merge dapr = %+v", dapr)
+	}
+	if dapr.ActualQPS != 999.87 {
+		t.Errorf("median qps = %v", dapr.ActualQPS)
+	}
+	p50, _ := dapr.Latency.Percentile(50)
+	if p50 != (Stat{Median: 1300 * time.Microsecond, Min: 1300 * time.Microsecond, Max: 1600 * time.Microsecond}) {
+		t.Errorf("dapr p50 = %+v", p50)
+	}
+	added, _ := s.Added()
+	a50, _ := added.Percentile(50)
+	if a50 != (Stat{Median: 500 * time.Microsecond, Min: 300 * time.Microsecond, Max: 900 * time.Microsecond}) {
+		t.Errorf("added p50 = %+v", a50)
+	}
+	if _, ok := s.Merge(Direct); ok {
+		t.Error("Merge of an absent variant must report !ok")
+	}
+}
+
+func TestAddedCanBeNegativeAndNeedsPairs(t *testing.T) {
+	s := Summary{Runs: []Run{run(Baseline, 0, 1000), run(Dapr, 0, 900), run(Dapr, 1, 900)}}
+	added, ok := s.Added()
+	if !ok {
+		t.Fatal("rep 0 has a pair")
+	}
+	if p, _ := added.Percentile(90); p.Median != -100*time.Microsecond {
+		t.Errorf("added p90 = %v, want -100µs (within noise, reported as is)", p.Median)
+	}
+	if _, ok := (&Summary{Runs: []Run{run(Dapr, 0, 900)}}).Added(); ok {
+		t.Error("no baseline, no added latency")
+	}
+}
+
+func TestMedianOfEvenCount(t *testing.T) {
+	got := stat([]time.Duration{4, 1, 3, 2})
+	if got != (Stat{Median: 2, Min: 1, Max: 4}) { // (2+3)/2 in integer nanoseconds
+		t.Errorf("stat = %+v", got)
+	}
+}

@@ -1,0 +1,135 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package result is the contract between the load tester and the controller: the compact,
+// versioned summary the load tester writes to its termination message, and the percentile
+// maths the controller applies to it (median over repetitions, added latency by percentile
+// value — never by list index).
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+)
+
+// SchemaVersion is bumped on any incompatible change of the encoded summary.
+const SchemaVersion = 1
+
+// MaxMessageBytes is the Kubernetes limit on a container's termination message.
+const MaxMessageBytes = 4096
+
+// Variant names a measured path.
+type Variant string
+
+const (
+	// Baseline is the sidecar-free twin, called directly through its Service.
+	Baseline Variant = "b"
+	// Dapr is the path through the caller's and the target's sidecars.
+	Dapr Variant = "d"
+	// Direct is the measured path when Dapr is disabled: the target called through its Service.
+	Direct Variant = "x"
+)
+
+// String returns the variant's readable name.
+func (v Variant) String() string {
+	switch v {
+	case Baseline:
+		return "baseline"
+	case Dapr:
+		return "dapr"
+	case Direct:
+		return "direct"
+	}
+	return string(v)
+}
+
+// StandardPercentiles are the percentiles every run reports (fortio's CLI default set).
+var StandardPercentiles = []float64{50, 75, 90, 99, 99.9}
+
+// Percentile is one percentile value; the percentile travels with its value so it is always
+// selected by value, never by its position in a list.
+type Percentile struct {
+	P  float64 // e.g. 99.9
+	Us int64   // latency in microseconds
+}
+
+// MarshalJSON encodes a percentile as a two-element array [p, µs] to save space.
+func (p Percentile) MarshalJSON() ([]byte, error) {
+	return json.Marshal([2]any{p.P, p.Us})
+}
+
+// UnmarshalJSON decodes [p, µs].
+func (p *Percentile) UnmarshalJSON(b []byte) error {
+	var pair [2]float64
+	if err := json.Unmarshal(b, &pair); err != nil {
+		return fmt.Errorf("percentile: %w", err)
+	}
+	p.P, p.Us = pair[0], int64(math.Round(pair[1]))
+	return nil
+}
+
+// Run is one measured run: one variant, one repetition.
+type Run struct {
+	Variant Variant `json:"v"`
+	// Rep is the repetition index, from 0. Baseline and Dapr runs with the same Rep form a pair.
+	Rep int `json:"i"`
+	// StartUnix is the start time in Unix seconds (dropped first when space is short).
+	StartUnix int64 `json:"t,omitempty"`
+	// Seconds is the actual duration of the run.
+	Seconds float64 `json:"s,omitempty"`
+	// ActualQPS is the achieved rate.
+	ActualQPS float64 `json:"q"`
+	// Requests is the number of requests made.
+	Requests int64 `json:"n"`
+	// Errors is the number of requests that did not return 200, socket errors included.
+	Errors int64 `json:"e,omitempty"`
+	// Codes counts responses by status code ("-1": socket errors). Moved to Summary.Codes
+	// when space is short.
+	Codes map[string]int64 `json:"c,omitempty"`
+	// Percentiles of latency, in microseconds.
+	Percentiles []Percentile `json:"p"`
+	AvgUs       int64        `json:"a"`
+	MaxUs       int64        `json:"m"`
+}
+
+// Latency returns the latency at percentile p, selected by value.
+func (r *Run) Latency(p float64) (time.Duration, bool) {
+	for _, pc := range r.Percentiles {
+		if samePercentile(pc.P, p) {
+			return time.Duration(pc.Us) * time.Microsecond, true
+		}
+	}
+	return 0, false
+}
+
+func samePercentile(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// Summary is what the load tester writes to its termination message.
+type Summary struct {
+	Version int `json:"ver"`
+	// RequestedQPS is the rate asked for.
+	RequestedQPS float64 `json:"rq"`
+	// Error says why the load tester failed; empty on success.
+	Error string `json:"err,omitempty"`
+	// Runs in the order they were made (B D B D ... when interleaved).
+	Runs []Run `json:"runs,omitempty"`
+	// Codes per variant, set instead of Run.Codes when detail was dropped to fit.
+	Codes map[Variant]map[string]int64 `json:"codes,omitempty"`
+	// Degraded counts the detail-dropping steps taken to fit MaxMessageBytes (0: none).
+	Degraded int `json:"deg,omitempty"`
+}
