@@ -1,0 +1,144 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/cliflags"
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+const usageIntro = `loadtester drives a daprbench run with fortio: a warm-up, then measured runs of every
+target URL, interleaved across repetitions. It writes a compact summary to the termination
+log, each run's full fortio JSON to stdout and progress to stderr, and stops its Dapr
+sidecar at the end (on failure too).`
+
+// Main is cmd/loadtester: it parses flags (and DAPRBENCH_* variables), runs the load and
+// returns the process exit code. The summary is written whatever happens.
+func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("loadtester", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = cliflags.UsageWithEnv(fs, usageIntro)
+	var (
+		cfg         = Config{FortioJSON: stdout, Log: stderr}
+		daprURL     = fs.String("dapr-url", "", "URL measured through the Dapr sidecar (e.g. http://localhost:3500/v1.0/invoke/APP/method/test; {uuid} is replaced per request)")
+		baselineURL = fs.String("baseline-url", "", "URL of the sidecar-free twin, measured before the Dapr URL in every repetition")
+		directURL   = fs.String("direct-url", "", "URL measured directly when Dapr is disabled")
+		payload     = fs.String("payload", "", "literal request body, e.g. {} (wins over --payload-bytes)")
+		sidecarURL  = fs.String("sidecar-url", "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
+		sidecarWait = fs.Duration("sidecar-wait", 2*time.Minute, "how long to wait for the sidecar to become healthy")
+		termLog     = fs.String("termination-log", "/dev/termination-log", "where the summary is written")
+	)
+	fs.Float64Var(&cfg.QPS, "qps", 0, "requested requests per second, across all connections")
+	fs.IntVar(&cfg.Connections, "connections", 16, "concurrent connections")
+	fs.DurationVar(&cfg.Duration, "duration", 60*time.Second, "duration of one measured run")
+	fs.DurationVar(&cfg.Warmup, "warmup", 10*time.Second, "unmeasured warm-up at a tenth of qps, split over the targets")
+	fs.IntVar(&cfg.Repetitions, "repetitions", 1, "measured runs per target")
+	fs.IntVar(&cfg.PayloadBytes, "payload-bytes", 0, "size of a random request body (0: no body, a GET)")
+	fs.Float64Var(&cfg.Resolution, "resolution", 0.0001, "latency histogram resolution in seconds (fortio -r)")
+	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", 10*time.Second, "timeout of one request")
+
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err == nil {
+		err = cliflags.ApplyEnv(fs, lookupEnv)
+	}
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "loadtester:", err)
+		writeSummary(terminationLog(args, lookupEnv, *termLog), result.Summary{RequestedQPS: cfg.QPS, Error: "bad flags: " + err.Error()}, stderr)
+		return 2
+	}
+	if *payload != "" {
+		cfg.Payload = []byte(*payload)
+	}
+	for _, t := range []Target{{result.Baseline, *baselineURL}, {result.Dapr, *daprURL}, {result.Direct, *directURL}} {
+		if t.URL != "" {
+			cfg.Targets = append(cfg.Targets, t)
+		}
+	}
+
+	sum, err := runWithSidecar(ctx, cfg, *sidecarURL, *sidecarWait)
+	if err != nil {
+		sum.Error = err.Error()
+		fmt.Fprintln(stderr, "loadtester:", err)
+	}
+	writeSummary(*termLog, sum, stderr)
+	if err != nil {
+		return 1
+	}
+	return 0
+}
+
+// runWithSidecar waits for the sidecar (if any), runs the load, and always stops the sidecar.
+func runWithSidecar(ctx context.Context, cfg Config, sidecarURL string, wait time.Duration) (result.Summary, error) {
+	if sidecarURL == "" {
+		return Run(ctx, cfg)
+	}
+	sc := &Sidecar{BaseURL: sidecarURL}
+	defer func() {
+		if err := sc.Shutdown(context.WithoutCancel(ctx)); err != nil {
+			logf(cfg.Log, "%v", err)
+		}
+	}()
+	if err := cfg.Validate(); err != nil {
+		return result.Summary{RequestedQPS: cfg.QPS}, err
+	}
+	logf(cfg.Log, "waiting up to %v for the dapr sidecar at %s", wait, sidecarURL)
+	if err := sc.WaitReady(ctx, wait); err != nil {
+		return result.Summary{RequestedQPS: cfg.QPS}, err
+	}
+	return Run(ctx, cfg)
+}
+
+// terminationLog finds the summary's path when parsing stopped early: the flag wherever it
+// stands, else its environment variable, else the default.
+func terminationLog(args []string, lookupEnv func(string) (string, bool), def string) string {
+	for _, a := range args {
+		for _, prefix := range []string{"--termination-log=", "-termination-log="} {
+			if v, ok := strings.CutPrefix(a, prefix); ok {
+				return v
+			}
+		}
+	}
+	if v, ok := lookupEnv(cliflags.EnvName("termination-log")); ok {
+		return v
+	}
+	return def
+}
+
+func writeSummary(path string, s result.Summary, log io.Writer) {
+	b, err := result.Encode(s)
+	if err == nil {
+		err = os.WriteFile(path, b, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(log, "loadtester: writing summary to %s: %v\n", path, err)
+	}
+}

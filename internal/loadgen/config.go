@@ -1,0 +1,87 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package loadgen drives the load of a PerfRun with fortio's HTTP runner (as a library) and
+// turns fortio's results into the summary of package result.
+package loadgen
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// Target is one measured path.
+type Target struct {
+	Variant result.Variant
+	URL     string
+}
+
+// Config is everything one load-tester run needs.
+type Config struct {
+	// Targets are measured in this order within every repetition (baseline first, so the
+	// runs interleave B D B D ... across repetitions and drift hits both alike).
+	Targets     []Target
+	QPS         float64
+	Connections int
+	Duration    time.Duration
+	// Warmup is spent at a tenth of QPS, split evenly over the targets, before measuring.
+	Warmup      time.Duration
+	Repetitions int
+	// PayloadBytes of random data, or Payload as a literal body (Payload wins when set).
+	PayloadBytes int
+	Payload      []byte
+	// Resolution of fortio's latency histogram, in seconds.
+	Resolution     float64
+	RequestTimeout time.Duration
+	// FortioJSON receives the full fortio result of every run, one JSON document per line.
+	FortioJSON io.Writer
+	// Log receives progress (fortio's text report included).
+	Log io.Writer
+}
+
+// Validate checks a Config before any load is sent.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.Targets) == 0 {
+		errs = append(errs, errors.New("no target URL: set at least one of --dapr-url, --baseline-url, --direct-url"))
+	}
+	if c.QPS <= 0 {
+		errs = append(errs, fmt.Errorf("--qps must be > 0, got %v", c.QPS))
+	}
+	if c.Connections < 1 {
+		errs = append(errs, fmt.Errorf("--connections must be >= 1, got %d", c.Connections))
+	}
+	if c.Duration <= 0 {
+		errs = append(errs, fmt.Errorf("--duration must be > 0, got %v", c.Duration))
+	}
+	if c.Warmup < 0 {
+		errs = append(errs, fmt.Errorf("--warmup must be >= 0, got %v", c.Warmup))
+	}
+	if c.Repetitions < 1 {
+		errs = append(errs, fmt.Errorf("--repetitions must be >= 1, got %d", c.Repetitions))
+	}
+	if c.PayloadBytes < 0 {
+		errs = append(errs, fmt.Errorf("--payload-bytes must be >= 0, got %d", c.PayloadBytes))
+	}
+	if c.Resolution <= 0 {
+		errs = append(errs, fmt.Errorf("--resolution must be > 0, got %v", c.Resolution))
+	}
+	return errors.Join(errs...)
+}

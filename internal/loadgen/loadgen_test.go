@@ -1,0 +1,232 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"net"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/perfapp"
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// These tests send real load over loopback, bounded to a few seconds each.
+
+func startPerfapp(t *testing.T, cfg perfapp.Config) (*perfapp.App, string) {
+	t.Helper()
+	app := perfapp.New(cfg)
+	srv := httptest.NewServer(app.Handler())
+	t.Cleanup(srv.Close)
+	return app, srv.URL
+}
+
+type cliRun struct {
+	code           int
+	summary        *result.Summary
+	stdout, stderr string
+	elapsed        time.Duration
+}
+
+func runCLI(t *testing.T, args ...string) cliRun {
+	t.Helper()
+	termLog := filepath.Join(t.TempDir(), "termination-log")
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	code := Main(context.Background(), append(args, "--termination-log="+termLog), func(string) (string, bool) { return "", false }, &stdout, &stderr)
+	out := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
+	b, err := os.ReadFile(termLog)
+	if err != nil {
+		t.Fatalf("no summary written: %v\nstderr:\n%s", err, out.stderr)
+	}
+	if out.summary, err = result.Decode(b); err != nil {
+		t.Fatalf("summary does not decode: %v: %s", err, b)
+	}
+	return out
+}
+
+func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
+	app, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
+	sidecar := newSidecarStandIn(appURL, true)
+	defer sidecar.Close()
+
+	r := runCLI(t, "--qps=300", "--connections=4", "--duration=2s", "--warmup=400ms", "--repetitions=2",
+		"--payload-bytes=1024", "--baseline-url="+appURL+"/test", "--dapr-url="+appURL+"/test",
+		"--sidecar-url="+sidecar.URL, "--sidecar-wait=5s")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	s := r.summary
+	var order []string
+	for _, run := range s.Runs {
+		order = append(order, run.Variant.String())
+	}
+	if got := strings.Join(order, " "); got != "baseline dapr baseline dapr" {
+		t.Errorf("run order = %q, want baseline and dapr interleaved", got)
+	}
+	for _, run := range s.Runs {
+		if run.ActualQPS < 0.95*300 || run.ActualQPS > 1.05*300 {
+			t.Errorf("%s rep %d: actual qps %.1f, want ~300", run.Variant, run.Rep, run.ActualQPS)
+		}
+		if run.Errors != 0 || run.Codes["200"] != run.Requests || run.Requests < 500 {
+			t.Errorf("%s rep %d: requests %d, codes %v", run.Variant, run.Rep, run.Requests, run.Codes)
+		}
+		var prev int64 = -1
+		for _, p := range result.StandardPercentiles {
+			d, ok := run.Latency(p)
+			if !ok {
+				t.Fatalf("percentile %v missing", p)
+			}
+			if d.Microseconds() < prev {
+				t.Errorf("%s: p%v = %v below the previous percentile", run.Variant, p, d)
+			}
+			prev = d.Microseconds()
+		}
+	}
+	if got := sidecar.shutdowns.Load(); got != 1 {
+		t.Errorf("sidecar shutdowns = %d, want 1", got)
+	}
+	// Full fortio JSON per run (two warm-ups + four measured) on stdout.
+	lines := 0
+	for sc := bufio.NewScanner(strings.NewReader(r.stdout)); sc.Scan(); lines++ {
+		if !strings.Contains(sc.Text(), `"DurationHistogram"`) {
+			t.Errorf("stdout line is not a fortio result: %.80s", sc.Text())
+		}
+	}
+	if lines != 6 {
+		t.Errorf("fortio JSON documents on stdout = %d, want 6", lines)
+	}
+	if app.Stats.Invocations.Load() < 4*500 {
+		t.Errorf("app saw %d invocations", app.Stats.Invocations.Load())
+	}
+}
+
+func TestActorCallsActivateAFreshActorEachTime(t *testing.T) {
+	app, appURL := startPerfapp(t, perfapp.Config{ActorType: "PerfActor"})
+	sidecar := newSidecarStandIn(appURL, true)
+	defer sidecar.Close()
+	r := runCLI(t, "--qps=200", "--connections=2", "--duration=1s", "--warmup=0s", "--payload={}",
+		"--dapr-url="+sidecar.URL+"/v1.0/actors/PerfActor/{uuid}/method/activate", "--sidecar-url="+sidecar.URL)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
+	}
+	// fortio makes one unmeasured request per connection before measuring (2 here).
+	n := r.summary.Runs[0].Requests + 2
+	if calls := app.Stats.ActorCalls.Load(); calls != n {
+		t.Errorf("app saw %d actor calls, load tester made %d", calls, n)
+	}
+	if d := sidecar.distinctActors(); int64(d) != n {
+		t.Errorf("distinct actor ids = %d, want one per request (%d)", d, n)
+	}
+}
+
+func TestTargetRefusingConnectionsFailsWithSummary(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/test"
+	l.Close()
+	sidecar := newSidecarStandIn("", true)
+	defer sidecar.Close()
+	r := runCLI(t, "--qps=50", "--duration=1s", "--warmup=0s", "--dapr-url="+closed, "--sidecar-url="+sidecar.URL)
+	if r.code != 1 {
+		t.Errorf("exit = %d, want 1", r.code)
+	}
+	if !strings.Contains(r.summary.Error, "dapr path") {
+		t.Errorf("summary error = %q, want the failing path named", r.summary.Error)
+	}
+	if sidecar.shutdowns.Load() != 1 {
+		t.Error("sidecar not stopped after a failure")
+	}
+}
+
+func TestSidecarNeverHealthyIsBounded(t *testing.T) {
+	_, appURL := startPerfapp(t, perfapp.Config{})
+	sidecar := newSidecarStandIn(appURL, false)
+	defer sidecar.Close()
+	r := runCLI(t, "--qps=50", "--duration=1s", "--dapr-url="+appURL+"/test", "--sidecar-url="+sidecar.URL, "--sidecar-wait=1s")
+	if r.code != 1 || !strings.Contains(r.summary.Error, "not healthy after 1s") {
+		t.Errorf("exit %d, error %q", r.code, r.summary.Error)
+	}
+	if r.elapsed > 15*time.Second {
+		t.Errorf("took %v for a 1s bound", r.elapsed) // generous: a hang, not a timing check
+	}
+	if len(r.summary.Runs) != 0 || sidecar.shutdowns.Load() != 1 {
+		t.Errorf("runs %d, shutdowns %d", len(r.summary.Runs), sidecar.shutdowns.Load())
+	}
+}
+
+func TestBadFlagsStillWriteSummary(t *testing.T) {
+	for name, args := range map[string][]string{
+		"unknown flag":  {"--qps=10", "--dapr-url=http://127.0.0.1:1/", "--no-such-flag"},
+		"no target":     {"--qps=10"},
+		"zero qps":      {"--dapr-url=http://127.0.0.1:1/"},
+		"bad duration":  {"--qps=10", "--dapr-url=http://127.0.0.1:1/", "--duration=soon"},
+		"stray operand": {"--qps=10", "--dapr-url=http://127.0.0.1:1/", "extra"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := runCLI(t, args...)
+			if r.code == 0 || r.summary.Error == "" {
+				t.Errorf("exit %d, summary error %q", r.code, r.summary.Error)
+			}
+		})
+	}
+}
+
+func TestEnvironmentSetsFlags(t *testing.T) {
+	_, appURL := startPerfapp(t, perfapp.Config{})
+	env := map[string]string{"DAPRBENCH_QPS": "100", "DAPRBENCH_DURATION": "500ms", "DAPRBENCH_WARMUP": "0s",
+		"DAPRBENCH_DIRECT_URL": appURL + "/test", "DAPRBENCH_CONNECTIONS": "99"}
+	termLog := filepath.Join(t.TempDir(), "log")
+	var stderr bytes.Buffer
+	code := Main(context.Background(), []string{"--connections=1", "--termination-log=" + termLog},
+		func(k string) (string, bool) { v, ok := env[k]; return v, ok }, &bytes.Buffer{}, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, _ := os.ReadFile(termLog)
+	s, err := result.Decode(b)
+	if err != nil || len(s.Runs) != 1 || s.Runs[0].Variant != result.Direct || s.RequestedQPS != 100 {
+		t.Fatalf("summary %s (%v)", b, err)
+	}
+	if !strings.Contains(stderr.String(), "for 500ms") {
+		t.Errorf("DAPRBENCH_DURATION not applied: %s", stderr.String())
+	}
+	if strings.Contains(stderr.String(), "99 ") {
+		t.Error("a flag given on the command line must win over the environment")
+	}
+}
+
+func TestHelpDocumentsEveryFlagWithItsVariable(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"--help"}, func(string) (string, bool) { return "", false }, &bytes.Buffer{}, &stderr); code != 0 {
+		t.Fatalf("--help exit %d", code)
+	}
+	for _, v := range []string{"DAPRBENCH_QPS", "DAPRBENCH_DAPR_URL", "DAPRBENCH_BASELINE_URL", "DAPRBENCH_SIDECAR_WAIT", "DAPRBENCH_TERMINATION_LOG", "DAPRBENCH_PAYLOAD_BYTES"} {
+		if !strings.Contains(stderr.String(), v) {
+			t.Errorf("--help does not mention %s", v)
+		}
+	}
+}

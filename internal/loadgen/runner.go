@@ -1,0 +1,150 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"fortio.org/fortio/fhttp"
+	"fortio.org/fortio/fnet"
+	"fortio.org/fortio/periodic"
+
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// Run warms up, then measures every target Repetitions times, interleaved, and returns the
+// summary of the measured runs. On error the summary holds the runs finished so far.
+func Run(ctx context.Context, cfg Config) (result.Summary, error) {
+	sum := result.Summary{RequestedQPS: cfg.QPS}
+	if err := cfg.Validate(); err != nil {
+		return sum, err
+	}
+	body := cfg.Payload
+	if body == nil && cfg.PayloadBytes > 0 {
+		body = fnet.GenerateRandomPayload(cfg.PayloadBytes)
+	}
+	if cfg.Warmup > 0 {
+		per := cfg.Warmup / time.Duration(len(cfg.Targets))
+		for _, t := range cfg.Targets {
+			logf(cfg.Log, "warm-up: %s %s at %.1f qps for %v", t.Variant, t.URL, warmupQPS(cfg.QPS), per)
+			if _, err := fortioRun(ctx, cfg, t, body, warmupQPS(cfg.QPS), per, "warmup"); err != nil {
+				return sum, fmt.Errorf("warm-up of %s path: %w", t.Variant, err)
+			}
+		}
+	}
+	for rep := range cfg.Repetitions {
+		for _, t := range cfg.Targets {
+			if err := ctx.Err(); err != nil {
+				return sum, err
+			}
+			logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, cfg.Duration)
+			res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, cfg.Duration, fmt.Sprintf("%s-%d", t.Variant, rep))
+			if err != nil {
+				return sum, fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
+			}
+			sum.Runs = append(sum.Runs, toRun(t.Variant, rep, res))
+		}
+	}
+	return sum, nil
+}
+
+func warmupQPS(qps float64) float64 { return math.Max(1, qps/10) }
+
+// fortioRun makes one fortio run and writes its full JSON result to cfg.FortioJSON.
+func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float64, d time.Duration, label string) (*fhttp.HTTPRunnerResults, error) {
+	opts := fhttp.HTTPRunnerOptions{
+		RunnerOptions: periodic.RunnerOptions{
+			RunType:     "daprbench " + label,
+			QPS:         qps,
+			Duration:    d,
+			NumThreads:  cfg.Connections,
+			Percentiles: result.StandardPercentiles,
+			Resolution:  cfg.Resolution,
+			Out:         orDiscard(cfg.Log),
+			Labels:      label,
+			Stop:        periodic.NewAborter(),
+		},
+	}
+	opts.HTTPOptions.Init(t.URL)
+	opts.Payload = body
+	opts.HTTPReqTimeOut = cfg.RequestTimeout
+	// Abort fortio's run when the context ends (spec timeout, SIGTERM).
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			opts.Stop.Abort(false)
+		case <-done:
+		}
+	}()
+	res, err := fhttp.RunHTTPTest(&opts)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.FortioJSON != nil {
+		if b, err := json.Marshal(res); err == nil {
+			_, _ = cfg.FortioJSON.Write(append(b, '\n'))
+		}
+	}
+	return res, ctx.Err()
+}
+
+// toRun converts fortio's result: seconds become microseconds, percentiles keep their value.
+func toRun(v result.Variant, rep int, res *fhttp.HTTPRunnerResults) result.Run {
+	h := res.DurationHistogram
+	r := result.Run{
+		Variant:   v,
+		Rep:       rep,
+		StartUnix: res.StartTime.Unix(),
+		Seconds:   math.Round(res.ActualDuration.Seconds()*1000) / 1000,
+		ActualQPS: math.Round(res.ActualQPS*100) / 100,
+		Requests:  h.Count,
+		AvgUs:     result.Micros(h.Avg),
+		MaxUs:     result.Micros(h.Max),
+		Codes:     map[string]int64{},
+	}
+	for code, n := range res.RetCodes {
+		r.Codes[strconv.Itoa(code)] = n
+		if code != 200 {
+			r.Errors += n
+		}
+	}
+	for _, p := range h.Percentiles {
+		r.Percentiles = append(r.Percentiles, result.Percentile{P: p.Percentile, Us: result.Micros(p.Value)})
+	}
+	return r
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, time.Now().UTC().Format(time.RFC3339)+" "+format+"\n", args...)
+	}
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}

@@ -1,0 +1,87 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Sidecar is the load tester's own Dapr sidecar, reached on its HTTP port.
+type Sidecar struct {
+	// BaseURL is e.g. http://localhost:3500.
+	BaseURL string
+	Client  *http.Client
+}
+
+// WaitReady polls the sidecar's outbound health endpoint until it answers 2xx, for at most
+// bound. The outbound check (not plain healthz) says the sidecar can reach other apps.
+func (s *Sidecar) WaitReady(ctx context.Context, bound time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	url := s.BaseURL + "/v1.0/healthz/outbound"
+	var last string
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := s.client().Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode/100 == 2 {
+				return nil
+			}
+			last = resp.Status
+		} else {
+			last = err.Error()
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("dapr sidecar at %s not healthy after %v (last: %s)", s.BaseURL, bound, last)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// Shutdown asks the sidecar to stop so the Job's pod can complete.
+func (s *Sidecar) Shutdown(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.BaseURL+"/v1.0/shutdown", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := s.client().Do(req)
+	if err != nil {
+		return fmt.Errorf("stopping dapr sidecar: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("stopping dapr sidecar: %s", resp.Status)
+	}
+	return nil
+}
+
+func (s *Sidecar) client() *http.Client {
+	if s.Client != nil {
+		return s.Client
+	}
+	return &http.Client{Timeout: 5 * time.Second}
+}

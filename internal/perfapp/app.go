@@ -1,0 +1,129 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package perfapp is the target app of a run: an invocation endpoint and a Dapr actor host.
+// It does next to nothing per request so that it never dominates what is measured.
+package perfapp
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"time"
+)
+
+// Config of the app.
+type Config struct {
+	// ResponseBytes is the size of the invocation method's response body.
+	ResponseBytes int
+	// ActorType is the actor type this app hosts; empty hosts none.
+	ActorType string
+	// ActorIdleTimeout is reported to daprd in /dapr/config.
+	ActorIdleTimeout time.Duration
+}
+
+// Stats counts what the app has served, for tests and /stats.
+type Stats struct {
+	Invocations   atomic.Int64
+	ActorCalls    atomic.Int64
+	Deactivations atomic.Int64
+	Timers        atomic.Int64
+	Reminders     atomic.Int64
+}
+
+// App serves the target's HTTP API.
+type App struct {
+	cfg      Config
+	response []byte
+	config   []byte
+	Stats    Stats
+}
+
+// New builds an App; its responses are computed once here, not per request.
+func New(cfg Config) *App {
+	a := &App{cfg: cfg, response: make([]byte, cfg.ResponseBytes)}
+	for i := range a.response {
+		a.response[i] = 'x'
+	}
+	entities := []string{}
+	if cfg.ActorType != "" {
+		entities = append(entities, cfg.ActorType)
+	}
+	idle := cfg.ActorIdleTimeout
+	if idle == 0 {
+		idle = time.Hour
+	}
+	a.config, _ = json.Marshal(map[string]any{
+		"entities":                entities,
+		"actorIdleTimeout":        idle.String(),
+		"drainOngoingCallTimeout": "30s",
+		"drainRebalancedActors":   true,
+	})
+	return a
+}
+
+// Handler routes the invocation method, the actor host protocol and health.
+func (a *App) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/test", a.invoke)
+	mux.HandleFunc("GET /healthz", ok)
+	mux.HandleFunc("GET /dapr/config", a.daprConfig)
+	mux.HandleFunc("PUT /actors/{type}/{id}/method/{method}", a.actor(&a.Stats.ActorCalls))
+	mux.HandleFunc("PUT /actors/{type}/{id}/method/timer/{name}", a.actor(&a.Stats.Timers))
+	mux.HandleFunc("PUT /actors/{type}/{id}/method/remind/{name}", a.actor(&a.Stats.Reminders))
+	mux.HandleFunc("DELETE /actors/{type}/{id}", a.actor(&a.Stats.Deactivations))
+	mux.HandleFunc("GET /stats", a.stats)
+	return mux
+}
+
+func (a *App) invoke(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	a.Stats.Invocations.Add(1)
+	_, _ = w.Write(a.response)
+}
+
+func (a *App) daprConfig(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(a.config)
+}
+
+// actor answers daprd's calls for the hosted type: 200 with an empty body (activation is
+// implicit and stateless here), 404 for a type the app does not host.
+func (a *App) actor(counter *atomic.Int64) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if a.cfg.ActorType == "" || r.PathValue("type") != a.cfg.ActorType {
+			http.Error(w, "actor type not hosted: "+r.PathValue("type"), http.StatusNotFound)
+			return
+		}
+		counter.Add(1)
+		w.WriteHeader(http.StatusOK)
+	}
+}
+
+func (a *App) stats(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]int64{
+		"invocations":   a.Stats.Invocations.Load(),
+		"actorCalls":    a.Stats.ActorCalls.Load(),
+		"deactivations": a.Stats.Deactivations.Load(),
+		"timers":        a.Stats.Timers.Load(),
+		"reminders":     a.Stats.Reminders.Load(),
+	})
+}
+
+func ok(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }

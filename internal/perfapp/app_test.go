@@ -1,0 +1,167 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package perfapp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// daprdCall makes the request daprd would make to the app.
+func daprdCall(t *testing.T, srv *httptest.Server, method, path, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestActorHostProtocolAsDaprdDrivesIt(t *testing.T) {
+	app := New(Config{ActorType: "PerfActor", ActorIdleTimeout: 30 * time.Minute})
+	srv := httptest.NewServer(app.Handler())
+	defer srv.Close()
+
+	code, body := daprdCall(t, srv, http.MethodGet, "/dapr/config", "")
+	var cfg struct {
+		Entities         []string `json:"entities"`
+		ActorIdleTimeout string   `json:"actorIdleTimeout"`
+	}
+	if err := json.Unmarshal([]byte(body), &cfg); code != 200 || err != nil {
+		t.Fatalf("/dapr/config = %d %q (%v)", code, body, err)
+	}
+	if len(cfg.Entities) != 1 || cfg.Entities[0] != "PerfActor" || cfg.ActorIdleTimeout != "30m0s" {
+		t.Errorf("config = %+v", cfg)
+	}
+
+	steps := []struct {
+		method, path string
+		want         int
+	}{
+		{http.MethodPut, "/actors/PerfActor/a1/method/activate", 200},
+		{http.MethodPut, "/actors/PerfActor/a2/method/activate", 200},
+		{http.MethodPut, "/actors/PerfActor/a1/method/timer/tick", 200},
+		{http.MethodPut, "/actors/PerfActor/a1/method/remind/nudge", 200},
+		{http.MethodDelete, "/actors/PerfActor/a1", 200},
+		{http.MethodPut, "/actors/OtherActor/a1/method/activate", 404},
+		{http.MethodPost, "/actors/PerfActor/a1/method/activate", 405}, // daprd always uses PUT
+		{http.MethodGet, "/healthz", 200},
+	}
+	for _, s := range steps {
+		if code, body := daprdCall(t, srv, s.method, s.path, "{}"); code != s.want {
+			t.Errorf("%s %s = %d %q, want %d", s.method, s.path, code, body, s.want)
+		}
+	}
+	if got := app.Stats.ActorCalls.Load(); got != 2 {
+		t.Errorf("actor calls = %d, want 2", got)
+	}
+	if app.Stats.Timers.Load() != 1 || app.Stats.Reminders.Load() != 1 || app.Stats.Deactivations.Load() != 1 {
+		t.Errorf("timer/reminder/deactivation counts = %d/%d/%d", app.Stats.Timers.Load(), app.Stats.Reminders.Load(), app.Stats.Deactivations.Load())
+	}
+}
+
+func TestInvokeReturnsConfiguredBodyAndNoActors(t *testing.T) {
+	app := New(Config{ResponseBytes: 128})
+	srv := httptest.NewServer(app.Handler())
+	defer srv.Close()
+	code, body := daprdCall(t, srv, http.MethodPost, "/test", strings.Repeat("p", 1024))
+	if code != 200 || len(body) != 128 {
+		t.Errorf("POST /test = %d, %d bytes", code, len(body))
+	}
+	if code, _ := daprdCall(t, srv, http.MethodPut, "/actors/PerfActor/a/method/m", ""); code != 404 {
+		t.Errorf("actor call on an app hosting no actors = %d, want 404", code)
+	}
+	_, cfg := daprdCall(t, srv, http.MethodGet, "/dapr/config", "")
+	if !strings.Contains(cfg, `"entities":[]`) {
+		t.Errorf("config of an app with no actors = %s", cfg)
+	}
+}
+
+func TestServeShutsDownGracefullyOnCancel(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	started := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		close(started)
+		<-release
+		w.WriteHeader(http.StatusOK)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, l, h, 5*time.Second) }()
+
+	got := make(chan int, 1)
+	go func() {
+		resp, err := http.Get("http://" + l.Addr().String() + "/")
+		if err != nil {
+			got <- -1
+			return
+		}
+		resp.Body.Close()
+		got <- resp.StatusCode
+	}()
+	<-started
+	cancel() // SIGTERM while a request is in flight
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	if code := <-got; code != 200 {
+		t.Errorf("in-flight request got %d, want 200 (graceful shutdown lets it finish)", code)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after cancel")
+	}
+	if _, err := net.DialTimeout("tcp", l.Addr().String(), time.Second); err == nil {
+		t.Error("listener still accepts after shutdown")
+	}
+}
+
+func TestMainRejectsBadFlags(t *testing.T) {
+	var stderr strings.Builder
+	env := func(k string) (string, bool) {
+		if k == "DAPRBENCH_RESPONSE_BYTES" {
+			return "lots", true
+		}
+		return "", false
+	}
+	if code := Main(context.Background(), nil, env, &stderr); code != 2 {
+		t.Errorf("exit = %d, want 2", code)
+	}
+	if !strings.Contains(stderr.String(), "DAPRBENCH_RESPONSE_BYTES") {
+		t.Errorf("error does not name the variable: %s", stderr.String())
+	}
+}

@@ -1,0 +1,70 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// Dapr's API group kinds, used unstructured: the operator does not link Dapr's Go module.
+var (
+	ConfigurationGVK = schema.GroupVersionKind{Group: "dapr.io", Version: "v1alpha1", Kind: "Configuration"}
+	ComponentGVK     = schema.GroupVersionKind{Group: "dapr.io", Version: "v1alpha1", Kind: "Component"}
+)
+
+// TracingConfiguration is the per-run Dapr Configuration named by dapr.io/config, carrying
+// the tracing sampling rate. mTLS is not here: it is cluster-wide (daprsystem).
+func TracingConfiguration(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
+	rate := run.Spec.Dapr.TracingSamplingRate
+	if rate == "" {
+		rate = "0.1"
+	}
+	u := daprObject(run, ConfigurationGVK, NamesFor(run).Tracing)
+	u.Object["spec"] = map[string]any{
+		"tracing": map[string]any{"samplingRate": rate},
+	}
+	return u
+}
+
+// StateStoreComponent is the in-memory actor state store created when the run names none.
+// It is scoped to the run's two app ids so that other runs' sidecars in the namespace do
+// not load it (daprd refuses two actor state stores).
+func StateStoreComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
+	names := NamesFor(run)
+	u := daprObject(run, ComponentGVK, names.StateStore)
+	u.Object["spec"] = map[string]any{
+		"type":    "state.in-memory",
+		"version": "v1",
+		"metadata": []any{
+			map[string]any{"name": "actorStateStore", "value": "true"},
+		},
+	}
+	u.Object["scopes"] = []any{names.TargetAppID, names.TesterAppID}
+	return u
+}
+
+func daprObject(run *perfv1alpha1.PerfRun, gvk schema.GroupVersionKind, name string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{}}
+	u.SetGroupVersionKind(gvk)
+	u.SetName(name)
+	u.SetNamespace(run.Namespace)
+	u.SetLabels(Labels(run, roleDapr))
+	return u
+}

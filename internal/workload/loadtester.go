@@ -1,0 +1,98 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// LoadTesterJob runs cmd/loadtester once: no retries (a retried benchmark would measure
+// twice), bounded by the run's timeout, its summary in the termination message.
+func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options) *batchv1.Job {
+	names := NamesFor(run)
+	c := corev1.Container{
+		Name:    ContainerTester,
+		Image:   imageFor(run.Spec.LoadTester.Image, o),
+		Command: []string{loadtesterBinary},
+		Env:     LoadTesterEnv(run),
+	}
+	labels := Labels(run, RoleLoadTester)
+	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)
+	pod := podSpec(run.Spec.LoadTester, c, o)
+	pod.RestartPolicy = corev1.RestartPolicyNever
+	pod.Affinity = loadTesterAffinity(run)
+	tmpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod}
+	if run.Spec.DaprEnabled() {
+		tmpl.Annotations = daprAnnotations(run, names.TesterAppID, 0)
+	}
+	return &batchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{Name: names.Job, Namespace: run.Namespace, Labels: labels},
+		Spec: batchv1.JobSpec{
+			BackoffLimit:          ptr.To[int32](0),
+			ActiveDeadlineSeconds: ptr.To(int64(math.Ceil(run.Spec.EffectiveTimeout().Seconds()))),
+			Template:              tmpl,
+		},
+	}
+}
+
+// LoadTesterEnv passes the load parameters as the DAPRBENCH_* variables cmd/loadtester reads.
+func LoadTesterEnv(run *perfv1alpha1.PerfRun) []corev1.EnvVar {
+	spec := run.Spec
+	names := NamesFor(run)
+	env := []corev1.EnvVar{
+		{Name: "DAPRBENCH_QPS", Value: strconv.Itoa(int(spec.Load.QPS))},
+		{Name: "DAPRBENCH_CONNECTIONS", Value: strconv.Itoa(int(spec.Load.EffectiveConnections()))},
+		{Name: "DAPRBENCH_DURATION", Value: spec.Load.EffectiveDuration().String()},
+		{Name: "DAPRBENCH_WARMUP", Value: spec.Load.EffectiveWarmup().String()},
+		{Name: "DAPRBENCH_REPETITIONS", Value: strconv.Itoa(int(spec.Load.EffectiveRepetitions()))},
+		{Name: "DAPRBENCH_TERMINATION_LOG", Value: TerminationLog},
+	}
+	if n, literal := spec.Body(); literal != nil {
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_PAYLOAD", Value: *literal})
+	} else {
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_PAYLOAD_BYTES", Value: strconv.Itoa(n)})
+	}
+	sidecar := fmt.Sprintf("http://localhost:%d", SidecarHTTPPort)
+	direct := func(svc string) string { return fmt.Sprintf("http://%s:%d/%s", svc, AppPort, InvokeMethod) }
+	switch {
+	case !spec.DaprEnabled():
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DIRECT_URL", Value: direct(names.Target)})
+	case spec.Scenario == perfv1alpha1.ScenarioActorActivation:
+		a := spec.ActorSettings()
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DAPR_URL",
+			Value: fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecar, a.ActorType, a.Method)})
+	default:
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DAPR_URL",
+			Value: fmt.Sprintf("%s/v1.0/invoke/%s/method/%s", sidecar, names.TargetAppID, InvokeMethod)})
+	}
+	if spec.BaselineEnabled() {
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_BASELINE_URL", Value: direct(names.Baseline)})
+	}
+	if spec.DaprEnabled() {
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_SIDECAR_URL", Value: sidecar})
+	}
+	return env
+}

@@ -1,0 +1,143 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// nonRootUID is the "nonroot" user of distroless images.
+const nonRootUID = 65532
+
+// podSecurity meets the restricted Pod Security Standard.
+func podSecurity() *corev1.PodSecurityContext {
+	return &corev1.PodSecurityContext{
+		RunAsNonRoot:   ptr.To(true),
+		RunAsUser:      ptr.To[int64](nonRootUID),
+		RunAsGroup:     ptr.To[int64](nonRootUID),
+		SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+	}
+}
+
+func containerSecurity() *corev1.SecurityContext {
+	return &corev1.SecurityContext{
+		AllowPrivilegeEscalation: ptr.To(false),
+		ReadOnlyRootFilesystem:   ptr.To(true),
+		RunAsNonRoot:             ptr.To(true),
+		Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+	}
+}
+
+// daprAnnotations are the sidecar-injector annotations of a Dapr-enabled pod. appPort 0
+// leaves dapr.io/app-port out, as a Job-style caller needs.
+func daprAnnotations(run *perfv1alpha1.PerfRun, appID string, appPort int) map[string]string {
+	d := run.Spec.Dapr
+	a := map[string]string{
+		"dapr.io/enabled":   "true",
+		"dapr.io/app-id":    appID,
+		"dapr.io/config":    NamesFor(run).Tracing,
+		"dapr.io/log-level": string(d.LogLevel),
+	}
+	if d.LogLevel == "" {
+		a["dapr.io/log-level"] = "info"
+	}
+	if appPort > 0 {
+		a["dapr.io/app-port"] = strconv.Itoa(appPort)
+	}
+	setQuantity(a, "dapr.io/sidecar-cpu-limit", d.Sidecar.CPULimit)
+	setQuantity(a, "dapr.io/sidecar-cpu-request", d.Sidecar.CPURequest)
+	setQuantity(a, "dapr.io/sidecar-memory-limit", d.Sidecar.MemoryLimit)
+	setQuantity(a, "dapr.io/sidecar-memory-request", d.Sidecar.MemoryRequest)
+	return a
+}
+
+func setQuantity(a map[string]string, key string, q *resource.Quantity) {
+	if q != nil {
+		a[key] = q.String()
+	}
+}
+
+// loadTesterAffinity adds spec.placement's rule, relative to the target's pods, to the
+// user's own affinity.
+func loadTesterAffinity(run *perfv1alpha1.PerfRun) *corev1.Affinity {
+	aff := run.Spec.LoadTester.Affinity.DeepCopy()
+	term := corev1.PodAffinityTerm{
+		LabelSelector: &metav1.LabelSelector{MatchLabels: Selector(run, RoleTarget)},
+		TopologyKey:   corev1.LabelHostname,
+	}
+	switch run.Spec.Placement {
+	case perfv1alpha1.PlacementSameNode:
+		if aff == nil {
+			aff = &corev1.Affinity{}
+		}
+		if aff.PodAffinity == nil {
+			aff.PodAffinity = &corev1.PodAffinity{}
+		}
+		aff.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(aff.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution, term)
+	case perfv1alpha1.PlacementDifferentNodes:
+		if aff == nil {
+			aff = &corev1.Affinity{}
+		}
+		if aff.PodAntiAffinity == nil {
+			aff.PodAntiAffinity = &corev1.PodAntiAffinity{}
+		}
+		aff.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(aff.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution, term)
+	}
+	return aff
+}
+
+// baselineAffinity prefers the target's node for the sidecar-free twin, so both paths
+// cross the same network.
+func baselineAffinity(run *perfv1alpha1.PerfRun) *corev1.Affinity {
+	aff := run.Spec.Target.Affinity.DeepCopy()
+	if aff == nil {
+		aff = &corev1.Affinity{}
+	}
+	if aff.PodAffinity == nil {
+		aff.PodAffinity = &corev1.PodAffinity{}
+	}
+	aff.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = append(aff.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
+		corev1.WeightedPodAffinityTerm{Weight: 100, PodAffinityTerm: corev1.PodAffinityTerm{
+			LabelSelector: &metav1.LabelSelector{MatchLabels: Selector(run, RoleTarget)},
+			TopologyKey:   corev1.LabelHostname,
+		}})
+	return aff
+}
+
+// podSpec is the skeleton every pod of a run shares.
+func podSpec(w perfv1alpha1.WorkloadSpec, c corev1.Container, o Options) corev1.PodSpec {
+	c.SecurityContext = containerSecurity()
+	c.ImagePullPolicy = corev1.PullPolicy(o.PullPolicy)
+	c.Resources = *w.Resources.DeepCopy()
+	c.TerminationMessagePolicy = corev1.TerminationMessageReadFile
+	c.TerminationMessagePath = TerminationLog
+	return corev1.PodSpec{
+		Containers:         []corev1.Container{c},
+		SecurityContext:    podSecurity(),
+		NodeSelector:       w.NodeSelector,
+		Tolerations:        w.Tolerations,
+		Affinity:           w.Affinity.DeepCopy(),
+		EnableServiceLinks: ptr.To(false),
+	}
+}
