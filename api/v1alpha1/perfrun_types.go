@@ -120,6 +120,7 @@ type PerfRunSpec struct {
 	// warmup + duration × repetitions × variants, plus 5 minutes for start-up and collection.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
 	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('30s') && duration(self) <= duration('72h')",message="timeout must be between 30s and 72h"
 	// +optional
 	Timeout *metav1.Duration `json:"timeout,omitempty"`
@@ -151,6 +152,7 @@ type LoadSpec struct {
 	// duration of one measured run (one variant, one repetition), between 5s and 24h.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
 	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('5s') && duration(self) <= duration('24h')",message="duration must be between 5s and 24h"
 	// +kubebuilder:default="60s"
 	// +optional
@@ -160,6 +162,7 @@ type LoadSpec struct {
 	// measurements start, between 0s and 10m.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
 	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('0s') && duration(self) <= duration('10m')",message="warmup must be between 0s and 10m"
 	// +kubebuilder:default="10s"
 	// +optional

@@ -1,0 +1,187 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/testenv"
+)
+
+// perfRun builds an unstructured PerfRun from a minimal valid spec with edits applied;
+// unstructured so a case can hold what the Go types could not (a string for a number...).
+func perfRun(name string, edits ...func(spec map[string]any)) *unstructured.Unstructured {
+	spec := map[string]any{
+		"scenario": "ServiceInvocation",
+		"load":     map[string]any{"qps": int64(100)},
+	}
+	for _, e := range edits {
+		e(spec)
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "perf.daprbench.io/v1alpha1",
+		"kind":       "PerfRun",
+		"metadata":   map[string]any{"name": name, "namespace": "default"},
+		"spec":       spec,
+	}}
+	return u
+}
+
+// set returns an edit that sets a dotted path (e.g. "load.qps") in the spec.
+func set(path string, value any) func(map[string]any) {
+	return func(spec map[string]any) {
+		Expect(unstructured.SetNestedField(spec, value, strings.Split(path, ".")...)).To(Succeed())
+	}
+}
+
+func unset(path string) func(map[string]any) {
+	return func(spec map[string]any) { unstructured.RemoveNestedField(spec, strings.Split(path, ".")...) }
+}
+
+var actors = set("scenario", "ActorActivation")
+
+var _ = Describe("PerfRun admission", func() {
+	DescribeTable("refuses an invalid PerfRun with a message naming the field",
+		func(want []string, edits ...func(map[string]any)) {
+			// Strict field validation is what kubectl asks for by default.
+			err := k8s.Create(ctx, perfRun("invalid", edits...), client.DryRunAll, client.FieldValidation("Strict"))
+			Expect(err).To(HaveOccurred(), "the API server admitted it")
+			GinkgoWriter.Println(err.Error())
+			for _, w := range want {
+				Expect(err.Error()).To(ContainSubstring(w))
+			}
+		},
+		Entry("scenario missing", []string{"spec.scenario", "Required value"}, unset("scenario")),
+		Entry("scenario unknown", []string{"spec.scenario", "Unsupported value", "ServiceInvocation"}, set("scenario", "Pubsub")),
+		Entry("load missing", []string{"spec.load", "Required value"}, unset("load")),
+		Entry("qps missing", []string{"spec.load.qps", "Required value"}, unset("load.qps")),
+		Entry("qps zero", []string{"spec.load.qps", "greater than or equal to 1"}, set("load.qps", int64(0))),
+		Entry("qps above 100000", []string{"spec.load.qps", "less than or equal to 100000"}, set("load.qps", int64(100001))),
+		Entry("qps not a number", []string{"spec.load.qps", "integer"}, set("load.qps", "fast")),
+		Entry("connections zero", []string{"spec.load.connections", "greater than or equal to 1"}, set("load.connections", int64(0))),
+		Entry("connections above 1024", []string{"spec.load.connections", "less than or equal to 1024"}, set("load.connections", int64(1025))),
+		Entry("duration below 5s", []string{"spec.load.duration", "between 5s and 24h"}, set("load.duration", "4s")),
+		Entry("duration above 24h", []string{"spec.load.duration", "between 5s and 24h"}, set("load.duration", "25h")),
+		Entry("duration not a duration", []string{"spec.load.duration", "should match"}, set("load.duration", "soon")),
+		Entry("warmup above 10m", []string{"spec.load.warmup", "between 0s and 10m"}, set("load.warmup", "11m")),
+		Entry("warmup negative", []string{"spec.load.warmup", "between 0s and 10m"}, set("load.warmup", "-1s")),
+		Entry("repetitions zero", []string{"spec.load.repetitions", "greater than or equal to 1"}, set("load.repetitions", int64(0))),
+		Entry("repetitions above 10", []string{"spec.load.repetitions", "less than or equal to 10"}, set("load.repetitions", int64(11))),
+		Entry("payloadBytes negative", []string{"spec.load.payloadBytes", "greater than or equal to 0"}, set("load.payloadBytes", int64(-1))),
+		Entry("payloadBytes above 4 MiB", []string{"spec.load.payloadBytes", "less than or equal to 4194304"}, set("load.payloadBytes", int64(4194305))),
+		Entry("payload too long", []string{"spec.load.payload", "65536"}, set("load.payload", strings.Repeat("x", 65537))),
+		Entry("payload and payloadBytes", []string{"spec.load", "payloadBytes and payload are mutually exclusive"},
+			set("load.payload", "{}"), set("load.payloadBytes", int64(10))),
+		Entry("baseline with actors", []string{"spec", "baseline cannot be true for ActorActivation"}, actors, set("baseline", true)),
+		Entry("actors with invocation", []string{"spec", "actors may only be set when scenario is ActorActivation"},
+			set("actors", map[string]any{"actorType": "A"})),
+		Entry("dapr disabled with actors", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"},
+			actors, set("dapr.enabled", false)),
+		Entry("baseline with dapr disabled", []string{"spec", "baseline cannot be true with dapr.enabled=false"},
+			set("dapr.enabled", false), set("baseline", true)),
+		Entry("mtls unknown", []string{"spec.dapr.mtls", "Unsupported value", "Enabled", "Disabled"}, set("dapr.mtls", "Strict")),
+		Entry("sampling above 1", []string{"spec.dapr.tracingSamplingRate", "should match"}, set("dapr.tracingSamplingRate", "1.5")),
+		Entry("sampling not a number", []string{"spec.dapr.tracingSamplingRate", "should match"}, set("dapr.tracingSamplingRate", "often")),
+		Entry("sampling negative", []string{"spec.dapr.tracingSamplingRate", "should match"}, set("dapr.tracingSamplingRate", "-0.1")),
+		Entry("log level unknown", []string{"spec.dapr.logLevel", "Unsupported value"}, set("dapr.logLevel", "verbose")),
+		Entry("control plane namespace invalid", []string{"spec.dapr.controlPlaneNamespace", "should match"},
+			set("dapr.controlPlaneNamespace", "Dapr_System")),
+		Entry("sidecar cpu not a quantity", []string{"spec.dapr.sidecar.cpuLimit"}, set("dapr.sidecar.cpuLimit", "lots")),
+		Entry("actor type invalid", []string{"spec.actors.actorType", "should match"}, actors, set("actors.actorType", "1 actor")),
+		Entry("actor method too long", []string{"spec.actors.method", "63"}, actors, set("actors.method", strings.Repeat("m", 64))),
+		Entry("state store name invalid", []string{"spec.actors.stateStore", "should match"}, actors, set("actors.stateStore", "Bad_Store")),
+		Entry("placement unknown", []string{"spec.placement", "Unsupported value", "SameNode"}, set("placement", "Anywhere")),
+		Entry("cleanup unknown", []string{"spec.cleanup", "Unsupported value", "OnSuccess"}, set("cleanup", "Sometimes")),
+		Entry("timeout below 30s", []string{"spec.timeout", "between 30s and 72h"}, set("timeout", "10s")),
+		Entry("timeout above 72h", []string{"spec.timeout", "between 30s and 72h"}, set("timeout", "80h")),
+		Entry("timeout shorter than the load", []string{"spec", "timeout must be longer than warmup + duration × repetitions"},
+			set("load.duration", "60s"), set("load.repetitions", int64(3)), set("timeout", "2m")),
+		Entry("unknown field", []string{"spec.load.rps", "unknown field"}, set("load.rps", int64(5))),
+		Entry("target toleration malformed", []string{"spec.target.tolerations"}, set("target.tolerations", "all")),
+	)
+
+	It("refuses a name too long to prefix the run's workloads", func() {
+		err := k8s.Create(ctx, perfRun(strings.Repeat("a", 41)), client.DryRunAll)
+		Expect(err).To(MatchError(ContainSubstring("metadata.name must be at most 40 characters")))
+	})
+
+	It("fills the documented defaults into a minimal ServiceInvocation run", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "minimal", Namespace: "default"},
+			Spec:       perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		s := run.Spec
+		Expect(s.Load.Connections).To(Equal(int32(16)))
+		Expect(s.Load.Duration).To(Equal(&metav1.Duration{Duration: time.Minute}))
+		Expect(s.Load.Warmup).To(Equal(&metav1.Duration{Duration: 10 * time.Second}))
+		Expect(s.Load.Repetitions).To(Equal(int32(1)))
+		Expect(s.Dapr.Enabled).To(Equal(ptr.To(true)))
+		Expect(s.Dapr.MTLS).To(Equal(perfv1alpha1.MTLSEnabled))
+		Expect(s.Dapr.TracingSamplingRate).To(Equal("0.1"))
+		Expect(s.Dapr.Sidecar.CPULimit).To(Equal(ptr.To(resource.MustParse("500m"))))
+		Expect(s.Dapr.LogLevel).To(Equal(perfv1alpha1.LogLevel("info")))
+		Expect(s.Dapr.ControlPlaneNamespace).To(Equal("dapr-system"))
+		Expect(s.Placement).To(Equal(perfv1alpha1.PlacementAny))
+		Expect(s.Cleanup).To(Equal(perfv1alpha1.CleanupOnSuccess))
+		// Scenario-dependent defaults are resolved by the operator, not written into the spec.
+		Expect(s.Baseline).To(BeNil())
+		Expect(s.BaselineEnabled()).To(BeTrue())
+		n, literal := s.Body()
+		Expect(n).To(Equal(1024))
+		Expect(literal).To(BeNil())
+	})
+
+	It("accepts a minimal ActorActivation run and resolves its defaults", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "minimal-actors", Namespace: "default"},
+			Spec:       perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioActorActivation, Load: perfv1alpha1.LoadSpec{QPS: 500}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		Expect(run.Spec.BaselineEnabled()).To(BeFalse())
+		_, literal := run.Spec.Body()
+		Expect(literal).To(Equal(ptr.To("{}")))
+		Expect(run.Spec.ActorSettings()).To(Equal(perfv1alpha1.ActorsSpec{ActorType: "PerfActor", Method: "activate"}))
+	})
+
+	It("accepts every sample in config/samples (server-side dry-run)", func() {
+		files, err := filepath.Glob(filepath.Join(testenv.RepoRoot(), "config", "samples", "perf_*.yaml"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(len(files)).To(BeNumerically(">=", 2))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			Expect(err).NotTo(HaveOccurred())
+			u := &unstructured.Unstructured{}
+			Expect(yaml.Unmarshal(b, &u.Object)).To(Succeed(), f)
+			u.SetNamespace("default")
+			Expect(k8s.Create(ctx, u, client.DryRunAll)).To(Succeed(), f)
+		}
+	})
+})

@@ -1,0 +1,207 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// desiredChildren are the objects a run needs before its load starts.
+func (r *PerfRunReconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.Object {
+	objs := []client.Object{}
+	if run.Spec.DaprEnabled() {
+		objs = append(objs, workload.TracingConfiguration(run))
+		if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation && run.Spec.ActorSettings().StateStore == "" {
+			objs = append(objs, workload.StateStoreComponent(run))
+		}
+	}
+	objs = append(objs, workload.TargetService(run), workload.TargetDeployment(run, r.Workload))
+	if run.Spec.BaselineEnabled() {
+		objs = append(objs, workload.BaselineService(run), workload.BaselineDeployment(run, r.Workload))
+	}
+	return objs
+}
+
+// provision converges the run's children with server-side apply: created when missing,
+// put back when changed, never an "already exists" error. It also removes what the current
+// generation no longer wants (an old generation's Job, a baseline switched off).
+func (r *PerfRunReconciler) provision(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+	for _, obj := range r.desiredChildren(run) {
+		if err := r.apply(ctx, run, obj); err != nil {
+			return proceed, err
+		}
+	}
+	var jobs batchv1.JobList
+	if err := r.List(ctx, &jobs, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name}); err != nil {
+		return proceed, err
+	}
+	gen := strconv.FormatInt(run.Generation, 10)
+	for i := range jobs.Items {
+		if jobs.Items[i].Labels[workload.LabelGeneration] != gen {
+			if err := r.deleteChild(ctx, run, &jobs.Items[i]); err != nil {
+				return proceed, err
+			}
+		}
+	}
+	if !run.Spec.BaselineEnabled() {
+		names := workload.NamesFor(run)
+		for _, obj := range []client.Object{
+			&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Baseline, Namespace: run.Namespace}},
+			&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Baseline, Namespace: run.Namespace}},
+		} {
+			if err := r.deleteChild(ctx, run, obj); err != nil {
+				return proceed, err
+			}
+		}
+	}
+	return proceed, nil
+}
+
+// apply server-side-applies obj as a child of run.
+func (r *PerfRunReconciler) apply(ctx context.Context, run *perfv1alpha1.PerfRun, obj client.Object) error {
+	if err := controllerutil.SetControllerReference(run, obj, r.Scheme()); err != nil {
+		return err
+	}
+	u, err := toApplyObject(obj, r.Scheme())
+	if err != nil {
+		return err
+	}
+	if err := r.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldOwner), client.ForceOwnership); err != nil {
+		return fmt.Errorf("applying %s %s: %w", u.GetKind(), u.GetName(), err)
+	}
+	return nil
+}
+
+// toApplyObject turns a typed object into the unstructured form server-side apply takes,
+// without the zero-valued fields (status, creationTimestamp) a typed object would claim.
+func toApplyObject(obj client.Object, scheme *runtime.Scheme) (*unstructured.Unstructured, error) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return u, nil
+	}
+	gvk, err := apiutil.GVKForObject(obj, scheme)
+	if err != nil {
+		return nil, err
+	}
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	delete(m, "status")
+	unstructured.RemoveNestedField(m, "metadata", "creationTimestamp")
+	unstructured.RemoveNestedField(m, "spec", "template", "metadata", "creationTimestamp")
+	u := &unstructured.Unstructured{Object: m}
+	u.SetGroupVersionKind(gvk)
+	return u, nil
+}
+
+// cleanup deletes a finished run's children as spec.cleanup says. The PerfRun itself is
+// never deleted.
+func (r *PerfRunReconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) error {
+	if !finished(run) {
+		return nil
+	}
+	switch run.Spec.Cleanup {
+	case perfv1alpha1.CleanupNever:
+		return nil
+	case perfv1alpha1.CleanupAlways:
+	default: // OnSuccess: keep a failed run's pods for inspection
+		if !succeeded(run) {
+			return nil
+		}
+	}
+	sel := client.MatchingLabels{workload.LabelRun: run.Name}
+	var children []client.Object
+	var deploys appsv1.DeploymentList
+	var services corev1.ServiceList
+	var jobs batchv1.JobList
+	for _, list := range []client.ObjectList{&deploys, &services, &jobs} {
+		if err := r.List(ctx, list, client.InNamespace(run.Namespace), sel); err != nil {
+			return err
+		}
+	}
+	for i := range deploys.Items {
+		children = append(children, &deploys.Items[i])
+	}
+	for i := range services.Items {
+		children = append(children, &services.Items[i])
+	}
+	for i := range jobs.Items {
+		children = append(children, &jobs.Items[i])
+	}
+	if run.Spec.DaprEnabled() {
+		names := workload.NamesFor(run)
+		children = append(children, daprRef(workload.ConfigurationGVK, run.Namespace, names.Tracing),
+			daprRef(workload.ComponentGVK, run.Namespace, names.StateStore))
+	}
+	for _, obj := range children {
+		if err := r.deleteChild(ctx, run, obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteChild deletes obj if it exists and run controls it; pods of Jobs and Deployments go
+// with them (background propagation).
+func (r *PerfRunReconciler) deleteChild(ctx context.Context, run *perfv1alpha1.PerfRun, obj client.Object) error {
+	if obj.GetUID() == "" { // only a name: look first, so nothing the run does not own is touched
+		err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !metav1.IsControlledBy(obj, run) {
+		return nil
+	}
+	err := r.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground))
+	if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("deleting %T %s: %w", obj, obj.GetName(), err)
+	}
+	return nil
+}
+
+func daprRef(gvk schema.GroupVersionKind, ns, name string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(gvk)
+	u.SetNamespace(ns)
+	u.SetName(name)
+	return u
+}

@@ -1,0 +1,175 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"fmt"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// enforceTimeout ends a run that has passed spec.timeout, saying where it was stuck. A Job
+// that already finished is collected instead: its result beats the deadline.
+func (r *PerfRunReconciler) enforceTimeout(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+	if r.Clock.Now().Before(r.deadline(run)) {
+		return proceed, nil
+	}
+	job, err := r.currentJob(ctx, run)
+	if err != nil {
+		return proceed, err
+	}
+	if job != nil && jobFinished(job) {
+		return proceed, nil
+	}
+	timeout := run.Spec.EffectiveTimeout()
+	if !isTrue(run, perfv1alpha1.ConditionWorkloadsReady) {
+		pods, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline)
+		if err != nil {
+			return proceed, err
+		}
+		msg := fmt.Sprintf("the target did not become Available within the run's timeout (%v): %s", timeout, podDiagnostics(pods))
+		setWorkloadsReady(run, false, perfv1alpha1.ReasonTargetNotAvailable, msg)
+		markFailed(run, r.now(), perfv1alpha1.ReasonTargetNotAvailable, "%s", msg)
+		return stopHere, nil
+	}
+	pods, err := r.podsOf(ctx, run, workload.RoleLoadTester)
+	if err != nil {
+		return proceed, err
+	}
+	markFailed(run, r.now(), perfv1alpha1.ReasonTimeout,
+		"the run did not finish within its timeout (%v; set spec.timeout to allow more): load tester %s", timeout, podDiagnostics(pods))
+	return stopHere, nil
+}
+
+// runLoad converges the load-tester Job and holds the run while it works.
+func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+	if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload)); err != nil {
+		return proceed, err
+	}
+	job, err := r.currentJob(ctx, run)
+	if err != nil || job == nil {
+		return waitFor(r.PollInterval), err // not in the cache yet
+	}
+	if jobFinished(job) {
+		return proceed, nil
+	}
+	setRunning(run)
+	pods, err := r.podsOf(ctx, run, workload.RoleLoadTester)
+	if err != nil {
+		return proceed, err
+	}
+	r.recordNodes(run, nil, pods)
+	if failure := startFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
+		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotStarting, "the load tester cannot start: %s", failure)
+		return stopHere, nil
+	}
+	return waitFor(r.PollInterval), nil
+}
+
+// collect reads the finished Job's summary from its pod's termination message and writes
+// status.result. A failed load tester's partial result is kept.
+func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+	job, err := r.currentJob(ctx, run)
+	if err != nil || job == nil {
+		return waitFor(r.PollInterval), err
+	}
+	testers, err := r.podsOf(ctx, run, workload.RoleLoadTester)
+	if err != nil {
+		return proceed, err
+	}
+	targets, err := r.podsOf(ctx, run, workload.RoleTarget)
+	if err != nil {
+		return proceed, err
+	}
+	r.recordNodes(run, targets, testers)
+	var msg string
+	var term *corev1.ContainerStateTerminated
+	for i := range testers {
+		if testers[i].Labels[workload.LabelGeneration] == job.Labels[workload.LabelGeneration] {
+			if msg, term = terminationMessage(&testers[i], workload.ContainerTester); term != nil {
+				break
+			}
+		}
+	}
+	sum, decodeErr := result.Decode([]byte(msg))
+	if decodeErr == nil && len(sum.Runs) > 0 {
+		run.Status.Result = buildResult(run, sum)
+		run.Status.Result.Restarts = restarts(targets, testers)
+	}
+
+	if cond := jobCondition(job, batchv1.JobFailed); cond != nil {
+		reason := perfv1alpha1.ReasonLoadTesterFailed
+		if cond.Reason == batchv1.JobReasonDeadlineExceeded {
+			reason = perfv1alpha1.ReasonTimeout
+		}
+		detail := cond.Message
+		switch {
+		case decodeErr == nil && sum.Error != "":
+			detail = sum.Error
+		case term != nil:
+			detail = fmt.Sprintf("container exited %d (%s) %s", term.ExitCode, term.Reason, truncate(msg, 500))
+		}
+		markFailed(run, r.now(), reason, "the load tester failed: %s", detail)
+		return stopHere, nil
+	}
+	switch {
+	case decodeErr != nil:
+		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult,
+			"the load tester finished but its summary could not be read: %v (termination message: %q)", decodeErr, truncate(msg, 200))
+	case sum.Error != "":
+		markFailed(run, r.now(), perfv1alpha1.ReasonLoadTesterFailed, "the load tester reported: %s", sum.Error)
+	case len(sum.Runs) == 0:
+		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult, "the load tester finished without measuring anything")
+	default:
+		markSucceeded(run, r.now(), headline(run.Status.Result))
+	}
+	return stopHere, nil
+}
+
+// currentJob is the load-tester Job of the current generation, nil when absent.
+func (r *PerfRunReconciler) currentJob(ctx context.Context, run *perfv1alpha1.PerfRun) (*batchv1.Job, error) {
+	job := &batchv1.Job{}
+	err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: workload.NamesFor(run).Job}, job)
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return job, nil
+}
+
+func jobCondition(job *batchv1.Job, t batchv1.JobConditionType) *batchv1.JobCondition {
+	for i, c := range job.Status.Conditions {
+		if c.Type == t && c.Status == corev1.ConditionTrue {
+			return &job.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+func jobFinished(job *batchv1.Job) bool {
+	return jobCondition(job, batchv1.JobComplete) != nil || jobCondition(job, batchv1.JobFailed) != nil
+}

@@ -1,0 +1,203 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package controllers holds the PerfRun reconciler.
+package controllers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// FieldOwner is the server-side-apply field manager of everything the operator writes.
+const FieldOwner = "daprbench"
+
+// PerfRunReconciler turns a PerfRun into a finished measurement.
+type PerfRunReconciler struct {
+	client.Client
+	Recorder events.EventRecorder
+	// Clock is injected so tests control time.
+	Clock clock.PassiveClock
+	// Workload holds the image and pull policy of the run's pods.
+	Workload workload.Options
+	// PollInterval is how often a run in progress is looked at again (pods are not watched).
+	PollInterval time.Duration
+	// ImageStartGrace is how long a container may sit in ImagePullBackOff or CrashLoopBackOff
+	// before the run fails with ImageNotStarting.
+	ImageStartGrace time.Duration
+	// KubernetesVersion is recorded in status.environment.
+	KubernetesVersion string
+}
+
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns,verbs=get;list;watch
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=dapr.io,resources=configurations;components,verbs=get;list;watch;create;update;patch;delete
+
+// step is one named stage of a run. It returns stop=true when the run cannot go further in
+// this pass (waiting, or finished), with an optional requeue.
+type step struct {
+	name string
+	fn   func(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error)
+}
+
+type stepResult struct {
+	stop         bool
+	requeueAfter time.Duration
+}
+
+var proceed = stepResult{}
+
+func waitFor(d time.Duration) stepResult { return stepResult{stop: true, requeueAfter: d} }
+
+var stopHere = stepResult{stop: true}
+
+// Reconcile runs the steps of a PerfRun in order; every step derives its state from the
+// cluster and the status, so a restarted controller carries on where the last one was.
+func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	run := &perfv1alpha1.PerfRun{}
+	if err := r.Get(ctx, req.NamespacedName, run); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !run.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil // children go with it through owner references
+	}
+	orig := run.DeepCopy()
+	beginGeneration(run, r.now())
+
+	res, runErr := r.reconcileRun(ctx, run)
+	if err := r.writeStatus(ctx, orig, run); err != nil {
+		return ctrl.Result{}, errors.Join(runErr, err)
+	}
+	if runErr != nil {
+		return ctrl.Result{}, runErr
+	}
+	return res, nil
+}
+
+func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.PerfRun) (ctrl.Result, error) {
+	steps := []step{
+		{"preflight", r.preflight},
+		{"timeout", r.enforceTimeout},
+		{"provision", r.provision},
+		{"wait for workloads", r.waitForWorkloads},
+		{"load", r.runLoad},
+		{"collect", r.collect},
+	}
+	if !finished(run) {
+		for _, s := range steps {
+			res, err := s.fn(ctx, run)
+			if err != nil {
+				return ctrl.Result{}, fmt.Errorf("%s: %w", s.name, err)
+			}
+			if res.stop {
+				if !finished(run) {
+					return ctrl.Result{RequeueAfter: r.boundedByTimeout(run, res.requeueAfter)}, nil
+				}
+				break
+			}
+		}
+	}
+	if err := r.cleanup(ctx, run); err != nil {
+		return ctrl.Result{}, fmt.Errorf("cleanup: %w", err)
+	}
+	return ctrl.Result{}, nil
+}
+
+// boundedByTimeout never waits past the run's deadline, so the timeout fires on time.
+func (r *PerfRunReconciler) boundedByTimeout(run *perfv1alpha1.PerfRun, d time.Duration) time.Duration {
+	left := r.deadline(run).Sub(r.Clock.Now()) + time.Second
+	if d == 0 || left < d {
+		d = left
+	}
+	return max(d, time.Second)
+}
+
+func (r *PerfRunReconciler) deadline(run *perfv1alpha1.PerfRun) time.Time {
+	return run.Status.StartTime.Add(run.Spec.EffectiveTimeout())
+}
+
+// writeStatus persists the status computed in this pass, once, and only if it changed;
+// then emits an event for every condition that changed (after the write, so events never
+// announce a state the API does not hold).
+func (r *PerfRunReconciler) writeStatus(ctx context.Context, orig, run *perfv1alpha1.PerfRun) error {
+	if equality.Semantic.DeepEqual(orig.Status, run.Status) {
+		return nil
+	}
+	if err := r.Status().Patch(ctx, run, client.MergeFrom(orig)); err != nil {
+		return fmt.Errorf("writing status: %w", err)
+	}
+	for _, c := range run.Status.Conditions {
+		old := meta.FindStatusCondition(orig.Status.Conditions, c.Type)
+		if old != nil && old.Status == c.Status && old.Reason == c.Reason && old.ObservedGeneration == c.ObservedGeneration {
+			continue
+		}
+		if c.Type == perfv1alpha1.ConditionFailed && c.Status == metav1.ConditionFalse ||
+			c.Type == perfv1alpha1.ConditionSucceeded && c.Status == metav1.ConditionFalse {
+			continue // the Succeeded or Failed=True event says it
+		}
+		r.Recorder.Eventf(run, nil, eventType(c), c.Reason, c.Type, "%s", c.Message)
+	}
+	log.FromContext(ctx).V(1).Info("Status written", "phase", run.Status.Phase, "generation", run.Generation)
+	return nil
+}
+
+// eventType is Warning for a condition that reports a failure.
+func eventType(c metav1.Condition) string {
+	failing := c.Type == perfv1alpha1.ConditionFailed ||
+		c.Status == metav1.ConditionFalse && c.Reason != perfv1alpha1.ReasonProvisioning
+	if failing {
+		return corev1.EventTypeWarning
+	}
+	return corev1.EventTypeNormal
+}
+
+func (r *PerfRunReconciler) now() metav1.Time { return metav1.NewTime(r.Clock.Now()) }
+
+// SetupWithManager registers the controller. Owned Deployments, Services and Jobs wake it;
+// pods are looked at on PollInterval instead of watched.
+func (r *PerfRunReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&perfv1alpha1.PerfRun{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
+		Owns(&appsv1.Deployment{}).
+		Owns(&corev1.Service{}).
+		Owns(&batchv1.Job{}).
+		Named("perfrun").
+		Complete(r)
+}

@@ -1,0 +1,169 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// daprdContainer is the name Dapr's injector gives the sidecar.
+const daprdContainer = "daprd"
+
+// Waiting reasons that never resolve by themselves, and those that may (for a while).
+var (
+	fatalWaiting   = []string{"InvalidImageName", "ErrImageNeverPull"}
+	backoffWaiting = []string{"ImagePullBackOff", "ErrImagePull", "CrashLoopBackOff",
+		"CreateContainerConfigError", "CreateContainerError", "RunContainerError"}
+)
+
+// podsOf lists the run's pods playing any of roles, newest first.
+func (r *PerfRunReconciler) podsOf(ctx context.Context, run *perfv1alpha1.PerfRun, roles ...workload.Role) ([]corev1.Pod, error) {
+	var list corev1.PodList
+	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name}); err != nil {
+		return nil, fmt.Errorf("listing pods: %w", err)
+	}
+	var pods []corev1.Pod
+	for _, p := range list.Items {
+		if slices.Contains(roles, workload.Role(p.Labels[workload.LabelComponent])) {
+			pods = append(pods, p)
+		}
+	}
+	slices.SortFunc(pods, func(a, b corev1.Pod) int { return b.CreationTimestamp.Compare(a.CreationTimestamp.Time) })
+	return pods, nil
+}
+
+// startFailure returns the kubelet's words for a container of pods that cannot start: at
+// once for a reason that never resolves, after grace for a back-off. Empty: none.
+func startFailure(pods []corev1.Pod, now time.Time, grace time.Duration) string {
+	for _, p := range pods {
+		for _, cs := range allStatuses(&p) {
+			w := cs.State.Waiting
+			if w == nil {
+				continue
+			}
+			stuck := now.Sub(p.CreationTimestamp.Time) > grace
+			if slices.Contains(fatalWaiting, w.Reason) || stuck && slices.Contains(backoffWaiting, w.Reason) {
+				return fmt.Sprintf("pod %s container %s (image %s): %s", p.Name, cs.Name, cs.Image, describeWaiting(cs))
+			}
+		}
+	}
+	return ""
+}
+
+// podDiagnostics says where pods stand, in the kubelet's own words, for timeout messages.
+func podDiagnostics(pods []corev1.Pod) string {
+	if len(pods) == 0 {
+		return "no pod was created (see the events of the Deployment or Job)"
+	}
+	var parts []string
+	for _, p := range pods {
+		var cs []string
+		for _, s := range allStatuses(&p) {
+			switch {
+			case s.State.Waiting != nil:
+				cs = append(cs, fmt.Sprintf("%s %s", s.Name, describeWaiting(s)))
+			case s.State.Terminated != nil:
+				cs = append(cs, fmt.Sprintf("%s terminated: %s (exit %d)", s.Name, s.State.Terminated.Reason, s.State.Terminated.ExitCode))
+			case s.State.Running != nil && !s.Ready:
+				cs = append(cs, s.Name+" running, not ready")
+			}
+		}
+		if len(cs) == 0 {
+			cs = append(cs, podConditionSummary(&p))
+		}
+		parts = append(parts, fmt.Sprintf("pod %s (%s): %s", p.Name, p.Status.Phase, strings.Join(cs, "; ")))
+	}
+	return strings.Join(parts, " | ")
+}
+
+func describeWaiting(s corev1.ContainerStatus) string {
+	w := s.State.Waiting
+	msg := w.Reason
+	if w.Message != "" {
+		msg += ": " + w.Message
+	}
+	if t := s.LastTerminationState.Terminated; t != nil {
+		msg += fmt.Sprintf(" (last exit %d %s", t.ExitCode, t.Reason)
+		if t.Message != "" {
+			msg += ": " + truncate(t.Message, 300)
+		}
+		msg += ")"
+	}
+	return msg
+}
+
+func podConditionSummary(p *corev1.Pod) string {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Status != corev1.ConditionTrue {
+			return "unschedulable: " + c.Message
+		}
+	}
+	return "no container status yet"
+}
+
+// allStatuses returns init and regular container statuses: with native sidecars
+// (dapr.io/enable-native-sidecar) daprd is an init container.
+func allStatuses(p *corev1.Pod) []corev1.ContainerStatus {
+	return append(slices.Clone(p.Status.InitContainerStatuses), p.Status.ContainerStatuses...)
+}
+
+// terminationMessage is what container wrote to its termination log.
+func terminationMessage(p *corev1.Pod, container string) (msg string, terminated *corev1.ContainerStateTerminated) {
+	for _, s := range p.Status.ContainerStatuses {
+		if s.Name == container && s.State.Terminated != nil {
+			return s.State.Terminated.Message, s.State.Terminated
+		}
+	}
+	return "", nil
+}
+
+// restarts counts container restarts of the run's pods per role.
+func restarts(target, tester []corev1.Pod) *perfv1alpha1.Restarts {
+	out := &perfv1alpha1.Restarts{}
+	for _, p := range target {
+		for _, s := range allStatuses(&p) {
+			if s.Name == daprdContainer {
+				out.Sidecar += s.RestartCount
+			} else {
+				out.App += s.RestartCount
+			}
+		}
+	}
+	for _, p := range tester {
+		for _, s := range allStatuses(&p) {
+			out.LoadTester += s.RestartCount
+		}
+	}
+	return out
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,189 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+const (
+	// sidecarInjectorLabel selects Dapr's sidecar injector Deployment (set by Dapr's chart).
+	sidecarInjectorApp = "dapr-sidecar-injector"
+	// daprSystemConfig is the control plane's Configuration, which holds the mTLS setting.
+	daprSystemConfig = "daprsystem"
+)
+
+// preflight checks, before anything is created, that the cluster can run what the spec
+// asks for, and records what it found. A run the cluster cannot meet fails here with a
+// reason and a message saying what to change, instead of measuring something else.
+func (r *PerfRunReconciler) preflight(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+	if isTrue(run, perfv1alpha1.ConditionDaprReady) {
+		return proceed, nil
+	}
+	env := &perfv1alpha1.Environment{KubernetesVersion: r.KubernetesVersion}
+	run.Status.Environment = env
+	if !run.Spec.DaprEnabled() {
+		setDaprReady(run, true, perfv1alpha1.ReasonDaprNotRequired, "dapr.enabled=false: measuring the direct path without sidecars")
+		return proceed, nil
+	}
+	ns := run.Spec.ControlPlaneNamespace()
+
+	installed, err := r.daprCRDsInstalled()
+	if err != nil {
+		return proceed, err
+	}
+	env.DaprInstalled = ptr.To(installed)
+	if !installed {
+		return r.failPreflight(run, perfv1alpha1.ReasonDaprNotInstalled,
+			"Dapr is not installed: its CRDs (configurations.dapr.io, components.dapr.io) are not served by this cluster. "+
+				"Install Dapr (dapr init -k, or the dapr Helm chart), or set spec.dapr.enabled=false to measure the direct path only")
+	}
+
+	injector, err := r.sidecarInjector(ctx, ns)
+	if err != nil {
+		return proceed, err
+	}
+	if injector == nil {
+		env.DaprInstalled = ptr.To(false)
+		return r.failPreflight(run, perfv1alpha1.ReasonDaprNotInstalled,
+			"Dapr's CRDs are installed but no sidecar injector runs in namespace %q (no Deployment labelled app=%s): "+
+				"set spec.dapr.controlPlaneNamespace to the namespace of Dapr's control plane", ns, sidecarInjectorApp)
+	}
+	env.DaprVersion = imageTag(injector)
+
+	mtls, source, err := r.clusterMTLS(ctx, ns)
+	if err != nil {
+		return proceed, err
+	}
+	env.MTLS = ptr.To(mtls)
+	if want := run.Spec.Dapr.MTLS != perfv1alpha1.MTLSDisabled; want != mtls {
+		return r.failPreflight(run, perfv1alpha1.ReasonMTLSMismatch,
+			"spec.dapr.mtls is %s but the cluster has mTLS %s (%s). mTLS is cluster-wide in Dapr: set spec.dapr.mtls to %s "+
+				"to measure the cluster as it is, or change the control plane's setting (Helm value global.mtls.enabled)",
+			mtlsWord(want), mtlsWord(mtls), source, mtlsWord(mtls))
+	}
+
+	if a := run.Spec.ActorSettings(); run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation && a.StateStore != "" {
+		store := &unstructured.Unstructured{}
+		store.SetGroupVersionKind(workload.ComponentGVK)
+		err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: a.StateStore}, store)
+		if apierrors.IsNotFound(err) {
+			return r.failPreflight(run, perfv1alpha1.ReasonStateStoreNotFound,
+				"spec.actors.stateStore names Component %q, which does not exist in namespace %q: create it "+
+					"(with metadata actorStateStore: \"true\") or leave stateStore empty for an in-memory one", a.StateStore, run.Namespace)
+		}
+		if err != nil {
+			return proceed, err
+		}
+	}
+	setDaprReady(run, true, perfv1alpha1.ReasonDaprFound,
+		fmt.Sprintf("Dapr %s found in %s; mTLS %s", orUnknown(env.DaprVersion), ns, mtlsWord(mtls)))
+	return proceed, nil
+}
+
+func (r *PerfRunReconciler) failPreflight(run *perfv1alpha1.PerfRun, reason, format string, args ...any) (stepResult, error) {
+	msg := fmt.Sprintf(format, args...)
+	setDaprReady(run, false, reason, msg)
+	markFailed(run, r.now(), reason, "%s", msg)
+	return stopHere, nil
+}
+
+// daprCRDsInstalled asks the API server (through the manager's REST mapper, which
+// re-discovers on a miss) whether Dapr's kinds are served.
+func (r *PerfRunReconciler) daprCRDsInstalled() (bool, error) {
+	for _, gvk := range []schema.GroupVersionKind{workload.ConfigurationGVK, workload.ComponentGVK} {
+		_, err := r.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
+		if meta.IsNoMatchError(err) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("discovering %s: %w", gvk.GroupKind(), err)
+		}
+	}
+	return true, nil
+}
+
+// sidecarInjector finds Dapr's sidecar injector Deployment in the control-plane namespace.
+func (r *PerfRunReconciler) sidecarInjector(ctx context.Context, ns string) (*appsv1.Deployment, error) {
+	var list appsv1.DeploymentList
+	if err := r.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{"app": sidecarInjectorApp}); err != nil {
+		return nil, fmt.Errorf("looking for Dapr's sidecar injector: %w", err)
+	}
+	if len(list.Items) == 0 {
+		return nil, nil
+	}
+	return &list.Items[0], nil
+}
+
+// clusterMTLS reads mTLS from the control plane's daprsystem Configuration. Like Dapr's
+// injector, a missing Configuration or field means enabled.
+func (r *PerfRunReconciler) clusterMTLS(ctx context.Context, ns string) (enabled bool, source string, err error) {
+	cfg := &unstructured.Unstructured{}
+	cfg.SetGroupVersionKind(workload.ConfigurationGVK)
+	err = r.Get(ctx, client.ObjectKey{Namespace: ns, Name: daprSystemConfig}, cfg)
+	if apierrors.IsNotFound(err) {
+		return true, fmt.Sprintf("no Configuration %s/%s: Dapr's default", ns, daprSystemConfig), nil
+	}
+	if err != nil {
+		return false, "", fmt.Errorf("reading Configuration %s/%s: %w", ns, daprSystemConfig, err)
+	}
+	v, found, _ := unstructured.NestedBool(cfg.Object, "spec", "mtls", "enabled")
+	if !found {
+		return true, fmt.Sprintf("Configuration %s/%s sets no spec.mtls.enabled: Dapr's default", ns, daprSystemConfig), nil
+	}
+	return v, fmt.Sprintf("Configuration %s/%s has spec.mtls.enabled=%v", ns, daprSystemConfig, v), nil
+}
+
+func imageTag(d *appsv1.Deployment) string {
+	for _, c := range d.Spec.Template.Spec.Containers {
+		ref := c.Image
+		if i := strings.LastIndex(ref, "@"); i >= 0 {
+			ref = ref[:i]
+		}
+		if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+			return ref[i+1:]
+		}
+	}
+	return ""
+}
+
+func mtlsWord(on bool) string {
+	if on {
+		return "Enabled"
+	}
+	return "Disabled"
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(version unknown)"
+	}
+	return s
+}

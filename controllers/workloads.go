@@ -1,0 +1,115 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// waitForWorkloads holds the run until the target (and baseline twin) are Available, and
+// fails it when one of their containers cannot start.
+func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+	if isTrue(run, perfv1alpha1.ConditionWorkloadsReady) {
+		return proceed, nil
+	}
+	names := workload.NamesFor(run)
+	want := []string{names.Target}
+	if run.Spec.BaselineEnabled() {
+		want = append(want, names.Baseline)
+	}
+	var waiting []string
+	for _, name := range want {
+		d := &appsv1.Deployment{}
+		err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, d)
+		switch {
+		case apierrors.IsNotFound(err):
+			waiting = append(waiting, name+" (not in the cache yet)")
+		case err != nil:
+			return proceed, err
+		case !deploymentAvailable(d):
+			waiting = append(waiting, fmt.Sprintf("%s (%d/%d available)", name, d.Status.AvailableReplicas, ptr.Deref(d.Spec.Replicas, 1)))
+		}
+	}
+	pods, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline)
+	if err != nil {
+		return proceed, err
+	}
+	if len(waiting) == 0 {
+		r.recordNodes(run, pods, nil)
+		setWorkloadsReady(run, true, perfv1alpha1.ReasonWorkloadsAvailable, "Deployments "+strings.Join(want, ", ")+" are Available")
+		return proceed, nil
+	}
+	if failure := startFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
+		setWorkloadsReady(run, false, perfv1alpha1.ReasonImageNotStarting, failure)
+		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotStarting, "the target cannot start: %s", failure)
+		return stopHere, nil
+	}
+	setWorkloadsReady(run, false, perfv1alpha1.ReasonProvisioning, "waiting for Deployments to become Available: "+strings.Join(waiting, ", "))
+	return waitFor(r.PollInterval), nil
+}
+
+// deploymentAvailable is true once the current spec is rolled out and Available.
+func deploymentAvailable(d *appsv1.Deployment) bool {
+	if d.Status.ObservedGeneration < d.Generation {
+		return false
+	}
+	replicas := ptr.Deref(d.Spec.Replicas, 1)
+	if d.Status.UpdatedReplicas < replicas || d.Status.AvailableReplicas < replicas {
+		return false
+	}
+	for _, c := range d.Status.Conditions {
+		if c.Type == appsv1.DeploymentAvailable {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// recordNodes notes where the target and the load tester run (placement is a methodology
+// choice: it belongs in the result).
+func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, testerPods []corev1.Pod) {
+	env := run.Status.Environment
+	if env == nil {
+		env = &perfv1alpha1.Environment{}
+		run.Status.Environment = env
+	}
+	for _, p := range targetPods {
+		if p.Labels[workload.LabelComponent] == string(workload.RoleTarget) && p.Spec.NodeName != "" && env.TargetNode == "" {
+			env.TargetNode = p.Spec.NodeName
+		}
+	}
+	for _, p := range testerPods {
+		if p.Spec.NodeName != "" {
+			env.LoadTesterNode = p.Spec.NodeName
+			break
+		}
+	}
+	if env.TargetNode != "" && env.LoadTesterNode != "" {
+		env.SameNode = ptr.To(env.TargetNode == env.LoadTesterNode)
+	}
+}
