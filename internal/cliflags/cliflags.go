@@ -62,4 +62,3 @@ func UsageWithEnv(fs *flag.FlagSet, intro string) func() {
 		})
 	}
 }
-
