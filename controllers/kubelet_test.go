@@ -1,0 +1,175 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"fmt"
+	"time"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// These helpers play the parts envtest lacks — the kubelet and the Deployment and Job
+// controllers — by writing the status those would write. What they write is what the real
+// ones write (conditions, container states, the load tester's encoded summary).
+
+const testNode = "node-a"
+
+func deploymentSkeleton(ns, name string, labels map[string]string, image string) *appsv1.Deployment {
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels},
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: image}}},
+			},
+		},
+	}
+}
+
+// markAvailable plays the Deployment controller and kubelet: one ready pod on testNode
+// and an Available Deployment status for the current generation.
+func markAvailable(ns, name string) {
+	d := &appsv1.Deployment{}
+	Eventually(func() error { return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: name}, d) }).Should(Succeed())
+	pod := podFromTemplate(ns, name+"-pod", d.Spec.Template)
+	Expect(client.IgnoreAlreadyExists(k8sClient.Create(suiteCtx, pod))).To(Succeed())
+	setPodStatus(pod, corev1.PodRunning, func(name string) corev1.ContainerState {
+		return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
+	}, true)
+	Eventually(func() error {
+		if err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(d), d); err != nil {
+			return err
+		}
+		d.Status = appsv1.DeploymentStatus{
+			ObservedGeneration: d.Generation, Replicas: 1, UpdatedReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1,
+			Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue,
+				Reason: "MinimumReplicasAvailable", LastUpdateTime: metav1.Now(), LastTransitionTime: metav1.Now()}},
+		}
+		return k8sClient.Status().Update(suiteCtx, d)
+	}).Should(Succeed())
+}
+
+// podWaiting creates a pod of a Deployment whose containers wait with the kubelet's reason.
+func podWaiting(ns, deployment, reason, message string) {
+	d := &appsv1.Deployment{}
+	Eventually(func() error { return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: deployment}, d) }).Should(Succeed())
+	pod := podFromTemplate(ns, deployment+"-pod", d.Spec.Template)
+	Expect(k8sClient.Create(suiteCtx, pod)).To(Succeed())
+	setPodStatus(pod, corev1.PodPending, func(string) corev1.ContainerState {
+		return corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason, Message: message}}
+	}, false)
+}
+
+// finishLoad plays the Job controller and kubelet for the run's current Job: a pod whose
+// load-tester container terminated with the encoded summary, then a Complete or Failed Job.
+func finishLoad(run *perfv1alpha1.PerfRun, sum result.Summary, succeeded bool) {
+	msg, err := result.Encode(sum)
+	Expect(err).NotTo(HaveOccurred())
+	finishLoadWithMessage(run, string(msg), succeeded)
+}
+
+func finishLoadWithMessage(run *perfv1alpha1.PerfRun, message string, succeeded bool) {
+	job := currentJobOf(run)
+	pod := podFromTemplate(job.Namespace, job.Name+"-pod", job.Spec.Template)
+	pod.Labels["batch.kubernetes.io/job-name"] = job.Name
+	Expect(k8sClient.Create(suiteCtx, pod)).To(Succeed())
+	exit := int32(0)
+	if !succeeded {
+		exit = 1
+	}
+	setPodStatus(pod, corev1.PodSucceeded, func(string) corev1.ContainerState {
+		return corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: exit, Reason: "Completed", Message: message}}
+	}, false)
+
+	now := metav1.Now()
+	Eventually(func() error {
+		if err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(job), job); err != nil {
+			return err
+		}
+		job.Status.StartTime = ptr.To(metav1.NewTime(now.Add(-time.Minute)))
+		if succeeded {
+			job.Status.Succeeded = 1
+			job.Status.CompletionTime = &now
+			job.Status.Conditions = []batchv1.JobCondition{
+				{Type: batchv1.JobSuccessCriteriaMet, Status: corev1.ConditionTrue, LastTransitionTime: now, LastProbeTime: now},
+				{Type: batchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: now, LastProbeTime: now},
+			}
+		} else {
+			job.Status.Failed = 1
+			job.Status.Conditions = []batchv1.JobCondition{
+				{Type: batchv1.JobFailureTarget, Status: corev1.ConditionTrue, Reason: batchv1.JobReasonBackoffLimitExceeded, LastTransitionTime: now, LastProbeTime: now},
+				{Type: batchv1.JobFailed, Status: corev1.ConditionTrue, Reason: batchv1.JobReasonBackoffLimitExceeded,
+					Message: "Job has reached the specified backoff limit", LastTransitionTime: now, LastProbeTime: now},
+			}
+		}
+		return k8sClient.Status().Update(suiteCtx, job)
+	}).Should(Succeed())
+}
+
+func currentJobOf(run *perfv1alpha1.PerfRun) *batchv1.Job {
+	job := &batchv1.Job{}
+	key := client.ObjectKey{Namespace: run.Namespace, Name: fmt.Sprintf("%s-load-%d", run.Name, latest(run).Generation)}
+	Eventually(func() error { return k8sClient.Get(suiteCtx, key, job) }).Should(Succeed(), "the load-tester Job %s was not created", key)
+	return job
+}
+
+func podFromTemplate(ns, name string, tmpl corev1.PodTemplateSpec) *corev1.Pod {
+	labels := map[string]string{}
+	for k, v := range tmpl.Labels {
+		labels[k] = v
+	}
+	spec := *tmpl.Spec.DeepCopy()
+	spec.NodeName = testNode
+	if spec.RestartPolicy == "" {
+		spec.RestartPolicy = corev1.RestartPolicyAlways
+	}
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels, Annotations: tmpl.Annotations}, Spec: spec}
+}
+
+func setPodStatus(pod *corev1.Pod, phase corev1.PodPhase, state func(container string) corev1.ContainerState, ready bool) {
+	Eventually(func() error {
+		if err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(pod), pod); err != nil {
+			return err
+		}
+		pod.Status.Phase = phase
+		pod.Status.ContainerStatuses = nil
+		for _, c := range pod.Spec.Containers {
+			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{
+				Name: c.Name, Image: c.Image, Ready: ready, State: state(c.Name),
+			})
+		}
+		return k8sClient.Status().Update(suiteCtx, pod)
+	}).Should(Succeed())
+}
+
+// latest re-reads a PerfRun.
+func latest(run *perfv1alpha1.PerfRun) *perfv1alpha1.PerfRun {
+	out := &perfv1alpha1.PerfRun{}
+	ExpectWithOffset(1, k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(run), out)).To(Succeed())
+	return out
+}

@@ -1,0 +1,429 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+func newNamespace() string {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "perf-"}}
+	Expect(k8sClient.Create(suiteCtx, ns)).To(Succeed())
+	return ns.Name
+}
+
+func createRun(ns, name string, scenario perfv1alpha1.Scenario, mutate ...func(*perfv1alpha1.PerfRunSpec)) *perfv1alpha1.PerfRun {
+	run := &perfv1alpha1.PerfRun{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: perfv1alpha1.PerfRunSpec{
+			Scenario: scenario,
+			Load:     perfv1alpha1.LoadSpec{QPS: 1000, Duration: &metav1.Duration{Duration: 10 * time.Second}},
+		},
+	}
+	for _, m := range mutate {
+		m(&run.Spec)
+	}
+	Expect(k8sClient.Create(suiteCtx, run)).To(Succeed())
+	return run
+}
+
+// run builds a measured run of the summary: percentiles base, base+100µs, ... in µs.
+func summaryRun(v result.Variant, rep int, baseUs int64) result.Run {
+	r := result.Run{Variant: v, Rep: rep, StartUnix: time.Now().Unix(), Seconds: 10, ActualQPS: 998.4, Requests: 9984,
+		Codes: map[string]int64{"200": 9984}, AvgUs: baseUs + 50, MaxUs: baseUs * 10}
+	for i, p := range result.StandardPercentiles {
+		r.Percentiles = append(r.Percentiles, result.Percentile{P: p, Us: baseUs + int64(i)*100})
+	}
+	return r
+}
+
+func phaseOf(run *perfv1alpha1.PerfRun) func() perfv1alpha1.Phase {
+	return func() perfv1alpha1.Phase { return latest(run).Status.Phase }
+}
+
+func conditionOf(run *perfv1alpha1.PerfRun, t string) *metav1.Condition {
+	return meta.FindStatusCondition(latest(run).Status.Conditions, t)
+}
+
+// failedWith waits for the run to fail and returns the Failed condition.
+func failedWith(run *perfv1alpha1.PerfRun, reason string) *metav1.Condition {
+	EventuallyWithOffset(1, phaseOf(run), 20*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
+	c := conditionOf(run, perfv1alpha1.ConditionFailed)
+	ExpectWithOffset(1, c).NotTo(BeNil())
+	ExpectWithOffset(1, c.Reason).To(Equal(reason), c.Message)
+	ExpectWithOffset(1, c.ObservedGeneration).To(Equal(latest(run).Generation))
+	return c
+}
+
+func exists(obj client.Object) func() bool {
+	return func() bool {
+		err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(obj), obj)
+		return err == nil
+	}
+}
+
+func daprObj(gvkKind string, ns, name string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	if gvkKind == "Component" {
+		u.SetGroupVersionKind(workload.ComponentGVK)
+	} else {
+		u.SetGroupVersionKind(workload.ConfigurationGVK)
+	}
+	u.SetNamespace(ns)
+	u.SetName(name)
+	return u
+}
+
+func deployment(ns, name string) *appsv1.Deployment {
+	return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+}
+
+func eventReasons(run *perfv1alpha1.PerfRun) func() []string {
+	return func() []string {
+		var list eventsv1.EventList
+		Expect(k8sClient.List(suiteCtx, &list, client.InNamespace(run.Namespace))).To(Succeed())
+		var reasons []string
+		for _, e := range list.Items {
+			if e.Regarding.Name == run.Name {
+				reasons = append(reasons, e.Reason)
+			}
+		}
+		return reasons
+	}
+}
+
+func envValue(job *batchv1.Job, name string) string {
+	for _, e := range job.Spec.Template.Spec.Containers[0].Env {
+		if e.Name == name {
+			return e.Value
+		}
+	}
+	return ""
+}
+
+var _ = Describe("PerfRun controller", func() {
+	var ns string
+	BeforeEach(func() { ns = newNamespace() })
+
+	It("runs a ServiceInvocation run against a baseline and reports added latency", func() {
+		run := createRun(ns, "invoke", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Repetitions = 3
+		})
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseProvisioning))
+		env := latest(run).Status.Environment
+		Expect(env.MTLS).To(Equal(ptr.To(true)))
+		Expect(env.DaprVersion).To(Equal("1.14.4"))
+		Expect(conditionOf(run, perfv1alpha1.ConditionDaprReady).Reason).To(Equal(perfv1alpha1.ReasonDaprFound))
+
+		// The target carries the Dapr annotations; its twin none. The Configuration passed
+		// Dapr's own CRD schema to exist at all.
+		target := deployment(ns, "invoke-target")
+		Eventually(exists(target)).Should(BeTrue())
+		Expect(target.Spec.Template.Annotations).To(HaveKeyWithValue("dapr.io/app-id", "invoke-target"))
+		Expect(target.Spec.Template.Annotations).To(HaveKeyWithValue("dapr.io/sidecar-cpu-limit", "500m"))
+		Expect(target.Spec.Template.Spec.Containers[0].Image).To(Equal(testImage))
+		baseline := deployment(ns, "invoke-baseline")
+		Eventually(exists(baseline)).Should(BeTrue())
+		Expect(baseline.Spec.Template.Annotations).NotTo(HaveKey("dapr.io/enabled"))
+		tracing := daprObj("Configuration", ns, "invoke-tracing")
+		Eventually(exists(tracing)).Should(BeTrue())
+		rate, _, _ := unstructured.NestedString(tracing.Object, "spec", "tracing", "samplingRate")
+		Expect(rate).To(Equal("0.1"))
+		Consistently(exists(&batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "invoke-load-1"}}), time.Second).Should(BeFalse(),
+			"no load before the target is Available")
+
+		markAvailable(ns, "invoke-target")
+		markAvailable(ns, "invoke-baseline")
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		job := currentJobOf(run)
+		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("http://localhost:3500/v1.0/invoke/invoke-target/method/test"))
+		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("http://invoke-baseline:3000/test"))
+		Expect(envValue(job, "DAPRBENCH_PAYLOAD_BYTES")).To(Equal("1024"))
+		Expect(*job.Spec.BackoffLimit).To(Equal(int32(0)))
+
+		// Added latency at p90 per repetition: 400, 600, 500 µs -> median 500µs, spread 400..600.
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{
+			summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000),
+			summaryRun(result.Baseline, 1, 500), summaryRun(result.Dapr, 1, 1100),
+			summaryRun(result.Baseline, 2, 700), summaryRun(result.Dapr, 2, 1200),
+		}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+
+		st := latest(run).Status
+		Expect(st.CompletionTime).NotTo(BeNil())
+		res := st.Result
+		Expect(res.Generation).To(Equal(int64(1)))
+		Expect(res.RequestedQPS).To(Equal(int32(1000)))
+		Expect(res.ActualQPS).To(Equal("998.4"))
+		Expect(res.Requests).To(Equal(int64(3 * 9984)))
+		Expect(res.ReturnCodes).To(Equal(map[string]int64{"200": 3 * 9984}))
+		Expect(res.Latency.P90.Duration).To(Equal(1300 * time.Microsecond)) // dapr p90 = base+200: 1200, 1300, 1400
+		Expect(res.Baseline.P90.Duration).To(Equal(800 * time.Microsecond))
+		Expect(res.Added.P90.Duration).To(Equal(500 * time.Microsecond))
+		Expect(res.Spread.Added.Min.P90.Duration).To(Equal(400 * time.Microsecond))
+		Expect(res.Spread.Added.Max.P90.Duration).To(Equal(600 * time.Microsecond))
+		Expect(st.Environment.TargetNode).To(Equal(testNode))
+		Expect(st.Environment.SameNode).To(Equal(ptr.To(true)))
+		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(ContainSubstring("added by Dapr p90 500µs"))
+
+		// Cleanup OnSuccess removes every child; the PerfRun stays.
+		Eventually(exists(target)).Should(BeFalse())
+		Eventually(exists(baseline)).Should(BeFalse())
+		Eventually(exists(tracing)).Should(BeFalse())
+		Eventually(exists(job)).Should(BeFalse())
+		Eventually(exists(&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "invoke-target"}})).Should(BeFalse())
+		Expect(latest(run).Status.Phase).To(Equal(perfv1alpha1.PhaseSucceeded))
+		Eventually(eventReasons(run)).Should(ContainElements(perfv1alpha1.ReasonDaprFound, perfv1alpha1.ReasonWorkloadsAvailable, perfv1alpha1.ReasonSucceeded))
+	})
+
+	It("runs an ActorActivation run with an in-memory actor state store", func() {
+		run := createRun(ns, "actors", perfv1alpha1.ScenarioActorActivation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.QPS = 500
+			s.Cleanup = perfv1alpha1.CleanupNever
+		})
+		store := daprObj("Component", ns, "actors-statestore")
+		Eventually(exists(store)).Should(BeTrue())
+		Expect(store.Object["spec"]).To(HaveKeyWithValue("type", "state.in-memory"))
+		Expect(store.Object["scopes"]).To(ConsistOf("actors-target", "actors-loadtester"))
+		Consistently(exists(deployment(ns, "actors-baseline")), time.Second).Should(BeFalse(), "actors have no baseline")
+		target := deployment(ns, "actors-target")
+		Expect(exists(target)()).To(BeTrue())
+		Expect(target.Spec.Template.Spec.Containers[0].Args).To(ContainElement("--actor-type=PerfActor"))
+
+		markAvailable(ns, "actors-target")
+		job := currentJobOf(run)
+		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("http://localhost:3500/v1.0/actors/PerfActor/{uuid}/method/activate"))
+		Expect(envValue(job, "DAPRBENCH_PAYLOAD")).To(Equal("{}"))
+		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(BeEmpty())
+		Expect(job.Spec.Template.Annotations).NotTo(HaveKey("dapr.io/app-port"))
+
+		finishLoad(run, result.Summary{RequestedQPS: 500, Runs: []result.Run{summaryRun(result.Dapr, 0, 3000)}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		res := latest(run).Status.Result
+		Expect(res.Latency.P90.Duration).To(Equal(3200 * time.Microsecond))
+		Expect(res.Baseline).To(BeNil())
+		Expect(res.Added).To(BeNil())
+		Expect(res.Spread).To(BeNil())
+		Consistently(exists(store), time.Second).Should(BeTrue(), "cleanup: Never keeps children")
+	})
+
+	It("fails with DaprNotInstalled, creating nothing, when no control plane is found", func() {
+		run := createRun(ns, "nodapr", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Dapr.ControlPlaneNamespace = "dapr-elsewhere"
+		})
+		c := failedWith(run, perfv1alpha1.ReasonDaprNotInstalled)
+		Expect(c.Message).To(ContainSubstring(`no sidecar injector runs in namespace "dapr-elsewhere"`))
+		Expect(c.Message).To(ContainSubstring("spec.dapr.controlPlaneNamespace"))
+		Expect(conditionOf(run, perfv1alpha1.ConditionDaprReady).Status).To(Equal(metav1.ConditionFalse))
+		Consistently(func() int {
+			var list appsv1.DeploymentList
+			Expect(k8sClient.List(suiteCtx, &list, client.InNamespace(ns))).To(Succeed())
+			return len(list.Items)
+		}, time.Second).Should(BeZero())
+		Eventually(eventReasons(run)).Should(ContainElement(perfv1alpha1.ReasonDaprNotInstalled))
+	})
+
+	It("fails with MTLSMismatch when the run expects mTLS off on a cluster that has it on", func() {
+		run := createRun(ns, "mtls", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Dapr.MTLS = perfv1alpha1.MTLSDisabled
+		})
+		c := failedWith(run, perfv1alpha1.ReasonMTLSMismatch)
+		Expect(c.Message).To(ContainSubstring("spec.dapr.mtls is Disabled but the cluster has mTLS Enabled"))
+		Expect(c.Message).To(ContainSubstring("dapr-system/daprsystem has spec.mtls.enabled=true"))
+		Expect(latest(run).Status.Environment.MTLS).To(Equal(ptr.To(true)))
+		Consistently(exists(deployment(ns, "mtls-target")), time.Second).Should(BeFalse())
+	})
+
+	It("fails with StateStoreNotFound when the named actor state store is missing", func() {
+		run := createRun(ns, "store", perfv1alpha1.ScenarioActorActivation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Actors = &perfv1alpha1.ActorsSpec{StateStore: "redis-actors"}
+		})
+		c := failedWith(run, perfv1alpha1.ReasonStateStoreNotFound)
+		Expect(c.Message).To(ContainSubstring(`Component "redis-actors"`))
+	})
+
+	It("fails with LoadTesterFailed, keeping the workloads for inspection", func() {
+		run := createRun(ns, "broken", perfv1alpha1.ScenarioServiceInvocation)
+		markAvailable(ns, "broken-target")
+		markAvailable(ns, "broken-baseline")
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Error: "baseline path, repetition 1: dial tcp 10.0.0.7:3000: connect: connection refused"}, false)
+		c := failedWith(run, perfv1alpha1.ReasonLoadTesterFailed)
+		Expect(c.Message).To(ContainSubstring("connection refused"))
+		Consistently(exists(deployment(ns, "broken-target")), time.Second).Should(BeTrue(), "OnSuccess keeps a failed run's children")
+		Eventually(eventReasons(run)).Should(ContainElement(perfv1alpha1.ReasonLoadTesterFailed))
+	})
+
+	It("fails with InvalidResult when the load tester's summary is unreadable", func() {
+		run := createRun(ns, "garbled", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
+		markAvailable(ns, "garbled-target")
+		finishLoadWithMessage(run, "panic: runtime error: index out of range", true)
+		c := failedWith(run, perfv1alpha1.ReasonInvalidResult)
+		Expect(c.Message).To(ContainSubstring("panic: runtime error"))
+	})
+
+	It("fails with ImageNotStarting, in the kubelet's words, when the target image cannot start", func() {
+		run := createRun(ns, "noimage", perfv1alpha1.ScenarioServiceInvocation)
+		podWaiting(ns, "noimage-target", "ErrImageNeverPull", `Container image "daprbench:test" is not present with pull policy of Never`)
+		c := failedWith(run, perfv1alpha1.ReasonImageNotStarting)
+		Expect(c.Message).To(ContainSubstring("ErrImageNeverPull"))
+		Expect(c.Message).To(ContainSubstring("is not present with pull policy of Never"))
+	})
+
+	It("fails with TargetNotAvailable when the target never becomes Available within the timeout", func() {
+		run := createRun(ns, "slow", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Timeout = &metav1.Duration{Duration: 2 * time.Minute}
+		})
+		podWaiting(ns, "slow-target", "ContainerCreating", "")
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseProvisioning))
+		Consistently(phaseOf(run), time.Second).Should(Equal(perfv1alpha1.PhaseProvisioning))
+		fakeClock.Step(2*time.Minute + time.Second)
+		c := failedWith(run, perfv1alpha1.ReasonTargetNotAvailable)
+		Expect(c.Message).To(ContainSubstring("within the run's timeout (2m0s)"))
+		Expect(c.Message).To(ContainSubstring("ContainerCreating"))
+		Expect(conditionOf(run, perfv1alpha1.ConditionWorkloadsReady).Reason).To(Equal(perfv1alpha1.ReasonTargetNotAvailable))
+	})
+
+	It("fails with Timeout when the load outlasts the timeout", func() {
+		run := createRun(ns, "long", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
+		markAvailable(ns, "long-target")
+		currentJobOf(run)
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		fakeClock.Step(run.Spec.EffectiveTimeout() + time.Second)
+		c := failedWith(run, perfv1alpha1.ReasonTimeout)
+		Expect(c.Message).To(ContainSubstring("did not finish within its timeout"))
+	})
+
+	It("runs again when the spec changes, keeping the previous result until replaced", func() {
+		run := createRun(ns, "rerun", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
+		markAvailable(ns, "rerun-target")
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		Expect(latest(run).Status.Result.Generation).To(Equal(int64(1)))
+
+		updated := latest(run)
+		updated.Spec.Load.QPS = 2000
+		Expect(k8sClient.Update(suiteCtx, updated)).To(Succeed())
+		Eventually(func() int64 { return latest(run).Status.ObservedGeneration }).Should(Equal(int64(2)))
+		st := latest(run).Status
+		Expect(st.Phase).NotTo(Equal(perfv1alpha1.PhaseSucceeded))
+		Expect(st.Result.Generation).To(Equal(int64(1)), "the previous result stays visible")
+		Expect(st.CompletionTime).To(BeNil())
+
+		markAvailable(ns, "rerun-target")
+		job := currentJobOf(run)
+		Expect(job.Name).To(Equal("rerun-load-2"))
+		Expect(envValue(job, "DAPRBENCH_QPS")).To(Equal("2000"))
+		finishLoad(run, result.Summary{RequestedQPS: 2000, Runs: []result.Run{summaryRun(result.Dapr, 0, 2000)}}, true)
+		Eventually(func() int64 {
+			r := latest(run).Status.Result
+			return r.Generation
+		}, 10*time.Second).Should(Equal(int64(2)))
+		Expect(latest(run).Status.Result.RequestedQPS).To(Equal(int32(2000)))
+		Expect(latest(run).Status.Phase).To(Equal(perfv1alpha1.PhaseSucceeded))
+	})
+
+	It("owns every child, so deleting a PerfRun mid-run removes them", func() {
+		run := createRun(ns, "gone", perfv1alpha1.ScenarioServiceInvocation)
+		markAvailable(ns, "gone-target")
+		markAvailable(ns, "gone-baseline")
+		job := currentJobOf(run)
+		uid := latest(run).UID
+		// envtest runs no garbage collector: assert the controller references it acts on
+		// (the real-cluster e2e suite sees the children actually go).
+		children := []client.Object{deployment(ns, "gone-target"), deployment(ns, "gone-baseline"), job,
+			&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "gone-target"}},
+			&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "gone-baseline"}},
+			daprObj("Configuration", ns, "gone-tracing")}
+		for _, c := range children {
+			Expect(exists(c)()).To(BeTrue(), "%T %s", c, c.GetName())
+			owner := metav1.GetControllerOf(c)
+			Expect(owner).NotTo(BeNil(), "%T %s has no controller", c, c.GetName())
+			Expect(owner.UID).To(Equal(uid))
+			Expect(owner.BlockOwnerDeletion).To(Equal(ptr.To(true)))
+		}
+		Expect(k8sClient.Delete(suiteCtx, run)).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(run), run))
+		}).Should(BeTrue())
+		// Nothing is re-created for a deleted run.
+		Expect(k8sClient.Delete(suiteCtx, job, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed())
+		Consistently(exists(&batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: job.Name}}), 2*time.Second).Should(BeFalse())
+	})
+
+	It("completes a run exactly once across a controller restart", func() {
+		run := createRun(ns, "restart", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Baseline = ptr.To(false)
+			s.Cleanup = perfv1alpha1.CleanupNever
+		})
+		markAvailable(ns, "restart-target")
+		job := currentJobOf(run)
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+
+		stopManager()
+		stopManager = startManager()
+
+		Consistently(phaseOf(run), time.Second).Should(Equal(perfv1alpha1.PhaseRunning))
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 900)}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		var jobs batchv1.JobList
+		Expect(k8sClient.List(suiteCtx, &jobs, client.InNamespace(ns))).To(Succeed())
+		Expect(jobs.Items).To(HaveLen(1), "no duplicate Job")
+		Expect(jobs.Items[0].UID).To(Equal(job.UID))
+		succeededAt := conditionOf(run, perfv1alpha1.ConditionSucceeded).LastTransitionTime
+		Consistently(func() metav1.Time { return conditionOf(run, perfv1alpha1.ConditionSucceeded).LastTransitionTime }, time.Second).Should(Equal(succeededAt))
+		Expect(strings.Count(strings.Join(eventReasons(run)(), ","), perfv1alpha1.ReasonSucceeded)).To(Equal(1), "one Succeeded event")
+	})
+
+	It("measures only the direct path when Dapr is disabled, with no Dapr objects", func() {
+		run := createRun(ns, "direct", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Dapr.Enabled = ptr.To(false)
+			s.Placement = perfv1alpha1.PlacementDifferentNodes
+		})
+		Eventually(exists(deployment(ns, "direct-target"))).Should(BeTrue())
+		Expect(conditionOf(run, perfv1alpha1.ConditionDaprReady).Reason).To(Equal(perfv1alpha1.ReasonDaprNotRequired))
+		Expect(exists(daprObj("Configuration", ns, "direct-tracing"))()).To(BeFalse())
+		markAvailable(ns, "direct-target")
+		job := currentJobOf(run)
+		Expect(job.Spec.Template.Annotations).NotTo(HaveKey("dapr.io/enabled"))
+		Expect(envValue(job, "DAPRBENCH_DIRECT_URL")).To(Equal("http://direct-target:3000/test"))
+		Expect(envValue(job, "DAPRBENCH_SIDECAR_URL")).To(BeEmpty())
+		anti := job.Spec.Template.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+		Expect(anti).To(HaveLen(1))
+		Expect(anti[0].TopologyKey).To(Equal(corev1.LabelHostname))
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Direct, 0, 400)}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		Expect(latest(run).Status.Result.Latency.P50.Duration).To(Equal(400 * time.Microsecond))
+	})
+})
