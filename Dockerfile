@@ -1,0 +1,19 @@
+# One image holds every binary: the manager, the load tester and the target app.
+# (No container engine runs on the dev machines here; hack/local-cluster builds the same
+# layout as an OCI archive without one.)
+FROM golang:1.26 AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY api/ api/
+COPY cmd/ cmd/
+COPY controllers/ controllers/
+COPY internal/ internal/
+RUN for b in manager loadtester perfapp; do \
+      CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/$b ./cmd/$b || exit 1; \
+    done
+
+FROM gcr.io/distroless/static:nonroot
+COPY --from=build /out/ /
+USER 65532:65532
+ENTRYPOINT ["/manager"]
