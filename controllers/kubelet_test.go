@@ -95,9 +95,7 @@ func finishLoad(run *perfv1alpha1.PerfRun, sum result.Summary, succeeded bool) {
 
 func finishLoadWithMessage(run *perfv1alpha1.PerfRun, message string, succeeded bool) {
 	job := currentJobOf(run)
-	pod := podFromTemplate(job.Namespace, job.Name+"-pod", job.Spec.Template)
-	pod.Labels["batch.kubernetes.io/job-name"] = job.Name
-	Expect(k8sClient.Create(suiteCtx, pod)).To(Succeed())
+	pod := loadTesterPod(job)
 	exit := int32(0)
 	if !succeeded {
 		exit = 1
@@ -129,6 +127,22 @@ func finishLoadWithMessage(run *perfv1alpha1.PerfRun, message string, succeeded 
 		}
 		return k8sClient.Status().Update(suiteCtx, job)
 	}).Should(Succeed())
+}
+
+// startLoad plays the kubelet starting the load tester's container.
+func startLoad(run *perfv1alpha1.PerfRun) {
+	pod := loadTesterPod(currentJobOf(run))
+	setPodStatus(pod, corev1.PodRunning, func(string) corev1.ContainerState {
+		return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(fakeClock.Now().Add(-time.Minute))}}
+	}, true)
+}
+
+// loadTesterPod returns the Job's pod, creating it as the Job controller would.
+func loadTesterPod(job *batchv1.Job) *corev1.Pod {
+	pod := podFromTemplate(job.Namespace, job.Name+"-pod", job.Spec.Template)
+	pod.Labels["batch.kubernetes.io/job-name"] = job.Name
+	Expect(client.IgnoreAlreadyExists(k8sClient.Create(suiteCtx, pod))).To(Succeed())
+	return pod
 }
 
 func currentJobOf(run *perfv1alpha1.PerfRun) *batchv1.Job {

@@ -63,14 +63,24 @@ func (r *PerfRunReconciler) enforceTimeout(ctx context.Context, run *perfv1alpha
 	return stopHere, nil
 }
 
-// runLoad converges the load-tester Job and holds the run while it works.
+// runLoad creates the load-tester Job and holds the run while it works.
 func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
-	if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload)); err != nil {
+	job, err := r.currentJob(ctx, run)
+	if err != nil {
 		return proceed, err
 	}
-	job, err := r.currentJob(ctx, run)
-	if err != nil || job == nil {
-		return waitFor(r.PollInterval), err // not in the cache yet
+	if job == nil {
+		// Starting load is the one costly act: confirm with the API server itself (not the
+		// cache, which may lag behind a deletion) that the run still stands.
+		live := &perfv1alpha1.PerfRun{}
+		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(run), live); err != nil || !live.DeletionTimestamp.IsZero() || live.Generation != run.Generation {
+			return stopHere, client.IgnoreNotFound(err)
+		}
+		if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload)); err != nil {
+			return proceed, err
+		}
+		setRunning(run)
+		return waitFor(r.PollInterval), nil
 	}
 	if jobFinished(job) {
 		return proceed, nil
@@ -81,6 +91,7 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 		return proceed, err
 	}
 	r.recordNodes(run, nil, pods)
+	r.sampleUsage(ctx, run, pods)
 	if failure := startFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
 		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotStarting, "the load tester cannot start: %s", failure)
 		return stopHere, nil
@@ -117,6 +128,9 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	if decodeErr == nil && len(sum.Runs) > 0 {
 		run.Status.Result = buildResult(run, sum)
 		run.Status.Result.Restarts = restarts(targets, testers)
+		r.finishUsage(run, measuredQPS(run, sum))
+	} else {
+		r.finishUsage(run, 0)
 	}
 
 	if cond := jobCondition(job, batchv1.JobFailed); cond != nil {

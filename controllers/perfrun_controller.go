@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/usage"
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
@@ -47,7 +48,9 @@ const FieldOwner = "daprbench"
 // PerfRunReconciler turns a PerfRun into a finished measurement.
 type PerfRunReconciler struct {
 	client.Client
-	Recorder events.EventRecorder
+	// APIReader reads past the cache, where a stale read would do harm.
+	APIReader client.Reader
+	Recorder  events.EventRecorder
 	// Clock is injected so tests control time.
 	Clock clock.PassiveClock
 	// Workload holds the image and pull policy of the run's pods.
@@ -59,6 +62,12 @@ type PerfRunReconciler struct {
 	ImageStartGrace time.Duration
 	// KubernetesVersion is recorded in status.environment.
 	KubernetesVersion string
+	// Usage samples the metrics API while the load runs; nil leaves usage out.
+	Usage *usage.Sampler
+	// UsageInterval is how often usage is sampled (metrics-server's resolution by default).
+	UsageInterval time.Duration
+
+	throttle usageThrottle
 }
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns,verbs=get;list;watch
@@ -68,6 +77,7 @@ type PerfRunReconciler struct {
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=metrics.k8s.io,resources=pods,verbs=get;list
 // +kubebuilder:rbac:groups=dapr.io,resources=configurations;components,verbs=get;list;watch;create;update;patch;delete
 
 // step is one named stage of a run. It returns stop=true when the run cannot go further in

@@ -40,6 +40,7 @@ func beginGeneration(run *perfv1alpha1.PerfRun, now metav1.Time) {
 	st.StartTime = &now
 	st.CompletionTime = nil
 	st.Environment = nil
+	st.LiveUsage = nil
 	st.Phase = perfv1alpha1.PhasePending
 }
 

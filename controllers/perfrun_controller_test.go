@@ -173,6 +173,17 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(envValue(job, "DAPRBENCH_PAYLOAD_BYTES")).To(Equal("1024"))
 		Expect(*job.Spec.BackoffLimit).To(Equal(int32(0)))
 
+		// envtest serves no metrics API: sampling reports the API's own error, and the run
+		// goes on (it never fails for want of metrics).
+		startLoad(run)
+		Eventually(func() string {
+			c := conditionOf(run, perfv1alpha1.ConditionResourceUsageAvailable)
+			if c == nil || c.Status != metav1.ConditionFalse {
+				return ""
+			}
+			return c.Reason + ": " + c.Message
+		}).Should(And(HavePrefix(perfv1alpha1.ReasonMetricsUnavailable), ContainSubstring("the server could not find the requested resource")))
+
 		// Added latency at p90 per repetition: 400, 600, 500 µs -> median 500µs, spread 400..600.
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{
 			summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000),
@@ -197,6 +208,10 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(st.Environment.TargetNode).To(Equal(testNode))
 		Expect(st.Environment.SameNode).To(Equal(ptr.To(true)))
 		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(ContainSubstring("added by Dapr p90 500µs"))
+		Expect(res.Resources).To(BeNil())
+		Expect(res.Restarts).To(Equal(&perfv1alpha1.Restarts{}))
+		Expect(st.LiveUsage).To(BeNil())
+		Expect(conditionOf(run, perfv1alpha1.ConditionResourceUsageAvailable).Status).To(Equal(metav1.ConditionFalse))
 
 		// Cleanup OnSuccess removes every child; the PerfRun stays.
 		Eventually(exists(target)).Should(BeFalse())

@@ -31,10 +31,7 @@ import (
 // added latency per percentile value, and the spread when there is more than one repetition.
 func buildResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Result {
 	res := &perfv1alpha1.Result{Generation: run.Generation, RequestedQPS: run.Spec.Load.QPS}
-	measured := result.Dapr
-	if !run.Spec.DaprEnabled() {
-		measured = result.Direct
-	}
+	measured := measuredVariant(run)
 	var spread perfv1alpha1.Spread
 	reps := 0
 	if m, ok := sum.Merge(measured); ok {
@@ -58,6 +55,20 @@ func buildResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.R
 		res.Spread = &spread
 	}
 	return res
+}
+
+// measuredVariant is the path status.result.latency reports: through Dapr, or direct.
+func measuredVariant(run *perfv1alpha1.PerfRun) result.Variant {
+	if run.Spec.DaprEnabled() {
+		return result.Dapr
+	}
+	return result.Direct
+}
+
+// measuredQPS is the actual rate of the measured path (median over repetitions).
+func measuredQPS(run *perfv1alpha1.PerfRun, sum *result.Summary) float64 {
+	m, _ := sum.Merge(measuredVariant(run))
+	return m.ActualQPS
 }
 
 func median(s result.Stat) time.Duration { return s.Median }

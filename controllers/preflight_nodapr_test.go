@@ -65,7 +65,7 @@ func TestPreflightWithoutDaprCRDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	recorder := events.NewFakeRecorder(10)
-	r := &PerfRunReconciler{Client: c, Recorder: recorder, Clock: clock.RealClock{}, PollInterval: time.Second, ImageStartGrace: time.Minute}
+	r := &PerfRunReconciler{Client: c, APIReader: c, Recorder: recorder, Clock: clock.RealClock{}, PollInterval: time.Second, ImageStartGrace: time.Minute}
 	res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)})
 	if err != nil || res.RequeueAfter != 0 {
 		t.Fatalf("Reconcile = %+v, %v; want a final answer", res, err)

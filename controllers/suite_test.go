@@ -30,6 +30,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -42,6 +43,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/testenv"
+	"github.com/daprbench/daprbench/internal/usage"
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
@@ -114,12 +116,16 @@ func startManager() func() {
 	Expect(err).NotTo(HaveOccurred())
 	Expect((&PerfRunReconciler{
 		Client:            mgr.GetClient(),
+		APIReader:         mgr.GetAPIReader(),
 		Recorder:          mgr.GetEventRecorder("daprbench"),
 		Clock:             fakeClock,
 		Workload:          workload.Options{Image: testImage, PullPolicy: "IfNotPresent"},
 		PollInterval:      testPollInterval,
 		ImageStartGrace:   time.Minute,
 		KubernetesVersion: "v1.36.3",
+		// envtest serves no metrics API: the real client meets the API server's own 404.
+		Usage:         &usage.Sampler{Client: metricsclient.NewForConfigOrDie(restConfig)},
+		UsageInterval: testPollInterval,
 	}).SetupWithManager(mgr)).To(Succeed())
 	ctx, cancel := context.WithCancel(suiteCtx)
 	done := make(chan struct{})

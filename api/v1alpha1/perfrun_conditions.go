@@ -27,6 +27,9 @@ const (
 	ConditionSucceeded = "Succeeded"
 	// ConditionFailed is True once the run has ended without a result, with the reason.
 	ConditionFailed = "Failed"
+	// ConditionResourceUsageAvailable says whether CPU and memory could be sampled from the
+	// metrics API. A run never fails only because it is False.
+	ConditionResourceUsageAvailable = "ResourceUsageAvailable"
 )
 
 // Condition reasons. Events reuse them.
@@ -60,6 +63,10 @@ const (
 	ReasonTimeout = "Timeout"
 	// ReasonInvalidResult: the load tester finished but its summary could not be read.
 	ReasonInvalidResult = "InvalidResult"
+	// ReasonSampled: resource usage was sampled from the metrics API.
+	ReasonSampled = "Sampled"
+	// ReasonMetricsUnavailable: the metrics API is absent or failed; its error is in the message.
+	ReasonMetricsUnavailable = "MetricsUnavailable"
 	// ReasonSucceeded: the run finished and status.result holds its measurements.
 	ReasonSucceeded = "Succeeded"
 )

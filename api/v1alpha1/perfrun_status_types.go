@@ -61,6 +61,12 @@ type PerfRunStatus struct {
 	// +optional
 	Environment *Environment `json:"environment,omitempty"`
 
+	// liveUsage is the resource usage sampled so far by the current generation's run, kept
+	// here so a controller restart loses nothing; it becomes result.resources when the run
+	// finishes.
+	// +optional
+	LiveUsage *ResourceUsage `json:"liveUsage,omitempty"`
+
 	// result holds the measurements of the latest finished run. A rerun (new generation)
 	// keeps the previous result visible until its own replaces it; result.generation says
 	// which spec produced it.

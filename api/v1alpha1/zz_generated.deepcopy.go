@@ -351,6 +351,11 @@ func (in *PerfRunStatus) DeepCopyInto(out *PerfRunStatus) {
 		*out = new(Environment)
 		(*in).DeepCopyInto(*out)
 	}
+	if in.LiveUsage != nil {
+		in, out := &in.LiveUsage, &out.LiveUsage
+		*out = new(ResourceUsage)
+		(*in).DeepCopyInto(*out)
+	}
 	if in.Result != nil {
 		in, out := &in.Result, &out.Result
 		*out = new(Result)

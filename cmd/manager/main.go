@@ -26,6 +26,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/discovery"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -34,6 +35,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers"
+	"github.com/daprbench/daprbench/internal/usage"
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
@@ -44,6 +46,7 @@ func main() {
 		opts                   workload.Options
 		pollInterval           time.Duration
 		imageStartGrace        time.Duration
+		usageInterval          time.Duration
 	)
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint (0 disables it)")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
@@ -52,6 +55,7 @@ func main() {
 	flag.StringVar(&opts.PullPolicy, "image-pull-policy", envOr("DAPRBENCH_IMAGE_PULL_POLICY", "IfNotPresent"), "pull policy of the run's containers [DAPRBENCH_IMAGE_PULL_POLICY]")
 	flag.DurationVar(&pollInterval, "poll-interval", 5*time.Second, "how often a run in progress is looked at again")
 	flag.DurationVar(&imageStartGrace, "image-start-grace", 3*time.Minute, "how long a container may back off (image pull, crash loop) before its run fails")
+	flag.DurationVar(&usageInterval, "usage-interval", 15*time.Second, "how often CPU and memory are sampled from the metrics API during a run (metrics-server's resolution)")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -82,12 +86,15 @@ func main() {
 	}
 	if err := (&controllers.PerfRunReconciler{
 		Client:            mgr.GetClient(),
+		APIReader:         mgr.GetAPIReader(),
 		Recorder:          mgr.GetEventRecorder("daprbench"),
 		Clock:             clock.RealClock{},
 		Workload:          opts,
 		PollInterval:      pollInterval,
 		ImageStartGrace:   imageStartGrace,
 		KubernetesVersion: k8sVersion,
+		Usage:             &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
+		UsageInterval:     usageInterval,
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfRun")
 		os.Exit(1)

@@ -1,0 +1,475 @@
+#!/usr/bin/env bash
+# A real one-node Kubernetes cluster built from Go modules and Debian packages, for the
+# e2e suite and the demo on machines with no container engine and no registry.
+#
+#   hack/local-cluster/cluster.sh up        build what is missing, start, wait until usable
+#   hack/local-cluster/cluster.sh down      stop exactly what `up` started, remove its state
+#   hack/local-cluster/cluster.sh status    what runs, and the node
+#   hack/local-cluster/cluster.sh import F  import an image archive into the node's containerd
+#
+# Everything runs inside a network namespace of its own, reached from the host through a
+# veth pair: the cluster's iptables rules, routes and ip_forward stay in there, and pods can
+# reach nothing outside it. Facts and traps: shared/reference/local-cluster.md.
+set -euo pipefail
+
+K8S_VERSION=${K8S_VERSION:-1.36.3}
+CACHE=${DAPRBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/daprbench}
+BIN=$CACHE/cluster/bin-$K8S_VERSION
+STATE=${DAPRBENCH_CLUSTER_STATE:-/var/lib/daprbench-cluster}
+RUN=/run/daprbench-cluster
+KUBECONFIG_OUT=${DAPRBENCH_KUBECONFIG:-$CACHE/cluster/kubeconfig}
+NETNS=daprbench
+HOST_IF=dbh0 NS_IF=dbn0
+HOST_IP=172.30.0.2 NODE_IP=172.30.0.1
+NODE=daprbench-node
+POD_CIDR=10.244.0.0/24 CLUSTER_CIDR=10.244.0.0/16 SERVICE_CIDR=10.96.0.0/16 API_SERVICE_IP=10.96.0.1
+SOCK=$RUN/containerd/containerd.sock
+PAUSE_IMAGE=docker.io/daprbench/pause:local
+HERE=$(cd "$(dirname "$0")" && pwd)
+HACK=$(dirname "$HERE")
+
+log() { printf '>> %s\n' "$*" >&2; }
+die() { printf 'local-cluster: %s\n' "$*" >&2; exit 1; }
+in_ns() { nsenter --net="/run/netns/$NETNS" -- "$@"; }
+kc() { "$BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" "$@"; }
+
+# wait_for DESCRIPTION SECONDS COMMAND...: poll until COMMAND succeeds, bounded.
+wait_for() {
+  local what=$1 secs=$2; shift 2
+  local end=$((SECONDS + secs))
+  until "$@" >/dev/null 2>&1; do
+    if ((SECONDS >= end)); then die "$what not ready after ${secs}s (logs: $STATE/logs)"; fi
+    sleep 0.5
+  done
+}
+
+preflight() {
+  [ "$(id -u)" = 0 ] || die "needs root (network namespace, containerd, kubelet)"
+  local missing=()
+  for cmd in containerd containerd-shim-runc-v2 runc ctr iptables conntrack ip nsenter openssl curl; do
+    command -v "$cmd" >/dev/null || missing+=("$cmd")
+  done
+  [ -x /usr/lib/cni/bridge ] || missing+=(cni-plugins)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages for: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq containerd runc containernetworking-plugins iptables conntrack iproute2 util-linux openssl curl >/dev/null
+    # The package may start its own containerd; ours runs with its own paths, but do not leave a stray one.
+    pkill -x containerd 2>/dev/null || true
+  fi
+}
+
+build() {
+  mkdir -p "$BIN"
+  K8S_VERSION=$K8S_VERSION "$HACK/build-k8s.sh" "$BIN" kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl
+  "$HACK/build-etcd.sh" "$BIN"
+  "$HERE/build-addons.sh" "$BIN"
+  for tool in pause mkimage cri-clean; do
+    [ -x "$BIN/$tool" ] || (cd "$HERE" && CGO_ENABLED=0 go build -trimpath -o "$BIN/$tool" "./$tool")
+  done
+  [ -f "$BIN/pause.tar" ] || "$BIN/mkimage" -tag "$PAUSE_IMAGE" -o "$BIN/pause.tar" "$BIN/pause"
+}
+
+network_up() {
+  ip netns add "$NETNS"
+  ip link add "$HOST_IF" type veth peer name "$NS_IF"
+  ip link set "$NS_IF" netns "$NETNS"
+  ip addr add "$HOST_IP/30" dev "$HOST_IF"
+  ip link set "$HOST_IF" up
+  in_ns ip addr add "$NODE_IP/30" dev "$NS_IF"
+  in_ns ip link set "$NS_IF" up
+  in_ns ip link set lo up
+  in_ns sysctl -qw net.ipv4.ip_forward=1
+  in_ns sysctl -qw net.bridge.bridge-nf-call-iptables=1 2>/dev/null || true
+  # From the host, only the API port (and replies). Nothing is forwarded through the veth:
+  # pods reach nothing outside the namespace, and the host reaches no pod.
+  in_ns iptables -A INPUT -i "$NS_IF" -p tcp --dport 6443 -j ACCEPT
+  in_ns iptables -A INPUT -i "$NS_IF" -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT
+  in_ns iptables -A INPUT -i "$NS_IF" -j DROP
+  in_ns iptables -A FORWARD -i "$NS_IF" -j DROP
+  in_ns iptables -A FORWARD -o "$NS_IF" -j DROP
+}
+
+# cert NAME CN [O] [SAN] [CA]: a key and a certificate signed by CA (default: the cluster CA).
+cert() {
+  local name=$1 cn=$2 o=${3:-} san=${4:-} ca=${5:-ca} subj="/CN=$2"
+  local pki=$STATE/pki
+  [ -n "$o" ] && subj="/O=$o/CN=$cn"
+  openssl genrsa -out "$pki/$name.key" 2048 2>/dev/null
+  openssl req -new -key "$pki/$name.key" -subj "$subj" -out "$pki/$name.csr" 2>/dev/null
+  local ext="$pki/$name.ext"
+  printf 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\n' >"$ext"
+  [ -n "$san" ] && printf 'subjectAltName=%s\n' "$san" >>"$ext"
+  openssl x509 -req -in "$pki/$name.csr" -CA "$pki/$ca.crt" -CAkey "$pki/$ca.key" -CAcreateserial \
+    -days 30 -sha256 -extfile "$ext" -out "$pki/$name.crt" 2>/dev/null
+}
+
+pki() {
+  local pki=$STATE/pki
+  mkdir -p "$pki"
+  for ca in ca front-proxy-ca; do
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$pki/$ca.key" -out "$pki/$ca.crt" -days 30 \
+      -subj "/CN=daprbench-$ca" -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+  done
+  openssl genrsa -out "$pki/sa.key" 2048 2>/dev/null
+  openssl rsa -in "$pki/sa.key" -pubout -out "$pki/sa.pub" 2>/dev/null
+  cert apiserver kube-apiserver "" "IP:$NODE_IP,IP:127.0.0.1,IP:$API_SERVICE_IP,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local"
+  cert admin admin system:masters
+  cert kcm system:kube-controller-manager
+  cert scheduler system:kube-scheduler
+  cert kube-proxy system:kube-proxy
+  cert kubelet "system:node:$NODE" system:nodes "IP:$NODE_IP,DNS:$NODE"
+  cert apiserver-kubelet-client kube-apiserver-kubelet-client system:masters
+  cert metrics-server system:metrics-server "" "IP:$NODE_IP,DNS:metrics-server.kube-system.svc"
+  cert coredns system:coredns
+  cert front-proxy-client front-proxy-client "" "" front-proxy-ca
+}
+
+# kubeconfig FILE CERT SERVER
+kubeconfig() {
+  local pki=$STATE/pki
+  cat >"$1" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: daprbench-local
+  cluster:
+    server: $3
+    certificate-authority-data: $(base64 -w0 <"$pki/ca.crt")
+users:
+- name: $2
+  user:
+    client-certificate-data: $(base64 -w0 <"$pki/$2.crt")
+    client-key-data: $(base64 -w0 <"$pki/$2.key")
+contexts:
+- name: daprbench-local
+  context: {cluster: daprbench-local, user: $2}
+current-context: daprbench-local
+EOF
+}
+
+configs() {
+  local cfg=$STATE/config pki=$STATE/pki
+  mkdir -p "$cfg" "$STATE/cni/net.d" "$STATE/logs" "$RUN/pids" "$(dirname "$KUBECONFIG_OUT")"
+  for who in kcm scheduler kube-proxy kubelet metrics-server coredns admin; do
+    kubeconfig "$cfg/$who.kubeconfig" "$who" "https://$NODE_IP:6443"
+  done
+  kubeconfig "$KUBECONFIG_OUT" admin "https://$NODE_IP:6443"
+  echo "nameserver 127.0.0.1" >"$cfg/resolv.conf" # pods' upstream: DNS never leaves the pod
+
+  cat >"$cfg/containerd.toml" <<EOF
+version = 2
+root = "$STATE/containerd"
+state = "$RUN/containerd"
+[grpc]
+  address = "$SOCK"
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "$PAUSE_IMAGE"
+  restrict_oom_score_adj = true
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "$STATE/cni/net.d"
+EOF
+
+  cat >"$STATE/cni/net.d/10-daprbench.conflist" <<EOF
+{"cniVersion": "1.0.0", "name": "daprbench", "plugins": [
+  {"type": "bridge", "bridge": "cni0", "isGateway": true, "ipMasq": false, "hairpinMode": true,
+   "ipam": {"type": "host-local", "ranges": [[{"subnet": "$POD_CIDR"}]], "routes": [{"dst": "0.0.0.0/0"}],
+            "dataDir": "$STATE/cni/ipam"}},
+  {"type": "portmap", "capabilities": {"portMappings": true}}
+]}
+EOF
+
+  cat >"$cfg/kubelet.yaml" <<EOF
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+authentication:
+  anonymous: {enabled: false}
+  webhook: {enabled: true}
+  x509: {clientCAFile: $pki/ca.crt}
+authorization: {mode: Webhook}
+cgroupDriver: cgroupfs
+failCgroupV1: false
+failSwapOn: false
+readOnlyPort: 0
+clusterDNS: [$NODE_IP]
+clusterDomain: cluster.local
+resolvConf: $cfg/resolv.conf
+tlsCertFile: $pki/kubelet.crt
+tlsPrivateKeyFile: $pki/kubelet.key
+containerRuntimeEndpoint: unix://$SOCK
+serializeImagePulls: false
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+evictionHard: {memory.available: 100Mi, nodefs.available: 1%, imagefs.available: 1%}
+protectKernelDefaults: false
+EOF
+
+  cat >"$cfg/kube-proxy.yaml" <<EOF
+apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+clientConnection: {kubeconfig: $cfg/kube-proxy.kubeconfig}
+mode: iptables
+clusterCIDR: $CLUSTER_CIDR
+hostnameOverride: $NODE
+nodePortAddresses: [$NODE_IP/32]
+oomScoreAdj: 0
+metricsBindAddress: 127.0.0.1:10249
+healthzBindAddress: 127.0.0.1:10256
+conntrack: {maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}
+EOF
+
+  cat >"$cfg/Corefile" <<EOF
+.:53 {
+    bind $NODE_IP
+    errors
+    ready 127.0.0.1:8181
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+        kubeconfig $cfg/coredns.kubeconfig
+        pods insecure
+        fallthrough in-addr.arpa ip6.arpa
+    }
+    cache 30
+}
+EOF
+}
+
+# start NAME COMMAND...: run a daemon inside the namespace, log and PID under $STATE/$RUN.
+start() {
+  local name=$1; shift
+  nsenter --net="/run/netns/$NETNS" -- "$@" >"$STATE/logs/$name.log" 2>&1 &
+  echo $! >"$RUN/pids/$name.pid"
+}
+
+bootstrap_objects() {
+  local ca_bundle; ca_bundle=$(base64 -w0 <"$STATE/pki/ca.crt")
+  kc apply --server-side -f - >/dev/null <<EOF
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: "system:metrics-server"}
+rules:
+- apiGroups: [""]
+  resources: [nodes/metrics]
+  verbs: [get]
+- apiGroups: [""]
+  resources: [pods, nodes]
+  verbs: [get, list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "system:metrics-server"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:metrics-server"}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:metrics-server"}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "metrics-server:system:auth-delegator"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:auth-delegator"}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:metrics-server"}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: "metrics-server-auth-reader", namespace: kube-system}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: "extension-apiserver-authentication-reader"}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:metrics-server"}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: "system:coredns"}
+rules:
+- apiGroups: [""]
+  resources: [endpoints, services, pods, namespaces]
+  verbs: [list, watch]
+- apiGroups: [discovery.k8s.io]
+  resources: [endpointslices]
+  verbs: [list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "system:coredns"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:coredns"}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:coredns"}]
+---
+# metrics-server runs as a process in the node's namespace: a selector-less Service with
+# manual endpoints, reached by the aggregator through --enable-aggregator-routing.
+apiVersion: v1
+kind: Service
+metadata: {name: metrics-server, namespace: kube-system}
+spec:
+  ports: [{name: https, port: 443, targetPort: 4443, protocol: TCP}]
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: metrics-server-local
+  namespace: kube-system
+  labels: {kubernetes.io/service-name: metrics-server, endpointslice.kubernetes.io/managed-by: daprbench-local-cluster}
+addressType: IPv4
+ports: [{name: https, port: 4443, protocol: TCP}]
+endpoints: [{addresses: ["$NODE_IP"], conditions: {ready: true}}]
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1beta1.metrics.k8s.io}
+spec:
+  group: metrics.k8s.io
+  version: v1beta1
+  service: {name: metrics-server, namespace: kube-system, port: 443}
+  caBundle: $ca_bundle
+  groupPriorityMinimum: 100
+  versionPriority: 100
+EOF
+}
+
+api_ready() { kc get --raw /readyz; }
+node_ready() { kc get node "$NODE" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' | grep -qx True; }
+metrics_ready() { kc get --raw "/apis/metrics.k8s.io/v1beta1/nodes/$NODE"; }
+dns_ready() { in_ns curl -fsS http://127.0.0.1:8181/ready; }
+
+up() {
+  preflight
+  if is_up; then
+    log "already up"; print_access; return 0
+  fi
+  [ -e "/run/netns/$NETNS" ] && { log "cleaning up a partial cluster first"; down; }
+  build
+  local t0=$SECONDS pki=$STATE/pki cfg=$STATE/config
+  rm -rf "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$RUN"
+  mkdir -p "$STATE" "$RUN/pids" "$RUN/containerd"
+  network_up
+  pki
+  configs
+
+  log "starting the control plane"
+  start etcd "$BIN/etcd" --name default --data-dir "$STATE/etcd" --unsafe-no-fsync \
+    --listen-client-urls http://127.0.0.1:2379 --advertise-client-urls http://127.0.0.1:2379 \
+    --listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 \
+    --initial-cluster default=http://127.0.0.1:2380 --listen-metrics-urls http://127.0.0.1:2381
+  start kube-apiserver "$BIN/kube-apiserver" --etcd-servers=http://127.0.0.1:2379 \
+    --advertise-address="$NODE_IP" --bind-address=0.0.0.0 --secure-port=6443 \
+    --service-cluster-ip-range="$SERVICE_CIDR" --allow-privileged=true \
+    --client-ca-file="$pki/ca.crt" --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" \
+    --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
+    --service-account-issuer=https://kubernetes.default.svc.cluster.local \
+    --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction \
+    --kubelet-client-certificate="$pki/apiserver-kubelet-client.crt" --kubelet-client-key="$pki/apiserver-kubelet-client.key" \
+    --kubelet-certificate-authority="$pki/ca.crt" \
+    --requestheader-client-ca-file="$pki/front-proxy-ca.crt" --requestheader-allowed-names=front-proxy-client \
+    --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
+    --requestheader-extra-headers-prefix=X-Remote-Extra- \
+    --proxy-client-cert-file="$pki/front-proxy-client.crt" --proxy-client-key-file="$pki/front-proxy-client.key" \
+    --enable-aggregator-routing=true --profiling=false
+  wait_for "kube-apiserver" 60 api_ready
+  start kube-controller-manager "$BIN/kube-controller-manager" --kubeconfig="$cfg/kcm.kubeconfig" \
+    --authentication-kubeconfig="$cfg/kcm.kubeconfig" --authorization-kubeconfig="$cfg/kcm.kubeconfig" \
+    --bind-address=127.0.0.1 --leader-elect=false --use-service-account-credentials \
+    --service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
+    --cluster-signing-cert-file="$pki/ca.crt" --cluster-signing-key-file="$pki/ca.key" \
+    --allocate-node-cidrs --cluster-cidr="$CLUSTER_CIDR" --node-cidr-mask-size=24 --service-cluster-ip-range="$SERVICE_CIDR"
+  start kube-scheduler "$BIN/kube-scheduler" --kubeconfig="$cfg/scheduler.kubeconfig" \
+    --authentication-kubeconfig="$cfg/scheduler.kubeconfig" --authorization-kubeconfig="$cfg/scheduler.kubeconfig" \
+    --bind-address=127.0.0.1 --leader-elect=false
+  bootstrap_objects
+
+  log "starting the node"
+  start containerd containerd --config "$cfg/containerd.toml"
+  wait_for "containerd" 30 test -S "$SOCK"
+  ctr --address "$SOCK" -n k8s.io images import "$BIN/pause.tar" >/dev/null
+  start kubelet "$BIN/kubelet" --config="$cfg/kubelet.yaml" --kubeconfig="$cfg/kubelet.kubeconfig" \
+    --hostname-override="$NODE" --node-ip="$NODE_IP" --root-dir="$STATE/kubelet"
+  start kube-proxy "$BIN/kube-proxy" --config="$cfg/kube-proxy.yaml"
+  start coredns "$BIN/coredns" -conf "$cfg/Corefile"
+  start metrics-server "$BIN/metrics-server" --kubeconfig="$cfg/metrics-server.kubeconfig" \
+    --authentication-kubeconfig="$cfg/metrics-server.kubeconfig" --authorization-kubeconfig="$cfg/metrics-server.kubeconfig" \
+    --secure-port=4443 --bind-address="$NODE_IP" \
+    --tls-cert-file="$pki/metrics-server.crt" --tls-private-key-file="$pki/metrics-server.key" \
+    --kubelet-insecure-tls --kubelet-preferred-address-types=InternalIP --kubelet-use-node-status-port \
+    --metric-resolution=15s
+  wait_for "node $NODE" 90 node_ready
+  wait_for "CoreDNS" 60 dns_ready
+  wait_for "metrics API" 120 metrics_ready
+  log "up in $((SECONDS - t0))s"
+  print_access
+}
+
+print_access() {
+  echo "kubeconfig: $KUBECONFIG_OUT"
+  echo "  export KUBECONFIG=$KUBECONFIG_OUT"
+}
+
+is_up() {
+  [ -e "/run/netns/$NETNS" ] || return 1
+  for p in "$RUN"/pids/*.pid; do
+    [ -e "$p" ] && alive "$(cat "$p")" || return 1
+  done
+  api_ready >/dev/null 2>&1 && node_ready
+}
+
+# alive PID: running and not a zombie (zombies are reaped slowly here).
+alive() { [ -e "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+
+stop_pid() {
+  local f=$RUN/pids/$1.pid pid
+  [ -f "$f" ] || return 0
+  pid=$(cat "$f")
+  if alive "$pid"; then
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 40); do alive "$pid" || break; sleep 0.25; done
+    alive "$pid" && kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$f"
+}
+
+down() {
+  [ "$(id -u)" = 0 ] || die "needs root"
+  local t0=$SECONDS
+  stop_pid kubelet
+  if [ -S "$SOCK" ] && [ -x "$BIN/cri-clean" ]; then
+    timeout 90 "$BIN/cri-clean" "unix://$SOCK" >&2 || log "cri-clean failed; killing what is left"
+  fi
+  for name in kube-proxy coredns metrics-server containerd kube-scheduler kube-controller-manager kube-apiserver etcd; do
+    stop_pid "$name"
+  done
+  if [ -e "/run/netns/$NETNS" ]; then
+    for pid in $(ip netns pids "$NETNS" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+  fi
+  # Unmount what pods left (deepest first), then the namespace takes its links and rules with it.
+  grep -E " ($STATE|$RUN)/" /proc/mounts | awk '{print $2}' | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
+  [ -e "/run/netns/$NETNS" ] && ip netns del "$NETNS"
+  ip link del "$HOST_IF" 2>/dev/null || true
+  rm -rf "$RUN" "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/containerd"
+  log "down in $((SECONDS - t0))s"
+}
+
+status() {
+  if [ ! -e "/run/netns/$NETNS" ]; then echo "down"; return 0; fi
+  for f in "$RUN"/pids/*.pid; do
+    [ -e "$f" ] || continue
+    local name; name=$(basename "$f" .pid)
+    if alive "$(cat "$f")"; then echo "running  $name (pid $(cat "$f"))"; else echo "STOPPED  $name"; fi
+  done
+  kc get nodes -o wide 2>/dev/null || echo "API server not reachable"
+  du -sh "$STATE" "$BIN" 2>/dev/null || true
+}
+
+import() {
+  local archive=${1:?usage: cluster.sh import ARCHIVE}
+  ctr --address "$SOCK" -n k8s.io images import "$archive" >/dev/null
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  import) shift; import "$@" ;;
+  build) build ;;
+  *) echo "usage: $0 up|down|status|import ARCHIVE|build" >&2; exit 2 ;;
+esac

@@ -1,0 +1,207 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package usage
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	k8stesting "k8s.io/client-go/testing"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
+	metricsfake "k8s.io/metrics/pkg/client/clientset/versioned/fake"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// podMetrics is what metrics-server serves for one pod: labels copied from the pod, a
+// window ending at ts, usage per container ("cpu in millicores/memory in MiB").
+func podMetrics(ns, name string, labels map[string]string, ts time.Time, containers map[string][2]int64) *metricsv1beta1.PodMetrics {
+	pm := &metricsv1beta1.PodMetrics{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels},
+		Timestamp:  metav1.NewTime(ts),
+		Window:     metav1.Duration{Duration: 15 * time.Second},
+	}
+	for c, u := range containers {
+		pm.Containers = append(pm.Containers, metricsv1beta1.ContainerMetrics{Name: c, Usage: corev1.ResourceList{
+			corev1.ResourceCPU:    *resource.NewMilliQuantity(u[0], resource.DecimalSI),
+			corev1.ResourceMemory: *resource.NewQuantity(u[1]<<20, resource.BinarySI),
+		}})
+	}
+	return pm
+}
+
+// gvr is where metrics-server's PodMetrics live; the fake clientset guesses a different
+// resource from the kind, so objects are put in the tracker under it explicitly.
+var gvr = metricsv1beta1.SchemeGroupVersion.WithResource("pods")
+
+func fakeMetrics(t *testing.T, objs ...*metricsv1beta1.PodMetrics) *metricsfake.Clientset {
+	c := metricsfake.NewSimpleClientset()
+	for _, o := range objs {
+		if err := c.Tracker().Create(gvr, o, o.Namespace); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+func runLabels(component workload.Role) map[string]string {
+	return map[string]string{workload.LabelRun: "bench", workload.LabelComponent: string(component)}
+}
+
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		component workload.Role
+		container string
+		want      Role
+		ok        bool
+	}{
+		{workload.RoleTarget, "app", ServerApp, true},
+		{workload.RoleTarget, "daprd", ServerSidecar, true},
+		{workload.RoleTarget, "istio-proxy", ServerApp, true}, // every other container is "app"
+		{workload.RoleLoadTester, "loadtester", LoadTester, true},
+		{workload.RoleLoadTester, "daprd", ClientSidecar, true},
+		{workload.RoleBaseline, "app", BaselineApp, true},
+		{"", "app", "", false},
+	} {
+		got, ok := Classify(tc.component, tc.container)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Classify(%q, %q) = %q %v, want %q %v", tc.component, tc.container, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestFoldCountsEachWindowOnce(t *testing.T) {
+	var agg perfv1alpha1.RoleUsage
+	steps := []struct {
+		r       Reading
+		counted bool
+	}{
+		{Reading{CPUMilli: 400, MemoryBytes: 20 << 20, Timestamp: t0}, true},
+		{Reading{CPUMilli: 999, MemoryBytes: 99 << 20, Timestamp: t0}, false}, // the same window again
+		{Reading{CPUMilli: 500, MemoryBytes: 24 << 20, Timestamp: t0.Add(15 * time.Second)}, true},
+		{Reading{CPUMilli: 600, MemoryBytes: 22 << 20, Timestamp: t0.Add(30 * time.Second)}, true},
+		{Reading{CPUMilli: 1, MemoryBytes: 1, Timestamp: t0.Add(10 * time.Second)}, false}, // older than the last
+		{Reading{}, false}, // no window at all
+	}
+	for i, s := range steps {
+		if got := Fold(&agg, s.r); got != s.counted {
+			t.Errorf("step %d: counted = %v, want %v", i, got, s.counted)
+		}
+	}
+	if agg.Samples != 3 || agg.CPUAvg.MilliValue() != 500 || agg.CPUMax.MilliValue() != 600 {
+		t.Errorf("cpu avg %v max %v samples %d", agg.CPUAvg, agg.CPUMax, agg.Samples)
+	}
+	if agg.MemoryAvg.Value() != 22<<20 || agg.MemoryMax.String() != "24Mi" {
+		t.Errorf("memory avg %v max %v", agg.MemoryAvg, agg.MemoryMax)
+	}
+	if !agg.FirstSample.Time.Equal(t0) || !agg.LastSample.Time.Equal(t0.Add(30*time.Second)) {
+		t.Errorf("first %v last %v", agg.FirstSample, agg.LastSample)
+	}
+}
+
+func TestSampleAcrossListings(t *testing.T) {
+	ctx := context.Background()
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "bench", Namespace: "perf"},
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation}}
+	since := t0
+
+	// Listing 1: target (app + daprd), load tester (+ its daprd), an unrelated pod, a pod of
+	// another run, a warm-up window, and the control plane.
+	client := fakeMetrics(t,
+		podMetrics("perf", "bench-target-1", runLabels(workload.RoleTarget), t0.Add(15*time.Second), map[string][2]int64{"app": {50, 10}, "daprd": {480, 23}}),
+		podMetrics("perf", "bench-load-1-x", runLabels(workload.RoleLoadTester), t0.Add(15*time.Second), map[string][2]int64{"loadtester": {200, 30}, "daprd": {300, 21}}),
+		podMetrics("perf", "bench-baseline-1", runLabels(workload.RoleBaseline), t0.Add(-5*time.Second), map[string][2]int64{"app": {40, 9}}),
+		podMetrics("perf", "other", map[string]string{"app": "other"}, t0.Add(15*time.Second), map[string][2]int64{"c": {900, 900}}),
+		podMetrics("perf", "other-run", map[string]string{workload.LabelRun: "other", workload.LabelComponent: "target"}, t0.Add(15*time.Second), map[string][2]int64{"app": {900, 900}}),
+		podMetrics("dapr-system", "dapr-sentry-1", map[string]string{"app": "dapr-sentry"}, t0.Add(15*time.Second), map[string][2]int64{"dapr-sentry": {5, 14}}),
+		podMetrics("dapr-system", "dapr-placement-0", map[string]string{"app": "dapr-placement-server"}, t0.Add(15*time.Second), map[string][2]int64{"dapr-placement-server": {1, 21}}),
+	)
+	s := &Sampler{Client: client}
+	u := &perfv1alpha1.ResourceUsage{}
+	n, err := s.Sample(ctx, run, u, since)
+	if err != nil || n != 6 { // 4 data-plane roles (baseline's window predates since) + 2 components
+		t.Fatalf("Sample = %d, %v", n, err)
+	}
+	if u.ServerSidecar.CPUAvg.MilliValue() != 480 || u.ClientSidecar.MemoryAvg.String() != "21Mi" || u.ServerApp.CPUAvg.MilliValue() != 50 {
+		t.Errorf("usage = server sidecar %v, client sidecar %v, app %v", u.ServerSidecar.CPUAvg, u.ClientSidecar.MemoryAvg, u.ServerApp.CPUAvg)
+	}
+	if u.BaselineApp != nil {
+		t.Error("a warm-up window was counted for the baseline")
+	}
+	if len(u.ControlPlane) != 2 || u.ControlPlane[0].Component != "dapr-placement-server" || u.ControlPlane[1].Usage.MemoryAvg.String() != "14Mi" {
+		t.Errorf("control plane = %+v", u.ControlPlane)
+	}
+
+	// Listing 2, same windows: nothing counts twice.
+	if n, _ := s.Sample(ctx, run, u, since); n != 0 {
+		t.Errorf("same windows counted again: %d", n)
+	}
+
+	// Listing 3: the target's pod was replaced mid-run (new name, no daprd reading yet: a
+	// missing container), the load tester has gone.
+	tracker := client.Tracker()
+	for _, name := range []string{"bench-target-1", "bench-load-1-x"} {
+		if err := tracker.Delete(gvr, "perf", name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tracker.Create(gvr, podMetrics("perf", "bench-target-2", runLabels(workload.RoleTarget), t0.Add(30*time.Second), map[string][2]int64{"app": {70, 12}}), "perf"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Sample(ctx, run, u, since); err != nil || n != 1 {
+		t.Fatalf("third listing counted %d (%v), want 1 (the new app window)", n, err)
+	}
+	if u.ServerApp.Samples != 2 || u.ServerApp.CPUAvg.MilliValue() != 60 || u.ServerApp.CPUMax.MilliValue() != 70 {
+		t.Errorf("app after restart: %+v", u.ServerApp)
+	}
+	if u.ServerSidecar.Samples != 1 {
+		t.Errorf("sidecar samples = %d, want 1 (no new window)", u.ServerSidecar.Samples)
+	}
+}
+
+func TestSampleReportsTheAPIsOwnError(t *testing.T) {
+	client := metricsfake.NewSimpleClientset()
+	client.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, errors.New("the server could not find the requested resource (get pods.metrics.k8s.io)")
+	})
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "bench", Namespace: "perf"}}
+	_, err := (&Sampler{Client: client}).Sample(context.Background(), run, &perfv1alpha1.ResourceUsage{}, t0)
+	if err == nil || !strings.Contains(err.Error(), "pods.metrics.k8s.io") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestPer1kQPS(t *testing.T) {
+	agg := &perfv1alpha1.RoleUsage{Samples: 4, CPUAvg: resource.NewMilliQuantity(240, resource.DecimalSI), MemoryAvg: resource.NewQuantity(23<<20, resource.BinarySI)}
+	got := Per1kQPS(agg, 500)
+	if got.CPU.MilliValue() != 480 || got.Memory.Value() != 46<<20 {
+		t.Errorf("per 1k qps = %v %v", got.CPU, got.Memory)
+	}
+	if Per1kQPS(&perfv1alpha1.RoleUsage{}, 500) != nil || Per1kQPS(agg, 0) != nil || Per1kQPS(nil, 1) != nil {
+		t.Error("no samples or no rate must give nil")
+	}
+}
