@@ -104,6 +104,39 @@ deploy: manifests kustomize ## Deploy the operator with image IMG.
 undeploy: kustomize ## Remove the operator.
 	$(KUSTOMIZE) build config/default | $(KUBECTL) delete --ignore-not-found -f -
 
+##@ Local cluster and end-to-end
+
+LOCAL_CLUSTER := hack/local-cluster/cluster.sh
+LOCAL_CACHE ?= $(HOME)/.cache/daprbench
+LOCAL_KUBECONFIG ?= $(LOCAL_CACHE)/cluster/kubeconfig
+IMAGE_ARCHIVE ?= bin/daprbench-image.tar
+
+.PHONY: cluster-up cluster-down cluster-status image-archive cluster-image test-e2e demo
+cluster-up: ## Start the local one-node cluster in its own network namespace (root; builds what is missing).
+	$(LOCAL_CLUSTER) up
+
+cluster-down: ## Stop the local cluster and remove its state.
+	$(LOCAL_CLUSTER) down
+
+cluster-status: ## Show the local cluster's processes and node.
+	$(LOCAL_CLUSTER) status
+
+image-archive: ## Build the one image (manager, loadtester, perfapp) as an archive, without a container engine.
+	@mkdir -p bin/image
+	for b in manager loadtester perfapp; do CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o bin/image/$$b ./cmd/$$b; done
+	cd hack/local-cluster && CGO_ENABLED=0 go build -o ../../bin/mkimage ./mkimage
+	bin/mkimage -tag $(IMG) -o $(IMAGE_ARCHIVE) -entrypoint /manager bin/image/manager bin/image/loadtester bin/image/perfapp
+
+cluster-image: image-archive ## Import the image into the local cluster's containerd.
+	$(LOCAL_CLUSTER) import $(IMAGE_ARCHIVE)
+
+test-e2e: cluster-up cluster-image kustomize ## End-to-end suite on the local cluster (reuses it when up).
+	KUBECONFIG=$(LOCAL_KUBECONFIG) KUSTOMIZE=$(KUSTOMIZE) IMG=$(IMG) \
+	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v
+
+demo: ## The main job: run a sample PerfRun end to end (on the local cluster when no cluster is configured).
+	KUSTOMIZE=$(KUSTOMIZE) IMG=$(IMG) hack/demo.sh
+
 ##@ Tools
 
 .PHONY: controller-gen setup-envtest kustomize ginkgo

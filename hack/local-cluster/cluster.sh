@@ -361,7 +361,7 @@ up() {
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction \
     --kubelet-client-certificate="$pki/apiserver-kubelet-client.crt" --kubelet-client-key="$pki/apiserver-kubelet-client.key" \
-    --kubelet-certificate-authority="$pki/ca.crt" \
+    --kubelet-certificate-authority="$pki/ca.crt" --kubelet-preferred-address-types=InternalIP \
     --requestheader-client-ca-file="$pki/front-proxy-ca.crt" --requestheader-allowed-names=front-proxy-client \
     --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
     --requestheader-extra-headers-prefix=X-Remote-Extra- \

@@ -59,6 +59,7 @@ func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bo
 	fs.IntVar(&cfg.PayloadBytes, "payload-bytes", 0, "size of a random request body (0: no body, a GET)")
 	fs.Float64Var(&cfg.Resolution, "resolution", 0.0001, "latency histogram resolution in seconds (fortio -r)")
 	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", 10*time.Second, "timeout of one request")
+	fs.DurationVar(&cfg.TargetWait, "target-wait", time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
 
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {

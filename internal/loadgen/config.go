@@ -50,6 +50,9 @@ type Config struct {
 	// Resolution of fortio's latency histogram, in seconds.
 	Resolution     float64
 	RequestTimeout time.Duration
+	// TargetWait bounds the wait for every target to answer 2xx before any load: a Service's
+	// routing (or Dapr's name resolution) can lag behind its pods being Ready.
+	TargetWait time.Duration
 	// FortioJSON receives the full fortio result of every run, one JSON document per line.
 	FortioJSON io.Writer
 	// Log receives progress (fortio's text report included).

@@ -21,10 +21,12 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -131,8 +133,9 @@ func TestActorCallsActivateAFreshActorEachTime(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
 	}
-	// fortio makes one unmeasured request per connection before measuring (2 here).
-	n := r.summary.Runs[0].Requests + 2
+	// Unmeasured calls: the target readiness probe (1) and fortio's one request per
+	// connection before measuring (2 here).
+	n := r.summary.Runs[0].Requests + 1 + 2
 	if calls := app.Stats.ActorCalls.Load(); calls != n {
 		t.Errorf("app saw %d actor calls, load tester made %d", calls, n)
 	}
@@ -150,15 +153,52 @@ func TestTargetRefusingConnectionsFailsWithSummary(t *testing.T) {
 	l.Close()
 	sidecar := newSidecarStandIn("", true)
 	defer sidecar.Close()
-	r := runCLI(t, "--qps=50", "--duration=1s", "--warmup=0s", "--dapr-url="+closed, "--sidecar-url="+sidecar.URL)
+	r := runCLI(t, "--qps=50", "--duration=1s", "--warmup=0s", "--dapr-url="+closed, "--sidecar-url="+sidecar.URL, "--target-wait=1s")
 	if r.code != 1 {
 		t.Errorf("exit = %d, want 1", r.code)
 	}
-	if !strings.Contains(r.summary.Error, "dapr path") {
+	if !strings.Contains(r.summary.Error, "did not answer 2xx within 1s") || !strings.Contains(r.summary.Error, "connection refused") {
 		t.Errorf("summary error = %q, want the failing path named", r.summary.Error)
 	}
 	if sidecar.shutdowns.Load() != 1 {
 		t.Error("sidecar not stopped after a failure")
+	}
+}
+
+func TestTargetFailingMidRunFailsWithTheFailingPath(t *testing.T) {
+	// The target answers the readiness probe, then goes away before the load: fortio's own
+	// connection check fails and the error names the path.
+	_, appURL := startPerfapp(t, perfapp.Config{})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/test"
+	l.Close()
+	r := runCLI(t, "--qps=50", "--duration=1s", "--warmup=0s", "--baseline-url="+appURL+"/test", "--dapr-url="+closed, "--target-wait=0s")
+	if r.code != 1 || !strings.Contains(r.summary.Error, "dapr path, repetition 1") {
+		t.Errorf("exit %d, error %q", r.code, r.summary.Error)
+	}
+	if len(r.summary.Runs) != 1 || r.summary.Runs[0].Variant != result.Baseline {
+		t.Errorf("the finished baseline run should be kept: %+v", r.summary.Runs)
+	}
+}
+
+func TestTargetNotRoutableYetIsWaitedFor(t *testing.T) {
+	// The first requests fail (a Service whose route is not programmed yet), then succeed.
+	app := perfapp.New(perfapp.Config{})
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 3 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		app.Handler().ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	r := runCLI(t, "--qps=50", "--duration=1s", "--warmup=0s", "--direct-url="+srv.URL+"/test", "--target-wait=10s")
+	if r.code != 0 || r.summary.Runs[0].Errors != 0 {
+		t.Errorf("exit %d, error %q, runs %+v", r.code, r.summary.Error, r.summary.Runs)
 	}
 }
 

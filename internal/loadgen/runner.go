@@ -43,6 +43,11 @@ func Run(ctx context.Context, cfg Config) (result.Summary, error) {
 	if body == nil && cfg.PayloadBytes > 0 {
 		body = fnet.GenerateRandomPayload(cfg.PayloadBytes)
 	}
+	for _, t := range cfg.Targets {
+		if err := waitForTarget(ctx, t, body, cfg.TargetWait); err != nil {
+			return sum, err
+		}
+	}
 	if cfg.Warmup > 0 {
 		per := cfg.Warmup / time.Duration(len(cfg.Targets))
 		for _, t := range cfg.Targets {
