@@ -1,0 +1,140 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+//go:build e2e
+
+// Package e2e runs daprbench on a real cluster: real pods, real load, the real
+// metrics-server. `make test-e2e` brings up the local one-node cluster
+// (hack/local-cluster), imports the image and runs this suite against it; any cluster
+// reachable through KUBECONFIG with the image loaded works too.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/config"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+const operatorNamespace = "daprbench-system"
+
+var (
+	ctx       = context.Background()
+	k8sClient client.Client
+	scheme    = k8sruntime.NewScheme()
+	repoRoot  string
+)
+
+func TestE2E(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "daprbench e2e suite")
+}
+
+var _ = BeforeSuite(func() {
+	SetDefaultEventuallyPollingInterval(time.Second)
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(perfv1alpha1.AddToScheme(scheme))
+	_, file, _, _ := runtime.Caller(0)
+	repoRoot = filepath.Join(filepath.Dir(file), "..", "..")
+
+	cfg, err := config.GetConfig()
+	Expect(err).NotTo(HaveOccurred(), "set KUBECONFIG to the cluster under test")
+	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
+	Expect(err).NotTo(HaveOccurred())
+
+	By("deploying the operator in-cluster")
+	manifests := run(kustomizeBin(), "build", filepath.Join(repoRoot, "test", "e2e", "config"))
+	runWithInput(manifests, "kubectl", "apply", "--server-side", "--force-conflicts", "-f", "-")
+	Eventually(managerAvailable, 2*time.Minute).Should(BeTrue(), "the manager Deployment did not become Available")
+})
+
+var _ = AfterSuite(func() {
+	if k8sClient == nil {
+		return
+	}
+	By("removing the operator")
+	manifests := run(kustomizeBin(), "build", filepath.Join(repoRoot, "test", "e2e", "config"))
+	runWithInput(manifests, "kubectl", "delete", "--ignore-not-found", "--wait=true", "--timeout=2m", "-f", "-")
+})
+
+func managerAvailable() bool {
+	d := &appsv1.Deployment{}
+	if err := k8sClient.Get(ctx, client.ObjectKey{Namespace: operatorNamespace, Name: "daprbench-controller-manager"}, d); err != nil {
+		return false
+	}
+	return d.Status.ObservedGeneration == d.Generation && d.Status.AvailableReplicas >= 1 && d.Status.UpdatedReplicas >= 1
+}
+
+func kustomizeBin() string {
+	if k := os.Getenv("KUSTOMIZE"); k != "" {
+		return k
+	}
+	return filepath.Join(repoRoot, "bin", "kustomize")
+}
+
+func run(name string, args ...string) []byte {
+	return runWithInput(nil, name, args...)
+}
+
+func runWithInput(stdin []byte, name string, args ...string) []byte {
+	cmd := exec.Command(name, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	ExpectWithOffset(2, cmd.Run()).To(Succeed(), "%s %v: %s", name, args, stderr.String())
+	return stdout.Bytes()
+}
+
+// newNamespace creates a namespace for one spec and deletes it when the spec ends.
+func newNamespace() string {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "e2e-",
+		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}}}
+	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
+	DeferCleanup(func() {
+		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, ns))).To(Succeed())
+	})
+	return ns.Name
+}
+
+func describe(run *perfv1alpha1.PerfRun) string {
+	r := &perfv1alpha1.PerfRun{}
+	if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(run), r); err != nil {
+		return err.Error()
+	}
+	s := fmt.Sprintf("phase %s", r.Status.Phase)
+	for _, c := range r.Status.Conditions {
+		s += fmt.Sprintf("\n  %s=%s %s: %s", c.Type, c.Status, c.Reason, c.Message)
+	}
+	return s
+}
