@@ -134,7 +134,7 @@ test-e2e: cluster-up cluster-image kustomize ## End-to-end suite on the local cl
 	KUBECONFIG=$(LOCAL_KUBECONFIG) KUSTOMIZE=$(KUSTOMIZE) IMG=$(IMG) \
 	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v
 
-demo: ## The main job: run a sample PerfRun end to end (on the local cluster when no cluster is configured).
+demo: kustomize ## The main job: run a sample PerfRun end to end (on the local cluster when no cluster is configured).
 	KUSTOMIZE=$(KUSTOMIZE) IMG=$(IMG) hack/demo.sh
 
 ##@ Tools

@@ -19,6 +19,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -78,9 +79,9 @@ func (r *PerfRunReconciler) sampleUsage(ctx context.Context, run *perfv1alpha1.P
 		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionFalse, perfv1alpha1.ReasonMetricsUnavailable, err.Error())
 		return
 	}
-	if n := samples(run.Status.LiveUsage); n > 0 {
+	if samples(run.Status.LiveUsage) > 0 {
 		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionTrue, perfv1alpha1.ReasonSampled,
-			fmt.Sprintf("%d samples from the metrics API since %s", n, since.UTC().Format(time.RFC3339)))
+			fmt.Sprintf("metrics windows per role since %s: %s", since.UTC().Format(time.RFC3339), sampleCounts(run.Status.LiveUsage)))
 	}
 }
 
@@ -118,6 +119,24 @@ func measureStart(run *perfv1alpha1.PerfRun, testers []corev1.Pod) (time.Time, b
 		}
 	}
 	return time.Time{}, false
+}
+
+// sampleCounts says how many windows each sampled role has, e.g. "serverApp 2, loadTester 2".
+func sampleCounts(u *perfv1alpha1.ResourceUsage) string {
+	var parts []string
+	for _, r := range []struct {
+		name  string
+		usage *perfv1alpha1.RoleUsage
+	}{{"serverApp", u.ServerApp}, {"serverSidecar", u.ServerSidecar}, {"clientSidecar", u.ClientSidecar},
+		{"loadTester", u.LoadTester}, {"baselineApp", u.BaselineApp}} {
+		if r.usage != nil && r.usage.Samples > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", r.name, r.usage.Samples))
+		}
+	}
+	for _, c := range u.ControlPlane {
+		parts = append(parts, fmt.Sprintf("%s %d", c.Component, c.Usage.Samples))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func samples(u *perfv1alpha1.ResourceUsage) int32 {

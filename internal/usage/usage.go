@@ -135,7 +135,7 @@ func Fold(agg *perfv1alpha1.RoleUsage, r Reading) bool {
 	cpuAvg := (milli(agg.CPUAvg)*n + r.CPUMilli) / (n + 1)
 	memAvg := (bytes(agg.MemoryAvg)*n + r.MemoryBytes) / (n + 1)
 	agg.CPUAvg = resource.NewMilliQuantity(cpuAvg, resource.DecimalSI)
-	agg.MemoryAvg = resource.NewQuantity(memAvg, resource.BinarySI)
+	agg.MemoryAvg = resource.NewQuantity(roundKi(memAvg), resource.BinarySI)
 	if agg.CPUMax == nil || r.CPUMilli > milli(agg.CPUMax) {
 		agg.CPUMax = resource.NewMilliQuantity(r.CPUMilli, resource.DecimalSI)
 	}
@@ -160,9 +160,12 @@ func Per1kQPS(agg *perfv1alpha1.RoleUsage, actualQPS float64) *perfv1alpha1.PerK
 	scale := 1000 / actualQPS
 	return &perfv1alpha1.PerKQPS{
 		CPU:    resource.NewMilliQuantity(int64(float64(milli(agg.CPUAvg))*scale+0.5), resource.DecimalSI),
-		Memory: resource.NewQuantity(int64(float64(bytes(agg.MemoryAvg))*scale+0.5), resource.BinarySI),
+		Memory: resource.NewQuantity(roundKi(int64(float64(bytes(agg.MemoryAvg))*scale+0.5)), resource.BinarySI),
 	}
 }
+
+// roundKi rounds bytes to whole KiB, so averages read "6491Ki" rather than "6646442".
+func roundKi(b int64) int64 { return (b + 512) / 1024 * 1024 }
 
 func milli(q *resource.Quantity) int64 {
 	if q == nil {
