@@ -167,6 +167,8 @@ state = "$RUN/containerd"
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "$PAUSE_IMAGE"
   restrict_oom_score_adj = true
+  # Pod network namespaces under our own state dir, so teardown finds every one of them.
+  netns_mounts_under_state_dir = true
   [plugins."io.containerd.grpc.v1.cri".containerd]
     snapshotter = "overlayfs"
     default_runtime_name = "runc"
@@ -432,7 +434,7 @@ down() {
   [ "$(id -u)" = 0 ] || die "needs root"
   local t0=$SECONDS
   stop_pid kubelet
-  if [ -S "$SOCK" ] && [ -x "$BIN/cri-clean" ]; then
+  if [ -f "$RUN/pids/containerd.pid" ] && alive "$(cat "$RUN/pids/containerd.pid")" && [ -x "$BIN/cri-clean" ]; then
     timeout 90 "$BIN/cri-clean" "unix://$SOCK" >&2 || log "cri-clean failed; killing what is left"
   fi
   for name in kube-proxy coredns metrics-server containerd kube-scheduler kube-controller-manager kube-apiserver etcd; do
