@@ -157,6 +157,13 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	case len(sum.Runs) == 0:
 		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult, "the load tester finished without measuring anything")
 	default:
+		if err := r.judgeRegression(ctx, run); err != nil {
+			return proceed, err
+		}
+		if fail, msg := judgeThresholds(run); fail {
+			markFailed(run, r.now(), perfv1alpha1.ReasonThresholdsViolated, "thresholds violated (spec.thresholds.failRun): %s", msg)
+			return stopHere, nil
+		}
 		markSucceeded(run, r.now(), headline(run.Status.Result))
 	}
 	return stopHere, nil

@@ -70,7 +70,9 @@ type PerfRunReconciler struct {
 	throttle usageThrottle
 }
 
-// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns,verbs=get;list;watch
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns,verbs=get;list;watch;create;delete
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules,verbs=get;list;watch
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;update;patch;delete
@@ -191,7 +193,8 @@ func (r *PerfRunReconciler) writeStatus(ctx context.Context, orig, run *perfv1al
 // eventType is Warning for a condition that reports a failure.
 func eventType(c metav1.Condition) string {
 	failing := c.Type == perfv1alpha1.ConditionFailed ||
-		c.Status == metav1.ConditionFalse && c.Reason != perfv1alpha1.ReasonProvisioning
+		c.Type == perfv1alpha1.ConditionRegressed && c.Status == metav1.ConditionTrue ||
+		c.Status == metav1.ConditionFalse && c.Type != perfv1alpha1.ConditionRegressed && c.Reason != perfv1alpha1.ReasonProvisioning
 	if failing {
 		return corev1.EventTypeWarning
 	}

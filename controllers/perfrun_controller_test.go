@@ -421,6 +421,46 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(strings.Count(strings.Join(eventReasons(run)(), ","), perfv1alpha1.ReasonSucceeded)).To(Equal(1), "one Succeeded event")
 	})
 
+	It("judges thresholds: met, inconclusive within the spread, and violated with failRun", func() {
+		gate := func(failRun bool) func(*perfv1alpha1.PerfRunSpec) {
+			return func(s *perfv1alpha1.PerfRunSpec) {
+				s.Load.Repetitions = 2
+				s.Thresholds = &perfv1alpha1.Thresholds{MaxAddedP90: &metav1.Duration{Duration: 2 * time.Millisecond},
+					MinQPSPercent: ptr.To[int32](99), MaxErrors: ptr.To[int64](0), FailRun: failRun}
+			}
+		}
+		finish := func(name string, addedUs ...int64) *perfv1alpha1.PerfRun {
+			run := createRun(ns, name, perfv1alpha1.ScenarioServiceInvocation, gate(name == "violated"))
+			markAvailable(ns, name+"-target")
+			markAvailable(ns, name+"-baseline")
+			var runs []result.Run
+			for i, a := range addedUs { // added p90 per repetition = a
+				runs = append(runs, summaryRun(result.Baseline, i, 500), summaryRun(result.Dapr, i, 500+a))
+			}
+			finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: runs}, true)
+			Eventually(func() bool { return finished(latest(run)) }, 10*time.Second).Should(BeTrue())
+			return run
+		}
+
+		met := finish("met", 1200, 1500)
+		c := conditionOf(met, perfv1alpha1.ConditionThresholdsMet)
+		Expect(c.Status).To(Equal(metav1.ConditionTrue))
+		Expect(c.Message).To(ContainSubstring("added p90 1.35ms (1.2ms..1.5ms) (limit <= 2ms): met"))
+		Expect(c.Message).To(ContainSubstring("actual qps 998.4 (99.84%)"))
+
+		// Dapr's own gate once failed at 2.01ms against 2ms: within the spread, that is noise.
+		noisy := finish("noisy", 1800, 2220)
+		c = conditionOf(noisy, perfv1alpha1.ConditionThresholdsMet)
+		Expect(c.Status).To(Equal(metav1.ConditionUnknown))
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonInconclusive))
+		Expect(latest(noisy).Status.Phase).To(Equal(perfv1alpha1.PhaseSucceeded))
+
+		violated := finish("violated", 2500, 2600)
+		f := failedWith(violated, perfv1alpha1.ReasonThresholdsViolated)
+		Expect(f.Message).To(ContainSubstring("added p90 2.55ms (2.5ms..2.6ms) (limit <= 2ms): VIOLATED"))
+		Expect(latest(violated).Status.Result.Added.P90.Duration).To(Equal(2550*time.Microsecond), "the result is kept")
+	})
+
 	It("measures only the direct path when Dapr is disabled, with no Dapr objects", func() {
 		run := createRun(ns, "direct", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Dapr.Enabled = ptr.To(false)

@@ -127,6 +127,11 @@ func startManager() func() {
 		Usage:         &usage.Sampler{Client: metricsclient.NewForConfigOrDie(restConfig)},
 		UsageInterval: testPollInterval,
 	}).SetupWithManager(mgr)).To(Succeed())
+	Expect((&PerfScheduleReconciler{
+		Client:   mgr.GetClient(),
+		Recorder: mgr.GetEventRecorder("daprbench-schedule"),
+		Clock:    fakeClock,
+	}).SetupWithManager(mgr)).To(Succeed())
 	ctx, cancel := context.WithCancel(suiteCtx)
 	done := make(chan struct{})
 	go func() {

@@ -123,6 +123,12 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("timeout above 72h", []string{"spec.timeout", "between 30s and 72h"}, set("timeout", "80h")),
 		Entry("timeout shorter than the load", []string{"spec", "timeout must be longer than warmup + duration × repetitions"},
 			set("load.duration", "60s"), set("load.repetitions", int64(3)), set("timeout", "2m")),
+		Entry("added-latency threshold without a baseline", []string{"spec", "thresholds.maxAddedP90/maxAddedP99 need added latency"},
+			set("baseline", false), set("thresholds.maxAddedP90", "2ms")),
+		Entry("added-latency threshold on actors", []string{"spec", "thresholds.maxAddedP90/maxAddedP99 need added latency"},
+			actors, set("thresholds.maxAddedP99", "2ms")),
+		Entry("qps threshold above 100%", []string{"spec.thresholds.minQPSPercent", "less than or equal to 100"}, set("thresholds.minQPSPercent", int64(101))),
+		Entry("threshold duration malformed", []string{"spec.thresholds.maxP99", "should match"}, set("thresholds.maxP99", "fast")),
 		Entry("unknown field", []string{"spec.load.rps", "unknown field"}, set("load.rps", int64(5))),
 		Entry("target toleration malformed", []string{"spec.target.tolerations"}, set("target.tolerations", "all")),
 	)

@@ -30,6 +30,11 @@ const (
 	// ConditionResourceUsageAvailable says whether CPU and memory could be sampled from the
 	// metrics API. A run never fails only because it is False.
 	ConditionResourceUsageAvailable = "ResourceUsageAvailable"
+	// ConditionThresholdsMet says whether the result meets spec.thresholds: True, False, or
+	// Unknown when the spread over repetitions straddles a limit.
+	ConditionThresholdsMet = "ThresholdsMet"
+	// ConditionRegressed says whether a scheduled run is worse than the runs before it.
+	ConditionRegressed = "Regressed"
 )
 
 // Condition reasons. Events reuse them.
@@ -67,6 +72,19 @@ const (
 	ReasonSampled = "Sampled"
 	// ReasonMetricsUnavailable: the metrics API is absent or failed; its error is in the message.
 	ReasonMetricsUnavailable = "MetricsUnavailable"
+	// ReasonThresholdsMet: every threshold holds.
+	ReasonThresholdsMet = "ThresholdsMet"
+	// ReasonThresholdsViolated: at least one threshold is violated beyond the spread.
+	ReasonThresholdsViolated = "ThresholdsViolated"
+	// ReasonInconclusive: no threshold is violated, but the spread straddles at least one
+	// limit, or a figure a threshold needs was not measured.
+	ReasonInconclusive = "Inconclusive"
+	// ReasonRegressed: worse than the reference runs beyond the tolerance and their spread.
+	ReasonRegressed = "Regressed"
+	// ReasonNoRegression: within the tolerance or the reference runs' spread.
+	ReasonNoRegression = "NoRegression"
+	// ReasonNoReference: no earlier successful run of the schedule to compare with.
+	ReasonNoReference = "NoReference"
 	// ReasonSucceeded: the run finished and status.result holds its measurements.
 	ReasonSucceeded = "Succeeded"
 )

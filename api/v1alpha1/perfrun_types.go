@@ -75,6 +75,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.baseline) || !self.baseline || self.scenario == 'ServiceInvocation'",message="baseline cannot be true for ActorActivation: an actor cannot be called without a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: actors only exist behind a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || !has(self.baseline) || !self.baseline",message="baseline cannot be true with dapr.enabled=false: the direct path is then the result itself"
+// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled))",message="thresholds.maxAddedP90/maxAddedP99 need added latency: a ServiceInvocation run through Dapr with baseline on"
 // +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1)",message="timeout must be longer than warmup + duration × repetitions, the time the load alone takes"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation or ActorActivation.
@@ -125,12 +126,69 @@ type PerfRunSpec struct {
 	// +optional
 	Timeout *metav1.Duration `json:"timeout,omitempty"`
 
+	// thresholds are gates on the result, reported in the ThresholdsMet condition.
+	// +optional
+	Thresholds *Thresholds `json:"thresholds,omitempty"`
+
 	// cleanup says when the run's workloads are deleted once it has finished:
 	// Always, OnSuccess (keep a failed run's pods for inspection) or Never.
 	// The PerfRun itself is never deleted by the operator.
 	// +kubebuilder:default=OnSuccess
 	// +optional
 	Cleanup CleanupPolicy `json:"cleanup,omitempty"`
+}
+
+// Thresholds are gates on a run's result. With repetitions, a latency threshold that lies
+// inside the spread of the measured values (lowest <= limit < highest) is Inconclusive rather
+// than a coin-flip pass or fail.
+type Thresholds struct {
+	// maxAddedP90 is the most latency Dapr may add at p90 (Dapr's own gate: 2ms).
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +optional
+	MaxAddedP90 *metav1.Duration `json:"maxAddedP90,omitempty"`
+	// maxAddedP99 is the most latency Dapr may add at p99.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +optional
+	MaxAddedP99 *metav1.Duration `json:"maxAddedP99,omitempty"`
+	// maxP90 is the highest p90 of the measured path.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +optional
+	MaxP90 *metav1.Duration `json:"maxP90,omitempty"`
+	// maxP99 is the highest p99 of the measured path.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +optional
+	MaxP99 *metav1.Duration `json:"maxP99,omitempty"`
+	// minQPSPercent is the lowest actual rate, in percent of the requested rate (Dapr's gate: 99).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	MinQPSPercent *int32 `json:"minQPSPercent,omitempty"`
+	// maxErrors is the most non-200 responses (socket errors included) allowed.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	MaxErrors *int64 `json:"maxErrors,omitempty"`
+	// maxRestarts is the most container restarts allowed, over every role.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	MaxRestarts *int32 `json:"maxRestarts,omitempty"`
+	// maxSidecarCPUPer1kQPS is the most CPU the target's sidecar may use per 1000 rps.
+	// +optional
+	MaxSidecarCPUPer1kQPS *resource.Quantity `json:"maxSidecarCPUPer1kQPS,omitempty"`
+	// maxSidecarMemoryPer1kQPS is the most memory the target's sidecar may use per 1000 rps.
+	// +optional
+	MaxSidecarMemoryPer1kQPS *resource.Quantity `json:"maxSidecarMemoryPer1kQPS,omitempty"`
+	// failRun makes a violated threshold fail the run (reason ThresholdsViolated); otherwise
+	// only the ThresholdsMet condition says so and the run succeeds.
+	// +optional
+	FailRun bool `json:"failRun,omitempty"`
 }
 
 // LoadSpec is the shape of the load.

@@ -1,0 +1,210 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// ConcurrencyPolicy says what a schedule does when a slot comes while a run is still active.
+// +kubebuilder:validation:Enum=Forbid;Allow;Replace
+type ConcurrencyPolicy string
+
+const (
+	// ConcurrencyForbid skips the slot: overlapping benchmarks measure each other.
+	ConcurrencyForbid ConcurrencyPolicy = "Forbid"
+	// ConcurrencyAllow starts the new run anyway.
+	ConcurrencyAllow ConcurrencyPolicy = "Allow"
+	// ConcurrencyReplace deletes the active run and starts the new one.
+	ConcurrencyReplace ConcurrencyPolicy = "Replace"
+)
+
+// LabelSchedule is set on every PerfRun a PerfSchedule creates, to the schedule's name:
+// `kubectl get perfruns -l perf.daprbench.io/schedule=NAME` is the schedule's history.
+const LabelSchedule = "perf.daprbench.io/schedule"
+
+// AnnotationScheduledTime records the slot a scheduled PerfRun was created for (RFC 3339).
+const AnnotationScheduledTime = "perf.daprbench.io/scheduled-time"
+
+// PerfScheduleSpec is to PerfRun what a CronJob's spec is to a Job.
+type PerfScheduleSpec struct {
+	// schedule in cron format ("0 3 * * *": nightly at 03:00), evaluated in timeZone.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=128
+	// +required
+	Schedule string `json:"schedule"`
+
+	// timeZone is an IANA time zone name, e.g. Europe/Berlin; UTC when unset.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	TimeZone *string `json:"timeZone,omitempty"`
+
+	// template is the PerfRun every slot creates.
+	// +required
+	Template PerfRunTemplate `json:"template"`
+
+	// suspend stops new runs; active ones go on.
+	// +optional
+	Suspend bool `json:"suspend,omitempty"`
+
+	// concurrencyPolicy: Forbid (default: a benchmark never overlaps itself), Allow or Replace.
+	// +kubebuilder:default=Forbid
+	// +optional
+	ConcurrencyPolicy ConcurrencyPolicy `json:"concurrencyPolicy,omitempty"`
+
+	// startingDeadlineSeconds: a slot missed by more than this (controller down, suspended)
+	// is not run late; it is recorded as missed.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	StartingDeadlineSeconds *int64 `json:"startingDeadlineSeconds,omitempty"`
+
+	// successfulRunsHistoryLimit is how many successful runs are kept.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:default=10
+	// +optional
+	SuccessfulRunsHistoryLimit *int32 `json:"successfulRunsHistoryLimit,omitempty"`
+
+	// failedRunsHistoryLimit is how many failed runs are kept.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:default=3
+	// +optional
+	FailedRunsHistoryLimit *int32 `json:"failedRunsHistoryLimit,omitempty"`
+
+	// regression compares each finished run with the runs before it.
+	// +kubebuilder:default={}
+	// +optional
+	Regression RegressionSpec `json:"regression,omitempty"`
+}
+
+// PerfRunTemplate is the PerfRun a schedule creates.
+type PerfRunTemplate struct {
+	// metadata: labels and annotations copied onto each run.
+	// +optional
+	Metadata TemplateMetadata `json:"metadata,omitempty"`
+	// spec of each run.
+	// +required
+	Spec PerfRunSpec `json:"spec"`
+}
+
+// TemplateMetadata is the part of object metadata a template may set.
+type TemplateMetadata struct {
+	// +optional
+	Labels map[string]string `json:"labels,omitempty"`
+	// +optional
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// RegressionSpec says how a finished run is compared with the runs before it: against the
+// median of the last `window` successful runs, a figure is a regression when it is worse by
+// more than tolerancePercent AND worse than every one of those runs (beyond their spread).
+type RegressionSpec struct {
+	// window is how many earlier successful runs form the reference.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=50
+	// +kubebuilder:default=5
+	// +optional
+	Window int32 `json:"window,omitempty"`
+	// tolerancePercent is how much worse than the reference median a figure may be.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	// +kubebuilder:default=10
+	// +optional
+	TolerancePercent int32 `json:"tolerancePercent,omitempty"`
+}
+
+// PerfScheduleStatus is what the schedule has done.
+type PerfScheduleStatus struct {
+	// observedGeneration is the spec generation this status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// lastScheduleTime is the last slot handled (run created, skipped or missed).
+	// +optional
+	LastScheduleTime *metav1.Time `json:"lastScheduleTime,omitempty"`
+	// nextScheduleTime is the next slot.
+	// +optional
+	NextScheduleTime *metav1.Time `json:"nextScheduleTime,omitempty"`
+	// active lists the runs not finished yet.
+	// +listType=atomic
+	// +optional
+	Active []string `json:"active,omitempty"`
+	// lastRun is the newest run.
+	// +optional
+	LastRun string `json:"lastRun,omitempty"`
+	// lastSuccessfulRun is the newest run that succeeded.
+	// +optional
+	LastSuccessfulRun string `json:"lastSuccessfulRun,omitempty"`
+	// latestRegressed says whether the newest finished run regressed (nil: not judged yet).
+	// +optional
+	LatestRegressed *bool `json:"latestRegressed,omitempty"`
+	// conditions: Scheduled (why the last slot did or did not create a run), Regressed.
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// Condition type and reasons of a PerfSchedule.
+const (
+	// ConditionScheduled reports what happened at the last slot.
+	ConditionScheduled = "Scheduled"
+	// ReasonRunCreated: the slot created a run.
+	ReasonRunCreated = "RunCreated"
+	// ReasonOverlap: the slot was skipped because a run was still active (Forbid).
+	ReasonOverlap = "Overlap"
+	// ReasonMissedDeadline: the slot was found later than startingDeadlineSeconds allows.
+	ReasonMissedDeadline = "MissedDeadline"
+	// ReasonSuspended: the schedule is suspended.
+	ReasonSuspended = "Suspended"
+	// ReasonInvalidSchedule: the cron expression or time zone cannot be parsed.
+	ReasonInvalidSchedule = "InvalidSchedule"
+)
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=ps;psched,categories=daprbench
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 28",message="metadata.name must be at most 28 characters: runs are named <schedule>-<minute of the slot>"
+// +kubebuilder:printcolumn:name="Schedule",type=string,JSONPath=`.spec.schedule`
+// +kubebuilder:printcolumn:name="Suspend",type=boolean,JSONPath=`.spec.suspend`
+// +kubebuilder:printcolumn:name="Last Run",type=string,JSONPath=`.status.lastRun`
+// +kubebuilder:printcolumn:name="Regressed",type=boolean,JSONPath=`.status.latestRegressed`
+// +kubebuilder:printcolumn:name="Last Schedule",type=date,JSONPath=`.status.lastScheduleTime`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// PerfSchedule runs a PerfRun on a cron schedule — continuous benchmarking — and flags runs
+// that regressed against the ones before them.
+type PerfSchedule struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	// +required
+	Spec PerfScheduleSpec `json:"spec"`
+	// +optional
+	Status PerfScheduleStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// PerfScheduleList contains a list of PerfSchedule.
+type PerfScheduleList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []PerfSchedule `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&PerfSchedule{}, &PerfScheduleList{})
+}

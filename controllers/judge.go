@@ -1,0 +1,103 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/regression"
+	"github.com/daprbench/daprbench/internal/thresholds"
+)
+
+// judgeThresholds sets ThresholdsMet from spec.thresholds and reports whether the run must
+// fail for it (a violation with failRun).
+func judgeThresholds(run *perfv1alpha1.PerfRun) (fail bool, msg string) {
+	v, ok := thresholds.Evaluate(run.Spec.Thresholds, run.Status.Result)
+	if !ok {
+		return false, ""
+	}
+	switch v.Outcome {
+	case thresholds.Met:
+		setCondition(run, perfv1alpha1.ConditionThresholdsMet, metav1.ConditionTrue, perfv1alpha1.ReasonThresholdsMet, v.Message())
+	case thresholds.Violated:
+		setCondition(run, perfv1alpha1.ConditionThresholdsMet, metav1.ConditionFalse, perfv1alpha1.ReasonThresholdsViolated, v.Message())
+		return run.Spec.Thresholds.FailRun, v.Message()
+	default:
+		setCondition(run, perfv1alpha1.ConditionThresholdsMet, metav1.ConditionUnknown, perfv1alpha1.ReasonInconclusive, v.Message())
+	}
+	return false, ""
+}
+
+// judgeRegression compares a scheduled run's result with the schedule's earlier successful
+// runs and sets Regressed. Runs not created by a schedule are not judged.
+func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alpha1.PerfRun) error {
+	name := run.Labels[perfv1alpha1.LabelSchedule]
+	if name == "" || run.Status.Result == nil {
+		return nil
+	}
+	sched := &perfv1alpha1.PerfSchedule{}
+	if err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, sched); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	var list perfv1alpha1.PerfRunList
+	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: name}); err != nil {
+		return err
+	}
+	var earlier []perfv1alpha1.PerfRun
+	for _, other := range list.Items {
+		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && succeeded(&other) && other.Status.Result != nil &&
+			scheduledTime(&other).Before(scheduledTime(run)) {
+			earlier = append(earlier, other)
+		}
+	}
+	slices.SortFunc(earlier, func(a, b perfv1alpha1.PerfRun) int { return scheduledTime(&b).Compare(scheduledTime(&a)) })
+	window := int(sched.Spec.Regression.Window)
+	if window <= 0 {
+		window = 5
+	}
+	var reference []*perfv1alpha1.Result
+	for i := range earlier[:min(window, len(earlier))] {
+		reference = append(reference, earlier[i].Status.Result)
+	}
+	tolerance := sched.Spec.Regression.TolerancePercent
+	regressed, findings, ok := regression.Compare(run.Status.Result, reference, tolerance)
+	switch {
+	case !ok:
+		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoReference,
+			"no earlier successful run of schedule "+name+" to compare with")
+	case regressed:
+		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionTrue, perfv1alpha1.ReasonRegressed, regression.Message(findings))
+	default:
+		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoRegression, regression.Message(findings))
+	}
+	return nil
+}
+
+// scheduledTime is the slot a scheduled run was created for (creation time, whole seconds,
+// cannot order runs created within one second).
+func scheduledTime(run *perfv1alpha1.PerfRun) time.Time {
+	if t, err := time.Parse(time.RFC3339, run.Annotations[perfv1alpha1.AnnotationScheduledTime]); err == nil {
+		return t
+	}
+	return run.CreationTimestamp.Time
+}

@@ -1,0 +1,302 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/robfig/cron/v3"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// PerfScheduleReconciler creates a PerfRun at every slot of a cron schedule, as the CronJob
+// controller creates Jobs: deterministic names, no overlap by default, bounded history.
+type PerfScheduleReconciler struct {
+	client.Client
+	Recorder events.EventRecorder
+	Clock    clock.PassiveClock
+}
+
+// maxMissedSlots bounds the search for the latest missed slot (as CronJob does).
+const maxMissedSlots = 1000
+
+// Reconcile brings the schedule's history and status up to date and handles the latest slot.
+func (r *PerfScheduleReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	s := &perfv1alpha1.PerfSchedule{}
+	if err := r.Get(ctx, req.NamespacedName, s); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !s.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+	orig := s.DeepCopy()
+	s.Status.ObservedGeneration = s.Generation
+
+	runs, err := r.ownedRuns(ctx, s)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	summarizeHistory(s, runs)
+	if err := r.pruneHistory(ctx, s, runs); err != nil {
+		return ctrl.Result{}, err
+	}
+	res, err := r.handleSlot(ctx, s, activeRuns(runs))
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if !equality.Semantic.DeepEqual(orig.Status, s.Status) {
+		if err := r.Status().Patch(ctx, s, client.MergeFrom(orig)); err != nil {
+			return ctrl.Result{}, fmt.Errorf("writing status: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// ownedRuns lists the schedule's runs, oldest slot first.
+func (r *PerfScheduleReconciler) ownedRuns(ctx context.Context, s *perfv1alpha1.PerfSchedule) ([]perfv1alpha1.PerfRun, error) {
+	var list perfv1alpha1.PerfRunList
+	if err := r.List(ctx, &list, client.InNamespace(s.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: s.Name}); err != nil {
+		return nil, err
+	}
+	var runs []perfv1alpha1.PerfRun
+	for _, run := range list.Items {
+		if metav1.IsControlledBy(&run, s) && run.DeletionTimestamp.IsZero() {
+			runs = append(runs, run)
+		}
+	}
+	slices.SortFunc(runs, func(a, b perfv1alpha1.PerfRun) int { return scheduledTime(&a).Compare(scheduledTime(&b)) })
+	return runs, nil
+}
+
+func activeRuns(runs []perfv1alpha1.PerfRun) []perfv1alpha1.PerfRun {
+	var active []perfv1alpha1.PerfRun
+	for _, run := range runs {
+		if !finished(&run) {
+			active = append(active, run)
+		}
+	}
+	return active
+}
+
+// summarizeHistory fills the status fields that describe the runs.
+func summarizeHistory(s *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun) {
+	st := &s.Status
+	st.Active, st.LastRun, st.LastSuccessfulRun, st.LatestRegressed = nil, "", "", nil
+	for _, run := range activeRuns(runs) {
+		st.Active = append(st.Active, run.Name)
+	}
+	latestFinished := -1
+	for i, run := range runs {
+		st.LastRun = run.Name
+		if succeeded(&run) {
+			st.LastSuccessfulRun = run.Name
+		}
+		if finished(&run) {
+			latestFinished = i
+		}
+	}
+	if latestFinished >= 0 {
+		if c := meta.FindStatusCondition(runs[latestFinished].Status.Conditions, perfv1alpha1.ConditionRegressed); c != nil {
+			st.LatestRegressed = ptr.To(c.Status == metav1.ConditionTrue)
+		}
+	}
+}
+
+// pruneHistory deletes the oldest finished runs beyond the history limits.
+func (r *PerfScheduleReconciler) pruneHistory(ctx context.Context, s *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun) error {
+	var ok, failed []perfv1alpha1.PerfRun
+	for _, run := range runs {
+		switch {
+		case succeeded(&run):
+			ok = append(ok, run)
+		case finished(&run):
+			failed = append(failed, run)
+		}
+	}
+	for _, group := range []struct {
+		runs  []perfv1alpha1.PerfRun
+		limit int
+	}{
+		{ok, int(ptr.Deref(s.Spec.SuccessfulRunsHistoryLimit, 10))},
+		{failed, int(ptr.Deref(s.Spec.FailedRunsHistoryLimit, 3))},
+	} {
+		for i := 0; i < len(group.runs)-group.limit; i++ { // oldest first
+			if err := r.Delete(ctx, &group.runs[i], client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
+				return fmt.Errorf("pruning run %s: %w", group.runs[i].Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// handleSlot creates, skips or records the latest slot that has come, and returns when to
+// look again (the next slot).
+func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedule, active []perfv1alpha1.PerfRun) (ctrl.Result, error) {
+	now := r.Clock.Now()
+	sched, err := parseSchedule(s)
+	if err != nil {
+		r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonInvalidSchedule, err.Error())
+		s.Status.NextScheduleTime = nil
+		return ctrl.Result{}, nil // nothing to retry until the spec changes
+	}
+	if s.Spec.Suspend {
+		r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonSuspended, "spec.suspend is true: no new runs")
+		s.Status.NextScheduleTime = nil
+		return ctrl.Result{}, nil
+	}
+	next := sched.Next(now)
+	s.Status.NextScheduleTime = &metav1.Time{Time: next}
+	requeue := ctrl.Result{RequeueAfter: next.Sub(now) + 100*time.Millisecond}
+
+	slot := latestSlot(sched, lastHandled(s), now)
+	if slot.IsZero() {
+		return requeue, nil
+	}
+	s.Status.LastScheduleTime = &metav1.Time{Time: slot}
+	if d := s.Spec.StartingDeadlineSeconds; d != nil && now.Sub(slot) > time.Duration(*d)*time.Second {
+		r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonMissedDeadline,
+			fmt.Sprintf("slot %s found %v late, past startingDeadlineSeconds (%ds): not run", slot.UTC().Format(time.RFC3339), now.Sub(slot).Round(time.Second), *d))
+		return requeue, nil
+	}
+	if len(active) > 0 {
+		switch s.Spec.ConcurrencyPolicy {
+		case perfv1alpha1.ConcurrencyAllow:
+		case perfv1alpha1.ConcurrencyReplace:
+			for i := range active {
+				if err := r.Delete(ctx, &active[i], client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
+					return ctrl.Result{}, err
+				}
+			}
+		default: // Forbid: overlapping benchmarks measure each other
+			r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonOverlap,
+				fmt.Sprintf("slot %s skipped: run %s is still active (concurrencyPolicy Forbid)", slot.UTC().Format(time.RFC3339), active[0].Name))
+			return requeue, nil
+		}
+	}
+	run, err := r.createRun(ctx, s, slot)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	r.setScheduled(s, metav1.ConditionTrue, perfv1alpha1.ReasonRunCreated,
+		fmt.Sprintf("created run %s for slot %s", run, slot.UTC().Format(time.RFC3339)))
+	return requeue, nil
+}
+
+// createRun creates the slot's PerfRun; its name is deterministic, so a retry after a lost
+// status write finds it instead of running twice.
+func (r *PerfScheduleReconciler) createRun(ctx context.Context, s *perfv1alpha1.PerfSchedule, slot time.Time) (string, error) {
+	run := &perfv1alpha1.PerfRun{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        fmt.Sprintf("%s-%d", s.Name, slot.Unix()/60),
+			Namespace:   s.Namespace,
+			Labels:      maps.Clone(s.Spec.Template.Metadata.Labels),
+			Annotations: maps.Clone(s.Spec.Template.Metadata.Annotations),
+		},
+		Spec: *s.Spec.Template.Spec.DeepCopy(),
+	}
+	if run.Labels == nil {
+		run.Labels = map[string]string{}
+	}
+	if run.Annotations == nil {
+		run.Annotations = map[string]string{}
+	}
+	run.Labels[perfv1alpha1.LabelSchedule] = s.Name
+	run.Annotations[perfv1alpha1.AnnotationScheduledTime] = slot.UTC().Format(time.RFC3339)
+	if err := controllerutil.SetControllerReference(s, run, r.Scheme()); err != nil {
+		return "", err
+	}
+	if err := r.Create(ctx, run); err != nil && !apierrors.IsAlreadyExists(err) {
+		return "", fmt.Errorf("creating run %s: %w", run.Name, err)
+	}
+	return run.Name, nil
+}
+
+// setScheduled records what the last slot did, with an event when it changes.
+func (r *PerfScheduleReconciler) setScheduled(s *perfv1alpha1.PerfSchedule, status metav1.ConditionStatus, reason, msg string) {
+	old := meta.FindStatusCondition(s.Status.Conditions, perfv1alpha1.ConditionScheduled)
+	meta.SetStatusCondition(&s.Status.Conditions, metav1.Condition{
+		Type: perfv1alpha1.ConditionScheduled, Status: status, Reason: reason, Message: msg, ObservedGeneration: s.Generation,
+	})
+	if old == nil || old.Message != msg {
+		eventType := corev1.EventTypeNormal
+		if reason == perfv1alpha1.ReasonOverlap || reason == perfv1alpha1.ReasonMissedDeadline || reason == perfv1alpha1.ReasonInvalidSchedule {
+			eventType = corev1.EventTypeWarning
+		}
+		r.Recorder.Eventf(s, nil, eventType, reason, "Schedule", "%s", msg)
+	}
+}
+
+func parseSchedule(s *perfv1alpha1.PerfSchedule) (cron.Schedule, error) {
+	spec := s.Spec.Schedule
+	if tz := ptr.Deref(s.Spec.TimeZone, ""); tz != "" {
+		if _, err := time.LoadLocation(tz); err != nil {
+			return nil, fmt.Errorf("spec.timeZone %q: %w", tz, err)
+		}
+		spec = "CRON_TZ=" + tz + " " + spec
+	}
+	sched, err := cron.ParseStandard(spec)
+	if err != nil {
+		return nil, fmt.Errorf("spec.schedule %q: %w", s.Spec.Schedule, err)
+	}
+	return sched, nil
+}
+
+// lastHandled is where the search for slots starts: the last slot handled, or the
+// schedule's creation.
+func lastHandled(s *perfv1alpha1.PerfSchedule) time.Time {
+	if s.Status.LastScheduleTime != nil {
+		return s.Status.LastScheduleTime.Time
+	}
+	return s.CreationTimestamp.Time
+}
+
+// latestSlot is the newest slot in (after, now], zero when none has come.
+func latestSlot(sched cron.Schedule, after, now time.Time) time.Time {
+	var slot time.Time
+	for t, i := sched.Next(after), 0; !t.After(now) && i < maxMissedSlots; t, i = sched.Next(t), i+1 {
+		slot = t
+	}
+	return slot
+}
+
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules,verbs=get;list;watch
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules/status,verbs=get;update;patch
+
+// SetupWithManager registers the controller; its runs' changes wake it.
+func (r *PerfScheduleReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&perfv1alpha1.PerfSchedule{}).
+		Owns(&perfv1alpha1.PerfRun{}).
+		Named("perfschedule").
+		Complete(r)
+}

@@ -1,0 +1,202 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// The schedule's time is the fake clock's; after moving it a spec pokes the schedule (an
+// annotation change), as the passing of real time would wake the controller at the slot.
+
+func createSchedule(ns, name string, mutate ...func(*perfv1alpha1.PerfScheduleSpec)) *perfv1alpha1.PerfSchedule {
+	s := &perfv1alpha1.PerfSchedule{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: perfv1alpha1.PerfScheduleSpec{
+			Schedule: "*/10 * * * *",
+			Template: perfv1alpha1.PerfRunTemplate{
+				Metadata: perfv1alpha1.TemplateMetadata{Labels: map[string]string{"team": "perf"}},
+				Spec: perfv1alpha1.PerfRunSpec{
+					Scenario: perfv1alpha1.ScenarioServiceInvocation,
+					Load:     perfv1alpha1.LoadSpec{QPS: 100, Duration: &metav1.Duration{Duration: 10 * time.Minute}},
+					Dapr:     perfv1alpha1.DaprSpec{Enabled: ptr.To(false)},
+					Cleanup:  perfv1alpha1.CleanupAlways,
+				},
+			},
+		},
+	}
+	for _, m := range mutate {
+		m(&s.Spec)
+	}
+	Expect(k8sClient.Create(suiteCtx, s)).To(Succeed())
+	return s
+}
+
+func poke(s *perfv1alpha1.PerfSchedule) {
+	patch := []byte(fmt.Sprintf(`{"metadata":{"annotations":{"test/poke":"%d"}}}`, time.Now().UnixNano()))
+	Expect(k8sClient.Patch(suiteCtx, s, client.RawPatch("application/merge-patch+json", patch))).To(Succeed())
+}
+
+func scheduleOf(s *perfv1alpha1.PerfSchedule) *perfv1alpha1.PerfSchedule {
+	out := &perfv1alpha1.PerfSchedule{}
+	ExpectWithOffset(1, k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(s), out)).To(Succeed())
+	return out
+}
+
+func scheduled(s *perfv1alpha1.PerfSchedule) func() string {
+	return func() string {
+		c := meta.FindStatusCondition(scheduleOf(s).Status.Conditions, perfv1alpha1.ConditionScheduled)
+		if c == nil {
+			return ""
+		}
+		return c.Reason + ": " + c.Message
+	}
+}
+
+func runsOf(s *perfv1alpha1.PerfSchedule) func() []string {
+	return func() []string {
+		var list perfv1alpha1.PerfRunList
+		Expect(k8sClient.List(suiteCtx, &list, client.InNamespace(s.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: s.Name})).To(Succeed())
+		var names []string
+		for _, r := range list.Items {
+			names = append(names, r.Name)
+		}
+		return names
+	}
+}
+
+// slotAfter is the first */10 slot after t.
+func slotAfter(t time.Time) time.Time { return t.Truncate(10 * time.Minute).Add(10 * time.Minute) }
+
+func runName(s *perfv1alpha1.PerfSchedule, slot time.Time) string {
+	return fmt.Sprintf("%s-%d", s.Name, slot.Unix()/60)
+}
+
+// finishScheduledRun plays the kubelet for a scheduled run whose p99 is baseUs+300µs.
+func finishScheduledRun(ns, name string, baseUs int64) {
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	markAvailable(ns, name+"-target")
+	finishLoad(latest(run), result.Summary{RequestedQPS: 100, Runs: []result.Run{summaryRun(result.Direct, 0, baseUs)}}, true)
+	Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+}
+
+var _ = Describe("PerfSchedule controller", func() {
+	var ns string
+	BeforeEach(func() {
+		ns = newNamespace()
+		fakeClock.SetTime(time.Now()) // near the API server's creation timestamps
+	})
+
+	It("fires on time, skips an overlapping slot, prunes history and flags a regression", func() {
+		s := createSchedule(ns, "nightly", func(spec *perfv1alpha1.PerfScheduleSpec) {
+			spec.SuccessfulRunsHistoryLimit = ptr.To[int32](2)
+		})
+		slot1 := slotAfter(fakeClock.Now())
+		Eventually(func() *metav1.Time { return scheduleOf(s).Status.NextScheduleTime }).Should(Equal(&metav1.Time{Time: slot1}))
+		Consistently(runsOf(s), time.Second).Should(BeEmpty(), "nothing before the first slot")
+
+		By("the first slot creates a run with a deterministic name")
+		fakeClock.SetTime(slot1.Add(time.Second))
+		poke(s)
+		Eventually(runsOf(s)).Should(ConsistOf(runName(s, slot1)))
+		run1 := latest(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: runName(s, slot1)}})
+		Expect(run1.Labels).To(HaveKeyWithValue("team", "perf"))
+		Expect(run1.Annotations).To(HaveKeyWithValue(perfv1alpha1.AnnotationScheduledTime, slot1.UTC().Format(time.RFC3339)))
+		Expect(metav1.IsControlledBy(run1, scheduleOf(s))).To(BeTrue())
+		Eventually(scheduled(s)).Should(HavePrefix(perfv1alpha1.ReasonRunCreated))
+
+		By("Forbid skips the next slot while the run is active, and says why")
+		slot2 := slot1.Add(10 * time.Minute)
+		fakeClock.SetTime(slot2.Add(time.Second))
+		poke(s)
+		Eventually(scheduled(s)).Should(And(HavePrefix(perfv1alpha1.ReasonOverlap), ContainSubstring(run1.Name+" is still active")))
+		Consistently(runsOf(s), time.Second).Should(HaveLen(1))
+		Expect(scheduleOf(s).Status.Active).To(ConsistOf(run1.Name))
+
+		By("runs of later slots, compared with the ones before them")
+		finishScheduledRun(ns, run1.Name, 1000)
+		Expect(meta.FindStatusCondition(latest(run1).Status.Conditions, perfv1alpha1.ConditionRegressed).Reason).To(Equal(perfv1alpha1.ReasonNoReference))
+		slot3 := slot2.Add(10 * time.Minute)
+		fakeClock.SetTime(slot3.Add(time.Second))
+		poke(s)
+		Eventually(runsOf(s)).Should(ContainElement(runName(s, slot3)))
+		finishScheduledRun(ns, runName(s, slot3), 1010)
+		run3 := latest(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: runName(s, slot3)}})
+		Expect(meta.FindStatusCondition(run3.Status.Conditions, perfv1alpha1.ConditionRegressed).Reason).To(Equal(perfv1alpha1.ReasonNoRegression))
+		Eventually(func() *bool { return scheduleOf(s).Status.LatestRegressed }).Should(Equal(ptr.To(false)))
+
+		slot4 := slot3.Add(10 * time.Minute)
+		fakeClock.SetTime(slot4.Add(time.Second))
+		poke(s)
+		Eventually(runsOf(s)).Should(ContainElement(runName(s, slot4)))
+		finishScheduledRun(ns, runName(s, slot4), 2000) // p99 2.3ms against 1.3ms
+		run4 := latest(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: runName(s, slot4)}})
+		c := meta.FindStatusCondition(run4.Status.Conditions, perfv1alpha1.ConditionRegressed)
+		Expect(c.Status).To(Equal(metav1.ConditionTrue))
+		Expect(c.Message).To(ContainSubstring("p99 2.3ms vs median 1.305ms of 2 runs (1.3ms..1.31ms)"))
+		Eventually(eventReasons(run4)).Should(ContainElement(perfv1alpha1.ReasonRegressed))
+
+		By("history keeps the newest two successful runs")
+		Eventually(runsOf(s)).Should(ConsistOf(runName(s, slot3), runName(s, slot4)))
+		st := scheduleOf(s).Status
+		Expect(st.LastRun).To(Equal(runName(s, slot4)))
+		Expect(st.LastSuccessfulRun).To(Equal(runName(s, slot4)))
+		Expect(st.LatestRegressed).To(Equal(ptr.To(true)))
+		Expect(st.LastScheduleTime.Time).To(BeTemporally("==", slot4))
+	})
+
+	It("stops while suspended and records a slot missed past its starting deadline", func() {
+		s := createSchedule(ns, "paused", func(spec *perfv1alpha1.PerfScheduleSpec) {
+			spec.Suspend = true
+			spec.StartingDeadlineSeconds = ptr.To[int64](60)
+		})
+		Eventually(scheduled(s)).Should(HavePrefix(perfv1alpha1.ReasonSuspended))
+		slot1 := slotAfter(fakeClock.Now())
+		fakeClock.SetTime(slot1.Add(5 * time.Minute)) // five minutes late
+		poke(s)
+		Consistently(runsOf(s), time.Second).Should(BeEmpty(), "suspended")
+
+		unsuspended := scheduleOf(s)
+		unsuspended.Spec.Suspend = false
+		Expect(k8sClient.Update(suiteCtx, unsuspended)).To(Succeed())
+		Eventually(scheduled(s)).Should(And(HavePrefix(perfv1alpha1.ReasonMissedDeadline), ContainSubstring("5m0s late")))
+		Consistently(runsOf(s), time.Second).Should(BeEmpty(), "a slot past its deadline is not run late")
+
+		slot2 := slot1.Add(10 * time.Minute)
+		fakeClock.SetTime(slot2.Add(2 * time.Second))
+		poke(s)
+		Eventually(runsOf(s)).Should(ConsistOf(runName(s, slot2)))
+	})
+
+	It("reports a schedule it cannot parse", func() {
+		s := createSchedule(ns, "broken", func(spec *perfv1alpha1.PerfScheduleSpec) { spec.Schedule = "every night" })
+		Eventually(scheduled(s)).Should(HavePrefix(perfv1alpha1.ReasonInvalidSchedule + `: spec.schedule "every night"`))
+		tz := createSchedule(ns, "badzone", func(spec *perfv1alpha1.PerfScheduleSpec) { spec.TimeZone = ptr.To("Mars/Olympus") })
+		Eventually(scheduled(tz)).Should(HavePrefix(perfv1alpha1.ReasonInvalidSchedule + `: spec.timeZone "Mars/Olympus"`))
+	})
+})

@@ -1,0 +1,179 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package regression compares a finished run with the runs of its schedule before it.
+// A figure regresses only when it is worse than the reference median by more than the
+// tolerance AND worse than every reference run: the reference runs' own spread is noise
+// a new run must clear before it counts as a regression.
+package regression
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// figure is one compared number of a result.
+type figure struct {
+	name          string
+	higherIsWorse bool
+	get           func(*perfv1alpha1.Result) (float64, bool)
+	format        func(float64) string
+}
+
+var figures = []figure{
+	{"added p90", true, latency(func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Added }, p90), dur},
+	{"added p99", true, latency(func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Added }, p99), dur},
+	{"p99", true, latency(func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Latency }, p99), dur},
+	{"actual qps", false, actualQPS, func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }},
+	{"sidecar CPU per 1000 rps", true, sidecarCPU, func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + "m" }},
+}
+
+// Finding is the comparison of one figure.
+type Finding struct {
+	Figure          string
+	Current, Median string
+	Low, High       string
+	ChangePercent   float64
+	Regressed       bool
+	ReferenceRuns   int
+}
+
+func (f Finding) String() string {
+	verdict := "ok"
+	if f.Regressed {
+		verdict = "REGRESSED"
+	}
+	return fmt.Sprintf("%s %s vs median %s of %d runs (%s..%s), %+.1f%%: %s",
+		f.Figure, f.Current, f.Median, f.ReferenceRuns, f.Low, f.High, f.ChangePercent, verdict)
+}
+
+// Compare judges current against the reference results (the previous successful runs,
+// newest first, already cut to the window). ok is false when there is no reference.
+func Compare(current *perfv1alpha1.Result, reference []*perfv1alpha1.Result, tolerancePercent int32) (regressed bool, findings []Finding, ok bool) {
+	if current == nil || len(reference) == 0 {
+		return false, nil, false
+	}
+	tol := float64(tolerancePercent) / 100
+	for _, fig := range figures {
+		cur, ok := fig.get(current)
+		if !ok {
+			continue
+		}
+		var ref []float64
+		for _, r := range reference {
+			if v, ok := fig.get(r); ok {
+				ref = append(ref, v)
+			}
+		}
+		if len(ref) == 0 {
+			continue
+		}
+		slices.Sort(ref)
+		med := median(ref)
+		lo, hi := ref[0], ref[len(ref)-1]
+		f := Finding{Figure: fig.name, Current: fig.format(cur), Median: fig.format(med), Low: fig.format(lo), High: fig.format(hi),
+			ReferenceRuns: len(ref)}
+		if med != 0 {
+			f.ChangePercent = (cur - med) / abs(med) * 100
+		}
+		if fig.higherIsWorse {
+			f.Regressed = cur > med+abs(med)*tol && cur > hi
+		} else {
+			f.Regressed = cur < med-abs(med)*tol && cur < lo
+		}
+		regressed = regressed || f.Regressed
+		findings = append(findings, f)
+	}
+	return regressed, findings, true
+}
+
+// Message lists the findings, regressions first.
+func Message(findings []Finding) string {
+	sorted := slices.Clone(findings)
+	slices.SortStableFunc(sorted, func(a, b Finding) int {
+		switch {
+		case a.Regressed && !b.Regressed:
+			return -1
+		case !a.Regressed && b.Regressed:
+			return 1
+		}
+		return 0
+	})
+	parts := make([]string, len(sorted))
+	for i, f := range sorted {
+		parts[i] = f.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+func latency(which func(*perfv1alpha1.Result) *perfv1alpha1.LatencySummary, pick func(*perfv1alpha1.LatencySummary) (time.Duration, bool)) func(*perfv1alpha1.Result) (float64, bool) {
+	return func(r *perfv1alpha1.Result) (float64, bool) {
+		l := which(r)
+		if l == nil {
+			return 0, false
+		}
+		d, ok := pick(l)
+		return float64(d), ok
+	}
+}
+
+func p90(l *perfv1alpha1.LatencySummary) (time.Duration, bool) {
+	if l.P90 == nil {
+		return 0, false
+	}
+	return l.P90.Duration, true
+}
+
+func p99(l *perfv1alpha1.LatencySummary) (time.Duration, bool) {
+	if l.P99 == nil {
+		return 0, false
+	}
+	return l.P99.Duration, true
+}
+
+func actualQPS(r *perfv1alpha1.Result) (float64, bool) {
+	v, err := strconv.ParseFloat(r.ActualQPS, 64)
+	return v, err == nil
+}
+
+func sidecarCPU(r *perfv1alpha1.Result) (float64, bool) {
+	if r.Resources == nil || r.Resources.SidecarPer1kQPS == nil || r.Resources.SidecarPer1kQPS.CPU == nil {
+		return 0, false
+	}
+	return float64(r.Resources.SidecarPer1kQPS.CPU.MilliValue()), true
+}
+
+func dur(v float64) string { return time.Duration(v).Round(time.Microsecond).String() }
+
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 0 {
+		return (sorted[n/2-1] + sorted[n/2]) / 2
+	}
+	return sorted[n/2]
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,87 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package regression
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// res builds a result with added p90 (µs), p99 (µs), actual qps and sidecar CPU/1k (m).
+func res(addedP90us, p99us int64, qps string, cpu int64) *perfv1alpha1.Result {
+	us := func(v int64) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(v) * time.Microsecond} }
+	r := &perfv1alpha1.Result{ActualQPS: qps,
+		Added:   &perfv1alpha1.LatencySummary{P90: us(addedP90us), P99: us(addedP90us * 2)},
+		Latency: &perfv1alpha1.LatencySummary{P99: us(p99us)}}
+	if cpu > 0 {
+		r.Resources = &perfv1alpha1.ResourceUsage{SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: ptr.To(*resource.NewMilliQuantity(cpu, resource.DecimalSI))}}
+	}
+	return r
+}
+
+func TestCompare(t *testing.T) {
+	steady := []*perfv1alpha1.Result{res(1400, 4400, "999.0", 480), res(1420, 4380, "998.5", 482), res(1380, 4420, "999.2", 479),
+		res(1410, 4400, "999.0", 481), res(1390, 4410, "998.8", 480)}
+	noisy := []*perfv1alpha1.Result{res(1000, 4400, "999", 480), res(1900, 4400, "999", 480), res(1400, 4400, "999", 480),
+		res(1200, 4400, "999", 480), res(1700, 4400, "999", 480)}
+	cases := []struct {
+		name      string
+		current   *perfv1alpha1.Result
+		reference []*perfv1alpha1.Result
+		regressed bool
+		says      []string
+	}{
+		{"same as before", res(1405, 4400, "999.0", 480), steady, false, []string{"added p90 1.405ms vs median 1.4ms of 5 runs (1.38ms..1.42ms)"}},
+		{"added p90 up 30%", res(1820, 4400, "999.0", 480), steady, true, []string{"added p90 1.82ms", "REGRESSED"}},
+		{"within tolerance though above every reference run", res(1500, 4400, "999.0", 480), steady, false, nil},
+		{"a 20% rise inside a noisy reference's spread", res(1680, 4400, "999", 480), noisy, false, []string{"(1ms..1.9ms)"}},
+		{"qps dropped", res(1400, 4400, "850.0", 480), steady, true, []string{"actual qps 850.0", "-14.9%: REGRESSED"}},
+		{"qps rose: better, not a regression", res(1400, 4400, "1100.0", 480), steady, false, nil},
+		{"sidecar CPU up", res(1400, 4400, "999.0", 600), steady, true, []string{"sidecar CPU per 1000 rps 600m vs median 480m", "REGRESSED"}},
+		{"figure missing in the current run is skipped", res(1400, 4400, "999.0", 0), steady, false, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			regressed, findings, ok := Compare(tc.current, tc.reference, 10)
+			if !ok {
+				t.Fatal("no comparison")
+			}
+			msg := Message(findings)
+			if regressed != tc.regressed {
+				t.Errorf("regressed = %v, want %v: %s", regressed, tc.regressed, msg)
+			}
+			for _, s := range tc.says {
+				if !strings.Contains(msg, s) {
+					t.Errorf("message %q lacks %q", msg, s)
+				}
+			}
+			if tc.regressed && !strings.Contains(strings.SplitN(msg, ";", 2)[0], "REGRESSED") {
+				t.Errorf("regressions should come first: %s", msg)
+			}
+		})
+	}
+	if _, _, ok := Compare(res(1, 1, "1", 1), nil, 10); ok {
+		t.Error("no reference must give ok=false")
+	}
+}

@@ -1,0 +1,176 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package thresholds judges a run's result against spec.thresholds, noise-aware: with
+// repetitions, a latency limit that lies inside the spread of the measured values is
+// Inconclusive, not a coin-flip pass or fail.
+package thresholds
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// Outcome of one check or of all of them.
+type Outcome string
+
+const (
+	Met          Outcome = "met"
+	Violated     Outcome = "VIOLATED"
+	Inconclusive Outcome = "inconclusive"
+)
+
+// Check is one threshold with what was measured.
+type Check struct {
+	Name     string
+	Measured string
+	Limit    string
+	Outcome  Outcome
+}
+
+func (c Check) String() string { return fmt.Sprintf("%s %s (limit %s): %s", c.Name, c.Measured, c.Limit, c.Outcome) }
+
+// Verdict is the outcome over every check, and the checks.
+type Verdict struct {
+	Outcome Outcome
+	Checks  []Check
+}
+
+// Message lists every check, for the ThresholdsMet condition.
+func (v Verdict) Message() string {
+	parts := make([]string, len(v.Checks))
+	for i, c := range v.Checks {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Evaluate judges res against t. It returns ok=false when t sets no threshold.
+func Evaluate(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (Verdict, bool) {
+	if t == nil || res == nil {
+		return Verdict{}, false
+	}
+	var checks []Check
+	latency := func(name string, limit *metav1.Duration, median func(*perfv1alpha1.LatencySummary) *metav1.Duration, summary *perfv1alpha1.LatencySummary, spread *perfv1alpha1.LatencyRange) {
+		if limit == nil {
+			return
+		}
+		checks = append(checks, latencyCheck(name, limit.Duration, summary, spread, median))
+	}
+	var spread perfv1alpha1.Spread
+	if res.Spread != nil {
+		spread = *res.Spread
+	}
+	p90 := func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P90 }
+	p99 := func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P99 }
+	latency("added p90", t.MaxAddedP90, p90, res.Added, spread.Added)
+	latency("added p99", t.MaxAddedP99, p99, res.Added, spread.Added)
+	latency("p90", t.MaxP90, p90, res.Latency, spread.Latency)
+	latency("p99", t.MaxP99, p99, res.Latency, spread.Latency)
+
+	if t.MinQPSPercent != nil {
+		c := Check{Name: "actual qps", Limit: fmt.Sprintf(">= %d%% of %d", *t.MinQPSPercent, res.RequestedQPS), Outcome: Inconclusive, Measured: "not measured"}
+		if actual, err := strconv.ParseFloat(res.ActualQPS, 64); err == nil && res.RequestedQPS > 0 {
+			pct := actual / float64(res.RequestedQPS) * 100
+			c.Measured = fmt.Sprintf("%s (%.2f%%)", res.ActualQPS, pct)
+			c.Outcome = judge(pct >= float64(*t.MinQPSPercent))
+		}
+		checks = append(checks, c)
+	}
+	if t.MaxErrors != nil {
+		checks = append(checks, Check{Name: "errors", Measured: strconv.FormatInt(res.Errors, 10),
+			Limit: "<= " + strconv.FormatInt(*t.MaxErrors, 10), Outcome: judge(res.Errors <= *t.MaxErrors)})
+	}
+	if t.MaxRestarts != nil {
+		c := Check{Name: "restarts", Limit: "<= " + strconv.Itoa(int(*t.MaxRestarts)), Outcome: Inconclusive, Measured: "not measured"}
+		if r := res.Restarts; r != nil {
+			n := r.App + r.Sidecar + r.LoadTester
+			c.Measured, c.Outcome = strconv.Itoa(int(n)), judge(n <= *t.MaxRestarts)
+		}
+		checks = append(checks, c)
+	}
+	var per1k *perfv1alpha1.PerKQPS
+	if res.Resources != nil {
+		per1k = res.Resources.SidecarPer1kQPS
+	}
+	quantity := func(name string, limit *resource.Quantity, measured func(*perfv1alpha1.PerKQPS) *resource.Quantity) {
+		if limit == nil {
+			return
+		}
+		c := Check{Name: name, Limit: "<= " + limit.String(), Outcome: Inconclusive, Measured: "not measured"}
+		if per1k != nil && measured(per1k) != nil {
+			q := measured(per1k)
+			c.Measured, c.Outcome = q.String(), judge(q.Cmp(*limit) <= 0)
+		}
+		checks = append(checks, c)
+	}
+	quantity("sidecar CPU per 1000 rps", t.MaxSidecarCPUPer1kQPS, func(p *perfv1alpha1.PerKQPS) *resource.Quantity { return p.CPU })
+	quantity("sidecar memory per 1000 rps", t.MaxSidecarMemoryPer1kQPS, func(p *perfv1alpha1.PerKQPS) *resource.Quantity { return p.Memory })
+
+	if len(checks) == 0 {
+		return Verdict{}, false
+	}
+	v := Verdict{Outcome: Met, Checks: checks}
+	for _, c := range checks {
+		switch {
+		case c.Outcome == Violated:
+			v.Outcome = Violated
+		case c.Outcome == Inconclusive && v.Outcome == Met:
+			v.Outcome = Inconclusive
+		}
+	}
+	return v, true
+}
+
+// latencyCheck: met when even the highest repetition is within the limit, violated when
+// even the lowest exceeds it, inconclusive in between.
+func latencyCheck(name string, limit time.Duration, s *perfv1alpha1.LatencySummary, spread *perfv1alpha1.LatencyRange,
+	pick func(*perfv1alpha1.LatencySummary) *metav1.Duration) Check {
+	c := Check{Name: name, Limit: "<= " + limit.String(), Outcome: Inconclusive, Measured: "not measured"}
+	if s == nil || pick(s) == nil {
+		return c
+	}
+	median := pick(s).Duration
+	lo, hi := median, median
+	if spread != nil && pick(&spread.Min) != nil && pick(&spread.Max) != nil {
+		lo, hi = pick(&spread.Min).Duration, pick(&spread.Max).Duration
+	}
+	c.Measured = median.String()
+	if lo != hi {
+		c.Measured = fmt.Sprintf("%s (%s..%s)", median, lo, hi)
+	}
+	switch {
+	case hi <= limit:
+		c.Outcome = Met
+	case lo > limit:
+		c.Outcome = Violated
+	}
+	return c
+}
+
+func judge(ok bool) Outcome {
+	if ok {
+		return Met
+	}
+	return Violated
+}

@@ -1,0 +1,102 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package thresholds
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+func d(s string) *metav1.Duration {
+	v, _ := time.ParseDuration(s)
+	return &metav1.Duration{Duration: v}
+}
+
+func result(addedP90 string, spread ...string) *perfv1alpha1.Result {
+	r := &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "995.0", Errors: 0,
+		Latency:  &perfv1alpha1.LatencySummary{P90: d("2.9ms"), P99: d("4.4ms")},
+		Added:    &perfv1alpha1.LatencySummary{P90: d(addedP90), P99: d("2.1ms")},
+		Restarts: &perfv1alpha1.Restarts{}}
+	if len(spread) == 2 {
+		r.Spread = &perfv1alpha1.Spread{Added: &perfv1alpha1.LatencyRange{
+			Min: perfv1alpha1.LatencySummary{P90: d(spread[0]), P99: d("2ms")},
+			Max: perfv1alpha1.LatencySummary{P90: d(spread[1]), P99: d("2.2ms")}}}
+	}
+	return r
+}
+
+func TestEvaluate(t *testing.T) {
+	gate := &perfv1alpha1.Thresholds{MaxAddedP90: d("2ms"), MinQPSPercent: ptr.To[int32](99), MaxErrors: ptr.To[int64](0), MaxRestarts: ptr.To[int32](0)}
+	cases := []struct {
+		name string
+		t    *perfv1alpha1.Thresholds
+		res  *perfv1alpha1.Result
+		want Outcome
+		says []string
+	}{
+		{"all met", gate, result("1.4ms"), Met, []string{"added p90 1.4ms (limit <= 2ms): met", "actual qps 995.0 (99.50%)"}},
+		{"added p90 over the limit", gate, result("2.01ms"), Violated, []string{"added p90 2.01ms (limit <= 2ms): VIOLATED"}},
+		{"Dapr's 2.01ms against 2ms, within the spread", gate, result("2.01ms", "1.8ms", "2.3ms"), Inconclusive,
+			[]string{"added p90 2.01ms (1.8ms..2.3ms) (limit <= 2ms): inconclusive"}},
+		{"every repetition over the limit", gate, result("2.5ms", "2.1ms", "2.9ms"), Violated, []string{"VIOLATED"}},
+		{"every repetition within", gate, result("1.5ms", "1.2ms", "1.9ms"), Met, nil},
+		{"qps too low", &perfv1alpha1.Thresholds{MinQPSPercent: ptr.To[int32](100)}, result("1ms"), Violated, []string{"actual qps 995.0 (99.50%) (limit >= 100% of 1000): VIOLATED"}},
+		{"errors", &perfv1alpha1.Thresholds{MaxErrors: ptr.To[int64](0)}, func() *perfv1alpha1.Result { r := result("1ms"); r.Errors = 3; return r }(), Violated, []string{"errors 3"}},
+		{"restarts", &perfv1alpha1.Thresholds{MaxRestarts: ptr.To[int32](0)}, func() *perfv1alpha1.Result {
+			r := result("1ms")
+			r.Restarts.Sidecar = 1
+			return r
+		}(), Violated, []string{"restarts 1"}},
+		{"sidecar usage not measured", &perfv1alpha1.Thresholds{MaxSidecarCPUPer1kQPS: ptr.To(resource.MustParse("500m"))}, result("1ms"), Inconclusive, []string{"not measured"}},
+		{"sidecar usage over", &perfv1alpha1.Thresholds{MaxSidecarCPUPer1kQPS: ptr.To(resource.MustParse("500m"))}, func() *perfv1alpha1.Result {
+			r := result("1ms")
+			r.Resources = &perfv1alpha1.ResourceUsage{SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: ptr.To(resource.MustParse("520m"))}}
+			return r
+		}(), Violated, []string{"sidecar CPU per 1000 rps 520m (limit <= 500m): VIOLATED"}},
+		{"a violation wins over inconclusive", &perfv1alpha1.Thresholds{MaxAddedP90: d("2ms"), MaxErrors: ptr.To[int64](0)},
+			func() *perfv1alpha1.Result { r := result("2.01ms", "1.8ms", "2.3ms"); r.Errors = 1; return r }(), Violated, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, ok := Evaluate(tc.t, tc.res)
+			if !ok {
+				t.Fatal("no verdict")
+			}
+			if v.Outcome != tc.want {
+				t.Errorf("outcome = %s, want %s (%s)", v.Outcome, tc.want, v.Message())
+			}
+			for _, s := range tc.says {
+				if !strings.Contains(v.Message(), s) {
+					t.Errorf("message %q lacks %q", v.Message(), s)
+				}
+			}
+		})
+	}
+	if _, ok := Evaluate(&perfv1alpha1.Thresholds{FailRun: true}, result("1ms")); ok {
+		t.Error("no threshold set must give no verdict")
+	}
+	if _, ok := Evaluate(nil, result("1ms")); ok {
+		t.Error("nil thresholds must give no verdict")
+	}
+}
