@@ -27,6 +27,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
@@ -105,6 +106,9 @@ var stopHere = stepResult{stop: true}
 func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	run := &perfv1alpha1.PerfRun{}
 	if err := r.Get(ctx, req.NamespacedName, run); err != nil {
+		if apierrors.IsNotFound(err) {
+			forgetRunMetrics(req.Namespace, req.Name)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !run.DeletionTimestamp.IsZero() {
@@ -116,6 +120,12 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	res, runErr := r.reconcileRun(ctx, run)
 	if err := r.writeStatus(ctx, orig, run); err != nil {
 		return ctrl.Result{}, errors.Join(runErr, err)
+	}
+	if finished(run) {
+		recordRunMetrics(run)
+		if !finished(orig) {
+			countOutcome(run)
+		}
 	}
 	if runErr != nil {
 		return ctrl.Result{}, runErr
@@ -206,6 +216,7 @@ func (r *PerfRunReconciler) now() metav1.Time { return metav1.NewTime(r.Clock.No
 // SetupWithManager registers the controller. Owned Deployments, Services and Jobs wake it;
 // pods are looked at on PollInterval instead of watched.
 func (r *PerfRunReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	registerMetrics()
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&perfv1alpha1.PerfRun{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.Deployment{}).

@@ -70,7 +70,7 @@ func (r *PerfScheduleReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if err := r.pruneHistory(ctx, s, runs); err != nil {
 		return ctrl.Result{}, err
 	}
-	res, err := r.handleSlot(ctx, s, activeRuns(runs))
+	res, err := r.handleSlot(ctx, s, runs)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -161,7 +161,7 @@ func (r *PerfScheduleReconciler) pruneHistory(ctx context.Context, s *perfv1alph
 
 // handleSlot creates, skips or records the latest slot that has come, and returns when to
 // look again (the next slot).
-func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedule, active []perfv1alpha1.PerfRun) (ctrl.Result, error) {
+func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun) (ctrl.Result, error) {
 	now := r.Clock.Now()
 	sched, err := parseSchedule(s)
 	if err != nil {
@@ -188,6 +188,14 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 			fmt.Sprintf("slot %s found %v late, past startingDeadlineSeconds (%ds): not run", slot.UTC().Format(time.RFC3339), now.Sub(slot).Round(time.Second), *d))
 		return requeue, nil
 	}
+	name := slotRunName(s, slot)
+	if slices.ContainsFunc(runs, func(r perfv1alpha1.PerfRun) bool { return r.Name == name }) {
+		// This slot's run exists: a pass that read the schedule before its own status write.
+		r.setScheduled(s, metav1.ConditionTrue, perfv1alpha1.ReasonRunCreated,
+			fmt.Sprintf("created run %s for slot %s", name, slot.UTC().Format(time.RFC3339)))
+		return requeue, nil
+	}
+	active := activeRuns(runs)
 	if len(active) > 0 {
 		switch s.Spec.ConcurrencyPolicy {
 		case perfv1alpha1.ConcurrencyAllow:
@@ -217,7 +225,7 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 func (r *PerfScheduleReconciler) createRun(ctx context.Context, s *perfv1alpha1.PerfSchedule, slot time.Time) (string, error) {
 	run := &perfv1alpha1.PerfRun{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        fmt.Sprintf("%s-%d", s.Name, slot.Unix()/60),
+			Name:        slotRunName(s, slot),
 			Namespace:   s.Namespace,
 			Labels:      maps.Clone(s.Spec.Template.Metadata.Labels),
 			Annotations: maps.Clone(s.Spec.Template.Metadata.Annotations),
@@ -239,6 +247,12 @@ func (r *PerfScheduleReconciler) createRun(ctx context.Context, s *perfv1alpha1.
 		return "", fmt.Errorf("creating run %s: %w", run.Name, err)
 	}
 	return run.Name, nil
+}
+
+// slotRunName is the deterministic name of a slot's run: the schedule's name and the slot's
+// minute since the Unix epoch.
+func slotRunName(s *perfv1alpha1.PerfSchedule, slot time.Time) string {
+	return fmt.Sprintf("%s-%d", s.Name, slot.Unix()/60)
 }
 
 // setScheduled records what the last slot did, with an event when it changes.

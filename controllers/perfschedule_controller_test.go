@@ -107,10 +107,7 @@ func finishScheduledRun(ns, name string, baseUs int64) {
 
 var _ = Describe("PerfSchedule controller", func() {
 	var ns string
-	BeforeEach(func() {
-		ns = newNamespace()
-		fakeClock.SetTime(time.Now()) // near the API server's creation timestamps
-	})
+	BeforeEach(func() { ns = newNamespace() })
 
 	It("fires on time, skips an overlapping slot, prunes history and flags a regression", func() {
 		s := createSchedule(ns, "nightly", func(spec *perfv1alpha1.PerfScheduleSpec) {
@@ -163,11 +160,20 @@ var _ = Describe("PerfSchedule controller", func() {
 
 		By("history keeps the newest two successful runs")
 		Eventually(runsOf(s)).Should(ConsistOf(runName(s, slot3), runName(s, slot4)))
-		st := scheduleOf(s).Status
-		Expect(st.LastRun).To(Equal(runName(s, slot4)))
-		Expect(st.LastSuccessfulRun).To(Equal(runName(s, slot4)))
-		Expect(st.LatestRegressed).To(Equal(ptr.To(true)))
-		Expect(st.LastScheduleTime.Time).To(BeTemporally("==", slot4))
+		Eventually(func() perfv1alpha1.PerfScheduleStatus { return scheduleOf(s).Status }).Should(And(
+			HaveField("LastRun", runName(s, slot4)),
+			HaveField("LastSuccessfulRun", runName(s, slot4)),
+			HaveField("LatestRegressed", Equal(ptr.To(true))),
+			HaveField("LastScheduleTime.Time", BeTemporally("==", slot4)),
+		))
+
+		By("Argo CD sees the regression on the run and on the schedule")
+		status, msg := health("PerfRun", latest(run4))
+		Expect(status).To(Equal("Degraded"))
+		Expect(msg).To(HavePrefix("Regressed: p99 2.3ms"))
+		status, msg = health("PerfSchedule", scheduleOf(s))
+		Expect(status).To(Equal("Degraded"))
+		Expect(msg).To(ContainSubstring(runName(s, slot4)))
 	})
 
 	It("stops while suspended and records a slot missed past its starting deadline", func() {

@@ -18,6 +18,7 @@ package controllers
 
 import (
 	"context"
+	"net"
 	"testing"
 	"time"
 
@@ -61,6 +62,8 @@ var (
 	scheme      = runtime.NewScheme()
 	fakeClock   = clocktesting.NewFakeClock(time.Now())
 	stopManager func()
+	// metricsAddr is where the manager serves /metrics, scraped by a spec.
+	metricsAddr = freeAddr()
 )
 
 const (
@@ -94,6 +97,10 @@ var _ = BeforeSuite(func() {
 	stopManager = startManager()
 })
 
+// Every spec starts with the fake clock at real time (the API server's timestamps are
+// real); specs that move it do so from there.
+var _ = BeforeEach(func() { fakeClock.SetTime(time.Now()) })
+
 var _ = AfterSuite(func() {
 	if stopManager != nil {
 		stopManager()
@@ -109,7 +116,7 @@ var _ = AfterSuite(func() {
 func startManager() func() {
 	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{
 		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
+		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: "0",
 		Controller:             config.Controller{SkipNameValidation: ptr.To(true)}, // restarted in a spec
 	})
@@ -143,6 +150,15 @@ func startManager() func() {
 		cancel()
 		Eventually(done, 30*time.Second).Should(BeClosed())
 	}
+}
+
+func freeAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }
 
 // installDaprControlPlane creates what a Dapr install leaves in dapr-system that the

@@ -133,6 +133,33 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("target toleration malformed", []string{"spec.target.tolerations"}, set("target.tolerations", "all")),
 	)
 
+	DescribeTable("refuses an invalid PerfSchedule with a message naming the field",
+		func(name string, want []string, edit func(spec map[string]any)) {
+			spec := map[string]any{"schedule": "0 3 * * *", "template": map[string]any{"spec": map[string]any{
+				"scenario": "ServiceInvocation", "load": map[string]any{"qps": int64(100)}}}}
+			edit(spec)
+			u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "perf.daprbench.io/v1alpha1", "kind": "PerfSchedule",
+				"metadata": map[string]any{"name": name, "namespace": "default"}, "spec": spec}}
+			err := k8s.Create(ctx, u, client.DryRunAll, client.FieldValidation("Strict"))
+			Expect(err).To(HaveOccurred())
+			for _, w := range want {
+				Expect(err.Error()).To(ContainSubstring(w))
+			}
+		},
+		Entry("schedule missing", "s", []string{"spec.schedule", "Required value"}, func(s map[string]any) { delete(s, "schedule") }),
+		Entry("name too long for run names", strings.Repeat("s", 29), []string{"metadata.name must be at most 28 characters"}, func(map[string]any) {}),
+		Entry("concurrency policy unknown", "s", []string{"spec.concurrencyPolicy", "Unsupported value"}, func(s map[string]any) { s["concurrencyPolicy"] = "Queue" }),
+		Entry("negative history limit", "s", []string{"spec.successfulRunsHistoryLimit", "greater than or equal to 0"}, func(s map[string]any) { s["successfulRunsHistoryLimit"] = int64(-1) }),
+		Entry("regression window zero", "s", []string{"spec.regression.window", "greater than or equal to 1"}, func(s map[string]any) { s["regression"] = map[string]any{"window": int64(0)} }),
+		Entry("the template's own rules apply", "s", []string{"spec.template.spec.load.qps", "greater than or equal to 1"}, func(s map[string]any) {
+			Expect(unstructured.SetNestedField(s, int64(0), "template", "spec", "load", "qps")).To(Succeed())
+		}),
+		Entry("the template's CEL rules apply", "s", []string{"spec.template.spec", "baseline cannot be true for ActorActivation"}, func(s map[string]any) {
+			Expect(unstructured.SetNestedField(s, "ActorActivation", "template", "spec", "scenario")).To(Succeed())
+			Expect(unstructured.SetNestedField(s, true, "template", "spec", "baseline")).To(Succeed())
+		}),
+	)
+
 	It("refuses a name too long to prefix the run's workloads", func() {
 		err := k8s.Create(ctx, perfRun(strings.Repeat("a", 41)), client.DryRunAll)
 		Expect(err).To(MatchError(ContainSubstring("metadata.name must be at most 40 characters")))

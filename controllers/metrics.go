@@ -1,0 +1,175 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// The latest result of every PerfRun, on the manager's metrics endpoint (controller-runtime's
+// registry), so Prometheus keeps the history of scheduled runs and Grafana plots it. A run's
+// series go when the run is deleted.
+
+var runLabels = []string{"namespace", "perfrun", "schedule"}
+
+var (
+	metricLatency = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_latency_seconds",
+		Help: "Latency of the latest finished run by quantile (0.5..0.999, avg, max) and variant: measured, baseline, or added (measured minus baseline).",
+	}, append(runLabels, "variant", "quantile"))
+	metricActualQPS = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_actual_qps", Help: "Achieved requests per second of the measured path.",
+	}, runLabels)
+	metricRequestedQPS = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_requested_qps", Help: "Requested requests per second.",
+	}, runLabels)
+	metricErrors = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_errors", Help: "Requests of the measured path that did not return 200.",
+	}, runLabels)
+	metricCPU = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_cpu_millicores", Help: "CPU used during the measured load, by role and statistic (avg, max).",
+	}, append(runLabels, "role", "stat"))
+	metricMemory = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_memory_bytes", Help: "Memory working set during the measured load, by role and statistic (avg, max).",
+	}, append(runLabels, "role", "stat"))
+	metricOutcome = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_outcome", Help: "1 for the outcome of the latest finished run: its phase and the reason of its Succeeded or Failed condition.",
+	}, append(runLabels, "phase", "reason"))
+	metricCompletion = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_completion_timestamp_seconds", Help: "When the latest run finished (Unix seconds).",
+	}, runLabels)
+	metricRegressed = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_regressed", Help: "1 when the latest run of a schedule regressed against the runs before it, else 0.",
+	}, runLabels)
+	metricOutcomesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "daprbench_perfrun_outcomes_total", Help: "Finished runs by namespace, phase and reason, since the manager started.",
+	}, []string{"namespace", "phase", "reason"})
+
+	runGauges = []*prometheus.GaugeVec{metricLatency, metricActualQPS, metricRequestedQPS, metricErrors, metricCPU,
+		metricMemory, metricOutcome, metricCompletion, metricRegressed}
+	registerOnce sync.Once
+)
+
+func registerMetrics() {
+	registerOnce.Do(func() {
+		for _, g := range runGauges {
+			metrics.Registry.MustRegister(g)
+		}
+		metrics.Registry.MustRegister(metricOutcomesTotal)
+	})
+}
+
+// forgetRunMetrics drops every series of a run.
+func forgetRunMetrics(namespace, name string) {
+	for _, g := range runGauges {
+		g.DeletePartialMatch(prometheus.Labels{"namespace": namespace, "perfrun": name})
+	}
+}
+
+// recordRunMetrics exports a finished run's result; it replaces whatever the run exported before.
+func recordRunMetrics(run *perfv1alpha1.PerfRun) {
+	if !finished(run) {
+		return
+	}
+	forgetRunMetrics(run.Namespace, run.Name)
+	l := prometheus.Labels{"namespace": run.Namespace, "perfrun": run.Name, "schedule": run.Labels[perfv1alpha1.LabelSchedule]}
+	with := func(extra prometheus.Labels) prometheus.Labels {
+		out := prometheus.Labels{}
+		for k, v := range l {
+			out[k] = v
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	metricOutcome.With(with(prometheus.Labels{"phase": string(run.Status.Phase), "reason": outcomeReason(run)})).Set(1)
+	if t := run.Status.CompletionTime; t != nil {
+		metricCompletion.With(l).Set(float64(t.Unix()))
+	}
+	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionRegressed); c != nil {
+		metricRegressed.With(l).Set(boolFloat(c.Status == metav1.ConditionTrue))
+	}
+	res := run.Status.Result
+	if res == nil || res.Generation != run.Generation {
+		return
+	}
+	metricRequestedQPS.With(l).Set(float64(res.RequestedQPS))
+	if q, err := strconv.ParseFloat(res.ActualQPS, 64); err == nil {
+		metricActualQPS.With(l).Set(q)
+	}
+	metricErrors.With(l).Set(float64(res.Errors))
+	for variant, s := range map[string]*perfv1alpha1.LatencySummary{"measured": res.Latency, "baseline": res.Baseline, "added": res.Added} {
+		if s == nil {
+			continue
+		}
+		for quantile, d := range map[string]*metav1.Duration{"0.5": s.P50, "0.75": s.P75, "0.9": s.P90, "0.99": s.P99, "0.999": s.P999, "avg": s.Avg, "max": s.Max} {
+			if d != nil {
+				metricLatency.With(with(prometheus.Labels{"variant": variant, "quantile": quantile})).Set(d.Seconds())
+			}
+		}
+	}
+	if u := res.Resources; u != nil {
+		for role, ru := range map[string]*perfv1alpha1.RoleUsage{"serverApp": u.ServerApp, "serverSidecar": u.ServerSidecar,
+			"clientSidecar": u.ClientSidecar, "loadTester": u.LoadTester, "baselineApp": u.BaselineApp} {
+			recordRole(with, role, ru)
+		}
+		for i := range u.ControlPlane {
+			recordRole(with, u.ControlPlane[i].Component, &u.ControlPlane[i].Usage)
+		}
+	}
+}
+
+func recordRole(with func(prometheus.Labels) prometheus.Labels, role string, ru *perfv1alpha1.RoleUsage) {
+	if ru == nil || ru.Samples == 0 {
+		return
+	}
+	for stat, q := range map[string]float64{"avg": float64(ru.CPUAvg.MilliValue()), "max": float64(ru.CPUMax.MilliValue())} {
+		metricCPU.With(with(prometheus.Labels{"role": role, "stat": stat})).Set(q)
+	}
+	for stat, q := range map[string]float64{"avg": float64(ru.MemoryAvg.Value()), "max": float64(ru.MemoryMax.Value())} {
+		metricMemory.With(with(prometheus.Labels{"role": role, "stat": stat})).Set(q)
+	}
+}
+
+// countOutcome counts a run that has just finished.
+func countOutcome(run *perfv1alpha1.PerfRun) {
+	metricOutcomesTotal.WithLabelValues(run.Namespace, string(run.Status.Phase), outcomeReason(run)).Inc()
+}
+
+// outcomeReason is the Failed condition's reason, or Succeeded.
+func outcomeReason(run *perfv1alpha1.PerfRun) string {
+	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && c.Status == metav1.ConditionTrue {
+		return c.Reason
+	}
+	return perfv1alpha1.ReasonSucceeded
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
