@@ -36,28 +36,13 @@ func (s *Sidecar) WaitReady(ctx context.Context, bound time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	url := s.BaseURL + "/v1.0/healthz/outbound"
-	var last string
-	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			return err
-		}
-		resp, err := s.client().Do(req)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode/100 == 2 {
-				return nil
-			}
-			last = resp.Status
-		} else {
-			last = err.Error()
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("dapr sidecar at %s not healthy after %v (last: %s)", s.BaseURL, bound, last)
-		case <-time.After(250 * time.Millisecond):
-		}
+	last, err := poll2xx(ctx, s.client(), func(ctx context.Context) (*http.Request, error) {
+		return http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	})
+	if err != nil {
+		return fmt.Errorf("dapr sidecar at %s not healthy after %v (last: %s)", s.BaseURL, bound, last)
 	}
+	return nil
 }
 
 // Shutdown asks the sidecar to stop so the Job's pod can complete.

@@ -20,7 +20,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -41,29 +40,12 @@ func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Durati
 	if len(body) > 0 {
 		method = http.MethodPost
 	}
-	client := &http.Client{Timeout: 5 * time.Second}
-	var last string
-	for {
+	last, err := poll2xx(ctx, &http.Client{Timeout: 5 * time.Second}, func(ctx context.Context) (*http.Request, error) {
 		url := strings.ReplaceAll(t.URL, "{uuid}", uuid.NewString())
-		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
-		if err != nil {
-			return fmt.Errorf("%s target %s: %w", t.Variant, t.URL, err)
-		}
-		resp, err := client.Do(req)
-		if err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode/100 == 2 {
-				return nil
-			}
-			last = resp.Status
-		} else {
-			last = err.Error()
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s target %s did not answer 2xx within %v (last: %s)", t.Variant, t.URL, bound, last)
-		case <-time.After(250 * time.Millisecond):
-		}
+		return http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	})
+	if err != nil {
+		return fmt.Errorf("%s target %s did not answer 2xx within %v (last: %s)", t.Variant, t.URL, bound, last)
 	}
+	return nil
 }

@@ -48,7 +48,9 @@ type Check struct {
 	Outcome  Outcome
 }
 
-func (c Check) String() string { return fmt.Sprintf("%s %s (limit %s): %s", c.Name, c.Measured, c.Limit, c.Outcome) }
+func (c Check) String() string {
+	return fmt.Sprintf("%s %s (limit %s): %s", c.Name, c.Measured, c.Limit, c.Outcome)
+}
 
 // Verdict is the outcome over every check, and the checks.
 type Verdict struct {

@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The daprbench Authors.
 
@@ -13,8 +15,6 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
 */
-
-//go:build e2e
 
 package e2e
 
@@ -96,7 +96,7 @@ var _ = Describe("PerfRun on a real cluster", func() {
 
 		actual, err := strconv.ParseFloat(res.ActualQPS, 64)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(math.Abs(actual-200) / 200).To(BeNumerically("<=", 0.02), "actual qps %v not within 2%% of 200", actual)
+		Expect(math.Abs(actual-200)/200).To(BeNumerically("<=", 0.02), "actual qps %v not within 2%% of 200", actual)
 		Expect(res.Errors).To(BeZero())
 		Expect(res.ReturnCodes).To(HaveKeyWithValue("200", res.Requests))
 		Expect(res.Requests).To(BeNumerically(">=", 8000))

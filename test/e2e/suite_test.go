@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The daprbench Authors.
 
@@ -13,8 +15,6 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
 */
-
-//go:build e2e
 
 // Package e2e runs daprbench on a real cluster: real pods, real load, the real
 // metrics-server. `make test-e2e` brings up the local one-node cluster
