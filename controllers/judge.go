@@ -18,6 +18,7 @@ package controllers
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -48,6 +49,10 @@ func judgeThresholds(run *perfv1alpha1.PerfRun) (fail bool, msg string) {
 	return false, ""
 }
 
+// minReferenceRuns is the fewest earlier runs a regression is judged against (or the
+// window, when smaller).
+const minReferenceRuns = 3
+
 // judgeRegression compares a scheduled run's result with the schedule's earlier successful
 // runs and sets Regressed. Runs not created by a schedule are not judged.
 func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alpha1.PerfRun) error {
@@ -75,16 +80,20 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	if window <= 0 {
 		window = 5
 	}
+	// One or two reference runs have no spread worth the name: their noise would be
+	// reported as regressions. Judge once min(window, 3) earlier runs exist.
+	if need := min(window, minReferenceRuns); len(earlier) < need {
+		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoReference,
+			fmt.Sprintf("%d earlier successful runs of schedule %s; %d are needed to judge a regression", len(earlier), name, need))
+		return nil
+	}
 	var reference []*perfv1alpha1.Result
 	for i := range earlier[:min(window, len(earlier))] {
 		reference = append(reference, earlier[i].Status.Result)
 	}
 	tolerance := sched.Spec.Regression.TolerancePercent
-	regressed, findings, ok := regression.Compare(run.Status.Result, reference, tolerance)
+	regressed, findings, _ := regression.Compare(run.Status.Result, reference, tolerance)
 	switch {
-	case !ok:
-		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoReference,
-			"no earlier successful run of schedule "+name+" to compare with")
 	case regressed:
 		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionTrue, perfv1alpha1.ReasonRegressed, regression.Message(findings))
 	default:

@@ -112,6 +112,7 @@ var _ = Describe("PerfSchedule controller", func() {
 	It("fires on time, skips an overlapping slot, prunes history and flags a regression", func() {
 		s := createSchedule(ns, "nightly", func(spec *perfv1alpha1.PerfScheduleSpec) {
 			spec.SuccessfulRunsHistoryLimit = ptr.To[int32](2)
+			spec.Regression = perfv1alpha1.RegressionSpec{Window: 2, TolerancePercent: 10}
 		})
 		slot1 := slotAfter(fakeClock.Now())
 		Eventually(func() *metav1.Time { return scheduleOf(s).Status.NextScheduleTime }).Should(Equal(&metav1.Time{Time: slot1}))
@@ -144,7 +145,9 @@ var _ = Describe("PerfSchedule controller", func() {
 		Eventually(runsOf(s)).Should(ContainElement(runName(s, slot3)))
 		finishScheduledRun(ns, runName(s, slot3), 1010)
 		run3 := latest(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: runName(s, slot3)}})
-		Expect(meta.FindStatusCondition(run3.Status.Conditions, perfv1alpha1.ConditionRegressed).Reason).To(Equal(perfv1alpha1.ReasonNoRegression))
+		c3 := meta.FindStatusCondition(run3.Status.Conditions, perfv1alpha1.ConditionRegressed)
+		Expect(c3.Reason).To(Equal(perfv1alpha1.ReasonNoReference))
+		Expect(c3.Message).To(ContainSubstring("1 earlier successful runs of schedule nightly; 2 are needed"))
 		Eventually(func() *bool { return scheduleOf(s).Status.LatestRegressed }).Should(Equal(ptr.To(false)))
 
 		slot4 := slot3.Add(10 * time.Minute)
