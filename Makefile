@@ -43,20 +43,23 @@ generate: controller-gen ## Generate DeepCopy methods.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
 
 .PHONY: fmt
-fmt: ## go fmt.
+fmt: ## go fmt (the local-cluster tools module included).
 	go fmt ./...
+	cd hack/local-cluster && go fmt ./...
 
 .PHONY: vet
-vet: ## go vet (the e2e suite included).
+vet: ## go vet (the e2e suite and the local-cluster tools included).
 	go vet ./...
+	cd hack/local-cluster && go vet ./...
 	@if ls test/e2e/*.go >/dev/null 2>&1; then echo go vet -tags e2e ./test/...; go vet -tags e2e ./test/...; fi
 
 .PHONY: verify
 verify: manifests generate fmt ## Fail when generated code, manifests, formatting or go.mod are stale.
 	go mod tidy
-	@if [ -n "$$(git status --porcelain -- api config go.mod go.sum '*.go')" ]; then \
+	cd hack/local-cluster && go mod tidy
+	@if [ -n "$$(git status --porcelain -- api config go.mod go.sum hack '*.go')" ]; then \
 	  echo "generated files, formatting or go.mod are stale; run 'make manifests generate fmt' and 'go mod tidy':"; \
-	  git status --porcelain -- api config go.mod go.sum '*.go'; git --no-pager diff --stat; exit 1; fi
+	  git status --porcelain -- api config go.mod go.sum hack '*.go'; git --no-pager diff --stat; exit 1; fi
 
 .PHONY: envtest-assets
 envtest-assets: setup-envtest ## Install envtest's kube-apiserver/etcd (downloaded, or built from Go modules).
