@@ -18,7 +18,8 @@ CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 SETUP_ENVTEST ?= $(LOCALBIN)/setup-envtest
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
 GINKGO ?= $(LOCALBIN)/ginkgo
-KUBECTL ?= kubectl
+# kubectl from PATH, else the one hack/local-cluster builds.
+KUBECTL ?= $(shell command -v kubectl || echo $(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/kubectl)
 
 SHELL = /usr/bin/env bash -o pipefail
 .SHELLFLAGS = -ec
@@ -134,11 +135,11 @@ cluster-image: image-archive ## Import the image into the local cluster's contai
 	$(LOCAL_CLUSTER) import $(IMAGE_ARCHIVE)
 
 test-e2e: cluster-up cluster-image kustomize ## End-to-end suite on the local cluster (reuses it when up).
-	KUBECONFIG=$(LOCAL_KUBECONFIG) KUSTOMIZE=$(KUSTOMIZE) IMG=$(IMG) \
+	KUBECONFIG=$(LOCAL_KUBECONFIG) KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) IMG=$(IMG) \
 	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v
 
 demo: kustomize ## The main job: run a sample PerfRun end to end (on the local cluster when no cluster is configured).
-	KUSTOMIZE=$(KUSTOMIZE) IMG=$(IMG) hack/demo.sh
+	KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) IMG=$(IMG) hack/demo.sh
 
 ##@ Tools
 

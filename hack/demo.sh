@@ -15,6 +15,8 @@ KUSTOMIZE=$(realpath "${KUSTOMIZE:-bin/kustomize}")
 NS=${DEMO_NAMESPACE:-daprbench-demo}
 TIMEOUT=${DEMO_TIMEOUT:-600}
 
+KUBECTL=${KUBECTL:-kubectl}
+kubectl() { command "$KUBECTL" "$@"; }
 say() { printf '\n== %s\n' "$*"; }
 
 if kubectl version --request-timeout=5s >/dev/null 2>&1; then

@@ -75,7 +75,7 @@ var _ = BeforeSuite(func() {
 
 	By("deploying the operator in-cluster")
 	manifests := run(kustomizeBin(), "build", filepath.Join(repoRoot, "test", "e2e", "config"))
-	runWithInput(manifests, "kubectl", "apply", "--server-side", "--force-conflicts", "-f", "-")
+	runWithInput(manifests, kubectlBin(), "apply", "--server-side", "--force-conflicts", "-f", "-")
 	Eventually(managerAvailable, 2*time.Minute).Should(BeTrue(), "the manager Deployment did not become Available")
 })
 
@@ -85,7 +85,7 @@ var _ = AfterSuite(func() {
 	}
 	By("removing the operator")
 	manifests := run(kustomizeBin(), "build", filepath.Join(repoRoot, "test", "e2e", "config"))
-	runWithInput(manifests, "kubectl", "delete", "--ignore-not-found", "--wait=true", "--timeout=2m", "-f", "-")
+	runWithInput(manifests, kubectlBin(), "delete", "--ignore-not-found", "--wait=true", "--timeout=2m", "-f", "-")
 })
 
 func managerAvailable() bool {
@@ -94,6 +94,13 @@ func managerAvailable() bool {
 		return false
 	}
 	return d.Status.ObservedGeneration == d.Generation && d.Status.AvailableReplicas >= 1 && d.Status.UpdatedReplicas >= 1
+}
+
+func kubectlBin() string {
+	if k := os.Getenv("KUBECTL"); k != "" {
+		return k
+	}
+	return "kubectl"
 }
 
 func kustomizeBin() string {
