@@ -11,6 +11,7 @@ DAPR_VERSION ?= v1.14.0
 CONTROLLER_TOOLS_VERSION ?= v0.21.0
 SETUP_ENVTEST_VERSION ?= v0.25.1
 KUSTOMIZE_VERSION ?= v5.8.1
+STATICCHECK_VERSION ?= v0.8.2
 GINKGO_VERSION ?= $(shell go list -m -f '{{.Version}}' github.com/onsi/ginkgo/v2)
 
 LOCALBIN ?= $(shell pwd)/bin
@@ -18,6 +19,7 @@ CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 SETUP_ENVTEST ?= $(LOCALBIN)/setup-envtest
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
 GINKGO ?= $(LOCALBIN)/ginkgo
+STATICCHECK ?= $(LOCALBIN)/staticcheck
 # kubectl from PATH, else the one hack/local-cluster builds.
 KUBECTL ?= $(shell command -v kubectl || echo $(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/kubectl)
 
@@ -53,6 +55,12 @@ vet: ## go vet (the e2e suite and the local-cluster tools included).
 	go vet ./...
 	cd hack/local-cluster && go vet ./...
 	@if ls test/e2e/*.go >/dev/null 2>&1; then echo go vet -tags e2e ./test/...; go vet -tags e2e ./test/...; fi
+
+.PHONY: lint
+lint: staticcheck ## staticcheck over every package (e2e suite and local-cluster tools included).
+	$(STATICCHECK) ./...
+	$(STATICCHECK) -tags e2e ./test/...
+	cd hack/local-cluster && $(STATICCHECK) ./...
 
 .PHONY: verify
 verify: manifests generate fmt ## Fail when generated code, manifests, formatting or go.mod are stale.
@@ -143,8 +151,9 @@ demo: kustomize ## The main job: run a sample PerfRun end to end (on the local c
 
 ##@ Tools
 
-.PHONY: controller-gen setup-envtest kustomize ginkgo
+.PHONY: controller-gen setup-envtest kustomize ginkgo staticcheck
 controller-gen: $(CONTROLLER_GEN)
+staticcheck: $(STATICCHECK)
 setup-envtest: $(SETUP_ENVTEST)
 kustomize: $(KUSTOMIZE)
 ginkgo: $(GINKGO)
@@ -153,6 +162,7 @@ $(CONTROLLER_GEN): $(LOCALBIN)/.controller-gen-$(CONTROLLER_TOOLS_VERSION)
 $(SETUP_ENVTEST): $(LOCALBIN)/.setup-envtest-$(SETUP_ENVTEST_VERSION)
 $(KUSTOMIZE): $(LOCALBIN)/.kustomize-$(KUSTOMIZE_VERSION)
 $(GINKGO): $(LOCALBIN)/.ginkgo-$(GINKGO_VERSION)
+$(STATICCHECK): $(LOCALBIN)/.staticcheck-$(STATICCHECK_VERSION)
 
 # A stamp per tool version, so changing a pin reinstalls the tool.
 $(LOCALBIN)/.controller-gen-%:
@@ -163,6 +173,8 @@ $(LOCALBIN)/.kustomize-%:
 	$(call go-install,sigs.k8s.io/kustomize/kustomize/v5@$*,$@)
 $(LOCALBIN)/.ginkgo-%:
 	$(call go-install,github.com/onsi/ginkgo/v2/ginkgo@$*,$@)
+$(LOCALBIN)/.staticcheck-%:
+	$(call go-install,honnef.co/go/tools/cmd/staticcheck@$*,$@)
 
 define go-install
 @mkdir -p $(LOCALBIN)

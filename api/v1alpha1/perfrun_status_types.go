@@ -51,7 +51,8 @@ type PerfRunStatus struct {
 	// +optional
 	CompletionTime *metav1.Time `json:"completionTime,omitempty"`
 
-	// conditions: DaprReady, WorkloadsReady, Succeeded, Failed (see the Condition* constants).
+	// conditions: DaprReady, WorkloadsReady, ResourceUsageAvailable, ThresholdsMet, Regressed,
+	// Succeeded and Failed (see the Condition* constants for their reasons).
 	// +listType=map
 	// +listMapKey=type
 	// +optional

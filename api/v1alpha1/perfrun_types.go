@@ -396,7 +396,3 @@ type PerfRunList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []PerfRun `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&PerfRun{}, &PerfRunList{})
-}

@@ -204,7 +204,3 @@ type PerfScheduleList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []PerfSchedule `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&PerfSchedule{}, &PerfScheduleList{})
-}

@@ -22,6 +22,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -34,12 +35,11 @@ import (
 // CEL rules and defaults of the generated CRD. No controller runs.
 
 var (
-	ctx     context.Context
-	cancel  context.CancelFunc
-	env     *envtest.Environment
-	cfg     *rest.Config
-	k8s     client.Client
-	scheme_ = perfv1alpha1.SchemeBuilder
+	ctx    context.Context
+	cancel context.CancelFunc
+	env    *envtest.Environment
+	cfg    *rest.Config
+	k8s    client.Client
 )
 
 func TestAPI(t *testing.T) {
@@ -54,8 +54,8 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	cfg, err = env.Start()
 	Expect(err).NotTo(HaveOccurred())
-	sch, err := scheme_.Build()
-	Expect(err).NotTo(HaveOccurred())
+	sch := runtime.NewScheme()
+	Expect(perfv1alpha1.AddToScheme(sch)).To(Succeed())
 	k8s, err = client.New(cfg, client.Options{Scheme: sch})
 	Expect(err).NotTo(HaveOccurred())
 })
