@@ -30,9 +30,6 @@ import (
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
-// daprdContainer is the name Dapr's injector gives the sidecar.
-const daprdContainer = "daprd"
-
 // Waiting reasons that never resolve by themselves, and those that may (for a while).
 var (
 	fatalWaiting   = []string{"InvalidImageName", "ErrImageNeverPull"}
@@ -146,7 +143,7 @@ func restarts(target, tester []corev1.Pod) *perfv1alpha1.Restarts {
 	out := &perfv1alpha1.Restarts{}
 	for _, p := range target {
 		for _, s := range allStatuses(&p) {
-			if s.Name == daprdContainer {
+			if s.Name == workload.ContainerDaprd {
 				out.Sidecar += s.RestartCount
 			} else {
 				out.App += s.RestartCount

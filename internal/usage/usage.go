@@ -41,16 +41,13 @@ const (
 	BaselineApp   Role = "baselineApp"
 )
 
-// daprdContainer is the sidecar container Dapr's injector adds.
-const daprdContainer = "daprd"
-
 // controlPlaneLabel is the label Dapr's Helm chart puts on every control-plane pod.
 const controlPlaneLabel = "app"
 
 // Classify returns the role of a container in a pod of the given component; the sidecar is
 // the container named daprd, everything else in a pod is the app.
 func Classify(component workload.Role, container string) (Role, bool) {
-	sidecar := container == daprdContainer
+	sidecar := container == workload.ContainerDaprd
 	switch component {
 	case workload.RoleTarget:
 		if sidecar {

@@ -27,11 +27,13 @@ import (
 
 // Ports and paths of the target app (cmd/perfapp).
 const (
-	AppPort          = 3000
-	InvokeMethod     = "test"
-	SidecarHTTPPort  = 3500
-	ContainerTarget  = "app"
-	ContainerTester  = "loadtester"
+	AppPort         = 3000
+	InvokeMethod    = "test"
+	SidecarHTTPPort = 3500
+	ContainerTarget = "app"
+	ContainerTester = "loadtester"
+	// ContainerDaprd is the sidecar container Dapr's injector adds to a pod.
+	ContainerDaprd   = "daprd"
 	TerminationLog   = "/dev/termination-log"
 	defaultImageTag  = "daprbench:dev"
 	perfappBinary    = "/perfapp"
