@@ -69,7 +69,9 @@ func TestActorHostProtocolAsDaprdDrivesIt(t *testing.T) {
 		{http.MethodPut, "/actors/PerfActor/a2/method/activate", 200},
 		{http.MethodPut, "/actors/PerfActor/a1/method/timer/tick", 200},
 		{http.MethodPut, "/actors/PerfActor/a1/method/remind/nudge", 200},
+		{http.MethodPut, "/actors/PerfActor/a2/method/activate", 200}, // a2 is active: no activation
 		{http.MethodDelete, "/actors/PerfActor/a1", 200},
+		{http.MethodPut, "/actors/PerfActor/a1/method/activate", 200}, // deactivated: activated again
 		{http.MethodPut, "/actors/OtherActor/a1/method/activate", 404},
 		{http.MethodPost, "/actors/PerfActor/a1/method/activate", 405}, // daprd always uses PUT
 		{http.MethodGet, "/healthz", 200},
@@ -79,8 +81,11 @@ func TestActorHostProtocolAsDaprdDrivesIt(t *testing.T) {
 			t.Errorf("%s %s = %d %q, want %d", s.method, s.path, code, body, s.want)
 		}
 	}
-	if got := app.Stats.ActorCalls.Load(); got != 2 {
-		t.Errorf("actor calls = %d, want 2", got)
+	if got := app.Stats.ActorCalls.Load(); got != 4 {
+		t.Errorf("actor calls = %d, want 4", got)
+	}
+	if got := app.Stats.ActorsActivated.Load(); got != 3 {
+		t.Errorf("actors activated = %d, want 3 (a1, a2, a1 again after its deactivation)", got)
 	}
 	if app.Stats.Timers.Load() != 1 || app.Stats.Reminders.Load() != 1 || app.Stats.Deactivations.Load() != 1 {
 		t.Errorf("timer/reminder/deactivation counts = %d/%d/%d", app.Stats.Timers.Load(), app.Stats.Reminders.Load(), app.Stats.Deactivations.Load())
