@@ -4,14 +4,17 @@
 IMG ?= daprbench:dev
 # Kubernetes version of the envtest API server (and of the local cluster).
 ENVTEST_K8S_VERSION ?= 1.36.3
-# Dapr release whose CRDs validate the objects the operator generates.
-DAPR_VERSION ?= v1.14.0
+# Dapr release: one pin for the CRDs envtest validates against, the sidecar and control plane
+# built from Go modules (hack/build-dapr.sh) and the Helm chart that installs them.
+# v1.16.0 is the newest whose every module the proxy serves; v1.14.0 builds and installs too.
+DAPR_VERSION ?= v1.16.0
 
 ## Tool versions, installed into bin/ with `go install`.
 CONTROLLER_TOOLS_VERSION ?= v0.21.0
 SETUP_ENVTEST_VERSION ?= v0.25.1
 KUSTOMIZE_VERSION ?= v5.8.1
 STATICCHECK_VERSION ?= v0.8.2
+HELM_VERSION ?= v3.22.0
 GINKGO_VERSION ?= $(shell go list -m -f '{{.Version}}' github.com/onsi/ginkgo/v2)
 
 LOCALBIN ?= $(shell pwd)/bin
@@ -20,6 +23,7 @@ SETUP_ENVTEST ?= $(LOCALBIN)/setup-envtest
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
 GINKGO ?= $(LOCALBIN)/ginkgo
 STATICCHECK ?= $(LOCALBIN)/staticcheck
+HELM ?= $(LOCALBIN)/helm
 # kubectl from PATH, else the one hack/local-cluster builds.
 KUBECTL ?= $(shell command -v kubectl || echo $(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/kubectl)
 
@@ -123,15 +127,28 @@ LOCAL_CACHE ?= $(HOME)/.cache/daprbench
 LOCAL_KUBECONFIG ?= $(LOCAL_CACHE)/cluster/kubeconfig
 IMAGE_ARCHIVE ?= bin/daprbench-image.tar
 
-.PHONY: cluster-up cluster-down cluster-status image-archive cluster-image test-e2e demo
+.PHONY: cluster-up cluster-down cluster-status image-archive cluster-image dapr-images cluster-dapr cluster-dapr-down test-e2e demo
 cluster-up: ## Start the local one-node cluster in its own network namespace (root; builds what is missing).
 	$(LOCAL_CLUSTER) up
+
+dapr-images: cluster-build ## Build Dapr DAPR_VERSION (daprd + control plane) from Go modules into image archives, cached.
+	MKIMAGE=$(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/mkimage hack/build-dapr.sh $(DAPR_VERSION) $(LOCAL_CACHE)/dapr/$(DAPR_VERSION)
+
+cluster-dapr: cluster-up dapr-images helm ## Install Dapr DAPR_VERSION on the local cluster with Dapr's own Helm chart (builds what is missing).
+	HELM=$(HELM) hack/local-cluster/dapr.sh install $(DAPR_VERSION)
+
+cluster-dapr-down: helm ## Remove Dapr from the local cluster (release, CRDs, webhook, volumes).
+	HELM=$(HELM) hack/local-cluster/dapr.sh uninstall
 
 cluster-down: ## Stop the local cluster and remove its state.
 	$(LOCAL_CLUSTER) down
 
 cluster-status: ## Show the local cluster's processes and node.
 	$(LOCAL_CLUSTER) status
+
+.PHONY: cluster-build
+cluster-build: ## Build the local cluster's binaries (Kubernetes, etcd, add-ons, image tools) without starting it.
+	$(LOCAL_CLUSTER) build
 
 image-archive: ## Build the one image (manager, loadtester, perfapp) as an archive, without a container engine.
 	@mkdir -p bin/image
@@ -142,17 +159,18 @@ image-archive: ## Build the one image (manager, loadtester, perfapp) as an archi
 cluster-image: image-archive ## Import the image into the local cluster's containerd.
 	$(LOCAL_CLUSTER) import $(IMAGE_ARCHIVE)
 
-test-e2e: cluster-up cluster-image kustomize ## End-to-end suite on the local cluster (reuses it when up).
-	KUBECONFIG=$(LOCAL_KUBECONFIG) KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) IMG=$(IMG) \
+test-e2e: cluster-dapr cluster-image kustomize ## End-to-end suite on the local cluster with real Dapr (reuses it when up).
+	KUBECONFIG=$(LOCAL_KUBECONFIG) KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) \
 	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v
 
-demo: kustomize ## The main job: run a sample PerfRun end to end (on the local cluster when no cluster is configured).
-	KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) IMG=$(IMG) hack/demo.sh
+demo: kustomize helm ## The main job: Dapr's published invocation scenario end to end (on the local cluster with real Dapr when no cluster is configured).
+	KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) HELM=$(HELM) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) hack/demo.sh
 
 ##@ Tools
 
-.PHONY: controller-gen setup-envtest kustomize ginkgo staticcheck
+.PHONY: controller-gen setup-envtest kustomize ginkgo staticcheck helm
 controller-gen: $(CONTROLLER_GEN)
+helm: $(HELM)
 staticcheck: $(STATICCHECK)
 setup-envtest: $(SETUP_ENVTEST)
 kustomize: $(KUSTOMIZE)
@@ -163,6 +181,7 @@ $(SETUP_ENVTEST): $(LOCALBIN)/.setup-envtest-$(SETUP_ENVTEST_VERSION)
 $(KUSTOMIZE): $(LOCALBIN)/.kustomize-$(KUSTOMIZE_VERSION)
 $(GINKGO): $(LOCALBIN)/.ginkgo-$(GINKGO_VERSION)
 $(STATICCHECK): $(LOCALBIN)/.staticcheck-$(STATICCHECK_VERSION)
+$(HELM): $(LOCALBIN)/.helm-$(HELM_VERSION)
 
 # A stamp per tool version, so changing a pin reinstalls the tool.
 $(LOCALBIN)/.controller-gen-%:
@@ -175,6 +194,8 @@ $(LOCALBIN)/.ginkgo-%:
 	$(call go-install,github.com/onsi/ginkgo/v2/ginkgo@$*,$@)
 $(LOCALBIN)/.staticcheck-%:
 	$(call go-install,honnef.co/go/tools/cmd/staticcheck@$*,$@)
+$(LOCALBIN)/.helm-%:
+	$(call go-install,helm.sh/helm/v3/cmd/helm@$*,$@)
 
 define go-install
 @mkdir -p $(LOCALBIN)

@@ -172,6 +172,8 @@ func installDaprControlPlane(mtls bool) {
 	cfg.SetGroupVersionKind(workload.ConfigurationGVK)
 	cfg.SetNamespace("dapr-system")
 	cfg.SetName("daprsystem")
-	cfg.Object["spec"] = map[string]any{"mtls": map[string]any{"enabled": mtls}}
+	// As Dapr's chart writes it (v1.16's CRD requires the trust domain and sentry address).
+	cfg.Object["spec"] = map[string]any{"mtls": map[string]any{"enabled": mtls,
+		"controlPlaneTrustDomain": "cluster.local", "sentryAddress": "dapr-sentry.dapr-system.svc.cluster.local:443"}}
 	Expect(client.IgnoreAlreadyExists(k8sClient.Create(ctx, cfg))).To(Succeed())
 }

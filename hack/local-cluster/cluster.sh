@@ -65,11 +65,20 @@ build() {
   K8S_VERSION=$K8S_VERSION "$HACK/build-k8s.sh" "$BIN" kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl
   "$HACK/build-etcd.sh" "$BIN"
   "$HERE/build-addons.sh" "$BIN"
+  # The project's own small tools: rebuilt every time (Go's cache makes that a second), so
+  # a changed tool never leaves a stale binary in the cache.
   for tool in pause mkimage cri-clean; do
-    [ -x "$BIN/$tool" ] || (cd "$HERE" && CGO_ENABLED=0 go build -trimpath -o "$BIN/$tool" "./$tool")
+    (cd "$HERE" && CGO_ENABLED=0 go build -trimpath -o "$BIN/$tool" "./$tool")
   done
-  [ -f "$BIN/pause.tar" ] || "$BIN/mkimage" -tag "$PAUSE_IMAGE" -o "$BIN/pause.tar" "$BIN/pause"
+  local stamp; stamp=$(image_stamp)
+  if [ "$(cat "$BIN/pause.stamp" 2>/dev/null)" != "$stamp" ]; then
+    "$BIN/mkimage" -tag "$PAUSE_IMAGE" -o "$BIN/pause.tar" "$BIN/pause" && echo "$stamp" >"$BIN/pause.stamp"
+  fi
 }
+
+# image_stamp identifies the image layout mkimage writes: archives made by another mkimage
+# are rebuilt.
+image_stamp() { sha256sum "$BIN/mkimage" | cut -c1-16; }
 
 network_up() {
   ip netns add "$NETNS"
@@ -344,7 +353,7 @@ up() {
   [ -e "/run/netns/$NETNS" ] && { log "cleaning up a partial cluster first"; down; }
   build
   local t0=$SECONDS pki=$STATE/pki cfg=$STATE/config
-  rm -rf "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$RUN"
+  rm -rf "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/volumes" "$RUN"
   mkdir -p "$STATE" "$RUN/pids" "$RUN/containerd"
   network_up
   pki
@@ -447,7 +456,7 @@ down() {
   grep -E " ($STATE|$RUN)/" /proc/mounts | awk '{print $2}' | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
   [ -e "/run/netns/$NETNS" ] && ip netns del "$NETNS"
   ip link del "$HOST_IF" 2>/dev/null || true
-  rm -rf "$RUN" "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/containerd"
+  rm -rf "$RUN" "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/containerd" "$STATE/volumes"
   log "down in $((SECONDS - t0))s"
 }
 

@@ -86,10 +86,41 @@ func run(tag, out, entrypoint string, binaries []string) error {
 	return tarball.WriteToFile(out, ref, img)
 }
 
-// binariesTar puts each binary at the image root, executable, owned by root.
+// baseFiles is what distroless/static:nonroot (the base of Dapr's and daprbench's release
+// images) provides that programs rely on: the nonroot user's entry, so a runtime given only
+// runAsUser 65532 also finds its group 65532 (Dapr refuses 65532:0), and a writable /tmp.
+var baseFiles = []struct {
+	name, body string
+}{
+	{"etc/passwd", "root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n"},
+	{"etc/group", "root:x:0:\nnobody:x:65534:\nnonroot:x:65532:\n"},
+}
+
+// binariesTar puts each binary at the image root, executable, owned by root, beside the
+// base files.
 func binariesTar(binaries []string) ([]byte, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
+	dirs := []*tar.Header{
+		{Name: "etc/", Mode: 0o755, Typeflag: tar.TypeDir, ModTime: time.Unix(0, 0)},
+		{Name: "tmp/", Mode: 0o1777, Typeflag: tar.TypeDir, ModTime: time.Unix(0, 0)},
+		{Name: "home/", Mode: 0o755, Typeflag: tar.TypeDir, ModTime: time.Unix(0, 0)},
+		{Name: "home/nonroot/", Mode: 0o700, Uid: 65532, Gid: 65532, Typeflag: tar.TypeDir, ModTime: time.Unix(0, 0)},
+	}
+	for _, d := range dirs {
+		if err := tw.WriteHeader(d); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range baseFiles {
+		hdr := &tar.Header{Name: f.name, Mode: 0o644, Size: int64(len(f.body)), ModTime: time.Unix(0, 0), Typeflag: tar.TypeReg}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return nil, err
+		}
+		if _, err := tw.Write([]byte(f.body)); err != nil {
+			return nil, err
+		}
+	}
 	for _, b := range binaries {
 		data, err := os.ReadFile(b)
 		if err != nil {
