@@ -30,9 +30,11 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/workload"
@@ -132,6 +134,9 @@ func (r *PerfRunReconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfR
 	if !finished(run) {
 		return nil
 	}
+	if err := r.stopLoad(ctx, run); err != nil {
+		return err
+	}
 	switch run.Spec.Cleanup {
 	case perfv1alpha1.CleanupNever:
 		return nil
@@ -170,6 +175,24 @@ func (r *PerfRunReconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfR
 			return err
 		}
 	}
+	return nil
+}
+
+// stopLoad suspends a finished run's Job while it still drives load (a run that timed out or
+// failed mid-load): whatever the cleanup policy keeps, a finished run sends no more requests,
+// so it never disturbs the next run of its schedule. The Job controller stops its pod; the
+// Job stays, with the target, for inspection.
+func (r *PerfRunReconciler) stopLoad(ctx context.Context, run *perfv1alpha1.PerfRun) error {
+	job, err := r.currentJob(ctx, run)
+	if err != nil || job == nil || jobFinished(job) || ptr.Deref(job.Spec.Suspend, false) {
+		return err
+	}
+	orig := job.DeepCopy()
+	job.Spec.Suspend = ptr.To(true)
+	if err := r.Patch(ctx, job, client.MergeFrom(orig)); err != nil {
+		return client.IgnoreNotFound(fmt.Errorf("stopping the load of Job %s: %w", job.Name, err))
+	}
+	log.FromContext(ctx).Info("Load stopped", "job", job.Name, "phase", run.Status.Phase)
 	return nil
 }
 

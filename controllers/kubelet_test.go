@@ -30,13 +30,17 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/workload"
 )
 
 // These helpers play the parts envtest lacks — the kubelet and the Deployment and Job
 // controllers — by writing the status those would write. What they write is what the real
 // ones write (conditions, container states, the load tester's encoded summary).
 
-const testNode = "node-a"
+const (
+	testNode         = "node-a"
+	testSidecarImage = "ghcr.io/dapr/daprd:1.16.0"
+)
 
 func deploymentSkeleton(ns, name string, labels map[string]string, image string) *appsv1.Deployment {
 	return &appsv1.Deployment{
@@ -88,13 +92,25 @@ func podWaiting(ns, deployment, reason, message string) {
 // finishLoad plays the Job controller and kubelet for the run's current Job: a pod whose
 // load-tester container terminated with the encoded summary, then a Complete or Failed Job.
 func finishLoad(run *perfv1alpha1.PerfRun, sum result.Summary, succeeded bool) {
+	finishLoadWithMessage(run, encoded(sum), succeeded)
+}
+
+// encoded is the termination message the load tester writes for sum.
+func encoded(sum result.Summary) string {
 	msg, err := result.Encode(sum)
-	Expect(err).NotTo(HaveOccurred())
-	finishLoadWithMessage(run, string(msg), succeeded)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	return string(msg)
 }
 
 func finishLoadWithMessage(run *perfv1alpha1.PerfRun, message string, succeeded bool) {
 	job := currentJobOf(run)
+	terminateLoadTester(job, message, succeeded)
+	completeJob(job, succeeded)
+}
+
+// terminateLoadTester plays the kubelet: the load tester's containers ended, the tester's
+// with message as its termination message.
+func terminateLoadTester(job *batchv1.Job, message string, succeeded bool) {
 	pod := loadTesterPod(job)
 	exit := int32(0)
 	if !succeeded {
@@ -103,8 +119,11 @@ func finishLoadWithMessage(run *perfv1alpha1.PerfRun, message string, succeeded 
 	setPodStatus(pod, corev1.PodSucceeded, func(string) corev1.ContainerState {
 		return corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: exit, Reason: "Completed", Message: message}}
 	}, false)
+}
 
-	now := metav1.Now()
+// completeJob plays the Job controller: Complete, or Failed at its backoff limit.
+func completeJob(job *batchv1.Job, succeeded bool) {
+	now := metav1.NewTime(fakeClock.Now())
 	Eventually(func() error {
 		if err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(job), job); err != nil {
 			return err
@@ -152,7 +171,18 @@ func currentJobOf(run *perfv1alpha1.PerfRun) *batchv1.Job {
 	return job
 }
 
+// podFromTemplate plays the Deployment or Job controller, and Dapr's injector: a pod that
+// asks for a sidecar gets a daprd container.
 func podFromTemplate(ns, name string, tmpl corev1.PodTemplateSpec) *corev1.Pod {
+	pod := podWithoutInjection(ns, name, tmpl)
+	if pod.Annotations[workload.AnnotationDaprEnabled] == "true" {
+		pod.Spec.Containers = append(pod.Spec.Containers, corev1.Container{Name: workload.ContainerDaprd, Image: testSidecarImage})
+	}
+	return pod
+}
+
+// podWithoutInjection is a pod as a fail-open injector that did not answer leaves it.
+func podWithoutInjection(ns, name string, tmpl corev1.PodTemplateSpec) *corev1.Pod {
 	labels := map[string]string{}
 	for k, v := range tmpl.Labels {
 		labels[k] = v

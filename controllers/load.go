@@ -19,6 +19,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -90,7 +91,17 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 	if err != nil {
 		return proceed, err
 	}
+	if len(pods) == 0 {
+		refusal, err := r.jobRefusal(ctx, job)
+		if err != nil || refusal == "" {
+			return waitFor(r.PollInterval), err
+		}
+		return r.refused(run, "load-tester Job "+job.Name, refusal, job.CreationTimestamp, nil), nil
+	}
 	r.recordNodes(run, nil, pods)
+	if pod := missingSidecar(pods); pod != "" {
+		return r.failNotInjected(run, "load tester", pod), nil
+	}
 	r.sampleUsage(ctx, run, pods)
 	if failure := startFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
 		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotStarting, "the load tester cannot start: %s", failure)
@@ -124,6 +135,11 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 			}
 		}
 	}
+	if term == nil && r.Clock.Now().Before(jobFinishedAt(job).Add(terminationGrace)) {
+		// The Job's completion can reach the cache before its pod's terminated state: wait
+		// for the summary rather than call a finished run unreadable.
+		return waitFor(r.PollInterval), nil
+	}
 	sum, decodeErr := result.Decode([]byte(msg))
 	if decodeErr == nil && len(sum.Runs) > 0 {
 		run.Status.Result = buildResult(run, sum)
@@ -149,13 +165,17 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 		return stopHere, nil
 	}
 	switch {
+	case term == nil:
+		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult,
+			"the load-tester Job finished but no load-tester container reported a terminated state within %v: %s",
+			terminationGrace, podDiagnostics(testers))
 	case decodeErr != nil:
 		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult,
 			"the load tester finished but its summary could not be read: %v (termination message: %q)", decodeErr, truncate(msg, 200))
 	case sum.Error != "":
 		markFailed(run, r.now(), perfv1alpha1.ReasonLoadTesterFailed, "the load tester reported: %s", sum.Error)
-	case len(sum.Runs) == 0:
-		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult, "the load tester finished without measuring anything")
+	case missingVariants(run, sum) != "":
+		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult, "the load tester's summary is incomplete: %s", missingVariants(run, sum))
 	default:
 		if err := r.judgeRegression(ctx, run); err != nil {
 			return proceed, err
@@ -189,6 +209,39 @@ func jobCondition(job *batchv1.Job, t batchv1.JobConditionType) *batchv1.JobCond
 		}
 	}
 	return nil
+}
+
+// terminationGrace bounds the wait for a finished Job's pod to show its terminated state.
+const terminationGrace = 30 * time.Second
+
+// jobFinishedAt is when the Job reached Complete or Failed.
+func jobFinishedAt(job *batchv1.Job) time.Time {
+	for _, t := range []batchv1.JobConditionType{batchv1.JobComplete, batchv1.JobFailed} {
+		if c := jobCondition(job, t); c != nil {
+			return c.LastTransitionTime.Time
+		}
+	}
+	return time.Time{}
+}
+
+// missingVariants says what of the spec's measurements a summary lacks: a variant, or a
+// repetition of one (a result without its baseline is not the result asked for). Empty: none.
+func missingVariants(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
+	if len(sum.Runs) == 0 {
+		return "it measured nothing"
+	}
+	want := []result.Variant{measuredVariant(run)}
+	if run.Spec.BaselineEnabled() {
+		want = append(want, result.Baseline)
+	}
+	reps := int(max(run.Spec.Load.Repetitions, 1))
+	for _, v := range want {
+		m, ok := sum.Merge(v)
+		if !ok || m.Reps < reps {
+			return fmt.Sprintf("it holds %d of the %d repetitions of the %s path the spec asks for", m.Reps, reps, v)
+		}
+	}
+	return ""
 }
 
 func jobFinished(job *batchv1.Job) bool {

@@ -118,17 +118,28 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	beginGeneration(run, r.now())
 
 	res, runErr := r.reconcileRun(ctx, run)
+	stampTransitions(orig.Status.Conditions, run.Status.Conditions, r.now())
 	if err := r.writeStatus(ctx, orig, run); err != nil {
+		if apierrors.IsConflict(err) && runErr == nil {
+			// Someone wrote a newer status: never overwrite it; look again from the top.
+			log.FromContext(ctx).V(1).Info("Status changed under this pass; requeueing", "error", err.Error())
+			return ctrl.Result{RequeueAfter: time.Second}, nil
+		}
 		return ctrl.Result{}, errors.Join(runErr, err)
+	}
+	if runErr != nil {
+		return ctrl.Result{}, runErr
 	}
 	if finished(run) {
 		recordRunMetrics(run)
 		if !finished(orig) {
 			countOutcome(run)
 		}
-	}
-	if runErr != nil {
-		return ctrl.Result{}, runErr
+		// Only now that the finished status is persisted: cleaning up before would make a
+		// failed write rerun the whole benchmark on the next pass.
+		if err := r.cleanup(ctx, run); err != nil {
+			return ctrl.Result{}, fmt.Errorf("cleanup: %w", err)
+		}
 	}
 	return res, nil
 }
@@ -142,22 +153,20 @@ func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.
 		{"load", r.runLoad},
 		{"collect", r.collect},
 	}
-	if !finished(run) {
-		for _, s := range steps {
-			res, err := s.fn(ctx, run)
-			if err != nil {
-				return ctrl.Result{}, fmt.Errorf("%s: %w", s.name, err)
-			}
-			if res.stop {
-				if !finished(run) {
-					return ctrl.Result{RequeueAfter: r.boundedByTimeout(run, res.requeueAfter)}, nil
-				}
-				break
-			}
-		}
+	if finished(run) {
+		return ctrl.Result{}, nil
 	}
-	if err := r.cleanup(ctx, run); err != nil {
-		return ctrl.Result{}, fmt.Errorf("cleanup: %w", err)
+	for _, s := range steps {
+		res, err := s.fn(ctx, run)
+		if err != nil {
+			return ctrl.Result{}, fmt.Errorf("%s: %w", s.name, err)
+		}
+		if res.stop {
+			if !finished(run) {
+				return ctrl.Result{RequeueAfter: r.boundedByTimeout(run, res.requeueAfter)}, nil
+			}
+			break
+		}
 	}
 	return ctrl.Result{}, nil
 }
@@ -175,14 +184,15 @@ func (r *PerfRunReconciler) deadline(run *perfv1alpha1.PerfRun) time.Time {
 	return run.Status.StartTime.Add(run.Spec.EffectiveTimeout())
 }
 
-// writeStatus persists the status computed in this pass, once, and only if it changed;
-// then emits an event for every condition that changed (after the write, so events never
+// writeStatus persists the status computed in this pass, once, and only if it changed, and
+// only over the version this pass read (a conflict is returned, never overwritten); then
+// emits an event for every condition that changed (after the write, so events never
 // announce a state the API does not hold).
 func (r *PerfRunReconciler) writeStatus(ctx context.Context, orig, run *perfv1alpha1.PerfRun) error {
 	if equality.Semantic.DeepEqual(orig.Status, run.Status) {
 		return nil
 	}
-	if err := r.Status().Patch(ctx, run, client.MergeFrom(orig)); err != nil {
+	if err := r.Status().Patch(ctx, run, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})); err != nil {
 		return fmt.Errorf("writing status: %w", err)
 	}
 	for _, c := range run.Status.Conditions {

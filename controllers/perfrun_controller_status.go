@@ -44,6 +44,18 @@ func beginGeneration(run *perfv1alpha1.PerfRun, now metav1.Time) {
 	st.Phase = perfv1alpha1.PhasePending
 }
 
+// stampTransitions dates every condition that changed status in this pass (or is new) by
+// the injected clock: meta.SetStatusCondition would use the wall clock, which tests cannot
+// control and which disagrees with startTime and completionTime.
+func stampTransitions(orig, conds []metav1.Condition, now metav1.Time) {
+	for i := range conds {
+		old := meta.FindStatusCondition(orig, conds[i].Type)
+		if old == nil || old.Status != conds[i].Status {
+			conds[i].LastTransitionTime = now
+		}
+	}
+}
+
 func setCondition(run *perfv1alpha1.PerfRun, condType string, status metav1.ConditionStatus, reason, msg string) {
 	meta.SetStatusCondition(&run.Status.Conditions, metav1.Condition{
 		Type:               condType,

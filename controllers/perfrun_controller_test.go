@@ -17,6 +17,9 @@ limitations under the License.
 package controllers
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -30,8 +33,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/result"
@@ -207,6 +213,7 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(res.Spread.Added.Max.P90.Duration).To(Equal(600 * time.Microsecond))
 		Expect(st.Environment.TargetNode).To(Equal(testNode))
 		Expect(st.Environment.SameNode).To(Equal(ptr.To(true)))
+		Expect(st.Environment.SidecarImage).To(Equal(testSidecarImage), "the daprd the injector put into the target")
 		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(ContainSubstring("added by Dapr p90 500µs"))
 		Expect(res.Resources).To(BeNil())
 		Expect(res.Restarts).To(Equal(&perfv1alpha1.Restarts{}))
@@ -281,6 +288,22 @@ var _ = Describe("PerfRun controller", func() {
 		Consistently(exists(deployment(ns, "mtls-target")), time.Second).Should(BeFalse())
 	})
 
+	It("dates condition transitions by the injected clock, like startTime and completionTime", func() {
+		past := time.Now().Add(-72 * time.Hour).Truncate(time.Second)
+		fakeClock.SetTime(past)
+		run := createRun(ns, "dated", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Dapr.MTLS = perfv1alpha1.MTLSDisabled
+		})
+		failedWith(run, perfv1alpha1.ReasonMTLSMismatch)
+		st := latest(run).Status
+		Expect(st.StartTime.Time).To(BeTemporally("==", past))
+		Expect(st.CompletionTime.Time).To(BeTemporally("==", past))
+		Expect(st.Conditions).NotTo(BeEmpty())
+		for _, c := range st.Conditions {
+			Expect(c.LastTransitionTime.Time).To(BeTemporally("==", past), c.Type)
+		}
+	})
+
 	It("fails with StateStoreNotFound when the named actor state store is missing", func() {
 		run := createRun(ns, "store", perfv1alpha1.ScenarioActorActivation, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Actors = &perfv1alpha1.ActorsSpec{StateStore: "redis-actors"}
@@ -308,12 +331,99 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(c.Message).To(ContainSubstring("panic: runtime error"))
 	})
 
+	It("fails with InvalidResult when the summary lacks the baseline the spec asked for", func() {
+		run := createRun(ns, "halfway", perfv1alpha1.ScenarioServiceInvocation)
+		markAvailable(ns, "halfway-target")
+		markAvailable(ns, "halfway-baseline")
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
+		c := failedWith(run, perfv1alpha1.ReasonInvalidResult)
+		Expect(c.Message).To(ContainSubstring("holds 0 of the 1 repetitions of the baseline path"))
+	})
+
+	It("waits for the load tester's terminated state when the Job's completion is seen first, within a bound", func() {
+		run := createRun(ns, "early", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
+		markAvailable(ns, "early-target")
+		job := currentJobOf(run)
+		startLoad(run)
+		completeJob(job, true)
+		Consistently(phaseOf(run), 2*time.Second).Should(Equal(perfv1alpha1.PhaseRunning), "the summary is on its way, not missing")
+		terminateLoadTester(job, encoded(result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}), true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return fmt.Sprint(latest(run).Status.Conditions) })
+
+		By("a pod that never reports is InvalidResult once the grace has passed")
+		late := createRun(ns, "never", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
+		markAvailable(ns, "never-target")
+		startLoad(late)
+		completeJob(currentJobOf(late), true)
+		Consistently(phaseOf(late), time.Second).Should(Equal(perfv1alpha1.PhaseRunning))
+		fakeClock.Step(31 * time.Second)
+		c := failedWith(late, perfv1alpha1.ReasonInvalidResult)
+		Expect(c.Message).To(ContainSubstring("no load-tester container reported a terminated state within 30s"))
+	})
+
 	It("fails with ImageNotStarting, in the kubelet's words, when the target image cannot start", func() {
 		run := createRun(ns, "noimage", perfv1alpha1.ScenarioServiceInvocation)
 		podWaiting(ns, "noimage-target", "ErrImageNeverPull", `Container image "daprbench:test" is not present with pull policy of Never`)
 		c := failedWith(run, perfv1alpha1.ReasonImageNotStarting)
 		Expect(c.Message).To(ContainSubstring("ErrImageNeverPull"))
 		Expect(c.Message).To(ContainSubstring("is not present with pull policy of Never"))
+	})
+
+	It("fails with SidecarNotInjected when a fail-open injector admitted the target without daprd", func() {
+		run := createRun(ns, "bare", perfv1alpha1.ScenarioServiceInvocation)
+		d := &appsv1.Deployment{}
+		Eventually(func() error { return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "bare-target"}, d) }).Should(Succeed())
+		Expect(k8sClient.Create(suiteCtx, podWithoutInjection(ns, "bare-target-pod", d.Spec.Template))).To(Succeed())
+		c := failedWith(run, perfv1alpha1.ReasonSidecarNotInjected)
+		Expect(c.Message).To(ContainSubstring("bare-target-pod has no daprd container"))
+		Expect(c.Message).To(ContainSubstring("dapr-sidecar-injector"))
+		Expect(conditionOf(run, perfv1alpha1.ConditionWorkloadsReady).Reason).To(Equal(perfv1alpha1.ReasonSidecarNotInjected))
+		var jobs batchv1.JobList
+		Expect(k8sClient.List(suiteCtx, &jobs, client.InNamespace(ns))).To(Succeed())
+		Expect(jobs.Items).To(BeEmpty(), "no load is driven at a target without its sidecar")
+	})
+
+	It("fails with PodsRefused, in the API server's words, when the cluster refuses the run's pods", func() {
+		quota := `pods "refused-target-5d4f" is forbidden: exceeded quota: no-pods, requested: pods=1, used: pods=0, limited: pods=0`
+		run := createRun(ns, "refused", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
+		By("the Deployment controller reports the refusal as ReplicaFailure")
+		d := deployment(ns, "refused-target")
+		Eventually(exists(d)).Should(BeTrue())
+		Eventually(func() error {
+			Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(d), d)).To(Succeed())
+			d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Conditions: []appsv1.DeploymentCondition{{
+				Type: appsv1.DeploymentReplicaFailure, Status: corev1.ConditionTrue, Reason: "FailedCreate", Message: quota,
+				LastUpdateTime: metav1.Now(), LastTransitionTime: metav1.Now()}}}
+			return k8sClient.Status().Update(suiteCtx, d)
+		}).Should(Succeed())
+		Eventually(func() string {
+			if c := conditionOf(run, perfv1alpha1.ConditionWorkloadsReady); c != nil {
+				return c.Message
+			}
+			return ""
+		}).Should(
+			And(ContainSubstring("exceeded quota: no-pods"), ContainSubstring("the run fails if this lasts 1m0s")))
+		Expect(latest(run).Status.Phase).To(Equal(perfv1alpha1.PhaseProvisioning))
+		fakeClock.Step(time.Minute + time.Second)
+		c := failedWith(run, perfv1alpha1.ReasonPodsRefused)
+		Expect(c.Message).To(ContainSubstring("the cluster refuses to create the Deployment refused-target's pods: " + quota))
+
+		By("the Job controller reports it only as a FailedCreate event")
+		fakeClock.SetTime(time.Now())
+		jobRun := createRun(ns, "refusedjob", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
+		markAvailable(ns, "refusedjob-target")
+		job := currentJobOf(jobRun)
+		denied := `pods "refusedjob-load-1-x" is forbidden: violates PodSecurity "restricted:latest": privileged`
+		Expect(k8sClient.Create(suiteCtx, &corev1.Event{
+			ObjectMeta:     metav1.ObjectMeta{Namespace: ns, GenerateName: "refusedjob-"},
+			InvolvedObject: corev1.ObjectReference{Kind: "Job", APIVersion: "batch/v1", Namespace: ns, Name: job.Name, UID: job.UID},
+			Reason:         "FailedCreate", Message: "Error creating: " + denied, Type: corev1.EventTypeWarning,
+			LastTimestamp: metav1.Now(), FirstTimestamp: metav1.Now(), Source: corev1.EventSource{Component: "job-controller"},
+		})).To(Succeed())
+		Consistently(phaseOf(jobRun), time.Second).Should(Equal(perfv1alpha1.PhaseRunning), "within the grace a refusal may clear")
+		fakeClock.Step(time.Minute + time.Second)
+		c = failedWith(jobRun, perfv1alpha1.ReasonPodsRefused)
+		Expect(c.Message).To(ContainSubstring(denied))
 	})
 
 	It("fails with TargetNotAvailable when the target never becomes Available within the timeout", func() {
@@ -338,6 +448,14 @@ var _ = Describe("PerfRun controller", func() {
 		fakeClock.Step(run.Spec.EffectiveTimeout() + time.Second)
 		c := failedWith(run, perfv1alpha1.ReasonTimeout)
 		Expect(c.Message).To(ContainSubstring("did not finish within its timeout"))
+
+		By("the finished run drives no more load, though OnSuccess keeps a failed run's children")
+		job := currentJobOf(run)
+		Eventually(func() bool {
+			Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(job), job)).To(Succeed())
+			return ptr.Deref(job.Spec.Suspend, false)
+		}).Should(BeTrue(), "the Job is suspended, so its pod stops")
+		Expect(exists(deployment(ns, "long-target"))()).To(BeTrue())
 	})
 
 	It("runs again when the spec changes, keeping the previous result until replaced", func() {
@@ -419,6 +537,45 @@ var _ = Describe("PerfRun controller", func() {
 		succeededAt := conditionOf(run, perfv1alpha1.ConditionSucceeded).LastTransitionTime
 		Consistently(func() metav1.Time { return conditionOf(run, perfv1alpha1.ConditionSucceeded).LastTransitionTime }, time.Second).Should(Equal(succeededAt))
 		Expect(strings.Count(strings.Join(eventReasons(run)(), ","), perfv1alpha1.ReasonSucceeded)).To(Equal(1), "one Succeeded event")
+	})
+
+	It("cleans up only after the finished status is written, and never overwrites a newer status", func() {
+		run := createRun(ns, "unwritten", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
+		markAvailable(ns, "unwritten-target")
+		currentJobOf(run)
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		stopManager()
+		DeferCleanup(func() { stopManager = startManager() })
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 900)}}, true)
+
+		By("a pass whose status write fails leaves every child in place")
+		base, err := client.NewWithWatch(restConfig, client.Options{Scheme: scheme})
+		Expect(err).NotTo(HaveOccurred())
+		failing := interceptor.NewClient(base, interceptor.Funcs{
+			SubResourcePatch: func(context.Context, client.Client, string, client.Object, client.Patch, ...client.SubResourcePatchOption) error {
+				return errors.New("etcdserver: request timed out")
+			},
+		})
+		r := &PerfRunReconciler{Client: failing, APIReader: k8sClient, Recorder: events.NewFakeRecorder(10), Clock: fakeClock,
+			PollInterval: testPollInterval, ImageStartGrace: time.Minute}
+		req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)}
+		_, err = r.Reconcile(suiteCtx, req)
+		Expect(err).To(MatchError(ContainSubstring("request timed out")))
+		Expect(exists(deployment(ns, "unwritten-target"))()).To(BeTrue(), "a rerun would follow if the children went")
+		Expect(exists(currentJobOf(run))()).To(BeTrue())
+		Expect(latest(run).Status.Phase).To(Equal(perfv1alpha1.PhaseRunning))
+
+		By("a status written from a stale read is refused, not overwritten")
+		stale := latest(run)
+		newer := stale.DeepCopy()
+		newer.Status.Phase = perfv1alpha1.PhaseRunning
+		meta.SetStatusCondition(&newer.Status.Conditions, metav1.Condition{Type: "Probe", Status: metav1.ConditionTrue, Reason: "Probe"})
+		Expect(k8sClient.Status().Update(suiteCtx, newer)).To(Succeed())
+		r.Client = k8sClient
+		mine := stale.DeepCopy()
+		mine.Status.Phase = perfv1alpha1.PhaseSucceeded
+		Expect(apierrors.IsConflict(r.writeStatus(suiteCtx, stale, mine))).To(BeTrue())
+		Expect(conditionOf(run, "Probe")).NotTo(BeNil(), "the newer status survives")
 	})
 
 	It("judges thresholds: met, inconclusive within the spread, and violated with failRun", func() {

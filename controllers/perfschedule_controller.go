@@ -74,6 +74,7 @@ func (r *PerfScheduleReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	stampTransitions(orig.Status.Conditions, s.Status.Conditions, metav1.NewTime(r.Clock.Now()))
 	if !equality.Semantic.DeepEqual(orig.Status, s.Status) {
 		if err := r.Status().Patch(ctx, s, client.MergeFrom(orig)); err != nil {
 			return ctrl.Result{}, fmt.Errorf("writing status: %w", err)

@@ -71,6 +71,37 @@ func startFailure(pods []corev1.Pod, now time.Time, grace time.Duration) string 
 	return ""
 }
 
+// missingSidecar names the first pod that asked for a sidecar (dapr.io/enabled) and has no
+// daprd container (init containers included: native sidecars live there). Empty: none.
+func missingSidecar(pods []corev1.Pod) string {
+	for _, p := range pods {
+		if p.Annotations[workload.AnnotationDaprEnabled] == "true" && sidecarImage(&p) == "" {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// sidecarImage is the image of p's daprd container, empty when it has none.
+func sidecarImage(p *corev1.Pod) string {
+	for _, c := range append(slices.Clone(p.Spec.InitContainers), p.Spec.Containers...) {
+		if c.Name == workload.ContainerDaprd {
+			return c.Image
+		}
+	}
+	return ""
+}
+
+// failNotInjected ends a run whose pod came without the sidecar it needs.
+func (r *PerfRunReconciler) failNotInjected(run *perfv1alpha1.PerfRun, role, pod string) stepResult {
+	markFailed(run, r.now(), perfv1alpha1.ReasonSidecarNotInjected,
+		"the %s pod %s has no %s container: Dapr's sidecar injector did not mutate it. Its webhook fails open "+
+			"(failurePolicy Ignore), so an injector that is down or unreachable from the API server admits pods without a "+
+			"sidecar; check the dapr-sidecar-injector pods in %s and the MutatingWebhookConfiguration dapr-sidecar-injector",
+		role, pod, workload.ContainerDaprd, run.Spec.ControlPlaneNamespace())
+	return stopHere
+}
+
 // podDiagnostics says where pods stand, in the kubelet's own words, for timeout messages.
 func podDiagnostics(pods []corev1.Pod) string {
 	if len(pods) == 0 {

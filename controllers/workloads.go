@@ -52,12 +52,21 @@ func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alp
 		case err != nil:
 			return proceed, err
 		case !deploymentAvailable(d):
+			if refusal := deploymentRefusal(d); refusal != "" {
+				return r.refused(run, "Deployment "+name, refusal, d.CreationTimestamp, func(msg string) {
+					setWorkloadsReady(run, false, perfv1alpha1.ReasonPodsRefused, msg)
+				}), nil
+			}
 			waiting = append(waiting, fmt.Sprintf("%s (%d/%d available)", name, d.Status.AvailableReplicas, ptr.Deref(d.Spec.Replicas, 1)))
 		}
 	}
 	pods, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline)
 	if err != nil {
 		return proceed, err
+	}
+	if pod := missingSidecar(pods); pod != "" {
+		setWorkloadsReady(run, false, perfv1alpha1.ReasonSidecarNotInjected, "pod "+pod+" has no "+workload.ContainerDaprd+" container")
+		return r.failNotInjected(run, "target", pod), nil
 	}
 	if len(waiting) == 0 {
 		r.recordNodes(run, pods, nil)
@@ -90,17 +99,33 @@ func deploymentAvailable(d *appsv1.Deployment) bool {
 	return false
 }
 
+// splitRoles separates the target's pods from its baseline twin's.
+func splitRoles(pods []corev1.Pod) (targets, baselines []corev1.Pod) {
+	for _, p := range pods {
+		if p.Labels[workload.LabelComponent] == string(workload.RoleTarget) {
+			targets = append(targets, p)
+		} else {
+			baselines = append(baselines, p)
+		}
+	}
+	return targets, baselines
+}
+
 // recordNodes notes where the target and the load tester run (placement is a methodology
-// choice: it belongs in the result).
+// choice: it belongs in the result), and which sidecar image the target got.
 func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, testerPods []corev1.Pod) {
 	env := run.Status.Environment
 	if env == nil {
 		env = &perfv1alpha1.Environment{}
 		run.Status.Environment = env
 	}
-	for _, p := range targetPods {
-		if p.Labels[workload.LabelComponent] == string(workload.RoleTarget) && p.Spec.NodeName != "" && env.TargetNode == "" {
+	targets, _ := splitRoles(targetPods)
+	for _, p := range targets {
+		if p.Spec.NodeName != "" && env.TargetNode == "" {
 			env.TargetNode = p.Spec.NodeName
+		}
+		if img := sidecarImage(&p); img != "" && env.SidecarImage == "" {
+			env.SidecarImage = img
 		}
 	}
 	for _, p := range testerPods {

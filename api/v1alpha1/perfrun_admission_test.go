@@ -129,6 +129,26 @@ var _ = Describe("PerfRun admission", func() {
 			actors, set("thresholds.maxAddedP99", "2ms")),
 		Entry("qps threshold above 100%", []string{"spec.thresholds.minQPSPercent", "less than or equal to 100"}, set("thresholds.minQPSPercent", int64(101))),
 		Entry("threshold duration malformed", []string{"spec.thresholds.maxP99", "should match"}, set("thresholds.maxP99", "fast")),
+		Entry("timeout shorter than baseline + Dapr runs", []string{"spec", "× variants (2 when a baseline is measured)"},
+			set("load.duration", "60s"), set("timeout", "2m")), // 10s + 2 × 60s > 2m
+		Entry("derived timeout above 72h", []string{"spec", "the derived timeout", "exceeds the 72h limit"},
+			set("load.duration", "24h"), set("load.repetitions", int64(2))),
+		Entry("more connections than requests", []string{"spec.load", "connections must not exceed the requests one run sends"},
+			set("load.qps", int64(1)), set("load.duration", "5s"), set("load.connections", int64(6))),
+		Entry("sidecar cpu request above its limit", []string{"spec.dapr.sidecar", "cpuRequest must not exceed cpuLimit"},
+			set("dapr.sidecar.cpuRequest", "1"), set("dapr.sidecar.cpuLimit", "500m")),
+		Entry("sidecar memory request above its limit", []string{"spec.dapr.sidecar", "memoryRequest must not exceed memoryLimit"},
+			set("dapr.sidecar.memoryRequest", "1Gi"), set("dapr.sidecar.memoryLimit", "256Mi")),
+		Entry("sidecar cpu limit negative", []string{"spec.dapr.sidecar.cpuLimit", "cpuLimit must be positive"}, set("dapr.sidecar.cpuLimit", "-1")),
+		Entry("sidecar memory request negative", []string{"spec.dapr.sidecar.memoryRequest", "must not be negative"}, set("dapr.sidecar.memoryRequest", "-64Mi")),
+		Entry("target cpu request above its limit", []string{"spec.target", "resources.requests.cpu must not exceed resources.limits.cpu"},
+			set("target.resources", map[string]any{"requests": map[string]any{"cpu": "2"}, "limits": map[string]any{"cpu": "1"}})),
+		Entry("load tester memory request above its limit", []string{"spec.loadTester", "resources.requests.memory must not exceed resources.limits.memory"},
+			set("loadTester.resources", map[string]any{"requests": map[string]any{"memory": "1Gi"}, "limits": map[string]any{"memory": "1Mi"}})),
+		Entry("sidecar threshold negative", []string{"spec.thresholds.maxSidecarCPUPer1kQPS", "must not be negative"},
+			set("thresholds.maxSidecarCPUPer1kQPS", "-100m")),
+		Entry("sidecar threshold without a sidecar", []string{"spec", "maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar"},
+			set("dapr.enabled", false), set("thresholds.maxSidecarMemoryPer1kQPS", "30Mi")),
 		Entry("unknown field", []string{"spec.load.rps", "unknown field"}, set("load.rps", int64(5))),
 		Entry("target toleration malformed", []string{"spec.target.tolerations"}, set("target.tolerations", "all")),
 	)
@@ -148,6 +168,12 @@ var _ = Describe("PerfRun admission", func() {
 		},
 		Entry("schedule missing", "s", []string{"spec.schedule", "Required value"}, func(s map[string]any) { delete(s, "schedule") }),
 		Entry("name too long for run names", strings.Repeat("s", 29), []string{"metadata.name must be at most 28 characters"}, func(map[string]any) {}),
+		Entry("name not a DNS-1035 label", "1nightly", []string{"metadata.name must be a DNS-1035 label"}, func(map[string]any) {}),
+		Entry("starting deadline zero", "s", []string{"spec.startingDeadlineSeconds", "greater than or equal to 1"}, func(s map[string]any) { s["startingDeadlineSeconds"] = int64(0) }),
+		Entry("history shorter than the regression window", "s", []string{"spec", "successfulRunsHistoryLimit must be at least regression.window"}, func(s map[string]any) {
+			s["successfulRunsHistoryLimit"] = int64(2)
+			s["regression"] = map[string]any{"window": int64(5)}
+		}),
 		Entry("concurrency policy unknown", "s", []string{"spec.concurrencyPolicy", "Unsupported value"}, func(s map[string]any) { s["concurrencyPolicy"] = "Queue" }),
 		Entry("negative history limit", "s", []string{"spec.successfulRunsHistoryLimit", "greater than or equal to 0"}, func(s map[string]any) { s["successfulRunsHistoryLimit"] = int64(-1) }),
 		Entry("regression window zero", "s", []string{"spec.regression.window", "greater than or equal to 1"}, func(s map[string]any) { s["regression"] = map[string]any{"window": int64(0)} }),
@@ -163,6 +189,12 @@ var _ = Describe("PerfRun admission", func() {
 	It("refuses a name too long to prefix the run's workloads", func() {
 		err := k8s.Create(ctx, perfRun(strings.Repeat("a", 41)), client.DryRunAll)
 		Expect(err).To(MatchError(ContainSubstring("metadata.name must be at most 40 characters")))
+	})
+
+	It("refuses a name that cannot name a Service (DNS-1035: a letter first)", func() {
+		err := k8s.Create(ctx, perfRun("1st-run"), client.DryRunAll)
+		Expect(err).To(MatchError(ContainSubstring("metadata.name must be a DNS-1035 label")))
+		Expect(k8s.Create(ctx, perfRun("run-1"), client.DryRunAll)).To(Succeed())
 	})
 
 	It("fills the documented defaults into a minimal ServiceInvocation run", func() {

@@ -56,6 +56,14 @@ const (
 	ReasonWorkloadsAvailable = "WorkloadsAvailable"
 	// ReasonTargetNotAvailable: the target did not become Available within the timeout.
 	ReasonTargetNotAvailable = "TargetNotAvailable"
+	// ReasonPodsRefused: the API server refused to create the run's pods (Pod Security
+	// admission, a ResourceQuota or LimitRange, a policy webhook) for longer than the
+	// image-start grace; its own words are in the message.
+	ReasonPodsRefused = "PodsRefused"
+	// ReasonSidecarNotInjected: a pod that needs a Dapr sidecar was admitted without one.
+	// Dapr's injector webhook fails open (failurePolicy Ignore), so an injector that is down
+	// or unreachable from the API server yields pods without daprd instead of an error.
+	ReasonSidecarNotInjected = "SidecarNotInjected"
 	// ReasonImageNotStarting: a container of the run cannot start (image pull, crash loop,
 	// bad config); the kubelet's own reason is in the message.
 	ReasonImageNotStarting = "ImageNotStarting"

@@ -86,6 +86,10 @@ type Environment struct {
 	// daprVersion is the version of the sidecar injector's image, when it could be read.
 	// +optional
 	DaprVersion string `json:"daprVersion,omitempty"`
+	// sidecarImage is the image of the daprd container the injector put into the target's
+	// pod: the sidecar build that was actually measured.
+	// +optional
+	SidecarImage string `json:"sidecarImage,omitempty"`
 	// kubernetesVersion is the API server's version.
 	// +optional
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`

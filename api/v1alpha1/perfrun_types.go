@@ -76,7 +76,9 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: actors only exist behind a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || !has(self.baseline) || !self.baseline",message="baseline cannot be true with dapr.enabled=false: the direct path is then the result itself"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled))",message="thresholds.maxAddedP90/maxAddedP99 need added latency: a ServiceInvocation run through Dapr with baseline on"
-// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1)",message="timeout must be longer than warmup + duration × repetitions, the time the load alone takes"
+// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 2 : 1)",message="timeout must be longer than warmup + duration × repetitions × variants (2 when a baseline is measured), the time the load alone takes"
+// +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 2 : 1) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × variants + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
+// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar: they cannot be set with dapr.enabled=false"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation or ActorActivation.
 	// +required
@@ -180,9 +182,11 @@ type Thresholds struct {
 	// +optional
 	MaxRestarts *int32 `json:"maxRestarts,omitempty"`
 	// maxSidecarCPUPer1kQPS is the most CPU the target's sidecar may use per 1000 rps.
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarCPUPer1kQPS must not be negative"
 	// +optional
 	MaxSidecarCPUPer1kQPS *resource.Quantity `json:"maxSidecarCPUPer1kQPS,omitempty"`
 	// maxSidecarMemoryPer1kQPS is the most memory the target's sidecar may use per 1000 rps.
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarMemoryPer1kQPS must not be negative"
 	// +optional
 	MaxSidecarMemoryPer1kQPS *resource.Quantity `json:"maxSidecarMemoryPer1kQPS,omitempty"`
 	// failRun makes a violated threshold fail the run (reason ThresholdsViolated); otherwise
@@ -193,6 +197,7 @@ type Thresholds struct {
 
 // LoadSpec is the shape of the load.
 // +kubebuilder:validation:XValidation:rule="!(has(self.payloadBytes) && has(self.payload))",message="payloadBytes and payload are mutually exclusive: set one"
+// +kubebuilder:validation:XValidation:rule="!has(self.connections) || !has(self.duration) || self.connections <= self.qps * duration(self.duration).getSeconds()",message="connections must not exceed the requests one run sends (qps × duration): the extra connections would never send"
 type LoadSpec struct {
 	// qps is the requested rate, in requests per second, across all connections.
 	// +kubebuilder:validation:Minimum=1
@@ -291,18 +296,24 @@ type DaprSpec struct {
 }
 
 // SidecarSpec sets daprd's resources. Dapr's published numbers limit the sidecar to 0.5 vCPU.
+// +kubebuilder:validation:XValidation:rule="!has(self.cpuRequest) || !has(self.cpuLimit) || quantity(string(self.cpuRequest)).compareTo(quantity(string(self.cpuLimit))) <= 0",message="cpuRequest must not exceed cpuLimit"
+// +kubebuilder:validation:XValidation:rule="!has(self.memoryRequest) || !has(self.memoryLimit) || quantity(string(self.memoryRequest)).compareTo(quantity(string(self.memoryLimit))) <= 0",message="memoryRequest must not exceed memoryLimit"
 type SidecarSpec struct {
 	// cpuLimit is dapr.io/sidecar-cpu-limit.
 	// +kubebuilder:default="500m"
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) > 0",message="cpuLimit must be positive"
 	// +optional
 	CPULimit *resource.Quantity `json:"cpuLimit,omitempty"`
 	// cpuRequest is dapr.io/sidecar-cpu-request.
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="cpuRequest must not be negative"
 	// +optional
 	CPURequest *resource.Quantity `json:"cpuRequest,omitempty"`
 	// memoryLimit is dapr.io/sidecar-memory-limit.
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) > 0",message="memoryLimit must be positive"
 	// +optional
 	MemoryLimit *resource.Quantity `json:"memoryLimit,omitempty"`
 	// memoryRequest is dapr.io/sidecar-memory-request.
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="memoryRequest must not be negative"
 	// +optional
 	MemoryRequest *resource.Quantity `json:"memoryRequest,omitempty"`
 }
@@ -332,6 +343,8 @@ type ActorsSpec struct {
 }
 
 // WorkloadSpec customises the pods of one role.
+// +kubebuilder:validation:XValidation:rule="!has(self.resources) || !has(self.resources.requests) || !has(self.resources.limits) || !('cpu' in self.resources.requests && 'cpu' in self.resources.limits) || quantity(string(self.resources.requests['cpu'])).compareTo(quantity(string(self.resources.limits['cpu']))) <= 0",message="resources.requests.cpu must not exceed resources.limits.cpu"
+// +kubebuilder:validation:XValidation:rule="!has(self.resources) || !has(self.resources.requests) || !has(self.resources.limits) || !('memory' in self.resources.requests && 'memory' in self.resources.limits) || quantity(string(self.resources.requests['memory'])).compareTo(quantity(string(self.resources.limits['memory']))) <= 0",message="resources.requests.memory must not exceed resources.limits.memory"
 type WorkloadSpec struct {
 	// image overrides the image (by default the operator's own, which holds every binary).
 	// +kubebuilder:validation:MaxLength=512
@@ -360,6 +373,7 @@ type WorkloadSpec struct {
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=pr;prun,categories=daprbench
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 40",message="metadata.name must be at most 40 characters: it prefixes the names of the run's workloads"
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter): it prefixes the names of the run's Services"
 // +kubebuilder:printcolumn:name="Scenario",type=string,JSONPath=`.spec.scenario`
 // +kubebuilder:printcolumn:name="QPS",type=integer,JSONPath=`.spec.load.qps`
 // +kubebuilder:printcolumn:name="Actual",type=string,JSONPath=`.status.result.actualQPS`

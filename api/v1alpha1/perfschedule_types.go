@@ -41,6 +41,7 @@ const LabelSchedule = "perf.daprbench.io/schedule"
 const AnnotationScheduledTime = "perf.daprbench.io/scheduled-time"
 
 // PerfScheduleSpec is to PerfRun what a CronJob's spec is to a Job.
+// +kubebuilder:validation:XValidation:rule="!has(self.successfulRunsHistoryLimit) || !has(self.regression.window) || self.successfulRunsHistoryLimit >= self.regression.window",message="successfulRunsHistoryLimit must be at least regression.window: the runs a regression is judged against must be kept"
 type PerfScheduleSpec struct {
 	// schedule in cron format ("0 3 * * *": nightly at 03:00), evaluated in timeZone.
 	// +kubebuilder:validation:MinLength=1
@@ -67,8 +68,8 @@ type PerfScheduleSpec struct {
 	ConcurrencyPolicy ConcurrencyPolicy `json:"concurrencyPolicy,omitempty"`
 
 	// startingDeadlineSeconds: a slot missed by more than this (controller down, suspended)
-	// is not run late; it is recorded as missed.
-	// +kubebuilder:validation:Minimum=0
+	// is not run late; it is recorded as missed. At least 1: 0 would miss every slot.
+	// +kubebuilder:validation:Minimum=1
 	// +optional
 	StartingDeadlineSeconds *int64 `json:"startingDeadlineSeconds,omitempty"`
 
@@ -177,6 +178,7 @@ const (
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=ps;psched,categories=daprbench
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 28",message="metadata.name must be at most 28 characters: runs are named <schedule>-<minute of the slot>"
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter): it prefixes the names of its runs' Services"
 // +kubebuilder:printcolumn:name="Schedule",type=string,JSONPath=`.spec.schedule`
 // +kubebuilder:printcolumn:name="Suspend",type=boolean,JSONPath=`.spec.suspend`
 // +kubebuilder:printcolumn:name="Last Run",type=string,JSONPath=`.status.lastRun`

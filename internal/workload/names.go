@@ -32,6 +32,8 @@ const (
 	SidecarHTTPPort = 3500
 	ContainerTarget = "app"
 	ContainerTester = "loadtester"
+	// AnnotationDaprEnabled asks Dapr's injector for a sidecar.
+	AnnotationDaprEnabled = "dapr.io/enabled"
 	// ContainerDaprd is the sidecar container Dapr's injector adds to a pod.
 	ContainerDaprd   = "daprd"
 	TerminationLog   = "/dev/termination-log"

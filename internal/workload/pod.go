@@ -54,10 +54,10 @@ func containerSecurity() *corev1.SecurityContext {
 func daprAnnotations(run *perfv1alpha1.PerfRun, appID string, appPort int) map[string]string {
 	d := run.Spec.Dapr
 	a := map[string]string{
-		"dapr.io/enabled":   "true",
-		"dapr.io/app-id":    appID,
-		"dapr.io/config":    NamesFor(run).Tracing,
-		"dapr.io/log-level": string(d.LogLevel),
+		AnnotationDaprEnabled: "true",
+		"dapr.io/app-id":      appID,
+		"dapr.io/config":      NamesFor(run).Tracing,
+		"dapr.io/log-level":   string(d.LogLevel),
 	}
 	if d.LogLevel == "" {
 		a["dapr.io/log-level"] = "info"

@@ -1,0 +1,240 @@
+//go:build e2e
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// Rates this one-node, two-core cluster sustains with errors = 0 while it also runs both
+// sidecars, the app, the load tester and Dapr's control plane (see the README for how they
+// were found). Dapr's published runs use 1000 (invocation) and 500 (actors) on three 4-core nodes.
+const (
+	invocationQPS = 500
+	actorQPS      = 250
+)
+
+// daprVersion is the Dapr release installed on the cluster under test (make test-e2e passes
+// the Makefile's pin).
+func daprVersion() string {
+	return strings.TrimPrefix(os.Getenv("DAPR_VERSION"), "v")
+}
+
+// daprRun is a run through real Dapr sidecars at Dapr's published settings: mTLS on,
+// tracing sampling 0.1, sidecar limited to 0.5 vCPU.
+func daprRun(ns, name string, scenario perfv1alpha1.Scenario, qps int32, mutate ...func(*perfv1alpha1.PerfRunSpec)) *perfv1alpha1.PerfRun {
+	run := &perfv1alpha1.PerfRun{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: perfv1alpha1.PerfRunSpec{
+			Scenario: scenario,
+			Load: perfv1alpha1.LoadSpec{QPS: qps,
+				Duration: &metav1.Duration{Duration: 30 * time.Second}, Warmup: &metav1.Duration{Duration: 5 * time.Second}},
+			Dapr: perfv1alpha1.DaprSpec{
+				MTLS:                perfv1alpha1.MTLSEnabled,
+				TracingSamplingRate: "0.1",
+				Sidecar:             perfv1alpha1.SidecarSpec{CPULimit: ptr.To(resource.MustParse("500m"))},
+			},
+		},
+	}
+	for _, m := range mutate {
+		m(&run.Spec)
+	}
+	Expect(k8sClient.Create(ctx, run)).To(Succeed())
+	return run
+}
+
+func expectActualQPS(res *perfv1alpha1.Result, want float64) {
+	actual, err := strconv.ParseFloat(res.ActualQPS, 64)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	ExpectWithOffset(1, math.Abs(actual-want)/want).To(BeNumerically("<=", 0.01), "actual qps %v not within 1%% of %v", actual, want)
+}
+
+func expectSampled(name string, role *perfv1alpha1.RoleUsage) {
+	ExpectWithOffset(1, role).NotTo(BeNil(), name)
+	ExpectWithOffset(1, role.Samples).To(BeNumerically(">=", 2), name)
+	ExpectWithOffset(1, role.CPUAvg.MilliValue()).To(BeNumerically(">", 0), name)
+	ExpectWithOffset(1, role.MemoryAvg.Value()).To(BeNumerically(">", 1<<20), name)
+}
+
+// targetStats reads the target app's own counters through the API server's pod proxy.
+func targetStats(run *perfv1alpha1.PerfRun) map[string]int64 {
+	var pods corev1.PodList
+	Expect(k8sClient.List(ctx, &pods, client.InNamespace(run.Namespace),
+		client.MatchingLabels{workload.LabelRun: run.Name, workload.LabelComponent: string(workload.RoleTarget)})).To(Succeed())
+	Expect(pods.Items).To(HaveLen(1))
+	raw := runWithInput(nil, kubectlBin(), "get", "--raw",
+		"/api/v1/namespaces/"+run.Namespace+"/pods/"+pods.Items[0].Name+":"+strconv.Itoa(workload.AppPort)+"/proxy/stats")
+	stats := map[string]int64{}
+	Expect(json.Unmarshal(raw, &stats)).To(Succeed(), string(raw))
+	return stats
+}
+
+var _ = Describe("PerfRun through real Dapr", func() {
+	var ns string
+	BeforeEach(func() { ns = newNamespace() })
+
+	It("measures Dapr's published service-invocation scenario: added latency, sidecar and control-plane usage", func() {
+		run := daprRun(ns, "invoke", perfv1alpha1.ScenarioServiceInvocation, invocationQPS, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.PayloadBytes = ptr.To[int32](1024)
+			s.Baseline = ptr.To(true)
+		})
+		Eventually(phase(run), 5*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		st := get(run).Status
+		res := st.Result
+		GinkgoWriter.Printf("latency %s\nbaseline %s\nadded %s\n", summary(res.Latency), summary(res.Baseline), summary(res.Added))
+
+		expectActualQPS(res, invocationQPS)
+		Expect(res.Errors).To(BeZero())
+		Expect(res.ReturnCodes).To(HaveKeyWithValue("200", res.Requests))
+		for name, l := range map[string]*perfv1alpha1.LatencySummary{"dapr": res.Latency, "baseline": res.Baseline, "added": res.Added} {
+			Expect(l).NotTo(BeNil(), name)
+			Expect(l.P50).NotTo(BeNil(), name)
+			Expect(l.P90).NotTo(BeNil(), name)
+			Expect(l.P99).NotTo(BeNil(), name)
+		}
+		// Two sidecars with mTLS between them cost more than a direct call at the median and p90.
+		Expect(res.Added.P50.Duration).To(BeNumerically(">", 0))
+		Expect(res.Added.P90.Duration).To(BeNumerically(">", 0))
+
+		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)).To(BeTrue(), describe(run))
+		u := res.Resources
+		GinkgoWriter.Printf("serverSidecar %s\nclientSidecar %s\nper1k %v / %v\n", usage(u.ServerSidecar), usage(u.ClientSidecar),
+			u.SidecarPer1kQPS.CPU, u.SidecarPer1kQPS.Memory)
+		expectSampled("serverSidecar", u.ServerSidecar)
+		expectSampled("clientSidecar", u.ClientSidecar)
+		expectSampled("serverApp", u.ServerApp)
+		Expect(u.SidecarPer1kQPS).NotTo(BeNil())
+		Expect(u.SidecarPer1kQPS.CPU.MilliValue()).To(BeNumerically(">", 0))
+		// The sidecar's limit holds: 500m at most, whatever the rate.
+		Expect(u.ServerSidecar.CPUMax.MilliValue()).To(BeNumerically("<=", 550))
+
+		components := map[string]perfv1alpha1.RoleUsage{}
+		for _, c := range u.ControlPlane {
+			components[c.Component] = c.Usage
+			GinkgoWriter.Printf("control plane %s %s\n", c.Component, usage(&c.Usage))
+		}
+		for _, c := range []string{"dapr-operator", "dapr-sentry", "dapr-sidecar-injector", "dapr-placement-server", "dapr-scheduler-server"} {
+			Expect(components).To(HaveKey(c))
+			Expect(components[c].MemoryAvg.Value()).To(BeNumerically(">", 1<<20), c)
+		}
+		Expect(res.Restarts).To(Equal(&perfv1alpha1.Restarts{}))
+		Expect(st.Environment.MTLS).To(Equal(ptr.To(true)))
+		Expect(st.Environment.DaprVersion).To(Equal(daprVersion()))
+		Expect(st.Environment.SidecarImage).To(Equal("ghcr.io/dapr/daprd:" + daprVersion()))
+	})
+
+	It("measures actor activation: every call activates a fresh actor, and the load tester's sidecar shuts down", func() {
+		run := daprRun(ns, "actors", perfv1alpha1.ScenarioActorActivation, actorQPS, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Cleanup = perfv1alpha1.CleanupNever // keep the target to read its counters
+		})
+		Eventually(phase(run), 5*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		res := get(run).Status.Result
+		GinkgoWriter.Printf("latency %s\n", summary(res.Latency))
+		expectActualQPS(res, actorQPS)
+		Expect(res.Errors).To(BeZero())
+		Expect(res.Latency.P90).NotTo(BeNil())
+		Expect(res.Latency.P99).NotTo(BeNil())
+		Expect(res.Baseline).To(BeNil())
+		Expect(res.Restarts).To(Equal(&perfv1alpha1.Restarts{}))
+
+		stats := targetStats(run)
+		GinkgoWriter.Printf("target's counters: %v\n", stats)
+		Expect(stats["actorCalls"]).To(BeNumerically(">=", res.Requests), "warm-up calls come on top of the measured ones")
+		Expect(stats["actorsActivated"]).To(Equal(stats["actorCalls"]), "every call reached an actor that had never been called")
+
+		By("the Job completed because the real daprd honoured POST /v1.0/shutdown")
+		var jobs batchv1.JobList
+		Expect(k8sClient.List(ctx, &jobs, client.InNamespace(ns))).To(Succeed())
+		Expect(jobs.Items).To(HaveLen(1))
+		Expect(jobs.Items[0].Status.Succeeded).To(Equal(int32(1)))
+		var pods corev1.PodList
+		Expect(k8sClient.List(ctx, &pods, client.InNamespace(ns), client.MatchingLabels{workload.LabelComponent: string(workload.RoleLoadTester)})).To(Succeed())
+		Expect(pods.Items).To(HaveLen(1))
+		var daprd *corev1.ContainerStatus
+		for i, s := range pods.Items[0].Status.ContainerStatuses {
+			if s.Name == workload.ContainerDaprd {
+				daprd = &pods.Items[0].Status.ContainerStatuses[i]
+			}
+		}
+		Expect(daprd).NotTo(BeNil(), "the load tester had its own sidecar")
+		Expect(daprd.State.Terminated).NotTo(BeNil())
+		Expect(daprd.State.Terminated.ExitCode).To(BeZero())
+	})
+
+	It("fails fast with MTLSMismatch, read from the real daprsystem Configuration", func() {
+		run := daprRun(ns, "nomtls", perfv1alpha1.ScenarioServiceInvocation, invocationQPS, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Dapr.MTLS = perfv1alpha1.MTLSDisabled
+		})
+		Eventually(phase(run), 30*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
+		c := meta.FindStatusCondition(get(run).Status.Conditions, perfv1alpha1.ConditionFailed)
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonMTLSMismatch))
+		Expect(c.Message).To(ContainSubstring("Configuration dapr-system/daprsystem has spec.mtls.enabled=true"))
+		Consistently(children(run), 5*time.Second).Should(BeZero())
+	})
+
+	It("fails fast with DaprNotInstalled when the named control-plane namespace runs no injector", func() {
+		run := daprRun(ns, "elsewhere", perfv1alpha1.ScenarioServiceInvocation, invocationQPS, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Dapr.ControlPlaneNamespace = "no-dapr-here"
+		})
+		Eventually(phase(run), 30*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
+		c := meta.FindStatusCondition(get(run).Status.Conditions, perfv1alpha1.ConditionFailed)
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonDaprNotInstalled))
+		Expect(c.Message).To(ContainSubstring(`no sidecar injector runs in namespace "no-dapr-here"`))
+		Consistently(children(run), 5*time.Second).Should(BeZero())
+	})
+})
+
+func summary(l *perfv1alpha1.LatencySummary) string {
+	if l == nil {
+		return "<none>"
+	}
+	d := func(x *metav1.Duration) string {
+		if x == nil {
+			return "-"
+		}
+		return x.Duration.String()
+	}
+	return "p50 " + d(l.P50) + " p90 " + d(l.P90) + " p99 " + d(l.P99) + " max " + d(l.Max)
+}
+
+func usage(u *perfv1alpha1.RoleUsage) string {
+	if u == nil {
+		return "<none>"
+	}
+	return "cpu avg " + u.CPUAvg.String() + " max " + u.CPUMax.String() + ", mem avg " + u.MemoryAvg.String() +
+		" max " + u.MemoryMax.String() + ", samples " + strconv.Itoa(int(u.Samples))
+}
