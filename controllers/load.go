@@ -141,12 +141,16 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 		return waitFor(r.PollInterval), nil
 	}
 	sum, decodeErr := result.Decode([]byte(msg))
+	if decodeErr == nil && r.awaitingUsageTail(run, sum, jobFinishedAt(job)) {
+		r.sampleUsage(ctx, run, testers)
+		return waitFor(r.PollInterval), nil
+	}
 	if decodeErr == nil && len(sum.Runs) > 0 {
 		run.Status.Result = buildResult(run, sum)
 		run.Status.Result.Restarts = restarts(targets, testers)
-		r.finishUsage(run, measuredQPS(run, sum))
+		r.finishUsage(run, sum, measuredQPS(run, sum))
 	} else {
-		r.finishUsage(run, 0)
+		r.finishUsage(run, nil, 0)
 	}
 
 	if cond := jobCondition(job, batchv1.JobFailed); cond != nil {

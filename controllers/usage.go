@@ -19,7 +19,7 @@ package controllers
 import (
 	"context"
 	"fmt"
-	"strings"
+	"slices"
 	"sync"
 	"time"
 
@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/usage"
 	"github.com/daprbench/daprbench/internal/workload"
 )
@@ -60,97 +61,137 @@ func (t *usageThrottle) forget(uid types.UID) {
 	delete(t.last, uid)
 }
 
-// sampleUsage folds the metrics API's newest windows into status.liveUsage while the load
-// is measured (from the load tester's start plus the warm-up). A failing metrics API only
-// sets ResourceUsageAvailable=False: a run never fails for want of metrics.
+// phaseEdge is dropped at both ends of every measured run before a metrics window may count
+// for it: the load ramps up and drains there, and the run's start is known to the second.
+const phaseEdge = 2 * time.Second
+
+// usageTailWait bounds how long a finished run waits for the metrics API to serve the
+// windows that cover the end of its load (metrics-server serves a window up to one
+// resolution, ~15 s, after it ends).
+const usageTailWait = 45 * time.Second
+
+// sampleUsage records the metrics API's newest windows in status.liveUsage from the load
+// tester's start on. A failing metrics API only sets ResourceUsageAvailable=False: a run
+// never fails for want of metrics.
 func (r *PerfRunReconciler) sampleUsage(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) {
 	if r.Usage == nil {
 		return
 	}
-	since, ok := measureStart(run, testers)
+	since, ok := loadStart(testers)
 	if !ok || !r.throttle.due(run.UID, r.Clock.Now(), r.UsageInterval) {
 		return
 	}
 	if run.Status.LiveUsage == nil {
-		run.Status.LiveUsage = &perfv1alpha1.ResourceUsage{}
+		run.Status.LiveUsage = &perfv1alpha1.LiveUsage{}
 	}
 	if _, err := r.Usage.Sample(ctx, run, run.Status.LiveUsage, since); err != nil {
 		log.FromContext(ctx).Info("Metrics API unavailable", "error", err.Error())
 		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionFalse, perfv1alpha1.ReasonMetricsUnavailable, err.Error())
 		return
 	}
-	if samples(run.Status.LiveUsage) > 0 {
+	if n := len(run.Status.LiveUsage.Windows); n > 0 {
 		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionTrue, perfv1alpha1.ReasonSampled,
-			fmt.Sprintf("metrics windows per role since %s: %s", since.UTC().Format(time.RFC3339), sampleCounts(run.Status.LiveUsage)))
+			fmt.Sprintf("%d metrics windows recorded since %s; each is attributed to the phase that contains it when the run ends",
+				n, since.UTC().Format(time.RFC3339)))
 	}
 }
 
-// finishUsage moves the live usage into the result, with the sidecar's usage per 1000 rps.
-func (r *PerfRunReconciler) finishUsage(run *perfv1alpha1.PerfRun, actualQPS float64) {
+// awaitingUsageTail is true while a finished load's last windows may still come: metrics are
+// flowing, no window yet reaches the end of the last measured run, and the wait is bounded.
+func (r *PerfRunReconciler) awaitingUsageTail(run *perfv1alpha1.PerfRun, sum *result.Summary, finishedAt time.Time) bool {
+	live := run.Status.LiveUsage
+	if r.Usage == nil || live == nil || len(live.Windows) == 0 || !r.Clock.Now().Before(finishedAt.Add(usageTailWait)) {
+		return false
+	}
+	phases := phasesOf(sum)
+	if len(phases) == 0 {
+		return false
+	}
+	lastEnd := phases[len(phases)-1].End
+	return !slices.ContainsFunc(live.Windows, func(w perfv1alpha1.UsageWindow) bool { return !w.End.Time.Before(lastEnd.Add(-phaseEdge)) })
+}
+
+// finishUsage attributes the recorded windows to the measured runs of the summary's
+// timeline, per variant, with the sidecar's usage per 1000 rps of the measured path.
+func (r *PerfRunReconciler) finishUsage(run *perfv1alpha1.PerfRun, sum *result.Summary, actualQPS float64) {
 	defer r.throttle.forget(run.UID)
 	live := run.Status.LiveUsage
 	run.Status.LiveUsage = nil
-	if r.Usage == nil {
+	if r.Usage == nil || run.Status.Result == nil {
 		return
 	}
-	if samples(live) == 0 {
-		if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionResourceUsageAvailable); c == nil || c.Status != metav1.ConditionFalse {
-			setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionFalse, perfv1alpha1.ReasonMetricsUnavailable,
-				"no metrics window fell within the measured load: metrics-server reports every ~15s and a pod's first metrics come ~20s after it starts; run longer")
-		}
+	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionResourceUsageAvailable); c != nil && c.Status == metav1.ConditionFalse {
+		return // the metrics API's own error says it
+	}
+	phases := phasesOf(sum)
+	var byVariant map[string]*perfv1alpha1.ResourceUsage
+	if live != nil {
+		byVariant = usage.Attribute(live.Windows, phases, phaseEdge)
+	}
+	measured := byVariant[string(measuredVariant(run))]
+	if measured == nil {
+		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionFalse, perfv1alpha1.ReasonMetricsUnavailable,
+			fmt.Sprintf("no metrics window lay wholly inside a measured run (%d windows recorded; %s): metrics-server reports a window "+
+				"every ~15s and a pod's first ~20s after it starts; make load.duration longer than two windows plus %v", windowCount(live), describePhases(phases), 2*phaseEdge))
 		return
 	}
-	if run.Status.Result != nil {
-		live.SidecarPer1kQPS = usage.Per1kQPS(live.ServerSidecar, actualQPS)
-		run.Status.Result.Resources = live
+	measured.SidecarPer1kQPS = usage.Per1kQPS(measured.ServerSidecar, actualQPS)
+	run.Status.Result.Resources = measured
+	run.Status.Result.BaselineResources = byVariant[string(result.Baseline)]
+	msg := fmt.Sprintf("metrics windows inside the measured runs: %s: %s", measuredVariant(run), usage.Counts(measured))
+	if b := run.Status.Result.BaselineResources; b != nil {
+		msg += fmt.Sprintf("; baseline: %s", usage.Counts(b))
 	}
+	setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionTrue, perfv1alpha1.ReasonSampled, msg)
 }
 
-// measureStart is when the measured load began: the load tester's start plus the warm-up.
-func measureStart(run *perfv1alpha1.PerfRun, testers []corev1.Pod) (time.Time, bool) {
+// phasesOf is the summary's timeline: one phase per measured run, in order. Runs whose start
+// was dropped to fit the termination message have none.
+func phasesOf(sum *result.Summary) []usage.Phase {
+	if sum == nil {
+		return nil
+	}
+	var phases []usage.Phase
+	for _, run := range sum.Runs {
+		if run.StartUnix == 0 || run.Seconds <= 0 {
+			continue
+		}
+		start := time.Unix(run.StartUnix, 0)
+		phases = append(phases, usage.Phase{Variant: string(run.Variant), Start: start,
+			End: start.Add(time.Duration(run.Seconds * float64(time.Second)))})
+	}
+	slices.SortFunc(phases, func(a, b usage.Phase) int { return a.Start.Compare(b.Start) })
+	return phases
+}
+
+func describePhases(phases []usage.Phase) string {
+	if len(phases) == 0 {
+		return "the load tester's summary has no timeline"
+	}
+	return fmt.Sprintf("%d runs of %v", len(phases), phases[0].End.Sub(phases[0].Start).Round(time.Second))
+}
+
+func windowCount(live *perfv1alpha1.LiveUsage) int {
+	if live == nil {
+		return 0
+	}
+	return len(live.Windows)
+}
+
+// loadStart is when the load tester's container started (running or since terminated).
+func loadStart(testers []corev1.Pod) (time.Time, bool) {
 	for _, p := range testers {
 		for _, s := range p.Status.ContainerStatuses {
 			if s.Name != workload.ContainerTester {
 				continue
 			}
-			if s.State.Running != nil {
-				return s.State.Running.StartedAt.Add(run.Spec.Load.EffectiveWarmup()), true
+			switch {
+			case s.State.Running != nil:
+				return s.State.Running.StartedAt.Time, true
+			case s.State.Terminated != nil:
+				return s.State.Terminated.StartedAt.Time, true
 			}
 		}
 	}
 	return time.Time{}, false
-}
-
-// sampleCounts says how many windows each sampled role has, e.g. "serverApp 2, loadTester 2".
-func sampleCounts(u *perfv1alpha1.ResourceUsage) string {
-	var parts []string
-	for _, r := range []struct {
-		name  string
-		usage *perfv1alpha1.RoleUsage
-	}{{"serverApp", u.ServerApp}, {"serverSidecar", u.ServerSidecar}, {"clientSidecar", u.ClientSidecar},
-		{"loadTester", u.LoadTester}, {"baselineApp", u.BaselineApp}} {
-		if r.usage != nil && r.usage.Samples > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", r.name, r.usage.Samples))
-		}
-	}
-	for _, c := range u.ControlPlane {
-		parts = append(parts, fmt.Sprintf("%s %d", c.Component, c.Usage.Samples))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func samples(u *perfv1alpha1.ResourceUsage) int32 {
-	if u == nil {
-		return 0
-	}
-	var n int32
-	for _, r := range []*perfv1alpha1.RoleUsage{u.ServerApp, u.ServerSidecar, u.ClientSidecar, u.LoadTester, u.BaselineApp} {
-		if r != nil {
-			n += r.Samples
-		}
-	}
-	for _, c := range u.ControlPlane {
-		n += c.Usage.Samples
-	}
-	return n
 }

@@ -62,11 +62,12 @@ type PerfRunStatus struct {
 	// +optional
 	Environment *Environment `json:"environment,omitempty"`
 
-	// liveUsage is the resource usage sampled so far by the current generation's run, kept
-	// here so a controller restart loses nothing; it becomes result.resources when the run
-	// finishes.
+	// liveUsage holds the metrics windows sampled so far by the current generation's run,
+	// kept here so a controller restart loses nothing. When the run finishes, each window is
+	// attributed to the measured phase that contains it (result.resources,
+	// result.baselineResources) and liveUsage is cleared.
 	// +optional
-	LiveUsage *ResourceUsage `json:"liveUsage,omitempty"`
+	LiveUsage *LiveUsage `json:"liveUsage,omitempty"`
 
 	// result holds the measurements of the latest finished run. A rerun (new generation)
 	// keeps the previous result visible until its own replaces it; result.generation says
@@ -153,9 +154,16 @@ type Result struct {
 	// +optional
 	Spread *Spread `json:"spread,omitempty"`
 
-	// resources is the sampled CPU and memory per role.
+	// resources is the CPU and memory per role while the measured path (through Dapr, or
+	// direct) ran: only metrics windows that lie wholly inside its runs, away from their first
+	// and last seconds, count; warm-up and baseline windows do not.
 	// +optional
 	Resources *ResourceUsage `json:"resources,omitempty"`
+
+	// baselineResources is the CPU and memory per role while the sidecar-free baseline ran,
+	// by the same rule.
+	// +optional
+	BaselineResources *ResourceUsage `json:"baselineResources,omitempty"`
 
 	// restarts counts container restarts per role during the run.
 	// +optional
@@ -197,6 +205,33 @@ type LatencyRange struct {
 	Max LatencySummary `json:"max"`
 }
 
+// LiveUsage is the raw material of a run's resource figures: metrics windows, kept until the
+// load tester's timeline says which phase each belongs to.
+type LiveUsage struct {
+	// windows seen so far, oldest first; beyond 400 every other one is dropped (evenly, so
+	// no phase loses more than another).
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=400
+	// +optional
+	Windows []UsageWindow `json:"windows,omitempty"`
+}
+
+// UsageWindow is one role's usage over one metrics window.
+type UsageWindow struct {
+	// role is serverApp, serverSidecar, clientSidecar, loadTester, baselineApp, or
+	// controlPlane/<component>.
+	// +kubebuilder:validation:MaxLength=128
+	Role string `json:"role"`
+	// end of the window (metrics-server's timestamp).
+	End metav1.Time `json:"end"`
+	// seconds the window spans.
+	Seconds int32 `json:"seconds"`
+	// cpu is the average CPU over the window, in millicores.
+	CPU int64 `json:"cpu"`
+	// memory is the working set at the end of the window, in bytes.
+	Memory int64 `json:"memory"`
+}
+
 // ResourceUsage is CPU and memory sampled from the metrics API while the load ran.
 type ResourceUsage struct {
 	// serverApp is the target app's container(s).
@@ -235,7 +270,7 @@ type RoleUsage struct {
 	MemoryAvg *resource.Quantity `json:"memoryAvg,omitempty"`
 	// +optional
 	MemoryMax *resource.Quantity `json:"memoryMax,omitempty"`
-	// samples is the number of distinct metrics windows folded in.
+	// samples is the number of metrics windows folded in.
 	Samples int32 `json:"samples"`
 	// firstSample is the timestamp of the first window folded in.
 	// +optional

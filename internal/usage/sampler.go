@@ -19,8 +19,6 @@ package usage
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,59 +35,27 @@ type Sampler struct {
 }
 
 // Sample lists the pod metrics of the run's pods (and, with Dapr, of the control plane) and
-// folds every window not seen before, from since on, into u. It returns how many samples
-// counted; an error is the metrics API's own, for the condition that reports it.
-func (s *Sampler) Sample(ctx context.Context, run *perfv1alpha1.PerfRun, u *perfv1alpha1.ResourceUsage, since time.Time) (int, error) {
+// records every window not seen before, ending from since on, in live. It returns how many
+// windows were new; an error is the metrics API's own, for the condition that reports it.
+func (s *Sampler) Sample(ctx context.Context, run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage, since time.Time) (int, error) {
 	sel := labels.SelectorFromSet(labels.Set{workload.LabelRun: run.Name}).String()
 	pods, err := s.Client.MetricsV1beta1().PodMetricses(run.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		return 0, fmt.Errorf("listing pod metrics in %s: %w", run.Namespace, err)
 	}
-	counted := 0
+	readings := map[string]Reading{}
 	for role, r := range DataPlane(pods.Items, since) {
-		if Fold(slot(u, role), r) {
-			counted++
+		readings[string(role)] = r
+	}
+	if run.Spec.DaprEnabled() {
+		ns := run.Spec.ControlPlaneNamespace()
+		cp, err := s.Client.MetricsV1beta1().PodMetricses(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return Record(live, readings), fmt.Errorf("listing pod metrics of the control plane in %s: %w", ns, err)
+		}
+		for component, r := range ControlPlane(cp.Items, since) {
+			readings[ControlPlanePrefix+component] = r
 		}
 	}
-	if !run.Spec.DaprEnabled() {
-		return counted, nil
-	}
-	ns := run.Spec.ControlPlaneNamespace()
-	cp, err := s.Client.MetricsV1beta1().PodMetricses(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return counted, fmt.Errorf("listing pod metrics of the control plane in %s: %w", ns, err)
-	}
-	for component, r := range ControlPlane(cp.Items, since) {
-		i := slices.IndexFunc(u.ControlPlane, func(c perfv1alpha1.ComponentUsage) bool { return c.Component == component })
-		if i < 0 {
-			u.ControlPlane = append(u.ControlPlane, perfv1alpha1.ComponentUsage{Component: component})
-			i = len(u.ControlPlane) - 1
-		}
-		if Fold(&u.ControlPlane[i].Usage, r) {
-			counted++
-		}
-	}
-	slices.SortFunc(u.ControlPlane, func(a, b perfv1alpha1.ComponentUsage) int { return strings.Compare(a.Component, b.Component) })
-	return counted, nil
-}
-
-// slot returns the aggregate of role in u, creating it.
-func slot(u *perfv1alpha1.ResourceUsage, role Role) *perfv1alpha1.RoleUsage {
-	var p **perfv1alpha1.RoleUsage
-	switch role {
-	case ServerApp:
-		p = &u.ServerApp
-	case ServerSidecar:
-		p = &u.ServerSidecar
-	case ClientSidecar:
-		p = &u.ClientSidecar
-	case LoadTester:
-		p = &u.LoadTester
-	default:
-		p = &u.BaselineApp
-	}
-	if *p == nil {
-		*p = &perfv1alpha1.RoleUsage{}
-	}
-	return *p
+	return Record(live, readings), nil
 }

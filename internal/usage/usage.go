@@ -66,19 +66,22 @@ func Classify(component workload.Role, container string) (Role, bool) {
 }
 
 // Reading is the usage of one role (or control-plane component) in one metrics listing:
-// the sum over its containers and pods, stamped with the newest window among them.
+// the sum over its containers and pods, stamped with the newest window among them and the
+// longest window length.
 type Reading struct {
 	CPUMilli    int64
 	MemoryBytes int64
 	Timestamp   time.Time
+	Window      time.Duration
 }
 
-func (r *Reading) add(c metricsv1beta1.ContainerMetrics, ts time.Time) {
+func (r *Reading) add(c metricsv1beta1.ContainerMetrics, pm *metricsv1beta1.PodMetrics) {
 	r.CPUMilli += c.Usage.Cpu().MilliValue()
 	r.MemoryBytes += c.Usage.Memory().Value()
-	if ts.After(r.Timestamp) {
+	if ts := pm.Timestamp.Time; ts.After(r.Timestamp) {
 		r.Timestamp = ts
 	}
+	r.Window = max(r.Window, pm.Window.Duration)
 }
 
 // DataPlane groups a run's pod metrics into one reading per role. Windows that ended
@@ -96,7 +99,7 @@ func DataPlane(items []metricsv1beta1.PodMetrics, since time.Time) map[Role]Read
 				continue
 			}
 			r := out[role]
-			r.add(c, pm.Timestamp.Time)
+			r.add(c, &pm)
 			out[role] = r
 		}
 	}
@@ -114,7 +117,7 @@ func ControlPlane(items []metricsv1beta1.PodMetrics, since time.Time) map[string
 		}
 		r := out[component]
 		for _, c := range pm.Containers {
-			r.add(c, pm.Timestamp.Time)
+			r.add(c, &pm)
 		}
 		out[component] = r
 	}

@@ -123,14 +123,14 @@ func TestFoldCountsEachWindowOnce(t *testing.T) {
 	}
 }
 
-func TestSampleAcrossListings(t *testing.T) {
+func TestSampleRecordsEachWindowOnce(t *testing.T) {
 	ctx := context.Background()
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "bench", Namespace: "perf"},
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation}}
 	since := t0
 
 	// Listing 1: target (app + daprd), load tester (+ its daprd), an unrelated pod, a pod of
-	// another run, a warm-up window, and the control plane.
+	// another run, a window from before the load, and the control plane.
 	client := fakeMetrics(t,
 		podMetrics("perf", "bench-target-1", runLabels(workload.RoleTarget), t0.Add(15*time.Second), map[string][2]int64{"app": {50, 10}, "daprd": {480, 23}}),
 		podMetrics("perf", "bench-load-1-x", runLabels(workload.RoleLoadTester), t0.Add(15*time.Second), map[string][2]int64{"loadtester": {200, 30}, "daprd": {300, 21}}),
@@ -141,24 +141,28 @@ func TestSampleAcrossListings(t *testing.T) {
 		podMetrics("dapr-system", "dapr-placement-0", map[string]string{"app": "dapr-placement-server"}, t0.Add(15*time.Second), map[string][2]int64{"dapr-placement-server": {1, 21}}),
 	)
 	s := &Sampler{Client: client}
-	u := &perfv1alpha1.ResourceUsage{}
-	n, err := s.Sample(ctx, run, u, since)
-	if err != nil || n != 6 { // 4 data-plane roles (baseline's window predates since) + 2 components
+	live := &perfv1alpha1.LiveUsage{}
+	n, err := s.Sample(ctx, run, live, since)
+	if err != nil || n != 6 { // 4 data-plane roles (the baseline's window predates since) + 2 components
 		t.Fatalf("Sample = %d, %v", n, err)
 	}
-	if u.ServerSidecar.CPUAvg.MilliValue() != 480 || u.ClientSidecar.MemoryAvg.String() != "21Mi" || u.ServerApp.CPUAvg.MilliValue() != 50 {
-		t.Errorf("usage = server sidecar %v, client sidecar %v, app %v", u.ServerSidecar.CPUAvg, u.ClientSidecar.MemoryAvg, u.ServerApp.CPUAvg)
+	byRole := map[string]perfv1alpha1.UsageWindow{}
+	for _, w := range live.Windows {
+		byRole[w.Role] = w
 	}
-	if u.BaselineApp != nil {
-		t.Error("a warm-up window was counted for the baseline")
+	if w := byRole["serverSidecar"]; w.CPU != 480 || w.Memory != 23<<20 || w.Seconds != 15 || !w.End.Time.Equal(t0.Add(15*time.Second)) {
+		t.Errorf("server sidecar window = %+v", w)
 	}
-	if len(u.ControlPlane) != 2 || u.ControlPlane[0].Component != "dapr-placement-server" || u.ControlPlane[1].Usage.MemoryAvg.String() != "14Mi" {
-		t.Errorf("control plane = %+v", u.ControlPlane)
+	if _, ok := byRole["baselineApp"]; ok {
+		t.Error("a window from before the load was recorded")
+	}
+	if w := byRole[ControlPlanePrefix+"dapr-sentry"]; w.Memory != 14<<20 {
+		t.Errorf("sentry window = %+v", w)
 	}
 
-	// Listing 2, same windows: nothing counts twice.
-	if n, _ := s.Sample(ctx, run, u, since); n != 0 {
-		t.Errorf("same windows counted again: %d", n)
+	// Listing 2, same windows: nothing is recorded twice.
+	if n, _ := s.Sample(ctx, run, live, since); n != 0 {
+		t.Errorf("same windows recorded again: %d", n)
 	}
 
 	// Listing 3: the target's pod was replaced mid-run (new name, no daprd reading yet: a
@@ -172,14 +176,11 @@ func TestSampleAcrossListings(t *testing.T) {
 	if err := tracker.Create(gvr, podMetrics("perf", "bench-target-2", runLabels(workload.RoleTarget), t0.Add(30*time.Second), map[string][2]int64{"app": {70, 12}}), "perf"); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.Sample(ctx, run, u, since); err != nil || n != 1 {
-		t.Fatalf("third listing counted %d (%v), want 1 (the new app window)", n, err)
+	if n, err := s.Sample(ctx, run, live, since); err != nil || n != 1 {
+		t.Fatalf("third listing recorded %d (%v), want 1 (the new app window)", n, err)
 	}
-	if u.ServerApp.Samples != 2 || u.ServerApp.CPUAvg.MilliValue() != 60 || u.ServerApp.CPUMax.MilliValue() != 70 {
-		t.Errorf("app after restart: %+v", u.ServerApp)
-	}
-	if u.ServerSidecar.Samples != 1 {
-		t.Errorf("sidecar samples = %d, want 1 (no new window)", u.ServerSidecar.Samples)
+	if len(live.Windows) != 7 || live.Windows[len(live.Windows)-1].Role != "serverApp" {
+		t.Errorf("windows = %+v", live.Windows)
 	}
 }
 
@@ -189,9 +190,68 @@ func TestSampleReportsTheAPIsOwnError(t *testing.T) {
 		return true, nil, errors.New("the server could not find the requested resource (get pods.metrics.k8s.io)")
 	})
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "bench", Namespace: "perf"}}
-	_, err := (&Sampler{Client: client}).Sample(context.Background(), run, &perfv1alpha1.ResourceUsage{}, t0)
+	_, err := (&Sampler{Client: client}).Sample(context.Background(), run, &perfv1alpha1.LiveUsage{}, t0)
 	if err == nil || !strings.Contains(err.Error(), "pods.metrics.k8s.io") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// window is a recorded window of role ending at t0+endS, lasting 10 s.
+func window(role string, endS int, cpu int64) perfv1alpha1.UsageWindow {
+	return perfv1alpha1.UsageWindow{Role: role, End: metav1.NewTime(t0.Add(time.Duration(endS) * time.Second)), Seconds: 10, CPU: cpu, Memory: 40 << 20}
+}
+
+func TestAttributeCountsOnlyWindowsInsideAPhase(t *testing.T) {
+	// Warm-up 0-5 s, baseline 5-35 s, Dapr 35-65 s; edges of 2 s are dropped.
+	phases := []Phase{{"b", t0.Add(5 * time.Second), t0.Add(35 * time.Second)}, {"d", t0.Add(35 * time.Second), t0.Add(65 * time.Second)}}
+	windows := []perfv1alpha1.UsageWindow{
+		window("serverSidecar", 5, 20),   // warm-up
+		window("serverSidecar", 18, 10),  // baseline, whole (8-18)
+		window("serverSidecar", 28, 12),  // baseline, whole (18-28)
+		window("serverSidecar", 36, 300), // straddles baseline and Dapr (26-36)
+		window("serverSidecar", 46, 480), // Dapr (36-46): starts 1 s into it, inside the 2 s edge
+		window("serverSidecar", 56, 500), // Dapr, whole (46-56)
+		window("serverSidecar", 63, 520), // Dapr, whole (53-63), exactly at the trimmed end
+		window("serverSidecar", 66, 900), // past the end
+		window(ControlPlanePrefix+"dapr-sentry", 56, 5),
+		window("baselineApp", 26, 30),
+	}
+	got := Attribute(windows, phases, 2*time.Second)
+	d, b := got["d"], got["b"]
+	if d == nil || b == nil {
+		t.Fatalf("attributed = %v", got)
+	}
+	if d.ServerSidecar.Samples != 2 || d.ServerSidecar.CPUAvg.MilliValue() != 510 || d.ServerSidecar.CPUMax.MilliValue() != 520 {
+		t.Errorf("dapr sidecar = %+v, want the 500m and 520m windows only", d.ServerSidecar)
+	}
+	if b.ServerSidecar.Samples != 2 || b.ServerSidecar.CPUAvg.MilliValue() != 11 {
+		t.Errorf("baseline-phase sidecar = %+v, want the idle 10m and 12m windows", b.ServerSidecar)
+	}
+	if len(d.ControlPlane) != 1 || d.ControlPlane[0].Component != "dapr-sentry" || d.ControlPlane[0].Usage.Samples != 1 {
+		t.Errorf("control plane = %+v", d.ControlPlane)
+	}
+	if b.BaselineApp == nil || d.BaselineApp != nil {
+		t.Errorf("baseline app: in b %v, in d %v", b.BaselineApp, d.BaselineApp)
+	}
+	if Attribute(windows, nil, 2*time.Second)["d"] != nil {
+		t.Error("windows attributed without a timeline")
+	}
+}
+
+func TestRecordThinsEvenlyBeyondTheBound(t *testing.T) {
+	live := &perfv1alpha1.LiveUsage{}
+	for i := range MaxWindows + 1 {
+		Record(live, map[string]Reading{"serverSidecar": {CPUMilli: int64(i), Timestamp: t0.Add(time.Duration(i) * 10 * time.Second), Window: 10 * time.Second}})
+	}
+	if n := len(live.Windows); n > MaxWindows || n < MaxWindows/2 {
+		t.Fatalf("%d windows kept", n)
+	}
+	first, last := live.Windows[0], live.Windows[len(live.Windows)-1]
+	if first.CPU != 0 || last.CPU < MaxWindows-2 {
+		t.Errorf("thinning lost an end of the run: first %d, last %d", first.CPU, last.CPU)
+	}
+	if n := Record(live, map[string]Reading{"serverSidecar": {Timestamp: last.End.Time}}); n != 0 {
+		t.Error("a recorded window was recorded again")
 	}
 }
 

@@ -62,7 +62,8 @@ func daprRun(ns, name string, scenario perfv1alpha1.Scenario, qps int32, mutate 
 		Spec: perfv1alpha1.PerfRunSpec{
 			Scenario: scenario,
 			Load: perfv1alpha1.LoadSpec{QPS: qps,
-				Duration: &metav1.Duration{Duration: 30 * time.Second}, Warmup: &metav1.Duration{Duration: 5 * time.Second}},
+				// 45 s runs hold at least three whole 10 s metrics windows once 2 s are trimmed at each edge.
+				Duration: &metav1.Duration{Duration: 45 * time.Second}, Warmup: &metav1.Duration{Duration: 5 * time.Second}},
 			Dapr: perfv1alpha1.DaprSpec{
 				MTLS:                perfv1alpha1.MTLSEnabled,
 				TracingSamplingRate: "0.1",
@@ -134,9 +135,21 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		u := res.Resources
 		GinkgoWriter.Printf("serverSidecar %s\nclientSidecar %s\nper1k %v / %v\n", usage(u.ServerSidecar), usage(u.ClientSidecar),
 			u.SidecarPer1kQPS.CPU, u.SidecarPer1kQPS.Memory)
+		// Only windows inside the Dapr runs count here; the baseline's have their own figure.
 		expectSampled("serverSidecar", u.ServerSidecar)
 		expectSampled("clientSidecar", u.ClientSidecar)
 		expectSampled("serverApp", u.ServerApp)
+		Expect(res.BaselineResources).NotTo(BeNil())
+		expectSampled("baselineApp (baseline phase)", res.BaselineResources.BaselineApp)
+		if idle := u.BaselineApp; idle != nil {
+			Expect(idle.CPUAvg.MilliValue()).To(BeNumerically("<", res.BaselineResources.BaselineApp.CPUAvg.MilliValue()),
+				"the baseline app works while the baseline is measured, and idles while the Dapr path is")
+		}
+		GinkgoWriter.Printf("baseline phase: baselineApp %s, serverSidecar %s\n", usage(res.BaselineResources.BaselineApp), usage(res.BaselineResources.ServerSidecar))
+		if idle := res.BaselineResources.ServerSidecar; idle != nil {
+			Expect(idle.CPUAvg.MilliValue()).To(BeNumerically("<", u.ServerSidecar.CPUAvg.MilliValue()),
+				"the target's sidecar works while the Dapr path is measured, not while the baseline is")
+		}
 		Expect(u.SidecarPer1kQPS).NotTo(BeNil())
 		Expect(u.SidecarPer1kQPS.CPU.MilliValue()).To(BeNumerically(">", 0))
 		// The sidecar's limit holds: 500m at most, whatever the rate.
