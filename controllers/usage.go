@@ -89,10 +89,12 @@ func (r *PerfRunReconciler) sampleUsage(ctx context.Context, run *perfv1alpha1.P
 		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionFalse, perfv1alpha1.ReasonMetricsUnavailable, err.Error())
 		return
 	}
-	if n := len(run.Status.LiveUsage.Windows); n > 0 {
+	if len(run.Status.LiveUsage.Windows) > 0 {
+		// No count here: a message that changed with every window would be a new condition
+		// message (and a status write) per window.
 		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionTrue, perfv1alpha1.ReasonSampled,
-			fmt.Sprintf("%d metrics windows recorded since %s; each is attributed to the phase that contains it when the run ends",
-				n, since.UTC().Format(time.RFC3339)))
+			fmt.Sprintf("recording metrics windows since %s; each is attributed to the measured run that contains it when the load ends",
+				since.UTC().Format(time.RFC3339)))
 	}
 }
 
