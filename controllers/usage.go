@@ -65,6 +65,10 @@ func (t *usageThrottle) forget(uid types.UID) {
 // for it: the load ramps up and drains there, and the run's start is known to the second.
 const phaseEdge = 2 * time.Second
 
+// metricsTimeout bounds one reading of the metrics API: an aggregated API that hangs (its
+// backend gone) must not hold the reconcile, which the whole run waits on.
+const metricsTimeout = 10 * time.Second
+
 // usageTailWait bounds how long a finished run waits for the metrics API to serve the
 // windows that cover the end of its load (metrics-server serves a window up to one
 // resolution, ~15 s, after it ends).
@@ -84,6 +88,8 @@ func (r *PerfRunReconciler) sampleUsage(ctx context.Context, run *perfv1alpha1.P
 	if run.Status.LiveUsage == nil {
 		run.Status.LiveUsage = &perfv1alpha1.LiveUsage{}
 	}
+	ctx, cancel := context.WithTimeout(ctx, metricsTimeout)
+	defer cancel()
 	if _, err := r.Usage.Sample(ctx, run, run.Status.LiveUsage, since); err != nil {
 		log.FromContext(ctx).Info("Metrics API unavailable", "error", err.Error())
 		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionFalse, perfv1alpha1.ReasonMetricsUnavailable, err.Error())
