@@ -288,6 +288,26 @@ var _ = Describe("PerfRun controller", func() {
 		Consistently(exists(deployment(ns, "mtls-target")), time.Second).Should(BeFalse())
 	})
 
+	It("caches only the runs' own pods, Deployments, Services and Jobs", func() {
+		unrelated := deploymentSkeleton(ns, "someone-elses", map[string]string{"app": "web"}, "nginx")
+		Expect(k8sClient.Create(suiteCtx, unrelated)).To(Succeed())
+		stray := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "stray"},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx"}}}}
+		Expect(k8sClient.Create(suiteCtx, stray)).To(Succeed())
+		run := createRun(ns, "cached", perfv1alpha1.ScenarioServiceInvocation)
+		By("the run's target is in the cache, and preflight still found Dapr's unlabelled injector")
+		Eventually(func() error {
+			return managerCache.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "cached-target"}, &appsv1.Deployment{})
+		}).Should(Succeed())
+		Expect(conditionOf(run, perfv1alpha1.ConditionDaprReady).Reason).To(Equal(perfv1alpha1.ReasonDaprFound))
+		By("objects without the run label never are")
+		Consistently(func() bool {
+			err := managerCache.Get(suiteCtx, client.ObjectKeyFromObject(unrelated), &appsv1.Deployment{})
+			return apierrors.IsNotFound(err)
+		}, 2*time.Second).Should(BeTrue())
+		Expect(apierrors.IsNotFound(managerCache.Get(suiteCtx, client.ObjectKeyFromObject(stray), &corev1.Pod{}))).To(BeTrue())
+	})
+
 	It("dates condition transitions by the injected clock, like startTime and completionTime", func() {
 		past := time.Now().Add(-72 * time.Hour).Truncate(time.Second)
 		fakeClock.SetTime(past)

@@ -130,10 +130,11 @@ func (r *PerfRunReconciler) daprCRDsInstalled() (bool, error) {
 	return true, nil
 }
 
-// sidecarInjector finds Dapr's sidecar injector Deployment in the control-plane namespace.
+// sidecarInjector finds Dapr's sidecar injector Deployment in the control-plane namespace,
+// past the cache (which holds only the runs' own Deployments; see CacheOptions).
 func (r *PerfRunReconciler) sidecarInjector(ctx context.Context, ns string) (*appsv1.Deployment, error) {
 	var list appsv1.DeploymentList
-	if err := r.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{"app": sidecarInjectorApp}); err != nil {
+	if err := r.APIReader.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{"app": sidecarInjectorApp}); err != nil {
 		return nil, fmt.Errorf("looking for Dapr's sidecar injector: %w", err)
 	}
 	if len(list.Items) == 0 {

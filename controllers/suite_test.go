@@ -35,6 +35,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -62,6 +63,8 @@ var (
 	scheme      = runtime.NewScheme()
 	fakeClock   = clocktesting.NewFakeClock(time.Now())
 	stopManager func()
+	// managerCache is the running manager's cache, to check what it holds.
+	managerCache cache.Cache
 	// metricsAddr is where the manager serves /metrics, scraped by a spec.
 	metricsAddr = freeAddr()
 )
@@ -119,8 +122,10 @@ func startManager() func() {
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: "0",
 		Controller:             config.Controller{SkipNameValidation: ptr.To(true)}, // restarted in a spec
+		Cache:                  CacheOptions(),
 	})
 	Expect(err).NotTo(HaveOccurred())
+	managerCache = mgr.GetCache()
 	Expect((&PerfRunReconciler{
 		Client:            mgr.GetClient(),
 		APIReader:         mgr.GetAPIReader(),

@@ -73,6 +73,7 @@ func main() {
 		HealthProbeBindAddress: probeAddr,
 		LeaderElection:         leaderElect,
 		LeaderElectionID:       "daprbench.perf.daprbench.io",
+		Cache:                  controllers.CacheOptions(),
 	})
 	if err != nil {
 		setupLog.Error(err, "Unable to create manager")

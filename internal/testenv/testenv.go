@@ -23,14 +23,26 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
-// DaprVersion is the Dapr release whose CRDs validate generated objects (as in the Makefile).
-const DaprVersion = "v1.14.0"
+// DaprVersion is the Dapr release whose CRDs validate generated objects: the Makefile's
+// DAPR_VERSION, read from it so the two can never disagree.
+func DaprVersion() (string, error) {
+	b, err := os.ReadFile(filepath.Join(RepoRoot(), "Makefile"))
+	if err != nil {
+		return "", err
+	}
+	m := regexp.MustCompile(`(?m)^DAPR_VERSION \?= (\S+)$`).FindSubmatch(b)
+	if m == nil {
+		return "", fmt.Errorf("no DAPR_VERSION ?= line in the Makefile")
+	}
+	return string(m[1]), nil
+}
 
 // RepoRoot is the repository's root directory.
 func RepoRoot() string {
@@ -44,7 +56,11 @@ func DaprCRDs() (string, error) {
 	if dir := os.Getenv("DAPR_CRDS"); dir != "" {
 		return dir, nil
 	}
-	out, err := exec.Command(filepath.Join(RepoRoot(), "hack", "dapr-crds.sh"), DaprVersion).Output()
+	version, err := DaprVersion()
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command(filepath.Join(RepoRoot(), "hack", "dapr-crds.sh"), version).Output()
 	if err != nil {
 		return "", fmt.Errorf("locating Dapr's CRDs: %w", err)
 	}

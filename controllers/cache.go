@@ -1,0 +1,47 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// CacheOptions limits the manager's informers for the kinds a run creates to the objects
+// that carry perf.daprbench.io/run (every child does), so the manager's memory follows its
+// runs, not the cluster: unrelated pods, Deployments, Services and Jobs are never cached.
+// Anything else of those kinds is read past the cache (APIReader).
+func CacheOptions() cache.Options {
+	req, err := labels.NewRequirement(workload.LabelRun, selection.Exists, nil)
+	if err != nil {
+		panic(err) // a constant label key: cannot fail
+	}
+	owned := cache.ByObject{Label: labels.NewSelector().Add(*req)}
+	return cache.Options{ByObject: map[client.Object]cache.ByObject{
+		&corev1.Pod{}:        owned,
+		&appsv1.Deployment{}: owned,
+		&corev1.Service{}:    owned,
+		&batchv1.Job{}:       owned,
+	}}
+}
