@@ -283,6 +283,13 @@ func parseSchedule(s *perfv1alpha1.PerfSchedule) (cron.Schedule, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spec.schedule %q: %w", s.Spec.Schedule, err)
 	}
+	// As Kubernetes' CronJob: a minute is the finest interval, and a schedule must fire.
+	if every, ok := sched.(cron.ConstantDelaySchedule); ok && every.Delay < time.Minute {
+		return nil, fmt.Errorf("spec.schedule %q: intervals under a minute are not supported", s.Spec.Schedule)
+	}
+	if sched.Next(lastHandled(s)).IsZero() {
+		return nil, fmt.Errorf("spec.schedule %q never fires: no date matches it", s.Spec.Schedule)
+	}
 	return sched, nil
 }
 

@@ -169,6 +169,7 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("schedule missing", "s", []string{"spec.schedule", "Required value"}, func(s map[string]any) { delete(s, "schedule") }),
 		Entry("name too long for run names", strings.Repeat("s", 29), []string{"metadata.name must be at most 28 characters"}, func(map[string]any) {}),
 		Entry("name not a DNS-1035 label", "1nightly", []string{"metadata.name must be a DNS-1035 label"}, func(map[string]any) {}),
+		Entry("time zone inside the schedule", "s", []string{"spec.schedule", "use spec.timeZone"}, func(s map[string]any) { s["schedule"] = "CRON_TZ=UTC 0 3 * * *" }),
 		Entry("starting deadline zero", "s", []string{"spec.startingDeadlineSeconds", "greater than or equal to 1"}, func(s map[string]any) { s["startingDeadlineSeconds"] = int64(0) }),
 		Entry("history shorter than the regression window", "s", []string{"spec", "successfulRunsHistoryLimit must be at least regression.window"}, func(s map[string]any) {
 			s["successfulRunsHistoryLimit"] = int64(2)

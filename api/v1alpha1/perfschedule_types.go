@@ -46,6 +46,7 @@ type PerfScheduleSpec struct {
 	// schedule in cron format ("0 3 * * *": nightly at 03:00), evaluated in timeZone.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:XValidation:rule="!self.contains('TZ=')",message="spec.schedule must not set a time zone (TZ= or CRON_TZ=): use spec.timeZone, as for a CronJob"
 	// +required
 	Schedule string `json:"schedule"`
 
