@@ -178,9 +178,11 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 			"the load tester finished but its summary could not be read: %v (termination message: %q)", decodeErr, truncate(msg, 200))
 	case sum.Error != "":
 		markFailed(run, r.now(), perfv1alpha1.ReasonLoadTesterFailed, "the load tester reported: %s", sum.Error)
-	case missingVariants(run, sum) != "":
-		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult, "the load tester's summary is incomplete: %s", missingVariants(run, sum))
 	default:
+		if missing := missingVariants(run, sum); missing != "" {
+			markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult, "the load tester's summary is incomplete: %s", missing)
+			return stopHere, nil
+		}
 		if err := r.judgeRegression(ctx, run); err != nil {
 			return proceed, err
 		}

@@ -19,7 +19,6 @@ package controllers
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -58,9 +57,15 @@ func (r *PerfRunReconciler) jobRefusal(ctx context.Context, job *batchv1.Job) (s
 	if err != nil {
 		return "", fmt.Errorf("reading the events of Job %s: %w", job.Name, err)
 	}
-	latest := slices.MaxFunc(append(events.Items, corev1.Event{}), func(a, b corev1.Event) int {
-		return eventTime(a).Compare(eventTime(b))
-	})
+	var latest *corev1.Event
+	for i := range events.Items {
+		if latest == nil || eventTime(events.Items[i]).After(eventTime(*latest)) {
+			latest = &events.Items[i]
+		}
+	}
+	if latest == nil {
+		return "", nil
+	}
 	return latest.Message, nil
 }
 
@@ -76,13 +81,15 @@ func eventTime(e corev1.Event) time.Time {
 // admission policy will not) the run fails with PodsRefused.
 func (r *PerfRunReconciler) refused(run *perfv1alpha1.PerfRun, what, refusal string, created metav1.Time, report func(msg string)) stepResult {
 	msg := fmt.Sprintf("the cluster refuses to create the %s's pods: %s", what, refusal)
+	waiting := r.Clock.Now().Sub(created.Time) < r.ImageStartGrace
 	if report != nil {
-		report(msg)
-	}
-	if r.Clock.Now().Sub(created.Time) < r.ImageStartGrace {
-		if report != nil {
+		if waiting {
 			report(msg + fmt.Sprintf(" (the run fails if this lasts %v)", r.ImageStartGrace))
+		} else {
+			report(msg)
 		}
+	}
+	if waiting {
 		return waitFor(r.PollInterval)
 	}
 	markFailed(run, r.now(), perfv1alpha1.ReasonPodsRefused, "%s", msg)

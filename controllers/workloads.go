@@ -99,18 +99,6 @@ func deploymentAvailable(d *appsv1.Deployment) bool {
 	return false
 }
 
-// splitRoles separates the target's pods from its baseline twin's.
-func splitRoles(pods []corev1.Pod) (targets, baselines []corev1.Pod) {
-	for _, p := range pods {
-		if p.Labels[workload.LabelComponent] == string(workload.RoleTarget) {
-			targets = append(targets, p)
-		} else {
-			baselines = append(baselines, p)
-		}
-	}
-	return targets, baselines
-}
-
 // recordNodes notes where the target and the load tester run (placement is a methodology
 // choice: it belongs in the result), and which sidecar image the target got.
 func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, testerPods []corev1.Pod) {
@@ -119,8 +107,10 @@ func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, t
 		env = &perfv1alpha1.Environment{}
 		run.Status.Environment = env
 	}
-	targets, _ := splitRoles(targetPods)
-	for _, p := range targets {
+	for _, p := range targetPods {
+		if p.Labels[workload.LabelComponent] != string(workload.RoleTarget) {
+			continue // the baseline twin
+		}
 		if p.Spec.NodeName != "" && env.TargetNode == "" {
 			env.TargetNode = p.Spec.NodeName
 		}

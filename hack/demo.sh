@@ -87,7 +87,7 @@ done
 echo
 printf '%-15s %8s %8s %10s %10s %8s\n' ROLE CPU-AVG CPU-MAX MEM-AVG MEM-MAX SAMPLES
 for role in serverApp serverSidecar clientSidecar loadTester baselineApp; do
-  row=$(kubectl -n "$NS" get perfrun "$name" -o jsonpath="{.status.result.resources.$role.cpuAvg} {.status.result.resources.$role.cpuMax} {.status.result.resources.$role.memoryAvg} {.status.result.resources.$role.memoryMax} {.status.result.resources.$role.samples}")
+  row=$(jp "{.status.result.resources.$role.cpuAvg} {.status.result.resources.$role.cpuMax} {.status.result.resources.$role.memoryAvg} {.status.result.resources.$role.memoryMax} {.status.result.resources.$role.samples}")
   # shellcheck disable=SC2086
   [ -n "${row// /}" ] && printf '%-15s %8s %8s %10s %10s %8s\n' "$role" $row
 done

@@ -129,23 +129,27 @@ func roleSlot(u *perfv1alpha1.ResourceUsage, role string) *perfv1alpha1.RoleUsag
 		}
 		return &u.ControlPlane[i].Usage
 	}
-	var p **perfv1alpha1.RoleUsage
-	switch Role(role) {
-	case ServerApp:
-		p = &u.ServerApp
-	case ServerSidecar:
-		p = &u.ServerSidecar
-	case ClientSidecar:
-		p = &u.ClientSidecar
-	case LoadTester:
-		p = &u.LoadTester
-	default:
-		p = &u.BaselineApp
+	roles := dataPlaneRoles(u)
+	p := roles[len(roles)-1].slot // BaselineApp, for a role not in the list
+	if i := slices.IndexFunc(roles, func(r roleField) bool { return string(r.name) == role }); i >= 0 {
+		p = roles[i].slot
 	}
 	if *p == nil {
 		*p = &perfv1alpha1.RoleUsage{}
 	}
 	return *p
+}
+
+// roleField is a data-plane role and its place in a ResourceUsage.
+type roleField struct {
+	name Role
+	slot **perfv1alpha1.RoleUsage
+}
+
+// dataPlaneRoles is the one list of a run's own roles, in reporting order.
+func dataPlaneRoles(u *perfv1alpha1.ResourceUsage) []roleField {
+	return []roleField{{ServerApp, &u.ServerApp}, {ServerSidecar, &u.ServerSidecar}, {ClientSidecar, &u.ClientSidecar},
+		{LoadTester, &u.LoadTester}, {BaselineApp, &u.BaselineApp}}
 }
 
 // Counts says how many windows each role has in u, e.g. "serverApp 2, loadTester 2".
@@ -154,13 +158,9 @@ func Counts(u *perfv1alpha1.ResourceUsage) string {
 		return "none"
 	}
 	var parts []string
-	for _, r := range []struct {
-		name  Role
-		usage *perfv1alpha1.RoleUsage
-	}{{ServerApp, u.ServerApp}, {ServerSidecar, u.ServerSidecar}, {ClientSidecar, u.ClientSidecar},
-		{LoadTester, u.LoadTester}, {BaselineApp, u.BaselineApp}} {
-		if r.usage != nil && r.usage.Samples > 0 {
-			parts = append(parts, string(r.name)+" "+strconv.Itoa(int(r.usage.Samples)))
+	for _, r := range dataPlaneRoles(u) {
+		if usage := *r.slot; usage != nil && usage.Samples > 0 {
+			parts = append(parts, string(r.name)+" "+strconv.Itoa(int(usage.Samples)))
 		}
 	}
 	for _, c := range u.ControlPlane {
