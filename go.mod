@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	fortio.org/fortio v1.68.2
+	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/google/uuid v1.6.0
 	github.com/onsi/ginkgo/v2 v2.27.4
 	github.com/onsi/gomega v1.39.0

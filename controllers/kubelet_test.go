@@ -18,8 +18,10 @@ package controllers
 
 import (
 	"fmt"
+	"math"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -29,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/latency"
 	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/workload"
 )
@@ -95,11 +98,43 @@ func finishLoad(run *perfv1alpha1.PerfRun, sum result.Summary, succeeded bool) {
 	finishLoadWithMessage(run, encoded(sum), succeeded)
 }
 
-// encoded is the termination message the load tester writes for sum.
+// encoded is the termination message the load tester writes for sum. The load tester's own
+// summarizer completes it: each run becomes the histogram of 10 000 requests whose
+// percentiles are the run's, and those give the merged latencies and the added latency.
 func encoded(sum result.Summary) string {
+	if len(sum.Runs) > 0 && sum.Merged == nil {
+		hists := map[latency.Key]*hdrhistogram.Histogram{}
+		for _, r := range sum.Runs {
+			hists[latency.Key{Variant: r.Variant, Rep: r.Rep}] = histogramOf(r)
+		}
+		latency.Summarize(&sum, hists, result.StandardPercentiles)
+	}
 	msg, err := result.Encode(sum)
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())
 	return string(msg)
+}
+
+// histogramOf returns 10 000 latencies with r's percentiles: the k-th fastest request is
+// interpolated between the percentiles around rank k, from half the p50 up to r's max.
+func histogramOf(r result.Run) *hdrhistogram.Histogram {
+	const n = 10_000
+	type knot struct{ rank, us float64 }
+	p50, _ := r.Latency(50)
+	knots := []knot{{1, float64(p50.Microseconds()) / 2}}
+	for _, p := range result.StandardPercentiles {
+		v, _ := r.Latency(p)
+		knots = append(knots, knot{p / 100 * n, float64(v.Microseconds())})
+	}
+	knots = append(knots, knot{n, float64(r.MaxUs)})
+	h := latency.NewHistogram()
+	for k, i := 1.0, 1; k <= n; k++ {
+		for k > knots[i].rank {
+			i++
+		}
+		a, b := knots[i-1], knots[i]
+		_ = h.RecordValue(int64(math.Round(a.us + (b.us-a.us)*(k-a.rank)/(b.rank-a.rank))))
+	}
+	return h
 }
 
 func finishLoadWithMessage(run *perfv1alpha1.PerfRun, message string, succeeded bool) {
@@ -168,6 +203,8 @@ func currentJobOf(run *perfv1alpha1.PerfRun) *batchv1.Job {
 	job := &batchv1.Job{}
 	key := client.ObjectKey{Namespace: run.Namespace, Name: fmt.Sprintf("%s-load-%d", run.Name, latest(run).Generation)}
 	Eventually(func() error { return k8sClient.Get(suiteCtx, key, job) }).Should(Succeed(), "the load-tester Job %s was not created", key)
+	// The Job is created before the status that says so is written; callers assert on that status.
+	Eventually(phaseOf(run)).Should(BeElementOf(perfv1alpha1.PhaseRunning, perfv1alpha1.PhaseSucceeded, perfv1alpha1.PhaseFailed))
 	return job
 }
 

@@ -18,7 +18,9 @@ package controllers
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,10 +29,12 @@ import (
 	"github.com/daprbench/daprbench/internal/result"
 )
 
-// buildResult maps the load tester's summary onto status.result: medians over repetitions,
-// added latency per percentile value, and the spread when there is more than one repetition.
+// buildResult maps the load tester's summary onto status.result: each path's latency over
+// every request (merged histograms), the added latency with its interval, and the spread of
+// repetitions when there is more than one.
 func buildResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Result {
-	res := &perfv1alpha1.Result{Generation: run.Generation, RequestedQPS: run.Spec.Load.QPS}
+	res := &perfv1alpha1.Result{Generation: run.Generation, RequestedQPS: run.Spec.Load.QPS,
+		LatencySignificantDigits: int32(sum.Digits)}
 	measured := measuredVariant(run)
 	var spread perfv1alpha1.Spread
 	reps := 0
@@ -39,22 +43,44 @@ func buildResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.R
 		res.ActualQPS = formatQPS(m.ActualQPS)
 		res.Requests, res.Errors = m.Requests, m.Errors
 		res.ReturnCodes = sum.CodesOf(measured)
-		res.Latency = summarize(m.Latency, median)
 		spread.Latency = rangeOf(m.Latency)
 	}
+	if m, ok := sum.MergedOf(measured); ok {
+		res.Latency = summarize(m)
+	}
 	if b, ok := sum.Merge(result.Baseline); ok {
-		res.Baseline = summarize(b.Latency, median)
 		res.BaselineActualQPS = formatQPS(b.ActualQPS)
 		spread.Baseline = rangeOf(b.Latency)
 	}
-	if a, ok := sum.Added(); ok {
-		res.Added = summarize(a, median)
-		spread.Added = rangeOf(a)
+	if m, ok := sum.MergedOf(result.Baseline); ok {
+		res.Baseline = summarize(m)
+	}
+	if a := sum.Added; a != nil {
+		res.Added, res.AddedInterval = addedOf(a)
 	}
 	if reps > 1 {
 		res.Spread = &spread
 	}
 	return res
+}
+
+// addedOf maps the added latency and its interval; there is no added max.
+func addedOf(a *result.Added) (*perfv1alpha1.LatencySummary, *perfv1alpha1.LatencyInterval) {
+	pick := func(us func(result.Interval) int64) *perfv1alpha1.LatencySummary {
+		at := func(p float64) *metav1.Duration {
+			if v, ok := a.At(p); ok {
+				return micros(us(v))
+			}
+			return nil
+		}
+		return &perfv1alpha1.LatencySummary{P50: at(50), P75: at(75), P90: at(90), P99: at(99), P999: at(99.9), Avg: micros(us(a.Avg))}
+	}
+	point := pick(func(i result.Interval) int64 { return i.Us })
+	return point, &perfv1alpha1.LatencyInterval{
+		ConfidencePercent: int32(math.Round(a.Confidence * 100)),
+		Low:               *pick(func(i result.Interval) int64 { return i.LowUs }),
+		High:              *pick(func(i result.Interval) int64 { return i.HighUs }),
+	}
 }
 
 // measuredVariant is the path status.result.latency reports: through Dapr, or direct.
@@ -71,28 +97,39 @@ func measuredQPS(run *perfv1alpha1.PerfRun, sum *result.Summary) float64 {
 	return m.ActualQPS
 }
 
-func median(s result.Stat) time.Duration { return s.Median }
-
-func summarize(l result.Latencies, pick func(result.Stat) time.Duration) *perfv1alpha1.LatencySummary {
+// summarize maps a variant's merged latency.
+func summarize(m result.Merged) *perfv1alpha1.LatencySummary {
 	at := func(p float64) *metav1.Duration {
-		s, ok := l.Percentile(p)
-		if !ok {
-			return nil
+		if v, ok := m.Latency(p); ok {
+			return duration(v)
 		}
-		return duration(pick(s))
+		return nil
 	}
 	return &perfv1alpha1.LatencySummary{
 		P50: at(50), P75: at(75), P90: at(90), P99: at(99), P999: at(99.9),
-		Avg: duration(pick(l.Avg)), Max: duration(pick(l.Max)),
+		Avg: micros(m.AvgUs), Max: micros(m.MaxUs),
 	}
 }
 
+// rangeOf is the lowest and highest value of each percentile over repetitions.
 func rangeOf(l result.Latencies) *perfv1alpha1.LatencyRange {
+	pick := func(f func(result.Stat) time.Duration) perfv1alpha1.LatencySummary {
+		at := func(p float64) *metav1.Duration {
+			if s, ok := l.Percentile(p); ok {
+				return duration(f(s))
+			}
+			return nil
+		}
+		return perfv1alpha1.LatencySummary{P50: at(50), P75: at(75), P90: at(90), P99: at(99), P999: at(99.9),
+			Avg: duration(f(l.Avg)), Max: duration(f(l.Max))}
+	}
 	return &perfv1alpha1.LatencyRange{
-		Min: *summarize(l, func(s result.Stat) time.Duration { return s.Min }),
-		Max: *summarize(l, func(s result.Stat) time.Duration { return s.Max }),
+		Min: pick(func(s result.Stat) time.Duration { return s.Min }),
+		Max: pick(func(s result.Stat) time.Duration { return s.Max }),
 	}
 }
+
+func micros(us int64) *metav1.Duration { return duration(time.Duration(us) * time.Microsecond) }
 
 // duration rounds to the microsecond, the summary's precision.
 func duration(d time.Duration) *metav1.Duration {
@@ -109,9 +146,48 @@ func headline(res *perfv1alpha1.Result) string {
 	msg := fmt.Sprintf("%d requests at %s/%d qps, %d errors; p50 %s, p90 %s, p99 %s",
 		res.Requests, res.ActualQPS, res.RequestedQPS, res.Errors, str(res.Latency.P50), str(res.Latency.P90), str(res.Latency.P99))
 	if res.Added != nil {
-		msg += fmt.Sprintf("; added by Dapr p90 %s, p99 %s", str(res.Added.P90), str(res.Added.P99))
+		msg += fmt.Sprintf("; added by Dapr p90 %s, p99 %s", withInterval(res, pickP90), withInterval(res, pickP99))
+		if noise := withinNoise(res); len(noise) > 0 {
+			msg += "; " + strings.Join(noise, ", ") + " within noise: Dapr's cost there cannot be told from zero"
+		}
 	}
 	return msg
+}
+
+func pickP90(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P90 }
+func pickP99(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P99 }
+
+// withInterval formats an added figure with its interval, e.g. "1.2ms [0.9ms, 1.6ms]".
+func withInterval(res *perfv1alpha1.Result, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration) string {
+	point := str(pick(res.Added))
+	if in := res.AddedInterval; in != nil && pick(&in.Low) != nil && pick(&in.High) != nil {
+		return fmt.Sprintf("%s [%s, %s]", point, str(pick(&in.Low)), str(pick(&in.High)))
+	}
+	return point
+}
+
+// withinNoise names the added figures whose interval reaches zero or below, with the interval.
+func withinNoise(res *perfv1alpha1.Result) []string {
+	in := res.AddedInterval
+	if in == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range []struct {
+		name string
+		pick func(*perfv1alpha1.LatencySummary) *metav1.Duration
+	}{
+		{"p50", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P50 }},
+		{"p75", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P75 }},
+		{"p90", pickP90}, {"p99", pickP99},
+		{"p99.9", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P999 }},
+		{"avg", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.Avg }},
+	} {
+		if low := f.pick(&in.Low); low != nil && low.Duration <= 0 {
+			out = append(out, "added "+f.name+" "+withInterval(res, f.pick))
+		}
+	}
+	return out
 }
 
 func str(d *metav1.Duration) string {

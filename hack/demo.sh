@@ -78,9 +78,13 @@ jp() { kubectl -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
 errors=$(jp '{.status.result.errors}')
 echo "$(jp '{.status.result.requests}') requests at $(jp '{.status.result.actualQPS}')/$(jp '{.status.result.requestedQPS}') qps, ${errors:-0} errors"
 printf '%-10s %9s %9s %9s %9s %9s %9s\n' PATH P50 P75 P90 P99 P99.9 MAX
-for path in latency baseline added; do
+for path in latency baseline added addedInterval.low addedInterval.high; do
   row=$(jp "{.status.result.$path.p50} {.status.result.$path.p75} {.status.result.$path.p90} {.status.result.$path.p99} {.status.result.$path.p999} {.status.result.$path.max}")
-  label=$path; [ "$path" = latency ] && label=measured
+  case $path in
+    latency) label=measured ;;
+    addedInterval.*) label="  ${path#addedInterval.}" ;; # the added figures' 95% interval
+    *) label=$path ;;
+  esac
   # shellcheck disable=SC2086
   [ -n "${row// /}" ] && printf '%-10s %9s %9s %9s %9s %9s %9s\n' "$label" $row
 done

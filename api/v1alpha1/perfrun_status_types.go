@@ -130,12 +130,17 @@ type Result struct {
 	// +optional
 	ReturnCodes map[string]int64 `json:"returnCodes,omitempty"`
 
-	// latency of the measured path (through Dapr, or direct when dapr.enabled=false),
-	// each percentile the median over repetitions.
+	// latency of the measured path (through Dapr, or direct when dapr.enabled=false): the
+	// distribution of every request over every repetition (their histograms merged).
 	// +optional
 	Latency *LatencySummary `json:"latency,omitempty"`
 
-	// baseline is the latency of the sidecar-free path, when measured.
+	// latencySignificantDigits is the precision of every latency figure: each request's
+	// latency was recorded to this many significant digits (3: within 0.1%).
+	// +optional
+	LatencySignificantDigits int32 `json:"latencySignificantDigits,omitempty"`
+
+	// baseline is the latency of the sidecar-free path, when measured, by the same rule.
 	// +optional
 	Baseline *LatencySummary `json:"baseline,omitempty"`
 
@@ -143,11 +148,17 @@ type Result struct {
 	// +optional
 	BaselineActualQPS string `json:"baselineActualQPS,omitempty"`
 
-	// added is the latency Dapr adds: for each percentile, the measured value minus the
-	// baseline value of the same percentile within a repetition, median over repetitions.
-	// It can be negative when the difference is within the noise.
+	// added is the latency Dapr adds: for each percentile, latency's value minus baseline's
+	// value of the same percentile, and the same for the mean (no max: the difference of two
+	// maxima is noise). It can be negative; addedInterval says whether it is within noise.
 	// +optional
 	Added *LatencySummary `json:"added,omitempty"`
+
+	// addedInterval bounds each figure of added with a confidence interval: a bootstrap over
+	// the repetitions, in baseline/Dapr pairs, and the requests within them. An interval that
+	// reaches zero or below means the difference is within noise.
+	// +optional
+	AddedInterval *LatencyInterval `json:"addedInterval,omitempty"`
 
 	// spread gives the lowest and highest value of each percentile over repetitions, so a
 	// reader can judge the noise (set with more than one repetition).
@@ -195,8 +206,15 @@ type Spread struct {
 	Latency *LatencyRange `json:"latency,omitempty"`
 	// +optional
 	Baseline *LatencyRange `json:"baseline,omitempty"`
-	// +optional
-	Added *LatencyRange `json:"added,omitempty"`
+}
+
+// LatencyInterval is a confidence interval for each figure of a LatencySummary.
+type LatencyInterval struct {
+	// confidencePercent of every interval, e.g. 95.
+	ConfidencePercent int32 `json:"confidencePercent"`
+	// low and high ends of each interval.
+	Low  LatencySummary `json:"low"`
+	High LatencySummary `json:"high"`
 }
 
 // LatencyRange is the lowest and highest value of each percentile.

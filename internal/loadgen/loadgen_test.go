@@ -20,6 +20,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -119,6 +121,7 @@ func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
 	if lines != 6 {
 		t.Errorf("fortio JSON documents on stdout = %d, want 6", lines)
 	}
+	checkExactLatencies(t, s, strings.Split(strings.TrimSpace(r.stdout), "\n")[2:])
 	if app.Stats.Invocations.Load() < 4*500 {
 		t.Errorf("app saw %d invocations", app.Stats.Invocations.Load())
 	}
@@ -267,6 +270,49 @@ func TestHelpDocumentsEveryFlagWithItsVariable(t *testing.T) {
 	for _, v := range []string{"DAPRBENCH_QPS", "DAPRBENCH_DAPR_URL", "DAPRBENCH_BASELINE_URL", "DAPRBENCH_SIDECAR_WAIT", "DAPRBENCH_TERMINATION_LOG", "DAPRBENCH_PAYLOAD_BYTES"} {
 		if !strings.Contains(stderr.String(), v) {
 			t.Errorf("--help does not mention %s", v)
+		}
+	}
+}
+
+// checkExactLatencies: every measured request was recorded (fortio's own count), the exact
+// mean agrees with fortio's (fortio sums latencies exactly; only its percentiles are
+// bucketed), and the merged latencies and the added-latency intervals are present.
+func checkExactLatencies(t *testing.T, s *result.Summary, fortioRuns []string) {
+	t.Helper()
+	if s.Digits != 3 {
+		t.Errorf("summary precision %d significant digits, want 3", s.Digits)
+	}
+	for i, line := range fortioRuns {
+		var fr struct {
+			DurationHistogram struct {
+				Count int64
+				Avg   float64
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &fr); err != nil {
+			t.Fatal(err)
+		}
+		run := s.Runs[i]
+		if fr.DurationHistogram.Count != run.Requests {
+			t.Errorf("%s rep %d: fortio counted %d requests, the summary %d", run.Variant, run.Rep, fr.DurationHistogram.Count, run.Requests)
+		}
+		fortioAvgUs := fr.DurationHistogram.Avg * 1e6
+		if diff := math.Abs(float64(run.AvgUs) - fortioAvgUs); diff > 1+0.001*fortioAvgUs {
+			t.Errorf("%s rep %d: exact avg %d µs, fortio's %.1f µs", run.Variant, run.Rep, run.AvgUs, fortioAvgUs)
+		}
+	}
+	for _, v := range []result.Variant{result.Baseline, result.Dapr} {
+		m, ok := s.MergedOf(v)
+		if p99, _ := m.Latency(99); !ok || p99 <= 0 || m.MaxUs < p99.Microseconds() {
+			t.Errorf("merged %s = %+v", v, m)
+		}
+	}
+	if s.Added == nil || s.Added.Confidence != 0.95 || len(s.Added.Percentiles) != len(result.StandardPercentiles) {
+		t.Fatalf("added = %+v", s.Added)
+	}
+	for _, a := range s.Added.Percentiles {
+		if a.LowUs > a.Us || a.Us > a.HighUs {
+			t.Errorf("added p%v: %d outside its interval [%d, %d]", a.P, a.Us, a.LowUs, a.HighUs)
 		}
 	}
 }

@@ -28,14 +28,16 @@ import (
 	"fortio.org/fortio/fhttp"
 	"fortio.org/fortio/fnet"
 	"fortio.org/fortio/periodic"
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/daprbench/daprbench/internal/latency"
 	"github.com/daprbench/daprbench/internal/result"
 )
 
 // Run warms up, then measures every target Repetitions times, interleaved, and returns the
 // summary of the measured runs. On error the summary holds the runs finished so far.
-func Run(ctx context.Context, cfg Config) (result.Summary, error) {
-	sum := result.Summary{RequestedQPS: cfg.QPS}
+func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
+	sum = result.Summary{RequestedQPS: cfg.QPS}
 	if err := cfg.Validate(); err != nil {
 		return sum, err
 	}
@@ -52,22 +54,28 @@ func Run(ctx context.Context, cfg Config) (result.Summary, error) {
 		per := cfg.Warmup / time.Duration(len(cfg.Targets))
 		for _, t := range cfg.Targets {
 			logf(cfg.Log, "warm-up: %s %s at %.1f qps for %v", t.Variant, t.URL, warmupQPS(cfg.QPS), per)
-			if _, err := fortioRun(ctx, cfg, t, body, warmupQPS(cfg.QPS), per, "warmup"); err != nil {
+			if _, err := fortioRun(ctx, cfg, t, body, warmupQPS(cfg.QPS), per, "warmup", nil); err != nil {
 				return sum, fmt.Errorf("warm-up of %s path: %w", t.Variant, err)
 			}
 		}
 	}
+	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
+	// and added-latency intervals all come from these.
+	hists := map[latency.Key]*hdrhistogram.Histogram{}
+	defer func() { latency.Summarize(&sum, hists, result.StandardPercentiles) }()
 	for rep := range cfg.Repetitions {
 		for _, t := range cfg.Targets {
 			if err := ctx.Err(); err != nil {
 				return sum, err
 			}
 			logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, cfg.Duration)
-			res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, cfg.Duration, fmt.Sprintf("%s-%d", t.Variant, rep))
+			rec := latency.NewRecorder(cfg.Connections)
+			res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, cfg.Duration, fmt.Sprintf("%s-%d", t.Variant, rep), rec)
 			if err != nil {
 				return sum, fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
 			}
 			sum.Runs = append(sum.Runs, toRun(t.Variant, rep, res))
+			hists[latency.Key{Variant: t.Variant, Rep: rep}] = rec.Histogram()
 		}
 	}
 	return sum, nil
@@ -75,8 +83,10 @@ func Run(ctx context.Context, cfg Config) (result.Summary, error) {
 
 func warmupQPS(qps float64) float64 { return math.Max(1, qps/10) }
 
-// fortioRun makes one fortio run and writes its full JSON result to cfg.FortioJSON.
-func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float64, d time.Duration, label string) (*fhttp.HTTPRunnerResults, error) {
+// fortioRun makes one fortio run, recording every request's latency into rec when it is
+// not nil, and writes fortio's full JSON result to cfg.FortioJSON.
+func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float64, d time.Duration, label string,
+	rec *latency.Recorder) (*fhttp.HTTPRunnerResults, error) {
 	opts := fhttp.HTTPRunnerOptions{
 		RunnerOptions: periodic.RunnerOptions{
 			RunType:     "daprbench " + label,
@@ -89,6 +99,9 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 			Labels:      label,
 			Stop:        periodic.NewAborter(),
 		},
+	}
+	if rec != nil {
+		opts.AccessLogger = rec
 	}
 	opts.HTTPOptions.Init(t.URL)
 	opts.Payload = body
@@ -115,7 +128,8 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 	return res, ctx.Err()
 }
 
-// toRun converts fortio's result: seconds become microseconds, percentiles keep their value.
+// toRun converts fortio's result: rate, counts and codes. Its latencies are fortio's
+// histogram's (a 100 µs resolution); latency.Summarize replaces them with the exact ones.
 func toRun(v result.Variant, rep int, res *fhttp.HTTPRunnerResults) result.Run {
 	h := res.DurationHistogram
 	r := result.Run{

@@ -17,13 +17,13 @@ limitations under the License.
 package result
 
 import (
-	"maps"
 	"math"
 	"slices"
 	"time"
 )
 
-// Stat is the median, lowest and highest of one figure over repetitions.
+// Stat is the median, lowest and highest of one figure over repetitions: the spread of a
+// variant's repetitions. (Its latency over all repetitions is Summary.Merged.)
 type Stat struct {
 	Median, Min, Max time.Duration
 }
@@ -76,44 +76,6 @@ func (s *Summary) Merge(v Variant) (VariantStats, bool) {
 	out.ActualQPS = medianFloat(qps)
 	out.Latency = latencies(runs)
 	return out, true
-}
-
-// Added is the latency Dapr adds over the baseline: for every repetition that measured both,
-// Dapr's value of a percentile minus the baseline's value of the same percentile; then the
-// median, min and max of those differences. ok is false when no repetition has both.
-func (s *Summary) Added() (Latencies, bool) {
-	type pair struct{ b, d *Run }
-	byRep := map[int]*pair{}
-	for i := range s.Runs {
-		r := &s.Runs[i]
-		if byRep[r.Rep] == nil {
-			byRep[r.Rep] = &pair{}
-		}
-		switch r.Variant {
-		case Baseline:
-			byRep[r.Rep].b = r
-		case Dapr:
-			byRep[r.Rep].d = r
-		}
-	}
-	var diffs []Run // a synthetic run per repetition holding D - B
-	for _, rep := range slices.Sorted(maps.Keys(byRep)) {
-		p := byRep[rep]
-		if p.b == nil || p.d == nil {
-			continue
-		}
-		diff := Run{Rep: rep, AvgUs: p.d.AvgUs - p.b.AvgUs, MaxUs: p.d.MaxUs - p.b.MaxUs}
-		for _, dp := range p.d.Percentiles {
-			if bv, ok := p.b.Latency(dp.P); ok {
-				diff.Percentiles = append(diff.Percentiles, Percentile{P: dp.P, Us: dp.Us - bv.Microseconds()})
-			}
-		}
-		diffs = append(diffs, diff)
-	}
-	if len(diffs) == 0 {
-		return Latencies{}, false
-	}
-	return latencies(diffs), true
 }
 
 // latencies computes the Stat of every percentile, avg and max over runs.

@@ -128,33 +128,8 @@ func TestDecodeRejectsBadInput(t *testing.T) {
 	}
 }
 
-func TestAddedSelectsPercentilesByValueNotIndex(t *testing.T) {
-	b := run(Baseline, 0, 600)
-	d := run(Dapr, 0, 1100)
-	// Dapr's percentiles listed in another order and with one extra: an index-based
-	// subtraction would pair p50 with p99.9 here.
-	d.Percentiles = []Percentile{{99.9, 5100}, {99, 4100}, {95, 3600}, {90, 3100}, {75, 2100}, {50, 1100}}
-	s := Summary{Runs: []Run{b, d}}
-	added, ok := s.Added()
-	if !ok {
-		t.Fatal("no added latency")
-	}
-	for _, tc := range []struct {
-		p    float64
-		want time.Duration
-	}{{50, 500 * time.Microsecond}, {90, 500 * time.Microsecond}, {99.9, 500 * time.Microsecond}} {
-		got, ok := added.Percentile(tc.p)
-		if !ok || got.Median != tc.want {
-			t.Errorf("added p%v = %v (found %v), want %v", tc.p, got.Median, ok, tc.want)
-		}
-	}
-	if _, ok := added.Percentile(95); ok {
-		t.Error("p95 exists only for Dapr and must not appear in added")
-	}
-}
-
-func TestMergeAndAddedOverRepetitions(t *testing.T) {
-	// Three repetitions; Dapr - baseline at p50 is 300, 500 and 900 µs: median 500, spread 300..900.
+func TestMergeSpreadsRepetitions(t *testing.T) {
+	// Three repetitions: the spread of Dapr's p50 is 1300..1600 µs.
 	s := Summary{Runs: []Run{
 		run(Baseline, 0, 1000), run(Dapr, 0, 1300),
 		run(Baseline, 1, 800), run(Dapr, 1, 1300),
@@ -172,27 +147,36 @@ func TestMergeAndAddedOverRepetitions(t *testing.T) {
 	if p50 != (Stat{Median: 1300 * time.Microsecond, Min: 1300 * time.Microsecond, Max: 1600 * time.Microsecond}) {
 		t.Errorf("dapr p50 = %+v", p50)
 	}
-	added, _ := s.Added()
-	a50, _ := added.Percentile(50)
-	if a50 != (Stat{Median: 500 * time.Microsecond, Min: 300 * time.Microsecond, Max: 900 * time.Microsecond}) {
-		t.Errorf("added p50 = %+v", a50)
-	}
 	if _, ok := s.Merge(Direct); ok {
 		t.Error("Merge of an absent variant must report !ok")
 	}
 }
 
-func TestAddedCanBeNegativeAndNeedsPairs(t *testing.T) {
-	s := Summary{Runs: []Run{run(Baseline, 0, 1000), run(Dapr, 0, 900), run(Dapr, 1, 900)}}
-	added, ok := s.Added()
-	if !ok {
-		t.Fatal("rep 0 has a pair")
+func TestMergedAndAddedSurviveEncoding(t *testing.T) {
+	s := Summary{RequestedQPS: 1000, Digits: 3, Runs: []Run{run(Baseline, 0, 600), run(Dapr, 0, 1100)},
+		Merged: []Merged{{Variant: Dapr, Percentiles: []Percentile{{99.9, 5100}, {90, 3100}}, AvgUs: 1200, MaxUs: 9000}},
+		Added: &Added{Confidence: 0.95, Resamples: 2000, Avg: Interval{Us: 500, LowUs: 450, HighUs: 560},
+			Percentiles: []AddedPercentile{{P: 99.9, Interval: Interval{Us: -20, LowUs: -90, HighUs: 40}}, {P: 90, Interval: Interval{Us: 510, LowUs: 480, HighUs: 530}}}}}
+	b, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if p, _ := added.Percentile(90); p.Median != -100*time.Microsecond {
-		t.Errorf("added p90 = %v, want -100µs (within noise, reported as is)", p.Median)
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, ok := (&Summary{Runs: []Run{run(Dapr, 0, 900)}}).Added(); ok {
-		t.Error("no baseline, no added latency")
+	m, ok := got.MergedOf(Dapr)
+	if p90, _ := m.Latency(90); !ok || p90 != 3100*time.Microsecond || m.MaxUs != 9000 {
+		t.Errorf("merged dapr = %+v", m)
+	}
+	if _, ok := got.MergedOf(Baseline); ok {
+		t.Error("a variant with no merged latency was found")
+	}
+	if a, ok := got.Added.At(99.9); !ok || a != (Interval{Us: -20, LowUs: -90, HighUs: 40}) {
+		t.Errorf("added p99.9 = %+v, %v (selected by value, negative kept)", a, ok)
+	}
+	if got.Added.Avg.HighUs != 560 || got.Digits != 3 || got.Added.Confidence != 0.95 {
+		t.Errorf("decoded %+v", got.Added)
 	}
 }
 

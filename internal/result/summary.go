@@ -28,7 +28,9 @@ import (
 )
 
 // SchemaVersion is bumped on any incompatible change of the encoded summary.
-const SchemaVersion = 1
+// 2: latencies from HDR histograms of every request, merged latency per variant, added
+// latency with its bootstrap interval.
+const SchemaVersion = 2
 
 // MaxMessageBytes is the Kubernetes limit on a container's termination message.
 const MaxMessageBytes = 4096
@@ -132,4 +134,103 @@ type Summary struct {
 	Codes map[Variant]map[string]int64 `json:"codes,omitempty"`
 	// Degraded counts the detail-dropping steps taken to fit MaxMessageBytes (0: none).
 	Degraded int `json:"deg,omitempty"`
+	// Digits is the precision of every latency: significant decimal digits of the
+	// histograms every request was recorded into.
+	Digits int `json:"sd,omitempty"`
+	// Merged is each variant's latency over all its repetitions, from their merged
+	// histograms: the distribution of every request the variant made.
+	Merged []Merged `json:"mg,omitempty"`
+	// Added is the latency Dapr adds over the baseline, with its interval; nil without
+	// a repetition that measured both.
+	Added *Added `json:"ad,omitempty"`
+}
+
+// Merged is one variant's latency over all its repetitions.
+type Merged struct {
+	Variant     Variant      `json:"v"`
+	Percentiles []Percentile `json:"p"`
+	AvgUs       int64        `json:"a"`
+	MaxUs       int64        `json:"m"`
+}
+
+// Latency returns the merged latency at percentile p, selected by value.
+func (m *Merged) Latency(p float64) (time.Duration, bool) {
+	return (&Run{Percentiles: m.Percentiles}).Latency(p)
+}
+
+// MergedOf returns the merged latency of variant v.
+func (s *Summary) MergedOf(v Variant) (Merged, bool) {
+	for _, m := range s.Merged {
+		if m.Variant == v {
+			return m, true
+		}
+	}
+	return Merged{}, false
+}
+
+// Added is Dapr's latency minus the baseline's, per percentile and for the mean.
+type Added struct {
+	// Confidence of every interval (0.95: a 95% interval) and the bootstrap resamples it
+	// was estimated from.
+	Confidence float64 `json:"cf"`
+	Resamples  int     `json:"rs"`
+	// Percentiles: the difference at each percentile value.
+	Percentiles []AddedPercentile `json:"p"`
+	Avg         Interval          `json:"a"`
+}
+
+// At returns the added latency at percentile p, selected by value.
+func (a *Added) At(p float64) (Interval, bool) {
+	for _, ap := range a.Percentiles {
+		if samePercentile(ap.P, p) {
+			return ap.Interval, true
+		}
+	}
+	return Interval{}, false
+}
+
+// Interval is an estimate with its confidence interval, in microseconds.
+type Interval struct {
+	Us, LowUs, HighUs int64
+}
+
+// WithinNoise reports whether the interval admits no difference at all (or a negative one):
+// the estimate cannot be told apart from zero.
+func (i Interval) WithinNoise() bool { return i.LowUs <= 0 }
+
+// MarshalJSON encodes an interval as [µs, low, high].
+func (i Interval) MarshalJSON() ([]byte, error) {
+	return json.Marshal([3]int64{i.Us, i.LowUs, i.HighUs})
+}
+
+// UnmarshalJSON decodes [µs, low, high].
+func (i *Interval) UnmarshalJSON(b []byte) error {
+	var t [3]int64
+	if err := json.Unmarshal(b, &t); err != nil {
+		return fmt.Errorf("interval: %w", err)
+	}
+	i.Us, i.LowUs, i.HighUs = t[0], t[1], t[2]
+	return nil
+}
+
+// AddedPercentile is the added latency at one percentile.
+type AddedPercentile struct {
+	P float64
+	Interval
+}
+
+// MarshalJSON encodes [p, µs, low, high].
+func (a AddedPercentile) MarshalJSON() ([]byte, error) {
+	return json.Marshal([4]any{a.P, a.Us, a.LowUs, a.HighUs})
+}
+
+// UnmarshalJSON decodes [p, µs, low, high].
+func (a *AddedPercentile) UnmarshalJSON(b []byte) error {
+	var t [4]float64
+	if err := json.Unmarshal(b, &t); err != nil {
+		return fmt.Errorf("added percentile: %w", err)
+	}
+	a.P = t[0]
+	a.Us, a.LowUs, a.HighUs = int64(math.Round(t[1])), int64(math.Round(t[2])), int64(math.Round(t[3]))
+	return nil
 }

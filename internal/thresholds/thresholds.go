@@ -14,9 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package thresholds judges a run's result against spec.thresholds, noise-aware: with
-// repetitions, a latency limit that lies inside the spread of the measured values is
-// Inconclusive, not a coin-flip pass or fail.
+// Package thresholds judges a run's result against spec.thresholds, noise-aware: a limit on
+// added latency that lies inside the figure's confidence interval, or a limit on measured
+// latency inside the spread of its repetitions, is Inconclusive, not a coin-flip pass or fail.
 package thresholds
 
 import (
@@ -73,11 +73,12 @@ func Evaluate(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (Verdict, bo
 		return Verdict{}, false
 	}
 	var checks []Check
-	latency := func(name string, limit *metav1.Duration, median func(*perfv1alpha1.LatencySummary) *metav1.Duration, summary *perfv1alpha1.LatencySummary, spread *perfv1alpha1.LatencyRange) {
+	latency := func(name string, limit *metav1.Duration, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration,
+		summary *perfv1alpha1.LatencySummary, bounds *bounds) {
 		if limit == nil {
 			return
 		}
-		checks = append(checks, latencyCheck(name, limit.Duration, summary, spread, median))
+		checks = append(checks, latencyCheck(name, limit.Duration, summary, bounds, pick))
 	}
 	var spread perfv1alpha1.Spread
 	if res.Spread != nil {
@@ -85,10 +86,12 @@ func Evaluate(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (Verdict, bo
 	}
 	p90 := func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P90 }
 	p99 := func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P99 }
-	latency("added p90", t.MaxAddedP90, p90, res.Added, spread.Added)
-	latency("added p99", t.MaxAddedP99, p99, res.Added, spread.Added)
-	latency("p90", t.MaxP90, p90, res.Latency, spread.Latency)
-	latency("p99", t.MaxP99, p99, res.Latency, spread.Latency)
+	added := intervalBounds(res.AddedInterval)
+	latency("added p90", t.MaxAddedP90, p90, res.Added, added)
+	latency("added p99", t.MaxAddedP99, p99, res.Added, added)
+	measured := spreadBounds(spread.Latency)
+	latency("p90", t.MaxP90, p90, res.Latency, measured)
+	latency("p99", t.MaxP99, p99, res.Latency, measured)
 
 	if t.MinQPSPercent != nil {
 		c := Check{Name: "actual qps", Limit: fmt.Sprintf(">= %d%% of %d", *t.MinQPSPercent, res.RequestedQPS), Outcome: Inconclusive, Measured: "not measured"}
@@ -144,22 +147,43 @@ func Evaluate(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (Verdict, bo
 	return v, true
 }
 
-// latencyCheck: met when even the highest repetition is within the limit, violated when
-// even the lowest exceeds it, inconclusive in between.
-func latencyCheck(name string, limit time.Duration, s *perfv1alpha1.LatencySummary, spread *perfv1alpha1.LatencyRange,
+// bounds is what a latency figure is uncertain within: the confidence interval of an added
+// latency, or the spread of a measured one over repetitions.
+type bounds struct {
+	low, high perfv1alpha1.LatencySummary
+	label     string // how the message names them, e.g. "95% interval"
+}
+
+func intervalBounds(i *perfv1alpha1.LatencyInterval) *bounds {
+	if i == nil {
+		return nil
+	}
+	return &bounds{low: i.Low, high: i.High, label: fmt.Sprintf("%d%% interval ", i.ConfidencePercent)}
+}
+
+func spreadBounds(r *perfv1alpha1.LatencyRange) *bounds {
+	if r == nil {
+		return nil
+	}
+	return &bounds{low: r.Min, high: r.Max, label: "repetitions "}
+}
+
+// latencyCheck: met when the whole interval (or every repetition) is within the limit,
+// violated when it lies wholly above, inconclusive when the limit falls inside it.
+func latencyCheck(name string, limit time.Duration, s *perfv1alpha1.LatencySummary, b *bounds,
 	pick func(*perfv1alpha1.LatencySummary) *metav1.Duration) Check {
 	c := Check{Name: name, Limit: "<= " + limit.String(), Outcome: Inconclusive, Measured: "not measured"}
 	if s == nil || pick(s) == nil {
 		return c
 	}
-	median := pick(s).Duration
-	lo, hi := median, median
-	if spread != nil && pick(&spread.Min) != nil && pick(&spread.Max) != nil {
-		lo, hi = pick(&spread.Min).Duration, pick(&spread.Max).Duration
-	}
-	c.Measured = median.String()
-	if lo != hi {
-		c.Measured = fmt.Sprintf("%s (%s..%s)", median, lo, hi)
+	point := pick(s).Duration
+	lo, hi := point, point
+	c.Measured = point.String()
+	if b != nil && pick(&b.low) != nil && pick(&b.high) != nil {
+		lo, hi = pick(&b.low).Duration, pick(&b.high).Duration
+		if lo != hi {
+			c.Measured = fmt.Sprintf("%s (%s%s..%s)", point, b.label, lo, hi)
+		}
 	}
 	switch {
 	case hi <= limit:

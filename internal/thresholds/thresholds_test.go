@@ -33,15 +33,16 @@ func d(s string) *metav1.Duration {
 	return &metav1.Duration{Duration: v}
 }
 
-func result(addedP90 string, spread ...string) *perfv1alpha1.Result {
+// result has added p90 addedP90 and, given two more values, its 95% interval.
+func result(addedP90 string, interval ...string) *perfv1alpha1.Result {
 	r := &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "995.0", Errors: 0,
 		Latency:  &perfv1alpha1.LatencySummary{P90: d("2.9ms"), P99: d("4.4ms")},
 		Added:    &perfv1alpha1.LatencySummary{P90: d(addedP90), P99: d("2.1ms")},
 		Restarts: &perfv1alpha1.Restarts{}}
-	if len(spread) == 2 {
-		r.Spread = &perfv1alpha1.Spread{Added: &perfv1alpha1.LatencyRange{
-			Min: perfv1alpha1.LatencySummary{P90: d(spread[0]), P99: d("2ms")},
-			Max: perfv1alpha1.LatencySummary{P90: d(spread[1]), P99: d("2.2ms")}}}
+	if len(interval) == 2 {
+		r.AddedInterval = &perfv1alpha1.LatencyInterval{ConfidencePercent: 95,
+			Low:  perfv1alpha1.LatencySummary{P90: d(interval[0]), P99: d("2ms")},
+			High: perfv1alpha1.LatencySummary{P90: d(interval[1]), P99: d("2.2ms")}}
 	}
 	return r
 }
@@ -57,10 +58,16 @@ func TestEvaluate(t *testing.T) {
 	}{
 		{"all met", gate, result("1.4ms"), Met, []string{"added p90 1.4ms (limit <= 2ms): met", "actual qps 995.0 (99.50%)"}},
 		{"added p90 over the limit", gate, result("2.01ms"), Violated, []string{"added p90 2.01ms (limit <= 2ms): VIOLATED"}},
-		{"Dapr's 2.01ms against 2ms, within the spread", gate, result("2.01ms", "1.8ms", "2.3ms"), Inconclusive,
-			[]string{"added p90 2.01ms (1.8ms..2.3ms) (limit <= 2ms): inconclusive"}},
-		{"every repetition over the limit", gate, result("2.5ms", "2.1ms", "2.9ms"), Violated, []string{"VIOLATED"}},
-		{"every repetition within", gate, result("1.5ms", "1.2ms", "1.9ms"), Met, nil},
+		{"Dapr's 2.01ms against 2ms, within the interval", gate, result("2.01ms", "1.8ms", "2.3ms"), Inconclusive,
+			[]string{"added p90 2.01ms (95% interval 1.8ms..2.3ms) (limit <= 2ms): inconclusive"}},
+		{"the whole interval over the limit", gate, result("2.5ms", "2.1ms", "2.9ms"), Violated, []string{"VIOLATED"}},
+		{"the whole interval within", gate, result("1.5ms", "1.2ms", "1.9ms"), Met, nil},
+		{"measured p90 within the spread of repetitions", &perfv1alpha1.Thresholds{MaxP90: d("3ms")}, func() *perfv1alpha1.Result {
+			r := result("1ms")
+			r.Spread = &perfv1alpha1.Spread{Latency: &perfv1alpha1.LatencyRange{
+				Min: perfv1alpha1.LatencySummary{P90: d("2.7ms")}, Max: perfv1alpha1.LatencySummary{P90: d("3.2ms")}}}
+			return r
+		}(), Inconclusive, []string{"p90 2.9ms (repetitions 2.7ms..3.2ms) (limit <= 3ms): inconclusive"}},
 		{"qps too low", &perfv1alpha1.Thresholds{MinQPSPercent: ptr.To[int32](100)}, result("1ms"), Violated, []string{"actual qps 995.0 (99.50%) (limit >= 100% of 1000): VIOLATED"}},
 		{"errors", &perfv1alpha1.Thresholds{MaxErrors: ptr.To[int64](0)}, func() *perfv1alpha1.Result { r := result("1ms"); r.Errors = 3; return r }(), Violated, []string{"errors 3"}},
 		{"restarts", &perfv1alpha1.Thresholds{MaxRestarts: ptr.To[int32](0)}, func() *perfv1alpha1.Result {

@@ -1,0 +1,93 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package latency
+
+import (
+	"math"
+	"slices"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// Key names one measured run: a variant and a repetition.
+type Key struct {
+	Variant result.Variant
+	Rep     int
+}
+
+// Summarize completes sum from the exact histograms of its runs: each run's percentiles,
+// avg and max; each variant's latency over all its repetitions, from the merged
+// histograms; and the latency Dapr adds over the baseline with its bootstrap interval,
+// from the repetitions that measured both. Runs without a histogram keep what they hold.
+func Summarize(sum *result.Summary, hists map[Key]*hdrhistogram.Histogram, percentiles []float64) {
+	sum.Digits = SignificantDigits
+	merged := map[result.Variant]*hdrhistogram.Histogram{}
+	var order []result.Variant
+	for i := range sum.Runs {
+		r := &sum.Runs[i]
+		h := hists[Key{r.Variant, r.Rep}]
+		if h == nil || h.TotalCount() == 0 {
+			continue
+		}
+		r.Percentiles, r.AvgUs, r.MaxUs = describe(h, percentiles)
+		if merged[r.Variant] == nil {
+			merged[r.Variant] = NewHistogram()
+			order = append(order, r.Variant)
+		}
+		merged[r.Variant].Merge(h)
+	}
+	sum.Merged = nil
+	for _, v := range order {
+		m := result.Merged{Variant: v}
+		m.Percentiles, m.AvgUs, m.MaxUs = describe(merged[v], percentiles)
+		sum.Merged = append(sum.Merged, m)
+	}
+	sum.Added = added(sum.Runs, hists, percentiles)
+}
+
+func describe(h *hdrhistogram.Histogram, percentiles []float64) (ps []result.Percentile, avgUs, maxUs int64) {
+	for _, p := range percentiles {
+		ps = append(ps, result.Percentile{P: p, Us: h.ValueAtPercentile(p)})
+	}
+	return ps, int64(math.Round(h.Mean())), h.Max()
+}
+
+// added pairs the repetitions that measured both paths and estimates the difference.
+func added(runs []result.Run, hists map[Key]*hdrhistogram.Histogram, percentiles []float64) *result.Added {
+	var reps []int
+	for _, r := range runs {
+		if r.Variant == result.Dapr && hists[Key{result.Baseline, r.Rep}] != nil && hists[Key{result.Dapr, r.Rep}] != nil {
+			reps = append(reps, r.Rep)
+		}
+	}
+	slices.Sort(reps)
+	var pairs []Pair
+	for _, rep := range slices.Compact(reps) {
+		pairs = append(pairs, Pair{Baseline: hists[Key{result.Baseline, rep}], Dapr: hists[Key{result.Dapr, rep}]})
+	}
+	a, ok := EstimateAdded(pairs, percentiles, DefaultResamples, DefaultConfidence)
+	if !ok {
+		return nil
+	}
+	out := &result.Added{Confidence: a.Confidence, Resamples: a.Resamples, Avg: a.Avg}
+	for i, p := range a.Percentiles {
+		out.Percentiles = append(out.Percentiles, result.AddedPercentile{P: p, Interval: a.Estimates[i]})
+	}
+	return out
+}
