@@ -128,13 +128,13 @@ func deployment(ns, name string) *appsv1.Deployment {
 	return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 }
 
-func eventReasons(run *perfv1alpha1.PerfRun) func() []string {
+func eventReasons(obj client.Object) func() []string {
 	return func() []string {
 		var list eventsv1.EventList
-		Expect(k8sClient.List(suiteCtx, &list, client.InNamespace(run.Namespace))).To(Succeed())
+		Expect(k8sClient.List(suiteCtx, &list, client.InNamespace(obj.GetNamespace()))).To(Succeed())
 		var reasons []string
 		for _, e := range list.Items {
-			if e.Regarding.Name == run.Name {
+			if e.Regarding.Name == obj.GetName() {
 				reasons = append(reasons, e.Reason)
 			}
 		}

@@ -37,6 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/schedule"
 )
 
 // PerfScheduleReconciler creates a PerfRun at every slot of a cron schedule, as the CronJob
@@ -46,9 +47,6 @@ type PerfScheduleReconciler struct {
 	Recorder events.EventRecorder
 	Clock    clock.PassiveClock
 }
-
-// maxMissedSlots bounds the search for the latest missed slot (as CronJob does).
-const maxMissedSlots = 1000
 
 // Reconcile brings the schedule's history and status up to date and handles the latest slot.
 func (r *PerfScheduleReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -179,7 +177,12 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 	s.Status.NextScheduleTime = &metav1.Time{Time: next}
 	requeue := ctrl.Result{RequeueAfter: next.Sub(now) + 100*time.Millisecond}
 
-	slot := latestSlot(sched, lastHandled(s), now)
+	found, err := r.findSlot(s, sched, now)
+	if err != nil {
+		r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonInvalidSchedule, fmt.Sprintf("spec.schedule %q: %v", s.Spec.Schedule, err))
+		return ctrl.Result{}, nil
+	}
+	slot := found.Time
 	if slot.IsZero() {
 		return requeue, nil
 	}
@@ -219,6 +222,31 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 	r.setScheduled(s, metav1.ConditionTrue, perfv1alpha1.ReasonRunCreated,
 		fmt.Sprintf("created run %s for slot %s", run, slot.UTC().Format(time.RFC3339)))
 	return requeue, nil
+}
+
+// findSlot is the slot to handle now, as CronJob finds it: the latest that has come, the
+// search narrowed to the starting deadline. When the deadline hides every slot that came,
+// it returns the latest of those (to be reported as missed, once). Too many missed slots
+// get CronJob's warning.
+func (r *PerfScheduleReconciler) findSlot(s *perfv1alpha1.PerfSchedule, sched cron.Schedule, now time.Time) (schedule.Slot, error) {
+	var last time.Time
+	if s.Status.LastScheduleTime != nil {
+		last = s.Status.LastScheduleTime.Time
+	}
+	var deadline *time.Duration
+	if d := s.Spec.StartingDeadlineSeconds; d != nil {
+		deadline = ptr.To(time.Duration(*d) * time.Second)
+	}
+	found, err := schedule.MostRecent(sched, last, s.CreationTimestamp.Time, now, deadline)
+	if err == nil && found.Time.IsZero() && deadline != nil {
+		found, err = schedule.MostRecent(sched, last, s.CreationTimestamp.Time, now.Add(-*deadline), nil)
+	}
+	if err == nil && found.TooMany() {
+		r.Recorder.Eventf(s, nil, corev1.EventTypeWarning, perfv1alpha1.ReasonTooManyMissedSlots, "Schedule",
+			"about %d slots were missed since %s; handling only the latest. Check the controller's and the API server's clocks, or set (or decrease) spec.startingDeadlineSeconds",
+			found.Missed, last.UTC().Format(time.RFC3339))
+	}
+	return found, err
 }
 
 // createRun creates the slot's PerfRun; its name is deterministic, so a retry after a lost
@@ -300,15 +328,6 @@ func lastHandled(s *perfv1alpha1.PerfSchedule) time.Time {
 		return s.Status.LastScheduleTime.Time
 	}
 	return s.CreationTimestamp.Time
-}
-
-// latestSlot is the newest slot in (after, now], zero when none has come.
-func latestSlot(sched cron.Schedule, after, now time.Time) time.Time {
-	var slot time.Time
-	for t, i := sched.Next(after), 0; !t.After(now) && i < maxMissedSlots; t, i = sched.Next(t), i+1 {
-		slot = t
-	}
-	return slot
 }
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules,verbs=get;list;watch

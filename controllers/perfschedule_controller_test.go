@@ -202,6 +202,29 @@ var _ = Describe("PerfSchedule controller", func() {
 		Eventually(runsOf(s)).Should(ConsistOf(runName(s, slot2)))
 	})
 
+	It("handles the latest of many missed slots, as CronJob, and warns that too many were missed", func() {
+		everyMinute := func(spec *perfv1alpha1.PerfScheduleSpec) {
+			spec.Schedule = "* * * * *"
+			spec.ConcurrencyPolicy = perfv1alpha1.ConcurrencyAllow
+		}
+		wedged := createSchedule(ns, "wedged", everyMinute)
+		narrowed := createSchedule(ns, "narrowed", everyMinute, func(spec *perfv1alpha1.PerfScheduleSpec) {
+			spec.StartingDeadlineSeconds = ptr.To[int64](300)
+		})
+		Eventually(func() *metav1.Time { return scheduleOf(narrowed).Status.NextScheduleTime }).ShouldNot(BeNil())
+		// The controller comes back after 2000 minutes: the latest slot, not the 1000th.
+		latest := scheduleOf(wedged).CreationTimestamp.Add(2000 * time.Minute).Truncate(time.Minute)
+		fakeClock.SetTime(latest.Add(30 * time.Second))
+		poke(wedged)
+		poke(narrowed)
+		Eventually(runsOf(wedged)).Should(ConsistOf(runName(wedged, latest)))
+		Eventually(eventReasons(wedged)).Should(ContainElement(perfv1alpha1.ReasonTooManyMissedSlots))
+		By("a starting deadline narrows the search to the slots that could still start")
+		Eventually(runsOf(narrowed)).Should(ConsistOf(runName(narrowed, latest)))
+		Eventually(scheduled(narrowed)).Should(HavePrefix(perfv1alpha1.ReasonRunCreated))
+		Consistently(eventReasons(narrowed), time.Second).ShouldNot(ContainElement(perfv1alpha1.ReasonTooManyMissedSlots))
+	})
+
 	It("reports a schedule it cannot parse", func() {
 		s := createSchedule(ns, "broken", func(spec *perfv1alpha1.PerfScheduleSpec) { spec.Schedule = "every night" })
 		Eventually(scheduled(s)).Should(HavePrefix(perfv1alpha1.ReasonInvalidSchedule + `: spec.schedule "every night"`))

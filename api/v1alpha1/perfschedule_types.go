@@ -173,6 +173,9 @@ const (
 	ReasonSuspended = "Suspended"
 	// ReasonInvalidSchedule: the cron expression or time zone cannot be parsed.
 	ReasonInvalidSchedule = "InvalidSchedule"
+	// ReasonTooManyMissedSlots (a Warning event): over a hundred slots were missed, as
+	// CronJob's TooManyMissedTimes; only the latest is handled.
+	ReasonTooManyMissedSlots = "TooManyMissedSlots"
 )
 
 // +kubebuilder:object:root=true
