@@ -68,10 +68,13 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: name}); err != nil {
 		return err
 	}
+	// Only runs of the same template are a reference: a changed template measures
+	// something else and starts a new one.
+	template := run.Annotations[perfv1alpha1.AnnotationTemplateHash]
 	var earlier []perfv1alpha1.PerfRun
 	for _, other := range list.Items {
 		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && succeeded(&other) && other.Status.Result != nil &&
-			scheduledTime(&other).Before(scheduledTime(run)) {
+			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && scheduledTime(&other).Before(scheduledTime(run)) {
 			earlier = append(earlier, other)
 		}
 	}
@@ -84,7 +87,7 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	// reported as regressions. Judge once min(window, 3) earlier runs exist.
 	if need := min(window, minReferenceRuns); len(earlier) < need {
 		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoReference,
-			fmt.Sprintf("%d earlier successful runs of schedule %s; %d are needed to judge a regression", len(earlier), name, need))
+			fmt.Sprintf("%d earlier successful runs of schedule %s with this template; %d are needed to judge a regression", len(earlier), name, need))
 		return nil
 	}
 	var reference []*perfv1alpha1.Result

@@ -18,6 +18,9 @@ package controllers
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -269,6 +272,7 @@ func (r *PerfScheduleReconciler) createRun(ctx context.Context, s *perfv1alpha1.
 	}
 	run.Labels[perfv1alpha1.LabelSchedule] = s.Name
 	run.Annotations[perfv1alpha1.AnnotationScheduledTime] = slot.UTC().Format(time.RFC3339)
+	run.Annotations[perfv1alpha1.AnnotationTemplateHash] = templateHash(s)
 	if err := controllerutil.SetControllerReference(s, run, r.Scheme()); err != nil {
 		return "", err
 	}
@@ -276,6 +280,14 @@ func (r *PerfScheduleReconciler) createRun(ctx context.Context, s *perfv1alpha1.
 		return "", fmt.Errorf("creating run %s: %w", run.Name, err)
 	}
 	return run.Name, nil
+}
+
+// templateHash identifies the schedule's template: regression compares a run only with
+// earlier runs of the same one.
+func templateHash(s *perfv1alpha1.PerfSchedule) string {
+	b, _ := json.Marshal(s.Spec.Template) // plain data: cannot fail
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // slotRunName is the deterministic name of a slot's run: the schedule's name and the slot's

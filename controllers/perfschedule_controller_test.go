@@ -147,7 +147,7 @@ var _ = Describe("PerfSchedule controller", func() {
 		run3 := latest(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: runName(s, slot3)}})
 		c3 := meta.FindStatusCondition(run3.Status.Conditions, perfv1alpha1.ConditionRegressed)
 		Expect(c3.Reason).To(Equal(perfv1alpha1.ReasonNoReference))
-		Expect(c3.Message).To(ContainSubstring("1 earlier successful runs of schedule nightly; 2 are needed"))
+		Expect(c3.Message).To(ContainSubstring("1 earlier successful runs of schedule nightly with this template; 2 are needed"))
 		Eventually(func() *bool { return scheduleOf(s).Status.LatestRegressed }).Should(Equal(ptr.To(false)))
 
 		slot4 := slot3.Add(10 * time.Minute)
@@ -177,6 +177,21 @@ var _ = Describe("PerfSchedule controller", func() {
 		status, msg = health("PerfSchedule", scheduleOf(s))
 		Expect(status).To(Equal("Degraded"))
 		Expect(msg).To(ContainSubstring(runName(s, slot4)))
+
+		By("a changed template measures something else: it starts a new reference")
+		changed := scheduleOf(s)
+		changed.Spec.Template.Spec.Load.QPS = 200
+		Expect(k8sClient.Update(suiteCtx, changed)).To(Succeed())
+		slot5 := slot4.Add(10 * time.Minute)
+		fakeClock.SetTime(slot5.Add(time.Second))
+		poke(s)
+		Eventually(runsOf(s)).Should(ContainElement(runName(s, slot5)))
+		finishScheduledRun(ns, runName(s, slot5), 3000) // far worse than the old template's runs
+		run5 := latest(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: runName(s, slot5)}})
+		Expect(run5.Annotations[perfv1alpha1.AnnotationTemplateHash]).NotTo(Equal(run4.Annotations[perfv1alpha1.AnnotationTemplateHash]))
+		c5 := meta.FindStatusCondition(run5.Status.Conditions, perfv1alpha1.ConditionRegressed)
+		Expect(c5.Reason).To(Equal(perfv1alpha1.ReasonNoReference), c5.Message)
+		Expect(c5.Message).To(ContainSubstring("0 earlier successful runs of schedule nightly with this template"))
 	})
 
 	It("stops while suspended and records a slot missed past its starting deadline", func() {

@@ -40,6 +40,10 @@ const LabelSchedule = "perf.daprbench.io/schedule"
 // AnnotationScheduledTime records the slot a scheduled PerfRun was created for (RFC 3339).
 const AnnotationScheduledTime = "perf.daprbench.io/scheduled-time"
 
+// AnnotationTemplateHash records which template a scheduled PerfRun was made from: runs
+// are compared only with earlier runs of the same template.
+const AnnotationTemplateHash = "perf.daprbench.io/template-hash"
+
 // PerfScheduleSpec is to PerfRun what a CronJob's spec is to a Job.
 // +kubebuilder:validation:XValidation:rule="!has(self.successfulRunsHistoryLimit) || !has(self.regression.window) || self.successfulRunsHistoryLimit >= self.regression.window",message="successfulRunsHistoryLimit must be at least regression.window: the runs a regression is judged against must be kept"
 type PerfScheduleSpec struct {
@@ -111,8 +115,10 @@ type TemplateMetadata struct {
 }
 
 // RegressionSpec says how a finished run is compared with the runs before it: against the
-// median of the last `window` successful runs, a figure is a regression when it is worse by
-// more than tolerancePercent AND worse than every one of those runs (beyond their spread).
+// last `window` successful runs of the same template (a changed template starts a new
+// reference), a figure is a regression when it is worse than their median by more than
+// tolerancePercent, is an outlier of them (modified z-score above 3.5), and the change
+// exceeds the measurement's own precision (for added latency: its confidence interval).
 type RegressionSpec struct {
 	// window is how many earlier successful runs form the reference.
 	// +kubebuilder:validation:Minimum=1

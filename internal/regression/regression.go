@@ -14,14 +14,21 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package regression compares a finished run with the runs of its schedule before it.
-// A figure regresses only when it is worse than the reference median by more than the
-// tolerance AND worse than every reference run: the reference runs' own spread is noise
-// a new run must clear before it counts as a regression.
+// Package regression compares a finished run with the earlier runs of its schedule's
+// template. A figure regresses only when all three hold:
+//
+//   - it is worse than the reference median by more than the tolerance;
+//   - it is an outlier of the reference runs: its modified z-score, 0.6745·(x − median)/MAD
+//     (Iglewicz and Hoaglin's robust outlier test), exceeds 3.5 — run-to-run noise, measured
+//     robustly, is not a regression, and one wild reference run cannot mask one;
+//   - the change exceeds the measurement's own precision: the latency histograms'
+//     significant digits, the current run's confidence interval for added latency (its
+//     best case must still be worse), a millicore for CPU.
 package regression
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,15 +42,44 @@ type figure struct {
 	name          string
 	higherIsWorse bool
 	get           func(*perfv1alpha1.Result) (float64, bool)
-	format        func(float64) string
+	// bestCase is the most favourable value the current run's own uncertainty allows
+	// (nil: the value itself).
+	bestCase func(*perfv1alpha1.Result) (float64, bool)
+	// precision is the smallest change the figure can show at value v in result r.
+	precision func(r *perfv1alpha1.Result, v float64) float64
+	format    func(float64) string
+}
+
+func added(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Added }
+func measured(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Latency }
+func addedLow(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+	if r.AddedInterval == nil {
+		return nil
+	}
+	return &r.AddedInterval.Low
 }
 
 var figures = []figure{
-	{"added p90", true, latency(func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Added }, p90), dur},
-	{"added p99", true, latency(func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Added }, p99), dur},
-	{"p99", true, latency(func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Latency }, p99), dur},
-	{"actual qps", false, actualQPS, func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }},
-	{"sidecar CPU per 1000 rps", true, sidecarCPU, func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + "m" }},
+	{"added p90", true, latency(added, p90), latency(addedLow, p90), latencyPrecision, dur},
+	{"added p99", true, latency(added, p99), latency(addedLow, p99), latencyPrecision, dur},
+	{"p99", true, latency(measured, p99), nil, latencyPrecision, dur},
+	{"actual qps", false, actualQPS, nil, func(*perfv1alpha1.Result, float64) float64 { return 0.1 }, // status rounds to 0.1
+		func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }},
+	{"sidecar CPU per 1000 rps", true, sidecarCPU, nil, func(*perfv1alpha1.Result, float64) float64 { return 1 }, // a millicore
+		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + "m" }},
+}
+
+// outlierScore is Iglewicz and Hoaglin's threshold for the modified z-score.
+const outlierScore = 3.5
+
+// latencyPrecision is one unit in the last significant digit the histograms kept (3
+// digits: 0.1% of the value), and never under the microsecond status is written in.
+func latencyPrecision(r *perfv1alpha1.Result, v float64) float64 {
+	digits := r.LatencySignificantDigits
+	if digits <= 0 {
+		digits = 2 // results written before histograms: fortio's buckets, coarser
+	}
+	return max(abs(v)*math.Pow(10, -float64(digits)), float64(time.Microsecond))
 }
 
 // Finding is the comparison of one figure.
@@ -94,11 +130,25 @@ func Compare(current *perfv1alpha1.Result, reference []*perfv1alpha1.Result, tol
 		if med != 0 {
 			f.ChangePercent = (cur - med) / abs(med) * 100
 		}
-		if fig.higherIsWorse {
-			f.Regressed = cur > med+abs(med)*tol && cur > hi
-		} else {
-			f.Regressed = cur < med-abs(med)*tol && cur < lo
+		// Judge the current run by its best case, and "worse" as a signed excess.
+		best := cur
+		if fig.bestCase != nil {
+			if b, ok := fig.bestCase(current); ok {
+				best = b
+			}
 		}
+		worse := best - med
+		if !fig.higherIsWorse {
+			worse = med - best
+		}
+		deviations := make([]float64, len(ref))
+		for i, v := range ref {
+			deviations[i] = abs(v - med)
+		}
+		slices.Sort(deviations)
+		mad := median(deviations)
+		outlier := mad == 0 || 0.6745*worse/mad > outlierScore // no spread at all: precision decides
+		f.Regressed = worse > abs(med)*tol && outlier && worse > fig.precision(current, cur)
 		regressed = regressed || f.Regressed
 		findings = append(findings, f)
 	}

@@ -43,6 +43,10 @@ func res(addedP90us, p99us int64, qps string, cpu int64) *perfv1alpha1.Result {
 func TestCompare(t *testing.T) {
 	steady := []*perfv1alpha1.Result{res(1400, 4400, "999.0", 480), res(1420, 4380, "998.5", 482), res(1380, 4420, "999.2", 479),
 		res(1410, 4400, "999.0", 481), res(1390, 4410, "998.8", 480)}
+	spread := []*perfv1alpha1.Result{res(1000, 4400, "999", 480), res(1100, 4400, "999", 480), res(1200, 4400, "999", 480),
+		res(1300, 4400, "999", 480), res(1400, 4400, "999", 480)}
+	wild := []*perfv1alpha1.Result{res(1400, 4400, "999.0", 480), res(1420, 4400, "999.0", 480), res(1380, 4400, "999.0", 480),
+		res(1410, 4400, "999.0", 480), res(3000, 4400, "999.0", 480)}
 	noisy := []*perfv1alpha1.Result{res(1000, 4400, "999", 480), res(1900, 4400, "999", 480), res(1400, 4400, "999", 480),
 		res(1200, 4400, "999", 480), res(1700, 4400, "999", 480)}
 	cases := []struct {
@@ -60,6 +64,10 @@ func TestCompare(t *testing.T) {
 		{"qps rose: better, not a regression", res(1400, 4400, "1100.0", 480), steady, false, nil},
 		{"sidecar CPU up", res(1400, 4400, "999.0", 600), steady, true, []string{"sidecar CPU per 1000 rps 600m vs median 480m", "REGRESSED"}},
 		{"figure missing in the current run is skipped", res(1400, 4400, "999.0", 0), steady, false, nil},
+		{"above every reference run, yet within their run-to-run noise", res(1450, 4400, "999", 480), spread, false, []string{"added p90 1.45ms"}},
+		{"one wild reference run does not mask a regression", res(1820, 4400, "999.0", 480), wild, true, []string{"added p90 1.82ms", "REGRESSED"}},
+		{"the current run's own interval reaches back to the reference", withLow(res(1820, 4400, "999.0", 480), 1450), steady, false, nil},
+		{"its interval clear of the reference", withLow(res(1820, 4400, "999.0", 480), 1700), steady, true, []string{"REGRESSED"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,5 +91,31 @@ func TestCompare(t *testing.T) {
 	}
 	if _, _, ok := Compare(res(1, 1, "1", 1), nil, 10); ok {
 		t.Error("no reference must give ok=false")
+	}
+}
+
+// withLow gives r's added p90 a 95% interval starting at lowUs (p99's at twice that).
+func withLow(r *perfv1alpha1.Result, lowUs int64) *perfv1alpha1.Result {
+	us := func(v int64) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(v) * time.Microsecond} }
+	r.AddedInterval = &perfv1alpha1.LatencyInterval{ConfidencePercent: 95,
+		Low:  perfv1alpha1.LatencySummary{P90: us(lowUs), P99: us(2 * lowUs)},
+		High: perfv1alpha1.LatencySummary{P90: r.Added.P90, P99: r.Added.P99}}
+	return r
+}
+
+// A change smaller than what the histograms can resolve is never a regression, whatever
+// the tolerance: 1 µs on 1 ms at 3 significant digits.
+func TestChangesWithinThePrecisionAreNotRegressions(t *testing.T) {
+	exact := func(p99us int64) *perfv1alpha1.Result {
+		r := res(1400, p99us, "999.0", 480)
+		r.LatencySignificantDigits = 3
+		return r
+	}
+	ref := []*perfv1alpha1.Result{exact(1000), exact(1000), exact(1000)}
+	if regressed, findings, _ := Compare(exact(1001), ref, 0); regressed {
+		t.Errorf("1 µs on 1 ms called a regression: %s", Message(findings))
+	}
+	if regressed, findings, _ := Compare(exact(1010), ref, 0); !regressed {
+		t.Errorf("10 µs on 1 ms over an exact reference is a regression at tolerance 0: %s", Message(findings))
 	}
 }
