@@ -93,7 +93,7 @@ var _ = Describe("Argo CD health scripts", func() {
 		finishWithP99 := func(run *perfv1alpha1.PerfRun, baseUs int64) *perfv1alpha1.PerfRun {
 			markAvailable(ns, run.Name+"-target")
 			finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, baseUs)}}, true)
-			Eventually(func() bool { return finished(latest(run)) }, 10*time.Second).Should(BeTrue())
+			Eventually(func() bool { return latest(run).Finished() }, 10*time.Second).Should(BeTrue())
 			return latest(run)
 		}
 

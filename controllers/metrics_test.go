@@ -30,6 +30,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/exporter"
 	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
@@ -84,7 +85,7 @@ var _ = Describe("Prometheus results", func() {
 		// Every metric the manager can export, series or not (Gather lists only those with series).
 		exported := map[string]bool{}
 		descs := make(chan *prometheus.Desc, 100)
-		for _, c := range append([]prometheus.Collector{metricOutcomesTotal}, collectors(runGauges)...) {
+		for _, c := range exporter.Collectors() {
 			c.Describe(descs)
 		}
 		close(descs)
@@ -104,11 +105,3 @@ var _ = Describe("Prometheus results", func() {
 		}
 	})
 })
-
-func collectors(gauges []*prometheus.GaugeVec) []prometheus.Collector {
-	out := make([]prometheus.Collector, len(gauges))
-	for i, g := range gauges {
-		out[i] = g
-	}
-	return out
-}

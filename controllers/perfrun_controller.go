@@ -39,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/exporter"
 	"github.com/daprbench/daprbench/internal/usage"
 	"github.com/daprbench/daprbench/internal/workload"
 )
@@ -107,7 +108,7 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	run := &perfv1alpha1.PerfRun{}
 	if err := r.Get(ctx, req.NamespacedName, run); err != nil {
 		if apierrors.IsNotFound(err) {
-			forgetRunMetrics(req.Namespace, req.Name)
+			exporter.Forget(req.Namespace, req.Name)
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -130,10 +131,10 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	if runErr != nil {
 		return ctrl.Result{}, runErr
 	}
-	if finished(run) {
-		recordRunMetrics(run)
-		if !finished(orig) {
-			countOutcome(run)
+	if run.Finished() {
+		exporter.Record(run)
+		if !orig.Finished() {
+			exporter.CountOutcome(run)
 		}
 		// Only now that the finished status is persisted: cleaning up before would make a
 		// failed write rerun the whole benchmark on the next pass.
@@ -153,7 +154,7 @@ func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.
 		{"load", r.runLoad},
 		{"collect", r.collect},
 	}
-	if finished(run) {
+	if run.Finished() {
 		return ctrl.Result{}, nil
 	}
 	for _, s := range steps {
@@ -162,7 +163,7 @@ func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.
 			return ctrl.Result{}, fmt.Errorf("%s: %w", s.name, err)
 		}
 		if res.stop {
-			if !finished(run) {
+			if !run.Finished() {
 				return ctrl.Result{RequeueAfter: r.boundedByTimeout(run, res.requeueAfter)}, nil
 			}
 			break
@@ -226,7 +227,7 @@ func (r *PerfRunReconciler) now() metav1.Time { return metav1.NewTime(r.Clock.No
 // SetupWithManager registers the controller. Owned Deployments, Services and Jobs wake it;
 // pods are looked at on PollInterval instead of watched.
 func (r *PerfRunReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	registerMetrics()
+	exporter.Register()
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&perfv1alpha1.PerfRun{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.Deployment{}).

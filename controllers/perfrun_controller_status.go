@@ -101,20 +101,6 @@ func markFailed(run *perfv1alpha1.PerfRun, now metav1.Time, reason, format strin
 	run.Status.CompletionTime = &now
 }
 
-// finished reports whether the current generation's run has ended.
-func finished(run *perfv1alpha1.PerfRun) bool {
-	return isTrue(run, perfv1alpha1.ConditionSucceeded) || isTrue(run, perfv1alpha1.ConditionFailed)
-}
-
-func succeeded(run *perfv1alpha1.PerfRun) bool {
-	return isTrue(run, perfv1alpha1.ConditionSucceeded)
-}
-
-func isTrue(run *perfv1alpha1.PerfRun, condType string) bool {
-	c := meta.FindStatusCondition(run.Status.Conditions, condType)
-	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == run.Generation
-}
-
 func boolStatus(b bool) metav1.ConditionStatus {
 	if b {
 		return metav1.ConditionTrue

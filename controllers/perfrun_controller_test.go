@@ -645,7 +645,7 @@ var _ = Describe("PerfRun controller", func() {
 				runs = append(runs, summaryRun(result.Baseline, i, 500), summaryRun(result.Dapr, i, 500+a))
 			}
 			finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: runs}, true)
-			Eventually(func() bool { return finished(latest(run)) }, 10*time.Second).Should(BeTrue())
+			Eventually(func() bool { return latest(run).Finished() }, 10*time.Second).Should(BeTrue())
 			return run
 		}
 

@@ -103,7 +103,7 @@ func (r *PerfScheduleReconciler) ownedRuns(ctx context.Context, s *perfv1alpha1.
 func activeRuns(runs []perfv1alpha1.PerfRun) []perfv1alpha1.PerfRun {
 	var active []perfv1alpha1.PerfRun
 	for _, run := range runs {
-		if !finished(&run) {
+		if !run.Finished() {
 			active = append(active, run)
 		}
 	}
@@ -120,10 +120,10 @@ func summarizeHistory(s *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun)
 	latestFinished := -1
 	for i, run := range runs {
 		st.LastRun = run.Name
-		if succeeded(&run) {
+		if run.Succeeded() {
 			st.LastSuccessfulRun = run.Name
 		}
-		if finished(&run) {
+		if run.Finished() {
 			latestFinished = i
 		}
 	}
@@ -139,9 +139,9 @@ func (r *PerfScheduleReconciler) pruneHistory(ctx context.Context, s *perfv1alph
 	var ok, failed []perfv1alpha1.PerfRun
 	for _, run := range runs {
 		switch {
-		case succeeded(&run):
+		case run.Succeeded():
 			ok = append(ok, run)
-		case finished(&run):
+		case run.Finished():
 			failed = append(failed, run)
 		}
 	}

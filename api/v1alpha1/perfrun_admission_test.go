@@ -225,6 +225,22 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(literal).To(BeNil())
 	})
 
+	It("fills in the same defaults as the operator's helpers resolve for an unset field", func() {
+		unset := perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioActorActivation, Load: perfv1alpha1.LoadSpec{QPS: 100},
+			Actors: &perfv1alpha1.ActorsSpec{}}
+		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "defaults", Namespace: "default"}, Spec: *unset.DeepCopy()}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		filled := run.Spec
+		Expect(filled.Load.Connections).To(Equal(unset.Load.EffectiveConnections()))
+		Expect(filled.Load.Repetitions).To(Equal(unset.Load.EffectiveRepetitions()))
+		Expect(filled.Load.Duration.Duration).To(Equal(unset.Load.EffectiveDuration()))
+		Expect(filled.Load.Warmup.Duration).To(Equal(unset.Load.EffectiveWarmup()))
+		Expect(filled.Dapr.ControlPlaneNamespace).To(Equal(unset.ControlPlaneNamespace()))
+		Expect(*filled.Dapr.Enabled).To(Equal(unset.DaprEnabled()))
+		Expect(*filled.Actors).To(Equal(unset.ActorSettings()))
+		Expect(filled.EffectiveTimeout()).To(Equal(unset.EffectiveTimeout()))
+	})
+
 	It("accepts a minimal ActorActivation run and resolves its defaults", func() {
 		run := &perfv1alpha1.PerfRun{
 			ObjectMeta: metav1.ObjectMeta{Name: "minimal-actors", Namespace: "default"},

@@ -16,6 +16,25 @@ limitations under the License.
 
 package v1alpha1
 
+import (
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Finished reports whether the current generation's run has ended (Succeeded or Failed).
+func (r *PerfRun) Finished() bool {
+	return r.ConditionTrue(ConditionSucceeded) || r.ConditionTrue(ConditionFailed)
+}
+
+// Succeeded reports whether the current generation's run has finished with a result.
+func (r *PerfRun) Succeeded() bool { return r.ConditionTrue(ConditionSucceeded) }
+
+// ConditionTrue reports whether the condition is True for the current generation.
+func (r *PerfRun) ConditionTrue(condType string) bool {
+	c := meta.FindStatusCondition(r.Status.Conditions, condType)
+	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == r.Generation
+}
+
 // Condition types of a PerfRun.
 const (
 	// ConditionDaprReady says whether the cluster can run the Dapr side of the run:

@@ -21,6 +21,9 @@ import "time"
 // Defaults that depend on other fields cannot be set by the API server's structural
 // defaulting, so they are resolved here, in one place, and the spec is never rewritten
 // (GitOps tools would see a diff). Every reader of the spec goes through these helpers.
+// The plain defaults are also +kubebuilder:default markers (the API server fills them in);
+// the helpers repeat them for objects that never went through the API server, and an
+// envtest spec checks that the two agree.
 
 const (
 	// DefaultInvocationPayloadBytes is the body size of Dapr's published invocation test.
@@ -32,6 +35,12 @@ const (
 	DefaultActorMethod = "activate"
 	// DefaultControlPlaneNamespace is where a standard Dapr install runs.
 	DefaultControlPlaneNamespace = "dapr-system"
+	// DefaultConnections, DefaultRepetitions, DefaultDuration and DefaultWarmup are the
+	// load's defaults (Dapr's published runs: 16 connections, 60 s).
+	DefaultConnections = 16
+	DefaultRepetitions = 1
+	DefaultDuration    = 60 * time.Second
+	DefaultWarmup      = 10 * time.Second
 	// timeoutMargin covers scheduling, image pulls, sidecar start-up and collection.
 	timeoutMargin = 5 * time.Minute
 )
@@ -93,7 +102,7 @@ func (l *LoadSpec) EffectiveConnections() int32 {
 	if l.Connections > 0 {
 		return l.Connections
 	}
-	return 16
+	return DefaultConnections
 }
 
 // EffectiveRepetitions returns spec.load.repetitions, defaulted.
@@ -101,7 +110,7 @@ func (l *LoadSpec) EffectiveRepetitions() int32 {
 	if l.Repetitions > 0 {
 		return l.Repetitions
 	}
-	return 1
+	return DefaultRepetitions
 }
 
 // EffectiveDuration returns spec.load.duration, defaulted.
@@ -109,7 +118,7 @@ func (l *LoadSpec) EffectiveDuration() time.Duration {
 	if l.Duration != nil {
 		return l.Duration.Duration
 	}
-	return 60 * time.Second
+	return DefaultDuration
 }
 
 // EffectiveWarmup returns spec.load.warmup, defaulted.
@@ -117,7 +126,7 @@ func (l *LoadSpec) EffectiveWarmup() time.Duration {
 	if l.Warmup != nil {
 		return l.Warmup.Duration
 	}
-	return 10 * time.Second
+	return DefaultWarmup
 }
 
 // LoadTime is how long the load tester drives load: warm-up plus every measured run.

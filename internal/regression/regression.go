@@ -35,6 +35,7 @@ import (
 	"time"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/stats"
 )
 
 // figure is one compared number of a result.
@@ -50,7 +51,7 @@ type figure struct {
 	format    func(float64) string
 }
 
-func added(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Added }
+func added(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary    { return r.Added }
 func measured(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Latency }
 func addedLow(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
 	if r.AddedInterval == nil {
@@ -123,7 +124,7 @@ func Compare(current *perfv1alpha1.Result, reference []*perfv1alpha1.Result, tol
 			continue
 		}
 		slices.Sort(ref)
-		med := median(ref)
+		med := stats.Median(ref)
 		lo, hi := ref[0], ref[len(ref)-1]
 		f := Finding{Figure: fig.name, Current: fig.format(cur), Median: fig.format(med), Low: fig.format(lo), High: fig.format(hi),
 			ReferenceRuns: len(ref)}
@@ -145,8 +146,7 @@ func Compare(current *perfv1alpha1.Result, reference []*perfv1alpha1.Result, tol
 		for i, v := range ref {
 			deviations[i] = abs(v - med)
 		}
-		slices.Sort(deviations)
-		mad := median(deviations)
+		mad := stats.Median(deviations)
 		outlier := mad == 0 || 0.6745*worse/mad > outlierScore // no spread at all: precision decides
 		f.Regressed = worse > abs(med)*tol && outlier && worse > fig.precision(current, cur)
 		regressed = regressed || f.Regressed
@@ -212,14 +212,6 @@ func sidecarCPU(r *perfv1alpha1.Result) (float64, bool) {
 }
 
 func dur(v float64) string { return time.Duration(v).Round(time.Microsecond).String() }
-
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 0 {
-		return (sorted[n/2-1] + sorted[n/2]) / 2
-	}
-	return sorted[n/2]
-}
 
 func abs(v float64) float64 {
 	if v < 0 {

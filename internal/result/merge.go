@@ -20,6 +20,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/daprbench/daprbench/internal/stats"
 )
 
 // Stat is the median, lowest and highest of one figure over repetitions: the spread of a
@@ -73,7 +75,7 @@ func (s *Summary) Merge(v Variant) (VariantStats, bool) {
 		out.Requests += r.Requests
 		out.Errors += r.Errors
 	}
-	out.ActualQPS = medianFloat(qps)
+	out.ActualQPS = stats.Median(qps)
 	out.Latency = latencies(runs)
 	return out, true
 }
@@ -108,27 +110,10 @@ func latencies(runs []Run) Latencies {
 }
 
 func stat(vals []time.Duration) Stat {
-	s := slices.Clone(vals)
-	slices.Sort(s)
-	n := len(s)
-	if n == 0 {
+	if len(vals) == 0 {
 		return Stat{}
 	}
-	median := s[n/2]
-	if n%2 == 0 {
-		median = (s[n/2-1] + s[n/2]) / 2
-	}
-	return Stat{Median: median, Min: s[0], Max: s[n-1]}
-}
-
-func medianFloat(vals []float64) float64 {
-	s := slices.Clone(vals)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-	return s[n/2]
+	return Stat{Median: stats.Median(vals), Min: slices.Min(vals), Max: slices.Max(vals)}
 }
 
 func us(v int64) time.Duration { return time.Duration(v) * time.Microsecond }

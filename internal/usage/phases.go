@@ -152,6 +152,14 @@ func dataPlaneRoles(u *perfv1alpha1.ResourceUsage) []roleField {
 		{LoadTester, &u.LoadTester}, {BaselineApp, &u.BaselineApp}}
 }
 
+// EachRole calls fn for every data-plane role of u, in reporting order, with its usage
+// (nil when not measured).
+func EachRole(u *perfv1alpha1.ResourceUsage, fn func(Role, *perfv1alpha1.RoleUsage)) {
+	for _, r := range dataPlaneRoles(u) {
+		fn(r.name, *r.slot)
+	}
+}
+
 // Counts says how many windows each role has in u, e.g. "serverApp 2, loadTester 2".
 func Counts(u *perfv1alpha1.ResourceUsage) string {
 	if u == nil {

@@ -73,7 +73,7 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	template := run.Annotations[perfv1alpha1.AnnotationTemplateHash]
 	var earlier []perfv1alpha1.PerfRun
 	for _, other := range list.Items {
-		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && succeeded(&other) && other.Status.Result != nil &&
+		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && other.Succeeded() && other.Status.Result != nil &&
 			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && scheduledTime(&other).Before(scheduledTime(run)) {
 			earlier = append(earlier, other)
 		}

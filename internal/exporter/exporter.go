@@ -14,7 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+// Package exporter publishes finished runs' results as Prometheus metrics on the manager's
+// metrics endpoint (controller-runtime's registry).
+package exporter
 
 import (
 	"strconv"
@@ -26,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/usage"
 )
 
 // The latest result of every PerfRun, on the manager's metrics endpoint (controller-runtime's
@@ -72,7 +75,7 @@ var (
 	registerOnce sync.Once
 )
 
-func registerMetrics() {
+func Register() {
 	registerOnce.Do(func() {
 		for _, g := range runGauges {
 			metrics.Registry.MustRegister(g)
@@ -81,19 +84,28 @@ func registerMetrics() {
 	})
 }
 
-// forgetRunMetrics drops every series of a run.
-func forgetRunMetrics(namespace, name string) {
+// Forget drops every series of a run.
+func Forget(namespace, name string) {
 	for _, g := range runGauges {
 		g.DeletePartialMatch(prometheus.Labels{"namespace": namespace, "perfrun": name})
 	}
 }
 
-// recordRunMetrics exports a finished run's result; it replaces whatever the run exported before.
-func recordRunMetrics(run *perfv1alpha1.PerfRun) {
-	if !finished(run) {
+// Collectors are every metric the manager can export, series or not.
+func Collectors() []prometheus.Collector {
+	out := []prometheus.Collector{metricOutcomesTotal}
+	for _, g := range runGauges {
+		out = append(out, g)
+	}
+	return out
+}
+
+// Record exports a finished run's result; it replaces whatever the run exported before.
+func Record(run *perfv1alpha1.PerfRun) {
+	if !run.Finished() {
 		return
 	}
-	forgetRunMetrics(run.Namespace, run.Name)
+	Forget(run.Namespace, run.Name)
 	l := prometheus.Labels{"namespace": run.Namespace, "perfrun": run.Name, "schedule": run.Labels[perfv1alpha1.LabelSchedule]}
 	with := func(extra prometheus.Labels) prometheus.Labels {
 		out := prometheus.Labels{}
@@ -132,10 +144,7 @@ func recordRunMetrics(run *perfv1alpha1.PerfRun) {
 		}
 	}
 	if u := res.Resources; u != nil {
-		for role, ru := range map[string]*perfv1alpha1.RoleUsage{"serverApp": u.ServerApp, "serverSidecar": u.ServerSidecar,
-			"clientSidecar": u.ClientSidecar, "loadTester": u.LoadTester, "baselineApp": u.BaselineApp} {
-			recordRole(with, role, ru)
-		}
+		usage.EachRole(u, func(role usage.Role, ru *perfv1alpha1.RoleUsage) { recordRole(with, string(role), ru) })
 		for i := range u.ControlPlane {
 			recordRole(with, u.ControlPlane[i].Component, &u.ControlPlane[i].Usage)
 		}
@@ -154,8 +163,8 @@ func recordRole(with func(prometheus.Labels) prometheus.Labels, role string, ru 
 	}
 }
 
-// countOutcome counts a run that has just finished.
-func countOutcome(run *perfv1alpha1.PerfRun) {
+// CountOutcome counts a run that has just finished.
+func CountOutcome(run *perfv1alpha1.PerfRun) {
 	metricOutcomesTotal.WithLabelValues(run.Namespace, string(run.Status.Phase), outcomeReason(run)).Inc()
 }
 

@@ -14,48 +14,26 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+// Package diagnose reads what Kubernetes says about a run's pods and workloads — waiting
+// reasons, restarts, termination messages, refusals — and puts it in a few words for a
+// condition message.
+package diagnose
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
-// Waiting reasons that never resolve by themselves, and those that may (for a while).
-var (
-	fatalWaiting   = []string{"InvalidImageName", "ErrImageNeverPull"}
-	backoffWaiting = []string{"ImagePullBackOff", "ErrImagePull", "CrashLoopBackOff",
-		"CreateContainerConfigError", "CreateContainerError", "RunContainerError"}
-)
-
-// podsOf lists the run's pods playing any of roles, newest first.
-func (r *PerfRunReconciler) podsOf(ctx context.Context, run *perfv1alpha1.PerfRun, roles ...workload.Role) ([]corev1.Pod, error) {
-	var list corev1.PodList
-	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name}); err != nil {
-		return nil, fmt.Errorf("listing pods: %w", err)
-	}
-	var pods []corev1.Pod
-	for _, p := range list.Items {
-		if slices.Contains(roles, workload.Role(p.Labels[workload.LabelComponent])) {
-			pods = append(pods, p)
-		}
-	}
-	slices.SortFunc(pods, func(a, b corev1.Pod) int { return b.CreationTimestamp.Compare(a.CreationTimestamp.Time) })
-	return pods, nil
-}
-
-// startFailure returns the kubelet's words for a container of pods that cannot start: at
+// StartFailure returns the kubelet's words for a container of pods that cannot start: at
 // once for a reason that never resolves, after grace for a back-off. Empty: none.
-func startFailure(pods []corev1.Pod, now time.Time, grace time.Duration) string {
+func StartFailure(pods []corev1.Pod, now time.Time, grace time.Duration) string {
 	for _, p := range pods {
 		for _, cs := range allStatuses(&p) {
 			w := cs.State.Waiting
@@ -71,19 +49,19 @@ func startFailure(pods []corev1.Pod, now time.Time, grace time.Duration) string 
 	return ""
 }
 
-// missingSidecar names the first pod that asked for a sidecar (dapr.io/enabled) and has no
+// MissingSidecar names the first pod that asked for a sidecar (dapr.io/enabled) and has no
 // daprd container (init containers included: native sidecars live there). Empty: none.
-func missingSidecar(pods []corev1.Pod) string {
+func MissingSidecar(pods []corev1.Pod) string {
 	for _, p := range pods {
-		if p.Annotations[workload.AnnotationDaprEnabled] == "true" && sidecarImage(&p) == "" {
+		if p.Annotations[workload.AnnotationDaprEnabled] == "true" && SidecarImage(&p) == "" {
 			return p.Name
 		}
 	}
 	return ""
 }
 
-// sidecarImage is the image of p's daprd container, empty when it has none.
-func sidecarImage(p *corev1.Pod) string {
+// SidecarImage is the image of p's daprd container, empty when it has none.
+func SidecarImage(p *corev1.Pod) string {
 	for _, c := range append(slices.Clone(p.Spec.InitContainers), p.Spec.Containers...) {
 		if c.Name == workload.ContainerDaprd {
 			return c.Image
@@ -92,18 +70,8 @@ func sidecarImage(p *corev1.Pod) string {
 	return ""
 }
 
-// failNotInjected ends a run whose pod came without the sidecar it needs.
-func (r *PerfRunReconciler) failNotInjected(run *perfv1alpha1.PerfRun, role, pod string) stepResult {
-	markFailed(run, r.now(), perfv1alpha1.ReasonSidecarNotInjected,
-		"the %s pod %s has no %s container: Dapr's sidecar injector did not mutate it. Its webhook fails open "+
-			"(failurePolicy Ignore), so an injector that is down or unreachable from the API server admits pods without a "+
-			"sidecar; check the dapr-sidecar-injector pods in %s and the MutatingWebhookConfiguration dapr-sidecar-injector",
-		role, pod, workload.ContainerDaprd, run.Spec.ControlPlaneNamespace())
-	return stopHere
-}
-
-// podDiagnostics says where pods stand, in the kubelet's own words, for timeout messages.
-func podDiagnostics(pods []corev1.Pod) string {
+// Describe says where pods stand, in the kubelet's own words, for timeout messages.
+func Describe(pods []corev1.Pod) string {
 	if len(pods) == 0 {
 		return "no pod was created (see the events of the Deployment or Job)"
 	}
@@ -137,7 +105,7 @@ func describeWaiting(s corev1.ContainerStatus) string {
 	if t := s.LastTerminationState.Terminated; t != nil {
 		msg += fmt.Sprintf(" (last exit %d %s", t.ExitCode, t.Reason)
 		if t.Message != "" {
-			msg += ": " + truncate(t.Message, 300)
+			msg += ": " + Truncate(t.Message, 300)
 		}
 		msg += ")"
 	}
@@ -159,8 +127,8 @@ func allStatuses(p *corev1.Pod) []corev1.ContainerStatus {
 	return append(slices.Clone(p.Status.InitContainerStatuses), p.Status.ContainerStatuses...)
 }
 
-// terminationMessage is what container wrote to its termination log.
-func terminationMessage(p *corev1.Pod, container string) (msg string, terminated *corev1.ContainerStateTerminated) {
+// TerminationMessage is what container wrote to its termination log.
+func TerminationMessage(p *corev1.Pod, container string) (msg string, terminated *corev1.ContainerStateTerminated) {
 	for _, s := range p.Status.ContainerStatuses {
 		if s.Name == container && s.State.Terminated != nil {
 			return s.State.Terminated.Message, s.State.Terminated
@@ -169,8 +137,8 @@ func terminationMessage(p *corev1.Pod, container string) (msg string, terminated
 	return "", nil
 }
 
-// restarts counts container restarts of the run's pods per role.
-func restarts(target, tester []corev1.Pod) *perfv1alpha1.Restarts {
+// Restarts counts container Restarts of the run's pods per role.
+func Restarts(target, tester []corev1.Pod) *perfv1alpha1.Restarts {
 	out := &perfv1alpha1.Restarts{}
 	for _, p := range target {
 		for _, s := range allStatuses(&p) {
@@ -189,9 +157,16 @@ func restarts(target, tester []corev1.Pod) *perfv1alpha1.Restarts {
 	return out
 }
 
-func truncate(s string, n int) string {
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"
 }
+
+// Waiting reasons that never resolve by themselves, and those that may (for a while).
+var (
+	fatalWaiting   = []string{"InvalidImageName", "ErrImageNeverPull"}
+	backoffWaiting = []string{"ImagePullBackOff", "ErrImagePull", "CrashLoopBackOff",
+		"CreateContainerConfigError", "CreateContainerError", "RunContainerError"}
+)

@@ -44,7 +44,7 @@ const (
 // asks for, and records what it found. A run the cluster cannot meet fails here with a
 // reason and a message saying what to change, instead of measuring something else.
 func (r *PerfRunReconciler) preflight(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
-	if isTrue(run, perfv1alpha1.ConditionDaprReady) {
+	if run.ConditionTrue(perfv1alpha1.ConditionDaprReady) {
 		return proceed, nil
 	}
 	env := &perfv1alpha1.Environment{KubernetesVersion: r.KubernetesVersion}

@@ -14,7 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+// Package report turns the load tester's summary into status.result and the one-line
+// headline of a finished run.
+package report
 
 import (
 	"fmt"
@@ -29,13 +31,13 @@ import (
 	"github.com/daprbench/daprbench/internal/result"
 )
 
-// buildResult maps the load tester's summary onto status.result: each path's latency over
+// Build maps the load tester's summary onto status.result: each path's latency over
 // every request (merged histograms), the added latency with its interval, and the spread of
 // repetitions when there is more than one.
-func buildResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Result {
+func Build(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Result {
 	res := &perfv1alpha1.Result{Generation: run.Generation, RequestedQPS: run.Spec.Load.QPS,
 		LatencySignificantDigits: int32(sum.Digits)}
-	measured := measuredVariant(run)
+	measured := MeasuredVariant(run)
 	var spread perfv1alpha1.Spread
 	reps := 0
 	if m, ok := sum.Merge(measured); ok {
@@ -83,17 +85,17 @@ func addedOf(a *result.Added) (*perfv1alpha1.LatencySummary, *perfv1alpha1.Laten
 	}
 }
 
-// measuredVariant is the path status.result.latency reports: through Dapr, or direct.
-func measuredVariant(run *perfv1alpha1.PerfRun) result.Variant {
+// MeasuredVariant is the path status.result.latency reports: through Dapr, or direct.
+func MeasuredVariant(run *perfv1alpha1.PerfRun) result.Variant {
 	if run.Spec.DaprEnabled() {
 		return result.Dapr
 	}
 	return result.Direct
 }
 
-// measuredQPS is the actual rate of the measured path (median over repetitions).
-func measuredQPS(run *perfv1alpha1.PerfRun, sum *result.Summary) float64 {
-	m, _ := sum.Merge(measuredVariant(run))
+// MeasuredQPS is the actual rate of the measured path (median over repetitions).
+func MeasuredQPS(run *perfv1alpha1.PerfRun, sum *result.Summary) float64 {
+	m, _ := sum.Merge(MeasuredVariant(run))
 	return m.ActualQPS
 }
 
@@ -138,8 +140,8 @@ func duration(d time.Duration) *metav1.Duration {
 
 func formatQPS(q float64) string { return strconv.FormatFloat(q, 'f', 1, 64) }
 
-// headline is the Succeeded condition's message: the numbers a reader wants first.
-func headline(res *perfv1alpha1.Result) string {
+// Headline is the Succeeded condition's message: the numbers a reader wants first.
+func Headline(res *perfv1alpha1.Result) string {
 	if res == nil || res.Latency == nil {
 		return "finished"
 	}

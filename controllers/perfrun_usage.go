@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/report"
 	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/usage"
 	"github.com/daprbench/daprbench/internal/workload"
@@ -136,7 +137,7 @@ func (r *PerfRunReconciler) finishUsage(run *perfv1alpha1.PerfRun, sum *result.S
 	if live != nil {
 		byVariant = usage.Attribute(live.Windows, phases, phaseEdge)
 	}
-	measured := byVariant[string(measuredVariant(run))]
+	measured := byVariant[string(report.MeasuredVariant(run))]
 	if measured == nil {
 		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionFalse, perfv1alpha1.ReasonMetricsUnavailable,
 			fmt.Sprintf("no metrics window lay wholly inside a measured run (%d windows recorded; %s): metrics-server reports a window "+
@@ -146,7 +147,7 @@ func (r *PerfRunReconciler) finishUsage(run *perfv1alpha1.PerfRun, sum *result.S
 	measured.SidecarPer1kQPS = usage.Per1kQPS(measured.ServerSidecar, actualQPS)
 	run.Status.Result.Resources = measured
 	run.Status.Result.BaselineResources = byVariant[string(result.Baseline)]
-	msg := fmt.Sprintf("metrics windows inside the measured runs: %s: %s", measuredVariant(run), usage.Counts(measured))
+	msg := fmt.Sprintf("metrics windows inside the measured runs: %s: %s", report.MeasuredVariant(run), usage.Counts(measured))
 	if b := run.Status.Result.BaselineResources; b != nil {
 		msg += fmt.Sprintf("; baseline: %s", usage.Counts(b))
 	}

@@ -19,15 +19,14 @@ package controllers
 import (
 	"context"
 	"fmt"
-	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/diagnose"
 )
 
 // When the API server refuses a run's pods (Pod Security admission, a ResourceQuota, a
@@ -36,16 +35,6 @@ import (
 // event (Jobs). These helpers read those words, so the run can repeat them.
 
 // +kubebuilder:rbac:groups="",resources=events,verbs=list
-
-// deploymentRefusal is the cluster's reason for not creating d's pods, empty when none.
-func deploymentRefusal(d *appsv1.Deployment) string {
-	for _, c := range d.Status.Conditions {
-		if c.Type == appsv1.DeploymentReplicaFailure && c.Status == corev1.ConditionTrue {
-			return c.Message
-		}
-	}
-	return ""
-}
 
 // jobRefusal is the latest FailedCreate event of job, read past the cache (events are not
 // cached: there are too many of them). Empty when none.
@@ -59,7 +48,7 @@ func (r *PerfRunReconciler) jobRefusal(ctx context.Context, job *batchv1.Job) (s
 	}
 	var latest *corev1.Event
 	for i := range events.Items {
-		if latest == nil || eventTime(events.Items[i]).After(eventTime(*latest)) {
+		if latest == nil || diagnose.EventTime(events.Items[i]).After(diagnose.EventTime(*latest)) {
 			latest = &events.Items[i]
 		}
 	}
@@ -67,13 +56,6 @@ func (r *PerfRunReconciler) jobRefusal(ctx context.Context, job *batchv1.Job) (s
 		return "", nil
 	}
 	return latest.Message, nil
-}
-
-func eventTime(e corev1.Event) time.Time {
-	if !e.LastTimestamp.IsZero() {
-		return e.LastTimestamp.Time
-	}
-	return e.EventTime.Time
 }
 
 // refused handles a refusal of what's pods, for an object created at created: report says

@@ -28,13 +28,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/diagnose"
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
 // waitForWorkloads holds the run until the target (and baseline twin) are Available, and
 // fails it when one of their containers cannot start.
 func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
-	if isTrue(run, perfv1alpha1.ConditionWorkloadsReady) {
+	if run.ConditionTrue(perfv1alpha1.ConditionWorkloadsReady) {
 		return proceed, nil
 	}
 	names := workload.NamesFor(run)
@@ -52,7 +53,7 @@ func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alp
 		case err != nil:
 			return proceed, err
 		case !deploymentAvailable(d):
-			if refusal := deploymentRefusal(d); refusal != "" {
+			if refusal := diagnose.DeploymentRefusal(d); refusal != "" {
 				return r.refused(run, "Deployment "+name, refusal, d.CreationTimestamp, func(msg string) {
 					setWorkloadsReady(run, false, perfv1alpha1.ReasonPodsRefused, msg)
 				}), nil
@@ -64,7 +65,7 @@ func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alp
 	if err != nil {
 		return proceed, err
 	}
-	if pod := missingSidecar(pods); pod != "" {
+	if pod := diagnose.MissingSidecar(pods); pod != "" {
 		setWorkloadsReady(run, false, perfv1alpha1.ReasonSidecarNotInjected, "pod "+pod+" has no "+workload.ContainerDaprd+" container")
 		return r.failNotInjected(run, "target", pod), nil
 	}
@@ -73,7 +74,7 @@ func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alp
 		setWorkloadsReady(run, true, perfv1alpha1.ReasonWorkloadsAvailable, "Deployments "+strings.Join(want, ", ")+" are Available")
 		return proceed, nil
 	}
-	if failure := startFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
+	if failure := diagnose.StartFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
 		setWorkloadsReady(run, false, perfv1alpha1.ReasonImageNotStarting, failure)
 		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotStarting, "the target cannot start: %s", failure)
 		return stopHere, nil
@@ -114,7 +115,7 @@ func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, t
 		if p.Spec.NodeName != "" && env.TargetNode == "" {
 			env.TargetNode = p.Spec.NodeName
 		}
-		if img := sidecarImage(&p); img != "" && env.SidecarImage == "" {
+		if img := diagnose.SidecarImage(&p); img != "" && env.SidecarImage == "" {
 			env.SidecarImage = img
 		}
 	}

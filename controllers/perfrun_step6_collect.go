@@ -23,92 +23,13 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/diagnose"
+	"github.com/daprbench/daprbench/internal/report"
 	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/workload"
 )
-
-// enforceTimeout ends a run that has passed spec.timeout, saying where it was stuck. A Job
-// that already finished is collected instead: its result beats the deadline.
-func (r *PerfRunReconciler) enforceTimeout(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
-	if r.Clock.Now().Before(r.deadline(run)) {
-		return proceed, nil
-	}
-	job, err := r.currentJob(ctx, run)
-	if err != nil {
-		return proceed, err
-	}
-	if job != nil && jobFinished(job) {
-		return proceed, nil
-	}
-	timeout := run.Spec.EffectiveTimeout()
-	if !isTrue(run, perfv1alpha1.ConditionWorkloadsReady) {
-		pods, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline)
-		if err != nil {
-			return proceed, err
-		}
-		msg := fmt.Sprintf("the target did not become Available within the run's timeout (%v): %s", timeout, podDiagnostics(pods))
-		setWorkloadsReady(run, false, perfv1alpha1.ReasonTargetNotAvailable, msg)
-		markFailed(run, r.now(), perfv1alpha1.ReasonTargetNotAvailable, "%s", msg)
-		return stopHere, nil
-	}
-	pods, err := r.podsOf(ctx, run, workload.RoleLoadTester)
-	if err != nil {
-		return proceed, err
-	}
-	markFailed(run, r.now(), perfv1alpha1.ReasonTimeout,
-		"the run did not finish within its timeout (%v; set spec.timeout to allow more): load tester %s", timeout, podDiagnostics(pods))
-	return stopHere, nil
-}
-
-// runLoad creates the load-tester Job and holds the run while it works.
-func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
-	job, err := r.currentJob(ctx, run)
-	if err != nil {
-		return proceed, err
-	}
-	if job == nil {
-		// Starting load is the one costly act: confirm with the API server itself (not the
-		// cache, which may lag behind a deletion) that the run still stands.
-		live := &perfv1alpha1.PerfRun{}
-		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(run), live); err != nil || !live.DeletionTimestamp.IsZero() || live.Generation != run.Generation {
-			return stopHere, client.IgnoreNotFound(err)
-		}
-		if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload)); err != nil {
-			return proceed, err
-		}
-		setRunning(run)
-		return waitFor(r.PollInterval), nil
-	}
-	if jobFinished(job) {
-		return proceed, nil
-	}
-	setRunning(run)
-	pods, err := r.podsOf(ctx, run, workload.RoleLoadTester)
-	if err != nil {
-		return proceed, err
-	}
-	if len(pods) == 0 {
-		refusal, err := r.jobRefusal(ctx, job)
-		if err != nil || refusal == "" {
-			return waitFor(r.PollInterval), err
-		}
-		return r.refused(run, "load-tester Job "+job.Name, refusal, job.CreationTimestamp, nil), nil
-	}
-	r.recordNodes(run, nil, pods)
-	if pod := missingSidecar(pods); pod != "" {
-		return r.failNotInjected(run, "load tester", pod), nil
-	}
-	r.sampleUsage(ctx, run, pods)
-	if failure := startFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
-		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotStarting, "the load tester cannot start: %s", failure)
-		return stopHere, nil
-	}
-	return waitFor(r.PollInterval), nil
-}
 
 // collect reads the finished Job's summary from its pod's termination message and writes
 // status.result. A failed load tester's partial result is kept.
@@ -130,7 +51,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	var term *corev1.ContainerStateTerminated
 	for i := range testers {
 		if testers[i].Labels[workload.LabelGeneration] == job.Labels[workload.LabelGeneration] {
-			if msg, term = terminationMessage(&testers[i], workload.ContainerTester); term != nil {
+			if msg, term = diagnose.TerminationMessage(&testers[i], workload.ContainerTester); term != nil {
 				break
 			}
 		}
@@ -146,9 +67,9 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 		return waitFor(r.PollInterval), nil
 	}
 	if decodeErr == nil && len(sum.Runs) > 0 {
-		run.Status.Result = buildResult(run, sum)
-		run.Status.Result.Restarts = restarts(targets, testers)
-		r.finishUsage(run, sum, measuredQPS(run, sum))
+		run.Status.Result = report.Build(run, sum)
+		run.Status.Result.Restarts = diagnose.Restarts(targets, testers)
+		r.finishUsage(run, sum, report.MeasuredQPS(run, sum))
 	} else {
 		r.finishUsage(run, nil, 0)
 	}
@@ -163,7 +84,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 		case decodeErr == nil && sum.Error != "":
 			detail = sum.Error
 		case term != nil:
-			detail = fmt.Sprintf("container exited %d (%s) %s", term.ExitCode, term.Reason, truncate(msg, 500))
+			detail = fmt.Sprintf("container exited %d (%s) %s", term.ExitCode, term.Reason, diagnose.Truncate(msg, 500))
 		}
 		markFailed(run, r.now(), reason, "the load tester failed: %s", detail)
 		return stopHere, nil
@@ -172,10 +93,10 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	case term == nil:
 		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult,
 			"the load-tester Job finished but no load-tester container reported a terminated state within %v: %s",
-			terminationGrace, podDiagnostics(testers))
+			terminationGrace, diagnose.Describe(testers))
 	case decodeErr != nil:
 		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult,
-			"the load tester finished but its summary could not be read: %v (termination message: %q)", decodeErr, truncate(msg, 200))
+			"the load tester finished but its summary could not be read: %v (termination message: %q)", decodeErr, diagnose.Truncate(msg, 200))
 	case sum.Error != "":
 		markFailed(run, r.now(), perfv1alpha1.ReasonLoadTesterFailed, "the load tester reported: %s", sum.Error)
 	default:
@@ -190,31 +111,9 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 			markFailed(run, r.now(), perfv1alpha1.ReasonThresholdsViolated, "thresholds violated (spec.thresholds.failRun): %s", msg)
 			return stopHere, nil
 		}
-		markSucceeded(run, r.now(), headline(run.Status.Result))
+		markSucceeded(run, r.now(), report.Headline(run.Status.Result))
 	}
 	return stopHere, nil
-}
-
-// currentJob is the load-tester Job of the current generation, nil when absent.
-func (r *PerfRunReconciler) currentJob(ctx context.Context, run *perfv1alpha1.PerfRun) (*batchv1.Job, error) {
-	job := &batchv1.Job{}
-	err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: workload.NamesFor(run).Job}, job)
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return job, nil
-}
-
-func jobCondition(job *batchv1.Job, t batchv1.JobConditionType) *batchv1.JobCondition {
-	for i, c := range job.Status.Conditions {
-		if c.Type == t && c.Status == corev1.ConditionTrue {
-			return &job.Status.Conditions[i]
-		}
-	}
-	return nil
 }
 
 // terminationGrace bounds the wait for a finished Job's pod to show its terminated state.
@@ -236,7 +135,7 @@ func missingVariants(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
 	if len(sum.Runs) == 0 {
 		return "it measured nothing"
 	}
-	want := []result.Variant{measuredVariant(run)}
+	want := []result.Variant{report.MeasuredVariant(run)}
 	if run.Spec.BaselineEnabled() {
 		want = append(want, result.Baseline)
 	}

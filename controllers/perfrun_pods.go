@@ -1,0 +1,55 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// podsOf lists the run's pods playing any of roles, newest first.
+func (r *PerfRunReconciler) podsOf(ctx context.Context, run *perfv1alpha1.PerfRun, roles ...workload.Role) ([]corev1.Pod, error) {
+	var list corev1.PodList
+	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name}); err != nil {
+		return nil, fmt.Errorf("listing pods: %w", err)
+	}
+	var pods []corev1.Pod
+	for _, p := range list.Items {
+		if slices.Contains(roles, workload.Role(p.Labels[workload.LabelComponent])) {
+			pods = append(pods, p)
+		}
+	}
+	slices.SortFunc(pods, func(a, b corev1.Pod) int { return b.CreationTimestamp.Compare(a.CreationTimestamp.Time) })
+	return pods, nil
+}
+
+// failNotInjected ends a run whose pod came without the sidecar it needs.
+func (r *PerfRunReconciler) failNotInjected(run *perfv1alpha1.PerfRun, role, pod string) stepResult {
+	markFailed(run, r.now(), perfv1alpha1.ReasonSidecarNotInjected,
+		"the %s pod %s has no %s container: Dapr's sidecar injector did not mutate it. Its webhook fails open "+
+			"(failurePolicy Ignore), so an injector that is down or unreachable from the API server admits pods without a "+
+			"sidecar; check the dapr-sidecar-injector pods in %s and the MutatingWebhookConfiguration dapr-sidecar-injector",
+		role, pod, workload.ContainerDaprd, run.Spec.ControlPlaneNamespace())
+	return stopHere
+}

@@ -1,0 +1,98 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/diagnose"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// runLoad creates the load-tester Job and holds the run while it works.
+func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+	job, err := r.currentJob(ctx, run)
+	if err != nil {
+		return proceed, err
+	}
+	if job == nil {
+		// Starting load is the one costly act: confirm with the API server itself (not the
+		// cache, which may lag behind a deletion) that the run still stands.
+		live := &perfv1alpha1.PerfRun{}
+		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(run), live); err != nil || !live.DeletionTimestamp.IsZero() || live.Generation != run.Generation {
+			return stopHere, client.IgnoreNotFound(err)
+		}
+		if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload)); err != nil {
+			return proceed, err
+		}
+		setRunning(run)
+		return waitFor(r.PollInterval), nil
+	}
+	if jobFinished(job) {
+		return proceed, nil
+	}
+	setRunning(run)
+	pods, err := r.podsOf(ctx, run, workload.RoleLoadTester)
+	if err != nil {
+		return proceed, err
+	}
+	if len(pods) == 0 {
+		refusal, err := r.jobRefusal(ctx, job)
+		if err != nil || refusal == "" {
+			return waitFor(r.PollInterval), err
+		}
+		return r.refused(run, "load-tester Job "+job.Name, refusal, job.CreationTimestamp, nil), nil
+	}
+	r.recordNodes(run, nil, pods)
+	if pod := diagnose.MissingSidecar(pods); pod != "" {
+		return r.failNotInjected(run, "load tester", pod), nil
+	}
+	r.sampleUsage(ctx, run, pods)
+	if failure := diagnose.StartFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
+		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotStarting, "the load tester cannot start: %s", failure)
+		return stopHere, nil
+	}
+	return waitFor(r.PollInterval), nil
+}
+
+// currentJob is the load-tester Job of the current generation, nil when absent.
+func (r *PerfRunReconciler) currentJob(ctx context.Context, run *perfv1alpha1.PerfRun) (*batchv1.Job, error) {
+	job := &batchv1.Job{}
+	err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: workload.NamesFor(run).Job}, job)
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return job, nil
+}
+
+func jobCondition(job *batchv1.Job, t batchv1.JobConditionType) *batchv1.JobCondition {
+	for i, c := range job.Status.Conditions {
+		if c.Type == t && c.Status == corev1.ConditionTrue {
+			return &job.Status.Conditions[i]
+		}
+	}
+	return nil
+}
