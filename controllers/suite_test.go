@@ -144,6 +144,11 @@ func startManager() func() {
 		Recorder: mgr.GetEventRecorder("daprbench-schedule"),
 		Clock:    fakeClock,
 	}).SetupWithManager(mgr)).To(Succeed())
+	Expect((&PerfSweepReconciler{
+		Client:   mgr.GetClient(),
+		Recorder: mgr.GetEventRecorder("daprbench-sweep"),
+		Clock:    fakeClock,
+	}).SetupWithManager(mgr)).To(Succeed())
 	ctx, cancel := context.WithCancel(suiteCtx)
 	done := make(chan struct{})
 	go func() {

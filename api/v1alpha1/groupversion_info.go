@@ -37,7 +37,7 @@ var (
 )
 
 func addKnownTypes(s *runtime.Scheme) error {
-	s.AddKnownTypes(GroupVersion, &PerfRun{}, &PerfRunList{}, &PerfSchedule{}, &PerfScheduleList{})
+	s.AddKnownTypes(GroupVersion, &PerfRun{}, &PerfRunList{}, &PerfSchedule{}, &PerfScheduleList{}, &PerfSweep{}, &PerfSweepList{})
 	metav1.AddToGroupVersion(s, GroupVersion)
 	return nil
 }

@@ -187,6 +187,54 @@ var _ = Describe("PerfRun admission", func() {
 		}),
 	)
 
+	DescribeTable("refuses an invalid PerfSweep with a message naming the field",
+		func(name string, want []string, edit func(spec map[string]any)) {
+			spec := map[string]any{"points": map[string]any{"connections": []any{int64(1), int64(2)}},
+				"template": map[string]any{"spec": map[string]any{"scenario": "ServiceInvocation", "load": map[string]any{"qps": int64(100)}}}}
+			edit(spec)
+			u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "perf.daprbench.io/v1alpha1", "kind": "PerfSweep",
+				"metadata": map[string]any{"name": name, "namespace": "default"}, "spec": spec}}
+			err := k8s.Create(ctx, u, client.DryRunAll, client.FieldValidation("Strict"))
+			Expect(err).To(HaveOccurred(), "the API server admitted it")
+			for _, w := range want {
+				Expect(err.Error()).To(ContainSubstring(w))
+			}
+		},
+		Entry("neither points nor search", "s", []string{"spec", "set exactly one of spec.points"}, func(s map[string]any) { delete(s, "points") }),
+		Entry("both points and search", "s", []string{"spec", "set exactly one of spec.points"}, func(s map[string]any) {
+			s["search"] = map[string]any{"startQPS": int64(100)}
+		}),
+		Entry("more than 50 points", "s", []string{"spec", "a sweep has at most 50 points"}, func(s map[string]any) {
+			s["points"] = map[string]any{"connections": []any{int64(1), int64(2), int64(4), int64(8), int64(16), int64(32), int64(64), int64(128)},
+				"qps": []any{int64(100), int64(200), int64(300), int64(400), int64(500), int64(600), int64(700)}}
+		}),
+		Entry("longer than 72h", "s", []string{"spec", "the sweep would take longer than 72h"}, func(s map[string]any) {
+			Expect(unstructured.SetNestedField(s, "24h", "template", "spec", "load", "duration")).To(Succeed())
+		}),
+		Entry("a search longer than 72h", "s", []string{"spec", "maxSteps runs would take longer than 72h"}, func(s map[string]any) {
+			delete(s, "points")
+			s["search"] = map[string]any{"startQPS": int64(100), "maxSteps": int64(20)}
+			Expect(unstructured.SetNestedField(s, "4h", "template", "spec", "load", "duration")).To(Succeed())
+		}),
+		Entry("search ceiling below its start", "s", []string{"spec.search", "maxQPS must be at least startQPS"}, func(s map[string]any) {
+			delete(s, "points")
+			s["search"] = map[string]any{"startQPS": int64(1000), "maxQPS": int64(500)}
+		}),
+		Entry("an empty points list", "s", []string{"spec.points", "at least one of connections, qps and payloadBytes"}, func(s map[string]any) {
+			s["points"] = map[string]any{}
+		}),
+		Entry("connections out of range", "s", []string{"spec.points.connections[0]", "less than or equal to 1024"}, func(s map[string]any) {
+			s["points"] = map[string]any{"connections": []any{int64(2000)}}
+		}),
+		Entry("a repeated value", "s", []string{"spec.points.connections[1]", "Duplicate value"}, func(s map[string]any) {
+			s["points"] = map[string]any{"connections": []any{int64(4), int64(4)}}
+		}),
+		Entry("name too long for run names", strings.Repeat("s", 31), []string{"metadata.name must be at most 30 characters"}, func(map[string]any) {}),
+		Entry("the template's rules apply", "s", []string{"spec.template.spec.load.qps", "greater than or equal to 1"}, func(s map[string]any) {
+			Expect(unstructured.SetNestedField(s, int64(0), "template", "spec", "load", "qps")).To(Succeed())
+		}),
+	)
+
 	It("refuses a name too long to prefix the run's workloads", func() {
 		err := k8s.Create(ctx, perfRun(strings.Repeat("a", 41)), client.DryRunAll)
 		Expect(err).To(MatchError(ContainSubstring("metadata.name must be at most 40 characters")))

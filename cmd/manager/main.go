@@ -108,6 +108,14 @@ func main() {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfSchedule")
 		os.Exit(1)
 	}
+	if err := (&controllers.PerfSweepReconciler{
+		Client:   mgr.GetClient(),
+		Recorder: mgr.GetEventRecorder("daprbench-sweep"),
+		Clock:    clock.RealClock{},
+	}).SetupWithManager(mgr); err != nil {
+		setupLog.Error(err, "Unable to create controller", "controller", "PerfSweep")
+		os.Exit(1)
+	}
 	utilruntime.Must(mgr.AddHealthzCheck("healthz", healthz.Ping))
 	utilruntime.Must(mgr.AddReadyzCheck("readyz", healthz.Ping))
 

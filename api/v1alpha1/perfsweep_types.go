@@ -1,0 +1,268 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// LabelSweep is set on every PerfRun a PerfSweep creates, to the sweep's name.
+const LabelSweep = "perf.daprbench.io/sweep"
+
+// MaxSweepPoints bounds a sweep: its status keeps one compact result per point.
+const MaxSweepPoints = 50
+
+// PerfSweepSpec declares a curve rather than a point: the template run measured at every
+// combination of the listed values, one point after another (points), or at the rates a
+// search for the highest sustainable one chooses (search).
+// +kubebuilder:validation:XValidation:rule="has(self.points) != has(self.search)",message="set exactly one of spec.points (a sweep) and spec.search (the highest sustainable rate)"
+// +kubebuilder:validation:XValidation:rule="!has(self.points) || ((has(self.points.connections) ? size(self.points.connections) : 1) * (has(self.points.qps) ? size(self.points.qps) : 1) * (has(self.points.payloadBytes) ? size(self.points.payloadBytes) : 1)) <= 50",message="spec.points: a sweep has at most 50 points (connections × qps × payloadBytes)"
+// +kubebuilder:validation:XValidation:rule="!has(self.points) || ((has(self.points.connections) ? size(self.points.connections) : 1) * (has(self.points.qps) ? size(self.points.qps) : 1) * (has(self.points.payloadBytes) ? size(self.points.payloadBytes) : 1)) * ((has(self.template.spec.load.warmup) ? duration(self.template.spec.load.warmup).getSeconds() : 10) + (has(self.template.spec.load.duration) ? duration(self.template.spec.load.duration).getSeconds() : 60) * (has(self.template.spec.load.repetitions) ? self.template.spec.load.repetitions : 1) * (self.template.spec.scenario == 'ServiceInvocation' && (!has(self.template.spec.baseline) || self.template.spec.baseline) && (!has(self.template.spec.dapr.enabled) || self.template.spec.dapr.enabled) ? 2 : 1) + 300) <= 259200",message="spec.points: the sweep would take longer than 72h (points × (warmup + duration × repetitions × variants + 5m)): fewer points or a shorter template.spec.load.duration"
+// +kubebuilder:validation:XValidation:rule="!has(self.search) || (has(self.search.maxSteps) ? self.search.maxSteps : 10) * ((has(self.template.spec.load.warmup) ? duration(self.template.spec.load.warmup).getSeconds() : 10) + (has(self.template.spec.load.duration) ? duration(self.template.spec.load.duration).getSeconds() : 60) * (has(self.template.spec.load.repetitions) ? self.template.spec.load.repetitions : 1) * (self.template.spec.scenario == 'ServiceInvocation' && (!has(self.template.spec.baseline) || self.template.spec.baseline) && (!has(self.template.spec.dapr.enabled) || self.template.spec.dapr.enabled) ? 2 : 1) + 300) <= 259200",message="spec.search: maxSteps runs would take longer than 72h: fewer steps or a shorter template.spec.load.duration"
+type PerfSweepSpec struct {
+	// template is the run measured at each point; a point overrides its load.connections,
+	// load.qps and load.payloadBytes.
+	// +required
+	Template PerfRunTemplate `json:"template"`
+
+	// points lists the values to sweep; the sweep measures their cross product.
+	// +optional
+	Points *SweepPoints `json:"points,omitempty"`
+
+	// search looks for the highest rate that meets an objective.
+	// +optional
+	Search *RateSearch `json:"search,omitempty"`
+}
+
+// SweepPoints are the values of each swept dimension; an unset one keeps the template's.
+// +kubebuilder:validation:XValidation:rule="has(self.connections) || has(self.qps) || has(self.payloadBytes)",message="spec.points needs at least one of connections, qps and payloadBytes"
+type SweepPoints struct {
+	// connections to measure at, e.g. Dapr's published 1, 2, 4, 8, 16, 32, 64.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=50
+	// +kubebuilder:validation:items:Minimum=1
+	// +kubebuilder:validation:items:Maximum=1024
+	// +listType=set
+	// +optional
+	Connections []int32 `json:"connections,omitempty"`
+
+	// qps values to measure at.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=50
+	// +kubebuilder:validation:items:Minimum=1
+	// +kubebuilder:validation:items:Maximum=100000
+	// +listType=set
+	// +optional
+	QPS []int32 `json:"qps,omitempty"`
+
+	// payloadBytes values (random bodies) to measure at.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=50
+	// +kubebuilder:validation:items:Minimum=0
+	// +kubebuilder:validation:items:Maximum=4194304
+	// +listType=set
+	// +optional
+	PayloadBytes []int32 `json:"payloadBytes,omitempty"`
+}
+
+// RateSearch finds the highest rate that meets the objective: doubling from startQPS until
+// a step fails, then halving the interval between the last passing and the first failing
+// rate, as Nighthawk's adaptive load controller does, within maxSteps.
+// +kubebuilder:validation:XValidation:rule="!has(self.maxQPS) || self.maxQPS >= self.startQPS",message="spec.search.maxQPS must be at least startQPS"
+type RateSearch struct {
+	// startQPS is the first rate tried.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100000
+	// +required
+	StartQPS int32 `json:"startQPS"`
+
+	// maxQPS is the highest rate tried.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100000
+	// +kubebuilder:default=100000
+	// +optional
+	MaxQPS int32 `json:"maxQPS,omitempty"`
+
+	// maxSteps bounds the number of runs.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=20
+	// +kubebuilder:default=10
+	// +optional
+	MaxSteps int32 `json:"maxSteps,omitempty"`
+
+	// precisionPercent ends the search once the first failing rate is within this percent
+	// of the last passing one.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +kubebuilder:default=5
+	// +optional
+	PrecisionPercent int32 `json:"precisionPercent,omitempty"`
+
+	// objective a step must meet to pass.
+	// +kubebuilder:default={}
+	// +optional
+	Objective RateObjective `json:"objective,omitempty"`
+}
+
+// RateObjective is what a rate must deliver to count as sustained.
+type RateObjective struct {
+	// maxP99 of the measured path (through Dapr, or direct).
+	// +optional
+	MaxP99 *metav1.Duration `json:"maxP99,omitempty"`
+	// maxP90 of the measured path.
+	// +optional
+	MaxP90 *metav1.Duration `json:"maxP90,omitempty"`
+	// minQPSPercent: the achieved rate must be at least this percent of the requested.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +kubebuilder:default=99
+	// +optional
+	MinQPSPercent int32 `json:"minQPSPercent,omitempty"`
+	// maxErrors: requests that did not return 200.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:default=0
+	// +optional
+	MaxErrors *int64 `json:"maxErrors,omitempty"`
+}
+
+// PerfSweepStatus is the curve measured so far.
+type PerfSweepStatus struct {
+	// observedGeneration is the spec generation this status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// phase: Running, Succeeded or Failed.
+	// +optional
+	Phase Phase `json:"phase,omitempty"`
+	// +optional
+	StartTime *metav1.Time `json:"startTime,omitempty"`
+	// +optional
+	CompletionTime *metav1.Time `json:"completionTime,omitempty"`
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// measured counts the points measured so far.
+	// +optional
+	Measured int32 `json:"measured,omitempty"`
+	// points in the order of the spec's cross product (search: in the order tried), each
+	// with the step it is measured at and its compact result.
+	// +kubebuilder:validation:MaxItems=50
+	// +optional
+	Points []SweepPointStatus `json:"points,omitempty"`
+	// maxSustainableQPS is the highest rate that met the objective (search only; 0 when
+	// none did).
+	// +optional
+	MaxSustainableQPS *int32 `json:"maxSustainableQPS,omitempty"`
+	// firstFailingQPS is the lowest rate that missed the objective (search only).
+	// +optional
+	FirstFailingQPS *int32 `json:"firstFailingQPS,omitempty"`
+}
+
+// SweepPointStatus is one point of a sweep and its compact result.
+type SweepPointStatus struct {
+	// step is when the point is measured, 0 first: a sweep spreads its points over time so
+	// drift does not masquerade as a trend.
+	Step int32 `json:"step"`
+	// +optional
+	Connections int32 `json:"connections,omitempty"`
+	// +optional
+	QPS int32 `json:"qps,omitempty"`
+	// +optional
+	PayloadBytes *int32 `json:"payloadBytes,omitempty"`
+	// run is the PerfRun measuring the point.
+	// +optional
+	Run string `json:"run,omitempty"`
+	// +optional
+	Phase Phase `json:"phase,omitempty"`
+	// passed says whether the point met the search's objective (search only).
+	// +optional
+	Passed *bool `json:"passed,omitempty"`
+	// message says why the point failed or missed the objective.
+	// +kubebuilder:validation:MaxLength=512
+	// +optional
+	Message string `json:"message,omitempty"`
+	// +optional
+	ActualQPS string `json:"actualQPS,omitempty"`
+	// +optional
+	Errors int64 `json:"errors,omitempty"`
+	// latency of the measured path.
+	// +optional
+	Latency *PointLatency `json:"latency,omitempty"`
+	// baseline latency, when measured.
+	// +optional
+	Baseline *PointLatency `json:"baseline,omitempty"`
+	// added latency, and the low and high ends of its 95% interval.
+	// +optional
+	Added *PointLatency `json:"added,omitempty"`
+	// +optional
+	AddedLow *PointLatency `json:"addedLow,omitempty"`
+	// +optional
+	AddedHigh *PointLatency `json:"addedHigh,omitempty"`
+	// sidecarCPUPer1kQPS is the server sidecar's CPU per 1000 rps.
+	// +optional
+	SidecarCPUPer1kQPS *resource.Quantity `json:"sidecarCPUPer1kQPS,omitempty"`
+}
+
+// PointLatency is the compact latency of a point.
+type PointLatency struct {
+	// +optional
+	P50 *metav1.Duration `json:"p50,omitempty"`
+	// +optional
+	P90 *metav1.Duration `json:"p90,omitempty"`
+	// +optional
+	P99 *metav1.Duration `json:"p99,omitempty"`
+}
+
+// Condition reasons of a PerfSweep (its Succeeded condition).
+const (
+	// ReasonPointsMeasured: every point was measured (some may have failed; see points).
+	ReasonPointsMeasured = "PointsMeasured"
+	// ReasonRateFound: the search ended (see maxSustainableQPS).
+	ReasonRateFound = "RateFound"
+)
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=psw,categories=daprbench
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 30",message="metadata.name must be at most 30 characters: its runs are named <sweep>-<generation>-<step>"
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter): it prefixes the names of its runs' Services"
+// +kubebuilder:printcolumn:name="Scenario",type=string,JSONPath=`.spec.template.spec.scenario`
+// +kubebuilder:printcolumn:name="Measured",type=integer,JSONPath=`.status.measured`
+// +kubebuilder:printcolumn:name="Max QPS",type=integer,JSONPath=`.status.maxSustainableQPS`
+// +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// PerfSweep measures a curve: a PerfRun per point, one after another.
+type PerfSweep struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// +required
+	Spec PerfSweepSpec `json:"spec"`
+	// +optional
+	Status PerfSweepStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// PerfSweepList is a list of PerfSweeps.
+type PerfSweepList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []PerfSweep `json:"items"`
+}

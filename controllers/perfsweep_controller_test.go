@@ -1,0 +1,115 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+func createSweep(ns, name string, mutate func(*perfv1alpha1.PerfSweepSpec)) *perfv1alpha1.PerfSweep {
+	sw := &perfv1alpha1.PerfSweep{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: perfv1alpha1.PerfSweepSpec{Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{
+			Scenario: perfv1alpha1.ScenarioServiceInvocation,
+			Load:     perfv1alpha1.LoadSpec{QPS: 10, Duration: &metav1.Duration{Duration: 5 * time.Second}},
+			Dapr:     perfv1alpha1.DaprSpec{Enabled: ptr.To(false)},
+			Cleanup:  perfv1alpha1.CleanupAlways,
+		}}},
+	}
+	mutate(&sw.Spec)
+	Expect(k8sClient.Create(suiteCtx, sw)).To(Succeed())
+	return sw
+}
+
+func sweepOf(sw *perfv1alpha1.PerfSweep) *perfv1alpha1.PerfSweep {
+	out := &perfv1alpha1.PerfSweep{}
+	ExpectWithOffset(1, k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(sw), out)).To(Succeed())
+	return out
+}
+
+// finishStep plays the kubelet for the sweep's run of step, whose direct-path p50 is baseUs
+// (actual qps 998.4, as summaryRun has it).
+func finishStep(sw *perfv1alpha1.PerfSweep, step int, baseUs int64) *perfv1alpha1.PerfRun {
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: sw.Namespace, Name: fmt.Sprintf("%s-1-%d", sw.Name, step)}}
+	Eventually(exists(run)).Should(BeTrue(), "the run of step %d", step)
+	markAvailable(sw.Namespace, run.Name+"-target")
+	run = latest(run)
+	finishLoad(run, result.Summary{RequestedQPS: float64(run.Spec.Load.QPS), Runs: []result.Run{summaryRun(result.Direct, 0, baseUs)}}, true)
+	Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+	return run
+}
+
+var _ = Describe("PerfSweep controller", func() {
+	var ns string
+	BeforeEach(func() { ns = newNamespace() })
+
+	It("measures every point one after another, in spread order, and keeps the point the API server refuses", func() {
+		sw := createSweep(ns, "conns", func(s *perfv1alpha1.PerfSweepSpec) {
+			// 64 connections cannot all send at 10 qps for 5 s: that point's run is refused.
+			s.Points = &perfv1alpha1.SweepPoints{Connections: []int32{1, 2, 4, 64}}
+		})
+		Eventually(func() []perfv1alpha1.SweepPointStatus { return sweepOf(sw).Status.Points }).Should(HaveLen(4))
+		st := sweepOf(sw).Status
+		Expect([]int32{st.Points[0].Step, st.Points[1].Step, st.Points[2].Step, st.Points[3].Step}).To(Equal([]int32{0, 2, 1, 3}))
+		By("one point at a time: step 1 waits for step 0")
+		Consistently(exists(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "conns-1-1"}}), time.Second).Should(BeFalse())
+		first := finishStep(sw, 0, 400)
+		Expect(first.Spec.Load.Connections).To(Equal(int32(1)))
+		Expect(first.Labels).To(HaveKeyWithValue(perfv1alpha1.LabelSweep, "conns"))
+		Expect(finishStep(sw, 1, 500).Spec.Load.Connections).To(Equal(int32(4)))
+		Expect(finishStep(sw, 2, 450).Spec.Load.Connections).To(Equal(int32(2)))
+		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }, 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		st = sweepOf(sw).Status
+		Expect(st.Measured).To(Equal(int32(4)))
+		Expect(st.Points[0].Latency.P50.Duration).To(Equal(400 * time.Microsecond))
+		Expect(st.Points[2].ActualQPS).To(Equal("998.4"))
+		Expect(st.Points[3].Phase).To(Equal(perfv1alpha1.PhaseFailed))
+		Expect(st.Points[3].Message).To(ContainSubstring("connections must not exceed the requests one run sends"))
+		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(Equal("3 points measured, 1 failed"))
+	})
+
+	It("searches for the highest rate that meets the objective", func() {
+		sw := createSweep(ns, "knee", func(s *perfv1alpha1.PerfSweepSpec) {
+			// summaryRun's 998.4 qps meets 99% of any rate up to 1008: the knee.
+			s.Search = &perfv1alpha1.RateSearch{StartQPS: 250, MaxQPS: 4000, MaxSteps: 6, PrecisionPercent: 10,
+				Objective: perfv1alpha1.RateObjective{MinQPSPercent: 99, MaxP99: &metav1.Duration{Duration: 5 * time.Millisecond}}}
+		})
+		var rates []int32
+		for step := range 6 {
+			rates = append(rates, finishStep(sw, step, 400).Spec.Load.QPS)
+		}
+		Expect(rates).To(Equal([]int32{250, 500, 1000, 2000, 1500, 1250}))
+		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }, 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		st := sweepOf(sw).Status
+		Expect(st.MaxSustainableQPS).To(Equal(ptr.To[int32](1000)))
+		Expect(st.FirstFailingQPS).To(Equal(ptr.To[int32](1250)))
+		Expect(st.Points[3].Passed).To(Equal(ptr.To(false)))
+		Expect(st.Points[3].Message).To(ContainSubstring("actual qps 998.4 < 99% of 2000"))
+		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Reason).To(Equal(perfv1alpha1.ReasonRateFound))
+	})
+})

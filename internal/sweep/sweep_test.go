@@ -1,0 +1,158 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package sweep
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+func TestExpandCrossesTheListsAndSpreadsTheSteps(t *testing.T) {
+	points, steps := Expand(&perfv1alpha1.SweepPoints{Connections: []int32{1, 2, 4, 8, 16, 32, 64}})
+	if len(points) != 7 || points[6].Connections != 64 || points[0].QPS != 0 || points[0].PayloadBytes != nil {
+		t.Fatalf("points %+v", points)
+	}
+	// connections in the order measured
+	order := make([]int32, 7)
+	for i, s := range steps {
+		order[s] = points[i].Connections
+	}
+	if want := []int32{1, 16, 4, 64, 2, 32, 8}; !slices.Equal(order, want) {
+		t.Errorf("measured in the order %v, want %v (neighbours far apart in time)", order, want)
+	}
+	points, steps = Expand(&perfv1alpha1.SweepPoints{QPS: []int32{100, 200}, PayloadBytes: []int32{0, 1024, 4096}})
+	if len(points) != 6 || points[1].QPS != 100 || *points[1].PayloadBytes != 1024 || *points[5].PayloadBytes != 4096 {
+		t.Errorf("qps × payload = %+v", points)
+	}
+	if sorted := slices.Sorted(slices.Values(steps)); !slices.Equal(sorted, []int32{0, 1, 2, 3, 4, 5}) {
+		t.Errorf("steps %v are not a permutation", steps)
+	}
+}
+
+func TestStepsAreNeverMonotone(t *testing.T) {
+	for n := 3; n <= 50; n++ {
+		steps := Steps(n)
+		if slices.IsSorted(steps) {
+			t.Errorf("%d points measured in list order", n)
+		}
+		if sorted := slices.Sorted(slices.Values(steps)); sorted[0] != 0 || sorted[n-1] != int32(n-1) || len(slices.Compact(sorted)) != n {
+			t.Errorf("%d points: steps %v are not a permutation", n, steps)
+		}
+	}
+}
+
+// knee simulates a service: latency flat until the knee, then rising fast; beyond the
+// knee plus 10% it cannot keep up with the rate.
+func knee(at int32) func(qps int32) *perfv1alpha1.Result {
+	return func(qps int32) *perfv1alpha1.Result {
+		p99 := 2 * time.Millisecond
+		actual := float64(qps)
+		if qps > at {
+			p99 += time.Duration(qps-at) * 200 * time.Microsecond
+			actual = min(actual, float64(at)*1.1)
+		}
+		return &perfv1alpha1.Result{ActualQPS: strconv.FormatFloat(actual, 'f', 1, 64),
+			Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: p99}}}
+	}
+}
+
+func TestSearchFindsTheKneeWithinTheStepBound(t *testing.T) {
+	for _, tc := range []struct {
+		knee, start int32
+	}{{1234, 100}, {1234, 5000}, {37, 1000}, {90000, 50000}} {
+		t.Run(fmt.Sprintf("knee %d from %d", tc.knee, tc.start), func(t *testing.T) {
+			s := &perfv1alpha1.RateSearch{StartQPS: tc.start, MaxQPS: 100000, MaxSteps: 12, PrecisionPercent: 5,
+				Objective: perfv1alpha1.RateObjective{MaxP99: &metav1.Duration{Duration: 10 * time.Millisecond}, MinQPSPercent: 99}}
+			service := knee(tc.knee)
+			var steps []Tried
+			for {
+				qps, done := NextRate(s, steps)
+				if done {
+					break
+				}
+				passed, _ := Judge(&s.Objective, qps, service(qps))
+				steps = append(steps, Tried{QPS: qps, Passed: passed})
+			}
+			pass, fail := Bounds(steps)
+			// The objective holds up to knee + 40 qps (p99 = 2 ms + 40 × 0.2 ms = 10 ms), and
+			// while 1.1 × knee is at least 99% of the rate.
+			truth := min(tc.knee+40, int32(1.1*float64(tc.knee)/0.99))
+			if len(steps) > 12 || pass > truth || (fail != 0 && fail <= truth) || float64(pass) < 0.95*float64(truth) {
+				t.Errorf("after %d steps %v: passing %d, failing %d; the highest sustainable rate is %d", len(steps), steps, pass, fail, truth)
+			}
+		})
+	}
+}
+
+func TestSearchEnds(t *testing.T) {
+	s := &perfv1alpha1.RateSearch{StartQPS: 1000, MaxQPS: 4000, MaxSteps: 10}
+	if _, done := NextRate(s, []Tried{{1000, true}, {2000, true}, {4000, true}}); !done {
+		t.Error("maxQPS passed: nothing higher to try")
+	}
+	if _, done := NextRate(s, []Tried{{1000, false}, {500, false}, {250, false}, {125, false}, {62, false}, {31, false}, {15, false}, {7, false}, {3, false}, {1, false}}); !done {
+		t.Error("1 qps failed")
+	}
+	if q, _ := NextRate(&perfv1alpha1.RateSearch{StartQPS: 1000, MaxSteps: 2}, []Tried{{1000, true}, {2000, false}}); q != 0 {
+		t.Errorf("maxSteps reached, yet %d next", q)
+	}
+}
+
+func TestJudgeNamesEveryMissedFigure(t *testing.T) {
+	o := &perfv1alpha1.RateObjective{MaxP99: &metav1.Duration{Duration: 5 * time.Millisecond}, MinQPSPercent: 99}
+	res := &perfv1alpha1.Result{ActualQPS: "950.0", Errors: 3, Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 7 * time.Millisecond}}}
+	ok, why := Judge(o, 1000, res)
+	if ok || why != "actual qps 950.0 < 99% of 1000; 3 errors > 0; p99 7ms > 5ms" {
+		t.Errorf("judged %v: %q", ok, why)
+	}
+	if ok, why := Judge(o, 1000, &perfv1alpha1.Result{ActualQPS: "999.9", Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: time.Millisecond}}}); !ok {
+		t.Errorf("a met objective failed: %s", why)
+	}
+}
+
+// The largest sweep the API allows must keep its PerfSweep far below etcd's 1.5 MiB.
+func TestLargestSweepStatusStaysSmall(t *testing.T) {
+	d := func(us int) *metav1.Duration {
+		return &metav1.Duration{Duration: time.Duration(us)*time.Microsecond + 123*time.Nanosecond}
+	}
+	full := &perfv1alpha1.PointLatency{P50: d(12345), P90: d(23456), P99: d(123456)}
+	st := perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseSucceeded, MaxSustainableQPS: ptr.To[int32](99999)}
+	for i := range perfv1alpha1.MaxSweepPoints {
+		st.Points = append(st.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: 1024, QPS: 100000,
+			PayloadBytes: ptr.To[int32](4194304), Run: "a-thirty-character-sweep-name-9999-49", Phase: perfv1alpha1.PhaseFailed,
+			Passed: ptr.To(false), Message: strings.Repeat("x", 512), ActualQPS: "99999.9", Errors: 1 << 40,
+			Latency: full, Baseline: full, Added: full, AddedLow: full, AddedHigh: full, SidecarCPUPer1kQPS: ptr.To(resource.MustParse("1234m"))})
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("status of the largest sweep, every field at its longest: %d bytes", len(b))
+	if len(b) > 64*1024 {
+		t.Errorf("%d bytes: over 64 KiB", len(b))
+	}
+}
