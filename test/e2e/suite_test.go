@@ -76,6 +76,12 @@ var _ = BeforeSuite(func() {
 	By("deploying the operator in-cluster")
 	manifests := run(kustomizeBin(), "build", filepath.Join(repoRoot, "test", "e2e", "config"))
 	runWithInput(manifests, kubectlBin(), "apply", "--server-side", "--force-conflicts", "-f", "-")
+	run(kubectlBin(), "wait", "--for=condition=Established", "--timeout=60s",
+		"crd/perfruns.perf.daprbench.io", "crd/perfschedules.perf.daprbench.io", "crd/perfsweeps.perf.daprbench.io")
+	// A cluster kept from an earlier run has the manager running an older build of the same
+	// tag: restart it so the suite tests the image just imported.
+	run(kubectlBin(), "-n", operatorNamespace, "rollout", "restart", "deployment/daprbench-controller-manager")
+	run(kubectlBin(), "-n", operatorNamespace, "rollout", "status", "--timeout=2m", "deployment/daprbench-controller-manager")
 	Eventually(managerAvailable, 2*time.Minute).Should(BeTrue(), "the manager Deployment did not become Available")
 })
 
