@@ -87,10 +87,15 @@ test: manifests generate fmt vet envtest-assets ## Unit tests plus the envtest s
 ##@ Build
 
 .PHONY: build
-build: manifests generate fmt vet ## Build the three binaries into bin/.
+build: manifests generate fmt vet ## Build the four binaries into bin/.
 	CGO_ENABLED=0 go build -o bin/manager ./cmd/manager
 	CGO_ENABLED=0 go build -o bin/loadtester ./cmd/loadtester
 	CGO_ENABLED=0 go build -o bin/perfapp ./cmd/perfapp
+	CGO_ENABLED=0 go build -o bin/kubectl-daprbench ./cmd/kubectl-daprbench
+
+.PHONY: plugin
+plugin: ## Build the kubectl plugin alone into bin/kubectl-daprbench (put bin/ on PATH: kubectl daprbench ...).
+	CGO_ENABLED=0 go build -o bin/kubectl-daprbench ./cmd/kubectl-daprbench
 
 .PHONY: run
 run: manifests generate fmt vet ## Run the manager against the cluster in ~/.kube/config.
@@ -150,11 +155,11 @@ cluster-status: ## Show the local cluster's processes and node.
 cluster-build: ## Build the local cluster's binaries (Kubernetes, etcd, add-ons, image tools) without starting it.
 	$(LOCAL_CLUSTER) build
 
-image-archive: ## Build the one image (manager, loadtester, perfapp) as an archive, without a container engine.
+image-archive: ## Build the one image (manager, loadtester, perfapp, kubectl-daprbench) as an archive, without a container engine.
 	@mkdir -p bin/image
-	for b in manager loadtester perfapp; do CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o bin/image/$$b ./cmd/$$b; done
+	for b in manager loadtester perfapp kubectl-daprbench; do CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o bin/image/$$b ./cmd/$$b; done
 	cd hack/local-cluster && CGO_ENABLED=0 go build -o ../../bin/mkimage ./mkimage
-	bin/mkimage -tag $(IMG) -o $(IMAGE_ARCHIVE) -entrypoint /manager bin/image/manager bin/image/loadtester bin/image/perfapp
+	bin/mkimage -tag $(IMG) -o $(IMAGE_ARCHIVE) -entrypoint /manager bin/image/manager bin/image/loadtester bin/image/perfapp bin/image/kubectl-daprbench
 
 cluster-image: image-archive ## Import the image into the local cluster's containerd.
 	$(LOCAL_CLUSTER) import $(IMAGE_ARCHIVE)

@@ -4,7 +4,8 @@
 # Uses the cluster of the current kubeconfig when one answers; otherwise brings up the local
 # one-node cluster (hack/local-cluster, root) with real Dapr installed by its own Helm chart,
 # and loads the image into it. Then deploys the operator, applies the sample, streams its
-# progress and prints the finished status beside Dapr's published figures.
+# progress and prints the finished status (kubectl daprbench report, which also writes a
+# self-contained report.html) beside Dapr's published figures.
 #
 #   make demo                                   # local cluster + Dapr when no cluster is configured
 #   DEMO_QPS=500 make demo                      # another rate
@@ -75,36 +76,10 @@ say "result"
 kubectl -n "$NS" get perfrun "$name"
 echo
 jp() { kubectl -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
-errors=$(jp '{.status.result.errors}')
-echo "$(jp '{.status.result.requests}') requests at $(jp '{.status.result.actualQPS}')/$(jp '{.status.result.requestedQPS}') qps, ${errors:-0} errors"
-printf '%-10s %9s %9s %9s %9s %9s %9s\n' PATH P50 P75 P90 P99 P99.9 MAX
-for path in latency baseline added addedInterval.low addedInterval.high; do
-  row=$(jp "{.status.result.$path.p50} {.status.result.$path.p75} {.status.result.$path.p90} {.status.result.$path.p99} {.status.result.$path.p999} {.status.result.$path.max}")
-  case $path in
-    latency) label=measured ;;
-    addedInterval.*) label="  ${path#addedInterval.}" ;; # the added figures' 95% interval
-    *) label=$path ;;
-  esac
-  # shellcheck disable=SC2086
-  [ -n "${row// /}" ] && printf '%-10s %9s %9s %9s %9s %9s %9s\n' "$label" $row
-done
-echo
-printf '%-15s %8s %8s %10s %10s %8s\n' ROLE CPU-AVG CPU-MAX MEM-AVG MEM-MAX SAMPLES
-for role in serverApp serverSidecar clientSidecar loadTester baselineApp; do
-  row=$(jp "{.status.result.resources.$role.cpuAvg} {.status.result.resources.$role.cpuMax} {.status.result.resources.$role.memoryAvg} {.status.result.resources.$role.memoryMax} {.status.result.resources.$role.samples}")
-  # shellcheck disable=SC2086
-  [ -n "${row// /}" ] && printf '%-15s %8s %8s %10s %10s %8s\n' "$role" $row
-done
-echo
-cp_rows=$(jp '{range .status.result.resources.controlPlane[*]}{.component} {.usage.cpuAvg} {.usage.cpuMax} {.usage.memoryAvg} {.usage.memoryMax} {.usage.samples}{"\n"}{end}')
-if [ -n "$cp_rows" ]; then
-  echo
-  printf '%-22s %8s %8s %10s %10s %8s\n' CONTROL-PLANE CPU-AVG CPU-MAX MEM-AVG MEM-MAX SAMPLES
-  while read -r row; do
-    # shellcheck disable=SC2086
-    printf '%-22s %8s %8s %10s %10s %8s\n' $row
-  done <<<"$cp_rows"
-fi
+# The result as tables, and report.html, through the kubectl plugin (built with the demo).
+kubectl_plugin=${KUBECTL_DAPRBENCH:-bin/kubectl-daprbench}
+[ -n "${KUBECTL_DAPRBENCH:-}" ] || CGO_ENABLED=0 go build -o "$kubectl_plugin" ./cmd/kubectl-daprbench
+"$kubectl_plugin" -n "$NS" report "$name" --dir "${DEMO_REPORT_DIR:-daprbench-report-$name}"
 # Dapr's published v1.0 figures beside this run's, for the scenario that ran.
 published() { printf '  %-30s %-16s %s\n' "$@"; }
 if [ -n "$(jp '{.status.result.resources.serverSidecar.cpuAvg}')" ]; then

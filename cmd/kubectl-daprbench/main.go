@@ -1,0 +1,31 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command kubectl-daprbench is daprbench's kubectl plugin: put it on PATH and run
+// `kubectl daprbench report|compare|history|watch`.
+package main
+
+import (
+	"os"
+
+	"github.com/daprbench/daprbench/internal/plugin"
+)
+
+func main() {
+	if err := plugin.NewCommand(plugin.Streams{Out: os.Stdout, ErrOut: os.Stderr}).Execute(); err != nil {
+		os.Exit(1)
+	}
+}

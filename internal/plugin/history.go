@@ -1,0 +1,106 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plugin
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/charts"
+)
+
+// TrendRow is one run of a schedule's history.
+type TrendRow struct {
+	Run        string `json:"run"`
+	Scheduled  string `json:"scheduled"`
+	Phase      string `json:"phase"`
+	AddedP90   string `json:"addedP90"`
+	AddedP99   string `json:"addedP99"`
+	SidecarCPU string `json:"sidecarCPUPer1kQPS"`
+	Regressed  bool   `json:"regressed"`
+}
+
+func newHistoryCommand(o *options) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "history SCHEDULE",
+		Short: "A schedule's runs as a trend: added latency and sidecar CPU run by run, regressions marked, and its charts",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := withTimeout(cmd.Context())
+			defer cancel()
+			c, ns, err := o.connect()
+			if err != nil {
+				return err
+			}
+			var list perfv1alpha1.PerfRunList
+			if err := c.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{perfv1alpha1.LabelSchedule: args[0]}); err != nil {
+				return err
+			}
+			if len(list.Items) == 0 {
+				return fmt.Errorf("no runs of schedule %q in namespace %q", args[0], ns)
+			}
+			runs := list.Items
+			slices.SortFunc(runs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+			rows := trend(runs)
+			if ok, err := o.printData(rows); ok {
+				return err
+			}
+			t := &table{}
+			t.add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED")
+			for _, r := range rows {
+				t.add(r.Run, r.Scheduled, r.Phase, r.AddedP90, r.AddedP99, r.SidecarCPU, map[bool]string{true: "yes", false: "-"}[r.Regressed])
+			}
+			text := t.String()
+			fprintf(o.streams.Out, "%s", text)
+			if dir == "" {
+				dir = "daprbench-history-" + args[0]
+			}
+			files, err := writeReport(dir, "schedule "+args[0], text, charts.ForHistory(args[0], runs))
+			if err != nil {
+				return err
+			}
+			fprintf(o.streams.Out, "\nwritten: %s\n", strings.Join(files, ", "))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "folder for the trend charts and report.html (default daprbench-history-SCHEDULE)")
+	return cmd
+}
+
+func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
+	var rows []TrendRow
+	for _, r := range runs {
+		row := TrendRow{Run: r.Name, Scheduled: orDash(r.Annotations[perfv1alpha1.AnnotationScheduledTime]), Phase: orDash(string(r.Status.Phase)),
+			AddedP90: "-", AddedP99: "-", SidecarCPU: "-", Regressed: r.ConditionTrue(perfv1alpha1.ConditionRegressed)}
+		if res := r.Status.Result; res != nil {
+			if a := res.Added; a != nil {
+				row.AddedP90, row.AddedP99 = dur(a.P90), dur(a.P99)
+			}
+			if cpu := sidecarCPU(res); cpu >= 0 {
+				row.SidecarCPU = fmt.Sprintf("%dm", cpu)
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}

@@ -1,0 +1,232 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plugin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/testenv"
+)
+
+// The plugin is tested against a real API server (envtest) holding objects whose status
+// is what the controllers write.
+
+var k8s client.Client
+
+func TestMain(m *testing.M) {
+	env, err := testenv.New(false)
+	if err != nil {
+		panic(err)
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		panic(err)
+	}
+	scheme := runtime.NewScheme()
+	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	_ = env.Stop()
+	os.Exit(code)
+}
+
+func d(v string) *metav1.Duration {
+	x, _ := time.ParseDuration(v)
+	return &metav1.Duration{Duration: x}
+}
+
+// createRun creates a finished run with the given result.
+func createRun(t *testing.T, name string, labels, annotations map[string]string, res *perfv1alpha1.Result, regressed bool) {
+	t.Helper()
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: labels, Annotations: annotations},
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
+	if err := k8s.Create(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	run.Status = perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, Result: res, Conditions: []metav1.Condition{
+		{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: "Succeeded", Message: "done", ObservedGeneration: run.Generation, LastTransitionTime: metav1.Now()}}}
+	if regressed {
+		run.Status.Conditions = append(run.Status.Conditions, metav1.Condition{Type: perfv1alpha1.ConditionRegressed, Status: metav1.ConditionTrue,
+			Reason: "Regressed", Message: "p99", ObservedGeneration: run.Generation, LastTransitionTime: metav1.Now()})
+	}
+	if err := k8s.Status().Update(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func result(addedP90, low, high string, cpu string) *perfv1alpha1.Result {
+	c := resource.MustParse(cpu)
+	return &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "999.8", Requests: 60000, LatencySignificantDigits: 3,
+		Latency:       &perfv1alpha1.LatencySummary{P50: d("7.6ms"), P90: d("13.7ms"), P99: d("29.8ms")},
+		Baseline:      &perfv1alpha1.LatencySummary{P50: d("700us"), P90: d("1.44ms"), P99: d("3.34ms")},
+		Added:         &perfv1alpha1.LatencySummary{P50: d("6.9ms"), P90: d(addedP90), P99: d("26ms")},
+		AddedInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Low: perfv1alpha1.LatencySummary{P50: d("6.8ms"), P90: d(low), P99: d("25ms")}, High: perfv1alpha1.LatencySummary{P50: d("7ms"), P90: d(high), P99: d("27ms")}},
+		Resources:     &perfv1alpha1.ResourceUsage{ServerSidecar: &perfv1alpha1.RoleUsage{CPUAvg: ptr.To(resource.MustParse("390m")), Samples: 5}, SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: &c}},
+	}
+}
+
+// run executes the plugin with args and returns what it printed.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := newCommand(Streams{Out: &out, ErrOut: &errOut}, func() (client.Client, error) { return k8s, nil })
+	cmd.SetArgs(append(args, "-n", "default"))
+	err := cmd.ExecuteContext(context.Background())
+	return out.String() + errOut.String(), err
+}
+
+func TestReportOfARun(t *testing.T) {
+	createRun(t, "published", nil, nil, result("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	dir := t.TempDir()
+	out, err := run(t, "report", "published", "--dir", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	for _, want := range []string{"PerfRun default/published: Succeeded", "60000 requests at 999.8 of 1000 qps",
+		"added ", "12.1ms", "  95% low ", "11.8ms", "serverSidecar", "390m", "server sidecar per 1000 rps: CPU 390m", "report.html"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || !strings.Contains(string(html), "13.7ms") {
+		t.Errorf("report.html: %v", err)
+	}
+	out, err = run(t, "report", "perfrun/published", "-o", "json")
+	var st perfv1alpha1.PerfRunStatus
+	if err != nil || json.Unmarshal([]byte(out), &st) != nil || st.Result.Added.P90.Duration != 12100*time.Microsecond {
+		t.Errorf("json: %v %s", err, out)
+	}
+	if _, err := run(t, "report", "nothing-here"); err == nil || !strings.Contains(err.Error(), `no PerfRun or PerfSweep "nothing-here"`) {
+		t.Errorf("a missing run: %v", err)
+	}
+}
+
+func TestReportOfASweepDrawsItsCharts(t *testing.T) {
+	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "conns", Namespace: "default"}, Spec: perfv1alpha1.PerfSweepSpec{
+		Points: &perfv1alpha1.SweepPoints{Connections: []int32{1, 4}},
+		Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+			Load: perfv1alpha1.LoadSpec{QPS: 1000}}}}}
+	if err := k8s.Create(context.Background(), sw); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []int32{1, 4} {
+		sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: c, QPS: 1000, Phase: perfv1alpha1.PhaseSucceeded,
+			ActualQPS: "999.9", Latency: &perfv1alpha1.PointLatency{P50: d("2ms"), P90: d("3ms"), P99: d("9ms")},
+			Baseline: &perfv1alpha1.PointLatency{P90: d("1ms")}, Added: &perfv1alpha1.PointLatency{P90: d("2ms")},
+			AddedLow: &perfv1alpha1.PointLatency{P90: d("1.9ms")}, AddedHigh: &perfv1alpha1.PointLatency{P90: d("2.1ms")}})
+	}
+	sw.Status.Phase, sw.Status.Measured = perfv1alpha1.PhaseSucceeded, 2
+	if err := k8s.Status().Update(context.Background(), sw); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, err := run(t, "report", "perfsweep/conns", "--dir", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if !strings.Contains(out, "2 of 2 points measured") || !strings.Contains(out, "1.9ms..2.1ms") {
+		t.Errorf("sweep table:\n%s", out)
+	}
+	for _, f := range []string{"latency-vs-connections.png", "latency-vs-connections.svg", "added-vs-connections.png", "report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+	if strings.Count(string(html), "data:image/png;base64,") != 2 {
+		t.Error("report.html does not inline both charts")
+	}
+}
+
+func TestCompareSaysWhatIsBeyondNoise(t *testing.T) {
+	createRun(t, "before", nil, nil, result("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "after", nil, nil, result("14.0ms", "13.6ms", "14.5ms", "450m"), false)
+	out, err := run(t, "compare", "before", "after")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	lines := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 2 {
+			lines[f[0]+" "+f[1]] = l
+		}
+	}
+	if l := lines["added p90"]; !strings.Contains(l, "1.9ms (+15.7%)") || !strings.HasSuffix(strings.TrimSpace(l), "beyond noise") {
+		t.Errorf("added p90: %q", l)
+	}
+	if l := lines["added p50"]; !strings.HasSuffix(strings.TrimSpace(l), "within noise") {
+		t.Errorf("added p50 (same intervals): %q", l)
+	}
+	if l := lines["latency p90"]; !strings.Contains(l, "no interval (one repetition)") {
+		t.Errorf("latency p90: %q", l)
+	}
+	if !strings.Contains(out, "+60m (+15.4%)") {
+		t.Errorf("sidecar CPU:\n%s", out)
+	}
+}
+
+func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
+	labels := map[string]string{perfv1alpha1.LabelSchedule: "nightly"}
+	createRun(t, "nightly-1", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-20T03:00:00Z"}, result("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "nightly-2", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-21T03:00:00Z"}, result("19ms", "18ms", "20ms", "520m"), true)
+	dir := t.TempDir()
+	out, err := run(t, "history", "nightly", "--dir", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if !strings.Contains(out, "nightly-2   2026-11-21T03:00:00Z   Succeeded   19ms") || !strings.Contains(out, "520m             yes") {
+		t.Errorf("history:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "trend-added-latency.png")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	start := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Load: perfv1alpha1.LoadSpec{QPS: 1000, Repetitions: 2, Duration: d("60s"), Warmup: d("10s")}},
+		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseRunning, Conditions: []metav1.Condition{
+			{Type: perfv1alpha1.ConditionWorkloadsReady, Status: metav1.ConditionTrue, LastTransitionTime: metav1.NewTime(start)}}}}
+	// 250 s of 4 × 60 + 10: the fourth run, repetition 2's Dapr path
+	got := Progress(run, start.Add(205*time.Second))
+	if want := "[########################------]  82% repetition 2/2, dapr path, 3m25s elapsed, ~45s left"; got != want {
+		t.Errorf("progress\n got %q\nwant %q", got, want)
+	}
+	if got := Progress(run, start.Add(5*time.Second)); !strings.Contains(got, "warm-up") {
+		t.Errorf("progress %q", got)
+	}
+}

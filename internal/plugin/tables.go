@@ -1,0 +1,165 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plugin
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/usage"
+)
+
+// table collects rows and renders them aligned, as kubectl does.
+type table struct {
+	rows [][]string
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) String() string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 4, 3, ' ', 0)
+	for _, r := range t.rows {
+		fprintf(w, "%s\n", strings.Join(r, "\t"))
+	}
+	_ = w.Flush()
+	return b.String()
+}
+
+func dur(d *metav1.Duration) string {
+	if d == nil {
+		return "-"
+	}
+	return d.Duration.Round(time.Microsecond).String()
+}
+
+func qty(q *resource.Quantity) string {
+	if q == nil {
+		return "-"
+	}
+	return q.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// runTables renders a run's result: latency per path, usage per role.
+func runTables(run *perfv1alpha1.PerfRun) string {
+	var b strings.Builder
+	res := run.Status.Result
+	fprintf(&b, "PerfRun %s/%s: %s, %s\n", run.Namespace, run.Name, orDash(string(run.Status.Phase)), run.Spec.Scenario)
+	if res == nil {
+		fprintf(&b, "no result yet\n")
+		return b.String()
+	}
+	fprintf(&b, "%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits\n\n",
+		res.Requests, orDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits)
+	lat := &table{}
+	lat.add("PATH", "P50", "P75", "P90", "P99", "P99.9", "AVG", "MAX")
+	row := func(name string, l *perfv1alpha1.LatencySummary) {
+		if l != nil {
+			lat.add(name, dur(l.P50), dur(l.P75), dur(l.P90), dur(l.P99), dur(l.P999), dur(l.Avg), dur(l.Max))
+		}
+	}
+	row("measured", res.Latency)
+	row("baseline", res.Baseline)
+	row("added", res.Added)
+	if in := res.AddedInterval; in != nil {
+		row(fmt.Sprintf("  %d%% low", in.ConfidencePercent), &in.Low)
+		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
+	}
+	b.WriteString(lat.String())
+	for _, part := range []struct {
+		title string
+		u     *perfv1alpha1.ResourceUsage
+	}{{"during the measured runs", res.Resources}, {"during the baseline runs", res.BaselineResources}} {
+		if part.u == nil {
+			continue
+		}
+		fprintf(&b, "\nresources %s\n", part.title)
+		t := &table{}
+		t.add("ROLE", "CPU-AVG", "CPU-MAX", "MEM-AVG", "MEM-MAX", "SAMPLES")
+		usage.EachRole(part.u, func(role usage.Role, ru *perfv1alpha1.RoleUsage) {
+			if ru != nil {
+				t.add(string(role), qty(ru.CPUAvg), qty(ru.CPUMax), qty(ru.MemoryAvg), qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
+			}
+		})
+		for _, c := range part.u.ControlPlane {
+			t.add(c.Component, qty(c.Usage.CPUAvg), qty(c.Usage.CPUMax), qty(c.Usage.MemoryAvg), qty(c.Usage.MemoryMax), fmt.Sprint(c.Usage.Samples))
+		}
+		b.WriteString(t.String())
+		if p := part.u.SidecarPer1kQPS; p != nil {
+			fprintf(&b, "server sidecar per 1000 rps: CPU %s, memory %s\n", qty(p.CPU), qty(p.Memory))
+		}
+	}
+	return b.String()
+}
+
+// sweepTable renders a sweep's points in the order of the curve.
+func sweepTable(sw *perfv1alpha1.PerfSweep) string {
+	var b strings.Builder
+	fprintf(&b, "PerfSweep %s/%s: %s, %d of %d points measured\n", sw.Namespace, sw.Name, orDash(string(sw.Status.Phase)), sw.Status.Measured, len(sw.Status.Points))
+	if sw.Spec.Search != nil && sw.Status.MaxSustainableQPS != nil {
+		fprintf(&b, "highest rate meeting the objective: %d qps", *sw.Status.MaxSustainableQPS)
+		if f := sw.Status.FirstFailingQPS; f != nil {
+			fprintf(&b, " (first failing: %d qps)", *f)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	t := &table{}
+	t.add("STEP", "CONNECTIONS", "QPS", "PHASE", "ACTUAL", "ERRORS", "P50", "P90", "P99", "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")
+	for _, p := range sw.Status.Points {
+		l, base, added := pick(p.Latency), pick(p.Baseline), pick(p.Added)
+		interval := "-"
+		if p.AddedLow != nil && p.AddedHigh != nil {
+			interval = dur(p.AddedLow.P90) + ".." + dur(p.AddedHigh.P90)
+		}
+		objective := "-"
+		if p.Passed != nil {
+			objective = map[bool]string{true: "met", false: "missed: " + p.Message}[*p.Passed]
+		}
+		t.add(fmt.Sprint(p.Step), orDash(intOrEmpty(p.Connections)), fmt.Sprint(p.QPS), orDash(string(p.Phase)), orDash(p.ActualQPS),
+			fmt.Sprint(p.Errors), dur(l.P50), dur(l.P90), dur(l.P99), dur(base.P90), dur(added.P90), interval, qty(p.SidecarCPUPer1kQPS), objective)
+	}
+	b.WriteString(t.String())
+	return b.String()
+}
+
+func pick(l *perfv1alpha1.PointLatency) perfv1alpha1.PointLatency {
+	if l == nil {
+		return perfv1alpha1.PointLatency{}
+	}
+	return *l
+}
+
+func intOrEmpty(v int32) string {
+	if v == 0 {
+		return ""
+	}
+	return fmt.Sprint(v)
+}

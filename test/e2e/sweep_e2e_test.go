@@ -1,0 +1,125 @@
+//go:build e2e
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// shortTemplate is a run short enough to sweep on this machine, through Dapr unless dapr
+// is false. Usage needs runs of 25 s or more: a whole 10 s metrics window, 2 s from either
+// edge, plus the up to 10 s before the first one starts.
+func shortTemplate(qps int32, dapr bool, d time.Duration) perfv1alpha1.PerfRunTemplate {
+	return perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{
+		Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Load: perfv1alpha1.LoadSpec{QPS: qps, Duration: &metav1.Duration{Duration: d},
+			Warmup: &metav1.Duration{Duration: 2 * time.Second}},
+		Dapr: perfv1alpha1.DaprSpec{Enabled: ptr.To(dapr), Sidecar: perfv1alpha1.SidecarSpec{CPULimit: ptr.To(resource.MustParse("500m"))}},
+	}}
+}
+
+func sweepDone(sw *perfv1alpha1.PerfSweep) func() perfv1alpha1.Phase {
+	return func() perfv1alpha1.Phase {
+		out := &perfv1alpha1.PerfSweep{}
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(sw), out)).To(Succeed())
+		*sw = *out
+		return out.Status.Phase
+	}
+}
+
+func describeSweep(sw *perfv1alpha1.PerfSweep) func() string {
+	return func() string {
+		var b strings.Builder
+		for _, c := range sw.Status.Conditions {
+			fmt.Fprintf(&b, "%s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
+		}
+		for _, p := range sw.Status.Points {
+			fmt.Fprintf(&b, "step %d qps %d conns %d: %s %s %s\n", p.Step, p.QPS, p.Connections, p.Phase, p.ActualQPS, p.Message)
+		}
+		return b.String()
+	}
+}
+
+var _ = Describe("PerfSweep on a real cluster", func() {
+	var ns string
+	BeforeEach(func() { ns = newNamespace() })
+
+	It("sweeps connections through real Dapr, a PerfRun per point, with added latency at each", func() {
+		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "conns", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
+			Template: shortTemplate(200, true, 25*time.Second), Points: &perfv1alpha1.SweepPoints{Connections: []int32{2, 8}}}}
+		Expect(k8sClient.Create(ctx, sw)).To(Succeed())
+		start := time.Now()
+		Eventually(sweepDone(sw), 6*time.Minute, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
+		GinkgoWriter.Printf("2-point sweep through Dapr took %v\n%s", time.Since(start).Round(time.Second), describeSweep(sw)())
+		Expect(sw.Status.Points).To(HaveLen(2))
+		for _, p := range sw.Status.Points {
+			Expect(p.Phase).To(Equal(perfv1alpha1.PhaseSucceeded), p.Message)
+			Expect(p.Errors).To(BeZero())
+			Expect(p.Latency.P90.Duration).To(BeNumerically(">", p.Baseline.P90.Duration), "two sidecars cost more than none")
+			Expect(p.AddedLow.P90.Duration).To(BeNumerically(">", 0))
+			Expect(p.SidecarCPUPer1kQPS).NotTo(BeNil())
+		}
+		var runs perfv1alpha1.PerfRunList
+		Expect(k8sClient.List(ctx, &runs, client.InNamespace(ns), client.MatchingLabels{perfv1alpha1.LabelSweep: "conns"})).To(Succeed())
+		Expect(runs.Items).To(HaveLen(2))
+		for _, r := range runs.Items {
+			Expect(r.Status.StartTime).NotTo(BeNil())
+		}
+		first, second := runs.Items[0], runs.Items[1]
+		if first.Status.StartTime.After(second.Status.StartTime.Time) {
+			first, second = second, first
+		}
+		Expect(second.Status.StartTime.Time).NotTo(BeTemporally("<", first.Status.CompletionTime.Time), "points never overlap")
+	})
+
+	It("finds the highest rate the direct path sustains within an objective", func() {
+		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "maxrate", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
+			Template: shortTemplate(500, false, 10*time.Second),
+			Search: &perfv1alpha1.RateSearch{StartQPS: 500, MaxQPS: 16000, MaxSteps: 5, PrecisionPercent: 10,
+				Objective: perfv1alpha1.RateObjective{MaxP99: &metav1.Duration{Duration: 50 * time.Millisecond}, MinQPSPercent: 99}}}}
+		Expect(k8sClient.Create(ctx, sw)).To(Succeed())
+		start := time.Now()
+		Eventually(sweepDone(sw), 8*time.Minute, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
+		GinkgoWriter.Printf("direct path: highest sustained %d qps in %v\n%s", ptr.Deref(sw.Status.MaxSustainableQPS, 0),
+			time.Since(start).Round(time.Second), describeSweep(sw)())
+		Expect(len(sw.Status.Points)).To(BeNumerically("<=", 5))
+		Expect(*sw.Status.MaxSustainableQPS).To(BeNumerically(">=", 500))
+		for _, p := range sw.Status.Points {
+			Expect(p.Passed).NotTo(BeNil())
+			if *p.Passed {
+				Expect(p.QPS).To(BeNumerically("<=", *sw.Status.MaxSustainableQPS))
+				Expect(p.Latency.P99.Duration).To(BeNumerically("<=", 50*time.Millisecond))
+			} else {
+				Expect(p.Message).NotTo(BeEmpty())
+				Expect(p.QPS).To(BeNumerically(">", *sw.Status.MaxSustainableQPS))
+			}
+		}
+	})
+})
