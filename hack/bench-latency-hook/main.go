@@ -27,9 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"os/exec"
 	"slices"
 	"syscall"
 	"time"
@@ -38,6 +36,7 @@ import (
 	"fortio.org/fortio/fnet"
 	"fortio.org/fortio/periodic"
 
+	"github.com/daprbench/daprbench/hack/benchkit"
 	"github.com/daprbench/daprbench/internal/latency"
 )
 
@@ -52,13 +51,8 @@ func main() {
 	pairs := flag.Int("pairs", 6, "A B pairs")
 	flag.Parse()
 
-	addr := freeAddr()
-	app := exec.Command("taskset", "-c", "0", *perfapp, "--listen="+addr)
-	app.Stderr = os.Stderr
-	must(app.Start())
-	defer func() { _ = app.Process.Signal(syscall.SIGTERM); _ = app.Wait() }()
-	waitListening(addr)
-	url := "http://" + addr + "/test"
+	url, stop := benchkit.StartPerfapp(*perfapp, "0")
+	defer stop()
 	body := fnet.GenerateRandomPayload(1024)
 
 	var a, b []sample
@@ -101,20 +95,19 @@ func run(url string, body []byte, conns int, d time.Duration, hook bool) sample 
 	}
 	before := cpuSeconds()
 	res, err := fhttp.RunHTTPTest(&opts)
-	must(err)
+	benchkit.Must(err)
 	cpu := cpuSeconds() - before
 	n := res.DurationHistogram.Count
 	if hook && rec.Histogram().TotalCount() != n {
-		must(fmt.Errorf("the hook recorded %d of %d requests", rec.Histogram().TotalCount(), n))
+		benchkit.Must(fmt.Errorf("the hook recorded %d of %d requests", rec.Histogram().TotalCount(), n))
 	}
 	return sample{qps: res.ActualQPS, cpuUsPerReq: cpu / float64(n) * 1e6}
 }
 
 func cpuSeconds() float64 {
 	var ru syscall.Rusage
-	must(syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return tv(ru.Utime) + tv(ru.Stime)
+	benchkit.Must(syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
+	return benchkit.Seconds(&ru)
 }
 
 func mean(s []sample) sample {
@@ -124,29 +117,4 @@ func mean(s []sample) sample {
 		m.cpuUsPerReq += x.cpuUsPerReq / float64(len(s))
 	}
 	return m
-}
-
-func freeAddr() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	must(err)
-	defer l.Close()
-	return l.Addr().String()
-}
-
-func waitListening(addr string) {
-	for range 100 {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	must(fmt.Errorf("perfapp did not listen on %s", addr))
-}
-
-func must(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench-latency-hook:", err)
-		os.Exit(1)
-	}
 }

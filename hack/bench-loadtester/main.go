@@ -26,7 +26,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +33,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/daprbench/daprbench/hack/benchkit"
 	"github.com/daprbench/daprbench/internal/result"
 )
 
@@ -53,13 +53,8 @@ func main() {
 	maxDur := flag.Duration("max-duration", 10*time.Second, "duration of the one-core max-qps runs (0: skip)")
 	flag.Parse()
 
-	addr := freeAddr()
-	app := exec.Command("taskset", "-c", "0", *perfapp, "--listen="+addr)
-	app.Stderr = os.Stderr
-	must(app.Start())
-	defer func() { _ = app.Process.Signal(syscall.SIGTERM); _ = app.Wait() }()
-	waitListening(addr)
-	url := "http://" + addr + "/test"
+	url, stop := benchkit.StartPerfapp(*perfapp, "0")
+	defer stop()
 	dir, _ := os.MkdirTemp("", "bench")
 	defer os.RemoveAll(dir)
 
@@ -95,9 +90,9 @@ func runLoadtester(bin, url, dir string, qps, conns int, d time.Duration, pin st
 		"--payload-bytes=1024", "--resolution=0.001", "--direct-url=" + url, "--termination-log=" + term}
 	cpu := runTimed(bin, args, pin)
 	b, err := os.ReadFile(term)
-	must(err)
+	benchkit.Must(err)
 	s, err := result.Decode(b)
-	must(err)
+	benchkit.Must(err)
 	r := s.Runs[0]
 	p50, _ := r.Latency(50)
 	p99, _ := r.Latency(99)
@@ -115,7 +110,7 @@ func runFortio(bin, url, dir string, qps, conns int, d time.Duration, pin string
 		"-r", "0.001", "-p", "50,75,90,99,99.9", "-json", out, "-quiet", url}
 	cpu := runTimed(bin, args, pin)
 	b, err := os.ReadFile(out)
-	must(err)
+	benchkit.Must(err)
 	var res struct {
 		ActualQPS         float64
 		DurationHistogram struct {
@@ -123,7 +118,7 @@ func runFortio(bin, url, dir string, qps, conns int, d time.Duration, pin string
 			Percentiles []struct{ Percentile, Value float64 }
 		}
 	}
-	must(json.Unmarshal(b, &res))
+	benchkit.Must(json.Unmarshal(b, &res))
 	s := sample{qps: res.ActualQPS, requests: res.DurationHistogram.Count, cpuPer1k: cpu / float64(res.DurationHistogram.Count) * 1000}
 	for _, p := range res.DurationHistogram.Percentiles {
 		switch p.Percentile {
@@ -144,12 +139,9 @@ func runTimed(bin string, args []string, pin string) float64 {
 		cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
 	}
 	cmd.Stdout, cmd.Stderr = nil, nil
-	must(cmd.Run())
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return tv(ru.Utime) + tv(ru.Stime)
+	benchkit.Must(cmd.Run())
+	return benchkit.Seconds(cmd.ProcessState.SysUsage().(*syscall.Rusage))
 }
-
-func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 
 func mean(s []sample) sample {
 	var m sample
@@ -160,29 +152,4 @@ func mean(s []sample) sample {
 		m.p99 += x.p99 / float64(len(s))
 	}
 	return m
-}
-
-func freeAddr() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	must(err)
-	defer l.Close()
-	return l.Addr().String()
-}
-
-func waitListening(addr string) {
-	for range 100 {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	must(fmt.Errorf("perfapp did not listen on %s", addr))
-}
-
-func must(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench-loadtester:", err)
-		os.Exit(1)
-	}
 }

@@ -19,7 +19,6 @@ package plugin
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -70,17 +69,7 @@ func newHistoryCommand(o *options) *cobra.Command {
 			for _, r := range rows {
 				t.add(r.Run, r.Scheduled, r.Phase, r.AddedP90, r.AddedP99, r.SidecarCPU, map[bool]string{true: "yes", false: "-"}[r.Regressed])
 			}
-			text := t.String()
-			fprintf(o.streams.Out, "%s", text)
-			if dir == "" {
-				dir = "daprbench-history-" + args[0]
-			}
-			files, err := writeReport(dir, "schedule "+args[0], text, charts.ForHistory(args[0], runs))
-			if err != nil {
-				return err
-			}
-			fprintf(o.streams.Out, "\nwritten: %s\n", strings.Join(files, ", "))
-			return nil
+			return o.printAndWrite(orDefault(dir, "daprbench-history-"+args[0]), "schedule "+args[0], t.String(), charts.ForHistory(args[0], runs))
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "folder for the trend charts and report.html (default daprbench-history-SCHEDULE)")

@@ -64,16 +64,7 @@ func newReportCommand(o *options) *cobra.Command {
 				}
 				text, figures = sweepTable(v), charts.ForSweep(v)
 			}
-			fprintf(o.streams.Out, "%s", text)
-			if dir == "" {
-				dir = "daprbench-report-" + obj.GetName()
-			}
-			files, err := writeReport(dir, obj.GetName(), text, figures)
-			if err != nil {
-				return err
-			}
-			fprintf(o.streams.Out, "\nwritten: %s\n", strings.Join(files, ", "))
-			return nil
+			return o.printAndWrite(orDefault(dir, "daprbench-report-"+obj.GetName()), obj.GetName(), text, figures)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "folder for the charts and report.html (default daprbench-report-NAME)")
@@ -120,6 +111,24 @@ func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client
 		return sw, nil
 	}
 	return nil, fmt.Errorf("%q: name a perfrun/NAME or perfsweep/NAME", arg)
+}
+
+// printAndWrite prints the tables, writes the report into dir and lists its files.
+func (o *options) printAndWrite(dir, title, text string, figures []charts.Chart) error {
+	fprintf(o.streams.Out, "%s", text)
+	files, err := writeReport(dir, title, text, figures)
+	if err != nil {
+		return err
+	}
+	fprintf(o.streams.Out, "\nwritten: %s\n", strings.Join(files, ", "))
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // writeReport renders the charts into dir and writes report.html with the tables and
