@@ -79,6 +79,9 @@ var _ = Describe("PerfSweep controller", func() {
 		By("one point at a time: step 1 waits for step 0")
 		Consistently(exists(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "conns-1-1"}}), time.Second).Should(BeFalse())
 		first := finishStep(sw, 0, 400)
+		Eventually(func() int32 { return sweepOf(sw).Status.Measured }).Should(Equal(int32(1)))
+		status, msg := health("PerfSweep", sweepOf(sw))
+		Expect([]string{status, msg}).To(Equal([]string{"Progressing", "1 of 4 points measured"}))
 		Expect(first.Spec.Load.Connections).To(Equal(int32(1)))
 		Expect(first.Labels).To(HaveKeyWithValue(perfv1alpha1.LabelSweep, "conns"))
 		Expect(finishStep(sw, 1, 500).Spec.Load.Connections).To(Equal(int32(4)))
@@ -91,6 +94,18 @@ var _ = Describe("PerfSweep controller", func() {
 		Expect(st.Points[3].Phase).To(Equal(perfv1alpha1.PhaseFailed))
 		Expect(st.Points[3].Message).To(ContainSubstring("connections must not exceed the requests one run sends"))
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(Equal("3 points measured, 1 failed"))
+		status, msg = health("PerfSweep", sweepOf(sw))
+		Expect([]string{status, msg}).To(Equal([]string{"Healthy", "3 points measured, 1 failed"}))
+	})
+
+	It("fails, and Argo CD calls it Degraded, when no point can be measured", func() {
+		sw := createSweep(ns, "nopoint", func(s *perfv1alpha1.PerfSweepSpec) {
+			s.Points = &perfv1alpha1.SweepPoints{Connections: []int32{64, 128}} // 50 requests per run
+		})
+		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }).Should(Equal(perfv1alpha1.PhaseFailed))
+		status, msg := health("PerfSweep", sweepOf(sw))
+		Expect(status).To(Equal("Degraded"))
+		Expect(msg).To(Equal("NoPointMeasured: none of the 2 points could be measured; see status.points"))
 	})
 
 	It("searches for the highest rate that meets the objective", func() {
