@@ -272,8 +272,9 @@ type ResourceUsage struct {
 	// +listMapKey=component
 	// +optional
 	ControlPlane []ComponentUsage `json:"controlPlane,omitempty"`
-	// sidecarPer1kQPS is the server sidecar's average CPU and memory per 1000 actual rps,
-	// the unit of Dapr's published numbers.
+	// sidecarPer1kQPS is the server sidecar's average CPU per 1000 actual rps, the unit of
+	// Dapr's published numbers, and its average memory (working set): memory does not grow
+	// with the rate, so it is not scaled (Dapr's "23 MB" is the sidecar's memory at 1000 rps).
 	// +optional
 	SidecarPer1kQPS *PerKQPS `json:"sidecarPer1kQPS,omitempty"`
 }

@@ -185,7 +185,8 @@ type Thresholds struct {
 	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarCPUPer1kQPS must not be negative"
 	// +optional
 	MaxSidecarCPUPer1kQPS *resource.Quantity `json:"maxSidecarCPUPer1kQPS,omitempty"`
-	// maxSidecarMemoryPer1kQPS is the most memory the target's sidecar may use per 1000 rps.
+	// maxSidecarMemoryPer1kQPS is the most memory (working set, not scaled by the rate: see
+	// status.result.resources.sidecarPer1kQPS) the target's sidecar may use.
 	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarMemoryPer1kQPS must not be negative"
 	// +optional
 	MaxSidecarMemoryPer1kQPS *resource.Quantity `json:"maxSidecarMemoryPer1kQPS,omitempty"`

@@ -159,8 +159,11 @@ func Per1kQPS(agg *perfv1alpha1.RoleUsage, actualQPS float64) *perfv1alpha1.PerK
 	}
 	scale := 1000 / actualQPS
 	return &perfv1alpha1.PerKQPS{
-		CPU:    resource.NewMilliQuantity(int64(float64(milli(agg.CPUAvg))*scale+0.5), resource.DecimalSI),
-		Memory: resource.NewQuantity(roundKi(int64(float64(bytes(agg.MemoryAvg))*scale+0.5)), resource.BinarySI),
+		CPU: resource.NewMilliQuantity(int64(float64(milli(agg.CPUAvg))*scale+0.5), resource.DecimalSI),
+		// Memory does not grow with the rate (a sidecar at 200 rps holds what it holds at
+		// 1000): scaling it would report 5× its working set. It is the working set, as Dapr's
+		// "23 MB" is the sidecar's memory at its 1000 rps.
+		Memory: resource.NewQuantity(bytes(agg.MemoryAvg), resource.BinarySI),
 	}
 }
 
