@@ -69,7 +69,7 @@ func newCommand(streams Streams, newClient func() (client.Client, error)) *cobra
 	root.PersistentFlags().StringVar(&o.kubeconfig, clientcmd.RecommendedConfigPathFlag, "", "path to the kubeconfig file")
 	clientcmd.BindOverrideFlags(&o.overrides, root.PersistentFlags(), clientcmd.RecommendedConfigOverrideFlags(""))
 	root.PersistentFlags().StringVarP(&o.output, "output", "o", "table", "output format: table, json or yaml")
-	root.AddCommand(newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newWatchCommand(o))
+	root.AddCommand(newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newWatchCommand(o), newExportCommand(o))
 	return root
 }
 

@@ -230,3 +230,48 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress %q", got)
 	}
 }
+
+func TestExportIsOneVersionedDocument(t *testing.T) {
+	createRun(t, "exported", map[string]string{perfv1alpha1.LabelSchedule: "nightly"}, nil, result("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	out, err := run(t, "export", "exported")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not one JSON document: %v\n%s", err, out)
+	}
+	if doc["schema"] != ExportSchema || doc["scenario"] != "ServiceInvocation" {
+		t.Errorf("schema %v scenario %v", doc["schema"], doc["scenario"])
+	}
+	load := doc["load"].(map[string]any)
+	// defaults resolved: what ran, not what was written
+	if load["connections"] != 16.0 || load["durationSeconds"] != 60.0 || load["payloadBytes"] != 1024.0 || load["baseline"] != true {
+		t.Errorf("load %v", load)
+	}
+	if doc["run"].(map[string]any)["schedule"] != "nightly" {
+		t.Errorf("run %v", doc["run"])
+	}
+	if added := doc["result"].(map[string]any)["added"].(map[string]any); added["p90"] != "12.1ms" {
+		t.Errorf("added %v", added)
+	}
+	// every field the document has is described in docs/result-schema.md
+	schemaDoc, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "result-schema.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for section, v := range doc {
+		fields := []string{section}
+		if m, ok := v.(map[string]any); ok && section != "result" && section != "environment" {
+			fields = nil
+			for k := range m {
+				fields = append(fields, section+"."+k)
+			}
+		}
+		for _, f := range fields {
+			if !strings.Contains(string(schemaDoc), "`"+f) {
+				t.Errorf("docs/result-schema.md does not describe %s", f)
+			}
+		}
+	}
+}
