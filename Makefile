@@ -42,8 +42,9 @@ help: ## Show this help.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen ## Generate the CRDs and RBAC from the Go markers.
+manifests: controller-gen kustomize ## Generate the CRDs and RBAC from the Go markers, and the Helm chart's copies of them.
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases
+	$(KUSTOMIZE) build config/default | go run ./hack/helmchart charts/daprbench
 
 .PHONY: generate
 generate: controller-gen ## Generate DeepCopy methods.
@@ -70,9 +71,14 @@ lint: staticcheck ## staticcheck over every package (e2e suite and local-cluster
 verify: manifests generate fmt ## Fail when generated code, manifests, formatting or go.mod are stale.
 	go mod tidy
 	cd hack/local-cluster && go mod tidy
-	@if [ -n "$$(git status --porcelain -- api config go.mod go.sum hack '*.go')" ]; then \
+	@if [ -n "$$(git status --porcelain -- api config charts go.mod go.sum hack '*.go')" ]; then \
 	  echo "generated files, formatting or go.mod are stale; run 'make manifests generate fmt' and 'go mod tidy':"; \
-	  git status --porcelain -- api config go.mod go.sum hack '*.go'; git --no-pager diff --stat; exit 1; fi
+	  git status --porcelain -- api config charts go.mod go.sum hack '*.go'; git --no-pager diff --stat; exit 1; fi
+
+.PHONY: test-chart
+test-chart: helm kustomize ## Lint and render the Helm chart; it must install exactly what the kustomize build does.
+	$(HELM) lint --strict charts/daprbench
+	HELM=$(HELM) KUSTOMIZE=$(KUSTOMIZE) go test -tags chart -count=1 ./hack/helmchart/
 
 .PHONY: envtest-assets
 envtest-assets: setup-envtest ## Install envtest's kube-apiserver/etcd (downloaded, or built from Go modules).
@@ -164,8 +170,8 @@ image-archive: ## Build the one image (manager, loadtester, perfapp, kubectl-dap
 cluster-image: image-archive ## Import the image into the local cluster's containerd.
 	$(LOCAL_CLUSTER) import $(IMAGE_ARCHIVE)
 
-test-e2e: cluster-dapr cluster-image kustomize ## End-to-end suite on the local cluster with real Dapr (reuses it when up).
-	KUBECONFIG=$(LOCAL_KUBECONFIG) KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) \
+test-e2e: cluster-dapr cluster-image helm ## End-to-end suite on the local cluster with real Dapr, the operator installed by its Helm chart (reuses the cluster when up).
+	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) \
 	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v
 
 demo: kustomize helm ## The main job: Dapr's published invocation scenario end to end (on the local cluster with real Dapr when no cluster is configured).

@@ -30,6 +30,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,11 +74,17 @@ var _ = BeforeSuite(func() {
 	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
 	Expect(err).NotTo(HaveOccurred())
 
-	By("deploying the operator in-cluster")
-	manifests := run(kustomizeBin(), "build", filepath.Join(repoRoot, "test", "e2e", "config"))
-	runWithInput(manifests, kubectlBin(), "apply", "--server-side", "--force-conflicts", "-f", "-")
+	By("installing the operator with its Helm chart")
+	// Helm installs crds/ only on a first install: apply them, so a kept cluster gets new ones.
+	run(kubectlBin(), "apply", "--server-side", "--force-conflicts", "-f", filepath.Join(repoRoot, "charts", "daprbench", "crds"))
 	run(kubectlBin(), "wait", "--for=condition=Established", "--timeout=60s",
 		"crd/perfruns.perf.daprbench.io", "crd/perfschedules.perf.daprbench.io", "crd/perfsweeps.perf.daprbench.io")
+	repo, tag, _ := strings.Cut(image(), ":")
+	run(helmBin(), "upgrade", "--install", "daprbench", filepath.Join(repoRoot, "charts", "daprbench"),
+		"--namespace", operatorNamespace, "--create-namespace", "--wait", "--timeout", "3m",
+		"--set", "image.repository="+repo, "--set", "image.tag="+tag,
+		// shorter waits, so the failure specs finish fast
+		"--set-json", `extraArgs=["--image-start-grace=20s","--poll-interval=2s"]`)
 	// A cluster kept from an earlier run has the manager running an older build of the same
 	// tag: restart it so the suite tests the image just imported.
 	run(kubectlBin(), "-n", operatorNamespace, "rollout", "restart", "deployment/daprbench-controller-manager")
@@ -90,8 +97,8 @@ var _ = AfterSuite(func() {
 		return
 	}
 	By("removing the operator")
-	manifests := run(kustomizeBin(), "build", filepath.Join(repoRoot, "test", "e2e", "config"))
-	runWithInput(manifests, kubectlBin(), "delete", "--ignore-not-found", "--wait=true", "--timeout=2m", "-f", "-")
+	run(helmBin(), "uninstall", "daprbench", "--namespace", operatorNamespace, "--wait", "--timeout", "2m")
+	run(kubectlBin(), "delete", "--ignore-not-found", "--wait=true", "--timeout=2m", "-f", filepath.Join(repoRoot, "charts", "daprbench", "crds"))
 })
 
 func managerAvailable() bool {
@@ -109,11 +116,19 @@ func kubectlBin() string {
 	return "kubectl"
 }
 
-func kustomizeBin() string {
-	if k := os.Getenv("KUSTOMIZE"); k != "" {
-		return k
+func helmBin() string {
+	if h := os.Getenv("HELM"); h != "" {
+		return h
 	}
-	return filepath.Join(repoRoot, "bin", "kustomize")
+	return filepath.Join(repoRoot, "bin", "helm")
+}
+
+// image is the operator's image under test (make test-e2e passes IMG).
+func image() string {
+	if img := os.Getenv("IMG"); img != "" {
+		return img
+	}
+	return "daprbench:dev"
 }
 
 func run(name string, args ...string) []byte {

@@ -1,0 +1,139 @@
+//go:build chart
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/daprbench/daprbench/internal/testenv"
+)
+
+// The chart and the kustomize build must install the same objects. Run by `make test-chart`
+// (HELM and KUSTOMIZE name the pinned binaries it builds).
+
+func tool(t *testing.T, env, fallback string) string {
+	t.Helper()
+	bin := os.Getenv(env)
+	if bin == "" {
+		bin = filepath.Join(testenv.RepoRoot(), "bin", fallback)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("%s: %v (run the test with `make test-chart`, which builds it)", fallback, err)
+	}
+	return bin
+}
+
+func render(t *testing.T, name string, args ...string) map[string]map[string]any {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = testenv.RepoRoot()
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, errOut.String())
+	}
+	objects := map[string]map[string]any{}
+	for _, doc := range strings.Split(out.String(), "\n---") {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatal(err)
+		}
+		if obj == nil || obj["kind"] == "Namespace" {
+			continue // the release's namespace, made by --create-namespace
+		}
+		meta := obj["metadata"].(map[string]any)
+		if labels, ok := meta["labels"].(map[string]any); ok && labels["app.kubernetes.io/managed-by"] != nil {
+			labels["app.kubernetes.io/managed-by"] = "(installer)" // kustomize, or Helm
+		}
+		objects[obj["kind"].(string)+"/"+meta["name"].(string)] = obj
+	}
+	return objects
+}
+
+func compare(t *testing.T, helm, kustomize map[string]map[string]any) {
+	t.Helper()
+	for key, k := range kustomize {
+		h, ok := helm[key]
+		if !ok {
+			t.Errorf("the chart lacks %s", key)
+			continue
+		}
+		if !reflect.DeepEqual(h, k) {
+			hy, _ := yaml.Marshal(h)
+			ky, _ := yaml.Marshal(k)
+			t.Errorf("%s differs\n--- chart:\n%s\n--- kustomize:\n%s", key, hy, ky)
+		}
+	}
+	for key := range helm {
+		if _, ok := kustomize[key]; !ok {
+			t.Errorf("the chart has %s, kustomize does not", key)
+		}
+	}
+}
+
+func TestChartInstallsWhatKustomizeDoes(t *testing.T) {
+	helm, kustomize := tool(t, "HELM", "helm"), tool(t, "KUSTOMIZE", "kustomize")
+	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system", "--include-crds",
+		"--set", "image.repository=daprbench", "--set", "image.tag=dev")
+	compare(t, chart, render(t, kustomize, "build", "config/default"))
+	if len(chart) < 10 {
+		t.Errorf("only %d objects rendered", len(chart))
+	}
+}
+
+func TestChartMetricsMatchThePrometheusComponent(t *testing.T) {
+	helm, kustomize := tool(t, "HELM", "helm"), tool(t, "KUSTOMIZE", "kustomize")
+	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system",
+		"--show-only", "templates/metrics.yaml", "--show-only", "templates/servicemonitor.yaml", "--set", "serviceMonitor.enabled=true")
+	dir := t.TempDir()
+	component, err := filepath.Rel(dir, filepath.Join(testenv.RepoRoot(), "config", "prometheus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := "namespace: daprbench-system\nnamePrefix: daprbench-\ncomponents:\n- " + component + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(overlay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compare(t, chart, render(t, kustomize, "build", "--load-restrictor=LoadRestrictionsNone", dir))
+}
+
+func TestChartValuesReachTheManager(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	out := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf", "--show-only", "templates/deployment.yaml",
+		"--set", "image.repository=registry.example/daprbench", "--set", "image.tag=1.2.3", "--set", "usageInterval=10s",
+		"--set", "leaderElection=false", "--set-json", `extraArgs=["--poll-interval=2s"]`, "--set", "resources.limits.cpu=1")
+	b, _ := yaml.Marshal(out["Deployment/daprbench-controller-manager"])
+	for _, want := range []string{"image: registry.example/daprbench:1.2.3", "value: registry.example/daprbench:1.2.3",
+		"--usage-interval=10s", "--poll-interval=2s", "cpu: 1\n", "namespace: perf"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the Deployment lacks %q:\n%s", want, b)
+		}
+	}
+	if strings.Contains(string(b), "--leader-elect") {
+		t.Error("leaderElection=false still passes --leader-elect")
+	}
+}
