@@ -8,6 +8,8 @@ ENVTEST_K8S_VERSION ?= 1.36.3
 # built from Go modules (hack/build-dapr.sh) and the Helm chart that installs them.
 # v1.16.0 is the newest whose every module the proxy serves; v1.14.0 builds and installs too.
 DAPR_VERSION ?= v1.16.0
+# Prometheus 3.5.0 (LTS), built from Go modules for the alerting-rule tests and the local cluster.
+PROMETHEUS_VERSION ?= v0.305.0
 
 ## Tool versions, installed into bin/ with `go install`.
 CONTROLLER_TOOLS_VERSION ?= v0.21.0
@@ -74,6 +76,15 @@ verify: manifests generate fmt ## Fail when generated code, manifests, formattin
 	@if [ -n "$$(git status --porcelain -- api config charts go.mod go.sum hack '*.go')" ]; then \
 	  echo "generated files, formatting or go.mod are stale; run 'make manifests generate fmt' and 'go mod tidy':"; \
 	  git status --porcelain -- api config charts go.mod go.sum hack '*.go'; git --no-pager diff --stat; exit 1; fi
+
+.PHONY: prometheus
+prometheus: ## Build Prometheus and promtool PROMETHEUS_VERSION from Go modules (and its image), cached.
+	cd hack/local-cluster && CGO_ENABLED=0 go build -o ../../bin/mkimage ./mkimage
+	MKIMAGE=$(CURDIR)/bin/mkimage hack/build-prometheus.sh $(PROMETHEUS_VERSION) $(LOCAL_CACHE)/prometheus/$(PROMETHEUS_VERSION)
+
+.PHONY: test-rules
+test-rules: prometheus ## Test the alerting rules (config/prometheus/prometheusrule.yaml) with promtool.
+	PROMTOOL=$(LOCAL_CACHE)/prometheus/$(PROMETHEUS_VERSION)/promtool go test -tags rules -count=1 ./hack/promrules/
 
 .PHONY: test-chart
 test-chart: helm kustomize ## Lint and render the Helm chart; it must install exactly what the kustomize build does.

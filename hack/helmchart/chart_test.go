@@ -105,10 +105,11 @@ func TestChartInstallsWhatKustomizeDoes(t *testing.T) {
 	}
 }
 
-func TestChartMetricsMatchThePrometheusComponent(t *testing.T) {
+func TestChartMonitoringMatchesThePrometheusComponent(t *testing.T) {
 	helm, kustomize := tool(t, "HELM", "helm"), tool(t, "KUSTOMIZE", "kustomize")
 	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system",
-		"--show-only", "templates/metrics.yaml", "--show-only", "templates/servicemonitor.yaml", "--set", "serviceMonitor.enabled=true")
+		"--show-only", "templates/metrics.yaml", "--show-only", "templates/servicemonitor.yaml", "--show-only", "templates/prometheusrule.yaml",
+		"--set", "serviceMonitor.enabled=true", "--set", "prometheusRule.enabled=true")
 	dir := t.TempDir()
 	component, err := filepath.Rel(dir, filepath.Join(testenv.RepoRoot(), "config", "prometheus"))
 	if err != nil {
