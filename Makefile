@@ -159,6 +159,10 @@ dapr-images: cluster-build ## Build Dapr DAPR_VERSION (daprd + control plane) fr
 cluster-dapr: cluster-up dapr-images helm ## Install Dapr DAPR_VERSION on the local cluster with Dapr's own Helm chart (builds what is missing).
 	HELM=$(HELM) hack/local-cluster/dapr.sh install $(DAPR_VERSION)
 
+.PHONY: cluster-prometheus
+cluster-prometheus: cluster-up prometheus ## Install the Prometheus built from Go modules on the local cluster, scraping the manager.
+	hack/local-cluster/prometheus.sh install $(PROMETHEUS_VERSION)
+
 cluster-dapr-down: helm ## Remove Dapr from the local cluster (release, CRDs, webhook, volumes).
 	HELM=$(HELM) hack/local-cluster/dapr.sh uninstall
 
@@ -181,7 +185,7 @@ image-archive: ## Build the one image (manager, loadtester, perfapp, kubectl-dap
 cluster-image: image-archive ## Import the image into the local cluster's containerd.
 	$(LOCAL_CLUSTER) import $(IMAGE_ARCHIVE)
 
-test-e2e: cluster-dapr cluster-image helm ## End-to-end suite on the local cluster with real Dapr, the operator installed by its Helm chart (reuses the cluster when up).
+test-e2e: cluster-dapr cluster-prometheus cluster-image helm ## End-to-end suite on the local cluster with real Dapr, the operator installed by its Helm chart (reuses the cluster when up).
 	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) \
 	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v
 

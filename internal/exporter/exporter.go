@@ -64,7 +64,7 @@ var (
 		Name: "daprbench_perfrun_completion_timestamp_seconds", Help: "When the latest run finished (Unix seconds).",
 	}, runLabels)
 	metricRegressed = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "daprbench_perfrun_regressed", Help: "1 when the latest run of a schedule regressed against the runs before it, else 0.",
+		Name: "daprbench_perfrun_regressed", Help: "1 when the run regressed against its schedule's earlier runs, else 0 (also for a run outside a schedule).",
 	}, runLabels)
 	metricOutcomesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "daprbench_perfrun_outcomes_total", Help: "Finished runs by namespace, phase and reason, since the manager started.",
@@ -121,9 +121,8 @@ func Record(run *perfv1alpha1.PerfRun) {
 	if t := run.Status.CompletionTime; t != nil {
 		metricCompletion.With(l).Set(float64(t.Unix()))
 	}
-	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionRegressed); c != nil {
-		metricRegressed.With(l).Set(boolFloat(c.Status == metav1.ConditionTrue))
-	}
+	// 0 for a run that was not judged (outside a schedule, or no reference yet).
+	metricRegressed.With(l).Set(boolFloat(run.ConditionTrue(perfv1alpha1.ConditionRegressed)))
 	res := run.Status.Result
 	if res == nil || res.Generation != run.Generation {
 		return

@@ -136,6 +136,9 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		Expect(res.AddedInterval.Low.P90.Duration).To(BeNumerically(">", 0))
 		Expect(res.Added.P90.Duration).To(BeNumerically("<=", res.AddedInterval.High.P90.Duration))
 
+		By("a real Prometheus scraped the result, and every dashboard query returns data")
+		expectScraped(ns, run.Name, invocationQPS, res.Added.P90.Duration)
+
 		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)).To(BeTrue(), describe(run))
 		u := res.Resources
 		GinkgoWriter.Printf("serverSidecar %s\nclientSidecar %s\nper1k %v / %v\n", usage(u.ServerSidecar), usage(u.ClientSidecar),

@@ -82,7 +82,7 @@ var _ = BeforeSuite(func() {
 	repo, tag, _ := strings.Cut(image(), ":")
 	run(helmBin(), "upgrade", "--install", "daprbench", filepath.Join(repoRoot, "charts", "daprbench"),
 		"--namespace", operatorNamespace, "--create-namespace", "--wait", "--timeout", "3m",
-		"--set", "image.repository="+repo, "--set", "image.tag="+tag,
+		"--set", "image.repository="+repo, "--set", "image.tag="+tag, "--set", "metrics.service.enabled=true",
 		// shorter waits, so the failure specs finish fast
 		"--set-json", `extraArgs=["--image-start-grace=20s","--poll-interval=2s"]`)
 	// A cluster kept from an earlier run has the manager running an older build of the same
