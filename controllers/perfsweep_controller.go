@@ -22,6 +22,7 @@ import (
 	"maps"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -190,7 +191,7 @@ func (r *PerfSweepReconciler) record(sw *perfv1alpha1.PerfSweep, p *perfv1alpha1
 		}
 	}
 	sw.Status.Measured++
-	r.Recorder.Eventf(sw, nil, "Normal", "PointMeasured", "Measure", "step %d (%s) %s: run %s %s", p.Step, describePoint(p), outcome(p), p.Run, phase)
+	r.Recorder.Eventf(sw, nil, corev1.EventTypeNormal, "PointMeasured", "Measure", "step %d (%s) %s: run %s %s", p.Step, describePoint(p), outcome(p), p.Run, phase)
 }
 
 func describePoint(p *perfv1alpha1.SweepPointStatus) string {
@@ -275,9 +276,9 @@ func (r *PerfSweepReconciler) finish(sw *perfv1alpha1.PerfSweep) {
 	}
 	meta.SetStatusCondition(&sw.Status.Conditions, metav1.Condition{Type: condType, Status: status, Reason: reason,
 		Message: msg, ObservedGeneration: sw.Generation, LastTransitionTime: now})
-	eventType := "Normal"
+	eventType := corev1.EventTypeNormal
 	if ok == 0 {
-		eventType = "Warning"
+		eventType = corev1.EventTypeWarning
 	}
 	r.Recorder.Eventf(sw, nil, eventType, reason, "Finish", "%s", msg)
 }

@@ -111,24 +111,18 @@ func Compare(a, b *perfv1alpha1.Result) []Difference {
 		}
 		return &r.AddedInterval.Low, &r.AddedInterval.High
 	}
-	for _, p := range []struct {
+	percentiles := []struct {
 		name string
 		pick func(*perfv1alpha1.LatencySummary) *metav1.Duration
 	}{
 		{"p50", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P50 }},
 		{"p90", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P90 }},
 		{"p99", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P99 }},
-	} {
+	}
+	for _, p := range percentiles {
 		latency("latency "+p.name, p.pick, measured, spread)
 	}
-	for _, p := range []struct {
-		name string
-		pick func(*perfv1alpha1.LatencySummary) *metav1.Duration
-	}{
-		{"p50", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P50 }},
-		{"p90", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P90 }},
-		{"p99", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P99 }},
-	} {
+	for _, p := range percentiles {
 		latency("added "+p.name, p.pick, added, interval)
 	}
 	if qa, err := strconv.ParseFloat(a.ActualQPS, 64); err == nil {
