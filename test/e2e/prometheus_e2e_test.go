@@ -80,7 +80,7 @@ func expectScraped(ns, name string, requestedQPS int32, addedP90 time.Duration) 
 	sel := `{namespace="` + ns + `", perfrun="` + name + `"}`
 	EventuallyWithOffset(1, func() []promSample { return promQuery("daprbench_perfrun_requested_qps" + sel) }, 90*time.Second, 2*time.Second).
 		Should(HaveLen(1), "Prometheus never scraped the run's series")
-	ExpectWithOffset(1, promQuery("daprbench_perfrun_requested_qps"+sel)[0].float()).To(Equal(float64(requestedQPS)))
+	ExpectWithOffset(1, promQuery("daprbench_perfrun_requested_qps" + sel)[0].float()).To(Equal(float64(requestedQPS)))
 	added := promQuery(`daprbench_perfrun_latency_seconds{namespace="` + ns + `", perfrun="` + name + `", variant="added", quantile="0.9"}`)
 	ExpectWithOffset(1, added).To(HaveLen(1))
 	ExpectWithOffset(1, added[0].float()).To(BeNumerically("~", addedP90.Seconds(), 1e-9))
