@@ -33,8 +33,8 @@ type Key struct {
 
 // Summarize completes sum from the exact histograms of its runs: each run's percentiles,
 // avg and max; each variant's latency over all its repetitions, from the merged
-// histograms; and the latency Dapr adds over the baseline with its bootstrap interval,
-// from the repetitions that measured both. Runs without a histogram keep what they hold.
+// histograms; the latency Dapr adds over the baseline with its bootstrap interval, from
+// the repetitions that measured both; and each further sidecar variant's comparisons. Runs without a histogram keep what they hold.
 func Summarize(sum *result.Summary, hists map[Key]*hdrhistogram.Histogram, percentiles []float64) {
 	sum.Digits = SignificantDigits
 	merged := map[result.Variant]*hdrhistogram.Histogram{}
@@ -58,7 +58,8 @@ func Summarize(sum *result.Summary, hists map[Key]*hdrhistogram.Histogram, perce
 		m.Percentiles, m.AvgUs, m.MaxUs = describe(merged[v], percentiles)
 		sum.Merged = append(sum.Merged, m)
 	}
-	sum.Added = added(sum.Runs, hists, percentiles)
+	sum.Added = added(sum.Runs, hists, percentiles, result.Dapr, result.Baseline)
+	sum.Compared = comparisons(sum.Runs, hists, percentiles)
 }
 
 func describe(h *hdrhistogram.Histogram, percentiles []float64) (ps []result.Percentile, avgUs, maxUs int64) {
@@ -68,18 +69,19 @@ func describe(h *hdrhistogram.Histogram, percentiles []float64) (ps []result.Per
 	return ps, int64(math.Round(h.Mean())), h.Max()
 }
 
-// added pairs the repetitions that measured both paths and estimates the difference.
-func added(runs []result.Run, hists map[Key]*hdrhistogram.Histogram, percentiles []float64) *result.Added {
+// added pairs the repetitions that measured both paths and estimates the difference v −
+// against; nil without such a repetition.
+func added(runs []result.Run, hists map[Key]*hdrhistogram.Histogram, percentiles []float64, v, against result.Variant) *result.Added {
 	var reps []int
 	for _, r := range runs {
-		if r.Variant == result.Dapr && hists[Key{result.Baseline, r.Rep}] != nil && hists[Key{result.Dapr, r.Rep}] != nil {
+		if r.Variant == v && hists[Key{against, r.Rep}] != nil && hists[Key{v, r.Rep}] != nil {
 			reps = append(reps, r.Rep)
 		}
 	}
 	slices.Sort(reps)
 	var pairs []Pair
 	for _, rep := range slices.Compact(reps) {
-		pairs = append(pairs, Pair{Baseline: hists[Key{result.Baseline, rep}], Dapr: hists[Key{result.Dapr, rep}]})
+		pairs = append(pairs, Pair{Baseline: hists[Key{against, rep}], Dapr: hists[Key{v, rep}]})
 	}
 	a, ok := EstimateAdded(pairs, percentiles, DefaultResamples, DefaultConfidence)
 	if !ok {
@@ -90,4 +92,21 @@ func added(runs []result.Run, hists map[Key]*hdrhistogram.Histogram, percentiles
 		out.Percentiles = append(out.Percentiles, result.AddedPercentile{P: p, Interval: a.Estimates[i]})
 	}
 	return out
+}
+
+// comparisons estimates, for every further sidecar variant, what it adds over the baseline
+// and its difference from the first variant.
+func comparisons(runs []result.Run, hists map[Key]*hdrhistogram.Histogram, percentiles []float64) []result.Comparison {
+	var out []result.Comparison
+	for i := 1; ; i++ {
+		v := result.DaprVariant(i)
+		if !slices.ContainsFunc(runs, func(r result.Run) bool { return r.Variant == v }) {
+			return out
+		}
+		for _, against := range []result.Variant{result.Baseline, result.Dapr} {
+			if a := added(runs, hists, percentiles, v, against); a != nil {
+				out = append(out, result.Comparison{Variant: v, Against: against, Added: *a})
+			}
+		}
+	}
 }

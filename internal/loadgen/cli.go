@@ -43,9 +43,10 @@ func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bo
 	fs.Usage = cliflags.UsageWithEnv(fs, usageIntro)
 	var (
 		cfg         = Config{FortioJSON: stdout, Log: stderr}
-		daprURL     = fs.String("dapr-url", "", "URL measured through the Dapr sidecar (e.g. http://localhost:3500/v1.0/invoke/APP/method/test; {uuid} is replaced per request)")
+		daprURL     = fs.String("dapr-url", "", "URL measured through the Dapr sidecar: http://localhost:3500/v1.0/invoke/APP/method/test ({uuid} is replaced per request) or dapr-grpc://localhost:50001/APP/test (daprd's InvokeService); a baseline or direct URL may be grpc://HOST:PORT/test (the app's OnInvoke)")
 		baselineURL = fs.String("baseline-url", "", "URL of the sidecar-free twin, measured before the Dapr URL in every repetition")
 		directURL   = fs.String("direct-url", "", "URL measured directly when Dapr is disabled")
+		variantURLs = fs.String("variant-urls", "", "comma-separated URLs of further sidecar variants, measured after the Dapr URL (paths d1, d2, …)")
 		payload     = fs.String("payload", "", "literal request body, e.g. {} (wins over --payload-bytes)")
 		sidecarURL  = fs.String("sidecar-url", "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
 		sidecarWait = fs.Duration("sidecar-wait", 2*time.Minute, "how long to wait for the sidecar to become healthy")
@@ -82,6 +83,11 @@ func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bo
 	for _, t := range []Target{{result.Baseline, *baselineURL}, {result.Dapr, *daprURL}, {result.Direct, *directURL}} {
 		if t.URL != "" {
 			cfg.Targets = append(cfg.Targets, t)
+		}
+	}
+	if *variantURLs != "" {
+		for i, u := range strings.Split(*variantURLs, ",") {
+			cfg.Targets = append(cfg.Targets, Target{result.DaprVariant(i + 1), u})
 		}
 	}
 

@@ -14,8 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package loadgen drives the load of a PerfRun with fortio's HTTP runner (as a library) and
-// turns fortio's results into the summary of package result.
+// Package loadgen drives the load of a PerfRun with fortio (as a library: its HTTP runner,
+// or its periodic runner driving gRPC calls) and turns fortio's results into the summary of
+// package result.
 package loadgen
 
 import (
@@ -64,6 +65,11 @@ func (c *Config) Validate() error {
 	var errs []error
 	if len(c.Targets) == 0 {
 		errs = append(errs, errors.New("no target URL: set at least one of --dapr-url, --baseline-url, --direct-url"))
+	}
+	for _, t := range c.Targets {
+		if _, err := parseEndpoint(t.URL); err != nil {
+			errs = append(errs, fmt.Errorf("%s target: %w", t.Variant, err))
+		}
 	}
 	if c.QPS <= 0 {
 		errs = append(errs, fmt.Errorf("--qps must be > 0, got %v", c.QPS))

@@ -316,3 +316,45 @@ func checkExactLatencies(t *testing.T, s *result.Summary, fortioRuns []string) {
 		}
 	}
 }
+
+// Sidecar variants are measured interleaved with the baseline, their order reversed on
+// every other repetition, and each further variant is compared with the baseline and with
+// the first variant: a variant 3 ms slower is beyond noise by about that much.
+func TestVariantsAreInterleavedAndCompared(t *testing.T) {
+	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(3 * time.Millisecond)
+		_, _ = w.Write([]byte("slow"))
+	}))
+	defer slow.Close()
+
+	r := runCLI(t, "--qps=200", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=2",
+		"--baseline-url="+appURL+"/test", "--dapr-url="+appURL+"/test", "--variant-urls="+appURL+"/test,"+slow.URL+"/test")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
+	}
+	s := r.summary
+	var order []string
+	for _, run := range s.Runs {
+		order = append(order, run.Variant.String())
+	}
+	if got := strings.Join(order, " "); got != "baseline dapr d1 d2 baseline d2 d1 dapr" {
+		t.Errorf("run order = %q", got)
+	}
+	d1, ok1 := s.Comparison(result.DaprVariant(1), result.Dapr)
+	d2, ok2 := s.Comparison(result.DaprVariant(2), result.Dapr)
+	d2b, ok3 := s.Comparison(result.DaprVariant(2), result.Baseline)
+	if !ok1 || !ok2 || !ok3 {
+		t.Fatalf("comparisons = %+v", s.Compared)
+	}
+	p50, _ := d2.At(50)
+	if p50.LowUs < 2000 || p50.Us > 5000 {
+		t.Errorf("slow variant − first variant at p50 = %+v, want ~3 ms, beyond noise", p50)
+	}
+	if b, _ := d2b.At(50); b.LowUs < 2000 {
+		t.Errorf("slow variant − baseline at p50 = %+v, want ~3 ms", b)
+	}
+	if same, _ := d1.At(50); same.Us > 1000 || same.Us < -1000 {
+		t.Errorf("alike variant − first variant at p50 = %+v, want near zero", same)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -64,7 +65,7 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	hists := map[latency.Key]*hdrhistogram.Histogram{}
 	defer func() { latency.Summarize(&sum, hists, result.StandardPercentiles) }()
 	for rep := range cfg.Repetitions {
-		for _, t := range cfg.Targets {
+		for _, t := range orderOf(cfg.Targets, rep) {
 			if err := ctx.Err(); err != nil {
 				return sum, err
 			}
@@ -81,31 +82,56 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	return sum, nil
 }
 
+// orderOf is the order of the targets in repetition rep: as given (the baseline first), but
+// with two or more sidecar variants their order is reversed on every other repetition
+// (B D D1, B D1 D, …) so that no variant always runs right after the baseline.
+func orderOf(targets []Target, rep int) []Target {
+	variants := 0
+	for _, t := range targets {
+		if t.Variant != result.Baseline {
+			variants++
+		}
+	}
+	if variants < 2 || rep%2 == 0 {
+		return targets
+	}
+	out := slices.Clone(targets)
+	first := slices.IndexFunc(out, func(t Target) bool { return t.Variant != result.Baseline })
+	slices.Reverse(out[first:])
+	return out
+}
+
 func warmupQPS(qps float64) float64 { return math.Max(1, qps/10) }
+
+// outcome is one fortio run's result, whatever the protocol: fortio's rate, duration and
+// histograms, and the return codes as HTTP statuses.
+type outcome struct {
+	periodic.RunnerResults
+	RetCodes map[int]int64
+}
 
 // fortioRun makes one fortio run, recording every request's latency into rec when it is
 // not nil, and writes fortio's full JSON result to cfg.FortioJSON.
 func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float64, d time.Duration, label string,
-	rec *latency.Recorder) (*fhttp.HTTPRunnerResults, error) {
-	opts := fhttp.HTTPRunnerOptions{
-		RunnerOptions: periodic.RunnerOptions{
-			RunType:     "daprbench " + label,
-			QPS:         qps,
-			Duration:    d,
-			NumThreads:  cfg.Connections,
-			Percentiles: result.StandardPercentiles,
-			Resolution:  cfg.Resolution,
-			Out:         orDiscard(cfg.Log),
-			Labels:      label,
-			Stop:        periodic.NewAborter(),
-		},
+	rec *latency.Recorder) (outcome, error) {
+	ep, err := parseEndpoint(t.URL)
+	if err != nil {
+		return outcome{}, err
+	}
+	opts := periodic.RunnerOptions{
+		RunType:     "daprbench " + label,
+		QPS:         qps,
+		Duration:    d,
+		NumThreads:  cfg.Connections,
+		Percentiles: result.StandardPercentiles,
+		Resolution:  cfg.Resolution,
+		Out:         orDiscard(cfg.Log),
+		Labels:      label,
+		Stop:        periodic.NewAborter(),
 	}
 	if rec != nil {
 		opts.AccessLogger = rec
 	}
-	opts.HTTPOptions.Init(t.URL)
-	opts.Payload = body
-	opts.HTTPReqTimeOut = cfg.RequestTimeout
 	// Abort fortio's run when the context ends (spec timeout, SIGTERM).
 	done := make(chan struct{})
 	defer close(done)
@@ -116,21 +142,40 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 		case <-done:
 		}
 	}()
-	res, err := fhttp.RunHTTPTest(&opts)
-	if err != nil {
-		return nil, err
+	var out outcome
+	var full any
+	if ep.kind == viaHTTP {
+		res, err := runHTTP(opts, t.URL, body, cfg.RequestTimeout)
+		if err != nil {
+			return outcome{}, err
+		}
+		out, full = outcome{RunnerResults: res.RunnerResults, RetCodes: res.RetCodes}, res
+	} else {
+		if out, err = runGRPC(&opts, ep, body, cfg.RequestTimeout); err != nil {
+			return outcome{}, err
+		}
+		full = out
 	}
 	if cfg.FortioJSON != nil {
-		if b, err := json.Marshal(res); err == nil {
+		if b, err := json.Marshal(full); err == nil {
 			_, _ = cfg.FortioJSON.Write(append(b, '\n'))
 		}
 	}
-	return res, ctx.Err()
+	return out, ctx.Err()
+}
+
+// runHTTP is fortio's own HTTP runner.
+func runHTTP(opts periodic.RunnerOptions, url string, body []byte, timeout time.Duration) (*fhttp.HTTPRunnerResults, error) {
+	h := fhttp.HTTPRunnerOptions{RunnerOptions: opts}
+	h.HTTPOptions.Init(url)
+	h.Payload = body
+	h.HTTPReqTimeOut = timeout
+	return fhttp.RunHTTPTest(&h)
 }
 
 // toRun converts fortio's result: rate, counts and codes. Its latencies are fortio's
 // histogram's (a 100 µs resolution); latency.Summarize replaces them with the exact ones.
-func toRun(v result.Variant, rep int, res *fhttp.HTTPRunnerResults) result.Run {
+func toRun(v result.Variant, rep int, res outcome) result.Run {
 	h := res.DurationHistogram
 	r := result.Run{
 		Variant:   v,

@@ -25,7 +25,8 @@ import (
 	"sync/atomic"
 )
 
-// sidecarStandIn is a TEST-ONLY stand-in for daprd (which cannot be built here): it answers
+// sidecarStandIn is a TEST-ONLY stand-in for daprd (the real one needs a cluster, which the
+// e2e suite brings): it answers
 // the health and shutdown endpoints the load tester uses and forwards actor calls to the
 // app as daprd would (POST /v1.0/actors/T/ID/method/M -> PUT app /actors/T/ID/method/M).
 // It measures nothing of Dapr; it lets the load tester's own protocol be tested for real.

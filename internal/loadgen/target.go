@@ -21,17 +21,63 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 )
 
+// endpointKind is how a target is called.
+type endpointKind int
+
+const (
+	viaHTTP     endpointKind = iota // fortio's HTTP runner, the URL as given
+	viaDaprGRPC                     // daprd's gRPC API: Dapr.InvokeService
+	viaAppGRPC                      // the app's gRPC callback service: AppCallback.OnInvoke
+)
+
+// endpoint is a parsed target URL.
+type endpoint struct {
+	kind   endpointKind
+	addr   string // host:port of a gRPC target
+	appID  string // the app daprd invokes (viaDaprGRPC)
+	method string // the invoked method (gRPC)
+}
+
+// parseEndpoint reads a target URL: http(s)://… is called over HTTP;
+// dapr-grpc://HOST:PORT/APPID/METHOD invokes APPID's METHOD through daprd's gRPC API;
+// grpc://HOST:PORT/METHOD calls the app's gRPC callback service directly.
+func parseEndpoint(raw string) (endpoint, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return endpoint{}, err
+	}
+	path := strings.Split(strings.Trim(u.Path, "/"), "/")
+	switch {
+	case u.Scheme == "http" || u.Scheme == "https":
+		return endpoint{kind: viaHTTP}, nil
+	case u.Scheme == "dapr-grpc" && u.Port() != "" && len(path) == 2 && path[0] != "" && path[1] != "":
+		return endpoint{kind: viaDaprGRPC, addr: u.Host, appID: path[0], method: path[1]}, nil
+	case u.Scheme == "grpc" && u.Port() != "" && len(path) == 1 && path[0] != "":
+		return endpoint{kind: viaAppGRPC, addr: u.Host, method: path[0]}, nil
+	}
+	return endpoint{}, fmt.Errorf("%q: want http(s)://…, dapr-grpc://HOST:PORT/APPID/METHOD or grpc://HOST:PORT/METHOD", raw)
+}
+
 // waitForTarget sends the run's own request (its method and body; a fresh id for {uuid})
 // until the target answers 2xx, for at most bound, so that no measured or warm-up request
 // meets a route that is not programmed yet.
 func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Duration) error {
 	if bound <= 0 {
+		return nil
+	}
+	if ep, err := parseEndpoint(t.URL); err != nil {
+		return err
+	} else if ep.kind != viaHTTP {
+		if last, err := waitForGRPC(ctx, ep, body, bound); err != nil {
+			return fmt.Errorf("%s target %s did not answer OK within %v (last: %s)", t.Variant, t.URL, bound, last)
+		}
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, bound)

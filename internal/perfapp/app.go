@@ -27,6 +27,9 @@ import (
 	"time"
 )
 
+// InvokeMethod is the one invocation method the app serves, over HTTP (POST /test) and gRPC.
+const InvokeMethod = "test"
+
 // maxTrackedActors bounds the memory spent remembering actor ids (~100 bytes each): a
 // one-minute run at Dapr's published 500 rps calls 30,000.
 const maxTrackedActors = 1 << 20
@@ -90,7 +93,7 @@ func New(cfg Config) *App {
 // Handler routes the invocation method, the actor host protocol and health.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/test", a.invoke)
+	mux.HandleFunc("/"+InvokeMethod, a.invoke)
 	mux.HandleFunc("GET /healthz", ok)
 	mux.HandleFunc("GET /dapr/config", a.daprConfig)
 	mux.HandleFunc("PUT /actors/{type}/{id}/method/{method}", a.actor(&a.Stats.ActorCalls, a.activated))

@@ -25,11 +25,13 @@ import (
 
 // Encode returns the summary as JSON of at most MaxMessageBytes. When the full form does
 // not fit it drops detail step by step — per-run return codes become per-variant totals,
-// then run start times go, then the error text is shortened — and as a last resort keeps
+// then each run's own percentiles go (the merged ones stay: they are the result; only the
+// spread over repetitions is lost), then run start times go, then the error text is
+// shortened — and as a last resort keeps
 // only the error. It never cuts JSON short. s is not modified.
 func Encode(s Summary) ([]byte, error) {
 	s.Version = SchemaVersion
-	steps := []func(*Summary){foldCodes, dropTimes, shortenError}
+	steps := []func(*Summary){foldCodes, dropRunPercentiles, dropTimes, shortenError}
 	for level := 0; ; level++ {
 		b, err := json.Marshal(s)
 		if err != nil {
@@ -114,6 +116,12 @@ func foldCodes(s *Summary) {
 			s.Codes[r.Variant][code] += n
 		}
 		r.Codes = nil
+	}
+}
+
+func dropRunPercentiles(s *Summary) {
+	for i := range s.Runs {
+		s.Runs[i].Percentiles = nil
 	}
 }
 

@@ -186,3 +186,49 @@ func TestMedianOfEvenCount(t *testing.T) {
 		t.Errorf("stat = %+v", got)
 	}
 }
+
+// The largest variant comparison admission allows — four sidecar variants and a baseline,
+// three repetitions (variants × repetitions ≤ 12) — fits the termination message with every
+// run's start time kept (usage is attributed to variants by those times); only per-run
+// percentiles may go.
+func TestLargestVariantComparisonFitsWithItsTimeline(t *testing.T) {
+	s := Summary{RequestedQPS: 99_999, Digits: 3}
+	paths := []Variant{Baseline, DaprVariant(0), DaprVariant(1), DaprVariant(2), DaprVariant(3)}
+	interval := Interval{Us: 123_456, LowUs: 120_001, HighUs: 126_999}
+	added := Added{Confidence: 0.95, Resamples: 2000, Avg: interval}
+	for _, p := range StandardPercentiles {
+		added.Percentiles = append(added.Percentiles, AddedPercentile{P: p, Interval: interval})
+	}
+	for rep := range 3 {
+		for _, v := range paths {
+			r := run(v, rep, 123_456)
+			r.Requests, r.ActualQPS = 5_999_999, 99_999.99
+			r.Codes = map[string]int64{"200": 5_999_000, "503": 999}
+			s.Runs = append(s.Runs, r)
+		}
+	}
+	for _, v := range paths {
+		m := Merged{Variant: v, AvgUs: 123_456, MaxUs: 9_999_999}
+		m.Percentiles = s.Runs[0].Percentiles
+		s.Merged = append(s.Merged, m)
+	}
+	s.Added = &added
+	for _, v := range paths[2:] {
+		s.Compared = append(s.Compared, Comparison{Variant: v, Against: Baseline, Added: added}, Comparison{Variant: v, Against: Dapr, Added: added})
+	}
+	b, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes, degraded %d", len(b), got.Degraded)
+	if got.Degraded > 2 || len(got.Runs) != 15 || got.Runs[14].StartUnix == 0 {
+		t.Fatalf("degraded %d, %d runs, last start %d: the timeline was lost", got.Degraded, len(got.Runs), got.Runs[14].StartUnix)
+	}
+	if c, ok := got.Comparison(DaprVariant(3), Dapr); !ok || c.Avg != interval {
+		t.Errorf("comparison d3 vs d = %+v, %v", c, ok)
+	}
+}

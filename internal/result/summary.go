@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -46,6 +47,15 @@ const (
 	// Direct is the measured path when Dapr is disabled: the target called through its Service.
 	Direct Variant = "x"
 )
+
+// DaprVariant is the code of the i-th sidecar variant's path: Dapr for the first (a run
+// without spec.variants has only that one), then d1, d2, …
+func DaprVariant(i int) Variant {
+	if i == 0 {
+		return Dapr
+	}
+	return Variant("d" + strconv.Itoa(i))
+}
 
 // String returns the variant's readable name.
 func (v Variant) String() string {
@@ -103,8 +113,9 @@ type Run struct {
 	// Codes counts responses by status code ("-1": socket errors). Moved to Summary.Codes
 	// when space is short.
 	Codes map[string]int64 `json:"c,omitempty"`
-	// Percentiles of latency, in microseconds.
-	Percentiles []Percentile `json:"p"`
+	// Percentiles of latency, in microseconds (dropped when space is short: Summary.Merged
+	// holds every variant's latency over all its runs).
+	Percentiles []Percentile `json:"p,omitempty"`
 	AvgUs       int64        `json:"a"`
 	MaxUs       int64        `json:"m"`
 }
@@ -143,6 +154,26 @@ type Summary struct {
 	// Added is the latency Dapr adds over the baseline, with its interval; nil without
 	// a repetition that measured both.
 	Added *Added `json:"ad,omitempty"`
+	// Compared holds, for every sidecar variant after the first, its latency minus the
+	// baseline's and minus the first variant's, with their intervals.
+	Compared []Comparison `json:"cmp,omitempty"`
+}
+
+// Comparison is one path's latency minus another's, per percentile, with its interval.
+type Comparison struct {
+	Variant Variant `json:"v"`
+	Against Variant `json:"vs"`
+	Added
+}
+
+// Comparison returns the comparison of v against another path.
+func (s *Summary) Comparison(v, against Variant) (*Added, bool) {
+	for i := range s.Compared {
+		if c := &s.Compared[i]; c.Variant == v && c.Against == against {
+			return &c.Added, true
+		}
+	}
+	return nil, false
 }
 
 // Merged is one variant's latency over all its repetitions.

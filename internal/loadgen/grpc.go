@@ -1,0 +1,197 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"fortio.org/fortio/periodic"
+	commonv1 "github.com/dapr/dapr/pkg/proto/common/v1"
+	runtimev1 "github.com/dapr/dapr/pkg/proto/runtime/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/anypb"
+)
+
+// grpcCall makes one invocation over conn.
+type grpcCall func(ctx context.Context, conn *grpc.ClientConn) error
+
+// newGRPCCall builds the call of a gRPC target: daprd's InvokeService (the caller's sidecar
+// forwards it to the app, over the app's protocol) or the app's own OnInvoke (the baseline).
+// The request is built once and shared read-only by every call.
+func newGRPCCall(ep endpoint, body []byte) grpcCall {
+	verb := commonv1.HTTPExtension_GET
+	if len(body) > 0 {
+		verb = commonv1.HTTPExtension_POST
+	}
+	msg := &commonv1.InvokeRequest{
+		Method:        ep.method,
+		Data:          &anypb.Any{Value: body},
+		ContentType:   "application/octet-stream",
+		HttpExtension: &commonv1.HTTPExtension{Verb: verb},
+	}
+	if ep.kind == viaDaprGRPC {
+		req := &runtimev1.InvokeServiceRequest{Id: ep.appID, Message: msg}
+		return func(ctx context.Context, conn *grpc.ClientConn) error {
+			_, err := runtimev1.NewDaprClient(conn).InvokeService(ctx, req)
+			return err
+		}
+	}
+	return func(ctx context.Context, conn *grpc.ClientConn) error {
+		_, err := runtimev1.NewAppCallbackClient(conn).OnInvoke(ctx, msg)
+		return err
+	}
+}
+
+func dialGRPC(addr string) (*grpc.ClientConn, error) {
+	return grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+}
+
+// grpcThread is one fortio thread: a connection of its own, as fortio's HTTP runner keeps
+// one per thread, and its own return-code counts (threads never share a map).
+type grpcThread struct {
+	conn    *grpc.ClientConn
+	call    grpcCall
+	timeout time.Duration
+	codes   map[int]int64
+}
+
+// Run is fortio's Runnable: one request, its outcome as an HTTP status code.
+func (g *grpcThread) Run(ctx context.Context, _ periodic.ThreadID) (bool, string) {
+	if g.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, g.timeout)
+		defer cancel()
+	}
+	code := httpStatusOf(g.call(ctx, g.conn))
+	g.codes[code]++
+	return code == http.StatusOK, ""
+}
+
+// runGRPC makes one fortio run of a gRPC target with fortio's periodic runner: fortio paces
+// the calls and keeps the histograms, as for HTTP.
+func runGRPC(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout time.Duration) (outcome, error) {
+	r := periodic.NewPeriodicRunner(opts)
+	defer r.Options().Abort()
+	threads := make([]*grpcThread, r.Options().NumThreads)
+	call := newGRPCCall(ep, body)
+	for i := range threads {
+		conn, err := dialGRPC(ep.addr)
+		if err != nil {
+			closeAll(threads)
+			return outcome{}, fmt.Errorf("dialling %s: %w", ep.addr, err)
+		}
+		threads[i] = &grpcThread{conn: conn, call: call, timeout: timeout, codes: map[int]int64{}}
+		r.Options().Runners[i] = threads[i]
+	}
+	defer closeAll(threads)
+	res := r.Run()
+	codes := map[int]int64{}
+	for _, t := range threads[:r.Options().NumThreads] {
+		for c, n := range t.codes {
+			codes[c] += n
+		}
+	}
+	return outcome{RunnerResults: res, RetCodes: codes}, nil
+}
+
+func closeAll(threads []*grpcThread) {
+	for _, t := range threads {
+		if t != nil {
+			_ = t.conn.Close()
+		}
+	}
+}
+
+// waitForGRPC makes the run's own call until it succeeds, for at most bound.
+func waitForGRPC(ctx context.Context, ep endpoint, body []byte, bound time.Duration) (last string, err error) {
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	conn, err := dialGRPC(ep.addr)
+	if err != nil {
+		return err.Error(), err
+	}
+	defer conn.Close()
+	call := newGRPCCall(ep, body)
+	for {
+		cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+		err := call(cctx, conn)
+		ccancel()
+		if err == nil {
+			return "", nil
+		}
+		last = err.Error()
+		select {
+		case <-ctx.Done():
+			return last, ctx.Err()
+		case <-time.After(pollInterval):
+		}
+	}
+}
+
+// httpStatusOf maps a call's outcome to the HTTP status an HTTP caller would have seen, so
+// both protocols count errors alike (200 is success): gRPC's code → HTTP table, and -1, as
+// fortio's HTTP runner reports a socket error, for an error that carries no gRPC status.
+func httpStatusOf(err error) int {
+	if err == nil {
+		return http.StatusOK
+	}
+	s, ok := status.FromError(err)
+	if !ok {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return http.StatusGatewayTimeout
+		}
+		return -1
+	}
+	// grpc-go reports a failed connection as Unavailable "connection error: …": that is a
+	// socket error, not an answer.
+	if s.Code() == codes.Unavailable && strings.Contains(s.Message(), "connection error") {
+		return -1
+	}
+	if c, found := grpcToHTTP[s.Code()]; found {
+		return c
+	}
+	return http.StatusInternalServerError
+}
+
+// grpcToHTTP is the mapping of google.rpc.Code's documentation (as grpc-gateway uses).
+var grpcToHTTP = map[codes.Code]int{
+	codes.OK:                 http.StatusOK,
+	codes.Canceled:           499,
+	codes.Unknown:            http.StatusInternalServerError,
+	codes.InvalidArgument:    http.StatusBadRequest,
+	codes.DeadlineExceeded:   http.StatusGatewayTimeout,
+	codes.NotFound:           http.StatusNotFound,
+	codes.AlreadyExists:      http.StatusConflict,
+	codes.PermissionDenied:   http.StatusForbidden,
+	codes.Unauthenticated:    http.StatusUnauthorized,
+	codes.ResourceExhausted:  http.StatusTooManyRequests,
+	codes.FailedPrecondition: http.StatusBadRequest,
+	codes.Aborted:            http.StatusConflict,
+	codes.OutOfRange:         http.StatusBadRequest,
+	codes.Unimplemented:      http.StatusNotImplemented,
+	codes.Internal:           http.StatusInternalServerError,
+	codes.Unavailable:        http.StatusServiceUnavailable,
+	codes.DataLoss:           http.StatusInternalServerError,
+}
