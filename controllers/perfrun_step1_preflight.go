@@ -19,9 +19,9 @@ package controllers
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/diagnose"
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
@@ -103,10 +104,19 @@ func (r *PerfRunReconciler) preflight(ctx context.Context, run *perfv1alpha1.Per
 			return proceed, err
 		}
 	}
+	for _, v := range run.Spec.Variants {
+		if skew := diagnose.SidecarSkew(env.DaprVersion, v.SidecarImage); v.SidecarImage != "" && skew != "" {
+			r.Recorder.Eventf(run, nil, corev1.EventTypeWarning, ReasonSidecarVersionSkew, "Preflight", "variant %s: %s", v.Name, skew)
+		}
+	}
 	setDaprReady(run, true, perfv1alpha1.ReasonDaprFound,
 		fmt.Sprintf("Dapr %s found in %s; mTLS %s", orUnknown(env.DaprVersion), ns, mtlsWord(mtls)))
 	return proceed, nil
 }
+
+// ReasonSidecarVersionSkew is the Warning event of a variant whose daprd image the control
+// plane may not support; the run goes on: the user may mean to measure exactly that.
+const ReasonSidecarVersionSkew = "SidecarVersionSkew"
 
 func (r *PerfRunReconciler) failPreflight(run *perfv1alpha1.PerfRun, reason, format string, args ...any) (stepResult, error) {
 	msg := fmt.Sprintf(format, args...)
@@ -164,12 +174,8 @@ func (r *PerfRunReconciler) clusterMTLS(ctx context.Context, ns string) (enabled
 
 func imageTag(d *appsv1.Deployment) string {
 	for _, c := range d.Spec.Template.Spec.Containers {
-		ref := c.Image
-		if i := strings.LastIndex(ref, "@"); i >= 0 {
-			ref = ref[:i]
-		}
-		if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
-			return ref[i+1:]
+		if tag := diagnose.ImageTag(c.Image); tag != "" {
+			return tag
 		}
 	}
 	return ""

@@ -40,12 +40,17 @@ import (
 func (r *PerfRunReconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.Object {
 	objs := []client.Object{}
 	if run.Spec.DaprEnabled() {
-		objs = append(objs, workload.TracingConfiguration(run))
+		for _, c := range workload.TracingConfigurations(run) {
+			objs = append(objs, c)
+		}
 		if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation && run.Spec.ActorSettings().StateStore == "" {
 			objs = append(objs, workload.StateStoreComponent(run))
 		}
 	}
-	objs = append(objs, workload.TargetService(run), workload.TargetDeployment(run, r.Workload))
+	objs = append(objs, workload.TargetService(run))
+	for _, d := range workload.TargetDeployments(run, r.Workload) {
+		objs = append(objs, d)
+	}
 	if run.Spec.BaselineEnabled() {
 		objs = append(objs, workload.BaselineService(run), workload.BaselineDeployment(run, r.Workload))
 	}
@@ -73,6 +78,9 @@ func (r *PerfRunReconciler) provision(ctx context.Context, run *perfv1alpha1.Per
 			}
 		}
 	}
+	if err := r.deleteUnwantedTargets(ctx, run); err != nil {
+		return proceed, err
+	}
 	if !run.Spec.BaselineEnabled() {
 		names := workload.NamesFor(run)
 		for _, obj := range []client.Object{
@@ -85,6 +93,27 @@ func (r *PerfRunReconciler) provision(ctx context.Context, run *perfv1alpha1.Per
 		}
 	}
 	return proceed, nil
+}
+
+// deleteUnwantedTargets removes the targets of sidecar variants the spec no longer names.
+func (r *PerfRunReconciler) deleteUnwantedTargets(ctx context.Context, run *perfv1alpha1.PerfRun) error {
+	var deployments appsv1.DeploymentList
+	if err := r.List(ctx, &deployments, client.InNamespace(run.Namespace),
+		client.MatchingLabels(workload.Selector(run, workload.RoleTarget))); err != nil {
+		return err
+	}
+	wanted := map[string]bool{}
+	for _, v := range workload.VariantTargets(run) {
+		wanted[v.Deployment] = true
+	}
+	for i := range deployments.Items {
+		if d := &deployments.Items[i]; !wanted[d.Name] {
+			if err := r.deleteChild(ctx, run, d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // apply server-side-applies obj as a child of run.

@@ -29,6 +29,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/diagnose"
+	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
@@ -39,7 +40,10 @@ func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alp
 		return proceed, nil
 	}
 	names := workload.NamesFor(run)
-	want := []string{names.Target}
+	var want []string
+	for _, v := range workload.VariantTargets(run) {
+		want = append(want, v.Deployment)
+	}
 	if run.Spec.BaselineEnabled() {
 		want = append(want, names.Baseline)
 	}
@@ -111,6 +115,9 @@ func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, t
 	for _, p := range targetPods {
 		if p.Labels[workload.LabelComponent] != string(workload.RoleTarget) {
 			continue // the baseline twin
+		}
+		if v := p.Labels[workload.LabelVariant]; v != "" && v != string(result.Dapr) {
+			continue // a further sidecar variant's target: the first one's is recorded
 		}
 		if p.Spec.NodeName != "" && env.TargetNode == "" {
 			env.TargetNode = p.Spec.NodeName

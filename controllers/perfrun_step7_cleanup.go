@@ -73,8 +73,10 @@ func (r *PerfRunReconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfR
 	}
 	if run.Spec.DaprEnabled() {
 		names := workload.NamesFor(run)
-		children = append(children, daprRef(workload.ConfigurationGVK, run.Namespace, names.Tracing),
-			daprRef(workload.ComponentGVK, run.Namespace, names.StateStore))
+		children = append(children, daprRef(workload.ComponentGVK, run.Namespace, names.StateStore))
+		for _, c := range workload.TracingConfigurations(run) {
+			children = append(children, daprRef(workload.ConfigurationGVK, run.Namespace, c.GetName()))
+		}
 	}
 	for _, obj := range children {
 		if err := r.deleteChild(ctx, run, obj); err != nil {

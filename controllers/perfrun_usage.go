@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -146,6 +147,14 @@ func (r *PerfRunReconciler) finishUsage(run *perfv1alpha1.PerfRun, sum *result.S
 	}
 	measured.SidecarPer1kQPS = usage.Per1kQPS(measured.ServerSidecar, actualQPS)
 	run.Status.Result.Resources = measured
+	for i := range run.Status.Result.Variants {
+		v := &run.Status.Result.Variants[i]
+		if u := byVariant[string(result.DaprVariant(i))]; u != nil {
+			q, _ := strconv.ParseFloat(v.ActualQPS, 64)
+			v.Resources = &perfv1alpha1.ResourceUsage{ServerApp: u.ServerApp, ServerSidecar: u.ServerSidecar,
+				SidecarPer1kQPS: usage.Per1kQPS(u.ServerSidecar, q)}
+		}
+	}
 	run.Status.Result.BaselineResources = byVariant[string(result.Baseline)]
 	msg := fmt.Sprintf("metrics windows inside the measured runs: %s: %s", report.MeasuredVariant(run), usage.Counts(measured))
 	if b := run.Status.Result.BaselineResources; b != nil {

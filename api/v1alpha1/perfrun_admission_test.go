@@ -67,6 +67,15 @@ func unset(path string) func(map[string]any) {
 
 var actors = set("scenario", "ActorActivation")
 
+// variants returns an edit that sets spec.variants to variants of these names.
+func variants(names ...string) func(map[string]any) {
+	var vs []any
+	for _, n := range names {
+		vs = append(vs, map[string]any{"name": n})
+	}
+	return set("variants", vs)
+}
+
 var _ = Describe("PerfRun admission", func() {
 	DescribeTable("refuses an invalid PerfRun with a message naming the field",
 		func(want []string, edits ...func(map[string]any)) {
@@ -129,7 +138,7 @@ var _ = Describe("PerfRun admission", func() {
 			actors, set("thresholds.maxAddedP99", "2ms")),
 		Entry("qps threshold above 100%", []string{"spec.thresholds.minQPSPercent", "less than or equal to 100"}, set("thresholds.minQPSPercent", int64(101))),
 		Entry("threshold duration malformed", []string{"spec.thresholds.maxP99", "should match"}, set("thresholds.maxP99", "fast")),
-		Entry("timeout shorter than baseline + Dapr runs", []string{"spec", "× variants (2 when a baseline is measured)"},
+		Entry("timeout shorter than baseline + Dapr runs", []string{"spec", "× paths (the variants, 1 without, plus 1 for a baseline)"},
 			set("load.duration", "60s"), set("timeout", "2m")), // 10s + 2 × 60s > 2m
 		Entry("derived timeout above 72h", []string{"spec", "the derived timeout", "exceeds the 72h limit"},
 			set("load.duration", "24h"), set("load.repetitions", int64(2))),
@@ -150,6 +159,24 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("sidecar threshold without a sidecar", []string{"spec", "maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar"},
 			set("dapr.enabled", false), set("thresholds.maxSidecarMemoryPer1kQPS", "30Mi")),
 		Entry("unknown field", []string{"spec.load.rps", "unknown field"}, set("load.rps", int64(5))),
+		Entry("protocol unknown", []string{"spec.protocol.caller", "Unsupported value", "GRPC"}, set("protocol.caller", "QUIC")),
+		Entry("actors over gRPC", []string{"spec", "ActorActivation is measured over HTTP"}, actors, set("protocol.app", "GRPC")),
+		Entry("variants on actors", []string{"spec", "variants compare sidecars"}, actors, variants("a", "b")),
+		Entry("variants without Dapr", []string{"spec", "variants compare sidecars"}, set("dapr.enabled", false), set("baseline", false), variants("a")),
+		Entry("more than four variants", []string{"spec.variants", "must have at most 4 items"}, variants("a", "b", "c", "d", "e")),
+		Entry("variant names repeat", []string{"spec.variants[1]", "Duplicate value"}, variants("a", "a")),
+		Entry("variant name too long", []string{"spec.variants[0].name", "12"}, variants("a-very-long-name")),
+		Entry("variants × repetitions above 12", []string{"spec", "variants × repetitions must be at most 12", "4096-byte termination message"},
+			variants("a", "b", "c"), set("load.repetitions", int64(5))),
+		Entry("timeout shorter than every variant's runs", []string{"spec", "timeout must be longer than warmup + duration × repetitions × paths"},
+			variants("a", "b"), set("load.duration", "60s"), set("timeout", "3m")), // 10s + 3 × 60s > 3m
+		Entry("mtls per variant", []string{"spec.variants[0]", "mTLS is cluster-wide in Dapr"}, variants("a"), set("variants", []any{map[string]any{"name": "a", "mtls": "Disabled"}})),
+		Entry("an mtls annotation per variant", []string{"spec.variants[0]", "mTLS cannot vary between variants"},
+			set("variants", []any{map[string]any{"name": "a", "annotations": map[string]any{"dapr.io/enable-mtls": "false"}}})),
+		Entry("a non-Dapr annotation", []string{"spec.variants[0]", "must be dapr.io/ annotations"},
+			set("variants", []any{map[string]any{"name": "a", "annotations": map[string]any{"sidecar.istio.io/inject": "true"}}})),
+		Entry("an annotation the operator owns", []string{"spec.variants[0]", "must not set dapr.io/enabled, app-id"},
+			set("variants", []any{map[string]any{"name": "a", "annotations": map[string]any{"dapr.io/app-id": "other"}}})),
 		Entry("target toleration malformed", []string{"spec.target.tolerations"}, set("target.tolerations", "all")),
 	)
 

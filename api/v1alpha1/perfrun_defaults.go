@@ -58,12 +58,14 @@ func (s *PerfRunSpec) BaselineEnabled() bool {
 	return s.Scenario == ScenarioServiceInvocation && s.DaprEnabled()
 }
 
-// Variants is the number of measured variants per repetition (baseline and/or the measured path).
-func (s *PerfRunSpec) Variants() int {
+// Paths is the number of paths measured per repetition: the baseline, if any, and every
+// sidecar variant (one without spec.variants).
+func (s *PerfRunSpec) Paths() int {
+	n := max(1, len(s.Variants))
 	if s.BaselineEnabled() {
-		return 2
+		n++
 	}
-	return 1
+	return n
 }
 
 // Body returns the request body: either a random payload of n bytes (literal == nil) or a
@@ -131,7 +133,7 @@ func (l *LoadSpec) EffectiveWarmup() time.Duration {
 
 // LoadTime is how long the load tester drives load: warm-up plus every measured run.
 func (s *PerfRunSpec) LoadTime() time.Duration {
-	runs := time.Duration(s.Load.EffectiveRepetitions()) * time.Duration(s.Variants())
+	runs := time.Duration(s.Load.EffectiveRepetitions()) * time.Duration(s.Paths())
 	return s.Load.EffectiveWarmup() + runs*s.Load.EffectiveDuration()
 }
 
@@ -149,4 +151,33 @@ func (s *PerfRunSpec) ControlPlaneNamespace() string {
 		return s.Dapr.ControlPlaneNamespace
 	}
 	return DefaultControlPlaneNamespace
+}
+
+// CallerProtocol is how the load tester calls its sidecar (and the baseline the app).
+func (s *PerfRunSpec) CallerProtocol() Protocol {
+	if s.Protocol.Caller == "" {
+		return ProtocolHTTP
+	}
+	return s.Protocol.Caller
+}
+
+// AppProtocolOf is how a variant's sidecar calls the app: the variant's own setting, else
+// the run's.
+func (s *PerfRunSpec) AppProtocolOf(v SidecarVariant) Protocol {
+	switch {
+	case v.AppProtocol != "":
+		return v.AppProtocol
+	case s.Protocol.App != "":
+		return s.Protocol.App
+	}
+	return ProtocolHTTP
+}
+
+// EffectiveVariants are the sidecar setups measured: spec.variants, or the run's own setup
+// as one unnamed variant.
+func (s *PerfRunSpec) EffectiveVariants() []SidecarVariant {
+	if len(s.Variants) > 0 {
+		return s.Variants
+	}
+	return []SidecarVariant{{}}
 }

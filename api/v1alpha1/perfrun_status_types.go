@@ -176,6 +176,13 @@ type Result struct {
 	// +optional
 	BaselineResources *ResourceUsage `json:"baselineResources,omitempty"`
 
+	// variants holds each sidecar variant's figures, in spec order, when spec.variants is
+	// set; the fields above are then the first variant's.
+	// +listType=map
+	// +listMapKey=name
+	// +optional
+	Variants []VariantResult `json:"variants,omitempty"`
+
 	// restarts counts container restarts per role during the run.
 	// +optional
 	Restarts *Restarts `json:"restarts,omitempty"`
@@ -323,4 +330,40 @@ type Restarts struct {
 	Sidecar int32 `json:"sidecar"`
 	// loadTester is the load tester pod's restarts, its daprd included.
 	LoadTester int32 `json:"loadTester"`
+}
+
+// VariantResult is one sidecar variant's figures, and how it differs from the first.
+type VariantResult struct {
+	// name is the variant's name in spec.variants.
+	Name string `json:"name"`
+	// actualQPS is the variant's achieved rate (median over repetitions).
+	// +optional
+	ActualQPS string `json:"actualQPS,omitempty"`
+	// requests and errors over all the variant's repetitions.
+	// +optional
+	Requests int64 `json:"requests,omitempty"`
+	// +optional
+	Errors int64 `json:"errors,omitempty"`
+	// latency over every request the variant made.
+	// +optional
+	Latency *LatencySummary `json:"latency,omitempty"`
+	// added is the variant's latency minus the baseline's, with its interval.
+	// +optional
+	Added *LatencySummary `json:"added,omitempty"`
+	// +optional
+	AddedInterval *LatencyInterval `json:"addedInterval,omitempty"`
+	// difference is the variant's latency minus the first variant's (absent for the first),
+	// from the repetitions that measured both, with its interval.
+	// +optional
+	Difference *LatencySummary `json:"difference,omitempty"`
+	// +optional
+	DifferenceInterval *LatencyInterval `json:"differenceInterval,omitempty"`
+	// beyondNoise names the figures (p50, p75, p90, p99, p99.9, avg) whose difference from
+	// the first variant has an interval that excludes zero: there the variants differ.
+	// +listType=atomic
+	// +optional
+	BeyondNoise []string `json:"beyondNoise,omitempty"`
+	// resources is what the variant's target (app and sidecar) used while it was measured.
+	// +optional
+	Resources *ResourceUsage `json:"resources,omitempty"`
 }

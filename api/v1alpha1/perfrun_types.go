@@ -76,9 +76,12 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: actors only exist behind a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || !has(self.baseline) || !self.baseline",message="baseline cannot be true with dapr.enabled=false: the direct path is then the result itself"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled))",message="thresholds.maxAddedP90/maxAddedP99 need added latency: a ServiceInvocation run through Dapr with baseline on"
-// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 2 : 1)",message="timeout must be longer than warmup + duration × repetitions × variants (2 when a baseline is measured), the time the load alone takes"
-// +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 2 : 1) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × variants + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
+// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline), the time the load alone takes"
+// +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0)) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar: they cannot be set with dapr.enabled=false"
+// +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP: protocol.caller and protocol.app must be HTTP"
+// +kubebuilder:validation:XValidation:rule="!has(self.variants) || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled))",message="variants compare sidecars: they need scenario ServiceInvocation with dapr.enabled"
+// +kubebuilder:validation:XValidation:rule="!has(self.variants) || self.variants.size() * (has(self.load.repetitions) ? self.load.repetitions : 1) <= 12",message="variants × repetitions must be at most 12: every measured run's summary must fit the load tester's 4096-byte termination message"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation or ActorActivation.
 	// +required
@@ -99,6 +102,24 @@ type PerfRunSpec struct {
 	// +kubebuilder:default={}
 	// +optional
 	Dapr DaprSpec `json:"dapr,omitempty"`
+
+	// protocol is how a ServiceInvocation run's requests travel: the caller to its sidecar,
+	// the target's sidecar to the app. ActorActivation is measured over HTTP.
+	// +kubebuilder:default={}
+	// +optional
+	Protocol ProtocolSpec `json:"protocol,omitempty"`
+
+	// variants compares sidecar setups of the target in one run: each variant gets a target
+	// of its own (same image, resources and placement), measured interleaved with the others
+	// and with the baseline through the same load tester and its one sidecar, so only the
+	// target's sidecar differs. The result holds each variant's figures and its difference
+	// from the first. Needs ServiceInvocation through Dapr.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=4
+	// +listType=map
+	// +listMapKey=name
+	// +optional
+	Variants []SidecarVariant `json:"variants,omitempty"`
 
 	// actors configures ActorActivation; only allowed with that scenario.
 	// When unset the defaults of each field below apply.

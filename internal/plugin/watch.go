@@ -98,14 +98,8 @@ func Progress(run *perfv1alpha1.PerfRun, now time.Time) string {
 	if w := spec.Load.EffectiveWarmup(); elapsed >= w {
 		per := spec.Load.EffectiveDuration()
 		i := int((elapsed - w) / per) // runs completed
-		i = min(i, int(spec.Load.EffectiveRepetitions())*spec.Variants()-1)
-		path := "dapr"
-		if !spec.DaprEnabled() {
-			path = "direct"
-		} else if spec.BaselineEnabled() && i%2 == 0 {
-			path = "baseline"
-		}
-		where = fmt.Sprintf("repetition %d/%d, %s path", i/spec.Variants()+1, spec.Load.EffectiveRepetitions(), path)
+		i = min(i, int(spec.Load.EffectiveRepetitions())*spec.Paths()-1)
+		where = fmt.Sprintf("repetition %d/%d, %s path", i/spec.Paths()+1, spec.Load.EffectiveRepetitions(), pathName(&spec, i%spec.Paths()))
 	}
 	const width = 30
 	done := int(float64(width) * float64(elapsed) / float64(total))
@@ -122,4 +116,21 @@ func conditionMessage(run *perfv1alpha1.PerfRun) string {
 		}
 	}
 	return "waiting"
+}
+
+// pathName names the k-th path of a repetition: the baseline first, then the sidecar
+// variants in spec order (their order alternates between repetitions; this is the first's).
+func pathName(spec *perfv1alpha1.PerfRunSpec, k int) string {
+	switch {
+	case !spec.DaprEnabled():
+		return "direct"
+	case spec.BaselineEnabled() && k == 0:
+		return "baseline"
+	case spec.BaselineEnabled():
+		k--
+	}
+	if name := spec.EffectiveVariants()[min(k, len(spec.EffectiveVariants())-1)].Name; name != "" {
+		return "dapr (" + name + ")"
+	}
+	return "dapr"
 }

@@ -63,6 +63,7 @@ func Build(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Result 
 	if reps > 1 {
 		res.Spread = &spread
 	}
+	res.Variants = variantsOf(run, sum)
 	return res
 }
 
@@ -152,6 +153,9 @@ func Headline(res *perfv1alpha1.Result) string {
 		if noise := withinNoise(res); len(noise) > 0 {
 			msg += "; " + strings.Join(noise, ", ") + " within noise: Dapr's cost there cannot be told from zero"
 		}
+	}
+	if v := VariantsHeadline(res); v != "" {
+		msg += "; variants: " + v
 	}
 	return msg
 }

@@ -95,7 +95,8 @@ type Phase struct {
 
 // Attribute folds each window into the usage of the variant whose phase contains it, the
 // window's first and last trim seconds inside the phase's own trimmed bounds. It returns
-// the usage per variant, nil for a variant no window fell into.
+// the usage per variant, nil for a variant no window fell into. A window of one sidecar
+// variant's target counts only in that variant's phases.
 func Attribute(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.Duration) map[string]*perfv1alpha1.ResourceUsage {
 	out := map[string]*perfv1alpha1.ResourceUsage{}
 	for _, w := range windows {
@@ -106,12 +107,16 @@ func Attribute(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.Dur
 		if i < 0 {
 			continue
 		}
+		role, variant := splitVariant(w.Role)
+		if variant != "" && variant != phases[i].Variant {
+			continue // another variant's idle target
+		}
 		u := out[phases[i].Variant]
 		if u == nil {
 			u = &perfv1alpha1.ResourceUsage{}
 			out[phases[i].Variant] = u
 		}
-		Fold(roleSlot(u, w.Role), Reading{CPUMilli: w.CPU, MemoryBytes: w.Memory, Timestamp: w.End.Time})
+		Fold(roleSlot(u, role), Reading{CPUMilli: w.CPU, MemoryBytes: w.Memory, Timestamp: w.End.Time})
 	}
 	for _, u := range out {
 		slices.SortFunc(u.ControlPlane, func(a, b perfv1alpha1.ComponentUsage) int { return strings.Compare(a.Component, b.Component) })

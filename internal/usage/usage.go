@@ -20,6 +20,7 @@ limitations under the License.
 package usage
 
 import (
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -40,6 +41,18 @@ const (
 	LoadTester    Role = "loadTester"
 	BaselineApp   Role = "baselineApp"
 )
+
+// variantSeparator joins a role and the sidecar variant whose target pod it is.
+const variantSeparator = "@"
+
+// ofVariant is role as played by the target pod of one sidecar variant (result.Variant code).
+func ofVariant(role Role, variant string) Role { return role + variantSeparator + Role(variant) }
+
+// splitVariant undoes ofVariant; variant is empty for a role every variant shares.
+func splitVariant(role string) (base, variant string) {
+	base, variant, _ = strings.Cut(role, variantSeparator)
+	return base, variant
+}
 
 // controlPlaneLabel is the label Dapr's Helm chart puts on every control-plane pod.
 const controlPlaneLabel = "app"
@@ -85,7 +98,8 @@ func (r *Reading) add(c metricsv1beta1.ContainerMetrics, pm *metricsv1beta1.PodM
 }
 
 // DataPlane groups a run's pod metrics into one reading per role. Windows that ended
-// before since (the warm-up) are left out.
+// before since (the warm-up) are left out. A sidecar variant's target pods are a role of
+// their own (ofVariant), counted only while their variant is measured.
 func DataPlane(items []metricsv1beta1.PodMetrics, since time.Time) map[Role]Reading {
 	out := map[Role]Reading{}
 	for _, pm := range items {
@@ -97,6 +111,9 @@ func DataPlane(items []metricsv1beta1.PodMetrics, since time.Time) map[Role]Read
 			role, ok := Classify(component, c.Name)
 			if !ok {
 				continue
+			}
+			if v := pm.Labels[workload.LabelVariant]; v != "" {
+				role = ofVariant(role, v)
 			}
 			r := out[role]
 			r.add(c, &pm)

@@ -266,3 +266,27 @@ func TestPer1kQPS(t *testing.T) {
 		t.Error("no samples or no rate must give nil")
 	}
 }
+
+// With sidecar variants each variant's target is a role of its own: its windows count only
+// in its own phases, never as another variant's (idle) sidecar.
+func TestAttributeKeepsEachVariantsTargetToItsPhases(t *testing.T) {
+	phases := []Phase{{"d", t0, t0.Add(30 * time.Second)}, {"d1", t0.Add(30 * time.Second), t0.Add(60 * time.Second)}}
+	windows := []perfv1alpha1.UsageWindow{
+		window(string(ofVariant(ServerSidecar, "d")), 20, 400),  // d measured
+		window(string(ofVariant(ServerSidecar, "d1")), 20, 3),   // d1 idle while d is measured
+		window(string(ofVariant(ServerSidecar, "d")), 50, 4),    // d idle while d1 is measured
+		window(string(ofVariant(ServerSidecar, "d1")), 50, 600), // d1 measured
+		window(string(ClientSidecar), 50, 200),                  // the shared caller sidecar
+	}
+	got := Attribute(windows, phases, 2*time.Second)
+	if d := got["d"]; d == nil || d.ServerSidecar == nil || d.ServerSidecar.Samples != 1 || d.ServerSidecar.CPUAvg.MilliValue() != 400 {
+		t.Errorf("variant d sidecar = %+v, want its own 400m window only", got["d"])
+	}
+	d1 := got["d1"]
+	if d1 == nil || d1.ServerSidecar == nil || d1.ServerSidecar.Samples != 1 || d1.ServerSidecar.CPUAvg.MilliValue() != 600 {
+		t.Fatalf("variant d1 sidecar = %+v, want its own 600m window only", d1)
+	}
+	if d1.ClientSidecar == nil || d1.ClientSidecar.CPUAvg.MilliValue() != 200 {
+		t.Errorf("the shared caller sidecar = %+v", d1.ClientSidecar)
+	}
+}

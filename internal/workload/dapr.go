@@ -36,7 +36,11 @@ func TracingConfiguration(run *perfv1alpha1.PerfRun) *unstructured.Unstructured 
 	if rate == "" {
 		rate = "0.1"
 	}
-	u := daprObject(run, ConfigurationGVK, NamesFor(run).Tracing)
+	return tracingConfiguration(run, NamesFor(run).Tracing, rate)
+}
+
+func tracingConfiguration(run *perfv1alpha1.PerfRun, name, rate string) *unstructured.Unstructured {
+	u := daprObject(run, ConfigurationGVK, name)
 	u.Object["spec"] = map[string]any{
 		"tracing": map[string]any{"samplingRate": rate},
 	}

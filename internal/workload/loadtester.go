@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -76,7 +77,19 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun) []corev1.EnvVar {
 		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_PAYLOAD_BYTES", Value: strconv.Itoa(n)})
 	}
 	sidecar := fmt.Sprintf("http://localhost:%d", SidecarHTTPPort)
-	direct := func(svc string) string { return fmt.Sprintf("http://%s:%d/%s", svc, AppPort, InvokeMethod) }
+	grpcCaller := spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC
+	direct := func(svc string) string {
+		if grpcCaller {
+			return fmt.Sprintf("grpc://%s:%d/%s", svc, AppGRPCPort, InvokeMethod)
+		}
+		return fmt.Sprintf("http://%s:%d/%s", svc, AppPort, InvokeMethod)
+	}
+	viaDapr := func(appID string) string {
+		if grpcCaller {
+			return fmt.Sprintf("dapr-grpc://localhost:%d/%s/%s", SidecarGRPCPort, appID, InvokeMethod)
+		}
+		return fmt.Sprintf("%s/v1.0/invoke/%s/method/%s", sidecar, appID, InvokeMethod)
+	}
 	switch {
 	case !spec.DaprEnabled():
 		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DIRECT_URL", Value: direct(names.Target)})
@@ -85,8 +98,15 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun) []corev1.EnvVar {
 		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DAPR_URL",
 			Value: fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecar, a.ActorType, a.Method)})
 	default:
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DAPR_URL",
-			Value: fmt.Sprintf("%s/v1.0/invoke/%s/method/%s", sidecar, names.TargetAppID, InvokeMethod)})
+		targets := VariantTargets(run)
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DAPR_URL", Value: viaDapr(targets[0].AppID)})
+		var more []string
+		for _, t := range targets[1:] {
+			more = append(more, viaDapr(t.AppID))
+		}
+		if len(more) > 0 {
+			env = append(env, corev1.EnvVar{Name: "DAPRBENCH_VARIANT_URLS", Value: strings.Join(more, ",")})
+		}
 	}
 	if spec.BaselineEnabled() {
 		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_BASELINE_URL", Value: direct(names.Baseline)})

@@ -23,12 +23,16 @@ import (
 	"fmt"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/perfapp"
 )
 
 // Ports and paths of the target app (cmd/perfapp).
 const (
-	AppPort         = 3000
-	InvokeMethod    = "test"
+	AppPort = 3000
+	// AppGRPCPort serves Dapr's app-callback gRPC service beside the HTTP port.
+	AppGRPCPort     = 3001
+	SidecarGRPCPort = 50001
+	InvokeMethod    = perfapp.InvokeMethod
 	SidecarHTTPPort = 3500
 	ContainerTarget = "app"
 	ContainerTester = "loadtester"

@@ -65,11 +65,17 @@ func daprAnnotations(run *perfv1alpha1.PerfRun, appID string, appPort int) map[s
 	if appPort > 0 {
 		a["dapr.io/app-port"] = strconv.Itoa(appPort)
 	}
-	setQuantity(a, "dapr.io/sidecar-cpu-limit", d.Sidecar.CPULimit)
-	setQuantity(a, "dapr.io/sidecar-cpu-request", d.Sidecar.CPURequest)
-	setQuantity(a, "dapr.io/sidecar-memory-limit", d.Sidecar.MemoryLimit)
-	setQuantity(a, "dapr.io/sidecar-memory-request", d.Sidecar.MemoryRequest)
+	setSidecarResources(a, d.Sidecar)
 	return a
+}
+
+// sidecarResourceKeys are the annotations setSidecarResources writes.
+var sidecarResourceKeys = []string{"dapr.io/sidecar-cpu-limit", "dapr.io/sidecar-cpu-request", "dapr.io/sidecar-memory-limit", "dapr.io/sidecar-memory-request"}
+
+func setSidecarResources(a map[string]string, s perfv1alpha1.SidecarSpec) {
+	for i, q := range []*resource.Quantity{s.CPULimit, s.CPURequest, s.MemoryLimit, s.MemoryRequest} {
+		setQuantity(a, sidecarResourceKeys[i], q)
+	}
 }
 
 func setQuantity(a map[string]string, key string, q *resource.Quantity) {

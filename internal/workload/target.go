@@ -17,6 +17,8 @@ limitations under the License.
 package workload
 
 import (
+	"strconv"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,16 +26,13 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
 )
 
-// TargetDeployment is the app under test, with a Dapr sidecar when Dapr is enabled.
+// TargetDeployment is the app under test (the first variant's), with a Dapr sidecar when
+// Dapr is enabled.
 func TargetDeployment(run *perfv1alpha1.PerfRun, o Options) *appsv1.Deployment {
-	names := NamesFor(run)
-	d := appDeployment(run, names.Target, RoleTarget, o)
-	if run.Spec.DaprEnabled() {
-		d.Spec.Template.Annotations = daprAnnotations(run, names.TargetAppID, AppPort)
-	}
-	return d
+	return variantDeployment(run, VariantTargets(run)[0], o)
 }
 
 // BaselineDeployment is the target's sidecar-free twin: same image, args and resources,
@@ -47,7 +46,11 @@ func BaselineDeployment(run *perfv1alpha1.PerfRun, o Options) *appsv1.Deployment
 // TargetService and BaselineService expose the apps for direct calls (the baseline and
 // the Dapr-less path); Dapr's own invocation does not need them.
 func TargetService(run *perfv1alpha1.PerfRun) *corev1.Service {
-	return appService(run, NamesFor(run).Target, RoleTarget)
+	svc := appService(run, NamesFor(run).Target, RoleTarget)
+	if len(run.Spec.Variants) > 0 {
+		svc.Spec.Selector[LabelVariant] = string(result.DaprVariant(0))
+	}
+	return svc
 }
 
 // BaselineService exposes the sidecar-free twin.
@@ -56,7 +59,7 @@ func BaselineService(run *perfv1alpha1.PerfRun) *corev1.Service {
 }
 
 func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options) *appsv1.Deployment {
-	args := []string{"--port=3000"}
+	args := []string{"--port=" + strconv.Itoa(AppPort), "--grpc-port=" + strconv.Itoa(AppGRPCPort)}
 	if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation {
 		args = append(args, "--actor-type="+run.Spec.ActorSettings().ActorType)
 	}
@@ -65,7 +68,10 @@ func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options)
 		Image:   imageFor(run.Spec.Target.Image, o),
 		Command: []string{perfappBinary},
 		Args:    args,
-		Ports:   []corev1.ContainerPort{{Name: "http", ContainerPort: AppPort, Protocol: corev1.ProtocolTCP}},
+		Ports: []corev1.ContainerPort{
+			{Name: "http", ContainerPort: AppPort, Protocol: corev1.ProtocolTCP},
+			{Name: "grpc", ContainerPort: AppGRPCPort, Protocol: corev1.ProtocolTCP},
+		},
 		ReadinessProbe: &corev1.Probe{
 			ProbeHandler:  corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/healthz", Port: intstr.FromInt32(AppPort)}},
 			PeriodSeconds: 2,
@@ -90,9 +96,10 @@ func appService(run *perfv1alpha1.PerfRun, name string, role Role) *corev1.Servi
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: run.Namespace, Labels: Labels(run, role)},
 		Spec: corev1.ServiceSpec{
 			Selector: Selector(run, role),
-			Ports: []corev1.ServicePort{{
-				Name: "http", Port: AppPort, TargetPort: intstr.FromInt32(AppPort), Protocol: corev1.ProtocolTCP,
-			}},
+			Ports: []corev1.ServicePort{
+				{Name: "http", Port: AppPort, TargetPort: intstr.FromInt32(AppPort), Protocol: corev1.ProtocolTCP},
+				{Name: "grpc", Port: AppGRPCPort, TargetPort: intstr.FromInt32(AppGRPCPort), Protocol: corev1.ProtocolTCP},
+			},
 		},
 	}
 }

@@ -24,6 +24,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/pod-security-admission/api"
 	"k8s.io/pod-security-admission/policy"
 	"k8s.io/utils/ptr"
@@ -304,5 +305,71 @@ func TestDaprObjects(t *testing.T) {
 	}
 	if scopes := store.Object["scopes"].([]any); len(scopes) != 2 || scopes[0] != "bench-target" || scopes[1] != "bench-loadtester" {
 		t.Errorf("scopes = %v", scopes)
+	}
+}
+
+func TestGRPCCallerAndAppProtocols(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		s.Protocol = perfv1alpha1.ProtocolSpec{Caller: perfv1alpha1.ProtocolGRPC, App: perfv1alpha1.ProtocolGRPC}
+	})
+	env := envMap(LoadTesterEnv(run))
+	if got := env["DAPRBENCH_DAPR_URL"]; got != "dapr-grpc://localhost:50001/bench-target/test" {
+		t.Errorf("dapr URL = %q, want daprd's gRPC API", got)
+	}
+	if got := env["DAPRBENCH_BASELINE_URL"]; got != "grpc://bench-baseline:3001/test" {
+		t.Errorf("baseline URL = %q, want the app's gRPC port", got)
+	}
+	a := TargetDeployment(run, opts).Spec.Template.Annotations
+	if a["dapr.io/app-protocol"] != "grpc" || a["dapr.io/app-port"] != "3001" {
+		t.Errorf("annotations = %v, want app-protocol grpc on port 3001", a)
+	}
+	if _, ok := TargetService(run).Spec.Selector[LabelVariant]; ok {
+		t.Error("a run without variants selects by variant")
+	}
+}
+
+func TestVariantsGetTargetsOfTheirOwn(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		s.Variants = []perfv1alpha1.SidecarVariant{
+			{Name: "release"},
+			{Name: "debug", LogLevel: "debug", SidecarImage: "registry.example/daprd:dev", TracingSamplingRate: "1",
+				AppProtocol: perfv1alpha1.ProtocolGRPC, Sidecar: &perfv1alpha1.SidecarSpec{MemoryLimit: ptr.To(resource.MustParse("256Mi"))},
+				Annotations: map[string]string{"dapr.io/enable-api-logging": "true"}},
+		}
+	})
+	ds := TargetDeployments(run, opts)
+	if len(ds) != 2 || ds[0].Name != "bench-target" || ds[1].Name != "bench-target-debug" {
+		t.Fatalf("deployments = %v", ds)
+	}
+	first, second := ds[0].Spec.Template.Annotations, ds[1].Spec.Template.Annotations
+	if first["dapr.io/log-level"] != "warn" || first["dapr.io/config"] != "bench-tracing" || first["dapr.io/sidecar-cpu-limit"] != "500m" {
+		t.Errorf("first variant = %v, want the run's own settings", first)
+	}
+	for k, want := range map[string]string{"dapr.io/app-id": "bench-target-debug", "dapr.io/log-level": "debug",
+		"dapr.io/sidecar-image": "registry.example/daprd:dev", "dapr.io/app-protocol": "grpc", "dapr.io/app-port": "3001",
+		"dapr.io/config": "bench-tracing-1", "dapr.io/sidecar-memory-limit": "256Mi", "dapr.io/enable-api-logging": "true"} {
+		if second[k] != want {
+			t.Errorf("second variant %s = %q, want %q", k, second[k], want)
+		}
+	}
+	if _, ok := second["dapr.io/sidecar-cpu-limit"]; ok {
+		t.Error("a variant's sidecar replaces the run's, but the run's cpu limit stayed")
+	}
+	// Selectors never overlap, and the direct Service picks the first variant.
+	if ds[0].Spec.Selector.MatchLabels[LabelVariant] != "d" || ds[1].Spec.Selector.MatchLabels[LabelVariant] != "d1" ||
+		TargetService(run).Spec.Selector[LabelVariant] != "d" {
+		t.Errorf("selectors %v, %v", ds[0].Spec.Selector.MatchLabels, ds[1].Spec.Selector.MatchLabels)
+	}
+	confs := TracingConfigurations(run)
+	if len(confs) != 2 || confs[1].GetName() != "bench-tracing-1" {
+		t.Fatalf("configurations = %d", len(confs))
+	}
+	if rate, _, _ := unstructured.NestedString(confs[1].Object, "spec", "tracing", "samplingRate"); rate != "1" {
+		t.Errorf("the variant's sampling rate = %q", rate)
+	}
+	env := envMap(LoadTesterEnv(run))
+	if env["DAPRBENCH_DAPR_URL"] != "http://localhost:3500/v1.0/invoke/bench-target/method/test" ||
+		env["DAPRBENCH_VARIANT_URLS"] != "http://localhost:3500/v1.0/invoke/bench-target-debug/method/test" {
+		t.Errorf("load tester URLs = %v", env)
 	}
 }

@@ -1,0 +1,92 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+// Protocol is an invocation protocol.
+// +kubebuilder:validation:Enum=HTTP;GRPC
+type Protocol string
+
+const (
+	ProtocolHTTP Protocol = "HTTP"
+	ProtocolGRPC Protocol = "GRPC"
+)
+
+// ProtocolSpec says how a ServiceInvocation run's requests travel. Between the two sidecars
+// Dapr always speaks gRPC; these are the two ends.
+type ProtocolSpec struct {
+	// caller is how the load tester calls its sidecar: HTTP (POST /v1.0/invoke/…) or GRPC
+	// (daprd's InvokeService). The baseline calls the app directly over the same protocol.
+	// +kubebuilder:default=HTTP
+	// +optional
+	Caller Protocol `json:"caller,omitempty"`
+
+	// app is how the target's sidecar calls the app (dapr.io/app-protocol): HTTP, or GRPC
+	// (Dapr's app-callback service, OnInvoke).
+	// +kubebuilder:default=HTTP
+	// +optional
+	App Protocol `json:"app,omitempty"`
+}
+
+// SidecarVariant is one sidecar setup of the target, compared with the others in one run.
+// Unset fields take the run's own setting (spec.dapr, spec.protocol.app).
+// +kubebuilder:validation:XValidation:rule="!has(self.mtls)",message="mtls cannot vary between variants: mTLS is cluster-wide in Dapr (the control plane's daprsystem Configuration); compare it with two PerfRuns, one per cluster setting"
+// +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, k.startsWith('dapr.io/'))",message="annotations must be dapr.io/ annotations: a variant varies the sidecar only"
+// +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, !(k in ['dapr.io/enabled', 'dapr.io/app-id', 'dapr.io/app-port', 'dapr.io/app-protocol', 'dapr.io/config', 'dapr.io/sidecar-image', 'dapr.io/log-level', 'dapr.io/sidecar-cpu-limit', 'dapr.io/sidecar-cpu-request', 'dapr.io/sidecar-memory-limit', 'dapr.io/sidecar-memory-request']))",message="annotations must not set dapr.io/enabled, app-id, app-port or config (the operator owns them) nor app-protocol, sidecar-image, log-level or sidecar-* resources (use the variant's own fields)"
+// +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, !k.contains('mtls'))",message="mTLS cannot vary between variants: it is cluster-wide in Dapr (the control plane's daprsystem Configuration)"
+type SidecarVariant struct {
+	// name identifies the variant in the result and in its workloads' names.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=12
+	// +kubebuilder:validation:Pattern=`^[a-z]([-a-z0-9]*[a-z0-9])?$`
+	// +required
+	Name string `json:"name"`
+
+	// sidecarImage is the daprd image (dapr.io/sidecar-image); empty: the injector's.
+	// +kubebuilder:validation:MaxLength=512
+	// +optional
+	SidecarImage string `json:"sidecarImage,omitempty"`
+
+	// sidecar, when set, replaces spec.dapr.sidecar for this variant (its unset fields take
+	// their own defaults, not the run's).
+	// +optional
+	Sidecar *SidecarSpec `json:"sidecar,omitempty"`
+
+	// logLevel is daprd's log level for this variant.
+	// +optional
+	LogLevel LogLevel `json:"logLevel,omitempty"`
+
+	// tracingSamplingRate is this variant's tracing sampling rate (its own Configuration).
+	// +kubebuilder:validation:Pattern=`^(0(\.[0-9]{1,6})?|1(\.0{1,6})?)$`
+	// +kubebuilder:validation:MaxLength=8
+	// +optional
+	TracingSamplingRate string `json:"tracingSamplingRate,omitempty"`
+
+	// appProtocol is how this variant's sidecar calls the app.
+	// +optional
+	AppProtocol Protocol `json:"appProtocol,omitempty"`
+
+	// annotations are further dapr.io/ annotations of this variant's target pod, e.g.
+	// dapr.io/http-max-request-size or dapr.io/enable-api-logging.
+	// +kubebuilder:validation:MaxProperties=16
+	// +optional
+	Annotations map[string]string `json:"annotations,omitempty"`
+
+	// mtls is never accepted: it is here so that a variant asking for it is refused with
+	// the reason (mTLS is cluster-wide in Dapr) rather than dropped as an unknown field.
+	// +optional
+	MTLS *MTLSMode `json:"mtls,omitempty"`
+}
