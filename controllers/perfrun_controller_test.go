@@ -419,6 +419,24 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(c.Message).To(ContainSubstring("is not present with pull policy of Never"))
 	})
 
+	It("fails with PodsUnschedulable, in the scheduler's words and with the sidecar-request hint, once the grace has passed", func() {
+		run := createRun(ns, "nocpu", perfv1alpha1.ScenarioServiceInvocation)
+		d := &appsv1.Deployment{}
+		Eventually(func() error { return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "nocpu-target"}, d) }).Should(Succeed())
+		pod := podFromTemplate(ns, "nocpu-target-pod", d.Spec.Template)
+		pod.Spec.NodeName = ""
+		Expect(k8sClient.Create(suiteCtx, pod)).To(Succeed())
+		pod.Status.Phase = corev1.PodPending
+		pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable,
+			Message: "0/1 nodes are available: 1 Insufficient cpu.", LastTransitionTime: metav1.NewTime(fakeClock.Now())}}
+		Expect(k8sClient.Status().Update(suiteCtx, pod)).To(Succeed())
+		Consistently(phaseOf(run), time.Second).Should(Equal(perfv1alpha1.PhaseProvisioning), "an autoscaler may add a node within the grace")
+		fakeClock.Step(time.Minute + time.Second) // the suite's image-start grace
+		c := failedWith(run, perfv1alpha1.ReasonPodsUnschedulable)
+		Expect(c.Message).To(ContainSubstring("Insufficient cpu"))
+		Expect(c.Message).To(ContainSubstring("set dapr.sidecar.cpuRequest"))
+	})
+
 	It("fails with SidecarNotInjected when a fail-open injector admitted the target without daprd", func() {
 		run := createRun(ns, "bare", perfv1alpha1.ScenarioServiceInvocation)
 		d := &appsv1.Deployment{}

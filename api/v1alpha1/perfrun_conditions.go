@@ -86,6 +86,9 @@ const (
 	// ReasonImageNotStarting: a container of the run cannot start (image pull, crash loop,
 	// bad config); the kubelet's own reason is in the message.
 	ReasonImageNotStarting = "ImageNotStarting"
+	// ReasonPodsUnschedulable: a pod of the run found no node for longer than the image-start
+	// grace; the scheduler's own words are in the message.
+	ReasonPodsUnschedulable = "PodsUnschedulable"
 
 	// ReasonRunning: the load tester is running.
 	ReasonRunning = "Running"

@@ -49,6 +49,28 @@ func StartFailure(pods []corev1.Pod, now time.Time, grace time.Duration) string 
 	return ""
 }
 
+// Unschedulable names the first pod the scheduler has found no node for since longer than
+// grace (a cluster autoscaler may add one meanwhile), in the scheduler's words, with a hint
+// when CPU is short: Kubernetes makes a container with a limit and no request request its
+// limit, so daprd with only dapr.io/sidecar-cpu-limit reserves all of it. Empty: none.
+func Unschedulable(pods []corev1.Pod, now time.Time, grace time.Duration) string {
+	for _, p := range pods {
+		for _, c := range p.Status.Conditions {
+			if c.Type != corev1.PodScheduled || c.Status != corev1.ConditionFalse || c.Reason != corev1.PodReasonUnschedulable ||
+				now.Sub(c.LastTransitionTime.Time) <= grace {
+				continue
+			}
+			msg := fmt.Sprintf("pod %s found no node for %v: %s", p.Name, now.Sub(c.LastTransitionTime.Time).Round(time.Second), c.Message)
+			if strings.Contains(c.Message, "Insufficient cpu") && SidecarImage(&p) != "" {
+				msg += "; a daprd with a cpuLimit and no cpuRequest requests its whole limit: set dapr.sidecar.cpuRequest " +
+					"(or the variant's sidecar.cpuRequest), e.g. 100m"
+			}
+			return msg
+		}
+	}
+	return ""
+}
+
 // MissingSidecar names the first pod that asked for a sidecar (dapr.io/enabled) and has no
 // daprd container (init containers included: native sidecars live there). Empty: none.
 func MissingSidecar(pods []corev1.Pod) string {

@@ -134,6 +134,32 @@ func TestReportOfARun(t *testing.T) {
 	}
 }
 
+func TestReportOfAVariantComparison(t *testing.T) {
+	res := result("12.1ms", "11.8ms", "12.4ms", "390m")
+	res.Variants = []perfv1alpha1.VariantResult{
+		{Name: "release", ActualQPS: "499.9", Latency: res.Latency, Added: res.Added},
+		{Name: "api-logging", ActualQPS: "499.8", Errors: 1, Latency: res.Latency, Added: res.Added,
+			Difference: &perfv1alpha1.LatencySummary{P50: d("-444us"), P90: d("1.2ms"), P99: d("8ms")}, BeyondNoise: []string{"p50", "p90"},
+			Resources: &perfv1alpha1.ResourceUsage{SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: ptr.To(resource.MustParse("360m"))}}},
+	}
+	createRun(t, "ab", nil, nil, res, false)
+	out, err := run(t, "report", "ab", "--dir", t.TempDir())
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	var rows []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "release") || strings.HasPrefix(line, "api-logging") {
+			rows = append(rows, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	want := []string{"release 499.9 0 7.6ms 13.7ms 29.8ms 12.1ms - - - - -",
+		"api-logging 499.8 1 7.6ms 13.7ms 29.8ms 12.1ms 360m -444µs 1.2ms 8ms p50,p90"}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("variant rows:\n%s\nwant:\n%s\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"), out)
+	}
+}
+
 func TestReportOfASweepDrawsItsCharts(t *testing.T) {
 	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "conns", Namespace: "default"}, Spec: perfv1alpha1.PerfSweepSpec{
 		Points: &perfv1alpha1.SweepPoints{Connections: []int32{1, 4}},

@@ -93,6 +93,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
 	}
 	b.WriteString(lat.String())
+	b.WriteString(variantsTable(res))
 	for _, part := range []struct {
 		title string
 		u     *perfv1alpha1.ResourceUsage
@@ -117,6 +118,37 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		}
 	}
 	return b.String()
+}
+
+// variantsTable renders the sidecar variants of a run that compared them: each one's
+// latency, added latency and sidecar CPU, and its difference from the first.
+func variantsTable(res *perfv1alpha1.Result) string {
+	if len(res.Variants) == 0 {
+		return ""
+	}
+	t := &table{}
+	t.add("VARIANT", "QPS", "ERRORS", "P50", "P90", "P99", "ADDED-P90", "SIDECAR-CPU/1K", "DIFF-P50", "DIFF-P90", "DIFF-P99", "BEYOND-NOISE")
+	for _, v := range res.Variants {
+		l, a, d := pickOrEmpty(v.Latency), pickOrEmpty(v.Added), pickOrEmpty(v.Difference)
+		cpu := "-"
+		if v.Resources != nil && v.Resources.SidecarPer1kQPS != nil {
+			cpu = qty(v.Resources.SidecarPer1kQPS.CPU)
+		}
+		beyond := strings.Join(v.BeyondNoise, ",")
+		if v.Difference != nil && beyond == "" {
+			beyond = "none"
+		}
+		t.add(v.Name, orDash(v.ActualQPS), fmt.Sprint(v.Errors), dur(l.P50), dur(l.P90), dur(l.P99), dur(a.P90), cpu,
+			dur(d.P50), dur(d.P90), dur(d.P99), orDash(beyond))
+	}
+	return "\nsidecar variants (DIFF: this variant minus the first, beyond noise where its 95% interval excludes zero)\n" + t.String()
+}
+
+func pickOrEmpty(l *perfv1alpha1.LatencySummary) perfv1alpha1.LatencySummary {
+	if l == nil {
+		return perfv1alpha1.LatencySummary{}
+	}
+	return *l
 }
 
 // sweepTable renders a sweep's points in the order of the curve.

@@ -61,6 +61,13 @@ func TestVariantsCarryTheirFiguresAndTheirDifference(t *testing.T) {
 	if h := Headline(res); !strings.Contains(h, "variants: debug − release p90 300µs (beyond noise at p50, avg)") {
 		t.Errorf("headline = %q", h)
 	}
+	if h := Headline(res); !strings.Contains(h, "one repetition") {
+		t.Errorf("a one-repetition comparison does not say so: %q", h)
+	}
+	res.Spread = &perfv1alpha1.Spread{}
+	if h := Headline(res); strings.Contains(h, "one repetition") {
+		t.Errorf("a repeated comparison is called a one-repetition one: %q", h)
+	}
 	if Build(&perfv1alpha1.PerfRun{}, sum).Variants != nil {
 		t.Error("a run without spec.variants reports variants")
 	}

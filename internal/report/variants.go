@@ -85,5 +85,11 @@ func VariantsHeadline(res *perfv1alpha1.Result) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s − %s p90 %s (%s)", v.Name, res.Variants[0].Name, str(v.Difference.P90), verdict))
 	}
-	return strings.Join(parts, "; ")
+	msg := strings.Join(parts, "; ")
+	if msg != "" && res.Spread == nil {
+		// One repetition: each variant ran once, at its own time; the interval knows the
+		// requests' scatter but not what changed between the runs.
+		msg += " — one repetition: the intervals hold the requests' scatter, not drift between runs; judge with load.repetitions ≥ 3"
+	}
+	return msg
 }

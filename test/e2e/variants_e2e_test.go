@@ -1,0 +1,162 @@
+//go:build e2e
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// protocolQPS is what each of the three concurrent runs below sends: together they stay
+// well inside what the one two-core node sustains through Dapr.
+const protocolQPS = 200
+
+// variantStats reads the counters of one sidecar variant's target app through the API
+// server's pod proxy, and returns its pod's Dapr annotations.
+func variantStats(run *perfv1alpha1.PerfRun, i int) (map[string]int64, map[string]string) {
+	var pods corev1.PodList
+	Expect(k8sClient.List(ctx, &pods, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name,
+		workload.LabelComponent: string(workload.RoleTarget), workload.LabelVariant: string(result.DaprVariant(i))})).To(Succeed())
+	Expect(pods.Items).To(HaveLen(1))
+	raw := runWithInput(nil, kubectlBin(), "get", "--raw",
+		"/api/v1/namespaces/"+run.Namespace+"/pods/"+pods.Items[0].Name+":"+strconv.Itoa(workload.AppPort)+"/proxy/stats")
+	stats := map[string]int64{}
+	Expect(json.Unmarshal(raw, &stats)).To(Succeed(), string(raw))
+	return stats, pods.Items[0].Annotations
+}
+
+// sampleRun reads a PerfRun from config/samples into namespace ns.
+func sampleRun(file, ns string) *perfv1alpha1.PerfRun {
+	b, err := os.ReadFile("../../config/samples/" + file)
+	Expect(err).NotTo(HaveOccurred())
+	run := &perfv1alpha1.PerfRun{}
+	Expect(yaml.UnmarshalStrict(b, run)).To(Succeed())
+	run.Namespace = ns
+	return run
+}
+
+func per1k(u *perfv1alpha1.ResourceUsage) string {
+	if u == nil || u.SidecarPer1kQPS == nil || u.SidecarPer1kQPS.CPU == nil {
+		return "-"
+	}
+	return u.SidecarPer1kQPS.CPU.String()
+}
+
+var _ = Describe("Invocation protocols and sidecar variants through real Dapr", func() {
+	It("measures all four invocation paths and an A/B of two sidecar setups, each variant with its own figures", func() {
+		ns := newNamespace()
+		short := func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Duration = &metav1.Duration{Duration: 15 * time.Second}
+			s.Load.Warmup = &metav1.Duration{Duration: 3 * time.Second}
+			s.Load.Connections = 4
+			s.Load.PayloadBytes = ptr.To[int32](1024)
+			s.Baseline = ptr.To(true)
+			s.Cleanup = perfv1alpha1.CleanupNever // the targets' own counters are read below
+			// A request below the limit: three runs of three sidecars fit the two cores.
+			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
+			// The two app protocols are two variants of one run: measured interleaved, the
+			// same baseline for both, their difference reported.
+			s.Variants = []perfv1alpha1.SidecarVariant{
+				{Name: "app-http", AppProtocol: perfv1alpha1.ProtocolHTTP},
+				{Name: "app-grpc", AppProtocol: perfv1alpha1.ProtocolGRPC},
+			}
+		}
+		httpCaller := daprRun(ns, "caller-http", perfv1alpha1.ScenarioServiceInvocation, protocolQPS, short)
+		grpcCaller := daprRun(ns, "caller-grpc", perfv1alpha1.ScenarioServiceInvocation, protocolQPS, short,
+			func(s *perfv1alpha1.PerfRunSpec) { s.Protocol.Caller = perfv1alpha1.ProtocolGRPC })
+
+		// The A/B sample as shipped, shortened: one repetition of 35 s runs, long enough for
+		// each variant's target to be sampled by metrics-server.
+		ab := sampleRun("perf_v1alpha1_perfrun_sidecar_ab.yaml", ns)
+		ab.Spec.Load.QPS = protocolQPS
+		ab.Spec.Load.Repetitions = 1
+		ab.Spec.Load.Duration = &metav1.Duration{Duration: 35 * time.Second}
+		ab.Spec.Load.Warmup = &metav1.Duration{Duration: 5 * time.Second}
+		Expect(k8sClient.Create(ctx, ab)).To(Succeed())
+
+		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller, ab} {
+			Eventually(phase(run), 9*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		}
+
+		By("every path succeeds with added latency, whichever protocol each end speaks")
+		table := []string{"| caller → app | added p50 | added p90 | added p99 | sidecar CPU per 1000 rps |", "|---|---|---|---|---|"}
+		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller} {
+			res := get(run).Status.Result
+			Expect(res.Variants).To(HaveLen(2), describe(run))
+			for i, v := range res.Variants {
+				path := fmt.Sprintf("%s → %s", run.Spec.CallerProtocol(), run.Spec.AppProtocolOf(run.Spec.Variants[i]))
+				Expect(v.Errors).To(BeZero(), path)
+				Expect(v.Requests).To(BeNumerically(">=", int64(0.9*protocolQPS*15)), path)
+				Expect(v.Latency).NotTo(BeNil(), path)
+				Expect(v.Added).NotTo(BeNil(), path)
+				Expect(v.AddedInterval).NotTo(BeNil(), path)
+				// Two sidecars with mTLS between them cost more than a direct call, beyond noise.
+				Expect(v.AddedInterval.Low.P50.Duration).To(BeNumerically(">", 0), path)
+				table = append(table, fmt.Sprintf("| %s | %s | %s | %s | %s |", path, v.Added.P50.Duration, v.Added.P90.Duration, v.Added.P99.Duration, per1k(v.Resources)))
+			}
+			Expect(res.Variants[0].Difference).To(BeNil())
+			Expect(res.Variants[1].Difference).NotTo(BeNil())
+			Expect(res.Variants[1].DifferenceInterval).NotTo(BeNil())
+
+			// The gRPC variant's sidecar really called the app over gRPC, every request.
+			stats, annotations := variantStats(run, 1)
+			Expect(annotations).To(HaveKeyWithValue("dapr.io/app-protocol", "grpc"))
+			Expect(stats["invocations"]).To(BeNumerically(">=", res.Variants[1].Requests))
+		}
+		GinkgoWriter.Println(strings.Join(table, "\n"))
+
+		By("the A/B gives each variant its own latency and its target's usage, and their difference")
+		res := get(ab).Status.Result
+		Expect(res.Variants).To(HaveLen(2), describe(ab))
+		for _, v := range res.Variants {
+			Expect(v.Errors).To(BeZero(), v.Name)
+			Expect(v.Resources).NotTo(BeNil(), v.Name+": "+describe(ab))
+			expectSampled(v.Name+" serverSidecar", v.Resources.ServerSidecar)
+			Expect(v.Resources.SidecarPer1kQPS).NotTo(BeNil(), v.Name)
+			GinkgoWriter.Printf("%s: latency %s; added %s; sidecar %s, per 1000 rps %s\n", v.Name, summary(v.Latency), summary(v.Added),
+				usage(v.Resources.ServerSidecar), per1k(v.Resources))
+		}
+		second := res.Variants[1]
+		Expect(second.Difference).NotTo(BeNil())
+		Expect(second.DifferenceInterval).NotTo(BeNil())
+		GinkgoWriter.Printf("%s − %s: %s [low %s, high %s]; beyond noise at %v\n", second.Name, res.Variants[0].Name, summary(second.Difference),
+			summary(&second.DifferenceInterval.Low), summary(&second.DifferenceInterval.High), second.BeyondNoise)
+		// The headline names the comparison, as a reader of `kubectl get` sees it.
+		Expect(describe(ab)).To(ContainSubstring("variants: api-logging − release p90"))
+		// The first variant's figures are the run's own.
+		Expect(res.Latency).To(Equal(res.Variants[0].Latency))
+	})
+})
