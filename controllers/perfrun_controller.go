@@ -70,6 +70,9 @@ type PerfRunReconciler struct {
 	UsageInterval time.Duration
 
 	throttle usageThrottle
+	// admissions closes the queue's race: runs admitted moments ago, which the cache may not
+	// show as Running yet.
+	admissions admissions
 }
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns,verbs=get;list;watch;create;delete
@@ -80,6 +83,7 @@ type PerfRunReconciler struct {
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=nodes,verbs=list
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // +kubebuilder:rbac:groups=metrics.k8s.io,resources=pods,verbs=get;list
 // +kubebuilder:rbac:groups=dapr.io,resources=configurations;components,verbs=get;list;watch;create;update;patch;delete
@@ -181,8 +185,16 @@ func (r *PerfRunReconciler) boundedByTimeout(run *perfv1alpha1.PerfRun, d time.D
 	return max(d, time.Second)
 }
 
+// deadline is when the run times out; time spent queued behind other runs does not count.
 func (r *PerfRunReconciler) deadline(run *perfv1alpha1.PerfRun) time.Time {
-	return run.Status.StartTime.Add(run.Spec.EffectiveTimeout())
+	if run.ConditionTrue(perfv1alpha1.ConditionQueued) {
+		return r.Clock.Now().Add(run.Spec.EffectiveTimeout())
+	}
+	d := run.Spec.EffectiveTimeout()
+	if w := run.Status.QueueWait; w != nil {
+		d += w.Duration
+	}
+	return run.Status.StartTime.Add(d)
 }
 
 // writeStatus persists the status computed in this pass, once, and only if it changed, and
@@ -215,7 +227,8 @@ func (r *PerfRunReconciler) writeStatus(ctx context.Context, orig, run *perfv1al
 func eventType(c metav1.Condition) string {
 	failing := c.Type == perfv1alpha1.ConditionFailed ||
 		c.Type == perfv1alpha1.ConditionRegressed && c.Status == metav1.ConditionTrue ||
-		c.Status == metav1.ConditionFalse && c.Type != perfv1alpha1.ConditionRegressed && c.Reason != perfv1alpha1.ReasonProvisioning
+		c.Status == metav1.ConditionFalse && c.Type != perfv1alpha1.ConditionRegressed && c.Type != perfv1alpha1.ConditionQueued &&
+			c.Reason != perfv1alpha1.ReasonProvisioning
 	if failing {
 		return corev1.EventTypeWarning
 	}

@@ -57,6 +57,9 @@ func createRun(ns, name string, scenario perfv1alpha1.Scenario, mutate ...func(*
 		Spec: perfv1alpha1.PerfRunSpec{
 			Scenario: scenario,
 			Load:     perfv1alpha1.LoadSpec{QPS: 1000, Duration: &metav1.Duration{Duration: 10 * time.Second}},
+			// The specs run side by side on one fake node and some leave runs measuring: they
+			// opt out of the run queue, whose own specs opt back in.
+			Exclusive: ptr.To(false),
 		},
 	}
 	for _, m := range mutate {

@@ -36,6 +36,9 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 		return proceed, err
 	}
 	if job == nil {
+		if mayStart, err := r.waitForTurn(ctx, run); err != nil || !mayStart {
+			return waitFor(r.PollInterval), err
+		}
 		// Starting load is the one costly act: confirm with the API server itself (not the
 		// cache, which may lag behind a deletion) that the run still stands.
 		live := &perfv1alpha1.PerfRun{}

@@ -42,10 +42,11 @@ func createSchedule(ns, name string, mutate ...func(*perfv1alpha1.PerfScheduleSp
 			Template: perfv1alpha1.PerfRunTemplate{
 				Metadata: perfv1alpha1.TemplateMetadata{Labels: map[string]string{"team": "perf"}},
 				Spec: perfv1alpha1.PerfRunSpec{
-					Scenario: perfv1alpha1.ScenarioServiceInvocation,
-					Load:     perfv1alpha1.LoadSpec{QPS: 100, Duration: &metav1.Duration{Duration: 10 * time.Minute}},
-					Dapr:     perfv1alpha1.DaprSpec{Enabled: ptr.To(false)},
-					Cleanup:  perfv1alpha1.CleanupAlways,
+					Scenario:  perfv1alpha1.ScenarioServiceInvocation,
+					Load:      perfv1alpha1.LoadSpec{QPS: 100, Duration: &metav1.Duration{Duration: 10 * time.Minute}},
+					Dapr:      perfv1alpha1.DaprSpec{Enabled: ptr.To(false)},
+					Cleanup:   perfv1alpha1.CleanupAlways,
+					Exclusive: ptr.To(false), // beside other specs' runs on the one fake node: see createRun
 				},
 			},
 		},

@@ -35,10 +35,11 @@ func createSweep(ns, name string, mutate func(*perfv1alpha1.PerfSweepSpec)) *per
 	sw := &perfv1alpha1.PerfSweep{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: perfv1alpha1.PerfSweepSpec{Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{
-			Scenario: perfv1alpha1.ScenarioServiceInvocation,
-			Load:     perfv1alpha1.LoadSpec{QPS: 10, Duration: &metav1.Duration{Duration: 5 * time.Second}},
-			Dapr:     perfv1alpha1.DaprSpec{Enabled: ptr.To(false)},
-			Cleanup:  perfv1alpha1.CleanupAlways,
+			Scenario:  perfv1alpha1.ScenarioServiceInvocation,
+			Load:      perfv1alpha1.LoadSpec{QPS: 10, Duration: &metav1.Duration{Duration: 5 * time.Second}},
+			Dapr:      perfv1alpha1.DaprSpec{Enabled: ptr.To(false)},
+			Cleanup:   perfv1alpha1.CleanupAlways,
+			Exclusive: ptr.To(false), // beside other specs' runs on the one fake node: see createRun
 		}}},
 	}
 	mutate(&sw.Spec)

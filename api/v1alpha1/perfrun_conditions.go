@@ -54,6 +54,9 @@ const (
 	ConditionThresholdsMet = "ThresholdsMet"
 	// ConditionRegressed says whether a scheduled run is worse than the runs before it.
 	ConditionRegressed = "Regressed"
+	// ConditionQueued is True while an exclusive run waits for another run's measurement on
+	// its nodes to end, False once it may start its load.
+	ConditionQueued = "Queued"
 )
 
 // Condition reasons. Events reuse them.
@@ -89,6 +92,11 @@ const (
 	// ReasonPodsUnschedulable: a pod of the run found no node for longer than the image-start
 	// grace; the scheduler's own words are in the message.
 	ReasonPodsUnschedulable = "PodsUnschedulable"
+
+	// ReasonWaitingForRun: Queued, behind the run the message names.
+	ReasonWaitingForRun = "WaitingForRun"
+	// ReasonAdmitted: no earlier run measures or waits on the run's nodes.
+	ReasonAdmitted = "Admitted"
 
 	// ReasonRunning: the load tester is running.
 	ReasonRunning = "Running"

@@ -181,3 +181,6 @@ func (s *PerfRunSpec) EffectiveVariants() []SidecarVariant {
 	}
 	return []SidecarVariant{{}}
 }
+
+// IsExclusive reports whether the run measures alone on its nodes (the default).
+func (s *PerfRunSpec) IsExclusive() bool { return s.Exclusive == nil || *s.Exclusive }

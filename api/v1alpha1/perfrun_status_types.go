@@ -51,6 +51,11 @@ type PerfRunStatus struct {
 	// +optional
 	CompletionTime *metav1.Time `json:"completionTime,omitempty"`
 
+	// queueWait is how long the run waited in the queue for other runs' measurements to end;
+	// it does not count against spec.timeout.
+	// +optional
+	QueueWait *metav1.Duration `json:"queueWait,omitempty"`
+
 	// conditions: DaprReady, WorkloadsReady, ResourceUsageAvailable, ThresholdsMet, Regressed,
 	// Succeeded and Failed (see the Condition* constants for their reasons).
 	// +listType=map

@@ -153,6 +153,14 @@ type PerfRunSpec struct {
 	// +optional
 	Thresholds *Thresholds `json:"thresholds,omitempty"`
 
+	// exclusive makes the run measure alone on its nodes: before its load starts it waits
+	// (condition Queued, naming the run it waits for) while an earlier exclusive run measures
+	// or waits on a node it may use; first come, first served, across namespaces. false
+	// starts at once and holds no one back: for runs that may disturb each other.
+	// +kubebuilder:default=true
+	// +optional
+	Exclusive *bool `json:"exclusive,omitempty"`
+
 	// cleanup says when the run's workloads are deleted once it has finished:
 	// Always, OnSuccess (keep a failed run's pods for inspection) or Never.
 	// The PerfRun itself is never deleted by the operator.

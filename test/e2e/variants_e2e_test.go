@@ -85,6 +85,10 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 			s.Load.PayloadBytes = ptr.To[int32](1024)
 			s.Baseline = ptr.To(true)
 			s.Cleanup = perfv1alpha1.CleanupNever // the targets' own counters are read below
+			// These two check that every path works, not what it costs: they run beside the
+			// others instead of queueing (the A/B below stays exclusive and holds no one back
+			// from these).
+			s.Exclusive = ptr.To(false)
 			// A request below the limit: three runs of three sidecars fit the two cores.
 			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
 			// The two app protocols are two variants of one run: measured interleaved, the

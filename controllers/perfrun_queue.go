@@ -1,0 +1,206 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// The run queue: two benchmarks measuring at once on the same nodes corrupt each other, so
+// an exclusive run starts its load only when no other exclusive run measures, and no
+// earlier one waits, on a node it may use. The queue is not stored anywhere: it is the PerfRuns themselves,
+// ordered by creation, so it survives a manager restart and a deleted run leaves it.
+
+// waitForTurn reports whether the run may start its load now; otherwise it has set
+// Queued=True naming the run it waits for.
+func (r *PerfRunReconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.PerfRun) (bool, error) {
+	queued := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionQueued)
+	if !run.Spec.IsExclusive() || queued != nil && queued.Status == metav1.ConditionFalse {
+		return true, nil
+	}
+	// One admission at a time, so two runs never both see the other not yet measuring.
+	r.admissions.mu.Lock()
+	defer r.admissions.mu.Unlock()
+	ahead, err := r.runAhead(ctx, run)
+	if err != nil {
+		return false, err
+	}
+	if ahead != "" {
+		setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionTrue, perfv1alpha1.ReasonWaitingForRun,
+			"waiting for "+ahead+" to finish measuring on a node this run uses (first come, first served; spec.exclusive=false opts out)")
+		run.Status.Phase = perfv1alpha1.PhasePending
+		return false, nil
+	}
+	if queued != nil && queued.Status == metav1.ConditionTrue {
+		run.Status.QueueWait = &metav1.Duration{Duration: r.Clock.Since(queued.LastTransitionTime.Time).Round(1e9)}
+	}
+	setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionFalse, perfv1alpha1.ReasonAdmitted,
+		"no earlier run measures or waits on this run's nodes")
+	r.admissions.add(run, r.Clock.Now())
+	return true, nil
+}
+
+// admissionMemory is how long an admitted run counts as measuring whatever the cache says:
+// far longer than the cache takes to show its Running status.
+const admissionMemory = time.Minute
+
+// admissions remembers the runs admitted in the last admissionMemory.
+type admissions struct {
+	mu     sync.Mutex
+	recent map[types.UID]admitted
+}
+
+type admitted struct {
+	run *perfv1alpha1.PerfRun
+	at  time.Time
+}
+
+func (a *admissions) add(run *perfv1alpha1.PerfRun, now time.Time) {
+	if a.recent == nil {
+		a.recent = map[types.UID]admitted{}
+	}
+	for uid, e := range a.recent {
+		if now.Sub(e.at) > admissionMemory {
+			delete(a.recent, uid)
+		}
+	}
+	a.recent[run.UID] = admitted{run: run.DeepCopy(), at: now}
+}
+
+// measuringSoon is the cached view of a run corrected by this manager's own admissions.
+func (a *admissions) measuringSoon(other *perfv1alpha1.PerfRun, now time.Time) (*perfv1alpha1.PerfRun, bool) {
+	e, ok := a.recent[other.UID]
+	if !ok || now.Sub(e.at) > admissionMemory || other.Finished() {
+		return other, other.Status.Phase == perfv1alpha1.PhaseRunning
+	}
+	return e.run, true
+}
+
+// runAhead names the earliest run this one must wait for, "" when none.
+func (r *PerfRunReconciler) runAhead(ctx context.Context, run *perfv1alpha1.PerfRun) (string, error) {
+	var runs perfv1alpha1.PerfRunList
+	if err := r.List(ctx, &runs); err != nil {
+		return "", err
+	}
+	var nodes corev1.NodeList
+	// Nodes are read past the cache: a queued run reads them once per poll, and the
+	// manager keeps no informer of the cluster's nodes.
+	nodeErr := r.APIReader.List(ctx, &nodes)
+	mine := nodesOf(run, nodes.Items, nodeErr == nil)
+	sort.Slice(runs.Items, func(i, j int) bool { return before(&runs.Items[i], &runs.Items[j]) })
+	for i := range runs.Items {
+		other := &runs.Items[i]
+		if other.UID == run.UID || !other.Spec.IsExclusive() || other.Finished() || other.Generation != other.Status.ObservedGeneration {
+			continue
+		}
+		// Whoever measures holds its nodes; among those waiting, the earlier goes first.
+		other, measuring := r.admissions.measuringSoon(other, r.Clock.Now())
+		waitingAhead := other.ConditionTrue(perfv1alpha1.ConditionQueued) && before(other, run)
+		if !measuring && !waitingAhead {
+			continue
+		}
+		if theirs := nodesOf(other, nodes.Items, nodeErr == nil); mine.overlaps(theirs) {
+			state := "measuring"
+			if !measuring {
+				state = "queued ahead"
+			}
+			return fmt.Sprintf("PerfRun %s/%s (%s on %s)", other.Namespace, other.Name, state, theirs), nil
+		}
+	}
+	return "", nil
+}
+
+// before orders runs first come, first served: by creation, then by namespace and name.
+func before(a, b *perfv1alpha1.PerfRun) bool {
+	if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
+		return a.CreationTimestamp.Before(&b.CreationTimestamp)
+	}
+	return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
+}
+
+// nodeSet is the nodes a run uses or may use; any means it cannot be told (every node).
+type nodeSet struct {
+	any   bool
+	names map[string]bool
+}
+
+func (s nodeSet) overlaps(o nodeSet) bool {
+	if (s.any && (o.any || len(o.names) > 0)) || (o.any && len(s.names) > 0) {
+		return true
+	}
+	for n := range s.names {
+		if o.names[n] {
+			return true
+		}
+	}
+	return false
+}
+
+func (s nodeSet) String() string {
+	if s.any {
+		return "any node"
+	}
+	var names []string
+	for n := range s.names {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return "node " + strings.Join(names, ", ")
+}
+
+// nodesOf is where a run measures: its target's node and its load tester's, once
+// scheduled; before that, every schedulable node its load tester's nodeSelector and
+// placement allow. Without the node list (or the target's node) it is every node.
+func nodesOf(run *perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool) nodeSet {
+	env := run.Status.Environment
+	if env == nil || env.TargetNode == "" {
+		return nodeSet{any: true}
+	}
+	set := nodeSet{names: map[string]bool{env.TargetNode: true}}
+	switch {
+	case env.LoadTesterNode != "":
+		set.names[env.LoadTesterNode] = true
+	case run.Spec.Placement == perfv1alpha1.PlacementSameNode:
+	case !nodesKnown:
+		set.any = true
+	default:
+		sel := labels.SelectorFromSet(run.Spec.LoadTester.NodeSelector)
+		for _, n := range nodes {
+			if n.Spec.Unschedulable || !sel.Matches(labels.Set(n.Labels)) {
+				continue
+			}
+			if run.Spec.Placement == perfv1alpha1.PlacementDifferentNodes && n.Name == env.TargetNode {
+				continue
+			}
+			set.names[n.Name] = true
+		}
+	}
+	return set
+}

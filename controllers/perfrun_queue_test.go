@@ -1,0 +1,117 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	batchv1 "k8s.io/api/batch/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+func exclusive(s *perfv1alpha1.PerfRunSpec) { s.Exclusive = nil; s.Baseline = ptr.To(false) }
+
+func queuedMessage(run *perfv1alpha1.PerfRun) func() string {
+	return func() string {
+		c := meta.FindStatusCondition(latest(run).Status.Conditions, perfv1alpha1.ConditionQueued)
+		if c == nil || c.Status != metav1.ConditionTrue {
+			return ""
+		}
+		return c.Message
+	}
+}
+
+func jobCount(run *perfv1alpha1.PerfRun) func() int {
+	return func() int {
+		var jobs batchv1.JobList
+		Expect(k8sClient.List(suiteCtx, &jobs, client.InNamespace(run.Namespace))).To(Succeed())
+		n := 0
+		for _, j := range jobs.Items {
+			if j.Labels["perf.daprbench.io/run"] == run.Name {
+				n++
+			}
+		}
+		return n
+	}
+}
+
+var _ = Describe("The run queue", Serial, func() {
+	var ns string
+	BeforeEach(func() { ns = newNamespace() })
+
+	It("holds exclusive runs while another measures on their node, first come first served; a deleted run leaves the queue", func() {
+		first := createRun(ns, "first", perfv1alpha1.ScenarioServiceInvocation, exclusive, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Timeout = &metav1.Duration{Duration: 3 * time.Hour} // it measures through the hour below
+		})
+		markAvailable(ns, "first-target")
+		startLoad(first)
+
+		second := createRun(ns, "second", perfv1alpha1.ScenarioServiceInvocation, exclusive)
+		markAvailable(ns, "second-target")
+		Eventually(queuedMessage(second)).Should(ContainSubstring("waiting for PerfRun " + ns + "/first (measuring on node " + testNode))
+		time.Sleep(10 * time.Millisecond) // a later creation time for the third
+		third := createRun(ns, "third", perfv1alpha1.ScenarioServiceInvocation, exclusive)
+		markAvailable(ns, "third-target")
+		Eventually(queuedMessage(third)).ShouldNot(BeEmpty())
+		Consistently(jobCount(second), time.Second).Should(BeZero(), "no load while the first measures")
+		Expect(jobCount(third)()).To(BeZero())
+		// Time spent queued does not count against the timeout (5m20s for the second).
+		fakeClock.Step(time.Hour)
+		Consistently(phaseOf(second), time.Second).ShouldNot(Equal(perfv1alpha1.PhaseFailed))
+
+		By("the first run ends: the second, queued first, goes; the third waits for it")
+		finishLoad(first, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
+		Eventually(phaseOf(first)).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		Eventually(jobCount(second), 10*time.Second).Should(Equal(1))
+		Eventually(queuedMessage(third)).Should(ContainSubstring(ns + "/second (measuring"))
+		Expect(latest(second).Status.QueueWait.Duration).To(BeNumerically(">=", time.Hour))
+		Expect(conditionOf(second, perfv1alpha1.ConditionQueued).Reason).To(Equal(perfv1alpha1.ReasonAdmitted))
+
+		By("deleting the measuring run frees the node for the third")
+		Expect(k8sClient.Delete(suiteCtx, latest(second))).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(second), &perfv1alpha1.PerfRun{}))
+		}).Should(BeTrue())
+		Eventually(jobCount(third), 10*time.Second).Should(Equal(1))
+		finishLoad(third, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
+		Eventually(phaseOf(third)).Should(Equal(perfv1alpha1.PhaseSucceeded))
+	})
+
+	It("starts a run that opts out at once, and lets it hold no one back", func() {
+		measuring := createRun(ns, "busy", perfv1alpha1.ScenarioServiceInvocation, exclusive)
+		markAvailable(ns, "busy-target")
+		startLoad(measuring)
+		shared := createRun(ns, "shared", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Exclusive = ptr.To(false)
+			s.Baseline = ptr.To(false)
+		})
+		markAvailable(ns, "shared-target")
+		Eventually(jobCount(shared), 10*time.Second).Should(Equal(1))
+		Expect(conditionOf(shared, perfv1alpha1.ConditionQueued)).To(BeNil())
+		finishLoad(measuring, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
+		Eventually(phaseOf(measuring)).Should(Equal(perfv1alpha1.PhaseSucceeded))
+	})
+})
