@@ -30,6 +30,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/perfapp"
 )
 
 var opts = Options{Image: "registry.example/daprbench:v1", PullPolicy: "IfNotPresent"}
@@ -371,5 +372,11 @@ func TestVariantsGetTargetsOfTheirOwn(t *testing.T) {
 	if env["DAPRBENCH_DAPR_URL"] != "http://localhost:3500/v1.0/invoke/bench-target/method/test" ||
 		env["DAPRBENCH_VARIANT_URLS"] != "http://localhost:3500/v1.0/invoke/bench-target-debug/method/test" {
 		t.Errorf("load tester URLs = %v", env)
+	}
+}
+
+func TestInvokeMethodIsTheAppsOwn(t *testing.T) {
+	if InvokeMethod != perfapp.InvokeMethod {
+		t.Errorf("workload calls %q, the app serves %q", InvokeMethod, perfapp.InvokeMethod)
 	}
 }
