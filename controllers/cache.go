@@ -17,6 +17,8 @@ limitations under the License.
 package controllers
 
 import (
+	"time"
+
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -24,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/selection"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 
 	"github.com/daprbench/daprbench/internal/workload"
 )
@@ -45,3 +48,14 @@ func CacheOptions() cache.Options {
 		&batchv1.Job{}:       owned,
 	}}
 }
+
+// ControllerOptions are the manager's controller settings. Several workers, so one run
+// whose reconcile is slow (a metrics API that hangs until metricsTimeout, a slow API
+// server) never holds up the others; a bound on every reconcile, so a call that hangs
+// past its own timeout still frees its worker.
+func ControllerOptions(workers int) config.Controller {
+	return config.Controller{MaxConcurrentReconciles: workers, ReconciliationTimeout: reconcileTimeout}
+}
+
+// reconcileTimeout bounds one reconcile: far above metricsTimeout plus a few API calls.
+const reconcileTimeout = time.Minute

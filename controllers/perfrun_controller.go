@@ -73,6 +73,8 @@ type PerfRunReconciler struct {
 	// admissions closes the queue's race: runs admitted moments ago, which the cache may not
 	// show as Running yet.
 	admissions admissions
+	// applied lets a pass skip applying children that are as it last applied them.
+	applied appliedChildren
 }
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns,verbs=get;list;watch;create;delete
@@ -140,6 +142,7 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		if !orig.Finished() {
 			exporter.CountOutcome(run)
 		}
+		r.applied.forgetRun(run.UID)
 		// Only now that the finished status is persisted: cleaning up before would make a
 		// failed write rerun the whole benchmark on the next pass.
 		if err := r.cleanup(ctx, run); err != nil {

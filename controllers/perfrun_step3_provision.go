@@ -97,6 +97,9 @@ func (r *PerfRunReconciler) provision(ctx context.Context, run *perfv1alpha1.Per
 
 // deleteUnwantedTargets removes the targets of sidecar variants the spec no longer names.
 func (r *PerfRunReconciler) deleteUnwantedTargets(ctx context.Context, run *perfv1alpha1.PerfRun) error {
+	if len(run.Spec.Variants) == 0 && run.Generation == 1 {
+		return nil // one target, named as ever: nothing can be left over
+	}
 	var deployments appsv1.DeploymentList
 	if err := r.List(ctx, &deployments, client.InNamespace(run.Namespace),
 		client.MatchingLabels(workload.Selector(run, workload.RoleTarget))); err != nil {
@@ -116,7 +119,8 @@ func (r *PerfRunReconciler) deleteUnwantedTargets(ctx context.Context, run *perf
 	return nil
 }
 
-// apply server-side-applies obj as a child of run.
+// apply server-side-applies obj as a child of run, unless the cached child is still exactly
+// what the last apply of the same desired state left (appliedChildren).
 func (r *PerfRunReconciler) apply(ctx context.Context, run *perfv1alpha1.PerfRun, obj client.Object) error {
 	if err := controllerutil.SetControllerReference(run, obj, r.Scheme()); err != nil {
 		return err
@@ -125,9 +129,18 @@ func (r *PerfRunReconciler) apply(ctx context.Context, run *perfv1alpha1.PerfRun
 	if err != nil {
 		return err
 	}
+	digest := digestOf(u)
+	if _, isUnstructured := obj.(*unstructured.Unstructured); !isUnstructured {
+		// Typed children are cached (Dapr's kinds are not: reading them would start watches).
+		current := obj.DeepCopyObject().(client.Object)
+		if err := r.Get(ctx, client.ObjectKeyFromObject(obj), current); err == nil && r.applied.unchanged(u, digest, current.GetResourceVersion()) {
+			return nil
+		}
+	}
 	if err := r.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldOwner), client.ForceOwnership); err != nil {
 		return fmt.Errorf("applying %s %s: %w", u.GetKind(), u.GetName(), err)
 	}
+	r.applied.remember(run.UID, u, digest)
 	return nil
 }
 

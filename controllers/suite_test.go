@@ -121,7 +121,7 @@ func startManager() func() {
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: "0",
-		Controller:             config.Controller{SkipNameValidation: ptr.To(true)}, // restarted in a spec
+		Controller:             withNameValidationSkipped(ControllerOptions(4)), // as the manager runs; restarted in a spec
 		Cache:                  CacheOptions(),
 	})
 	Expect(err).NotTo(HaveOccurred())
@@ -186,4 +186,9 @@ func installDaprControlPlane(mtls bool) {
 	cfg.Object["spec"] = map[string]any{"mtls": map[string]any{"enabled": mtls,
 		"controlPlaneTrustDomain": "cluster.local", "sentryAddress": "dapr-sentry.dapr-system.svc.cluster.local:443"}}
 	Expect(client.IgnoreAlreadyExists(k8sClient.Create(ctx, cfg))).To(Succeed())
+}
+
+func withNameValidationSkipped(c config.Controller) config.Controller {
+	c.SkipNameValidation = ptr.To(true)
+	return c
 }

@@ -7,10 +7,12 @@
 #
 #   hack/bench-protocols.sh                      # 1000 rps, as published
 #   BENCH_QPS=500 hack/bench-protocols.sh        # what a two-core node sustains
+#   BENCH_CONNECTIONS=1 BENCH_QPS=200 hack/bench-protocols.sh   # one request at a time: no queueing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 QPS=${BENCH_QPS:-1000}
+CONNECTIONS=${BENCH_CONNECTIONS:-16}
 NS=${DEMO_NAMESPACE:-daprbench-protocols}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -22,7 +24,7 @@ for caller in HTTP GRPC; do
   for app in HTTP GRPC; do
     name="path-$(tr 'A-Z' 'a-z' <<<"$caller")-$(tr 'A-Z' 'a-z' <<<"$app")"
     sed -E -e "s/^  name: .*/  name: $name/" -e "s/^    caller: .*/    caller: $caller/" -e "s/^    app: .*/    app: $app/" \
-      -e "s/^(    qps: )[0-9]+$/\1$QPS/" config/samples/perf_v1alpha1_perfrun_grpc.yaml >"$work/$name.yaml"
+      -e "s/^(    qps: )[0-9]+$/\1$QPS/" -e "s/^(    connections: )[0-9]+$/\1$CONNECTIONS/" config/samples/perf_v1alpha1_perfrun_grpc.yaml >"$work/$name.yaml"
     DEMO_SAMPLE="$work/$name.yaml" DEMO_REPORT_DIR="$work/report-$name" hack/demo.sh >"$work/$name.log" 2>&1 ||
       { echo "bench-protocols: $caller → $app did not succeed; its log:" >&2; tail -30 "$work/$name.log" >&2; exit 1; }
     jp() { "$KUBECTL" -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
@@ -34,7 +36,7 @@ for caller in HTTP GRPC; do
   done
 done
 echo
-echo "Four invocation paths at $QPS rps (1 KiB, 16 connections, mTLS on, sampling 0.1, sidecar limit 500m):"
+echo "Four invocation paths at $QPS rps (1 KiB, $CONNECTIONS connections, mTLS on, sampling 0.1, sidecar limit 500m):"
 echo "| caller → app | added p50 | added p90 [95% interval] | added p99 | sidecar CPU per 1000 rps | achieved qps |"
 echo "|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

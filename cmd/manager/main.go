@@ -47,6 +47,9 @@ func main() {
 		pollInterval           time.Duration
 		imageStartGrace        time.Duration
 		usageInterval          time.Duration
+		workers                int
+		apiQPS                 float64
+		apiBurst               int
 	)
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint (0 disables it)")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
@@ -56,6 +59,9 @@ func main() {
 	flag.DurationVar(&pollInterval, "poll-interval", 5*time.Second, "how often a run in progress is looked at again")
 	flag.DurationVar(&imageStartGrace, "image-start-grace", 3*time.Minute, "how long a container may back off (image pull, crash loop) before its run fails")
 	flag.DurationVar(&usageInterval, "usage-interval", 5*time.Second, "how often the metrics API is read during a run: at most half metrics-server's resolution (10s at its finest), so no window is missed")
+	flag.IntVar(&workers, "max-concurrent-reconciles", 4, "runs (and schedules, sweeps) reconciled at once, so a slow one never holds up the others")
+	flag.Float64Var(&apiQPS, "kube-api-qps", 50, "requests per second the manager may send the API server (client-side limit)")
+	flag.IntVar(&apiBurst, "kube-api-burst", 100, "requests the manager may send the API server in a burst")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -67,6 +73,7 @@ func main() {
 	utilruntime.Must(perfv1alpha1.AddToScheme(scheme))
 
 	cfg := ctrl.GetConfigOrDie()
+	cfg.QPS, cfg.Burst = float32(apiQPS), apiBurst
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
@@ -74,6 +81,7 @@ func main() {
 		LeaderElection:         leaderElect,
 		LeaderElectionID:       "daprbench.perf.daprbench.io",
 		Cache:                  controllers.CacheOptions(),
+		Controller:             controllers.ControllerOptions(workers),
 	})
 	if err != nil {
 		setupLog.Error(err, "Unable to create manager")

@@ -35,6 +35,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -86,6 +87,8 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	// envtest's default Service range is a /24: 253 ClusterIPs, fewer than the runs' Services.
+	env.ControlPlane.GetAPIServer().Configure().Set("service-cluster-ip-range", "10.0.0.0/16")
 	cfg, err := env.Start()
 	if err != nil {
 		return err
@@ -173,6 +176,14 @@ func run(o options) error {
 	fmt.Printf("| time until all %d runs are provisioned (created in %v) | ≤ 30 s | %v (%d) |\n", o.runs, created.Round(time.Millisecond),
 		allIn.Round(100*time.Millisecond), provisioned)
 	fmt.Printf("| API requests per reconcile | — | %.2f (%.0f requests, %.0f reconciles) |\n", requests/max(reconciles, 1), requests, reconciles)
+	var methods []string
+	for m, n := range after.byMethod {
+		if d := n - before.byMethod[m]; d > 0 {
+			methods = append(methods, fmt.Sprintf("%s %.0f", m, d))
+		}
+	}
+	sort.Strings(methods)
+	fmt.Printf("| API requests by method | — | %s |\n", strings.Join(methods, ", "))
 	fmt.Printf("| CPU with %d runs waiting on their targets (over %v) | — | %.4f vCPU |\n", o.runs, o.cpuWindow, busyCPU)
 	return nil
 }
@@ -263,10 +274,13 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-type counters struct{ requests, reconciles float64 }
+type counters struct {
+	requests, reconciles float64
+	byMethod             map[string]float64
+}
 
 var (
-	restRequests = regexp.MustCompile(`(?m)^rest_client_requests_total\{[^}]*\} ([0-9.e+]+)$`)
+	restRequests = regexp.MustCompile(`(?m)^rest_client_requests_total\{[^}]*method="([A-Z]+)"[^}]*\} ([0-9.e+]+)$`)
 	reconciles   = regexp.MustCompile(`(?m)^controller_runtime_reconcile_total\{controller="perfrun",[^}]*\} ([0-9.e+]+)$`)
 )
 
@@ -288,15 +302,16 @@ func scrapeCounters(url string) (counters, error) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	sum := func(re *regexp.Regexp) float64 {
-		total := 0.0
-		for _, m := range re.FindAllStringSubmatch(string(body), -1) {
-			v, _ := strconv.ParseFloat(m[1], 64)
-			total += v
-		}
-		return total
+	out.byMethod = map[string]float64{}
+	for _, m := range restRequests.FindAllStringSubmatch(string(body), -1) {
+		v, _ := strconv.ParseFloat(m[2], 64)
+		out.byMethod[m[1]] += v
+		out.requests += v
 	}
-	out.requests, out.reconciles = sum(restRequests), sum(reconciles)
+	for _, m := range reconciles.FindAllStringSubmatch(string(body), -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		out.reconciles += v
+	}
 	if out.requests == 0 {
 		return out, errors.New("no rest_client_requests_total on the manager's metrics endpoint")
 	}
