@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/diagnose"
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
@@ -52,4 +53,18 @@ func (r *PerfRunReconciler) failNotInjected(run *perfv1alpha1.PerfRun, role, pod
 			"sidecar; check the dapr-sidecar-injector pods in %s and the MutatingWebhookConfiguration dapr-sidecar-injector",
 		role, pod, workload.ContainerDaprd, run.Spec.ControlPlaneNamespace())
 	return stopHere
+}
+
+// cannotStart says why some of pods will not run once the image-start grace has passed: no
+// node for one (PodsUnschedulable, "cannot be scheduled") or a container that cannot start
+// (ImageNotStarting, "cannot start"), in Kubernetes' own words. failure is empty otherwise.
+func (r *PerfRunReconciler) cannotStart(pods []corev1.Pod) (reason, what, failure string) {
+	now := r.Clock.Now()
+	if failure := diagnose.Unschedulable(pods, now, r.ImageStartGrace); failure != "" {
+		return perfv1alpha1.ReasonPodsUnschedulable, "cannot be scheduled", failure
+	}
+	if failure := diagnose.StartFailure(pods, now, r.ImageStartGrace); failure != "" {
+		return perfv1alpha1.ReasonImageNotStarting, "cannot start", failure
+	}
+	return "", "", ""
 }

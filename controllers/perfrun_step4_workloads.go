@@ -78,14 +78,9 @@ func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alp
 		setWorkloadsReady(run, true, perfv1alpha1.ReasonWorkloadsAvailable, "Deployments "+strings.Join(want, ", ")+" are Available")
 		return proceed, nil
 	}
-	if failure := diagnose.Unschedulable(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
-		setWorkloadsReady(run, false, perfv1alpha1.ReasonPodsUnschedulable, failure)
-		markFailed(run, r.now(), perfv1alpha1.ReasonPodsUnschedulable, "the target cannot be scheduled: %s", failure)
-		return stopHere, nil
-	}
-	if failure := diagnose.StartFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
-		setWorkloadsReady(run, false, perfv1alpha1.ReasonImageNotStarting, failure)
-		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotStarting, "the target cannot start: %s", failure)
+	if reason, what, failure := r.cannotStart(pods); failure != "" {
+		setWorkloadsReady(run, false, reason, failure)
+		markFailed(run, r.now(), reason, "the target %s: %s", what, failure)
 		return stopHere, nil
 	}
 	setWorkloadsReady(run, false, perfv1alpha1.ReasonProvisioning, "waiting for Deployments to become Available: "+strings.Join(waiting, ", "))

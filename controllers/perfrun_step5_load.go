@@ -71,12 +71,8 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 		return r.failNotInjected(run, "load tester", pod), nil
 	}
 	r.sampleUsage(ctx, run, pods)
-	if failure := diagnose.Unschedulable(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
-		markFailed(run, r.now(), perfv1alpha1.ReasonPodsUnschedulable, "the load tester cannot be scheduled: %s", failure)
-		return stopHere, nil
-	}
-	if failure := diagnose.StartFailure(pods, r.Clock.Now(), r.ImageStartGrace); failure != "" {
-		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotStarting, "the load tester cannot start: %s", failure)
+	if reason, what, failure := r.cannotStart(pods); failure != "" {
+		markFailed(run, r.now(), reason, "the load tester %s: %s", what, failure)
 		return stopHere, nil
 	}
 	return waitFor(r.PollInterval), nil

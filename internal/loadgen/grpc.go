@@ -134,20 +134,11 @@ func waitForGRPC(ctx context.Context, ep endpoint, body []byte, bound time.Durat
 	}
 	defer conn.Close()
 	call := newGRPCCall(ep, body)
-	for {
-		cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
-		err := call(cctx, conn)
-		ccancel()
-		if err == nil {
-			return "", nil
-		}
-		last = err.Error()
-		select {
-		case <-ctx.Done():
-			return last, ctx.Err()
-		case <-time.After(pollInterval):
-		}
-	}
+	return poll(ctx, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		return call(ctx, conn)
+	})
 }
 
 // httpStatusOf maps a call's outcome to the HTTP status an HTTP caller would have seen, so

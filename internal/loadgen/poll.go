@@ -18,6 +18,7 @@ package loadgen
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"time"
@@ -30,22 +31,39 @@ const pollInterval = 250 * time.Millisecond
 // returns nil on success; otherwise ctx's error and the last answer or error seen, for the
 // caller's message.
 func poll2xx(ctx context.Context, client *http.Client, newRequest func(context.Context) (*http.Request, error)) (last string, err error) {
-	for {
+	return poll(ctx, func(ctx context.Context) error {
 		req, err := newRequest(ctx)
 		if err != nil {
-			return err.Error(), err
+			return permanent{err} // a malformed URL will not heal
 		}
 		resp, err := client.Do(req)
-		if err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode/100 == 2 {
-				return "", nil
-			}
-			last = resp.Status
-		} else {
-			last = err.Error()
+		if err != nil {
+			return err
 		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			return errors.New(resp.Status)
+		}
+		return nil
+	})
+}
+
+// permanent marks an attempt's error that repeating cannot cure: poll returns it at once.
+type permanent struct{ error }
+
+// poll repeats attempt every pollInterval until it succeeds or ctx ends; then it returns
+// ctx's error and the last attempt's, for the caller's message.
+func poll(ctx context.Context, attempt func(context.Context) error) (last string, err error) {
+	for {
+		err := attempt(ctx)
+		if err == nil {
+			return "", nil
+		}
+		if p, ok := err.(permanent); ok {
+			return p.Error(), p.error
+		}
+		last = err.Error()
 		select {
 		case <-ctx.Done():
 			return last, ctx.Err()

@@ -93,15 +93,25 @@ func expectSampled(name string, role *perfv1alpha1.RoleUsage) {
 
 // targetStats reads the target app's own counters through the API server's pod proxy.
 func targetStats(run *perfv1alpha1.PerfRun) map[string]int64 {
+	stats, _ := appStats(run, nil)
+	return stats
+}
+
+// appStats reads the counters of the run's one target pod matching extra labels (a sidecar
+// variant's), and returns the pod's annotations.
+func appStats(run *perfv1alpha1.PerfRun, extra map[string]string) (map[string]int64, map[string]string) {
+	sel := client.MatchingLabels{workload.LabelRun: run.Name, workload.LabelComponent: string(workload.RoleTarget)}
+	for k, v := range extra {
+		sel[k] = v
+	}
 	var pods corev1.PodList
-	Expect(k8sClient.List(ctx, &pods, client.InNamespace(run.Namespace),
-		client.MatchingLabels{workload.LabelRun: run.Name, workload.LabelComponent: string(workload.RoleTarget)})).To(Succeed())
+	Expect(k8sClient.List(ctx, &pods, client.InNamespace(run.Namespace), sel)).To(Succeed())
 	Expect(pods.Items).To(HaveLen(1))
 	raw := runWithInput(nil, kubectlBin(), "get", "--raw",
 		"/api/v1/namespaces/"+run.Namespace+"/pods/"+pods.Items[0].Name+":"+strconv.Itoa(workload.AppPort)+"/proxy/stats")
 	stats := map[string]int64{}
 	Expect(json.Unmarshal(raw, &stats)).To(Succeed(), string(raw))
-	return stats
+	return stats, pods.Items[0].Annotations
 }
 
 var _ = Describe("PerfRun through real Dapr", func() {

@@ -19,20 +19,16 @@ limitations under the License.
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -44,18 +40,10 @@ import (
 // well inside what the one two-core node sustains through Dapr.
 const protocolQPS = 200
 
-// variantStats reads the counters of one sidecar variant's target app through the API
-// server's pod proxy, and returns its pod's Dapr annotations.
+// variantStats reads the counters of one sidecar variant's target app, and its pod's
+// Dapr annotations.
 func variantStats(run *perfv1alpha1.PerfRun, i int) (map[string]int64, map[string]string) {
-	var pods corev1.PodList
-	Expect(k8sClient.List(ctx, &pods, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name,
-		workload.LabelComponent: string(workload.RoleTarget), workload.LabelVariant: string(result.DaprVariant(i))})).To(Succeed())
-	Expect(pods.Items).To(HaveLen(1))
-	raw := runWithInput(nil, kubectlBin(), "get", "--raw",
-		"/api/v1/namespaces/"+run.Namespace+"/pods/"+pods.Items[0].Name+":"+strconv.Itoa(workload.AppPort)+"/proxy/stats")
-	stats := map[string]int64{}
-	Expect(json.Unmarshal(raw, &stats)).To(Succeed(), string(raw))
-	return stats, pods.Items[0].Annotations
+	return appStats(run, map[string]string{workload.LabelVariant: string(result.DaprVariant(i))})
 }
 
 // sampleRun reads a PerfRun from config/samples into namespace ns.
