@@ -51,6 +51,7 @@ func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bo
 		sidecarURL  = fs.String("sidecar-url", "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
 		sidecarWait = fs.Duration("sidecar-wait", 2*time.Minute, "how long to wait for the sidecar to become healthy")
 		termLog     = fs.String("termination-log", "/dev/termination-log", "where the summary is written")
+		group       = Group{}
 	)
 	fs.Float64Var(&cfg.QPS, "qps", 0, "requested requests per second, across all connections")
 	fs.IntVar(&cfg.Connections, "connections", 16, "concurrent connections")
@@ -60,6 +61,11 @@ func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bo
 	fs.IntVar(&cfg.PayloadBytes, "payload-bytes", 0, "size of a random request body (0: no body, a GET)")
 	fs.Float64Var(&cfg.Resolution, "resolution", 0.0001, "latency histogram resolution in seconds (fortio -r)")
 	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", 10*time.Second, "timeout of one request")
+	fs.IntVar(&group.Size, "group-size", 1, "load-tester pods sharing the load (each sends qps/size over its share of the connections; pod 0 merges)")
+	fs.IntVar(&group.Index, "group-index", 0, "this pod's index in its group, from 0 (a Job's completion index)")
+	fs.StringVar(&group.LeaderURL, "group-leader", "", "URL of pod 0's coordinator, e.g. http://run-loadtester-0.run-loadtester:8079")
+	fs.StringVar(&group.Listen, "group-listen", ":8079", "pod 0's listen address for the other pods")
+	fs.DurationVar(&group.Wait, "group-wait", 3*time.Minute, "how long a pod waits for the others: at each phase's start barrier, and pod 0 for their measurements")
 	fs.DurationVar(&cfg.TargetWait, "target-wait", time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
 
 	err := fs.Parse(args)
@@ -76,6 +82,9 @@ func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bo
 		fmt.Fprintln(stderr, "loadtester:", err)
 		writeSummary(terminationLog(args, lookupEnv, *termLog), result.Summary{RequestedQPS: cfg.QPS, Error: "bad flags: " + err.Error()}, stderr)
 		return 2
+	}
+	if group.Size > 1 {
+		cfg.Group = &group
 	}
 	if *payload != "" {
 		cfg.Payload = []byte(*payload)

@@ -58,6 +58,8 @@ type Config struct {
 	FortioJSON io.Writer
 	// Log receives progress (fortio's text report included).
 	Log io.Writer
+	// Group splits the load over several pods; nil: this pod sends all of it.
+	Group *Group
 }
 
 // Validate checks a Config before any load is sent.
@@ -91,6 +93,13 @@ func (c *Config) Validate() error {
 	}
 	if c.Resolution <= 0 {
 		errs = append(errs, fmt.Errorf("--resolution must be > 0, got %v", c.Resolution))
+	}
+	if c.Group != nil {
+		if err := c.Group.Validate(); err != nil {
+			errs = append(errs, err)
+		} else if c.Connections < c.Group.Size {
+			errs = append(errs, fmt.Errorf("--connections (%d) must be at least the group's size (%d): every pod needs one", c.Connections, c.Group.Size))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -36,19 +36,43 @@ import (
 )
 
 // Run warms up, then measures every target Repetitions times, interleaved, and returns the
-// summary of the measured runs. On error the summary holds the runs finished so far.
+// summary of the measured runs. In a group of pods (cfg.Group) this pod sends its share of
+// the load, meets the others before every phase, and the leader's summary is the group's.
+// On error the summary holds the runs finished so far.
 func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	sum = result.Summary{RequestedQPS: cfg.QPS}
 	if err := cfg.Validate(); err != nil {
 		return sum, err
 	}
+	if g := cfg.Group; g != nil {
+		cfg.QPS, cfg.Connections = g.ShareQPS(cfg.QPS), g.ShareConnections(cfg.Connections)
+		logf(cfg.Log, "load-tester pod %d of %d: %.2f qps over %d connections", g.Index, g.Size, cfg.QPS, cfg.Connections)
+	}
+	m, err := joinGroup(cfg.Group, sum.RequestedQPS)
+	if err != nil {
+		return sum, err
+	}
+	defer m.close()
+	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
+	// and added-latency intervals all come from these.
+	own := measured{hists: map[latency.Key]*hdrhistogram.Histogram{}}
+	runErr := measure(ctx, cfg, m, &own)
+	all, pods, err := m.finish(ctx, own, runErr)
+	sum.Runs, sum.Pods = all.runs, pods
+	latency.Summarize(&sum, all.hists, result.StandardPercentiles)
+	return sum, err
+}
+
+// measure waits for the targets, warms up and makes the measured runs into out, meeting
+// the group's other pods before each.
+func measure(ctx context.Context, cfg Config, m member, out *measured) error {
 	body := cfg.Payload
 	if body == nil && cfg.PayloadBytes > 0 {
 		body = fnet.GenerateRandomPayload(cfg.PayloadBytes)
 	}
 	for _, t := range cfg.Targets {
 		if err := waitForTarget(ctx, t, body, cfg.TargetWait); err != nil {
-			return sum, err
+			return err
 		}
 	}
 	if cfg.Warmup > 0 {
@@ -56,30 +80,28 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 		for _, t := range cfg.Targets {
 			logf(cfg.Log, "warm-up: %s %s at %.1f qps for %v", t.Variant, t.URL, warmupQPS(cfg.QPS), per)
 			if _, err := fortioRun(ctx, cfg, t, body, warmupQPS(cfg.QPS), per, "warmup", nil); err != nil {
-				return sum, fmt.Errorf("warm-up of %s path: %w", t.Variant, err)
+				return fmt.Errorf("warm-up of %s path: %w", t.Variant, err)
 			}
 		}
 	}
-	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
-	// and added-latency intervals all come from these.
-	hists := map[latency.Key]*hdrhistogram.Histogram{}
-	defer func() { latency.Summarize(&sum, hists, result.StandardPercentiles) }()
+	phase := 0
 	for rep := range cfg.Repetitions {
 		for _, t := range orderOf(cfg.Targets, rep) {
-			if err := ctx.Err(); err != nil {
-				return sum, err
+			if err := m.meet(ctx, phase); err != nil {
+				return err
 			}
+			phase++
 			logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, cfg.Duration)
 			rec := latency.NewRecorder(cfg.Connections)
 			res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, cfg.Duration, fmt.Sprintf("%s-%d", t.Variant, rep), rec)
 			if err != nil {
-				return sum, fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
+				return fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
 			}
-			sum.Runs = append(sum.Runs, toRun(t.Variant, rep, res))
-			hists[latency.Key{Variant: t.Variant, Rep: rep}] = rec.Histogram()
+			out.runs = append(out.runs, toRun(t.Variant, rep, res))
+			out.hists[latency.Key{Variant: t.Variant, Rep: rep}] = rec.Histogram()
 		}
 	}
-	return sum, nil
+	return nil
 }
 
 // orderOf is the order of the targets in repetition rep: as given (the baseline first), but

@@ -157,6 +157,19 @@ type Summary struct {
 	// Compared holds, for every sidecar variant after the first, its latency minus the
 	// baseline's and minus the first variant's, with their intervals.
 	Compared []Comparison `json:"cmp,omitempty"`
+	// Pods holds each load-tester pod's share and achieved rate when the load was split
+	// over several pods (spec.loadTester.replicas); their runs above are already merged.
+	Pods []PodLoad `json:"pods,omitempty"`
+}
+
+// PodLoad is one load-tester pod's part of a parallel run.
+type PodLoad struct {
+	// Pod is the pod's index (its Job completion index).
+	Pod int `json:"i"`
+	// RequestedQPS is the pod's share of the requested rate.
+	RequestedQPS float64 `json:"rq"`
+	// ActualQPS is the pod's achieved rate over its measured runs (requests / seconds).
+	ActualQPS float64 `json:"q"`
 }
 
 // Comparison is one path's latency minus another's, per percentile, with its interval.
