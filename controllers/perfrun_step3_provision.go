@@ -72,9 +72,13 @@ func (r *PerfRunReconciler) provision(ctx context.Context, run *perfv1alpha1.Per
 	}
 	gen := strconv.FormatInt(run.Generation, 10)
 	for i := range jobs.Items {
-		if jobs.Items[i].Labels[workload.LabelGeneration] != gen {
-			if err := r.deleteChild(ctx, run, &jobs.Items[i]); err != nil {
-				return proceed, err
+		if old := &jobs.Items[i]; old.Labels[workload.LabelGeneration] != gen {
+			// The old Job and its load-tester group's Service (named alike, when it had one).
+			group := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: old.Name, Namespace: old.Namespace}}
+			for _, obj := range []client.Object{old, group} {
+				if err := r.deleteChild(ctx, run, obj); err != nil {
+					return proceed, err
+				}
 			}
 		}
 	}

@@ -45,6 +45,11 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(run), live); err != nil || !live.DeletionTimestamp.IsZero() || live.Generation != run.Generation {
 			return stopHere, client.IgnoreNotFound(err)
 		}
+		if run.Spec.LoadTester.EffectiveReplicas() > 1 {
+			if err := r.apply(ctx, run, workload.LoadTesterGroupService(run)); err != nil {
+				return proceed, err
+			}
+		}
 		if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload)); err != nil {
 			return proceed, err
 		}

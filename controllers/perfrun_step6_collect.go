@@ -19,6 +19,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -50,7 +51,8 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	var msg string
 	var term *corev1.ContainerStateTerminated
 	for i := range testers {
-		if testers[i].Labels[workload.LabelGeneration] == job.Labels[workload.LabelGeneration] {
+		// A group's summary is its leader's (pod 0): the others' hold only their own share.
+		if testers[i].Labels[workload.LabelGeneration] == job.Labels[workload.LabelGeneration] && leadsGroup(&testers[i]) {
 			if msg, term = diagnose.TerminationMessage(&testers[i], workload.ContainerTester); term != nil {
 				break
 			}
@@ -69,6 +71,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	if decodeErr == nil && len(sum.Runs) > 0 {
 		run.Status.Result = report.Build(run, sum)
 		run.Status.Result.Restarts = diagnose.Restarts(targets, testers)
+		recordTesterNodes(run.Status.Result, testers, job)
 		r.finishUsage(run, sum, report.MeasuredQPS(run, sum))
 	} else {
 		r.finishUsage(run, nil, 0)
@@ -81,6 +84,8 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 		}
 		detail := cond.Message
 		switch {
+		case firstFailure(testers, job) != "":
+			detail = firstFailure(testers, job)
 		case decodeErr == nil && sum.Error != "":
 			detail = sum.Error
 		case term != nil:
@@ -114,6 +119,48 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 		markSucceeded(run, r.now(), report.Headline(run.Status.Result))
 	}
 	return stopHere, nil
+}
+
+// leadsGroup reports whether a load-tester pod writes the run's summary: pod 0 of a group,
+// or the one pod of a Job without completion indexes.
+func leadsGroup(pod *corev1.Pod) bool {
+	i, indexed := pod.Annotations[batchv1.JobCompletionIndexAnnotation]
+	return !indexed || i == "0"
+}
+
+// recordTesterNodes notes the node of each load-tester pod of the result.
+func recordTesterNodes(res *perfv1alpha1.Result, testers []corev1.Pod, job *batchv1.Job) {
+	for i := range res.LoadTesters {
+		lt := &res.LoadTesters[i]
+		for _, p := range testers {
+			if p.Labels[batchv1.JobNameLabel] == job.Name && p.Annotations[batchv1.JobCompletionIndexAnnotation] == strconv.Itoa(int(lt.Index)) {
+				lt.Node = p.Spec.NodeName
+			}
+		}
+	}
+}
+
+// firstFailure is, in a load-tester group, the error of the pod that failed first: the
+// Job controller stops the others when one fails, and their errors only say so. Empty for
+// a single pod or when no pod's summary gives an error.
+func firstFailure(testers []corev1.Pod, job *batchv1.Job) string {
+	var first *corev1.ContainerStateTerminated
+	detail := ""
+	for i := range testers {
+		p := &testers[i]
+		index, indexed := p.Annotations[batchv1.JobCompletionIndexAnnotation]
+		if !indexed || p.Labels[batchv1.JobNameLabel] != job.Name {
+			continue
+		}
+		msg, term := diagnose.TerminationMessage(p, workload.ContainerTester)
+		if term == nil || term.ExitCode == 0 || (first != nil && !term.FinishedAt.Before(&first.FinishedAt)) {
+			continue
+		}
+		if sum, err := result.Decode([]byte(msg)); err == nil && sum.Error != "" {
+			first, detail = term, fmt.Sprintf("pod %s of the group: %s", index, sum.Error)
+		}
+	}
+	return detail
 }
 
 // terminationGrace bounds the wait for a finished Job's pod to show its terminated state.

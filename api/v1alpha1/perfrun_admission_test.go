@@ -178,6 +178,13 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("an annotation the operator owns", []string{"spec.variants[0]", "must not set dapr.io/enabled, app-id"},
 			set("variants", []any{map[string]any{"name": "a", "annotations": map[string]any{"dapr.io/app-id": "other"}}})),
 		Entry("target toleration malformed", []string{"spec.target.tolerations"}, set("target.tolerations", "all")),
+		Entry("load-tester replicas zero", []string{"spec.loadTester.replicas", "greater than or equal to 1"}, set("loadTester.replicas", int64(0))),
+		Entry("load-tester replicas above 10", []string{"spec.loadTester.replicas", "less than or equal to 10"}, set("loadTester.replicas", int64(11))),
+		Entry("more load-tester pods than connections", []string{"spec", "loadTester.replicas must not exceed load.connections nor load.qps"},
+			set("loadTester.replicas", int64(4)), set("load.connections", int64(3))),
+		Entry("more load-tester pods than the rate", []string{"spec", "every load-tester pod needs a connection and a share of the rate"},
+			set("loadTester.replicas", int64(4)), set("load.qps", int64(3)), set("load.connections", int64(3))),
+		Entry("replicas on the target", []string{`unknown field "spec.target.replicas"`}, set("target.replicas", int64(2))),
 	)
 
 	DescribeTable("refuses an invalid PerfSchedule with a message naming the field",

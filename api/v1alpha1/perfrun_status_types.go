@@ -188,9 +188,30 @@ type Result struct {
 	// +optional
 	Variants []VariantResult `json:"variants,omitempty"`
 
+	// loadTesters holds each load-tester pod's share and achieved rate when the load was
+	// split over several pods (spec.loadTester.replicas), so a pod that lagged is visible.
+	// The figures above are those of every pod's requests together.
+	// +listType=map
+	// +listMapKey=index
+	// +optional
+	LoadTesters []LoadTesterPod `json:"loadTesters,omitempty"`
+
 	// restarts counts container restarts per role during the run.
 	// +optional
 	Restarts *Restarts `json:"restarts,omitempty"`
+}
+
+// LoadTesterPod is one load-tester pod's part of a run.
+type LoadTesterPod struct {
+	// index is the pod's Job completion index; pod 0 merged the others' measurements.
+	Index int32 `json:"index"`
+	// node the pod ran on.
+	// +optional
+	Node string `json:"node,omitempty"`
+	// requestedQPS is the pod's share of the requested rate, a decimal string.
+	RequestedQPS string `json:"requestedQPS"`
+	// actualQPS is the pod's achieved rate over its measured runs (requests / seconds).
+	ActualQPS string `json:"actualQPS"`
 }
 
 // LatencySummary holds latency percentiles as durations (µs precision).

@@ -81,6 +81,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar: they cannot be set with dapr.enabled=false"
 // +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP: protocol.caller and protocol.app must be HTTP"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled))",message="variants compare sidecars: they need scenario ServiceInvocation with dapr.enabled"
+// +kubebuilder:validation:XValidation:rule="!has(self.loadTester) || !has(self.loadTester.replicas) || (self.loadTester.replicas <= self.load.qps && self.loadTester.replicas <= (has(self.load.connections) ? self.load.connections : 16))",message="loadTester.replicas must not exceed load.connections nor load.qps: every load-tester pod needs a connection and a share of the rate"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || self.variants.size() * (has(self.load.repetitions) ? self.load.repetitions : 1) <= 12",message="variants × repetitions must be at most 12: every measured run's summary must fit the load tester's 4096-byte termination message"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation or ActorActivation.
@@ -130,9 +131,9 @@ type PerfRunSpec struct {
 	// +optional
 	Target WorkloadSpec `json:"target,omitempty"`
 
-	// loadTester customises the load tester's pod.
+	// loadTester customises the load tester's pods, and how many share the load.
 	// +optional
-	LoadTester WorkloadSpec `json:"loadTester,omitempty"`
+	LoadTester LoadTesterSpec `json:"loadTester,omitempty"`
 
 	// placement says where the load tester runs relative to the target:
 	// Any (the scheduler decides; recorded in status), SameNode or DifferentNodes.
@@ -398,6 +399,26 @@ type WorkloadSpec struct {
 	// +optional
 	Affinity *corev1.Affinity `json:"affinity,omitempty"`
 }
+
+// LoadTesterSpec customises the load tester's pods.
+type LoadTesterSpec struct {
+	WorkloadSpec `json:",inline"`
+
+	// replicas is the number of load-tester pods sharing the load, for rates one pod cannot
+	// send: each sends qps/replicas over its share of the connections, the pods start every
+	// measured phase together, and pod 0 merges their exact histograms into the one result
+	// (percentiles of every request, never averages of per-pod percentiles);
+	// status.result.loadTesters shows each pod's achieved rate. Pods spread over nodes where
+	// the cluster has several. At most spec.load.connections.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=10
+	// +kubebuilder:default=1
+	// +optional
+	Replicas int32 `json:"replicas,omitempty"`
+}
+
+// EffectiveReplicas is the number of load-tester pods (1 when unset).
+func (l LoadTesterSpec) EffectiveReplicas() int32 { return max(l.Replicas, 1) }
 
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status

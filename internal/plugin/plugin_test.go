@@ -160,6 +160,33 @@ func TestReportOfAVariantComparison(t *testing.T) {
 	}
 }
 
+func TestReportOfASplitLoadListsEveryLoadTesterPod(t *testing.T) {
+	res := result("12.1ms", "11.8ms", "12.4ms", "390m")
+	res.LoadTesters = []perfv1alpha1.LoadTesterPod{
+		{Index: 0, Node: "node-a", RequestedQPS: "333.3", ActualQPS: "333.2"},
+		{Index: 1, Node: "node-b", RequestedQPS: "333.3", ActualQPS: "281.0"},
+	}
+	createRun(t, "split", nil, nil, res, false)
+	out, err := run(t, "report", "split", "--dir", t.TempDir())
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	for _, want := range []string{"load-tester pods", "POD NODE QPS-SHARE QPS-ACHIEVED", "0 node-a 333.3 333.2", "1 node-b 333.3 281.0"} {
+		if !strings.Contains(squeeze(out), want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// squeeze folds runs of spaces, so table rows compare without their padding.
+func squeeze(s string) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		lines = append(lines, strings.Join(strings.Fields(l), " "))
+	}
+	return strings.Join(lines, "\n")
+}
+
 func TestReportOfASweepDrawsItsCharts(t *testing.T) {
 	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "conns", Namespace: "default"}, Spec: perfv1alpha1.PerfSweepSpec{
 		Points: &perfv1alpha1.SweepPoints{Connections: []int32{1, 4}},

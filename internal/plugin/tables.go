@@ -94,6 +94,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	}
 	b.WriteString(lat.String())
 	b.WriteString(variantsTable(res))
+	b.WriteString(loadTestersTable(res))
 	for _, part := range []struct {
 		title string
 		u     *perfv1alpha1.ResourceUsage
@@ -118,6 +119,20 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		}
 	}
 	return b.String()
+}
+
+// loadTestersTable renders each load-tester pod's share and achieved rate when the load
+// was split over several pods.
+func loadTestersTable(res *perfv1alpha1.Result) string {
+	if len(res.LoadTesters) == 0 {
+		return ""
+	}
+	t := &table{}
+	t.add("POD", "NODE", "QPS-SHARE", "QPS-ACHIEVED")
+	for _, p := range res.LoadTesters {
+		t.add(fmt.Sprint(p.Index), orDash(p.Node), p.RequestedQPS, p.ActualQPS)
+	}
+	return "\nload-tester pods (the latencies above are every pod's requests together)\n" + t.String()
 }
 
 // variantsTable renders the sidecar variants of a run that compared them: each one's

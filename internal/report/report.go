@@ -64,7 +64,28 @@ func Build(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Result 
 		res.Spread = &spread
 	}
 	res.Variants = variantsOf(run, sum)
+	for _, p := range sum.Pods {
+		res.LoadTesters = append(res.LoadTesters, perfv1alpha1.LoadTesterPod{
+			Index: int32(p.Pod), RequestedQPS: formatQPS(p.RequestedQPS), ActualQPS: formatQPS(p.ActualQPS)})
+	}
 	return res
+}
+
+// laggingShare is how far below its share a load-tester pod's rate may fall before the
+// headline names it.
+const laggingShare = 0.95
+
+// laggingPods names the load-tester pods that sent less than laggingShare of their share.
+func laggingPods(res *perfv1alpha1.Result) []string {
+	var out []string
+	for _, p := range res.LoadTesters {
+		want, err1 := strconv.ParseFloat(p.RequestedQPS, 64)
+		got, err2 := strconv.ParseFloat(p.ActualQPS, 64)
+		if err1 == nil && err2 == nil && got < laggingShare*want {
+			out = append(out, fmt.Sprintf("load-tester pod %d sent %s of its %s qps", p.Index, p.ActualQPS, p.RequestedQPS))
+		}
+	}
+	return out
 }
 
 // addedOf maps the added latency and its interval; there is no added max.
@@ -156,6 +177,9 @@ func Headline(res *perfv1alpha1.Result) string {
 	}
 	if v := VariantsHeadline(res); v != "" {
 		msg += "; variants: " + v
+	}
+	if lag := laggingPods(res); len(lag) > 0 {
+		msg += "; " + strings.Join(lag, ", ")
 	}
 	return msg
 }

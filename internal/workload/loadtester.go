@@ -42,19 +42,59 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options) *batchv1.Job {
 	}
 	labels := Labels(run, RoleLoadTester)
 	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)
-	pod := podSpec(run.Spec.LoadTester, c, o)
+	pod := podSpec(run.Spec.LoadTester.WorkloadSpec, c, o)
 	pod.RestartPolicy = corev1.RestartPolicyNever
 	pod.Affinity = loadTesterAffinity(run)
 	tmpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod}
 	if run.Spec.DaprEnabled() {
 		tmpl.Annotations = daprAnnotations(run, names.TesterAppID, 0)
 	}
-	return &batchv1.Job{
+	job := &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: names.Job, Namespace: run.Namespace, Labels: labels},
 		Spec: batchv1.JobSpec{
 			BackoffLimit:          ptr.To[int32](0),
 			ActiveDeadlineSeconds: ptr.To(int64(math.Ceil(run.Spec.EffectiveTimeout().Seconds()))),
 			Template:              tmpl,
+		},
+	}
+	if n := run.Spec.LoadTester.EffectiveReplicas(); n > 1 {
+		asGroup(job, n)
+	}
+	return job
+}
+
+// asGroup makes the Job run n pods at once, one per completion index (pod i is
+// <job>-i.<job>: the group Service gives it that name), spread over nodes where the cluster
+// has several. Any pod's failure fails the Job (backoffLimit 0): a group without one of its
+// pods measures a different load.
+func asGroup(job *batchv1.Job, n int32) {
+	job.Spec.CompletionMode = ptr.To(batchv1.IndexedCompletion)
+	job.Spec.Completions, job.Spec.Parallelism = ptr.To(n), ptr.To(n)
+	pod := &job.Spec.Template.Spec
+	pod.Subdomain = job.Name
+	pod.TopologySpreadConstraints = append(pod.TopologySpreadConstraints, corev1.TopologySpreadConstraint{
+		MaxSkew:           1,
+		TopologyKey:       corev1.LabelHostname,
+		WhenUnsatisfiable: corev1.ScheduleAnyway,
+		LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{batchv1.JobNameLabel: job.Name}},
+	})
+	pod.Containers[0].Ports = append(pod.Containers[0].Ports, corev1.ContainerPort{Name: "group", ContainerPort: GroupPort})
+}
+
+// LoadTesterGroupService names the pods of a load-tester group in DNS, so the pods can
+// reach their leader (pod 0) before any of them is Ready (the daprd sidecar's readiness
+// says nothing of the load tester's).
+func LoadTesterGroupService(run *perfv1alpha1.PerfRun) *corev1.Service {
+	names := NamesFor(run)
+	labels := Labels(run, RoleLoadTester)
+	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)
+	return &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: names.Job, Namespace: run.Namespace, Labels: labels},
+		Spec: corev1.ServiceSpec{
+			ClusterIP:                corev1.ClusterIPNone,
+			PublishNotReadyAddresses: true,
+			Selector:                 map[string]string{batchv1.JobNameLabel: names.Job},
+			Ports:                    []corev1.ServicePort{{Name: "group", Port: GroupPort}},
 		},
 	}
 }
@@ -113,6 +153,15 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun) []corev1.EnvVar {
 	}
 	if spec.DaprEnabled() {
 		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_SIDECAR_URL", Value: sidecar})
+	}
+	if n := spec.LoadTester.EffectiveReplicas(); n > 1 {
+		env = append(env,
+			corev1.EnvVar{Name: "DAPRBENCH_GROUP_SIZE", Value: strconv.Itoa(int(n))},
+			corev1.EnvVar{Name: "DAPRBENCH_GROUP_INDEX", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{
+				FieldPath: fmt.Sprintf("metadata.annotations['%s']", batchv1.JobCompletionIndexAnnotation)}}},
+			corev1.EnvVar{Name: "DAPRBENCH_GROUP_LEADER", Value: fmt.Sprintf("http://%s-0.%s:%d", names.Job, names.Job, GroupPort)},
+			corev1.EnvVar{Name: "DAPRBENCH_GROUP_LISTEN", Value: fmt.Sprintf(":%d", GroupPort)},
+		)
 	}
 	return env
 }

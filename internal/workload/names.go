@@ -35,6 +35,8 @@ const (
 	// app (nor the gRPC stack it serves); a test checks the two agree.
 	InvokeMethod    = "test"
 	SidecarHTTPPort = 3500
+	// GroupPort is where the leader of a load-tester group (pod 0) listens for the others.
+	GroupPort       = 8079
 	ContainerTarget = "app"
 	ContainerTester = "loadtester"
 	// AnnotationDaprEnabled asks Dapr's injector for a sidecar.

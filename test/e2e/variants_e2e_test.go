@@ -21,6 +21,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ func per1k(u *perfv1alpha1.ResourceUsage) string {
 }
 
 var _ = Describe("Invocation protocols and sidecar variants through real Dapr", func() {
-	It("measures all four invocation paths and an A/B of two sidecar setups, each variant with its own figures", func() {
+	It("measures all four invocation paths, an A/B of two sidecar setups and a load split over three load-tester pods", func() {
 		ns := newNamespace()
 		short := func(s *perfv1alpha1.PerfRunSpec) {
 			s.Load.Duration = &metav1.Duration{Duration: 15 * time.Second}
@@ -99,7 +100,16 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		ab.Spec.Load.Warmup = &metav1.Duration{Duration: 5 * time.Second}
 		Expect(k8sClient.Create(ctx, ab)).To(Succeed())
 
-		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller, ab} {
+		// The published scenario's sample with its load split over three pods, shortened and
+		// beside the others (its figures against a single pod: hack/bench-load-split.sh).
+		split := sampleRun("perf_v1alpha1_perfrun_split_load.yaml", ns)
+		short(&split.Spec)
+		split.Spec.Variants = nil
+		split.Spec.Load.QPS = protocolQPS
+		split.Spec.Load.Connections = 6
+		Expect(k8sClient.Create(ctx, split)).To(Succeed())
+
+		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller, ab, split} {
 			Eventually(phase(run), 9*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
 		}
 
@@ -150,5 +160,23 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		Expect(describe(ab)).To(ContainSubstring("variants: api-logging − release p90"))
 		// The first variant's figures are the run's own.
 		Expect(res.Latency).To(Equal(res.Variants[0].Latency))
+
+		By("three load-tester pods send a third each, and the result is every request of theirs")
+		res = get(split).Status.Result
+		Expect(res.LoadTesters).To(HaveLen(3), describe(split))
+		for _, p := range res.LoadTesters {
+			Expect(p.Node).NotTo(BeEmpty())
+			Expect(p.RequestedQPS).To(Equal("66.7"))
+			Expect(strconv.ParseFloat(p.ActualQPS, 64)).To(BeNumerically(">=", 0.95*protocolQPS/3), "pod %d", p.Index)
+		}
+		Expect(strconv.ParseFloat(res.ActualQPS, 64)).To(BeNumerically(">=", 0.95*protocolQPS), "the pods' rates add up")
+		Expect(res.Errors).To(BeZero())
+		Expect(res.Requests).To(BeNumerically(">=", int64(0.95*protocolQPS*15)))
+		Expect(res.AddedInterval.Low.P50.Duration).To(BeNumerically(">", 0))
+		// The target's app served every pod's requests: all of them reached it through Dapr.
+		stats, _ := appStats(split, nil)
+		Expect(stats["invocations"]).To(BeNumerically(">=", res.Requests))
+		GinkgoWriter.Printf("split over 3 pods: %d requests at %s qps; latency %s; added %s; pods %+v\n", res.Requests, res.ActualQPS,
+			summary(res.Latency), summary(res.Added), res.LoadTesters)
 	})
 })
