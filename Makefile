@@ -150,8 +150,9 @@ LOCAL_KUBECONFIG ?= $(LOCAL_CACHE)/cluster/kubeconfig
 IMAGE_ARCHIVE ?= bin/daprbench-image.tar
 
 .PHONY: cluster-up cluster-down cluster-status image-archive cluster-image dapr-images cluster-dapr cluster-dapr-down test-e2e demo
-cluster-up: ## Start the local one-node cluster in its own network namespace (root; builds what is missing).
-	$(LOCAL_CLUSTER) up
+NODES ?= 1
+cluster-up: ## Start the local cluster of NODES nodes (default 1), each in its own network namespace (root; builds what is missing).
+	NODES=$(NODES) $(LOCAL_CLUSTER) up
 
 dapr-images: cluster-build ## Build Dapr DAPR_VERSION (daprd + control plane) from Go modules into image archives, cached.
 	MKIMAGE=$(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/mkimage hack/build-dapr.sh $(DAPR_VERSION) $(LOCAL_CACHE)/dapr/$(DAPR_VERSION)
@@ -185,9 +186,16 @@ image-archive: ## Build the one image (manager, loadtester, perfapp, kubectl-dap
 cluster-image: image-archive ## Import the image into the local cluster's containerd.
 	$(LOCAL_CLUSTER) import $(IMAGE_ARCHIVE)
 
+# The three-node specs (label multinode) need NODES=3: test-e2e-multinode runs them.
+E2E_LABELS ?= !multinode
 test-e2e: cluster-dapr cluster-prometheus cluster-image helm ## End-to-end suite on the local cluster with real Dapr, the operator installed by its Helm chart (reuses the cluster when up).
 	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) \
-	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v
+	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v -ginkgo.label-filter='$(E2E_LABELS)'
+
+.PHONY: test-e2e-multinode
+test-e2e-multinode: ## The three-node e2e specs (placement across nodes, load testers spread) on a local cluster of three nodes; a cluster of another size is taken down first.
+	@if [ "$$($(KUBECTL) --kubeconfig $(LOCAL_KUBECONFIG) get nodes --no-headers 2>/dev/null | wc -l)" != 3 ]; then $(MAKE) cluster-down; fi
+	$(MAKE) test-e2e NODES=3 E2E_LABELS=multinode
 
 demo: kustomize helm ## The main job: Dapr's published invocation scenario end to end (on the local cluster with real Dapr when no cluster is configured).
 	KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) HELM=$(HELM) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) hack/demo.sh

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A real one-node Kubernetes cluster built from Go modules and Debian packages, for the
-# e2e suite and the demo on machines with no container engine and no registry.
+# A real Kubernetes cluster of one node (or NODES) built from Go modules and Debian packages,
+# for the e2e suite and the demo on machines with no container engine and no registry.
 #
 #   hack/local-cluster/cluster.sh up        build what is missing, start, wait until usable
+#   NODES=3 hack/local-cluster/cluster.sh up   three nodes: the published topology
 #   hack/local-cluster/cluster.sh down      stop exactly what `up` started, remove its state
 #   hack/local-cluster/cluster.sh status    what runs, and the node
 #   hack/local-cluster/cluster.sh import F  import an image archive into the node's containerd
@@ -10,6 +11,13 @@
 # Everything runs inside a network namespace of its own, reached from the host through a
 # veth pair: the cluster's iptables rules, routes and ip_forward stay in there, and pods can
 # reach nothing outside it. Facts and traps: shared/reference/local-cluster.md.
+#
+# With NODES > 1 every further node is a kubelet, kube-proxy and containerd of its own in a
+# network namespace of its own, joined to the first (control-plane) node's namespace by a
+# bridge in there (the fabric); each node's pod range is routed to it over the fabric. The
+# further nodes have no link to the host at all. Each kubelet gets a cgroup root and a pod-log
+# directory of its own (they share one kernel); every node reports the whole machine as its
+# capacity, so the scheduler sees NODES times the cores there are.
 set -euo pipefail
 
 K8S_VERSION=${K8S_VERSION:-1.36.3}
@@ -22,13 +30,30 @@ NETNS=daprbench
 HOST_IF=dbh0 NS_IF=dbn0
 HOST_IP=172.30.0.2 NODE_IP=172.30.0.1
 NODE=daprbench-node
-POD_CIDR=10.244.0.0/24 CLUSTER_CIDR=10.244.0.0/16 SERVICE_CIDR=10.96.0.0/16 API_SERVICE_IP=10.96.0.1
-SOCK=$RUN/containerd/containerd.sock
+NODES=${NODES:-1}
+CLUSTER_CIDR=10.244.0.0/16 SERVICE_CIDR=10.96.0.0/16 API_SERVICE_IP=10.96.0.1
+FABRIC=dbfab FABRIC_IP=172.31.0.1
 PAUSE_IMAGE=docker.io/daprbench/pause:local
 HERE=$(cd "$(dirname "$0")" && pwd)
 HACK=$(dirname "$HERE")
 
 log() { printf '>> %s\n' "$*" >&2; }
+
+# Node K (from 0): its name, network namespace, address, pod range, state and run
+# directories, and its containerd's socket. Node 0 keeps the one-node cluster's names.
+node_name() { if [ "$1" = 0 ]; then echo "$NODE"; else echo "$NODE-$1"; fi; }
+node_ns() { if [ "$1" = 0 ]; then echo "$NETNS"; else echo "$NETNS-n$1"; fi; }
+node_ip() { if [ "$1" = 0 ]; then echo "$NODE_IP"; else echo "172.31.0.$(($1 + 1))"; fi; }
+fabric_ip() { if [ "$1" = 0 ]; then echo "$FABRIC_IP"; else node_ip "$1"; fi; }
+pod_cidr() { echo "10.244.$1.0/24"; }
+node_dir() { if [ "$1" = 0 ]; then echo "$STATE"; else echo "$STATE/nodes/n$1"; fi; }
+node_run() { if [ "$1" = 0 ]; then echo "$RUN"; else echo "$RUN/nodes/n$1"; fi; }
+node_sock() { echo "$(node_run "$1")/containerd/containerd.sock"; }
+# node_suffix K: what tells node K's daemons apart in pid and log names.
+node_suffix() { if [ "$1" = 0 ]; then echo ""; else echo "-n$1"; fi; }
+nodes() { seq 0 $((NODES - 1)); }
+# every_sock: the containerd socket of every node that runs, whatever NODES says.
+every_sock() { ls "$RUN"/containerd/containerd.sock "$RUN"/nodes/*/containerd/containerd.sock 2>/dev/null || true; }
 die() { printf 'local-cluster: %s\n' "$*" >&2; exit 1; }
 in_ns() { nsenter --net="/run/netns/$NETNS" -- "$@"; }
 kc() { "$BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" "$@"; }
@@ -98,6 +123,52 @@ network_up() {
   in_ns iptables -A INPUT -i "$NS_IF" -j DROP
   in_ns iptables -A FORWARD -i "$NS_IF" -j DROP
   in_ns iptables -A FORWARD -o "$NS_IF" -j DROP
+  if [ "$NODES" -gt 1 ]; then fabric_up; fi
+}
+
+# fabric_up joins the further nodes to node 0: a bridge in node 0's namespace, a veth from
+# each node's namespace to it, a default route to node 0 (the API server and DNS live there)
+# and a route to every node's pod range.
+fabric_up() {
+  in_ns ip link add "$FABRIC" type bridge
+  in_ns ip addr add "$FABRIC_IP/24" dev "$FABRIC"
+  in_ns ip link set "$FABRIC" up
+  local k j ns
+  for k in $(seq 1 $((NODES - 1))); do
+    ns=$(node_ns "$k")
+    ip netns add "$ns"
+    ip link add "dbf$k" type veth peer name "dbx$k"
+    ip link set "dbf$k" netns "$NETNS"
+    ip link set "dbx$k" netns "$ns"
+    in_ns ip link set "dbf$k" master "$FABRIC" up
+    nsenter --net="/run/netns/$ns" -- sh -ec "
+      ip link set lo up
+      ip addr add $(node_ip "$k")/24 dev dbx$k
+      ip link set dbx$k up
+      ip route add default via $FABRIC_IP
+      sysctl -qw net.ipv4.ip_forward=1
+      sysctl -qw net.bridge.bridge-nf-call-iptables=1 2>/dev/null || true"
+  done
+  for j in $(nodes); do
+    for k in $(nodes); do
+      [ "$j" = "$k" ] || nsenter --net="/run/netns/$(node_ns "$j")" -- ip route add "$(pod_cidr "$k")" via "$(fabric_ip "$k")"
+    done
+  done
+}
+
+# cgroup_roots gives each kubelet a cgroup root of its own when several share the kernel:
+# each would otherwise take the others' pods for orphans. cpuset starts from the machine's.
+cgroup_roots() {
+  local k c dir
+  for k in $(nodes); do
+    for c in /sys/fs/cgroup/*/; do
+      dir=$c$(node_name "$k")
+      mkdir -p "$dir"
+      if [ -e "$c/cpuset.cpus" ] && [ -z "$(cat "$dir/cpuset.cpus" 2>/dev/null)" ]; then
+        cat "$c/cpuset.cpus" >"$dir/cpuset.cpus" && cat "$c/cpuset.mems" >"$dir/cpuset.mems"
+      fi
+    done
+  done
 }
 
 # cert NAME CN [O] [SAN] [CA]: a key and a certificate signed by CA (default: the cluster CA).
@@ -128,7 +199,10 @@ pki() {
   cert kcm system:kube-controller-manager
   cert scheduler system:kube-scheduler
   cert kube-proxy system:kube-proxy
-  cert kubelet "system:node:$NODE" system:nodes "IP:$NODE_IP,DNS:$NODE"
+  local k
+  for k in $(nodes); do
+    cert "kubelet$(node_suffix "$k")" "system:node:$(node_name "$k")" system:nodes "IP:$(node_ip "$k"),DNS:$(node_name "$k")"
+  done
   cert apiserver-kubelet-client kube-apiserver-kubelet-client system:masters
   cert metrics-server system:metrics-server "" "IP:$NODE_IP,DNS:metrics-server.kube-system.svc"
   cert coredns system:coredns
@@ -159,84 +233,14 @@ EOF
 }
 
 configs() {
-  local cfg=$STATE/config pki=$STATE/pki
-  mkdir -p "$cfg" "$STATE/cni/net.d" "$STATE/logs" "$RUN/pids" "$(dirname "$KUBECONFIG_OUT")"
-  for who in kcm scheduler kube-proxy kubelet metrics-server coredns admin; do
+  local cfg=$STATE/config k
+  mkdir -p "$cfg" "$STATE/logs" "$RUN/pids" "$(dirname "$KUBECONFIG_OUT")"
+  for who in kcm scheduler kube-proxy metrics-server coredns admin; do
     kubeconfig "$cfg/$who.kubeconfig" "$who" "https://$NODE_IP:6443"
   done
   kubeconfig "$KUBECONFIG_OUT" admin "https://$NODE_IP:6443"
   echo "nameserver 127.0.0.1" >"$cfg/resolv.conf" # pods' upstream: DNS never leaves the pod
-
-  cat >"$cfg/containerd.toml" <<EOF
-version = 2
-root = "$STATE/containerd"
-state = "$RUN/containerd"
-[grpc]
-  address = "$SOCK"
-[plugins."io.containerd.grpc.v1.cri"]
-  sandbox_image = "$PAUSE_IMAGE"
-  restrict_oom_score_adj = true
-  # Pod network namespaces under our own state dir, so teardown finds every one of them.
-  netns_mounts_under_state_dir = true
-  [plugins."io.containerd.grpc.v1.cri".containerd]
-    snapshotter = "overlayfs"
-    default_runtime_name = "runc"
-    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
-      runtime_type = "io.containerd.runc.v2"
-      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
-        SystemdCgroup = false
-  [plugins."io.containerd.grpc.v1.cri".cni]
-    bin_dir = "/usr/lib/cni"
-    conf_dir = "$STATE/cni/net.d"
-EOF
-
-  cat >"$STATE/cni/net.d/10-daprbench.conflist" <<EOF
-{"cniVersion": "1.0.0", "name": "daprbench", "plugins": [
-  {"type": "bridge", "bridge": "cni0", "isGateway": true, "ipMasq": false, "hairpinMode": true,
-   "ipam": {"type": "host-local", "ranges": [[{"subnet": "$POD_CIDR"}]], "routes": [{"dst": "0.0.0.0/0"}],
-            "dataDir": "$STATE/cni/ipam"}},
-  {"type": "portmap", "capabilities": {"portMappings": true}}
-]}
-EOF
-
-  cat >"$cfg/kubelet.yaml" <<EOF
-apiVersion: kubelet.config.k8s.io/v1beta1
-kind: KubeletConfiguration
-authentication:
-  anonymous: {enabled: false}
-  webhook: {enabled: true}
-  x509: {clientCAFile: $pki/ca.crt}
-authorization: {mode: Webhook}
-cgroupDriver: cgroupfs
-failCgroupV1: false
-failSwapOn: false
-readOnlyPort: 0
-clusterDNS: [$NODE_IP]
-clusterDomain: cluster.local
-resolvConf: $cfg/resolv.conf
-tlsCertFile: $pki/kubelet.crt
-tlsPrivateKeyFile: $pki/kubelet.key
-containerRuntimeEndpoint: unix://$SOCK
-serializeImagePulls: false
-imageGCHighThresholdPercent: 100
-imageGCLowThresholdPercent: 99
-evictionHard: {memory.available: 100Mi, nodefs.available: 1%, imagefs.available: 1%}
-protectKernelDefaults: false
-EOF
-
-  cat >"$cfg/kube-proxy.yaml" <<EOF
-apiVersion: kubeproxy.config.k8s.io/v1alpha1
-kind: KubeProxyConfiguration
-clientConnection: {kubeconfig: $cfg/kube-proxy.kubeconfig}
-mode: iptables
-clusterCIDR: $CLUSTER_CIDR
-hostnameOverride: $NODE
-nodePortAddresses: [$NODE_IP/32]
-oomScoreAdj: 0
-metricsBindAddress: 127.0.0.1:10249
-healthzBindAddress: 127.0.0.1:10256
-conntrack: {maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}
-EOF
+  for k in $(nodes); do node_configs "$k"; done
 
   cat >"$cfg/Corefile" <<EOF
 .:53 {
@@ -253,11 +257,110 @@ EOF
 EOF
 }
 
-# start NAME COMMAND...: run a daemon inside the namespace, log and PID under $STATE/$RUN.
-start() {
-  local name=$1; shift
-  nsenter --net="/run/netns/$NETNS" -- "$@" >"$STATE/logs/$name.log" 2>&1 &
+# node_configs K writes node K's containerd, CNI, kubelet and kube-proxy configuration.
+node_configs() {
+  local k=$1 cfg=$STATE/config pki=$STATE/pki
+  local dir; dir=$(node_dir "$k")
+  local ncfg=$dir/config name; name=$(node_name "$k")
+  local kubelet; kubelet=kubelet$(node_suffix "$k")
+  mkdir -p "$ncfg" "$dir/cni/net.d" "$(node_run "$k")/containerd"
+  kubeconfig "$ncfg/$kubelet.kubeconfig" "$kubelet" "https://$NODE_IP:6443"
+
+  cat >"$ncfg/containerd.toml" <<EOF
+version = 2
+root = "$dir/containerd"
+state = "$(node_run "$k")/containerd"
+[grpc]
+  address = "$(node_sock "$k")"
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "$PAUSE_IMAGE"
+  restrict_oom_score_adj = true
+  # Pod network namespaces under our own state dir, so teardown finds every one of them.
+  netns_mounts_under_state_dir = true
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "$dir/cni/net.d"
+EOF
+
+  cat >"$dir/cni/net.d/10-daprbench.conflist" <<EOF
+{"cniVersion": "1.0.0", "name": "daprbench", "plugins": [
+  {"type": "bridge", "bridge": "cni0", "isGateway": true, "ipMasq": false, "hairpinMode": true,
+   "ipam": {"type": "host-local", "ranges": [[{"subnet": "$(pod_cidr "$k")"}]], "routes": [{"dst": "0.0.0.0/0"}],
+            "dataDir": "$dir/cni/ipam"}},
+  {"type": "portmap", "capabilities": {"portMappings": true}}
+]}
+EOF
+
+  cat >"$ncfg/kubelet.yaml" <<EOF
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+authentication:
+  anonymous: {enabled: false}
+  webhook: {enabled: true}
+  x509: {clientCAFile: $pki/ca.crt}
+authorization: {mode: Webhook}
+cgroupDriver: cgroupfs
+failCgroupV1: false
+failSwapOn: false
+readOnlyPort: 0
+clusterDNS: [$NODE_IP]
+clusterDomain: cluster.local
+resolvConf: $cfg/resolv.conf
+tlsCertFile: $pki/$kubelet.crt
+tlsPrivateKeyFile: $pki/$kubelet.key
+containerRuntimeEndpoint: unix://$(node_sock "$k")
+serializeImagePulls: false
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+evictionHard: {memory.available: 100Mi, nodefs.available: 1%, imagefs.available: 1%}
+protectKernelDefaults: false
+EOF
+  if [ "$NODES" -gt 1 ]; then
+    printf 'cgroupRoot: /%s\npodLogsDir: %s\n' "$name" "$dir/pod-logs" >>"$ncfg/kubelet.yaml"
+  fi
+
+  cat >"$ncfg/kube-proxy.yaml" <<EOF
+apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+clientConnection: {kubeconfig: $cfg/kube-proxy.kubeconfig}
+mode: iptables
+clusterCIDR: $CLUSTER_CIDR
+hostnameOverride: $name
+nodePortAddresses: [$(node_ip "$k")/32]
+oomScoreAdj: 0
+metricsBindAddress: 127.0.0.1:10249
+healthzBindAddress: 127.0.0.1:10256
+conntrack: {maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}
+EOF
+}
+
+# start NAME COMMAND...: run a daemon inside node 0's namespace, log and PID under $STATE/$RUN.
+start() { start_in "$NETNS" "$@"; }
+
+# start_in NETNS NAME COMMAND...: the same in another node's namespace.
+start_in() {
+  local ns=$1 name=$2; shift 2
+  nsenter --net="/run/netns/$ns" -- "$@" >"$STATE/logs/$name.log" 2>&1 &
   echo $! >"$RUN/pids/$name.pid"
+}
+
+# start_node K: node K's containerd (with the pause image), kubelet and kube-proxy.
+start_node() {
+  local k=$1 ns cfg sfx sock
+  ns=$(node_ns "$k") cfg=$(node_dir "$k")/config sfx=$(node_suffix "$k") sock=$(node_sock "$k")
+  start_in "$ns" "containerd$sfx" containerd --config "$cfg/containerd.toml"
+  wait_for "containerd of node $k" 30 test -S "$sock"
+  ctr --address "$sock" -n k8s.io images import "$BIN/pause.tar" >/dev/null
+  start_in "$ns" "kubelet$sfx" "$BIN/kubelet" --config="$cfg/kubelet.yaml" --kubeconfig="$cfg/kubelet$sfx.kubeconfig" \
+    --hostname-override="$(node_name "$k")" --node-ip="$(node_ip "$k")" --root-dir="$(node_dir "$k")/kubelet"
+  start_in "$ns" "kube-proxy$sfx" "$BIN/kube-proxy" --config="$cfg/kube-proxy.yaml"
 }
 
 bootstrap_objects() {
@@ -341,21 +444,25 @@ EOF
 }
 
 api_ready() { kc get --raw /readyz; }
-node_ready() { kc get node "$NODE" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' | grep -qx True; }
+node_ready() { kc get node "${1:-$NODE}" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' | grep -qx True; }
+nodes_ready() { for k in $(nodes); do node_ready "$(node_name "$k")" || return 1; done; }
 metrics_ready() { kc get --raw "/apis/metrics.k8s.io/v1beta1/nodes/$NODE"; }
 dns_ready() { in_ns curl -fsS http://127.0.0.1:8181/ready; }
 
 up() {
   preflight
   if is_up; then
+    local have; have=$(kc get nodes --no-headers 2>/dev/null | wc -l)
+    [ "$have" = "$NODES" ] || die "the cluster is up with $have node(s), not NODES=$NODES: 'cluster.sh down' first"
     log "already up"; print_access; return 0
   fi
   [ -e "/run/netns/$NETNS" ] && { log "cleaning up a partial cluster first"; down; }
   build
   local t0=$SECONDS pki=$STATE/pki cfg=$STATE/config
-  rm -rf "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/volumes" "$RUN"
+  rm -rf "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/volumes" "$STATE/nodes" "$RUN"
   mkdir -p "$STATE" "$RUN/pids" "$RUN/containerd"
   network_up
+  if [ "$NODES" -gt 1 ]; then cgroup_roots; fi
   pki
   configs
 
@@ -390,13 +497,8 @@ up() {
     --bind-address=127.0.0.1 --leader-elect=false
   bootstrap_objects
 
-  log "starting the node"
-  start containerd containerd --config "$cfg/containerd.toml"
-  wait_for "containerd" 30 test -S "$SOCK"
-  ctr --address "$SOCK" -n k8s.io images import "$BIN/pause.tar" >/dev/null
-  start kubelet "$BIN/kubelet" --config="$cfg/kubelet.yaml" --kubeconfig="$cfg/kubelet.kubeconfig" \
-    --hostname-override="$NODE" --node-ip="$NODE_IP" --root-dir="$STATE/kubelet"
-  start kube-proxy "$BIN/kube-proxy" --config="$cfg/kube-proxy.yaml"
+  log "starting $NODES node(s)"
+  for k in $(nodes); do start_node "$k"; done
   start coredns "$BIN/coredns" -conf "$cfg/Corefile"
   # 10s: metrics-server's finest resolution (it must exceed the kubelet request timeout), so
   # a measured run of 30s holds whole windows that usage can be attributed to
@@ -407,7 +509,7 @@ up() {
     --tls-cert-file="$pki/metrics-server.crt" --tls-private-key-file="$pki/metrics-server.key" \
     --kubelet-insecure-tls --kubelet-preferred-address-types=InternalIP --kubelet-use-node-status-port \
     --metric-resolution=10s --kubelet-request-timeout=5s
-  wait_for "node $NODE" 90 node_ready
+  wait_for "$NODES node(s)" 90 nodes_ready
   wait_for "CoreDNS" 60 dns_ready
   wait_for "metrics API" 120 metrics_ready
   log "up in $((SECONDS - t0))s"
@@ -444,22 +546,30 @@ stop_pid() {
 
 down() {
   [ "$(id -u)" = 0 ] || die "needs root"
-  local t0=$SECONDS
-  stop_pid kubelet
-  if [ -f "$RUN/pids/containerd.pid" ] && alive "$(cat "$RUN/pids/containerd.pid")" && [ -x "$BIN/cri-clean" ]; then
-    timeout 90 "$BIN/cri-clean" "unix://$SOCK" >&2 || log "cri-clean failed; killing what is left"
-  fi
-  for name in kube-proxy coredns metrics-server containerd kube-scheduler kube-controller-manager kube-apiserver etcd; do
-    stop_pid "$name"
+  local t0=$SECONDS f name sock ns
+  # Whatever NODES says: every daemon `up` recorded, every node's containerd, every namespace.
+  for f in "$RUN"/pids/kubelet*.pid; do [ -e "$f" ] && stop_pid "$(basename "$f" .pid)"; done
+  for sock in $(every_sock); do
+    name=containerd$(sed -n 's|.*/nodes/\(n[0-9]*\)/containerd/containerd.sock|-\1|p' <<<"$sock")
+    if [ -f "$RUN/pids/$name.pid" ] && alive "$(cat "$RUN/pids/$name.pid")" && [ -x "$BIN/cri-clean" ]; then
+      timeout 90 "$BIN/cri-clean" "unix://$sock" >&2 || log "cri-clean of $name failed; killing what is left"
+    fi
   done
-  if [ -e "/run/netns/$NETNS" ]; then
-    for pid in $(ip netns pids "$NETNS" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
-  fi
-  # Unmount what pods left (deepest first), then the namespace takes its links and rules with it.
+  for name in kube-proxy coredns metrics-server containerd kube-scheduler kube-controller-manager kube-apiserver etcd; do
+    for f in "$RUN/pids/$name.pid" "$RUN"/pids/"$name"-n*.pid; do [ -e "$f" ] && stop_pid "$(basename "$f" .pid)"; done
+  done
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$NETNS(-n[0-9]+)?\$" || true); do
+    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+  done
+  # Unmount what pods left (deepest first), then the namespaces take their links and rules with them.
   { grep -E " ($STATE|$RUN)/" /proc/mounts || true; } | awk '{print $2}' | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
-  [ -e "/run/netns/$NETNS" ] && ip netns del "$NETNS"
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$NETNS(-n[0-9]+)?\$" || true); do ip netns del "$ns"; done
   ip link del "$HOST_IF" 2>/dev/null || true
-  rm -rf "$RUN" "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/containerd" "$STATE/volumes"
+  # The kubelets' own cgroup roots (several nodes only), deepest first.
+  find /sys/fs/cgroup/*/ -maxdepth 1 -type d -name "$NODE*" 2>/dev/null | while read -r d; do
+    find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+  done
+  rm -rf "$RUN" "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/containerd" "$STATE/volumes" "$STATE/nodes"
   log "down in $((SECONDS - t0))s"
 }
 
@@ -471,12 +581,16 @@ status() {
     if alive "$(cat "$f")"; then echo "running  $name (pid $(cat "$f"))"; else echo "STOPPED  $name"; fi
   done
   kc get nodes -o wide 2>/dev/null || echo "API server not reachable"
+  local pids; pids=$(for ns in $(ip netns list | awk '{print $1}' | grep -E "^$NETNS(-n[0-9]+)?\$"); do ip netns pids "$ns"; done)
+  # shellcheck disable=SC2086
+  echo "memory (RSS of every process of the cluster's namespaces, pods included): $(ps -o rss= -p $(echo $pids | tr ' ' ',') | awk '{s+=$1} END {printf "%.0f MiB", s/1024}')"
   du -sh "$STATE" "$BIN" 2>/dev/null || true
 }
 
 import() {
   local archive=${1:?usage: cluster.sh import ARCHIVE}
-  ctr --address "$SOCK" -n k8s.io images import "$archive" >/dev/null
+  local sock
+  for sock in $(every_sock); do ctr --address "$sock" -n k8s.io images import "$archive" >/dev/null; done
 }
 
 case "${1:-}" in
