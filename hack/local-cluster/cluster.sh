@@ -569,7 +569,7 @@ down() {
   find /sys/fs/cgroup/*/ -maxdepth 1 -type d -name "$NODE*" 2>/dev/null | while read -r d; do
     find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null || true
   done
-  rm -rf "$RUN" "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/containerd" "$STATE/volumes" "$STATE/nodes"
+  rm -rf "$RUN" "$STATE/etcd" "$STATE/kubelet" "$STATE/cni/ipam" "$STATE/containerd" "$STATE/volumes" "$STATE/nodes" "$STATE/pod-logs"
   log "down in $((SECONDS - t0))s"
 }
 
@@ -583,7 +583,7 @@ status() {
   kc get nodes -o wide 2>/dev/null || echo "API server not reachable"
   local pids; pids=$(for ns in $(ip netns list | awk '{print $1}' | grep -E "^$NETNS(-n[0-9]+)?\$"); do ip netns pids "$ns"; done)
   # shellcheck disable=SC2086
-  echo "memory (RSS of every process of the cluster's namespaces, pods included): $(ps -o rss= -p $(echo $pids | tr ' ' ',') | awk '{s+=$1} END {printf "%.0f MiB", s/1024}')"
+  echo "memory of the cluster's daemons (RSS in its namespaces; pods run in namespaces of their own): $(ps -o rss= -p $(echo $pids | tr ' ' ',') | awk '{s+=$1} END {printf "%.0f MiB", s/1024}')"
   du -sh "$STATE" "$BIN" 2>/dev/null || true
 }
 
