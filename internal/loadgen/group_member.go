@@ -66,8 +66,8 @@ func joinGroup(g *Group, requestedQPS float64) (member, error) {
 
 type alone struct{}
 
-func (alone) meet(context.Context, int) error { return nil }
-func (alone) close()                          {}
+func (alone) meet(ctx context.Context, _ int) error { return ctx.Err() }
+func (alone) close()                                {}
 func (alone) finish(_ context.Context, own measured, runErr error) (measured, []result.PodLoad, error) {
 	return own, nil, runErr
 }
