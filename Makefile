@@ -192,6 +192,11 @@ test-e2e: cluster-dapr cluster-prometheus cluster-image helm ## End-to-end suite
 	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) \
 	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v -ginkgo.label-filter='$(E2E_LABELS)'
 
+.PHONY: test-argocd
+ARGOCD_VERSION ?= v3.2.11
+test-argocd: cluster-up cluster-image helm ## Argo CD (built from Go modules) syncs PerfRuns and a PerfSchedule from git on the local cluster; checks the health it reports and a rerun on a changed spec.
+	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) ARGOCD_VERSION=$(ARGOCD_VERSION) hack/argocd-e2e.sh
+
 .PHONY: test-e2e-multinode
 test-e2e-multinode: ## The three-node e2e specs (placement across nodes, load testers spread) on a local cluster of three nodes; a cluster of another size is taken down first.
 	@if [ "$$($(KUBECTL) --kubeconfig $(LOCAL_KUBECONFIG) get nodes --no-headers 2>/dev/null | wc -l)" != 3 ]; then $(MAKE) cluster-down; fi

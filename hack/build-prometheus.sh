@@ -17,34 +17,13 @@ out=${2:?usage: build-prometheus.sh VERSION OUT_DIR}
 CACHE_DIR=${DAPRBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/daprbench}
 MKIMAGE=${MKIMAGE:?set MKIMAGE to the mkimage binary (hack/local-cluster/mkimage)}
 helper="$CACHE_DIR/prometheus-helper-$version"
-mkdir -p "$helper" "$out"
+mkdir -p "$out"
 
 stamp=$(sha256sum "$MKIMAGE" | cut -c1-16)
 if [ -x "$out/prometheus" ] && [ -x "$out/promtool" ] && [ "$(cat "$out/IMAGE" 2>/dev/null)" = "$stamp" ]; then exit 0; fi
 
-if [ ! -f "$helper/.ready" ]; then
-  echo ">> preparing helper module for github.com/prometheus/prometheus $version in $helper" >&2
-  (
-    cd "$helper"
-    rm -f go.mod go.sum
-    go mod init daprbench.local/prometheus-helper >/dev/null 2>&1
-    gomod=$(go mod download -json "github.com/prometheus/prometheus@$version" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
-    [ -n "$gomod" ] || { echo "build-prometheus.sh: github.com/prometheus/prometheus@$version is not served" >&2; exit 1; }
-    edits=(-require "github.com/prometheus/prometheus@$version")
-    # "replace old [oldv] => new newv", single lines and blocks alike.
-    while read -r line; do
-      old=${line%%=>*} new=${line#*=>}
-      read -r -a o <<<"$old"; read -r -a n <<<"$new"
-      from=${o[0]}; [ ${#o[@]} -gt 1 ] && from="${o[0]}@${o[1]}"
-      edits+=(-replace "$from=${n[0]}@${n[1]}")
-    done < <(awk '/^replace \($/ {b=1; next} b && /^\)/ {b=0; next} b && /=>/ {print; next}
-                  /^replace [^(]/ && /=>/ {sub(/^replace /, ""); print}' "$gomod")
-    go mod edit "${edits[@]}"
-    printf '//go:build tools\n\npackage tools\n\nimport (\n\t_ "github.com/prometheus/prometheus/cmd/prometheus"\n\t_ "github.com/prometheus/prometheus/cmd/promtool"\n)\n' > tools.go
-    go mod tidy
-  )
-  touch "$helper/.ready"
-fi
+"$(dirname "$0")/helper-module.sh" github.com/prometheus/prometheus "$version" "$helper" \
+  github.com/prometheus/prometheus/cmd/prometheus github.com/prometheus/prometheus/cmd/promtool
 
 echo ">> building prometheus and promtool $version" >&2
 (cd "$helper" && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$out/" \
