@@ -193,6 +193,7 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("http://invoke-baseline:3000/test"))
 		Expect(envValue(job, "DAPRBENCH_PAYLOAD_BYTES")).To(Equal("1024"))
 		Expect(*job.Spec.BackoffLimit).To(Equal(int32(0)))
+		Expect(envValue(job, "DAPRBENCH_UNIFORM")).To(BeEmpty(), "Synchronized, fortio's default, unless asked")
 
 		// envtest serves no metrics API: sampling reports the API's own error, and the run
 		// goes on (it never fails for want of metrics).

@@ -53,6 +53,7 @@ var _ = Describe("PerfRun with several load-tester pods", func() {
 	It("runs an Indexed Job of loadTester.replicas pods and reports the leader's merged result with each pod's rate", func() {
 		run := createRun(ns, "group", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 			s.LoadTester.Replicas = 3
+			s.Load.Arrival = perfv1alpha1.ArrivalUniform
 		})
 		markAvailable(ns, "group-target")
 		markAvailable(ns, "group-baseline")
@@ -67,6 +68,7 @@ var _ = Describe("PerfRun with several load-tester pods", func() {
 		Expect(pod.TopologySpreadConstraints[0].TopologyKey).To(Equal(corev1.LabelHostname))
 		Expect(envValue(job, "DAPRBENCH_QPS")).To(Equal("1000"), "the whole rate: each pod takes its share")
 		Expect(envValue(job, "DAPRBENCH_GROUP_SIZE")).To(Equal("3"))
+		Expect(envValue(job, "DAPRBENCH_UNIFORM")).To(Equal("true"))
 		Expect(envValue(job, "DAPRBENCH_GROUP_LEADER")).To(Equal("http://group-load-1-0.group-load-1:8079"))
 		var index *corev1.EnvVar
 		for i, e := range pod.Containers[0].Env {

@@ -11,7 +11,8 @@
 # path (no sidecar on either side), where only the splitting differs; BENCH_SEQUENCE repeats
 # runs so that the run-to-run drift shows beside the difference.
 #
-#   hack/bench-load-split.sh                                  # 500 rps, 1 vs 3 pods, 2 × 30 s
+#   hack/bench-load-split.sh                                  # 500 rps, 1 vs 3 pods, 2 × 30 s, Uniform
+#   BENCH_ARRIVAL=Synchronized hack/bench-load-split.sh       # fortio's default: bursts
 #   BENCH_DAPR=false BENCH_SEQUENCE="1 3 1 3" hack/bench-load-split.sh
 #   BENCH_QPS=1000 BENCH_REPLICAS=2 hack/bench-load-split.sh
 set -euo pipefail
@@ -19,6 +20,7 @@ cd "$(dirname "$0")/.."
 
 QPS=${BENCH_QPS:-500}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
+ARRIVAL=${BENCH_ARRIVAL:-Uniform}
 REPLICAS=${BENCH_REPLICAS:-3}
 DURATION=${BENCH_DURATION:-30s}
 REPETITIONS=${BENCH_REPETITIONS:-2}
@@ -38,6 +40,7 @@ for replicas in $SEQUENCE; do
   i=$((i + 1))
   name="split-$i-$replicas"
   sed -E -e "s/^  name: .*/  name: $name/" -e "s/^(    replicas: )[0-9]+$/\1$replicas/" -e "s/^(    qps: )[0-9]+$/\1$QPS/" -e "s/^(    connections: )[0-9]+$/\1$CONNECTIONS/" \
+    -e "s/^(    arrival: ).*/\1$ARRIVAL/" \
     -e "s/^(    duration: ).*/\1$DURATION/" -e "s/^(    warmup: .*)/\1\n    repetitions: $REPETITIONS/" "${direct[@]}" \
     config/samples/perf_v1alpha1_perfrun_split_load.yaml >"$work/$name.yaml"
   DEMO_SAMPLE="$work/$name.yaml" DEMO_REPORT_DIR="$work/report-$name" hack/demo.sh >"$work/$name.log" 2>&1 ||
@@ -51,7 +54,7 @@ for replicas in $SEQUENCE; do
   echo "${rows[-1]}"
 done
 echo
-echo "One load ($QPS rps, 1 KiB, $CONNECTIONS connections, $REPETITIONS × $DURATION, through Dapr: $DAPR), runs in the order $SEQUENCE pod(s):"
+echo "One load ($QPS rps, 1 KiB, $CONNECTIONS connections, $REPETITIONS × $DURATION, arrival $ARRIVAL, through Dapr: $DAPR), runs in the order $SEQUENCE pod(s):"
 echo "| pods | achieved qps | p50 | p90 | p99 | added p50 [95%] | added p90 [95%] | per-pod qps (achieved/share) |"
 echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

@@ -282,7 +282,37 @@ type LoadSpec struct {
 	// +kubebuilder:validation:MaxLength=65536
 	// +optional
 	Payload *string `json:"payload,omitempty"`
+
+	// arrival is when each connection's requests go out. Synchronized (fortio's default, as
+	// Dapr's own suite runs it): every connection sends at the same instant, so requests
+	// arrive in bursts of one per connection and queue behind each other. Uniform (fortio's
+	// -uniform -jitter, as Istio's benchmark runs it): the connections are staggered evenly
+	// over their period, with ±10% jitter: a steady stream. Latency under Uniform is lower
+	// and does not depend on how the load is split over load-tester pods; compare only runs
+	// of the same arrival.
+	// +kubebuilder:default=Synchronized
+	// +optional
+	Arrival Arrival `json:"arrival,omitempty"`
 }
+
+// EffectiveArrival is the arrival pattern (Synchronized when unset).
+func (l LoadSpec) EffectiveArrival() Arrival {
+	if l.Arrival == "" {
+		return ArrivalSynchronized
+	}
+	return l.Arrival
+}
+
+// Arrival is when each connection's requests go out.
+// +kubebuilder:validation:Enum=Synchronized;Uniform
+type Arrival string
+
+const (
+	// ArrivalSynchronized sends every connection's request at the same instant (bursts).
+	ArrivalSynchronized Arrival = "Synchronized"
+	// ArrivalUniform staggers the connections evenly, with jitter (a steady stream).
+	ArrivalUniform Arrival = "Uniform"
+)
 
 // DaprSpec is the Dapr side of a run.
 type DaprSpec struct {

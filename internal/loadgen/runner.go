@@ -150,6 +150,8 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 		Out:         orDiscard(cfg.Log),
 		Labels:      label,
 		Stop:        periodic.NewAborter(),
+		Uniform:     cfg.Uniform,
+		Jitter:      cfg.Uniform,
 	}
 	if rec != nil {
 		opts.AccessLogger = rec

@@ -64,6 +64,8 @@ type ExportLoad struct {
 	Repetitions  int32   `json:"repetitions"`
 	PayloadBytes int     `json:"payloadBytes"`
 	Baseline     bool    `json:"baseline"`
+	Arrival      string  `json:"arrival"`
+	Replicas     int32   `json:"loadTesterReplicas"`
 }
 
 // ExportDapr is the Dapr side as it ran.
@@ -94,7 +96,8 @@ func ToExport(run *perfv1alpha1.PerfRun) Export {
 		Run: ExportRun{Namespace: run.Namespace, Name: run.Name, UID: string(run.UID), Generation: run.Generation,
 			Schedule: run.Labels[perfv1alpha1.LabelSchedule], Sweep: run.Labels[perfv1alpha1.LabelSweep], Phase: string(run.Status.Phase)},
 		Load: ExportLoad{QPS: s.Load.QPS, Connections: s.Load.EffectiveConnections(), DurationSec: s.Load.EffectiveDuration().Seconds(),
-			WarmupSec: s.Load.EffectiveWarmup().Seconds(), Repetitions: s.Load.EffectiveRepetitions(), PayloadBytes: payload, Baseline: s.BaselineEnabled()},
+			WarmupSec: s.Load.EffectiveWarmup().Seconds(), Repetitions: s.Load.EffectiveRepetitions(), PayloadBytes: payload, Baseline: s.BaselineEnabled(),
+			Arrival: string(s.Load.EffectiveArrival()), Replicas: s.LoadTester.EffectiveReplicas()},
 		Dapr: ExportDapr{Enabled: s.DaprEnabled()},
 	}
 	if s.DaprEnabled() {

@@ -299,7 +299,8 @@ func TestExportIsOneVersionedDocument(t *testing.T) {
 	}
 	load := doc["load"].(map[string]any)
 	// defaults resolved: what ran, not what was written
-	if load["connections"] != 16.0 || load["durationSeconds"] != 60.0 || load["payloadBytes"] != 1024.0 || load["baseline"] != true {
+	if load["connections"] != 16.0 || load["durationSeconds"] != 60.0 || load["payloadBytes"] != 1024.0 || load["baseline"] != true ||
+		load["arrival"] != "Synchronized" || load["loadTesterReplicas"] != 1.0 {
 		t.Errorf("load %v", load)
 	}
 	if doc["run"].(map[string]any)["schedule"] != "nightly" {

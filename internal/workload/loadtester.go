@@ -111,6 +111,9 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun) []corev1.EnvVar {
 		{Name: "DAPRBENCH_REPETITIONS", Value: strconv.Itoa(int(spec.Load.EffectiveRepetitions()))},
 		{Name: "DAPRBENCH_TERMINATION_LOG", Value: TerminationLog},
 	}
+	if spec.Load.EffectiveArrival() == perfv1alpha1.ArrivalUniform {
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_UNIFORM", Value: "true"})
+	}
 	if n, literal := spec.Body(); literal != nil {
 		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_PAYLOAD", Value: *literal})
 	} else {
