@@ -127,7 +127,9 @@ func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, t
 		}
 	}
 	for _, p := range testerPods {
-		if p.Spec.NodeName != "" {
+		// A group's pods may sit on several nodes (result.loadTesters has each); the
+		// environment names the leader's.
+		if p.Spec.NodeName != "" && leadsGroup(&p) {
 			env.LoadTesterNode = p.Spec.NodeName
 			break
 		}

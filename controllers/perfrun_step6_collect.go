@@ -83,9 +83,10 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 			reason = perfv1alpha1.ReasonTimeout
 		}
 		detail := cond.Message
+		first := firstFailure(testers, job)
 		switch {
-		case firstFailure(testers, job) != "":
-			detail = firstFailure(testers, job)
+		case first != "":
+			detail = first
 		case decodeErr == nil && sum.Error != "":
 			detail = sum.Error
 		case term != nil:

@@ -589,8 +589,9 @@ status() {
 
 import() {
   local archive=${1:?usage: cluster.sh import ARCHIVE}
-  local sock
-  for sock in $(every_sock); do ctr --address "$sock" -n k8s.io images import "$archive" >/dev/null; done
+  local sock socks; socks=$(every_sock)
+  [ -n "$socks" ] || die "no node's containerd is running: cluster.sh up first"
+  for sock in $socks; do ctr --address "$sock" -n k8s.io images import "$archive" >/dev/null; done
 }
 
 case "${1:-}" in
