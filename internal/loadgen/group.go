@@ -25,7 +25,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 )
 
@@ -86,15 +85,15 @@ func (g *Group) ShareConnections(total int) int {
 	return n
 }
 
-// peer is a non-leader pod's side of the group's protocol: HTTP calls to the leader.
-type peer struct {
+// follower is a non-leader pod's side of the group's protocol: HTTP calls to the leader.
+type follower struct {
 	g      *Group
 	client *http.Client
 }
 
 // arrive blocks until every pod has reached phase, retrying while the leader cannot be
 // reached (it may start later than this pod), for at most g.Wait.
-func (p *peer) arrive(ctx context.Context, phase int) error {
+func (p *follower) arrive(ctx context.Context, phase int) error {
 	ctx, cancel := context.WithTimeout(ctx, p.g.Wait)
 	defer cancel()
 	u := fmt.Sprintf("%s%s?phase=%d&pod=%d", p.g.LeaderURL, pathArrive, phase, p.g.Index)
@@ -106,7 +105,7 @@ func (p *peer) arrive(ctx context.Context, phase int) error {
 }
 
 // send hands this pod's measurements (or its failure) to the leader.
-func (p *peer) send(ctx context.Context, m podMeasurements) error {
+func (p *follower) send(ctx context.Context, m podMeasurements) error {
 	body, err := json.Marshal(m)
 	if err != nil {
 		return err
@@ -121,7 +120,7 @@ func (p *peer) send(ctx context.Context, m podMeasurements) error {
 }
 
 // post makes one call; a refusal by the leader (409: the group was aborted) is permanent.
-func (p *peer) post(ctx context.Context, u string, body []byte) error {
+func (p *follower) post(ctx context.Context, u string, body []byte) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
 		return permanent{err}
@@ -145,11 +144,3 @@ const (
 	pathArrive = "/v1/arrive"
 	pathResult = "/v1/result"
 )
-
-func queryInt(r *http.Request, name string) (int, error) {
-	v, err := strconv.Atoi(r.URL.Query().Get(name))
-	if err != nil {
-		return 0, fmt.Errorf("query parameter %s: %w", name, err)
-	}
-	return v, nil
-}

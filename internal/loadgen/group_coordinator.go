@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -204,4 +205,12 @@ func (c *coordinator) serve(addr string) (stop func(), err error) {
 		defer cancel()
 		_ = srv.Shutdown(ctx)
 	}, nil
+}
+
+func queryInt(r *http.Request, name string) (int, error) {
+	v, err := strconv.Atoi(r.URL.Query().Get(name))
+	if err != nil {
+		return 0, fmt.Errorf("query parameter %s: %w", name, err)
+	}
+	return v, nil
 }

@@ -45,7 +45,7 @@ type member interface {
 }
 
 // joinGroup returns this pod's member: alone, the leader (listening for the peers) or a peer.
-func joinGroup(g *Group, requestedQPS float64) (member, error) {
+func joinGroup(g *Group, shareQPS float64) (member, error) {
 	switch {
 	case g == nil:
 		return alone{}, nil
@@ -55,9 +55,9 @@ func joinGroup(g *Group, requestedQPS float64) (member, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &leader{g: g, c: c, stop: stop, requestedQPS: requestedQPS}, nil
+		return &leader{g: g, c: c, stop: stop, shareQPS: shareQPS}, nil
 	default:
-		return &follower{peer: peer{g: g, client: &http.Client{}}}, nil
+		return &follower{g: g, client: &http.Client{}}, nil
 	}
 }
 
@@ -70,10 +70,10 @@ func (alone) finish(_ context.Context, own measured, runErr error) (measured, []
 }
 
 type leader struct {
-	g            *Group
-	c            *coordinator
-	stop         func()
-	requestedQPS float64
+	g        *Group
+	c        *coordinator
+	stop     func()
+	shareQPS float64 // each pod's part of the rate
 }
 
 func (l *leader) meet(ctx context.Context, phase int) error {
@@ -105,10 +105,8 @@ func (l *leader) finish(ctx context.Context, own measured, runErr error) (measur
 		}
 		pods = append(pods, m)
 	}
-	return mergePods(pods), podLoads(pods, l.g.ShareQPS(l.requestedQPS)), nil
+	return mergePods(pods), podLoads(pods, l.shareQPS), nil
 }
-
-type follower struct{ peer }
 
 func (f *follower) meet(ctx context.Context, phase int) error { return f.arrive(ctx, phase) }
 func (f *follower) close()                                    {}

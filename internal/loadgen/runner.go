@@ -48,7 +48,7 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 		cfg.QPS, cfg.Connections = g.ShareQPS(cfg.QPS), g.ShareConnections(cfg.Connections)
 		logf(cfg.Log, "load-tester pod %d of %d: %.2f qps over %d connections", g.Index, g.Size, cfg.QPS, cfg.Connections)
 	}
-	m, err := joinGroup(cfg.Group, sum.RequestedQPS)
+	m, err := joinGroup(cfg.Group, cfg.QPS)
 	if err != nil {
 		return sum, err
 	}
