@@ -119,7 +119,7 @@ var _ = Describe("Argo CD health scripts", func() {
 		}{
 			{"provisioning run", "PerfRun", latest(provisioning), "Progressing", "Provisioning: waiting for Deployments"},
 			{"failed run", "PerfRun", latest(mismatch), "Degraded", "MTLSMismatch: spec.dapr.mtls is Disabled"},
-			{"succeeded, thresholds met", "PerfRun", healthy, "Healthy", "9984 requests at 998.4/1000 qps"},
+			{"succeeded, thresholds met", "PerfRun", healthy, "Healthy", "29952 requests at 998.4/1000 qps"}, // three repetitions (the default) of 9984
 			{"succeeded, threshold violated", "PerfRun", violated, "Degraded", "Thresholds violated: p99 2.301ms (limit <= 2ms): VIOLATED"},
 			{"spec changed, not yet observed", "PerfRun", stale, "Progressing", "Waiting for the operator to run generation 2"},
 			{"suspended schedule", "PerfSchedule", scheduleOf(suspended), "Suspended", "spec.suspend is true"},

@@ -18,7 +18,9 @@ package controllers
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -99,19 +101,61 @@ func finishLoad(run *perfv1alpha1.PerfRun, sum result.Summary, succeeded bool) {
 }
 
 // encoded is the termination message the load tester writes for sum. The load tester's own
-// summarizer completes it: each run becomes the histogram of 10 000 requests whose
-// percentiles are the run's, and those give the merged latencies and the added latency.
+// summarizer completes it: each run becomes the recording of 10 000 requests, sent on time,
+// whose percentiles are the run's, and those give the merged latencies and the added latency.
+//
+// A summary whose runs are all repetition 0 stands for a run of the default repetitions:
+// its runs are repeated, one after another, as the load tester would have measured them.
 func encoded(sum result.Summary) string {
-	if len(sum.Runs) > 0 && sum.Merged == nil {
-		hists := map[latency.Key]*hdrhistogram.Histogram{}
-		for _, r := range sum.Runs {
-			hists[latency.Key{Variant: r.Variant, Rep: r.Rep}] = histogramOf(r)
+	if len(sum.Runs) > 0 && !slices.ContainsFunc(sum.Runs, func(r result.Run) bool { return r.Rep > 0 }) {
+		first := sum.Runs
+		for rep := 1; rep < perfv1alpha1.DefaultRepetitions; rep++ {
+			for _, r := range first {
+				r.Rep = rep
+				if r.StartUnix > 0 {
+					r.StartUnix += int64(rep) * int64(math.Ceil(r.Seconds)) * int64(len(first))
+				}
+				sum.Runs = append(sum.Runs, r)
+			}
 		}
-		latency.Summarize(&sum, hists, result.StandardPercentiles)
+	}
+	if len(sum.Runs) > 0 && sum.Merged == nil {
+		recs := map[latency.Key]*latency.Recorded{}
+		for _, r := range sum.Runs {
+			recs[latency.Key{Variant: r.Variant, Rep: r.Rep}] = recordingOf(r)
+		}
+		latency.Summarize(&sum, recs, result.StandardPercentiles)
 	}
 	msg, err := result.Encode(sum)
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())
 	return string(msg)
+}
+
+// recordingOf returns 10 000 requests with r's percentiles (see histogramOf), sent on time,
+// dealt round-robin into ten one-second blocks of the same distribution.
+func recordingOf(r result.Run) *latency.Recorded {
+	h := histogramOf(r)
+	rec := &latency.Recorded{Latency: h, Service: h, Lag: latency.NewHistogram()}
+	_ = rec.Lag.RecordValues(0, h.TotalCount())
+	blocks := make([]map[int64]int64, 10)
+	for i := range blocks {
+		blocks[i] = map[int64]int64{}
+	}
+	k := 0
+	for _, bar := range h.Distribution() {
+		for range bar.Count {
+			blocks[k%10][bar.To]++
+			k++
+		}
+	}
+	for _, b := range blocks {
+		c := latency.Counts{}
+		for _, v := range slices.Sorted(maps.Keys(b)) {
+			c.Values, c.Counts = append(c.Values, v), append(c.Counts, b[v])
+		}
+		rec.Blocks = append(rec.Blocks, c)
+	}
+	return rec
 }
 
 // histogramOf returns 10 000 latencies with r's percentiles: the k-th fastest request is

@@ -23,6 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/report"
 )
 
 // The status is computed in memory during a reconcile and written once at its end; these
@@ -84,12 +85,22 @@ func setRunning(run *perfv1alpha1.PerfRun) {
 	run.Status.Phase = perfv1alpha1.PhaseRunning
 }
 
-// markSucceeded ends the run with a result.
-func markSucceeded(run *perfv1alpha1.PerfRun, now metav1.Time, msg string) {
-	setCondition(run, perfv1alpha1.ConditionSucceeded, metav1.ConditionTrue, perfv1alpha1.ReasonSucceeded, msg)
+// markSucceeded ends the run with a result; reason is Succeeded, or Saturated when a path's
+// latency is that of a lower rate than requested.
+func markSucceeded(run *perfv1alpha1.PerfRun, now metav1.Time, reason, msg string) {
+	setCondition(run, perfv1alpha1.ConditionSucceeded, metav1.ConditionTrue, reason, msg)
 	setCondition(run, perfv1alpha1.ConditionFailed, metav1.ConditionFalse, perfv1alpha1.ReasonSucceeded, "")
 	run.Status.Phase = perfv1alpha1.PhaseSucceeded
 	run.Status.CompletionTime = &now
+}
+
+// setSaturated records whether the load tester kept its schedule on every path.
+func setSaturated(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) {
+	if msg := report.SaturationMessage(res); msg != "" {
+		setCondition(run, perfv1alpha1.ConditionSaturated, metav1.ConditionTrue, perfv1alpha1.ReasonSaturated, msg)
+		return
+	}
+	setCondition(run, perfv1alpha1.ConditionSaturated, metav1.ConditionFalse, perfv1alpha1.ReasonScheduleKept, report.ScheduleMessage(res))
 }
 
 // markFailed ends the run without (or with a partial) result, saying why.

@@ -243,6 +243,15 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(res.AddedInterval.ConfidencePercent).To(Equal(int32(95)))
 		Expect(res.AddedInterval.Low.P90.Duration).To(BeNumerically("<=", res.Added.P90.Duration))
 		Expect(res.AddedInterval.High.P90.Duration).To(BeNumerically(">=", res.Added.P90.Duration))
+		Expect(res.AddedInterval.Basis).To(Equal(perfv1alpha1.IntervalBetweenRepetitions))
+		Expect(res.AddedInterval.Repetitions).To(Equal(int32(3)))
+		// Every request went out on time here: service time is latency, the send lag zero.
+		Expect(res.ServiceTime.P90.Duration).To(Equal(daprP90))
+		Expect(res.SendLag.P99.Duration).To(BeZero())
+		Expect(res.BaselineServiceTime.P90.Duration).To(Equal(baseP90))
+		Expect(res.Saturated).To(BeEmpty())
+		Expect(conditionOf(run, perfv1alpha1.ConditionSaturated).Reason).To(Equal(perfv1alpha1.ReasonScheduleKept))
+		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Reason).To(Equal(perfv1alpha1.ReasonSucceeded))
 		Expect(res.Spread.Latency.Min.P90.Duration).To(Equal(1200 * time.Microsecond))
 		Expect(res.Spread.Latency.Max.P90.Duration).To(Equal(1400 * time.Microsecond))
 		Expect(st.Environment.TargetNode).To(Equal(testNode))
@@ -291,7 +300,7 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(res.Latency.P90.Duration).To(Equal(3201 * time.Microsecond)) // 3.2 ms, reported as the top of its 2 µs HDR bucket
 		Expect(res.Baseline).To(BeNil())
 		Expect(res.Added).To(BeNil())
-		Expect(res.Spread).To(BeNil())
+		Expect(res.Spread.Baseline).To(BeNil(), "the default three repetitions have a spread, of the Dapr path only")
 		Consistently(exists(store), time.Second).Should(BeTrue(), "cleanup: Never keeps children")
 	})
 
@@ -391,7 +400,7 @@ var _ = Describe("PerfRun controller", func() {
 		markAvailable(ns, "halfway-baseline")
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
 		c := failedWith(run, perfv1alpha1.ReasonInvalidResult)
-		Expect(c.Message).To(ContainSubstring("holds 0 of the 1 repetitions of the baseline path"))
+		Expect(c.Message).To(ContainSubstring("holds 0 of the 3 repetitions of the baseline path"))
 	})
 
 	It("waits for the load tester's terminated state when the Job's completion is seen first, within a bound", func() {
@@ -653,7 +662,7 @@ var _ = Describe("PerfRun controller", func() {
 	It("judges thresholds: met, inconclusive within the interval, and violated with failRun", func() {
 		gate := func(failRun bool) func(*perfv1alpha1.PerfRunSpec) {
 			return func(s *perfv1alpha1.PerfRunSpec) {
-				s.Load.Repetitions = 2
+				s.Load.Repetitions = 3
 				s.Thresholds = &perfv1alpha1.Thresholds{MaxAddedP90: &metav1.Duration{Duration: 2 * time.Millisecond},
 					MinQPSPercent: ptr.To[int32](99), MaxErrors: ptr.To[int64](0), FailRun: failRun}
 			}
@@ -671,23 +680,47 @@ var _ = Describe("PerfRun controller", func() {
 			return run
 		}
 
-		met := finish("met", 1200, 1500)
+		// Three repetitions: the interval is the point ± t(2)·se of their own differences, so
+		// repetitions 300 µs apart could not be judged against a 2 ms limit 500 µs away.
+		met := finish("met", 1200, 1300, 1250)
 		c := conditionOf(met, perfv1alpha1.ConditionThresholdsMet)
 		Expect(c.Status).To(Equal(metav1.ConditionTrue))
 		Expect(c.Message).To(MatchRegexp(`added p90 [0-9.]+ms \(95% interval 1\.[0-9.]+ms\.\.1\.[0-9.]+ms\) \(limit <= 2ms\): met`))
 		Expect(c.Message).To(ContainSubstring("actual qps 998.4 (99.84%)"))
 
 		// Dapr's own gate once failed at 2.01ms against 2ms: within the interval, that is noise.
-		noisy := finish("noisy", 1800, 2220)
+		noisy := finish("noisy", 1800, 2220, 2000)
 		c = conditionOf(noisy, perfv1alpha1.ConditionThresholdsMet)
 		Expect(c.Status).To(Equal(metav1.ConditionUnknown))
 		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonInconclusive))
 		Expect(latest(noisy).Status.Phase).To(Equal(perfv1alpha1.PhaseSucceeded))
 
-		violated := finish("violated", 2500, 2600)
+		violated := finish("violated", 2500, 2600, 2550)
 		f := failedWith(violated, perfv1alpha1.ReasonThresholdsViolated)
 		Expect(f.Message).To(MatchRegexp(`added p90 2\.[0-9.]+ms \(95% interval 2\.[0-9.]+ms\.\.2\.[0-9.]+ms\) \(limit <= 2ms\): VIOLATED`))
 		Expect(latest(violated).Status.Result.Added.P90.Duration).To(BeNumerically("~", 2550*time.Microsecond, 50*time.Microsecond), "the result is kept")
+	})
+
+	It("ends Saturated, claiming no added latency, when the load tester could not keep its schedule", func() {
+		run := createRun(ns, "behind", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Load.Connections = 1 })
+		markAvailable(ns, "behind-target")
+		markAvailable(ns, "behind-baseline")
+		// One connection at 1000 rps to a 1.4 ms service: the Dapr path carried 714 rps.
+		slow := summaryRun(result.Dapr, 0, 1400)
+		slow.ActualQPS, slow.Requests = 714.2, 7142
+		finishLoad(run, result.Summary{RequestedQPS: 1000, GapUs: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), slow}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		res := latest(run).Status.Result
+		Expect(res.Added).To(BeNil(), "no added latency for a rate that was not carried")
+		Expect(res.Saturated).To(HaveLen(1))
+		Expect(res.Saturated[0].Path).To(Equal("dapr"))
+		Expect(res.Saturated[0].ActualQPS).To(Equal("714.2"))
+		sat := conditionOf(run, perfv1alpha1.ConditionSaturated)
+		Expect(sat.Status).To(Equal(metav1.ConditionTrue))
+		Expect(sat.Message).To(ContainSubstring("dapr path achieved 714.2 of 1000 qps"))
+		done := conditionOf(run, perfv1alpha1.ConditionSucceeded)
+		Expect(done.Reason).To(Equal(perfv1alpha1.ReasonSaturated))
+		Expect(done.Message).To(ContainSubstring("no added latency is claimed"))
 	})
 
 	It("says so when the added latency cannot be told from zero, never reporting a silent negative", func() {

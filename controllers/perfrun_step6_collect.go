@@ -110,6 +110,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 			markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult, "the load tester's summary is incomplete: %s", missing)
 			return stopHere, nil
 		}
+		setSaturated(run, run.Status.Result)
 		if err := r.judgeRegression(ctx, run); err != nil {
 			return proceed, err
 		}
@@ -117,7 +118,11 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 			markFailed(run, r.now(), perfv1alpha1.ReasonThresholdsViolated, "thresholds violated (spec.thresholds.failRun): %s", msg)
 			return stopHere, nil
 		}
-		markSucceeded(run, r.now(), report.Headline(run.Status.Result))
+		reason := perfv1alpha1.ReasonSucceeded
+		if run.ConditionTrue(perfv1alpha1.ConditionSaturated) {
+			reason = perfv1alpha1.ReasonSaturated
+		}
+		markSucceeded(run, r.now(), reason, report.Headline(run.Status.Result))
 	}
 	return stopHere, nil
 }

@@ -290,7 +290,7 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(s.Load.Connections).To(Equal(int32(16)))
 		Expect(s.Load.Duration).To(Equal(&metav1.Duration{Duration: time.Minute}))
 		Expect(s.Load.Warmup).To(Equal(&metav1.Duration{Duration: 10 * time.Second}))
-		Expect(s.Load.Repetitions).To(Equal(int32(1)))
+		Expect(s.Load.Repetitions).To(Equal(int32(3)))
 		Expect(s.Dapr.Enabled).To(Equal(ptr.To(true)))
 		Expect(s.Dapr.MTLS).To(Equal(perfv1alpha1.MTLSEnabled))
 		Expect(s.Dapr.TracingSamplingRate).To(Equal("0.1"))

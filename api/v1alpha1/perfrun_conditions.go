@@ -54,6 +54,10 @@ const (
 	ConditionThresholdsMet = "ThresholdsMet"
 	// ConditionRegressed says whether a scheduled run is worse than the runs before it.
 	ConditionRegressed = "Regressed"
+	// ConditionSaturated says whether the load tester could not keep its schedule on some
+	// path (achieved under 99% of the rate, or send-lag p99 beyond one connection's gap): the
+	// latency measured there is that of a lower rate, and no added latency is claimed.
+	ConditionSaturated = "Saturated"
 	// ConditionQueued is True while an exclusive run waits for another run's measurement on
 	// its nodes to end, False once it may start its load.
 	ConditionQueued = "Queued"
@@ -125,4 +129,9 @@ const (
 	ReasonNoReference = "NoReference"
 	// ReasonSucceeded: the run finished and status.result holds its measurements.
 	ReasonSucceeded = "Succeeded"
+	// ReasonSaturated: the run finished, but on some path the load tester could not keep
+	// its schedule; the message names the path and the rate it achieved.
+	ReasonSaturated = "Saturated"
+	// ReasonScheduleKept: every path carried the requested rate on schedule.
+	ReasonScheduleKept = "ScheduleKept"
 )

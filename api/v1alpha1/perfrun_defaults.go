@@ -38,7 +38,7 @@ const (
 	// DefaultConnections, DefaultRepetitions, DefaultDuration and DefaultWarmup are the
 	// load's defaults (Dapr's published runs: 16 connections, 60 s).
 	DefaultConnections = 16
-	DefaultRepetitions = 1
+	DefaultRepetitions = 3
 	DefaultDuration    = 60 * time.Second
 	DefaultWarmup      = 10 * time.Second
 	// timeoutMargin covers scheduling, image pulls, sidecar start-up and collection.

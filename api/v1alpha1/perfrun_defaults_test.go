@@ -41,7 +41,8 @@ func TestScenarioDependentDefaults(t *testing.T) {
 			name:     "invocation: baseline on, 1 KiB random body",
 			spec:     PerfRunSpec{Scenario: ScenarioServiceInvocation},
 			baseline: true, randomBytes: 1024,
-			loadTime: 10*time.Second + 2*time.Minute, timeout: 10*time.Second + 2*time.Minute + 5*time.Minute,
+			// three repetitions (the default) of two paths of 60 s
+			loadTime: 10*time.Second + 6*time.Minute, timeout: 10*time.Second + 6*time.Minute + 5*time.Minute,
 			controlPlane: "dapr-system", actorSettings: ActorsSpec{ActorType: "PerfActor", Method: "activate"},
 		},
 		{
@@ -55,14 +56,14 @@ func TestScenarioDependentDefaults(t *testing.T) {
 			name: "Dapr off: no baseline; explicit payload, timeout and control plane",
 			spec: PerfRunSpec{Scenario: ScenarioServiceInvocation, Dapr: DaprSpec{Enabled: ptr.To(false), ControlPlaneNamespace: "dapr"},
 				Load: LoadSpec{PayloadBytes: ptr.To[int32](0)}, Timeout: &metav1.Duration{Duration: time.Hour}},
-			randomBytes: 0, loadTime: 70 * time.Second, timeout: time.Hour,
+			randomBytes: 0, loadTime: 10*time.Second + 3*time.Minute, timeout: time.Hour,
 			controlPlane: "dapr", actorSettings: ActorsSpec{ActorType: "PerfActor", Method: "activate"},
 		},
 		{
 			name: "explicit baseline off, literal wins, actor overrides",
 			spec: PerfRunSpec{Scenario: ScenarioServiceInvocation, Baseline: ptr.To(false), Load: LoadSpec{Payload: ptr.To("x")},
 				Actors: &ActorsSpec{Method: "bump", StateStore: "redis"}},
-			literal: ptr.To("x"), loadTime: 70 * time.Second, timeout: 70*time.Second + 5*time.Minute,
+			literal: ptr.To("x"), loadTime: 10*time.Second + 3*time.Minute, timeout: 10*time.Second + 3*time.Minute + 5*time.Minute,
 			controlPlane: "dapr-system", actorSettings: ActorsSpec{ActorType: "PerfActor", Method: "bump", StateStore: "redis"},
 		},
 	}

@@ -56,7 +56,7 @@ type PerfRunStatus struct {
 	// +optional
 	QueueWait *metav1.Duration `json:"queueWait,omitempty"`
 
-	// conditions: DaprReady, WorkloadsReady, ResourceUsageAvailable, ThresholdsMet, Regressed,
+	// conditions: DaprReady, WorkloadsReady, ResourceUsageAvailable, Saturated, ThresholdsMet, Regressed,
 	// Succeeded and Failed (see the Condition* constants for their reasons).
 	// +listType=map
 	// +listMapKey=type
@@ -145,9 +145,25 @@ type Result struct {
 	// +optional
 	LatencySignificantDigits int32 `json:"latencySignificantDigits,omitempty"`
 
+	// serviceTime of the measured path: each request timed from its actual send, as fortio
+	// alone reports it. latency (timed from the slot each request was due in) includes the
+	// time a request waited for the one before it on its connection; serviceTime does not,
+	// so a stall shows in latency and hides here (coordinated omission).
+	// +optional
+	ServiceTime *LatencySummary `json:"serviceTime,omitempty"`
+	// sendLag of the measured path: how late the load tester sent each request behind its
+	// slot. A p99 beyond one connection's gap between slots means it could not keep the
+	// schedule (condition Saturated).
+	// +optional
+	SendLag *LatencySummary `json:"sendLag,omitempty"`
 	// baseline is the latency of the sidecar-free path, when measured, by the same rule.
 	// +optional
 	Baseline *LatencySummary `json:"baseline,omitempty"`
+	// baselineServiceTime and baselineSendLag are the baseline path's, by the same rules.
+	// +optional
+	BaselineServiceTime *LatencySummary `json:"baselineServiceTime,omitempty"`
+	// +optional
+	BaselineSendLag *LatencySummary `json:"baselineSendLag,omitempty"`
 
 	// baselineActualQPS is the achieved rate of the baseline path.
 	// +optional
@@ -156,11 +172,13 @@ type Result struct {
 	// added is the latency Dapr adds: for each percentile, latency's value minus baseline's
 	// value of the same percentile, and the same for the mean (no max: the difference of two
 	// maxima is noise). It can be negative; addedInterval says whether it is within noise.
+	// Absent when a path was Saturated: the latency of a rate that was not carried.
 	// +optional
 	Added *LatencySummary `json:"added,omitempty"`
 
-	// addedInterval bounds each figure of added with a confidence interval: a bootstrap over
-	// the repetitions, in baseline/Dapr pairs, and the requests within them. An interval that
+	// addedInterval bounds each figure of added with a confidence interval: from the spread
+	// of the repetitions' own differences (Student's t) and a block bootstrap of one-second
+	// blocks within runs, whichever is wider; basis says which kind it is. An interval that
 	// reaches zero or below means the difference is within noise.
 	// +optional
 	AddedInterval *LatencyInterval `json:"addedInterval,omitempty"`
@@ -196,9 +214,29 @@ type Result struct {
 	// +optional
 	LoadTesters []LoadTesterPod `json:"loadTesters,omitempty"`
 
+	// saturated lists the paths whose load tester could not keep its schedule: their
+	// latency is that of a lower rate than requested, so no added latency is claimed.
+	// +listType=map
+	// +listMapKey=path
+	// +optional
+	Saturated []SaturatedPath `json:"saturated,omitempty"`
 	// restarts counts container restarts per role during the run.
 	// +optional
 	Restarts *Restarts `json:"restarts,omitempty"`
+}
+
+// SaturatedPath is a path whose load tester fell behind its schedule.
+type SaturatedPath struct {
+	// path is dapr, baseline, direct, or a variant's name.
+	Path string `json:"path"`
+	// actualQPS is the path's lowest achieved rate over its repetitions, a decimal string.
+	ActualQPS string `json:"actualQPS"`
+	// sendLagP99 is the 99th percentile of how late its requests were sent.
+	// +optional
+	SendLagP99 *metav1.Duration `json:"sendLagP99,omitempty"`
+	// gap is one connection's time between two scheduled sends (connections / qps).
+	// +optional
+	Gap *metav1.Duration `json:"gap,omitempty"`
 }
 
 // LoadTesterPod is one load-tester pod's part of a run.
@@ -241,10 +279,28 @@ type Spread struct {
 	Baseline *LatencyRange `json:"baseline,omitempty"`
 }
 
+// IntervalBasis is what an interval's spread was measured from.
+// +kubebuilder:validation:Enum=BetweenRepetitions;WithinRunOnly
+type IntervalBasis string
+
+const (
+	// IntervalBetweenRepetitions: two or more repetitions; the interval holds across reruns.
+	IntervalBetweenRepetitions IntervalBasis = "BetweenRepetitions"
+	// IntervalWithinRunOnly: one repetition; the interval knows nothing of a rerun's drift.
+	IntervalWithinRunOnly IntervalBasis = "WithinRunOnly"
+)
+
 // LatencyInterval is a confidence interval for each figure of a LatencySummary.
 type LatencyInterval struct {
 	// confidencePercent of every interval, e.g. 95.
 	ConfidencePercent int32 `json:"confidencePercent"`
+	// basis is BetweenRepetitions (two or more repetitions measured both paths) or
+	// WithinRunOnly (one did: the interval cannot see how much a rerun would differ).
+	// +optional
+	Basis IntervalBasis `json:"basis,omitempty"`
+	// repetitions that measured both paths.
+	// +optional
+	Repetitions int32 `json:"repetitions,omitempty"`
 	// low and high ends of each interval.
 	Low  LatencySummary `json:"low"`
 	High LatencySummary `json:"high"`

@@ -262,11 +262,14 @@ type LoadSpec struct {
 	// +optional
 	Warmup *metav1.Duration `json:"warmup,omitempty"`
 
-	// repetitions is how many times each variant is measured; baseline and Dapr runs are
-	// interleaved (B D B D ...) so drift hits both alike, and the spread is reported.
+	// repetitions is how many times each variant is measured; the runs are interleaved
+	// A B B A A B … so drift hits every path alike. The added latency's interval comes from
+	// the spread between repetitions: 3 (the default) is the fewest that measures it with two
+	// degrees of freedom (Student's t 4.3 where 2 repetitions give 12.7); with 1 the interval
+	// is within-run only and cannot see a rerun's drift.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=10
-	// +kubebuilder:default=1
+	// +kubebuilder:default=3
 	// +optional
 	Repetitions int32 `json:"repetitions,omitempty"`
 
@@ -286,8 +289,9 @@ type LoadSpec struct {
 	// arrival is when each connection's requests go out. Synchronized (fortio's default, as
 	// Dapr's own suite runs it): every connection sends at the same instant, so requests
 	// arrive in bursts of one per connection and queue behind each other. Uniform (fortio's
-	// -uniform -jitter, as Istio's benchmark runs it): the connections are staggered evenly
-	// over their period, with ±10% jitter: a steady stream. Latency under Uniform is lower
+	// -uniform, as Istio's benchmark runs it, without its jitter: latency is timed from each
+	// request's scheduled send, which jitter would hide): the connections are staggered
+	// evenly over their period, a steady stream. Latency under Uniform is lower
 	// and does not depend on how the load is split over load-tester pods; compare only runs
 	// of the same arrival.
 	// +kubebuilder:default=Synchronized
@@ -310,7 +314,7 @@ type Arrival string
 const (
 	// ArrivalSynchronized sends every connection's request at the same instant (bursts).
 	ArrivalSynchronized Arrival = "Synchronized"
-	// ArrivalUniform staggers the connections evenly, with jitter (a steady stream).
+	// ArrivalUniform staggers the connections evenly (a steady stream).
 	ArrivalUniform Arrival = "Uniform"
 )
 

@@ -27,9 +27,9 @@ import (
 	"github.com/daprbench/daprbench/internal/result"
 )
 
-// Pair is one repetition's histograms of the two paths measured back to back.
+// Pair is one repetition's recordings of the two paths measured in it.
 type Pair struct {
-	Baseline, Dapr *hdrhistogram.Histogram
+	Baseline, Dapr *Recorded
 }
 
 // Estimate is Dapr's value minus the baseline's, in microseconds, with its interval.
@@ -41,164 +41,241 @@ type Added struct {
 	Percentiles []float64
 	Estimates   []Estimate
 	Avg         Estimate
-	// Confidence of every interval (e.g. 0.95) and the resamples it was estimated from.
+	// Confidence of every interval (e.g. 0.95) and the block-bootstrap resamples behind it.
 	Confidence float64
 	Resamples  int
+	// Reps is the number of paired repetitions; with one the interval is within-run only.
+	Reps int
 }
 
-// Bootstrap settings: 2000 resamples make a 95% interval's ends stable to well within
-// the histograms' precision; the seed makes one input give one answer.
+// Bootstrap settings: 1000 resamples estimate a within-run spread to a few percent; the
+// seed makes one input give one answer.
 const (
-	DefaultResamples  = 2000
+	DefaultResamples  = 1000
 	DefaultConfidence = 0.95
 	seed              = 0x6461707262656e63 // "daprbenc"
 )
 
-// EstimateAdded returns, per percentile, the merged Dapr histogram's value minus the merged
-// baseline's (the same statistic status reports for each path), and a percentile-bootstrap
-// interval for it. Each resample draws the repetitions with replacement, in pairs (the two
-// paths of a repetition share its drift), and then the requests within them: the rank of a
-// percentile in a resample of N requests is drawn from its normal approximation,
-// N·q ± z·√(N·q·(1−q)), which is the order statistic's own sampling law. Resampling both
-// stages is conservative (a slightly wide interval), the safe side for "within noise".
-// It returns false when there is no pair.
+// EstimateAdded returns, per percentile, the merged Dapr latency minus the merged baseline's
+// (the figures status reports for each path), with an interval that holds across runs:
+//
+//   - Between repetitions: each repetition's own difference d_r; their spread s is what a
+//     rerun would see (a run's drift, its placement of GC and throttled periods), so with
+//     R ≥ 2 repetitions the interval is point ± t(R−1)·se with se² = max(s²/R, w²).
+//   - Within runs: w is the spread of the statistic when every run's one-second blocks are
+//     resampled with replacement (a block bootstrap): requests within a second share their
+//     fate, so single requests are never treated as independent. It guards the case where
+//     R is small and the repetitions happen to agree by chance.
+//
+// With one repetition only the within-run spread exists: the interval is the block
+// bootstrap's percentile interval, and Reps = 1 says so. It returns false without a pair.
 func EstimateAdded(pairs []Pair, percentiles []float64, resamples int, confidence float64) (Added, bool) {
-	if len(pairs) == 0 || resamples < 1 {
+	if len(pairs) == 0 || resamples < 2 {
 		return Added{}, false
 	}
-	base, dapr := make([]*hdrhistogram.Histogram, len(pairs)), make([]*hdrhistogram.Histogram, len(pairs))
-	for i, p := range pairs {
-		base[i], dapr[i] = p.Baseline, p.Dapr
+	var base, dapr []*Recorded
+	for _, p := range pairs {
+		base, dapr = append(base, p.Baseline), append(dapr, p.Dapr)
 	}
-	b, d := newPooled(base), newPooled(dapr)
+	b, d := newBlockSet(base), newBlockSet(dapr)
 	if b.empty() || d.empty() {
 		return Added{}, false
 	}
-	ones := slices.Repeat([]float64{1}, len(pairs))
-	out := Added{Percentiles: slices.Clone(percentiles), Confidence: confidence, Resamples: resamples}
-	pointB, pointD := b.quantiles(ones, percentiles, nil), d.quantiles(ones, percentiles, nil)
-	diffs := make([][]int64, len(percentiles))
-	avgDiffs := make([]int64, 0, resamples)
+	out := Added{Percentiles: slices.Clone(percentiles), Confidence: confidence, Resamples: resamples, Reps: len(pairs)}
+	pointB, pointD := b.quantiles(b.all(), percentiles), d.quantiles(d.all(), percentiles)
+	meanB, meanD := b.mean(b.all()), d.mean(d.all())
+
+	// Within runs: the block bootstrap.
 	rng := rand.New(rand.NewPCG(seed, uint64(len(pairs))))
-	weights := make([]float64, len(pairs))
+	diffs := make([][]float64, len(percentiles))
+	var avgDiffs []float64
 	for range resamples {
-		clear(weights)
-		for range pairs {
-			weights[rng.IntN(len(pairs))]++
-		}
-		qb, qd := b.quantiles(weights, percentiles, rng), d.quantiles(weights, percentiles, rng)
+		wb, wd := b.resample(rng), d.resample(rng)
+		qb, qd := b.quantiles(wb, percentiles), d.quantiles(wd, percentiles)
 		for i := range percentiles {
-			diffs[i] = append(diffs[i], qd[i]-qb[i])
+			diffs[i] = append(diffs[i], float64(qd[i]-qb[i]))
 		}
-		avgDiffs = append(avgDiffs, int64(math.Round(d.mean(weights, rng)-b.mean(weights, rng))))
+		avgDiffs = append(avgDiffs, d.mean(wd)-b.mean(wb))
 	}
-	alpha := (1 - confidence) / 2
-	for i := range percentiles {
-		lo, hi := quantilesOf(diffs[i], alpha)
-		out.Estimates = append(out.Estimates, Estimate{Us: pointD[i] - pointB[i], LowUs: lo, HighUs: hi})
+	// Between repetitions: each repetition's own difference.
+	perRep := func(stat func(*Recorded) float64) []float64 {
+		out := make([]float64, len(pairs))
+		for r, p := range pairs {
+			out[r] = stat(p.Dapr) - stat(p.Baseline)
+		}
+		return out
 	}
-	lo, hi := quantilesOf(avgDiffs, alpha)
-	out.Avg = Estimate{Us: int64(math.Round(d.mean(ones, nil) - b.mean(ones, nil))), LowUs: lo, HighUs: hi}
+	interval := func(point float64, within []float64, reps []float64) Estimate {
+		est := Estimate{Us: int64(math.Round(point))}
+		if len(reps) < 2 {
+			lo, hi := quantilesOf(within, (1-confidence)/2)
+			est.LowUs, est.HighUs = int64(math.Round(lo)), int64(math.Round(hi))
+			return est
+		}
+		_, wsd := meanSD(within)
+		_, rsd := meanSD(reps)
+		se := math.Sqrt(math.Max(rsd*rsd/float64(len(reps)), wsd*wsd))
+		half := StudentT(1-(1-confidence)/2, len(reps)-1) * se
+		est.LowUs, est.HighUs = int64(math.Floor(point-half)), int64(math.Ceil(point+half))
+		return est
+	}
+	for i, p := range percentiles {
+		reps := perRep(func(r *Recorded) float64 { return float64(r.Latency.ValueAtPercentile(p)) })
+		out.Estimates = append(out.Estimates, interval(float64(pointD[i]-pointB[i]), diffs[i], reps))
+	}
+	out.Avg = interval(meanD-meanB, avgDiffs, perRep(func(r *Recorded) float64 { return r.Latency.Mean() }))
 	return out, true
 }
 
 // quantilesOf returns the alpha and 1-alpha quantiles of samples (nearest rank).
-func quantilesOf(samples []int64, alpha float64) (lo, hi int64) {
+func quantilesOf(samples []float64, alpha float64) (lo, hi float64) {
 	s := slices.Clone(samples)
 	slices.Sort(s)
-	at := func(q float64) int64 {
+	at := func(q float64) float64 {
 		i := int(math.Ceil(q*float64(len(s)))) - 1
 		return s[min(max(i, 0), len(s)-1)]
 	}
 	return at(alpha), at(1 - alpha)
 }
 
-// pooled holds one path's repetitions as counts over the union of their recorded values,
-// so a weighted merge of repetitions is a weighted sum of rows.
-type pooled struct {
-	values []int64     // every value any repetition recorded (highest equivalent), ascending
-	counts [][]float64 // per repetition, count at each value
-	total  []float64   // per repetition, requests
-	sum    []float64   // per repetition, Σ value
-	sumSq  []float64   // per repetition, Σ value²
-	cum    []float64   // scratch
+func meanSD(xs []float64) (mean, sd float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }
 
-func newPooled(hs []*hdrhistogram.Histogram) *pooled {
+// blockSet holds one path's blocks, of every repetition, as sparse rows over the union of
+// their values, so a weighted merge of blocks is a weighted sum of rows.
+type blockSet struct {
+	values []int64   // every value any block holds, ascending
+	rows   []row     // one per non-empty block
+	runs   [][]int   // per repetition, its rows
+	acc    []float64 // scratch: weighted count per value
+}
+
+type row struct {
+	index  []int32 // into values
+	counts []float64
+	n, sum float64
+}
+
+func newBlockSet(recs []*Recorded) *blockSet {
 	col := map[int64]int{}
-	bars := make([][]hdrhistogram.Bar, len(hs))
-	for i, h := range hs {
-		for _, bar := range h.Distribution() {
-			if bar.Count > 0 {
-				bars[i] = append(bars[i], bar)
-				col[bar.To] = 0
+	for _, r := range recs {
+		for _, b := range blocksOf(r) {
+			for _, v := range b.Values {
+				col[v] = 0
 			}
 		}
 	}
-	p := &pooled{}
+	s := &blockSet{}
 	for v := range col {
-		p.values = append(p.values, v)
+		s.values = append(s.values, v)
 	}
-	slices.Sort(p.values)
-	for i, v := range p.values {
+	slices.Sort(s.values)
+	for i, v := range s.values {
 		col[v] = i
 	}
-	p.cum = make([]float64, len(p.values))
-	for i := range hs {
-		row := make([]float64, len(p.values))
-		var n, s, s2 float64
-		for _, bar := range bars[i] {
-			c, v := float64(bar.Count), float64(bar.To)
-			row[col[bar.To]] = c
-			n, s, s2 = n+c, s+c*v, s2+c*v*v
+	s.acc = make([]float64, len(s.values))
+	for _, r := range recs {
+		var run []int
+		for _, b := range blocksOf(r) {
+			if b.Total() == 0 {
+				continue
+			}
+			var w row
+			for i, v := range b.Values {
+				c := float64(b.Counts[i])
+				w.index, w.counts = append(w.index, int32(col[v])), append(w.counts, c)
+				w.n, w.sum = w.n+c, w.sum+c*float64(v)
+			}
+			run = append(run, len(s.rows))
+			s.rows = append(s.rows, w)
 		}
-		p.counts, p.total, p.sum, p.sumSq = append(p.counts, row), append(p.total, n), append(p.sum, s), append(p.sumSq, s2)
+		s.runs = append(s.runs, run)
 	}
-	return p
+	return s
 }
 
-func (p *pooled) empty() bool { return len(p.values) == 0 }
-
-// quantiles returns the value at each percentile of the weighted merge of repetitions, as
-// an HDR histogram reports it (nearest rank, highest equivalent value). With rng, each
-// percentile's rank is drawn from its sampling law (the within-repetition bootstrap stage).
-func (p *pooled) quantiles(weights, percentiles []float64, rng *rand.Rand) []int64 {
-	var acc float64
-	for i := range p.values {
-		var c float64
-		for r, w := range weights {
-			if w != 0 {
-				c += w * p.counts[r][i]
-			}
-		}
-		acc += c
-		p.cum[i] = acc
+// blocksOf is a recording's blocks, or its whole latency histogram as one block when it
+// has none (a recording made without a schedule).
+func blocksOf(r *Recorded) []Counts {
+	if len(r.Blocks) > 0 {
+		return r.Blocks
 	}
-	n := acc
+	return []Counts{CountsOf(r.Latency)}
+}
+
+// CountsOf is a histogram's non-empty buckets as Counts.
+func CountsOf(h *hdrhistogram.Histogram) Counts {
+	var c Counts
+	for _, bar := range h.Distribution() {
+		if bar.Count > 0 {
+			c.Values, c.Counts = append(c.Values, bar.To), append(c.Counts, bar.Count)
+		}
+	}
+	return c
+}
+
+func (s *blockSet) empty() bool { return len(s.rows) == 0 }
+
+// all weighs every block once.
+func (s *blockSet) all() []float64 { return slices.Repeat([]float64{1}, len(s.rows)) }
+
+// resample draws, for every repetition, as many of its blocks as it has, with replacement.
+func (s *blockSet) resample(rng *rand.Rand) []float64 {
+	w := make([]float64, len(s.rows))
+	for _, run := range s.runs {
+		for range run {
+			w[run[rng.IntN(len(run))]]++
+		}
+	}
+	return w
+}
+
+// quantiles returns the value at each percentile of the weighted merge of blocks, as an
+// HDR histogram reports it (nearest rank, highest equivalent value).
+func (s *blockSet) quantiles(weights, percentiles []float64) []int64 {
+	clear(s.acc)
+	for r, w := range weights {
+		if w == 0 {
+			continue
+		}
+		for i, idx := range s.rows[r].index {
+			s.acc[idx] += w * s.rows[r].counts[i]
+		}
+	}
+	var n float64
+	for i, c := range s.acc {
+		n += c
+		s.acc[i] = n
+	}
 	out := make([]int64, len(percentiles))
 	for i, pct := range percentiles {
-		q := pct / 100
-		rank := q*n + 0.5
-		if rng != nil {
-			rank += rng.NormFloat64() * math.Sqrt(n*q*(1-q))
-		}
-		rank = math.Min(math.Max(math.Floor(rank), 1), n)
-		j := sort.SearchFloat64s(p.cum, rank)
-		out[i] = p.values[min(j, len(p.values)-1)]
+		rank := math.Min(math.Max(math.Floor(pct/100*n+0.5), 1), n)
+		j := sort.SearchFloat64s(s.acc, rank)
+		out[i] = s.values[min(j, len(s.values)-1)]
 	}
 	return out
 }
 
-// mean returns the weighted merge's mean; with rng, plus a draw of its sampling error.
-func (p *pooled) mean(weights []float64, rng *rand.Rand) float64 {
-	var n, s, s2 float64
+// mean returns the weighted merge's mean.
+func (s *blockSet) mean(weights []float64) float64 {
+	var n, sum float64
 	for r, w := range weights {
-		n, s, s2 = n+w*p.total[r], s+w*p.sum[r], s2+w*p.sumSq[r]
+		n, sum = n+w*s.rows[r].n, sum+w*s.rows[r].sum
 	}
-	m := s / n
-	if rng != nil {
-		variance := math.Max(s2/n-m*m, 0)
-		m += rng.NormFloat64() * math.Sqrt(variance/n)
-	}
-	return m
+	return sum / n
 }

@@ -14,14 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package latency records every request's latency exactly (an HDR histogram, 3 significant
-// digits) through fortio's per-request hook, and estimates the latency Dapr adds with its
-// uncertainty (a two-stage bootstrap over repetitions and requests).
+// Package latency records every request exactly through fortio's per-request hook — its
+// latency from the slot it was due in (the headline), its service time from its actual send,
+// and the load tester's send lag — and estimates the latency Dapr adds with an interval that
+// holds across repetitions.
 package latency
 
 import (
 	"context"
-	"math"
 	"sync"
 	"time"
 
@@ -43,26 +43,31 @@ func NewHistogram() *hdrhistogram.Histogram {
 	return hdrhistogram.New(1, highestMicros, SignificantDigits)
 }
 
-// Recorder is a fortio AccessLogger that records every request's latency, as fortio
-// measured it, into a histogram per fortio thread: each thread reports only from its own
-// goroutine, so recording takes no lock.
+// Recorder is a fortio AccessLogger that keeps every request's slot index, actual send time
+// and service time, per fortio thread: each thread reports only from its own goroutine, so
+// recording takes no lock. Finish turns them into histograms once the run's schedule is
+// known (fortio's start time is only in its result).
 type Recorder struct {
-	threads []*hdrhistogram.Histogram
+	threads [][]sample
 	// spill takes reports from thread ids beyond those expected (fortio only ever lowers
 	// the thread count, so this is a guard, not a path).
 	mu    sync.Mutex
-	spill *hdrhistogram.Histogram
+	spill []sample
+}
+
+// sample is one request: its slot on its thread, when it was sent and how long it took.
+type sample struct {
+	thread int32
+	slot   int64
+	sent   int64 // Unix ns
+	took   time.Duration
 }
 
 var _ periodic.AccessLogger = (*Recorder)(nil)
 
 // NewRecorder returns a recorder for a fortio run of the given number of threads.
 func NewRecorder(threads int) *Recorder {
-	r := &Recorder{threads: make([]*hdrhistogram.Histogram, max(threads, 1)), spill: NewHistogram()}
-	for i := range r.threads {
-		r.threads[i] = NewHistogram()
-	}
-	return r
+	return &Recorder{threads: make([][]sample, max(threads, 1))}
 }
 
 // Start is fortio's hook before each request; nothing to do.
@@ -70,28 +75,58 @@ func (r *Recorder) Start(ctx context.Context, _ periodic.ThreadID, _ int64, _ ti
 	return ctx
 }
 
-// Report records one request's latency (seconds, as fortio measured it), errors included,
-// as fortio's own histogram does.
-func (r *Recorder) Report(_ context.Context, id periodic.ThreadID, _ int64, _ time.Time, latency float64, _ bool, _ string) {
-	v := min(max(int64(math.Round(latency*1e6)), 1), highestMicros)
+// Report keeps one request (errors included, as fortio's own histogram counts them): i is
+// its slot on the thread, sent its actual send time, took its service time in seconds.
+func (r *Recorder) Report(_ context.Context, id periodic.ThreadID, i int64, sent time.Time, took float64, _ bool, _ string) {
+	s := sample{thread: int32(id), slot: i, sent: sent.UnixNano(), took: time.Duration(took * float64(time.Second))}
 	if int(id) >= 0 && int(id) < len(r.threads) {
-		_ = r.threads[id].RecordValue(v) // in range by construction
+		r.threads[id] = append(r.threads[id], s)
 		return
 	}
 	r.mu.Lock()
-	_ = r.spill.RecordValue(v)
+	r.spill = append(r.spill, s)
 	r.mu.Unlock()
 }
 
 // Info names the hook in fortio's log.
-func (r *Recorder) Info() string { return "daprbench HDR histogram" }
+func (r *Recorder) Info() string { return "daprbench HDR histograms" }
 
-// Histogram merges the threads' histograms; call it after the run.
-func (r *Recorder) Histogram() *hdrhistogram.Histogram {
-	h := NewHistogram()
-	for _, t := range r.threads {
-		h.Merge(t)
+// Finish returns the run's recording against its schedule; call it after the run.
+func (r *Recorder) Finish(s Schedule) *Recorded {
+	out := NewRecorded()
+	blocks := map[int]map[int64]int64{}
+	record := func(x sample) {
+		service := micros(x.took)
+		var lag int64
+		block := 0
+		if s.Paced() {
+			due := s.Intended(int(x.thread), x.slot)
+			// A send can only be late: time.After never fires early. Clamp the clock's jitter.
+			lag = max(micros(time.Duration(x.sent-due.UnixNano())), 0)
+			block = int(due.Sub(s.Start) / BlockLength)
+		}
+		latency := min(service+lag, highestMicros)
+		_ = out.Latency.RecordValue(latency) // in range by construction
+		_ = out.Service.RecordValue(service)
+		_ = out.Lag.RecordValue(min(lag, highestMicros))
+		if blocks[block] == nil {
+			blocks[block] = map[int64]int64{}
+		}
+		blocks[block][Equivalent(latency)]++
 	}
-	h.Merge(r.spill)
-	return h
+	for _, t := range r.threads {
+		for _, x := range t {
+			record(x)
+		}
+	}
+	for _, x := range r.spill {
+		record(x)
+	}
+	out.Blocks = countsOfBlocks(blocks)
+	return out
+}
+
+// micros rounds to whole microseconds within the histograms' range (a lag may be 0).
+func micros(d time.Duration) int64 {
+	return min(max(d.Round(time.Microsecond).Microseconds(), 0), highestMicros)
 }

@@ -31,35 +31,40 @@ type Key struct {
 	Rep     int
 }
 
-// Summarize completes sum from the exact histograms of its runs: each run's percentiles,
-// avg and max; each variant's latency over all its repetitions, from the merged
-// histograms; the latency Dapr adds over the baseline with its bootstrap interval, from
-// the repetitions that measured both; and each further sidecar variant's comparisons. Runs without a histogram keep what they hold.
-func Summarize(sum *result.Summary, hists map[Key]*hdrhistogram.Histogram, percentiles []float64) {
+// Summarize completes sum from the recordings of its runs: each run's latency percentiles,
+// avg and max (from the slots requests were due in) and its send lag; each variant's
+// latency, service time and send lag over all its repetitions, from the merged histograms;
+// the latency Dapr adds over the baseline with its interval, from the repetitions that
+// measured both; and each further sidecar variant's comparisons. Runs without a recording
+// keep what they hold.
+func Summarize(sum *result.Summary, recs map[Key]*Recorded, percentiles []float64) {
 	sum.Digits = SignificantDigits
-	merged := map[result.Variant]*hdrhistogram.Histogram{}
+	merged := map[result.Variant]*Recorded{}
 	var order []result.Variant
 	for i := range sum.Runs {
 		r := &sum.Runs[i]
-		h := hists[Key{r.Variant, r.Rep}]
-		if h == nil || h.TotalCount() == 0 {
+		rec := recs[Key{r.Variant, r.Rep}]
+		if rec == nil || rec.Latency.TotalCount() == 0 {
 			continue
 		}
-		r.Percentiles, r.AvgUs, r.MaxUs = describe(h, percentiles)
+		r.Percentiles, r.AvgUs, r.MaxUs = describe(rec.Latency, percentiles)
+		r.LagP99Us = rec.Lag.ValueAtPercentile(99)
 		if merged[r.Variant] == nil {
-			merged[r.Variant] = NewHistogram()
+			merged[r.Variant] = NewRecorded()
 			order = append(order, r.Variant)
 		}
-		merged[r.Variant].Merge(h)
+		merged[r.Variant].Merge(&Recorded{Latency: rec.Latency, Service: rec.Service, Lag: rec.Lag})
 	}
 	sum.Merged = nil
 	for _, v := range order {
 		m := result.Merged{Variant: v}
-		m.Percentiles, m.AvgUs, m.MaxUs = describe(merged[v], percentiles)
+		m.Percentiles, m.AvgUs, m.MaxUs = describe(merged[v].Latency, percentiles)
+		m.Service.Percentiles, m.Service.AvgUs, m.Service.MaxUs = describe(merged[v].Service, percentiles)
+		m.Lag.Percentiles, m.Lag.AvgUs, m.Lag.MaxUs = describe(merged[v].Lag, percentiles)
 		sum.Merged = append(sum.Merged, m)
 	}
-	sum.Added = added(sum.Runs, hists, percentiles, result.Dapr, result.Baseline)
-	sum.Compared = comparisons(sum.Runs, hists, percentiles)
+	sum.Added = added(sum.Runs, recs, percentiles, result.Dapr, result.Baseline)
+	sum.Compared = comparisons(sum.Runs, recs, percentiles)
 }
 
 func describe(h *hdrhistogram.Histogram, percentiles []float64) (ps []result.Percentile, avgUs, maxUs int64) {
@@ -71,23 +76,23 @@ func describe(h *hdrhistogram.Histogram, percentiles []float64) (ps []result.Per
 
 // added pairs the repetitions that measured both paths and estimates the difference v −
 // against; nil without such a repetition.
-func added(runs []result.Run, hists map[Key]*hdrhistogram.Histogram, percentiles []float64, v, against result.Variant) *result.Added {
+func added(runs []result.Run, recs map[Key]*Recorded, percentiles []float64, v, against result.Variant) *result.Added {
 	var reps []int
 	for _, r := range runs {
-		if r.Variant == v && hists[Key{against, r.Rep}] != nil && hists[Key{v, r.Rep}] != nil {
+		if r.Variant == v && recs[Key{against, r.Rep}] != nil && recs[Key{v, r.Rep}] != nil {
 			reps = append(reps, r.Rep)
 		}
 	}
 	slices.Sort(reps)
 	var pairs []Pair
 	for _, rep := range slices.Compact(reps) {
-		pairs = append(pairs, Pair{Baseline: hists[Key{against, rep}], Dapr: hists[Key{v, rep}]})
+		pairs = append(pairs, Pair{Baseline: recs[Key{against, rep}], Dapr: recs[Key{v, rep}]})
 	}
 	a, ok := EstimateAdded(pairs, percentiles, DefaultResamples, DefaultConfidence)
 	if !ok {
 		return nil
 	}
-	out := &result.Added{Confidence: a.Confidence, Resamples: a.Resamples, Avg: a.Avg}
+	out := &result.Added{Confidence: a.Confidence, Resamples: a.Resamples, Reps: a.Reps, Avg: a.Avg}
 	for i, p := range a.Percentiles {
 		out.Percentiles = append(out.Percentiles, result.AddedPercentile{P: p, Interval: a.Estimates[i]})
 	}
@@ -96,7 +101,7 @@ func added(runs []result.Run, hists map[Key]*hdrhistogram.Histogram, percentiles
 
 // comparisons estimates, for every further sidecar variant, what it adds over the baseline
 // and its difference from the first variant.
-func comparisons(runs []result.Run, hists map[Key]*hdrhistogram.Histogram, percentiles []float64) []result.Comparison {
+func comparisons(runs []result.Run, recs map[Key]*Recorded, percentiles []float64) []result.Comparison {
 	var out []result.Comparison
 	for i := 1; ; i++ {
 		v := result.DaprVariant(i)
@@ -104,7 +109,7 @@ func comparisons(runs []result.Run, hists map[Key]*hdrhistogram.Histogram, perce
 			return out
 		}
 		for _, against := range []result.Variant{result.Baseline, result.Dapr} {
-			if a := added(runs, hists, percentiles, v, against); a != nil {
+			if a := added(runs, recs, percentiles, v, against); a != nil {
 				out = append(out, result.Comparison{Variant: v, Against: against, Added: *a})
 			}
 		}

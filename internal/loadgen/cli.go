@@ -66,7 +66,7 @@ func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bo
 	fs.StringVar(&group.LeaderURL, "group-leader", "", "URL of pod 0's coordinator, e.g. http://run-loadtester-0.run-loadtester:8079")
 	fs.StringVar(&group.Listen, "group-listen", ":8079", "pod 0's listen address for the other pods")
 	fs.DurationVar(&group.Wait, "group-wait", 3*time.Minute, "how long a pod waits for the others: at each phase's start barrier, and pod 0 for their measurements")
-	fs.BoolVar(&cfg.Uniform, "uniform", false, "stagger the connections' requests evenly, with ±10% jitter (fortio -uniform -jitter); default: every connection sends at the same instant (fortio's default)")
+	fs.BoolVar(&cfg.Uniform, "uniform", false, "stagger the connections' requests evenly (fortio -uniform, without -jitter: latency is timed from each request's slot); default: every connection sends at the same instant (fortio's default)")
 	fs.DurationVar(&cfg.TargetWait, "target-wait", time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
 
 	err := fs.Parse(args)

@@ -58,10 +58,11 @@ type Config struct {
 	FortioJSON io.Writer
 	// Log receives progress (fortio's text report included).
 	Log io.Writer
-	// Uniform staggers the connections' requests evenly over each one's period, with ±10%
-	// jitter (fortio's -uniform -jitter, as Istio's benchmark runs it). Without it every
-	// connection sends at the same instant (fortio's default, as Dapr's suite runs it): bursts
-	// of one request per connection.
+	// Uniform staggers the connections' requests evenly over each one's period (fortio's
+	// -uniform, as Istio's benchmark runs it, but without its -jitter: latency is timed from
+	// each request's slot, and a jittered send has none). Without it every connection sends
+	// at the same instant (fortio's default, as Dapr's suite runs it): bursts of one request
+	// per connection.
 	Uniform bool
 	// Group splits the load over several pods; nil: this pod sends all of it.
 	Group *Group

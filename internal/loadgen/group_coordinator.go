@@ -31,12 +31,12 @@ import (
 )
 
 // podMeasurements is what a pod sends the leader after its last phase: its runs, the exact
-// histogram of each (HDR V2 compressed, base64, keyed "variant/rep"), or why it failed.
+// recording of each (keyed "variant/rep"), or why it failed.
 type podMeasurements struct {
-	Pod        int               `json:"pod"`
-	Runs       []result.Run      `json:"runs,omitempty"`
-	Histograms map[string]string `json:"histograms,omitempty"`
-	Error      string            `json:"error,omitempty"`
+	Pod        int                      `json:"pod"`
+	Runs       []result.Run             `json:"runs,omitempty"`
+	Recordings map[string]wireRecording `json:"recordings,omitempty"`
+	Error      string                   `json:"error,omitempty"`
 }
 
 // coordinator is the leader's side of the group: the barrier every pod meets at before a

@@ -21,16 +21,14 @@ import (
 	"fmt"
 	"net/http"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/daprbench/daprbench/internal/latency"
 	"github.com/daprbench/daprbench/internal/result"
 )
 
-// measured is what a pod measured: its runs and the exact histogram of each.
+// measured is what a pod measured: its runs and the exact recording of each.
 type measured struct {
-	runs  []result.Run
-	hists map[latency.Key]*hdrhistogram.Histogram
+	runs []result.Run
+	recs map[latency.Key]*latency.Recorded
 }
 
 // member is a pod's part in its group; a run without a group is a group of one.
@@ -115,7 +113,7 @@ func (f *follower) finish(ctx context.Context, own measured, runErr error) (meas
 	m := podMeasurements{Pod: f.g.Index, Runs: own.runs}
 	if runErr != nil {
 		m.Error = runErr.Error()
-	} else if m.Histograms, runErr = encodeHistograms(own.hists); runErr != nil {
+	} else if m.Recordings, runErr = encodeRecordings(own.recs); runErr != nil {
 		m.Error = runErr.Error()
 	}
 	if err := f.send(ctx, m); err != nil && runErr == nil {

@@ -29,11 +29,11 @@ import (
 )
 
 // mergePods folds the pods' measurements into one: per variant and repetition the requests,
-// errors, return codes and achieved rates add up and the histograms merge exactly (so every
+// errors, return codes and achieved rates add up and the recordings merge exactly (so every
 // percentile is that of all the pods' requests); the run starts at the earliest pod's start
 // and lasts as long as the longest.
 func mergePods(pods []measured) measured {
-	out := measured{hists: map[latency.Key]*hdrhistogram.Histogram{}}
+	out := measured{recs: map[latency.Key]*latency.Recorded{}}
 	index := map[latency.Key]int{}
 	for _, p := range pods {
 		for _, r := range p.runs {
@@ -58,11 +58,11 @@ func mergePods(pods []measured) measured {
 			for code, n := range r.Codes {
 				m.Codes[code] += n
 			}
-			if h := p.hists[k]; h != nil {
-				if out.hists[k] == nil {
-					out.hists[k] = latency.NewHistogram()
+			if rec := p.recs[k]; rec != nil {
+				if out.recs[k] == nil {
+					out.recs[k] = latency.NewRecorded()
 				}
-				out.hists[k].Merge(h)
+				out.recs[k].Merge(rec)
 			}
 		}
 	}
@@ -88,34 +88,76 @@ func podLoads(pods []measured, share float64) []result.PodLoad {
 	return out
 }
 
-func histogramKey(k latency.Key) string { return string(k.Variant) + "/" + strconv.Itoa(k.Rep) }
+func recordingKey(k latency.Key) string { return string(k.Variant) + "/" + strconv.Itoa(k.Rep) }
 
-func encodeHistograms(hists map[latency.Key]*hdrhistogram.Histogram) (map[string]string, error) {
-	out := make(map[string]string, len(hists))
-	for k, h := range hists {
-		b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
-		if err != nil {
-			return nil, fmt.Errorf("encoding the histogram of %s: %w", histogramKey(k), err)
+// wireRecording is one run's recording on the wire: every histogram HDR V2 compressed.
+type wireRecording struct {
+	Latency string   `json:"latency"`
+	Service string   `json:"service"`
+	Lag     string   `json:"lag"`
+	Blocks  []string `json:"blocks,omitempty"`
+}
+
+func encodeRecordings(recs map[latency.Key]*latency.Recorded) (map[string]wireRecording, error) {
+	out := make(map[string]wireRecording, len(recs))
+	for k, r := range recs {
+		w := wireRecording{}
+		var err error
+		for _, f := range []struct {
+			to *string
+			h  *hdrhistogram.Histogram
+		}{{&w.Latency, r.Latency}, {&w.Service, r.Service}, {&w.Lag, r.Lag}} {
+			if *f.to, err = encodeHistogram(f.h); err != nil {
+				return nil, fmt.Errorf("encoding the recording of %s: %w", recordingKey(k), err)
+			}
 		}
-		out[histogramKey(k)] = string(b)
+		for _, b := range r.Blocks {
+			h := latency.NewHistogram()
+			for i, v := range b.Values {
+				_ = h.RecordValues(v, b.Counts[i]) // values came from such a histogram
+			}
+			enc, err := encodeHistogram(h)
+			if err != nil {
+				return nil, fmt.Errorf("encoding a block of %s: %w", recordingKey(k), err)
+			}
+			w.Blocks = append(w.Blocks, enc)
+		}
+		out[recordingKey(k)] = w
 	}
 	return out, nil
 }
 
-// decode reads a peer's measurements back into runs and histograms.
+func encodeHistogram(h *hdrhistogram.Histogram) (string, error) {
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	return string(b), err
+}
+
+// decode reads a peer's measurements back into runs and recordings.
 func (m podMeasurements) decode() (measured, error) {
-	out := measured{runs: m.Runs, hists: map[latency.Key]*hdrhistogram.Histogram{}}
-	for key, b := range m.Histograms {
+	out := measured{runs: m.Runs, recs: map[latency.Key]*latency.Recorded{}}
+	for key, w := range m.Recordings {
 		v, rep, ok := strings.Cut(key, "/")
 		n, err := strconv.Atoi(rep)
 		if !ok || err != nil {
-			return measured{}, fmt.Errorf("histogram key %q: want VARIANT/REP", key)
+			return measured{}, fmt.Errorf("recording key %q: want VARIANT/REP", key)
 		}
-		h, err := hdrhistogram.Decode([]byte(b))
-		if err != nil {
-			return measured{}, fmt.Errorf("histogram %s: %w", key, err)
+		rec := &latency.Recorded{}
+		for _, f := range []struct {
+			to  **hdrhistogram.Histogram
+			enc string
+		}{{&rec.Latency, w.Latency}, {&rec.Service, w.Service}, {&rec.Lag, w.Lag}} {
+			if *f.to, err = hdrhistogram.Decode([]byte(f.enc)); err != nil {
+				return measured{}, fmt.Errorf("recording %s: %w", key, err)
+			}
 		}
-		out.hists[latency.Key{Variant: result.Variant(v), Rep: n}] = h
+		for _, enc := range w.Blocks {
+			h, err := hdrhistogram.Decode([]byte(enc))
+			if err != nil {
+				return measured{}, fmt.Errorf("a block of recording %s: %w", key, err)
+			}
+			rec.Blocks = append(rec.Blocks, latency.CountsOf(h))
+		}
+		out.recs[latency.Key{Variant: result.Variant(v), Rep: n}] = rec
 	}
 	return out, nil
 }

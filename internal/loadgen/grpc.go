@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"fortio.org/fortio/periodic"
@@ -106,6 +107,7 @@ func runGRPC(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout tim
 		r.Options().Runners[i] = threads[i]
 	}
 	defer closeAll(threads)
+	warmConnections(threads, timeout)
 	res := r.Run()
 	codes := map[int]int64{}
 	for _, t := range threads[:r.Options().NumThreads] {
@@ -114,6 +116,24 @@ func runGRPC(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout tim
 		}
 	}
 	return outcome{RunnerResults: res, RetCodes: codes}, nil
+}
+
+// warmConnections makes one call on every connection, in parallel, before the measured run
+// starts: gRPC connects lazily, and without it the first request of every connection would
+// pay for the TCP and HTTP/2 handshakes (fortio's HTTP runner warms its connections alike).
+// A failing call is left for the run to count.
+func warmConnections(threads []*grpcThread, timeout time.Duration) {
+	var wg sync.WaitGroup
+	for _, t := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), max(timeout, time.Second))
+			defer cancel()
+			_ = t.call(ctx, t.conn)
+		}()
+	}
+	wg.Wait()
 }
 
 func closeAll(threads []*grpcThread) {

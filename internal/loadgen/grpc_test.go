@@ -48,8 +48,8 @@ func TestGRPCInvocationInterleavedAgainstPerfapp(t *testing.T) {
 			t.Errorf("%s rep %d: requests %d, codes %v", run.Variant, run.Rep, run.Requests, run.Codes)
 		}
 	}
-	if got := strings.Join(order, " "); got != "baseline dapr baseline dapr" {
-		t.Errorf("run order = %q, want baseline and dapr interleaved", got)
+	if got := strings.Join(order, " "); got != "baseline dapr dapr baseline" {
+		t.Errorf("run order = %q, want baseline and dapr interleaved A B B A", got)
 	}
 	if s.Added == nil {
 		t.Error("no added latency for a gRPC run with a baseline")

@@ -29,7 +29,6 @@ import (
 	"fortio.org/fortio/fhttp"
 	"fortio.org/fortio/fnet"
 	"fortio.org/fortio/periodic"
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/daprbench/daprbench/internal/latency"
 	"github.com/daprbench/daprbench/internal/result"
@@ -55,11 +54,12 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	defer m.close()
 	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
 	// and added-latency intervals all come from these.
-	own := measured{hists: map[latency.Key]*hdrhistogram.Histogram{}}
+	own := measured{recs: map[latency.Key]*latency.Recorded{}}
 	runErr := measure(ctx, cfg, m, &own)
 	all, pods, err := m.finish(ctx, own, runErr)
 	sum.Runs, sum.Pods = all.runs, pods
-	latency.Summarize(&sum, all.hists, result.StandardPercentiles)
+	sum.GapUs = schedule(cfg, cfg.QPS, cfg.Duration, time.Time{}, cfg.Connections).Gap().Microseconds()
+	latency.Summarize(&sum, all.recs, result.StandardPercentiles)
 	return sum, err
 }
 
@@ -98,32 +98,30 @@ func measure(ctx context.Context, cfg Config, m member, out *measured) error {
 				return fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
 			}
 			out.runs = append(out.runs, toRun(t.Variant, rep, res))
-			out.hists[latency.Key{Variant: t.Variant, Rep: rep}] = rec.Histogram()
+			sched := schedule(cfg, cfg.QPS, cfg.Duration, res.StartTime, res.NumThreads)
+			out.recs[latency.Key{Variant: t.Variant, Rep: rep}] = rec.Finish(sched)
 		}
 	}
 	return nil
 }
 
-// orderOf is the order of the targets in repetition rep: as given (the baseline first), but
-// with two or more sidecar variants their order is reversed on every other repetition
-// (B D D1, B D1 D, …) so that no variant always runs right after the baseline.
+// orderOf is the order of the targets in repetition rep: as given on even repetitions and
+// reversed on odd ones, so the phases run A B B A A B …: no path always runs first after the
+// warm-up or right after another, and a drift over the run hits every path alike.
 func orderOf(targets []Target, rep int) []Target {
-	variants := 0
-	for _, t := range targets {
-		if t.Variant != result.Baseline {
-			variants++
-		}
-	}
-	if variants < 2 || rep%2 == 0 {
-		return targets
-	}
 	out := slices.Clone(targets)
-	first := slices.IndexFunc(out, func(t Target) bool { return t.Variant != result.Baseline })
-	slices.Reverse(out[first:])
+	if rep%2 == 1 {
+		slices.Reverse(out)
+	}
 	return out
 }
 
 func warmupQPS(qps float64) float64 { return math.Max(1, qps/10) }
+
+// schedule is the pacing fortio gave a run that started at start with threads threads.
+func schedule(cfg Config, qps float64, d time.Duration, start time.Time, threads int) latency.Schedule {
+	return latency.Schedule{Start: start, QPS: qps, Duration: d, Threads: threads, Uniform: cfg.Uniform}
+}
 
 // outcome is one fortio run's result, whatever the protocol: fortio's rate, duration and
 // histograms, and the return codes as HTTP statuses.
@@ -151,7 +149,7 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 		Labels:      label,
 		Stop:        periodic.NewAborter(),
 		Uniform:     cfg.Uniform,
-		Jitter:      cfg.Uniform,
+		// No jitter: a jittered send has no known slot, and latency is timed from the slot.
 	}
 	if rec != nil {
 		opts.AccessLogger = rec

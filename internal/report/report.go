@@ -48,22 +48,30 @@ func Build(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Result 
 		spread.Latency = rangeOf(m.Latency)
 	}
 	if m, ok := sum.MergedOf(measured); ok {
-		res.Latency = summarize(m)
+		res.Latency, res.ServiceTime, res.SendLag = summarize(m), spectrum(m.Service), spectrum(m.Lag)
 	}
 	if b, ok := sum.Merge(result.Baseline); ok {
 		res.BaselineActualQPS = formatQPS(b.ActualQPS)
 		spread.Baseline = rangeOf(b.Latency)
 	}
 	if m, ok := sum.MergedOf(result.Baseline); ok {
-		res.Baseline = summarize(m)
+		res.Baseline, res.BaselineServiceTime, res.BaselineSendLag = summarize(m), spectrum(m.Service), spectrum(m.Lag)
 	}
-	if a := sum.Added; a != nil {
+	res.Saturated = saturatedOf(run, sum)
+	if a := sum.Added; a != nil && len(res.Saturated) == 0 {
 		res.Added, res.AddedInterval = addedOf(a)
 	}
 	if reps > 1 {
 		res.Spread = &spread
 	}
 	res.Variants = variantsOf(run, sum)
+	if len(res.Saturated) > 0 {
+		// A rate that was not carried has no added latency to claim, for any variant.
+		for i := range res.Variants {
+			v := &res.Variants[i]
+			v.Added, v.AddedInterval, v.Difference, v.DifferenceInterval, v.BeyondNoise = nil, nil, nil, nil, nil
+		}
+	}
 	for _, p := range sum.Pods {
 		res.LoadTesters = append(res.LoadTesters, perfv1alpha1.LoadTesterPod{
 			Index: int32(p.Pod), RequestedQPS: formatQPS(p.RequestedQPS), ActualQPS: formatQPS(p.ActualQPS)})
@@ -100,8 +108,14 @@ func addedOf(a *result.Added) (*perfv1alpha1.LatencySummary, *perfv1alpha1.Laten
 		return &perfv1alpha1.LatencySummary{P50: at(50), P75: at(75), P90: at(90), P99: at(99), P999: at(99.9), Avg: micros(us(a.Avg))}
 	}
 	point := pick(func(i result.Interval) int64 { return i.Us })
+	basis := perfv1alpha1.IntervalBetweenRepetitions
+	if a.Reps < 2 {
+		basis = perfv1alpha1.IntervalWithinRunOnly
+	}
 	return point, &perfv1alpha1.LatencyInterval{
 		ConfidencePercent: int32(math.Round(a.Confidence * 100)),
+		Basis:             basis,
+		Repetitions:       int32(a.Reps),
 		Low:               *pick(func(i result.Interval) int64 { return i.LowUs }),
 		High:              *pick(func(i result.Interval) int64 { return i.HighUs }),
 	}
@@ -135,6 +149,35 @@ func summarize(m result.Merged) *perfv1alpha1.LatencySummary {
 	}
 }
 
+// spectrum maps a service-time or send-lag distribution; nil when it was not recorded.
+func spectrum(s result.Spectrum) *perfv1alpha1.LatencySummary {
+	if len(s.Percentiles) == 0 {
+		return nil
+	}
+	return summarize(result.Merged{Percentiles: s.Percentiles, AvgUs: s.AvgUs, MaxUs: s.MaxUs})
+}
+
+// saturatedOf names the paths whose load tester fell behind its schedule.
+func saturatedOf(run *perfv1alpha1.PerfRun, sum *result.Summary) []perfv1alpha1.SaturatedPath {
+	var out []perfv1alpha1.SaturatedPath
+	for _, s := range sum.Saturated() {
+		out = append(out, perfv1alpha1.SaturatedPath{Path: PathName(run, s.Variant), ActualQPS: formatQPS(s.ActualQPS),
+			SendLagP99: duration(s.LagP99), Gap: duration(s.Gap)})
+	}
+	return out
+}
+
+// PathName is a variant's name as a reader knows it: baseline, dapr, direct, or the name
+// of a sidecar variant in spec.variants.
+func PathName(run *perfv1alpha1.PerfRun, v result.Variant) string {
+	for i, sv := range run.Spec.Variants {
+		if result.DaprVariant(i) == v {
+			return sv.Name
+		}
+	}
+	return v.String()
+}
+
 // rangeOf is the lowest and highest value of each percentile over repetitions.
 func rangeOf(l result.Latencies) *perfv1alpha1.LatencyRange {
 	pick := func(f func(result.Stat) time.Duration) perfv1alpha1.LatencySummary {
@@ -162,15 +205,47 @@ func duration(d time.Duration) *metav1.Duration {
 
 func formatQPS(q float64) string { return strconv.FormatFloat(q, 'f', 1, 64) }
 
+// SaturationMessage says which paths could not keep the schedule, and by how much; empty
+// when every path kept it.
+func SaturationMessage(res *perfv1alpha1.Result) string {
+	if res == nil || len(res.Saturated) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, s := range res.Saturated {
+		parts = append(parts, fmt.Sprintf("%s path achieved %s of %d qps, send-lag p99 %s against a %s gap per connection",
+			s.Path, s.ActualQPS, res.RequestedQPS, str(s.SendLagP99), str(s.Gap)))
+	}
+	return "saturated: " + strings.Join(parts, "; ") + " — the load tester could not keep its schedule, so no added latency is claimed"
+}
+
+// ScheduleMessage is the Saturated condition's message when every path kept the schedule.
+func ScheduleMessage(res *perfv1alpha1.Result) string {
+	if res == nil || res.SendLag == nil {
+		return "every path carried the requested rate"
+	}
+	return fmt.Sprintf("every path carried %d qps on schedule (measured path: %s qps, send-lag p99 %s)",
+		res.RequestedQPS, res.ActualQPS, str(res.SendLag.P99))
+}
+
 // Headline is the Succeeded condition's message: the numbers a reader wants first.
 func Headline(res *perfv1alpha1.Result) string {
 	if res == nil || res.Latency == nil {
 		return "finished"
 	}
-	msg := fmt.Sprintf("%d requests at %s/%d qps, %d errors; p50 %s, p90 %s, p99 %s",
+	msg := fmt.Sprintf("%d requests at %s/%d qps, %d errors; p50 %s, p90 %s, p99 %s from the scheduled send",
 		res.Requests, res.ActualQPS, res.RequestedQPS, res.Errors, str(res.Latency.P50), str(res.Latency.P90), str(res.Latency.P99))
+	if st := res.ServiceTime; st != nil {
+		msg += fmt.Sprintf(" (service time p99 %s)", str(st.P99))
+	}
+	if sat := SaturationMessage(res); sat != "" {
+		msg += "; " + sat
+	}
 	if res.Added != nil {
 		msg += fmt.Sprintf("; added by Dapr p90 %s, p99 %s", withInterval(res, pickP90), withInterval(res, pickP99))
+		if in := res.AddedInterval; in != nil && in.Basis == perfv1alpha1.IntervalWithinRunOnly {
+			msg += " (within-run intervals)"
+		}
 		if noise := withinNoise(res); len(noise) > 0 {
 			msg += "; " + strings.Join(noise, ", ") + " within noise: Dapr's cost there cannot be told from zero"
 		}

@@ -64,11 +64,56 @@ func TestVariantsCarryTheirFiguresAndTheirDifference(t *testing.T) {
 	if h := Headline(res); !strings.Contains(h, "one repetition") {
 		t.Errorf("a one-repetition comparison does not say so: %q", h)
 	}
-	res.Spread = &perfv1alpha1.Spread{}
+	// The intervals' basis, not the spread, says how many repetitions they rest on.
+	res.Variants[1].DifferenceInterval.Basis = perfv1alpha1.IntervalBetweenRepetitions
 	if h := Headline(res); strings.Contains(h, "one repetition") {
 		t.Errorf("a repeated comparison is called a one-repetition one: %q", h)
 	}
 	if Build(&perfv1alpha1.PerfRun{}, sum).Variants != nil {
 		t.Error("a run without spec.variants reports variants")
+	}
+}
+
+// A path whose load tester fell behind its schedule is named, with its rate and lag, and no
+// added latency is claimed for a rate that was not carried.
+func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
+	lag := func(us int64) result.Spectrum {
+		return result.Spectrum{Percentiles: []result.Percentile{{P: 50, Us: us / 2}, {P: 99, Us: us}}, MaxUs: us}
+	}
+	added := result.Added{Confidence: 0.95, Reps: 3, Percentiles: []result.AddedPercentile{{P: 90, Interval: result.Interval{Us: 1400, LowUs: 1200, HighUs: 1600}}}}
+	sum := &result.Summary{RequestedQPS: 1000, GapUs: 16000,
+		Runs: []result.Run{{Variant: result.Baseline, ActualQPS: 999.9}, {Variant: result.Dapr, ActualQPS: 998.7}},
+		Merged: []result.Merged{
+			{Variant: result.Baseline, Percentiles: []result.Percentile{{P: 90, Us: 900}}, Lag: lag(300)},
+			{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 90, Us: 2300}}, Lag: lag(40_000)},
+		},
+		Added: &added}
+	res := Build(run, sum)
+	if len(res.Saturated) != 1 || res.Saturated[0].Path != "dapr" || res.Saturated[0].SendLagP99.Duration.Milliseconds() != 40 {
+		t.Fatalf("saturated = %+v, want the dapr path, its 40ms lag beyond the 16ms gap", res.Saturated)
+	}
+	if res.Added != nil || res.AddedInterval != nil {
+		t.Errorf("added %+v claimed for a saturated run", res.Added)
+	}
+	if res.SendLag == nil || res.SendLag.P99.Duration.Milliseconds() != 40 || res.BaselineSendLag.P99.Duration.Microseconds() != 300 {
+		t.Errorf("send lag %+v, baseline %+v", res.SendLag, res.BaselineSendLag)
+	}
+	msg := SaturationMessage(res)
+	for _, want := range []string{"dapr path achieved 998.7 of 1000 qps", "send-lag p99 40ms", "16ms gap", "no added latency is claimed"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	// Below 99% of the rate is saturated too, whatever the lag.
+	sum.Merged[1].Lag = lag(500)
+	sum.Runs[1].ActualQPS = 714.2
+	if res := Build(run, sum); len(res.Saturated) != 1 || res.Saturated[0].ActualQPS != "714.2" {
+		t.Errorf("a path at 714 of 1000 qps: saturated = %+v", res.Saturated)
+	}
+	sum.Runs[1].ActualQPS = 999.0
+	if res := Build(run, sum); res.Saturated != nil || res.Added == nil || res.AddedInterval.Basis != perfv1alpha1.IntervalBetweenRepetitions {
+		t.Errorf("a run on schedule: saturated %+v, added %+v", res.Saturated, res.AddedInterval)
 	}
 }

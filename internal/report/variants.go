@@ -86,7 +86,7 @@ func VariantsHeadline(res *perfv1alpha1.Result) string {
 		parts = append(parts, fmt.Sprintf("%s − %s p90 %s (%s)", v.Name, res.Variants[0].Name, str(v.Difference.P90), verdict))
 	}
 	msg := strings.Join(parts, "; ")
-	if msg != "" && res.Spread == nil {
+	if in := res.Variants[len(res.Variants)-1].DifferenceInterval; msg != "" && in != nil && in.Basis == perfv1alpha1.IntervalWithinRunOnly {
 		// One repetition: each variant ran once, at its own time; the interval knows the
 		// requests' scatter but not what changed between the runs.
 		msg += " — one repetition: the intervals hold the requests' scatter, not drift between runs; judge with load.repetitions ≥ 3"

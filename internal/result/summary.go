@@ -31,7 +31,9 @@ import (
 // SchemaVersion is bumped on any incompatible change of the encoded summary.
 // 2: latencies from HDR histograms of every request, merged latency per variant, added
 // latency with its bootstrap interval.
-const SchemaVersion = 2
+// 3: latency from each request's scheduled send (coordinated omission corrected), service
+// time and send lag beside it, the schedule's gap, the interval's repetitions.
+const SchemaVersion = 3
 
 // MaxMessageBytes is the Kubernetes limit on a container's termination message.
 const MaxMessageBytes = 4096
@@ -113,11 +115,13 @@ type Run struct {
 	// Codes counts responses by status code ("-1": socket errors). Moved to Summary.Codes
 	// when space is short.
 	Codes map[string]int64 `json:"c,omitempty"`
-	// Percentiles of latency, in microseconds (dropped when space is short: Summary.Merged
-	// holds every variant's latency over all its runs).
+	// Percentiles of latency, in microseconds, from each request's scheduled send (dropped
+	// when space is short: Summary.Merged holds every variant's latency over all its runs).
 	Percentiles []Percentile `json:"p,omitempty"`
 	AvgUs       int64        `json:"a"`
 	MaxUs       int64        `json:"m"`
+	// LagP99Us is the 99th percentile of how late the load tester sent its requests.
+	LagP99Us int64 `json:"l,omitempty"`
 }
 
 // Latency returns the latency at percentile p, selected by value.
@@ -157,6 +161,9 @@ type Summary struct {
 	// Compared holds, for every sidecar variant after the first, its latency minus the
 	// baseline's and minus the first variant's, with their intervals.
 	Compared []Comparison `json:"cmp,omitempty"`
+	// GapUs is one connection's time between two scheduled sends (connections / rate): a
+	// load tester whose sends lag by more than that could not keep its schedule.
+	GapUs int64 `json:"gap,omitempty"`
 	// Pods holds each load-tester pod's share and achieved rate when the load was split
 	// over several pods (spec.loadTester.replicas); their runs above are already merged.
 	Pods []PodLoad `json:"pods,omitempty"`
@@ -189,17 +196,32 @@ func (s *Summary) Comparison(v, against Variant) (*Added, bool) {
 	return nil, false
 }
 
-// Merged is one variant's latency over all its repetitions.
+// Merged is one variant's latency over all its repetitions: from each request's scheduled
+// send (the headline), its service time from its actual send, and the send lag.
 type Merged struct {
 	Variant     Variant      `json:"v"`
 	Percentiles []Percentile `json:"p"`
 	AvgUs       int64        `json:"a"`
 	MaxUs       int64        `json:"m"`
+	Service     Spectrum     `json:"st,omitzero"`
+	Lag         Spectrum     `json:"lag,omitzero"`
 }
 
 // Latency returns the merged latency at percentile p, selected by value.
 func (m *Merged) Latency(p float64) (time.Duration, bool) {
 	return (&Run{Percentiles: m.Percentiles}).Latency(p)
+}
+
+// Spectrum is one distribution's percentiles, mean and maximum, in microseconds.
+type Spectrum struct {
+	Percentiles []Percentile `json:"p,omitempty"`
+	AvgUs       int64        `json:"a,omitempty"`
+	MaxUs       int64        `json:"m,omitempty"`
+}
+
+// At returns the value at percentile p, selected by value.
+func (s Spectrum) At(p float64) (time.Duration, bool) {
+	return (&Run{Percentiles: s.Percentiles}).Latency(p)
 }
 
 // MergedOf returns the merged latency of variant v.
@@ -218,6 +240,9 @@ type Added struct {
 	// was estimated from.
 	Confidence float64 `json:"cf"`
 	Resamples  int     `json:"rs"`
+	// Reps is the number of repetitions that measured both paths: with two or more the
+	// interval holds between runs, with one it is within-run only.
+	Reps int `json:"r,omitempty"`
 	// Percentiles: the difference at each percentile value.
 	Percentiles []AddedPercentile `json:"p"`
 	Avg         Interval          `json:"a"`
@@ -277,4 +302,49 @@ func (a *AddedPercentile) UnmarshalJSON(b []byte) error {
 	a.P = t[0]
 	a.Us, a.LowUs, a.HighUs = int64(math.Round(t[1])), int64(math.Round(t[2])), int64(math.Round(t[3]))
 	return nil
+}
+
+// MinAchievedShare is the share of the requested rate a path must achieve to count as
+// having carried it (Dapr's own perf gates: actual qps > 0.99 × requested).
+const MinAchievedShare = 0.99
+
+// Saturation says a path's load tester could not keep its schedule.
+type Saturation struct {
+	Variant Variant
+	// ActualQPS is the path's lowest achieved rate over its repetitions.
+	ActualQPS float64
+	// LagP99 is its sends' 99th-percentile lag behind their slots, over every repetition.
+	LagP99 time.Duration
+	// Gap is one connection's time between slots.
+	Gap time.Duration
+}
+
+// Saturated returns the paths whose load tester fell behind its schedule: a repetition that
+// achieved less than MinAchievedShare of the requested rate, or sends whose p99 lag exceeds
+// one connection's gap between slots (a request regularly waited for the one before it on
+// its connection). Their latency is that of a lower rate than the one asked for.
+func (s *Summary) Saturated() []Saturation {
+	var out []Saturation
+	seen := map[Variant]bool{}
+	for _, r := range s.Runs {
+		if seen[r.Variant] {
+			continue
+		}
+		seen[r.Variant] = true
+		sat := Saturation{Variant: r.Variant, ActualQPS: math.Inf(1), Gap: time.Duration(s.GapUs) * time.Microsecond}
+		for _, o := range s.Runs {
+			if o.Variant == r.Variant {
+				sat.ActualQPS = math.Min(sat.ActualQPS, o.ActualQPS)
+			}
+		}
+		if m, ok := s.MergedOf(r.Variant); ok {
+			sat.LagP99, _ = m.Lag.At(99)
+		}
+		behind := s.RequestedQPS > 0 && sat.ActualQPS < MinAchievedShare*s.RequestedQPS
+		lagging := s.GapUs > 0 && sat.LagP99 > sat.Gap
+		if behind || lagging {
+			out = append(out, sat)
+		}
+	}
+	return out
 }

@@ -97,6 +97,9 @@ func Judge(o *perfv1alpha1.RateObjective, requested int32, res *perfv1alpha1.Res
 		return false, "no result"
 	}
 	var missed []string
+	for _, s := range res.Saturated {
+		missed = append(missed, fmt.Sprintf("%s path saturated (%s qps, send-lag p99 %s > %s gap)", s.Path, s.ActualQPS, show(s.SendLagP99), show(s.Gap)))
+	}
 	minPercent := o.MinQPSPercent
 	if minPercent == 0 {
 		minPercent = 99

@@ -131,6 +131,11 @@ func TestJudgeNamesEveryMissedFigure(t *testing.T) {
 	}
 	if ok, why := Judge(o, 1000, &perfv1alpha1.Result{ActualQPS: "999.9", Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: time.Millisecond}}}); !ok {
 		t.Errorf("a met objective failed: %s", why)
+	} // A step whose load tester fell behind its schedule fails, whatever its latency says.
+	saturated := &perfv1alpha1.Result{ActualQPS: "999.9", Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: time.Millisecond}},
+		Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr", ActualQPS: "999.9", SendLagP99: &metav1.Duration{Duration: 30 * time.Millisecond}, Gap: &metav1.Duration{Duration: 16 * time.Millisecond}}}}
+	if ok, why := Judge(o, 1000, saturated); ok || why != "dapr path saturated (999.9 qps, send-lag p99 30ms > 16ms gap)" {
+		t.Errorf("a saturated step judged %v: %q", ok, why)
 	}
 }
 

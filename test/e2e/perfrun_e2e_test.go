@@ -44,7 +44,8 @@ func directRun(ns, name string, mutate ...func(*perfv1alpha1.PerfRunSpec)) *perf
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: perfv1alpha1.PerfRunSpec{
 			Scenario: perfv1alpha1.ScenarioServiceInvocation,
-			Load: perfv1alpha1.LoadSpec{QPS: 200, Connections: 8,
+			// One repetition (the default is 3) keeps CI's e2e time.
+			Load: perfv1alpha1.LoadSpec{QPS: 200, Connections: 8, Repetitions: 1,
 				Duration: &metav1.Duration{Duration: 45 * time.Second}, Warmup: &metav1.Duration{Duration: 5 * time.Second}},
 			Dapr: perfv1alpha1.DaprSpec{Enabled: ptr.To(false)},
 		},

@@ -39,7 +39,8 @@ import (
 func shortTemplate(qps int32, dapr bool, d time.Duration) perfv1alpha1.PerfRunTemplate {
 	return perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{
 		Scenario: perfv1alpha1.ScenarioServiceInvocation,
-		Load: perfv1alpha1.LoadSpec{QPS: qps, Duration: &metav1.Duration{Duration: d},
+		// One repetition per point (the default is 3) keeps CI's e2e time.
+		Load: perfv1alpha1.LoadSpec{QPS: qps, Duration: &metav1.Duration{Duration: d}, Repetitions: 1,
 			Warmup: &metav1.Duration{Duration: 2 * time.Second}},
 		Dapr: perfv1alpha1.DaprSpec{Enabled: ptr.To(dapr), Sidecar: perfv1alpha1.SidecarSpec{CPULimit: ptr.To(resource.MustParse("500m"))}},
 	}}

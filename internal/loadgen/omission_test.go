@@ -1,0 +1,129 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// freezingServer answers after service, except that once it has seen freezeAfter requests
+// it holds every request for freeze (a stalled sidecar, a GC pause, a throttled CPU period).
+func freezingServer(t *testing.T, service time.Duration, freezeAfter int64, freeze time.Duration) *httptest.Server {
+	var seen atomic.Int64
+	var once sync.Once
+	var mu sync.Mutex
+	var until time.Time
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if seen.Add(1) == freezeAfter {
+			once.Do(func() {
+				mu.Lock()
+				until = time.Now().Add(freeze)
+				mu.Unlock()
+			})
+		}
+		mu.Lock()
+		hold := time.Until(until)
+		mu.Unlock()
+		if hold > 0 {
+			time.Sleep(hold)
+		}
+		time.Sleep(service)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// The classic coordinated-omission test (Gil Tene): a service of 1 ms frozen for F = 1 s in
+// a T = 60 s run at 1000 rps over 16 connections. Requests due during the freeze wait 0–1 s,
+// so timed from their slots p99 ≈ 400 ms and p99.9 ≈ 940 ms; timed from their late sends
+// (fortio's figure, the service time) p99 stays at a few ms.
+//
+// The 400/940 assume the backlog drains at once. It cannot: each connection has F/gap ≈ 62
+// slots to catch up, one service time s each, while new slots keep coming every gap = 16 ms,
+// so draining takes c = F·s/(gap − s) (~75 ms at s = 1.1 ms). The waits stay uniform over
+// 0–F but spread over the slots of F + c: p = F·(1 − (1 − q)·T/(F + c)) for quantile q —
+// 441 ms and 944 ms at s = 1.1 ms. The test computes c from the service time it measured.
+func TestLatencyIsTimedFromTheScheduledSend(t *testing.T) {
+	const freeze, total, gap = time.Second, 60 * time.Second, 16 * time.Millisecond
+	srv := freezingServer(t, time.Millisecond, 20_000, freeze)
+	r := runCLI(t, "--qps=1000", "--connections=16", "--duration=60s", "--warmup=0s", "--target-wait=5s", "--direct-url="+srv.URL)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
+	}
+	m, ok := r.summary.MergedOf(result.Direct)
+	if !ok {
+		t.Fatalf("no merged latency: %+v", r.summary)
+	}
+	service := durationAt(m.Service, 50)
+	drain := time.Duration(float64(freeze) * float64(service) / float64(gap-service))
+	expect := func(q float64) time.Duration {
+		return time.Duration(float64(freeze) * (1 - (1-q)*float64(total)/float64(freeze+drain)))
+	}
+	within := func(name string, got, want time.Duration) {
+		t.Helper()
+		if lo, hi := want*9/10, want*11/10; got < lo || got > hi {
+			t.Errorf("%s = %v, want %v ± 10%% (service %v, backlog drained in %v)", name, got, want, service, drain)
+		}
+	}
+	p99, p999 := durationAt(result.Spectrum{Percentiles: m.Percentiles}, 99), durationAt(result.Spectrum{Percentiles: m.Percentiles}, 99.9)
+	within("p99 from the scheduled send", p99, expect(0.99))
+	within("p99.9 from the scheduled send", p999, expect(0.999))
+	if st := durationAt(m.Service, 99); st > 20*time.Millisecond {
+		t.Errorf("service time p99 = %v, want a few ms (the stall hidden, as fortio alone reports it)", st)
+	}
+	if lag := durationAt(m.Lag, 99); lag < 300*time.Millisecond {
+		t.Errorf("send lag p99 = %v: the sends delayed by the freeze are missing", lag)
+	}
+	t.Logf("p99 %v (model %v), p99.9 %v (model %v); service p50 %v p99 %v; lag p99 %v; %d requests at %.1f qps",
+		p99, expect(0.99), p999, expect(0.999), service, durationAt(m.Service, 99), durationAt(m.Lag, 99),
+		r.summary.Runs[0].Requests, r.summary.Runs[0].ActualQPS)
+}
+
+// One connection cannot carry 1000 rps to a 1.4 ms service (at most ~714): the summary
+// shows the load tester fell behind its schedule, so no latency is claimed for the rate.
+func TestOneConnectionCannotKeepTheScheduleOfASlowService(t *testing.T) {
+	srv := freezingServer(t, 1400*time.Microsecond, -1, 0)
+	r := runCLI(t, "--qps=1000", "--connections=1", "--duration=2s", "--warmup=0s", "--target-wait=5s",
+		"--baseline-url="+srv.URL, "--dapr-url="+srv.URL)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
+	}
+	if r.summary.GapUs != 1000 {
+		t.Errorf("gap %d µs, want 1000 (one connection at 1000 rps)", r.summary.GapUs)
+	}
+	sat := r.summary.Saturated()
+	if len(sat) != 2 {
+		t.Fatalf("saturated paths %+v, want both", sat)
+	}
+	for _, s := range sat {
+		if s.ActualQPS > 800 || s.LagP99 < time.Millisecond {
+			t.Errorf("%s: %.1f qps, lag p99 %v; want at most ~714 qps and a lag beyond the 1 ms gap", s.Variant, s.ActualQPS, s.LagP99)
+		}
+	}
+}
+
+func durationAt(s result.Spectrum, p float64) time.Duration {
+	d, _ := s.At(p)
+	return d
+}
