@@ -21,6 +21,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -276,12 +277,18 @@ func podWithoutInjection(ns, name string, tmpl corev1.PodTemplateSpec) *corev1.P
 	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels, Annotations: tmpl.Annotations}, Spec: spec}
 }
 
+// podIPs numbers the pod IPs the fake kubelet hands out.
+var podIPs atomic.Int32
+
 func setPodStatus(pod *corev1.Pod, phase corev1.PodPhase, state func(container string) corev1.ContainerState, ready bool) {
 	Eventually(func() error {
 		if err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(pod), pod); err != nil {
 			return err
 		}
 		pod.Status.Phase = phase
+		if phase == corev1.PodRunning && pod.Status.PodIP == "" {
+			pod.Status.PodIP = fmt.Sprintf("10.244.0.%d", podIPs.Add(1)%250+2)
+		}
 		pod.Status.ContainerStatuses = nil
 		for _, c := range pod.Spec.Containers {
 			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{

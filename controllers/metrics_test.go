@@ -49,7 +49,6 @@ var _ = Describe("Prometheus results", func() {
 		ns := newNamespace()
 		run := createRun(ns, "prom", perfv1alpha1.ScenarioServiceInvocation)
 		markAvailable(ns, "prom-target")
-		markAvailable(ns, "prom-baseline")
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{
 			summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
@@ -61,6 +60,9 @@ var _ = Describe("Prometheus results", func() {
 			ContainSubstring(series("daprbench_perfrun_latency_seconds", `quantile="0.9",schedule="",variant="measured"} 0.0012`)),
 			ContainSubstring(series("daprbench_perfrun_latency_seconds", `quantile="0.9",schedule="",variant="added"} 0.0004`)),
 			ContainSubstring(series("daprbench_perfrun_latency_seconds", `quantile="0.99",schedule="",variant="baseline"} 0.0009`)),
+			ContainSubstring(series("daprbench_perfrun_latency_seconds", `quantile="0.9",schedule="",variant="service"} 0.0012`)),
+			ContainSubstring(series("daprbench_perfrun_latency_seconds", `quantile="0.99",schedule="",variant="sendlag"} 0`)),
+			ContainSubstring(series("daprbench_perfrun_saturated", `schedule=""} 0`)),
 			ContainSubstring(series("daprbench_perfrun_actual_qps", `schedule=""} 998.4`)),
 			ContainSubstring(series("daprbench_perfrun_errors", `schedule=""} 0`)),
 			ContainSubstring(series("daprbench_perfrun_outcome", `phase="Succeeded",reason="Succeeded",schedule=""} 1`)),

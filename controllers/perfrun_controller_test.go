@@ -168,16 +168,15 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(env.DaprVersion).To(Equal("1.14.4"))
 		Expect(conditionOf(run, perfv1alpha1.ConditionDaprReady).Reason).To(Equal(perfv1alpha1.ReasonDaprFound))
 
-		// The target carries the Dapr annotations; its twin none. The Configuration passed
+		// The target carries the Dapr annotations. The Configuration passed
 		// Dapr's own CRD schema to exist at all.
 		target := deployment(ns, "invoke-target")
 		Eventually(exists(target)).Should(BeTrue())
 		Expect(target.Spec.Template.Annotations).To(HaveKeyWithValue("dapr.io/app-id", "invoke-target"))
 		Expect(target.Spec.Template.Annotations).To(HaveKeyWithValue("dapr.io/sidecar-cpu-limit", "500m"))
 		Expect(target.Spec.Template.Spec.Containers[0].Image).To(Equal(testImage))
+		// The baseline calls the target's own pod (spec.baselineTarget SamePod): no twin.
 		baseline := deployment(ns, "invoke-baseline")
-		Eventually(exists(baseline)).Should(BeTrue())
-		Expect(baseline.Spec.Template.Annotations).NotTo(HaveKey("dapr.io/enabled"))
 		tracing := daprObj("Configuration", ns, "invoke-tracing")
 		Eventually(exists(tracing)).Should(BeTrue())
 		rate, _, _ := unstructured.NestedString(tracing.Object, "spec", "tracing", "samplingRate")
@@ -186,11 +185,15 @@ var _ = Describe("PerfRun controller", func() {
 			"no load before the target is Available")
 
 		markAvailable(ns, "invoke-target")
-		markAvailable(ns, "invoke-baseline")
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		Expect(exists(baseline)()).To(BeFalse(), "no sidecar-free twin for a same-pod baseline")
 		job := currentJobOf(run)
+		targetPod := &corev1.Pod{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "invoke-target-pod"}, targetPod)).To(Succeed())
+		Expect(targetPod.Status.PodIP).NotTo(BeEmpty())
 		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("http://localhost:3500/v1.0/invoke/invoke-target/method/test"))
-		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("http://invoke-baseline:3000/test"))
+		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("http://"+targetPod.Status.PodIP+":3000/test"), "the Dapr path's own pod, by IP")
+		Expect(latest(run).Status.Environment.BaselinePod).To(Equal("invoke-target-pod (" + targetPod.Status.PodIP + ") on " + testNode))
 		Expect(envValue(job, "DAPRBENCH_PAYLOAD_BYTES")).To(Equal("1024"))
 		Expect(*job.Spec.BackoffLimit).To(Equal(int32(0)))
 		Expect(envValue(job, "DAPRBENCH_UNIFORM")).To(BeEmpty(), "Synchronized, fortio's default, unless asked")
@@ -378,7 +381,6 @@ var _ = Describe("PerfRun controller", func() {
 	It("fails with LoadTesterFailed, keeping the workloads for inspection", func() {
 		run := createRun(ns, "broken", perfv1alpha1.ScenarioServiceInvocation)
 		markAvailable(ns, "broken-target")
-		markAvailable(ns, "broken-baseline")
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Error: "baseline path, repetition 1: dial tcp 10.0.0.7:3000: connect: connection refused"}, false)
 		c := failedWith(run, perfv1alpha1.ReasonLoadTesterFailed)
 		Expect(c.Message).To(ContainSubstring("connection refused"))
@@ -397,7 +399,6 @@ var _ = Describe("PerfRun controller", func() {
 	It("fails with InvalidResult when the summary lacks the baseline the spec asked for", func() {
 		run := createRun(ns, "halfway", perfv1alpha1.ScenarioServiceInvocation)
 		markAvailable(ns, "halfway-target")
-		markAvailable(ns, "halfway-baseline")
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
 		c := failedWith(run, perfv1alpha1.ReasonInvalidResult)
 		Expect(c.Message).To(ContainSubstring("holds 0 of the 3 repetitions of the baseline path"))
@@ -569,7 +570,7 @@ var _ = Describe("PerfRun controller", func() {
 	})
 
 	It("owns every child, so deleting a PerfRun mid-run removes them", func() {
-		run := createRun(ns, "gone", perfv1alpha1.ScenarioServiceInvocation)
+		run := createRun(ns, "gone", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.BaselineTarget = perfv1alpha1.BaselineTwin })
 		markAvailable(ns, "gone-target")
 		markAvailable(ns, "gone-baseline")
 		job := currentJobOf(run)
@@ -670,7 +671,6 @@ var _ = Describe("PerfRun controller", func() {
 		finish := func(name string, addedUs ...int64) *perfv1alpha1.PerfRun {
 			run := createRun(ns, name, perfv1alpha1.ScenarioServiceInvocation, gate(name == "violated"))
 			markAvailable(ns, name+"-target")
-			markAvailable(ns, name+"-baseline")
 			var runs []result.Run
 			for i, a := range addedUs { // added p90 per repetition = a
 				runs = append(runs, summaryRun(result.Baseline, i, 500), summaryRun(result.Dapr, i, 500+a))
@@ -704,7 +704,6 @@ var _ = Describe("PerfRun controller", func() {
 	It("ends Saturated, claiming no added latency, when the load tester could not keep its schedule", func() {
 		run := createRun(ns, "behind", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Load.Connections = 1 })
 		markAvailable(ns, "behind-target")
-		markAvailable(ns, "behind-baseline")
 		// One connection at 1000 rps to a 1.4 ms service: the Dapr path carried 714 rps.
 		slow := summaryRun(result.Dapr, 0, 1400)
 		slow.ActualQPS, slow.Requests = 714.2, 7142
@@ -726,7 +725,6 @@ var _ = Describe("PerfRun controller", func() {
 	It("says so when the added latency cannot be told from zero, never reporting a silent negative", func() {
 		run := createRun(ns, "noise", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Load.Repetitions = 2 })
 		markAvailable(ns, "noise-target")
-		markAvailable(ns, "noise-baseline")
 		// Dapr 10 µs faster in one repetition, 20 µs slower in the other.
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{
 			summaryRun(result.Baseline, 0, 800), summaryRun(result.Dapr, 0, 790),

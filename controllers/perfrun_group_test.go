@@ -56,7 +56,6 @@ var _ = Describe("PerfRun with several load-tester pods", func() {
 			s.Load.Arrival = perfv1alpha1.ArrivalUniform
 		})
 		markAvailable(ns, "group-target")
-		markAvailable(ns, "group-baseline")
 		job := currentJobOf(run)
 		Expect(*job.Spec.CompletionMode).To(Equal(batchv1.IndexedCompletion))
 		Expect(*job.Spec.Completions).To(Equal(int32(3)))
@@ -115,7 +114,6 @@ var _ = Describe("PerfRun with several load-tester pods", func() {
 			s.LoadTester.Replicas = 2
 		})
 		markAvailable(ns, "group-fail-target")
-		markAvailable(ns, "group-fail-baseline")
 		job := currentJobOf(run)
 		now := fakeClock.Now()
 		groupPodEnded(job, 1, testNode, result.Summary{RequestedQPS: 1000, Error: "dapr path, repetition 1: connection refused"}, 1, now)

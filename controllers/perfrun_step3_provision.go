@@ -51,7 +51,7 @@ func (r *PerfRunReconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.
 	for _, d := range workload.TargetDeployments(run, r.Workload) {
 		objs = append(objs, d)
 	}
-	if run.Spec.BaselineEnabled() {
+	if run.Spec.BaselineTwinEnabled() {
 		objs = append(objs, workload.BaselineService(run), workload.BaselineDeployment(run, r.Workload))
 	}
 	return objs
@@ -85,7 +85,7 @@ func (r *PerfRunReconciler) provision(ctx context.Context, run *perfv1alpha1.Per
 	if err := r.deleteUnwantedTargets(ctx, run); err != nil {
 		return proceed, err
 	}
-	if !run.Spec.BaselineEnabled() {
+	if !run.Spec.BaselineTwinEnabled() {
 		names := workload.NamesFor(run)
 		for _, obj := range []client.Object{
 			&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Baseline, Namespace: run.Namespace}},

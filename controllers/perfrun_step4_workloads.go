@@ -44,7 +44,7 @@ func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alp
 	for _, v := range workload.VariantTargets(run) {
 		want = append(want, v.Deployment)
 	}
-	if run.Spec.BaselineEnabled() {
+	if run.Spec.BaselineTwinEnabled() {
 		want = append(want, names.Baseline)
 	}
 	var waiting []string
@@ -106,6 +106,27 @@ func deploymentAvailable(d *appsv1.Deployment) bool {
 
 // recordNodes notes where the target and the load tester run (placement is a methodology
 // choice: it belongs in the result), and which sidecar image the target got.
+// podPlace names a pod, its IP and its node, e.g. "run-target-7f9c (10.244.0.12) on node-a".
+func podPlace(p *corev1.Pod) string {
+	return fmt.Sprintf("%s (%s) on %s", p.Name, p.Status.PodIP, p.Spec.NodeName)
+}
+
+// firstTargetPod is the running pod of the first sidecar variant's target, which a same-pod
+// baseline calls by IP; nil while there is none with an IP.
+func firstTargetPod(pods []corev1.Pod) *corev1.Pod {
+	for i := range pods {
+		p := &pods[i]
+		if p.Labels[workload.LabelComponent] != string(workload.RoleTarget) || p.DeletionTimestamp != nil ||
+			p.Status.Phase != corev1.PodRunning || p.Status.PodIP == "" {
+			continue
+		}
+		if v := p.Labels[workload.LabelVariant]; v == "" || v == string(result.Dapr) {
+			return p
+		}
+	}
+	return nil
+}
+
 func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, testerPods []corev1.Pod) {
 	env := run.Status.Environment
 	if env == nil {
@@ -113,6 +134,9 @@ func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, t
 		run.Status.Environment = env
 	}
 	for _, p := range targetPods {
+		if p.Labels[workload.LabelComponent] == string(workload.RoleBaseline) && p.Spec.NodeName != "" && env.BaselinePod == "" {
+			env.BaselinePod = podPlace(&p)
+		}
 		if p.Labels[workload.LabelComponent] != string(workload.RoleTarget) {
 			continue // the baseline twin
 		}

@@ -50,7 +50,21 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 				return proceed, err
 			}
 		}
-		if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload)); err != nil {
+		baselineHost := ""
+		if run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled() {
+			targets, err := r.podsOf(ctx, run, workload.RoleTarget)
+			if err != nil {
+				return proceed, err
+			}
+			pod := firstTargetPod(targets)
+			if pod == nil {
+				return waitFor(r.PollInterval), nil // the Deployment is Available: its pod's IP is on its way
+			}
+			baselineHost = pod.Status.PodIP
+			r.recordNodes(run, targets, nil)
+			run.Status.Environment.BaselinePod = podPlace(pod)
+		}
+		if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload, baselineHost)); err != nil {
 			return proceed, err
 		}
 		setRunning(run)

@@ -45,6 +45,12 @@ const (
 	timeoutMargin = 5 * time.Minute
 )
 
+// BaselineTwinEnabled reports whether the baseline calls a sidecar-free twin Deployment
+// (spec.baselineTarget Twin) rather than the Dapr target's own pod.
+func (s *PerfRunSpec) BaselineTwinEnabled() bool {
+	return s.BaselineEnabled() && s.BaselineTarget == BaselineTwin
+}
+
 // DaprEnabled reports whether the run measures through Dapr sidecars.
 func (s *PerfRunSpec) DaprEnabled() bool {
 	return s.Dapr.Enabled == nil || *s.Dapr.Enabled

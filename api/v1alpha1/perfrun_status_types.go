@@ -105,6 +105,10 @@ type Environment struct {
 	// loadTesterNode is the node the load tester ran on.
 	// +optional
 	LoadTesterNode string `json:"loadTesterNode,omitempty"`
+	// baselinePod is the pod the baseline path called and its node: the Dapr target's own pod
+	// (spec.baselineTarget SamePod), or the sidecar-free twin's.
+	// +optional
+	BaselinePod string `json:"baselinePod,omitempty"`
 	// sameNode is whether the load tester shared the target's node.
 	// +optional
 	SameNode *bool `json:"sameNode,omitempty"`

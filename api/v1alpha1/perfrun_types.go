@@ -92,12 +92,24 @@ type PerfRunSpec struct {
 	// +required
 	Load LoadSpec `json:"load"`
 
-	// baseline also measures a sidecar-free twin of the target, called directly through its
-	// Service, and reports added latency (Dapr minus baseline, per percentile).
-	// When unset: true for ServiceInvocation with Dapr enabled, false otherwise.
-	// ActorActivation refuses true: an actor cannot be called without a sidecar.
+	// baseline also measures the path without sidecars and reports added latency (Dapr
+	// minus baseline, per percentile). When unset: true for ServiceInvocation with Dapr
+	// enabled, false otherwise. ActorActivation refuses true: an actor cannot be called
+	// without a sidecar.
 	// +optional
 	Baseline *bool `json:"baseline,omitempty"`
+
+	// baselineTarget is what the baseline calls. SamePod (the default): the Dapr target's
+	// own pod, on its app port by pod IP — the same app process on the same node, only the
+	// two sidecars taken out of the path (daprd is not a transparent proxy, so the app port
+	// is reachable beside it; Istio's benchmark calls the same server pod on a port its
+	// sidecar does not capture). Twin: a sidecar-free copy of the target in a Deployment of
+	// its own, reached through its Service — for clusters whose NetworkPolicies let the load
+	// tester reach the app only through its sidecar; its pod may land on another node and
+	// kube-proxy's NAT is in its path.
+	// +kubebuilder:default=SamePod
+	// +optional
+	BaselineTarget BaselineTarget `json:"baselineTarget,omitempty"`
 
 	// dapr is the sidecar setup the run measures and what it expects of the cluster.
 	// +kubebuilder:default={}
@@ -306,6 +318,17 @@ func (l LoadSpec) EffectiveArrival() Arrival {
 	}
 	return l.Arrival
 }
+
+// BaselineTarget is what the baseline path calls.
+// +kubebuilder:validation:Enum=SamePod;Twin
+type BaselineTarget string
+
+const (
+	// BaselineSamePod calls the Dapr target's own pod on its app port, by pod IP.
+	BaselineSamePod BaselineTarget = "SamePod"
+	// BaselineTwin calls a sidecar-free twin Deployment through its Service.
+	BaselineTwin BaselineTarget = "Twin"
+)
 
 // Arrival is when each connection's requests go out.
 // +kubebuilder:validation:Enum=Synchronized;Uniform

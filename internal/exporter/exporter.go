@@ -40,7 +40,7 @@ var runLabels = []string{"namespace", "perfrun", "schedule"}
 var (
 	metricLatency = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfrun_latency_seconds",
-		Help: "Latency of the latest finished run by quantile (0.5..0.999, avg, max) and variant: measured, baseline, or added (measured minus baseline).",
+		Help: "Latency of the latest finished run by quantile (0.5..0.999, avg, max) and variant: measured (from each request's scheduled send), baseline, added (measured minus baseline), service (the measured path from each actual send) or sendlag (how late the measured path's requests were sent).",
 	}, append(runLabels, "variant", "quantile"))
 	metricActualQPS = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfrun_actual_qps", Help: "Achieved requests per second of the measured path.",
@@ -66,12 +66,15 @@ var (
 	metricRegressed = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfrun_regressed", Help: "1 when the run regressed against its schedule's earlier runs, else 0 (also for a run outside a schedule).",
 	}, runLabels)
+	metricSaturated = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_saturated", Help: "1 when the load tester could not keep its schedule on some path (no added latency was claimed), else 0.",
+	}, runLabels)
 	metricOutcomesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "daprbench_perfrun_outcomes_total", Help: "Finished runs by namespace, phase and reason, since the manager started.",
 	}, []string{"namespace", "phase", "reason"})
 
 	runGauges = []*prometheus.GaugeVec{metricLatency, metricActualQPS, metricRequestedQPS, metricErrors, metricCPU,
-		metricMemory, metricOutcome, metricCompletion, metricRegressed}
+		metricMemory, metricOutcome, metricCompletion, metricRegressed, metricSaturated}
 	registerOnce sync.Once
 )
 
@@ -132,7 +135,9 @@ func Record(run *perfv1alpha1.PerfRun) {
 		metricActualQPS.With(l).Set(q)
 	}
 	metricErrors.With(l).Set(float64(res.Errors))
-	for variant, s := range map[string]*perfv1alpha1.LatencySummary{"measured": res.Latency, "baseline": res.Baseline, "added": res.Added} {
+	metricSaturated.With(l).Set(boolFloat(len(res.Saturated) > 0))
+	for variant, s := range map[string]*perfv1alpha1.LatencySummary{"measured": res.Latency, "baseline": res.Baseline, "added": res.Added,
+		"service": res.ServiceTime, "sendlag": res.SendLag} {
 		if s == nil {
 			continue
 		}
@@ -167,10 +172,13 @@ func CountOutcome(run *perfv1alpha1.PerfRun) {
 	metricOutcomesTotal.WithLabelValues(run.Namespace, string(run.Status.Phase), outcomeReason(run)).Inc()
 }
 
-// outcomeReason is the Failed condition's reason, or Succeeded.
+// outcomeReason is the reason of the Failed or Succeeded condition that is True (Succeeded
+// or Saturated), or Succeeded.
 func outcomeReason(run *perfv1alpha1.PerfRun) string {
-	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && c.Status == metav1.ConditionTrue {
-		return c.Reason
+	for _, t := range []string{perfv1alpha1.ConditionFailed, perfv1alpha1.ConditionSucceeded} {
+		if c := meta.FindStatusCondition(run.Status.Conditions, t); c != nil && c.Status == metav1.ConditionTrue {
+			return c.Reason
+		}
 	}
 	return perfv1alpha1.ReasonSucceeded
 }

@@ -86,13 +86,29 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		}
 	}
 	row("measured", res.Latency)
+	row("  service", res.ServiceTime)
+	row("  send lag", res.SendLag)
 	row("baseline", res.Baseline)
+	row("  service", res.BaselineServiceTime)
+	row("  send lag", res.BaselineSendLag)
 	row("added", res.Added)
 	if in := res.AddedInterval; in != nil {
 		row(fmt.Sprintf("  %d%% low", in.ConfidencePercent), &in.Low)
 		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
 	}
 	b.WriteString(lat.String())
+	b.WriteString("latency is timed from each request's scheduled send; service from its actual send\n")
+	if in := res.AddedInterval; in != nil {
+		if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
+			fprintf(&b, "the added latency's interval is within-run only (one repetition): a rerun may differ by more\n")
+		} else {
+			fprintf(&b, "the added latency's interval holds across the %d repetitions' spread\n", in.Repetitions)
+		}
+	}
+	for _, s := range res.Saturated {
+		fprintf(&b, "SATURATED: the %s path achieved %s qps, send-lag p99 %s against a %s gap per connection: no added latency is claimed\n",
+			s.Path, s.ActualQPS, dur(s.SendLagP99), dur(s.Gap))
+	}
 	b.WriteString(variantsTable(res))
 	b.WriteString(loadTestersTable(res))
 	for _, part := range []struct {

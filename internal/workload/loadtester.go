@@ -19,6 +19,7 @@ package workload
 import (
 	"fmt"
 	"math"
+	"net"
 	"strconv"
 	"strings"
 
@@ -32,13 +33,14 @@ import (
 
 // LoadTesterJob runs cmd/loadtester once: no retries (a retried benchmark would measure
 // twice), bounded by the run's timeout, its summary in the termination message.
-func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options) *batchv1.Job {
+// baselineHost is the target pod's IP for a same-pod baseline (see LoadTesterEnv).
+func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, baselineHost string) *batchv1.Job {
 	names := NamesFor(run)
 	c := corev1.Container{
 		Name:    ContainerTester,
 		Image:   imageFor(run.Spec.LoadTester.Image, o),
 		Command: []string{loadtesterBinary},
-		Env:     LoadTesterEnv(run),
+		Env:     LoadTesterEnv(run, baselineHost),
 	}
 	labels := Labels(run, RoleLoadTester)
 	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)
@@ -100,7 +102,9 @@ func LoadTesterGroupService(run *perfv1alpha1.PerfRun) *corev1.Service {
 }
 
 // LoadTesterEnv passes the load parameters as the DAPRBENCH_* variables cmd/loadtester reads.
-func LoadTesterEnv(run *perfv1alpha1.PerfRun) []corev1.EnvVar {
+// baselineHost is the address the baseline path calls: the Dapr target pod's IP (the same
+// pod, spec.baselineTarget SamePod); empty calls the twin's Service.
+func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvVar {
 	spec := run.Spec
 	names := NamesFor(run)
 	env := []corev1.EnvVar{
@@ -121,11 +125,11 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun) []corev1.EnvVar {
 	}
 	sidecar := fmt.Sprintf("http://localhost:%d", SidecarHTTPPort)
 	grpcCaller := spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC
-	direct := func(svc string) string {
+	direct := func(host string) string {
 		if grpcCaller {
-			return fmt.Sprintf("grpc://%s:%d/%s", svc, AppGRPCPort, InvokeMethod)
+			return fmt.Sprintf("grpc://%s/%s", net.JoinHostPort(host, strconv.Itoa(AppGRPCPort)), InvokeMethod)
 		}
-		return fmt.Sprintf("http://%s:%d/%s", svc, AppPort, InvokeMethod)
+		return fmt.Sprintf("http://%s/%s", net.JoinHostPort(host, strconv.Itoa(AppPort)), InvokeMethod)
 	}
 	viaDapr := func(appID string) string {
 		if grpcCaller {
@@ -152,7 +156,11 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun) []corev1.EnvVar {
 		}
 	}
 	if spec.BaselineEnabled() {
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_BASELINE_URL", Value: direct(names.Baseline)})
+		host := baselineHost
+		if host == "" {
+			host = names.Baseline
+		}
+		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_BASELINE_URL", Value: direct(host)})
 	}
 	if spec.DaprEnabled() {
 		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_SIDECAR_URL", Value: sidecar})

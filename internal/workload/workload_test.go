@@ -150,18 +150,31 @@ func TestLoadTesterEnv(t *testing.T) {
 	cases := []struct {
 		name   string
 		run    *perfv1alpha1.PerfRun
+		host   string // the target pod's IP, for a same-pod baseline
 		want   map[string]string
 		absent []string
 	}{
 		{
-			name: "invocation with baseline",
+			name: "invocation with a same-pod baseline: the target pod's app port by IP",
 			run:  newRun(perfv1alpha1.ScenarioServiceInvocation),
+			host: "10.244.0.7",
 			want: map[string]string{"DAPRBENCH_QPS": "1000", "DAPRBENCH_CONNECTIONS": "16", "DAPRBENCH_DURATION": "1m0s",
 				"DAPRBENCH_WARMUP": "10s", "DAPRBENCH_REPETITIONS": "2", "DAPRBENCH_PAYLOAD_BYTES": "1024",
 				"DAPRBENCH_DAPR_URL":     "http://localhost:3500/v1.0/invoke/bench-target/method/test",
-				"DAPRBENCH_BASELINE_URL": "http://bench-baseline:3000/test", "DAPRBENCH_SIDECAR_URL": "http://localhost:3500",
+				"DAPRBENCH_BASELINE_URL": "http://10.244.0.7:3000/test", "DAPRBENCH_SIDECAR_URL": "http://localhost:3500",
 				"DAPRBENCH_TERMINATION_LOG": "/dev/termination-log"},
 			absent: []string{"DAPRBENCH_DIRECT_URL", "DAPRBENCH_PAYLOAD"},
+		},
+		{
+			name: "a twin baseline: its Service",
+			run:  newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.BaselineTarget = perfv1alpha1.BaselineTwin }),
+			want: map[string]string{"DAPRBENCH_BASELINE_URL": "http://bench-baseline:3000/test"},
+		},
+		{
+			name: "an IPv6 pod",
+			run:  newRun(perfv1alpha1.ScenarioServiceInvocation),
+			host: "fd00:10:244::7",
+			want: map[string]string{"DAPRBENCH_BASELINE_URL": "http://[fd00:10:244::7]:3000/test"},
 		},
 		{
 			name: "actors: fresh actor per call, literal body, no baseline",
@@ -192,7 +205,7 @@ func TestLoadTesterEnv(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			env := envMap(LoadTesterJob(tc.run, opts).Spec.Template.Spec.Containers[0].Env)
+			env := envMap(LoadTesterJob(tc.run, opts, tc.host).Spec.Template.Spec.Containers[0].Env)
 			for k, v := range tc.want {
 				if env[k] != v {
 					t.Errorf("%s = %q, want %q", k, env[k], v)
@@ -209,7 +222,7 @@ func TestLoadTesterEnv(t *testing.T) {
 
 func TestLoadTesterJobRunsOnceWithinTheTimeout(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioServiceInvocation)
-	job := LoadTesterJob(run, opts)
+	job := LoadTesterJob(run, opts, "10.244.0.7")
 	spec := job.Spec.Template.Spec
 	if *job.Spec.BackoffLimit != 0 || spec.RestartPolicy != corev1.RestartPolicyNever {
 		t.Errorf("backoffLimit %d restartPolicy %s", *job.Spec.BackoffLimit, spec.RestartPolicy)
@@ -245,7 +258,7 @@ func TestPlacement(t *testing.T) {
 				s.Placement = tc.placement
 				s.LoadTester.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{}}
 			})
-			aff := LoadTesterJob(run, opts).Spec.Template.Spec.Affinity
+			aff := LoadTesterJob(run, opts, "10.244.0.7").Spec.Template.Spec.Affinity
 			if aff.NodeAffinity == nil {
 				t.Error("the user's own affinity was dropped")
 			}
@@ -276,7 +289,7 @@ func TestEveryPodMeetsTheRestrictedPodSecurityStandard(t *testing.T) {
 		for name, tmpl := range map[string]corev1.PodTemplateSpec{
 			"target":     TargetDeployment(run, opts).Spec.Template,
 			"baseline":   BaselineDeployment(run, opts).Spec.Template,
-			"loadtester": LoadTesterJob(run, opts).Spec.Template,
+			"loadtester": LoadTesterJob(run, opts, "10.244.0.7").Spec.Template,
 		} {
 			for _, r := range evaluator.EvaluatePod(restricted, &tmpl.ObjectMeta, &tmpl.Spec) {
 				if !r.Allowed {
@@ -313,11 +326,11 @@ func TestGRPCCallerAndAppProtocols(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 		s.Protocol = perfv1alpha1.ProtocolSpec{Caller: perfv1alpha1.ProtocolGRPC, App: perfv1alpha1.ProtocolGRPC}
 	})
-	env := envMap(LoadTesterEnv(run))
+	env := envMap(LoadTesterEnv(run, "10.244.0.7"))
 	if got := env["DAPRBENCH_DAPR_URL"]; got != "dapr-grpc://localhost:50001/bench-target/test" {
 		t.Errorf("dapr URL = %q, want daprd's gRPC API", got)
 	}
-	if got := env["DAPRBENCH_BASELINE_URL"]; got != "grpc://bench-baseline:3001/test" {
+	if got := env["DAPRBENCH_BASELINE_URL"]; got != "grpc://10.244.0.7:3001/test" {
 		t.Errorf("baseline URL = %q, want the app's gRPC port", got)
 	}
 	a := TargetDeployment(run, opts).Spec.Template.Annotations
@@ -368,7 +381,7 @@ func TestVariantsGetTargetsOfTheirOwn(t *testing.T) {
 	if rate, _, _ := unstructured.NestedString(confs[1].Object, "spec", "tracing", "samplingRate"); rate != "1" {
 		t.Errorf("the variant's sampling rate = %q", rate)
 	}
-	env := envMap(LoadTesterEnv(run))
+	env := envMap(LoadTesterEnv(run, ""))
 	if env["DAPRBENCH_DAPR_URL"] != "http://localhost:3500/v1.0/invoke/bench-target/method/test" ||
 		env["DAPRBENCH_VARIANT_URLS"] != "http://localhost:3500/v1.0/invoke/bench-target-debug/method/test" {
 		t.Errorf("load tester URLs = %v", env)
