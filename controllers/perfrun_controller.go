@@ -66,6 +66,9 @@ type PerfRunReconciler struct {
 	KubernetesVersion string
 	// Usage samples the metrics API while the load runs; nil leaves usage out.
 	Usage *usage.Sampler
+	// Counters reads the kubelet's CPU counters while the load runs (CPU-seconds and CFS
+	// throttling per phase); nil leaves them out.
+	Counters usage.CounterSource
 	// UsageInterval is how often usage is sampled (metrics-server's resolution by default).
 	UsageInterval time.Duration
 
@@ -86,6 +89,7 @@ type PerfRunReconciler struct {
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=nodes,verbs=list
+// +kubebuilder:rbac:groups="",resources=nodes/proxy,verbs=get
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // +kubebuilder:rbac:groups=metrics.k8s.io,resources=pods,verbs=get;list
 // +kubebuilder:rbac:groups=dapr.io,resources=configurations;components,verbs=get;list;watch;create;update;patch;delete

@@ -80,11 +80,15 @@ const usageTailWait = 45 * time.Second
 // tester's start on. A failing metrics API only sets ResourceUsageAvailable=False: a run
 // never fails for want of metrics.
 func (r *PerfRunReconciler) sampleUsage(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) {
-	if r.Usage == nil {
+	if r.Usage == nil && r.Counters == nil {
 		return
 	}
 	since, ok := loadStart(testers)
 	if !ok || !r.throttle.due(run.UID, r.Clock.Now(), r.UsageInterval) {
+		return
+	}
+	r.sampleCounters(ctx, run, testers)
+	if r.Usage == nil {
 		return
 	}
 	if run.Status.LiveUsage == nil {
@@ -127,6 +131,7 @@ func (r *PerfRunReconciler) finishUsage(run *perfv1alpha1.PerfRun, sum *result.S
 	defer r.throttle.forget(run.UID)
 	live := run.Status.LiveUsage
 	run.Status.LiveUsage = nil
+	r.finishCPU(run, live, sum)
 	if r.Usage == nil || run.Status.Result == nil {
 		return
 	}

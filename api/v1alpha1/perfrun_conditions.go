@@ -58,6 +58,10 @@ const (
 	// path (achieved under 99% of the rate, or send-lag p99 beyond one connection's gap): the
 	// latency measured there is that of a lower rate, and no added latency is claimed.
 	ConditionSaturated = "Saturated"
+	// ConditionCPULimitBound says whether a daprd or the app was throttled by its CPU limit
+	// in more than 1% of CFS periods during the measured runs: its latency then includes
+	// stalls of up to a CFS period (100 ms) that the limit, not Dapr, caused.
+	ConditionCPULimitBound = "CPULimitBound"
 	// ConditionQueued is True while an exclusive run waits for another run's measurement on
 	// its nodes to end, False once it may start its load.
 	ConditionQueued = "Queued"
@@ -134,4 +138,11 @@ const (
 	ReasonSaturated = "Saturated"
 	// ReasonScheduleKept: every path carried the requested rate on schedule.
 	ReasonScheduleKept = "ScheduleKept"
+	// ReasonThrottled: a container was throttled in more than 1% of its CFS periods.
+	ReasonThrottled = "Throttled"
+	// ReasonNotThrottled: no daprd or app was throttled in more than 1% of its periods.
+	ReasonNotThrottled = "NotThrottled"
+	// ReasonCountersUnavailable: the kubelet's CPU counters could not be read; the message
+	// says why (CPU figures then come from the metrics API alone).
+	ReasonCountersUnavailable = "CountersUnavailable"
 )

@@ -218,6 +218,12 @@ type Result struct {
 	// +optional
 	LoadTesters []LoadTesterPod `json:"loadTesters,omitempty"`
 
+	// cpu is each container's CPU and CFS throttling during the measured runs and during
+	// the baseline runs, and each node's CPU busy, from the kubelet's counters differenced at
+	// the runs' edges: exact for runs of any length, and it shows what a CPU figure capped
+	// at a container's limit cannot — how often the limit stalled it.
+	// +optional
+	CPU *CPUAccounting `json:"cpu,omitempty"`
 	// saturated lists the paths whose load tester could not keep its schedule: their
 	// latency is that of a lower rate than requested, so no added latency is claimed.
 	// +listType=map
@@ -227,6 +233,47 @@ type Result struct {
 	// restarts counts container restarts per role during the run.
 	// +optional
 	Restarts *Restarts `json:"restarts,omitempty"`
+}
+
+// CPUAccounting is CPU use and throttling per container, per kind of phase.
+type CPUAccounting struct {
+	// source of the figures, e.g. "kubelet /metrics/cadvisor through the API server's node proxy".
+	Source string `json:"source"`
+	// measured holds the figures over the runs of the measured path (through Dapr, or direct).
+	// +listType=map
+	// +listMapKey=role
+	// +optional
+	Measured []ContainerCPU `json:"measured,omitempty"`
+	// baseline holds the figures over the baseline runs.
+	// +listType=map
+	// +listMapKey=role
+	// +optional
+	Baseline []ContainerCPU `json:"baseline,omitempty"`
+}
+
+// ContainerCPU is one container's (or node's) CPU over a kind of phase.
+type ContainerCPU struct {
+	// role of the container (serverSidecar, clientSidecar, serverApp, loadTester, …) or
+	// node/NAME.
+	Role string `json:"role"`
+	// cpu is the average CPU over the phases: CPU-seconds used / seconds elapsed.
+	CPU resource.Quantity `json:"cpu"`
+	// seconds the phases lasted (their edges trimmed), over which the figures were taken.
+	Seconds int32 `json:"seconds"`
+	// periods is the number of CFS periods (100 ms each by default) in which the container
+	// ran; absent without a CPU limit.
+	// +optional
+	Periods int64 `json:"periods,omitempty"`
+	// throttledPeriodsPercent is the share of those periods in which the container used up
+	// its quota and was stalled until the next, a decimal string such as "12.5".
+	// +optional
+	ThrottledPeriodsPercent string `json:"throttledPeriodsPercent,omitempty"`
+	// throttled is the total time the container's threads were stalled by its limit.
+	// +optional
+	Throttled *metav1.Duration `json:"throttled,omitempty"`
+	// capacityPercent is, for a node, its CPU busy as a share of its capacity.
+	// +optional
+	CapacityPercent string `json:"capacityPercent,omitempty"`
 }
 
 // SaturatedPath is a path whose load tester fell behind its schedule.
@@ -325,6 +372,37 @@ type LiveUsage struct {
 	// +kubebuilder:validation:MaxItems=400
 	// +optional
 	Windows []UsageWindow `json:"windows,omitempty"`
+	// counters are the kubelet's cumulative CPU counters of the run's containers and of
+	// their nodes, read at every sampling interval. When the run finishes they are
+	// differenced at the measured runs' edges (exact CPU-seconds and CFS throttling per
+	// phase, however short) into result.cpu; beyond 3000 every other one is dropped.
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=3000
+	// +optional
+	Counters []CounterSample `json:"counters,omitempty"`
+}
+
+// CounterSample is one container's (or node's) cumulative CPU counters at one instant.
+type CounterSample struct {
+	// role of the container, as in windows, or node/NAME for a node's root cgroup.
+	// +kubebuilder:validation:MaxLength=128
+	Role string `json:"role"`
+	// at is when the kubelet read the counters (microseconds: they are differenced).
+	At metav1.MicroTime `json:"at"`
+	// cpuMillis is container_cpu_usage_seconds_total, in CPU-milliseconds.
+	CPUMillis int64 `json:"cpuMillis"`
+	// periods, throttledPeriods and throttledMillis are the CFS counters
+	// (container_cpu_cfs_periods_total, _throttled_periods_total, _throttled_seconds_total
+	// in ms); absent for a container without a CPU limit.
+	// +optional
+	Periods int64 `json:"periods,omitempty"`
+	// +optional
+	ThrottledPeriods int64 `json:"throttledPeriods,omitempty"`
+	// +optional
+	ThrottledMillis int64 `json:"throttledMillis,omitempty"`
+	// capacityMillis is a node's CPU capacity in millicores (node roles only).
+	// +optional
+	CapacityMillis int64 `json:"capacityMillis,omitempty"`
 }
 
 // UsageWindow is one role's usage over one metrics window.

@@ -26,6 +26,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/discovery"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -103,6 +104,7 @@ func main() {
 		ImageStartGrace:   imageStartGrace,
 		KubernetesVersion: k8sVersion,
 		Usage:             &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
+		Counters:          usage.NodeProxy{Client: corev1client.NewForConfigOrDie(cfg)},
 		UsageInterval:     usageInterval,
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfRun")

@@ -69,12 +69,15 @@ var (
 	metricSaturated = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfrun_saturated", Help: "1 when the load tester could not keep its schedule on some path (no added latency was claimed), else 0.",
 	}, runLabels)
+	metricThrottled = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_cpu_throttled_ratio", Help: "Share of CFS periods in which a container's CPU limit stalled it during the measured runs (0..1), by role, from the kubelet's counters.",
+	}, append(runLabels, "role"))
 	metricOutcomesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "daprbench_perfrun_outcomes_total", Help: "Finished runs by namespace, phase and reason, since the manager started.",
 	}, []string{"namespace", "phase", "reason"})
 
 	runGauges = []*prometheus.GaugeVec{metricLatency, metricActualQPS, metricRequestedQPS, metricErrors, metricCPU,
-		metricMemory, metricOutcome, metricCompletion, metricRegressed, metricSaturated}
+		metricMemory, metricOutcome, metricCompletion, metricRegressed, metricSaturated, metricThrottled}
 	registerOnce sync.Once
 )
 
@@ -144,6 +147,13 @@ func Record(run *perfv1alpha1.PerfRun) {
 		for quantile, d := range map[string]*metav1.Duration{"0.5": s.P50, "0.75": s.P75, "0.9": s.P90, "0.99": s.P99, "0.999": s.P999, "avg": s.Avg, "max": s.Max} {
 			if d != nil {
 				metricLatency.With(with(prometheus.Labels{"variant": variant, "quantile": quantile})).Set(d.Seconds())
+			}
+		}
+	}
+	if c := res.CPU; c != nil {
+		for _, m := range c.Measured {
+			if pct, err := strconv.ParseFloat(m.ThrottledPeriodsPercent, 64); err == nil {
+				metricThrottled.With(with(prometheus.Labels{"role": m.Role})).Set(pct / 100)
 			}
 		}
 	}

@@ -89,11 +89,14 @@ func createRun(t *testing.T, name string, labels, annotations map[string]string,
 func result(addedP90, low, high string, cpu string) *perfv1alpha1.Result {
 	c := resource.MustParse(cpu)
 	return &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "999.8", Requests: 60000, LatencySignificantDigits: 3,
-		Latency:       &perfv1alpha1.LatencySummary{P50: d("7.6ms"), P90: d("13.7ms"), P99: d("29.8ms")},
-		Baseline:      &perfv1alpha1.LatencySummary{P50: d("700us"), P90: d("1.44ms"), P99: d("3.34ms")},
-		Added:         &perfv1alpha1.LatencySummary{P50: d("6.9ms"), P90: d(addedP90), P99: d("26ms")},
-		ServiceTime:   &perfv1alpha1.LatencySummary{P50: d("7.1ms"), P90: d("11.2ms"), P99: d("21.5ms")},
-		SendLag:       &perfv1alpha1.LatencySummary{P50: d("40us"), P90: d("1.9ms"), P99: d("8.3ms")},
+		Latency:     &perfv1alpha1.LatencySummary{P50: d("7.6ms"), P90: d("13.7ms"), P99: d("29.8ms")},
+		Baseline:    &perfv1alpha1.LatencySummary{P50: d("700us"), P90: d("1.44ms"), P99: d("3.34ms")},
+		Added:       &perfv1alpha1.LatencySummary{P50: d("6.9ms"), P90: d(addedP90), P99: d("26ms")},
+		ServiceTime: &perfv1alpha1.LatencySummary{P50: d("7.1ms"), P90: d("11.2ms"), P99: d("21.5ms")},
+		SendLag:     &perfv1alpha1.LatencySummary{P50: d("40us"), P90: d("1.9ms"), P99: d("8.3ms")},
+		CPU: &perfv1alpha1.CPUAccounting{Source: "kubelet counters", Measured: []perfv1alpha1.ContainerCPU{
+			{Role: "serverSidecar", CPU: resource.MustParse("447m"), Seconds: 56, Periods: 560, ThrottledPeriodsPercent: "37.5", Throttled: d("4.2s")},
+			{Role: "node/n", CPU: resource.MustParse("1870m"), Seconds: 56, CapacityPercent: "93.5"}}},
 		AddedInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3, Low: perfv1alpha1.LatencySummary{P50: d("6.8ms"), P90: d(low), P99: d("25ms")}, High: perfv1alpha1.LatencySummary{P50: d("7ms"), P90: d(high), P99: d("27ms")}},
 		Resources:     &perfv1alpha1.ResourceUsage{ServerSidecar: &perfv1alpha1.RoleUsage{CPUAvg: ptr.To(resource.MustParse("390m")), Samples: 5}, SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: &c}},
 	}
@@ -118,7 +121,8 @@ func TestReportOfARun(t *testing.T) {
 	}
 	for _, want := range []string{"PerfRun default/published: Succeeded", "60000 requests at 999.8 of 1000 qps",
 		"added ", "12.1ms", "  95% low ", "11.8ms", "serverSidecar", "390m", "server sidecar per 1000 rps: CPU 390m", "report.html",
-		"  service ", "21.5ms", "  send lag ", "8.3ms", "holds across the 3 repetitions' spread"} {
+		"  service ", "21.5ms", "  send lag ", "8.3ms", "holds across the 3 repetitions' spread",
+		"CPU and throttling (kubelet counters)", "37.5%", "4.2s", "93.5%"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}

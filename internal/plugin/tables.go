@@ -111,6 +111,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	}
 	b.WriteString(variantsTable(res))
 	b.WriteString(loadTestersTable(res))
+	b.WriteString(cpuTable(res))
 	for _, part := range []struct {
 		title string
 		u     *perfv1alpha1.ResourceUsage
@@ -134,6 +135,37 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 			fprintf(&b, "server sidecar per 1000 rps: CPU %s, memory %s\n", qty(p.CPU), qty(p.Memory))
 		}
 	}
+	return b.String()
+}
+
+// cpuTable renders each container's CPU and CFS throttling from the kubelet's counters.
+func cpuTable(res *perfv1alpha1.Result) string {
+	if res.CPU == nil {
+		return ""
+	}
+	var b strings.Builder
+	fprintf(&b, "\nCPU and throttling (%s)\n", res.CPU.Source)
+	t := &table{}
+	t.add("PHASES", "ROLE", "CPU", "THROTTLED", "OF PERIODS", "STALLED", "NODE BUSY", "SECONDS")
+	for _, part := range []struct {
+		name string
+		cpu  []perfv1alpha1.ContainerCPU
+	}{{"measured", res.CPU.Measured}, {"baseline", res.CPU.Baseline}} {
+		for _, c := range part.cpu {
+			throttled, stalled, busy := "-", "-", "-"
+			if c.ThrottledPeriodsPercent != "" {
+				throttled = c.ThrottledPeriodsPercent + "%"
+			}
+			if c.Throttled != nil {
+				stalled = c.Throttled.Duration.String()
+			}
+			if c.CapacityPercent != "" {
+				busy = c.CapacityPercent + "%"
+			}
+			t.add(part.name, c.Role, c.CPU.String(), throttled, fmt.Sprint(c.Periods), stalled, busy, fmt.Sprint(c.Seconds))
+		}
+	}
+	b.WriteString(t.String())
 	return b.String()
 }
 

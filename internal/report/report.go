@@ -256,6 +256,9 @@ func Headline(res *perfv1alpha1.Result) string {
 	if lag := laggingPods(res); len(lag) > 0 {
 		msg += "; " + strings.Join(lag, ", ")
 	}
+	if b := BoundedBy(res); b != "" {
+		msg += "; " + b
+	}
 	return msg
 }
 

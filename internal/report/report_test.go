@@ -19,6 +19,9 @@ package report
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -115,5 +118,42 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 	sum.Runs[1].ActualQPS = 999.0
 	if res := Build(run, sum); res.Saturated != nil || res.Added == nil || res.AddedInterval.Basis != perfv1alpha1.IntervalBetweenRepetitions {
 		t.Errorf("a run on schedule: saturated %+v, added %+v", res.Saturated, res.AddedInterval)
+	}
+}
+
+// What bounded a result: the load tester, a CPU limit, a node's CPU, or nothing found.
+func TestBoundedByNamesWhatLimitedTheLatency(t *testing.T) {
+	cpu := func(role, throttled string, capacity string) perfv1alpha1.ContainerCPU {
+		c := perfv1alpha1.ContainerCPU{Role: role, CPU: resource.MustParse("480m"), CapacityPercent: capacity}
+		if throttled != "" {
+			c.Periods, c.ThrottledPeriodsPercent, c.Throttled = 600, throttled, &metav1.Duration{Duration: 3 * time.Second}
+		}
+		return c
+	}
+	cases := []struct {
+		name string
+		res  *perfv1alpha1.Result
+		want string
+	}{
+		{"no counters read", &perfv1alpha1.Result{}, ""},
+		{"nothing found", &perfv1alpha1.Result{CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{
+			cpu("serverSidecar", "0.4", ""), cpu("node/a", "", "61.0")}}}, "nothing found bounding it"},
+		{"the sidecar's limit", &perfv1alpha1.Result{CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{
+			cpu("serverSidecar", "37.5", ""), cpu("loadTester", "80.0", "")}}}, "bounded by the CPU limit: serverSidecar 37.5% of 600 periods (3s stalled, 480m CPU)"},
+		{"the node", &perfv1alpha1.Result{CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{cpu("node/a", "", "96.5")}}},
+			"bounded by node CPU (node/a 96.5% busy)"},
+		{"the load tester", &perfv1alpha1.Result{Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr"}}}, "bounded by the load tester (dapr path behind schedule)"},
+		{"the limit, then the load tester it held back", &perfv1alpha1.Result{Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr"}},
+			CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{cpu("serverSidecar", "97.2", "")}}},
+			"bounded by the CPU limit: serverSidecar 97.2% of 600 periods (3s stalled, 480m CPU); the load tester (dapr path behind schedule)"},
+	}
+	for _, c := range cases {
+		got := BoundedBy(c.res)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if strings.Contains(got, "loadTester") {
+			t.Errorf("%s: the load tester's own limit does not bound Dapr's latency: %q", c.name, got)
+		}
 	}
 }

@@ -1,0 +1,111 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/report"
+	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/usage"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// sampleCounters reads the kubelet's CPU counters of the nodes the run's pods are on into
+// status.liveUsage.counters. Unreadable counters only set CPULimitBound Unknown: a run never
+// fails for want of them.
+func (r *PerfRunReconciler) sampleCounters(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) {
+	if r.Counters == nil {
+		return
+	}
+	targets, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline)
+	if err != nil {
+		return
+	}
+	pods := append(slices.Clone(targets), testers...)
+	roles := map[string]string{} // by container id
+	var nodes []string
+	for _, p := range pods {
+		if p.Spec.NodeName != "" && !slices.Contains(nodes, p.Spec.NodeName) {
+			nodes = append(nodes, p.Spec.NodeName)
+		}
+		// daprd is an init container when Dapr injects it as a native sidecar.
+		for _, c := range append(slices.Clone(p.Status.InitContainerStatuses), p.Status.ContainerStatuses...) {
+			if role, ok := usage.RoleOf(&p, c.Name); ok && c.ContainerID != "" {
+				roles[usage.ContainerID(c.ContainerID)] = role
+			}
+		}
+	}
+	if run.Status.LiveUsage == nil {
+		run.Status.LiveUsage = &perfv1alpha1.LiveUsage{}
+	}
+	for _, node := range nodes {
+		ctx, cancel := context.WithTimeout(ctx, metricsTimeout)
+		text, err := r.Counters.Cadvisor(ctx, node)
+		cancel()
+		var samples []perfv1alpha1.CounterSample
+		if err == nil {
+			samples, err = usage.ParseCadvisor(bytes.NewReader(text), node, roles, r.Clock.Now())
+		}
+		if err != nil {
+			log.FromContext(ctx).Info("Kubelet counters unavailable", "node", node, "error", err.Error())
+			setCondition(run, perfv1alpha1.ConditionCPULimitBound, metav1.ConditionUnknown, perfv1alpha1.ReasonCountersUnavailable,
+				fmt.Sprintf("%v; CPU throttling cannot be measured (CPU figures come from the metrics API alone)", err))
+			return
+		}
+		usage.RecordCounters(run.Status.LiveUsage, samples)
+	}
+}
+
+// finishCPU differences the recorded counters at the measured runs' edges into result.cpu
+// and judges CPULimitBound.
+func (r *PerfRunReconciler) finishCPU(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage, sum *result.Summary) {
+	res := run.Status.Result
+	if r.Counters == nil || res == nil || live == nil || len(live.Counters) == 0 {
+		return
+	}
+	byVariant := usage.AccountCPU(live.Counters, phasesOf(sum), phaseEdge)
+	measured := byVariant[string(report.MeasuredVariant(run))]
+	if len(measured) == 0 {
+		setCondition(run, perfv1alpha1.ConditionCPULimitBound, metav1.ConditionUnknown, perfv1alpha1.ReasonCountersUnavailable,
+			fmt.Sprintf("%d counter samples recorded, none around both edges of a measured run", len(live.Counters)))
+		return
+	}
+	res.CPU = &perfv1alpha1.CPUAccounting{Source: r.Counters.Describe(), Measured: measured, Baseline: byVariant[string(result.Baseline)]}
+	bound, ratios := report.ThrottledContainers(measured)
+	if len(bound) > 0 {
+		setCondition(run, perfv1alpha1.ConditionCPULimitBound, metav1.ConditionTrue, perfv1alpha1.ReasonThrottled,
+			fmt.Sprintf("throttled by its CPU limit in more than %.0f%% of CFS periods during the measured runs: %s; "+
+				"each throttled period stalls the container until the next (100 ms), and the latency includes those stalls",
+				report.ThrottledBoundPercent, strings.Join(bound, ", ")))
+		return
+	}
+	msg := "no daprd or app was throttled in more than 1% of its CFS periods during the measured runs"
+	if len(ratios) > 0 {
+		msg += ": " + strings.Join(ratios, ", ")
+	}
+	setCondition(run, perfv1alpha1.ConditionCPULimitBound, metav1.ConditionFalse, perfv1alpha1.ReasonNotThrottled, msg)
+}

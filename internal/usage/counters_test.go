@@ -1,0 +1,171 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package usage
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// A kubelet's /metrics/cadvisor as v1.36 on containerd 1.6 writes it (trimmed): the node's
+// root cgroup, a pod cgroup (labelled), and container cgroups whose labels are empty — only
+// their cgroup id ends in the container's id; one under systemd's naming, one of another pod.
+const cadvisorText = `# HELP container_cpu_usage_seconds_total [STABLE] Cumulative cpu time consumed by the container in core-seconds
+# TYPE container_cpu_usage_seconds_total counter
+container_cpu_usage_seconds_total{container="",cpu="total",id="/",image="",name="",namespace="",pod=""} 5123.456 1795390000123
+container_cpu_usage_seconds_total{container="",cpu="total",id="/kubepods/burstable/pod1",image="",name="",namespace="perf",pod="run-target-x"} 40.5 1795390000456
+container_cpu_usage_seconds_total{container="",cpu="total",id="/kubepods/burstable/pod1/aaa111",image="",name="",namespace="",pod=""} 30.25 1795390000456
+container_cpu_usage_seconds_total{container="app",cpu="total",id="/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1.slice/cri-containerd-bbb222.scope",image="daprbench:dev",name="c2",namespace="perf",pod="run-target-x"} 10.125 1795390000456
+container_cpu_usage_seconds_total{container="",cpu="total",id="/kubepods/burstable/pod9/ccc999",image="",name="",namespace="",pod=""} 99 1795390000456
+# HELP container_cpu_cfs_periods_total Number of elapsed enforcement period intervals.
+# TYPE container_cpu_cfs_periods_total counter
+container_cpu_cfs_periods_total{container="",id="/kubepods/burstable/pod1/aaa111",image="",name="",namespace="",pod=""} 6000 1795390000456
+container_cpu_cfs_periods_total{container="",id="/kubepods/burstable/pod1",image="",name="",namespace="perf",pod="run-target-x"} 6100 1795390000456
+# HELP container_cpu_cfs_throttled_periods_total Number of throttled period intervals.
+# TYPE container_cpu_cfs_throttled_periods_total counter
+container_cpu_cfs_throttled_periods_total{container="",id="/kubepods/burstable/pod1/aaa111",image="",name="",namespace="",pod=""} 1500 1795390000456
+# HELP container_cpu_cfs_throttled_seconds_total Total time duration the container has been throttled.
+# TYPE container_cpu_cfs_throttled_seconds_total counter
+container_cpu_cfs_throttled_seconds_total{container="",id="/kubepods/burstable/pod1/aaa111",image="",name="",namespace="",pod=""} 45.5 1795390000456
+# HELP machine_cpu_cores Number of logical CPU cores.
+# TYPE machine_cpu_cores gauge
+machine_cpu_cores{boot_id="b",machine_id="m",system_uuid="s"} 2
+`
+
+func TestParseCadvisorKeepsTheRunsContainersAndTheNode(t *testing.T) {
+	roles := map[string]string{
+		ContainerID("containerd://aaa111"): string(ServerSidecar),
+		ContainerID("containerd://bbb222"): string(ServerApp),
+	}
+	got, err := ParseCadvisor(strings.NewReader(cadvisorText), "node-a", roles, time.Unix(1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRole := map[string]perfv1alpha1.CounterSample{}
+	for _, s := range got {
+		byRole[s.Role] = s
+	}
+	if len(byRole) != 3 {
+		t.Fatalf("samples %+v, want the node, the sidecar and the app only", got)
+	}
+	sc := byRole[string(ServerSidecar)]
+	if sc.CPUMillis != 30250 || sc.Periods != 6000 || sc.ThrottledPeriods != 1500 || sc.ThrottledMillis != 45500 {
+		t.Errorf("sidecar = %+v (the pod cgroup's 6100 periods are not the container's)", sc)
+	}
+	if !sc.At.Time.Equal(time.UnixMilli(1795390000456)) {
+		t.Errorf("sidecar read at %v, want the series' own timestamp", sc.At)
+	}
+	if app := byRole[string(ServerApp)]; app.CPUMillis != 10125 || app.Periods != 0 {
+		t.Errorf("app = %+v (systemd's cgroup naming; no CPU limit: no CFS counters)", app)
+	}
+	if node := byRole[NodeRole("node-a")]; node.CPUMillis != 5123456 || node.CapacityMillis != 2000 {
+		t.Errorf("node = %+v", node)
+	}
+	if _, err := ParseCadvisor(strings.NewReader("not { metrics"), "node-a", roles, time.Now()); err == nil {
+		t.Error("garbage parsed")
+	}
+}
+
+// sample is a role's counters at t seconds after start: cpu CPU-milliseconds per second,
+// periods per second, a share of them throttled.
+func sample(role string, start time.Time, t float64, cpuPerSec, periodsPerSec, throttledShare float64) perfv1alpha1.CounterSample {
+	return perfv1alpha1.CounterSample{Role: role, At: metav1.NewMicroTime(start.Add(time.Duration(t * float64(time.Second)))),
+		CPUMillis: int64(cpuPerSec * t), Periods: int64(periodsPerSec * t), ThrottledPeriods: int64(periodsPerSec * t * throttledShare),
+		ThrottledMillis: int64(periodsPerSec * t * throttledShare * 50)}
+}
+
+// Counters read every 5 s, differenced within a 20 s baseline phase and a 20 s Dapr phase
+// (each trimmed by 2 s): the sidecar idles in the first and works, throttled, in the second.
+// Only samples inside a phase count, so neither phase's figure carries the other's load.
+func TestAccountCPUDifferencesTheCountersAtEachPhasesEdges(t *testing.T) {
+	start := time.Unix(1_000_000, 0)
+	var samples []perfv1alpha1.CounterSample
+	for ts := -3.0; ts <= 45; ts += 5 {
+		// sidecar: 5 mCPU-s/s until 20 s, then 450 mCPU-s/s with 10 periods/s, 30% throttled.
+		if ts <= 20 {
+			samples = append(samples, sample(string(ServerSidecar), start, ts, 5, 0, 0))
+		} else {
+			s := sample(string(ServerSidecar), start, ts-20, 450, 10, 0.3)
+			s.At = metav1.NewMicroTime(start.Add(time.Duration(ts * float64(time.Second))))
+			s.CPUMillis += 100 // the 20 s at 5 mCPU-s/s before
+			samples = append(samples, s)
+		}
+		node := sample(NodeRole("n"), start, ts, 1900, 0, 0)
+		node.CapacityMillis = 2000
+		samples = append(samples, node)
+	}
+	phases := []Phase{
+		{Variant: "b", Start: start, End: start.Add(20 * time.Second)},
+		{Variant: "d", Start: start.Add(20 * time.Second), End: start.Add(40 * time.Second)},
+	}
+	got := AccountCPU(samples, phases, 2*time.Second)
+	d := map[string]perfv1alpha1.ContainerCPU{}
+	for _, c := range got["d"] {
+		d[c.Role] = c
+	}
+	sc := d[string(ServerSidecar)]
+	// samples at 22, 27, 32, 37 s lie inside [22, 38]: 15 s of counters
+	if sc.CPU.MilliValue() != 450 || sc.Seconds != 15 || sc.ThrottledPeriodsPercent != "30.0" || sc.Periods != 150 {
+		t.Errorf("sidecar in the Dapr phase = %+v, want 450m over 15 s, 30%% of 150 periods throttled", sc)
+	}
+	if sc.Throttled == nil || sc.Throttled.Duration != 2250*time.Millisecond {
+		t.Errorf("throttled %v, want 45 periods × 50 ms", sc.Throttled)
+	}
+	if n := d[NodeRole("n")]; n.CPU.MilliValue() != 1900 || n.CapacityPercent != "95.0" {
+		t.Errorf("node = %+v, want 1900m, 95%% of 2 cores", n)
+	}
+	var b perfv1alpha1.ContainerCPU
+	for _, c := range got["b"] {
+		if c.Role == string(ServerSidecar) {
+			b = c
+		}
+	}
+	if b.CPU.MilliValue() != 5 || b.ThrottledPeriodsPercent != "" {
+		t.Errorf("sidecar in the baseline phase = %+v, want 5m and no CFS periods", b)
+	}
+	// A short phase with one reading inside is interpolated between the readings around it
+	// (the kubelet refreshes a container's counters only every 10–15 s).
+	short := []Phase{{Variant: "d", Start: start.Add(24 * time.Second), End: start.Add(32 * time.Second)}}
+	if got := AccountCPU(samples, short, 2*time.Second); len(got["d"]) == 0 || got["d"][1].CPU.MilliValue() != 450 || got["d"][1].Seconds != 4 {
+		t.Errorf("a 4 s phase with one reading inside: %+v, want 450m over 4 s", got["d"])
+	}
+	// A phase the readings do not surround is left out, not guessed.
+	late := []Phase{{Variant: "d", Start: start.Add(40 * time.Second), End: start.Add(70 * time.Second)}}
+	if got := AccountCPU(samples, late, 2*time.Second); len(got) != 0 {
+		t.Errorf("a phase past the last sample: %+v", got)
+	}
+}
+
+func TestRecordCountersKeepsEachSampleOnceAndStaysBounded(t *testing.T) {
+	live := &perfv1alpha1.LiveUsage{}
+	s := sample("serverSidecar", time.Unix(0, 0), 1, 1, 1, 0)
+	RecordCounters(live, []perfv1alpha1.CounterSample{s, s})
+	if len(live.Counters) != 1 {
+		t.Fatalf("a sample recorded %d times", len(live.Counters))
+	}
+	for i := range 4000 {
+		RecordCounters(live, []perfv1alpha1.CounterSample{sample("serverSidecar", time.Unix(0, 0), float64(i+2), 1, 1, 0)})
+	}
+	if n := len(live.Counters); n > maxCounterSamples || n < maxCounterSamples/2 {
+		t.Errorf("%d samples kept, want at most %d and no fewer than half", n, maxCounterSamples)
+	}
+}

@@ -1,0 +1,102 @@
+//go:build e2e
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// sidecarCPU is the server sidecar's CPU accounting over the measured runs.
+func sidecarCPU(res *perfv1alpha1.Result) perfv1alpha1.ContainerCPU {
+	ExpectWithOffset(1, res.CPU).NotTo(BeNil(), "no CPU accounting from the kubelet's counters")
+	for _, c := range res.CPU.Measured {
+		if c.Role == "serverSidecar" {
+			return c
+		}
+	}
+	Fail("no serverSidecar in result.cpu.measured")
+	return perfv1alpha1.ContainerCPU{}
+}
+
+func percent(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred(), "percent %q", s)
+	return v
+}
+
+var _ = Describe("CPU throttling from the kubelet's counters", func() {
+	It("says a daprd limited to 100m at 500 rps was CPU-limit bound, and one with 2 CPUs at 100 rps was not", func() {
+		ns := newNamespace()
+		tight := daprRun(ns, "tight", perfv1alpha1.ScenarioServiceInvocation, 500, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Baseline = ptr.To(false)
+			s.Load.Duration = &metav1.Duration{Duration: 60 * time.Second}
+			s.Dapr.Sidecar.CPULimit = ptr.To(resource.MustParse("100m"))
+		})
+		roomy := daprRun(ns, "roomy", perfv1alpha1.ScenarioServiceInvocation, 100, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Baseline = ptr.To(false)
+			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second} // a phase metrics-server's windows barely cover
+			s.Dapr.Sidecar.CPULimit = ptr.To(resource.MustParse("2"))
+			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m")) // a request of 2 CPUs fits no node here
+		})
+		for _, run := range []*perfv1alpha1.PerfRun{tight, roomy} {
+			Eventually(phase(run), 8*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		}
+
+		st := get(tight).Status
+		c := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionCPULimitBound)
+		Expect(c).NotTo(BeNil(), describe(tight))
+		GinkgoWriter.Printf("tight: %s: %s\n", c.Reason, c.Message)
+		Expect(c.Status).To(Equal(metav1.ConditionTrue), c.Message)
+		sc := sidecarCPU(st.Result)
+		GinkgoWriter.Printf("tight: serverSidecar %s CPU, %s%% of %d periods throttled (%s), over %ds; source %s\n",
+			sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Throttled.Duration, sc.Seconds, st.Result.CPU.Source)
+		Expect(percent(sc.ThrottledPeriodsPercent)).To(BeNumerically(">", 50))
+		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(
+			And(ContainSubstring("bounded by the CPU limit: "), MatchRegexp(`the CPU limit: [^;]*serverSidecar`)))
+		// The counters' CPU over the 60 s phase and metrics-server's windows inside it agree.
+		if ms := st.Result.Resources; ms != nil && ms.ServerSidecar != nil {
+			counted, sampled := float64(sc.CPU.MilliValue()), float64(ms.ServerSidecar.CPUAvg.MilliValue())
+			GinkgoWriter.Printf("tight: serverSidecar counters %vm, metrics-server %vm\n", counted, sampled)
+			Expect(math.Abs(counted-sampled)/sampled).To(BeNumerically("<=", 0.10))
+		} else {
+			Fail("metrics-server gave no serverSidecar figure for a 60 s phase: " + describe(tight))
+		}
+
+		st = get(roomy).Status
+		c = meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionCPULimitBound)
+		Expect(c).NotTo(BeNil(), describe(roomy))
+		GinkgoWriter.Printf("roomy: %s: %s\n", c.Reason, c.Message)
+		Expect(c.Status).To(Equal(metav1.ConditionFalse), c.Message)
+		sc = sidecarCPU(st.Result)
+		GinkgoWriter.Printf("roomy: serverSidecar %s CPU, %s%% of %d periods throttled, over %ds\n", sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Seconds)
+		Expect(percent(sc.ThrottledPeriodsPercent)).To(BeNumerically("<", 1))
+		Expect(sc.CPU.MilliValue()).To(BeNumerically(">", 0), "a 20 s phase has a CPU figure")
+	})
+})
