@@ -42,6 +42,7 @@ func beginGeneration(run *perfv1alpha1.PerfRun, now metav1.Time) {
 	st.CompletionTime = nil
 	st.Environment = nil
 	st.LiveUsage = nil
+	st.Disturbances = nil
 	st.Phase = perfv1alpha1.PhasePending
 }
 

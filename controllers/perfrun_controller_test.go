@@ -722,6 +722,76 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(done.Message).To(ContainSubstring("no added latency is claimed"))
 	})
 
+	It("names the pods disturbed during a measured run: a control-plane pod replaced, a sidecar restarted", func() {
+		run := createRun(ns, "disturbed", perfv1alpha1.ScenarioServiceInvocation)
+		markAvailable(ns, "disturbed-target")
+		// The load tester starts after its pod and the target's were created, as on a cluster.
+		setPodStatus(loadTesterPod(currentJobOf(run)), corev1.PodRunning, func(string) corev1.ContainerState {
+			return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
+		}, true)
+		time.Sleep(1100 * time.Millisecond) // the API server stamps times to the second
+		// Dapr's placement StatefulSet replaces a deleted pod under the same name...
+		placement := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "dapr-system", Name: "dapr-placement-server-0", Labels: map[string]string{"app": "dapr-placement-server"}},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "dapr-placement-server", Image: "placement"}}},
+		}
+		Expect(k8sClient.Create(suiteCtx, placement)).To(Succeed())
+		DeferCleanup(func() { Expect(k8sClient.Delete(suiteCtx, placement, client.GracePeriodSeconds(0))).To(Succeed()) })
+		// ... and the target's daprd is OOM-killed and restarted.
+		target := &corev1.Pod{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "disturbed-target-pod"}, target)).To(Succeed())
+		killed := metav1.NewTime(time.Now())
+		for i := range target.Status.ContainerStatuses {
+			if cs := &target.Status.ContainerStatuses[i]; cs.Name == workload.ContainerDaprd {
+				cs.RestartCount = 1
+				cs.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{ExitCode: 137, Reason: "OOMKilled", FinishedAt: killed}
+			}
+		}
+		Expect(k8sClient.Status().Update(suiteCtx, target)).To(Succeed())
+		// Both are recorded while the load runs: a pod shows only its latest restart, and a
+		// deleted one vanishes.
+		Eventually(func() []string {
+			var roles []string
+			for _, d := range latest(run).Status.Disturbances {
+				roles = append(roles, string(d.Kind)+" "+d.Role)
+			}
+			return roles
+		}).Should(ContainElements("Created controlPlane/dapr-placement-server", "Restarted target"))
+
+		// The Dapr path's first run was measured from 20 s ago for a minute: both hit it.
+		now := time.Now().Unix()
+		baseline, dapr := summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)
+		baseline.StartUnix, baseline.Seconds = now-40, 20
+		dapr.StartUnix, dapr.Seconds = now-20, 60
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{baseline, dapr}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		disturbed := conditionOf(run, perfv1alpha1.ConditionDisturbed)
+		Expect(disturbed.Status).To(Equal(metav1.ConditionTrue))
+		Expect(disturbed.Reason).To(Equal(perfv1alpha1.ReasonPodsDisturbed))
+		done := conditionOf(run, perfv1alpha1.ConditionSucceeded)
+		Expect(done.Message).To(ContainSubstring("disturbed while measured: "))
+		Expect(done.Message).To(MatchRegexp(`control-plane pod dapr-placement-server-0 \(dapr-placement-server\) created at %s \(dapr run 1 of 3, \d+s in; not ready yet\)`,
+			placement.CreationTimestamp.UTC().Format(time.TimeOnly)))
+		Expect(done.Message).To(MatchRegexp(`target pod disturbed-target-pod container daprd restarted at %s \(dapr run 1 of 3, \d+s in; exit 137 OOMKilled, restart 1\)`,
+			killed.UTC().Format(time.TimeOnly)))
+		Eventually(scrape).Should(And(
+			ContainSubstring(`daprbench_perfrun_disturbances{namespace="`+ns+`",perfrun="disturbed",role="controlPlane/dapr-placement-server",schedule=""} 1`),
+			ContainSubstring(`daprbench_perfrun_disturbances{namespace="`+ns+`",perfrun="disturbed",role="target",schedule=""} 1`)))
+	})
+
+	It("says no pod was disturbed when none was", func() {
+		run := createRun(ns, "calm", perfv1alpha1.ScenarioServiceInvocation)
+		markAvailable(ns, "calm-target")
+		startLoad(run)
+		// The measured runs begin after the warm-up, seconds after the pods were created.
+		baseline, dapr := summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)
+		baseline.StartUnix, dapr.StartUnix = baseline.StartUnix+2, dapr.StartUnix+12
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{baseline, dapr}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		Expect(conditionOf(run, perfv1alpha1.ConditionDisturbed).Reason).To(Equal(perfv1alpha1.ReasonUndisturbed))
+		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).NotTo(ContainSubstring("disturbed"))
+	})
+
 	It("says so when the added latency cannot be told from zero, never reporting a silent negative", func() {
 		run := createRun(ns, "noise", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Load.Repetitions = 2 })
 		markAvailable(ns, "noise-target")

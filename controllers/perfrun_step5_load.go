@@ -90,6 +90,7 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 		return r.failNotInjected(run, "load tester", pod), nil
 	}
 	r.sampleUsage(ctx, run, pods)
+	r.observeDisturbances(ctx, run, pods)
 	if reason, what, failure := r.cannotStart(pods); failure != "" {
 		markFailed(run, r.now(), reason, "the load tester %s: %s", what, failure)
 		return stopHere, nil

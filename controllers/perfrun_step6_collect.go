@@ -48,6 +48,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 		return proceed, err
 	}
 	r.recordNodes(run, targets, testers)
+	r.observeDisturbances(ctx, run, testers)
 	var msg string
 	var term *corev1.ContainerStateTerminated
 	for i := range testers {
@@ -76,7 +77,28 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	} else {
 		r.finishUsage(run, nil, 0)
 	}
+	if decodeErr != nil {
+		sum = nil
+	}
+	disturbed := judgeDisturbances(run, sum)
+	step, err := r.judge(ctx, run, job, testers, collected{summary: sum, decodeErr: decodeErr, message: msg, terminated: term})
+	if disturbed != "" && run.Finished() {
+		noteOnVerdict(run, disturbed)
+	}
+	return step, err
+}
 
+// collected is what the load tester left: its summary, or why there is none.
+type collected struct {
+	summary    *result.Summary
+	decodeErr  error
+	message    string
+	terminated *corev1.ContainerStateTerminated
+}
+
+// judge gives the finished run its verdict from what the load tester left.
+func (r *PerfRunReconciler) judge(ctx context.Context, run *perfv1alpha1.PerfRun, job *batchv1.Job, testers []corev1.Pod, c collected) (stepResult, error) {
+	sum, decodeErr, msg, term := c.summary, c.decodeErr, c.message, c.terminated
 	if cond := jobCondition(job, batchv1.JobFailed); cond != nil {
 		reason := perfv1alpha1.ReasonLoadTesterFailed
 		if cond.Reason == batchv1.JobReasonDeadlineExceeded {

@@ -69,11 +69,12 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 		return err
 	}
 	// Only runs of the same template are a reference: a changed template measures
-	// something else and starts a new one.
+	// something else and starts a new one. A disturbed run measured a recovery.
 	template := run.Annotations[perfv1alpha1.AnnotationTemplateHash]
 	var earlier []perfv1alpha1.PerfRun
 	for _, other := range list.Items {
 		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && other.Succeeded() && other.Status.Result != nil &&
+			!other.ConditionTrue(perfv1alpha1.ConditionDisturbed) &&
 			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && scheduledTime(&other).Before(scheduledTime(run)) {
 			earlier = append(earlier, other)
 		}
@@ -87,7 +88,7 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	// reported as regressions. Judge once min(window, 3) earlier runs exist.
 	if need := min(window, minReferenceRuns); len(earlier) < need {
 		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoReference,
-			fmt.Sprintf("%d earlier successful runs of schedule %s with this template; %d are needed to judge a regression", len(earlier), name, need))
+			fmt.Sprintf("%d earlier successful, undisturbed runs of schedule %s with this template; %d are needed to judge a regression", len(earlier), name, need))
 		return nil
 	}
 	var reference []*perfv1alpha1.Result

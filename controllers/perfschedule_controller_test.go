@@ -144,11 +144,22 @@ var _ = Describe("PerfSchedule controller", func() {
 		fakeClock.SetTime(slot3.Add(time.Second))
 		poke(s)
 		Eventually(runsOf(s)).Should(ContainElement(runName(s, slot3)))
+		// A disturbed run measured a recovery: it is no reference. Says so of run1 for a while.
+		setDisturbed := func(run *perfv1alpha1.PerfRun, status metav1.ConditionStatus) {
+			Eventually(func() error {
+				r := latest(run)
+				meta.SetStatusCondition(&r.Status.Conditions, metav1.Condition{Type: perfv1alpha1.ConditionDisturbed, Status: status,
+					Reason: perfv1alpha1.ReasonPodsDisturbed, ObservedGeneration: r.Generation})
+				return k8sClient.Status().Update(suiteCtx, r)
+			}).Should(Succeed())
+		}
+		setDisturbed(run1, metav1.ConditionTrue)
 		finishScheduledRun(ns, runName(s, slot3), 1010)
 		run3 := latest(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: runName(s, slot3)}})
 		c3 := meta.FindStatusCondition(run3.Status.Conditions, perfv1alpha1.ConditionRegressed)
 		Expect(c3.Reason).To(Equal(perfv1alpha1.ReasonNoReference))
-		Expect(c3.Message).To(ContainSubstring("1 earlier successful runs of schedule nightly with this template; 2 are needed"))
+		Expect(c3.Message).To(ContainSubstring("0 earlier successful, undisturbed runs of schedule nightly with this template; 2 are needed"))
+		setDisturbed(run1, metav1.ConditionFalse)
 		Eventually(func() *bool { return scheduleOf(s).Status.LatestRegressed }).Should(Equal(ptr.To(false)))
 
 		slot4 := slot3.Add(10 * time.Minute)
@@ -192,7 +203,7 @@ var _ = Describe("PerfSchedule controller", func() {
 		Expect(run5.Annotations[perfv1alpha1.AnnotationTemplateHash]).NotTo(Equal(run4.Annotations[perfv1alpha1.AnnotationTemplateHash]))
 		c5 := meta.FindStatusCondition(run5.Status.Conditions, perfv1alpha1.ConditionRegressed)
 		Expect(c5.Reason).To(Equal(perfv1alpha1.ReasonNoReference), c5.Message)
-		Expect(c5.Message).To(ContainSubstring("0 earlier successful runs of schedule nightly with this template"))
+		Expect(c5.Message).To(ContainSubstring("0 earlier successful, undisturbed runs of schedule nightly with this template"))
 	})
 
 	It("stops while suspended and records a slot missed past its starting deadline", func() {

@@ -58,6 +58,10 @@ const (
 	// path (achieved under 99% of the rate, or send-lag p99 beyond one connection's gap): the
 	// latency measured there is that of a lower rate, and no added latency is claimed.
 	ConditionSaturated = "Saturated"
+	// ConditionDisturbed says whether a pod of the run or of Dapr's control plane restarted,
+	// was deleted or was created during a measured run (status.disturbances): the figures
+	// then include a recovery.
+	ConditionDisturbed = "Disturbed"
 	// ConditionCPULimitBound says whether a daprd or the app was throttled by its CPU limit
 	// in more than 1% of CFS periods during the measured runs: its latency then includes
 	// stalls of up to a CFS period (100 ms) that the limit, not Dapr, caused.
@@ -145,4 +149,8 @@ const (
 	// ReasonCountersUnavailable: the kubelet's CPU counters could not be read; the message
 	// says why (CPU figures then come from the metrics API alone).
 	ReasonCountersUnavailable = "CountersUnavailable"
+	// ReasonPodsDisturbed: some pod was disturbed during a measured run; the message names it.
+	ReasonPodsDisturbed = "PodsDisturbed"
+	// ReasonUndisturbed: no watched pod restarted, was deleted or was created while measured.
+	ReasonUndisturbed = "Undisturbed"
 )

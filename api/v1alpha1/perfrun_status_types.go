@@ -57,7 +57,7 @@ type PerfRunStatus struct {
 	QueueWait *metav1.Duration `json:"queueWait,omitempty"`
 
 	// conditions: DaprReady, WorkloadsReady, ResourceUsageAvailable, Saturated, ThresholdsMet, Regressed,
-	// Succeeded and Failed (see the Condition* constants for their reasons).
+	// CPULimitBound, Disturbed, Succeeded and Failed (see the Condition* constants for their reasons).
 	// +listType=map
 	// +listMapKey=type
 	// +optional
@@ -73,6 +73,15 @@ type PerfRunStatus struct {
 	// result.baselineResources) and liveUsage is cleared.
 	// +optional
 	LiveUsage *LiveUsage `json:"liveUsage,omitempty"`
+
+	// disturbances are what happened, while the current generation's load ran, to the run's
+	// pods and to Dapr's control-plane pods: a container restarted, a pod's deletion was
+	// requested, a pod was created (a replacement, most often). Each carries its time and,
+	// once the load tester's timeline is known, the part of the load it hit. A figure taken
+	// across one measures a recovery, not Dapr's steady state (condition Disturbed).
+	// +listType=atomic
+	// +optional
+	Disturbances []Disturbance `json:"disturbances,omitempty"`
 
 	// result holds the measurements of the latest finished run. A rerun (new generation)
 	// keeps the previous result visible until its own replaces it; result.generation says
@@ -484,6 +493,41 @@ type PerKQPS struct {
 	CPU *resource.Quantity `json:"cpu,omitempty"`
 	// +optional
 	Memory *resource.Quantity `json:"memory,omitempty"`
+}
+
+// DisturbanceKind is what happened to a pod.
+// +kubebuilder:validation:Enum=Restarted;Deleted;Created
+type DisturbanceKind string
+
+const (
+	// DisturbanceRestarted: one of the pod's containers exited and the kubelet restarted it.
+	DisturbanceRestarted DisturbanceKind = "Restarted"
+	// DisturbanceDeleted: the pod's deletion was requested.
+	DisturbanceDeleted DisturbanceKind = "Deleted"
+	// DisturbanceCreated: the pod was created after the load began (a replacement, most often).
+	DisturbanceCreated DisturbanceKind = "Created"
+)
+
+// Disturbance is one thing that happened to a pod while the load ran.
+type Disturbance struct {
+	// time is when it happened: a restarted container's exit, a deletion's request, a new
+	// pod's creation.
+	Time metav1.Time     `json:"time"`
+	Kind DisturbanceKind `json:"kind"`
+	// role is the pod's part: target, baseline, loadtester, or controlPlane/<its app label>
+	// (e.g. controlPlane/dapr-placement-server).
+	Role string `json:"role"`
+	Pod  string `json:"pod"`
+	// container is the container that restarted.
+	// +optional
+	Container string `json:"container,omitempty"`
+	// detail is a restart's exit code and reason, or how soon a new pod was ready.
+	// +optional
+	Detail string `json:"detail,omitempty"`
+	// phase is the part of the load it hit, once the load tester's timeline is known: e.g.
+	// "dapr run 2 of 3, 15s in", "warm-up", "between runs", "after the load".
+	// +optional
+	Phase string `json:"phase,omitempty"`
 }
 
 // Restarts counts container restarts per role.

@@ -120,7 +120,8 @@ type TemplateMetadata struct {
 // tolerancePercent, is an outlier of them (modified z-score above 3.5), and the change
 // exceeds the measurement's own precision (for added latency: its confidence interval).
 type RegressionSpec struct {
-	// window is how many earlier successful runs form the reference.
+	// window is how many earlier successful, undisturbed runs form the reference (a run with
+	// condition Disturbed measured a recovery).
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=50
 	// +kubebuilder:default=5

@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/report"
 	"github.com/daprbench/daprbench/internal/usage"
 )
 
@@ -72,12 +73,15 @@ var (
 	metricThrottled = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfrun_cpu_throttled_ratio", Help: "Share of CFS periods in which a container's CPU limit stalled it during the measured runs (0..1), by role, from the kubelet's counters.",
 	}, append(runLabels, "role"))
+	metricDisturbances = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_disturbances", Help: "Pods of the run or of Dapr's control plane that restarted, were deleted or were created during the measured runs, by role (status.disturbances).",
+	}, append(runLabels, "role"))
 	metricOutcomesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "daprbench_perfrun_outcomes_total", Help: "Finished runs by namespace, phase and reason, since the manager started.",
 	}, []string{"namespace", "phase", "reason"})
 
 	runGauges = []*prometheus.GaugeVec{metricLatency, metricActualQPS, metricRequestedQPS, metricErrors, metricCPU,
-		metricMemory, metricOutcome, metricCompletion, metricRegressed, metricSaturated, metricThrottled}
+		metricMemory, metricOutcome, metricCompletion, metricRegressed, metricSaturated, metricThrottled, metricDisturbances}
 	registerOnce sync.Once
 )
 
@@ -129,6 +133,9 @@ func Record(run *perfv1alpha1.PerfRun) {
 	}
 	// 0 for a run that was not judged (outside a schedule, or no reference yet).
 	metricRegressed.With(l).Set(boolFloat(run.ConditionTrue(perfv1alpha1.ConditionRegressed)))
+	for _, d := range report.DuringMeasurement(run.Status.Disturbances) {
+		metricDisturbances.With(with(prometheus.Labels{"role": d.Role})).Inc()
+	}
 	res := run.Status.Result
 	if res == nil || res.Generation != run.Generation {
 		return

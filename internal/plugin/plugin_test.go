@@ -336,3 +336,17 @@ func TestExportIsOneVersionedDocument(t *testing.T) {
 		}
 	}
 }
+
+func TestReportListsTheDisturbedPodsWithTheirPhases(t *testing.T) {
+	at := metav1.NewTime(time.Date(2026, 11, 23, 10, 0, 15, 0, time.UTC))
+	out := disturbancesTable([]perfv1alpha1.Disturbance{{Time: at, Kind: perfv1alpha1.DisturbanceCreated,
+		Role: "controlPlane/dapr-placement-server", Pod: "dapr-placement-server-0", Phase: "dapr run 1 of 3, 15s in", Detail: "ready after 3s"}})
+	for _, want := range []string{"pods disturbed while the load ran", "10:00:15", "Created", "dapr-placement-server-0", "dapr run 1 of 3, 15s in", "ready after 3s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("disturbances table lacks %q:\n%s", want, out)
+		}
+	}
+	if disturbancesTable(nil) != "" {
+		t.Error("an undisturbed run has no disturbances table")
+	}
+}

@@ -112,6 +112,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	b.WriteString(variantsTable(res))
 	b.WriteString(loadTestersTable(res))
 	b.WriteString(cpuTable(res))
+	b.WriteString(disturbancesTable(run.Status.Disturbances))
 	for _, part := range []struct {
 		title string
 		u     *perfv1alpha1.ResourceUsage
@@ -167,6 +168,20 @@ func cpuTable(res *perfv1alpha1.Result) string {
 	}
 	b.WriteString(t.String())
 	return b.String()
+}
+
+// disturbancesTable lists what happened to the run's and the control plane's pods while
+// the load ran, and where in the load.
+func disturbancesTable(ds []perfv1alpha1.Disturbance) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	t := &table{}
+	t.add("TIME", "WHAT", "ROLE", "POD", "CONTAINER", "PHASE", "DETAIL")
+	for _, d := range ds {
+		t.add(d.Time.UTC().Format(time.TimeOnly), string(d.Kind), d.Role, d.Pod, orDash(d.Container), orDash(d.Phase), orDash(d.Detail))
+	}
+	return "\npods disturbed while the load ran (those in a measured run are named in the verdict)\n" + t.String()
 }
 
 // loadTestersTable renders each load-tester pod's share and achieved rate when the load

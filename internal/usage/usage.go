@@ -54,8 +54,8 @@ func splitVariant(role string) (base, variant string) {
 	return base, variant
 }
 
-// controlPlaneLabel is the label Dapr's Helm chart puts on every control-plane pod.
-const controlPlaneLabel = "app"
+// ControlPlaneLabel is the label Dapr's Helm chart puts on every control-plane pod.
+const ControlPlaneLabel = "app"
 
 // Classify returns the role of a container in a pod of the given component; the sidecar is
 // the container named daprd, everything else in a pod is the app.
@@ -128,7 +128,7 @@ func DataPlane(items []metricsv1beta1.PodMetrics, since time.Time) map[Role]Read
 func ControlPlane(items []metricsv1beta1.PodMetrics, since time.Time) map[string]Reading {
 	out := map[string]Reading{}
 	for _, pm := range items {
-		component := pm.Labels[controlPlaneLabel]
+		component := pm.Labels[ControlPlaneLabel]
 		if component == "" || pm.Timestamp.Time.Before(since) {
 			continue
 		}

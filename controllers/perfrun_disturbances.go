@@ -1,0 +1,91 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/diagnose"
+	"github.com/daprbench/daprbench/internal/report"
+	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/usage"
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// observeDisturbances merges into status.disturbances what happened since the load began to
+// the run's pods and to Dapr's control-plane pods. Called on every poll of a loaded run: a
+// pod shows only its latest restart, and a deleted pod vanishes. Reading the control plane
+// can fail (RBAC, a namespace gone); that is logged, never a reason to fail the run.
+func (r *PerfRunReconciler) observeDisturbances(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) {
+	since, ok := loadStart(testers)
+	if !ok || since.IsZero() {
+		return
+	}
+	own, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline, workload.RoleLoadTester)
+	if err != nil {
+		log.FromContext(ctx).Info("Cannot list the run's pods for disturbances", "error", err.Error())
+		return
+	}
+	var watched []diagnose.WatchedPod
+	for i := range own {
+		watched = append(watched, diagnose.WatchedPod{Role: own[i].Labels[workload.LabelComponent], Pod: &own[i]})
+	}
+	if run.Spec.DaprEnabled() {
+		// Past the cache, which holds only the runs' own pods.
+		var cp corev1.PodList
+		if err := r.APIReader.List(ctx, &cp, client.InNamespace(run.Spec.ControlPlaneNamespace())); err != nil {
+			log.FromContext(ctx).Info("Cannot list Dapr's control-plane pods for disturbances", "error", err.Error())
+		}
+		for i := range cp.Items {
+			if app := cp.Items[i].Labels[usage.ControlPlaneLabel]; app != "" {
+				watched = append(watched, diagnose.WatchedPod{Role: usage.ControlPlanePrefix + app, Pod: &cp.Items[i]})
+			}
+		}
+	}
+	run.Status.Disturbances = diagnose.MergeDisturbances(run.Status.Disturbances, diagnose.Disturbances(watched, since))
+}
+
+// judgeDisturbances places each disturbance in the load tester's timeline, sets condition
+// Disturbed and returns the words the verdict's message carries (empty: none).
+func judgeDisturbances(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
+	report.PlaceDisturbances(run.Status.Disturbances, phasesOf(sum))
+	msg := report.DisturbanceMessage(run.Status.Disturbances)
+	if msg == "" {
+		setCondition(run, perfv1alpha1.ConditionDisturbed, metav1.ConditionFalse, perfv1alpha1.ReasonUndisturbed,
+			"no pod of the run or of Dapr's control plane restarted, was deleted or was created during the measured runs")
+		return ""
+	}
+	setCondition(run, perfv1alpha1.ConditionDisturbed, metav1.ConditionTrue, perfv1alpha1.ReasonPodsDisturbed, msg)
+	return msg
+}
+
+// noteOnVerdict adds words to the message of the run's verdict (Succeeded, and Failed when
+// the run failed: markFailed writes one message to both).
+func noteOnVerdict(run *perfv1alpha1.PerfRun, note string) {
+	for _, t := range []string{perfv1alpha1.ConditionSucceeded, perfv1alpha1.ConditionFailed} {
+		if c := meta.FindStatusCondition(run.Status.Conditions, t); c != nil && c.Message != "" {
+			c.Message += "; " + note
+		}
+	}
+}
