@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package controllers holds the PerfRun reconciler.
+// Package controllers holds the PerfRun, PerfSchedule and PerfSweep reconcilers.
 package controllers
 
 import (
@@ -204,17 +204,13 @@ func (r *PerfRunReconciler) deadline(run *perfv1alpha1.PerfRun) time.Time {
 	return run.Status.StartTime.Add(d)
 }
 
-// writeStatus persists the status computed in this pass, once, and only if it changed, and
-// only over the version this pass read (a conflict is returned, never overwritten); then
-// emits an event for every condition that changed (after the write, so events never
-// announce a state the API does not hold).
+// writeStatus persists the status computed in this pass (see writeStatusThenEvents), with
+// an event for every condition that changed.
 func (r *PerfRunReconciler) writeStatus(ctx context.Context, orig, run *perfv1alpha1.PerfRun) error {
 	if equality.Semantic.DeepEqual(orig.Status, run.Status) {
 		return nil
 	}
-	if err := r.Status().Patch(ctx, run, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})); err != nil {
-		return fmt.Errorf("writing status: %w", err)
-	}
+	q := &eventQueue{}
 	for _, c := range run.Status.Conditions {
 		old := meta.FindStatusCondition(orig.Status.Conditions, c.Type)
 		if old != nil && old.Status == c.Status && old.Reason == c.Reason && old.ObservedGeneration == c.ObservedGeneration {
@@ -224,7 +220,10 @@ func (r *PerfRunReconciler) writeStatus(ctx context.Context, orig, run *perfv1al
 			c.Type == perfv1alpha1.ConditionSucceeded && c.Status == metav1.ConditionFalse {
 			continue // the Succeeded or Failed=True event says it
 		}
-		r.Recorder.Eventf(run, nil, eventType(c), c.Reason, c.Type, "%s", c.Message)
+		q.Eventf(eventType(c), c.Reason, c.Type, "%s", c.Message)
+	}
+	if err := writeStatusThenEvents(ctx, r.Client, r.Recorder, orig, run, true, q); err != nil {
+		return err
 	}
 	log.FromContext(ctx).V(1).Info("Status written", "phase", run.Status.Phase, "generation", run.Generation)
 	return nil

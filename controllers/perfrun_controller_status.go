@@ -26,8 +26,10 @@ import (
 	"github.com/daprbench/daprbench/internal/report"
 )
 
-// The status is computed in memory during a reconcile and written once at its end; these
-// setters are the only code that changes conditions and phase.
+// The status is computed in memory during a reconcile and written once at its end. These
+// setters are the only code that changes a PerfRun's phase; conditions that only describe
+// (usage, CPU, disturbances, thresholds) are set through setCondition by the step that
+// finds them.
 
 // beginGeneration starts a fresh run when the spec changed: conditions and times are
 // reset, the previous result stays visible until the new run replaces it.
@@ -79,6 +81,13 @@ func setWorkloadsReady(run *perfv1alpha1.PerfRun, ready bool, reason, msg string
 	if !ready {
 		run.Status.Phase = perfv1alpha1.PhaseProvisioning
 	}
+}
+
+// setQueued holds the run Pending behind the run ahead of it in the queue.
+func setQueued(run *perfv1alpha1.PerfRun, ahead string) {
+	setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionTrue, perfv1alpha1.ReasonWaitingForRun,
+		"waiting for "+ahead+" to finish measuring on a node this run uses (first come, first served; spec.exclusive=false opts out)")
+	run.Status.Phase = perfv1alpha1.PhasePending
 }
 
 // setRunning marks the load as under way.

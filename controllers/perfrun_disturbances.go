@@ -20,7 +20,6 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -78,14 +77,4 @@ func judgeDisturbances(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
 	}
 	setCondition(run, perfv1alpha1.ConditionDisturbed, metav1.ConditionTrue, perfv1alpha1.ReasonPodsDisturbed, msg)
 	return msg
-}
-
-// noteOnVerdict adds words to the message of the run's verdict (Succeeded, and Failed when
-// the run failed: markFailed writes one message to both).
-func noteOnVerdict(run *perfv1alpha1.PerfRun, note string) {
-	for _, t := range []string{perfv1alpha1.ConditionSucceeded, perfv1alpha1.ConditionFailed} {
-		if c := meta.FindStatusCondition(run.Status.Conditions, t); c != nil && c.Message != "" {
-			c.Message += "; " + note
-		}
-	}
 }

@@ -18,19 +18,16 @@ package controllers
 
 import (
 	"context"
-	"fmt"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/queue"
 )
 
 // The run queue: two benchmarks measuring at once on the same nodes corrupt each other, so
@@ -53,9 +50,7 @@ func (r *PerfRunReconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.P
 		return false, err
 	}
 	if ahead != "" {
-		setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionTrue, perfv1alpha1.ReasonWaitingForRun,
-			"waiting for "+ahead+" to finish measuring on a node this run uses (first come, first served; spec.exclusive=false opts out)")
-		run.Status.Phase = perfv1alpha1.PhasePending
+		setQueued(run, ahead)
 		return false, nil
 	}
 	if queued != nil && queued.Status == metav1.ConditionTrue {
@@ -113,94 +108,8 @@ func (r *PerfRunReconciler) runAhead(ctx context.Context, run *perfv1alpha1.Perf
 	// Nodes are read past the cache: a queued run reads them once per poll, and the
 	// manager keeps no informer of the cluster's nodes.
 	nodeErr := r.APIReader.List(ctx, &nodes)
-	mine := nodesOf(run, nodes.Items, nodeErr == nil)
-	sort.Slice(runs.Items, func(i, j int) bool { return before(&runs.Items[i], &runs.Items[j]) })
-	for i := range runs.Items {
-		other := &runs.Items[i]
-		if other.UID == run.UID || !other.Spec.IsExclusive() || other.Finished() || other.Generation != other.Status.ObservedGeneration {
-			continue
-		}
-		// Whoever measures holds its nodes; among those waiting, the earlier goes first.
-		other, measuring := r.admissions.measuringSoon(other, r.Clock.Now())
-		waitingAhead := other.ConditionTrue(perfv1alpha1.ConditionQueued) && before(other, run)
-		if !measuring && !waitingAhead {
-			continue
-		}
-		if theirs := nodesOf(other, nodes.Items, nodeErr == nil); mine.overlaps(theirs) {
-			state := "measuring"
-			if !measuring {
-				state = "queued ahead"
-			}
-			return fmt.Sprintf("PerfRun %s/%s (%s on %s)", other.Namespace, other.Name, state, theirs), nil
-		}
-	}
-	return "", nil
-}
-
-// before orders runs first come, first served: by creation, then by namespace and name.
-func before(a, b *perfv1alpha1.PerfRun) bool {
-	if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
-		return a.CreationTimestamp.Before(&b.CreationTimestamp)
-	}
-	return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
-}
-
-// nodeSet is the nodes a run uses or may use; any means it cannot be told (every node).
-type nodeSet struct {
-	any   bool
-	names map[string]bool
-}
-
-func (s nodeSet) overlaps(o nodeSet) bool {
-	if (s.any && (o.any || len(o.names) > 0)) || (o.any && len(s.names) > 0) {
-		return true
-	}
-	for n := range s.names {
-		if o.names[n] {
-			return true
-		}
-	}
-	return false
-}
-
-func (s nodeSet) String() string {
-	if s.any {
-		return "any node"
-	}
-	var names []string
-	for n := range s.names {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return "node " + strings.Join(names, ", ")
-}
-
-// nodesOf is where a run measures: its target's node and its load tester's, once
-// scheduled; before that, every schedulable node its load tester's nodeSelector and
-// placement allow. Without the node list (or the target's node) it is every node.
-func nodesOf(run *perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool) nodeSet {
-	env := run.Status.Environment
-	if env == nil || env.TargetNode == "" {
-		return nodeSet{any: true}
-	}
-	set := nodeSet{names: map[string]bool{env.TargetNode: true}}
-	switch {
-	case env.LoadTesterNode != "":
-		set.names[env.LoadTesterNode] = true
-	case run.Spec.Placement == perfv1alpha1.PlacementSameNode:
-	case !nodesKnown:
-		set.any = true
-	default:
-		sel := labels.SelectorFromSet(run.Spec.LoadTester.NodeSelector)
-		for _, n := range nodes {
-			if n.Spec.Unschedulable || !sel.Matches(labels.Set(n.Labels)) {
-				continue
-			}
-			if run.Spec.Placement == perfv1alpha1.PlacementDifferentNodes && n.Name == env.TargetNode {
-				continue
-			}
-			set.names[n.Name] = true
-		}
-	}
-	return set
+	now := r.Clock.Now()
+	return queue.Ahead(run, runs.Items, nodes.Items, nodeErr == nil, func(other *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
+		return r.admissions.measuringSoon(other, now)
+	}), nil
 }

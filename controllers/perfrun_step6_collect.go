@@ -80,71 +80,33 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	if decodeErr != nil {
 		sum = nil
 	}
+	o := loadOutcome{jobFailed: jobCondition(job, batchv1.JobFailed), firstFailure: firstFailure(testers, job), terminated: term,
+		message: msg, summary: sum, decodeErr: decodeErr, podsDescribed: diagnose.Describe(testers)}
+	if sum != nil {
+		o.missing = missingVariants(run, sum)
+	}
 	disturbed := judgeDisturbances(run, sum)
-	step, err := r.judge(ctx, run, job, testers, collected{summary: sum, decodeErr: decodeErr, message: msg, terminated: term})
-	if disturbed != "" && run.Finished() {
-		noteOnVerdict(run, disturbed)
-	}
-	return step, err
-}
-
-// collected is what the load tester left: its summary, or why there is none.
-type collected struct {
-	summary    *result.Summary
-	decodeErr  error
-	message    string
-	terminated *corev1.ContainerStateTerminated
-}
-
-// judge gives the finished run its verdict from what the load tester left.
-func (r *PerfRunReconciler) judge(ctx context.Context, run *perfv1alpha1.PerfRun, job *batchv1.Job, testers []corev1.Pod, c collected) (stepResult, error) {
-	sum, decodeErr, msg, term := c.summary, c.decodeErr, c.message, c.terminated
-	if cond := jobCondition(job, batchv1.JobFailed); cond != nil {
-		reason := perfv1alpha1.ReasonLoadTesterFailed
-		if cond.Reason == batchv1.JobReasonDeadlineExceeded {
-			reason = perfv1alpha1.ReasonTimeout
-		}
-		detail := cond.Message
-		first := firstFailure(testers, job)
-		switch {
-		case first != "":
-			detail = first
-		case decodeErr == nil && sum.Error != "":
-			detail = sum.Error
-		case term != nil:
-			detail = fmt.Sprintf("container exited %d (%s) %s", term.ExitCode, term.Reason, diagnose.Truncate(msg, 500))
-		}
-		markFailed(run, r.now(), reason, "the load tester failed: %s", detail)
-		return stopHere, nil
-	}
-	switch {
-	case term == nil:
-		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult,
-			"the load-tester Job finished but no load-tester container reported a terminated state within %v: %s",
-			terminationGrace, diagnose.Describe(testers))
-	case decodeErr != nil:
-		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult,
-			"the load tester finished but its summary could not be read: %v (termination message: %q)", decodeErr, diagnose.Truncate(msg, 200))
-	case sum.Error != "":
-		markFailed(run, r.now(), perfv1alpha1.ReasonLoadTesterFailed, "the load tester reported: %s", sum.Error)
-	default:
-		if missing := missingVariants(run, sum); missing != "" {
-			markFailed(run, r.now(), perfv1alpha1.ReasonInvalidResult, "the load tester's summary is incomplete: %s", missing)
-			return stopHere, nil
-		}
+	v := firstVerdict(&o, loadChecks)
+	if v == nil {
+		// The result stands: judge it, then let its gates decide.
 		setSaturated(run, run.Status.Result)
 		if err := r.judgeRegression(ctx, run); err != nil {
 			return proceed, err
 		}
-		if fail, msg := judgeThresholds(run); fail {
-			markFailed(run, r.now(), perfv1alpha1.ReasonThresholdsViolated, "thresholds violated (spec.thresholds.failRun): %s", msg)
-			return stopHere, nil
+		if fail, violations := judgeThresholds(run); fail {
+			o.thresholdsViolated = violations
 		}
-		reason := perfv1alpha1.ReasonSucceeded
-		if run.ConditionTrue(perfv1alpha1.ConditionSaturated) {
-			reason = perfv1alpha1.ReasonSaturated
-		}
-		markSucceeded(run, r.now(), reason, report.Headline(run.Status.Result))
+		o.saturated = run.ConditionTrue(perfv1alpha1.ConditionSaturated)
+		o.headline = report.Headline(run.Status.Result)
+		v = firstVerdict(&o, resultChecks)
+	}
+	if disturbed != "" {
+		v.message += "; " + disturbed
+	}
+	if v.failed {
+		markFailed(run, r.now(), v.reason, "%s", v.message)
+	} else {
+		markSucceeded(run, r.now(), v.reason, v.message)
 	}
 	return stopHere, nil
 }

@@ -20,7 +20,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -155,7 +154,7 @@ func (r *PerfRunReconciler) finishUsage(run *perfv1alpha1.PerfRun, sum *result.S
 	for i := range run.Status.Result.Variants {
 		v := &run.Status.Result.Variants[i]
 		if u := byVariant[string(result.DaprVariant(i))]; u != nil {
-			q, _ := strconv.ParseFloat(v.ActualQPS, 64)
+			q, _ := v.ActualRate()
 			v.Resources = &perfv1alpha1.ResourceUsage{ServerApp: u.ServerApp, ServerSidecar: u.ServerSidecar,
 				SidecarPer1kQPS: usage.Per1kQPS(u.ServerSidecar, q)}
 		}

@@ -22,7 +22,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -41,6 +40,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/schedule"
+	"github.com/daprbench/daprbench/internal/workload"
 )
 
 // PerfScheduleReconciler creates a PerfRun at every slot of a cron schedule, as the CronJob
@@ -71,15 +71,14 @@ func (r *PerfScheduleReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if err := r.pruneHistory(ctx, s, runs); err != nil {
 		return ctrl.Result{}, err
 	}
-	res, err := r.handleSlot(ctx, s, runs)
+	q := &eventQueue{}
+	res, err := r.handleSlot(ctx, s, runs, q)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	stampTransitions(orig.Status.Conditions, s.Status.Conditions, metav1.NewTime(r.Clock.Now()))
-	if !equality.Semantic.DeepEqual(orig.Status, s.Status) {
-		if err := r.Status().Patch(ctx, s, client.MergeFrom(orig)); err != nil {
-			return ctrl.Result{}, fmt.Errorf("writing status: %w", err)
-		}
+	if err := writeStatusThenEvents(ctx, r.Client, r.Recorder, orig, s, !equality.Semantic.DeepEqual(orig.Status, s.Status), q); err != nil {
+		return ctrl.Result{}, err
 	}
 	return res, nil
 }
@@ -163,16 +162,16 @@ func (r *PerfScheduleReconciler) pruneHistory(ctx context.Context, s *perfv1alph
 
 // handleSlot creates, skips or records the latest slot that has come, and returns when to
 // look again (the next slot).
-func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun) (ctrl.Result, error) {
+func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun, q *eventQueue) (ctrl.Result, error) {
 	now := r.Clock.Now()
 	sched, err := parseSchedule(s)
 	if err != nil {
-		r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonInvalidSchedule, err.Error())
+		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonInvalidSchedule, err.Error())
 		s.Status.NextScheduleTime = nil
 		return ctrl.Result{}, nil // nothing to retry until the spec changes
 	}
 	if s.Spec.Suspend {
-		r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonSuspended, "spec.suspend is true: no new runs")
+		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonSuspended, "spec.suspend is true: no new runs")
 		s.Status.NextScheduleTime = nil
 		return ctrl.Result{}, nil
 	}
@@ -180,9 +179,9 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 	s.Status.NextScheduleTime = &metav1.Time{Time: next}
 	requeue := ctrl.Result{RequeueAfter: next.Sub(now) + 100*time.Millisecond}
 
-	found, err := r.findSlot(s, sched, now)
+	found, err := r.findSlot(s, q, sched, now)
 	if err != nil {
-		r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonInvalidSchedule, fmt.Sprintf("spec.schedule %q: %v", s.Spec.Schedule, err))
+		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonInvalidSchedule, fmt.Sprintf("spec.schedule %q: %v", s.Spec.Schedule, err))
 		return ctrl.Result{}, nil
 	}
 	slot := found.Time
@@ -191,14 +190,14 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 	}
 	s.Status.LastScheduleTime = &metav1.Time{Time: slot}
 	if d := s.Spec.StartingDeadlineSeconds; d != nil && now.Sub(slot) > time.Duration(*d)*time.Second {
-		r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonMissedDeadline,
+		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonMissedDeadline,
 			fmt.Sprintf("slot %s found %v late, past startingDeadlineSeconds (%ds): not run", slot.UTC().Format(time.RFC3339), now.Sub(slot).Round(time.Second), *d))
 		return requeue, nil
 	}
 	name := slotRunName(s, slot)
 	if slices.ContainsFunc(runs, func(r perfv1alpha1.PerfRun) bool { return r.Name == name }) {
 		// This slot's run exists: a pass that read the schedule before its own status write.
-		r.setScheduled(s, metav1.ConditionTrue, perfv1alpha1.ReasonRunCreated,
+		setScheduled(s, q, metav1.ConditionTrue, perfv1alpha1.ReasonRunCreated,
 			fmt.Sprintf("created run %s for slot %s", name, slot.UTC().Format(time.RFC3339)))
 		return requeue, nil
 	}
@@ -213,7 +212,7 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 				}
 			}
 		default: // Forbid: overlapping benchmarks measure each other
-			r.setScheduled(s, metav1.ConditionFalse, perfv1alpha1.ReasonOverlap,
+			setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonOverlap,
 				fmt.Sprintf("slot %s skipped: run %s is still active (concurrencyPolicy Forbid)", slot.UTC().Format(time.RFC3339), active[0].Name))
 			return requeue, nil
 		}
@@ -222,7 +221,7 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	r.setScheduled(s, metav1.ConditionTrue, perfv1alpha1.ReasonRunCreated,
+	setScheduled(s, q, metav1.ConditionTrue, perfv1alpha1.ReasonRunCreated,
 		fmt.Sprintf("created run %s for slot %s", run, slot.UTC().Format(time.RFC3339)))
 	return requeue, nil
 }
@@ -231,7 +230,7 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 // search narrowed to the starting deadline. When the deadline hides every slot that came,
 // it returns the latest of those (to be reported as missed, once). Too many missed slots
 // get CronJob's warning.
-func (r *PerfScheduleReconciler) findSlot(s *perfv1alpha1.PerfSchedule, sched cron.Schedule, now time.Time) (schedule.Slot, error) {
+func (r *PerfScheduleReconciler) findSlot(s *perfv1alpha1.PerfSchedule, q *eventQueue, sched cron.Schedule, now time.Time) (schedule.Slot, error) {
 	var last time.Time
 	if s.Status.LastScheduleTime != nil {
 		last = s.Status.LastScheduleTime.Time
@@ -245,7 +244,7 @@ func (r *PerfScheduleReconciler) findSlot(s *perfv1alpha1.PerfSchedule, sched cr
 		found, err = schedule.MostRecent(sched, last, s.CreationTimestamp.Time, now.Add(-*deadline), nil)
 	}
 	if err == nil && found.TooMany() {
-		r.Recorder.Eventf(s, nil, corev1.EventTypeWarning, perfv1alpha1.ReasonTooManyMissedSlots, "Schedule",
+		q.Eventf(corev1.EventTypeWarning, perfv1alpha1.ReasonTooManyMissedSlots, "Schedule",
 			"about %d slots were missed since %s; handling only the latest. Check the controller's and the API server's clocks, or set (or decrease) spec.startingDeadlineSeconds",
 			found.Missed, last.UTC().Format(time.RFC3339))
 	}
@@ -255,21 +254,7 @@ func (r *PerfScheduleReconciler) findSlot(s *perfv1alpha1.PerfSchedule, sched cr
 // createRun creates the slot's PerfRun; its name is deterministic, so a retry after a lost
 // status write finds it instead of running twice.
 func (r *PerfScheduleReconciler) createRun(ctx context.Context, s *perfv1alpha1.PerfSchedule, slot time.Time) (string, error) {
-	run := &perfv1alpha1.PerfRun{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:        slotRunName(s, slot),
-			Namespace:   s.Namespace,
-			Labels:      maps.Clone(s.Spec.Template.Metadata.Labels),
-			Annotations: maps.Clone(s.Spec.Template.Metadata.Annotations),
-		},
-		Spec: *s.Spec.Template.Spec.DeepCopy(),
-	}
-	if run.Labels == nil {
-		run.Labels = map[string]string{}
-	}
-	if run.Annotations == nil {
-		run.Annotations = map[string]string{}
-	}
+	run := workload.RunFromTemplate(&s.Spec.Template, s.Namespace, slotRunName(s, slot))
 	run.Labels[perfv1alpha1.LabelSchedule] = s.Name
 	run.Annotations[perfv1alpha1.AnnotationScheduledTime] = slot.UTC().Format(time.RFC3339)
 	run.Annotations[perfv1alpha1.AnnotationTemplateHash] = templateHash(s)
@@ -297,7 +282,7 @@ func slotRunName(s *perfv1alpha1.PerfSchedule, slot time.Time) string {
 }
 
 // setScheduled records what the last slot did, with an event when it changes.
-func (r *PerfScheduleReconciler) setScheduled(s *perfv1alpha1.PerfSchedule, status metav1.ConditionStatus, reason, msg string) {
+func setScheduled(s *perfv1alpha1.PerfSchedule, q *eventQueue, status metav1.ConditionStatus, reason, msg string) {
 	old := meta.FindStatusCondition(s.Status.Conditions, perfv1alpha1.ConditionScheduled)
 	meta.SetStatusCondition(&s.Status.Conditions, metav1.Condition{
 		Type: perfv1alpha1.ConditionScheduled, Status: status, Reason: reason, Message: msg, ObservedGeneration: s.Generation,
@@ -307,7 +292,7 @@ func (r *PerfScheduleReconciler) setScheduled(s *perfv1alpha1.PerfSchedule, stat
 		if reason == perfv1alpha1.ReasonOverlap || reason == perfv1alpha1.ReasonMissedDeadline || reason == perfv1alpha1.ReasonInvalidSchedule {
 			eventType = corev1.EventTypeWarning
 		}
-		r.Recorder.Eventf(s, nil, eventType, reason, "Schedule", "%s", msg)
+		q.Eventf(eventType, reason, "Schedule", "%s", msg)
 	}
 }
 

@@ -19,7 +19,6 @@ package controllers
 import (
 	"context"
 	"fmt"
-	"maps"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -37,6 +36,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/diagnose"
 	"github.com/daprbench/daprbench/internal/sweep"
+	"github.com/daprbench/daprbench/internal/workload"
 )
 
 // PerfSweepReconciler measures a sweep's points one after another, a PerfRun each: points
@@ -64,14 +64,13 @@ func (r *PerfSweepReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if sw.Status.ObservedGeneration != sw.Generation {
 		r.plan(sw)
 	}
-	err := r.advance(ctx, sw)
-	if !equality.Semantic.DeepEqual(orig.Status, sw.Status) {
-		if werr := r.Status().Update(ctx, sw); werr != nil {
-			if apierrors.IsConflict(werr) && err == nil {
-				return ctrl.Result{RequeueAfter: time.Second}, nil // a newer status exists: look again
-			}
-			return ctrl.Result{}, werr
+	q := &eventQueue{}
+	err := r.advance(ctx, sw, q)
+	if werr := writeStatusThenEvents(ctx, r.Client, r.Recorder, orig, sw, !equality.Semantic.DeepEqual(orig.Status, sw.Status), q); werr != nil {
+		if apierrors.IsConflict(werr) && err == nil {
+			return ctrl.Result{RequeueAfter: time.Second}, nil // a newer status exists: look again
 		}
+		return ctrl.Result{}, werr
 	}
 	return ctrl.Result{}, err
 }
@@ -90,14 +89,14 @@ func (r *PerfSweepReconciler) plan(sw *perfv1alpha1.PerfSweep) {
 }
 
 // advance follows points until one is still being measured, then waits for its run.
-func (r *PerfSweepReconciler) advance(ctx context.Context, sw *perfv1alpha1.PerfSweep) error {
+func (r *PerfSweepReconciler) advance(ctx context.Context, sw *perfv1alpha1.PerfSweep, q *eventQueue) error {
 	for !r.finishedSweep(sw) {
 		p := nextPoint(sw)
 		if p == nil {
-			r.finish(sw)
+			r.finish(sw, q)
 			return nil
 		}
-		done, err := r.measure(ctx, sw, p)
+		done, err := r.measure(ctx, sw, p, q)
 		if err != nil || !done {
 			return err
 		}
@@ -142,7 +141,7 @@ func tried(sw *perfv1alpha1.PerfSweep) []sweep.Tried {
 
 // measure creates the point's run or reads it; done once the run finished and its figures
 // are in the point.
-func (r *PerfSweepReconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p *perfv1alpha1.SweepPointStatus) (bool, error) {
+func (r *PerfSweepReconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p *perfv1alpha1.SweepPointStatus, q *eventQueue) (bool, error) {
 	run := &perfv1alpha1.PerfRun{}
 	p.Run = fmt.Sprintf("%s-%d-%d", sw.Name, sw.Generation, p.Step)
 	err := r.Get(ctx, client.ObjectKey{Namespace: sw.Namespace, Name: p.Run}, run)
@@ -152,7 +151,7 @@ func (r *PerfSweepReconciler) measure(ctx context.Context, sw *perfv1alpha1.Perf
 			if apierrors.IsInvalid(err) || apierrors.IsForbidden(err) {
 				// The point's own values are refused (e.g. more connections than requests):
 				// the point fails with the API server's words; the sweep goes on.
-				r.record(sw, p, perfv1alpha1.PhaseFailed, nil, "the API server refused the point's run: "+diagnose.Truncate(err.Error(), 400))
+				record(sw, q, p, perfv1alpha1.PhaseFailed, nil, "the API server refused the point's run: "+diagnose.Truncate(err.Error(), 400))
 				return true, nil
 			}
 			return false, err
@@ -170,12 +169,12 @@ func (r *PerfSweepReconciler) measure(ctx context.Context, sw *perfv1alpha1.Perf
 	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && run.ConditionTrue(perfv1alpha1.ConditionFailed) {
 		msg = c.Reason + ": " + diagnose.Truncate(c.Message, 400)
 	}
-	r.record(sw, p, run.Status.Phase, run.Status.Result, msg)
+	record(sw, q, p, run.Status.Phase, run.Status.Result, msg)
 	return true, nil
 }
 
 // record finishes a point with its run's outcome; a search judges it against the objective.
-func (r *PerfSweepReconciler) record(sw *perfv1alpha1.PerfSweep, p *perfv1alpha1.SweepPointStatus, phase perfv1alpha1.Phase, res *perfv1alpha1.Result, msg string) {
+func record(sw *perfv1alpha1.PerfSweep, q *eventQueue, p *perfv1alpha1.SweepPointStatus, phase perfv1alpha1.Phase, res *perfv1alpha1.Result, msg string) {
 	p.Phase, p.Message = phase, msg
 	sweep.Record(p, res)
 	if s := sw.Spec.Search; s != nil {
@@ -191,7 +190,7 @@ func (r *PerfSweepReconciler) record(sw *perfv1alpha1.PerfSweep, p *perfv1alpha1
 		}
 	}
 	sw.Status.Measured++
-	r.Recorder.Eventf(sw, nil, corev1.EventTypeNormal, "PointMeasured", "Measure", "step %d (%s) %s: run %s %s", p.Step, describePoint(p), outcome(p), p.Run, phase)
+	q.Eventf(corev1.EventTypeNormal, perfv1alpha1.ReasonPointMeasured, "Measure", "step %d (%s) %s: run %s %s", p.Step, describePoint(p), outcome(p), p.Run, phase)
 }
 
 func describePoint(p *perfv1alpha1.SweepPointStatus) string {
@@ -217,15 +216,7 @@ func outcome(p *perfv1alpha1.SweepPointStatus) string {
 
 // createRun creates the point's PerfRun from the template with the point's values.
 func (r *PerfSweepReconciler) createRun(ctx context.Context, sw *perfv1alpha1.PerfSweep, p *perfv1alpha1.SweepPointStatus) error {
-	t := sw.Spec.Template
-	run := &perfv1alpha1.PerfRun{
-		ObjectMeta: metav1.ObjectMeta{Name: p.Run, Namespace: sw.Namespace,
-			Labels: maps.Clone(t.Metadata.Labels), Annotations: maps.Clone(t.Metadata.Annotations)},
-		Spec: *t.Spec.DeepCopy(),
-	}
-	if run.Labels == nil {
-		run.Labels = map[string]string{}
-	}
+	run := workload.RunFromTemplate(&sw.Spec.Template, sw.Namespace, p.Run)
 	run.Labels[perfv1alpha1.LabelSweep] = sw.Name
 	if p.Connections > 0 {
 		run.Spec.Load.Connections = p.Connections
@@ -251,7 +242,7 @@ func (r *PerfSweepReconciler) finishedSweep(sw *perfv1alpha1.PerfSweep) bool {
 }
 
 // finish ends the sweep: Succeeded when any point was measured, Failed when none was.
-func (r *PerfSweepReconciler) finish(sw *perfv1alpha1.PerfSweep) {
+func (r *PerfSweepReconciler) finish(sw *perfv1alpha1.PerfSweep, q *eventQueue) {
 	now := metav1.NewTime(r.Clock.Now())
 	sw.Status.CompletionTime = &now
 	var ok, failed int
@@ -271,7 +262,7 @@ func (r *PerfSweepReconciler) finish(sw *perfv1alpha1.PerfSweep) {
 	status, condType := metav1.ConditionTrue, perfv1alpha1.ConditionSucceeded
 	sw.Status.Phase = perfv1alpha1.PhaseSucceeded
 	if ok == 0 {
-		sw.Status.Phase, condType, reason = perfv1alpha1.PhaseFailed, perfv1alpha1.ConditionFailed, "NoPointMeasured"
+		sw.Status.Phase, condType, reason = perfv1alpha1.PhaseFailed, perfv1alpha1.ConditionFailed, perfv1alpha1.ReasonNoPointMeasured
 		msg = fmt.Sprintf("none of the %d points could be measured; see status.points", len(sw.Status.Points))
 	}
 	meta.SetStatusCondition(&sw.Status.Conditions, metav1.Condition{Type: condType, Status: status, Reason: reason,
@@ -280,7 +271,7 @@ func (r *PerfSweepReconciler) finish(sw *perfv1alpha1.PerfSweep) {
 	if ok == 0 {
 		eventType = corev1.EventTypeWarning
 	}
-	r.Recorder.Eventf(sw, nil, eventType, reason, "Finish", "%s", msg)
+	q.Eventf(eventType, reason, "Finish", "%s", msg)
 }
 
 func orNone(qps int32) string {

@@ -234,6 +234,10 @@ const (
 	ReasonPointsMeasured = "PointsMeasured"
 	// ReasonRateFound: the search ended (see maxSustainableQPS).
 	ReasonRateFound = "RateFound"
+	// ReasonNoPointMeasured: no point could be measured (its Failed condition).
+	ReasonNoPointMeasured = "NoPointMeasured"
+	// ReasonPointMeasured is the event of each point measured.
+	ReasonPointMeasured = "PointMeasured"
 )
 
 // +kubebuilder:object:root=true

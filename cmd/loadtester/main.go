@@ -28,7 +28,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := loadgen.Main(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr)
+	code := loadgen.Main(ctx, os.Args[1:], os.Environ(), os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

@@ -28,7 +28,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := perfapp.Main(ctx, os.Args[1:], os.LookupEnv, os.Stderr)
+	code := perfapp.Main(ctx, os.Args[1:], os.Environ(), os.Stderr)
 	stop()
 	os.Exit(code)
 }

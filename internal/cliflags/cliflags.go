@@ -20,31 +20,46 @@ package cliflags
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 )
 
+// EnvPrefix starts the name of every variable that sets a flag.
+const EnvPrefix = "DAPRBENCH_"
+
 // EnvName is the environment variable that sets a flag: --payload-bytes <-> DAPRBENCH_PAYLOAD_BYTES.
 func EnvName(flagName string) string {
-	return "DAPRBENCH_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
 // ApplyEnv sets every flag not given on the command line from its environment variable,
-// so the operator can pass parameters as env and a person as flags. Call after fs.Parse.
-func ApplyEnv(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
+// so the operator can pass parameters as env and a person as flags, and refuses a
+// DAPRBENCH_* variable that names no flag: a misspelt setting would otherwise be ignored and
+// its default used. env is os.Environ's form, KEY=VALUE. Call after fs.Parse.
+func ApplyEnv(fs *flag.FlagSet, env []string) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	var err error
-	fs.VisitAll(func(f *flag.Flag) {
-		if given[f.Name] || err != nil {
-			return
-		}
-		if v, ok := lookup(EnvName(f.Name)); ok {
-			if e := fs.Set(f.Name, v); e != nil {
-				err = fmt.Errorf("%s=%q: %w", EnvName(f.Name), v, e)
+	known := map[string]*flag.Flag{}
+	fs.VisitAll(func(f *flag.Flag) { known[EnvName(f.Name)] = f })
+	var unknown []string
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		f, ok := known[name]
+		switch {
+		case !strings.HasPrefix(name, EnvPrefix):
+		case !ok:
+			unknown = append(unknown, name)
+		case !given[f.Name]:
+			if err := fs.Set(f.Name, value); err != nil {
+				return fmt.Errorf("%s=%q: %w", name, value, err)
 			}
 		}
-	})
-	return err
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return fmt.Errorf("%s set no flag of %s (see --help for the variables it reads)", strings.Join(unknown, ", "), fs.Name())
+	}
+	return nil
 }
 
 // UsageWithEnv prints the flags with their environment variables.

@@ -141,7 +141,7 @@ func Record(run *perfv1alpha1.PerfRun) {
 		return
 	}
 	metricRequestedQPS.With(l).Set(float64(res.RequestedQPS))
-	if q, err := strconv.ParseFloat(res.ActualQPS, 64); err == nil {
+	if q, ok := res.ActualRate(); ok {
 		metricActualQPS.With(l).Set(q)
 	}
 	metricErrors.With(l).Set(float64(res.Errors))
@@ -151,9 +151,9 @@ func Record(run *perfv1alpha1.PerfRun) {
 		if s == nil {
 			continue
 		}
-		for quantile, d := range map[string]*metav1.Duration{"0.5": s.P50, "0.75": s.P75, "0.9": s.P90, "0.99": s.P99, "0.999": s.P999, "avg": s.Avg, "max": s.Max} {
-			if d != nil {
-				metricLatency.With(with(prometheus.Labels{"variant": variant, "quantile": quantile})).Set(d.Seconds())
+		for _, f := range perfv1alpha1.LatencyFigures {
+			if d := f.Of(s); d != nil {
+				metricLatency.With(with(prometheus.Labels{"variant": variant, "quantile": f.Quantile()})).Set(d.Seconds())
 			}
 		}
 	}

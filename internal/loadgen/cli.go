@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/daprbench/daprbench/internal/cliflags"
+	ls "github.com/daprbench/daprbench/internal/loadsettings"
 	"github.com/daprbench/daprbench/internal/result"
 )
 
@@ -35,54 +36,85 @@ target URL, interleaved across repetitions. It writes a compact summary to the t
 log, each run's full fortio JSON to stdout and progress to stderr, and stops its Dapr
 sidecar at the end (on failure too).`
 
-// Main is cmd/loadtester: it parses flags (and DAPRBENCH_* variables), runs the load and
-// returns the process exit code. The summary is written whatever happens.
-func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) int {
+// Main is cmd/loadtester: it parses flags (and DAPRBENCH_* variables, env in os.Environ's
+// form), runs the load and returns the process exit code. The summary is written whatever
+// happens.
+func Main(ctx context.Context, args, env []string, stdout, stderr io.Writer) int {
+	inv, err := parse(args, env, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "loadtester:", err)
+		writeSummary(terminationLog(args, env), result.Summary{RequestedQPS: inv.cfg.QPS, Error: "bad flags: " + err.Error()}, stderr)
+		return 2
+	}
+	sum, err := runWithSidecar(ctx, inv.cfg, inv.sidecarURL, inv.sidecarWait)
+	if err != nil {
+		sum.Error = err.Error()
+		fmt.Fprintln(stderr, "loadtester:", err)
+	}
+	writeSummary(inv.termLog, sum, stderr)
+	if err != nil {
+		return 1
+	}
+	return 0
+}
+
+// invocation is what the flags and the environment ask of the load tester.
+type invocation struct {
+	cfg         Config
+	sidecarURL  string
+	sidecarWait time.Duration
+	termLog     string
+}
+
+// defaultTerminationLog is where Kubernetes reads a container's termination message.
+const defaultTerminationLog = "/dev/termination-log"
+
+// parse reads the flags, then the DAPRBENCH_* variables of env for those not given.
+func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs := flag.NewFlagSet("loadtester", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = cliflags.UsageWithEnv(fs, usageIntro)
 	var (
-		cfg         = Config{FortioJSON: stdout, Log: stderr}
-		daprURL     = fs.String("dapr-url", "", "URL measured through the Dapr sidecar: http://localhost:3500/v1.0/invoke/APP/method/test ({uuid} is replaced per request) or dapr-grpc://localhost:50001/APP/test (daprd's InvokeService); a baseline or direct URL may be grpc://HOST:PORT/test (the app's OnInvoke)")
-		baselineURL = fs.String("baseline-url", "", "URL of the sidecar-free twin, measured before the Dapr URL in every repetition")
-		directURL   = fs.String("direct-url", "", "URL measured directly when Dapr is disabled")
-		variantURLs = fs.String("variant-urls", "", "comma-separated URLs of further sidecar variants, measured after the Dapr URL (paths d1, d2, …)")
-		payload     = fs.String("payload", "", "literal request body, e.g. {} (wins over --payload-bytes)")
-		sidecarURL  = fs.String("sidecar-url", "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
-		sidecarWait = fs.Duration("sidecar-wait", 2*time.Minute, "how long to wait for the sidecar to become healthy")
-		termLog     = fs.String("termination-log", "/dev/termination-log", "where the summary is written")
+		inv         = invocation{cfg: Config{FortioJSON: stdout, Log: stderr}}
+		cfg         = &inv.cfg
+		daprURL     = fs.String(ls.DaprURL, "", "URL measured through the Dapr sidecar: http://localhost:3500/v1.0/invoke/APP/method/test ({uuid} is replaced per request) or dapr-grpc://localhost:50001/APP/test (daprd's InvokeService); a baseline or direct URL may be grpc://HOST:PORT/test (the app's OnInvoke)")
+		baselineURL = fs.String(ls.BaselineURL, "", "URL of the sidecar-free twin, measured before the Dapr URL in every repetition")
+		directURL   = fs.String(ls.DirectURL, "", "URL measured directly when Dapr is disabled")
+		variantURLs = fs.String(ls.VariantURLs, "", "comma-separated URLs of further sidecar variants, measured after the Dapr URL (paths d1, d2, …)")
+		payload     = fs.String(ls.Payload, "", "literal request body, e.g. {} (wins over --payload-bytes)")
 		group       = Group{}
 	)
-	fs.Float64Var(&cfg.QPS, "qps", 0, "requested requests per second, across all connections")
-	fs.IntVar(&cfg.Connections, "connections", 16, "concurrent connections")
-	fs.DurationVar(&cfg.Duration, "duration", 60*time.Second, "duration of one measured run")
-	fs.DurationVar(&cfg.Warmup, "warmup", 10*time.Second, "unmeasured warm-up at a tenth of qps, split over the targets")
-	fs.IntVar(&cfg.Repetitions, "repetitions", 1, "measured runs per target")
-	fs.IntVar(&cfg.PayloadBytes, "payload-bytes", 0, "size of a random request body (0: no body, a GET)")
-	fs.Float64Var(&cfg.Resolution, "resolution", 0.0001, "latency histogram resolution in seconds (fortio -r)")
-	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", 10*time.Second, "timeout of one request")
-	fs.IntVar(&group.Size, "group-size", 1, "load-tester pods sharing the load (each sends qps/size over its share of the connections; pod 0 merges)")
-	fs.IntVar(&group.Index, "group-index", 0, "this pod's index in its group, from 0 (a Job's completion index)")
-	fs.StringVar(&group.LeaderURL, "group-leader", "", "URL of pod 0's coordinator, e.g. http://run-loadtester-0.run-loadtester:8079")
-	fs.StringVar(&group.Listen, "group-listen", ":8079", "pod 0's listen address for the other pods")
-	fs.DurationVar(&group.Wait, "group-wait", 3*time.Minute, "how long a pod waits for the others: at each phase's start barrier, and pod 0 for their measurements")
-	fs.BoolVar(&cfg.Uniform, "uniform", false, "stagger the connections' requests evenly (fortio -uniform, without -jitter: latency is timed from each request's slot); default: every connection sends at the same instant (fortio's default)")
-	fs.DurationVar(&cfg.TargetWait, "target-wait", time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
+	fs.StringVar(&inv.sidecarURL, ls.SidecarURL, "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
+	fs.DurationVar(&inv.sidecarWait, ls.SidecarWait, 2*time.Minute, "how long to wait for the sidecar to become healthy")
+	fs.StringVar(&inv.termLog, ls.TerminationLog, defaultTerminationLog, "where the summary is written")
+	fs.Float64Var(&cfg.QPS, ls.QPS, 0, "requested requests per second, across all connections")
+	fs.IntVar(&cfg.Connections, ls.Connections, 16, "concurrent connections")
+	fs.DurationVar(&cfg.Duration, ls.Duration, 60*time.Second, "duration of one measured run")
+	fs.DurationVar(&cfg.Warmup, ls.Warmup, 10*time.Second, "unmeasured warm-up at a tenth of qps, split over the targets")
+	fs.IntVar(&cfg.Repetitions, ls.Repetitions, 1, "measured runs per target")
+	fs.IntVar(&cfg.PayloadBytes, ls.PayloadBytes, 0, "size of a random request body (0: no body, a GET)")
+	fs.Float64Var(&cfg.Resolution, ls.Resolution, 0.0001, "latency histogram resolution in seconds (fortio -r)")
+	fs.DurationVar(&cfg.RequestTimeout, ls.RequestTimeout, 10*time.Second, "timeout of one request")
+	fs.IntVar(&group.Size, ls.GroupSize, 1, "load-tester pods sharing the load (each sends qps/size over its share of the connections; pod 0 merges)")
+	fs.IntVar(&group.Index, ls.GroupIndex, 0, "this pod's index in its group, from 0 (a Job's completion index)")
+	fs.StringVar(&group.LeaderURL, ls.GroupLeader, "", "URL of pod 0's coordinator, e.g. http://run-loadtester-0.run-loadtester:8079")
+	fs.StringVar(&group.Listen, ls.GroupListen, ":8079", "pod 0's listen address for the other pods")
+	fs.DurationVar(&group.Wait, ls.GroupWait, 3*time.Minute, "how long a pod waits for the others: at each phase's start barrier, and pod 0 for their measurements")
+	fs.BoolVar(&cfg.Uniform, ls.Uniform, false, "stagger the connections' requests evenly (fortio -uniform, without -jitter: latency is timed from each request's slot); default: every connection sends at the same instant (fortio's default)")
+	fs.DurationVar(&cfg.TargetWait, ls.TargetWait, time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
 
 	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
 	if err == nil {
-		err = cliflags.ApplyEnv(fs, lookupEnv)
+		err = cliflags.ApplyEnv(fs, env)
 	}
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "loadtester:", err)
-		writeSummary(terminationLog(args, lookupEnv, *termLog), result.Summary{RequestedQPS: cfg.QPS, Error: "bad flags: " + err.Error()}, stderr)
-		return 2
+		return inv, err
 	}
 	if group.Size > 1 {
 		cfg.Group = &group
@@ -100,17 +132,7 @@ func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bo
 			cfg.Targets = append(cfg.Targets, Target{result.DaprVariant(i + 1), u})
 		}
 	}
-
-	sum, err := runWithSidecar(ctx, cfg, *sidecarURL, *sidecarWait)
-	if err != nil {
-		sum.Error = err.Error()
-		fmt.Fprintln(stderr, "loadtester:", err)
-	}
-	writeSummary(*termLog, sum, stderr)
-	if err != nil {
-		return 1
-	}
-	return 0
+	return inv, nil
 }
 
 // runWithSidecar waits for the sidecar (if any), runs the load, and always stops the sidecar.
@@ -136,18 +158,20 @@ func runWithSidecar(ctx context.Context, cfg Config, sidecarURL string, wait tim
 
 // terminationLog finds the summary's path when parsing stopped early: the flag wherever it
 // stands, else its environment variable, else the default.
-func terminationLog(args []string, lookupEnv func(string) (string, bool), def string) string {
+func terminationLog(args, env []string) string {
 	for _, a := range args {
-		for _, prefix := range []string{"--termination-log=", "-termination-log="} {
-			if v, ok := strings.CutPrefix(a, prefix); ok {
+		for _, prefix := range []string{"--", "-"} {
+			if v, ok := strings.CutPrefix(a, prefix+ls.TerminationLog+"="); ok {
 				return v
 			}
 		}
 	}
-	if v, ok := lookupEnv(cliflags.EnvName("termination-log")); ok {
-		return v
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, ls.Env(ls.TerminationLog)+"="); ok {
+			return v
+		}
 	}
-	return def
+	return defaultTerminationLog
 }
 
 func writeSummary(path string, s result.Summary, log io.Writer) {

@@ -58,7 +58,7 @@ func runCLI(t *testing.T, args ...string) cliRun {
 	termLog := filepath.Join(t.TempDir(), "termination-log")
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
-	code := Main(context.Background(), append(args, "--termination-log="+termLog), func(string) (string, bool) { return "", false }, &stdout, &stderr)
+	code := Main(context.Background(), append(args, "--termination-log="+termLog), nil, &stdout, &stderr)
 	out := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
 	b, err := os.ReadFile(termLog)
 	if err != nil {
@@ -240,12 +240,12 @@ func TestBadFlagsStillWriteSummary(t *testing.T) {
 
 func TestEnvironmentSetsFlags(t *testing.T) {
 	_, appURL := startPerfapp(t, perfapp.Config{})
-	env := map[string]string{"DAPRBENCH_QPS": "100", "DAPRBENCH_DURATION": "500ms", "DAPRBENCH_WARMUP": "0s",
-		"DAPRBENCH_DIRECT_URL": appURL + "/test", "DAPRBENCH_CONNECTIONS": "99"}
+	env := []string{"DAPRBENCH_QPS=100", "DAPRBENCH_DURATION=500ms", "DAPRBENCH_WARMUP=0s",
+		"DAPRBENCH_DIRECT_URL=" + appURL + "/test", "DAPRBENCH_CONNECTIONS=99", "HOME=/root"}
 	termLog := filepath.Join(t.TempDir(), "log")
 	var stderr bytes.Buffer
 	code := Main(context.Background(), []string{"--connections=1", "--termination-log=" + termLog},
-		func(k string) (string, bool) { v, ok := env[k]; return v, ok }, &bytes.Buffer{}, &stderr)
+		env, &bytes.Buffer{}, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -265,7 +265,7 @@ func TestEnvironmentSetsFlags(t *testing.T) {
 
 func TestHelpDocumentsEveryFlagWithItsVariable(t *testing.T) {
 	var stderr bytes.Buffer
-	if code := Main(context.Background(), []string{"--help"}, func(string) (string, bool) { return "", false }, &bytes.Buffer{}, &stderr); code != 0 {
+	if code := Main(context.Background(), []string{"--help"}, nil, &bytes.Buffer{}, &stderr); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
 	for _, v := range []string{"DAPRBENCH_QPS", "DAPRBENCH_DAPR_URL", "DAPRBENCH_BASELINE_URL", "DAPRBENCH_SIDECAR_WAIT", "DAPRBENCH_TERMINATION_LOG", "DAPRBENCH_PAYLOAD_BYTES"} {

@@ -157,13 +157,7 @@ func TestServeShutsDownGracefullyOnCancel(t *testing.T) {
 
 func TestMainRejectsBadFlags(t *testing.T) {
 	var stderr strings.Builder
-	env := func(k string) (string, bool) {
-		if k == "DAPRBENCH_RESPONSE_BYTES" {
-			return "lots", true
-		}
-		return "", false
-	}
-	if code := Main(context.Background(), nil, env, &stderr); code != 2 {
+	if code := Main(context.Background(), nil, []string{"DAPRBENCH_RESPONSE_BYTES=lots"}, &stderr); code != 2 {
 		t.Errorf("exit = %d, want 2", code)
 	}
 	if !strings.Contains(stderr.String(), "DAPRBENCH_RESPONSE_BYTES") {

@@ -73,8 +73,9 @@ func ServeGRPC(ctx context.Context, l net.Listener, s *grpc.Server, grace time.D
 	return <-errc
 }
 
-// Main is cmd/perfapp: it parses flags (and DAPRBENCH_* variables) and serves until ctx ends.
-func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stderr io.Writer) int {
+// Main is cmd/perfapp: it parses flags (and DAPRBENCH_* variables, env in os.Environ's form)
+// and serves until ctx ends.
+func Main(ctx context.Context, args, env []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("perfapp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = cliflags.UsageWithEnv(fs, "perfapp is the target app of a daprbench run: POST /test, the Dapr actor host protocol, GET /healthz;\nDapr's app-callback gRPC service (OnInvoke \"test\") on its own port.")
@@ -92,7 +93,7 @@ func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bo
 		return 0
 	}
 	if err == nil {
-		err = cliflags.ApplyEnv(fs, lookupEnv)
+		err = cliflags.ApplyEnv(fs, env)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "perfapp:", err)

@@ -111,22 +111,14 @@ func Compare(a, b *perfv1alpha1.Result) []Difference {
 		}
 		return &r.AddedInterval.Low, &r.AddedInterval.High
 	}
-	percentiles := []struct {
-		name string
-		pick func(*perfv1alpha1.LatencySummary) *metav1.Duration
-	}{
-		{"p50", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P50 }},
-		{"p90", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P90 }},
-		{"p99", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P99 }},
+	for _, p := range perfv1alpha1.HeadlinePercentiles {
+		latency("latency "+p.Name, p.Of, measured, spread)
 	}
-	for _, p := range percentiles {
-		latency("latency "+p.name, p.pick, measured, spread)
+	for _, p := range perfv1alpha1.HeadlinePercentiles {
+		latency("added "+p.Name, p.Of, added, interval)
 	}
-	for _, p := range percentiles {
-		latency("added "+p.name, p.pick, added, interval)
-	}
-	if qa, err := strconv.ParseFloat(a.ActualQPS, 64); err == nil {
-		if qb, err := strconv.ParseFloat(b.ActualQPS, 64); err == nil {
+	if qa, ok := a.ActualRate(); ok {
+		if qb, ok := b.ActualRate(); ok {
 			out = append(out, Difference{Figure: "actual qps", A: a.ActualQPS, B: b.ActualQPS,
 				Change: change(qa, qb, strconv.FormatFloat(qb-qa, 'f', 1, 64)), Verdict: "-"})
 		}

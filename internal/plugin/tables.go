@@ -79,10 +79,18 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	fprintf(&b, "%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits\n\n",
 		res.Requests, orDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits)
 	lat := &table{}
-	lat.add("PATH", "P50", "P75", "P90", "P99", "P99.9", "AVG", "MAX")
+	header := []string{"PATH"}
+	for _, f := range perfv1alpha1.LatencyFigures {
+		header = append(header, strings.ToUpper(f.Name))
+	}
+	lat.add(header...)
 	row := func(name string, l *perfv1alpha1.LatencySummary) {
 		if l != nil {
-			lat.add(name, dur(l.P50), dur(l.P75), dur(l.P90), dur(l.P99), dur(l.P999), dur(l.Avg), dur(l.Max))
+			cells := []string{name}
+			for _, f := range perfv1alpha1.LatencyFigures {
+				cells = append(cells, dur(f.Of(l)))
+			}
+			lat.add(cells...)
 		}
 	}
 	row("measured", res.Latency)

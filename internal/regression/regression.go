@@ -199,10 +199,7 @@ func p99(l *perfv1alpha1.LatencySummary) (time.Duration, bool) {
 	return l.P99.Duration, true
 }
 
-func actualQPS(r *perfv1alpha1.Result) (float64, bool) {
-	v, err := strconv.ParseFloat(r.ActualQPS, 64)
-	return v, err == nil
-}
+func actualQPS(r *perfv1alpha1.Result) (float64, bool) { return r.ActualRate() }
 
 func sidecarCPU(r *perfv1alpha1.Result) (float64, bool) {
 	if r.Resources == nil || r.Resources.SidecarPer1kQPS == nil || r.Resources.SidecarPer1kQPS.CPU == nil {

@@ -87,9 +87,9 @@ const laggingShare = 0.95
 func laggingPods(res *perfv1alpha1.Result) []string {
 	var out []string
 	for _, p := range res.LoadTesters {
-		want, err1 := strconv.ParseFloat(p.RequestedQPS, 64)
-		got, err2 := strconv.ParseFloat(p.ActualQPS, 64)
-		if err1 == nil && err2 == nil && got < laggingShare*want {
+		want, ok1 := perfv1alpha1.Rate(p.RequestedQPS)
+		got, ok2 := perfv1alpha1.Rate(p.ActualQPS)
+		if ok1 && ok2 && got < laggingShare*want {
 			out = append(out, fmt.Sprintf("load-tester pod %d sent %s of its %s qps", p.Index, p.ActualQPS, p.RequestedQPS))
 		}
 	}
@@ -105,7 +105,7 @@ func addedOf(a *result.Added) (*perfv1alpha1.LatencySummary, *perfv1alpha1.Laten
 			}
 			return nil
 		}
-		return &perfv1alpha1.LatencySummary{P50: at(50), P75: at(75), P90: at(90), P99: at(99), P999: at(99.9), Avg: micros(us(a.Avg))}
+		return perfv1alpha1.SummaryAt(at, micros(us(a.Avg)), nil)
 	}
 	point := pick(func(i result.Interval) int64 { return i.Us })
 	basis := perfv1alpha1.IntervalBetweenRepetitions
@@ -143,10 +143,7 @@ func summarize(m result.Merged) *perfv1alpha1.LatencySummary {
 		}
 		return nil
 	}
-	return &perfv1alpha1.LatencySummary{
-		P50: at(50), P75: at(75), P90: at(90), P99: at(99), P999: at(99.9),
-		Avg: micros(m.AvgUs), Max: micros(m.MaxUs),
-	}
+	return perfv1alpha1.SummaryAt(at, micros(m.AvgUs), micros(m.MaxUs))
 }
 
 // spectrum maps a service-time or send-lag distribution; nil when it was not recorded.
@@ -187,8 +184,7 @@ func rangeOf(l result.Latencies) *perfv1alpha1.LatencyRange {
 			}
 			return nil
 		}
-		return perfv1alpha1.LatencySummary{P50: at(50), P75: at(75), P90: at(90), P99: at(99), P999: at(99.9),
-			Avg: duration(f(l.Avg)), Max: duration(f(l.Max))}
+		return *perfv1alpha1.SummaryAt(at, duration(f(l.Avg)), duration(f(l.Max)))
 	}
 	return &perfv1alpha1.LatencyRange{
 		Min: pick(func(s result.Stat) time.Duration { return s.Min }),
@@ -242,7 +238,7 @@ func Headline(res *perfv1alpha1.Result) string {
 		msg += "; " + sat
 	}
 	if res.Added != nil {
-		msg += fmt.Sprintf("; added by Dapr p90 %s, p99 %s", withInterval(res, pickP90), withInterval(res, pickP99))
+		msg += fmt.Sprintf("; added by Dapr p90 %s, p99 %s", withInterval(res, perfv1alpha1.FigureP90.Of), withInterval(res, perfv1alpha1.FigureP99.Of))
 		if in := res.AddedInterval; in != nil && in.Basis == perfv1alpha1.IntervalWithinRunOnly {
 			msg += " (within-run intervals)"
 		}
@@ -262,9 +258,6 @@ func Headline(res *perfv1alpha1.Result) string {
 	return msg
 }
 
-func pickP90(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P90 }
-func pickP99(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P99 }
-
 // withInterval formats an added figure with its interval, e.g. "1.2ms [0.9ms, 1.6ms]".
 func withInterval(res *perfv1alpha1.Result, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration) string {
 	point := str(pick(res.Added))
@@ -281,18 +274,9 @@ func withinNoise(res *perfv1alpha1.Result) []string {
 		return nil
 	}
 	var out []string
-	for _, f := range []struct {
-		name string
-		pick func(*perfv1alpha1.LatencySummary) *metav1.Duration
-	}{
-		{"p50", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P50 }},
-		{"p75", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P75 }},
-		{"p90", pickP90}, {"p99", pickP99},
-		{"p99.9", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P999 }},
-		{"avg", func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.Avg }},
-	} {
-		if low := f.pick(&in.Low); low != nil && low.Duration <= 0 {
-			out = append(out, "added "+f.name+" "+withInterval(res, f.pick))
+	for _, f := range perfv1alpha1.PercentilesAndMean {
+		if low := f.Of(&in.Low); low != nil && low.Duration <= 0 {
+			out = append(out, "added "+f.Name+" "+withInterval(res, f.Of))
 		}
 	}
 	return out

@@ -15,9 +15,9 @@ limitations under the License.
 */
 
 // Package result is the contract between the load tester and the controller: the compact,
-// versioned summary the load tester writes to its termination message, and the percentile
-// maths the controller applies to it (median over repetitions, added latency by percentile
-// value — never by list index).
+// versioned summary the load tester writes to its termination message (each path's merged
+// latency and added latency, computed by the load tester from its histograms), and the
+// percentile maths both sides read it with (by percentile value, never by list index).
 package result
 
 import (

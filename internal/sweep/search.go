@@ -18,7 +18,6 @@ package sweep
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -104,8 +103,8 @@ func Judge(o *perfv1alpha1.RateObjective, requested int32, res *perfv1alpha1.Res
 	if minPercent == 0 {
 		minPercent = 99
 	}
-	actual, err := strconv.ParseFloat(res.ActualQPS, 64)
-	if err != nil || actual*100 < float64(minPercent)*float64(requested) {
+	actual, ok := res.ActualRate()
+	if !ok || actual*100 < float64(minPercent)*float64(requested) {
 		missed = append(missed, fmt.Sprintf("actual qps %s < %d%% of %d", res.ActualQPS, minPercent, requested))
 	}
 	maxErrors := int64(0)

@@ -95,7 +95,7 @@ func Evaluate(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (Verdict, bo
 
 	if t.MinQPSPercent != nil {
 		c := Check{Name: "actual qps", Limit: fmt.Sprintf(">= %d%% of %d", *t.MinQPSPercent, res.RequestedQPS), Outcome: Inconclusive, Measured: "not measured"}
-		if actual, err := strconv.ParseFloat(res.ActualQPS, 64); err == nil && res.RequestedQPS > 0 {
+		if actual, ok := res.ActualRate(); ok && res.RequestedQPS > 0 {
 			pct := actual / float64(res.RequestedQPS) * 100
 			c.Measured = fmt.Sprintf("%s (%.2f%%)", res.ActualQPS, pct)
 			c.Outcome = judge(pct >= float64(*t.MinQPSPercent))

@@ -29,6 +29,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/loadsettings"
 )
 
 // LoadTesterJob runs cmd/loadtester once: no retries (a retried benchmark would measure
@@ -101,27 +102,28 @@ func LoadTesterGroupService(run *perfv1alpha1.PerfRun) *corev1.Service {
 	}
 }
 
-// LoadTesterEnv passes the load parameters as the DAPRBENCH_* variables cmd/loadtester reads.
+// LoadTesterEnv passes the load parameters as the DAPRBENCH_* variables cmd/loadtester reads
+// (their names from internal/loadsettings, which the load tester takes its flags from).
 // baselineHost is the address the baseline path calls: the Dapr target pod's IP (the same
 // pod, spec.baselineTarget SamePod); empty calls the twin's Service.
 func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvVar {
 	spec := run.Spec
 	names := NamesFor(run)
 	env := []corev1.EnvVar{
-		{Name: "DAPRBENCH_QPS", Value: strconv.Itoa(int(spec.Load.QPS))},
-		{Name: "DAPRBENCH_CONNECTIONS", Value: strconv.Itoa(int(spec.Load.EffectiveConnections()))},
-		{Name: "DAPRBENCH_DURATION", Value: spec.Load.EffectiveDuration().String()},
-		{Name: "DAPRBENCH_WARMUP", Value: spec.Load.EffectiveWarmup().String()},
-		{Name: "DAPRBENCH_REPETITIONS", Value: strconv.Itoa(int(spec.Load.EffectiveRepetitions()))},
-		{Name: "DAPRBENCH_TERMINATION_LOG", Value: TerminationLog},
+		setting(ls.QPS, strconv.Itoa(int(spec.Load.QPS))),
+		setting(ls.Connections, strconv.Itoa(int(spec.Load.EffectiveConnections()))),
+		setting(ls.Duration, spec.Load.EffectiveDuration().String()),
+		setting(ls.Warmup, spec.Load.EffectiveWarmup().String()),
+		setting(ls.Repetitions, strconv.Itoa(int(spec.Load.EffectiveRepetitions()))),
+		setting(ls.TerminationLog, TerminationLog),
 	}
 	if spec.Load.EffectiveArrival() == perfv1alpha1.ArrivalUniform {
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_UNIFORM", Value: "true"})
+		env = append(env, setting(ls.Uniform, "true"))
 	}
 	if n, literal := spec.Body(); literal != nil {
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_PAYLOAD", Value: *literal})
+		env = append(env, setting(ls.Payload, *literal))
 	} else {
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_PAYLOAD_BYTES", Value: strconv.Itoa(n)})
+		env = append(env, setting(ls.PayloadBytes, strconv.Itoa(n)))
 	}
 	sidecar := fmt.Sprintf("http://localhost:%d", SidecarHTTPPort)
 	grpcCaller := spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC
@@ -139,20 +141,19 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvV
 	}
 	switch {
 	case !spec.DaprEnabled():
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DIRECT_URL", Value: direct(names.Target)})
+		env = append(env, setting(ls.DirectURL, direct(names.Target)))
 	case spec.Scenario == perfv1alpha1.ScenarioActorActivation:
 		a := spec.ActorSettings()
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DAPR_URL",
-			Value: fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecar, a.ActorType, a.Method)})
+		env = append(env, setting(ls.DaprURL, fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecar, a.ActorType, a.Method)))
 	default:
 		targets := VariantTargets(run)
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_DAPR_URL", Value: viaDapr(targets[0].AppID)})
+		env = append(env, setting(ls.DaprURL, viaDapr(targets[0].AppID)))
 		var more []string
 		for _, t := range targets[1:] {
 			more = append(more, viaDapr(t.AppID))
 		}
 		if len(more) > 0 {
-			env = append(env, corev1.EnvVar{Name: "DAPRBENCH_VARIANT_URLS", Value: strings.Join(more, ",")})
+			env = append(env, setting(ls.VariantURLs, strings.Join(more, ",")))
 		}
 	}
 	if spec.BaselineEnabled() {
@@ -160,19 +161,24 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvV
 		if host == "" {
 			host = names.Baseline
 		}
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_BASELINE_URL", Value: direct(host)})
+		env = append(env, setting(ls.BaselineURL, direct(host)))
 	}
 	if spec.DaprEnabled() {
-		env = append(env, corev1.EnvVar{Name: "DAPRBENCH_SIDECAR_URL", Value: sidecar})
+		env = append(env, setting(ls.SidecarURL, sidecar))
 	}
 	if n := spec.LoadTester.EffectiveReplicas(); n > 1 {
 		env = append(env,
-			corev1.EnvVar{Name: "DAPRBENCH_GROUP_SIZE", Value: strconv.Itoa(int(n))},
-			corev1.EnvVar{Name: "DAPRBENCH_GROUP_INDEX", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{
+			setting(ls.GroupSize, strconv.Itoa(int(n))),
+			corev1.EnvVar{Name: ls.Env(ls.GroupIndex), ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{
 				FieldPath: fmt.Sprintf("metadata.annotations['%s']", batchv1.JobCompletionIndexAnnotation)}}},
-			corev1.EnvVar{Name: "DAPRBENCH_GROUP_LEADER", Value: fmt.Sprintf("http://%s-0.%s:%d", names.Job, names.Job, GroupPort)},
-			corev1.EnvVar{Name: "DAPRBENCH_GROUP_LISTEN", Value: fmt.Sprintf(":%d", GroupPort)},
+			setting(ls.GroupLeader, fmt.Sprintf("http://%s-0.%s:%d", names.Job, names.Job, GroupPort)),
+			setting(ls.GroupListen, fmt.Sprintf(":%d", GroupPort)),
 		)
 	}
 	return env
+}
+
+// setting is the variable that gives the load tester's setting its value.
+func setting(name, value string) corev1.EnvVar {
+	return corev1.EnvVar{Name: ls.Env(name), Value: value}
 }

@@ -84,7 +84,7 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		if ms := st.Result.Resources; ms != nil && ms.ServerSidecar != nil {
 			counted, sampled := float64(sc.CPU.MilliValue()), float64(ms.ServerSidecar.CPUAvg.MilliValue())
 			GinkgoWriter.Printf("tight: serverSidecar counters %vm, metrics-server %vm\n", counted, sampled)
-			Expect(math.Abs(counted-sampled)/sampled).To(BeNumerically("<=", 0.10))
+			Expect(math.Abs(counted-sampled) / sampled).To(BeNumerically("<=", 0.10))
 		} else {
 			Fail("metrics-server gave no serverSidecar figure for a 60 s phase: " + describe(tight))
 		}

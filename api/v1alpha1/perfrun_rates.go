@@ -1,0 +1,34 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import "strconv"
+
+// Rates are stored as decimal strings ("998.4"): CRDs have no float type that survives
+// every client. These read them back, in one place.
+
+// Rate is a rate written as a decimal string; ok is false when it is absent or malformed.
+func Rate(s string) (qps float64, ok bool) {
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil
+}
+
+// ActualRate is the measured path's achieved rate.
+func (r *Result) ActualRate() (float64, bool) { return Rate(r.ActualQPS) }
+
+// ActualRate is the variant's achieved rate.
+func (v *VariantResult) ActualRate() (float64, bool) { return Rate(v.ActualQPS) }

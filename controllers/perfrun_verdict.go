@@ -1,0 +1,152 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"fmt"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/diagnose"
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// The verdict of a finished load is a chain of checks, each of which decides or passes to
+// the next (as cert-manager's policy chain does): first whether the load left a result at
+// all, then — once the result stands and has been judged — whether its gates fail the run.
+// Every check reads only the load outcome, gathered beforehand, so the chain is a pure function.
+
+// loadOutcome is what a finished load left, read once.
+type loadOutcome struct {
+	jobFailed     *batchv1.JobCondition // the Job's Failed condition, nil when it completed
+	firstFailure  string                // in a group, the error of the pod that failed first
+	terminated    *corev1.ContainerStateTerminated
+	message       string // the leader's termination message
+	summary       *result.Summary
+	decodeErr     error
+	missing       string // what of the spec's measurements the summary lacks
+	podsDescribed string // the load tester's pods, in the kubelet's words
+
+	// Known once the result stands and has been judged.
+	thresholdsViolated string // with spec.thresholds.failRun: the violations
+	saturated          bool
+	headline           string
+}
+
+// verdict ends a run: Failed with a reason, or Succeeded (reason Succeeded or Saturated).
+type verdict struct {
+	failed  bool
+	reason  string
+	message string
+}
+
+// A verdictCheck decides the run, or returns nil to leave it to the next check.
+type verdictCheck func(o *loadOutcome) *verdict
+
+var (
+	// loadChecks decide a run whose load left no result to judge, in order.
+	loadChecks = []verdictCheck{loadTesterFailed, noTerminatedState, unreadableSummary, loadTesterReportedError, incompleteSummary}
+	// resultChecks decide a run whose result stands, once judged; the last always decides.
+	resultChecks = []verdictCheck{thresholdsFailRun, succeeded}
+)
+
+// firstVerdict is the verdict of the first check that decides, nil when none does.
+func firstVerdict(o *loadOutcome, checks []verdictCheck) *verdict {
+	for _, check := range checks {
+		if v := check(o); v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func failed(reason, format string, args ...any) *verdict {
+	return &verdict{failed: true, reason: reason, message: fmt.Sprintf(format, args...)}
+}
+
+// loadTesterFailed: the Job failed; the first pod's error, the summary's or the exit says why.
+func loadTesterFailed(o *loadOutcome) *verdict {
+	cond := o.jobFailed
+	if cond == nil {
+		return nil
+	}
+	reason := perfv1alpha1.ReasonLoadTesterFailed
+	if cond.Reason == batchv1.JobReasonDeadlineExceeded {
+		reason = perfv1alpha1.ReasonTimeout
+	}
+	detail := cond.Message
+	switch {
+	case o.firstFailure != "":
+		detail = o.firstFailure
+	case o.decodeErr == nil && o.summary != nil && o.summary.Error != "":
+		detail = o.summary.Error
+	case o.terminated != nil:
+		detail = fmt.Sprintf("container exited %d (%s) %s", o.terminated.ExitCode, o.terminated.Reason, diagnose.Truncate(o.message, 500))
+	}
+	return failed(reason, "the load tester failed: %s", detail)
+}
+
+// noTerminatedState: the Job completed, but no load-tester container said how it ended.
+func noTerminatedState(o *loadOutcome) *verdict {
+	if o.terminated != nil {
+		return nil
+	}
+	return failed(perfv1alpha1.ReasonInvalidResult,
+		"the load-tester Job finished but no load-tester container reported a terminated state within %v: %s", terminationGrace, o.podsDescribed)
+}
+
+func unreadableSummary(o *loadOutcome) *verdict {
+	if o.decodeErr == nil {
+		return nil
+	}
+	return failed(perfv1alpha1.ReasonInvalidResult,
+		"the load tester finished but its summary could not be read: %v (termination message: %q)", o.decodeErr, diagnose.Truncate(o.message, 200))
+}
+
+func loadTesterReportedError(o *loadOutcome) *verdict {
+	if o.summary.Error == "" {
+		return nil
+	}
+	return failed(perfv1alpha1.ReasonLoadTesterFailed, "the load tester reported: %s", o.summary.Error)
+}
+
+// incompleteSummary: a result without a path or repetition the spec asked for is not the
+// result asked for.
+func incompleteSummary(o *loadOutcome) *verdict {
+	if o.missing == "" {
+		return nil
+	}
+	return failed(perfv1alpha1.ReasonInvalidResult, "the load tester's summary is incomplete: %s", o.missing)
+}
+
+func thresholdsFailRun(o *loadOutcome) *verdict {
+	if o.thresholdsViolated == "" {
+		return nil
+	}
+	return failed(perfv1alpha1.ReasonThresholdsViolated, "thresholds violated (spec.thresholds.failRun): %s", o.thresholdsViolated)
+}
+
+// succeeded: a saturated run finished, but claims no added latency.
+func succeeded(o *loadOutcome) *verdict {
+	reason := perfv1alpha1.ReasonSucceeded
+	if o.saturated {
+		reason = perfv1alpha1.ReasonSaturated
+	}
+	return &verdict{reason: reason, message: o.headline}
+}
