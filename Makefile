@@ -53,9 +53,10 @@ generate: controller-gen ## Generate DeepCopy methods.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
 
 .PHONY: fmt
-fmt: ## go fmt (the local-cluster tools module included).
+fmt: ## go fmt (the local-cluster tools module included), and gofmt for files behind build tags (go fmt skips them).
 	go fmt ./...
 	cd hack/local-cluster && go fmt ./...
+	gofmt -l -w test/
 
 .PHONY: vet
 vet: ## go vet (the e2e suite and the local-cluster tools included).
