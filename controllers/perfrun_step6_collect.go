@@ -65,7 +65,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 		return waitFor(r.PollInterval), nil
 	}
 	sum, decodeErr := result.Decode([]byte(msg))
-	if decodeErr == nil && r.awaitingUsageTail(run, sum, jobFinishedAt(job)) {
+	if decodeErr == nil && (r.awaitingUsageTail(run, sum, jobFinishedAt(job)) || r.awaitingCountersTail(run, sum, jobFinishedAt(job))) {
 		r.sampleUsage(ctx, run, testers)
 		return waitFor(r.PollInterval), nil
 	}

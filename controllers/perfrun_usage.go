@@ -124,6 +124,21 @@ func (r *PerfRunReconciler) awaitingUsageTail(run *perfv1alpha1.PerfRun, sum *re
 	return !slices.ContainsFunc(live.Windows, func(w perfv1alpha1.UsageWindow) bool { return !w.End.Time.Before(lastEnd.Add(-phaseEdge)) })
 }
 
+// awaitingCountersTail is true while a finished load's last measured run has no counter
+// reading after it for a container that still runs (bounded like the metrics' tail): without
+// one, a short last phase gets no CPU figure at all.
+func (r *PerfRunReconciler) awaitingCountersTail(run *perfv1alpha1.PerfRun, sum *result.Summary, finishedAt time.Time) bool {
+	live := run.Status.LiveUsage
+	if r.Counters == nil || live == nil || len(live.Counters) == 0 || !r.Clock.Now().Before(finishedAt.Add(usageTailWait)) {
+		return false
+	}
+	phases := phasesOf(sum)
+	if len(phases) == 0 {
+		return false
+	}
+	return usage.CountersBehind(live.Counters, phases[len(phases)-1].End.Add(-phaseEdge)) != ""
+}
+
 // finishUsage attributes the recorded windows to the measured runs of the summary's
 // timeline, per variant, with the sidecar's usage per 1000 rps of the measured path.
 func (r *PerfRunReconciler) finishUsage(run *perfv1alpha1.PerfRun, sum *result.Summary, actualQPS float64) {

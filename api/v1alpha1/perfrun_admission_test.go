@@ -128,6 +128,12 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("state store name invalid", []string{"spec.actors.stateStore", "should match"}, actors, set("actors.stateStore", "Bad_Store")),
 		Entry("placement unknown", []string{"spec.placement", "Unsupported value", "SameNode"}, set("placement", "Anywhere")),
 		Entry("cleanup unknown", []string{"spec.cleanup", "Unsupported value", "OnSuccess"}, set("cleanup", "Sometimes")),
+		// Both match the pattern; the first overflows Go's time.Duration, which would leave the
+		// stored object undecodable by every informer.
+		Entry("threshold beyond a Duration", []string{"spec.thresholds.maxP90"}, set("thresholds.maxP90", "2562048h")),
+		Entry("threshold above 1h", []string{"spec.thresholds.maxAddedP99", "maxAddedP99 must be above 0s and at most 1h"},
+			set("thresholds.maxAddedP99", "2h")),
+		Entry("threshold zero", []string{"spec.thresholds.maxP99", "maxP99 must be above 0s and at most 1h"}, set("thresholds.maxP99", "0s")),
 		Entry("timeout below 30s", []string{"spec.timeout", "between 30s and 72h"}, set("timeout", "10s")),
 		Entry("timeout above 72h", []string{"spec.timeout", "between 30s and 72h"}, set("timeout", "80h")),
 		Entry("timeout shorter than the load", []string{"spec", "timeout must be longer than warmup + duration × repetitions"},
@@ -249,6 +255,14 @@ var _ = Describe("PerfRun admission", func() {
 			delete(s, "points")
 			s["search"] = map[string]any{"startQPS": int64(100), "maxSteps": int64(20)}
 			Expect(unstructured.SetNestedField(s, "4h", "template", "spec", "load", "duration")).To(Succeed())
+		}),
+		Entry("an objective that is no duration", "s", []string{"spec.search.objective.maxP90", "should match"}, func(s map[string]any) {
+			delete(s, "points")
+			s["search"] = map[string]any{"startQPS": int64(100), "objective": map[string]any{"maxP90": "fast"}}
+		}),
+		Entry("an objective beyond a Duration", "s", []string{"spec.search.objective.maxP99"}, func(s map[string]any) {
+			delete(s, "points")
+			s["search"] = map[string]any{"startQPS": int64(100), "objective": map[string]any{"maxP99": "2562048h"}}
 		}),
 		Entry("search ceiling below its start", "s", []string{"spec.search", "maxQPS must be at least startQPS"}, func(s map[string]any) {
 			delete(s, "points")

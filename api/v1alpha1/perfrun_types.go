@@ -190,24 +190,28 @@ type Thresholds struct {
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxAddedP90 must be above 0s and at most 1h"
 	// +optional
 	MaxAddedP90 *metav1.Duration `json:"maxAddedP90,omitempty"`
 	// maxAddedP99 is the most latency Dapr may add at p99.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxAddedP99 must be above 0s and at most 1h"
 	// +optional
 	MaxAddedP99 *metav1.Duration `json:"maxAddedP99,omitempty"`
 	// maxP90 is the highest p90 of the measured path.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxP90 must be above 0s and at most 1h"
 	// +optional
 	MaxP90 *metav1.Duration `json:"maxP90,omitempty"`
 	// maxP99 is the highest p99 of the measured path.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxP99 must be above 0s and at most 1h"
 	// +optional
 	MaxP99 *metav1.Duration `json:"maxP99,omitempty"`
 	// minQPSPercent is the lowest actual rate, in percent of the requested rate (Dapr's gate: 99).

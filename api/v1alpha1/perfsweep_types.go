@@ -122,9 +122,17 @@ type RateSearch struct {
 // RateObjective is what a rate must deliver to count as sustained.
 type RateObjective struct {
 	// maxP99 of the measured path (through Dapr, or direct).
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxP99 must be above 0s and at most 1h"
 	// +optional
 	MaxP99 *metav1.Duration `json:"maxP99,omitempty"`
 	// maxP90 of the measured path.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxP90 must be above 0s and at most 1h"
 	// +optional
 	MaxP90 *metav1.Duration `json:"maxP90,omitempty"`
 	// minQPSPercent: the achieved rate must be at least this percent of the requested.

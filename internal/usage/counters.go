@@ -19,6 +19,7 @@ package usage
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -315,4 +316,27 @@ func RoleOf(pod *corev1.Pod, container string) (string, bool) {
 func JudgedForThrottling(role string) bool {
 	base, _ := splitVariant(role)
 	return Role(base) == ServerSidecar || Role(base) == ClientSidecar || Role(base) == ServerApp
+}
+
+// CountersBehind names a role of a still-running pod (the target's sidecar and app, any
+// variant's, and the nodes) whose newest reading is older than t: the kubelet refreshes a
+// container's counters only every 10–15 s, so the last phase of a load is surrounded only by
+// a reading taken after it ended. The load tester's containers have ended and are not
+// waited for. Empty when none is behind.
+func CountersBehind(samples []perfv1alpha1.CounterSample, t time.Time) string {
+	newest := map[string]time.Time{}
+	for _, s := range samples {
+		if s.At.Time.After(newest[s.Role]) {
+			newest[s.Role] = s.At.Time
+		}
+	}
+	roles := slices.Sorted(maps.Keys(newest))
+	for _, role := range roles {
+		base, _ := splitVariant(role)
+		stillRunning := Role(base) == ServerSidecar || Role(base) == ServerApp || strings.HasPrefix(role, "node/")
+		if stillRunning && newest[role].Before(t) {
+			return role
+		}
+	}
+	return ""
 }

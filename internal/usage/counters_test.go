@@ -169,3 +169,19 @@ func TestRecordCountersKeepsEachSampleOnceAndStaysBounded(t *testing.T) {
 		t.Errorf("%d samples kept, want at most %d and no fewer than half", n, maxCounterSamples)
 	}
 }
+
+func TestCountersBehindWaitsOnlyForContainersThatStillRun(t *testing.T) {
+	end := time.Date(2026, 11, 23, 10, 0, 20, 0, time.UTC)
+	at := func(role string, s int) perfv1alpha1.CounterSample {
+		return perfv1alpha1.CounterSample{Role: role, At: metav1.NewMicroTime(end.Add(time.Duration(s) * time.Second))}
+	}
+	samples := []perfv1alpha1.CounterSample{at("serverSidecar", -12), at("serverSidecar", 3), at("node/n", 1),
+		at("clientSidecar", -8), at("loadTester", -8), at("serverApp", -2)}
+	if got := CountersBehind(samples, end); got != "serverApp" {
+		t.Errorf("behind = %q, want serverApp (the load tester's containers have ended: not waited for)", got)
+	}
+	samples = append(samples, at("serverApp", 4))
+	if got := CountersBehind(samples, end); got != "" {
+		t.Errorf("behind = %q, want none once every running container has a reading after the end", got)
+	}
+}
