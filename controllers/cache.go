@@ -44,6 +44,7 @@ func CacheOptions() cache.Options {
 	return cache.Options{ByObject: map[client.Object]cache.ByObject{
 		&corev1.Pod{}:        owned,
 		&appsv1.Deployment{}: owned,
+		&appsv1.ReplicaSet{}: owned,
 		&corev1.Service{}:    owned,
 		&batchv1.Job{}:       owned,
 	}}

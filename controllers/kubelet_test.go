@@ -29,9 +29,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/latency"
@@ -66,7 +68,7 @@ func deploymentSkeleton(ns, name string, labels map[string]string, image string)
 func markAvailable(ns, name string) {
 	d := &appsv1.Deployment{}
 	Eventually(func() error { return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: name}, d) }).Should(Succeed())
-	pod := podFromTemplate(ns, name+"-pod", d.Spec.Template)
+	pod := podFromTemplate(d, name+"-pod", d.Spec.Template)
 	Expect(client.IgnoreAlreadyExists(k8sClient.Create(suiteCtx, pod))).To(Succeed())
 	setPodStatus(pod, corev1.PodRunning, func(name string) corev1.ContainerState {
 		return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
@@ -88,7 +90,7 @@ func markAvailable(ns, name string) {
 func podWaiting(ns, deployment, reason, message string) {
 	d := &appsv1.Deployment{}
 	Eventually(func() error { return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: deployment}, d) }).Should(Succeed())
-	pod := podFromTemplate(ns, deployment+"-pod", d.Spec.Template)
+	pod := podFromTemplate(d, deployment+"-pod", d.Spec.Template)
 	Expect(k8sClient.Create(suiteCtx, pod)).To(Succeed())
 	setPodStatus(pod, corev1.PodPending, func(string) corev1.ContainerState {
 		return corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason, Message: message}}
@@ -238,7 +240,7 @@ func startLoad(run *perfv1alpha1.PerfRun) {
 
 // loadTesterPod returns the Job's pod, creating it as the Job controller would.
 func loadTesterPod(job *batchv1.Job) *corev1.Pod {
-	pod := podFromTemplate(job.Namespace, job.Name+"-pod", job.Spec.Template)
+	pod := podFromTemplate(job, job.Name+"-pod", job.Spec.Template)
 	pod.Labels["batch.kubernetes.io/job-name"] = job.Name
 	Expect(client.IgnoreAlreadyExists(k8sClient.Create(suiteCtx, pod))).To(Succeed())
 	return pod
@@ -253,10 +255,11 @@ func currentJobOf(run *perfv1alpha1.PerfRun) *batchv1.Job {
 	return job
 }
 
-// podFromTemplate plays the Deployment or Job controller, and Dapr's injector: a pod that
-// asks for a sidecar gets a daprd container.
-func podFromTemplate(ns, name string, tmpl corev1.PodTemplateSpec) *corev1.Pod {
-	pod := podWithoutInjection(ns, name, tmpl)
+// podFromTemplate plays the Deployment or Job controller, and Dapr's injector: a pod of
+// controller (a Deployment's through its ReplicaSet) that asks for a sidecar gets a daprd
+// container.
+func podFromTemplate(controller client.Object, name string, tmpl corev1.PodTemplateSpec) *corev1.Pod {
+	pod := podWithoutInjection(controller, name, tmpl)
 	if pod.Annotations[workload.AnnotationDaprEnabled] == "true" {
 		pod.Spec.Containers = append(pod.Spec.Containers, corev1.Container{Name: workload.ContainerDaprd, Image: testSidecarImage})
 	}
@@ -264,7 +267,7 @@ func podFromTemplate(ns, name string, tmpl corev1.PodTemplateSpec) *corev1.Pod {
 }
 
 // podWithoutInjection is a pod as a fail-open injector that did not answer leaves it.
-func podWithoutInjection(ns, name string, tmpl corev1.PodTemplateSpec) *corev1.Pod {
+func podWithoutInjection(controller client.Object, name string, tmpl corev1.PodTemplateSpec) *corev1.Pod {
 	labels := map[string]string{}
 	for k, v := range tmpl.Labels {
 		labels[k] = v
@@ -274,7 +277,34 @@ func podWithoutInjection(ns, name string, tmpl corev1.PodTemplateSpec) *corev1.P
 	if spec.RestartPolicy == "" {
 		spec.RestartPolicy = corev1.RestartPolicyAlways
 	}
-	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels, Annotations: tmpl.Annotations}, Spec: spec}
+	owner := controller
+	if d, ok := controller.(*appsv1.Deployment); ok {
+		owner = replicaSetOf(d)
+	}
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: owner.GetNamespace(), Labels: labels, Annotations: tmpl.Annotations,
+		OwnerReferences: []metav1.OwnerReference{controllerRef(owner)}}, Spec: spec}
+}
+
+// replicaSetOf plays the Deployment controller: d's ReplicaSet, created on first use, with
+// the template's labels and d as its controller.
+func replicaSetOf(d *appsv1.Deployment) *appsv1.ReplicaSet {
+	rs := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: d.Name + "-rs", Namespace: d.Namespace, Labels: d.Spec.Template.Labels,
+			OwnerReferences: []metav1.OwnerReference{controllerRef(d)}},
+		Spec: appsv1.ReplicaSetSpec{Selector: d.Spec.Selector, Template: d.Spec.Template},
+	}
+	if err := k8sClient.Create(suiteCtx, rs); err != nil {
+		ExpectWithOffset(2, apierrors.IsAlreadyExists(err)).To(BeTrue(), "creating ReplicaSet: %v", err)
+		ExpectWithOffset(2, k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(rs), rs)).To(Succeed())
+	}
+	return rs
+}
+
+// controllerRef is the owner reference a controller sets on what it creates.
+func controllerRef(owner client.Object) metav1.OwnerReference {
+	gvk, err := apiutil.GVKForObject(owner, k8sClient.Scheme())
+	ExpectWithOffset(3, err).NotTo(HaveOccurred())
+	return *metav1.NewControllerRef(owner, gvk)
 }
 
 // podIPs numbers the pod IPs the fake kubelet hands out.

@@ -85,6 +85,7 @@ type PerfRunReconciler struct {
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=apps,resources=replicasets,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
@@ -98,7 +99,7 @@ type PerfRunReconciler struct {
 // this pass (waiting, or finished), with an optional requeue.
 type step struct {
 	name string
-	fn   func(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error)
+	fn   func(ctx context.Context, s *runScope) (stepResult, error)
 }
 
 type stepResult struct {
@@ -168,8 +169,13 @@ func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.
 	if run.Finished() {
 		return ctrl.Result{}, nil
 	}
+	scope := newRunScope(run, r.Client)
 	for _, s := range steps {
-		res, err := s.fn(ctx, run)
+		res, err := s.fn(ctx, scope)
+		if conflict := (*nameConflict)(nil); errors.As(err, &conflict) {
+			markFailed(run, r.now(), perfv1alpha1.ReasonNameConflict, "%s", conflict.Error())
+			return ctrl.Result{}, nil
+		}
 		if err != nil {
 			return ctrl.Result{}, fmt.Errorf("%s: %w", s.name, err)
 		}

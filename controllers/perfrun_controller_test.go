@@ -437,7 +437,7 @@ var _ = Describe("PerfRun controller", func() {
 		run := createRun(ns, "nocpu", perfv1alpha1.ScenarioServiceInvocation)
 		d := &appsv1.Deployment{}
 		Eventually(func() error { return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "nocpu-target"}, d) }).Should(Succeed())
-		pod := podFromTemplate(ns, "nocpu-target-pod", d.Spec.Template)
+		pod := podFromTemplate(d, "nocpu-target-pod", d.Spec.Template)
 		pod.Spec.NodeName = ""
 		Expect(k8sClient.Create(suiteCtx, pod)).To(Succeed())
 		pod.Status.Phase = corev1.PodPending
@@ -455,7 +455,7 @@ var _ = Describe("PerfRun controller", func() {
 		run := createRun(ns, "bare", perfv1alpha1.ScenarioServiceInvocation)
 		d := &appsv1.Deployment{}
 		Eventually(func() error { return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "bare-target"}, d) }).Should(Succeed())
-		Expect(k8sClient.Create(suiteCtx, podWithoutInjection(ns, "bare-target-pod", d.Spec.Template))).To(Succeed())
+		Expect(k8sClient.Create(suiteCtx, podWithoutInjection(d, "bare-target-pod", d.Spec.Template))).To(Succeed())
 		c := failedWith(run, perfv1alpha1.ReasonSidecarNotInjected)
 		Expect(c.Message).To(ContainSubstring("bare-target-pod has no daprd container"))
 		Expect(c.Message).To(ContainSubstring("dapr-sidecar-injector"))

@@ -37,11 +37,12 @@ import (
 // sampleCounters reads the kubelet's CPU counters of the nodes the run's pods are on into
 // status.liveUsage.counters. Unreadable counters only set CPULimitBound Unknown: a run never
 // fails for want of them.
-func (r *PerfRunReconciler) sampleCounters(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) {
+func (r *PerfRunReconciler) sampleCounters(ctx context.Context, s *runScope, testers []corev1.Pod) {
+	run := s.run
 	if r.Counters == nil {
 		return
 	}
-	targets, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline)
+	targets, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline)
 	if err != nil {
 		return
 	}

@@ -36,12 +36,13 @@ import (
 // the run's pods and to Dapr's control-plane pods. Called on every poll of a loaded run: a
 // pod shows only its latest restart, and a deleted pod vanishes. Reading the control plane
 // can fail (RBAC, a namespace gone); that is logged, never a reason to fail the run.
-func (r *PerfRunReconciler) observeDisturbances(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) {
+func (r *PerfRunReconciler) observeDisturbances(ctx context.Context, s *runScope, testers []corev1.Pod) {
+	run := s.run
 	since, ok := loadStart(testers)
 	if !ok || since.IsZero() {
 		return
 	}
-	own, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline, workload.RoleLoadTester)
+	own, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline, workload.RoleLoadTester)
 	if err != nil {
 		log.FromContext(ctx).Info("Cannot list the run's pods for disturbances", "error", err.Error())
 		return

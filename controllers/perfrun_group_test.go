@@ -34,7 +34,7 @@ import (
 // groupPodEnded plays the Job controller and kubelet for pod index of an Indexed Job: a pod
 // on node whose load tester ended with the summary (exit 0 or 1) at finished.
 func groupPodEnded(job *batchv1.Job, index int, node string, sum result.Summary, exit int32, finished time.Time) {
-	pod := podFromTemplate(job.Namespace, job.Name+"-"+strconv.Itoa(index), job.Spec.Template)
+	pod := podFromTemplate(job, job.Name+"-"+strconv.Itoa(index), job.Spec.Template)
 	pod.Labels[batchv1.JobNameLabel] = job.Name
 	pod.Annotations[batchv1.JobCompletionIndexAnnotation] = strconv.Itoa(index)
 	pod.Spec.NodeName = node

@@ -17,33 +17,12 @@ limitations under the License.
 package controllers
 
 import (
-	"context"
-	"fmt"
-	"slices"
-
 	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/diagnose"
 	"github.com/daprbench/daprbench/internal/workload"
 )
-
-// podsOf lists the run's pods playing any of roles, newest first.
-func (r *PerfRunReconciler) podsOf(ctx context.Context, run *perfv1alpha1.PerfRun, roles ...workload.Role) ([]corev1.Pod, error) {
-	var list corev1.PodList
-	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name}); err != nil {
-		return nil, fmt.Errorf("listing pods: %w", err)
-	}
-	var pods []corev1.Pod
-	for _, p := range list.Items {
-		if slices.Contains(roles, workload.Role(p.Labels[workload.LabelComponent])) {
-			pods = append(pods, p)
-		}
-	}
-	slices.SortFunc(pods, func(a, b corev1.Pod) int { return b.CreationTimestamp.Compare(a.CreationTimestamp.Time) })
-	return pods, nil
-}
 
 // failNotInjected ends a run whose pod came without the sidecar it needs.
 func (r *PerfRunReconciler) failNotInjected(run *perfv1alpha1.PerfRun, role, pod string) stepResult {

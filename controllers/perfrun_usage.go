@@ -78,7 +78,8 @@ const usageTailWait = 45 * time.Second
 // sampleUsage records the metrics API's newest windows in status.liveUsage from the load
 // tester's start on. A failing metrics API only sets ResourceUsageAvailable=False: a run
 // never fails for want of metrics.
-func (r *PerfRunReconciler) sampleUsage(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) {
+func (r *PerfRunReconciler) sampleUsage(ctx context.Context, s *runScope, testers []corev1.Pod) {
+	run := s.run
 	if r.Usage == nil && r.Counters == nil {
 		return
 	}
@@ -86,7 +87,7 @@ func (r *PerfRunReconciler) sampleUsage(ctx context.Context, run *perfv1alpha1.P
 	if !ok || !r.throttle.due(run.UID, r.Clock.Now(), r.UsageInterval) {
 		return
 	}
-	r.sampleCounters(ctx, run, testers)
+	r.sampleCounters(ctx, s, testers)
 	if r.Usage == nil {
 		return
 	}

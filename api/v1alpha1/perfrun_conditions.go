@@ -101,6 +101,10 @@ const (
 	// ReasonImageNotStarting: a container of the run cannot start (image pull, crash loop,
 	// bad config); the kubelet's own reason is in the message.
 	ReasonImageNotStarting = "ImageNotStarting"
+	// ReasonNameConflict: an object the run would create already exists and belongs to
+	// someone else; the run never applies onto it (it would take it over, and cleanup
+	// would delete it).
+	ReasonNameConflict = "NameConflict"
 	// ReasonPodsUnschedulable: a pod of the run found no node for longer than the image-start
 	// grace; the scheduler's own words are in the message.
 	ReasonPodsUnschedulable = "PodsUnschedulable"

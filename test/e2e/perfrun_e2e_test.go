@@ -161,6 +161,24 @@ var _ = Describe("PerfRun on a real cluster", func() {
 		Expect(c.Message).To(MatchRegexp("ErrImagePull|ImagePullBackOff"))
 	})
 
+	It("fails NameConflict in one pass and leaves a Service named like its target untouched", func() {
+		theirs := &corev1.Service{
+			ObjectMeta: metav1.ObjectMeta{Name: "taken-target", Namespace: ns},
+			Spec:       corev1.ServiceSpec{Selector: map[string]string{"app": "payments"}, Ports: []corev1.ServicePort{{Port: 80}}},
+		}
+		Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
+		run := directRun(ns, "taken", func(s *perfv1alpha1.PerfRunSpec) { s.Cleanup = perfv1alpha1.CleanupAlways })
+		Eventually(phase(run), 30*time.Second).Should(Equal(perfv1alpha1.PhaseFailed), func() string { return describe(run) })
+		c := meta.FindStatusCondition(get(run).Status.Conditions, perfv1alpha1.ConditionFailed)
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonNameConflict))
+		Expect(c.Message).To(ContainSubstring("Service taken-target already exists"))
+		Consistently(func() map[string]string {
+			after := &corev1.Service{}
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(theirs), after)).To(Succeed())
+			return after.Spec.Selector
+		}, 5*time.Second).Should(Equal(map[string]string{"app": "payments"}), "neither taken over nor deleted by cleanup")
+	})
+
 	It("leaves no child behind when a PerfRun is deleted mid-run", func() {
 		run := directRun(ns, "doomed")
 		Eventually(phase(run), 2*time.Minute).Should(Equal(perfv1alpha1.PhaseRunning))

@@ -20,7 +20,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -34,26 +33,27 @@ import (
 
 // collect reads the finished Job's summary from its pod's termination message and writes
 // status.result. A failed load tester's partial result is kept.
-func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
-	job, err := r.currentJob(ctx, run)
+func (r *PerfRunReconciler) collect(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
+	job, err := s.Job(ctx)
 	if err != nil || job == nil {
 		return waitFor(r.PollInterval), err
 	}
-	testers, err := r.podsOf(ctx, run, workload.RoleLoadTester)
+	testers, err := s.Pods(ctx, workload.RoleLoadTester)
 	if err != nil {
 		return proceed, err
 	}
-	targets, err := r.podsOf(ctx, run, workload.RoleTarget)
+	targets, err := s.Pods(ctx, workload.RoleTarget)
 	if err != nil {
 		return proceed, err
 	}
 	r.recordNodes(run, targets, testers)
-	r.observeDisturbances(ctx, run, testers)
+	r.observeDisturbances(ctx, s, testers)
 	var msg string
 	var term *corev1.ContainerStateTerminated
 	for i := range testers {
 		// A group's summary is its leader's (pod 0): the others' hold only their own share.
-		if testers[i].Labels[workload.LabelGeneration] == job.Labels[workload.LabelGeneration] && leadsGroup(&testers[i]) {
+		if leadsGroup(&testers[i]) {
 			if msg, term = diagnose.TerminationMessage(&testers[i], workload.ContainerTester); term != nil {
 				break
 			}
@@ -66,13 +66,13 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	}
 	sum, decodeErr := result.Decode([]byte(msg))
 	if decodeErr == nil && (r.awaitingUsageTail(run, sum, jobFinishedAt(job)) || r.awaitingCountersTail(run, sum, jobFinishedAt(job))) {
-		r.sampleUsage(ctx, run, testers)
+		r.sampleUsage(ctx, s, testers)
 		return waitFor(r.PollInterval), nil
 	}
 	if decodeErr == nil && len(sum.Runs) > 0 {
 		run.Status.Result = report.Build(run, sum)
 		run.Status.Result.Restarts = diagnose.Restarts(targets, testers)
-		recordTesterNodes(run.Status.Result, testers, job)
+		recordTesterNodes(run.Status.Result, testers)
 		r.finishUsage(run, sum, report.MeasuredQPS(run, sum))
 	} else {
 		r.finishUsage(run, nil, 0)
@@ -80,7 +80,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, run *perfv1alpha1.PerfR
 	if decodeErr != nil {
 		sum = nil
 	}
-	o := loadOutcome{jobFailed: jobCondition(job, batchv1.JobFailed), firstFailure: firstFailure(testers, job), terminated: term,
+	o := loadOutcome{jobFailed: jobCondition(job, batchv1.JobFailed), firstFailure: firstFailure(testers), terminated: term,
 		message: msg, summary: sum, decodeErr: decodeErr, podsDescribed: diagnose.Describe(testers)}
 	if sum != nil {
 		o.missing = missingVariants(run, sum)
@@ -119,11 +119,11 @@ func leadsGroup(pod *corev1.Pod) bool {
 }
 
 // recordTesterNodes notes the node of each load-tester pod of the result.
-func recordTesterNodes(res *perfv1alpha1.Result, testers []corev1.Pod, job *batchv1.Job) {
+func recordTesterNodes(res *perfv1alpha1.Result, testers []corev1.Pod) {
 	for i := range res.LoadTesters {
 		lt := &res.LoadTesters[i]
 		for _, p := range testers {
-			if p.Labels[batchv1.JobNameLabel] == job.Name && p.Annotations[batchv1.JobCompletionIndexAnnotation] == strconv.Itoa(int(lt.Index)) {
+			if p.Annotations[batchv1.JobCompletionIndexAnnotation] == strconv.Itoa(int(lt.Index)) {
 				lt.Node = p.Spec.NodeName
 			}
 		}
@@ -133,13 +133,13 @@ func recordTesterNodes(res *perfv1alpha1.Result, testers []corev1.Pod, job *batc
 // firstFailure is, in a load-tester group, the error of the pod that failed first: the
 // Job controller stops the others when one fails, and their errors only say so. Empty for
 // a single pod or when no pod's summary gives an error.
-func firstFailure(testers []corev1.Pod, job *batchv1.Job) string {
+func firstFailure(testers []corev1.Pod) string {
 	var first *corev1.ContainerStateTerminated
 	detail := ""
 	for i := range testers {
 		p := &testers[i]
 		index, indexed := p.Annotations[batchv1.JobCompletionIndexAnnotation]
-		if !indexed || p.Labels[batchv1.JobNameLabel] != job.Name {
+		if !indexed {
 			continue
 		}
 		msg, term := diagnose.TerminationMessage(p, workload.ContainerTester)
@@ -151,19 +151,6 @@ func firstFailure(testers []corev1.Pod, job *batchv1.Job) string {
 		}
 	}
 	return detail
-}
-
-// terminationGrace bounds the wait for a finished Job's pod to show its terminated state.
-const terminationGrace = 30 * time.Second
-
-// jobFinishedAt is when the Job reached Complete or Failed.
-func jobFinishedAt(job *batchv1.Job) time.Time {
-	for _, t := range []batchv1.JobConditionType{batchv1.JobComplete, batchv1.JobFailed} {
-		if c := jobCondition(job, t); c != nil {
-			return c.LastTransitionTime.Time
-		}
-	}
-	return time.Time{}
 }
 
 // missingVariants says what of the spec's measurements a summary lacks: a variant, or a
@@ -184,8 +171,4 @@ func missingVariants(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
 		}
 	}
 	return ""
-}
-
-func jobFinished(job *batchv1.Job) bool {
-	return jobCondition(job, batchv1.JobComplete) != nil || jobCondition(job, batchv1.JobFailed) != nil
 }

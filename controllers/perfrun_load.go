@@ -19,9 +19,6 @@ package controllers
 import (
 	"context"
 
-	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -30,8 +27,9 @@ import (
 )
 
 // runLoad creates the load-tester Job and holds the run while it works.
-func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
-	job, err := r.currentJob(ctx, run)
+func (r *PerfRunReconciler) runLoad(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
+	job, err := s.Job(ctx)
 	if err != nil {
 		return proceed, err
 	}
@@ -52,7 +50,7 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 		}
 		baselineHost := ""
 		if run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled() {
-			targets, err := r.podsOf(ctx, run, workload.RoleTarget)
+			targets, err := s.Pods(ctx, workload.RoleTarget)
 			if err != nil {
 				return proceed, err
 			}
@@ -67,6 +65,7 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 		if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload, baselineHost)); err != nil {
 			return proceed, err
 		}
+		s.Forget()
 		setRunning(run)
 		return waitFor(r.PollInterval), nil
 	}
@@ -74,7 +73,7 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 		return proceed, nil
 	}
 	setRunning(run)
-	pods, err := r.podsOf(ctx, run, workload.RoleLoadTester)
+	pods, err := s.Pods(ctx, workload.RoleLoadTester)
 	if err != nil {
 		return proceed, err
 	}
@@ -89,33 +88,11 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, run *perfv1alpha1.PerfR
 	if pod := diagnose.MissingSidecar(pods); pod != "" {
 		return r.failNotInjected(run, "load tester", pod), nil
 	}
-	r.sampleUsage(ctx, run, pods)
-	r.observeDisturbances(ctx, run, pods)
+	r.sampleUsage(ctx, s, pods)
+	r.observeDisturbances(ctx, s, pods)
 	if reason, what, failure := r.cannotStart(pods); failure != "" {
 		markFailed(run, r.now(), reason, "the load tester %s: %s", what, failure)
 		return stopHere, nil
 	}
 	return waitFor(r.PollInterval), nil
-}
-
-// currentJob is the load-tester Job of the current generation, nil when absent.
-func (r *PerfRunReconciler) currentJob(ctx context.Context, run *perfv1alpha1.PerfRun) (*batchv1.Job, error) {
-	job := &batchv1.Job{}
-	err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: workload.NamesFor(run).Job}, job)
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return job, nil
-}
-
-func jobCondition(job *batchv1.Job, t batchv1.JobConditionType) *batchv1.JobCondition {
-	for i, c := range job.Status.Conditions {
-		if c.Type == t && c.Status == corev1.ConditionTrue {
-			return &job.Status.Conditions[i]
-		}
-	}
-	return nil
 }

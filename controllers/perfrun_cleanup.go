@@ -91,7 +91,7 @@ func (r *PerfRunReconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfR
 // so it never disturbs the next run of its schedule. The Job controller stops its pod; the
 // Job stays, with the target, for inspection.
 func (r *PerfRunReconciler) stopLoad(ctx context.Context, run *perfv1alpha1.PerfRun) error {
-	job, err := r.currentJob(ctx, run)
+	job, err := newRunScope(run, r.Client).Job(ctx)
 	if err != nil || job == nil || jobFinished(job) || ptr.Deref(job.Spec.Suspend, false) {
 		return err
 	}

@@ -35,7 +35,8 @@ import (
 
 // waitForWorkloads holds the run until the target (and baseline twin) are Available, and
 // fails it when one of their containers cannot start.
-func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
 	if run.ConditionTrue(perfv1alpha1.ConditionWorkloadsReady) {
 		return proceed, nil
 	}
@@ -65,7 +66,7 @@ func (r *PerfRunReconciler) waitForWorkloads(ctx context.Context, run *perfv1alp
 			waiting = append(waiting, fmt.Sprintf("%s (%d/%d available)", name, d.Status.AvailableReplicas, ptr.Deref(d.Spec.Replicas, 1)))
 		}
 	}
-	pods, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline)
+	pods, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline)
 	if err != nil {
 		return proceed, err
 	}

@@ -18,19 +18,13 @@ package controllers
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/workload"
@@ -60,7 +54,8 @@ func (r *PerfRunReconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.
 // provision converges the run's children with server-side apply: created when missing,
 // put back when changed, never an "already exists" error. It also removes what the current
 // generation no longer wants (an old generation's Job, a baseline switched off).
-func (r *PerfRunReconciler) provision(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+func (r *PerfRunReconciler) provision(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
 	for _, obj := range r.desiredChildren(run) {
 		if err := r.apply(ctx, run, obj); err != nil {
 			return proceed, err
@@ -121,59 +116,4 @@ func (r *PerfRunReconciler) deleteUnwantedTargets(ctx context.Context, run *perf
 		}
 	}
 	return nil
-}
-
-// apply server-side-applies obj as a child of run, unless the cached child is still exactly
-// what the last apply of the same desired state left (appliedChildren).
-func (r *PerfRunReconciler) apply(ctx context.Context, run *perfv1alpha1.PerfRun, obj client.Object) error {
-	if err := controllerutil.SetControllerReference(run, obj, r.Scheme()); err != nil {
-		return err
-	}
-	u, err := toApplyObject(obj, r.Scheme())
-	if err != nil {
-		return err
-	}
-	digest := digestOf(u)
-	if _, isUnstructured := obj.(*unstructured.Unstructured); !isUnstructured {
-		// Typed children are cached (Dapr's kinds are not: reading them would start watches).
-		current := obj.DeepCopyObject().(client.Object)
-		if err := r.Get(ctx, client.ObjectKeyFromObject(obj), current); err == nil && r.applied.unchanged(u, digest, current.GetResourceVersion()) {
-			return nil
-		}
-	}
-	if err := r.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldOwner), client.ForceOwnership); err != nil {
-		return fmt.Errorf("applying %s %s: %w", u.GetKind(), u.GetName(), err)
-	}
-	r.applied.remember(run.UID, u, digest)
-	return nil
-}
-
-// toApplyObject turns a typed object into the unstructured form server-side apply takes,
-// without the zero-valued fields (status, creationTimestamp) a typed object would claim.
-func toApplyObject(obj client.Object, scheme *runtime.Scheme) (*unstructured.Unstructured, error) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		return u, nil
-	}
-	gvk, err := apiutil.GVKForObject(obj, scheme)
-	if err != nil {
-		return nil, err
-	}
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		return nil, err
-	}
-	delete(m, "status")
-	unstructured.RemoveNestedField(m, "metadata", "creationTimestamp")
-	unstructured.RemoveNestedField(m, "spec", "template", "metadata", "creationTimestamp")
-	u := &unstructured.Unstructured{Object: m}
-	u.SetGroupVersionKind(gvk)
-	return u, nil
-}
-
-func daprRef(gvk schema.GroupVersionKind, ns, name string) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(gvk)
-	u.SetNamespace(ns)
-	u.SetName(name)
-	return u
 }

@@ -44,7 +44,8 @@ const (
 // preflight checks, before anything is created, that the cluster can run what the spec
 // asks for, and records what it found. A run the cluster cannot meet fails here with a
 // reason and a message saying what to change, instead of measuring something else.
-func (r *PerfRunReconciler) preflight(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+func (r *PerfRunReconciler) preflight(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
 	if run.ConditionTrue(perfv1alpha1.ConditionDaprReady) {
 		return proceed, nil
 	}

@@ -27,11 +27,12 @@ import (
 
 // enforceTimeout ends a run that has passed spec.timeout, saying where it was stuck. A Job
 // that already finished is collected instead: its result beats the deadline.
-func (r *PerfRunReconciler) enforceTimeout(ctx context.Context, run *perfv1alpha1.PerfRun) (stepResult, error) {
+func (r *PerfRunReconciler) enforceTimeout(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
 	if r.Clock.Now().Before(r.deadline(run)) {
 		return proceed, nil
 	}
-	job, err := r.currentJob(ctx, run)
+	job, err := s.Job(ctx)
 	if err != nil {
 		return proceed, err
 	}
@@ -40,7 +41,7 @@ func (r *PerfRunReconciler) enforceTimeout(ctx context.Context, run *perfv1alpha
 	}
 	timeout := run.Spec.EffectiveTimeout()
 	if !run.ConditionTrue(perfv1alpha1.ConditionWorkloadsReady) {
-		pods, err := r.podsOf(ctx, run, workload.RoleTarget, workload.RoleBaseline)
+		pods, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline)
 		if err != nil {
 			return proceed, err
 		}
@@ -49,7 +50,7 @@ func (r *PerfRunReconciler) enforceTimeout(ctx context.Context, run *perfv1alpha
 		markFailed(run, r.now(), perfv1alpha1.ReasonTargetNotAvailable, "%s", msg)
 		return stopHere, nil
 	}
-	pods, err := r.podsOf(ctx, run, workload.RoleLoadTester)
+	pods, err := s.Pods(ctx, workload.RoleLoadTester)
 	if err != nil {
 		return proceed, err
 	}

@@ -1,0 +1,83 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+var _ = Describe("PerfRun pods, matched by owner", func() {
+	It("takes its result from its own Job's pod, not from a newer pod that copies the leader's labels", func() {
+		ns := newNamespace()
+		run := createRun(ns, "owned", perfv1alpha1.ScenarioServiceInvocation)
+		markAvailable(ns, "owned-target")
+		job := currentJobOf(run)
+		startLoad(run)
+		time.Sleep(1100 * time.Millisecond) // creation times are whole seconds: the forgery is newer
+
+		// Anyone who may create pods in the namespace can copy the labels; only the Job
+		// controller makes pods the Job controls.
+		forged := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: "forged-leader", Namespace: ns, Labels: job.Spec.Template.Labels},
+			Spec:       *job.Spec.Template.Spec.DeepCopy(),
+		}
+		forged.Spec.NodeName = "node-forged"
+		Expect(k8sClient.Create(suiteCtx, forged)).To(Succeed())
+		fast := encoded(result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 10), summaryRun(result.Dapr, 0, 20)}})
+		setPodStatus(forged, corev1.PodSucceeded, func(string) corev1.ContainerState {
+			return corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", Message: fast}}
+		}, false)
+
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		st := latest(run).Status
+		Expect(st.Result.Latency.P50.Duration).To(BeNumerically(">=", 900*time.Microsecond), "the Job's own pod measured ~1 ms, the forgery 20 µs")
+		Expect(st.Environment.LoadTesterNode).To(Equal(testNode), "the forged pod's node is not the load tester's")
+	})
+})
+
+var _ = Describe("PerfRun children named like existing objects", func() {
+	It("fails NameConflict rather than take over a Service it does not own, and leaves it as it was", func() {
+		ns := newNamespace()
+		theirs := &corev1.Service{
+			ObjectMeta: metav1.ObjectMeta{Name: "taken-target", Namespace: ns, Labels: map[string]string{"team": "payments"}},
+			Spec:       corev1.ServiceSpec{Selector: map[string]string{"app": "payments"}, Ports: []corev1.ServicePort{{Port: 80}}},
+		}
+		Expect(k8sClient.Create(suiteCtx, theirs)).To(Succeed())
+
+		run := createRun(ns, "taken", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Cleanup = perfv1alpha1.CleanupAlways
+		})
+		c := failedWith(run, perfv1alpha1.ReasonNameConflict)
+		Expect(c.Message).To(ContainSubstring("Service taken-target already exists and is not this run's (no controller)"))
+
+		after := &corev1.Service{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(theirs), after)).To(Succeed())
+		Expect(after.Spec.Selector).To(Equal(map[string]string{"app": "payments"}), "its selector is not hijacked")
+		Expect(after.OwnerReferences).To(BeEmpty())
+		Consistently(exists(after), 2*time.Second).Should(BeTrue(), "cleanup leaves what the run does not own")
+	})
+})
