@@ -49,16 +49,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, s *runScope) (stepResul
 	}
 	r.recordNodes(run, targets, testers)
 	r.observeDisturbances(ctx, s, testers)
-	var msg string
-	var term *corev1.ContainerStateTerminated
-	for i := range testers {
-		// A group's summary is its leader's (pod 0): the others' hold only their own share.
-		if leadsGroup(&testers[i]) {
-			if msg, term = diagnose.TerminationMessage(&testers[i], workload.ContainerTester); term != nil {
-				break
-			}
-		}
-	}
+	msg, term := leaderSummary(testers)
 	if term == nil && r.Clock.Now().Before(jobFinishedAt(job).Add(terminationGrace)) {
 		// The Job's completion can reach the cache before its pod's terminated state: wait
 		// for the summary rather than call a finished run unreadable.
@@ -69,46 +60,35 @@ func (r *PerfRunReconciler) collect(ctx context.Context, s *runScope) (stepResul
 		r.sampleUsage(ctx, s, testers)
 		return waitFor(r.PollInterval), nil
 	}
-	if decodeErr == nil && len(sum.Runs) > 0 {
-		run.Status.Result = report.Build(run, sum)
-		run.Status.Result.Restarts = diagnose.Restarts(targets, testers)
-		recordTesterNodes(run.Status.Result, testers)
-		r.finishUsage(run, sum, report.MeasuredQPS(run, sum))
-	} else {
-		r.finishUsage(run, nil, 0)
-	}
 	if decodeErr != nil {
 		sum = nil
+	}
+	live := r.takeLiveUsage(run)
+	if sum != nil && len(sum.Runs) > 0 {
+		run.Status.Result = report.Build(run, report.Inputs{Summary: sum, Restarts: diagnose.Restarts(targets, testers),
+			TesterNodes: testerNodes(testers), Usage: r.usageByVariant(run, live, sum), CPU: r.accountCPU(run, live, sum)})
+		r.judgeCPU(run, live)
+		r.judgeUsage(run, live, sum)
 	}
 	o := loadOutcome{jobFailed: jobCondition(job, batchv1.JobFailed), firstFailure: firstFailure(testers), terminated: term,
 		message: msg, summary: sum, decodeErr: decodeErr, podsDescribed: diagnose.Describe(testers)}
 	if sum != nil {
 		o.missing = missingVariants(run, sum)
 	}
-	disturbed := judgeDisturbances(run, sum)
-	v := firstVerdict(&o, loadChecks)
-	if v == nil {
-		// The result stands: judge it, then let its gates decide.
-		setSaturated(run, run.Status.Result)
-		if err := r.judgeRegression(ctx, run); err != nil {
-			return proceed, err
+	return stopHere, r.conclude(ctx, run, &o)
+}
+
+// leaderSummary is the load tester's termination message: a group's is its leader's (pod
+// 0), the others' hold only their own share. term is nil until the leader has terminated.
+func leaderSummary(testers []corev1.Pod) (msg string, term *corev1.ContainerStateTerminated) {
+	for i := range testers {
+		if leadsGroup(&testers[i]) {
+			if msg, term = diagnose.TerminationMessage(&testers[i], workload.ContainerTester); term != nil {
+				return msg, term
+			}
 		}
-		if fail, violations := judgeThresholds(run); fail {
-			o.thresholdsViolated = violations
-		}
-		o.saturated = run.ConditionTrue(perfv1alpha1.ConditionSaturated)
-		o.headline = report.Headline(run.Status.Result)
-		v = firstVerdict(&o, resultChecks)
 	}
-	if disturbed != "" {
-		v.message += "; " + disturbed
-	}
-	if v.failed {
-		markFailed(run, r.now(), v.reason, "%s", v.message)
-	} else {
-		markSucceeded(run, r.now(), v.reason, v.message)
-	}
-	return stopHere, nil
+	return msg, nil
 }
 
 // leadsGroup reports whether a load-tester pod writes the run's summary: pod 0 of a group,
@@ -118,16 +98,15 @@ func leadsGroup(pod *corev1.Pod) bool {
 	return !indexed || i == "0"
 }
 
-// recordTesterNodes notes the node of each load-tester pod of the result.
-func recordTesterNodes(res *perfv1alpha1.Result, testers []corev1.Pod) {
-	for i := range res.LoadTesters {
-		lt := &res.LoadTesters[i]
-		for _, p := range testers {
-			if p.Annotations[batchv1.JobCompletionIndexAnnotation] == strconv.Itoa(int(lt.Index)) {
-				lt.Node = p.Spec.NodeName
-			}
+// testerNodes is the node of each load-tester pod of a group, by completion index.
+func testerNodes(testers []corev1.Pod) map[int32]string {
+	nodes := map[int32]string{}
+	for _, p := range testers {
+		if i, err := strconv.Atoi(p.Annotations[batchv1.JobCompletionIndexAnnotation]); err == nil {
+			nodes[int32(i)] = p.Spec.NodeName
 		}
 	}
+	return nodes
 }
 
 // firstFailure is, in a load-tester group, the error of the pod that failed first: the

@@ -81,22 +81,32 @@ func (r *PerfRunReconciler) sampleCounters(ctx context.Context, s *runScope, tes
 	}
 }
 
-// finishCPU differences the recorded counters at the measured runs' edges into result.cpu
-// and judges CPULimitBound.
-func (r *PerfRunReconciler) finishCPU(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage, sum *result.Summary) {
-	res := run.Status.Result
-	if r.Counters == nil || res == nil || live == nil || len(live.Counters) == 0 {
-		return
+// accountCPU differences the recorded counters at the measured runs' edges, per container
+// of the measured path and the baseline; nil when there are none to difference.
+func (r *PerfRunReconciler) accountCPU(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage, sum *result.Summary) *perfv1alpha1.CPUAccounting {
+	if r.Counters == nil || live == nil || len(live.Counters) == 0 {
+		return nil
 	}
 	byVariant := usage.AccountCPU(live.Counters, phasesOf(sum), phaseEdge)
 	measured := byVariant[string(report.MeasuredVariant(run))]
 	if len(measured) == 0 {
+		return nil
+	}
+	return &perfv1alpha1.CPUAccounting{Source: r.Counters.Describe(), Measured: measured, Baseline: byVariant[string(result.Baseline)]}
+}
+
+// judgeCPU sets CPULimitBound from the result's CPU accounting.
+func (r *PerfRunReconciler) judgeCPU(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage) {
+	res := run.Status.Result
+	if r.Counters == nil || res == nil || live == nil || len(live.Counters) == 0 {
+		return
+	}
+	if res.CPU == nil {
 		setCondition(run, perfv1alpha1.ConditionCPULimitBound, metav1.ConditionUnknown, perfv1alpha1.ReasonCountersUnavailable,
 			fmt.Sprintf("%d counter samples recorded, none around both edges of a measured run", len(live.Counters)))
 		return
 	}
-	res.CPU = &perfv1alpha1.CPUAccounting{Source: r.Counters.Describe(), Measured: measured, Baseline: byVariant[string(result.Baseline)]}
-	bound, ratios := report.ThrottledContainers(measured)
+	bound, ratios := report.ThrottledContainers(res.CPU.Measured)
 	if len(bound) > 0 {
 		setCondition(run, perfv1alpha1.ConditionCPULimitBound, metav1.ConditionTrue, perfv1alpha1.ReasonThrottled,
 			fmt.Sprintf("throttled by its CPU limit in more than %.0f%% of CFS periods during the measured runs: %s; "+

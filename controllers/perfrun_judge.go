@@ -27,8 +27,38 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/regression"
+	"github.com/daprbench/daprbench/internal/report"
 	"github.com/daprbench/daprbench/internal/thresholds"
 )
+
+// conclude ends a run whose load is over: the load's outcome first, then, when its result
+// stands, the judges of the result (saturation, regression, thresholds), then the verdict.
+// Disturbances are judged in every case: they explain a failure as well as a success.
+func (r *PerfRunReconciler) conclude(ctx context.Context, run *perfv1alpha1.PerfRun, o *loadOutcome) error {
+	disturbed := judgeDisturbances(run, o.summary)
+	v := firstVerdict(o, loadChecks)
+	if v == nil {
+		setSaturated(run, run.Status.Result)
+		if err := r.judgeRegression(ctx, run); err != nil {
+			return err
+		}
+		if fail, violations := judgeThresholds(run); fail {
+			o.thresholdsViolated = violations
+		}
+		o.saturated = run.ConditionTrue(perfv1alpha1.ConditionSaturated)
+		o.headline = report.Headline(run.Status.Result)
+		v = firstVerdict(o, resultChecks)
+	}
+	if disturbed != "" {
+		v.message += "; " + disturbed
+	}
+	if v.failed {
+		markFailed(run, r.now(), v.reason, "%s", v.message)
+	} else {
+		markSucceeded(run, r.now(), v.reason, v.message)
+	}
+	return nil
+}
 
 // judgeThresholds sets ThresholdsMet from spec.thresholds and reports whether the run must
 // fail for it (a violation with failRun).

@@ -140,47 +140,48 @@ func (r *PerfRunReconciler) awaitingCountersTail(run *perfv1alpha1.PerfRun, sum 
 	return usage.CountersBehind(live.Counters, phases[len(phases)-1].End.Add(-phaseEdge)) != ""
 }
 
-// finishUsage attributes the recorded windows to the measured runs of the summary's
-// timeline, per variant, with the sidecar's usage per 1000 rps of the measured path.
-func (r *PerfRunReconciler) finishUsage(run *perfv1alpha1.PerfRun, sum *result.Summary, actualQPS float64) {
-	defer r.throttle.forget(run.UID)
+// takeLiveUsage ends the run's sampling and hands over what it recorded.
+func (r *PerfRunReconciler) takeLiveUsage(run *perfv1alpha1.PerfRun) *perfv1alpha1.LiveUsage {
+	r.throttle.forget(run.UID)
 	live := run.Status.LiveUsage
 	run.Status.LiveUsage = nil
-	r.finishCPU(run, live, sum)
-	if r.Usage == nil || run.Status.Result == nil {
+	return live
+}
+
+// usageByVariant attributes the recorded windows to the measured runs of the summary's
+// timeline, per variant; nil when usage is not sampled or the metrics API failed (its own
+// error is the condition's message).
+func (r *PerfRunReconciler) usageByVariant(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage, sum *result.Summary) map[string]*perfv1alpha1.ResourceUsage {
+	if r.Usage == nil || live == nil || metricsFailed(run) {
+		return nil
+	}
+	return usage.Attribute(live.Windows, phasesOf(sum), phaseEdge)
+}
+
+// judgeUsage sets ResourceUsageAvailable from the result: whether a window lay wholly
+// inside a measured run of the measured path.
+func (r *PerfRunReconciler) judgeUsage(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage, sum *result.Summary) {
+	res := run.Status.Result
+	if r.Usage == nil || res == nil || metricsFailed(run) {
 		return
 	}
-	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionResourceUsageAvailable); c != nil && c.Status == metav1.ConditionFalse {
-		return // the metrics API's own error says it
-	}
-	phases := phasesOf(sum)
-	var byVariant map[string]*perfv1alpha1.ResourceUsage
-	if live != nil {
-		byVariant = usage.Attribute(live.Windows, phases, phaseEdge)
-	}
-	measured := byVariant[string(report.MeasuredVariant(run))]
-	if measured == nil {
+	if res.Resources == nil {
 		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionFalse, perfv1alpha1.ReasonMetricsUnavailable,
 			fmt.Sprintf("no metrics window lay wholly inside a measured run (%d windows recorded; %s): metrics-server reports a window "+
-				"every ~15s and a pod's first ~20s after it starts; make load.duration longer than two windows plus %v", windowCount(live), describePhases(phases), 2*phaseEdge))
+				"every ~15s and a pod's first ~20s after it starts; make load.duration longer than two windows plus %v", windowCount(live), describePhases(phasesOf(sum)), 2*phaseEdge))
 		return
 	}
-	measured.SidecarPer1kQPS = usage.Per1kQPS(measured.ServerSidecar, actualQPS)
-	run.Status.Result.Resources = measured
-	for i := range run.Status.Result.Variants {
-		v := &run.Status.Result.Variants[i]
-		if u := byVariant[string(result.DaprVariant(i))]; u != nil {
-			q, _ := v.ActualRate()
-			v.Resources = &perfv1alpha1.ResourceUsage{ServerApp: u.ServerApp, ServerSidecar: u.ServerSidecar,
-				SidecarPer1kQPS: usage.Per1kQPS(u.ServerSidecar, q)}
-		}
-	}
-	run.Status.Result.BaselineResources = byVariant[string(result.Baseline)]
-	msg := fmt.Sprintf("metrics windows inside the measured runs: %s: %s", report.MeasuredVariant(run), usage.Counts(measured))
-	if b := run.Status.Result.BaselineResources; b != nil {
+	msg := fmt.Sprintf("metrics windows inside the measured runs: %s: %s", report.MeasuredVariant(run), usage.Counts(res.Resources))
+	if b := res.BaselineResources; b != nil {
 		msg += fmt.Sprintf("; baseline: %s", usage.Counts(b))
 	}
 	setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionTrue, perfv1alpha1.ReasonSampled, msg)
+}
+
+// metricsFailed is true when sampling already found the metrics API failing.
+func metricsFailed(run *perfv1alpha1.PerfRun) bool {
+	c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)
+	return c != nil && c.Status == metav1.ConditionFalse
 }
 
 // phasesOf is the summary's timeline: one phase per measured run, in order. Runs whose start

@@ -29,12 +29,61 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/usage"
 )
 
-// Build maps the load tester's summary onto status.result: each path's latency over
-// every request (merged histograms), the added latency with its interval, and the spread of
-// repetitions when there is more than one.
-func Build(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Result {
+// Inputs are what a result is made of, each read or computed once by the controller.
+type Inputs struct {
+	// Summary is the load tester's, decoded from its leader's termination message.
+	Summary *result.Summary
+	// Restarts counts the run's container restarts.
+	Restarts *perfv1alpha1.Restarts
+	// TesterNodes is the node of each load-tester pod, by completion index.
+	TesterNodes map[int32]string
+	// Usage is the metrics API's windows attributed to each variant's measured runs (nil:
+	// none could be).
+	Usage map[string]*perfv1alpha1.ResourceUsage
+	// CPU is the kubelet's counters differenced at the measured runs' edges (nil: none).
+	CPU *perfv1alpha1.CPUAccounting
+}
+
+// Build makes status.result, whole, from its inputs: each path's latency over every
+// request (merged histograms), the added latency with its interval, the spread of
+// repetitions when there is more than one, and the usage the load cost.
+func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
+	res := latencyResult(run, in.Summary)
+	res.Restarts = in.Restarts
+	for i := range res.LoadTesters {
+		res.LoadTesters[i].Node = in.TesterNodes[res.LoadTesters[i].Index]
+	}
+	res.CPU = in.CPU
+	m, _ := in.Summary.Merge(MeasuredVariant(run))
+	addUsage(run, res, in.Usage, m.ActualQPS)
+	return res
+}
+
+// addUsage puts each variant's usage beside its latency, with the sidecar's CPU per 1000
+// rps of the rate that variant actually carried (measuredQPS for the measured path, unrounded).
+func addUsage(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result, byVariant map[string]*perfv1alpha1.ResourceUsage, measuredQPS float64) {
+	measured := byVariant[string(MeasuredVariant(run))]
+	if measured == nil {
+		return // no figure without the measured path's
+	}
+	measured.SidecarPer1kQPS = usage.Per1kQPS(measured.ServerSidecar, measuredQPS)
+	res.Resources = measured
+	for i := range res.Variants {
+		v := &res.Variants[i]
+		if u := byVariant[string(result.DaprVariant(i))]; u != nil {
+			q, _ := v.ActualRate()
+			v.Resources = &perfv1alpha1.ResourceUsage{ServerApp: u.ServerApp, ServerSidecar: u.ServerSidecar,
+				SidecarPer1kQPS: usage.Per1kQPS(u.ServerSidecar, q)}
+		}
+	}
+	res.BaselineResources = byVariant[string(result.Baseline)]
+}
+
+// latencyResult maps the summary's figures.
+func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Result {
 	res := &perfv1alpha1.Result{Generation: run.Generation, RequestedQPS: run.Spec.Load.QPS,
 		LatencySignificantDigits: int32(sum.Digits)}
 	measured := MeasuredVariant(run)
@@ -127,12 +176,6 @@ func MeasuredVariant(run *perfv1alpha1.PerfRun) result.Variant {
 		return result.Dapr
 	}
 	return result.Direct
-}
-
-// MeasuredQPS is the actual rate of the measured path (median over repetitions).
-func MeasuredQPS(run *perfv1alpha1.PerfRun, sum *result.Summary) float64 {
-	m, _ := sum.Merge(MeasuredVariant(run))
-	return m.ActualQPS
 }
 
 // summarize maps a variant's merged latency.

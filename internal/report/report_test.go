@@ -44,7 +44,7 @@ func TestVariantsCarryTheirFiguresAndTheirDifference(t *testing.T) {
 		Added:    &first,
 		Compared: []result.Comparison{{Variant: result.DaprVariant(1), Against: result.Baseline, Added: at(1700, 1600, 1800)}, {Variant: result.DaprVariant(1), Against: result.Dapr, Added: slower}},
 	}
-	res := Build(run, sum)
+	res := Build(run, Inputs{Summary: sum})
 	if len(res.Variants) != 2 {
 		t.Fatalf("variants = %+v", res.Variants)
 	}
@@ -72,7 +72,7 @@ func TestVariantsCarryTheirFiguresAndTheirDifference(t *testing.T) {
 	if h := Headline(res); strings.Contains(h, "one repetition") {
 		t.Errorf("a repeated comparison is called a one-repetition one: %q", h)
 	}
-	if Build(&perfv1alpha1.PerfRun{}, sum).Variants != nil {
+	if Build(&perfv1alpha1.PerfRun{}, Inputs{Summary: sum}).Variants != nil {
 		t.Error("a run without spec.variants reports variants")
 	}
 }
@@ -93,7 +93,7 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 			{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 90, Us: 2300}}, Lag: lag(40_000)},
 		},
 		Added: &added}
-	res := Build(run, sum)
+	res := Build(run, Inputs{Summary: sum})
 	if len(res.Saturated) != 1 || res.Saturated[0].Path != "dapr" || res.Saturated[0].SendLagP99.Duration.Milliseconds() != 40 {
 		t.Fatalf("saturated = %+v, want the dapr path, its 40ms lag beyond the 16ms gap", res.Saturated)
 	}
@@ -112,11 +112,11 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 	// Below 99% of the rate is saturated too, whatever the lag.
 	sum.Merged[1].Lag = lag(500)
 	sum.Runs[1].ActualQPS = 714.2
-	if res := Build(run, sum); len(res.Saturated) != 1 || res.Saturated[0].ActualQPS != "714.2" {
+	if res := Build(run, Inputs{Summary: sum}); len(res.Saturated) != 1 || res.Saturated[0].ActualQPS != "714.2" {
 		t.Errorf("a path at 714 of 1000 qps: saturated = %+v", res.Saturated)
 	}
 	sum.Runs[1].ActualQPS = 999.0
-	if res := Build(run, sum); res.Saturated != nil || res.Added == nil || res.AddedInterval.Basis != perfv1alpha1.IntervalBetweenRepetitions {
+	if res := Build(run, Inputs{Summary: sum}); res.Saturated != nil || res.Added == nil || res.AddedInterval.Basis != perfv1alpha1.IntervalBetweenRepetitions {
 		t.Errorf("a run on schedule: saturated %+v, added %+v", res.Saturated, res.AddedInterval)
 	}
 }
