@@ -180,7 +180,7 @@ func record(sw *perfv1alpha1.PerfSweep, q *eventQueue, p *perfv1alpha1.SweepPoin
 	if s := sw.Spec.Search; s != nil {
 		passed, why := false, msg
 		if phase == perfv1alpha1.PhaseSucceeded {
-			passed, why = sweep.Judge(&s.Objective, p.QPS, res)
+			passed, why = sweep.Judge(&s.Objective, res)
 		}
 		p.Passed, p.Message = ptr.To(passed), why
 		pass, fail := sweep.Bounds(tried(sw))

@@ -113,7 +113,7 @@ var _ = Describe("PerfSweep controller", func() {
 		sw := createSweep(ns, "knee", func(s *perfv1alpha1.PerfSweepSpec) {
 			// summaryRun's 998.4 qps meets 99% of any rate up to 1008: the knee.
 			s.Search = &perfv1alpha1.RateSearch{StartQPS: 250, MaxQPS: 4000, MaxSteps: 6, PrecisionPercent: 10,
-				Objective: perfv1alpha1.RateObjective{MinQPSPercent: 99, MaxP99: &metav1.Duration{Duration: 5 * time.Millisecond}}}
+				Objective: perfv1alpha1.Thresholds{MinQPSPercent: ptr.To(int32(99)), MaxP99: &metav1.Duration{Duration: 5 * time.Millisecond}}}
 		})
 		var rates []int32
 		for step := range 6 {
@@ -125,7 +125,7 @@ var _ = Describe("PerfSweep controller", func() {
 		Expect(st.MaxSustainableQPS).To(Equal(ptr.To[int32](1000)))
 		Expect(st.FirstFailingQPS).To(Equal(ptr.To[int32](1250)))
 		Expect(st.Points[3].Passed).To(Equal(ptr.To(false)))
-		Expect(st.Points[3].Message).To(ContainSubstring("actual qps 998.4 < 99% of 2000"))
+		Expect(st.Points[3].Message).To(ContainSubstring("actual qps 998.4 (49.92%) (limit >= 99% of 2000): VIOLATED"), "in the words of the judge PerfRun thresholds use")
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Reason).To(Equal(perfv1alpha1.ReasonRateFound))
 	})
 })

@@ -264,6 +264,10 @@ var _ = Describe("PerfRun admission", func() {
 			delete(s, "points")
 			s["search"] = map[string]any{"startQPS": int64(100), "objective": map[string]any{"maxP99": "2562048h"}}
 		}),
+		Entry("failRun in an objective", "s", []string{"spec.search.objective", "failRun has no meaning in an objective"}, func(s map[string]any) {
+			delete(s, "points")
+			s["search"] = map[string]any{"startQPS": int64(100), "objective": map[string]any{"maxP99": "5ms", "failRun": true}}
+		}),
 		Entry("search ceiling below its start", "s", []string{"spec.search", "maxQPS must be at least startQPS"}, func(s map[string]any) {
 			delete(s, "points")
 			s["search"] = map[string]any{"startQPS": int64(1000), "maxQPS": int64(500)}

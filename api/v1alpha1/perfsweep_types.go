@@ -113,39 +113,14 @@ type RateSearch struct {
 	// +optional
 	PrecisionPercent int32 `json:"precisionPercent,omitempty"`
 
-	// objective a step must meet to pass.
+	// objective a step must meet to pass: a PerfRun's thresholds, judged by the same rules
+	// (noise-aware: a limit inside the repetitions' spread or the added latency's interval
+	// is inconclusive, and an inconclusive step does not pass). minQPSPercent defaults to 99
+	// and maxErrors to 0 here; a saturated path never passes.
 	// +kubebuilder:default={}
+	// +kubebuilder:validation:XValidation:rule="!has(self.failRun)",message="failRun has no meaning in an objective: a step that misses it is where the search turns"
 	// +optional
-	Objective RateObjective `json:"objective,omitempty"`
-}
-
-// RateObjective is what a rate must deliver to count as sustained.
-type RateObjective struct {
-	// maxP99 of the measured path (through Dapr, or direct).
-	// +kubebuilder:validation:Type=string
-	// +kubebuilder:validation:MaxLength=32
-	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
-	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxP99 must be above 0s and at most 1h"
-	// +optional
-	MaxP99 *metav1.Duration `json:"maxP99,omitempty"`
-	// maxP90 of the measured path.
-	// +kubebuilder:validation:Type=string
-	// +kubebuilder:validation:MaxLength=32
-	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
-	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxP90 must be above 0s and at most 1h"
-	// +optional
-	MaxP90 *metav1.Duration `json:"maxP90,omitempty"`
-	// minQPSPercent: the achieved rate must be at least this percent of the requested.
-	// +kubebuilder:validation:Minimum=1
-	// +kubebuilder:validation:Maximum=100
-	// +kubebuilder:default=99
-	// +optional
-	MinQPSPercent int32 `json:"minQPSPercent,omitempty"`
-	// maxErrors: requests that did not return 200.
-	// +kubebuilder:validation:Minimum=0
-	// +kubebuilder:default=0
-	// +optional
-	MaxErrors *int64 `json:"maxErrors,omitempty"`
+	Objective Thresholds `json:"objective,omitempty"`
 }
 
 // PerfSweepStatus is the curve measured so far.

@@ -21,8 +21,10 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/thresholds"
 )
 
 // Tried is a rate the search measured and whether it met the objective.
@@ -89,9 +91,17 @@ func precision(s *perfv1alpha1.RateSearch) int32 {
 	return 5
 }
 
-// Judge says whether a run's result met the objective at the requested rate, and if not,
-// why (every missed figure).
-func Judge(o *perfv1alpha1.RateObjective, requested int32, res *perfv1alpha1.Result) (bool, string) {
+// Default objective: the rate carried within 1%, without a single error.
+const (
+	DefaultMinQPSPercent = 99
+	DefaultMaxErrors     = 0
+)
+
+// Judge says whether a step's result sustained the objective, and if not, why: each
+// saturated path and every check thresholds.Evaluate did not find met. An inconclusive
+// check (its limit inside the figure's spread) does not pass: the rate is not shown to be
+// sustained.
+func Judge(o *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (bool, string) {
 	if res == nil {
 		return false, "no result"
 	}
@@ -99,32 +109,25 @@ func Judge(o *perfv1alpha1.RateObjective, requested int32, res *perfv1alpha1.Res
 	for _, s := range res.Saturated {
 		missed = append(missed, fmt.Sprintf("%s path saturated (%s qps, send-lag p99 %s > %s gap)", s.Path, s.ActualQPS, show(s.SendLagP99), show(s.Gap)))
 	}
-	minPercent := o.MinQPSPercent
-	if minPercent == 0 {
-		minPercent = 99
-	}
-	actual, ok := res.ActualRate()
-	if !ok || actual*100 < float64(minPercent)*float64(requested) {
-		missed = append(missed, fmt.Sprintf("actual qps %s < %d%% of %d", res.ActualQPS, minPercent, requested))
-	}
-	maxErrors := int64(0)
-	if o.MaxErrors != nil {
-		maxErrors = *o.MaxErrors
-	}
-	if res.Errors > maxErrors {
-		missed = append(missed, fmt.Sprintf("%d errors > %d", res.Errors, maxErrors))
-	}
-	if l := res.Latency; l != nil {
-		if o.MaxP90 != nil && (l.P90 == nil || l.P90.Duration > o.MaxP90.Duration) {
-			missed = append(missed, fmt.Sprintf("p90 %s > %s", show(l.P90), o.MaxP90.Duration))
+	v, _ := thresholds.Evaluate(withDefaults(o), res)
+	for _, c := range v.Checks {
+		if c.Outcome != thresholds.Met {
+			missed = append(missed, c.String())
 		}
-		if o.MaxP99 != nil && (l.P99 == nil || l.P99.Duration > o.MaxP99.Duration) {
-			missed = append(missed, fmt.Sprintf("p99 %s > %s", show(l.P99), o.MaxP99.Duration))
-		}
-	} else if o.MaxP90 != nil || o.MaxP99 != nil {
-		missed = append(missed, "no latency measured")
 	}
 	return len(missed) == 0, strings.Join(missed, "; ")
+}
+
+// withDefaults is the objective with the sweep's defaults for the rate and the errors.
+func withDefaults(o *perfv1alpha1.Thresholds) *perfv1alpha1.Thresholds {
+	out := o.DeepCopy()
+	if out.MinQPSPercent == nil {
+		out.MinQPSPercent = ptr.To(int32(DefaultMinQPSPercent))
+	}
+	if out.MaxErrors == nil {
+		out.MaxErrors = ptr.To(int64(DefaultMaxErrors))
+	}
+	return out
 }
 
 func show(d *metav1.Duration) string {

@@ -76,7 +76,7 @@ func knee(at int32) func(qps int32) *perfv1alpha1.Result {
 			p99 += time.Duration(qps-at) * 200 * time.Microsecond
 			actual = min(actual, float64(at)*1.1)
 		}
-		return &perfv1alpha1.Result{ActualQPS: strconv.FormatFloat(actual, 'f', 1, 64),
+		return &perfv1alpha1.Result{RequestedQPS: qps, ActualQPS: strconv.FormatFloat(actual, 'f', 1, 64),
 			Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: p99}}}
 	}
 }
@@ -87,7 +87,7 @@ func TestSearchFindsTheKneeWithinTheStepBound(t *testing.T) {
 	}{{1234, 100}, {1234, 5000}, {37, 1000}, {90000, 50000}} {
 		t.Run(fmt.Sprintf("knee %d from %d", tc.knee, tc.start), func(t *testing.T) {
 			s := &perfv1alpha1.RateSearch{StartQPS: tc.start, MaxQPS: 100000, MaxSteps: 12, PrecisionPercent: 5,
-				Objective: perfv1alpha1.RateObjective{MaxP99: &metav1.Duration{Duration: 10 * time.Millisecond}, MinQPSPercent: 99}}
+				Objective: perfv1alpha1.Thresholds{MaxP99: &metav1.Duration{Duration: 10 * time.Millisecond}, MinQPSPercent: ptr.To(int32(99))}}
 			service := knee(tc.knee)
 			var steps []Tried
 			for {
@@ -95,7 +95,7 @@ func TestSearchFindsTheKneeWithinTheStepBound(t *testing.T) {
 				if done {
 					break
 				}
-				passed, _ := Judge(&s.Objective, qps, service(qps))
+				passed, _ := Judge(&s.Objective, service(qps))
 				steps = append(steps, Tried{QPS: qps, Passed: passed})
 			}
 			pass, fail := Bounds(steps)
@@ -123,19 +123,27 @@ func TestSearchEnds(t *testing.T) {
 }
 
 func TestJudgeNamesEveryMissedFigure(t *testing.T) {
-	o := &perfv1alpha1.RateObjective{MaxP99: &metav1.Duration{Duration: 5 * time.Millisecond}, MinQPSPercent: 99}
-	res := &perfv1alpha1.Result{ActualQPS: "950.0", Errors: 3, Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 7 * time.Millisecond}}}
-	ok, why := Judge(o, 1000, res)
-	if ok || why != "actual qps 950.0 < 99% of 1000; 3 errors > 0; p99 7ms > 5ms" {
+	o := &perfv1alpha1.Thresholds{MaxP99: &metav1.Duration{Duration: 5 * time.Millisecond}}
+	res := &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "950.0", Errors: 3, Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 7 * time.Millisecond}}}
+	ok, why := Judge(o, res)
+	if ok || why != "p99 7ms (limit <= 5ms): VIOLATED; actual qps 950.0 (95.00%) (limit >= 99% of 1000): VIOLATED; errors 3 (limit <= 0): VIOLATED" {
 		t.Errorf("judged %v: %q", ok, why)
 	}
-	if ok, why := Judge(o, 1000, &perfv1alpha1.Result{ActualQPS: "999.9", Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: time.Millisecond}}}); !ok {
+	if ok, why := Judge(o, &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "999.9", Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: time.Millisecond}}}); !ok {
 		t.Errorf("a met objective failed: %s", why)
 	} // A step whose load tester fell behind its schedule fails, whatever its latency says.
-	saturated := &perfv1alpha1.Result{ActualQPS: "999.9", Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: time.Millisecond}},
+	saturated := &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "999.9", Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: time.Millisecond}},
 		Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr", ActualQPS: "999.9", SendLagP99: &metav1.Duration{Duration: 30 * time.Millisecond}, Gap: &metav1.Duration{Duration: 16 * time.Millisecond}}}}
-	if ok, why := Judge(o, 1000, saturated); ok || why != "dapr path saturated (999.9 qps, send-lag p99 30ms > 16ms gap)" {
+	if ok, why := Judge(o, saturated); ok || why != "dapr path saturated (999.9 qps, send-lag p99 30ms > 16ms gap)" {
 		t.Errorf("a saturated step judged %v: %q", ok, why)
+	}
+	// The same rules as a PerfRun's thresholds: a limit inside the repetitions' spread is
+	// not shown to be met, and such a step does not pass.
+	straddling := &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "999.9", Latency: &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 4 * time.Millisecond}},
+		Spread: &perfv1alpha1.Spread{Latency: &perfv1alpha1.LatencyRange{Min: perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 3 * time.Millisecond}},
+			Max: perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 6 * time.Millisecond}}}}}
+	if ok, why := Judge(o, straddling); ok || why != "p99 4ms (repetitions 3ms..6ms) (limit <= 5ms): inconclusive" {
+		t.Errorf("a step whose repetitions straddle the limit judged %v: %q", ok, why)
 	}
 }
 

@@ -104,7 +104,7 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "maxrate", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
 			Template: shortTemplate(500, false, 10*time.Second),
 			Search: &perfv1alpha1.RateSearch{StartQPS: 500, MaxQPS: 16000, MaxSteps: 5, PrecisionPercent: 10,
-				Objective: perfv1alpha1.RateObjective{MaxP99: &metav1.Duration{Duration: 50 * time.Millisecond}, MinQPSPercent: 99}}}}
+				Objective: perfv1alpha1.Thresholds{MaxP99: &metav1.Duration{Duration: 50 * time.Millisecond}, MinQPSPercent: ptr.To(int32(99))}}}}
 		Expect(k8sClient.Create(ctx, sw)).To(Succeed())
 		start := time.Now()
 		Eventually(sweepDone(sw), 8*time.Minute, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
