@@ -26,6 +26,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/diagnose"
+	"github.com/daprbench/daprbench/internal/repetitions"
 	"github.com/daprbench/daprbench/internal/report"
 	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/workload"
@@ -144,7 +145,7 @@ func missingVariants(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
 	}
 	reps := int(max(run.Spec.Load.Repetitions, 1))
 	for _, v := range want {
-		m, ok := sum.Merge(v)
+		m, ok := repetitions.Of(sum, v)
 		if !ok || m.Reps < reps {
 			return fmt.Sprintf("it holds %d of the %d repetitions of the %s path the spec asks for", m.Reps, reps, v)
 		}

@@ -31,6 +31,9 @@ type LatencyFigure struct {
 	// Percentile is 50 … 99.9; 0 for avg and max.
 	Percentile float64
 	field      func(*LatencySummary) **metav1.Duration
+	// point is the figure's field in a sweep point's compact PointLatency; nil for the
+	// figures a point does not keep.
+	point func(*PointLatency) **metav1.Duration
 }
 
 // Of is the figure's value in l; nil when l or the figure is absent.
@@ -44,6 +47,22 @@ func (f LatencyFigure) Of(l *LatencySummary) *metav1.Duration {
 // Set gives the figure its value in l.
 func (f LatencyFigure) Set(l *LatencySummary, d *metav1.Duration) { *f.field(l) = d }
 
+// OfPoint is the figure's value in a sweep point's latency; nil when absent or not kept.
+func (f LatencyFigure) OfPoint(l *PointLatency) *metav1.Duration {
+	if l == nil || f.point == nil {
+		return nil
+	}
+	return *f.point(l)
+}
+
+// SetPoint gives the figure its value in a sweep point's latency (a figure a point does
+// not keep is dropped).
+func (f LatencyFigure) SetPoint(l *PointLatency, d *metav1.Duration) {
+	if f.point != nil {
+		*f.point(l) = d
+	}
+}
+
 // Quantile is the figure's Prometheus quantile label ("0.9"), or its name for avg and max.
 func (f LatencyFigure) Quantile() string {
 	if f.Percentile == 0 {
@@ -54,13 +73,16 @@ func (f LatencyFigure) Quantile() string {
 
 // The figures of a LatencySummary.
 var (
-	FigureP50  = LatencyFigure{"p50", 50, func(l *LatencySummary) **metav1.Duration { return &l.P50 }}
-	FigureP75  = LatencyFigure{"p75", 75, func(l *LatencySummary) **metav1.Duration { return &l.P75 }}
-	FigureP90  = LatencyFigure{"p90", 90, func(l *LatencySummary) **metav1.Duration { return &l.P90 }}
-	FigureP99  = LatencyFigure{"p99", 99, func(l *LatencySummary) **metav1.Duration { return &l.P99 }}
-	FigureP999 = LatencyFigure{"p99.9", 99.9, func(l *LatencySummary) **metav1.Duration { return &l.P999 }}
-	FigureAvg  = LatencyFigure{"avg", 0, func(l *LatencySummary) **metav1.Duration { return &l.Avg }}
-	FigureMax  = LatencyFigure{"max", 0, func(l *LatencySummary) **metav1.Duration { return &l.Max }}
+	FigureP50 = LatencyFigure{"p50", 50, func(l *LatencySummary) **metav1.Duration { return &l.P50 },
+		func(l *PointLatency) **metav1.Duration { return &l.P50 }}
+	FigureP75 = LatencyFigure{"p75", 75, func(l *LatencySummary) **metav1.Duration { return &l.P75 }, nil}
+	FigureP90 = LatencyFigure{"p90", 90, func(l *LatencySummary) **metav1.Duration { return &l.P90 },
+		func(l *PointLatency) **metav1.Duration { return &l.P90 }}
+	FigureP99 = LatencyFigure{"p99", 99, func(l *LatencySummary) **metav1.Duration { return &l.P99 },
+		func(l *PointLatency) **metav1.Duration { return &l.P99 }}
+	FigureP999 = LatencyFigure{"p99.9", 99.9, func(l *LatencySummary) **metav1.Duration { return &l.P999 }, nil}
+	FigureAvg  = LatencyFigure{"avg", 0, func(l *LatencySummary) **metav1.Duration { return &l.Avg }, nil}
+	FigureMax  = LatencyFigure{"max", 0, func(l *LatencySummary) **metav1.Duration { return &l.Max }, nil}
 
 	// LatencyPercentiles are the percentiles every summary holds, in order.
 	LatencyPercentiles = []LatencyFigure{FigureP50, FigureP75, FigureP90, FigureP99, FigureP999}
@@ -68,7 +90,8 @@ var (
 	PercentilesAndMean = []LatencyFigure{FigureP50, FigureP75, FigureP90, FigureP99, FigureP999, FigureAvg}
 	// LatencyFigures are the percentiles, then the mean and the maximum.
 	LatencyFigures = []LatencyFigure{FigureP50, FigureP75, FigureP90, FigureP99, FigureP999, FigureAvg, FigureMax}
-	// HeadlinePercentiles are the percentiles comparisons and charts show.
+	// HeadlinePercentiles are the percentiles comparisons and charts show, and the ones a
+	// sweep point keeps (PointLatency).
 	HeadlinePercentiles = []LatencyFigure{FigureP50, FigureP90, FigureP99}
 )
 

@@ -71,15 +71,6 @@ func varies(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPoi
 
 type pick func(*perfv1alpha1.PointLatency) *metav1.Duration
 
-var percentiles = []struct {
-	name string
-	pick pick
-}{
-	{"p50", func(l *perfv1alpha1.PointLatency) *metav1.Duration { return l.P50 }},
-	{"p90", func(l *perfv1alpha1.PointLatency) *metav1.Duration { return l.P90 }},
-	{"p99", func(l *perfv1alpha1.PointLatency) *metav1.Duration { return l.P99 }},
-}
-
 // latencySeries: the measured path's p50/p90/p99, then the baseline's when measured.
 func latencySeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) []Series {
 	var out []Series
@@ -90,8 +81,8 @@ func latencySeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.S
 		{"dapr", func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Latency }},
 		{"baseline", func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Baseline }},
 	} {
-		for _, pc := range percentiles {
-			s := series(path.name+" "+pc.name, points, x, ms(path.of, pc.pick))
+		for _, f := range perfv1alpha1.HeadlinePercentiles {
+			s := series(path.name+" "+f.Name, points, x, ms(path.of, f.OfPoint))
 			if len(s.X) > 0 {
 				out = append(out, s)
 			}
@@ -102,8 +93,8 @@ func latencySeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.S
 
 func addedSeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) []Series {
 	var out []Series
-	for _, pc := range percentiles {
-		s := series("added "+pc.name, points, x, ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Added }, pc.pick))
+	for _, f := range perfv1alpha1.HeadlinePercentiles {
+		s := series("added "+f.Name, points, x, ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Added }, f.OfPoint))
 		if len(s.X) > 0 {
 			out = append(out, s)
 		}

@@ -174,30 +174,17 @@ func Message(findings []Finding) string {
 	return strings.Join(parts, "; ")
 }
 
-func latency(which func(*perfv1alpha1.Result) *perfv1alpha1.LatencySummary, pick func(*perfv1alpha1.LatencySummary) (time.Duration, bool)) func(*perfv1alpha1.Result) (float64, bool) {
+func latency(which func(*perfv1alpha1.Result) *perfv1alpha1.LatencySummary, f perfv1alpha1.LatencyFigure) func(*perfv1alpha1.Result) (float64, bool) {
 	return func(r *perfv1alpha1.Result) (float64, bool) {
-		l := which(r)
-		if l == nil {
+		d := f.Of(which(r))
+		if d == nil {
 			return 0, false
 		}
-		d, ok := pick(l)
-		return float64(d), ok
+		return float64(d.Duration), true
 	}
 }
 
-func p90(l *perfv1alpha1.LatencySummary) (time.Duration, bool) {
-	if l.P90 == nil {
-		return 0, false
-	}
-	return l.P90.Duration, true
-}
-
-func p99(l *perfv1alpha1.LatencySummary) (time.Duration, bool) {
-	if l.P99 == nil {
-		return 0, false
-	}
-	return l.P99.Duration, true
-}
+var p90, p99 = perfv1alpha1.FigureP90, perfv1alpha1.FigureP99
 
 func actualQPS(r *perfv1alpha1.Result) (float64, bool) { return r.ActualRate() }
 

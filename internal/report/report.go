@@ -28,6 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/repetitions"
 	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/usage"
 )
@@ -57,7 +58,7 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 		res.LoadTesters[i].Node = in.TesterNodes[res.LoadTesters[i].Index]
 	}
 	res.CPU = in.CPU
-	m, _ := in.Summary.Merge(MeasuredVariant(run))
+	m, _ := repetitions.Of(in.Summary, MeasuredVariant(run))
 	addUsage(run, res, in.Usage, m.ActualQPS)
 	return res
 }
@@ -89,7 +90,7 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 	measured := MeasuredVariant(run)
 	var spread perfv1alpha1.Spread
 	reps := 0
-	if m, ok := sum.Merge(measured); ok {
+	if m, ok := repetitions.Of(sum, measured); ok {
 		reps = m.Reps
 		res.ActualQPS = formatQPS(m.ActualQPS)
 		res.Requests, res.Errors = m.Requests, m.Errors
@@ -99,7 +100,7 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 	if m, ok := sum.MergedOf(measured); ok {
 		res.Latency, res.ServiceTime, res.SendLag = summarize(m), spectrum(m.Service), spectrum(m.Lag)
 	}
-	if b, ok := sum.Merge(result.Baseline); ok {
+	if b, ok := repetitions.Of(sum, result.Baseline); ok {
 		res.BaselineActualQPS = formatQPS(b.ActualQPS)
 		spread.Baseline = rangeOf(b.Latency)
 	}
@@ -219,8 +220,8 @@ func PathName(run *perfv1alpha1.PerfRun, v result.Variant) string {
 }
 
 // rangeOf is the lowest and highest value of each percentile over repetitions.
-func rangeOf(l result.Latencies) *perfv1alpha1.LatencyRange {
-	pick := func(f func(result.Stat) time.Duration) perfv1alpha1.LatencySummary {
+func rangeOf(l repetitions.Latencies) *perfv1alpha1.LatencyRange {
+	pick := func(f func(repetitions.Stat) time.Duration) perfv1alpha1.LatencySummary {
 		at := func(p float64) *metav1.Duration {
 			if s, ok := l.Percentile(p); ok {
 				return duration(f(s))
@@ -230,8 +231,8 @@ func rangeOf(l result.Latencies) *perfv1alpha1.LatencyRange {
 		return *perfv1alpha1.SummaryAt(at, duration(f(l.Avg)), duration(f(l.Max)))
 	}
 	return &perfv1alpha1.LatencyRange{
-		Min: pick(func(s result.Stat) time.Duration { return s.Min }),
-		Max: pick(func(s result.Stat) time.Duration { return s.Max }),
+		Min: pick(func(s repetitions.Stat) time.Duration { return s.Min }),
+		Max: pick(func(s repetitions.Stat) time.Duration { return s.Max }),
 	}
 }
 

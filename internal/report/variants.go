@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/repetitions"
 	"github.com/daprbench/daprbench/internal/result"
 )
 
@@ -32,7 +33,7 @@ func variantsOf(run *perfv1alpha1.PerfRun, sum *result.Summary) []perfv1alpha1.V
 	for i, v := range run.Spec.Variants {
 		code := result.DaprVariant(i)
 		vr := perfv1alpha1.VariantResult{Name: v.Name}
-		if m, ok := sum.Merge(code); ok {
+		if m, ok := repetitions.Of(sum, code); ok {
 			vr.ActualQPS, vr.Requests, vr.Errors = formatQPS(m.ActualQPS), m.Requests, m.Errors
 		}
 		if m, ok := sum.MergedOf(code); ok {

@@ -128,30 +128,6 @@ func TestDecodeRejectsBadInput(t *testing.T) {
 	}
 }
 
-func TestMergeSpreadsRepetitions(t *testing.T) {
-	// Three repetitions: the spread of Dapr's p50 is 1300..1600 µs.
-	s := Summary{Runs: []Run{
-		run(Baseline, 0, 1000), run(Dapr, 0, 1300),
-		run(Baseline, 1, 800), run(Dapr, 1, 1300),
-		run(Baseline, 2, 700), run(Dapr, 2, 1600),
-	}}
-	s.Runs[3].ActualQPS = 990
-	dapr, ok := s.Merge(Dapr)
-	if !ok || dapr.Reps != 3 || dapr.Requests != 3*59_992 {
-		t.Fatalf("merge dapr = %+v", dapr)
-	}
-	if dapr.ActualQPS != 999.87 {
-		t.Errorf("median qps = %v", dapr.ActualQPS)
-	}
-	p50, _ := dapr.Latency.Percentile(50)
-	if p50 != (Stat{Median: 1300 * time.Microsecond, Min: 1300 * time.Microsecond, Max: 1600 * time.Microsecond}) {
-		t.Errorf("dapr p50 = %+v", p50)
-	}
-	if _, ok := s.Merge(Direct); ok {
-		t.Error("Merge of an absent variant must report !ok")
-	}
-}
-
 func TestMergedAndAddedSurviveEncoding(t *testing.T) {
 	s := Summary{RequestedQPS: 1000, Digits: 3, Runs: []Run{run(Baseline, 0, 600), run(Dapr, 0, 1100)},
 		Merged: []Merged{{Variant: Dapr, Percentiles: []Percentile{{99.9, 5100}, {90, 3100}}, AvgUs: 1200, MaxUs: 9000}},
@@ -177,13 +153,6 @@ func TestMergedAndAddedSurviveEncoding(t *testing.T) {
 	}
 	if got.Added.Avg.HighUs != 560 || got.Digits != 3 || got.Added.Confidence != 0.95 {
 		t.Errorf("decoded %+v", got.Added)
-	}
-}
-
-func TestMedianOfEvenCount(t *testing.T) {
-	got := stat([]time.Duration{4, 1, 3, 2})
-	if got != (Stat{Median: 2, Min: 1, Max: 4}) { // (2+3)/2 in integer nanoseconds
-		t.Errorf("stat = %+v", got)
 	}
 }
 

@@ -127,14 +127,15 @@ type Run struct {
 // Latency returns the latency at percentile p, selected by value.
 func (r *Run) Latency(p float64) (time.Duration, bool) {
 	for _, pc := range r.Percentiles {
-		if samePercentile(pc.P, p) {
+		if SamePercentile(pc.P, p) {
 			return time.Duration(pc.Us) * time.Microsecond, true
 		}
 	}
 	return 0, false
 }
 
-func samePercentile(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+// SamePercentile compares percentiles as float values may differ in their last bits.
+func SamePercentile(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 // Summary is what the load tester writes to its termination message.
 type Summary struct {
@@ -251,7 +252,7 @@ type Added struct {
 // At returns the added latency at percentile p, selected by value.
 func (a *Added) At(p float64) (Interval, bool) {
 	for _, ap := range a.Percentiles {
-		if samePercentile(ap.P, p) {
+		if SamePercentile(ap.P, p) {
 			return ap.Interval, true
 		}
 	}

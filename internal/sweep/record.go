@@ -42,7 +42,11 @@ func compact(l *perfv1alpha1.LatencySummary) *perfv1alpha1.PointLatency {
 	if l == nil {
 		return nil
 	}
-	return &perfv1alpha1.PointLatency{P50: dup(l.P50), P90: dup(l.P90), P99: dup(l.P99)}
+	p := &perfv1alpha1.PointLatency{}
+	for _, f := range perfv1alpha1.HeadlinePercentiles {
+		f.SetPoint(p, dup(f.Of(l)))
+	}
+	return p
 }
 
 func dup(d *metav1.Duration) *metav1.Duration {

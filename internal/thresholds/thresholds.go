@@ -73,19 +73,18 @@ func Evaluate(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (Verdict, bo
 		return Verdict{}, false
 	}
 	var checks []Check
-	latency := func(name string, limit *metav1.Duration, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration,
+	latency := func(name string, limit *metav1.Duration, f perfv1alpha1.LatencyFigure,
 		summary *perfv1alpha1.LatencySummary, bounds *bounds) {
 		if limit == nil {
 			return
 		}
-		checks = append(checks, latencyCheck(name, limit.Duration, summary, bounds, pick))
+		checks = append(checks, latencyCheck(name, limit.Duration, summary, bounds, f))
 	}
 	var spread perfv1alpha1.Spread
 	if res.Spread != nil {
 		spread = *res.Spread
 	}
-	p90 := func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P90 }
-	p99 := func(l *perfv1alpha1.LatencySummary) *metav1.Duration { return l.P99 }
+	p90, p99 := perfv1alpha1.FigureP90, perfv1alpha1.FigureP99
 	added := intervalBounds(res.AddedInterval)
 	latency("added p90", t.MaxAddedP90, p90, res.Added, added)
 	latency("added p99", t.MaxAddedP99, p99, res.Added, added)
@@ -170,10 +169,10 @@ func spreadBounds(r *perfv1alpha1.LatencyRange) *bounds {
 
 // latencyCheck: met when the whole interval (or every repetition) is within the limit,
 // violated when it lies wholly above, inconclusive when the limit falls inside it.
-func latencyCheck(name string, limit time.Duration, s *perfv1alpha1.LatencySummary, b *bounds,
-	pick func(*perfv1alpha1.LatencySummary) *metav1.Duration) Check {
+func latencyCheck(name string, limit time.Duration, s *perfv1alpha1.LatencySummary, b *bounds, f perfv1alpha1.LatencyFigure) Check {
+	pick := f.Of
 	c := Check{Name: name, Limit: "<= " + limit.String(), Outcome: Inconclusive, Measured: "not measured"}
-	if s == nil || pick(s) == nil {
+	if pick(s) == nil {
 		return c
 	}
 	point := pick(s).Duration

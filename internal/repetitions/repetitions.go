@@ -14,18 +14,21 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package result
+// Package repetitions says how a variant's repetitions agree: the median of each figure
+// and its range. It reads the load tester's summary; the summary itself (internal/result)
+// is only the load tester ↔ controller contract.
+package repetitions
 
 import (
-	"math"
 	"slices"
 	"time"
 
+	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/stats"
 )
 
-// Stat is the median, lowest and highest of one figure over repetitions: the spread of a
-// variant's repetitions. (Its latency over all repetitions is Summary.Merged.)
+// Stat is the median, lowest and highest of one figure over repetitions. (A variant's
+// latency over all its requests is result.Summary.Merged, from the merged histograms.)
 type Stat struct {
 	Median, Min, Max time.Duration
 }
@@ -39,16 +42,17 @@ type Latencies struct {
 // Percentile returns the Stat of percentile p, selected by value.
 func (l Latencies) Percentile(p float64) (Stat, bool) {
 	for k, v := range l.Percentiles {
-		if samePercentile(k, p) {
+		if result.SamePercentile(k, p) {
 			return v, true
 		}
 	}
 	return Stat{}, false
 }
 
-// VariantStats is the merged view of one variant over its repetitions.
-type VariantStats struct {
-	Variant   Variant
+// Spread is one variant's repetitions side by side: the median rate, the totals, and
+// each latency figure's median, lowest and highest.
+type Spread struct {
+	Variant   result.Variant
 	Reps      int
 	ActualQPS float64 // median over repetitions
 	Requests  int64   // sum over repetitions
@@ -56,19 +60,18 @@ type VariantStats struct {
 	Latency   Latencies
 }
 
-// Merge folds the runs of one variant into its merged view; ok is false when the variant
-// has no runs.
-func (s *Summary) Merge(v Variant) (VariantStats, bool) {
-	var runs []Run
-	for _, r := range s.Runs {
+// Of is the spread of variant v's repetitions in sum; ok is false when v has no runs.
+func Of(sum *result.Summary, v result.Variant) (Spread, bool) {
+	var runs []result.Run
+	for _, r := range sum.Runs {
 		if r.Variant == v {
 			runs = append(runs, r)
 		}
 	}
 	if len(runs) == 0 {
-		return VariantStats{}, false
+		return Spread{}, false
 	}
-	out := VariantStats{Variant: v, Reps: len(runs)}
+	out := Spread{Variant: v, Reps: len(runs)}
 	qps := make([]float64, len(runs))
 	for i, r := range runs {
 		qps[i] = r.ActualQPS
@@ -81,13 +84,13 @@ func (s *Summary) Merge(v Variant) (VariantStats, bool) {
 }
 
 // latencies computes the Stat of every percentile, avg and max over runs.
-func latencies(runs []Run) Latencies {
+func latencies(runs []result.Run) Latencies {
 	out := Latencies{Percentiles: map[float64]Stat{}}
 	// Every percentile any run reports; a percentile missing from some runs uses the others.
 	var ps []float64
 	for _, r := range runs {
 		for _, pc := range r.Percentiles {
-			if !slices.ContainsFunc(ps, func(p float64) bool { return samePercentile(p, pc.P) }) {
+			if !slices.ContainsFunc(ps, func(p float64) bool { return result.SamePercentile(p, pc.P) }) {
 				ps = append(ps, pc.P)
 			}
 		}
@@ -117,6 +120,3 @@ func stat(vals []time.Duration) Stat {
 }
 
 func us(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
-
-// Micros converts fortio's seconds to whole microseconds.
-func Micros(seconds float64) int64 { return int64(math.Round(seconds * 1e6)) }
