@@ -57,7 +57,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, s *runScope) (stepResul
 		return waitFor(r.PollInterval), nil
 	}
 	sum, decodeErr := result.Decode([]byte(msg))
-	if decodeErr == nil && (r.awaitingUsageTail(run, sum, jobFinishedAt(job)) || r.awaitingCountersTail(run, sum, jobFinishedAt(job))) {
+	if decodeErr == nil && r.awaitingTail(run, sum, jobFinishedAt(job)) {
 		r.sampleUsage(ctx, s, testers)
 		return waitFor(r.PollInterval), nil
 	}

@@ -110,34 +110,22 @@ func (r *PerfRunReconciler) sampleUsage(ctx context.Context, s *runScope, tester
 	}
 }
 
-// awaitingUsageTail is true while a finished load's last windows may still come: metrics are
-// flowing, no window yet reaches the end of the last measured run, and the wait is bounded.
-func (r *PerfRunReconciler) awaitingUsageTail(run *perfv1alpha1.PerfRun, sum *result.Summary, finishedAt time.Time) bool {
+// awaitingTail is true while a finished load's last readings may still come, bounded by
+// usageTailWait: metrics flow but no window reaches the end of the last measured run yet
+// (metrics-server serves a window up to a resolution after it ends), or a container that
+// still runs has no counter reading after it (without one, a short last phase gets no CPU
+// figure at all).
+func (r *PerfRunReconciler) awaitingTail(run *perfv1alpha1.PerfRun, sum *result.Summary, finishedAt time.Time) bool {
 	live := run.Status.LiveUsage
-	if r.Usage == nil || live == nil || len(live.Windows) == 0 || !r.Clock.Now().Before(finishedAt.Add(usageTailWait)) {
-		return false
-	}
 	phases := phasesOf(sum)
-	if len(phases) == 0 {
+	if live == nil || len(phases) == 0 || !r.Clock.Now().Before(finishedAt.Add(usageTailWait)) {
 		return false
 	}
-	lastEnd := phases[len(phases)-1].End
-	return !slices.ContainsFunc(live.Windows, func(w perfv1alpha1.UsageWindow) bool { return !w.End.Time.Before(lastEnd.Add(-phaseEdge)) })
-}
-
-// awaitingCountersTail is true while a finished load's last measured run has no counter
-// reading after it for a container that still runs (bounded like the metrics' tail): without
-// one, a short last phase gets no CPU figure at all.
-func (r *PerfRunReconciler) awaitingCountersTail(run *perfv1alpha1.PerfRun, sum *result.Summary, finishedAt time.Time) bool {
-	live := run.Status.LiveUsage
-	if r.Counters == nil || live == nil || len(live.Counters) == 0 || !r.Clock.Now().Before(finishedAt.Add(usageTailWait)) {
-		return false
-	}
-	phases := phasesOf(sum)
-	if len(phases) == 0 {
-		return false
-	}
-	return usage.CountersBehind(live.Counters, phases[len(phases)-1].End.Add(-phaseEdge)) != ""
+	lastEnd := phases[len(phases)-1].End.Add(-phaseEdge)
+	windowsBehind := r.Usage != nil && len(live.Windows) > 0 &&
+		!slices.ContainsFunc(live.Windows, func(w perfv1alpha1.UsageWindow) bool { return !w.End.Time.Before(lastEnd) })
+	countersBehind := r.Counters != nil && len(live.Counters) > 0 && usage.CountersBehind(live.Counters, lastEnd) != ""
+	return windowsBehind || countersBehind
 }
 
 // takeLiveUsage ends the run's sampling and hands over what it recorded.

@@ -50,8 +50,14 @@ const (
 	rootCgroup = "/"
 )
 
+// nodeRolePrefix starts the role of a node's root cgroup among the counters' roles.
+const nodeRolePrefix = "node/"
+
 // NodeRole names a node's root cgroup among the counters' roles.
-func NodeRole(node string) string { return "node/" + node }
+func NodeRole(node string) string { return nodeRolePrefix + node }
+
+// IsNodeRole reports whether role is a node's root cgroup.
+func IsNodeRole(role string) bool { return strings.HasPrefix(role, nodeRolePrefix) }
 
 // ContainerID is the runtime's id of a container as its pod status gives it
 // ("containerd://ID") and as its cgroup path ends (".../ID", or ".../cri-containerd-ID.scope"
@@ -333,7 +339,7 @@ func CountersBehind(samples []perfv1alpha1.CounterSample, t time.Time) string {
 	roles := slices.Sorted(maps.Keys(newest))
 	for _, role := range roles {
 		base, _ := splitVariant(role)
-		stillRunning := Role(base) == ServerSidecar || Role(base) == ServerApp || strings.HasPrefix(role, "node/")
+		stillRunning := Role(base) == ServerSidecar || Role(base) == ServerApp || IsNodeRole(role)
 		if stillRunning && newest[role].Before(t) {
 			return role
 		}
