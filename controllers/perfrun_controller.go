@@ -57,6 +57,9 @@ type PerfRunReconciler struct {
 	Clock clock.PassiveClock
 	// Workload holds the image and pull policy of the run's pods.
 	Workload workload.Options
+	// AllowedImagePrefixes are the image prefixes a PerfRun may name besides the operator's
+	// own repository; empty: the registry path of Dapr's injector.
+	AllowedImagePrefixes []string
 	// PollInterval is how often a run in progress is looked at again (pods are not watched).
 	PollInterval time.Duration
 	// ImageStartGrace is how long a container may sit in ImagePullBackOff or CrashLoopBackOff

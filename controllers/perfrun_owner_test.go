@@ -81,3 +81,19 @@ var _ = Describe("PerfRun children named like existing objects", func() {
 		Consistently(exists(after), 2*time.Second).Should(BeTrue(), "cleanup leaves what the run does not own")
 	})
 })
+
+var _ = Describe("PerfRun images", func() {
+	It("fails ImageNotAllowed, creating nothing, for an image outside the operator's repository and Dapr's registry path", func() {
+		ns := newNamespace()
+		run := createRun(ns, "foreign", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.LoadTester.Image = testImage[:len("daprbench:")] + "other-tag" // the operator's repository: allowed
+			s.Variants = []perfv1alpha1.SidecarVariant{
+				{Name: "release", SidecarImage: "ghcr.io/dapr/daprd:1.15.0"}, // beside the injector's image: allowed
+				{Name: "mine", SidecarImage: "quay.io/someone/daprd:latest"},
+			}
+		})
+		c := failedWith(run, perfv1alpha1.ReasonImageNotAllowed)
+		Expect(c.Message).To(HavePrefix(`spec.variants[1].sidecarImage "quay.io/someone/daprd:latest": not under an allowed prefix (daprbench:, daprbench@, ghcr.io/dapr/)`))
+		Expect(exists(deployment(ns, "foreign-target"))()).To(BeFalse(), "nothing is created for a refused image")
+	})
+})

@@ -52,6 +52,10 @@ func (r *PerfRunReconciler) preflight(ctx context.Context, s *runScope) (stepRes
 	env := &perfv1alpha1.Environment{KubernetesVersion: r.KubernetesVersion}
 	run.Status.Environment = env
 	if !run.Spec.DaprEnabled() {
+		if refused := r.imageNotAllowed(run, nil); refused != "" {
+			markFailed(run, r.now(), perfv1alpha1.ReasonImageNotAllowed, "%s", refused)
+			return stopHere, nil
+		}
 		setDaprReady(run, true, perfv1alpha1.ReasonDaprNotRequired, "dapr.enabled=false: measuring the direct path without sidecars")
 		return proceed, nil
 	}
@@ -79,6 +83,10 @@ func (r *PerfRunReconciler) preflight(ctx context.Context, s *runScope) (stepRes
 				"set spec.dapr.controlPlaneNamespace to the namespace of Dapr's control plane", ns, sidecarInjectorApp)
 	}
 	env.DaprVersion = imageTag(injector)
+	if refused := r.imageNotAllowed(run, injector); refused != "" {
+		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotAllowed, "%s", refused)
+		return stopHere, nil
+	}
 
 	mtls, source, err := r.clusterMTLS(ctx, ns)
 	if err != nil {

@@ -183,6 +183,15 @@ var _ = Describe("PerfRun admission", func() {
 			set("variants", []any{map[string]any{"name": "a", "annotations": map[string]any{"sidecar.istio.io/inject": "true"}}})),
 		Entry("an annotation the operator owns", []string{"spec.variants[0]", "must not set dapr.io/enabled, app-id"},
 			set("variants", []any{map[string]any{"name": "a", "annotations": map[string]any{"dapr.io/app-id": "other"}}})),
+		Entry("an annotation that reads Secrets", []string{"spec.variants[0]", "may only be sidecar settings a benchmark varies"},
+			set("variants", []any{map[string]any{"name": "a", "annotations": map[string]any{"dapr.io/env-from-secret": "TOKEN=db-password"}}})),
+		Entry("an annotation that sends load elsewhere", []string{"spec.variants[0]", "may only be sidecar settings a benchmark varies"},
+			set("variants", []any{map[string]any{"name": "a", "annotations": map[string]any{"dapr.io/app-channel-address": "payments.prod"}}})),
+		Entry("an annotation that mounts volumes", []string{"spec.variants[0]", "may only be sidecar settings a benchmark varies"},
+			set("variants", []any{map[string]any{"name": "a", "annotations": map[string]any{"dapr.io/volume-mounts": "host:/etc"}}})),
+		Entry("an image with whitespace", []string{"spec.target.image", "should match"}, set("target.image", "daprbench:dev --privileged")),
+		Entry("a sidecar image with whitespace", []string{"spec.variants[0].sidecarImage", "should match"},
+			set("variants", []any{map[string]any{"name": "a", "sidecarImage": "ghcr.io/dapr/daprd:1.16.0 "}})),
 		Entry("target toleration malformed", []string{"spec.target.tolerations"}, set("target.tolerations", "all")),
 		Entry("load-tester replicas zero", []string{"spec.loadTester.replicas", "greater than or equal to 1"}, set("loadTester.replicas", int64(0))),
 		Entry("load-tester replicas above 10", []string{"spec.loadTester.replicas", "less than or equal to 10"}, set("loadTester.replicas", int64(11))),
@@ -286,6 +295,16 @@ var _ = Describe("PerfRun admission", func() {
 			Expect(unstructured.SetNestedField(s, int64(0), "template", "spec", "load", "qps")).To(Succeed())
 		}),
 	)
+
+	It("admits every annotation of the variant allowlist", func() {
+		allowed := map[string]any{}
+		for _, k := range []string{"dapr.io/max-body-size", "dapr.io/app-max-concurrency", "dapr.io/enable-api-logging", "dapr.io/env",
+			"dapr.io/sidecar-readiness-probe-threshold", "dapr.io/app-health-probe-interval"} {
+			allowed[k] = "1"
+		}
+		run := perfRun("allowlisted", set("variants", []any{map[string]any{"name": "a", "annotations": allowed}}))
+		Expect(k8s.Create(ctx, run, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed())
+	})
 
 	It("refuses a name too long to prefix the run's workloads", func() {
 		err := k8s.Create(ctx, perfRun(strings.Repeat("a", 41)), client.DryRunAll)

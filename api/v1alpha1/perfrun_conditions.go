@@ -101,6 +101,9 @@ const (
 	// ReasonImageNotStarting: a container of the run cannot start (image pull, crash loop,
 	// bad config); the kubelet's own reason is in the message.
 	ReasonImageNotStarting = "ImageNotStarting"
+	// ReasonImageNotAllowed: an image the run names (target, load tester, a variant's
+	// sidecar) is under no prefix the operator allows (--allowed-image-prefixes).
+	ReasonImageNotAllowed = "ImageNotAllowed"
 	// ReasonNameConflict: an object the run would create already exists and belongs to
 	// someone else; the run never applies onto it (it would take it over, and cleanup
 	// would delete it).

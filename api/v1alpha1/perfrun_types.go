@@ -438,8 +438,11 @@ type ActorsSpec struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.resources) || !has(self.resources.requests) || !has(self.resources.limits) || !('cpu' in self.resources.requests && 'cpu' in self.resources.limits) || quantity(string(self.resources.requests['cpu'])).compareTo(quantity(string(self.resources.limits['cpu']))) <= 0",message="resources.requests.cpu must not exceed resources.limits.cpu"
 // +kubebuilder:validation:XValidation:rule="!has(self.resources) || !has(self.resources.requests) || !has(self.resources.limits) || !('memory' in self.resources.requests && 'memory' in self.resources.limits) || quantity(string(self.resources.requests['memory'])).compareTo(quantity(string(self.resources.limits['memory']))) <= 0",message="resources.requests.memory must not exceed resources.limits.memory"
 type WorkloadSpec struct {
-	// image overrides the image (by default the operator's own, which holds every binary).
+	// image overrides the image (by default the operator's own, which holds every binary). It
+	// must lie under a prefix the operator allows (its own repository, or
+	// --allowed-image-prefixes).
 	// +kubebuilder:validation:MaxLength=512
+	// +kubebuilder:validation:Pattern=`^\S+$`
 	// +optional
 	Image string `json:"image,omitempty"`
 

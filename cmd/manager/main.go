@@ -20,6 +20,7 @@ package main
 import (
 	"flag"
 	"os"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -51,12 +52,15 @@ func main() {
 		workers                int
 		apiQPS                 float64
 		apiBurst               int
+		allowedImagePrefixes   string
 	)
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint (0 disables it)")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
 	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader, so only one manager of several replicas works")
 	flag.StringVar(&opts.Image, "image", envOr("DAPRBENCH_IMAGE", "daprbench:dev"), "image of the load tester and target app, unless a PerfRun overrides it [DAPRBENCH_IMAGE]")
 	flag.StringVar(&opts.PullPolicy, "image-pull-policy", envOr("DAPRBENCH_IMAGE_PULL_POLICY", "IfNotPresent"), "pull policy of the run's containers [DAPRBENCH_IMAGE_PULL_POLICY]")
+	flag.StringVar(&allowedImagePrefixes, "allowed-image-prefixes", envOr("DAPRBENCH_ALLOWED_IMAGE_PREFIXES", ""),
+		"comma-separated image prefixes a PerfRun may name for its target, load tester and sidecars, besides the operator's own repository; empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
 	flag.DurationVar(&pollInterval, "poll-interval", 5*time.Second, "how often a run in progress is looked at again")
 	flag.DurationVar(&imageStartGrace, "image-start-grace", 3*time.Minute, "how long a container may back off (image pull, crash loop) before its run fails")
 	flag.DurationVar(&usageInterval, "usage-interval", 5*time.Second, "how often the metrics API is read during a run: at most half metrics-server's resolution (10s at its finest), so no window is missed")
@@ -95,17 +99,18 @@ func main() {
 		}
 	}
 	if err := (&controllers.PerfRunReconciler{
-		Client:            mgr.GetClient(),
-		APIReader:         mgr.GetAPIReader(),
-		Recorder:          mgr.GetEventRecorder("daprbench"),
-		Clock:             clock.RealClock{},
-		Workload:          opts,
-		PollInterval:      pollInterval,
-		ImageStartGrace:   imageStartGrace,
-		KubernetesVersion: k8sVersion,
-		Usage:             &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
-		Counters:          usage.NodeProxy{Client: corev1client.NewForConfigOrDie(cfg)},
-		UsageInterval:     usageInterval,
+		Client:               mgr.GetClient(),
+		APIReader:            mgr.GetAPIReader(),
+		Recorder:             mgr.GetEventRecorder("daprbench"),
+		Clock:                clock.RealClock{},
+		Workload:             opts,
+		AllowedImagePrefixes: splitList(allowedImagePrefixes),
+		PollInterval:         pollInterval,
+		ImageStartGrace:      imageStartGrace,
+		KubernetesVersion:    k8sVersion,
+		Usage:                &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
+		Counters:             usage.NodeProxy{Client: corev1client.NewForConfigOrDie(cfg)},
+		UsageInterval:        usageInterval,
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfRun")
 		os.Exit(1)
@@ -141,4 +146,15 @@ func envOr(key, def string) string {
 		return v
 	}
 	return def
+}
+
+// splitList is a comma-separated flag's non-empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
