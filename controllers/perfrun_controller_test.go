@@ -288,11 +288,13 @@ var _ = Describe("PerfRun controller", func() {
 		Consistently(exists(deployment(ns, "actors-baseline")), time.Second).Should(BeFalse(), "actors have no baseline")
 		target := deployment(ns, "actors-target")
 		Expect(exists(target)()).To(BeTrue())
-		Expect(target.Spec.Template.Spec.Containers[0].Args).To(ContainElement("--actor-type=PerfActor"))
+		// An actor type of the run's own: placement never spreads its calls over other targets.
+		actorType := "PerfActor-" + string(latest(run).UID)[:8] + "-1"
+		Expect(target.Spec.Template.Spec.Containers[0].Args).To(ContainElement("--actor-type=" + actorType))
 
 		markAvailable(ns, "actors-target")
 		job := currentJobOf(run)
-		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("http://localhost:3500/v1.0/actors/PerfActor/{uuid}/method/activate"))
+		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("http://localhost:3500/v1.0/actors/" + actorType + "/{uuid}/method/activate"))
 		Expect(envValue(job, "DAPRBENCH_PAYLOAD")).To(Equal("{}"))
 		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(BeEmpty())
 		Expect(job.Spec.Template.Annotations).NotTo(HaveKey("dapr.io/app-port"))

@@ -27,6 +27,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/workload"
 )
 
 var _ = Describe("PerfRun pods, matched by owner", func() {
@@ -95,5 +96,27 @@ var _ = Describe("PerfRun images", func() {
 		c := failedWith(run, perfv1alpha1.ReasonImageNotAllowed)
 		Expect(c.Message).To(HavePrefix(`spec.variants[1].sidecarImage "quay.io/someone/daprd:latest": not under an allowed prefix (daprbench:, daprbench@, ghcr.io/dapr/)`))
 		Expect(exists(deployment(ns, "foreign-target"))()).To(BeFalse(), "nothing is created for a refused image")
+	})
+})
+
+var _ = Describe("PerfRun actor types", func() {
+	It("gives each run a type of its own, and refuses a second live run with the same explicit type", func() {
+		ns := newNamespace()
+		actorTypeOf := func(name string) string {
+			d := deployment(ns, name+"-target")
+			Eventually(exists(d)).Should(BeTrue())
+			return d.Annotations[workload.AnnotationActorType]
+		}
+		createRun(ns, "first", perfv1alpha1.ScenarioActorActivation)
+		createRun(ns, "second", perfv1alpha1.ScenarioActorActivation)
+		Expect(actorTypeOf("first")).To(HavePrefix("PerfActor-"))
+		Expect(actorTypeOf("first")).NotTo(Equal(actorTypeOf("second")), "two runs never share the default type")
+
+		explicit := func(s *perfv1alpha1.PerfRunSpec) { s.Actors = &perfv1alpha1.ActorsSpec{ActorType: "Counter"} }
+		createRun(ns, "mine", perfv1alpha1.ScenarioActorActivation, explicit)
+		Expect(actorTypeOf("mine")).To(Equal("Counter"))
+		theirs := createRun(ns, "theirs", perfv1alpha1.ScenarioActorActivation, explicit)
+		c := failedWith(theirs, perfv1alpha1.ReasonActorTypeInUse)
+		Expect(c.Message).To(ContainSubstring(`spec.actors.actorType "Counter" is hosted by Deployment mine-target (run mine)`))
 	})
 })

@@ -24,6 +24,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
@@ -112,6 +113,15 @@ func (r *PerfRunReconciler) preflight(ctx context.Context, s *runScope) (stepRes
 		if err != nil {
 			return proceed, err
 		}
+	}
+	if host, err := r.actorTypeHost(ctx, run); err != nil || host != "" {
+		if err != nil {
+			return proceed, err
+		}
+		markFailed(run, r.now(), perfv1alpha1.ReasonActorTypeInUse,
+			"spec.actors.actorType %q is hosted by %s: Dapr's placement would spread this run's calls over both targets. "+
+				"Leave actorType empty (each run then gets a type of its own) or wait for that target to go", run.ActorType(), host)
+		return stopHere, nil
 	}
 	for _, v := range run.Spec.Variants {
 		if skew := diagnose.SidecarSkew(env.DaprVersion, v.SidecarImage); v.SidecarImage != "" && skew != "" {
@@ -202,4 +212,25 @@ func orUnknown(s string) string {
 		return "(version unknown)"
 	}
 	return s
+}
+
+// actorTypeHost names another run's target Deployment in the namespace that hosts the
+// actor type this run names explicitly (empty: none, or the type is the run's own).
+// Finished runs count while their target stands (spec.cleanup may keep it): it is still
+// registered with placement.
+func (r *PerfRunReconciler) actorTypeHost(ctx context.Context, run *perfv1alpha1.PerfRun) (string, error) {
+	if run.Spec.Scenario != perfv1alpha1.ScenarioActorActivation || run.Spec.ActorSettings().ActorType == "" {
+		return "", nil
+	}
+	var targets appsv1.DeploymentList
+	if err := r.List(ctx, &targets, client.InNamespace(run.Namespace), client.HasLabels{workload.LabelRun}); err != nil {
+		return "", err
+	}
+	for i := range targets.Items {
+		d := &targets.Items[i]
+		if d.Annotations[workload.AnnotationActorType] == run.ActorType() && !metav1.IsControlledBy(d, run) {
+			return fmt.Sprintf("Deployment %s (run %s)", d.Name, d.Labels[workload.LabelRun]), nil
+		}
+	}
+	return "", nil
 }

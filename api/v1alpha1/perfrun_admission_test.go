@@ -369,7 +369,8 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(run.Spec.BaselineEnabled()).To(BeFalse())
 		_, literal := run.Spec.Body()
 		Expect(literal).To(Equal(ptr.To("{}")))
-		Expect(run.Spec.ActorSettings()).To(Equal(perfv1alpha1.ActorsSpec{ActorType: "PerfActor", Method: "activate"}))
+		Expect(run.Spec.ActorSettings()).To(Equal(perfv1alpha1.ActorsSpec{Method: "activate"}))
+		Expect(run.ActorType()).To(MatchRegexp(`^PerfActor-[0-9a-f]{8}-1$`), "a type of the run's own, unique per uid and generation")
 	})
 
 	It("accepts every sample in config/samples (server-side dry-run)", func() {

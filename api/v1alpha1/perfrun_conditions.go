@@ -101,6 +101,9 @@ const (
 	// ReasonImageNotStarting: a container of the run cannot start (image pull, crash loop,
 	// bad config); the kubelet's own reason is in the message.
 	ReasonImageNotStarting = "ImageNotStarting"
+	// ReasonActorTypeInUse: the explicit spec.actors.actorType is hosted by another run's
+	// target in the namespace.
+	ReasonActorTypeInUse = "ActorTypeInUse"
 	// ReasonImageNotAllowed: an image the run names (target, load tester, a variant's
 	// sidecar) is under no prefix the operator allows (--allowed-image-prefixes).
 	ReasonImageNotAllowed = "ImageNotAllowed"

@@ -16,7 +16,10 @@ limitations under the License.
 
 package v1alpha1
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Defaults that depend on other fields cannot be set by the API server's structural
 // defaulting, so they are resolved here, in one place, and the spec is never rewritten
@@ -30,7 +33,8 @@ const (
 	DefaultInvocationPayloadBytes = 1024
 	// DefaultActorPayload is the body of Dapr's published actor test.
 	DefaultActorPayload = "{}"
-	// DefaultActorType and DefaultActorMethod name the actor the target hosts.
+	// DefaultActorType starts the actor type a run hosts when spec.actors.actorType is
+	// empty (see PerfRun.ActorType); DefaultActorMethod is the method called.
 	DefaultActorType   = "PerfActor"
 	DefaultActorMethod = "activate"
 	// DefaultControlPlaneNamespace is where a standard Dapr install runs.
@@ -92,7 +96,7 @@ func (s *PerfRunSpec) Body() (randomBytes int, literal *string) {
 
 // ActorSettings returns spec.actors with defaults filled in.
 func (s *PerfRunSpec) ActorSettings() ActorsSpec {
-	a := ActorsSpec{ActorType: DefaultActorType, Method: DefaultActorMethod}
+	a := ActorsSpec{Method: DefaultActorMethod}
 	if s.Actors != nil {
 		if s.Actors.ActorType != "" {
 			a.ActorType = s.Actors.ActorType
@@ -103,6 +107,20 @@ func (s *PerfRunSpec) ActorSettings() ActorsSpec {
 		a.StateStore = s.Actors.StateStore
 	}
 	return a
+}
+
+// ActorType is the actor type the run's target hosts and its load tester calls: the
+// spec's, or PerfActor-<first 8 of the uid>-<generation>, which no other run or generation
+// shares.
+func (r *PerfRun) ActorType() string {
+	if t := r.Spec.ActorSettings().ActorType; t != "" {
+		return t
+	}
+	uid := string(r.UID)
+	if len(uid) > 8 {
+		uid = uid[:8]
+	}
+	return fmt.Sprintf("%s-%s-%d", DefaultActorType, uid, r.Generation)
 }
 
 // EffectiveConnections returns spec.load.connections, defaulted.

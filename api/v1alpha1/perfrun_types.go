@@ -412,10 +412,12 @@ type SidecarSpec struct {
 
 // ActorsSpec configures ActorActivation.
 type ActorsSpec struct {
-	// actorType is the actor type the target app hosts and the load tester calls.
+	// actorType is the actor type the target app hosts and the load tester calls. Empty (the
+	// default): PerfActor-<run uid>-<generation>, unique, so Dapr's placement never spreads a
+	// run's calls over the targets of other runs (or of its own earlier generations) that
+	// host the same type. Two runs of a namespace cannot use one explicit type at once.
 	// +kubebuilder:validation:MaxLength=63
 	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_.-]*$`
-	// +kubebuilder:default=PerfActor
 	// +optional
 	ActorType string `json:"actorType,omitempty"`
 

@@ -144,7 +144,7 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvV
 		env = append(env, setting(ls.DirectURL, direct(names.Target)))
 	case spec.Scenario == perfv1alpha1.ScenarioActorActivation:
 		a := spec.ActorSettings()
-		env = append(env, setting(ls.DaprURL, fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecar, a.ActorType, a.Method)))
+		env = append(env, setting(ls.DaprURL, fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecar, run.ActorType(), a.Method)))
 	default:
 		targets := VariantTargets(run)
 		env = append(env, setting(ls.DaprURL, viaDapr(targets[0].AppID)))

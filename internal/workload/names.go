@@ -41,6 +41,9 @@ const (
 	ContainerTester = "loadtester"
 	// AnnotationDaprEnabled asks Dapr's injector for a sidecar.
 	AnnotationDaprEnabled = "dapr.io/enabled"
+	// AnnotationActorType is on an actor run's target Deployment: the actor type it hosts,
+	// so a run can see that another run's target hosts the type it would use.
+	AnnotationActorType = "perf.daprbench.io/actor-type"
 	// ContainerDaprd is the sidecar container Dapr's injector adds to a pod.
 	ContainerDaprd   = "daprd"
 	TerminationLog   = "/dev/termination-log"

@@ -61,7 +61,7 @@ func BaselineService(run *perfv1alpha1.PerfRun) *corev1.Service {
 func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options) *appsv1.Deployment {
 	args := []string{"--port=" + strconv.Itoa(AppPort), "--grpc-port=" + strconv.Itoa(AppGRPCPort)}
 	if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation {
-		args = append(args, "--actor-type="+run.Spec.ActorSettings().ActorType)
+		args = append(args, "--actor-type="+run.ActorType())
 	}
 	c := corev1.Container{
 		Name:    ContainerTarget,
@@ -78,8 +78,12 @@ func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options)
 		},
 	}
 	labels := Labels(run, role)
+	var annotations map[string]string
+	if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation && role == RoleTarget {
+		annotations = map[string]string{AnnotationActorType: run.ActorType()}
+	}
 	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: run.Namespace, Labels: labels},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: run.Namespace, Labels: labels, Annotations: annotations},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
 			Selector: &metav1.LabelSelector{MatchLabels: Selector(run, role)},
