@@ -39,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/exporter"
 	"github.com/daprbench/daprbench/internal/schedule"
 	"github.com/daprbench/daprbench/internal/workload"
 )
@@ -55,6 +56,9 @@ type PerfScheduleReconciler struct {
 func (r *PerfScheduleReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	s := &perfv1alpha1.PerfSchedule{}
 	if err := r.Get(ctx, req.NamespacedName, s); err != nil {
+		if apierrors.IsNotFound(err) {
+			exporter.ForgetSchedule(req.Namespace, req.Name)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !s.DeletionTimestamp.IsZero() {
@@ -168,15 +172,19 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 	if err != nil {
 		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonInvalidSchedule, err.Error())
 		s.Status.NextScheduleTime = nil
+		exporter.ForgetSchedule(s.Namespace, s.Name)
 		return ctrl.Result{}, nil // nothing to retry until the spec changes
 	}
 	if s.Spec.Suspend {
 		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonSuspended, "spec.suspend is true: no new runs")
 		s.Status.NextScheduleTime = nil
+		exporter.ForgetSchedule(s.Namespace, s.Name) // stopped on purpose: nothing to alert on
 		return ctrl.Result{}, nil
 	}
 	next := sched.Next(now)
 	s.Status.NextScheduleTime = &metav1.Time{Time: next}
+	// The gap after the next slot: the cadence the Stopped alert scales with.
+	exporter.RecordScheduleInterval(s.Namespace, s.Name, sched.Next(next).Sub(next))
 	requeue := ctrl.Result{RequeueAfter: next.Sub(now) + 100*time.Millisecond}
 
 	found, err := r.findSlot(s, q, sched, now)

@@ -21,6 +21,7 @@ package exporter
 import (
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -76,6 +77,9 @@ var (
 	metricDisturbances = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfrun_disturbances", Help: "Pods of the run or of Dapr's control plane that restarted, were deleted or were created during the measured runs, by role (status.disturbances).",
 	}, append(runLabels, "role"))
+	metricScheduleInterval = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfschedule_interval_seconds", Help: "Time between a PerfSchedule's upcoming slots; absent while it is suspended or invalid.",
+	}, []string{"namespace", "schedule"})
 	metricOutcomesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "daprbench_perfrun_outcomes_total", Help: "Finished runs by namespace, phase and reason, since the manager started.",
 	}, []string{"namespace", "phase", "reason"})
@@ -90,8 +94,18 @@ func Register() {
 		for _, g := range runGauges {
 			metrics.Registry.MustRegister(g)
 		}
-		metrics.Registry.MustRegister(metricOutcomesTotal)
+		metrics.Registry.MustRegister(metricOutcomesTotal, metricScheduleInterval)
 	})
+}
+
+// RecordScheduleInterval exports the time between a schedule's upcoming slots.
+func RecordScheduleInterval(namespace, schedule string, interval time.Duration) {
+	metricScheduleInterval.WithLabelValues(namespace, schedule).Set(interval.Seconds())
+}
+
+// ForgetSchedule drops a schedule's interval: deleted, suspended or invalid.
+func ForgetSchedule(namespace, schedule string) {
+	metricScheduleInterval.DeleteLabelValues(namespace, schedule)
 }
 
 // Forget drops every series of a run.
@@ -103,7 +117,7 @@ func Forget(namespace, name string) {
 
 // Collectors are every metric the manager can export, series or not.
 func Collectors() []prometheus.Collector {
-	out := []prometheus.Collector{metricOutcomesTotal}
+	out := []prometheus.Collector{metricOutcomesTotal, metricScheduleInterval}
 	for _, g := range runGauges {
 		out = append(out, g)
 	}
