@@ -22,6 +22,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -42,11 +43,12 @@ func CacheOptions() cache.Options {
 	}
 	owned := cache.ByObject{Label: labels.NewSelector().Add(*req)}
 	return cache.Options{ByObject: map[client.Object]cache.ByObject{
-		&corev1.Pod{}:        owned,
-		&appsv1.Deployment{}: owned,
-		&appsv1.ReplicaSet{}: owned,
-		&corev1.Service{}:    owned,
-		&batchv1.Job{}:       owned,
+		&corev1.Pod{}:                 owned,
+		&appsv1.Deployment{}:          owned,
+		&appsv1.ReplicaSet{}:          owned,
+		&corev1.Service{}:             owned,
+		&batchv1.Job{}:                owned,
+		&networkingv1.NetworkPolicy{}: owned,
 	}}
 }
 

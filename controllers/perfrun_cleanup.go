@@ -23,6 +23,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -57,7 +58,8 @@ func (r *PerfRunReconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfR
 	var deploys appsv1.DeploymentList
 	var services corev1.ServiceList
 	var jobs batchv1.JobList
-	for _, list := range []client.ObjectList{&deploys, &services, &jobs} {
+	var policies networkingv1.NetworkPolicyList
+	for _, list := range []client.ObjectList{&deploys, &services, &jobs, &policies} {
 		if err := r.List(ctx, list, client.InNamespace(run.Namespace), sel); err != nil {
 			return err
 		}
@@ -70,6 +72,12 @@ func (r *PerfRunReconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfR
 	}
 	for i := range jobs.Items {
 		children = append(children, &jobs.Items[i])
+	}
+	for i := range policies.Items {
+		children = append(children, &policies.Items[i])
+	}
+	if run.Spec.LoadTester.EffectiveReplicas() > 1 {
+		children = append(children, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: workload.NamesFor(run).GroupToken, Namespace: run.Namespace}})
 	}
 	if run.Spec.DaprEnabled() {
 		names := workload.NamesFor(run)
@@ -108,7 +116,11 @@ func (r *PerfRunReconciler) stopLoad(ctx context.Context, run *perfv1alpha1.Perf
 // with them (background propagation).
 func (r *PerfRunReconciler) deleteChild(ctx context.Context, run *perfv1alpha1.PerfRun, obj client.Object) error {
 	if obj.GetUID() == "" { // only a name: look first, so nothing the run does not own is touched
-		err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+		reader := client.Reader(r.Client)
+		if _, isSecret := obj.(*corev1.Secret); isSecret {
+			reader = r.APIReader // Secrets are not cached: a cached read would watch them all
+		}
+		err := reader.Get(ctx, client.ObjectKeyFromObject(obj), obj)
 		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
 			return nil
 		}

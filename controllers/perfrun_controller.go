@@ -60,6 +60,9 @@ type PerfRunReconciler struct {
 	// AllowedImagePrefixes are the image prefixes a PerfRun may name besides the operator's
 	// own repository; empty: the registry path of Dapr's injector.
 	AllowedImagePrefixes []string
+	// NetworkPolicies creates each run's NetworkPolicies (workload.NetworkPolicies): only the
+	// run's load tester reaches its group's leader and its targets' load ports.
+	NetworkPolicies bool
 	// PollInterval is how often a run in progress is looked at again (pods are not watched).
 	PollInterval time.Duration
 	// ImageStartGrace is how long a container may sit in ImagePullBackOff or CrashLoopBackOff
@@ -91,6 +94,7 @@ type PerfRunReconciler struct {
 // +kubebuilder:rbac:groups=apps,resources=replicasets,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=nodes,verbs=list
 // +kubebuilder:rbac:groups="",resources=nodes/proxy,verbs=get

@@ -24,6 +24,7 @@ import (
 	. "github.com/onsi/gomega"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -69,6 +70,26 @@ var _ = Describe("PerfRun with several load-tester pods", func() {
 		Expect(envValue(job, "DAPRBENCH_GROUP_SIZE")).To(Equal("3"))
 		Expect(envValue(job, "DAPRBENCH_UNIFORM")).To(Equal("true"))
 		Expect(envValue(job, "DAPRBENCH_GROUP_LEADER")).To(Equal("http://group-load-1-0.group-load-1:8079"))
+		// The pods present a token only the run's Job reads: from a Secret the run owns.
+		token := &corev1.Secret{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "group-group-token"}, token)).To(Succeed())
+		Expect(metav1.IsControlledBy(token, latest(run))).To(BeTrue())
+		Expect(string(token.Data["token"])).To(MatchRegexp("^[0-9a-f]{64}$"))
+		var tokenEnv *corev1.EnvVar
+		for i, e := range pod.Containers[0].Env {
+			if e.Name == "DAPRBENCH_GROUP_TOKEN" {
+				tokenEnv = &pod.Containers[0].Env[i]
+			}
+		}
+		Expect(tokenEnv).NotTo(BeNil())
+		Expect(tokenEnv.ValueFrom.SecretKeyRef.Name).To(Equal("group-group-token"))
+		// Where the network plugin enforces them, only the run's load tester reaches the
+		// leader's coordinator and the target's load ports.
+		for _, name := range []string{"group-target", "group-load-1-group"} {
+			policy := &networkingv1.NetworkPolicy{}
+			Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: name}, policy)).To(Succeed(), name)
+			Expect(metav1.IsControlledBy(policy, latest(run))).To(BeTrue(), name)
+		}
 		var index *corev1.EnvVar
 		for i, e := range pod.Containers[0].Env {
 			if e.Name == "DAPRBENCH_GROUP_INDEX" {

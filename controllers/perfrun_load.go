@@ -44,6 +44,9 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, s *runScope) (stepResul
 			return stopHere, client.IgnoreNotFound(err)
 		}
 		if run.Spec.LoadTester.EffectiveReplicas() > 1 {
+			if err := r.ensureGroupToken(ctx, run); err != nil {
+				return proceed, err
+			}
 			if err := r.apply(ctx, run, workload.LoadTesterGroupService(run)); err != nil {
 				return proceed, err
 			}

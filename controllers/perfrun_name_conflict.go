@@ -65,9 +65,13 @@ func (r *PerfRunReconciler) refuseForeign(ctx context.Context, run *perfv1alpha1
 		}
 		return fmt.Errorf("%s %s was left by a deleted run of the same name; deleted, applying on the next pass", u.GetKind(), u.GetName())
 	}
-	owner := "no controller"
-	if ref != nil {
-		owner = "controlled by " + ref.Kind + " " + ref.Name
+	return &nameConflict{kind: u.GetKind(), name: u.GetName(), owner: controllerOf(existing)}
+}
+
+// controllerOf says who controls obj, for a NameConflict's message.
+func controllerOf(obj metav1.Object) string {
+	if ref := metav1.GetControllerOf(obj); ref != nil {
+		return "controlled by " + ref.Kind + " " + ref.Name
 	}
-	return &nameConflict{kind: u.GetKind(), name: u.GetName(), owner: owner}
+	return "no controller"
 }

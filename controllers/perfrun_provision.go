@@ -23,6 +23,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -48,6 +49,11 @@ func (r *PerfRunReconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.
 	if run.Spec.BaselineTwinEnabled() {
 		objs = append(objs, workload.BaselineService(run), workload.BaselineDeployment(run, r.Workload))
 	}
+	if r.NetworkPolicies {
+		for _, p := range workload.NetworkPolicies(run) {
+			objs = append(objs, p)
+		}
+	}
 	return objs
 }
 
@@ -68,9 +74,11 @@ func (r *PerfRunReconciler) provision(ctx context.Context, s *runScope) (stepRes
 	gen := strconv.FormatInt(run.Generation, 10)
 	for i := range jobs.Items {
 		if old := &jobs.Items[i]; old.Labels[workload.LabelGeneration] != gen {
-			// The old Job and its load-tester group's Service (named alike, when it had one).
+			// The old Job, its load-tester group's Service (named alike, when it had one) and
+			// the group's NetworkPolicy.
 			group := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: old.Name, Namespace: old.Namespace}}
-			for _, obj := range []client.Object{old, group} {
+			groupPolicy := &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: old.Name + "-group", Namespace: old.Namespace}}
+			for _, obj := range []client.Object{old, group, groupPolicy} {
 				if err := r.deleteChild(ctx, run, obj); err != nil {
 					return proceed, err
 				}

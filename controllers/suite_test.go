@@ -132,6 +132,7 @@ func startManager() func() {
 		Recorder:          mgr.GetEventRecorder("daprbench"),
 		Clock:             fakeClock,
 		Workload:          workload.Options{Image: testImage, PullPolicy: "IfNotPresent"},
+		NetworkPolicies:   true,
 		PollInterval:      testPollInterval,
 		ImageStartGrace:   time.Minute,
 		KubernetesVersion: "v1.36.3",

@@ -53,6 +53,7 @@ func main() {
 		apiQPS                 float64
 		apiBurst               int
 		allowedImagePrefixes   string
+		networkPolicies        bool
 	)
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint (0 disables it)")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
@@ -61,6 +62,8 @@ func main() {
 	flag.StringVar(&opts.PullPolicy, "image-pull-policy", envOr("DAPRBENCH_IMAGE_PULL_POLICY", "IfNotPresent"), "pull policy of the run's containers [DAPRBENCH_IMAGE_PULL_POLICY]")
 	flag.StringVar(&allowedImagePrefixes, "allowed-image-prefixes", envOr("DAPRBENCH_ALLOWED_IMAGE_PREFIXES", ""),
 		"comma-separated image prefixes a PerfRun may name for its target, load tester and sidecars, besides the operator's own repository; empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
+	flag.BoolVar(&networkPolicies, "network-policies", envOr("DAPRBENCH_NETWORK_POLICIES", "true") == "true",
+		"create each run's NetworkPolicies: only its load tester reaches its load-tester group's leader and its targets' load ports (enforced where the network plugin enforces NetworkPolicy) [DAPRBENCH_NETWORK_POLICIES]")
 	flag.DurationVar(&pollInterval, "poll-interval", 5*time.Second, "how often a run in progress is looked at again")
 	flag.DurationVar(&imageStartGrace, "image-start-grace", 3*time.Minute, "how long a container may back off (image pull, crash loop) before its run fails")
 	flag.DurationVar(&usageInterval, "usage-interval", 5*time.Second, "how often the metrics API is read during a run: at most half metrics-server's resolution (10s at its finest), so no window is missed")
@@ -105,6 +108,7 @@ func main() {
 		Clock:                clock.RealClock{},
 		Workload:             opts,
 		AllowedImagePrefixes: splitList(allowedImagePrefixes),
+		NetworkPolicies:      networkPolicies,
 		PollInterval:         pollInterval,
 		ImageStartGrace:      imageStartGrace,
 		KubernetesVersion:    k8sVersion,

@@ -46,7 +46,13 @@ type Group struct {
 	Listen string
 	// Wait bounds every wait for the other pods: at a barrier, and the leader's for results.
 	Wait time.Duration
+	// Token is the run's secret, presented by every pod to the leader: a pod outside the run
+	// cannot meet at the barrier, deliver measurements or abort the group.
+	Token string
 }
+
+// minTokenLength is the shortest token a group accepts (the operator makes 64 hex digits).
+const minTokenLength = 32
 
 // Leads reports whether this pod is the leader.
 func (g *Group) Leads() bool { return g.Index == 0 }
@@ -65,6 +71,9 @@ func (g *Group) Validate() error {
 	}
 	if g.Leads() && g.Listen == "" {
 		errs = append(errs, errors.New("--group-listen is needed by the leader (pod 0)"))
+	}
+	if len(g.Token) < minTokenLength {
+		errs = append(errs, fmt.Errorf("--group-token (DAPRBENCH_GROUP_TOKEN) must have at least %d characters: the leader admits only pods that present it", minTokenLength))
 	}
 	if g.Wait <= 0 {
 		errs = append(errs, fmt.Errorf("--group-wait must be > 0, got %v", g.Wait))
@@ -125,6 +134,7 @@ func (p *follower) post(ctx context.Context, u string, body []byte) error {
 	if err != nil {
 		return permanent{err}
 	}
+	req.Header.Set("Authorization", "Bearer "+p.g.Token)
 	resp, err := p.client.Do(req)
 	if err != nil {
 		return err
@@ -134,6 +144,8 @@ func (p *follower) post(ctx context.Context, u string, body []byte) error {
 	switch {
 	case resp.StatusCode == http.StatusConflict:
 		return permanent{fmt.Errorf("the leader pod gave up: %s", bytes.TrimSpace(msg))}
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusUnprocessableEntity:
+		return permanent{fmt.Errorf("the leader pod refused this pod: %s", bytes.TrimSpace(msg))}
 	case resp.StatusCode/100 != 2:
 		return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(msg))
 	}

@@ -18,15 +18,18 @@ package loadgen
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/daprbench/daprbench/internal/latency"
 	"github.com/daprbench/daprbench/internal/result"
 )
 
@@ -43,12 +46,15 @@ type podMeasurements struct {
 // phase, and the mailbox of the pods' measurements. A pod's failure aborts the group, so
 // nobody waits for a pod that will not come.
 type coordinator struct {
-	size int
+	size  int
+	token string
+	plan  map[latency.Key]bool // the phases a pod may report
 
 	mu       sync.Mutex
 	phases   map[int]*phaseBarrier
 	results  map[int]podMeasurements
-	received chan struct{} // signalled on every new result
+	digests  map[int][sha256.Size]byte // of each pod's delivery: a retry of it is no second one
+	received chan struct{}             // signalled on every new result
 	aborted  chan struct{}
 	abortErr error
 }
@@ -58,9 +64,12 @@ type phaseBarrier struct {
 	open    chan struct{}
 }
 
-func newCoordinator(size int) *coordinator {
+func newCoordinator(size int, token string, plan map[latency.Key]bool) *coordinator {
 	return &coordinator{
 		size:     size,
+		token:    token,
+		plan:     plan,
+		digests:  map[int][sha256.Size]byte{},
 		phases:   map[int]*phaseBarrier{},
 		results:  map[int]podMeasurements{},
 		received: make(chan struct{}, 1),
@@ -109,13 +118,26 @@ func (c *coordinator) abort(err error) {
 	}
 }
 
-// deliver files a pod's measurements; a pod's failure aborts the group.
-func (c *coordinator) deliver(m podMeasurements) error {
+// deliver files a pod's measurements, once (a retry of the same body is accepted again);
+// a pod's failure aborts the group.
+func (c *coordinator) deliver(m podMeasurements, digest [sha256.Size]byte) error {
 	if m.Pod <= 0 || m.Pod >= c.size {
 		return fmt.Errorf("pod %d is not a peer in a group of %d", m.Pod, c.size)
 	}
+	if m.Error == "" {
+		if err := checkMeasurements(m, c.plan); err != nil {
+			return &refusal{fmt.Errorf("pod %d: %w", m.Pod, err)}
+		}
+	}
 	c.mu.Lock()
-	c.results[m.Pod] = m
+	if first, ok := c.digests[m.Pod]; ok {
+		c.mu.Unlock()
+		if first == digest {
+			return nil
+		}
+		return &refusal{fmt.Errorf("pod %d has delivered its measurements already", m.Pod)}
+	}
+	c.results[m.Pod], c.digests[m.Pod] = m, digest
 	c.mu.Unlock()
 	if m.Error != "" {
 		c.abort(fmt.Errorf("load-tester pod %d failed: %s", m.Pod, m.Error))
@@ -177,18 +199,27 @@ func (c *coordinator) handler() http.Handler {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST "+pathResult, func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxMeasurementsBytes))
 		var m podMeasurements
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20)).Decode(&m); err != nil {
+		if err == nil {
+			err = json.Unmarshal(body, &m)
+		}
+		if err != nil {
 			http.Error(w, "decoding measurements: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		if err := c.deliver(m); err != nil {
+		var refused *refusal
+		switch err := c.deliver(m, sha256.Sum256(body)); {
+		case errors.As(err, &refused):
+			http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+			return
+		case err != nil:
 			http.Error(w, err.Error(), http.StatusConflict)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
-	return mux
+	return requireToken(c.token, mux)
 }
 
 // serve listens on addr until ctx ends; the returned func stops it (in-flight waits are
@@ -214,3 +245,9 @@ func queryInt(r *http.Request, name string) (int, error) {
 	}
 	return v, nil
 }
+
+// refusal is a delivery the leader will not take: it changes nothing, and the group goes on
+// (a forgery must not abort the run it targets).
+type refusal struct{ error }
+
+func (r *refusal) Unwrap() error { return r.error }

@@ -43,12 +43,12 @@ type member interface {
 }
 
 // joinGroup returns this pod's member: alone, the leader (listening for the peers) or a peer.
-func joinGroup(g *Group, shareQPS float64) (member, error) {
+func joinGroup(g *Group, shareQPS float64, plan map[latency.Key]bool) (member, error) {
 	switch {
 	case g == nil:
 		return alone{}, nil
 	case g.Leads():
-		c := newCoordinator(g.Size)
+		c := newCoordinator(g.Size, g.Token, plan)
 		stop, err := c.serve(g.Listen)
 		if err != nil {
 			return nil, err

@@ -66,7 +66,7 @@ func runGroup(t *testing.T, common []string, perPod [][]string) []cliRun {
 		go func() {
 			defer wg.Done()
 			args := append([]string{fmt.Sprintf("--group-size=%d", len(perPod)), fmt.Sprintf("--group-index=%d", i),
-				"--group-listen=" + addr, "--group-leader=http://" + addr}, common...)
+				"--group-listen=" + addr, "--group-leader=http://" + addr, "--group-token=" + testToken}, common...)
 			out[i] = runCLI(t, append(args, own...)...)
 		}()
 	}
@@ -178,7 +178,7 @@ func TestGroupFailsFastWhenAPeerFails(t *testing.T) {
 func TestPeerWithoutLeaderGivesUpWithinItsWait(t *testing.T) {
 	u := slowApp(t, 0)
 	r := runCLI(t, "--qps=20", "--connections=2", "--duration=1s", "--warmup=0s", "--dapr-url="+u,
-		"--group-size=2", "--group-index=1", "--group-leader=http://"+freeAddr(t), "--group-wait=1s")
+		"--group-size=2", "--group-index=1", "--group-leader=http://"+freeAddr(t), "--group-wait=1s", "--group-token="+testToken)
 	if r.code != 1 || !strings.Contains(r.summary.Error, "waiting for the other load-tester pods at phase 0") {
 		t.Errorf("exit %d, error %q; want the missing leader named", r.code, r.summary.Error)
 	}
@@ -189,9 +189,10 @@ func TestGroupSettingsAreValidated(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--group-size=3", "--connections=2", "--group-leader=http://x:1", "--group-index=1"}, "--connections (2) must be at least the group's size (3)"},
-		{[]string{"--group-size=2", "--group-index=2", "--group-leader=http://x:1"}, "--group-index must be in [0, 2)"},
-		{[]string{"--group-size=2", "--group-index=1", "--group-leader=x:1"}, "--group-leader must be an http://HOST:PORT URL"},
+		{[]string{"--group-size=3", "--connections=2", "--group-leader=http://x:1", "--group-index=1", "--group-token=" + testToken}, "--connections (2) must be at least the group's size (3)"},
+		{[]string{"--group-size=2", "--group-index=2", "--group-leader=http://x:1", "--group-token=" + testToken}, "--group-index must be in [0, 2)"},
+		{[]string{"--group-size=2", "--group-index=1", "--group-leader=x:1", "--group-token=" + testToken}, "--group-leader must be an http://HOST:PORT URL"},
+		{[]string{"--group-size=2", "--group-index=1", "--group-leader=http://x:1"}, "--group-token (DAPRBENCH_GROUP_TOKEN) must have at least 32 characters"},
 	} {
 		r := runCLI(t, append([]string{"--qps=10", "--dapr-url=http://127.0.0.1:1/test"}, tc.args...)...)
 		if r.code != 1 || !strings.Contains(r.summary.Error, tc.want) {
@@ -201,7 +202,7 @@ func TestGroupSettingsAreValidated(t *testing.T) {
 }
 
 func TestCoordinatorBarrier(t *testing.T) {
-	c := newCoordinator(3)
+	c := newCoordinator(3, testToken, nil)
 	ctx := context.Background()
 	released := make(chan int, 3)
 	for _, pod := range []int{0, 1} {

@@ -47,7 +47,7 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 		cfg.QPS, cfg.Connections = g.ShareQPS(cfg.QPS), g.ShareConnections(cfg.Connections)
 		logf(cfg.Log, "load-tester pod %d of %d: %.2f qps over %d connections", g.Index, g.Size, cfg.QPS, cfg.Connections)
 	}
-	m, err := joinGroup(cfg.Group, cfg.QPS)
+	m, err := joinGroup(cfg.Group, cfg.QPS, planOf(cfg))
 	if err != nil {
 		return sum, err
 	}
@@ -103,6 +103,17 @@ func measure(ctx context.Context, cfg Config, m member, out *measured) error {
 		}
 	}
 	return nil
+}
+
+// planOf is every phase the run measures: each target's variant in each repetition.
+func planOf(cfg Config) map[latency.Key]bool {
+	plan := map[latency.Key]bool{}
+	for rep := range cfg.Repetitions {
+		for _, t := range cfg.Targets {
+			plan[latency.Key{Variant: t.Variant, Rep: rep}] = true
+		}
+	}
+	return plan
 }
 
 // orderOf is the order of the targets in repetition rep: as given on even repetitions and

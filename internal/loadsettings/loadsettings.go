@@ -49,6 +49,9 @@ const (
 	GroupLeader = "group-leader"
 	GroupListen = "group-listen"
 	GroupWait   = "group-wait"
+	// GroupToken authenticates the group's pods to the leader: from a Secret the operator
+	// creates per run, set only on the run's Job.
+	GroupToken = "group-token"
 )
 
 // Env is the environment variable that sets a setting: payload-bytes <-> DAPRBENCH_PAYLOAD_BYTES.

@@ -88,6 +88,8 @@ type Options struct {
 // Names are the deterministic names of a run's children.
 type Names struct {
 	Target, Baseline, Tracing, StateStore, Job string
+	// GroupToken is the Secret holding the token a load-tester group's pods present.
+	GroupToken string
 	// TargetAppID and TesterAppID are the Dapr app ids.
 	TargetAppID, TesterAppID string
 }
@@ -102,6 +104,7 @@ func NamesFor(run *perfv1alpha1.PerfRun) Names {
 		Tracing:     n + "-tracing",
 		StateStore:  n + "-statestore",
 		Job:         fmt.Sprintf("%s-load-%d", n, run.Generation),
+		GroupToken:  n + "-group-token",
 		TargetAppID: n + "-target",
 		TesterAppID: n + "-loadtester",
 	}
