@@ -183,6 +183,10 @@ func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.
 			markFailed(run, r.now(), perfv1alpha1.ReasonNameConflict, "%s", conflict.Error())
 			return ctrl.Result{}, nil
 		}
+		if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
+			markFailed(run, r.now(), perfv1alpha1.ReasonChildRefused, "the API server refused an object of the run (%s): %v", s.name, err)
+			return ctrl.Result{}, nil
+		}
 		if err != nil {
 			return ctrl.Result{}, fmt.Errorf("%s: %w", s.name, err)
 		}

@@ -120,3 +120,15 @@ var _ = Describe("PerfRun actor types", func() {
 		Expect(c.Message).To(ContainSubstring(`spec.actors.actorType "Counter" is hosted by Deployment mine-target (run mine)`))
 	})
 })
+
+var _ = Describe("PerfRun children the API server refuses", func() {
+	It("fails ChildRefused in one pass, quoting the API server, for a template field only its validation rejects", func() {
+		ns := newNamespace()
+		run := createRun(ns, "badkey", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Target.NodeSelector = map[string]string{"not a label key!": "x"}
+		})
+		c := failedWith(run, perfv1alpha1.ReasonChildRefused)
+		Expect(c.Message).To(ContainSubstring(`Deployment.apps "badkey-target" is invalid`))
+		Expect(c.Message).To(ContainSubstring("spec.template.spec.nodeSelector"))
+	})
+})

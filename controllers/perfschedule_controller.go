@@ -226,6 +226,12 @@ func (r *PerfScheduleReconciler) handleSlot(ctx context.Context, s *perfv1alpha1
 		}
 	}
 	run, err := r.createRun(ctx, s, slot)
+	if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) || apierrors.IsForbidden(err) {
+		// Retrying will not change the answer: say it, and try again at the next slot.
+		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonRunNotCreated,
+			fmt.Sprintf("slot %s: the API server refused the run: %v", slot.UTC().Format(time.RFC3339), err))
+		return requeue, nil
+	}
 	if err != nil {
 		return ctrl.Result{}, err
 	}

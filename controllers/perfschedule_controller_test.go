@@ -263,4 +263,18 @@ var _ = Describe("PerfSchedule controller", func() {
 		Eventually(scheduled(fast)).Should(And(HavePrefix(perfv1alpha1.ReasonInvalidSchedule), ContainSubstring("under a minute")))
 		Consistently(runsOf(fast), time.Second).Should(BeEmpty())
 	})
+
+	It("says so when the API server refuses a slot's run, and tries again at the next slot", func() {
+		s := createSchedule(ns, "badlabel", func(spec *perfv1alpha1.PerfScheduleSpec) {
+			spec.Template.Metadata.Labels = map[string]string{"not a label key!": "x"}
+		})
+		slot := slotAfter(fakeClock.Now())
+		Eventually(func() *metav1.Time { return scheduleOf(s).Status.NextScheduleTime }).Should(Equal(&metav1.Time{Time: slot}))
+		fakeClock.SetTime(slot.Add(time.Second))
+		poke(s)
+		Eventually(scheduled(s)).Should(And(HavePrefix(perfv1alpha1.ReasonRunNotCreated+": slot "+slot.UTC().Format(time.RFC3339)+": the API server refused the run"),
+			ContainSubstring("metadata.labels")))
+		Expect(scheduleOf(s).Status.NextScheduleTime.Time).To(Equal(slot.Add(10 * time.Minute)))
+		Expect(runsOf(s)()).To(BeEmpty())
+	})
 })

@@ -193,6 +193,12 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("a sidecar image with whitespace", []string{"spec.variants[0].sidecarImage", "should match"},
 			set("variants", []any{map[string]any{"name": "a", "sidecarImage": "ghcr.io/dapr/daprd:1.16.0 "}})),
 		Entry("target toleration malformed", []string{"spec.target.tolerations"}, set("target.tolerations", "all")),
+		Entry("a toleration effect that does not exist", []string{"spec.target.tolerations", "effect must be NoSchedule, PreferNoSchedule or NoExecute"},
+			set("target.tolerations", []any{map[string]any{"key": "k", "operator": "Exists", "effect": "Sometimes"}})),
+		Entry("a toleration operator that does not exist", []string{"spec.loadTester.tolerations", "operator must be Exists or Equal"},
+			set("loadTester.tolerations", []any{map[string]any{"key": "k", "operator": "Maybe"}})),
+		Entry("a toleration that Exists with a value", []string{"spec.target.tolerations", "operator Exists must not set a value"},
+			set("target.tolerations", []any{map[string]any{"key": "k", "operator": "Exists", "value": "v"}})),
 		Entry("load-tester replicas zero", []string{"spec.loadTester.replicas", "greater than or equal to 1"}, set("loadTester.replicas", int64(0))),
 		Entry("load-tester replicas above 10", []string{"spec.loadTester.replicas", "less than or equal to 10"}, set("loadTester.replicas", int64(11))),
 		Entry("more load-tester pods than connections", []string{"spec", "loadTester.replicas must not exceed load.connections nor load.qps"},
@@ -224,6 +230,7 @@ var _ = Describe("PerfRun admission", func() {
 			s["successfulRunsHistoryLimit"] = int64(2)
 			s["regression"] = map[string]any{"window": int64(5)}
 		}),
+		Entry("a time zone that is no IANA name", "s", []string{"spec.timeZone", "should match"}, func(s map[string]any) { s["timeZone"] = "Europe/Berlin; rm -rf" }),
 		Entry("concurrency policy unknown", "s", []string{"spec.concurrencyPolicy", "Unsupported value"}, func(s map[string]any) { s["concurrencyPolicy"] = "Queue" }),
 		Entry("negative history limit", "s", []string{"spec.successfulRunsHistoryLimit", "greater than or equal to 0"}, func(s map[string]any) { s["successfulRunsHistoryLimit"] = int64(-1) }),
 		Entry("regression window zero", "s", []string{"spec.regression.window", "greater than or equal to 1"}, func(s map[string]any) { s["regression"] = map[string]any{"window": int64(0)} }),

@@ -107,6 +107,10 @@ const (
 	// ReasonImageNotAllowed: an image the run names (target, load tester, a variant's
 	// sidecar) is under no prefix the operator allows (--allowed-image-prefixes).
 	ReasonImageNotAllowed = "ImageNotAllowed"
+	// ReasonChildRefused: the API server refused an object the run creates (a template field
+	// it passed through that the API server's validation rejects, a policy); its words are
+	// in the message. Retrying would meet the same answer.
+	ReasonChildRefused = "ChildRefused"
 	// ReasonNameConflict: an object the run would create already exists and belongs to
 	// someone else; the run never applies onto it (it would take it over, and cleanup
 	// would delete it).

@@ -459,6 +459,10 @@ type WorkloadSpec struct {
 	// tolerations of the role's pods.
 	// +listType=atomic
 	// +optional
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.effect) || t.effect in ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'])",message="a toleration's effect must be NoSchedule, PreferNoSchedule or NoExecute (or empty: all)"
+	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.operator) || t.operator in ['', 'Exists', 'Equal'])",message="a toleration's operator must be Exists or Equal"
+	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.operator) || t.operator != 'Exists' || !has(t.value) || t.value == '')",message="a toleration with operator Exists must not set a value"
 	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
 
 	// affinity of the role's pods; spec.placement's rule is added to it.

@@ -54,8 +54,10 @@ type PerfScheduleSpec struct {
 	// +required
 	Schedule string `json:"schedule"`
 
-	// timeZone is an IANA time zone name, e.g. Europe/Berlin; UTC when unset.
+	// timeZone is an IANA time zone name, e.g. Europe/Berlin; UTC when unset. A name the
+	// operator's time zone database does not know sets Scheduled=False (InvalidSchedule).
 	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$`
 	// +optional
 	TimeZone *string `json:"timeZone,omitempty"`
 
@@ -180,6 +182,10 @@ const (
 	ReasonSuspended = "Suspended"
 	// ReasonInvalidSchedule: the cron expression or time zone cannot be parsed.
 	ReasonInvalidSchedule = "InvalidSchedule"
+	// ReasonRunNotCreated: the API server refused the slot's PerfRun (its template passes
+	// the schedule's admission but not the run's, a quota, a policy); its words are in the
+	// message.
+	ReasonRunNotCreated = "RunNotCreated"
 	// ReasonTooManyMissedSlots (a Warning event): over a hundred slots were missed, as
 	// CronJob's TooManyMissedTimes; only the latest is handled.
 	ReasonTooManyMissedSlots = "TooManyMissedSlots"
