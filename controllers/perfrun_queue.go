@@ -50,6 +50,14 @@ func (r *PerfRunReconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.P
 		return false, err
 	}
 	if ahead != "" {
+		if queued != nil && queued.Status == metav1.ConditionTrue {
+			if waited := r.Clock.Since(queued.LastTransitionTime.Time); waited >= run.Spec.EffectiveMaxQueueWait() {
+				markFailed(run, r.now(), perfv1alpha1.ReasonQueueTimeout,
+					"waited %v for its turn, past spec.maxQueueWait (%v), behind %s; keep tenants' runs apart with load-tester and target nodeSelectors, or raise maxQueueWait",
+					waited.Round(time.Second), run.Spec.EffectiveMaxQueueWait(), ahead)
+				return false, nil
+			}
+		}
 		setQueued(run, ahead)
 		return false, nil
 	}

@@ -69,11 +69,12 @@ var _ = Describe("The run queue", Serial, func() {
 		markAvailable(ns, "first-target")
 		startLoad(first)
 
-		second := createRun(ns, "second", perfv1alpha1.ScenarioServiceInvocation, exclusive)
+		waitLong := func(s *perfv1alpha1.PerfRunSpec) { s.MaxQueueWait = &metav1.Duration{Duration: 2 * time.Hour} } // past the hour below
+		second := createRun(ns, "second", perfv1alpha1.ScenarioServiceInvocation, exclusive, waitLong)
 		markAvailable(ns, "second-target")
 		Eventually(queuedMessage(second)).Should(ContainSubstring("waiting for PerfRun " + ns + "/first (measuring on node " + testNode))
 		time.Sleep(10 * time.Millisecond) // a later creation time for the third
-		third := createRun(ns, "third", perfv1alpha1.ScenarioServiceInvocation, exclusive)
+		third := createRun(ns, "third", perfv1alpha1.ScenarioServiceInvocation, exclusive, waitLong)
 		markAvailable(ns, "third-target")
 		Eventually(queuedMessage(third)).ShouldNot(BeEmpty())
 		Consistently(jobCount(second), time.Second).Should(BeZero(), "no load while the first measures")
@@ -98,6 +99,27 @@ var _ = Describe("The run queue", Serial, func() {
 		Eventually(jobCount(third), 10*time.Second).Should(Equal(1))
 		finishLoad(third, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
 		Eventually(phaseOf(third)).Should(Equal(perfv1alpha1.PhaseSucceeded))
+	})
+
+	It("fails a run queued past its maxQueueWait with QueueTimeout, naming the run it waited for", func() {
+		hog := createRun(ns, "hog", perfv1alpha1.ScenarioServiceInvocation, exclusive, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Timeout = &metav1.Duration{Duration: 72 * time.Hour}
+		})
+		markAvailable(ns, "hog-target")
+		startLoad(hog)
+		patient := createRun(ns, "patient", perfv1alpha1.ScenarioServiceInvocation, exclusive, func(s *perfv1alpha1.PerfRunSpec) {
+			s.MaxQueueWait = &metav1.Duration{Duration: 10 * time.Minute}
+		})
+		markAvailable(ns, "patient-target")
+		Eventually(queuedMessage(patient)).Should(ContainSubstring(ns + "/hog (measuring"))
+		fakeClock.Step(9 * time.Minute)
+		Consistently(phaseOf(patient), time.Second).ShouldNot(Equal(perfv1alpha1.PhaseFailed), "within its maxQueueWait")
+		fakeClock.Step(2 * time.Minute)
+		c := failedWith(patient, perfv1alpha1.ReasonQueueTimeout)
+		Expect(c.Message).To(ContainSubstring("past spec.maxQueueWait (10m0s), behind PerfRun " + ns + "/hog (measuring"))
+		Expect(jobCount(patient)()).To(BeZero(), "it never loaded")
+		finishLoad(hog, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
+		Eventually(phaseOf(hog)).Should(Equal(perfv1alpha1.PhaseSucceeded))
 	})
 
 	It("starts a run that opts out at once, and lets it hold no one back", func() {

@@ -19,6 +19,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -152,11 +153,17 @@ func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, t
 		}
 	}
 	for _, p := range testerPods {
-		// A group's pods may sit on several nodes (result.loadTesters has each); the
-		// environment names the leader's.
-		if p.Spec.NodeName != "" && leadsGroup(&p) {
+		// A group's pods may sit on several nodes: loadTesterNodes has each (the queue holds
+		// them all); loadTesterNode names the leader's.
+		if p.Spec.NodeName == "" {
+			continue
+		}
+		if leadsGroup(&p) && env.LoadTesterNode == "" {
 			env.LoadTesterNode = p.Spec.NodeName
-			break
+		}
+		if !slices.Contains(env.LoadTesterNodes, p.Spec.NodeName) {
+			env.LoadTesterNodes = append(env.LoadTesterNodes, p.Spec.NodeName)
+			slices.Sort(env.LoadTesterNodes)
 		}
 	}
 	if env.TargetNode != "" && env.LoadTesterNode != "" {

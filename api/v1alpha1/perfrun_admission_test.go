@@ -133,6 +133,7 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("threshold beyond a Duration", []string{"spec.thresholds.maxP90"}, set("thresholds.maxP90", "2562048h")),
 		Entry("threshold above 1h", []string{"spec.thresholds.maxAddedP99", "maxAddedP99 must be above 0s and at most 1h"},
 			set("thresholds.maxAddedP99", "2h")),
+		Entry("maxQueueWait beyond a week", []string{"spec.maxQueueWait", "maxQueueWait must be above 0s and at most 168h"}, set("maxQueueWait", "169h")),
 		Entry("threshold zero", []string{"spec.thresholds.maxP99", "maxP99 must be above 0s and at most 1h"}, set("thresholds.maxP99", "0s")),
 		Entry("timeout below 30s", []string{"spec.timeout", "between 30s and 72h"}, set("timeout", "10s")),
 		Entry("timeout above 72h", []string{"spec.timeout", "between 30s and 72h"}, set("timeout", "80h")),

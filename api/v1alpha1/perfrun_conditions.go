@@ -121,6 +121,9 @@ const (
 
 	// ReasonWaitingForRun: Queued, behind the run the message names.
 	ReasonWaitingForRun = "WaitingForRun"
+	// ReasonQueueTimeout: the run waited longer than spec.maxQueueWait for its turn; the
+	// message names the run it waited for.
+	ReasonQueueTimeout = "QueueTimeout"
 	// ReasonAdmitted: no earlier run measures or waits on the run's nodes.
 	ReasonAdmitted = "Admitted"
 

@@ -162,6 +162,18 @@ func (s *PerfRunSpec) LoadTime() time.Duration {
 }
 
 // EffectiveTimeout bounds the whole run: spec.timeout, or the load time plus a margin.
+// DefaultMaxQueueWait is how long an exclusive run waits for its turn when
+// spec.maxQueueWait is unset.
+const DefaultMaxQueueWait = time.Hour
+
+// EffectiveMaxQueueWait returns spec.maxQueueWait, defaulted.
+func (s *PerfRunSpec) EffectiveMaxQueueWait() time.Duration {
+	if s.MaxQueueWait != nil {
+		return s.MaxQueueWait.Duration
+	}
+	return DefaultMaxQueueWait
+}
+
 func (s *PerfRunSpec) EffectiveTimeout() time.Duration {
 	if s.Timeout != nil {
 		return s.Timeout.Duration

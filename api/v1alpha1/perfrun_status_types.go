@@ -111,9 +111,14 @@ type Environment struct {
 	// targetNode is the node the target app ran on.
 	// +optional
 	TargetNode string `json:"targetNode,omitempty"`
-	// loadTesterNode is the node the load tester ran on.
+	// loadTesterNode is the node the load tester ran on (a group's leader's).
 	// +optional
 	LoadTesterNode string `json:"loadTesterNode,omitempty"`
+	// loadTesterNodes are the nodes of every load-tester pod, sorted: the run queue holds
+	// all of them.
+	// +optional
+	// +listType=set
+	LoadTesterNodes []string `json:"loadTesterNodes,omitempty"`
 	// baselinePod is the pod the baseline path called and its node: the Dapr target's own pod
 	// (spec.baselineTarget SamePod), or the sidecar-free twin's.
 	// +optional

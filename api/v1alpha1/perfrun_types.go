@@ -174,6 +174,16 @@ type PerfRunSpec struct {
 	// +optional
 	Exclusive *bool `json:"exclusive,omitempty"`
 
+	// maxQueueWait bounds how long an exclusive run waits for its turn (1h when unset): past
+	// it the run fails QueueTimeout, naming the run it waited for, so no run blocks another
+	// tenant's without bound. Time queued does not count toward spec.timeout.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('168h')",message="maxQueueWait must be above 0s and at most 168h"
+	// +optional
+	MaxQueueWait *metav1.Duration `json:"maxQueueWait,omitempty"`
+
 	// cleanup says when the run's workloads are deleted once it has finished:
 	// Always, OnSuccess (keep a failed run's pods for inspection) or Never.
 	// The PerfRun itself is never deleted by the operator.

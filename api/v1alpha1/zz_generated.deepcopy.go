@@ -173,6 +173,11 @@ func (in *Environment) DeepCopyInto(out *Environment) {
 		*out = new(bool)
 		**out = **in
 	}
+	if in.LoadTesterNodes != nil {
+		in, out := &in.LoadTesterNodes, &out.LoadTesterNodes
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
 	if in.SameNode != nil {
 		in, out := &in.SameNode, &out.SameNode
 		*out = new(bool)
@@ -491,6 +496,11 @@ func (in *PerfRunSpec) DeepCopyInto(out *PerfRunSpec) {
 	if in.Exclusive != nil {
 		in, out := &in.Exclusive, &out.Exclusive
 		*out = new(bool)
+		**out = **in
+	}
+	if in.MaxQueueWait != nil {
+		in, out := &in.MaxQueueWait, &out.MaxQueueWait
+		*out = new(v1.Duration)
 		**out = **in
 	}
 }

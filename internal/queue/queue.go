@@ -107,18 +107,27 @@ func (s NodeSet) String() string {
 	return "node " + strings.Join(names, ", ")
 }
 
-// NodesOf is where a run measures: its target's node and its load tester's, once
-// scheduled; before that, every schedulable node its load tester's nodeSelector and
-// placement allow. Without the node list (or the target's node) it is every node.
+// NodesOf is where a run measures: its target's node and its load-tester pods', once
+// scheduled; before that (and for a group not yet all placed), every schedulable node its
+// load tester's nodeSelector and placement allow. Without the node list (or the target's
+// node) it is every node.
 func NodesOf(run *perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool) NodeSet {
 	env := run.Status.Environment
 	if env == nil || env.TargetNode == "" {
 		return NodeSet{any: true}
 	}
 	set := NodeSet{names: map[string]bool{env.TargetNode: true}}
+	testers := env.LoadTesterNodes
+	if len(testers) == 0 && env.LoadTesterNode != "" {
+		testers = []string{env.LoadTesterNode} // a status written before loadTesterNodes
+	}
+	for _, n := range testers {
+		set.names[n] = true
+	}
 	switch {
-	case env.LoadTesterNode != "":
-		set.names[env.LoadTesterNode] = true
+	case len(testers) > 0 && (run.Spec.LoadTester.EffectiveReplicas() == 1 || len(testers) >= int(run.Spec.LoadTester.EffectiveReplicas())):
+		// Every load-tester pod's node is known. A group whose pods share nodes lists fewer
+		// nodes than pods, and is taken to use every node it may (below): conservative.
 	case run.Spec.Placement == perfv1alpha1.PlacementSameNode:
 	case !nodesKnown:
 		set.any = true

@@ -88,3 +88,26 @@ func TestAheadTrustsTheManagersOwnRecentAdmissionsOverTheCache(t *testing.T) {
 		t.Errorf("Ahead = %q, want the run this manager just admitted", got)
 	}
 }
+
+func TestNodesOfAGroupHoldEveryLoadTesterPodsNode(t *testing.T) {
+	nodes := []corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, {ObjectMeta: metav1.ObjectMeta{Name: "b"}}, {ObjectMeta: metav1.ObjectMeta{Name: "c"}}}
+	group := runOn("group", 1, "a", perfv1alpha1.PhaseRunning)
+	group.Spec.LoadTester.Replicas = 2
+	group.Status.Environment.LoadTesterNodes = []string{"a", "b"} // the leader on a, pod 1 on b
+	if got := NodesOf(&group, nodes, true).String(); got != "node a, b" {
+		t.Errorf("NodesOf = %s; want the nodes of both load-tester pods", got)
+	}
+	onB := runOn("onB", 5, "b", perfv1alpha1.PhasePending)
+	cached := func(r *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
+		return r, r.Status.Phase == perfv1alpha1.PhaseRunning
+	}
+	if got := Ahead(&onB, []perfv1alpha1.PerfRun{group, onB}, nodes, true, cached); !strings.HasPrefix(got, "PerfRun ns/group") {
+		t.Errorf("a run on b waits for a group whose pod 1 loads from b: Ahead = %q", got)
+	}
+	// Three pods on two nodes: which node holds two is not recorded, so the group holds
+	// every node it may use.
+	group.Spec.LoadTester.Replicas = 3
+	if got := NodesOf(&group, nodes, true).String(); got != "node a, b, c" {
+		t.Errorf("NodesOf = %s; want every node a group not known to be placed may use", got)
+	}
+}
