@@ -48,6 +48,7 @@ func CacheOptions() cache.Options {
 		&appsv1.ReplicaSet{}:          owned,
 		&corev1.Service{}:             owned,
 		&batchv1.Job{}:                owned,
+		&corev1.ServiceAccount{}:      owned,
 		&networkingv1.NetworkPolicy{}: owned,
 	}}
 }

@@ -88,19 +88,25 @@ type PerfRunReconciler struct {
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns,verbs=get;list;watch;create;delete
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules,verbs=get;list;watch
-// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules/status,verbs=get;patch
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns/status,verbs=get;patch
+// Least privilege, verb by verb: get/list/watch feed the cache of the run's children
+// (label-filtered); create and patch are server-side apply (which creates what is
+// missing); delete is cleanup and a generation's leftovers. Nothing is ever updated:
+// children are applied and statuses patched.
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=apps,resources=replicasets,verbs=get;list;watch
-// +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups="",resources=services;serviceaccounts,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=nodes,verbs=list
 // +kubebuilder:rbac:groups="",resources=nodes/proxy,verbs=get
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // +kubebuilder:rbac:groups=metrics.k8s.io,resources=pods,verbs=get;list
-// +kubebuilder:rbac:groups=dapr.io,resources=configurations;components,verbs=get;list;watch;create;update;patch;delete
+// Dapr's kinds are read directly (never cached: a watch of every Configuration is not
+// needed), so get suffices beside apply and delete.
+// +kubebuilder:rbac:groups=dapr.io,resources=configurations;components,verbs=get;create;patch;delete
 
 // step is one named stage of a run. It returns stop=true when the run cannot go further in
 // this pass (waiting, or finished), with an optional requeue.

@@ -33,7 +33,7 @@ import (
 
 // desiredChildren are the objects a run needs before its load starts.
 func (r *PerfRunReconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.Object {
-	objs := []client.Object{}
+	objs := []client.Object{workload.RunServiceAccount(run)} // first: pods cannot be created before it
 	if run.Spec.DaprEnabled() {
 		for _, c := range workload.TracingConfigurations(run) {
 			objs = append(objs, c)

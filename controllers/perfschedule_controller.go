@@ -342,7 +342,7 @@ func lastHandled(s *perfv1alpha1.PerfSchedule) time.Time {
 }
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules,verbs=get;list;watch
-// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfschedules/status,verbs=get;patch
 
 // SetupWithManager registers the controller; its runs' changes wake it.
 func (r *PerfScheduleReconciler) SetupWithManager(mgr ctrl.Manager) error {

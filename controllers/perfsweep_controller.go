@@ -48,7 +48,7 @@ type PerfSweepReconciler struct {
 }
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfsweeps,verbs=get;list;watch
-// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfsweeps/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfsweeps/status,verbs=get;patch
 
 // Reconcile plans the sweep on a new generation, follows the point being measured and
 // starts the next one when it finishes.

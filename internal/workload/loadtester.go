@@ -45,7 +45,7 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, baselineHost string) *b
 	}
 	labels := Labels(run, RoleLoadTester)
 	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)
-	pod := podSpec(run.Spec.LoadTester.WorkloadSpec, c, o)
+	pod := podSpec(run, run.Spec.LoadTester.WorkloadSpec, c, o)
 	pod.RestartPolicy = corev1.RestartPolicyNever
 	pod.Affinity = loadTesterAffinity(run)
 	tmpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod}

@@ -90,6 +90,8 @@ type Names struct {
 	Target, Baseline, Tracing, StateStore, Job string
 	// GroupToken is the Secret holding the token a load-tester group's pods present.
 	GroupToken string
+	// ServiceAccount is the identity of the run's pods.
+	ServiceAccount string
 	// TargetAppID and TesterAppID are the Dapr app ids.
 	TargetAppID, TesterAppID string
 }
@@ -99,14 +101,15 @@ type Names struct {
 func NamesFor(run *perfv1alpha1.PerfRun) Names {
 	n := run.Name
 	return Names{
-		Target:      n + "-target",
-		Baseline:    n + "-baseline",
-		Tracing:     n + "-tracing",
-		StateStore:  n + "-statestore",
-		Job:         fmt.Sprintf("%s-load-%d", n, run.Generation),
-		GroupToken:  n + "-group-token",
-		TargetAppID: n + "-target",
-		TesterAppID: n + "-loadtester",
+		Target:         n + "-target",
+		Baseline:       n + "-baseline",
+		Tracing:        n + "-tracing",
+		StateStore:     n + "-statestore",
+		Job:            fmt.Sprintf("%s-load-%d", n, run.Generation),
+		GroupToken:     n + "-group-token",
+		ServiceAccount: n + "-runner",
+		TargetAppID:    n + "-target",
+		TesterAppID:    n + "-loadtester",
 	}
 }
 

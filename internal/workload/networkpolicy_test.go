@@ -19,7 +19,9 @@ package workload
 import (
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
@@ -76,5 +78,22 @@ func TestNetworkPoliciesGuardOnlyTheLoadsPorts(t *testing.T) {
 	run.Spec.LoadTester.Replicas = 1
 	if got := NetworkPolicies(run); len(got) != 1 {
 		t.Errorf("a single load-tester pod has no group to guard: %d policies", len(got))
+	}
+}
+
+func TestRunPodsCarryNoAPIToken(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(true) })
+	sa := RunServiceAccount(run)
+	if sa.Name != "bench-runner" || sa.AutomountServiceAccountToken == nil || *sa.AutomountServiceAccountToken {
+		t.Errorf("service account = %+v; want bench-runner without a mounted token", sa)
+	}
+	specs := map[string]corev1.PodSpec{"job": LoadTesterJob(run, Options{}, "").Spec.Template.Spec}
+	for _, d := range TargetDeployments(run, Options{}) {
+		specs[d.Name] = d.Spec.Template.Spec
+	}
+	for name, spec := range specs {
+		if spec.ServiceAccountName != sa.Name || spec.AutomountServiceAccountToken == nil || *spec.AutomountServiceAccountToken {
+			t.Errorf("%s: service account %q, automount %v; want %s without a token", name, spec.ServiceAccountName, spec.AutomountServiceAccountToken, sa.Name)
+		}
 	}
 }

@@ -58,6 +58,9 @@ func daprAnnotations(run *perfv1alpha1.PerfRun, appID string, appPort int) map[s
 		"dapr.io/app-id":      appID,
 		"dapr.io/config":      NamesFor(run).Tracing,
 		"dapr.io/log-level":   string(d.LogLevel),
+		// Without an API token the built-in Kubernetes secret store cannot start, and a
+		// benchmark reads no secrets.
+		"dapr.io/disable-builtin-k8s-secret-store": "true",
 	}
 	if d.LogLevel == "" {
 		a["dapr.io/log-level"] = "info"
@@ -132,7 +135,7 @@ func baselineAffinity(run *perfv1alpha1.PerfRun) *corev1.Affinity {
 }
 
 // podSpec is the skeleton every pod of a run shares.
-func podSpec(w perfv1alpha1.WorkloadSpec, c corev1.Container, o Options) corev1.PodSpec {
+func podSpec(run *perfv1alpha1.PerfRun, w perfv1alpha1.WorkloadSpec, c corev1.Container, o Options) corev1.PodSpec {
 	c.SecurityContext = containerSecurity()
 	c.ImagePullPolicy = corev1.PullPolicy(o.PullPolicy)
 	c.Resources = *w.Resources.DeepCopy()
@@ -145,5 +148,19 @@ func podSpec(w perfv1alpha1.WorkloadSpec, c corev1.Container, o Options) corev1.
 		Tolerations:        w.Tolerations,
 		Affinity:           w.Affinity.DeepCopy(),
 		EnableServiceLinks: ptr.To(false),
+		// The run's own ServiceAccount, bound to nothing, and no API token in the pod: the
+		// target and the load tester never call the API server (daprd gets its own token for
+		// Dapr's sentry from the injector, in a volume of its own).
+		ServiceAccountName:           NamesFor(run).ServiceAccount,
+		AutomountServiceAccountToken: ptr.To(false),
+	}
+}
+
+// RunServiceAccount is the identity of the run's pods: no role is bound to it and it
+// mounts no token, so the namespace's default ServiceAccount's bindings never reach them.
+func RunServiceAccount(run *perfv1alpha1.PerfRun) *corev1.ServiceAccount {
+	return &corev1.ServiceAccount{
+		ObjectMeta:                   metav1.ObjectMeta{Name: NamesFor(run).ServiceAccount, Namespace: run.Namespace, Labels: Labels(run, RoleTarget)},
+		AutomountServiceAccountToken: ptr.To(false),
 	}
 }

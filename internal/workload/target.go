@@ -89,7 +89,7 @@ func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options)
 			Selector: &metav1.LabelSelector{MatchLabels: Selector(run, role)},
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       podSpec(run.Spec.Target, c, o),
+				Spec:       podSpec(run, run.Spec.Target, c, o),
 			},
 		},
 	}
