@@ -140,7 +140,9 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, nil // children go with it through owner references
 	}
 	orig := run.DeepCopy()
-	beginGeneration(run, r.now())
+	if !r.rejudge(run) {
+		beginGeneration(run, r.now())
+	}
 
 	res, runErr := r.reconcileRun(ctx, run)
 	stampTransitions(orig.Status.Conditions, run.Status.Conditions, r.now())

@@ -39,6 +39,7 @@ func beginGeneration(run *perfv1alpha1.PerfRun, now metav1.Time) {
 		return
 	}
 	st.ObservedGeneration = run.Generation
+	st.MeasuredSpec = measuredSpec(&run.Spec)
 	st.Conditions = nil
 	st.StartTime = &now
 	st.CompletionTime = nil
@@ -102,6 +103,7 @@ func markSucceeded(run *perfv1alpha1.PerfRun, now metav1.Time, reason, msg strin
 	setCondition(run, perfv1alpha1.ConditionFailed, metav1.ConditionFalse, perfv1alpha1.ReasonSucceeded, "")
 	run.Status.Phase = perfv1alpha1.PhaseSucceeded
 	run.Status.CompletionTime = &now
+	run.Status.LastSuccessful = report.Digest(run.Status.Result, &now, msg)
 }
 
 // setSaturated records whether the load tester kept its schedule on every path.

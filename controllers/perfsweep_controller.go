@@ -19,6 +19,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -62,6 +63,12 @@ func (r *PerfSweepReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	}
 	orig := sw.DeepCopy()
 	if sw.Status.ObservedGeneration != sw.Generation {
+		// The previous generation's runs stop first: while one still loads, its points
+		// stay in the status, and the new plan would measure beside it.
+		stopping, err := r.stopEarlierGenerations(ctx, sw)
+		if err != nil || stopping > 0 {
+			return ctrl.Result{RequeueAfter: 2 * time.Second}, err
+		}
 		r.plan(sw)
 	}
 	q := &eventQueue{}
@@ -73,6 +80,30 @@ func (r *PerfSweepReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, werr
 	}
 	return ctrl.Result{}, err
+}
+
+// stopEarlierGenerations deletes the sweep's runs of earlier generations that have not
+// finished (their Jobs and pods go with them) and counts those still there.
+func (r *PerfSweepReconciler) stopEarlierGenerations(ctx context.Context, sw *perfv1alpha1.PerfSweep) (int, error) {
+	var runs perfv1alpha1.PerfRunList
+	if err := r.List(ctx, &runs, client.InNamespace(sw.Namespace), client.MatchingLabels{perfv1alpha1.LabelSweep: sw.Name}); err != nil {
+		return 0, err
+	}
+	current := fmt.Sprintf("%s-%d-", sw.Name, sw.Generation)
+	stopping := 0
+	for i := range runs.Items {
+		run := &runs.Items[i]
+		if !metav1.IsControlledBy(run, sw) || run.Finished() || strings.HasPrefix(run.Name, current) {
+			continue
+		}
+		stopping++
+		if run.DeletionTimestamp.IsZero() {
+			if err := r.Delete(ctx, run, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
+				return 0, fmt.Errorf("stopping run %s of an earlier generation: %w", run.Name, err)
+			}
+		}
+	}
+	return stopping, nil
 }
 
 // plan starts a generation afresh: the sweep's points, or the search's first rate.

@@ -95,6 +95,21 @@ var (
 	HeadlinePercentiles = []LatencyFigure{FigureP50, FigureP90, FigureP99}
 )
 
+// Compact is l's headline percentiles as a sweep point or a result digest keeps them; nil
+// for nil.
+func Compact(l *LatencySummary) *PointLatency {
+	if l == nil {
+		return nil
+	}
+	p := &PointLatency{}
+	for _, f := range HeadlinePercentiles {
+		if d := f.Of(l); d != nil {
+			f.SetPoint(p, &metav1.Duration{Duration: d.Duration})
+		}
+	}
+	return p
+}
+
 // SummaryAt builds a summary whose percentiles are at(percentile), with avg and max as given.
 func SummaryAt(at func(percentile float64) *metav1.Duration, avg, maxLatency *metav1.Duration) *LatencySummary {
 	l := &LatencySummary{Avg: avg, Max: maxLatency}

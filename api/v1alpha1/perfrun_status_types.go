@@ -88,6 +88,46 @@ type PerfRunStatus struct {
 	// which spec produced it.
 	// +optional
 	Result *Result `json:"result,omitempty"`
+
+	// lastSuccessful is a compact copy of the latest result that Succeeded: a rerun that
+	// fails replaces result with its partial one, never this.
+	// +optional
+	LastSuccessful *ResultDigest `json:"lastSuccessful,omitempty"`
+
+	// measuredSpec fingerprints what the latest generation measures: the spec without its
+	// thresholds. A new generation with the same fingerprint (a thresholds-only edit)
+	// re-judges the result instead of measuring again.
+	// +optional
+	MeasuredSpec string `json:"measuredSpec,omitempty"`
+}
+
+// ResultDigest is the headline of a finished result: enough to know what a rerun replaced
+// and to compare with it.
+type ResultDigest struct {
+	// generation whose spec the result answers.
+	Generation int64 `json:"generation"`
+	// completionTime of that run.
+	// +optional
+	CompletionTime *metav1.Time `json:"completionTime,omitempty"`
+	// +optional
+	RequestedQPS int32 `json:"requestedQPS,omitempty"`
+	// +optional
+	ActualQPS string `json:"actualQPS,omitempty"`
+	// +optional
+	Errors int64 `json:"errors,omitempty"`
+	// latency of the measured path.
+	// +optional
+	Latency *PointLatency `json:"latency,omitempty"`
+	// baseline latency.
+	// +optional
+	Baseline *PointLatency `json:"baseline,omitempty"`
+	// added latency.
+	// +optional
+	Added *PointLatency `json:"added,omitempty"`
+	// message of the run's Succeeded condition.
+	// +kubebuilder:validation:MaxLength=2048
+	// +optional
+	Message string `json:"message,omitempty"`
 }
 
 // Environment is what the run found on the cluster.
@@ -130,7 +170,8 @@ type Environment struct {
 
 // Result is the measurement of one run.
 type Result struct {
-	// generation is the spec generation that produced this result.
+	// generation is the spec generation this result answers: the one that measured it, or a
+	// later one that changed only the thresholds (and re-judged it).
 	Generation int64 `json:"generation"`
 
 	// requestedQPS is the rate that was asked for.

@@ -18,7 +18,6 @@ package sweep
 
 import (
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
@@ -29,31 +28,13 @@ func Record(p *perfv1alpha1.SweepPointStatus, res *perfv1alpha1.Result) {
 		return
 	}
 	p.ActualQPS, p.Errors = res.ActualQPS, res.Errors
-	p.Latency, p.Baseline, p.Added = compact(res.Latency), compact(res.Baseline), compact(res.Added)
+	p.Latency, p.Baseline, p.Added = perfv1alpha1.Compact(res.Latency), perfv1alpha1.Compact(res.Baseline), perfv1alpha1.Compact(res.Added)
 	if in := res.AddedInterval; in != nil {
-		p.AddedLow, p.AddedHigh = compact(&in.Low), compact(&in.High)
+		p.AddedLow, p.AddedHigh = perfv1alpha1.Compact(&in.Low), perfv1alpha1.Compact(&in.High)
 	}
 	if u := res.Resources; u != nil && u.SidecarPer1kQPS != nil && u.SidecarPer1kQPS.CPU != nil {
 		p.SidecarCPUPer1kQPS = ptrTo(u.SidecarPer1kQPS.CPU.DeepCopy())
 	}
-}
-
-func compact(l *perfv1alpha1.LatencySummary) *perfv1alpha1.PointLatency {
-	if l == nil {
-		return nil
-	}
-	p := &perfv1alpha1.PointLatency{}
-	for _, f := range perfv1alpha1.HeadlinePercentiles {
-		f.SetPoint(p, dup(f.Of(l)))
-	}
-	return p
-}
-
-func dup(d *metav1.Duration) *metav1.Duration {
-	if d == nil {
-		return nil
-	}
-	return &metav1.Duration{Duration: d.Duration}
 }
 
 func ptrTo(q resource.Quantity) *resource.Quantity { return &q }

@@ -1,0 +1,118 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	batchv1 "k8s.io/api/batch/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// editSpec changes a run's spec as a user would (a new generation).
+func editSpec(run *perfv1alpha1.PerfRun, edit func(*perfv1alpha1.PerfRunSpec)) {
+	Eventually(func() error {
+		current := latest(run)
+		edit(&current.Spec)
+		return k8sClient.Update(suiteCtx, current)
+	}).Should(Succeed())
+}
+
+var _ = Describe("PerfRun reruns", func() {
+	It("re-judges a thresholds-only edit without measuring again, and keeps the last good result through a failed rerun", func() {
+		ns := newNamespace()
+		run := createRun(ns, "rejudged", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Thresholds = &perfv1alpha1.Thresholds{MaxP99: &metav1.Duration{Duration: time.Hour}, FailRun: true}
+			s.Cleanup = perfv1alpha1.CleanupNever // envtest collects no garbage: the target stays, as on a cluster it would be recreated
+		})
+		markAvailable(ns, "rejudged-target")
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		first := latest(run).Status
+		Expect(first.LastSuccessful).NotTo(BeNil())
+		Expect(first.LastSuccessful.Generation).To(Equal(int64(1)))
+		Expect(first.LastSuccessful.Latency.P99).To(Equal(first.Result.Latency.P99))
+
+		By("a stricter threshold: the same result, judged again")
+		editSpec(run, func(s *perfv1alpha1.PerfRunSpec) { s.Thresholds.MaxP99 = &metav1.Duration{Duration: time.Microsecond} })
+		c := failedWith(run, perfv1alpha1.ReasonThresholdsViolated)
+		Expect(c.Message).To(ContainSubstring("re-judged: generation 2 changed only the thresholds"))
+		st := latest(run).Status
+		Expect(st.ObservedGeneration).To(Equal(int64(2)))
+		Expect(st.Result.Generation).To(Equal(int64(2)), "the result answers generation 2")
+		Expect(st.Result.Latency).To(Equal(first.Result.Latency), "not measured again")
+		Expect(exists(&batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "rejudged-load-2"}})()).To(BeFalse(), "no load for a thresholds-only edit")
+		Expect(st.LastSuccessful.Generation).To(Equal(int64(1)))
+
+		By("a change to what is measured reruns; its failure keeps the last good result")
+		editSpec(run, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.QPS = 500
+			s.Thresholds.MaxP99 = &metav1.Duration{Duration: time.Hour}
+		})
+		markAvailable(ns, "rejudged-target")
+		finishLoad(run, result.Summary{RequestedQPS: 500, Error: "dapr path, repetition 1: connection refused",
+			Runs: []result.Run{summaryRun(result.Baseline, 0, 600)}}, false)
+		failedWith(run, perfv1alpha1.ReasonLoadTesterFailed)
+		st = latest(run).Status
+		Expect(st.ObservedGeneration).To(Equal(int64(3)))
+		Expect(st.LastSuccessful.Generation).To(Equal(int64(1)), "a failed rerun never replaces the last good result")
+		Expect(st.LastSuccessful.RequestedQPS).To(Equal(int32(1000)))
+	})
+})
+
+var _ = Describe("PerfSweep edits", func() {
+	It("stop the previous generation's runs before planning anew, keeping their points until they are gone", func() {
+		ns := newNamespace()
+		sw := createSweep(ns, "edited", func(s *perfv1alpha1.PerfSweepSpec) {
+			s.Points = &perfv1alpha1.SweepPoints{QPS: []int32{10, 20}}
+		})
+		old := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "edited-1-0"}}
+		Eventually(exists(old)).Should(BeTrue())
+		// A finalizer holds the old run as a slow deletion would on a cluster (its Job's pods
+		// stopping): meanwhile it still loads.
+		Eventually(func() error {
+			r := latest(old)
+			r.Finalizers = append(r.Finalizers, "test.daprbench.io/hold")
+			return k8sClient.Update(suiteCtx, r)
+		}).Should(Succeed())
+
+		Eventually(func() error {
+			current := sweepOf(sw)
+			current.Spec.Points.QPS = []int32{30}
+			return k8sClient.Update(suiteCtx, current)
+		}).Should(Succeed())
+		Eventually(func() bool { return !latest(old).DeletionTimestamp.IsZero() }).Should(BeTrue(), "the old generation's run is stopped")
+		Consistently(func() int64 { return sweepOf(sw).Status.ObservedGeneration }, 2*time.Second).Should(Equal(int64(1)),
+			"the points stay while the old run still loads")
+		Expect(sweepOf(sw).Status.Points).To(HaveLen(2))
+		Expect(exists(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "edited-2-0"}})()).To(BeFalse(), "nothing measures beside it")
+
+		Eventually(func() error {
+			r := latest(old)
+			r.Finalizers = nil
+			return k8sClient.Update(suiteCtx, r)
+		}).Should(Succeed())
+		Eventually(func() int64 { return sweepOf(sw).Status.ObservedGeneration }, 10*time.Second).Should(Equal(int64(2)))
+		Expect(sweepOf(sw).Status.Points).To(HaveLen(1))
+		Eventually(exists(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "edited-2-0"}})).Should(BeTrue())
+	})
+})
