@@ -24,7 +24,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/selection"
+	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
@@ -36,13 +38,15 @@ import (
 // that carry perf.daprbench.io/run (every child does), so the manager's memory follows its
 // runs, not the cluster: unrelated pods, Deployments, Services and Jobs are never cached.
 // Anything else of those kinds is read past the cache (APIReader).
-func CacheOptions() cache.Options {
+//
+// newInformer is LenientInformers' (nil: controller-runtime's own).
+func CacheOptions(newInformer func(toolscache.ListerWatcher, runtime.Object, time.Duration, toolscache.Indexers) toolscache.SharedIndexInformer) cache.Options {
 	req, err := labels.NewRequirement(workload.LabelRun, selection.Exists, nil)
 	if err != nil {
 		panic(err) // a constant label key: cannot fail
 	}
 	owned := cache.ByObject{Label: labels.NewSelector().Add(*req)}
-	return cache.Options{ByObject: map[client.Object]cache.ByObject{
+	return cache.Options{NewInformer: newInformer, ByObject: map[client.Object]cache.ByObject{
 		&corev1.Pod{}:                 owned,
 		&appsv1.Deployment{}:          owned,
 		&appsv1.ReplicaSet{}:          owned,

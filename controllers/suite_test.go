@@ -117,12 +117,14 @@ var _ = AfterSuite(func() {
 // startManager starts the operator's manager as cmd/manager wires it, and returns a
 // function that stops it and waits until it has stopped.
 func startManager() func() {
+	newInformer, err := LenientInformers(restConfig, scheme)
+	Expect(err).NotTo(HaveOccurred())
 	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: "0",
 		Controller:             withNameValidationSkipped(ControllerOptions(4)), // as the manager runs; restarted in a spec
-		Cache:                  CacheOptions(),
+		Cache:                  CacheOptions(newInformer),
 	})
 	Expect(err).NotTo(HaveOccurred())
 	managerCache = mgr.GetCache()

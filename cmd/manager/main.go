@@ -18,10 +18,8 @@ limitations under the License.
 package main
 
 import (
-	"flag"
 	"os"
 	"strings"
-	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -38,41 +36,10 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers"
 	"github.com/daprbench/daprbench/internal/usage"
-	"github.com/daprbench/daprbench/internal/workload"
 )
 
 func main() {
-	var (
-		metricsAddr, probeAddr string
-		leaderElect            bool
-		opts                   workload.Options
-		pollInterval           time.Duration
-		imageStartGrace        time.Duration
-		usageInterval          time.Duration
-		workers                int
-		apiQPS                 float64
-		apiBurst               int
-		allowedImagePrefixes   string
-		networkPolicies        bool
-	)
-	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint (0 disables it)")
-	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
-	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader, so only one manager of several replicas works")
-	flag.StringVar(&opts.Image, "image", envOr("DAPRBENCH_IMAGE", "daprbench:dev"), "image of the load tester and target app, unless a PerfRun overrides it [DAPRBENCH_IMAGE]")
-	flag.StringVar(&opts.PullPolicy, "image-pull-policy", envOr("DAPRBENCH_IMAGE_PULL_POLICY", "IfNotPresent"), "pull policy of the run's containers [DAPRBENCH_IMAGE_PULL_POLICY]")
-	flag.StringVar(&allowedImagePrefixes, "allowed-image-prefixes", envOr("DAPRBENCH_ALLOWED_IMAGE_PREFIXES", ""),
-		"comma-separated image prefixes a PerfRun may name for its target, load tester and sidecars, besides the operator's own repository; empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
-	flag.BoolVar(&networkPolicies, "network-policies", envOr("DAPRBENCH_NETWORK_POLICIES", "true") == "true",
-		"create each run's NetworkPolicies: only its load tester reaches its load-tester group's leader and its targets' load ports (enforced where the network plugin enforces NetworkPolicy) [DAPRBENCH_NETWORK_POLICIES]")
-	flag.DurationVar(&pollInterval, "poll-interval", 5*time.Second, "how often a run in progress is looked at again")
-	flag.DurationVar(&imageStartGrace, "image-start-grace", 3*time.Minute, "how long a container may back off (image pull, crash loop) before its run fails")
-	flag.DurationVar(&usageInterval, "usage-interval", 5*time.Second, "how often the metrics API is read during a run: at most half metrics-server's resolution (10s at its finest), so no window is missed")
-	flag.IntVar(&workers, "max-concurrent-reconciles", 4, "runs (and schedules, sweeps) reconciled at once, so a slow one never holds up the others")
-	flag.Float64Var(&apiQPS, "kube-api-qps", 50, "requests per second the manager may send the API server (client-side limit)")
-	flag.IntVar(&apiBurst, "kube-api-burst", 100, "requests the manager may send the API server in a burst")
-	zapOpts := zap.Options{}
-	zapOpts.BindFlags(flag.CommandLine)
-	flag.Parse()
+	f, zapOpts := parseFlags()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	setupLog := ctrl.Log.WithName("setup")
 
@@ -81,15 +48,20 @@ func main() {
 	utilruntime.Must(perfv1alpha1.AddToScheme(scheme))
 
 	cfg := ctrl.GetConfigOrDie()
-	cfg.QPS, cfg.Burst = float32(apiQPS), apiBurst
+	cfg.QPS, cfg.Burst = float32(f.apiQPS), f.apiBurst
+	newInformer, err := controllers.LenientInformers(cfg, scheme)
+	if err != nil {
+		setupLog.Error(err, "Unable to create the informers")
+		os.Exit(1)
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
-		HealthProbeBindAddress: probeAddr,
-		LeaderElection:         leaderElect,
+		Metrics:                metricsserver.Options{BindAddress: f.metricsAddr},
+		HealthProbeBindAddress: f.probeAddr,
+		LeaderElection:         f.leaderElect,
 		LeaderElectionID:       "daprbench.perf.daprbench.io",
-		Cache:                  controllers.CacheOptions(),
-		Controller:             controllers.ControllerOptions(workers),
+		Cache:                  controllers.CacheOptions(newInformer),
+		Controller:             controllers.ControllerOptions(f.workers),
 	})
 	if err != nil {
 		setupLog.Error(err, "Unable to create manager")
@@ -106,15 +78,15 @@ func main() {
 		APIReader:            mgr.GetAPIReader(),
 		Recorder:             mgr.GetEventRecorder("daprbench"),
 		Clock:                clock.RealClock{},
-		Workload:             opts,
-		AllowedImagePrefixes: splitList(allowedImagePrefixes),
-		NetworkPolicies:      networkPolicies,
-		PollInterval:         pollInterval,
-		ImageStartGrace:      imageStartGrace,
+		Workload:             f.opts,
+		AllowedImagePrefixes: splitList(f.allowedImagePrefixes),
+		NetworkPolicies:      f.networkPolicies,
+		PollInterval:         f.pollInterval,
+		ImageStartGrace:      f.imageStartGrace,
 		KubernetesVersion:    k8sVersion,
 		Usage:                &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
 		Counters:             usage.NodeProxy{Client: corev1client.NewForConfigOrDie(cfg)},
-		UsageInterval:        usageInterval,
+		UsageInterval:        f.usageInterval,
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfRun")
 		os.Exit(1)
@@ -138,7 +110,7 @@ func main() {
 	utilruntime.Must(mgr.AddHealthzCheck("healthz", healthz.Ping))
 	utilruntime.Must(mgr.AddReadyzCheck("readyz", healthz.Ping))
 
-	setupLog.Info("Starting manager", "image", opts.Image, "kubernetesVersion", k8sVersion)
+	setupLog.Info("Starting manager", "image", f.opts.Image, "kubernetesVersion", k8sVersion)
 	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
 		setupLog.Error(err, "Manager stopped with an error")
 		os.Exit(1)

@@ -1,0 +1,65 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"flag"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/daprbench/daprbench/internal/workload"
+)
+
+// managerFlags are the manager's settings, each a flag (most also a DAPRBENCH_* variable).
+type managerFlags struct {
+	metricsAddr, probeAddr string
+	leaderElect            bool
+	opts                   workload.Options
+	pollInterval           time.Duration
+	imageStartGrace        time.Duration
+	usageInterval          time.Duration
+	workers                int
+	apiQPS                 float64
+	apiBurst               int
+	allowedImagePrefixes   string
+	networkPolicies        bool
+}
+
+// parseFlags reads the command line.
+func parseFlags() (managerFlags, zap.Options) {
+	var f managerFlags
+	flag.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint (0 disables it)")
+	flag.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
+	flag.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so only one manager of several replicas works")
+	flag.StringVar(&f.opts.Image, "image", envOr("DAPRBENCH_IMAGE", "daprbench:dev"), "image of the load tester and target app, unless a PerfRun overrides it [DAPRBENCH_IMAGE]")
+	flag.StringVar(&f.opts.PullPolicy, "image-pull-policy", envOr("DAPRBENCH_IMAGE_PULL_POLICY", "IfNotPresent"), "pull policy of the run's containers [DAPRBENCH_IMAGE_PULL_POLICY]")
+	flag.StringVar(&f.allowedImagePrefixes, "allowed-image-prefixes", envOr("DAPRBENCH_ALLOWED_IMAGE_PREFIXES", ""),
+		"comma-separated image prefixes a PerfRun may name for its target, load tester and sidecars, besides the operator's own repository; empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
+	flag.BoolVar(&f.networkPolicies, "network-policies", envOr("DAPRBENCH_NETWORK_POLICIES", "true") == "true",
+		"create each run's NetworkPolicies: only its load tester reaches its load-tester group's leader and its targets' load ports (enforced where the network plugin enforces NetworkPolicy) [DAPRBENCH_NETWORK_POLICIES]")
+	flag.DurationVar(&f.pollInterval, "poll-interval", 5*time.Second, "how often a run in progress is looked at again")
+	flag.DurationVar(&f.imageStartGrace, "image-start-grace", 3*time.Minute, "how long a container may back off (image pull, crash loop) before its run fails")
+	flag.DurationVar(&f.usageInterval, "usage-interval", 5*time.Second, "how often the metrics API is read during a run: at most half metrics-server's resolution (10s at its finest), so no window is missed")
+	flag.IntVar(&f.workers, "max-concurrent-reconciles", 4, "runs (and schedules, sweeps) reconciled at once, so a slow one never holds up the others")
+	flag.Float64Var(&f.apiQPS, "kube-api-qps", 50, "requests per second the manager may send the API server (client-side limit)")
+	flag.IntVar(&f.apiBurst, "kube-api-burst", 100, "requests the manager may send the API server in a burst")
+	zapOpts := zap.Options{}
+	zapOpts.BindFlags(flag.CommandLine)
+	flag.Parse()
+	return f, zapOpts
+}
