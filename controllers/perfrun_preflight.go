@@ -101,27 +101,11 @@ func (r *PerfRunReconciler) preflight(ctx context.Context, s *runScope) (stepRes
 			mtlsWord(want), mtlsWord(mtls), source, mtlsWord(mtls))
 	}
 
-	if a := run.Spec.ActorSettings(); run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation && a.StateStore != "" {
-		store := &unstructured.Unstructured{}
-		store.SetGroupVersionKind(workload.ComponentGVK)
-		err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: a.StateStore}, store)
-		if apierrors.IsNotFound(err) {
-			return r.failPreflight(run, perfv1alpha1.ReasonStateStoreNotFound,
-				"spec.actors.stateStore names Component %q, which does not exist in namespace %q: create it "+
-					"(with metadata actorStateStore: \"true\") or leave stateStore empty for an in-memory one", a.StateStore, run.Namespace)
-		}
+	if reason, msg, err := r.actorRefusal(ctx, run); err != nil || reason != "" {
 		if err != nil {
 			return proceed, err
 		}
-	}
-	if host, err := r.actorTypeHost(ctx, run); err != nil || host != "" {
-		if err != nil {
-			return proceed, err
-		}
-		markFailed(run, r.now(), perfv1alpha1.ReasonActorTypeInUse,
-			"spec.actors.actorType %q is hosted by %s: Dapr's placement would spread this run's calls over both targets. "+
-				"Leave actorType empty (each run then gets a type of its own) or wait for that target to go", run.ActorType(), host)
-		return stopHere, nil
+		return r.failPreflight(run, reason, "%s", msg)
 	}
 	for _, v := range run.Spec.Variants {
 		if skew := diagnose.SidecarSkew(env.DaprVersion, v.SidecarImage); v.SidecarImage != "" && skew != "" {
@@ -233,4 +217,30 @@ func (r *PerfRunReconciler) actorTypeHost(ctx context.Context, run *perfv1alpha1
 		}
 	}
 	return "", nil
+}
+
+// actorRefusal says why an actor run cannot measure here: the state store it names is
+// missing, or another run's target hosts the actor type it names. Empty reason: none.
+func (r *PerfRunReconciler) actorRefusal(ctx context.Context, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
+	if run.Spec.Scenario != perfv1alpha1.ScenarioActorActivation {
+		return "", "", nil
+	}
+	if a := run.Spec.ActorSettings(); a.StateStore != "" {
+		store := &unstructured.Unstructured{}
+		store.SetGroupVersionKind(workload.ComponentGVK)
+		err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: a.StateStore}, store)
+		if apierrors.IsNotFound(err) {
+			return perfv1alpha1.ReasonStateStoreNotFound, fmt.Sprintf("spec.actors.stateStore names Component %q, which does not exist in namespace %q: create it "+
+				"(with metadata actorStateStore: \"true\") or leave stateStore empty for an in-memory one", a.StateStore, run.Namespace), nil
+		}
+		if err != nil {
+			return "", "", err
+		}
+	}
+	host, err := r.actorTypeHost(ctx, run)
+	if err != nil || host == "" {
+		return "", "", err
+	}
+	return perfv1alpha1.ReasonActorTypeInUse, fmt.Sprintf("spec.actors.actorType %q is hosted by %s: Dapr's placement would spread this run's calls over both targets. "+
+		"Leave actorType empty (each run then gets a type of its own) or wait for that target to go", run.ActorType(), host), nil
 }
