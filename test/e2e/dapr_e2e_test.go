@@ -197,7 +197,16 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		Expect(st.Environment.SidecarImage).To(Equal("ghcr.io/dapr/daprd:" + daprVersion()))
 	})
 
-	It("measures actor activation: every call activates a fresh actor, and the load tester's sidecar shuts down", func() {
+	It("measures actor activation: every call activates a fresh actor of its own run, and the load tester's sidecar shuts down", func() {
+		// An earlier actor run whose target stays (cleanup Never) still hosts its actor type:
+		// had both runs one type, Dapr's placement would spread the second's calls over it.
+		earlier := daprRun(ns, "earlier", perfv1alpha1.ScenarioActorActivation, 20, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Cleanup = perfv1alpha1.CleanupNever
+			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 10 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
+		})
+		Eventually(phase(earlier), 5*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(earlier) })
+		earlierCalls := targetStats(earlier)["actorCalls"]
+
 		run := daprRun(ns, "actors", perfv1alpha1.ScenarioActorActivation, actorQPS, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Cleanup = perfv1alpha1.CleanupNever // keep the target to read its counters
 		})
@@ -215,14 +224,17 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		GinkgoWriter.Printf("target's counters: %v\n", stats)
 		Expect(stats["actorCalls"]).To(BeNumerically(">=", res.Requests), "warm-up calls come on top of the measured ones")
 		Expect(stats["actorsActivated"]).To(Equal(stats["actorCalls"]), "every call reached an actor that had never been called")
+		Expect(targetStats(earlier)["actorCalls"]).To(Equal(earlierCalls), "no call of this run reached the earlier run's target")
+		Expect(get(run).ActorType()).NotTo(Equal(get(earlier).ActorType()))
 
 		By("the Job completed because the real daprd honoured POST /v1.0/shutdown")
 		var jobs batchv1.JobList
-		Expect(k8sClient.List(ctx, &jobs, client.InNamespace(ns))).To(Succeed())
+		Expect(k8sClient.List(ctx, &jobs, client.InNamespace(ns), client.MatchingLabels{workload.LabelRun: run.Name})).To(Succeed())
 		Expect(jobs.Items).To(HaveLen(1))
 		Expect(jobs.Items[0].Status.Succeeded).To(Equal(int32(1)))
 		var pods corev1.PodList
-		Expect(k8sClient.List(ctx, &pods, client.InNamespace(ns), client.MatchingLabels{workload.LabelComponent: string(workload.RoleLoadTester)})).To(Succeed())
+		Expect(k8sClient.List(ctx, &pods, client.InNamespace(ns), client.MatchingLabels{workload.LabelRun: run.Name,
+			workload.LabelComponent: string(workload.RoleLoadTester)})).To(Succeed())
 		Expect(pods.Items).To(HaveLen(1))
 		var daprd *corev1.ContainerStatus
 		for i, s := range pods.Items[0].Status.ContainerStatuses {

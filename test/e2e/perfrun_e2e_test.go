@@ -179,6 +179,14 @@ var _ = Describe("PerfRun on a real cluster", func() {
 		}, 5*time.Second).Should(Equal(map[string]string{"app": "payments"}), "neither taken over nor deleted by cleanup")
 	})
 
+	It("fails ChildRefused within a minute, quoting the API server, for a template field only its validation rejects", func() {
+		run := directRun(ns, "badkey", func(s *perfv1alpha1.PerfRunSpec) { s.Target.NodeSelector = map[string]string{"not a label key!": "x"} })
+		Eventually(phase(run), time.Minute).Should(Equal(perfv1alpha1.PhaseFailed), func() string { return describe(run) })
+		c := meta.FindStatusCondition(get(run).Status.Conditions, perfv1alpha1.ConditionFailed)
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonChildRefused))
+		Expect(c.Message).To(ContainSubstring(`Deployment.apps "badkey-target" is invalid`))
+	})
+
 	It("leaves no child behind when a PerfRun is deleted mid-run", func() {
 		run := directRun(ns, "doomed")
 		Eventually(phase(run), 2*time.Minute).Should(Equal(perfv1alpha1.PhaseRunning))
