@@ -38,12 +38,14 @@ type managerFlags struct {
 	apiBurst               int
 	allowedImagePrefixes   string
 	networkPolicies        bool
+	metricsSecure          bool
 }
 
 // parseFlags reads the command line.
 func parseFlags() (managerFlags, zap.Options) {
 	var f managerFlags
 	flag.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint (0 disables it)")
+	flag.BoolVar(&f.metricsSecure, "metrics-secure", true, "serve the metrics endpoint over HTTPS, to callers the API server authenticates and authorises for GET /metrics (the metrics-reader ClusterRole); false: plain HTTP to anyone who reaches it")
 	flag.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
 	flag.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so only one manager of several replicas works")
 	flag.StringVar(&f.opts.Image, "image", envOr("DAPRBENCH_IMAGE", "daprbench:dev"), "image of the load tester and target app, unless a PerfRun overrides it [DAPRBENCH_IMAGE]")
