@@ -39,13 +39,22 @@ import (
 // runs, not the cluster: unrelated pods, Deployments, Services and Jobs are never cached.
 // Anything else of those kinds is read past the cache (APIReader).
 //
-// newInformer is LenientInformers' (nil: controller-runtime's own).
-func CacheOptions(newInformer func(toolscache.ListerWatcher, runtime.Object, time.Duration, toolscache.Indexers) toolscache.SharedIndexInformer) cache.Options {
+// newInformer is LenientInformers' (nil: controller-runtime's own). namespaces, when
+// given (--watch-namespaces, the chart's namespaced mode), limits those informers to the
+// namespaces the manager's Roles cover; daprbench's own kinds stay cached cluster-wide,
+// which its ClusterRole allows (see internal/rbacscope).
+func CacheOptions(newInformer func(toolscache.ListerWatcher, runtime.Object, time.Duration, toolscache.Indexers) toolscache.SharedIndexInformer, namespaces []string) cache.Options {
 	req, err := labels.NewRequirement(workload.LabelRun, selection.Exists, nil)
 	if err != nil {
 		panic(err) // a constant label key: cannot fail
 	}
 	owned := cache.ByObject{Label: labels.NewSelector().Add(*req)}
+	if len(namespaces) > 0 {
+		owned.Namespaces = map[string]cache.Config{}
+		for _, ns := range namespaces {
+			owned.Namespaces[ns] = cache.Config{}
+		}
+	}
 	return cache.Options{NewInformer: newInformer, ByObject: map[client.Object]cache.ByObject{
 		&corev1.Pod{}:                 owned,
 		&appsv1.Deployment{}:          owned,

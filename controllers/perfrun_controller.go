@@ -21,6 +21,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -77,6 +79,9 @@ type PerfRunReconciler struct {
 	Counters usage.CounterSource
 	// UsageInterval is how often usage is sampled (metrics-server's resolution by default).
 	UsageInterval time.Duration
+	// WatchNamespaces are the namespaces runs may create workloads in (the manager's Roles in
+	// the chart's namespaced mode); empty: every namespace.
+	WatchNamespaces []string
 
 	throttle usageThrottle
 	// admissions closes the queue's race: runs admitted moments ago, which the cache may not
@@ -163,6 +168,9 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 			exporter.CountOutcome(run)
 		}
 		r.applied.forgetRun(run.UID)
+		if !r.watches(run.Namespace) {
+			return res, nil // nothing was created, and nothing there may be listed
+		}
 		// Only now that the finished status is persisted: cleaning up before would make a
 		// failed write rerun the whole benchmark on the next pass.
 		if err := r.cleanup(ctx, run); err != nil {
@@ -182,6 +190,12 @@ func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.
 		{"collect", r.collect},
 	}
 	if run.Finished() {
+		return ctrl.Result{}, nil
+	}
+	if !r.watches(run.Namespace) {
+		markFailed(run, r.now(), perfv1alpha1.ReasonNamespaceNotWatched,
+			"this operator runs benchmarks only in namespaces %s (--watch-namespaces; the Helm chart's rbac.namespaces): create the run in one of them, or add %q there",
+			strings.Join(r.WatchNamespaces, ", "), run.Namespace)
 		return ctrl.Result{}, nil
 	}
 	scope := newRunScope(run, r.Client)
@@ -264,6 +278,11 @@ func eventType(c metav1.Condition) string {
 		return corev1.EventTypeWarning
 	}
 	return corev1.EventTypeNormal
+}
+
+// watches says whether runs in ns may create workloads (see WatchNamespaces).
+func (r *PerfRunReconciler) watches(ns string) bool {
+	return len(r.WatchNamespaces) == 0 || slices.Contains(r.WatchNamespaces, ns)
 }
 
 func (r *PerfRunReconciler) now() metav1.Time { return metav1.NewTime(r.Clock.Now()) }

@@ -116,15 +116,19 @@ var _ = AfterSuite(func() {
 
 // startManager starts the operator's manager as cmd/manager wires it, and returns a
 // function that stops it and waits until it has stopped.
-func startManager() func() {
-	newInformer, err := LenientInformers(restConfig, scheme)
+func startManager() func() { return startManagerAs(restConfig, nil) }
+
+// startManagerAs starts the manager with cfg's identity, given watchNamespaces
+// (--watch-namespaces).
+func startManagerAs(cfg *rest.Config, watchNamespaces []string) func() {
+	newInformer, err := LenientInformers(cfg, scheme)
 	Expect(err).NotTo(HaveOccurred())
-	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: "0",
 		Controller:             withNameValidationSkipped(ControllerOptions(4)), // as the manager runs; restarted in a spec
-		Cache:                  CacheOptions(newInformer),
+		Cache:                  CacheOptions(newInformer, watchNamespaces),
 	})
 	Expect(err).NotTo(HaveOccurred())
 	managerCache = mgr.GetCache()
@@ -139,8 +143,9 @@ func startManager() func() {
 		ImageStartGrace:   time.Minute,
 		KubernetesVersion: "v1.36.3",
 		// envtest serves no metrics API: the real client meets the API server's own 404.
-		Usage:         &usage.Sampler{Client: metricsclient.NewForConfigOrDie(restConfig)},
-		UsageInterval: testPollInterval,
+		Usage:           &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
+		UsageInterval:   testPollInterval,
+		WatchNamespaces: watchNamespaces,
 	}).SetupWithManager(mgr)).To(Succeed())
 	Expect((&PerfScheduleReconciler{
 		Client:   mgr.GetClient(),

@@ -115,6 +115,10 @@ const (
 	// someone else; the run never applies onto it (it would take it over, and cleanup
 	// would delete it).
 	ReasonNameConflict = "NameConflict"
+	// ReasonNamespaceNotWatched: the operator runs benchmarks only in the namespaces it was
+	// given (--watch-namespaces; the Helm chart's rbac.namespaces), and this run is in
+	// another. Nothing was created.
+	ReasonNamespaceNotWatched = "NamespaceNotWatched"
 	// ReasonPodsUnschedulable: a pod of the run found no node for longer than the image-start
 	// grace; the scheduler's own words are in the message.
 	ReasonPodsUnschedulable = "PodsUnschedulable"

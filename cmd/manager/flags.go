@@ -39,6 +39,7 @@ type managerFlags struct {
 	allowedImagePrefixes   string
 	networkPolicies        bool
 	metricsSecure          bool
+	watchNamespaces        string
 }
 
 // parseFlags reads the command line.
@@ -54,6 +55,8 @@ func parseFlags() (managerFlags, zap.Options) {
 		"comma-separated image prefixes a PerfRun may name for its target, load tester and sidecars, besides the operator's own repository; empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
 	flag.BoolVar(&f.networkPolicies, "network-policies", envOr("DAPRBENCH_NETWORK_POLICIES", "true") == "true",
 		"create each run's NetworkPolicies: only its load tester reaches its load-tester group's leader and its targets' load ports (enforced where the network plugin enforces NetworkPolicy) [DAPRBENCH_NETWORK_POLICIES]")
+	flag.StringVar(&f.watchNamespaces, "watch-namespaces", envOr("DAPRBENCH_WATCH_NAMESPACES", ""),
+		"comma-separated namespaces runs may create workloads in (the Helm chart's rbac.namespaced mode grants Roles only there); a run elsewhere fails NamespaceNotWatched; empty: every namespace [DAPRBENCH_WATCH_NAMESPACES]")
 	flag.DurationVar(&f.pollInterval, "poll-interval", 5*time.Second, "how often a run in progress is looked at again")
 	flag.DurationVar(&f.imageStartGrace, "image-start-grace", 3*time.Minute, "how long a container may back off (image pull, crash loop) before its run fails")
 	flag.DurationVar(&f.usageInterval, "usage-interval", 5*time.Second, "how often the metrics API is read during a run: at most half metrics-server's resolution (10s at its finest), so no window is missed")

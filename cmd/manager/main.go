@@ -61,7 +61,7 @@ func main() {
 		HealthProbeBindAddress: f.probeAddr,
 		LeaderElection:         f.leaderElect,
 		LeaderElectionID:       "daprbench.perf.daprbench.io",
-		Cache:                  controllers.CacheOptions(newInformer),
+		Cache:                  controllers.CacheOptions(newInformer, splitList(f.watchNamespaces)),
 		Controller:             controllers.ControllerOptions(f.workers),
 	})
 	if err != nil {
@@ -88,6 +88,7 @@ func main() {
 		Usage:                &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
 		Counters:             usage.NodeProxy{Client: corev1client.NewForConfigOrDie(cfg)},
 		UsageInterval:        f.usageInterval,
+		WatchNamespaces:      splitList(f.watchNamespaces),
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfRun")
 		os.Exit(1)

@@ -20,6 +20,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,6 +50,16 @@ func tool(t *testing.T, env, fallback string) string {
 
 func render(t *testing.T, name string, args ...string) map[string]map[string]any {
 	t.Helper()
+	objects := map[string]map[string]any{}
+	for _, obj := range renderList(t, name, args...) {
+		objects[obj["kind"].(string)+"/"+obj["metadata"].(map[string]any)["name"].(string)] = obj
+	}
+	return objects
+}
+
+// renderList runs a renderer and returns its objects in order.
+func renderList(t *testing.T, name string, args ...string) []map[string]any {
+	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = testenv.RepoRoot()
 	var out, errOut bytes.Buffer
@@ -56,7 +67,7 @@ func render(t *testing.T, name string, args ...string) map[string]map[string]any
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s %v: %v\n%s", name, args, err, errOut.String())
 	}
-	objects := map[string]map[string]any{}
+	var objects []map[string]any
 	for _, doc := range strings.Split(out.String(), "\n---") {
 		var obj map[string]any
 		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
@@ -69,7 +80,7 @@ func render(t *testing.T, name string, args ...string) map[string]map[string]any
 		if labels, ok := meta["labels"].(map[string]any); ok && labels["app.kubernetes.io/managed-by"] != nil {
 			labels["app.kubernetes.io/managed-by"] = "(installer)" // kustomize, or Helm
 		}
-		objects[obj["kind"].(string)+"/"+meta["name"].(string)] = obj
+		objects = append(objects, obj)
 	}
 	return objects
 }
@@ -136,5 +147,42 @@ func TestChartValuesReachTheManager(t *testing.T) {
 	}
 	if strings.Contains(string(b), "--leader-elect") {
 		t.Error("leaderElection=false still passes --leader-elect")
+	}
+}
+
+// In the namespaced mode nothing cluster-wide lets the manager touch a pod, a Secret or a
+// workload: those rights come from a Role in each listed namespace, and the manager is told
+// which namespaces those are.
+func TestChartNamespacedModeGrantsWorkloadRightsOnlyInItsNamespaces(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	objects := renderList(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf",
+		"--set", "rbac.namespaced=true", "--set", "rbac.namespaces={team-a,team-b}", "--set", "rbac.daprNamespace=dapr")
+	roles := map[string][]string{} // namespace → Role names
+	for _, obj := range objects {
+		meta := obj["metadata"].(map[string]any)
+		b, _ := yaml.Marshal(obj["rules"])
+		switch obj["kind"] {
+		case "ClusterRole":
+			for _, forbidden := range []string{"secrets", "pods", "jobs", "deployments", "serviceaccounts", "networkpolicies", "components", "delete"} {
+				if strings.Contains(string(b), "- "+forbidden+"\n") && meta["name"] != "daprbench-perfrun-editor-role" {
+					t.Errorf("ClusterRole %s grants %s:\n%s", meta["name"], forbidden, b)
+				}
+			}
+		case "Role":
+			ns := meta["namespace"].(string)
+			roles[ns] = append(roles[ns], meta["name"].(string))
+			if meta["name"] == "daprbench-control-plane-reader" && (strings.Contains(string(b), "- create") || strings.Contains(string(b), "- patch")) {
+				t.Errorf("the control plane's Role writes:\n%s", b)
+			}
+		case "Deployment":
+			if d, _ := yaml.Marshal(obj); !strings.Contains(string(d), "--watch-namespaces=team-a,team-b") {
+				t.Errorf("the manager is not told its namespaces:\n%s", d)
+			}
+		}
+	}
+	want := map[string][]string{"perf": {"daprbench-leader-election-role"}, "team-a": {"daprbench-manager-role"},
+		"team-b": {"daprbench-manager-role"}, "dapr": {"daprbench-control-plane-reader"}}
+	if fmt.Sprint(roles) != fmt.Sprint(want) {
+		t.Errorf("Roles by namespace %v, want %v", roles, want)
 	}
 }

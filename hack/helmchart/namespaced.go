@@ -1,0 +1,94 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/daprbench/daprbench/internal/rbacscope"
+)
+
+const (
+	managerRole        = "daprbench-manager-role"
+	managerRoleBinding = "daprbench-manager-rolebinding"
+)
+
+// withNamespacedMode wraps the manager's ClusterRole and its binding (the kustomize
+// install, kept as rbac.namespaced=false) and adds the namespaced mode beside them: the
+// rules rbacscope.Split places, as a smaller ClusterRole, a Role in each of
+// rbac.namespaces (default: the release's namespace) and a read-only Role in Dapr's
+// control-plane namespace.
+func withNamespacedMode(role, binding string) (string, error) {
+	var cr rbacv1.ClusterRole
+	if err := yaml.Unmarshal([]byte(role), &cr); err != nil {
+		return "", err
+	}
+	s := rbacscope.Split(cr.Rules)
+	rules := func(r []rbacv1.PolicyRule) (string, error) {
+		b, err := yaml.Marshal(map[string]any{"rules": r})
+		return string(b), err
+	}
+	cluster, err := rules(s.Cluster)
+	if err != nil {
+		return "", err
+	}
+	namespaced, err := rules(s.Namespaced)
+	if err != nil {
+		return "", err
+	}
+	controlPlane, err := rules(s.ControlPlane)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "{{- if not .Values.rbac.namespaced }}\n%s---\n%s{{- else }}\n", role, binding)
+	b.WriteString(clusterRoleAndBinding("daprbench-manager-cluster-role", "daprbench-manager-cluster-rolebinding", cluster))
+	b.WriteString("{{- range $ns := .Values.rbac.namespaces | default (list $.Release.Namespace) }}\n---\n")
+	b.WriteString(roleAndBinding(managerRole, managerRoleBinding, "{{ $ns }}", namespaced))
+	b.WriteString("{{- end }}\n---\n")
+	b.WriteString(roleAndBinding("daprbench-control-plane-reader", "daprbench-control-plane-reader-binding", "{{ .Values.rbac.daprNamespace }}", controlPlane))
+	b.WriteString("{{- end }}\n")
+	return b.String(), nil
+}
+
+const labels = `  labels:
+    app.kubernetes.io/managed-by: {{ $.Release.Service }}
+    app.kubernetes.io/name: daprbench
+`
+
+const subject = `subjects:
+- kind: ServiceAccount
+  name: daprbench-controller-manager
+  namespace: {{ $.Release.Namespace }}
+`
+
+func clusterRoleAndBinding(name, bindingName, rules string) string {
+	return "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n" + labels + "  name: " + name + "\n" + rules +
+		"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n" + labels + "  name: " + bindingName + "\n" +
+		"roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: " + name + "\n" + subject
+}
+
+func roleAndBinding(name, bindingName, namespace, rules string) string {
+	meta := labels + "  name: %s\n  namespace: " + namespace + "\n"
+	return "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n" + fmt.Sprintf(meta, name) + rules +
+		"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n" + fmt.Sprintf(meta, bindingName) +
+		"roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: " + name + "\n" + subject
+}
