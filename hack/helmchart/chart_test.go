@@ -148,6 +148,12 @@ func TestChartValuesReachTheManager(t *testing.T) {
 	if strings.Contains(string(b), "--leader-elect") {
 		t.Error("leaderElection=false still passes --leader-elect")
 	}
+	pinned := render(t, helm, "template", "daprbench", "charts/daprbench", "--show-only", "templates/deployment.yaml",
+		"--set", "image.repository=registry.example/daprbench", "--set", "image.digest=sha256:0123")
+	b, _ = yaml.Marshal(pinned["Deployment/daprbench-controller-manager"])
+	if strings.Count(string(b), "registry.example/daprbench@sha256:0123") != 2 {
+		t.Errorf("a digest pins neither the manager nor the runs' image:\n%s", b)
+	}
 }
 
 // In the namespaced mode nothing cluster-wide lets the manager touch a pod, a Secret or a
