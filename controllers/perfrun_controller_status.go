@@ -46,6 +46,7 @@ func beginGeneration(run *perfv1alpha1.PerfRun, now metav1.Time) {
 	st.Environment = nil
 	st.LiveUsage = nil
 	st.Disturbances = nil
+	st.Progress = nil
 	st.Phase = perfv1alpha1.PhasePending
 }
 
@@ -103,6 +104,7 @@ func markSucceeded(run *perfv1alpha1.PerfRun, now metav1.Time, reason, msg strin
 	setCondition(run, perfv1alpha1.ConditionFailed, metav1.ConditionFalse, perfv1alpha1.ReasonSucceeded, "")
 	run.Status.Phase = perfv1alpha1.PhaseSucceeded
 	run.Status.CompletionTime = &now
+	run.Status.Progress = nil
 	run.Status.LastSuccessful = report.Digest(run.Status.Result, &now, msg)
 }
 
@@ -122,6 +124,7 @@ func markFailed(run *perfv1alpha1.PerfRun, now metav1.Time, reason, format strin
 	setCondition(run, perfv1alpha1.ConditionSucceeded, metav1.ConditionFalse, reason, msg)
 	run.Status.Phase = perfv1alpha1.PhaseFailed
 	run.Status.CompletionTime = &now
+	run.Status.Progress = nil
 }
 
 func boolStatus(b bool) metav1.ConditionStatus {

@@ -201,6 +201,13 @@ var _ = Describe("PerfRun controller", func() {
 		// envtest serves no metrics API: sampling reports the API's own error, and the run
 		// goes on (it never fails for want of metrics).
 		startLoad(run)
+		// Where the load is: from the load tester's start (a minute ago), written by the
+		// controller for the plugin's progress bar.
+		Eventually(func() *perfv1alpha1.RunProgress { return latest(run).Status.Progress }).ShouldNot(BeNil())
+		progress := latest(run).Status.Progress
+		Expect(progress.Repetitions).To(Equal(int32(3)))
+		Expect(progress.LoadStartTime.Time).To(BeTemporally("~", fakeClock.Now().Add(-time.Minute), time.Second))
+		Expect(progress.ExpectedEndTime.Sub(progress.LoadStartTime.Time)).To(Equal(run.Spec.LoadTime()))
 		Eventually(func() string {
 			c := conditionOf(run, perfv1alpha1.ConditionResourceUsageAvailable)
 			if c == nil || c.Status != metav1.ConditionFalse {
@@ -218,6 +225,7 @@ var _ = Describe("PerfRun controller", func() {
 		}
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: runs}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		Expect(latest(run).Status.Progress).To(BeNil(), "progress is cleared when the run ends")
 
 		mergedP90 := func(v result.Variant) time.Duration {
 			h := latency.NewHistogram()

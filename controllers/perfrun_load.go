@@ -88,6 +88,7 @@ func (r *PerfRunReconciler) runLoad(ctx context.Context, s *runScope) (stepResul
 		return r.refused(run, "load-tester Job "+job.Name, refusal, job.CreationTimestamp, nil), nil
 	}
 	r.recordNodes(run, nil, pods)
+	r.recordProgress(run, pods)
 	if pod := diagnose.MissingSidecar(pods); pod != "" {
 		return r.failNotInjected(run, "load tester", pod), nil
 	}

@@ -56,6 +56,11 @@ type PerfRunStatus struct {
 	// +optional
 	QueueWait *metav1.Duration `json:"queueWait,omitempty"`
 
+	// progress is where the current generation's load is, written by the controller while
+	// the load runs (when the repetition or path changes) and cleared when the run ends.
+	// +optional
+	Progress *RunProgress `json:"progress,omitempty"`
+
 	// conditions: DaprReady, WorkloadsReady, ResourceUsageAvailable, Saturated, ThresholdsMet, Regressed,
 	// CPULimitBound, Disturbed, Succeeded and Failed (see the Condition* constants for their reasons).
 	// +listType=map
@@ -620,4 +625,22 @@ type VariantResult struct {
 	// resources is what the variant's target (app and sidecar) used while it was measured.
 	// +optional
 	Resources *ResourceUsage `json:"resources,omitempty"`
+}
+
+// RunProgress is where a run's load is: when it started, when it should end and what it
+// measures now. Elapsed and remaining time follow from the two times.
+type RunProgress struct {
+	// loadStartTime is when the last load-tester container started: a load-tester group
+	// starts its warm-up together, once every pod has arrived.
+	LoadStartTime metav1.Time `json:"loadStartTime"`
+	// expectedEndTime is loadStartTime plus the warm-up and every measured run.
+	ExpectedEndTime metav1.Time `json:"expectedEndTime"`
+	// repetition being measured, from 1; 0 during the warm-up.
+	// +optional
+	Repetition int32 `json:"repetition,omitempty"`
+	// repetitions the run measures.
+	Repetitions int32 `json:"repetitions"`
+	// path being measured: warm-up, baseline, direct, dapr or dapr (<variant>).
+	// +kubebuilder:validation:MaxLength=128
+	Path string `json:"path"`
 }

@@ -1,0 +1,44 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The load tester runs the paths A B on even repetitions and B A on odd ones.
+func TestProgressFollowsTheLoadTestersAlternatingOrder(t *testing.T) {
+	spec := PerfRunSpec{Scenario: ScenarioServiceInvocation, Variants: []SidecarVariant{{Name: "a"}, {Name: "b"}},
+		Load: LoadSpec{QPS: 100, Repetitions: 2, Duration: &metav1.Duration{Duration: time.Minute}, Warmup: &metav1.Duration{Duration: 10 * time.Second}}}
+	start := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	var got []string
+	for _, at := range []time.Duration{5, 15, 75, 135, 195, 255, 315, 375, 999} {
+		p := spec.ProgressAt(start, start.Add(at*time.Second))
+		got = append(got, fmt.Sprintf("%d %s", p.Repetition, p.Path))
+	}
+	want := []string{"0 warm-up", "1 baseline", "1 dapr (a)", "1 dapr (b)", "2 dapr (b)", "2 dapr (a)", "2 baseline", "2 baseline", "2 baseline"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("paths over time\n got %v\nwant %v", got, want)
+	}
+	if p := spec.ProgressAt(start, start); p.ExpectedEndTime.Sub(start) != 10*time.Second+6*time.Minute || p.Repetitions != 2 {
+		t.Errorf("expected end %v, repetitions %d", p.ExpectedEndTime.Sub(start), p.Repetitions)
+	}
+}
