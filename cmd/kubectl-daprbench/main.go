@@ -19,13 +19,17 @@ limitations under the License.
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/daprbench/daprbench/internal/plugin"
 )
 
+// main exits with the command's code: 0 passed, 1 could not run, 2–6 a finished run's
+// verdict (plugin.ExitCode; the README's table).
 func main() {
 	if err := plugin.NewCommand(plugin.Streams{Out: os.Stdout, ErrOut: os.Stderr}).Execute(); err != nil {
-		os.Exit(1)
+		fmt.Fprintln(os.Stderr, "Error:", err)
+		os.Exit(int(plugin.ExitCodeOf(err)))
 	}
 }

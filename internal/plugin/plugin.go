@@ -46,7 +46,7 @@ type options struct {
 	streams    Streams
 	output     string
 	// newClient is replaced in tests.
-	newClient func() (client.Client, error)
+	newClient func() (client.WithWatch, error)
 }
 
 // NewCommand returns the plugin's root command, with kubectl's connection flags
@@ -54,22 +54,24 @@ type options struct {
 func NewCommand(streams Streams) *cobra.Command { return newCommand(streams, nil) }
 
 // newCommand builds the command; tests pass the client to use.
-func newCommand(streams Streams, newClient func() (client.Client, error)) *cobra.Command {
+func newCommand(streams Streams, newClient func() (client.WithWatch, error)) *cobra.Command {
 	o := &options{streams: streams, newClient: newClient}
 	if o.newClient == nil {
 		o.newClient = o.client
 	}
 	root := &cobra.Command{
 		Use:          "kubectl-daprbench",
-		Short:        "Read daprbench's runs, sweeps and schedules: reports, charts, comparisons, trends",
+		Short:        "Start daprbench's runs and sweeps from CI, and read them: reports, charts, comparisons, trends",
 		SilenceUsage: true,
+		// main prints the error once, beside its exit code.
+		SilenceErrors: true,
 	}
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	root.PersistentFlags().StringVar(&o.kubeconfig, clientcmd.RecommendedConfigPathFlag, "", "path to the kubeconfig file")
 	clientcmd.BindOverrideFlags(&o.overrides, root.PersistentFlags(), clientcmd.RecommendedConfigOverrideFlags(""))
 	root.PersistentFlags().StringVarP(&o.output, "output", "o", "table", "output format: table, json or yaml")
-	root.AddCommand(newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newWatchCommand(o), newExportCommand(o))
+	root.AddCommand(newRunCommand(o), newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newWatchCommand(o), newExportCommand(o))
 	return root
 }
 
@@ -79,7 +81,7 @@ func (o *options) loader() clientcmd.ClientConfig {
 	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &o.overrides)
 }
 
-func (o *options) client() (client.Client, error) {
+func (o *options) client() (client.WithWatch, error) {
 	cfg, err := o.loader().ClientConfig()
 	if err != nil {
 		return nil, err
@@ -91,7 +93,7 @@ func (o *options) client() (client.Client, error) {
 	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
-	return client.New(cfg, client.Options{Scheme: scheme})
+	return client.NewWithWatch(cfg, client.Options{Scheme: scheme})
 }
 
 func (o *options) namespace() (string, error) {

@@ -39,7 +39,7 @@ import (
 // The plugin is tested against a real API server (envtest) holding objects whose status
 // is what the controllers write.
 
-var k8s client.Client
+var k8s client.WithWatch
 
 func TestMain(m *testing.M) {
 	env, err := testenv.New(false)
@@ -54,7 +54,7 @@ func TestMain(m *testing.M) {
 	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
 		panic(err)
 	}
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+	if k8s, err = client.NewWithWatch(cfg, client.Options{Scheme: scheme}); err != nil {
 		panic(err)
 	}
 	code := m.Run()
@@ -106,7 +106,7 @@ func result(addedP90, low, high string, cpu string) *perfv1alpha1.Result {
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	cmd := newCommand(Streams{Out: &out, ErrOut: &errOut}, func() (client.Client, error) { return k8s, nil })
+	cmd := newCommand(Streams{Out: &out, ErrOut: &errOut}, func() (client.WithWatch, error) { return k8s, nil })
 	cmd.SetArgs(append(args, "-n", "default"))
 	err := cmd.ExecuteContext(context.Background())
 	return out.String() + errOut.String(), err
@@ -279,13 +279,20 @@ func TestProgress(t *testing.T) {
 	start := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
 	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
 		Load: perfv1alpha1.LoadSpec{QPS: 1000, Repetitions: 2, Duration: d("60s"), Warmup: d("10s")}},
-		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseRunning, Conditions: []metav1.Condition{
-			{Type: perfv1alpha1.ConditionWorkloadsReady, Status: metav1.ConditionTrue, LastTransitionTime: metav1.NewTime(start)}}}}
-	// 250 s of 4 × 60 + 10: the fourth run, repetition 2's Dapr path
+		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseRunning}}
+	if got := Progress(run, start); got != "Running: starting the load tester" {
+		t.Errorf("progress before the controller wrote any: %q", got)
+	}
+	// The controller last looked at 200 s, in the fourth run (repetition 2 runs dapr, then
+	// baseline); the plugin shows that at 205 s, with its own clock's elapsed time.
+	p := run.Spec.ProgressAt(start, start.Add(200*time.Second))
+	run.Status.Progress = &p
 	got := Progress(run, start.Add(205*time.Second))
-	if want := "[########################------]  82% repetition 2/2, dapr path, 3m25s elapsed, ~45s left"; got != want {
+	if want := "[########################------]  82% repetition 2/2, baseline path, 3m25s elapsed, ~45s left"; got != want {
 		t.Errorf("progress\n got %q\nwant %q", got, want)
 	}
+	p = run.Spec.ProgressAt(start, start.Add(5*time.Second))
+	run.Status.Progress = &p
 	if got := Progress(run, start.Add(5*time.Second)); !strings.Contains(got, "warm-up") {
 		t.Errorf("progress %q", got)
 	}

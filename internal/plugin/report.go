@@ -72,7 +72,7 @@ func newReportCommand(o *options) *cobra.Command {
 }
 
 // connect returns a client and the namespace the flags name.
-func (o *options) connect() (client.Client, string, error) {
+func (o *options) connect() (client.WithWatch, string, error) {
 	ns, err := o.namespace()
 	if err != nil {
 		return nil, "", err

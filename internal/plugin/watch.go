@@ -28,53 +28,33 @@ import (
 )
 
 func newWatchCommand(o *options) *cobra.Command {
-	var interval time.Duration
+	var ci ciFlags
 	cmd := &cobra.Command{
 		Use:   "watch RUN",
-		Short: "A run's progress until it finishes: phase, repetition, elapsed and remaining time, with a progress bar",
+		Short: "Follow a run until it finishes (phase, repetition, elapsed and remaining time) and exit with its verdict, as run --wait does",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, ns, err := o.connect()
 			if err != nil {
 				return err
 			}
-			key := client.ObjectKey{Namespace: ns, Name: args[0]}
-			var last string
-			var deadline time.Time
-			for {
-				run := &perfv1alpha1.PerfRun{}
-				if err := c.Get(cmd.Context(), key, run); err != nil {
-					return err
-				}
-				if deadline.IsZero() {
-					// the run's own bound, and a minute for collecting
-					deadline = time.Now().Add(run.Spec.EffectiveTimeout() + time.Minute)
-				}
-				if line := Progress(run, time.Now()); line != last {
-					fprintf(o.streams.Out, "%s\n", line)
-					last = line
-				}
-				if run.Finished() {
-					return nil
-				}
-				if time.Now().After(deadline) {
-					return fmt.Errorf("run %s has not finished within its timeout", args[0])
-				}
-				select {
-				case <-cmd.Context().Done():
-					return cmd.Context().Err()
-				case <-time.After(interval):
-				}
+			run := &perfv1alpha1.PerfRun{}
+			ctx, cancel := withTimeout(cmd.Context())
+			defer cancel()
+			if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: args[0]}, run); err != nil {
+				return err
 			}
+			return o.waitAndJudge(cmd.Context(), c, run, ci)
 		},
 	}
-	cmd.Flags().DurationVar(&interval, "interval", 2*time.Second, "how often to look")
+	ci.bind(cmd)
 	return cmd
 }
 
-// Progress is one line about where a run is: its phase, and while it runs the repetition
-// and path being measured (estimated from when its workloads became ready and the spec's
-// timings), elapsed and remaining time, and a bar.
+// Progress is one line about where a run is: its phase, and while its load runs the
+// repetition and path being measured, elapsed and remaining time and a bar, from what the
+// controller wrote (status.progress: the load's start and expected end, and the repetition
+// and path it last saw).
 func Progress(run *perfv1alpha1.PerfRun, now time.Time) string {
 	switch {
 	case run.Finished():
@@ -82,29 +62,23 @@ func Progress(run *perfv1alpha1.PerfRun, now time.Time) string {
 	case run.Status.Phase != perfv1alpha1.PhaseRunning:
 		return fmt.Sprintf("%s: %s", orDash(string(run.Status.Phase)), conditionMessage(run))
 	}
-	var started time.Time
-	for _, c := range run.Status.Conditions {
-		if c.Type == perfv1alpha1.ConditionWorkloadsReady && c.Status == "True" {
-			started = c.LastTransitionTime.Time
-		}
+	p := run.Status.Progress
+	if p == nil {
+		return "Running: starting the load tester"
 	}
-	if started.IsZero() {
-		return "Running"
-	}
-	spec := run.Spec
-	total := spec.LoadTime()
-	elapsed := min(max(now.Sub(started), 0), total)
-	where := "warm-up"
-	if w := spec.Load.EffectiveWarmup(); elapsed >= w {
-		per := spec.Load.EffectiveDuration()
-		i := int((elapsed - w) / per) // runs completed
-		i = min(i, int(spec.Load.EffectiveRepetitions())*spec.Paths()-1)
-		where = fmt.Sprintf("repetition %d/%d, %s path", i/spec.Paths()+1, spec.Load.EffectiveRepetitions(), pathName(&spec, i%spec.Paths()))
+	total := p.ExpectedEndTime.Sub(p.LoadStartTime.Time)
+	elapsed := min(max(now.Sub(p.LoadStartTime.Time), 0), total)
+	where := p.Path
+	if p.Repetition > 0 {
+		where = fmt.Sprintf("repetition %d/%d, %s path", p.Repetition, p.Repetitions, p.Path)
 	}
 	const width = 30
-	done := int(float64(width) * float64(elapsed) / float64(total))
+	done, pct := 0, 100.0
+	if total > 0 {
+		done, pct = int(float64(width)*float64(elapsed)/float64(total)), 100*float64(elapsed)/float64(total)
+	}
 	return fmt.Sprintf("[%s%s] %3.0f%% %s, %v elapsed, ~%v left", strings.Repeat("#", done), strings.Repeat("-", width-done),
-		100*float64(elapsed)/float64(total), where, elapsed.Round(time.Second), (total - elapsed).Round(time.Second))
+		pct, where, elapsed.Round(time.Second), (total - elapsed).Round(time.Second))
 }
 
 func conditionMessage(run *perfv1alpha1.PerfRun) string {
@@ -116,21 +90,4 @@ func conditionMessage(run *perfv1alpha1.PerfRun) string {
 		}
 	}
 	return "waiting"
-}
-
-// pathName names the k-th path of a repetition: the baseline first, then the sidecar
-// variants in spec order (their order alternates between repetitions; this is the first's).
-func pathName(spec *perfv1alpha1.PerfRunSpec, k int) string {
-	switch {
-	case !spec.DaprEnabled():
-		return "direct"
-	case spec.BaselineEnabled() && k == 0:
-		return "baseline"
-	case spec.BaselineEnabled():
-		k--
-	}
-	if name := spec.EffectiveVariants()[min(k, len(spec.EffectiveVariants())-1)].Name; name != "" {
-		return "dapr (" + name + ")"
-	}
-	return "dapr"
 }

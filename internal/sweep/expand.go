@@ -78,3 +78,15 @@ func Steps(n int) []int32 {
 	}
 	return steps
 }
+
+// PlannedRuns is how many runs a sweep measures at most: its points, or a search's steps.
+func PlannedRuns(s *perfv1alpha1.PerfSweepSpec) int {
+	switch {
+	case s.Search != nil:
+		return int(maxSteps(s.Search))
+	case s.Points != nil:
+		points, _ := Expand(s.Points)
+		return len(points)
+	}
+	return 0
+}
