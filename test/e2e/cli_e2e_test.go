@@ -45,7 +45,7 @@ spec:
 `
 
 var _ = Describe("kubectl daprbench run --wait on a real cluster", func() {
-	It("exits 0 for a run that meets its gate and 3 for one that cannot, with a JUnit file and a summary", func() {
+	It("exits 0 for a run that meets its gate (through the GitHub Action's script) and 3 for one that cannot, with JUnit, summary and report", func() {
 		ns := newNamespace()
 		dir := GinkgoT().TempDir()
 		plugin := filepath.Join(dir, "kubectl-daprbench")
@@ -54,36 +54,21 @@ var _ = Describe("kubectl daprbench run --wait on a real cluster", func() {
 		out, err := build.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), "%s", out)
 
-		type outcome struct {
-			code   int
-			output string
+		file := func(name, gate string) string {
+			path := filepath.Join(dir, name+".yaml")
+			Expect(os.WriteFile(path, fmt.Appendf(nil, gateRun, name, gate), 0o644)).To(Succeed())
+			return path
 		}
-		gates := map[string]string{"meets": "maxErrors: 0", "cannot": "maxP90: 1us"}
-		results := map[string]outcome{}
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for name, gate := range gates {
-			file := filepath.Join(dir, name+".yaml")
-			Expect(os.WriteFile(file, fmt.Appendf(nil, gateRun, name, gate), 0o644)).To(Succeed())
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				cmd := exec.Command(plugin, "run", "-f", file, "-n", ns, "--wait", "--timeout", "5m",
-					"--junit", filepath.Join(dir, name+".xml"), "--summary", filepath.Join(dir, name+".md"))
-				var buf bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &buf, &buf
-				code := 0
-				if exit := (*exec.ExitError)(nil); errors.As(cmd.Run(), &exit) {
-					code = exit.ExitCode()
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				results[name] = outcome{code, buf.String()}
-			}()
-		}
-		wg.Wait()
-		Expect(results["meets"].code).To(Equal(0), results["meets"].output)
-		Expect(results["cannot"].code).To(Equal(3), results["cannot"].output)
+		actionOut := filepath.Join(dir, "action")
+		// The Action's step, as action.yml runs it (the Action wrapper itself needs GitHub).
+		meets := exec.Command(filepath.Join(repoRoot, "hack", "ci", "daprbench-run.sh"))
+		meets.Env = append(os.Environ(), "FILE="+file("meets", "maxErrors: 0"), "NAMESPACE="+ns, "OUT="+actionOut, "TIMEOUT=5m",
+			"SUMMARY="+filepath.Join(dir, "meets.md"))
+		cannot := exec.Command(plugin, "run", "-f", file("cannot", "maxP90: 1us"), "-n", ns, "--wait", "--timeout", "5m",
+			"--junit", filepath.Join(dir, "cannot.xml"))
+		codes, outputs := runAll(meets, cannot)
+		Expect(codes[0]).To(Equal(0), outputs[0])
+		Expect(codes[1]).To(Equal(3), outputs[1])
 
 		junit, err := os.ReadFile(filepath.Join(dir, "cannot.xml"))
 		Expect(err).NotTo(HaveOccurred())
@@ -91,7 +76,34 @@ var _ = Describe("kubectl daprbench run --wait on a real cluster", func() {
 		summary, err := os.ReadFile(filepath.Join(dir, "meets.md"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(summary)).To(And(ContainSubstring("✅ passed"), ContainSubstring("| errors | 0 | <= 0 | met |")))
+		for _, f := range []string{"junit.xml", "run.log", filepath.Join("report", "report.html")} {
+			Expect(filepath.Join(actionOut, f)).To(BeAnExistingFile())
+		}
 		AddReportEntry("junit of the run that cannot meet its gate", string(junit))
 		AddReportEntry("summary of the run that meets its gate", string(summary))
 	})
 })
+
+// runAll runs the commands side by side and returns their exit codes and outputs.
+func runAll(cmds ...*exec.Cmd) ([]int, []string) {
+	codes, outputs := make([]int, len(cmds)), make([]string, len(cmds))
+	var wg sync.WaitGroup
+	for i, cmd := range cmds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &buf, &buf
+			err := cmd.Run()
+			if exit := (*exec.ExitError)(nil); errors.As(err, &exit) {
+				codes[i] = exit.ExitCode()
+			} else if err != nil {
+				codes[i] = -1 // did not start
+				buf.WriteString(err.Error())
+			}
+			outputs[i] = buf.String()
+		}()
+	}
+	wg.Wait()
+	return codes, outputs
+}
