@@ -17,14 +17,8 @@ limitations under the License.
 package loadgen
 
 import (
-	"bytes"
-	"compress/zlib"
 	"crypto/subtle"
-	"encoding/base64"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -82,40 +76,10 @@ func checkMeasurements(m podMeasurements, plan map[latency.Key]bool) error {
 			return fmt.Errorf("a recording of %s, which the pod reports no run of", key)
 		}
 		for _, enc := range append([]string{w.Latency, w.Service, w.Lag}, w.Blocks...) {
-			if err := checkHistogram(enc); err != nil {
+			if err := latency.CheckEncoded(enc); err != nil {
 				return fmt.Errorf("recording %s: %w", key, err)
 			}
 		}
-	}
-	return nil
-}
-
-// checkHistogram reads an encoded histogram's header (base64 of a V2 compressed
-// encoding: cookie, length, then zlib of the V2 encoding, whose header gives the range)
-// and refuses one the decoder would allocate more for than the load tester's own
-// histograms take.
-func checkHistogram(enc string) error {
-	raw, err := base64.StdEncoding.DecodeString(enc)
-	if err != nil || len(raw) < 8 {
-		return errors.New("a histogram that is not an HDR V2 compressed encoding")
-	}
-	z, err := zlib.NewReader(bytes.NewReader(raw[8:]))
-	if err != nil {
-		return fmt.Errorf("a histogram that does not decompress: %w", err)
-	}
-	defer z.Close()
-	var header struct {
-		Cookie, PayloadLength, NormalizingOffset, SignificantDigits int32
-		Lowest, Highest                                             int64
-	}
-	if err := binary.Read(io.LimitReader(z, 32), binary.BigEndian, &header); err != nil {
-		return fmt.Errorf("a histogram without a header: %w", err)
-	}
-	want := latency.NewHistogram()
-	if header.SignificantDigits != int32(want.SignificantFigures()) || header.Lowest != want.LowestTrackableValue() ||
-		header.Highest != want.HighestTrackableValue() {
-		return fmt.Errorf("a histogram of range [%d, %d] at %d digits, not the load tester's [%d, %d] at %d",
-			header.Lowest, header.Highest, header.SignificantDigits, want.LowestTrackableValue(), want.HighestTrackableValue(), want.SignificantFigures())
 	}
 	return nil
 }

@@ -107,7 +107,7 @@ func encodeRecordings(recs map[latency.Key]*latency.Recorded) (map[string]wireRe
 			to *string
 			h  *hdrhistogram.Histogram
 		}{{&w.Latency, r.Latency}, {&w.Service, r.Service}, {&w.Lag, r.Lag}} {
-			if *f.to, err = encodeHistogram(f.h); err != nil {
+			if *f.to, err = latency.Encode(f.h); err != nil {
 				return nil, fmt.Errorf("encoding the recording of %s: %w", recordingKey(k), err)
 			}
 		}
@@ -116,7 +116,7 @@ func encodeRecordings(recs map[latency.Key]*latency.Recorded) (map[string]wireRe
 			for i, v := range b.Values {
 				_ = h.RecordValues(v, b.Counts[i]) // values came from such a histogram
 			}
-			enc, err := encodeHistogram(h)
+			enc, err := latency.Encode(h)
 			if err != nil {
 				return nil, fmt.Errorf("encoding a block of %s: %w", recordingKey(k), err)
 			}
@@ -125,11 +125,6 @@ func encodeRecordings(recs map[latency.Key]*latency.Recorded) (map[string]wireRe
 		out[recordingKey(k)] = w
 	}
 	return out, nil
-}
-
-func encodeHistogram(h *hdrhistogram.Histogram) (string, error) {
-	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
-	return string(b), err
 }
 
 // decode reads a peer's measurements back into runs and recordings.
