@@ -39,8 +39,6 @@ type Key struct {
 // keep what they hold.
 func Summarize(sum *result.Summary, recs map[Key]*Recorded, percentiles []float64) {
 	sum.Digits = SignificantDigits
-	merged := map[result.Variant]*Recorded{}
-	var order []result.Variant
 	for i := range sum.Runs {
 		r := &sum.Runs[i]
 		rec := recs[Key{r.Variant, r.Rep}]
@@ -49,12 +47,8 @@ func Summarize(sum *result.Summary, recs map[Key]*Recorded, percentiles []float6
 		}
 		r.Percentiles, r.AvgUs, r.MaxUs = describe(rec.Latency, percentiles)
 		r.LagP99Us = rec.Lag.ValueAtPercentile(99)
-		if merged[r.Variant] == nil {
-			merged[r.Variant] = NewRecorded()
-			order = append(order, r.Variant)
-		}
-		merged[r.Variant].Merge(&Recorded{Latency: rec.Latency, Service: rec.Service, Lag: rec.Lag})
 	}
+	order, merged := MergeByVariant(sum.Runs, recs)
 	sum.Merged = nil
 	for _, v := range order {
 		m := result.Merged{Variant: v}
@@ -65,6 +59,43 @@ func Summarize(sum *result.Summary, recs map[Key]*Recorded, percentiles []float6
 	}
 	sum.Added = added(sum.Runs, recs, percentiles, result.Dapr, result.Baseline)
 	sum.Compared = comparisons(sum.Runs, recs, percentiles)
+}
+
+// MergeByVariant merges each variant's recordings over its runs (repetitions), in the
+// order the runs list the variants; runs without a recording are left out.
+func MergeByVariant(runs []result.Run, recs map[Key]*Recorded) ([]result.Variant, map[result.Variant]*Recorded) {
+	merged := map[result.Variant]*Recorded{}
+	var order []result.Variant
+	for _, r := range runs {
+		rec := recs[Key{r.Variant, r.Rep}]
+		if rec == nil || rec.Latency.TotalCount() == 0 {
+			continue
+		}
+		if merged[r.Variant] == nil {
+			merged[r.Variant] = NewRecorded()
+			order = append(order, r.Variant)
+		}
+		merged[r.Variant].Merge(&Recorded{Latency: rec.Latency, Service: rec.Service, Lag: rec.Lag})
+	}
+	return order, merged
+}
+
+// HistogramsOf is every variant's merged latency and service time, encoded for the log.
+func HistogramsOf(runs []result.Run, recs map[Key]*Recorded) (result.Histograms, error) {
+	h := result.Histograms{Version: result.SchemaVersion}
+	order, merged := MergeByVariant(runs, recs)
+	for _, v := range order {
+		lat, err := Encode(merged[v].Latency)
+		if err != nil {
+			return h, err
+		}
+		svc, err := Encode(merged[v].Service)
+		if err != nil {
+			return h, err
+		}
+		h.Paths = append(h.Paths, result.PathHistograms{Variant: v, Latency: lat, Service: svc})
+	}
+	return h, nil
 }
 
 func describe(h *hdrhistogram.Histogram, percentiles []float64) (ps []result.Percentile, avgUs, maxUs int64) {

@@ -78,7 +78,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = cliflags.UsageWithEnv(fs, usageIntro)
 	var (
-		inv         = invocation{cfg: Config{FortioJSON: stdout, Log: stderr}}
+		inv         = invocation{cfg: Config{FortioJSON: stdout, Histograms: stdout, Log: stderr}}
 		cfg         = &inv.cfg
 		daprURL     = fs.String(ls.DaprURL, "", "URL measured through the Dapr sidecar: http://localhost:3500/v1.0/invoke/APP/method/test ({uuid} is replaced per request) or dapr-grpc://localhost:50001/APP/test (daprd's InvokeService); a baseline or direct URL may be grpc://HOST:PORT/test (the app's OnInvoke)")
 		baselineURL = fs.String(ls.BaselineURL, "", "URL of the sidecar-free twin, measured before the Dapr URL in every repetition")

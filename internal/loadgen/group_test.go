@@ -84,7 +84,7 @@ type fortioDoc struct {
 func measuredRuns(t *testing.T, stdout string) []fortioDoc {
 	t.Helper()
 	var runs []fortioDoc
-	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+	for _, line := range fortioLines(stdout) {
 		var r fortioDoc
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("fortio JSON: %v", err)

@@ -55,7 +55,7 @@ func TestGRPCInvocationInterleavedAgainstPerfapp(t *testing.T) {
 		t.Error("no added latency for a gRPC run with a baseline")
 	}
 	// Exact latencies agree with fortio's own sums, as on the HTTP path.
-	checkExactLatencies(t, s, strings.Split(strings.TrimSpace(r.stdout), "\n")[2:])
+	checkExactLatencies(t, s, fortioLines(r.stdout)[2:])
 	if got := app.Stats.Invocations.Load(); got < 4*500 {
 		t.Errorf("app served %d invocations over gRPC", got)
 	}

@@ -17,7 +17,6 @@ limitations under the License.
 package loadgen
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -32,6 +31,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/daprbench/daprbench/internal/latency"
 	"github.com/daprbench/daprbench/internal/perfapp"
 	"github.com/daprbench/daprbench/internal/result"
 )
@@ -111,17 +111,23 @@ func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
 	if got := sidecar.shutdowns.Load(); got != 1 {
 		t.Errorf("sidecar shutdowns = %d, want 1", got)
 	}
-	// Full fortio JSON per run (two warm-ups + four measured) on stdout.
-	lines := 0
-	for sc := bufio.NewScanner(strings.NewReader(r.stdout)); sc.Scan(); lines++ {
-		if !strings.Contains(sc.Text(), `"DurationHistogram"`) {
-			t.Errorf("stdout line is not a fortio result: %.80s", sc.Text())
+	// Full fortio JSON per run (two warm-ups + four measured) on stdout, then the merged
+	// histograms of each path.
+	all := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if !strings.HasPrefix(all[len(all)-1], result.HistogramsPrefix) {
+		t.Errorf("the last stdout line is not the histograms: %.80s", all[len(all)-1])
+	}
+	fortio := fortioLines(r.stdout)
+	for _, line := range fortio {
+		if !strings.Contains(line, `"DurationHistogram"`) {
+			t.Errorf("stdout line is not a fortio result: %.80s", line)
 		}
 	}
-	if lines != 6 {
-		t.Errorf("fortio JSON documents on stdout = %d, want 6", lines)
+	if len(fortio) != 6 {
+		t.Errorf("fortio JSON documents on stdout = %d, want 6", len(fortio))
 	}
-	checkExactLatencies(t, s, strings.Split(strings.TrimSpace(r.stdout), "\n")[2:])
+	checkExactLatencies(t, s, fortio[2:])
+	checkHistogramsLine(t, s, r.stdout)
 	if app.Stats.Invocations.Load() < 4*500 {
 		t.Errorf("app saw %d invocations", app.Stats.Invocations.Load())
 	}
@@ -371,4 +377,40 @@ func TestVariantsAreInterleavedAndCompared(t *testing.T) {
 	if same, _ := d1.At(50); same.Us > 1000 || same.Us < -1000 {
 		t.Errorf("alike variant − first variant at p50 = %+v, want near zero", same)
 	}
+}
+
+// checkHistogramsLine: the last stdout line holds each path's merged histograms, and they
+// give the summary's merged percentiles exactly.
+func checkHistogramsLine(t *testing.T, s *result.Summary, stdout string) {
+	t.Helper()
+	h, ok, err := result.FindHistograms([]byte(stdout))
+	if err != nil || !ok || len(h.Paths) != 2 {
+		t.Fatalf("histograms line: ok %v, err %v, %d paths", ok, err, len(h.Paths))
+	}
+	for _, p := range h.Paths {
+		lat, err := latency.Decode(p.Latency)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, ok := s.MergedOf(p.Variant)
+		if !ok || lat.TotalCount() == 0 {
+			t.Fatalf("no merged latency of %s in the summary", p.Variant)
+		}
+		want, _ := m.Latency(90)
+		if got := time.Duration(lat.ValueAtPercentile(90)) * time.Microsecond; got != want {
+			t.Errorf("%s p90 from the histograms %v, the summary's %v", p.Variant, got, want)
+		}
+	}
+}
+
+// fortioLines are the load tester's stdout lines that are fortio results (not the
+// histograms line).
+func fortioLines(stdout string) []string {
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		if !strings.HasPrefix(line, result.HistogramsPrefix) {
+			out = append(out, line)
+		}
+	}
+	return out
 }

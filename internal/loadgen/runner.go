@@ -60,7 +60,29 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	sum.Runs, sum.Pods = all.runs, pods
 	sum.GapUs = schedule(cfg, cfg.QPS, cfg.Duration, time.Time{}, cfg.Connections).Gap().Microseconds()
 	latency.Summarize(&sum, all.recs, result.StandardPercentiles)
+	if cfg.Group == nil || cfg.Group.Index == 0 {
+		writeHistograms(cfg, sum.Runs, all.recs)
+	}
 	return sum, err
+}
+
+// writeHistograms prints every path's merged histograms as one line (see result.Histograms);
+// a result without them still stands, so a failure is only logged.
+func writeHistograms(cfg Config, runs []result.Run, recs map[latency.Key]*latency.Recorded) {
+	if cfg.Histograms == nil || len(runs) == 0 {
+		return
+	}
+	h, err := latency.HistogramsOf(runs, recs)
+	line := ""
+	if err == nil {
+		line, err = h.Line()
+	}
+	if err == nil {
+		_, err = fmt.Fprintln(cfg.Histograms, line)
+	}
+	if err != nil {
+		logf(cfg.Log, "not writing the histograms: %v", err)
+	}
 }
 
 // measure waits for the targets, warms up and makes the measured runs into out, meeting
