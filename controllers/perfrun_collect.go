@@ -70,6 +70,7 @@ func (r *PerfRunReconciler) collect(ctx context.Context, s *runScope) (stepResul
 			TesterNodes: testerNodes(testers), Usage: r.usageByVariant(run, live, sum), CPU: r.accountCPU(run, live, sum)})
 		r.judgeCPU(run, live)
 		r.judgeUsage(run, live, sum)
+		r.keepHistograms(ctx, run, testers)
 	}
 	o := loadOutcome{jobFailed: jobCondition(job, batchv1.JobFailed), firstFailure: firstFailure(testers), terminated: term,
 		message: msg, summary: sum, decodeErr: decodeErr, podsDescribed: diagnose.Describe(testers)}

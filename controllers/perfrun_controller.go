@@ -79,6 +79,8 @@ type PerfRunReconciler struct {
 	Counters usage.CounterSource
 	// UsageInterval is how often usage is sampled (metrics-server's resolution by default).
 	UsageInterval time.Duration
+	// Logs reads the load tester's log for its histograms; nil leaves them out.
+	Logs PodLogs
 	// WatchNamespaces are the namespaces runs may create workloads in (the manager's Roles in
 	// the chart's namespaced mode); empty: every namespace.
 	WatchNamespaces []string

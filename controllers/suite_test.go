@@ -146,6 +146,7 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string) func() {
 		Usage:           &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
 		UsageInterval:   testPollInterval,
 		WatchNamespaces: watchNamespaces,
+		Logs:            testLogs,
 	}).SetupWithManager(mgr)).To(Succeed())
 	Expect((&PerfScheduleReconciler{
 		Client:   mgr.GetClient(),

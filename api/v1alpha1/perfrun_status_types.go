@@ -94,6 +94,14 @@ type PerfRunStatus struct {
 	// +optional
 	Result *Result `json:"result,omitempty"`
 
+	// histograms names the ConfigMap holding each path's full latency histograms (HDR,
+	// from the load tester's log): `kubectl daprbench export --format fortio` reads it.
+	// +optional
+	Histograms string `json:"histograms,omitempty"`
+	// histogramsGeneration is the generation whose load the histograms are of.
+	// +optional
+	HistogramsGeneration int64 `json:"histogramsGeneration,omitempty"`
+
 	// lastSuccessful is a compact copy of the latest result that Succeeded: a rerun that
 	// fails replaces result with its partial one, never this.
 	// +optional

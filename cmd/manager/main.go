@@ -87,6 +87,7 @@ func main() {
 		KubernetesVersion:    k8sVersion,
 		Usage:                &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
 		Counters:             usage.NodeProxy{Client: corev1client.NewForConfigOrDie(cfg)},
+		Logs:                 controllers.APIServerLogs{Client: corev1client.NewForConfigOrDie(cfg)},
 		UsageInterval:        f.usageInterval,
 		WatchNamespaces:      splitList(f.watchNamespaces),
 	}).SetupWithManager(mgr); err != nil {

@@ -27,6 +27,9 @@ import (
 // log, which the controller keeps in a ConfigMap owned by the run: `kubectl daprbench
 // export --format fortio` and the report's latency distribution read them there.
 
+// HistogramsKey is the key of the run's histograms ConfigMap that holds them.
+const HistogramsKey = "histograms.json"
+
 // HistogramsPrefix starts the line; the rest is the JSON of Histograms.
 const HistogramsPrefix = "daprbench-histograms "
 

@@ -92,6 +92,8 @@ type Names struct {
 	GroupToken string
 	// ServiceAccount is the identity of the run's pods.
 	ServiceAccount string
+	// Histograms is the ConfigMap holding each path's full histograms.
+	Histograms string
 	// TargetAppID and TesterAppID are the Dapr app ids.
 	TargetAppID, TesterAppID string
 }
@@ -108,6 +110,7 @@ func NamesFor(run *perfv1alpha1.PerfRun) Names {
 		Job:            fmt.Sprintf("%s-load-%d", n, run.Generation),
 		GroupToken:     n + "-group-token",
 		ServiceAccount: n + "-runner",
+		Histograms:     n + "-histograms",
 		TargetAppID:    n + "-target",
 		TesterAppID:    n + "-loadtester",
 	}
