@@ -37,7 +37,7 @@ code=${PIPESTATUS[0]}
 set -e
 
 # The run's report (tables, charts, report.html) beside the JUnit file, whatever the verdict.
-created=$(sed -n 's|^\(perfrun\|perfsweep\)/\([^ ]*\) created$|\1/\2|p' "$out/run.log" | head -1)
+created=$(sed -nE 's#^(perfrun|perfsweep)/([^ ]+) created$#\1/\2#p' "$out/run.log" | head -1)
 if [[ -n "$created" && $code -ne 1 ]]; then
 	ns_args=()
 	[[ -n "${NAMESPACE:-}" ]] && ns_args=(-n "$NAMESPACE")

@@ -56,6 +56,8 @@ type Chart struct {
 	Marks Series
 	// LogX draws X on a log scale, ticked at the values plotted (connections: 1, 2, 4 … 64).
 	LogX bool
+	// XTickLabel, when set, names the ticks of a log X (a percentile for 1/(1-p)).
+	XTickLabel func(x float64) string
 }
 
 // palette: Dapr path warm, baseline cool, one shade per percentile.
@@ -75,7 +77,11 @@ func (c Chart) Plot() (*plot.Plot, error) {
 		p.X.Scale = plot.LogScale{}
 		var ticks []plot.Tick
 		for _, x := range xValues(c.Series) {
-			ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)})
+			label := strconv.FormatFloat(x, 'g', -1, 64)
+			if c.XTickLabel != nil {
+				label = c.XTickLabel(x)
+			}
+			ticks = append(ticks, plot.Tick{Value: x, Label: label})
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	}

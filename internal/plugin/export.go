@@ -18,10 +18,10 @@ package plugin
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
@@ -119,10 +119,16 @@ func ToExport(run *perfv1alpha1.PerfRun) Export {
 }
 
 func newExportCommand(o *options) *cobra.Command {
-	return &cobra.Command{
-		Use:   "export RUN",
-		Short: "A finished run as one JSON document (schema " + ExportSchema + ", see docs/result-schema.md)",
-		Args:  cobra.ExactArgs(1),
+	var format, dir string
+	cmd := &cobra.Command{
+		Use:   "export RUN|perfsweep/SWEEP",
+		Short: "A finished run's result out of the cluster: one JSON document (schema " + ExportSchema + "), fortio result files, or CSV",
+		Long: `--format json (default): the run as one versioned document (docs/result-schema.md).
+--format fortio: one fortio result JSON per path in --dir, from the run's full histograms
+  (latency from each request's scheduled send, every repetition merged): fortio report
+  and any tool reading fortio's JSON show them.
+--format csv: one row per run, or per point of a sweep (history SCHEDULE -o csv: per run).`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
@@ -130,11 +136,34 @@ func newExportCommand(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			run := &perfv1alpha1.PerfRun{}
-			if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: args[0]}, run); err != nil {
+			obj, err := getRunOrSweep(ctx, c, ns, args[0])
+			if err != nil {
 				return err
 			}
-			if o.output == "yaml" {
+			run, isRun := obj.(*perfv1alpha1.PerfRun)
+			switch {
+			case format == "csv" && isRun:
+				return writeCSV(o.streams.Out, []RunRow{runRow(run)})
+			case format == "csv":
+				return writeCSV(o.streams.Out, pointRows(obj.(*perfv1alpha1.PerfSweep)))
+			case !isRun:
+				return fmt.Errorf("--format %s exports a run; a sweep exports as csv, its points' runs one by one", format)
+			case format == "fortio":
+				h, err := runHistograms(ctx, c, run)
+				if err != nil {
+					return err
+				}
+				if dir == "" {
+					dir = "daprbench-export-" + run.Name
+				}
+				written, err := writeFortio(dir, run, h)
+				for _, f := range written {
+					fprintf(o.streams.Out, "written: %s\n", f)
+				}
+				return err
+			case format != "json":
+				return fmt.Errorf("unknown --format %q: use json, fortio or csv", format)
+			case o.output == "yaml":
 				_, err := o.printData(ToExport(run))
 				return err
 			}
@@ -143,4 +172,7 @@ func newExportCommand(o *options) *cobra.Command {
 			return enc.Encode(ToExport(run))
 		},
 	}
+	cmd.Flags().StringVar(&format, "format", "json", "json, fortio or csv")
+	cmd.Flags().StringVar(&dir, "dir", "", "folder for --format fortio (default daprbench-export-RUN)")
+	return cmd
 }

@@ -101,7 +101,10 @@ func runSuite(run *perfv1alpha1.PerfRun, strict bool) junitSuite {
 	}
 	s.Properties = []junitProperty{{"scenario", string(run.Spec.Scenario)}, {"qps", fmt.Sprint(run.Spec.Load.QPS)}}
 	if env := run.Status.Environment; env != nil {
-		s.Properties = append(s.Properties, junitProperty{"daprVersion", env.DaprVersion}, junitProperty{"kubernetesVersion", env.KubernetesVersion})
+		if env.DaprVersion != "" {
+			s.Properties = append(s.Properties, junitProperty{"daprVersion", env.DaprVersion})
+		}
+		s.Properties = append(s.Properties, junitProperty{"kubernetesVersion", env.KubernetesVersion})
 	}
 	completed := junitCase{Name: "run completed", Classname: class, Time: s.Time}
 	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && c.Status == metav1.ConditionTrue &&

@@ -70,7 +70,7 @@ func newCommand(streams Streams, newClient func() (client.WithWatch, error)) *co
 	root.SetErr(streams.ErrOut)
 	root.PersistentFlags().StringVar(&o.kubeconfig, clientcmd.RecommendedConfigPathFlag, "", "path to the kubeconfig file")
 	clientcmd.BindOverrideFlags(&o.overrides, root.PersistentFlags(), clientcmd.RecommendedConfigOverrideFlags(""))
-	root.PersistentFlags().StringVarP(&o.output, "output", "o", "table", "output format: table, json or yaml")
+	root.PersistentFlags().StringVarP(&o.output, "output", "o", "table", "output format: table, json, yaml or csv (csv: commands that print rows)")
 	root.AddCommand(newRunCommand(o), newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newWatchCommand(o), newExportCommand(o))
 	return root
 }
@@ -120,10 +120,12 @@ func (o *options) printData(v any) (ok bool, err error) {
 		}
 		_, err = o.streams.Out.Write(b)
 		return true, err
+	case "csv":
+		return true, writeCSV(o.streams.Out, v)
 	case "table", "":
 		return false, nil
 	}
-	return true, fmt.Errorf("unknown output format %q: use table, json or yaml", o.output)
+	return true, fmt.Errorf("unknown output format %q: use table, json, yaml or csv", o.output)
 }
 
 func withTimeout(parent context.Context) (context.Context, context.CancelFunc) {

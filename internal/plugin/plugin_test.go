@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -52,6 +53,9 @@ func TestMain(m *testing.M) {
 	}
 	scheme := runtime.NewScheme()
 	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		panic(err)
 	}
 	if k8s, err = client.NewWithWatch(cfg, client.Options{Scheme: scheme}); err != nil {
@@ -86,7 +90,7 @@ func createRun(t *testing.T, name string, labels, annotations map[string]string,
 	}
 }
 
-func result(addedP90, low, high string, cpu string) *perfv1alpha1.Result {
+func sampleResult(addedP90, low, high string, cpu string) *perfv1alpha1.Result {
 	c := resource.MustParse(cpu)
 	return &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "999.8", Requests: 60000, LatencySignificantDigits: 3,
 		Latency:     &perfv1alpha1.LatencySummary{P50: d("7.6ms"), P90: d("13.7ms"), P99: d("29.8ms")},
@@ -113,7 +117,7 @@ func run(t *testing.T, args ...string) (string, error) {
 }
 
 func TestReportOfARun(t *testing.T) {
-	createRun(t, "published", nil, nil, result("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "published", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	dir := t.TempDir()
 	out, err := run(t, "report", "published", "--dir", dir)
 	if err != nil {
@@ -142,7 +146,7 @@ func TestReportOfARun(t *testing.T) {
 }
 
 func TestReportOfAVariantComparison(t *testing.T) {
-	res := result("12.1ms", "11.8ms", "12.4ms", "390m")
+	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
 	res.Variants = []perfv1alpha1.VariantResult{
 		{Name: "release", ActualQPS: "499.9", Latency: res.Latency, Added: res.Added},
 		{Name: "api-logging", ActualQPS: "499.8", Errors: 1, Latency: res.Latency, Added: res.Added,
@@ -168,7 +172,7 @@ func TestReportOfAVariantComparison(t *testing.T) {
 }
 
 func TestReportOfASplitLoadListsEveryLoadTesterPod(t *testing.T) {
-	res := result("12.1ms", "11.8ms", "12.4ms", "390m")
+	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
 	res.LoadTesters = []perfv1alpha1.LoadTesterPod{
 		{Index: 0, Node: "node-a", RequestedQPS: "333.3", ActualQPS: "333.2"},
 		{Index: 1, Node: "node-b", RequestedQPS: "333.3", ActualQPS: "281.0"},
@@ -232,8 +236,8 @@ func TestReportOfASweepDrawsItsCharts(t *testing.T) {
 }
 
 func TestCompareSaysWhatIsBeyondNoise(t *testing.T) {
-	createRun(t, "before", nil, nil, result("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	createRun(t, "after", nil, nil, result("14.0ms", "13.6ms", "14.5ms", "450m"), false)
+	createRun(t, "before", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "after", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
 	out, err := run(t, "compare", "before", "after")
 	if err != nil {
 		t.Fatal(err, out)
@@ -260,8 +264,8 @@ func TestCompareSaysWhatIsBeyondNoise(t *testing.T) {
 
 func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
 	labels := map[string]string{perfv1alpha1.LabelSchedule: "nightly"}
-	createRun(t, "nightly-1", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-20T03:00:00Z"}, result("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	createRun(t, "nightly-2", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-21T03:00:00Z"}, result("19ms", "18ms", "20ms", "520m"), true)
+	createRun(t, "nightly-1", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-20T03:00:00Z"}, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "nightly-2", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-21T03:00:00Z"}, sampleResult("19ms", "18ms", "20ms", "520m"), true)
 	dir := t.TempDir()
 	out, err := run(t, "history", "nightly", "--dir", dir)
 	if err != nil {
@@ -299,7 +303,7 @@ func TestProgress(t *testing.T) {
 }
 
 func TestExportIsOneVersionedDocument(t *testing.T) {
-	createRun(t, "exported", map[string]string{perfv1alpha1.LabelSchedule: "nightly"}, nil, result("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "exported", map[string]string{perfv1alpha1.LabelSchedule: "nightly"}, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	out, err := run(t, "export", "exported")
 	if err != nil {
 		t.Fatal(err, out)

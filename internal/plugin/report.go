@@ -58,6 +58,9 @@ func newReportCommand(o *options) *cobra.Command {
 					return err
 				}
 				text = runTables(v)
+				if chart, ok := distributionChart(ctx, c, v); ok {
+					figures = append(figures, chart)
+				}
 			case *perfv1alpha1.PerfSweep:
 				if ok, err := o.printData(v.Status); ok {
 					return err

@@ -112,20 +112,20 @@ func TestRunWaitExitsWithTheRunsVerdict(t *testing.T) {
 		conds []metav1.Condition
 		want  ExitCode
 	}{
-		{"passed", nil, result("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
+		{"passed", nil, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionThresholdsMet, "True", "ThresholdsMet", "met")}, ExitPassed},
 		{"failed", nil, nil, []metav1.Condition{cond(perfv1alpha1.ConditionFailed, "True", "LoadTesterFailed", "the load tester failed")}, ExitFailed},
-		{"violated", nil, result("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{succeeded,
+		{"violated", nil, sampleResult("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionThresholdsMet, "False", "ThresholdsViolated", "added p90 7ms")}, ExitThresholds},
-		{"violated-failrun", nil, result("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{
+		{"violated-failrun", nil, sampleResult("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{
 			cond(perfv1alpha1.ConditionFailed, "True", "ThresholdsViolated", "added p90 7ms")}, ExitThresholds},
-		{"inconclusive", nil, result("5ms", "4ms", "6ms", "400m"), []metav1.Condition{succeeded,
+		{"inconclusive", nil, sampleResult("5ms", "4ms", "6ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionThresholdsMet, "Unknown", "Inconclusive", "straddles")}, ExitThresholds},
-		{"regressed", nil, result("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
+		{"regressed", nil, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionRegressed, "True", "Regressed", "p90 worse")}, ExitRegressed},
-		{"saturated-lenient", nil, result("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
+		{"saturated-lenient", nil, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionSaturated, "True", "Saturated", "achieved 80%")}, ExitPassed},
-		{"saturated-strict", []string{"--strict"}, result("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
+		{"saturated-strict", []string{"--strict"}, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionSaturated, "True", "Saturated", "achieved 80%")}, ExitNotClean},
 	}
 	for _, tc := range cases {
@@ -194,7 +194,7 @@ func TestRunTwiceStartsTwoRuns(t *testing.T) {
 // errors) > testcase (name, classname) > failure (message, type).
 func TestJUnitHasOneTestcasePerThreshold(t *testing.T) {
 	run, done, _ := startRun(t, "junit", "--junit", filepath.Join(t.TempDir(), "unused.xml"))
-	finish(t, run, result("7ms", "6.9ms", "7.1ms", "400m"), cond(perfv1alpha1.ConditionSucceeded, "True", "Succeeded", "60000 requests"),
+	finish(t, run, sampleResult("7ms", "6.9ms", "7.1ms", "400m"), cond(perfv1alpha1.ConditionSucceeded, "True", "Succeeded", "60000 requests"),
 		cond(perfv1alpha1.ConditionThresholdsMet, "False", "ThresholdsViolated", "added p90"))
 	<-done
 	latest := &perfv1alpha1.PerfRun{}
@@ -241,7 +241,7 @@ func TestJUnitHasOneTestcasePerThreshold(t *testing.T) {
 }
 
 func TestSummaryMatchesItsGoldenFile(t *testing.T) {
-	res := result("7ms", "6.9ms", "7.1ms", "400m")
+	res := sampleResult("7ms", "6.9ms", "7.1ms", "400m")
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "invoke-x7k2p", Namespace: "perf", Generation: 1},
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000},
 			Thresholds: &perfv1alpha1.Thresholds{MaxAddedP90: d("5ms"), MaxErrors: ptrTo(int64(0))}},
@@ -249,20 +249,7 @@ func TestSummaryMatchesItsGoldenFile(t *testing.T) {
 			Conditions: []metav1.Condition{
 				{Type: perfv1alpha1.ConditionSucceeded, Status: "True", Reason: "Succeeded", ObservedGeneration: 1},
 				{Type: perfv1alpha1.ConditionThresholdsMet, Status: "False", Reason: "ThresholdsViolated", Message: "added p90 7ms (limit <= 5ms): VIOLATED", ObservedGeneration: 1}}}}
-	got := Summary(run, RunOutcome(run, false), false)
-	golden := filepath.Join("testdata", "summary.md")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("summary differs from %s (rerun with -update after checking):\n%s", golden, got)
-	}
+	checkGolden(t, "summary.md", Summary(run, RunOutcome(run, false), false))
 }
 
 func ptrTo[T any](v T) *T { return &v }

@@ -54,7 +54,11 @@ func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
 				fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, dur(s.P50), dur(s.P90), dur(s.P99))
 			}
 		}
-		row("Dapr", res.Latency)
+		measured := "Dapr"
+		if !run.Spec.DaprEnabled() {
+			measured = "direct (no Dapr)"
+		}
+		row(measured, res.Latency)
 		row("baseline (no sidecar)", res.Baseline)
 		row("added by Dapr", res.Added)
 		fmt.Fprintf(b, "\n%d requests at %s of %d qps, %d errors.\n\n", res.Requests, res.ActualQPS, res.RequestedQPS, res.Errors)
@@ -66,8 +70,10 @@ func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
 		}
 		b.WriteString("\n")
 	}
-	if env := run.Status.Environment; env != nil {
-		fmt.Fprintf(b, "Dapr %s on Kubernetes %s.\n", orDash(env.DaprVersion), orDash(env.KubernetesVersion))
+	if env := run.Status.Environment; env != nil && env.DaprVersion != "" {
+		fmt.Fprintf(b, "Dapr %s on Kubernetes %s.\n", env.DaprVersion, orDash(env.KubernetesVersion))
+	} else if env != nil {
+		fmt.Fprintf(b, "Kubernetes %s.\n", orDash(env.KubernetesVersion))
 	}
 }
 

@@ -59,8 +59,10 @@ func Progress(run *perfv1alpha1.PerfRun, now time.Time) string {
 	switch {
 	case run.Finished():
 		return fmt.Sprintf("%s: %s", run.Status.Phase, conditionMessage(run))
+	case run.Status.Phase == "":
+		return "Pending: waiting for the operator"
 	case run.Status.Phase != perfv1alpha1.PhaseRunning:
-		return fmt.Sprintf("%s: %s", orDash(string(run.Status.Phase)), conditionMessage(run))
+		return fmt.Sprintf("%s: %s", run.Status.Phase, conditionMessage(run))
 	}
 	p := run.Status.Progress
 	if p == nil {

@@ -20,13 +20,16 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sync"
 
+	"fortio.org/fortio/fhttp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -79,6 +82,21 @@ var _ = Describe("kubectl daprbench run --wait on a real cluster", func() {
 		for _, f := range []string{"junit.xml", "run.log", filepath.Join("report", "report.html")} {
 			Expect(filepath.Join(actionOut, f)).To(BeAnExistingFile())
 		}
+
+		By("the run's full histograms leave the cluster as fortio result files, which fortio's own types load")
+		created := regexp.MustCompile(`perfrun/(\S+) created`).FindStringSubmatch(outputs[1])
+		Expect(created).To(HaveLen(2), outputs[1])
+		fortioDir := filepath.Join(dir, "fortio")
+		exported, err := exec.Command(plugin, "export", created[1], "-n", ns, "--format", "fortio", "--dir", fortioDir).CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "%s", exported)
+		b, err := os.ReadFile(filepath.Join(fortioDir, created[1]+"-direct.json"))
+		Expect(err).NotTo(HaveOccurred(), "%s", exported)
+		var res fhttp.HTTPRunnerResults
+		Expect(json.Unmarshal(b, &res)).To(Succeed())
+		Expect(res.DurationHistogram).NotTo(BeNil())
+		// 100 qps for 10 s, give or take the schedule's edges
+		Expect(res.DurationHistogram.Count).To(BeNumerically("~", 1000, 50))
+		Expect(res.DurationHistogram.Percentiles).NotTo(BeEmpty())
 		AddReportEntry("junit of the run that cannot meet its gate", string(junit))
 		AddReportEntry("summary of the run that meets its gate", string(summary))
 	})
