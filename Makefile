@@ -101,6 +101,7 @@ test: manifests generate fmt vet envtest-assets ## Unit tests plus the envtest s
 	KUBEBUILDER_ASSETS="$$(SETUP_ENVTEST=$(SETUP_ENVTEST) ENVTEST_K8S_VERSION=$(ENVTEST_K8S_VERSION) hack/envtest-assets.sh)" \
 	DAPR_CRDS="$$(hack/dapr-crds.sh $(DAPR_VERSION))" \
 	go test ./... -coverprofile cover.out
+	cd hack/local-cluster && go test ./...
 
 ##@ Build
 
@@ -178,11 +179,11 @@ cluster-status: ## Show the local cluster's processes and node.
 cluster-build: ## Build the local cluster's binaries (Kubernetes, etcd, add-ons, image tools) without starting it.
 	$(LOCAL_CLUSTER) build
 
-image-archive: ## Build the one image (manager, loadtester, perfapp, kubectl-daprbench) as an archive, without a container engine.
+image-archive: ## Build the one image (manager, loadtester, perfapp, kubectl-daprbench) as an archive, without a container engine; PUSH=1 also pushes it to IMG's registry.
 	@mkdir -p bin/image
 	for b in manager loadtester perfapp kubectl-daprbench; do CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o bin/image/$$b ./cmd/$$b; done
 	cd hack/local-cluster && CGO_ENABLED=0 go build -o ../../bin/mkimage ./mkimage
-	bin/mkimage -tag $(IMG) -o $(IMAGE_ARCHIVE) -entrypoint /manager bin/image/manager bin/image/loadtester bin/image/perfapp bin/image/kubectl-daprbench
+	bin/mkimage -tag $(IMG) -o $(IMAGE_ARCHIVE) $(if $(PUSH),-push) -entrypoint /manager bin/image/manager bin/image/loadtester bin/image/perfapp bin/image/kubectl-daprbench
 
 cluster-image: image-archive ## Import the image into the local cluster's containerd.
 	$(LOCAL_CLUSTER) import $(IMAGE_ARCHIVE)

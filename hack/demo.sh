@@ -23,8 +23,53 @@ KUBECTL=${KUBECTL:-kubectl}
 kubectl() { command "$KUBECTL" "$@"; }
 say() { printf '\n== %s\n' "$*"; }
 
+# registry_ref: IMG names a registry host (registry.example.com/x, localhost:5000/x), so
+# pushing to it can make the image available to any cluster.
+registry_ref() {
+  local first=${1%%/*}
+  [[ "$1" == */* && ( "$first" == *.* || "$first" == *:* || "$first" == localhost ) ]]
+}
+
+# provide_image makes IMG available to the cluster's nodes before anything is applied, or
+# stops saying what to set: an operator whose image no node can pull is never deployed.
+provide_image() {
+  local ctx
+  ctx=$(kubectl config current-context 2>/dev/null || echo in-cluster)
+  if [ "${DEMO_IMAGE_AVAILABLE:-}" = true ]; then
+    say "using $IMG as it is (DEMO_IMAGE_AVAILABLE=true)"
+    return
+  fi
+  case "$ctx" in
+  daprbench-local)
+    make --no-print-directory cluster-image IMG="$IMG" >/dev/null ;;
+  kind-*)
+    command -v kind >/dev/null || { echo "context $ctx is a kind cluster, but kind is not on PATH: install kind, or push the image (IMG=<registry>/daprbench:<tag>)" >&2; exit 1; }
+    say "loading $IMG into kind cluster ${ctx#kind-}"
+    make --no-print-directory image-archive IMG="$IMG" >/dev/null
+    kind load image-archive bin/daprbench-image.tar --name "${ctx#kind-}" ;;
+  minikube)
+    command -v minikube >/dev/null || { echo "context minikube, but minikube is not on PATH" >&2; exit 1; }
+    say "loading $IMG into minikube"
+    make --no-print-directory image-archive IMG="$IMG" >/dev/null
+    minikube image load bin/daprbench-image.tar ;;
+  *)
+    if ! registry_ref "$IMG"; then
+      {
+        echo "The cluster of context $ctx cannot pull $IMG: nothing was deployed. Set one of:"
+        echo "  IMG=<registry>/daprbench:<tag> make demo   # builds the image and pushes it there (credentials: docker login)"
+        echo "  DEMO_IMAGE_AVAILABLE=true make demo        # $IMG is already pullable by the cluster's nodes"
+        echo "(kind and minikube contexts get the image loaded without either.)"
+      } >&2
+      exit 1
+    fi
+    say "pushing $IMG for the cluster of context $ctx"
+    make --no-print-directory image-archive IMG="$IMG" PUSH=1 >/dev/null ;;
+  esac
+}
+
 if kubectl version --request-timeout=5s >/dev/null 2>&1; then
-  say "using the cluster of the current kubeconfig ($(kubectl config current-context 2>/dev/null || echo in-cluster)); image $IMG must be pullable there"
+  say "using the cluster of the current kubeconfig ($(kubectl config current-context 2>/dev/null || echo in-cluster))"
+  provide_image
   local_cluster=false
 else
   say "no cluster configured: bringing up the local one-node cluster with Dapr ${DAPR_VERSION:-} (first time: builds Kubernetes and Dapr from Go modules, ~20 min)"
@@ -47,7 +92,12 @@ say "deploying the operator"
 (cd config/manager && "$KUSTOMIZE" edit set image controller="$IMG")
 "$KUSTOMIZE" build config/default | kubectl apply --server-side --force-conflicts -f - >/dev/null
 (cd config/manager && "$KUSTOMIZE" edit set image controller=daprbench:dev)
-kubectl -n daprbench-system rollout status deploy/daprbench-controller-manager --timeout=120s
+if ! kubectl -n daprbench-system rollout status deploy/daprbench-controller-manager --timeout=120s; then
+  kubectl -n daprbench-system get pods -o wide >&2 || true
+  echo "The manager did not start (its pods above); removing what was applied, so no half-deployed operator stays." >&2
+  "$KUSTOMIZE" build config/default | kubectl delete --ignore-not-found --wait=false -f - >/dev/null || true
+  exit 1
+fi
 
 say "running $DEMO_SAMPLE in namespace $NS"
 kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >/dev/null

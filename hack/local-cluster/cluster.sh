@@ -78,11 +78,26 @@ preflight() {
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing Debian packages for: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
+    local before
+    before=$(pgrep -x containerd || true)
     apt-get update -qq
     apt-get install -y -qq containerd runc containernetworking-plugins iptables conntrack iproute2 util-linux openssl curl >/dev/null
-    # The package may start its own containerd; ours runs with its own paths, but do not leave a stray one.
-    pkill -x containerd 2>/dev/null || true
+    stop_new_containerds "$before"
   fi
+}
+
+# stop_new_containerds BEFORE: the package may start a containerd of its own (ours runs with
+# its own paths and socket); stop only one that started since, never one that ran before
+# (Docker's, the host's): those are named and left alone.
+stop_new_containerds() {
+  local pid
+  for pid in $(pgrep -x containerd || true); do
+    if grep -qx "$pid" <<<"$1"; then
+      log "leaving alone the containerd that ran before (pid $pid): the cluster's runs beside it with its own socket"
+    else
+      kill "$pid" 2>/dev/null || true
+    fi
+  done
 }
 
 build() {

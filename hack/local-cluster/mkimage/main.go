@@ -30,10 +30,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 )
 
@@ -41,18 +43,19 @@ func main() {
 	tag := flag.String("tag", "", "image reference, e.g. daprbench:dev")
 	out := flag.String("o", "", "output tarball")
 	entrypoint := flag.String("entrypoint", "", "entrypoint (defaults to the first binary)")
+	push := flag.Bool("push", false, "also push the image to the registry -tag names (credentials: ~/.docker/config.json, as docker login writes them)")
 	flag.Parse()
 	if *tag == "" || *out == "" || flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mkimage -tag REF -o FILE [-entrypoint /bin] BINARY...")
 		os.Exit(2)
 	}
-	if err := run(*tag, *out, *entrypoint, flag.Args()); err != nil {
+	if err := run(*tag, *out, *entrypoint, *push, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "mkimage:", err)
 		os.Exit(1)
 	}
 }
 
-func run(tag, out, entrypoint string, binaries []string) error {
+func run(tag, out, entrypoint string, push bool, binaries []string) error {
 	layerTar, err := binariesTar(binaries)
 	if err != nil {
 		return err
@@ -83,7 +86,13 @@ func run(tag, out, entrypoint string, binaries []string) error {
 	if err != nil {
 		return err
 	}
-	return tarball.WriteToFile(out, ref, img)
+	if err := tarball.WriteToFile(out, ref, img); err != nil {
+		return err
+	}
+	if push {
+		return remote.Write(ref, img, remote.WithAuthFromKeychain(authn.DefaultKeychain))
+	}
+	return nil
 }
 
 // baseFiles is what distroless/static:nonroot (the base of Dapr's and daprbench's release
