@@ -502,7 +502,7 @@ func (l LoadTesterSpec) EffectiveReplicas() int32 { return max(l.Replicas, 1) }
 
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
-// +kubebuilder:resource:shortName=pr;prun,categories=daprbench
+// +kubebuilder:resource:shortName=prun,categories=daprbench
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 40",message="metadata.name must be at most 40 characters: it prefixes the names of the run's workloads"
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter): it prefixes the names of the run's Services"
 // +kubebuilder:printcolumn:name="Scenario",type=string,JSONPath=`.spec.scenario`

@@ -193,7 +193,7 @@ const (
 
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
-// +kubebuilder:resource:shortName=ps;psched,categories=daprbench
+// +kubebuilder:resource:shortName=psched,categories=daprbench
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 28",message="metadata.name must be at most 28 characters: runs are named <schedule>-<minute of the slot>"
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter): it prefixes the names of its runs' Services"
 // +kubebuilder:printcolumn:name="Schedule",type=string,JSONPath=`.spec.schedule`

@@ -38,9 +38,10 @@ type Difference struct {
 
 func newCompareCommand(o *options) *cobra.Command {
 	return &cobra.Command{
-		Use:   "compare RUN_A RUN_B",
-		Short: "Two runs side by side: each figure, the difference, and whether it is beyond noise",
-		Args:  cobra.ExactArgs(2),
+		Use:               "compare RUN_A RUN_B",
+		Short:             "Two runs side by side: each figure, the difference, and whether it is beyond noise",
+		ValidArgsFunction: o.completeRuns(false),
+		Args:              cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()

@@ -128,7 +128,8 @@ func newExportCommand(o *options) *cobra.Command {
   (latency from each request's scheduled send, every repetition merged): fortio report
   and any tool reading fortio's JSON show them.
 --format csv: one row per run, or per point of a sweep (history SCHEDULE -o csv: per run).`,
-		Args: cobra.ExactArgs(1),
+		ValidArgsFunction: o.completeRuns(true),
+		Args:              cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()

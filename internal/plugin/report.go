@@ -36,9 +36,10 @@ import (
 func newReportCommand(o *options) *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
-		Use:   "report (RUN | perfrun/RUN | perfsweep/SWEEP)",
-		Short: "A run's or a sweep's result as tables, with its charts and a self-contained HTML report in a folder",
-		Args:  cobra.ExactArgs(1),
+		Use:               "report (RUN | perfrun/RUN | perfsweep/SWEEP)",
+		Short:             "A run's or a sweep's result as tables, with its charts and a self-contained HTML report in a folder",
+		ValidArgsFunction: o.completeRuns(true),
+		Args:              cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
@@ -92,7 +93,7 @@ func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client
 	}
 	key := client.ObjectKey{Namespace: ns, Name: name}
 	switch strings.ToLower(kind) {
-	case "perfrun", "perfruns", "pr":
+	case "perfrun", "perfruns", "prun":
 		run := &perfv1alpha1.PerfRun{}
 		return run, c.Get(ctx, key, run)
 	case "perfsweep", "perfsweeps", "psw":

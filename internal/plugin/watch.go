@@ -30,9 +30,10 @@ import (
 func newWatchCommand(o *options) *cobra.Command {
 	var ci ciFlags
 	cmd := &cobra.Command{
-		Use:   "watch RUN",
-		Short: "Follow a run until it finishes (phase, repetition, elapsed and remaining time) and exit with its verdict, as run --wait does",
-		Args:  cobra.ExactArgs(1),
+		Use:               "watch RUN",
+		Short:             "Follow a run until it finishes (phase, repetition, elapsed and remaining time) and exit with its verdict, as run --wait does",
+		ValidArgsFunction: o.completeRuns(false),
+		Args:              cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, ns, err := o.connect()
 			if err != nil {
