@@ -40,6 +40,7 @@ type managerFlags struct {
 	networkPolicies        bool
 	metricsSecure          bool
 	watchNamespaces        string
+	imagePullSecrets       string
 }
 
 // parseFlags reads the command line.
@@ -51,6 +52,8 @@ func parseFlags() (managerFlags, zap.Options) {
 	flag.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so only one manager of several replicas works")
 	flag.StringVar(&f.opts.Image, "image", envOr("DAPRBENCH_IMAGE", "daprbench:dev"), "image of the load tester and target app, unless a PerfRun overrides it [DAPRBENCH_IMAGE]")
 	flag.StringVar(&f.opts.PullPolicy, "image-pull-policy", envOr("DAPRBENCH_IMAGE_PULL_POLICY", "IfNotPresent"), "pull policy of the run's containers [DAPRBENCH_IMAGE_PULL_POLICY]")
+	flag.StringVar(&f.imagePullSecrets, "image-pull-secrets", envOr("DAPRBENCH_IMAGE_PULL_SECRETS", ""),
+		"comma-separated Secrets the run's pods pull their images with (each must exist in the run's namespace) [DAPRBENCH_IMAGE_PULL_SECRETS]")
 	flag.StringVar(&f.allowedImagePrefixes, "allowed-image-prefixes", envOr("DAPRBENCH_ALLOWED_IMAGE_PREFIXES", ""),
 		"comma-separated image prefixes a PerfRun may name for its target, load tester and sidecars, besides the operator's own repository; empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
 	flag.BoolVar(&f.networkPolicies, "network-policies", envOr("DAPRBENCH_NETWORK_POLICIES", "true") == "true",

@@ -41,6 +41,7 @@ import (
 
 func main() {
 	f, zapOpts := parseFlags()
+	f.opts.PullSecrets = splitList(f.imagePullSecrets)
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	setupLog := ctrl.Log.WithName("setup")
 

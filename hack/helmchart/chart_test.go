@@ -192,3 +192,43 @@ func TestChartNamespacedModeGrantsWorkloadRightsOnlyInItsNamespaces(t *testing.T
 		t.Errorf("Roles by namespace %v, want %v", roles, want)
 	}
 }
+
+// The values a Kubernetes user expects of a chart reach the manager's pod, and the run's
+// pull secrets reach the manager as a flag.
+func TestChartPodValuesAndDashboard(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	out := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf",
+		"--set-json", `imagePullSecrets=[{"name":"regcred"},{"name":"mirror"}]`, "--set", "podLabels.team=perf",
+		"--set", "podAnnotations.note=bench", "--set", "priorityClassName=high", "--set", "grafanaDashboard.enabled=true")
+	b, _ := yaml.Marshal(out["Deployment/daprbench-controller-manager"])
+	for _, want := range []string{"team: perf", "note: bench", "priorityClassName: high", "- name: regcred", "- name: mirror",
+		"--image-pull-secrets=regcred,mirror"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the Deployment lacks %q:\n%s", want, b)
+		}
+	}
+	cm := out["ConfigMap/daprbench-grafana-dashboard"]
+	if cm == nil {
+		t.Fatal("grafanaDashboard.enabled=true renders no dashboard ConfigMap")
+	}
+	if labels := cm["metadata"].(map[string]any)["labels"].(map[string]any); labels["grafana_dashboard"] != "1" {
+		t.Errorf("dashboard labels %v: Grafana's sidecar looks for grafana_dashboard: \"1\"", labels)
+	}
+	dashboard, _ := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "grafana", "daprbench-dashboard.json"))
+	if got := cm["data"].(map[string]any)["daprbench-dashboard.json"]; strings.TrimSpace(got.(string)) != strings.TrimSpace(string(dashboard)) {
+		t.Error("the ConfigMap's dashboard is not config/grafana's")
+	}
+}
+
+// values.schema.json refuses a value of the wrong type and a misspelt key before anything
+// is rendered.
+func TestChartSchemaRefusesBadValues(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	for _, args := range [][]string{{"--set", "networkPolicies=yes"}, {"--set", "imagee.tag=x"}, {"--set", "metrics.port=http"}} {
+		cmd := exec.Command(helm, append([]string{"template", "daprbench", "charts/daprbench"}, args...)...)
+		cmd.Dir = testenv.RepoRoot()
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "schema") && !strings.Contains(string(out), "want") {
+			t.Errorf("helm template %v: err %v\n%s", args, err, out)
+		}
+	}
+}

@@ -83,6 +83,9 @@ type Options struct {
 	Image string
 	// PullPolicy of the run's containers.
 	PullPolicy string
+	// PullSecrets are the names of Secrets the run's pods pull their images with; each must
+	// exist in the run's namespace.
+	PullSecrets []string
 }
 
 // Names are the deterministic names of a run's children.

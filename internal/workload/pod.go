@@ -141,8 +141,13 @@ func podSpec(run *perfv1alpha1.PerfRun, w perfv1alpha1.WorkloadSpec, c corev1.Co
 	c.Resources = *w.Resources.DeepCopy()
 	c.TerminationMessagePolicy = corev1.TerminationMessageReadFile
 	c.TerminationMessagePath = TerminationLog
+	var pullSecrets []corev1.LocalObjectReference
+	for _, name := range o.PullSecrets {
+		pullSecrets = append(pullSecrets, corev1.LocalObjectReference{Name: name})
+	}
 	return corev1.PodSpec{
 		Containers:         []corev1.Container{c},
+		ImagePullSecrets:   pullSecrets,
 		SecurityContext:    podSecurity(),
 		NodeSelector:       w.NodeSelector,
 		Tolerations:        w.Tolerations,

@@ -393,3 +393,21 @@ func TestInvokeMethodIsTheAppsOwn(t *testing.T) {
 		t.Errorf("workload calls %q, the app serves %q", InvokeMethod, perfapp.InvokeMethod)
 	}
 }
+
+func TestEveryPodPullsWithTheOperatorsPullSecrets(t *testing.T) {
+	o := opts
+	o.PullSecrets = []string{"registry-a", "registry-b"}
+	run := newRun(perfv1alpha1.ScenarioServiceInvocation)
+	for name, tmpl := range map[string]corev1.PodTemplateSpec{
+		"target":     TargetDeployment(run, o).Spec.Template,
+		"baseline":   BaselineDeployment(run, o).Spec.Template,
+		"loadtester": LoadTesterJob(run, o, "10.244.0.7").Spec.Template,
+	} {
+		if got := tmpl.Spec.ImagePullSecrets; len(got) != 2 || got[0].Name != "registry-a" || got[1].Name != "registry-b" {
+			t.Errorf("%s pulls with %v", name, got)
+		}
+	}
+	if got := TargetDeployment(run, opts).Spec.Template.Spec.ImagePullSecrets; got != nil {
+		t.Errorf("without pull secrets the target pulls with %v", got)
+	}
+}
