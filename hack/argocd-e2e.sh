@@ -66,7 +66,15 @@ stop_daemons
 
 say "Argo CD's CRDs, argocd-cm with the project's health checks, the default project"
 kc apply --server-side -f "$ARGOCD/application-crd.yaml" -f "$ARGOCD/appproject-crd.yaml" >/dev/null
-kc wait --for=condition=Established --timeout=60s crd/applications.argoproj.io crd/appprojects.argoproj.io >/dev/null
+# kubectl wait fails at once ("accessor error") on a CRD whose status has no conditions yet:
+# poll, bounded, instead.
+for crd in applications.argoproj.io appprojects.argoproj.io; do
+  for _ in $(seq 60); do
+    [ "$(kc get crd "$crd" -o jsonpath='{.status.conditions[?(@.type=="Established")].status}' 2>/dev/null)" = True ] && break
+    sleep 1
+  done
+  kc wait --for=condition=Established --timeout=5s "crd/$crd" >/dev/null
+done
 kc create namespace argocd --dry-run=client -o yaml | kc apply -f - >/dev/null
 health_keys=()
 for kind in PerfRun PerfSchedule PerfSweep; do
