@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Command kubectl-daprbench is daprbench's kubectl plugin: put it on PATH and run
-// `kubectl daprbench report|compare|history|watch`.
+// `kubectl daprbench run|watch|list|report|compare|history|export`.
 package main
 
 import (

@@ -164,7 +164,7 @@ func newExportCommand(o *options) *cobra.Command {
 				return err
 			case format != "json":
 				return fmt.Errorf("unknown --format %q: use json, fortio or csv", format)
-			case o.output == "yaml":
+			case !o.output.table():
 				_, err := o.printData(ToExport(run))
 				return err
 			}

@@ -14,8 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package plugin is kubectl-daprbench, a kubectl plugin: report, compare, history and
-// watch, with kubectl's own flags (--kubeconfig, --context, -n, …) and -o table|json|yaml.
+// Package plugin is kubectl-daprbench, a kubectl plugin: run, watch, list, report,
+// compare, history and export, with kubectl's own connection flags and printers from
+// k8s.io/cli-runtime (--kubeconfig, --context, -n, -o json|yaml|name|jsonpath|go-template|wide).
 package plugin
 
 import (
@@ -26,10 +27,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
@@ -39,12 +39,23 @@ type Streams struct {
 	Out, ErrOut io.Writer
 }
 
+// scheme knows the kinds the plugin reads: its own and Kubernetes' built-in ones.
+var scheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		panic(err)
+	}
+	if err := perfv1alpha1.AddToScheme(s); err != nil {
+		panic(err)
+	}
+	return s
+}()
+
 // options are what every subcommand shares.
 type options struct {
-	kubeconfig string
-	overrides  clientcmd.ConfigOverrides
-	streams    Streams
-	output     string
+	config  *genericclioptions.ConfigFlags
+	output  *output
+	streams Streams
 	// newClient is replaced in tests.
 	newClient func() (client.WithWatch, error)
 }
@@ -55,77 +66,48 @@ func NewCommand(streams Streams) *cobra.Command { return newCommand(streams, nil
 
 // newCommand builds the command; tests pass the client to use.
 func newCommand(streams Streams, newClient func() (client.WithWatch, error)) *cobra.Command {
-	o := &options{streams: streams, newClient: newClient}
+	o := &options{config: genericclioptions.NewConfigFlags(false), output: newOutput(), streams: streams, newClient: newClient}
 	if o.newClient == nil {
 		o.newClient = o.client
 	}
 	root := &cobra.Command{
 		Use:          "kubectl-daprbench",
-		Short:        "Start daprbench's runs and sweeps from CI, and read them: reports, charts, comparisons, trends",
+		Short:        "Start daprbench's runs and sweeps from CI, and read them: lists, reports, charts, comparisons, trends",
 		SilenceUsage: true,
 		// main prints the error once, beside its exit code.
 		SilenceErrors: true,
 	}
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
-	root.PersistentFlags().StringVar(&o.kubeconfig, clientcmd.RecommendedConfigPathFlag, "", "path to the kubeconfig file")
-	clientcmd.BindOverrideFlags(&o.overrides, root.PersistentFlags(), clientcmd.RecommendedConfigOverrideFlags(""))
-	root.PersistentFlags().StringVarP(&o.output, "output", "o", "table", "output format: table, json, yaml or csv (csv: commands that print rows)")
-	root.AddCommand(newRunCommand(o), newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newWatchCommand(o), newExportCommand(o))
+	o.config.AddFlags(root.PersistentFlags())
+	o.output.addFlags(root.PersistentFlags())
+	root.AddCommand(newRunCommand(o), newWatchCommand(o), newListCommand(o), newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newExportCommand(o))
 	return root
 }
 
-func (o *options) loader() clientcmd.ClientConfig {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = o.kubeconfig
-	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &o.overrides)
-}
-
 func (o *options) client() (client.WithWatch, error) {
-	cfg, err := o.loader().ClientConfig()
+	cfg, err := o.config.ToRESTConfig()
 	if err != nil {
-		return nil, err
-	}
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		return nil, err
-	}
-	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
 	return client.NewWithWatch(cfg, client.Options{Scheme: scheme})
 }
 
-func (o *options) namespace() (string, error) {
-	if o.overrides.Context.Namespace != "" {
-		return o.overrides.Context.Namespace, nil
+// namespaceFlag is -n as given; empty when it was not.
+func (o *options) namespaceFlag() string {
+	if o.config.Namespace == nil {
+		return ""
 	}
-	ns, _, err := o.loader().Namespace()
-	return ns, err
+	return *o.config.Namespace
 }
 
-// printData writes v as JSON or YAML when -o asks for it; ok is false for table output.
-func (o *options) printData(v any) (ok bool, err error) {
-	switch o.output {
-	case "json", "yaml":
-		b, err := yaml.Marshal(v)
-		if err != nil {
-			return true, err
-		}
-		if o.output == "json" {
-			if b, err = yaml.YAMLToJSON(b); err != nil {
-				return true, err
-			}
-			b = append(b, '\n')
-		}
-		_, err = o.streams.Out.Write(b)
-		return true, err
-	case "csv":
-		return true, writeCSV(o.streams.Out, v)
-	case "table", "":
-		return false, nil
+// namespace is -n, else the kubeconfig context's namespace, else default.
+func (o *options) namespace() (string, error) {
+	if ns := o.namespaceFlag(); ns != "" {
+		return ns, nil
 	}
-	return true, fmt.Errorf("unknown output format %q: use table, json, yaml or csv", o.output)
+	ns, _, err := o.config.ToRawKubeConfigLoader().Namespace()
+	return ns, err
 }
 
 func withTimeout(parent context.Context) (context.Context, context.CancelFunc) {

@@ -30,6 +30,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -42,6 +43,9 @@ import (
 
 var k8s client.WithWatch
 
+// restConfig reaches envtest's API server, for tests that build a kubeconfig.
+var restConfig *rest.Config
+
 func TestMain(m *testing.M) {
 	env, err := testenv.New(false)
 	if err != nil {
@@ -51,6 +55,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	restConfig = cfg
 	scheme := runtime.NewScheme()
 	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
 		panic(err)
@@ -74,7 +79,13 @@ func d(v string) *metav1.Duration {
 // createRun creates a finished run with the given result.
 func createRun(t *testing.T, name string, labels, annotations map[string]string, res *perfv1alpha1.Result, regressed bool) {
 	t.Helper()
-	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: labels, Annotations: annotations},
+	createRunIn(t, "default", name, labels, annotations, res, regressed)
+}
+
+// createRunIn creates a finished run in namespace ns.
+func createRunIn(t *testing.T, ns, name string, labels, annotations map[string]string, res *perfv1alpha1.Result, regressed bool) {
+	t.Helper()
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels, Annotations: annotations},
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
 	if err := k8s.Create(context.Background(), run); err != nil {
 		t.Fatal(err)
@@ -106,12 +117,18 @@ func sampleResult(addedP90, low, high string, cpu string) *perfv1alpha1.Result {
 	}
 }
 
-// run executes the plugin with args and returns what it printed.
+// run executes the plugin with args in namespace default and returns what it printed.
 func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	return runIn(t, "default", args...)
+}
+
+// runIn executes the plugin with args in namespace ns and returns what it printed.
+func runIn(t *testing.T, ns string, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd := newCommand(Streams{Out: &out, ErrOut: &errOut}, func() (client.WithWatch, error) { return k8s, nil })
-	cmd.SetArgs(append(args, "-n", "default"))
+	cmd.SetArgs(append(args, "-n", ns))
 	err := cmd.ExecuteContext(context.Background())
 	return out.String() + errOut.String(), err
 }

@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -74,7 +73,7 @@ with a watch until it finishes and exits:
 			if err != nil {
 				return err
 			}
-			if err := placeIn(obj, ns, o.overrides.Context.Namespace != ""); err != nil {
+			if err := placeIn(obj, ns, o.namespaceFlag() != ""); err != nil {
 				return err
 			}
 			ctx, cancel := withTimeout(cmd.Context())
@@ -82,7 +81,10 @@ with a watch until it finishes and exits:
 			if err := c.Create(ctx, obj); err != nil {
 				return fmt.Errorf("creating %s: %w", kindOf(obj), err)
 			}
-			fprintf(o.streams.Out, "%s/%s created\n", strings.ToLower(kindOf(obj)), obj.GetName())
+			if !wait && !o.output.table() {
+				return o.printObject(obj)
+			}
+			fprintf(o.messages(), "%s/%s created\n", strings.ToLower(kindOf(obj)), obj.GetName())
 			if !wait {
 				return nil
 			}
@@ -94,6 +96,15 @@ with a watch until it finishes and exits:
 	cmd.Flags().BoolVar(&wait, "wait", false, "follow the run until it finishes and exit with its verdict")
 	ci.bind(cmd)
 	return cmd
+}
+
+// messages is where progress and verdict lines go: stdout, unless -o prints an object
+// there for a script to read.
+func (o *options) messages() io.Writer {
+	if o.output.table() {
+		return o.streams.Out
+	}
+	return o.streams.ErrOut
 }
 
 // readRunFile decodes the one PerfRun or PerfSweep in a file.
@@ -110,10 +121,6 @@ func readRunFile(path string, stdin io.Reader) (client.Object, error) {
 	}
 	if docs := strings.Split(strings.TrimSpace(string(b)), "\n---"); len(docs) > 1 && strings.TrimSpace(docs[1]) != "" {
 		return nil, fmt.Errorf("%s: holds more than one object; give one PerfRun or PerfSweep", path)
-	}
-	scheme := runtime.NewScheme()
-	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
-		return nil, err
 	}
 	decoded, gvk, err := serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer().Decode(b, nil, nil)
 	if err != nil {
@@ -154,8 +161,8 @@ func kindOf(obj client.Object) string {
 	return "PerfRun"
 }
 
-// waitAndJudge follows obj until it finishes, writes the reports asked for and returns
-// the exit code's error (nil: passed).
+// waitAndJudge follows obj until it finishes, writes the reports asked for, prints the
+// finished object when -o asks for it, and returns the exit code's error (nil: passed).
 func (o *options) waitAndJudge(ctx context.Context, c client.WithWatch, obj client.Object, ci ciFlags) error {
 	key := client.ObjectKeyFromObject(obj)
 	timeout := ci.timeout
@@ -164,7 +171,7 @@ func (o *options) waitAndJudge(ctx context.Context, c client.WithWatch, obj clie
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	progress := newProgressWriter(o.streams.Out)
+	progress := newProgressWriter(o.messages())
 	stopTicking := progress.tick(ctx)
 	var outcome Outcome
 	var finished client.Object
@@ -194,7 +201,12 @@ func (o *options) waitAndJudge(ctx context.Context, c client.WithWatch, obj clie
 	if err := writeReports(finished, outcome, ci); err != nil {
 		return err
 	}
-	fprintf(o.streams.Out, "%s/%s: %s (exit %d)\n", strings.ToLower(kindOf(obj)), key.Name, outcome.Reason, outcome.Code)
+	fprintf(o.messages(), "%s/%s: %s (exit %d)\n", strings.ToLower(kindOf(obj)), key.Name, outcome.Reason, outcome.Code)
+	if !o.output.table() {
+		if err := o.printObject(finished); err != nil {
+			return err
+		}
+	}
 	if outcome.Code != ExitPassed {
 		return &exitError{outcome.Code, outcome.Reason}
 	}

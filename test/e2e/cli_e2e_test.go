@@ -97,6 +97,12 @@ var _ = Describe("kubectl daprbench run --wait on a real cluster", func() {
 		// 100 qps for 10 s, give or take the schedule's edges
 		Expect(res.DurationHistogram.Count).To(BeNumerically("~", 1000, 50))
 		Expect(res.DurationHistogram.Percentiles).NotTo(BeEmpty())
+		By("list shows both runs with their verdicts, as kubectl get would")
+		listed, err := exec.Command(plugin, "list", "-n", ns, "-o", "wide").CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "%s", listed)
+		Expect(string(listed)).To(And(MatchRegexp(`(?m)^meets-\S+\s+ServiceInvocation\s+100\s+Succeeded\s.*\sPassed\s`),
+			MatchRegexp(`(?m)^cannot-\S+\s+ServiceInvocation\s+100\s+\S+\s.*\sThresholdsViolated\s`)))
+		AddReportEntry("kubectl daprbench list -o wide", string(listed))
 		AddReportEntry("junit of the run that cannot meet its gate", string(junit))
 		AddReportEntry("summary of the run that meets its gate", string(summary))
 	})
