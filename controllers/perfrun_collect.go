@@ -64,13 +64,15 @@ func (r *PerfRunReconciler) collect(ctx context.Context, s *runScope) (stepResul
 	if decodeErr != nil {
 		sum = nil
 	}
+	if sum != nil && len(sum.Runs) > 0 && !r.keepHistograms(ctx, run, testers) && r.retryHistograms(ctx, run) {
+		return waitFor(r.PollInterval), nil
+	}
 	live := r.takeLiveUsage(run)
 	if sum != nil && len(sum.Runs) > 0 {
 		run.Status.Result = report.Build(run, report.Inputs{Summary: sum, Restarts: diagnose.Restarts(targets, testers),
 			TesterNodes: testerNodes(testers), Usage: r.usageByVariant(run, live, sum), CPU: r.accountCPU(run, live, sum)})
 		r.judgeCPU(run, live)
 		r.judgeUsage(run, live, sum)
-		r.keepHistograms(ctx, run, testers)
 	}
 	o := loadOutcome{jobFailed: jobCondition(job, batchv1.JobFailed), firstFailure: firstFailure(testers), terminated: term,
 		message: msg, summary: sum, decodeErr: decodeErr, podsDescribed: diagnose.Describe(testers)}

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -81,6 +82,8 @@ type PerfRunReconciler struct {
 	UsageInterval time.Duration
 	// Logs reads the load tester's log for its histograms; nil leaves them out.
 	Logs PodLogs
+	// histogramTries counts, per run UID, the polls that found no histograms yet.
+	histogramTries sync.Map
 	// WatchNamespaces are the namespaces runs may create workloads in (the manager's Roles in
 	// the chart's namespaced mode); empty: every namespace.
 	WatchNamespaces []string

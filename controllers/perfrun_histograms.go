@@ -41,11 +41,20 @@ type PodLogs interface {
 // APIServerLogs reads logs through the API server, which has the kubelet serve them.
 type APIServerLogs struct{ Client corev1client.CoreV1Interface }
 
+// runtimeLogLineBytes is the longest log line a container runtime writes whole (containerd's
+// max_container_log_line_size, 16 KiB by default): a longer one is stored as several
+// partial lines, and the kubelet counts each of them as a line of TailLines.
+const runtimeLogLineBytes = 16 << 10
+
+// histogramsTailLines is enough lines for the largest histograms line, split as the
+// runtime splits it, and the stderr lines that may follow it.
+const histogramsTailLines = result.MaxHistogramsBytes/runtimeLogLineBytes + 32
+
 // Tail reads the last lines of the log, at most a few MiB: the histograms line is last
 // on stdout, and a few stderr lines may follow it.
 func (l APIServerLogs) Tail(ctx context.Context, namespace, pod, container string) ([]byte, error) {
 	return l.Client.Pods(namespace).GetLogs(pod, &corev1.PodLogOptions{Container: container,
-		TailLines: ptr.To[int64](20), LimitBytes: ptr.To[int64](8 * result.MaxHistogramsBytes)}).DoRaw(ctx)
+		TailLines: ptr.To[int64](histogramsTailLines), LimitBytes: ptr.To[int64](8 * result.MaxHistogramsBytes)}).DoRaw(ctx)
 }
 
 // +kubebuilder:rbac:groups="",resources=pods/log,verbs=get
@@ -53,12 +62,14 @@ func (l APIServerLogs) Tail(ctx context.Context, namespace, pod, container strin
 
 // keepHistograms copies each path's full histograms from the load tester leader's log into
 // the ConfigMap <run>-histograms (owned by the run, deleted with it; cleanup keeps it, as it
-// keeps status.result) and names it in status.histograms. A run whose log cannot be read
-// keeps its result; only the raw export and the report's distribution chart go without.
-func (r *PerfRunReconciler) keepHistograms(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) {
+// keeps status.result) and names it in status.histograms. It reports whether the run is
+// done with its histograms: kept now or before, or no log source. A run whose log cannot
+// be read keeps its result; only the raw export and the report's distribution chart go
+// without.
+func (r *PerfRunReconciler) keepHistograms(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) bool {
 	name := workload.NamesFor(run).Histograms
 	if r.Logs == nil || run.Status.Histograms == name && run.Status.HistogramsGeneration == run.Generation {
-		return
+		return true
 	}
 	logger := log.FromContext(ctx)
 	for i := range testers {
@@ -68,20 +79,40 @@ func (r *PerfRunReconciler) keepHistograms(ctx context.Context, run *perfv1alpha
 		raw, err := r.Logs.Tail(ctx, run.Namespace, testers[i].Name, workload.ContainerTester)
 		if err != nil {
 			logger.Info("Cannot read the load tester's log for its histograms", "pod", testers[i].Name, "error", err.Error())
-			return
+			return false
 		}
 		h, ok, err := result.FindHistograms(raw)
 		if err != nil || !ok {
 			logger.Info("The load tester's log holds no histograms", "pod", testers[i].Name, "error", err)
-			return
+			return false
 		}
 		if err := r.apply(ctx, run, histogramsConfigMap(run, name, h)); err != nil {
 			logger.Info("Cannot keep the histograms", "configMap", name, "error", err.Error())
-			return
+			return false
 		}
 		run.Status.Histograms, run.Status.HistogramsGeneration = name, run.Generation
-		return
+		r.histogramTries.Delete(run.UID)
+		return true
 	}
+	return false
+}
+
+// histogramsRetries is how many more polls a finished load waits for its histograms: a
+// log read through the API server and the kubelet can fail for a moment, and a run
+// concluded without them cannot get them back (its pods go).
+const histogramsRetries = 3
+
+// retryHistograms reports whether to look for run's histograms again on the next poll,
+// counting the tries; after the last it forgets the run and the run concludes without.
+func (r *PerfRunReconciler) retryHistograms(ctx context.Context, run *perfv1alpha1.PerfRun) bool {
+	tries, _ := r.histogramTries.LoadOrStore(run.UID, 0)
+	if n := tries.(int); n < histogramsRetries {
+		r.histogramTries.Store(run.UID, n+1)
+		return true
+	}
+	r.histogramTries.Delete(run.UID)
+	log.FromContext(ctx).Info("Concluding the run without its histograms", "tries", histogramsRetries+1)
+	return false
 }
 
 // histogramsConfigMap is the ConfigMap, unstructured so applying it reads nothing through

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -91,7 +92,7 @@ func newListCommand(o *options) *cobra.Command {
 			if err := c.List(ctx, list, opts...); err != nil {
 				return err
 			}
-			objs, err := extractItems(list)
+			objs, err := meta.ExtractList(list)
 			if err != nil {
 				return err
 			}
@@ -114,28 +115,6 @@ func newListCommand(o *options) *cobra.Command {
 	cmd.Flags().StringVarP(&selector, "selector", "l", "", "label selector, e.g. perf.daprbench.io/schedule=nightly")
 	cmd.Flags().BoolVar(&noHeaders, "no-headers", false, "print the table without its header")
 	return cmd
-}
-
-// extractItems turns a typed list into its items, each a runtime.Object.
-func extractItems(list client.ObjectList) ([]runtime.Object, error) {
-	var objs []runtime.Object
-	switch l := list.(type) {
-	case *perfv1alpha1.PerfRunList:
-		for i := range l.Items {
-			objs = append(objs, &l.Items[i])
-		}
-	case *perfv1alpha1.PerfSweepList:
-		for i := range l.Items {
-			objs = append(objs, &l.Items[i])
-		}
-	case *perfv1alpha1.PerfScheduleList:
-		for i := range l.Items {
-			objs = append(objs, &l.Items[i])
-		}
-	default:
-		return nil, fmt.Errorf("cannot list %T", list)
-	}
-	return objs, nil
 }
 
 func column(name, description string, wideOnly bool) metav1.TableColumnDefinition {
