@@ -92,14 +92,15 @@ func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client
 		kind, name = "", arg
 	}
 	key := client.ObjectKey{Namespace: ns, Name: name}
-	switch strings.ToLower(kind) {
-	case "perfrun", "perfruns", "prun":
+	// perfrun, perfruns, prun and the like, as list takes them
+	switch plural := kindAliases[strings.ToLower(kind)]; {
+	case plural == "perfruns":
 		run := &perfv1alpha1.PerfRun{}
 		return run, c.Get(ctx, key, run)
-	case "perfsweep", "perfsweeps", "psw":
+	case plural == "perfsweeps":
 		sw := &perfv1alpha1.PerfSweep{}
 		return sw, c.Get(ctx, key, sw)
-	case "":
+	case kind == "":
 		run := &perfv1alpha1.PerfRun{}
 		err := c.Get(ctx, key, run)
 		if !apierrors.IsNotFound(err) {
