@@ -223,11 +223,16 @@ type Result struct {
 	// so a stall shows in latency and hides here (coordinated omission).
 	// +optional
 	ServiceTime *LatencySummary `json:"serviceTime,omitempty"`
-	// sendLag of the measured path: how late the load tester sent each request behind its
-	// slot. A p99 beyond one connection's gap between slots means it could not keep the
-	// schedule (condition Saturated).
+	// sendLag of the measured path: how late each request was sent behind its slot — the
+	// load tester's own lag plus the wait for the connection's previous request (a stalled
+	// path makes the next sends late; that is the path's latency, not saturation).
 	// +optional
 	SendLag *LatencySummary `json:"sendLag,omitempty"`
+	// testerLag of the measured path: how late the load tester itself sent each request,
+	// behind both its slot and the previous completion on its connection. Judged per
+	// repetition for condition Saturated.
+	// +optional
+	TesterLag *LatencySummary `json:"testerLag,omitempty"`
 	// baseline is the latency of the sidecar-free path, when measured, by the same rule.
 	// +optional
 	Baseline *LatencySummary `json:"baseline,omitempty"`
@@ -292,6 +297,14 @@ type Result struct {
 	// at a container's limit cannot — how often the limit stalled it.
 	// +optional
 	CPU *CPUAccounting `json:"cpu,omitempty"`
+	// paths accounts for every scheduled request of each path over its repetitions:
+	// scheduled, sent, completed, failed and never sent (a path still stalled at a run's end
+	// time; those slots are in its latency at the least they waited), and the load tester's
+	// own lag.
+	// +listType=map
+	// +listMapKey=path
+	// +optional
+	Paths []PathAccounting `json:"paths,omitempty"`
 	// saturated lists the paths whose load tester could not keep its schedule: their
 	// latency is that of a lower rate than requested, so no added latency is claimed.
 	// +listType=map
@@ -317,6 +330,12 @@ type CPUAccounting struct {
 	// +listMapKey=role
 	// +optional
 	Baseline []ContainerCPU `json:"baseline,omitempty"`
+	// measuredPods holds, for a role several pods share (the load testers' and their
+	// sidecars' when the load is split), each pod's own figures over the measured path's
+	// runs; measured holds their sum.
+	// +listType=atomic
+	// +optional
+	MeasuredPods []ContainerCPU `json:"measuredPods,omitempty"`
 }
 
 // ContainerCPU is one container's (or node's) CPU over a kind of phase.
@@ -324,6 +343,9 @@ type ContainerCPU struct {
 	// role of the container (serverSidecar, clientSidecar, serverApp, loadTester, …) or
 	// node/NAME.
 	Role string `json:"role"`
+	// pod, in measuredPods, is the pod whose container the figures are of.
+	// +optional
+	Pod string `json:"pod,omitempty"`
 	// cpu is the average CPU over the phases: CPU-seconds used / seconds elapsed.
 	CPU resource.Quantity `json:"cpu"`
 	// seconds the phases lasted (their edges trimmed), over which the figures were taken.
@@ -344,12 +366,41 @@ type ContainerCPU struct {
 	CapacityPercent string `json:"capacityPercent,omitempty"`
 }
 
+// PathAccounting is every scheduled request of one path, over its repetitions.
+type PathAccounting struct {
+	// path is dapr, baseline, direct, or a variant's name.
+	Path string `json:"path"`
+	// scheduled is the number of slots the load's schedule had.
+	Scheduled int64 `json:"scheduled"`
+	// sent is the number of requests sent; completed of them succeeded and failed did not
+	// (their latency is kept apart: latency percentiles are the successes').
+	Sent      int64 `json:"sent"`
+	Completed int64 `json:"completed"`
+	Failed    int64 `json:"failed"`
+	// unsent is the number of slots never sent by the end of a repetition.
+	// +optional
+	Unsent int64 `json:"unsent,omitempty"`
+	// testerLagP99 is the highest 99th percentile of the load tester's own lag over the
+	// path's repetitions.
+	// +optional
+	TesterLagP99 *metav1.Duration `json:"testerLagP99,omitempty"`
+}
+
 // SaturatedPath is a path whose load tester fell behind its schedule.
 type SaturatedPath struct {
 	// path is dapr, baseline, direct, or a variant's name.
 	Path string `json:"path"`
+	// repetition is the first repetition (from 1) in which the path fell behind.
+	// +optional
+	Repetition int32 `json:"repetition,omitempty"`
 	// actualQPS is the path's lowest achieved rate over its repetitions, a decimal string.
 	ActualQPS string `json:"actualQPS"`
+	// testerLagP99 is the highest 99th percentile of the load tester's own lag over its
+	// repetitions, and testerLagBound the most it may be (an eighth of the gap, at least 1 ms).
+	// +optional
+	TesterLagP99 *metav1.Duration `json:"testerLagP99,omitempty"`
+	// +optional
+	TesterLagBound *metav1.Duration `json:"testerLagBound,omitempty"`
 	// sendLagP99 is the 99th percentile of how late its requests were sent.
 	// +optional
 	SendLagP99 *metav1.Duration `json:"sendLagP99,omitempty"`
@@ -455,6 +506,11 @@ type CounterSample struct {
 	// role of the container, as in windows, or node/NAME for a node's root cgroup.
 	// +kubebuilder:validation:MaxLength=128
 	Role string `json:"role"`
+	// pod the container belongs to: each pod's container is differenced on its own series
+	// (several load-tester pods share the clientSidecar and loadTester roles).
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	Pod string `json:"pod,omitempty"`
 	// at is when the kubelet read the counters (microseconds: they are differenced).
 	At metav1.MicroTime `json:"at"`
 	// cpuMillis is container_cpu_usage_seconds_total, in CPU-milliseconds.

@@ -44,6 +44,12 @@ const AnnotationScheduledTime = "perf.daprbench.io/scheduled-time"
 // are compared only with earlier runs of the same template.
 const AnnotationTemplateHash = "perf.daprbench.io/template-hash"
 
+// AnnotationAcceptedBaseline, set on a PerfSchedule to the name of one of its runs, accepts
+// the level that run measured as the new normal: regressions are judged only against it
+// and the runs after it. Until a user sets it, a step stays flagged on every run after it
+// (or until the history shows it fixed).
+const AnnotationAcceptedBaseline = "perf.daprbench.io/accepted-baseline"
+
 // PerfScheduleSpec is to PerfRun what a CronJob's spec is to a Job.
 // +kubebuilder:validation:XValidation:rule="!has(self.successfulRunsHistoryLimit) || !has(self.regression.window) || self.successfulRunsHistoryLimit >= self.regression.window",message="successfulRunsHistoryLimit must be at least regression.window: the runs a regression is judged against must be kept"
 type PerfScheduleSpec struct {
@@ -116,17 +122,21 @@ type TemplateMetadata struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
-// RegressionSpec says how a finished run is compared with the runs before it: against the
-// last `window` successful runs of the same template (a changed template starts a new
-// reference), a figure is a regression when it is worse than their median by more than
-// tolerancePercent, is an outlier of them (modified z-score above 3.5), and the change
-// exceeds the measurement's own precision (for added latency: its confidence interval).
+// RegressionSpec says how a finished run is compared with the runs before it of the same
+// template (a changed template starts a new history), since the accepted baseline
+// (annotation perf.daprbench.io/accepted-baseline): a figure is a regression when the
+// history changed level (E-divisive means, a permutation test) and the run lies after the
+// change — or it is an outlier of the reference (modified z-score above 3.5) — and it is
+// worse than the reference's median by more than tolerancePercent, and the change exceeds
+// the measurement's own precision (for added latency: its confidence interval). The
+// reference is the history up to its first change point, without runs judged Regressed.
 type RegressionSpec struct {
-	// window is how many earlier successful, undisturbed runs form the reference (a run with
-	// condition Disturbed measured a recovery).
+	// window is how many earlier reference runs the history reaches back to: successful
+	// runs, not disturbed, saturated or CPU-limit-bound, and not themselves judged Regressed
+	// (those are kept as history between them, up to 100 runs in all).
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=50
-	// +kubebuilder:default=5
+	// +kubebuilder:default=10
 	// +optional
 	Window int32 `json:"window,omitempty"`
 	// tolerancePercent is how much worse than the reference median a figure may be.
