@@ -726,7 +726,7 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(res.Saturated[0].ActualQPS).To(Equal("714.2"))
 		sat := conditionOf(run, perfv1alpha1.ConditionSaturated)
 		Expect(sat.Status).To(Equal(metav1.ConditionTrue))
-		Expect(sat.Message).To(ContainSubstring("dapr path achieved 714.2 of 1000 qps"))
+		Expect(sat.Message).To(ContainSubstring("dapr path (repetition 1) achieved 714.2 of 1000 qps"))
 		done := conditionOf(run, perfv1alpha1.ConditionSucceeded)
 		Expect(done.Reason).To(Equal(perfv1alpha1.ReasonSaturated))
 		Expect(done.Message).To(ContainSubstring("no added latency is claimed"))

@@ -183,9 +183,15 @@ func phasesOf(sum *result.Summary) []usage.Phase {
 		if run.StartUnix == 0 || run.Seconds <= 0 {
 			continue
 		}
-		start := time.Unix(run.StartUnix, 0)
-		phases = append(phases, usage.Phase{Variant: string(run.Variant), Start: start,
-			End: start.Add(time.Duration(run.Seconds * float64(time.Second)))})
+		length := time.Duration(run.Seconds * float64(time.Second))
+		starts := []int64{run.StartUnix}
+		if run.SecondHalfUnix > 0 { // measured in two halves, with other paths between them
+			starts, length = append(starts, run.SecondHalfUnix), length/2
+		}
+		for _, s := range starts {
+			start := time.Unix(s, 0)
+			phases = append(phases, usage.Phase{Variant: string(run.Variant), Start: start, End: start.Add(length)})
+		}
 	}
 	slices.SortFunc(phases, func(a, b usage.Phase) int { return a.Start.Compare(b.Start) })
 	return phases

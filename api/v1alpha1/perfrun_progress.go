@@ -17,15 +17,16 @@ limitations under the License.
 package v1alpha1
 
 import (
-	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/daprbench/daprbench/internal/loadsettings"
 )
 
-// PathNames are the paths one repetition measures, in the order of even repetitions: the
-// baseline first, then the sidecar variants in spec order (the load tester reverses the
-// order on odd repetitions, so no path always runs first).
+// PathNames are the paths one repetition measures, in the order the load tester is given
+// them: the baseline first, then the sidecar variants in spec order (loadsettings.PhaseOrder
+// counterbalances their order over the repetitions).
 func (s *PerfRunSpec) PathNames() []string {
 	if !s.DaprEnabled() {
 		return []string{"direct"}
@@ -54,12 +55,16 @@ func (s *PerfRunSpec) ProgressAt(start, now time.Time) RunProgress {
 		return p
 	}
 	paths := s.PathNames()
-	i := min(int(elapsed/s.Load.EffectiveDuration()), int(reps)*len(paths)-1) // measured runs completed
-	rep := i / len(paths)
-	order := slices.Clone(paths)
-	if rep%2 == 1 {
-		slices.Reverse(order)
+	order := loadsettings.PhaseOrder(len(paths), int(reps))
+	ph := order[len(order)-1]
+	for _, o := range order {
+		d := time.Duration(float64(s.Load.EffectiveDuration()) * o.Fraction())
+		if elapsed < d {
+			ph = o
+			break
+		}
+		elapsed -= d
 	}
-	p.Repetition, p.Path = int32(rep+1), order[i%len(paths)]
+	p.Repetition, p.Path = int32(ph.Rep+1), paths[ph.Path]
 	return p
 }

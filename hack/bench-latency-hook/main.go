@@ -100,7 +100,7 @@ func run(url string, body []byte, conns int, d time.Duration, hook bool) sample 
 	n := res.DurationHistogram.Count
 	if hook {
 		// The unpaced run has no schedule: Finish records service times only.
-		if got := rec.Finish(latency.Schedule{}).Latency.TotalCount(); got != n {
+		if got := rec.Finish(latency.Schedule{}, time.Time{}).Latency.TotalCount(); got != n {
 			benchkit.Must(fmt.Errorf("the hook recorded %d of %d requests", got, n))
 		}
 	}

@@ -48,8 +48,8 @@ func TestRecorderKeepsEveryLatencyToThreeSignificantDigits(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	r.Report(context.Background(), periodic.ThreadID(9), 0, time.Time{}, 0.002345, false, "") // beyond the threads
-	rec := r.Finish(Schedule{})                                                               // unpaced: no slots
+	r.Report(context.Background(), periodic.ThreadID(9), 0, time.Time{}, 0.002345, true, "") // beyond the threads
+	rec := r.Finish(Schedule{}, time.Time{})                                                 // unpaced: no slots
 	for name, h := range map[string]*hdrhistogram.Histogram{"latency": rec.Latency, "service": rec.Service} {
 		if h.TotalCount() != 21 {
 			t.Fatalf("%s: recorded %d latencies, want 21", name, h.TotalCount())
@@ -77,7 +77,7 @@ func TestRecorderTimesEachRequestFromItsSlot(t *testing.T) {
 	// slot 0 on time (2 ms); slot 50 (due ≈ 0.503 s) sent 600 ms late, in the next second.
 	r.Report(ctx, 0, 0, s.Intended(0, 0), 0.002, true, "")
 	r.Report(ctx, 0, 50, s.Intended(0, 50).Add(600*time.Millisecond), 0.001, true, "")
-	rec := r.Finish(s)
+	rec := r.Finish(s, time.Time{})
 	if got := rec.Latency.Max(); got < 600_900 || got > 601_600 {
 		t.Errorf("latency of the late request %d µs, want its 600 ms lag plus 1 ms service", got)
 	}
@@ -407,7 +407,7 @@ func BenchmarkRecorderFinish(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		r.Finish(s)
+		r.Finish(s, s.Start.Add(s.Duration))
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/60000, "ns/request")
 }

@@ -32,20 +32,46 @@ const BlockLength = time.Second
 
 // Recorded is one run's measurements, in microseconds.
 type Recorded struct {
-	// Latency of each request from the slot it was due in to its completion: what a client
-	// sending at the requested rate would see (the headline).
+	// Latency of each successful request from the slot it was due in to its completion:
+	// what a client sending at the requested rate would see (the headline). Slots never
+	// sent by the end of the run are in it too, at the least they waited (see Finish).
 	Latency *hdrhistogram.Histogram
-	// Service of each request from its actual send to its completion (fortio's own figure).
+	// Service of each successful request from its actual send to its completion (fortio's
+	// own figure).
 	Service *hdrhistogram.Histogram
-	// Lag of each send behind its slot: how far the load tester fell behind its schedule.
+	// Lag of each successful send behind its slot: the tester's own lag plus the wait for
+	// the connection's previous request (a stalled path makes the next sends late).
 	Lag *hdrhistogram.Histogram
+	// TesterLag of every send behind max(its slot, the previous completion on its
+	// connection): how late the load tester itself was, apart from any wait on the path.
+	TesterLag *hdrhistogram.Histogram
+	// Failed holds the latency of the requests that failed, apart from the successes'.
+	Failed *hdrhistogram.Histogram
 	// Blocks holds Latency per BlockLength of slots, in time order.
 	Blocks []Counts
+	// Tally counts the run's slots: scheduled, sent, failed, never sent.
+	Tally Tally
+}
+
+// Tally accounts for every slot of a run's schedule.
+type Tally struct {
+	// Scheduled is the number of slots fortio's schedule had (its sends for an unpaced run).
+	Scheduled int64
+	// Sent is the number of requests sent; Failed of them failed.
+	Sent, Failed int64
+	// Unsent is the number of slots never sent: fortio stops sending at the end time.
+	Unsent int64
+}
+
+// Plus adds another pod's tally of the same run.
+func (t Tally) Plus(o Tally) Tally {
+	return Tally{Scheduled: t.Scheduled + o.Scheduled, Sent: t.Sent + o.Sent, Failed: t.Failed + o.Failed, Unsent: t.Unsent + o.Unsent}
 }
 
 // NewRecorded returns an empty recording.
 func NewRecorded() *Recorded {
-	return &Recorded{Latency: NewHistogram(), Service: NewHistogram(), Lag: NewHistogram()}
+	return &Recorded{Latency: NewHistogram(), Service: NewHistogram(), Lag: NewHistogram(),
+		TesterLag: NewHistogram(), Failed: NewHistogram()}
 }
 
 // Merge adds another recording of the same run (another load-tester pod's share): the
@@ -55,6 +81,13 @@ func (r *Recorded) Merge(o *Recorded) {
 	r.Latency.Merge(o.Latency)
 	r.Service.Merge(o.Service)
 	r.Lag.Merge(o.Lag)
+	if o.TesterLag != nil {
+		r.TesterLag.Merge(o.TesterLag)
+	}
+	if o.Failed != nil {
+		r.Failed.Merge(o.Failed)
+	}
+	r.Tally = r.Tally.Plus(o.Tally)
 	for k, b := range o.Blocks {
 		if k < len(r.Blocks) {
 			r.Blocks[k] = r.Blocks[k].plus(b)
@@ -62,6 +95,15 @@ func (r *Recorded) Merge(o *Recorded) {
 			r.Blocks = append(r.Blocks, b)
 		}
 	}
+}
+
+// Append adds a later recording of the same path and repetition (the second half of a
+// repetition measured in two): histograms merge, its blocks follow this one's (they are
+// other seconds).
+func (r *Recorded) Append(o *Recorded) {
+	blocks := r.Blocks
+	r.Merge(&Recorded{Latency: o.Latency, Service: o.Service, Lag: o.Lag, TesterLag: o.TesterLag, Failed: o.Failed, Tally: o.Tally})
+	r.Blocks = append(blocks, o.Blocks...)
 }
 
 // Counts is a compact histogram: ascending HDR-equivalent values (see Equivalent) and how

@@ -21,7 +21,9 @@ limitations under the License.
 package latency
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,23 +45,28 @@ func NewHistogram() *hdrhistogram.Histogram {
 	return hdrhistogram.New(1, highestMicros, SignificantDigits)
 }
 
-// Recorder is a fortio AccessLogger that keeps every request's slot index, actual send time
-// and service time, per fortio thread: each thread reports only from its own goroutine, so
-// recording takes no lock. Finish turns them into histograms once the run's schedule is
-// known (fortio's start time is only in its result).
+// Recorder is a fortio AccessLogger that keeps every request's slot index, actual send time,
+// service time and outcome, per fortio thread: each thread reports only from its own
+// goroutine, so recording takes no lock. Finish turns them into histograms once the run's
+// schedule is known (fortio's start time is only in its result).
 type Recorder struct {
 	threads [][]sample
+	// base is the recorder's own clock reading: send times are kept as monotonic offsets
+	// from it (fortio paces on the monotonic clock; a wall-clock step must not move them).
+	base time.Time
 	// spill takes reports from thread ids beyond those expected (fortio only ever lowers
 	// the thread count, so this is a guard, not a path).
 	mu    sync.Mutex
 	spill []sample
 }
 
-// sample is one request: its slot on its thread, when it was sent and how long it took.
+// sample is one request: its slot on its thread, when it was sent, how long it took and
+// whether it succeeded.
 type sample struct {
 	thread int32
+	ok     bool
 	slot   int64
-	sent   int64 // Unix ns
+	sent   time.Duration // monotonic, since Recorder.base
 	took   time.Duration
 }
 
@@ -67,7 +74,7 @@ var _ periodic.AccessLogger = (*Recorder)(nil)
 
 // NewRecorder returns a recorder for a fortio run of the given number of threads.
 func NewRecorder(threads int) *Recorder {
-	return &Recorder{threads: make([][]sample, max(threads, 1))}
+	return &Recorder{threads: make([][]sample, max(threads, 1)), base: time.Now()}
 }
 
 // Start is fortio's hook before each request; nothing to do.
@@ -75,10 +82,10 @@ func (r *Recorder) Start(ctx context.Context, _ periodic.ThreadID, _ int64, _ ti
 	return ctx
 }
 
-// Report keeps one request (errors included, as fortio's own histogram counts them): i is
-// its slot on the thread, sent its actual send time, took its service time in seconds.
-func (r *Recorder) Report(_ context.Context, id periodic.ThreadID, i int64, sent time.Time, took float64, _ bool, _ string) {
-	s := sample{thread: int32(id), slot: i, sent: sent.UnixNano(), took: time.Duration(took * float64(time.Second))}
+// Report keeps one request: i is its slot on the thread, sent its actual send time (with
+// its monotonic reading), took its service time in seconds, ok whether it succeeded.
+func (r *Recorder) Report(_ context.Context, id periodic.ThreadID, i int64, sent time.Time, took float64, ok bool, _ string) {
+	s := sample{thread: int32(id), ok: ok, slot: i, sent: sent.Sub(r.base), took: time.Duration(took * float64(time.Second))}
 	if int(id) >= 0 && int(id) < len(r.threads) {
 		r.threads[id] = append(r.threads[id], s)
 		return
@@ -91,39 +98,113 @@ func (r *Recorder) Report(_ context.Context, id periodic.ThreadID, i int64, sent
 // Info names the hook in fortio's log.
 func (r *Recorder) Info() string { return "daprbench HDR histograms" }
 
-// Finish returns the run's recording against its schedule; call it after the run.
-func (r *Recorder) Finish(s Schedule) *Recorded {
+// Finish returns the run's recording against its schedule; end is when the run ended
+// (fortio's start plus its actual duration). Call it after the run.
+//
+// Every scheduled slot is accounted for. A slot fortio never sent — a connection still
+// waiting on a stalled path at the end time, after which fortio stops sending — is recorded
+// in Latency as (end − its scheduled send): the least it would have waited, exactly what a
+// stall at the end of a run did to it. Sending those slots after the end instead would run
+// into the next phase (or the group's barrier); leaving them out would drop up to the slowest
+// 1% of a run while it reads clean. They are counted in Tally.Unsent.
+func (r *Recorder) Finish(s Schedule, end time.Time) *Recorded {
 	out := NewRecorded()
 	blocks := map[int]map[int64]int64{}
-	record := func(x sample) {
-		service := micros(x.took)
-		var lag int64
-		block := 0
+	block := func(due time.Time, latency int64) {
+		b := 0
 		if s.Paced() {
-			due := s.Intended(int(x.thread), x.slot)
+			b = int(due.Sub(s.Start) / BlockLength)
+		}
+		if blocks[b] == nil {
+			blocks[b] = map[int64]int64{}
+		}
+		blocks[b][Equivalent(latency)]++
+	}
+	record := func(x sample, prevDone time.Duration, first bool) {
+		service := micros(x.took)
+		var lag, testerLag int64
+		var due time.Time
+		if s.Paced() {
+			due = s.Intended(int(x.thread), x.slot)
+			dueAt := due.Sub(r.base)
 			// A send can only be late: time.After never fires early. Clamp the clock's jitter.
-			lag = max(micros(time.Duration(x.sent-due.UnixNano())), 0)
-			block = int(due.Sub(s.Start) / BlockLength)
+			lag = micros(x.sent - dueAt)
+			// The tester's own lag: late beyond both the slot and the connection's previous
+			// request (a request cannot go out on its connection before that one completes).
+			ready := dueAt
+			if !first {
+				ready = max(ready, prevDone)
+			}
+			testerLag = micros(x.sent - ready)
 		}
 		latency := min(service+lag, highestMicros)
+		_ = out.TesterLag.RecordValue(testerLag) // every sent request: the tester's punctuality
+		out.Tally.Sent++
+		if !x.ok {
+			// A failure is no latency of the path: a fast 503 would pull its percentiles down.
+			out.Tally.Failed++
+			_ = out.Failed.RecordValue(latency)
+			return
+		}
 		_ = out.Latency.RecordValue(latency) // in range by construction
 		_ = out.Service.RecordValue(service)
-		_ = out.Lag.RecordValue(min(lag, highestMicros))
-		if blocks[block] == nil {
-			blocks[block] = map[int64]int64{}
-		}
-		blocks[block][Equivalent(latency)]++
+		_ = out.Lag.RecordValue(lag)
+		block(due, latency)
 	}
-	for _, t := range r.threads {
-		for _, x := range t {
-			record(x)
-		}
+	for _, samples := range r.threads {
+		eachOfThread(samples, record)
 	}
+	spilled := map[int32][]sample{}
 	for _, x := range r.spill {
-		record(x)
+		spilled[x.thread] = append(spilled[x.thread], x)
+	}
+	for _, samples := range spilled {
+		eachOfThread(samples, record)
+	}
+	out.Tally.Scheduled = out.Tally.Sent
+	if s.Paced() {
+		r.accountUnsent(s, end, out, block)
 	}
 	out.Blocks = countsOfBlocks(blocks)
 	return out
+}
+
+// eachOfThread calls record for one thread's requests in slot order, each with the
+// completion time of the one before it on the connection.
+func eachOfThread(samples []sample, record func(x sample, prevDone time.Duration, first bool)) {
+	slices.SortFunc(samples, func(a, b sample) int { return cmp.Compare(a.slot, b.slot) })
+	var prevDone time.Duration
+	for i, x := range samples {
+		record(x, prevDone, i == 0)
+		prevDone = x.sent + x.took
+	}
+}
+
+// accountUnsent records each thread's slots after its last sent one, up to the schedule's
+// count, as censored latencies (end − due); slots due after end (an aborted run) are only
+// counted.
+func (r *Recorder) accountUnsent(s Schedule, end time.Time, out *Recorded, block func(time.Time, int64)) {
+	calls := s.callsPerThread()
+	out.Tally.Scheduled = 0
+	for t := range s.Threads {
+		sent := int64(0)
+		if t < len(r.threads) {
+			for _, x := range r.threads[t] {
+				sent = max(sent, x.slot+1)
+			}
+		}
+		out.Tally.Scheduled += max(calls, sent)
+		for i := sent; i < calls; i++ {
+			out.Tally.Unsent++
+			due := s.Intended(t, i)
+			if end.IsZero() || !end.After(due) {
+				continue
+			}
+			waited := micros(end.Sub(due))
+			_ = out.Latency.RecordValue(waited)
+			block(due, waited)
+		}
+	}
 }
 
 // micros rounds to whole microseconds within the histograms' range (a lag may be 0).

@@ -47,6 +47,9 @@ func Summarize(sum *result.Summary, recs map[Key]*Recorded, percentiles []float6
 		}
 		r.Percentiles, r.AvgUs, r.MaxUs = describe(rec.Latency, percentiles)
 		r.LagP99Us = rec.Lag.ValueAtPercentile(99)
+		if rec.TesterLag != nil {
+			r.TesterLagP99Us = rec.TesterLag.ValueAtPercentile(99)
+		}
 	}
 	order, merged := MergeByVariant(sum.Runs, recs)
 	sum.Merged = nil
@@ -55,6 +58,9 @@ func Summarize(sum *result.Summary, recs map[Key]*Recorded, percentiles []float6
 		m.Percentiles, m.AvgUs, m.MaxUs = describe(merged[v].Latency, percentiles)
 		m.Service.Percentiles, m.Service.AvgUs, m.Service.MaxUs = describe(merged[v].Service, percentiles)
 		m.Lag.Percentiles, m.Lag.AvgUs, m.Lag.MaxUs = describe(merged[v].Lag, percentiles)
+		if merged[v].TesterLag.TotalCount() > 0 {
+			m.TesterLag.Percentiles, m.TesterLag.AvgUs, m.TesterLag.MaxUs = describe(merged[v].TesterLag, percentiles)
+		}
 		sum.Merged = append(sum.Merged, m)
 	}
 	sum.Added = added(sum.Runs, recs, percentiles, result.Dapr, result.Baseline)
@@ -75,7 +81,8 @@ func MergeByVariant(runs []result.Run, recs map[Key]*Recorded) ([]result.Variant
 			merged[r.Variant] = NewRecorded()
 			order = append(order, r.Variant)
 		}
-		merged[r.Variant].Merge(&Recorded{Latency: rec.Latency, Service: rec.Service, Lag: rec.Lag})
+		merged[r.Variant].Merge(&Recorded{Latency: rec.Latency, Service: rec.Service, Lag: rec.Lag,
+			TesterLag: rec.TesterLag, Failed: rec.Failed})
 	}
 	return order, merged
 }

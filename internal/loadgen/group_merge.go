@@ -44,12 +44,13 @@ func mergePods(pods []measured) measured {
 				index[k] = i
 				first := r
 				first.Codes = map[string]int64{}
-				first.Requests, first.Errors, first.ActualQPS = 0, 0, 0
+				first.Requests, first.Errors, first.ActualQPS, first.Scheduled = 0, 0, 0, 0
 				out.runs = append(out.runs, first)
 			}
 			m := &out.runs[i]
 			m.Requests += r.Requests
 			m.Errors += r.Errors
+			m.Scheduled += r.Scheduled
 			m.ActualQPS += r.ActualQPS
 			m.Seconds = max(m.Seconds, r.Seconds)
 			if r.StartUnix > 0 && r.StartUnix < m.StartUnix {
@@ -92,21 +93,24 @@ func recordingKey(k latency.Key) string { return string(k.Variant) + "/" + strco
 
 // wireRecording is one run's recording on the wire: every histogram HDR V2 compressed.
 type wireRecording struct {
-	Latency string   `json:"latency"`
-	Service string   `json:"service"`
-	Lag     string   `json:"lag"`
-	Blocks  []string `json:"blocks,omitempty"`
+	Latency   string        `json:"latency"`
+	Service   string        `json:"service"`
+	Lag       string        `json:"lag"`
+	TesterLag string        `json:"testerLag"`
+	Failed    string        `json:"failed"`
+	Blocks    []string      `json:"blocks,omitempty"`
+	Tally     latency.Tally `json:"tally"`
 }
 
 func encodeRecordings(recs map[latency.Key]*latency.Recorded) (map[string]wireRecording, error) {
 	out := make(map[string]wireRecording, len(recs))
 	for k, r := range recs {
-		w := wireRecording{}
+		w := wireRecording{Tally: r.Tally}
 		var err error
 		for _, f := range []struct {
 			to *string
 			h  *hdrhistogram.Histogram
-		}{{&w.Latency, r.Latency}, {&w.Service, r.Service}, {&w.Lag, r.Lag}} {
+		}{{&w.Latency, r.Latency}, {&w.Service, r.Service}, {&w.Lag, r.Lag}, {&w.TesterLag, r.TesterLag}, {&w.Failed, r.Failed}} {
 			if *f.to, err = latency.Encode(f.h); err != nil {
 				return nil, fmt.Errorf("encoding the recording of %s: %w", recordingKey(k), err)
 			}
@@ -136,11 +140,11 @@ func (m podMeasurements) decode() (measured, error) {
 		if !ok || err != nil {
 			return measured{}, fmt.Errorf("recording key %q: want VARIANT/REP", key)
 		}
-		rec := &latency.Recorded{}
+		rec := &latency.Recorded{Tally: w.Tally}
 		for _, f := range []struct {
 			to  **hdrhistogram.Histogram
 			enc string
-		}{{&rec.Latency, w.Latency}, {&rec.Service, w.Service}, {&rec.Lag, w.Lag}} {
+		}{{&rec.Latency, w.Latency}, {&rec.Service, w.Service}, {&rec.Lag, w.Lag}, {&rec.TesterLag, w.TesterLag}, {&rec.Failed, w.Failed}} {
 			if *f.to, err = hdrhistogram.Decode([]byte(f.enc)); err != nil {
 				return measured{}, fmt.Errorf("recording %s: %w", key, err)
 			}

@@ -358,7 +358,9 @@ func TestVariantsAreInterleavedAndCompared(t *testing.T) {
 	for _, run := range s.Runs {
 		order = append(order, run.Variant.String())
 	}
-	if got := strings.Join(order, " "); got != "baseline dapr d1 d2 d2 d1 dapr baseline baseline dapr d1 d2" {
+	// Three repetitions: the first in two halves (forward, then reversed), then forward and
+	// reversed (loadsettings.PhaseOrder); a repetition's halves are one run.
+	if got := strings.Join(order, " "); got != "baseline dapr d1 d2 baseline dapr d1 d2 d2 d1 dapr baseline" {
 		t.Errorf("run order = %q", got)
 	}
 	d1, ok1 := s.Comparison(result.DaprVariant(1), result.Dapr)

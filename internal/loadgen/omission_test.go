@@ -100,6 +100,70 @@ func TestLatencyIsTimedFromTheScheduledSend(t *testing.T) {
 		r.summary.Runs[0].Requests, r.summary.Runs[0].ActualQPS)
 }
 
+// A 250 ms freeze of a 1 ms service in a 30 s run at 1000 rps over 16 connections: requests
+// due during it wait 0–250 ms, so p99.9 (the slowest 30 of 30,000) waited about
+// 250·(1 − 30/(250 + drain)) ≈ 220 ms. In the last 250 ms of the run the connections are
+// still held at the end time and fortio sends none of the slots due meanwhile: they must be
+// counted and recorded at the least they waited, not dropped (which left p99.9 at ~50 ms and
+// the run reading clean). Mid-run, every request is sent; the stall is the path's latency
+// and never the tester's saturation.
+func TestAFreezeIsInTheTailWhereverItFalls(t *testing.T) {
+	const freeze, total, gap = 250 * time.Millisecond, 30 * time.Second, 16 * time.Millisecond
+	for _, tc := range []struct {
+		name  string
+		after int64 // the request that starts the freeze
+		end   bool
+	}{{"at the end", 29_750, true}, {"mid-run", 15_000, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := freezingServer(t, time.Millisecond, tc.after, freeze)
+			r := runCLI(t, "--qps=1000", "--connections=16", "--duration=30s", "--warmup=0s", "--target-wait=5s", "--direct-url="+srv.URL)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.summary.Error)
+			}
+			run := r.summary.Runs[0]
+			m, _ := r.summary.MergedOf(result.Direct)
+			service := durationAt(m.Service, 50)
+			drain := time.Duration(float64(freeze) * float64(service) / float64(gap-service))
+			model := time.Duration(float64(freeze) * (1 - 0.001*float64(total)/float64(freeze+drain)))
+			if tc.end {
+				model = time.Duration(float64(freeze) * (1 - 0.001*float64(total)/float64(freeze)))
+			}
+			p999 := durationAt(result.Spectrum{Percentiles: m.Percentiles}, 99.9)
+			t.Logf("scheduled %d, sent %d (never sent %d), %.1f qps; p99.9 %v (model %v); tester lag p99 %v; send lag p99 %v",
+				run.Scheduled, run.Requests, run.Unsent(), run.ActualQPS, p999, model, durationAt(m.TesterLag, 99), durationAt(m.Lag, 99))
+			if run.Scheduled != 30_000 {
+				t.Errorf("%d slots scheduled, want 30000", run.Scheduled)
+			}
+			if tc.end && run.Unsent() == 0 {
+				t.Errorf("no slot left unsent: the freeze did not reach the end time (sent %d)", run.Requests)
+			}
+			if !tc.end && run.Unsent() != 0 {
+				t.Errorf("%d slots never sent mid-run, want every one", run.Unsent())
+			}
+			if lo, hi := model*9/10, model*11/10; p999 < lo || p999 > hi {
+				t.Errorf("p99.9 %v, want the model's %v ± 10%%", p999, model)
+			}
+			// The stall is the path's: it is in the send lag (requests waited behind the frozen
+			// one on their connection) and not in the tester's own lag. This machine's other
+			// load can still make the tester itself late, and that alone may call it saturated.
+			stall, own := durationAt(m.Lag, 99.9), durationAt(m.TesterLag, 99.9)
+			if !tc.end && stall < 100*time.Millisecond {
+				t.Errorf("send lag p99.9 %v: the wait behind the frozen requests is missing", stall)
+			}
+			if (!tc.end && own > stall/4) || own > 60*time.Millisecond {
+				t.Errorf("tester lag p99.9 %v against send lag p99.9 %v: the connection's wait was taken for the tester's", own, stall)
+			}
+			for _, sat := range r.summary.Saturated() {
+				if sat.TesterLagP99 <= sat.Bound {
+					t.Errorf("saturated %+v with the tester on time: a stalled path is latency, not saturation", sat)
+				}
+				t.Logf("saturated by the tester's own lag (this machine's other load): %+v", sat)
+			}
+		})
+	}
+}
+
 // One connection cannot carry 1000 rps to a 1.4 ms service (at most ~714): the summary
 // shows the load tester fell behind its schedule, so no latency is claimed for the rate.
 func TestOneConnectionCannotKeepTheScheduleOfASlowService(t *testing.T) {

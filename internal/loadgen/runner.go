@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"time"
 
@@ -31,6 +30,7 @@ import (
 	"fortio.org/fortio/periodic"
 
 	"github.com/daprbench/daprbench/internal/latency"
+	"github.com/daprbench/daprbench/internal/loadsettings"
 	"github.com/daprbench/daprbench/internal/result"
 )
 
@@ -106,25 +106,66 @@ func measure(ctx context.Context, cfg Config, m member, out *measured) error {
 			}
 		}
 	}
-	phase := 0
-	for rep := range cfg.Repetitions {
-		for _, t := range orderOf(cfg.Targets, rep) {
-			if err := m.meet(ctx, phase); err != nil {
-				return err
-			}
-			phase++
-			logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, cfg.Duration)
-			rec := latency.NewRecorder(cfg.Connections)
-			res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, cfg.Duration, fmt.Sprintf("%s-%d", t.Variant, rep), rec)
-			if err != nil {
-				return fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
-			}
-			out.runs = append(out.runs, toRun(t.Variant, rep, res))
-			sched := schedule(cfg, cfg.QPS, cfg.Duration, res.StartTime, res.NumThreads)
-			out.recs[latency.Key{Variant: t.Variant, Rep: rep}] = rec.Finish(sched)
+	halves := map[latency.Key]int{} // a split repetition's first half: its index in out.runs
+	for phase, ph := range loadsettings.PhaseOrder(len(cfg.Targets), cfg.Repetitions) {
+		t, rep := cfg.Targets[ph.Path], ph.Rep
+		if err := m.meet(ctx, phase); err != nil {
+			return err
 		}
+		d := time.Duration(float64(cfg.Duration) * ph.Fraction())
+		label := fmt.Sprintf("%s-%d", t.Variant, rep)
+		if ph.Half > 0 {
+			label += fmt.Sprintf("-half%d", ph.Half)
+		}
+		logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, d)
+		rec := latency.NewRecorder(cfg.Connections)
+		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
+		if err != nil {
+			return fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
+		}
+		sched := schedule(cfg, cfg.QPS, d, res.StartTime, res.NumThreads)
+		recorded := rec.Finish(sched, res.StartTime.Add(res.ActualDuration))
+		run := toRun(t.Variant, rep, res)
+		// Successes and failures as the recording split them (fortio's own test of a
+		// code), and every slot of the schedule.
+		run.Errors, run.Scheduled = recorded.Tally.Failed, recorded.Tally.Scheduled
+		if n := recorded.Tally.Unsent; n > 0 {
+			logf(cfg.Log, "%s path, repetition %d: %d of %d scheduled requests never sent by the end (a stalled path); "+
+				"recorded at the least they waited", t.Variant, rep+1, n, recorded.Tally.Scheduled)
+		}
+		k := latency.Key{Variant: t.Variant, Rep: rep}
+		if i, ok := halves[k]; ok && ph.Half == 2 {
+			out.runs[i] = joinHalves(out.runs[i], run)
+			out.recs[k].Append(recorded)
+			continue
+		}
+		if ph.Half == 1 {
+			halves[k] = len(out.runs)
+		}
+		out.runs = append(out.runs, run)
+		out.recs[k] = recorded
 	}
 	return nil
+}
+
+// joinHalves is one repetition measured in two halves (see loadsettings.PhaseOrder) as one
+// run: counts add up, the rate is over both halves' time, and the second half's start is
+// kept so the operator can tell the two phases apart.
+func joinHalves(first, second result.Run) result.Run {
+	out := first
+	out.Requests += second.Requests
+	out.Errors += second.Errors
+	out.Scheduled += second.Scheduled
+	out.Seconds = first.Seconds + second.Seconds
+	if out.Seconds > 0 {
+		out.ActualQPS = math.Round((first.ActualQPS*first.Seconds+second.ActualQPS*second.Seconds)/out.Seconds*100) / 100
+	}
+	out.MaxUs = max(first.MaxUs, second.MaxUs)
+	out.SecondHalfUnix = second.StartUnix
+	for code, n := range second.Codes {
+		out.Codes[code] += n
+	}
+	return out // percentiles and average: latency.Summarize sets them from the joined recording
 }
 
 // planOf is every phase the run measures: each target's variant in each repetition.
@@ -136,17 +177,6 @@ func planOf(cfg Config) map[latency.Key]bool {
 		}
 	}
 	return plan
-}
-
-// orderOf is the order of the targets in repetition rep: as given on even repetitions and
-// reversed on odd ones, so the phases run A B B A A B …: no path always runs first after the
-// warm-up or right after another, and a drift over the run hits every path alike.
-func orderOf(targets []Target, rep int) []Target {
-	out := slices.Clone(targets)
-	if rep%2 == 1 {
-		slices.Reverse(out)
-	}
-	return out
 }
 
 func warmupQPS(qps float64) float64 { return math.Max(1, qps/10) }

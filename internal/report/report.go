@@ -98,7 +98,7 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 		spread.Latency = rangeOf(m.Latency)
 	}
 	if m, ok := sum.MergedOf(measured); ok {
-		res.Latency, res.ServiceTime, res.SendLag = summarize(m), spectrum(m.Service), spectrum(m.Lag)
+		res.Latency, res.ServiceTime, res.SendLag, res.TesterLag = summarize(m), spectrum(m.Service), spectrum(m.Lag), spectrum(m.TesterLag)
 	}
 	if b, ok := repetitions.Of(sum, result.Baseline); ok {
 		res.BaselineActualQPS = formatQPS(b.ActualQPS)
@@ -108,15 +108,18 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 		res.Baseline, res.BaselineServiceTime, res.BaselineSendLag = summarize(m), spectrum(m.Service), spectrum(m.Lag)
 	}
 	res.Saturated = saturatedOf(run, sum)
-	if a := sum.Added; a != nil && len(res.Saturated) == 0 {
+	res.Paths = pathsOf(run, sum)
+	erroring := len(sum.ErroringPaths()) > 0
+	if a := sum.Added; a != nil && len(res.Saturated) == 0 && !erroring {
 		res.Added, res.AddedInterval = addedOf(a)
 	}
 	if reps > 1 {
 		res.Spread = &spread
 	}
 	res.Variants = variantsOf(run, sum)
-	if len(res.Saturated) > 0 {
-		// A rate that was not carried has no added latency to claim, for any variant.
+	if len(res.Saturated) > 0 || erroring {
+		// A rate that was not carried, or a path whose successes are not its requests, has
+		// no added latency to claim, for any variant.
 		for i := range res.Variants {
 			v := &res.Variants[i]
 			v.Added, v.AddedInterval, v.Difference, v.DifferenceInterval, v.BeyondNoise = nil, nil, nil, nil, nil
@@ -202,8 +205,38 @@ func spectrum(s result.Spectrum) *perfv1alpha1.LatencySummary {
 func saturatedOf(run *perfv1alpha1.PerfRun, sum *result.Summary) []perfv1alpha1.SaturatedPath {
 	var out []perfv1alpha1.SaturatedPath
 	for _, s := range sum.Saturated() {
-		out = append(out, perfv1alpha1.SaturatedPath{Path: PathName(run, s.Variant), ActualQPS: formatQPS(s.ActualQPS),
-			SendLagP99: duration(s.LagP99), Gap: duration(s.Gap)})
+		out = append(out, perfv1alpha1.SaturatedPath{Path: PathName(run, s.Variant), Repetition: int32(s.Rep + 1),
+			ActualQPS: formatQPS(s.ActualQPS), SendLagP99: duration(s.LagP99), Gap: duration(s.Gap),
+			TesterLagP99: duration(s.TesterLagP99), TesterLagBound: duration(s.Bound)})
+	}
+	return out
+}
+
+// pathsOf accounts for every scheduled request of each path, in the order the runs list
+// them; nil for a summary without schedules (an older load tester's).
+func pathsOf(run *perfv1alpha1.PerfRun, sum *result.Summary) []perfv1alpha1.PathAccounting {
+	var out []perfv1alpha1.PathAccounting
+	index := map[result.Variant]int{}
+	for _, r := range sum.Runs {
+		if r.Scheduled == 0 {
+			return nil
+		}
+		i, ok := index[r.Variant]
+		if !ok {
+			i = len(out)
+			index[r.Variant] = i
+			out = append(out, perfv1alpha1.PathAccounting{Path: PathName(run, r.Variant)})
+		}
+		p := &out[i]
+		p.Scheduled += r.Scheduled
+		p.Sent += r.Requests
+		p.Failed += r.Errors
+		p.Completed += r.Requests - r.Errors
+		p.Unsent += r.Unsent()
+		lag := time.Duration(r.TesterLagP99Us) * time.Microsecond
+		if p.TesterLagP99 == nil || lag > p.TesterLagP99.Duration {
+			p.TesterLagP99 = duration(lag)
+		}
 	}
 	return out
 }
@@ -253,10 +286,29 @@ func SaturationMessage(res *perfv1alpha1.Result) string {
 	}
 	var parts []string
 	for _, s := range res.Saturated {
-		parts = append(parts, fmt.Sprintf("%s path achieved %s of %d qps, send-lag p99 %s against a %s gap per connection",
-			s.Path, s.ActualQPS, res.RequestedQPS, str(s.SendLagP99), str(s.Gap)))
+		parts = append(parts, fmt.Sprintf("%s path (repetition %d) achieved %s of %d qps, the load tester's own lag p99 %s against a bound of %s",
+			s.Path, s.Repetition, s.ActualQPS, res.RequestedQPS, str(s.TesterLagP99), str(s.TesterLagBound)))
 	}
 	return "saturated: " + strings.Join(parts, "; ") + " — the load tester could not keep its schedule, so no added latency is claimed"
+}
+
+// ErrorMessage names the paths that failed more than result.MaxErrorShare of their
+// requests; empty when none did.
+func ErrorMessage(res *perfv1alpha1.Result) string {
+	if res == nil {
+		return ""
+	}
+	var parts []string
+	for _, p := range res.Paths {
+		if p.Sent > 0 && float64(p.Failed) > result.MaxErrorShare*float64(p.Sent) {
+			parts = append(parts, fmt.Sprintf("%s path failed %d of %d requests (%.1f%%)", p.Path, p.Failed, p.Sent, 100*float64(p.Failed)/float64(p.Sent)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s — above %.0f%% failed, latency over the successes does not stand for the path, so no added latency is claimed",
+		strings.Join(parts, "; "), 100*result.MaxErrorShare)
 }
 
 // ScheduleMessage is the Saturated condition's message when every path kept the schedule.
@@ -264,8 +316,12 @@ func ScheduleMessage(res *perfv1alpha1.Result) string {
 	if res == nil || res.SendLag == nil {
 		return "every path carried the requested rate"
 	}
-	return fmt.Sprintf("every path carried %d qps on schedule (measured path: %s qps, send-lag p99 %s)",
+	msg := fmt.Sprintf("every path carried %d qps on schedule (measured path: %s qps, send-lag p99 %s",
 		res.RequestedQPS, res.ActualQPS, str(res.SendLag.P99))
+	if res.TesterLag != nil {
+		msg += fmt.Sprintf(", the load tester's own lag p99 %s", str(res.TesterLag.P99))
+	}
+	return msg + ")"
 }
 
 // Headline is the Succeeded condition's message: the numbers a reader wants first.
@@ -280,6 +336,9 @@ func Headline(res *perfv1alpha1.Result) string {
 	}
 	if sat := SaturationMessage(res); sat != "" {
 		msg += "; " + sat
+	}
+	if e := ErrorMessage(res); e != "" {
+		msg += "; " + e
 	}
 	if res.Added != nil {
 		msg += fmt.Sprintf("; added by Dapr p90 %s, p99 %s", withInterval(res, perfv1alpha1.FigureP90.Of), withInterval(res, perfv1alpha1.FigureP99.Of))

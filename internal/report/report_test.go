@@ -23,6 +23,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -77,8 +78,9 @@ func TestVariantsCarryTheirFiguresAndTheirDifference(t *testing.T) {
 	}
 }
 
-// A path whose load tester fell behind its schedule is named, with its rate and lag, and no
-// added latency is claimed for a rate that was not carried.
+// A path whose load tester fell behind its schedule is named, with its rate and its own lag,
+// and no added latency is claimed for a rate that was not carried. A send lag that is the
+// connection's wait behind a stalled request is the path's latency, not saturation.
 func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
 		Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
@@ -87,37 +89,77 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 	}
 	added := result.Added{Confidence: 0.95, Reps: 3, Percentiles: []result.AddedPercentile{{P: 90, Interval: result.Interval{Us: 1400, LowUs: 1200, HighUs: 1600}}}}
 	sum := &result.Summary{RequestedQPS: 1000, GapUs: 16000,
-		Runs: []result.Run{{Variant: result.Baseline, ActualQPS: 999.9}, {Variant: result.Dapr, ActualQPS: 998.7}},
+		Runs: []result.Run{{Variant: result.Baseline, ActualQPS: 999.9, TesterLagP99Us: 200},
+			{Variant: result.Dapr, ActualQPS: 998.7, TesterLagP99Us: 300},
+			{Variant: result.Dapr, Rep: 1, ActualQPS: 999.1, TesterLagP99Us: 12_000}},
 		Merged: []result.Merged{
-			{Variant: result.Baseline, Percentiles: []result.Percentile{{P: 90, Us: 900}}, Lag: lag(300)},
-			{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 90, Us: 2300}}, Lag: lag(40_000)},
+			{Variant: result.Baseline, Percentiles: []result.Percentile{{P: 90, Us: 900}}, Lag: lag(300), TesterLag: lag(200)},
+			{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 90, Us: 2300}}, Lag: lag(40_000), TesterLag: lag(3_000)},
 		},
 		Added: &added}
 	res := Build(run, Inputs{Summary: sum})
-	if len(res.Saturated) != 1 || res.Saturated[0].Path != "dapr" || res.Saturated[0].SendLagP99.Duration.Milliseconds() != 40 {
-		t.Fatalf("saturated = %+v, want the dapr path, its 40ms lag beyond the 16ms gap", res.Saturated)
+	if len(res.Saturated) != 1 || res.Saturated[0].Path != "dapr" || res.Saturated[0].Repetition != 2 ||
+		res.Saturated[0].TesterLagP99.Duration.Milliseconds() != 12 || res.Saturated[0].TesterLagBound.Duration.Milliseconds() != 2 {
+		t.Fatalf("saturated = %+v, want the dapr path in repetition 2, its own 12ms lag beyond the 2ms bound", res.Saturated)
 	}
 	if res.Added != nil || res.AddedInterval != nil {
 		t.Errorf("added %+v claimed for a saturated run", res.Added)
 	}
-	if res.SendLag == nil || res.SendLag.P99.Duration.Milliseconds() != 40 || res.BaselineSendLag.P99.Duration.Microseconds() != 300 {
-		t.Errorf("send lag %+v, baseline %+v", res.SendLag, res.BaselineSendLag)
+	if res.SendLag == nil || res.SendLag.P99.Duration.Milliseconds() != 40 || res.BaselineSendLag.P99.Duration.Microseconds() != 300 ||
+		res.TesterLag == nil || res.TesterLag.P99.Duration.Milliseconds() != 3 {
+		t.Errorf("send lag %+v, baseline %+v, tester lag %+v", res.SendLag, res.BaselineSendLag, res.TesterLag)
 	}
 	msg := SaturationMessage(res)
-	for _, want := range []string{"dapr path achieved 998.7 of 1000 qps", "send-lag p99 40ms", "16ms gap", "no added latency is claimed"} {
+	for _, want := range []string{"dapr path (repetition 2) achieved 998.7 of 1000 qps", "own lag p99 12ms", "bound of 2ms", "no added latency is claimed"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
 	}
 	// Below 99% of the rate is saturated too, whatever the lag.
-	sum.Merged[1].Lag = lag(500)
+	sum.Runs[2].TesterLagP99Us = 500
 	sum.Runs[1].ActualQPS = 714.2
 	if res := Build(run, Inputs{Summary: sum}); len(res.Saturated) != 1 || res.Saturated[0].ActualQPS != "714.2" {
 		t.Errorf("a path at 714 of 1000 qps: saturated = %+v", res.Saturated)
 	}
+	// On schedule, with the tester punctual: a 40 ms send lag (a stall) is latency.
 	sum.Runs[1].ActualQPS = 999.0
 	if res := Build(run, Inputs{Summary: sum}); res.Saturated != nil || res.Added == nil || res.AddedInterval.Basis != perfv1alpha1.IntervalBetweenRepetitions {
 		t.Errorf("a run on schedule: saturated %+v, added %+v", res.Saturated, res.AddedInterval)
+	}
+}
+
+// Every scheduled request of each path is accounted for, and a path that failed more than
+// 1% of its requests claims no added latency, saying so.
+func TestPathsAreAccountedAndErrorsWithholdTheAddedLatency(t *testing.T) {
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
+	added := result.Added{Confidence: 0.95, Reps: 2, Percentiles: []result.AddedPercentile{{P: 90, Interval: result.Interval{Us: 700, LowUs: 600, HighUs: 800}}}}
+	sum := &result.Summary{RequestedQPS: 1000, GapUs: 16000, Added: &added,
+		Merged: []result.Merged{{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 50, Us: 1700}, {P: 90, Us: 2300}, {P: 99, Us: 4000}}}},
+		Runs: []result.Run{
+			{Variant: result.Baseline, ActualQPS: 1000, Scheduled: 30_000, Requests: 30_000, TesterLagP99Us: 150},
+			{Variant: result.Dapr, ActualQPS: 992, Scheduled: 30_000, Requests: 29_764, Errors: 100, TesterLagP99Us: 400},
+			{Variant: result.Baseline, Rep: 1, ActualQPS: 1000, Scheduled: 30_000, Requests: 30_000, TesterLagP99Us: 250},
+			{Variant: result.Dapr, Rep: 1, ActualQPS: 1000, Scheduled: 30_000, Requests: 30_000, Errors: 200, TesterLagP99Us: 300},
+		}}
+	res := Build(run, Inputs{Summary: sum})
+	want := []perfv1alpha1.PathAccounting{
+		{Path: "baseline", Scheduled: 60_000, Sent: 60_000, Completed: 60_000, TesterLagP99: &metav1.Duration{Duration: 250 * time.Microsecond}},
+		{Path: "dapr", Scheduled: 60_000, Sent: 59_764, Completed: 59_464, Failed: 300, Unsent: 236, TesterLagP99: &metav1.Duration{Duration: 400 * time.Microsecond}},
+	}
+	if len(res.Paths) != 2 || !equality.Semantic.DeepEqual(res.Paths, want) {
+		t.Errorf("paths %+v, want %+v", res.Paths, want)
+	}
+	if res.Added == nil {
+		t.Fatal("0.5% failed: the added latency over the successes stands")
+	}
+	sum.Runs[3].Errors = 3000
+	res = Build(run, Inputs{Summary: sum})
+	if res.Added != nil {
+		t.Errorf("added %+v claimed with 5%% of the dapr path's requests failed", res.Added)
+	}
+	if h := Headline(res); !strings.Contains(h, "dapr path failed 3100 of 59764 requests (5.2%)") || !strings.Contains(h, "no added latency is claimed") {
+		t.Errorf("headline %q does not say why no added latency is claimed", h)
 	}
 }
 

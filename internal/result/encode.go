@@ -127,7 +127,7 @@ func dropRunPercentiles(s *Summary) {
 
 func dropTimes(s *Summary) {
 	for i := range s.Runs {
-		s.Runs[i].StartUnix, s.Runs[i].Seconds = 0, 0
+		s.Runs[i].StartUnix, s.Runs[i].SecondHalfUnix, s.Runs[i].Seconds = 0, 0, 0
 	}
 }
 

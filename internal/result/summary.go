@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -104,6 +105,10 @@ type Run struct {
 	Rep int `json:"i"`
 	// StartUnix is the start time in Unix seconds (dropped first when space is short).
 	StartUnix int64 `json:"t,omitempty"`
+	// SecondHalfUnix is set when the repetition was measured in two halves (an odd
+	// repetition count is balanced that way): the second half's start; each half lasts
+	// Seconds/2 (see loadsettings.PhaseOrder).
+	SecondHalfUnix int64 `json:"t2,omitempty"`
 	// Seconds is the actual duration of the run.
 	Seconds float64 `json:"s,omitempty"`
 	// ActualQPS is the achieved rate.
@@ -120,9 +125,19 @@ type Run struct {
 	Percentiles []Percentile `json:"p,omitempty"`
 	AvgUs       int64        `json:"a"`
 	MaxUs       int64        `json:"m"`
-	// LagP99Us is the 99th percentile of how late the load tester sent its requests.
+	// LagP99Us is the 99th percentile of how late requests were sent behind their slots
+	// (the tester's own lag plus the wait for the connection's previous request).
 	LagP99Us int64 `json:"l,omitempty"`
+	// TesterLagP99Us is the 99th percentile of the load tester's own lag: each send behind
+	// max(its slot, the previous completion on its connection).
+	TesterLagP99Us int64 `json:"tl,omitempty"`
+	// Scheduled is the number of slots the schedule had; Scheduled − Requests were never
+	// sent (fortio stops at the end time) and are in the latency at the least they waited.
+	Scheduled int64 `json:"sc,omitempty"`
 }
+
+// Unsent is the number of scheduled slots the run never sent.
+func (r *Run) Unsent() int64 { return max(r.Scheduled-r.Requests, 0) }
 
 // Latency returns the latency at percentile p, selected by value.
 func (r *Run) Latency(p float64) (time.Duration, bool) {
@@ -206,6 +221,8 @@ type Merged struct {
 	MaxUs       int64        `json:"m"`
 	Service     Spectrum     `json:"st,omitzero"`
 	Lag         Spectrum     `json:"lag,omitzero"`
+	// TesterLag is the load tester's own lag (see Run.TesterLagP99Us).
+	TesterLag Spectrum `json:"tl,omitzero"`
 }
 
 // Latency returns the merged latency at percentile p, selected by value.
@@ -309,43 +326,92 @@ func (a *AddedPercentile) UnmarshalJSON(b []byte) error {
 // having carried it (Dapr's own perf gates: actual qps > 0.99 × requested).
 const MinAchievedShare = 0.99
 
+// MaxErrorShare is the share of a path's requests that may fail before its latency —
+// over its successes only — no longer stands for the path: above it no added latency is
+// claimed for the run.
+const MaxErrorShare = 0.01
+
+// Erroring is a path that failed more than MaxErrorShare of its requests.
+type Erroring struct {
+	Variant          Variant
+	Failed, Requests int64
+}
+
+// Share is the failed share of the path's requests.
+func (e Erroring) Share() float64 { return float64(e.Failed) / float64(max(e.Requests, 1)) }
+
+// ErroringPaths returns the paths whose failed share exceeds MaxErrorShare, in the order
+// of their first run.
+func (s *Summary) ErroringPaths() []Erroring {
+	var order []Variant
+	by := map[Variant]*Erroring{}
+	for _, r := range s.Runs {
+		e := by[r.Variant]
+		if e == nil {
+			e = &Erroring{Variant: r.Variant}
+			by[r.Variant] = e
+			order = append(order, r.Variant)
+		}
+		e.Failed += r.Errors
+		e.Requests += r.Requests
+	}
+	var out []Erroring
+	for _, v := range order {
+		if e := by[v]; e.Requests > 0 && e.Share() > MaxErrorShare {
+			out = append(out, *e)
+		}
+	}
+	return out
+}
+
 // Saturation says a path's load tester could not keep its schedule.
 type Saturation struct {
 	Variant Variant
+	// Rep is the first repetition in which it fell behind.
+	Rep int
 	// ActualQPS is the path's lowest achieved rate over its repetitions.
 	ActualQPS float64
-	// LagP99 is its sends' 99th-percentile lag behind their slots, over every repetition.
+	// TesterLagP99 is the highest 99th percentile of the tester's own lag over the
+	// path's repetitions.
+	TesterLagP99 time.Duration
+	// LagP99 is its sends' 99th-percentile lag behind their slots, over every repetition
+	// (connection waits included: shown, not judged).
 	LagP99 time.Duration
-	// Gap is one connection's time between slots.
-	Gap time.Duration
+	// Gap is one connection's time between slots; Bound the tester lag allowed.
+	Gap, Bound time.Duration
 }
 
-// Saturated returns the paths whose load tester fell behind its schedule: a repetition that
-// achieved less than MinAchievedShare of the requested rate, or sends whose p99 lag exceeds
-// one connection's gap between slots (a request regularly waited for the one before it on
-// its connection). Their latency is that of a lower rate than the one asked for.
+// TesterLagBound is the most the load tester's own lag may reach at p99 in a repetition:
+// an eighth of a connection's gap between slots, and never less than 1 ms (the timer and
+// scheduler noise of a busy node). A tester later than that adds its own delay to the
+// path's latency and bunches the load it was asked to spread.
+func TesterLagBound(gap time.Duration) time.Duration { return max(gap/8, time.Millisecond) }
+
+// Saturated returns the paths whose load tester fell behind its schedule in some
+// repetition: it achieved less than MinAchievedShare of the requested rate, or its own
+// send lag (not a wait for the connection's previous request: a stalled path shows as
+// latency, never as saturation) exceeded TesterLagBound at p99. Each repetition is judged
+// on its own, so one bad repetition is not diluted by the others.
 func (s *Summary) Saturated() []Saturation {
 	var out []Saturation
-	seen := map[Variant]bool{}
+	gap := time.Duration(s.GapUs) * time.Microsecond
 	for _, r := range s.Runs {
-		if seen[r.Variant] {
+		behind := s.RequestedQPS > 0 && r.ActualQPS < MinAchievedShare*s.RequestedQPS
+		lagging := s.GapUs > 0 && time.Duration(r.TesterLagP99Us)*time.Microsecond > TesterLagBound(gap)
+		if (!behind && !lagging) || slices.ContainsFunc(out, func(o Saturation) bool { return o.Variant == r.Variant }) {
 			continue
 		}
-		seen[r.Variant] = true
-		sat := Saturation{Variant: r.Variant, ActualQPS: math.Inf(1), Gap: time.Duration(s.GapUs) * time.Microsecond}
-		for _, o := range s.Runs {
-			if o.Variant == r.Variant {
-				sat.ActualQPS = math.Min(sat.ActualQPS, o.ActualQPS)
-			}
-		}
+		sat := Saturation{Variant: r.Variant, Rep: r.Rep, ActualQPS: math.Inf(1), Gap: gap, Bound: TesterLagBound(gap)}
 		if m, ok := s.MergedOf(r.Variant); ok {
 			sat.LagP99, _ = m.Lag.At(99)
 		}
-		behind := s.RequestedQPS > 0 && sat.ActualQPS < MinAchievedShare*s.RequestedQPS
-		lagging := s.GapUs > 0 && sat.LagP99 > sat.Gap
-		if behind || lagging {
-			out = append(out, sat)
+		for _, o := range s.Runs {
+			if o.Variant == r.Variant {
+				sat.ActualQPS = math.Min(sat.ActualQPS, o.ActualQPS)
+				sat.TesterLagP99 = max(sat.TesterLagP99, time.Duration(o.TesterLagP99Us)*time.Microsecond)
+			}
 		}
+		out = append(out, sat)
 	}
 	return out
 }

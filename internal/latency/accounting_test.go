@@ -1,0 +1,186 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package latency
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"fortio.org/fortio/periodic"
+
+	"github.com/daprbench/daprbench/internal/result"
+)
+
+// A stalled request makes the next ones on its connection late: that wait is the path's
+// (it is in the latency and the send lag) and none of it is the tester's own lag. A send
+// that goes out late while its connection was free is the tester's.
+func TestTesterLagIsApartFromTheConnectionsWait(t *testing.T) {
+	s := Schedule{Start: time.Now(), QPS: 100, Duration: time.Second, Threads: 1} // a slot every 10 ms
+	r := NewRecorder(1)
+	ctx := context.Background()
+	// Slot 0 takes 100 ms (a stall); slots 1..9 were due meanwhile and go out back to back.
+	r.Report(ctx, 0, 0, s.Intended(0, 0), 0.100, true, "")
+	done := s.Intended(0, 0).Add(100 * time.Millisecond)
+	for i := int64(1); i < 10; i++ {
+		r.Report(ctx, 0, i, done, 0.001, true, "")
+		done = done.Add(time.Millisecond)
+	}
+	// Slot 50: the connection was idle, and the tester sent it 12 ms late.
+	r.Report(ctx, 0, 50, s.Intended(0, 50).Add(12*time.Millisecond), 0.001, true, "")
+	rec := r.Finish(s, time.Time{})
+	if got := rec.Lag.Max(); got < 89_000 {
+		t.Errorf("send lag max %d µs: the wait behind the stalled request is missing", got)
+	}
+	if got := rec.TesterLag.ValueAtPercentile(90); got > 100 {
+		t.Errorf("tester lag p90 %d µs, want ~0: the sends behind the stall went out as soon as their connection was free", got)
+	}
+	if got := rec.TesterLag.Max(); got < 11_900 || got > 12_100 {
+		t.Errorf("tester lag max %d µs, want the 12 ms the tester itself was late", got)
+	}
+}
+
+// Failed requests are counted and kept apart: the latency percentiles are the successes'.
+func TestFailuresAreKeptApartFromLatency(t *testing.T) {
+	s := Schedule{Start: time.Now(), QPS: 1000, Duration: time.Second, Threads: 1}
+	r := NewRecorder(1)
+	ctx := context.Background()
+	for i := range int64(1000) {
+		ok, took := i%5 != 0, 0.002
+		if !ok {
+			took = 0.0001 // a fast 503
+		}
+		r.Report(ctx, 0, i, s.Intended(0, i), took, ok, "")
+	}
+	rec := r.Finish(s, s.Start.Add(s.Duration))
+	if rec.Tally.Failed != 200 || rec.Failed.TotalCount() != 200 || rec.Latency.TotalCount() != 800 {
+		t.Errorf("failed %d (histogram %d), latencies %d; want 200 failures apart from 800 successes",
+			rec.Tally.Failed, rec.Failed.TotalCount(), rec.Latency.TotalCount())
+	}
+	if p1 := rec.Latency.ValueAtPercentile(1); p1 < 1900 {
+		t.Errorf("latency p1 %d µs: fast failures pulled the successes' percentiles down", p1)
+	}
+}
+
+// Slots fortio never sent because a connection was still busy at the end time are
+// counted, and recorded at the least they waited: end − their slot.
+func TestSlotsNeverSentAreRecordedAtTheLeastTheyWaited(t *testing.T) {
+	s := Schedule{Start: time.Now(), QPS: 100, Duration: time.Second, Threads: 1} // 100 slots, 10.1 ms apart
+	r := NewRecorder(1)
+	ctx := context.Background()
+	for i := range int64(90) {
+		r.Report(ctx, 0, i, s.Intended(0, i), 0.001, true, "")
+	}
+	end := s.Start.Add(s.Duration).Add(5 * time.Millisecond)
+	rec := r.Finish(s, end)
+	if rec.Tally.Scheduled != 100 || rec.Tally.Sent != 90 || rec.Tally.Unsent != 10 {
+		t.Fatalf("tally %+v, want 100 scheduled, 90 sent, 10 never sent", rec.Tally)
+	}
+	if got := rec.Latency.TotalCount(); got != 100 {
+		t.Errorf("%d latencies recorded, want every slot's 100", got)
+	}
+	// Slot 90 was due at 90·(1+1/99)/100 s ≈ 909 ms; the run ended at 1005 ms.
+	want := end.Sub(s.Intended(0, 90)).Microseconds()
+	if got := rec.Latency.Max(); got < want-50 || got > want+50 {
+		t.Errorf("longest latency %d µs, want slot 90's wait until the end, %d µs", got, want)
+	}
+	total := int64(0)
+	for _, b := range rec.Blocks {
+		total += b.Total()
+	}
+	if total != 100 {
+		t.Errorf("blocks hold %d requests, want 100 (the interval's bootstrap must see the censored slots)", total)
+	}
+}
+
+// A tester 12 ms late on the Dapr path only — below the 16 ms gap of 16 connections at
+// 1000 rps — would be counted as Dapr's latency: that path is called saturated.
+func TestATesterLateOnOnePathIsSaturationNotDaprLatency(t *testing.T) {
+	const qps, threads = 1000, 16
+	rng := rand.New(rand.NewPCG(7, 7))
+	record := func(testerLate time.Duration) *Recorded {
+		s := Schedule{Start: time.Now(), QPS: qps, Duration: 2 * time.Second, Threads: threads}
+		r := NewRecorder(threads)
+		for th := range threads {
+			for i := range s.callsPerThread() {
+				late := time.Duration(rng.IntN(200)) * time.Microsecond
+				if i%4 == 0 {
+					late += testerLate
+				}
+				r.Report(context.Background(), periodicThread(th), i, s.Intended(th, i).Add(late), 0.0015, true, "")
+			}
+		}
+		return r.Finish(s, s.Start.Add(s.Duration))
+	}
+	sum := result.Summary{RequestedQPS: qps, GapUs: 16_000, Runs: []result.Run{
+		{Variant: result.Baseline, Rep: 0, ActualQPS: 1000}, {Variant: result.Dapr, Rep: 0, ActualQPS: 1000},
+		{Variant: result.Baseline, Rep: 1, ActualQPS: 1000}, {Variant: result.Dapr, Rep: 1, ActualQPS: 1000},
+	}}
+	recs := map[Key]*Recorded{
+		{result.Baseline, 0}: record(0), {result.Dapr, 0}: record(0),
+		{result.Baseline, 1}: record(0), {result.Dapr, 1}: record(12 * time.Millisecond), // one repetition only
+	}
+	Summarize(&sum, recs, result.StandardPercentiles)
+	sat := sum.Saturated()
+	if len(sat) != 1 || sat[0].Variant != result.Dapr || sat[0].Rep != 1 {
+		t.Fatalf("saturated %+v, want the dapr path, in its second repetition", sat)
+	}
+	if sat[0].TesterLagP99 < 11*time.Millisecond {
+		t.Errorf("tester lag p99 %v, want the 12 ms the tester was late", sat[0].TesterLagP99)
+	}
+}
+
+// 20% fast 503s on the Dapr path: the added latency is computed over successes (700 µs),
+// and the path is named as failing beyond the share that lets a figure stand.
+func TestFastErrorsDoNotPullTheAddedLatencyDown(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	record := func(serviceUs int, failShare float64) *Recorded {
+		s := Schedule{Start: time.Now(), QPS: 1000, Duration: 3 * time.Second, Threads: 4}
+		r := NewRecorder(4)
+		for th := range 4 {
+			for i := range s.callsPerThread() {
+				ok, took := true, float64(serviceUs+rng.IntN(200))*1e-6
+				if rng.Float64() < failShare {
+					ok, took = false, 80e-6
+				}
+				r.Report(context.Background(), periodicThread(th), i, s.Intended(th, i), took, ok, "")
+			}
+		}
+		return r.Finish(s, s.Start.Add(s.Duration))
+	}
+	sum := result.Summary{RequestedQPS: 1000}
+	recs := map[Key]*Recorded{}
+	for rep := range 3 {
+		b, d := record(1000, 0), record(1700, 0.2)
+		recs[Key{result.Baseline, rep}], recs[Key{result.Dapr, rep}] = b, d
+		sum.Runs = append(sum.Runs,
+			result.Run{Variant: result.Baseline, Rep: rep, ActualQPS: 1000, Requests: b.Tally.Sent, Errors: b.Tally.Failed},
+			result.Run{Variant: result.Dapr, Rep: rep, ActualQPS: 1000, Requests: d.Tally.Sent, Errors: d.Tally.Failed})
+	}
+	Summarize(&sum, recs, result.StandardPercentiles)
+	p50, _ := sum.Added.At(50)
+	if p50.Us < 630 || p50.Us > 770 {
+		t.Errorf("added p50 %d µs, want 700 ± 10%% (over the successes)", p50.Us)
+	}
+	e := sum.ErroringPaths()
+	if len(e) != 1 || e[0].Variant != result.Dapr || e[0].Share() < 0.18 {
+		t.Errorf("erroring paths %+v, want the dapr path at ~20%%", e)
+	}
+}
+
+func periodicThread(i int) periodic.ThreadID { return periodic.ThreadID(i) }
