@@ -47,7 +47,7 @@ func (r *PerfRunReconciler) sampleCounters(ctx context.Context, s *runScope, tes
 		return
 	}
 	pods := append(slices.Clone(targets), testers...)
-	roles := map[string]string{} // by container id
+	containers := map[string]usage.Series{} // by container id
 	var nodes []string
 	for _, p := range pods {
 		if p.Spec.NodeName != "" && !slices.Contains(nodes, p.Spec.NodeName) {
@@ -56,7 +56,7 @@ func (r *PerfRunReconciler) sampleCounters(ctx context.Context, s *runScope, tes
 		// daprd is an init container when Dapr injects it as a native sidecar.
 		for _, c := range append(slices.Clone(p.Status.InitContainerStatuses), p.Status.ContainerStatuses...) {
 			if role, ok := usage.RoleOf(&p, c.Name); ok && c.ContainerID != "" {
-				roles[usage.ContainerID(c.ContainerID)] = role
+				containers[usage.ContainerID(c.ContainerID)] = usage.Series{Role: role, Pod: p.Name}
 			}
 		}
 	}
@@ -69,7 +69,7 @@ func (r *PerfRunReconciler) sampleCounters(ctx context.Context, s *runScope, tes
 		cancel()
 		var samples []perfv1alpha1.CounterSample
 		if err == nil {
-			samples, err = usage.ParseCadvisor(bytes.NewReader(text), node, roles, r.Clock.Now())
+			samples, err = usage.ParseCadvisor(bytes.NewReader(text), node, containers, r.Clock.Now())
 		}
 		if err != nil {
 			log.FromContext(ctx).Info("Kubelet counters unavailable", "node", node, "error", err.Error())
@@ -89,10 +89,11 @@ func (r *PerfRunReconciler) accountCPU(run *perfv1alpha1.PerfRun, live *perfv1al
 	}
 	byVariant := usage.AccountCPU(live.Counters, phasesOf(sum), phaseEdge)
 	measured := byVariant[string(report.MeasuredVariant(run))]
-	if len(measured) == 0 {
+	if len(measured.Roles) == 0 {
 		return nil
 	}
-	return &perfv1alpha1.CPUAccounting{Source: r.Counters.Describe(), Measured: measured, Baseline: byVariant[string(result.Baseline)]}
+	return &perfv1alpha1.CPUAccounting{Source: r.Counters.Describe(), Measured: measured.Roles, MeasuredPods: measured.Pods,
+		Baseline: byVariant[string(result.Baseline)].Roles}
 }
 
 // judgeCPU sets CPULimitBound from the result's CPU accounting.

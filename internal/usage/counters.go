@@ -17,6 +17,7 @@ limitations under the License.
 package usage
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -81,11 +82,18 @@ func cgroupContainerID(id string) string {
 	return last
 }
 
+// Series names one container's counters: its role and its pod. Several pods share a role
+// (a split load's testers and their sidecars), so each container's counters are a series of
+// their own, differenced on their own and only then summed per role.
+type Series struct {
+	Role, Pod string
+}
+
 // ParseCadvisor reads one kubelet's /metrics/cadvisor text and returns a counter sample for
-// each container roles names (by container id, see ContainerID) and one for the node's root
-// cgroup (with the node's capacity, from machine_cpu_cores). at stands in for series without
-// a timestamp.
-func ParseCadvisor(r io.Reader, node string, roles map[string]string, at time.Time) ([]perfv1alpha1.CounterSample, error) {
+// each container containers names (by container id, see ContainerID) and one for the node's
+// root cgroup (with the node's capacity, from machine_cpu_cores). at stands in for series
+// without a timestamp.
+func ParseCadvisor(r io.Reader, node string, containers map[string]Series, at time.Time) ([]perfv1alpha1.CounterSample, error) {
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(r)
 	if err != nil {
@@ -95,8 +103,8 @@ func ParseCadvisor(r io.Reader, node string, roles map[string]string, at time.Ti
 	if f := families[metricCores]; f != nil && len(f.GetMetric()) > 0 {
 		capacityMillis = int64(math.Round(valueOf(f.GetMetric()[0]) * 1000))
 	}
-	samples := map[string]*perfv1alpha1.CounterSample{}
-	var order []string
+	samples := map[Series]*perfv1alpha1.CounterSample{}
+	var order []Series
 	for _, name := range []string{metricCPU, metricPeriods, metricThrottledPeriods, metricThrottledSeconds} {
 		f := families[name]
 		if f == nil {
@@ -104,26 +112,26 @@ func ParseCadvisor(r io.Reader, node string, roles map[string]string, at time.Ti
 		}
 		for _, m := range f.GetMetric() {
 			l := labelsOf(m)
-			role := ""
+			var key Series
 			if l["id"] == rootCgroup {
-				role = NodeRole(node)
+				key = Series{Role: NodeRole(node)}
 			} else if cid := cgroupContainerID(l["id"]); cid != "" {
-				role = roles[cid]
+				key = containers[cid]
 			}
-			if role == "" {
+			if key.Role == "" {
 				continue
 			}
-			s := samples[role]
+			s := samples[key]
 			if s == nil {
-				s = &perfv1alpha1.CounterSample{Role: role, At: metav1.NewMicroTime(at)}
+				s = &perfv1alpha1.CounterSample{Role: key.Role, Pod: key.Pod, At: metav1.NewMicroTime(at)}
 				if m.TimestampMs != nil {
 					s.At = metav1.NewMicroTime(time.UnixMilli(m.GetTimestampMs()))
 				}
-				if role == NodeRole(node) {
+				if key.Role == NodeRole(node) {
 					s.CapacityMillis = capacityMillis
 				}
-				samples[role] = s
-				order = append(order, role)
+				samples[key] = s
+				order = append(order, key)
 			}
 			v := valueOf(m)
 			switch name {
@@ -139,8 +147,8 @@ func ParseCadvisor(r io.Reader, node string, roles map[string]string, at time.Ti
 		}
 	}
 	out := make([]perfv1alpha1.CounterSample, 0, len(order))
-	for _, role := range order {
-		out = append(out, *samples[role])
+	for _, key := range order {
+		out = append(out, *samples[key])
 	}
 	return out, nil
 }
@@ -172,7 +180,9 @@ const maxCounterSamples = 3000
 // same time) once; past the bound every other sample is dropped, evenly over the run.
 func RecordCounters(live *perfv1alpha1.LiveUsage, samples []perfv1alpha1.CounterSample) {
 	for _, s := range samples {
-		if !slices.ContainsFunc(live.Counters, func(o perfv1alpha1.CounterSample) bool { return o.Role == s.Role && o.At.Equal(&s.At) }) {
+		if !slices.ContainsFunc(live.Counters, func(o perfv1alpha1.CounterSample) bool {
+			return o.Role == s.Role && o.Pod == s.Pod && o.At.Equal(&s.At)
+		}) {
 			live.Counters = append(live.Counters, s)
 		}
 	}
@@ -187,66 +197,56 @@ func RecordCounters(live *perfv1alpha1.LiveUsage, samples []perfv1alpha1.Counter
 	}
 }
 
-// counterDelta is what one role's counters advanced by over some phases.
+// counterDelta is what one container's counters advanced by over some phases.
 type counterDelta struct {
 	seconds                                float64
 	cpuMillis, periods, throttled, thrMill float64
 	capacityMillis                         int64
 }
 
-// AccountCPU differences every role's counters over each phase and sums them per variant:
-// CPU, CFS throttling and, for nodes, CPU busy. Within a phase (trimmed by edge at both
-// ends) it takes the first and the last sample and divides by the time between them:
-// counters read inside the phase never carry a neighbouring phase's load, whose rate may
-// differ tenfold (an idle sidecar during the baseline). The kubelet refreshes a container's
-// counters only every 10–15 s, so a short phase may hold fewer than two readings: then its
-// edges are interpolated between the readings around them, which can mix in up to one
-// refresh of the neighbouring phase. A phase the readings do not surround is left out.
-func AccountCPU(samples []perfv1alpha1.CounterSample, phases []Phase, edge time.Duration) map[string][]perfv1alpha1.ContainerCPU {
-	byRole := map[string][]perfv1alpha1.CounterSample{}
-	var roles []string
+// CPU is one variant's CPU figures: per role, each role summed over its pods, and per pod
+// for the roles several pods share.
+type CPU struct {
+	Roles, Pods []perfv1alpha1.ContainerCPU
+}
+
+// AccountCPU differences every container's counters over each phase and sums them per
+// variant and role: CPU, CFS throttling and, for nodes, CPU busy. Each container's series is
+// differenced on its own (two pods' counters are never subtracted from each other) and its
+// resets — a restarted container starts again from zero — start a new segment, as
+// Prometheus's increase() treats them; roles sum their pods' rates.
+//
+// Within a phase (trimmed by edge at both ends) it takes the first and the last sample and
+// divides by the time between them: counters read inside the phase never carry a
+// neighbouring phase's load, whose rate may differ tenfold (an idle sidecar during the
+// baseline). The kubelet refreshes a container's counters only every 10–15 s, so a short
+// phase may hold fewer than two readings: then its edges are interpolated between the
+// readings around them, which can mix in up to one refresh of the neighbouring phase. A
+// phase the readings do not surround is left out.
+func AccountCPU(samples []perfv1alpha1.CounterSample, phases []Phase, edge time.Duration) map[string]CPU {
+	bySeries := map[Series][]perfv1alpha1.CounterSample{}
 	for _, s := range samples {
-		if byRole[s.Role] == nil {
-			roles = append(roles, s.Role)
-		}
-		byRole[s.Role] = append(byRole[s.Role], s)
+		k := Series{Role: s.Role, Pod: s.Pod}
+		bySeries[k] = append(bySeries[k], s)
 	}
-	slices.Sort(roles)
-	deltas := map[string]map[string]*counterDelta{}
-	for _, role := range roles {
-		series := byRole[role]
-		slices.SortFunc(series, func(a, b perfv1alpha1.CounterSample) int { return a.At.Time.Compare(b.At.Time) })
+	keys := slices.SortedFunc(maps.Keys(bySeries), func(a, b Series) int {
+		return cmp.Or(cmp.Compare(a.Role, b.Role), cmp.Compare(a.Pod, b.Pod))
+	})
+	deltas := map[string]map[Series]*counterDelta{}
+	for _, key := range keys {
+		series := withoutResets(bySeries[key])
 		for _, p := range phases {
-			from, to := p.Start.Add(edge), p.End.Add(-edge)
-			first := slices.IndexFunc(series, func(s perfv1alpha1.CounterSample) bool { return !s.At.Time.Before(from) })
-			last := -1
-			for i := len(series) - 1; i >= 0; i-- {
-				if !series[i].At.Time.After(to) {
-					last = i
-					break
-				}
-			}
-			var a, b point
-			var span time.Duration
-			switch {
-			case first >= 0 && last > first:
-				a, b, span = pointOf(series[first]), pointOf(series[last]), series[last].At.Time.Sub(series[first].At.Time)
-			default:
-				var okA, okB bool
-				a, okA = interpolate(series, from)
-				b, okB = interpolate(series, to)
-				if !okA || !okB || !to.After(from) {
-					continue
-				}
-				span = to.Sub(from)
+			a, b, span, ok := phaseEdges(series, p, edge)
+			if !ok {
+				continue
 			}
 			if deltas[p.Variant] == nil {
-				deltas[p.Variant] = map[string]*counterDelta{}
+				deltas[p.Variant] = map[Series]*counterDelta{}
 			}
-			d := deltas[p.Variant][role]
+			d := deltas[p.Variant][key]
 			if d == nil {
 				d = &counterDelta{capacityMillis: series[0].CapacityMillis}
-				deltas[p.Variant][role] = d
+				deltas[p.Variant][key] = d
 			}
 			d.seconds += span.Seconds()
 			d.cpuMillis += b.cpuMillis - a.cpuMillis
@@ -255,28 +255,99 @@ func AccountCPU(samples []perfv1alpha1.CounterSample, phases []Phase, edge time.
 			d.thrMill += b.thrMill - a.thrMill
 		}
 	}
-	out := map[string][]perfv1alpha1.ContainerCPU{}
-	for variant, byRole := range deltas {
-		for _, role := range roles {
-			if d := byRole[role]; d != nil && d.seconds > 0 {
-				out[variant] = append(out[variant], d.figures(role))
+	out := map[string]CPU{}
+	for variant, bySeries := range deltas {
+		var cpu CPU
+		for i := 0; i < len(keys); {
+			role := keys[i].Role
+			var pods []*counterDelta
+			var names []string
+			for ; i < len(keys) && keys[i].Role == role; i++ {
+				if d := bySeries[keys[i]]; d != nil && d.seconds > 0 {
+					pods, names = append(pods, d), append(names, keys[i].Pod)
+				}
 			}
+			if len(pods) == 0 {
+				continue
+			}
+			cpu.Roles = append(cpu.Roles, figures(role, pods...))
+			if len(pods) > 1 {
+				for j, d := range pods {
+					c := figures(role, d)
+					c.Pod = names[j]
+					cpu.Pods = append(cpu.Pods, c)
+				}
+			}
+		}
+		out[variant] = cpu
+	}
+	return out
+}
+
+// phaseEdges is a series' counters at the start and the end of phase p (trimmed by edge),
+// and the time between them; false when the readings do not surround it.
+func phaseEdges(series []perfv1alpha1.CounterSample, p Phase, edge time.Duration) (a, b point, span time.Duration, ok bool) {
+	from, to := p.Start.Add(edge), p.End.Add(-edge)
+	first := slices.IndexFunc(series, func(s perfv1alpha1.CounterSample) bool { return !s.At.Time.Before(from) })
+	last := -1
+	for i := len(series) - 1; i >= 0; i-- {
+		if !series[i].At.Time.After(to) {
+			last = i
+			break
+		}
+	}
+	if first >= 0 && last > first {
+		return pointOf(series[first]), pointOf(series[last]), series[last].At.Time.Sub(series[first].At.Time), true
+	}
+	a, okA := interpolate(series, from)
+	b, okB := interpolate(series, to)
+	if !okA || !okB || !to.After(from) {
+		return point{}, point{}, 0, false
+	}
+	return a, b, to.Sub(from), true
+}
+
+// withoutResets returns a container's samples in time order with every counter made
+// monotonic: where a counter falls (the container restarted, its cgroup's counters began
+// again at zero), what it had reached is carried into every later reading.
+func withoutResets(samples []perfv1alpha1.CounterSample) []perfv1alpha1.CounterSample {
+	out := slices.Clone(samples)
+	slices.SortFunc(out, func(a, b perfv1alpha1.CounterSample) int { return a.At.Time.Compare(b.At.Time) })
+	var offset, prev [4]int64
+	for i := range out {
+		fields := [4]*int64{&out[i].CPUMillis, &out[i].Periods, &out[i].ThrottledPeriods, &out[i].ThrottledMillis}
+		for f, v := range fields {
+			raw := *v
+			if i > 0 && raw < prev[f] {
+				offset[f] += prev[f]
+			}
+			prev[f] = raw
+			*v = raw + offset[f]
 		}
 	}
 	return out
 }
 
-func (d *counterDelta) figures(role string) perfv1alpha1.ContainerCPU {
-	milli := math.Max(d.cpuMillis, 0) / d.seconds
-	c := perfv1alpha1.ContainerCPU{Role: role, CPU: *resource.NewMilliQuantity(int64(math.Round(milli)), resource.DecimalSI),
-		Seconds: int32(math.Round(d.seconds))}
-	if d.periods > 0 {
-		c.Periods = int64(math.Round(d.periods))
-		c.ThrottledPeriodsPercent = strconv.FormatFloat(100*d.throttled/d.periods, 'f', 1, 64)
-		c.Throttled = &metav1.Duration{Duration: time.Duration(math.Max(d.thrMill, 0)) * time.Millisecond}
+// figures are one role's CPU figures over the deltas of its containers (one per pod): their
+// CPU rates add up, as do their CFS periods.
+func figures(role string, pods ...*counterDelta) perfv1alpha1.ContainerCPU {
+	var milli, periods, throttled, thrMill, seconds float64
+	var capacity int64
+	for _, d := range pods {
+		milli += math.Max(d.cpuMillis, 0) / d.seconds
+		periods, throttled, thrMill = periods+d.periods, throttled+d.throttled, thrMill+d.thrMill
+		seconds = math.Max(seconds, d.seconds)
+		capacity += d.capacityMillis
 	}
-	if d.capacityMillis > 0 {
-		c.CapacityPercent = strconv.FormatFloat(100*milli/float64(d.capacityMillis), 'f', 1, 64)
+	c := perfv1alpha1.ContainerCPU{Role: role, CPU: *resource.NewMilliQuantity(int64(math.Round(milli)), resource.DecimalSI),
+		Seconds: int32(math.Round(seconds))}
+	if periods > 0 {
+		c.Periods = int64(math.Round(periods))
+		c.ThrottledPeriodsPercent = strconv.FormatFloat(100*throttled/periods, 'f', 1, 64)
+		c.Throttled = &metav1.Duration{Duration: time.Duration(math.Max(thrMill, 0)) * time.Millisecond}
+	}
+	if capacity > 0 {
+		c.CapacityPercent = strconv.FormatFloat(100*milli/float64(capacity), 'f', 1, 64)
 	}
 	return c
 }

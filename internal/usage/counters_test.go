@@ -17,6 +17,7 @@ limitations under the License.
 package usage
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,9 +53,9 @@ machine_cpu_cores{boot_id="b",machine_id="m",system_uuid="s"} 2
 `
 
 func TestParseCadvisorKeepsTheRunsContainersAndTheNode(t *testing.T) {
-	roles := map[string]string{
-		ContainerID("containerd://aaa111"): string(ServerSidecar),
-		ContainerID("containerd://bbb222"): string(ServerApp),
+	roles := map[string]Series{
+		ContainerID("containerd://aaa111"): {Role: string(ServerSidecar), Pod: "run-target-x"},
+		ContainerID("containerd://bbb222"): {Role: string(ServerApp), Pod: "run-target-x"},
 	}
 	got, err := ParseCadvisor(strings.NewReader(cadvisorText), "node-a", roles, time.Unix(1, 0))
 	if err != nil {
@@ -119,7 +120,7 @@ func TestAccountCPUDifferencesTheCountersAtEachPhasesEdges(t *testing.T) {
 	}
 	got := AccountCPU(samples, phases, 2*time.Second)
 	d := map[string]perfv1alpha1.ContainerCPU{}
-	for _, c := range got["d"] {
+	for _, c := range got["d"].Roles {
 		d[c.Role] = c
 	}
 	sc := d[string(ServerSidecar)]
@@ -134,7 +135,7 @@ func TestAccountCPUDifferencesTheCountersAtEachPhasesEdges(t *testing.T) {
 		t.Errorf("node = %+v, want 1900m, 95%% of 2 cores", n)
 	}
 	var b perfv1alpha1.ContainerCPU
-	for _, c := range got["b"] {
+	for _, c := range got["b"].Roles {
 		if c.Role == string(ServerSidecar) {
 			b = c
 		}
@@ -145,13 +146,69 @@ func TestAccountCPUDifferencesTheCountersAtEachPhasesEdges(t *testing.T) {
 	// A short phase with one reading inside is interpolated between the readings around it
 	// (the kubelet refreshes a container's counters only every 10–15 s).
 	short := []Phase{{Variant: "d", Start: start.Add(24 * time.Second), End: start.Add(32 * time.Second)}}
-	if got := AccountCPU(samples, short, 2*time.Second); len(got["d"]) == 0 || got["d"][1].CPU.MilliValue() != 450 || got["d"][1].Seconds != 4 {
-		t.Errorf("a 4 s phase with one reading inside: %+v, want 450m over 4 s", got["d"])
+	if got := AccountCPU(samples, short, 2*time.Second); len(got["d"].Roles) == 0 || got["d"].Roles[1].CPU.MilliValue() != 450 || got["d"].Roles[1].Seconds != 4 {
+		t.Errorf("a 4 s phase with one reading inside: %+v, want 450m over 4 s", got["d"].Roles)
 	}
 	// A phase the readings do not surround is left out, not guessed.
 	late := []Phase{{Variant: "d", Start: start.Add(40 * time.Second), End: start.Add(70 * time.Second)}}
 	if got := AccountCPU(samples, late, 2*time.Second); len(got) != 0 {
 		t.Errorf("a phase past the last sample: %+v", got)
+	}
+}
+
+// Two load-tester pods on two nodes, each with a client sidecar using 300m: every
+// container's counters are differenced on their own series, so the role is 600m in all and
+// each pod 300m — never one pod's counter subtracted from the other's (which once read
+// 22,111m), nor one pod's series lost behind the other's.
+func TestAccountCPUSumsEachPodsOwnCounters(t *testing.T) {
+	start := time.Unix(2_000_000, 0)
+	var samples []perfv1alpha1.CounterSample
+	for ts := 0.0; ts <= 60; ts += 10 {
+		for i, pod := range []string{"tester-0", "tester-1"} {
+			s := sample(string(ClientSidecar), start, ts+float64(i)*3, 300, 10, 0.1)
+			s.Pod = pod
+			s.CPUMillis += int64(i) * 5_000_000 // counters of different containers start far apart
+			samples = append(samples, s)
+		}
+	}
+	got := AccountCPU(samples, []Phase{{Variant: "d", Start: start.Add(5 * time.Second), End: start.Add(55 * time.Second)}}, 0)["d"]
+	if len(got.Roles) != 1 || got.Roles[0].CPU.MilliValue() != 600 || got.Roles[0].ThrottledPeriodsPercent != "10.0" {
+		t.Fatalf("clientSidecar %+v, want 600m in all, 10%% throttled", got.Roles)
+	}
+	if len(got.Pods) != 2 {
+		t.Fatalf("per-pod figures %+v, want one for each of the two pods", got.Pods)
+	}
+	for _, p := range got.Pods {
+		if m := p.CPU.MilliValue(); m < 270 || m > 330 {
+			t.Errorf("pod %s: %dm, want 300m ± 10%%", p.Pod, m)
+		}
+	}
+}
+
+// A container restarted inside a phase starts its counters again from zero: the phase
+// keeps the CPU of both segments instead of reading 0 and escaping the throttling check.
+func TestAccountCPUCarriesACounterResetIntoANewSegment(t *testing.T) {
+	start := time.Unix(3_000_000, 0)
+	var samples []perfv1alpha1.CounterSample
+	for ts := 0.0; ts <= 40; ts += 5 {
+		s := sample(string(ServerSidecar), start, ts, 400, 10, 0.5)
+		if ts >= 20 { // restarted at 17.5 s: the new container has run ts−17.5 s
+			s = sample(string(ServerSidecar), start, ts-17.5, 400, 10, 0.5)
+			s.At = metav1.NewMicroTime(start.Add(time.Duration(ts * float64(time.Second))))
+		}
+		samples = append(samples, s)
+	}
+	got := AccountCPU(samples, []Phase{{Variant: "d", Start: start, End: start.Add(40 * time.Second)}}, 0)["d"].Roles
+	if len(got) != 1 {
+		t.Fatalf("figures %+v, want the sidecar's", got)
+	}
+	// 40 s of readings; the 2.5 s between the last reading before the restart and the
+	// restart are lost with the old container: (40 − 2.5)·400 / 40 = 375m.
+	if m := got[0].CPU.MilliValue(); m < 360 || m > 400 {
+		t.Errorf("sidecar across a restart: %dm, want about 375m", m)
+	}
+	if pct, err := strconv.ParseFloat(got[0].ThrottledPeriodsPercent, 64); err != nil || pct < 49.5 || pct > 50.5 {
+		t.Errorf("throttled %q%%, want 50 across the restart", got[0].ThrottledPeriodsPercent)
 	}
 }
 
