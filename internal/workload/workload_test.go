@@ -220,6 +220,36 @@ func TestLoadTesterEnv(t *testing.T) {
 	}
 }
 
+// The load tester shares the node with the sidecars it measures: it gets a CPU request for
+// its share of the rate unless the spec sets one, never above its own limit.
+func TestLoadTesterGetsADefaultCPURequest(t *testing.T) {
+	cpuOf := func(run *perfv1alpha1.PerfRun) string {
+		q := LoadTesterJob(run, opts, "10.244.0.7").Spec.Template.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU]
+		return q.String()
+	}
+	if got := cpuOf(newRun(perfv1alpha1.ScenarioServiceInvocation)); got != "150m" {
+		t.Errorf("1000 rps: request %s, want 150m", got)
+	}
+	split := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		s.Load.QPS, s.LoadTester.Replicas = 40_000, 2
+	})
+	if got := cpuOf(split); got != "2" {
+		t.Errorf("20000 rps per pod: request %s, want the 2 CPUs cap", got)
+	}
+	own := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		s.LoadTester.Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("30m")}
+	})
+	if got := cpuOf(own); got != "30m" {
+		t.Errorf("spec's own request: %s, want 30m kept", got)
+	}
+	capped := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		s.LoadTester.Resources.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("120m")}
+	})
+	if got := cpuOf(capped); got != "120m" {
+		t.Errorf("limit 120m: request %s, want the limit", got)
+	}
+}
+
 func TestLoadTesterJobRunsOnceWithinTheTimeout(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioServiceInvocation)
 	job := LoadTesterJob(run, opts, "10.244.0.7")
