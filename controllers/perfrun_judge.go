@@ -80,8 +80,25 @@ func judgeThresholds(run *perfv1alpha1.PerfRun) (fail bool, msg string) {
 }
 
 // minReferenceRuns is the fewest earlier runs a regression is judged against (or the
-// window, when smaller).
-const minReferenceRuns = 3
+// window, when smaller); maxHistory the most earlier runs a history holds.
+const (
+	minReferenceRuns = 3
+	maxHistory       = 100
+)
+
+// acceptedBaseline is when the history a schedule's runs are judged against starts: the
+// scheduled time of the run the schedule's AnnotationAcceptedBaseline names (a user accepts
+// a step as the new normal by naming the first run of it), zero when none is named or the
+// run is gone.
+func acceptedBaseline(sched *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun) time.Time {
+	name := sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline]
+	for i := range runs {
+		if name != "" && runs[i].Name == name {
+			return scheduledTime(&runs[i])
+		}
+	}
+	return time.Time{}
+}
 
 // judgeRegression compares a scheduled run's result with the schedule's earlier successful
 // runs and sets Regressed. Runs not created by a schedule are not judged.
@@ -98,35 +115,51 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: name}); err != nil {
 		return err
 	}
-	// Only runs of the same template are a reference: a changed template measures
-	// something else and starts a new one. A disturbed run measured a recovery.
+	// Only runs of the same template are history: a changed template measures something
+	// else and starts a new one. A disturbed run measured a recovery; a saturated or
+	// CPU-limit-bound run measured its bound; runs before the accepted baseline are done with.
 	template := run.Annotations[perfv1alpha1.AnnotationTemplateHash]
+	since := acceptedBaseline(sched, list.Items)
 	var earlier []perfv1alpha1.PerfRun
 	for _, other := range list.Items {
 		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && other.Succeeded() && other.Status.Result != nil &&
-			!other.ConditionTrue(perfv1alpha1.ConditionDisturbed) &&
-			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && scheduledTime(&other).Before(scheduledTime(run)) {
+			!other.ConditionTrue(perfv1alpha1.ConditionDisturbed) && !other.ConditionTrue(perfv1alpha1.ConditionSaturated) &&
+			!other.ConditionTrue(perfv1alpha1.ConditionCPULimitBound) &&
+			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && scheduledTime(&other).Before(scheduledTime(run)) &&
+			!scheduledTime(&other).Before(since) {
 			earlier = append(earlier, other)
 		}
 	}
 	slices.SortFunc(earlier, func(a, b perfv1alpha1.PerfRun) int { return scheduledTime(&b).Compare(scheduledTime(&a)) })
 	window := int(sched.Spec.Regression.Window)
 	if window <= 0 {
-		window = 5
+		window = 10
 	}
+	// The history reaches back until it holds window runs that were not themselves judged
+	// Regressed (they are data for the change points, never reference), so a step that
+	// persists never pushes the reference out of the history.
+	var history []regression.Earlier
+	reference := 0
+	for i := range earlier {
+		if reference >= window || len(history) >= maxHistory {
+			break
+		}
+		flagged := earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed)
+		history = append(history, regression.Earlier{Result: earlier[i].Status.Result, Regressed: flagged})
+		if !flagged {
+			reference++
+		}
+	}
+	slices.Reverse(history) // oldest first
 	// One or two reference runs have no spread worth the name: their noise would be
 	// reported as regressions. Judge once min(window, 3) earlier runs exist.
-	if need := min(window, minReferenceRuns); len(earlier) < need {
+	if need := min(window, minReferenceRuns); reference < need {
 		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoReference,
-			fmt.Sprintf("%d earlier successful, undisturbed runs of schedule %s with this template; %d are needed to judge a regression", len(earlier), name, need))
+			fmt.Sprintf("%d earlier successful, undisturbed runs of schedule %s with this template; %d are needed to judge a regression", reference, name, need))
 		return nil
 	}
-	var reference []*perfv1alpha1.Result
-	for i := range earlier[:min(window, len(earlier))] {
-		reference = append(reference, earlier[i].Status.Result)
-	}
 	tolerance := sched.Spec.Regression.TolerancePercent
-	regressed, findings, _ := regression.Compare(run.Status.Result, reference, tolerance)
+	regressed, findings, _ := regression.Compare(run.Status.Result, history, tolerance)
 	switch {
 	case regressed:
 		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionTrue, perfv1alpha1.ReasonRegressed, regression.Message(findings))

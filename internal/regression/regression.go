@@ -14,16 +14,24 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package regression compares a finished run with the earlier runs of its schedule's
-// template. A figure regresses only when all three hold:
+// Package regression judges a finished run against the history of its schedule's template.
+// A figure regresses when all of these hold:
 //
-//   - it is worse than the reference median by more than the tolerance;
-//   - it is an outlier of the reference runs: its modified z-score, 0.6745·(x − median)/MAD
-//     (Iglewicz and Hoaglin's robust outlier test), exceeds 3.5 — run-to-run noise, measured
-//     robustly, is not a regression, and one wild reference run cannot mask one;
+//   - the history since the accepted baseline changed level (a change point found by
+//     E-divisive means with a permutation test, see ChangePoints) and the current run lies
+//     in a segment after it, or — for the first runs after a step, before a segment of its
+//     own can be significant — the current run is an outlier of the reference (modified
+//     z-score, 0.6745·(x − median)/MAD, above 3.5, with at least minOutlierReference runs);
+//   - it is worse than the reference median by more than the tolerance (the minimum
+//     magnitude);
 //   - the change exceeds the measurement's own precision: the latency histograms'
 //     significant digits, the current run's confidence interval for added latency (its
 //     best case must still be worse), a millicore for CPU.
+//
+// The reference is the history's first segment — the runs since the accepted baseline up
+// to the first change point — without runs that were themselves judged Regressed: a step
+// is never absorbed as the new normal, it stays flagged until the history returns to the
+// reference (the step is fixed) or a user accepts a new baseline.
 package regression
 
 import (
@@ -70,8 +78,13 @@ var figures = []figure{
 		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + "m" }},
 }
 
-// outlierScore is Iglewicz and Hoaglin's threshold for the modified z-score.
-const outlierScore = 3.5
+// outlierScore is Iglewicz and Hoaglin's threshold for the modified z-score;
+// minOutlierReference the fewest reference runs whose MAD it is judged against (fewer make
+// the MAD itself too noisy: 10% false alarms at three runs).
+const (
+	outlierScore        = 3.5
+	minOutlierReference = 5
+)
 
 // latencyPrecision is one unit in the last significant digit the histograms kept (3
 // digits: 0.1% of the value), and never under the microsecond status is written in.
@@ -91,21 +104,37 @@ type Finding struct {
 	ChangePercent   float64
 	Regressed       bool
 	ReferenceRuns   int
+	// ChangePoints are the history's change points, as indices into it (the current run is
+	// the last), where its level changed.
+	ChangePoints []int
+	// Shifted: the current run lies in a segment after a change point, worse than the
+	// reference by more than the tolerance; Outlier: it is an outlier of the reference.
+	Shifted, Outlier bool
 }
 
 func (f Finding) String() string {
 	verdict := "ok"
-	if f.Regressed {
-		verdict = "REGRESSED"
+	switch {
+	case f.Regressed && f.Shifted:
+		verdict = "REGRESSED (a change point in the history)"
+	case f.Regressed:
+		verdict = "REGRESSED (an outlier of the reference)"
 	}
-	return fmt.Sprintf("%s %s vs median %s of %d runs (%s..%s), %+.1f%%: %s",
+	return fmt.Sprintf("%s %s vs median %s of %d reference runs (%s..%s), %+.1f%%: %s",
 		f.Figure, f.Current, f.Median, f.ReferenceRuns, f.Low, f.High, f.ChangePercent, verdict)
 }
 
-// Compare judges current against the reference results (the previous successful runs,
-// newest first, already cut to the window). ok is false when there is no reference.
-func Compare(current *perfv1alpha1.Result, reference []*perfv1alpha1.Result, tolerancePercent int32) (regressed bool, findings []Finding, ok bool) {
-	if current == nil || len(reference) == 0 {
+// Earlier is one earlier run of the history: its result, and whether it was itself judged
+// Regressed (it is then data for the change points, never reference).
+type Earlier struct {
+	Result    *perfv1alpha1.Result
+	Regressed bool
+}
+
+// Compare judges current against the earlier runs of its history since the accepted
+// baseline, oldest first. ok is false when there is no reference run.
+func Compare(current *perfv1alpha1.Result, history []Earlier, tolerancePercent int32) (regressed bool, findings []Finding, ok bool) {
+	if current == nil || len(history) == 0 {
 		return false, nil, false
 	}
 	tol := float64(tolerancePercent) / 100
@@ -114,10 +143,23 @@ func Compare(current *perfv1alpha1.Result, reference []*perfv1alpha1.Result, tol
 		if !ok {
 			continue
 		}
+		var series []float64
+		var flagged []bool
+		for _, h := range history {
+			if v, ok := fig.get(h.Result); ok {
+				series, flagged = append(series, v), append(flagged, h.Regressed)
+			}
+		}
+		series = append(series, cur)
+		cps := ChangePoints(series, changePointSeed)
+		firstChange := len(series) - 1 // the current run is never reference
+		if len(cps) > 0 {
+			firstChange = min(cps[0], firstChange)
+		}
 		var ref []float64
-		for _, r := range reference {
-			if v, ok := fig.get(r); ok {
-				ref = append(ref, v)
+		for i := range firstChange {
+			if !flagged[i] {
+				ref = append(ref, series[i])
 			}
 		}
 		if len(ref) == 0 {
@@ -125,35 +167,46 @@ func Compare(current *perfv1alpha1.Result, reference []*perfv1alpha1.Result, tol
 		}
 		slices.Sort(ref)
 		med := stats.Median(ref)
-		lo, hi := ref[0], ref[len(ref)-1]
-		f := Finding{Figure: fig.name, Current: fig.format(cur), Median: fig.format(med), Low: fig.format(lo), High: fig.format(hi),
-			ReferenceRuns: len(ref)}
+		f := Finding{Figure: fig.name, Current: fig.format(cur), Median: fig.format(med), Low: fig.format(ref[0]),
+			High: fig.format(ref[len(ref)-1]), ReferenceRuns: len(ref), ChangePoints: cps}
 		if med != 0 {
 			f.ChangePercent = (cur - med) / abs(med) * 100
 		}
-		// Judge the current run by its best case, and "worse" as a signed excess.
+		worseBy := func(v float64) float64 { // a signed excess over the reference median
+			if fig.higherIsWorse {
+				return v - med
+			}
+			return med - v
+		}
+		// Judge the current run by its best case.
 		best := cur
 		if fig.bestCase != nil {
 			if b, ok := fig.bestCase(current); ok {
 				best = b
 			}
 		}
-		worse := best - med
-		if !fig.higherIsWorse {
-			worse = med - best
+		worse := worseBy(best)
+		if len(cps) > 0 {
+			last := cps[len(cps)-1]
+			f.Shifted = worseBy(stats.Median(series[last:])) > abs(med)*tol
 		}
 		deviations := make([]float64, len(ref))
 		for i, v := range ref {
 			deviations[i] = abs(v - med)
 		}
 		mad := stats.Median(deviations)
-		outlier := mad == 0 || 0.6745*worse/mad > outlierScore // no spread at all: precision decides
-		f.Regressed = worse > abs(med)*tol && outlier && worse > fig.precision(current, cur)
+		// No spread at all: precision decides. Otherwise the MAD needs a few runs to be
+		// worth judging against.
+		f.Outlier = (mad == 0 && len(ref) > 1) || (len(ref) >= minOutlierReference && 0.6745*worse/mad > outlierScore)
+		f.Regressed = (f.Shifted || f.Outlier) && worse > abs(med)*tol && worse > fig.precision(current, cur)
 		regressed = regressed || f.Regressed
 		findings = append(findings, f)
 	}
 	return regressed, findings, true
 }
+
+// changePointSeed fixes the permutation tests' draws: one history, one answer.
+const changePointSeed = 0x6368616e6765 // "change"
 
 // Message lists the findings, regressions first.
 func Message(findings []Finding) string {

@@ -56,7 +56,7 @@ func TestCompare(t *testing.T) {
 		regressed bool
 		says      []string
 	}{
-		{"same as before", res(1405, 4400, "999.0", 480), steady, false, []string{"added p90 1.405ms vs median 1.4ms of 5 runs (1.38ms..1.42ms)"}},
+		{"same as before", res(1405, 4400, "999.0", 480), steady, false, []string{"added p90 1.405ms vs median 1.4ms of 5 reference runs (1.38ms..1.42ms)"}},
 		{"added p90 up 30%", res(1820, 4400, "999.0", 480), steady, true, []string{"added p90 1.82ms", "REGRESSED"}},
 		{"within tolerance though above every reference run", res(1500, 4400, "999.0", 480), steady, false, nil},
 		{"a 20% rise inside a noisy reference's spread", res(1680, 4400, "999", 480), noisy, false, []string{"(1ms..1.9ms)"}},
@@ -71,7 +71,7 @@ func TestCompare(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			regressed, findings, ok := Compare(tc.current, tc.reference, 10)
+			regressed, findings, ok := Compare(tc.current, earlier(tc.reference...), 10)
 			if !ok {
 				t.Fatal("no comparison")
 			}
@@ -95,6 +95,15 @@ func TestCompare(t *testing.T) {
 }
 
 // withLow gives r's added p90 a 95% interval starting at lowUs (p99's at twice that).
+// earlier is a history of runs none of which was judged Regressed, oldest first.
+func earlier(rs ...*perfv1alpha1.Result) []Earlier {
+	out := make([]Earlier, len(rs))
+	for i, r := range rs {
+		out[i] = Earlier{Result: r}
+	}
+	return out
+}
+
 func withLow(r *perfv1alpha1.Result, lowUs int64) *perfv1alpha1.Result {
 	us := func(v int64) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(v) * time.Microsecond} }
 	r.AddedInterval = &perfv1alpha1.LatencyInterval{ConfidencePercent: 95,
@@ -112,10 +121,10 @@ func TestChangesWithinThePrecisionAreNotRegressions(t *testing.T) {
 		return r
 	}
 	ref := []*perfv1alpha1.Result{exact(1000), exact(1000), exact(1000)}
-	if regressed, findings, _ := Compare(exact(1001), ref, 0); regressed {
+	if regressed, findings, _ := Compare(exact(1001), earlier(ref...), 0); regressed {
 		t.Errorf("1 µs on 1 ms called a regression: %s", Message(findings))
 	}
-	if regressed, findings, _ := Compare(exact(1010), ref, 0); !regressed {
+	if regressed, findings, _ := Compare(exact(1010), earlier(ref...), 0); !regressed {
 		t.Errorf("10 µs on 1 ms over an exact reference is a regression at tolerance 0: %s", Message(findings))
 	}
 }
