@@ -144,6 +144,12 @@ deploy: manifests kustomize ## Deploy the operator with image IMG.
 undeploy: kustomize ## Remove the operator.
 	$(KUSTOMIZE) build config/default | $(KUBECTL) delete --ignore-not-found -f -
 
+##@ Benchmarks
+
+.PHONY: bench-coverage
+bench-coverage: ## How often the added-latency interval holds, per model and repetitions (docs/measurement-coverage.md; ~4 min).
+	go run ./hack/bench-coverage -trials 400
+
 ##@ Local cluster and end-to-end
 
 LOCAL_CLUSTER := hack/local-cluster/cluster.sh

@@ -471,6 +471,13 @@ type LatencyInterval struct {
 	// repetitions that measured both paths.
 	// +optional
 	Repetitions int32 `json:"repetitions,omitempty"`
+	// approximate names the figures (p99, p999) whose interval is not claimed at
+	// confidencePercent: with fewer than 5 repetitions an episodic tail — a slow second in
+	// some of the sidecar's runs and not others — is left outside it in about one experiment
+	// in five at three repetitions (docs/measurement-coverage.md).
+	// +listType=set
+	// +optional
+	Approximate []string `json:"approximate,omitempty"`
 	// low and high ends of each interval.
 	Low  LatencySummary `json:"low"`
 	High LatencySummary `json:"high"`

@@ -194,12 +194,20 @@ func TestReportOfASplitLoadListsEveryLoadTesterPod(t *testing.T) {
 		{Index: 0, Node: "node-a", RequestedQPS: "333.3", ActualQPS: "333.2"},
 		{Index: 1, Node: "node-b", RequestedQPS: "333.3", ActualQPS: "281.0"},
 	}
+	res.Paths = []perfv1alpha1.PathAccounting{{Path: "dapr", Scheduled: 60000, Sent: 59764, Completed: 59700, Failed: 64, Unsent: 236,
+		TesterLagP99: &metav1.Duration{Duration: 412 * time.Microsecond}}}
+	if res.CPU == nil {
+		res.CPU = &perfv1alpha1.CPUAccounting{Source: "kubelet counters"}
+	}
+	res.CPU.MeasuredPods = []perfv1alpha1.ContainerCPU{{Role: "clientSidecar", Pod: "split-loadtester-1", CPU: resource.MustParse("301m"), Seconds: 50}}
 	createRun(t, "split", nil, nil, res, false)
 	out, err := run(t, "report", "split", "--dir", t.TempDir())
 	if err != nil {
 		t.Fatal(err, out)
 	}
-	for _, want := range []string{"load-tester pods", "POD NODE QPS-SHARE QPS-ACHIEVED", "0 node-a 333.3 333.2", "1 node-b 333.3 281.0"} {
+	for _, want := range []string{"load-tester pods", "POD NODE QPS-SHARE QPS-ACHIEVED", "0 node-a 333.3 333.2", "1 node-b 333.3 281.0",
+		"PATH SCHEDULED SENT COMPLETED FAILED NEVER SENT TESTER LAG P99", "dapr 60000 59764 59700 64 236 412µs",
+		"measured, per pod clientSidecar (split-loadtester-1) 301m"} {
 		if !strings.Contains(squeeze(out), want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}

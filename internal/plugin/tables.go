@@ -26,6 +26,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/report"
+	"github.com/daprbench/daprbench/internal/result"
 	"github.com/daprbench/daprbench/internal/usage"
 )
 
@@ -96,6 +98,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	row("measured", res.Latency)
 	row("  service", res.ServiceTime)
 	row("  send lag", res.SendLag)
+	row("  tester lag", res.TesterLag)
 	row("baseline", res.Baseline)
 	row("  service", res.BaselineServiceTime)
 	row("  send lag", res.BaselineSendLag)
@@ -112,10 +115,18 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		} else {
 			fprintf(&b, "the added latency's interval holds across the %d repetitions' spread\n", in.Repetitions)
 		}
+		if len(in.Approximate) > 0 {
+			fprintf(&b, "%s intervals are approximate: %d repetitions, an episodic tail needs %d for its interval to hold at %d%%\n",
+				strings.Join(in.Approximate, ", "), in.Repetitions, result.MinRepetitionsForTail, in.ConfidencePercent)
+		}
 	}
+	b.WriteString(pathsTable(res))
 	for _, s := range res.Saturated {
-		fprintf(&b, "SATURATED: the %s path achieved %s qps, send-lag p99 %s against a %s gap per connection: no added latency is claimed\n",
-			s.Path, s.ActualQPS, dur(s.SendLagP99), dur(s.Gap))
+		fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: no added latency is claimed\n",
+			s.Path, s.Repetition, s.ActualQPS, dur(s.TesterLagP99), dur(s.TesterLagBound))
+	}
+	if e := report.ErrorMessage(res); e != "" {
+		fprintf(&b, "ERRORS: %s\n", e)
 	}
 	b.WriteString(variantsTable(res))
 	b.WriteString(loadTestersTable(res))
@@ -159,8 +170,12 @@ func cpuTable(res *perfv1alpha1.Result) string {
 	for _, part := range []struct {
 		name string
 		cpu  []perfv1alpha1.ContainerCPU
-	}{{"measured", res.CPU.Measured}, {"baseline", res.CPU.Baseline}} {
+	}{{"measured", res.CPU.Measured}, {"measured, per pod", res.CPU.MeasuredPods}, {"baseline", res.CPU.Baseline}} {
 		for _, c := range part.cpu {
+			role := c.Role
+			if c.Pod != "" {
+				role += " (" + c.Pod + ")"
+			}
 			throttled, stalled, busy := "-", "-", "-"
 			if c.ThrottledPeriodsPercent != "" {
 				throttled = c.ThrottledPeriodsPercent + "%"
@@ -171,7 +186,7 @@ func cpuTable(res *perfv1alpha1.Result) string {
 			if c.CapacityPercent != "" {
 				busy = c.CapacityPercent + "%"
 			}
-			t.add(part.name, c.Role, c.CPU.String(), throttled, fmt.Sprint(c.Periods), stalled, busy, fmt.Sprint(c.Seconds))
+			t.add(part.name, role, c.CPU.String(), throttled, fmt.Sprint(c.Periods), stalled, busy, fmt.Sprint(c.Seconds))
 		}
 	}
 	b.WriteString(t.String())
@@ -280,4 +295,18 @@ func intOrEmpty(v int32) string {
 		return ""
 	}
 	return fmt.Sprint(v)
+}
+
+// pathsTable accounts for every scheduled request of each path, and the load tester's own
+// lag; empty for a result without the accounting.
+func pathsTable(res *perfv1alpha1.Result) string {
+	if len(res.Paths) == 0 {
+		return ""
+	}
+	t := &table{}
+	t.add("PATH", "SCHEDULED", "SENT", "COMPLETED", "FAILED", "NEVER SENT", "TESTER LAG P99")
+	for _, p := range res.Paths {
+		t.add(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), dur(p.TesterLagP99))
+	}
+	return "\n" + t.String()
 }

@@ -165,10 +165,23 @@ func addedOf(a *result.Added) (*perfv1alpha1.LatencySummary, *perfv1alpha1.Laten
 	if a.Reps < 2 {
 		basis = perfv1alpha1.IntervalWithinRunOnly
 	}
+	var approximate []string
+	if a.Reps < result.MinRepetitionsForTail {
+		for _, ap := range a.Percentiles {
+			if result.TailPercentile(ap.P) {
+				for _, f := range perfv1alpha1.LatencyPercentiles {
+					if result.SamePercentile(f.Percentile, ap.P) {
+						approximate = append(approximate, f.Name)
+					}
+				}
+			}
+		}
+	}
 	return point, &perfv1alpha1.LatencyInterval{
 		ConfidencePercent: int32(math.Round(a.Confidence * 100)),
 		Basis:             basis,
 		Repetitions:       int32(a.Reps),
+		Approximate:       approximate,
 		Low:               *pick(func(i result.Interval) int64 { return i.LowUs }),
 		High:              *pick(func(i result.Interval) int64 { return i.HighUs }),
 	}
@@ -344,6 +357,10 @@ func Headline(res *perfv1alpha1.Result) string {
 		msg += fmt.Sprintf("; added by Dapr p90 %s, p99 %s", withInterval(res, perfv1alpha1.FigureP90.Of), withInterval(res, perfv1alpha1.FigureP99.Of))
 		if in := res.AddedInterval; in != nil && in.Basis == perfv1alpha1.IntervalWithinRunOnly {
 			msg += " (within-run intervals)"
+		}
+		if in := res.AddedInterval; in != nil && len(in.Approximate) > 0 {
+			msg += fmt.Sprintf(" (%s intervals approximate: %d repetitions, a tail's needs %d)",
+				strings.Join(in.Approximate, ", "), in.Repetitions, result.MinRepetitionsForTail)
 		}
 		if noise := withinNoise(res); len(noise) > 0 {
 			msg += "; " + strings.Join(noise, ", ") + " within noise: Dapr's cost there cannot be told from zero"

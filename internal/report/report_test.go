@@ -128,6 +128,30 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 	}
 }
 
+// A tail percentile's interval from fewer than result.MinRepetitionsForTail repetitions is
+// called approximate, in status and in the headline; from enough it is claimed.
+func TestTailIntervalsAreApproximateBelowFiveRepetitions(t *testing.T) {
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
+	at := func(p float64, us int64) result.AddedPercentile {
+		return result.AddedPercentile{P: p, Interval: result.Interval{Us: us, LowUs: us - 100, HighUs: us + 100}}
+	}
+	added := result.Added{Confidence: 0.95, Reps: 3, Percentiles: []result.AddedPercentile{at(50, 500), at(90, 700), at(99, 1500), at(99.9, 4000)}}
+	sum := &result.Summary{RequestedQPS: 1000, Added: &added,
+		Merged: []result.Merged{{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 50, Us: 1500}, {P: 99, Us: 4000}}}}}
+	res := Build(run, Inputs{Summary: sum})
+	if got := res.AddedInterval.Approximate; len(got) != 2 || got[0] != "p99" || got[1] != "p99.9" {
+		t.Errorf("approximate %v at 3 repetitions, want p99 and p99.9", got)
+	}
+	if h := Headline(res); !strings.Contains(h, "p99, p99.9 intervals approximate: 3 repetitions, a tail's needs 5") {
+		t.Errorf("headline %q does not say the tail intervals are approximate", h)
+	}
+	added.Reps = 5
+	if got := Build(run, Inputs{Summary: sum}).AddedInterval.Approximate; len(got) != 0 {
+		t.Errorf("approximate %v at 5 repetitions, want none", got)
+	}
+}
+
 // Every scheduled request of each path is accounted for, and a path that failed more than
 // 1% of its requests claims no added latency, saying so.
 func TestPathsAreAccountedAndErrorsWithholdTheAddedLatency(t *testing.T) {

@@ -1,0 +1,60 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command bench-coverage prints, as a Markdown table, how often the added-latency interval
+// holds the true difference under each synthetic tail model and repetition count
+// (docs/measurement-coverage.md): the evidence behind the repetitions a tail percentile's
+// interval needs (latency.MinRepetitionsForTail).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/daprbench/daprbench/internal/latency"
+)
+
+func main() {
+	trials := flag.Int("trials", 400, "experiments per cell")
+	seed := flag.Uint64("seed", 42, "seed of the experiments")
+	flag.Parse()
+	ps := []float64{50, 90, 99, 99.9}
+	for _, m := range []latency.TailModel{latency.ShiftModel, latency.EpisodicModel} {
+		truth := m.TrueAdded(ps, *seed)
+		fmt.Printf("true added, %s: p50 %.0f µs, p90 %.0f µs, p99 %.0f µs, p99.9 %.0f µs\n\n", m.Name, truth[50], truth[90], truth[99], truth[99.9])
+	}
+	fmt.Printf("| model | repetitions | %s |\n", strings.Join(headers(ps), " | "))
+	fmt.Printf("|---|---|%s\n", strings.Repeat("---|", len(ps)))
+	for _, m := range []latency.TailModel{latency.ShiftModel, latency.EpisodicModel} {
+		for _, reps := range []int{2, 3, 4, 5, 6, 8} {
+			cov := latency.Coverage(m, reps, *trials, ps, *seed)
+			cells := make([]string, len(ps))
+			for i, p := range ps {
+				cells[i] = fmt.Sprintf("%.1f%%", cov[p])
+			}
+			fmt.Printf("| %s | %d | %s |\n", m.Name, reps, strings.Join(cells, " | "))
+		}
+	}
+}
+
+func headers(ps []float64) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = fmt.Sprintf("p%v", p)
+	}
+	return out
+}
