@@ -305,6 +305,18 @@ type Result struct {
 	// +listMapKey=path
 	// +optional
 	Paths []PathAccounting `json:"paths,omitempty"`
+	// sidecarCost is what each sidecar's CPU costs per completed request of the measured
+	// path, and the rate its CPU limit sustains at that cost: Dapr's cost, told apart from
+	// the limit, even when the limit bounded the run.
+	// +listType=map
+	// +listMapKey=role
+	// +optional
+	SidecarCost []SidecarCost `json:"sidecarCost,omitempty"`
+	// limitBound is true when a sidecar or app was throttled by its CPU limit during the
+	// measured runs (condition CPULimitBound): the added latency is then that of a sidecar
+	// at its limit at the requested rate, not of Dapr's work alone.
+	// +optional
+	LimitBound bool `json:"limitBound,omitempty"`
 	// saturated lists the paths whose load tester could not keep its schedule: their
 	// latency is that of a lower rate than requested, so no added latency is claimed.
 	// +listType=map
@@ -364,6 +376,21 @@ type ContainerCPU struct {
 	// capacityPercent is, for a node, its CPU busy as a share of its capacity.
 	// +optional
 	CapacityPercent string `json:"capacityPercent,omitempty"`
+}
+
+// SidecarCost is one sidecar role's CPU per request.
+type SidecarCost struct {
+	// role is serverSidecar, or clientSidecar (every load-tester pod's sidecar together).
+	Role string `json:"role"`
+	// cpuPerRequest is the CPU time per completed request over the measured runs: the
+	// kubelet's CPU counter differenced at their edges, over the requests completed. CFS
+	// throttling delays a sidecar's work without changing its amount, so a limit-bound run
+	// measures it too (at the requested rate: per-request work may differ at other rates).
+	CPUPerRequest metav1.Duration `json:"cpuPerRequest"`
+	// limitSustainsQPS is the rate the sidecar's CPU limit sustains at that cost (limit /
+	// cost), a decimal string; absent without a limit.
+	// +optional
+	LimitSustainsQPS string `json:"limitSustainsQPS,omitempty"`
 }
 
 // PathAccounting is every scheduled request of one path, over its repetitions.

@@ -70,7 +70,12 @@ func BoundedBy(res *perfv1alpha1.Result) string {
 		}
 	}
 	for _, s := range res.Saturated {
-		found = append(found, fmt.Sprintf("the load tester (%s path behind schedule)", s.Path))
+		if s.TesterLagP99 != nil && s.TesterLagBound != nil && s.TesterLagP99.Duration > s.TesterLagBound.Duration {
+			found = append(found, fmt.Sprintf("the load tester (its own lag on the %s path, p99 %s)", s.Path, s.TesterLagP99.Duration))
+		} else {
+			// The tester was on time: the path itself could not carry the rate.
+			found = append(found, fmt.Sprintf("the %s path's capacity (%s of %d qps, the load tester on time)", s.Path, s.ActualQPS, res.RequestedQPS))
+		}
 	}
 	switch {
 	case len(found) > 0:

@@ -60,6 +60,15 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 	res.CPU = in.CPU
 	m, _ := repetitions.Of(in.Summary, MeasuredVariant(run))
 	addUsage(run, res, in.Usage, m.ActualQPS)
+	completed := m.ActualQPS
+	if m.Requests > 0 {
+		completed *= float64(m.Requests-m.Errors) / float64(m.Requests)
+	}
+	res.SidecarCost = sidecarCosts(run, in.CPU, completed)
+	if in.CPU != nil {
+		bound, _ := ThrottledContainers(in.CPU.Measured)
+		res.LimitBound = len(bound) > 0
+	}
 	return res
 }
 
@@ -371,6 +380,9 @@ func Headline(res *perfv1alpha1.Result) string {
 	}
 	if lag := laggingPods(res); len(lag) > 0 {
 		msg += "; " + strings.Join(lag, ", ")
+	}
+	if c := CostMessage(res); c != "" {
+		msg += "; " + c
 	}
 	if b := BoundedBy(res); b != "" {
 		msg += "; " + b

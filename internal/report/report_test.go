@@ -26,6 +26,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"k8s.io/utils/ptr"
+
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/result"
 )
@@ -128,6 +130,42 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 	}
 }
 
+// A limit-bound run still says what Dapr costs: each sidecar's CPU per completed request from
+// the counters, the rate the configured limit sustains at that cost, and the added latency
+// labelled as the limit's.
+func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Load: perfv1alpha1.LoadSpec{QPS: 1000},
+		Dapr: perfv1alpha1.DaprSpec{Sidecar: perfv1alpha1.SidecarSpec{CPULimit: ptr.To(resource.MustParse("500m"))}}}}
+	added := result.Added{Confidence: 0.95, Reps: 3, Percentiles: []result.AddedPercentile{{P: 90, Interval: result.Interval{Us: 40_000, LowUs: 30_000, HighUs: 50_000}}}}
+	sum := &result.Summary{RequestedQPS: 1000, GapUs: 16000, Added: &added,
+		Merged: []result.Merged{{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 50, Us: 9000}, {P: 90, Us: 41_000}, {P: 99, Us: 90_000}}}},
+		Runs: []result.Run{
+			{Variant: result.Baseline, ActualQPS: 1000, Requests: 60_000, Scheduled: 60_000, TesterLagP99Us: 200},
+			{Variant: result.Dapr, ActualQPS: 1000, Requests: 60_000, Scheduled: 60_000, TesterLagP99Us: 300}}}
+	throttled := perfv1alpha1.ContainerCPU{Role: "serverSidecar", CPU: resource.MustParse("470m"), Periods: 600, ThrottledPeriodsPercent: "63.0",
+		Throttled: &metav1.Duration{Duration: 16 * time.Second}}
+	client := perfv1alpha1.ContainerCPU{Role: "clientSidecar", CPU: resource.MustParse("120m")}
+	res := Build(run, Inputs{Summary: sum, CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{throttled, client}}})
+	if len(res.Saturated) != 0 || res.Added == nil || !res.LimitBound {
+		t.Fatalf("saturated %+v, added %+v, limit-bound %v: a throttled sidecar with the tester on time is latency, claimed and labelled",
+			res.Saturated, res.Added, res.LimitBound)
+	}
+	want := []perfv1alpha1.SidecarCost{
+		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitSustainsQPS: "1063.0"},
+		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitSustainsQPS: "4166.0"},
+	}
+	if !equality.Semantic.DeepEqual(res.SidecarCost, want) {
+		t.Errorf("sidecar cost %+v, want %+v", res.SidecarCost, want)
+	}
+	h := Headline(res)
+	for _, part := range []string{"serverSidecar 470µs CPU per request (its CPU limit sustains ~1063.0 rps)", "limit-bound", "added by Dapr p90 40ms"} {
+		if !strings.Contains(h, part) {
+			t.Errorf("headline %q lacks %q", h, part)
+		}
+	}
+}
+
 // A tail percentile's interval from fewer than result.MinRepetitionsForTail repetitions is
 // called approximate, in status and in the headline; from enough it is claimed.
 func TestTailIntervalsAreApproximateBelowFiveRepetitions(t *testing.T) {
@@ -208,15 +246,23 @@ func TestBoundedByNamesWhatLimitedTheLatency(t *testing.T) {
 			cpu("serverSidecar", "37.5", ""), cpu("loadTester", "80.0", "")}}}, "bounded by the CPU limit: serverSidecar 37.5% of 600 periods (3s stalled, 480m CPU)"},
 		{"the node", &perfv1alpha1.Result{CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{cpu("node/a", "", "96.5")}}},
 			"bounded by node CPU (node/a 96.5% busy)"},
-		{"the load tester", &perfv1alpha1.Result{Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr"}}}, "bounded by the load tester (dapr path behind schedule)"},
-		{"the limit, then the load tester it held back", &perfv1alpha1.Result{Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr"}},
+		{"the load tester, late itself", &perfv1alpha1.Result{Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr",
+			TesterLagP99: &metav1.Duration{Duration: 12 * time.Millisecond}, TesterLagBound: &metav1.Duration{Duration: 2 * time.Millisecond}}}},
+			"bounded by the load tester (its own lag on the dapr path, p99 12ms)"},
+		// The tester used 72m and was on time: a throttled sidecar held the path back, and the
+		// verdict must not blame the tester.
+		{"the limit, then the path it held back", &perfv1alpha1.Result{RequestedQPS: 1000, Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr",
+			ActualQPS: "912.4", TesterLagP99: &metav1.Duration{Duration: 300 * time.Microsecond}, TesterLagBound: &metav1.Duration{Duration: 2 * time.Millisecond}}},
 			CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{cpu("serverSidecar", "97.2", "")}}},
-			"bounded by the CPU limit: serverSidecar 97.2% of 600 periods (3s stalled, 480m CPU); the load tester (dapr path behind schedule)"},
+			"bounded by the CPU limit: serverSidecar 97.2% of 600 periods (3s stalled, 480m CPU); the dapr path's capacity (912.4 of 1000 qps, the load tester on time)"},
 	}
 	for _, c := range cases {
 		got := BoundedBy(c.res)
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if c.name == "the limit, then the path it held back" && strings.Contains(got, "load tester (") {
+			t.Errorf("%s: the verdict blames the load tester though it was on time: %q", c.name, got)
 		}
 		if strings.Contains(got, "loadTester") {
 			t.Errorf("%s: the load tester's own limit does not bound Dapr's latency: %q", c.name, got)

@@ -1,0 +1,76 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/usage"
+)
+
+// sidecarCosts is each sidecar's CPU per completed request of the measured path, from the
+// counters over its runs, and the rate the spec's sidecar CPU limit sustains at that cost.
+// completedQPS is the measured path's rate of completed requests. Nil without counters.
+func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, completedQPS float64) []perfv1alpha1.SidecarCost {
+	if cpu == nil || completedQPS <= 0 {
+		return nil
+	}
+	var out []perfv1alpha1.SidecarCost
+	for _, role := range []usage.Role{usage.ServerSidecar, usage.ClientSidecar} {
+		for _, c := range cpu.Measured {
+			if c.Role != string(role) || c.CPU.MilliValue() <= 0 {
+				continue
+			}
+			// m millicores are m/1000 CPU-seconds each second, over completedQPS requests.
+			perRequest := time.Duration(float64(c.CPU.MilliValue()) / 1000 / completedQPS * float64(time.Second))
+			cost := perfv1alpha1.SidecarCost{Role: c.Role, CPUPerRequest: metav1.Duration{Duration: perRequest.Round(time.Microsecond / 10)}}
+			if limit := run.Spec.Dapr.Sidecar.CPULimit; limit != nil && perRequest > 0 {
+				sustains := limit.AsApproximateFloat64() / perRequest.Seconds()
+				cost.LimitSustainsQPS = formatQPS(math.Floor(sustains))
+			}
+			out = append(out, cost)
+		}
+	}
+	return out
+}
+
+// CostMessage says what each sidecar costs per request and what its limit sustains; for a
+// limit-bound result it labels the added latency as the limit's. Empty without costs.
+func CostMessage(res *perfv1alpha1.Result) string {
+	if res == nil || len(res.SidecarCost) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, c := range res.SidecarCost {
+		part := fmt.Sprintf("%s %s CPU per request", c.Role, c.CPUPerRequest.Duration)
+		if c.LimitSustainsQPS != "" {
+			part += fmt.Sprintf(" (its CPU limit sustains ~%s rps)", c.LimitSustainsQPS)
+		}
+		parts = append(parts, part)
+	}
+	msg := "Dapr's cost: " + strings.Join(parts, ", ")
+	if res.LimitBound {
+		msg += fmt.Sprintf("; the added latency at %d rps is limit-bound: that of a sidecar held at its CPU limit", res.RequestedQPS)
+	}
+	return msg
+}
