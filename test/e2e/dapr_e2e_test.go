@@ -150,6 +150,13 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		// reports; the send lag says how well the load tester kept its schedule.
 		Expect(res.ServiceTime).NotTo(BeNil())
 		Expect(res.SendLag).NotTo(BeNil())
+		Expect(res.TesterLag).NotTo(BeNil(), "the load tester's own lag, apart from the connections' waits")
+		Expect(res.Paths).NotTo(BeEmpty())
+		for _, p := range res.Paths {
+			Expect(p.Sent+p.Unsent).To(Equal(p.Scheduled), "%+v", p)
+			GinkgoWriter.Printf("path %s: scheduled %d, sent %d, completed %d, failed %d, never sent %d; tester lag p99 %s\n",
+				p.Path, p.Scheduled, p.Sent, p.Completed, p.Failed, p.Unsent, p.TesterLagP99.Duration)
+		}
 		Expect(res.Latency.P99.Duration).To(BeNumerically(">=", res.ServiceTime.P99.Duration))
 		GinkgoWriter.Printf("service time %s\nsend lag %s\nsaturated %v\n", summary(res.ServiceTime), summary(res.SendLag), res.Saturated)
 

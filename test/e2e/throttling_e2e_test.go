@@ -45,6 +45,45 @@ func sidecarCPU(res *perfv1alpha1.Result) perfv1alpha1.ContainerCPU {
 	return perfv1alpha1.ContainerCPU{}
 }
 
+// sidecarCost is a sidecar role's CPU per request in a result.
+func sidecarCost(res *perfv1alpha1.Result, role string) perfv1alpha1.SidecarCost {
+	for _, c := range res.SidecarCost {
+		if c.Role == role {
+			return c
+		}
+	}
+	Fail("no " + role + " in result.sidecarCost")
+	return perfv1alpha1.SidecarCost{}
+}
+
+// expectPerPodCPU checks a split load's CPU: for the roles every load-tester pod has, a
+// figure per pod in cpu.measuredPods (at least two: a pod whose readings do not surround
+// its phases has none), each a plausible share of a node (two pods' counters subtracted from
+// each other once read 22,111m), and the role's figure their sum (±10%: rounding).
+func expectPerPodCPU(res *perfv1alpha1.Result, pods int) {
+	ExpectWithOffset(1, res.CPU).NotTo(BeNil(), "no CPU accounting")
+	for _, role := range []string{"clientSidecar", "loadTester"} {
+		var sum int64
+		var names []string
+		for _, c := range res.CPU.MeasuredPods {
+			if c.Role == role {
+				sum += c.CPU.MilliValue()
+				names = append(names, c.Pod+"="+c.CPU.String())
+				ExpectWithOffset(1, c.CPU.MilliValue()).To(BeNumerically("<", 2000), "%s of pod %s", role, c.Pod)
+			}
+		}
+		ExpectWithOffset(1, len(names)).To(And(BeNumerically(">=", 2), BeNumerically("<=", pods)), "%s per pod: %+v", role, res.CPU.MeasuredPods)
+		var total int64 = -1
+		for _, c := range res.CPU.Measured {
+			if c.Role == role {
+				total = c.CPU.MilliValue()
+			}
+		}
+		GinkgoWriter.Printf("%s: %dm in all; per pod %v\n", role, total, names)
+		ExpectWithOffset(1, math.Abs(float64(total-sum))).To(BeNumerically("<=", 0.1*float64(sum)+3), "%s: %dm against its pods' %dm", role, total, sum)
+	}
+}
+
 func percent(s string) float64 {
 	v, err := strconv.ParseFloat(s, 64)
 	ExpectWithOffset(1, err).NotTo(HaveOccurred(), "percent %q", s)
@@ -78,6 +117,12 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		GinkgoWriter.Printf("tight: serverSidecar %s CPU, %s%% of %d periods throttled (%s), over %ds; source %s\n",
 			sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Throttled.Duration, sc.Seconds, st.Result.CPU.Source)
 		Expect(percent(sc.ThrottledPeriodsPercent)).To(BeNumerically(">", 50))
+		// Limit-bound, it still says what Dapr costs: CPU per request, and the rate its limit sustains.
+		Expect(st.Result.LimitBound).To(BeTrue(), describe(tight))
+		cost := sidecarCost(st.Result, "serverSidecar")
+		GinkgoWriter.Printf("tight: serverSidecar %s CPU per request, its limit sustains %s rps\n", cost.CPUPerRequest.Duration, cost.LimitSustainsQPS)
+		Expect(cost.CPUPerRequest.Duration).To(BeNumerically(">", 0))
+		Expect(strconv.ParseFloat(cost.LimitSustainsQPS, 64)).To(BeNumerically(">", 0))
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(
 			And(ContainSubstring("bounded by the CPU limit: "), MatchRegexp(`the CPU limit: [^;]*serverSidecar`)))
 		// The counters' CPU over the 60 s phase and metrics-server's windows inside it agree.
@@ -98,5 +143,9 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		GinkgoWriter.Printf("roomy: serverSidecar %s CPU, %s%% of %d periods throttled, over %ds\n", sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Seconds)
 		Expect(percent(sc.ThrottledPeriodsPercent)).To(BeNumerically("<", 1))
 		Expect(sc.CPU.MilliValue()).To(BeNumerically(">", 0), "a 20 s phase has a CPU figure")
+		Expect(st.Result.LimitBound).To(BeFalse())
+		roomyCost := sidecarCost(st.Result, "serverSidecar")
+		GinkgoWriter.Printf("roomy: serverSidecar %s CPU per request\n", roomyCost.CPUPerRequest.Duration)
+		Expect(roomyCost.CPUPerRequest.Duration).To(BeNumerically(">", 0))
 	})
 })

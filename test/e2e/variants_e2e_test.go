@@ -177,6 +177,14 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		Expect(res.Errors).To(BeZero())
 		Expect(res.Requests).To(BeNumerically(">=", int64(0.95*protocolQPS*15)))
 		Expect(res.AddedInterval.Low.P50.Duration).To(BeNumerically(">", 0))
+		// Each pod's client sidecar and tester are differenced on their own counters and summed
+		// per role: the role's CPU is its pods' CPU added up, each pod's visible.
+		expectPerPodCPU(res, 3)
+		// Every scheduled request accounted for.
+		for _, p := range res.Paths {
+			Expect(p.Sent+p.Unsent).To(Equal(p.Scheduled), "%+v", p)
+			Expect(p.Completed+p.Failed).To(Equal(p.Sent), "%+v", p)
+		}
 		// The target's app served every pod's requests: all of them reached it through Dapr.
 		stats, _ := appStats(split, nil)
 		Expect(stats["invocations"]).To(BeNumerically(">=", res.Requests))
