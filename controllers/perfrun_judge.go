@@ -80,9 +80,11 @@ func judgeThresholds(run *perfv1alpha1.PerfRun) (fail bool, msg string) {
 }
 
 // minReferenceRuns is the fewest earlier runs a regression is judged against (or the
-// window, when smaller); maxHistory the most earlier runs a history holds.
+// window, when smaller): fewer have no spread worth the name (the outlier test needs five,
+// and a change point in five runs or fewer cannot be significant); maxHistory the most
+// earlier runs a history holds.
 const (
-	minReferenceRuns = 3
+	minReferenceRuns = 5
 	maxHistory       = 100
 )
 
@@ -144,15 +146,17 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 		if reference >= window || len(history) >= maxHistory {
 			break
 		}
-		flagged := earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed)
+		// A run judged Regressed before the user accepted its level as the new baseline is
+		// reference again: accepting a step is accepting its runs.
+		flagged := earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed) && since.IsZero()
 		history = append(history, regression.Earlier{Result: earlier[i].Status.Result, Regressed: flagged})
 		if !flagged {
 			reference++
 		}
 	}
 	slices.Reverse(history) // oldest first
-	// One or two reference runs have no spread worth the name: their noise would be
-	// reported as regressions. Judge once min(window, 3) earlier runs exist.
+	// A few reference runs have no spread worth the name: their noise would be reported as
+	// regressions. Judge once min(window, 5) earlier runs exist.
 	if need := min(window, minReferenceRuns); reference < need {
 		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoReference,
 			fmt.Sprintf("%d earlier successful, undisturbed runs of schedule %s with this template; %d are needed to judge a regression", reference, name, need))

@@ -78,33 +78,53 @@ func TestFailuresAreKeptApartFromLatency(t *testing.T) {
 }
 
 // Slots fortio never sent because a connection was still busy at the end time are
-// counted, and recorded at the least they waited: end − their slot.
+// counted, and recorded at the least they waited: until their thread stopped — its last
+// request's completion past the end time — never the slowest thread's end.
 func TestSlotsNeverSentAreRecordedAtTheLeastTheyWaited(t *testing.T) {
-	s := Schedule{Start: time.Now(), QPS: 100, Duration: time.Second, Threads: 1} // 100 slots, 10.1 ms apart
-	r := NewRecorder(1)
+	s := Schedule{Start: time.Now(), QPS: 200, Duration: time.Second, Threads: 2} // 100 slots a thread, 10.1 ms apart
+	r := NewRecorder(2)
 	ctx := context.Background()
-	for i := range int64(90) {
+	endTime := s.Start.Add(s.Duration)
+	// Thread 0: slot 89's request hangs until 5 ms past the end time; slots 90..99 never go.
+	for i := range int64(89) {
 		r.Report(ctx, 0, i, s.Intended(0, i), 0.001, true, "")
 	}
-	end := s.Start.Add(s.Duration).Add(5 * time.Millisecond)
+	r.Report(ctx, 0, 89, s.Intended(0, 89), endTime.Add(5*time.Millisecond).Sub(s.Intended(0, 89)).Seconds(), true, "")
+	// Thread 1: slot 97's request hangs for 3 s (a timeout); slots 98, 99 never go.
+	for i := range int64(97) {
+		r.Report(ctx, 1, i, s.Intended(1, i), 0.001, true, "")
+	}
+	r.Report(ctx, 1, 97, s.Intended(1, 97), 3, true, "")
+	end := s.Intended(1, 97).Add(3 * time.Second) // the run ends with its slowest thread
 	rec := r.Finish(s, end)
-	if rec.Tally.Scheduled != 100 || rec.Tally.Sent != 90 || rec.Tally.Unsent != 10 {
-		t.Fatalf("tally %+v, want 100 scheduled, 90 sent, 10 never sent", rec.Tally)
+	if rec.Tally.Scheduled != 200 || rec.Tally.Sent != 188 || rec.Tally.Unsent != 12 {
+		t.Fatalf("tally %+v, want 200 scheduled, 188 sent, 12 never sent", rec.Tally)
 	}
-	if got := rec.Latency.TotalCount(); got != 100 {
-		t.Errorf("%d latencies recorded, want every slot's 100", got)
+	if got := rec.Latency.TotalCount(); got != 200 {
+		t.Errorf("%d latencies recorded, want every slot's 200", got)
 	}
-	// Slot 90 was due at 90·(1+1/99)/100 s ≈ 909 ms; the run ended at 1005 ms.
-	want := end.Sub(s.Intended(0, 90)).Microseconds()
-	if got := rec.Latency.Max(); got < want-50 || got > want+50 {
-		t.Errorf("longest latency %d µs, want slot 90's wait until the end, %d µs", got, want)
+	// Thread 0's slots 90..99 waited until thread 0 stopped, 5 ms past the end time (at most
+	// ~100 ms) — not the 3 s thread 1's hung request kept the run going. Over 200 ms: thread
+	// 1's hung request and its two unsent slots only.
+	long := int64(0)
+	for _, bar := range rec.Latency.Distribution() {
+		if bar.From > 200_000 {
+			long += bar.Count
+		}
+	}
+	if long != 3 {
+		t.Errorf("%d latencies over 200 ms, want 3: thread 0's unsent slots were charged until another thread's end", long)
+	}
+	want := endTime.Add(5 * time.Millisecond).Sub(s.Intended(0, 90)).Microseconds()
+	if got := rec.Latency.ValueAtPercentile(98); got < want-100 || got > want+100 { // the 196th of 200: above it slot 89 and the three
+		t.Errorf("the 196th latency %d µs, want thread 0's slot 90 waiting until its thread stopped, %d µs", got, want)
 	}
 	total := int64(0)
 	for _, b := range rec.Blocks {
 		total += b.Total()
 	}
-	if total != 100 {
-		t.Errorf("blocks hold %d requests, want 100 (the interval's bootstrap must see the censored slots)", total)
+	if total != 200 {
+		t.Errorf("blocks hold %d requests, want 200 (the interval's bootstrap must see the censored slots)", total)
 	}
 }
 

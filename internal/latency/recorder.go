@@ -181,26 +181,42 @@ func eachOfThread(samples []sample, record func(x sample, prevDone time.Duration
 }
 
 // accountUnsent records each thread's slots after its last sent one, up to the schedule's
-// count, as censored latencies (end − due); slots due after end (an aborted run) are only
-// counted.
+// count, as censored latencies (the thread's stop − due); slots due after it (an aborted
+// run) are only counted.
+//
+// A fortio thread gives up on its own, at its first check of the clock after its last
+// request completed past the end time, so its stop is that completion (never before the
+// end time, never after the run's end): the slowest thread's end would overcharge the others.
 func (r *Recorder) accountUnsent(s Schedule, end time.Time, out *Recorded, block func(time.Time, int64)) {
 	calls := s.callsPerThread()
 	out.Tally.Scheduled = 0
+	endTime := s.Start.Add(s.Duration)
 	for t := range s.Threads {
-		sent := int64(0)
+		sent, lastDone := int64(0), time.Duration(0)
 		if t < len(r.threads) {
 			for _, x := range r.threads[t] {
 				sent = max(sent, x.slot+1)
+				lastDone = max(lastDone, x.sent+x.took)
 			}
 		}
 		out.Tally.Scheduled += max(calls, sent)
+		stop := end
+		if !end.IsZero() {
+			stop = r.base.Add(lastDone)
+			if stop.Before(endTime) {
+				stop = endTime
+			}
+			if stop.After(end) {
+				stop = end
+			}
+		}
 		for i := sent; i < calls; i++ {
 			out.Tally.Unsent++
 			due := s.Intended(t, i)
-			if end.IsZero() || !end.After(due) {
+			if stop.IsZero() || !stop.After(due) {
 				continue
 			}
-			waited := micros(end.Sub(due))
+			waited := micros(stop.Sub(due))
 			_ = out.Latency.RecordValue(waited)
 			block(due, waited)
 		}

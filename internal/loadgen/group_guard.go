@@ -75,7 +75,10 @@ func checkMeasurements(m podMeasurements, plan map[latency.Key]bool) error {
 		if !reported[key] {
 			return fmt.Errorf("a recording of %s, which the pod reports no run of", key)
 		}
-		for _, enc := range append([]string{w.Latency, w.Service, w.Lag}, w.Blocks...) {
+		if t := w.Tally; t.Scheduled < 0 || t.Sent < 0 || t.Failed < 0 || t.Unsent < 0 || t.Failed > t.Sent || t.Sent+t.Unsent > t.Scheduled {
+			return fmt.Errorf("recording %s: impossible tally %+v", key, t)
+		}
+		for _, enc := range append([]string{w.Latency, w.Service, w.Lag, w.TesterLag, w.Failed}, w.Blocks...) {
 			if err := latency.CheckEncoded(enc); err != nil {
 				return fmt.Errorf("recording %s: %w", key, err)
 			}

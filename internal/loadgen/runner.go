@@ -135,7 +135,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured) error {
 		}
 		k := latency.Key{Variant: t.Variant, Rep: rep}
 		if i, ok := halves[k]; ok && ph.Half == 2 {
-			out.runs[i] = joinHalves(out.runs[i], run)
+			out.runs[i] = joinHalves(out.runs[i], run, d)
 			out.recs[k].Append(recorded)
 			continue
 		}
@@ -148,17 +148,19 @@ func measure(ctx context.Context, cfg Config, m member, out *measured) error {
 	return nil
 }
 
-// joinHalves is one repetition measured in two halves (see loadsettings.PhaseOrder) as one
-// run: counts add up, the rate is over both halves' time, and the second half's start is
-// kept so the operator can tell the two phases apart.
-func joinHalves(first, second result.Run) result.Run {
+// joinHalves is one repetition measured in two halves (see loadsettings.PhaseOrder) of
+// half seconds each as one run: counts add up, and the rate is over the time a whole
+// repetition would have taken — both halves' schedules and the second's tail after its end
+// time (fortio waits for its last requests), as a whole repetition's rate carries one tail,
+// not two. The second half's start is kept so the operator can tell the two phases apart.
+func joinHalves(first, second result.Run, half time.Duration) result.Run {
 	out := first
 	out.Requests += second.Requests
 	out.Errors += second.Errors
 	out.Scheduled += second.Scheduled
-	out.Seconds = first.Seconds + second.Seconds
+	out.Seconds = half.Seconds() + second.Seconds
 	if out.Seconds > 0 {
-		out.ActualQPS = math.Round((first.ActualQPS*first.Seconds+second.ActualQPS*second.Seconds)/out.Seconds*100) / 100
+		out.ActualQPS = math.Round(float64(out.Requests)/out.Seconds*100) / 100
 	}
 	out.MaxUs = max(first.MaxUs, second.MaxUs)
 	out.SecondHalfUnix = second.StartUnix

@@ -28,9 +28,10 @@ limitations under the License.
 //     significant digits, the current run's confidence interval for added latency (its
 //     best case must still be worse), a millicore for CPU.
 //
-// The reference is the history's first segment — the runs since the accepted baseline up
-// to the first change point — without runs that were themselves judged Regressed: a step
-// is never absorbed as the new normal, it stays flagged until the history returns to the
+// The reference is a segment of the history since the accepted baseline between change
+// points — the first, or a later one no worse than it (an improvement becomes the new
+// normal) — without runs that were themselves judged Regressed: a step for the worse is
+// never absorbed as the new normal, it stays flagged until the history returns to the
 // reference (the step is fixed) or a user accepts a new baseline.
 package regression
 
@@ -152,13 +153,10 @@ func Compare(current *perfv1alpha1.Result, history []Earlier, tolerancePercent i
 		}
 		series = append(series, cur)
 		cps := ChangePoints(series, changePointSeed)
-		firstChange := len(series) - 1 // the current run is never reference
-		if len(cps) > 0 {
-			firstChange = min(cps[0], firstChange)
-		}
+		from, to := referenceSegment(series, cps, fig.higherIsWorse)
 		var ref []float64
-		for i := range firstChange {
-			if !flagged[i] {
+		for i := from; i < to; i++ {
+			if i < len(flagged) && !flagged[i] {
 				ref = append(ref, series[i])
 			}
 		}
@@ -187,8 +185,9 @@ func Compare(current *perfv1alpha1.Result, history []Earlier, tolerancePercent i
 		}
 		worse := worseBy(best)
 		if len(cps) > 0 {
+			// The current run's segment starts after the reference and sits worse than it.
 			last := cps[len(cps)-1]
-			f.Shifted = worseBy(stats.Median(series[last:])) > abs(med)*tol
+			f.Shifted = last >= to && worseBy(stats.Median(series[last:])) > abs(med)*tol
 		}
 		deviations := make([]float64, len(ref))
 		for i, v := range ref {
@@ -203,6 +202,34 @@ func Compare(current *perfv1alpha1.Result, history []Earlier, tolerancePercent i
 		findings = append(findings, f)
 	}
 	return regressed, findings, true
+}
+
+// referenceSegment is the part of series (the current run last) a run is judged against:
+// the first segment between change points, moved on to each later segment that is better
+// than it (an improvement becomes the new normal; a step for the worse never does, nor the
+// steps of a drift). The
+// current run is never its own reference.
+func referenceSegment(series []float64, cps []int, higherIsWorse bool) (from, to int) {
+	bounds := append(append([]int{0}, cps...), len(series))
+	from, to = bounds[0], bounds[1]
+	for k := 1; k+1 < len(bounds); k++ {
+		segment := series[bounds[k]:bounds[k+1]]
+		if bounds[k+1] == len(series) {
+			segment = segment[:len(segment)-1] // without the current run
+		}
+		if len(segment) == 0 {
+			continue
+		}
+		ref, next := stats.Median(series[from:to]), stats.Median(segment)
+		worse := next - ref
+		if !higherIsWorse {
+			worse = ref - next
+		}
+		if worse <= 0 { // better: within the tolerance would let a drift carry the reference along
+			from, to = bounds[k], bounds[k]+len(segment)
+		}
+	}
+	return from, min(to, len(series)-1)
 }
 
 // changePointSeed fixes the permutation tests' draws: one history, one answer.

@@ -130,6 +130,26 @@ func TestNoiseAloneRarelyRegresses(t *testing.T) {
 	}
 }
 
+// An improvement becomes the new normal: after a step down, a return to the old level is a
+// regression against the new one, not "better than the old reference".
+func TestAnImprovementBecomesTheReference(t *testing.T) {
+	var earlier []Earlier
+	for i := range 20 {
+		level := int64(1000)
+		if i >= 8 {
+			level = 500
+		}
+		earlier = append(earlier, Earlier{Result: res(level+int64(i%3)*10, 4400, "999.0", 0)})
+	}
+	regressed, findings, _ := Compare(res(800, 4400, "999.0", 0), earlier, 10)
+	if !regressed {
+		t.Errorf("800 µs after twelve runs at ~500 µs (and eight at ~1000 before them) not flagged: %s", Message(findings))
+	}
+	if f := findings[0]; f.Median != "510µs" {
+		t.Errorf("reference median %s, want the improved level's 510µs: %s", f.Median, Message(findings))
+	}
+}
+
 // E-divisive finds a clear step where it is, and nothing in a flat history.
 func TestChangePoints(t *testing.T) {
 	flat := []float64{10, 11, 9, 10, 10.5, 9.5, 10, 11, 9, 10}
