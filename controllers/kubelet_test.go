@@ -310,6 +310,9 @@ func controllerRef(owner client.Object) metav1.OwnerReference {
 // podIPs numbers the pod IPs the fake kubelet hands out.
 var podIPs atomic.Int32
 
+// testCalibration is the score every fake pod's calibration reports.
+const testCalibration = `{"single":12345.6,"parallel":20000,"parallelism":2,"seconds":2}`
+
 func setPodStatus(pod *corev1.Pod, phase corev1.PodPhase, state func(container string) corev1.ContainerState, ready bool) {
 	Eventually(func() error {
 		if err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(pod), pod); err != nil {
@@ -318,6 +321,17 @@ func setPodStatus(pod *corev1.Pod, phase corev1.PodPhase, state func(container s
 		pod.Status.Phase = phase
 		if phase == corev1.PodRunning && pod.Status.PodIP == "" {
 			pod.Status.PodIP = fmt.Sprintf("10.244.0.%d", podIPs.Add(1)%250+2)
+		}
+		// Init containers have ended by the time any container runs: the calibration with its
+		// score as its termination message.
+		pod.Status.InitContainerStatuses = nil
+		for _, c := range pod.Spec.InitContainers {
+			msg := ""
+			if c.Name == workload.ContainerCalibrate {
+				msg = testCalibration
+			}
+			pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, corev1.ContainerStatus{Name: c.Name, Image: c.Image,
+				State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed", Message: msg}}})
 		}
 		pod.Status.ContainerStatuses = nil
 		for _, c := range pod.Spec.Containers {

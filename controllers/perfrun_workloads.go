@@ -169,4 +169,5 @@ func (r *PerfRunReconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, t
 	if env.TargetNode != "" && env.LoadTesterNode != "" {
 		env.SameNode = ptr.To(env.TargetNode == env.LoadTesterNode)
 	}
+	recordCalibration(env, run.Spec.Dapr.Sidecar, append(slices.Clone(targetPods), testerPods...))
 }

@@ -179,6 +179,32 @@ type Environment struct {
 	// sameNode is whether the load tester shared the target's node.
 	// +optional
 	SameNode *bool `json:"sameNode,omitempty"`
+	// calibration is each node's score on daprbench's calibration workload — a fixed bundle
+	// of a sidecar's work per request (a TLS record sealed and opened, a protobuf message,
+	// two HTTP/2 frames) — measured before the load by an init container of the run's target
+	// and load-tester pods, under the sidecar's CPU limit. CPU figures divided by it compare
+	// across machines.
+	// +listType=map
+	// +listMapKey=node
+	// +kubebuilder:validation:MaxItems=100
+	// +optional
+	Calibration []NodeCalibration `json:"calibration,omitempty"`
+}
+
+// NodeCalibration is one node's calibration score.
+type NodeCalibration struct {
+	// node the score was measured on.
+	Node string `json:"node"`
+	// single is units of the workload per second on one goroutine, a decimal string: the
+	// speed of one core as a sidecar's request path sees it.
+	Single string `json:"single"`
+	// parallel is units per second on parallelism goroutines at once (GOMAXPROCS under the
+	// CPU limit), a decimal string.
+	Parallel    string `json:"parallel"`
+	Parallelism int32  `json:"parallelism"`
+	// cpuLimit the calibration ran under: the sidecar's (absent: none).
+	// +optional
+	CPULimit *resource.Quantity `json:"cpuLimit,omitempty"`
 }
 
 // Result is the measurement of one run.
@@ -391,6 +417,14 @@ type SidecarCost struct {
 	// cost), a decimal string; absent without a limit.
 	// +optional
 	LimitSustainsQPS string `json:"limitSustainsQPS,omitempty"`
+	// cpuPerRequestUnits is cpuPerRequest in calibration units — how many units of the
+	// calibration workload that CPU time does on the sidecar's node (status.environment
+	// .calibration) — a decimal string: comparable across machines where CPU time is not.
+	// +optional
+	CPUPerRequestUnits string `json:"cpuPerRequestUnits,omitempty"`
+	// node the sidecar ran on (a split load's client sidecars: the leader's).
+	// +optional
+	Node string `json:"node,omitempty"`
 }
 
 // PathAccounting is every scheduled request of one path, over its repetitions.

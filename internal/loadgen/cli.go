@@ -18,6 +18,7 @@ package loadgen
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/daprbench/daprbench/internal/calibrate"
 	"github.com/daprbench/daprbench/internal/cliflags"
 	ls "github.com/daprbench/daprbench/internal/loadsettings"
 	"github.com/daprbench/daprbench/internal/result"
@@ -49,6 +51,9 @@ func Main(ctx context.Context, args, env []string, stdout, stderr io.Writer) int
 		writeSummary(terminationLog(args, env), result.Summary{RequestedQPS: inv.cfg.QPS, Error: "bad flags: " + err.Error()}, stderr)
 		return 2
 	}
+	if inv.calibrate > 0 {
+		return calibrateNode(inv.calibrate, inv.termLog, stdout, stderr)
+	}
 	sum, err := runWithSidecar(ctx, inv.cfg, inv.sidecarURL, inv.sidecarWait)
 	if err != nil {
 		sum.Error = err.Error()
@@ -67,6 +72,7 @@ type invocation struct {
 	sidecarURL  string
 	sidecarWait time.Duration
 	termLog     string
+	calibrate   time.Duration
 }
 
 // defaultTerminationLog is where Kubernetes reads a container's termination message.
@@ -90,6 +96,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.StringVar(&inv.sidecarURL, ls.SidecarURL, "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
 	fs.DurationVar(&inv.sidecarWait, ls.SidecarWait, 2*time.Minute, "how long to wait for the sidecar to become healthy")
 	fs.StringVar(&inv.termLog, ls.TerminationLog, defaultTerminationLog, "where the summary is written")
+	fs.DurationVar(&inv.calibrate, ls.Calibrate, 0, "instead of a load: score this node on the calibration workload for this long (each of one goroutine and GOMAXPROCS goroutines) and write the score as the termination message")
 	fs.Float64Var(&cfg.QPS, ls.QPS, 0, "requested requests per second, across all connections")
 	fs.IntVar(&cfg.Connections, ls.Connections, 16, "concurrent connections")
 	fs.DurationVar(&cfg.Duration, ls.Duration, 60*time.Second, "duration of one measured run")
@@ -134,6 +141,22 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 		}
 	}
 	return inv, nil
+}
+
+// calibrateNode scores the node on the calibration workload and writes the score, as JSON,
+// to the termination log and stdout.
+func calibrateNode(d time.Duration, termLog string, stdout, stderr io.Writer) int {
+	score := calibrate.Measure(d, 0)
+	b, err := json.Marshal(score)
+	if err == nil {
+		err = os.WriteFile(termLog, b, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "loadtester: writing the calibration:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s\n", b)
+	return 0
 }
 
 // runWithSidecar waits for the sidecar (if any), runs the load, and always stops the sidecar.

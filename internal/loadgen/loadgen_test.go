@@ -31,6 +31,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/daprbench/daprbench/internal/calibrate"
 	"github.com/daprbench/daprbench/internal/latency"
 	"github.com/daprbench/daprbench/internal/perfapp"
 	"github.com/daprbench/daprbench/internal/result"
@@ -415,4 +416,25 @@ func fortioLines(stdout string) []string {
 		}
 	}
 	return out
+}
+
+// --calibrate scores the node instead of driving a load, and writes the score as the
+// termination message the operator reads from the calibration init container.
+func TestCalibrateWritesTheNodesScore(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "termination-log")
+	var stdout bytes.Buffer
+	if code := Main(context.Background(), []string{"--calibrate=100ms", "--termination-log=" + log}, nil, &stdout, &bytes.Buffer{}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s calibrate.Score
+	if err := json.Unmarshal(b, &s); err != nil || s.Single <= 0 || s.Parallel <= 0 || s.Parallelism < 1 {
+		t.Errorf("termination message %q (%v), want a score", b, err)
+	}
+	if strings.TrimSpace(stdout.String()) != string(b) {
+		t.Errorf("stdout %q, want the score too", stdout.String())
+	}
 }

@@ -36,6 +36,10 @@ const (
 	RequestTimeout = "request-timeout"
 	TargetWait     = "target-wait"
 	TerminationLog = "termination-log"
+	// Calibrate makes the load tester score its node on the calibration workload for the
+	// given duration (each half) and write the score as its termination message, instead of
+	// driving a load: the calibration init container of a run's pods.
+	Calibrate = "calibrate"
 
 	DaprURL     = "dapr-url"
 	BaselineURL = "baseline-url"

@@ -19,12 +19,14 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/calibrate"
 	"github.com/daprbench/daprbench/internal/usage"
 )
 
@@ -32,6 +34,11 @@ import (
 // counters over its runs, and the rate the spec's sidecar CPU limit sustains at that cost.
 // completedQPS is the measured path's rate of completed requests. Nil without counters.
 func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, completedQPS float64) []perfv1alpha1.SidecarCost {
+	env := run.Status.Environment
+	if env == nil {
+		env = &perfv1alpha1.Environment{}
+	}
+	nodeOf := map[usage.Role]string{usage.ServerSidecar: env.TargetNode, usage.ClientSidecar: env.LoadTesterNode}
 	if cpu == nil || completedQPS <= 0 {
 		return nil
 	}
@@ -48,10 +55,25 @@ func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, co
 				sustains := limit.AsApproximateFloat64() / perRequest.Seconds()
 				cost.LimitSustainsQPS = formatQPS(math.Floor(sustains))
 			}
+			cost.Node = nodeOf[role]
+			if single, ok := calibrationOf(env, cost.Node); ok {
+				cost.CPUPerRequestUnits = strconv.FormatFloat(calibrate.Units(perRequest, single), 'f', 2, 64)
+			}
 			out = append(out, cost)
 		}
 	}
 	return out
+}
+
+// calibrationOf is a node's single-goroutine calibration score.
+func calibrationOf(env *perfv1alpha1.Environment, node string) (float64, bool) {
+	for _, c := range env.Calibration {
+		if c.Node == node && node != "" {
+			v, err := strconv.ParseFloat(c.Single, 64)
+			return v, err == nil && v > 0
+		}
+	}
+	return 0, false
 }
 
 // CostMessage says what each sidecar costs per request and what its limit sustains; for a
@@ -63,6 +85,9 @@ func CostMessage(res *perfv1alpha1.Result) string {
 	var parts []string
 	for _, c := range res.SidecarCost {
 		part := fmt.Sprintf("%s %s CPU per request", c.Role, c.CPUPerRequest.Duration)
+		if c.CPUPerRequestUnits != "" {
+			part += fmt.Sprintf(" = %s calibration units", c.CPUPerRequestUnits)
+		}
 		if c.LimitSustainsQPS != "" {
 			part += fmt.Sprintf(" (its CPU limit sustains ~%s rps)", c.LimitSustainsQPS)
 		}

@@ -136,7 +136,9 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
 	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
 		Load: perfv1alpha1.LoadSpec{QPS: 1000},
-		Dapr: perfv1alpha1.DaprSpec{Sidecar: perfv1alpha1.SidecarSpec{CPULimit: ptr.To(resource.MustParse("500m"))}}}}
+		Dapr: perfv1alpha1.DaprSpec{Sidecar: perfv1alpha1.SidecarSpec{CPULimit: ptr.To(resource.MustParse("500m"))}}},
+		Status: perfv1alpha1.PerfRunStatus{Environment: &perfv1alpha1.Environment{TargetNode: "a", LoadTesterNode: "b",
+			Calibration: []perfv1alpha1.NodeCalibration{{Node: "a", Single: "10000"}, {Node: "b", Single: "5000"}}}}}
 	added := result.Added{Confidence: 0.95, Reps: 3, Percentiles: []result.AddedPercentile{{P: 90, Interval: result.Interval{Us: 40_000, LowUs: 30_000, HighUs: 50_000}}}}
 	sum := &result.Summary{RequestedQPS: 1000, GapUs: 16000, Added: &added,
 		Merged: []result.Merged{{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 50, Us: 9000}, {P: 90, Us: 41_000}, {P: 99, Us: 90_000}}}},
@@ -152,14 +154,15 @@ func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
 			res.Saturated, res.Added, res.LimitBound)
 	}
 	want := []perfv1alpha1.SidecarCost{
-		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitSustainsQPS: "1063.0"},
-		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitSustainsQPS: "4166.0"},
+		// In calibration units: 470 µs on node a (10,000 units/s), 120 µs on node b (5,000).
+		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitSustainsQPS: "1063.0", CPUPerRequestUnits: "4.70", Node: "a"},
+		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitSustainsQPS: "4166.0", CPUPerRequestUnits: "0.60", Node: "b"},
 	}
 	if !equality.Semantic.DeepEqual(res.SidecarCost, want) {
 		t.Errorf("sidecar cost %+v, want %+v", res.SidecarCost, want)
 	}
 	h := Headline(res)
-	for _, part := range []string{"serverSidecar 470µs CPU per request (its CPU limit sustains ~1063.0 rps)", "limit-bound", "added by Dapr p90 40ms"} {
+	for _, part := range []string{"serverSidecar 470µs CPU per request = 4.70 calibration units (its CPU limit sustains ~1063.0 rps)", "limit-bound", "added by Dapr p90 40ms"} {
 		if !strings.Contains(h, part) {
 			t.Errorf("headline %q lacks %q", h, part)
 		}

@@ -48,6 +48,7 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, baselineHost string) *b
 	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)
 	pod := podSpec(run, run.Spec.LoadTester.WorkloadSpec, c, o)
 	defaultTesterCPURequest(&pod.Containers[0], run)
+	withCalibration(&pod, run, o)
 	pod.RestartPolicy = corev1.RestartPolicyNever
 	pod.Affinity = loadTesterAffinity(run)
 	tmpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod}

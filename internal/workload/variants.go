@@ -87,6 +87,7 @@ func TracingConfigurations(run *perfv1alpha1.PerfRun) []*unstructured.Unstructur
 
 func variantDeployment(run *perfv1alpha1.PerfRun, v VariantTarget, o Options) *appsv1.Deployment {
 	d := appDeployment(run, v.Deployment, RoleTarget, o)
+	withCalibration(&d.Spec.Template.Spec, run, o)
 	if len(run.Spec.Variants) > 0 {
 		// Every variant's Deployment selects its own pods only.
 		d.Labels[LabelVariant] = string(v.Code)

@@ -250,6 +250,32 @@ func TestLoadTesterGetsADefaultCPURequest(t *testing.T) {
 	}
 }
 
+// The target's and the load tester's pods score their node first, in the operator's own
+// image, limited like the sidecar; the baseline twin does not.
+func TestCalibrationRunsFirstUnderTheSidecarsLimit(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		s.Target.Image = "example.com/my-app:1"
+		s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
+	})
+	for name, pod := range map[string]corev1.PodSpec{
+		"target":      TargetDeployment(run, opts).Spec.Template.Spec,
+		"load tester": LoadTesterJob(run, opts, "10.244.0.7").Spec.Template.Spec,
+	} {
+		if len(pod.InitContainers) != 1 {
+			t.Fatalf("%s: init containers %+v, want the calibration", name, pod.InitContainers)
+		}
+		c := pod.InitContainers[0]
+		lim, req := c.Resources.Limits[corev1.ResourceCPU], c.Resources.Requests[corev1.ResourceCPU]
+		if c.Name != ContainerCalibrate || c.Image != opts.Image || lim.String() != "500m" || req.String() != "100m" ||
+			strings.Join(c.Command, " ") != "/loadtester --calibrate=2s" || c.SecurityContext == nil {
+			t.Errorf("%s: calibration %+v, want /loadtester --calibrate=2s in %s, 500m limit, 100m request, restricted", name, c, opts.Image)
+		}
+	}
+	if n := len(BaselineDeployment(run, opts).Spec.Template.Spec.InitContainers); n != 0 {
+		t.Errorf("the baseline twin has %d init containers", n)
+	}
+}
+
 func TestLoadTesterJobRunsOnceWithinTheTimeout(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioServiceInvocation)
 	job := LoadTesterJob(run, opts, "10.244.0.7")

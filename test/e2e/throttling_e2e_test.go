@@ -120,7 +120,10 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		// Limit-bound, it still says what Dapr costs: CPU per request, and the rate its limit sustains.
 		Expect(st.Result.LimitBound).To(BeTrue(), describe(tight))
 		cost := sidecarCost(st.Result, "serverSidecar")
-		GinkgoWriter.Printf("tight: serverSidecar %s CPU per request, its limit sustains %s rps\n", cost.CPUPerRequest.Duration, cost.LimitSustainsQPS)
+		GinkgoWriter.Printf("tight: serverSidecar %s CPU per request (%s calibration units on %s), its limit sustains %s rps; calibration %+v\n",
+			cost.CPUPerRequest.Duration, cost.CPUPerRequestUnits, cost.Node, cost.LimitSustainsQPS, st.Environment.Calibration)
+		Expect(st.Environment.Calibration).NotTo(BeEmpty(), "each node of the run scores itself before the load")
+		Expect(strconv.ParseFloat(cost.CPUPerRequestUnits, 64)).To(BeNumerically(">", 0), "the cost in calibration units")
 		Expect(cost.CPUPerRequest.Duration).To(BeNumerically(">", 0))
 		Expect(strconv.ParseFloat(cost.LimitSustainsQPS, 64)).To(BeNumerically(">", 0))
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(

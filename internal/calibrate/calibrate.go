@@ -1,0 +1,185 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package calibrate measures how fast a node does a sidecar's kind of work: a fixed,
+// deterministic bundle of what daprd does per request — a TLS record sealed and opened
+// (AES-128-GCM, mTLS), a protobuf message marshalled and parsed (Dapr's gRPC between
+// sidecars), and an HTTP/2 HEADERS and DATA frame written and read with HPACK — repeated
+// for a few seconds, on one goroutine and on as many as the CPU limit allows. Two clusters'
+// figures divided by their scores compare Dapr, not CPUs. It runs in the run's own image, in
+// an init container limited like the sidecar.
+package calibrate
+
+import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// recordBytes is the payload of one unit: Dapr's published scenario sends 1 KiB.
+const recordBytes = 1024
+
+// Score is a node's calibration: units of the fixed workload per second.
+type Score struct {
+	// Single is units per second on one goroutine: the speed of one core as the sidecar's
+	// request path sees it.
+	Single float64 `json:"single"`
+	// Parallel is units per second on Parallelism goroutines at once.
+	Parallel    float64 `json:"parallel"`
+	Parallelism int     `json:"parallelism"`
+	// Seconds each measurement lasted.
+	Seconds float64 `json:"seconds"`
+}
+
+// worker holds one goroutine's state: every unit does the same work on the same bytes.
+type worker struct {
+	aead   cipher.AEAD
+	nonce  []byte
+	record []byte
+	sealed []byte
+	opened []byte
+	msg    *structpb.Struct
+	wire   bytes.Buffer
+	frames bytes.Buffer
+	hpack  bytes.Buffer
+	enc    *hpack.Encoder
+}
+
+func newWorker() *worker {
+	key := bytes.Repeat([]byte{0x5a}, 16)
+	block, _ := aes.NewCipher(key) // a 16-byte key is always valid
+	aead, _ := cipher.NewGCM(block)
+	w := &worker{aead: aead, nonce: make([]byte, aead.NonceSize()), record: make([]byte, recordBytes)}
+	for i := range w.record {
+		w.record[i] = byte(i * 31)
+	}
+	w.msg, _ = structpb.NewStruct(map[string]any{ // literal values: always valid
+		"id": "5f0c2b6e-8d4e-4a3b-9c1d-2e7f6a5b4c3d", "method": "test", "app": "perf-target",
+		"qps": 1000.0, "ok": true, "tags": []any{"dapr", "bench", "mtls"},
+		"meta": map[string]any{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "size": 1024.0},
+	})
+	w.enc = hpack.NewEncoder(&w.hpack)
+	return w
+}
+
+// unit does one bundle of work and returns a checksum of what it produced, so the work can
+// neither be skipped by the compiler nor differ between runs.
+func (w *worker) unit() uint64 {
+	h := fnv.New64a()
+	// TLS record: seal and open.
+	w.sealed = w.aead.Seal(w.sealed[:0], w.nonce, w.record, nil)
+	w.opened, _ = w.aead.Open(w.opened[:0], w.nonce, w.sealed, nil)
+	_, _ = h.Write(w.sealed[len(w.sealed)-16:])
+	// Protobuf: marshal and parse.
+	b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(w.msg)
+	var back structpb.Struct
+	_ = proto.Unmarshal(b, &back)
+	_ = binary.Write(h, binary.LittleEndian, uint64(len(b)))
+	// HTTP/2: a HEADERS frame (HPACK, a fresh table each time) and a DATA frame, written and read.
+	w.hpack.Reset()
+	w.enc = hpack.NewEncoder(&w.hpack)
+	for _, f := range []hpack.HeaderField{{Name: ":method", Value: "POST"}, {Name: ":path", Value: "/v1.0/invoke/perf-target/method/test"},
+		{Name: ":scheme", Value: "http"}, {Name: ":authority", Value: "localhost:3500"}, {Name: "content-type", Value: "application/json"},
+		{Name: "dapr-app-id", Value: "perf-target"}, {Name: "traceparent", Value: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}} {
+		_ = w.enc.WriteField(f)
+	}
+	w.frames.Reset()
+	fr := http2.NewFramer(&w.frames, &w.frames)
+	_ = fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: w.hpack.Bytes(), EndHeaders: true})
+	_ = fr.WriteData(1, true, w.opened)
+	for {
+		f, err := fr.ReadFrame()
+		if err == io.EOF || err != nil {
+			break
+		}
+		if d, ok := f.(*http2.DataFrame); ok {
+			_, _ = h.Write(d.Data()[:8])
+		}
+	}
+	return h.Sum64()
+}
+
+// Checksum is the checksum of n units on a fresh worker: the same on every run and every
+// machine (the tests hold it to that).
+func Checksum(n int) uint64 {
+	w := newWorker()
+	h := fnv.New64a()
+	for range n {
+		_ = binary.Write(h, binary.LittleEndian, w.unit())
+	}
+	return h.Sum64()
+}
+
+// Measure runs the workload for d on one goroutine, then for d on parallelism goroutines
+// (GOMAXPROCS when 0 or less: the CPU limit's whole cores, at least one).
+func Measure(d time.Duration, parallelism int) Score {
+	if parallelism <= 0 {
+		parallelism = runtime.GOMAXPROCS(0)
+	}
+	s := Score{Parallelism: parallelism, Seconds: d.Seconds()}
+	s.Single = rate(d, 1)
+	s.Parallel = rate(d, parallelism)
+	return s
+}
+
+// rate is units per second over d on n goroutines.
+func rate(d time.Duration, n int) float64 {
+	var units atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	deadline := start.Add(d)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newWorker()
+			for time.Now().Before(deadline) {
+				for range 16 { // check the clock every 16 units
+					w.unit()
+				}
+				units.Add(16)
+			}
+		}()
+	}
+	wg.Wait()
+	return float64(units.Load()) / time.Since(start).Seconds()
+}
+
+// String is the score as a reader sees it.
+func (s Score) String() string {
+	return fmt.Sprintf("%.0f units/s on one goroutine, %.0f on %d", s.Single, s.Parallel, s.Parallelism)
+}
+
+// Units is CPU time expressed in units of the workload at a single-goroutine score of
+// single units per second: how many units that CPU time does on that node. A cost per
+// request in units compares across machines where CPU time does not.
+func Units(cpu time.Duration, single float64) float64 { return cpu.Seconds() * single }
+
+// workloadChecksum is Checksum(64) of this version of the workload.
+const workloadChecksum = 0x29fe8ec0cc17a725

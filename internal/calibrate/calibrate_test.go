@@ -1,0 +1,60 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package calibrate
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// The workload does the same work every run, on every machine: its output's checksum is
+// fixed. A change to the workload changes it — and makes old scores incomparable, so the
+// golden value changes only together with a note in the docs.
+func TestTheWorkloadIsDeterministic(t *testing.T) {
+	a, b := Checksum(64), Checksum(64)
+	if a != b {
+		t.Fatalf("two runs of 64 units: %#x then %#x", a, b)
+	}
+	if a != workloadChecksum {
+		t.Errorf("checksum of 64 units %#x, want %#x: the workload changed", a, workloadChecksum)
+	}
+	if Checksum(63) == a {
+		t.Error("63 and 64 units give one checksum: the units' output is not in it")
+	}
+}
+
+// A score is units per second, and parallel goroutines do more of them than one.
+func TestMeasureScoresUnitsPerSecond(t *testing.T) {
+	s := Measure(200*time.Millisecond, 2)
+	if s.Single <= 0 || s.Parallel <= 0 || s.Parallelism != 2 || s.Seconds != 0.2 {
+		t.Fatalf("score %+v", s)
+	}
+	if s.Single > 1e7 {
+		t.Errorf("%.0f units/s on one goroutine: a unit (1 KiB sealed and opened, a protobuf and two HTTP/2 frames) cannot take 100 ns", s.Single)
+	}
+}
+
+// CPU time in units: 480 µs of CPU on a node scoring 10,000 units/s is 4.8 units; on a node
+// half as fast the same work takes 960 µs, and is 4.8 units still.
+func TestUnitsCompareAcrossMachines(t *testing.T) {
+	fast := Units(480*time.Microsecond, 10_000)
+	slow := Units(960*time.Microsecond, 5_000)
+	if math.Abs(fast-4.8) > 1e-9 || math.Abs(slow-fast) > 1e-9 {
+		t.Errorf("units %v and %v, want 4.8 both", fast, slow)
+	}
+}
