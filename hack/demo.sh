@@ -5,12 +5,16 @@
 # one-node cluster (hack/local-cluster, root) with real Dapr installed by its own Helm chart,
 # and loads the image into it. Then deploys the operator, applies the sample, streams its
 # progress and prints the finished status (kubectl daprbench report, which also writes a
-# self-contained report.html) beside Dapr's published figures.
+# self-contained report.html) beside Dapr's published figures. When the published setting was
+# bounded on this machine (its 0.5 vCPU sidecar limit throttled, or a path saturated), it says
+# what Dapr cost per request there and runs the same scenario under Dapr's current perf-suite
+# setting (4 vCPU limit), shown beside that suite's figures: an added latency on any machine.
 #
 #   make demo                                   # local cluster + Dapr when no cluster is configured
 #   DEMO_QPS=500 make demo                      # another rate
 #   DEMO_SAMPLE=config/samples/perf_v1alpha1_perfrun_actors.yaml make demo
 #   DEMO_SAMPLE=config/samples/perf_v1alpha1_perfrun_direct.yaml make demo    # no Dapr needed
+#   DEMO_SKIP_PERFSUITE=1 make demo             # the published setting only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -99,28 +103,35 @@ if ! kubectl -n daprbench-system rollout status deploy/daprbench-controller-mana
   exit 1
 fi
 
-say "running $DEMO_SAMPLE in namespace $NS"
 kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-name=$(kubectl create --dry-run=client -o jsonpath='{.metadata.name}' -f "$DEMO_SAMPLE")
-kubectl -n "$NS" delete perfrun "$name" --ignore-not-found --wait=true >/dev/null
-if [ -n "${DEMO_QPS:-}" ]; then
-  sed -E "s/^(    qps: )[0-9]+$/\1$DEMO_QPS/" "$DEMO_SAMPLE" | kubectl -n "$NS" apply -f -
-else
-  kubectl -n "$NS" apply -f "$DEMO_SAMPLE"
-fi
 
-last="" start=$SECONDS
-while :; do
-  phase=$(kubectl -n "$NS" get perfrun "$name" -o jsonpath='{.status.phase}' 2>/dev/null || true)
-  # What the run waits on (conditions not True) and the usage sampled so far.
-  notes=$(kubectl -n "$NS" get perfrun "$name" -o jsonpath='{range .status.conditions[*]}{.type}{"|"}{.status}{"|"}{.message}{"\n"}{end}' 2>/dev/null |
-    awk -F'|' '$3 != "" && ($2 != "True" || $1 == "ResourceUsageAvailable") && $1 != "Failed" && $1 != "Succeeded" {printf "%s%s: %s", sep, $1, $3; sep="; "}')
-  line="${phase:-Pending}${notes:+ | $notes}"
-  if [ "$line" != "$last" ]; then printf '[%4ss] %s\n' $((SECONDS - start)) "$line"; last=$line; fi
-  case "$phase" in Succeeded|Failed) break ;; esac
-  if ((SECONDS - start > TIMEOUT)); then echo "demo: no result after ${TIMEOUT}s" >&2; exit 1; fi
-  sleep 2
-done
+# run_sample FILE: applies a sample (a fresh run of it), streams its progress until it
+# finishes, and sets $name to the run's name.
+run_sample() {
+  local file=$1
+  say "running $file in namespace $NS"
+  name=$(kubectl create --dry-run=client -o jsonpath='{.metadata.name}' -f "$file")
+  kubectl -n "$NS" delete perfrun "$name" --ignore-not-found --wait=true >/dev/null
+  if [ -n "${DEMO_QPS:-}" ]; then
+    sed -E "s/^(    qps: )[0-9]+$/\1$DEMO_QPS/" "$file" | kubectl -n "$NS" apply -f -
+  else
+    kubectl -n "$NS" apply -f "$file"
+  fi
+  local last="" start=$SECONDS phase notes line
+  while :; do
+    phase=$(kubectl -n "$NS" get perfrun "$name" -o jsonpath='{.status.phase}' 2>/dev/null || true)
+    # What the run waits on (conditions not True) and the usage sampled so far.
+    notes=$(kubectl -n "$NS" get perfrun "$name" -o jsonpath='{range .status.conditions[*]}{.type}{"|"}{.status}{"|"}{.message}{"\n"}{end}' 2>/dev/null |
+      awk -F'|' '$3 != "" && ($2 != "True" || $1 == "ResourceUsageAvailable") && $1 != "Failed" && $1 != "Succeeded" {printf "%s%s: %s", sep, $1, $3; sep="; "}')
+    line="${phase:-Pending}${notes:+ | $notes}"
+    if [ "$line" != "$last" ]; then printf '[%4ss] %s\n' $((SECONDS - start)) "$line"; last=$line; fi
+    case "$phase" in Succeeded|Failed) break ;; esac
+    if ((SECONDS - start > TIMEOUT)); then echo "demo: no result after ${TIMEOUT}s" >&2; exit 1; fi
+    sleep 2
+  done
+}
+
+run_sample "$DEMO_SAMPLE"
 
 say "result"
 kubectl -n "$NS" get perfrun "$name"
@@ -154,6 +165,32 @@ if [ -n "$(jp '{.status.result.resources.serverSidecar.cpuAvg}')" ]; then
 fi
 echo
 jp '{range .status.conditions[*]}{.type}={.status} ({.reason}): {.message}{"\n"}{end}'
+
+# costs NAME prints what each sidecar cost per request in a run, and what its limit sustains.
+costs() {
+  kubectl -n "$NS" get perfrun "$1" -o jsonpath='{range .status.result.sidecarCost[*]}  {.role}: {.cpuPerRequest} CPU per request ({.cpuPerRequestUnits} calibration units on {.node}); its CPU limit sustains ~{.limitSustainsQPS} rps{"\n"}{end}'
+}
+published_run=$name
+if [ "$(jp '{.spec.scenario}')" = ServiceInvocation ] && [ -z "${DEMO_SKIP_PERFSUITE:-}" ] &&
+  { [ "$(jp '{.status.result.limitBound}')" = true ] || [ -n "$(jp '{.status.result.saturated}')" ] || [ -z "$(jp '{.status.result.added.p90}')" ]; }; then
+  echo
+  echo "The published setting was bounded on this machine ($(jp '{.status.result.limitBound}' | sed 's/true/CPU-limit bound/')$(jp '{.status.result.saturated[*].path}' | sed 's/^./ saturated: &/')); what Dapr cost per request there:"
+  costs "$published_run"
+  run_sample config/samples/perf_v1alpha1_perfrun_invocation_perfsuite.yaml
+  jq() { kubectl -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
+  echo
+  echo "The same scenario under Dapr's current perf-suite setting (sidecar limit 4 vCPU, request 0.1), beside its v1.17 figures:"
+  published FIGURE "PERF SUITE v1.17" MEASURED
+  published "added latency p50" "+1.06ms" "$(jq '{.status.result.added.p50} ({.status.result.addedInterval.low.p50}..{.status.result.addedInterval.high.p50})')"
+  published "added latency p90" "+1.48ms" "$(jq '{.status.result.added.p90} ({.status.result.addedInterval.low.p90}..{.status.result.addedInterval.high.p90})')"
+  published "added latency p99" "+2.90ms" "$(jq '{.status.result.added.p99} ({.status.result.addedInterval.low.p99}..{.status.result.addedInterval.high.p99})')"
+  published "sidecar CPU per 1000 rps" "202m" "$(jq '{.status.result.resources.sidecarPer1kQPS.cpu}')"
+  costs "$name"
+  jq '{range .status.conditions[?(@.type=="Succeeded")]}{.reason}: {.message}{"\n"}{end}'
+  name=$published_run
+else
+  costs "$published_run"
+fi
 phase=$(kubectl -n "$NS" get perfrun "$name" -o jsonpath='{.status.phase}')
 if $local_cluster; then
   echo
