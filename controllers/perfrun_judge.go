@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -87,6 +88,22 @@ const (
 	minReferenceRuns = 5
 	maxHistory       = 100
 )
+
+// targetCalibration is the single-goroutine calibration score of the node a run's target
+// ran on.
+func targetCalibration(run *perfv1alpha1.PerfRun) (float64, bool) {
+	env := run.Status.Environment
+	if env == nil {
+		return 0, false
+	}
+	for _, c := range env.Calibration {
+		if c.Node == env.TargetNode {
+			v, err := strconv.ParseFloat(c.Single, 64)
+			return v, err == nil && v > 0
+		}
+	}
+	return 0, false
+}
 
 // acceptedBaseline is when the history a schedule's runs are judged against starts: the
 // scheduled time of the run the schedule's AnnotationAcceptedBaseline names (a user accepts
@@ -164,11 +181,23 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	}
 	tolerance := sched.Spec.Regression.TolerancePercent
 	regressed, findings, _ := regression.Compare(run.Status.Result, history, tolerance)
+	var scores []float64
+	for i := range earlier[:min(len(history), len(earlier))] {
+		if v, ok := targetCalibration(&earlier[i]); ok {
+			scores = append(scores, v)
+		}
+	}
+	cur, _ := targetCalibration(run)
+	warning := regression.CalibrationWarning(cur, scores)
+	msg := regression.Message(findings)
+	if warning != "" {
+		msg += "; " + warning
+	}
 	switch {
 	case regressed:
-		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionTrue, perfv1alpha1.ReasonRegressed, regression.Message(findings))
+		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionTrue, perfv1alpha1.ReasonRegressed, msg)
 	default:
-		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoRegression, regression.Message(findings))
+		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoRegression, msg)
 	}
 	return nil
 }

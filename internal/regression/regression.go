@@ -77,6 +77,41 @@ var figures = []figure{
 		func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }},
 	{"sidecar CPU per 1000 rps", true, sidecarCPU, nil, func(*perfv1alpha1.Result, float64) float64 { return 1 }, // a millicore
 		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + "m" }},
+	// The server sidecar's CPU per request in calibration units of its node: a cost that
+	// compares across machines (status.environment.calibration).
+	{"sidecar cost per request (calibration units)", true, sidecarUnits, nil, func(*perfv1alpha1.Result, float64) float64 { return 0.01 },
+		func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }},
+}
+
+func sidecarUnits(r *perfv1alpha1.Result) (float64, bool) {
+	for _, c := range r.SidecarCost {
+		if c.Role == "serverSidecar" && c.CPUPerRequestUnits != "" {
+			v, err := strconv.ParseFloat(c.CPUPerRequestUnits, 64)
+			return v, err == nil
+		}
+	}
+	return 0, false
+}
+
+// CalibrationDrift is the share by which the current run's node calibration differs from
+// the reference runs' median beyond which a comparison of raw CPU or latency figures says
+// the machines differ.
+const CalibrationDrift = 0.10
+
+// CalibrationWarning says how far the current node's calibration score is from the
+// reference runs' median when it is more than CalibrationDrift apart; empty otherwise or
+// without scores.
+func CalibrationWarning(current float64, reference []float64) string {
+	if current <= 0 || len(reference) == 0 {
+		return ""
+	}
+	med := stats.Median(reference)
+	if med <= 0 || abs(current-med)/med <= CalibrationDrift {
+		return ""
+	}
+	return fmt.Sprintf("the node's calibration differs from the reference runs' (%.0f against a median of %.0f units/s, %+.0f%%): "+
+		"a machine difference may explain raw CPU and latency changes; the cost per request in calibration units compares across machines",
+		current, med, (current-med)/med*100)
 }
 
 // outlierScore is Iglewicz and Hoaglin's threshold for the modified z-score;

@@ -19,6 +19,7 @@ package regression
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -159,5 +160,18 @@ func TestChangePoints(t *testing.T) {
 	step := append(append([]float64{}, flat...), 14, 15, 13.5, 14, 14.5, 13, 14)
 	if cps := ChangePoints(step, 1); len(cps) != 1 || cps[0] != 10 {
 		t.Errorf("a step at 10: change points %v", cps)
+	}
+}
+
+// Calibrations more than 10% apart are said; closer ones, or none, are not.
+func TestCalibrationWarning(t *testing.T) {
+	if w := CalibrationWarning(8000, []float64{10_000, 10_200, 9_900}); w == "" || !strings.Contains(w, "-20%") {
+		t.Errorf("a node 20%% slower: %q", w)
+	}
+	if w := CalibrationWarning(9500, []float64{10_000, 10_200, 9_900}); w != "" {
+		t.Errorf("5%% apart: %q", w)
+	}
+	if w := CalibrationWarning(0, []float64{10_000}); w != "" {
+		t.Errorf("no score: %q", w)
 	}
 }
