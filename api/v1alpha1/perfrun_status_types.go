@@ -457,7 +457,8 @@ type SaturatedPath struct {
 	// actualQPS is the path's lowest achieved rate over its repetitions, a decimal string.
 	ActualQPS string `json:"actualQPS"`
 	// testerLagP99 is the highest 99th percentile of the load tester's own lag over its
-	// repetitions, and testerLagBound the most it may be (an eighth of the gap, at least 1 ms).
+	// repetitions, and testerLagBound the most it may be (an eighth of the gap or a tenth of
+	// the repetition's latency p99, whichever is larger; at least 1 ms).
 	// +optional
 	TesterLagP99 *metav1.Duration `json:"testerLagP99,omitempty"`
 	// +optional
