@@ -255,8 +255,9 @@ type Result struct {
 	// +optional
 	SendLag *LatencySummary `json:"sendLag,omitempty"`
 	// testerLag of the measured path: how late the load tester itself sent each request,
-	// behind both its slot and the previous completion on its connection. Judged per
-	// repetition for condition Saturated.
+	// behind both its slot and the previous completion on its connection. It is left out of
+	// latency (a late tester is no slow path) and judged per repetition for condition
+	// Saturated.
 	// +optional
 	TesterLag *LatencySummary `json:"testerLag,omitempty"`
 	// baseline is the latency of the sidecar-free path, when measured, by the same rule.
@@ -457,8 +458,8 @@ type SaturatedPath struct {
 	// actualQPS is the path's lowest achieved rate over its repetitions, a decimal string.
 	ActualQPS string `json:"actualQPS"`
 	// testerLagP99 is the highest 99th percentile of the load tester's own lag over its
-	// repetitions, and testerLagBound the most it may be (an eighth of the gap or a tenth of
-	// the repetition's latency p99, whichever is larger; at least 1 ms).
+	// repetitions, and testerLagBound the most it may be (one connection's gap, at least 1 ms:
+	// latency leaves the tester's lateness out, but a tester a slot behind bunches the load).
 	// +optional
 	TesterLagP99 *metav1.Duration `json:"testerLagP99,omitempty"`
 	// +optional

@@ -108,7 +108,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
 	}
 	b.WriteString(lat.String())
-	b.WriteString("latency is timed from each request's scheduled send; service from its actual send\n")
+	b.WriteString("latency is timed from each request's scheduled send, less the load tester's own lateness; service from its actual send\n")
 	if in := res.AddedInterval; in != nil {
 		if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
 			fprintf(&b, "the added latency's interval is within-run only (one repetition): a rerun may differ by more\n")

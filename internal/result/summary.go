@@ -336,19 +336,6 @@ func TailPercentile(p float64) bool { return p >= 99 }
 // having carried it (Dapr's own perf gates: actual qps > 0.99 × requested).
 const MinAchievedShare = 0.99
 
-// p99Of is a run's latency p99, or its path's over every repetition when the run's own
-// percentiles were dropped to fit the summary; 0 when neither is known.
-func (s *Summary) p99Of(r Run) time.Duration {
-	if d, ok := r.Latency(99); ok {
-		return d
-	}
-	if m, ok := s.MergedOf(r.Variant); ok {
-		d, _ := m.Latency(99)
-		return d
-	}
-	return 0
-}
-
 // MaxErrorShare is the share of a path's requests that may fail before its latency —
 // over its successes only — no longer stands for the path: above it no added latency is
 // claimed for the run.
@@ -404,13 +391,12 @@ type Saturation struct {
 	Gap, Bound time.Duration
 }
 
-// TesterLagBound is the most the load tester's own lag may reach at p99 in a repetition
-// whose latency p99 is p99: an eighth of a connection's gap between slots (later, it bunches
-// the load it was asked to spread), a tenth of the latency it measures (later, it moves that
-// p99 by more than a tenth), and 1 ms at the least (a busy node's timer and scheduler noise).
-func TesterLagBound(gap, p99 time.Duration) time.Duration {
-	return max(gap/8, p99/10, time.Millisecond)
-}
+// TesterLagBound is the most the load tester's own lag may reach at p99 in a repetition:
+// one connection's gap between slots (1 ms at the least). Latency leaves the tester's
+// lateness out, so a late tester does not read as a slow path; but a tester a whole slot
+// late bunches the load it was asked to spread, and the path saw another load than the one
+// asked for.
+func TesterLagBound(gap time.Duration) time.Duration { return max(gap, time.Millisecond) }
 
 // Saturated returns the paths whose load tester fell behind its schedule in some
 // repetition: it achieved less than MinAchievedShare of the requested rate, or its own
@@ -421,7 +407,7 @@ func (s *Summary) Saturated() []Saturation {
 	var out []Saturation
 	gap := time.Duration(s.GapUs) * time.Microsecond
 	for _, r := range s.Runs {
-		bound := TesterLagBound(gap, s.p99Of(r))
+		bound := TesterLagBound(gap)
 		behind := s.RequestedQPS > 0 && r.ActualQPS < MinAchievedShare*s.RequestedQPS
 		lagging := s.GapUs > 0 && time.Duration(r.TesterLagP99Us)*time.Microsecond > bound
 		if (!behind && !lagging) || slices.ContainsFunc(out, func(o Saturation) bool { return o.Variant == r.Variant }) {
