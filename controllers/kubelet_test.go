@@ -311,7 +311,7 @@ func controllerRef(owner client.Object) metav1.OwnerReference {
 var podIPs atomic.Int32
 
 // testCalibration is the score every fake pod's calibration reports.
-const testCalibration = `{"single":12345.6,"parallel":20000,"parallelism":2,"seconds":2}`
+const testCalibration = `{"single":12345.6,"perCPUSecond":12500,"parallel":20000,"parallelism":2,"seconds":2}`
 
 func setPodStatus(pod *corev1.Pod, phase corev1.PodPhase, state func(container string) corev1.ContainerState, ready bool) {
 	Eventually(func() error {

@@ -48,9 +48,13 @@ func recordCalibration(env *perfv1alpha1.Environment, sidecar perfv1alpha1.Sidec
 			if err := json.Unmarshal([]byte(t.Message), &s); err != nil || s.Single <= 0 || s.Parallel <= 0 || len(env.Calibration) >= 100 {
 				continue
 			}
-			env.Calibration = append(env.Calibration, perfv1alpha1.NodeCalibration{Node: node,
+			c := perfv1alpha1.NodeCalibration{Node: node,
 				Single: strconv.FormatFloat(s.Single, 'f', 0, 64), Parallel: strconv.FormatFloat(s.Parallel, 'f', 0, 64),
-				Parallelism: int32(s.Parallelism), CPULimit: sidecar.CPULimit})
+				Parallelism: int32(s.Parallelism), CPULimit: sidecar.CPULimit}
+			if s.PerCPUSecond > 0 {
+				c.PerCPUSecond = strconv.FormatFloat(s.PerCPUSecond, 'f', 0, 64)
+			}
+			env.Calibration = append(env.Calibration, c)
 			slices.SortFunc(env.Calibration, func(a, b perfv1alpha1.NodeCalibration) int { return cmp.Compare(a.Node, b.Node) })
 		}
 	}

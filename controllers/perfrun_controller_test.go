@@ -270,7 +270,7 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(st.Environment.SidecarImage).To(Equal(testSidecarImage), "the daprd the injector put into the target")
 		// The node's calibration, from its pods' calibration init containers, once per node.
 		Expect(st.Environment.Calibration).To(HaveLen(1))
-		Expect(st.Environment.Calibration[0]).To(And(HaveField("Node", testNode), HaveField("Single", "12346"),
+		Expect(st.Environment.Calibration[0]).To(And(HaveField("Node", testNode), HaveField("Single", "12346"), HaveField("PerCPUSecond", "12500"),
 			HaveField("Parallel", "20000"), HaveField("Parallelism", int32(2))))
 		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(ContainSubstring("added by Dapr p90 " + res.Added.P90.Duration.String() + " ["))
 		Expect(res.Resources).To(BeNil())

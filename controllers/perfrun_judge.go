@@ -89,8 +89,8 @@ const (
 	maxHistory       = 100
 )
 
-// targetCalibration is the single-goroutine calibration score of the node a run's target
-// ran on.
+// targetCalibration is the calibration score per CPU-second of the node a run's target ran
+// on (the core's speed, whatever the limit the calibration ran under).
 func targetCalibration(run *perfv1alpha1.PerfRun) (float64, bool) {
 	env := run.Status.Environment
 	if env == nil {
@@ -98,7 +98,7 @@ func targetCalibration(run *perfv1alpha1.PerfRun) (float64, bool) {
 	}
 	for _, c := range env.Calibration {
 		if c.Node == env.TargetNode {
-			v, err := strconv.ParseFloat(c.Single, 64)
+			v, err := strconv.ParseFloat(c.PerCPUSecond, 64)
 			return v, err == nil && v > 0
 		}
 	}

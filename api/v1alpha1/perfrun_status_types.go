@@ -195,9 +195,13 @@ type Environment struct {
 type NodeCalibration struct {
 	// node the score was measured on.
 	Node string `json:"node"`
-	// single is units of the workload per second on one goroutine, a decimal string: the
-	// speed of one core as a sidecar's request path sees it.
+	// single is units of the workload per second on one goroutine under the CPU limit, a
+	// decimal string: what one request path of the sidecar gets done per second.
 	Single string `json:"single"`
+	// perCPUSecond is units per CPU-second of that run (its own CPU time), a decimal
+	// string: the core's speed whatever the limit; CPU time converts to units with it.
+	// +optional
+	PerCPUSecond string `json:"perCPUSecond,omitempty"`
 	// parallel is units per second on parallelism goroutines at once (GOMAXPROCS under the
 	// CPU limit), a decimal string.
 	Parallel    string `json:"parallel"`

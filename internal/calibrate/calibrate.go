@@ -47,9 +47,13 @@ const recordBytes = 1024
 
 // Score is a node's calibration: units of the fixed workload per second.
 type Score struct {
-	// Single is units per second on one goroutine: the speed of one core as the sidecar's
-	// request path sees it.
+	// Single is units per second on one goroutine, under the CPU limit: what one request
+	// path of the sidecar gets done per second of wall time.
 	Single float64 `json:"single"`
+	// PerCPUSecond is units per CPU-second of the single-goroutine run (the process's own
+	// CPU time): the speed of the node's core whatever the limit, and what CPU time
+	// converts with (Units).
+	PerCPUSecond float64 `json:"perCPUSecond,omitempty"`
 	// Parallel is units per second on Parallelism goroutines at once.
 	Parallel    float64 `json:"parallel"`
 	Parallelism int     `json:"parallelism"`
@@ -143,13 +147,18 @@ func Measure(d time.Duration, parallelism int) Score {
 		parallelism = runtime.GOMAXPROCS(0)
 	}
 	s := Score{Parallelism: parallelism, Seconds: d.Seconds()}
-	s.Single = rate(d, 1)
-	s.Parallel = rate(d, parallelism)
+	cpu0, ok0 := processCPU()
+	var units int64
+	s.Single, units = rate(d, 1)
+	if cpu1, ok1 := processCPU(); ok0 && ok1 && cpu1 > cpu0 {
+		s.PerCPUSecond = float64(units) / (cpu1 - cpu0).Seconds()
+	}
+	s.Parallel, _ = rate(d, parallelism)
 	return s
 }
 
-// rate is units per second over d on n goroutines.
-func rate(d time.Duration, n int) float64 {
+// rate is units per second over d on n goroutines, and the units done.
+func rate(d time.Duration, n int) (float64, int64) {
 	var units atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -168,7 +177,7 @@ func rate(d time.Duration, n int) float64 {
 		}()
 	}
 	wg.Wait()
-	return float64(units.Load()) / time.Since(start).Seconds()
+	return float64(units.Load()) / time.Since(start).Seconds(), units.Load()
 }
 
 // String is the score as a reader sees it.
@@ -176,10 +185,10 @@ func (s Score) String() string {
 	return fmt.Sprintf("%.0f units/s on one goroutine, %.0f on %d", s.Single, s.Parallel, s.Parallelism)
 }
 
-// Units is CPU time expressed in units of the workload at a single-goroutine score of
-// single units per second: how many units that CPU time does on that node. A cost per
-// request in units compares across machines where CPU time does not.
-func Units(cpu time.Duration, single float64) float64 { return cpu.Seconds() * single }
+// Units is CPU time expressed in units of the workload at perCPUSecond units per
+// CPU-second: how many units that CPU time does on that node. A cost per request in units
+// compares across machines where CPU time does not.
+func Units(cpu time.Duration, perCPUSecond float64) float64 { return cpu.Seconds() * perCPUSecond }
 
 // workloadChecksum is Checksum(64) of this version of the workload.
 const workloadChecksum = 0x29fe8ec0cc17a725

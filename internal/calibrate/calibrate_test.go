@@ -44,6 +44,9 @@ func TestMeasureScoresUnitsPerSecond(t *testing.T) {
 	if s.Single <= 0 || s.Parallel <= 0 || s.Parallelism != 2 || s.Seconds != 0.2 {
 		t.Fatalf("score %+v", s)
 	}
+	if s.PerCPUSecond < s.Single*0.5 {
+		t.Errorf("%.0f units per CPU-second against %.0f per second on one goroutine: its CPU time is not its own", s.PerCPUSecond, s.Single)
+	}
 	if s.Single > 1e7 {
 		t.Errorf("%.0f units/s on one goroutine: a unit (1 KiB sealed and opened, a protobuf and two HTTP/2 frames) cannot take 100 ns", s.Single)
 	}

@@ -56,8 +56,8 @@ func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, co
 				cost.LimitSustainsQPS = formatQPS(math.Floor(sustains))
 			}
 			cost.Node = nodeOf[role]
-			if single, ok := calibrationOf(env, cost.Node); ok {
-				cost.CPUPerRequestUnits = strconv.FormatFloat(calibrate.Units(perRequest, single), 'f', 2, 64)
+			if perCPUSecond, ok := calibrationOf(env, cost.Node); ok {
+				cost.CPUPerRequestUnits = strconv.FormatFloat(calibrate.Units(perRequest, perCPUSecond), 'f', 2, 64)
 			}
 			out = append(out, cost)
 		}
@@ -65,11 +65,11 @@ func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, co
 	return out
 }
 
-// calibrationOf is a node's single-goroutine calibration score.
+// calibrationOf is a node's calibration score per CPU-second, what CPU time converts with.
 func calibrationOf(env *perfv1alpha1.Environment, node string) (float64, bool) {
 	for _, c := range env.Calibration {
 		if c.Node == node && node != "" {
-			v, err := strconv.ParseFloat(c.Single, 64)
+			v, err := strconv.ParseFloat(c.PerCPUSecond, 64)
 			return v, err == nil && v > 0
 		}
 	}

@@ -138,7 +138,7 @@ func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
 		Load: perfv1alpha1.LoadSpec{QPS: 1000},
 		Dapr: perfv1alpha1.DaprSpec{Sidecar: perfv1alpha1.SidecarSpec{CPULimit: ptr.To(resource.MustParse("500m"))}}},
 		Status: perfv1alpha1.PerfRunStatus{Environment: &perfv1alpha1.Environment{TargetNode: "a", LoadTesterNode: "b",
-			Calibration: []perfv1alpha1.NodeCalibration{{Node: "a", Single: "10000"}, {Node: "b", Single: "5000"}}}}}
+			Calibration: []perfv1alpha1.NodeCalibration{{Node: "a", Single: "1000", PerCPUSecond: "10000"}, {Node: "b", Single: "900", PerCPUSecond: "5000"}}}}}
 	added := result.Added{Confidence: 0.95, Reps: 3, Percentiles: []result.AddedPercentile{{P: 90, Interval: result.Interval{Us: 40_000, LowUs: 30_000, HighUs: 50_000}}}}
 	sum := &result.Summary{RequestedQPS: 1000, GapUs: 16000, Added: &added,
 		Merged: []result.Merged{{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 50, Us: 9000}, {P: 90, Us: 41_000}, {P: 99, Us: 90_000}}}},
