@@ -55,7 +55,7 @@ func (s *PerfRunSpec) ProgressAt(start, now time.Time) RunProgress {
 		return p
 	}
 	paths := s.PathNames()
-	order := loadsettings.PhaseOrder(len(paths), int(reps))
+	order := loadsettings.PhaseOrder(len(paths), int(reps), s.Load.EffectiveDuration())
 	ph := order[len(order)-1]
 	for _, o := range order {
 		d := time.Duration(float64(s.Load.EffectiveDuration()) * o.Fraction())

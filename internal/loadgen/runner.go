@@ -107,7 +107,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured) error {
 		}
 	}
 	halves := map[latency.Key]int{} // a split repetition's first half: its index in out.runs
-	for phase, ph := range loadsettings.PhaseOrder(len(cfg.Targets), cfg.Repetitions) {
+	for phase, ph := range loadsettings.PhaseOrder(len(cfg.Targets), cfg.Repetitions, cfg.Duration) {
 		t, rep := cfg.Targets[ph.Path], ph.Rep
 		if err := m.meet(ctx, phase); err != nil {
 			return err

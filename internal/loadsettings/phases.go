@@ -16,6 +16,8 @@ limitations under the License.
 
 package loadsettings
 
+import "time"
+
 // Phase is one measured phase of a load: a path (its index in the order the load tester is
 // given its targets) in a repetition, whole or one half of it.
 type Phase struct {
@@ -33,6 +35,9 @@ func (p Phase) Fraction() float64 {
 	return 0.5
 }
 
+// MinSplitDuration is the shortest phase a single repetition is measured in two halves of.
+const MinSplitDuration = time.Minute
+
 // PhaseOrder is the order in which the load tester measures paths over reps repetitions,
 // counterbalanced so that every path's phases have the same time centre: a drift over the
 // run (a warming cache, a neighbour's load) then shifts every path alike and cancels in
@@ -42,9 +47,12 @@ func (p Phase) Fraction() float64 {
 // balances any even count. An odd count cannot be balanced with whole phases (the phases'
 // positions add up to an odd number), so its first repetition runs forward and then
 // reversed at half the duration each (A½ B½ B½ A½), balanced on its own, and the even
-// number of repetitions after it alternate as above. A single path is never split. Both operator and load tester read the
-// order from here.
-func PhaseOrder(paths, reps int) []Phase {
+// number of repetitions after it alternate as above. A single path is never split, nor a
+// single repetition shorter than MinSplitDuration: its halves would hold no window of
+// metrics-server's (15 s, away from the phase's edges) and the run would report no usage;
+// it runs A B, unbalanced — an even count balances it. Both operator and load tester read
+// the order from here.
+func PhaseOrder(paths, reps int, duration time.Duration) []Phase {
 	var out []Phase
 	run := func(rep, half int, reversed bool) {
 		for i := range paths {
@@ -56,7 +64,7 @@ func PhaseOrder(paths, reps int) []Phase {
 		}
 	}
 	first := 0
-	if reps%2 == 1 && paths > 1 { // one path has nothing to balance
+	if reps%2 == 1 && paths > 1 && (reps > 1 || duration >= MinSplitDuration) { // one path has nothing to balance
 		run(0, 1, false)
 		run(0, 2, true)
 		first = 1

@@ -19,6 +19,7 @@ package loadsettings
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 // Every path's measured time has the same centre, for any number of paths and repetitions,
@@ -26,7 +27,7 @@ import (
 func TestPhaseOrderBalancesTimeCentres(t *testing.T) {
 	for paths := 1; paths <= 4; paths++ {
 		for reps := 1; reps <= 9; reps++ {
-			order := PhaseOrder(paths, reps)
+			order := PhaseOrder(paths, reps, time.Minute)
 			centre := make([]float64, paths)
 			weight := map[[2]int]float64{}
 			clock := 0.0
@@ -55,7 +56,7 @@ func TestPhaseOrderBalancesTimeCentres(t *testing.T) {
 // The even order is the plain alternation; an odd count splits only its first repetition.
 func TestPhaseOrderShapes(t *testing.T) {
 	want := []Phase{{0, 0, 1}, {1, 0, 1}, {1, 0, 2}, {0, 0, 2}, {0, 1, 0}, {1, 1, 0}, {1, 2, 0}, {0, 2, 0}}
-	got := PhaseOrder(2, 3)
+	got := PhaseOrder(2, 3, 30*time.Second)
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
@@ -64,7 +65,14 @@ func TestPhaseOrderShapes(t *testing.T) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
 	}
-	if got := PhaseOrder(2, 2); got[0] != (Phase{0, 0, 0}) || got[2] != (Phase{1, 1, 0}) || len(got) != 4 {
+	if got := PhaseOrder(2, 2, time.Minute); got[0] != (Phase{0, 0, 0}) || got[2] != (Phase{1, 1, 0}) || len(got) != 4 {
 		t.Errorf("even order %v, want A B | B A", got)
+	}
+	// One short repetition is not halved: its halves would hold no metrics window.
+	if got := PhaseOrder(2, 1, 45*time.Second); len(got) != 2 || got[0] != (Phase{0, 0, 0}) || got[1] != (Phase{1, 0, 0}) {
+		t.Errorf("one 45 s repetition: %v, want A B", got)
+	}
+	if got := PhaseOrder(2, 1, time.Minute); len(got) != 4 || got[0].Half != 1 {
+		t.Errorf("one 60 s repetition: %v, want it halved", got)
 	}
 }
