@@ -69,7 +69,6 @@ type worker struct {
 	sealed []byte
 	opened []byte
 	msg    *structpb.Struct
-	wire   bytes.Buffer
 	frames bytes.Buffer
 	hpack  bytes.Buffer
 	enc    *hpack.Encoder
