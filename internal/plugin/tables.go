@@ -122,8 +122,12 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	}
 	b.WriteString(pathsTable(res))
 	for _, s := range res.Saturated {
-		fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: no added latency is claimed\n",
-			s.Path, s.Repetition, s.ActualQPS, dur(s.TesterLagP99), dur(s.TesterLagBound))
+		who := "the path could not carry the rate"
+		if report.TesterLate(s) {
+			who = "the load tester fell behind its schedule"
+		}
+		fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s; no added latency is claimed\n",
+			s.Path, s.Repetition, s.ActualQPS, dur(s.TesterLagP99), dur(s.TesterLagBound), who)
 	}
 	if e := report.ErrorMessage(res); e != "" {
 		fprintf(&b, "ERRORS: %s\n", e)

@@ -70,7 +70,7 @@ func BoundedBy(res *perfv1alpha1.Result) string {
 		}
 	}
 	for _, s := range res.Saturated {
-		if s.TesterLagP99 != nil && s.TesterLagBound != nil && s.TesterLagP99.Duration > s.TesterLagBound.Duration {
+		if TesterLate(s) {
 			found = append(found, fmt.Sprintf("the load tester (its own lag on the %s path, p99 %s)", s.Path, s.TesterLagP99.Duration))
 		} else {
 			// The tester was on time: the path itself could not carry the rate.

@@ -308,10 +308,20 @@ func SaturationMessage(res *perfv1alpha1.Result) string {
 	}
 	var parts []string
 	for _, s := range res.Saturated {
-		parts = append(parts, fmt.Sprintf("%s path (repetition %d) achieved %s of %d qps, the load tester's own lag p99 %s against a bound of %s",
-			s.Path, s.Repetition, s.ActualQPS, res.RequestedQPS, str(s.TesterLagP99), str(s.TesterLagBound)))
+		who := "the path could not carry the rate"
+		if TesterLate(s) {
+			who = "the load tester fell behind its schedule"
+		}
+		parts = append(parts, fmt.Sprintf("%s path (repetition %d) achieved %s of %d qps, the load tester's own lag p99 %s against a bound of %s: %s",
+			s.Path, s.Repetition, s.ActualQPS, res.RequestedQPS, str(s.TesterLagP99), str(s.TesterLagBound), who))
 	}
-	return "saturated: " + strings.Join(parts, "; ") + " — the load tester could not keep its schedule, so no added latency is claimed"
+	return "saturated: " + strings.Join(parts, "; ") + " — the requested rate was not carried, so no added latency is claimed"
+}
+
+// TesterLate reports whether a saturated path's load tester itself was late beyond its
+// bound (otherwise the path, on time, could not carry the rate).
+func TesterLate(s perfv1alpha1.SaturatedPath) bool {
+	return s.TesterLagP99 != nil && s.TesterLagBound != nil && s.TesterLagP99.Duration > s.TesterLagBound.Duration
 }
 
 // ErrorMessage names the paths that failed more than result.MaxErrorShare of their

@@ -112,7 +112,7 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 		t.Errorf("send lag %+v, baseline %+v, tester lag %+v", res.SendLag, res.BaselineSendLag, res.TesterLag)
 	}
 	msg := SaturationMessage(res)
-	for _, want := range []string{"dapr path (repetition 2) achieved 998.7 of 1000 qps", "own lag p99 20ms", "bound of 16ms", "no added latency is claimed"} {
+	for _, want := range []string{"dapr path (repetition 2) achieved 998.7 of 1000 qps", "own lag p99 20ms", "bound of 16ms", "the load tester fell behind its schedule", "no added latency is claimed"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
@@ -122,6 +122,8 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 	sum.Runs[1].ActualQPS = 714.2
 	if res := Build(run, Inputs{Summary: sum}); len(res.Saturated) != 1 || res.Saturated[0].ActualQPS != "714.2" {
 		t.Errorf("a path at 714 of 1000 qps: saturated = %+v", res.Saturated)
+	} else if msg := SaturationMessage(res); !strings.Contains(msg, "the path could not carry the rate") || strings.Contains(msg, "fell behind") {
+		t.Errorf("the tester on time, the path short of the rate: %q", msg)
 	}
 	// On schedule, with the tester punctual: a 40 ms send lag (a stall) is latency.
 	sum.Runs[1].ActualQPS = 999.0
