@@ -25,6 +25,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/charts"
+	"github.com/daprbench/daprbench/internal/regression"
 )
 
 // TrendRow is one run of a schedule's history.
@@ -36,6 +37,9 @@ type TrendRow struct {
 	AddedP99   string `json:"addedP99"`
 	SidecarCPU string `json:"sidecarCPUPer1kQPS"`
 	Regressed  bool   `json:"regressed"`
+	// LevelChange marks the first run of a new level of added p90 (a change point of the
+	// history, E-divisive means as the regression judge finds them).
+	LevelChange bool `json:"levelChange,omitempty"`
 }
 
 func newHistoryCommand(o *options) *cobra.Command {
@@ -65,9 +69,10 @@ func newHistoryCommand(o *options) *cobra.Command {
 				return err
 			}
 			t := &table{}
-			t.add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED")
+			t.add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED", "LEVEL")
 			for _, r := range rows {
-				t.add(r.Run, r.Scheduled, r.Phase, r.AddedP90, r.AddedP99, r.SidecarCPU, map[bool]string{true: "yes", false: "-"}[r.Regressed])
+				t.add(r.Run, r.Scheduled, r.Phase, r.AddedP90, r.AddedP99, r.SidecarCPU, map[bool]string{true: "yes", false: "-"}[r.Regressed],
+					map[bool]string{true: "changed", false: "-"}[r.LevelChange])
 			}
 			return o.printAndWrite(orDefault(dir, "daprbench-history-"+args[0]), "schedule "+args[0], t.String(), charts.ForHistory(args[0], runs))
 		},
@@ -91,5 +96,20 @@ func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
 		}
 		rows = append(rows, row)
 	}
+	markLevelChanges(runs, rows)
 	return rows
+}
+
+// markLevelChanges marks the rows where the history of added p90 changes level.
+func markLevelChanges(runs []perfv1alpha1.PerfRun, rows []TrendRow) {
+	var series []float64
+	var at []int
+	for i, r := range runs {
+		if res := r.Status.Result; res != nil && res.Added != nil && res.Added.P90 != nil {
+			series, at = append(series, float64(res.Added.P90.Duration)), append(at, i)
+		}
+	}
+	for _, cp := range regression.LevelChanges(series) {
+		rows[at[cp]].LevelChange = true
+	}
 }

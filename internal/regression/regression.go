@@ -270,6 +270,11 @@ func referenceSegment(series []float64, cps []int, higherIsWorse bool) (from, to
 // changePointSeed fixes the permutation tests' draws: one history, one answer.
 const changePointSeed = 0x6368616e6765 // "change"
 
+// LevelChanges is where a history of one figure (oldest first) changes level — the
+// indices ChangePoints finds with the seed the judge uses, so a report marks the same
+// change points a schedule's runs were judged by.
+func LevelChanges(series []float64) []int { return ChangePoints(series, changePointSeed) }
+
 // Message lists the findings, regressions first.
 func Message(findings []Finding) string {
 	sorted := slices.Clone(findings)
