@@ -306,16 +306,16 @@ func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
 }
 
 // history marks where the added p90 changed level, as the regression judge's change points
-// find it: twelve nightly runs, six at ~12 ms then six at ~19 ms.
+// find it: twelve runs of a schedule of their own (the CSV test owns "weekly"), six at ~12 ms then six at ~19 ms.
 func TestHistoryMarksChangePoints(t *testing.T) {
-	labels := map[string]string{perfv1alpha1.LabelSchedule: "weekly"}
+	labels := map[string]string{perfv1alpha1.LabelSchedule: "levels"}
 	for i := range 12 {
 		p90 := []string{"12.1ms", "11.9ms", "12.2ms", "12.0ms", "12.3ms", "11.8ms", "19.1ms", "18.9ms", "19.2ms", "19.0ms", "18.8ms", "19.3ms"}[i]
-		createRun(t, fmt.Sprintf("weekly-%02d", i), labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: fmt.Sprintf("2026-11-%02dT03:00:00Z", i+1)},
+		createRun(t, fmt.Sprintf("levels-%02d", i), labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: fmt.Sprintf("2026-11-%02dT03:00:00Z", i+1)},
 			sampleResult(p90, p90, p90, "390m"), false)
 		time.Sleep(1100 * time.Millisecond) // runs are ordered by creation time, to the second
 	}
-	out, err := run(t, "history", "weekly", "--dir", t.TempDir(), "-o", "json")
+	out, err := run(t, "history", "levels", "--dir", t.TempDir(), "-o", "json")
 	if err != nil {
 		t.Fatal(err, out)
 	}
@@ -329,8 +329,8 @@ func TestHistoryMarksChangePoints(t *testing.T) {
 			changed = append(changed, r.Run)
 		}
 	}
-	if len(changed) != 1 || changed[0] != "weekly-06" {
-		t.Errorf("level changes at %v, want weekly-06 (the first run at ~19 ms):\n%s", changed, out)
+	if len(changed) != 1 || changed[0] != "levels-06" {
+		t.Errorf("level changes at %v, want levels-06 (the first run at ~19 ms):\n%s", changed, out)
 	}
 }
 
