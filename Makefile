@@ -150,6 +150,10 @@ undeploy: kustomize ## Remove the operator.
 bench-coverage: ## How often the added-latency interval holds, per model and repetitions (docs/measurement-coverage.md; ~4 min).
 	go run ./hack/bench-coverage -trials 400
 
+.PHONY: bench-calibration
+bench-calibration: ## Repeatability of the node calibration: idle, under a 500m quota, beside a busy neighbour (REPEATS=5; ~1 min).
+	hack/bench-calibration.sh $(or $(REPEATS),5) 2
+
 ##@ Local cluster and end-to-end
 
 LOCAL_CLUSTER := hack/local-cluster/cluster.sh

@@ -196,12 +196,19 @@ type NodeCalibration struct {
 	// node the score was measured on.
 	Node string `json:"node"`
 	// single is units of the workload per second on one goroutine under the CPU limit, a
-	// decimal string: what one request path of the sidecar gets done per second.
+	// decimal string: what one request path of the sidecar gets done per second (the upper
+	// decile of 100-ms windows).
 	Single string `json:"single"`
-	// perCPUSecond is units per CPU-second of that run (its own CPU time), a decimal
-	// string: the core's speed whatever the limit; CPU time converts to units with it.
+	// perCPUSecond is units per CPU-second of that run (its own CPU time, upper decile of
+	// the windows), a decimal string: the core's speed whatever the limit; CPU time
+	// converts to units with it. Of several pods on the node, the fastest reading.
 	// +optional
 	PerCPUSecond string `json:"perCPUSecond,omitempty"`
+	// slowWindowsPercent is the share of the calibration's 100-ms windows that ran below 80%
+	// of that speed: how often something else (a neighbour, the host) held the core back
+	// while it was scored. Above 50 the score may read low.
+	// +optional
+	SlowWindowsPercent int32 `json:"slowWindowsPercent,omitempty"`
 	// parallel is units per second on parallelism goroutines at once (GOMAXPROCS under the
 	// CPU limit), a decimal string.
 	Parallel    string `json:"parallel"`

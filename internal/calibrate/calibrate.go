@@ -30,8 +30,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,12 +48,16 @@ const recordBytes = 1024
 // Score is a node's calibration: units of the fixed workload per second.
 type Score struct {
 	// Single is units per second on one goroutine, under the CPU limit: what one request
-	// path of the sidecar gets done per second of wall time.
+	// path of the sidecar gets done per second of wall time (the upper decile of 100-ms
+	// windows).
 	Single float64 `json:"single"`
 	// PerCPUSecond is units per CPU-second of the single-goroutine run (the process's own
-	// CPU time): the speed of the node's core whatever the limit, and what CPU time
-	// converts with (Units).
+	// CPU time, upper decile of the windows): the speed of the node's core whatever the
+	// limit, and what CPU time converts with (Units).
 	PerCPUSecond float64 `json:"perCPUSecond,omitempty"`
+	// SlowShare is the share of windows below 80% of that speed: how often something else
+	// held the core back while the node was scored.
+	SlowShare float64 `json:"slowShare"`
 	// Parallel is units per second on Parallelism goroutines at once.
 	Parallel    float64 `json:"parallel"`
 	Parallelism int     `json:"parallelism"`
@@ -61,17 +65,24 @@ type Score struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// worker holds one goroutine's state: every unit does the same work on the same bytes.
+// worker holds one goroutine's state: every unit does the same work on the same bytes, in
+// buffers the worker keeps, so the garbage collector's share of a unit stays small and the
+// same whatever else the process holds on its heap.
 type worker struct {
-	aead   cipher.AEAD
-	nonce  []byte
-	record []byte
-	sealed []byte
-	opened []byte
-	msg    *structpb.Struct
-	frames bytes.Buffer
-	hpack  bytes.Buffer
-	enc    *hpack.Encoder
+	aead    cipher.AEAD
+	nonce   []byte
+	record  []byte
+	sealed  []byte
+	opened  []byte
+	msg     *structpb.Struct
+	wire    []byte
+	back    structpb.Struct
+	frames  bytes.Buffer
+	framer  *http2.Framer
+	hpack   bytes.Buffer
+	enc     *hpack.Encoder
+	headers []hpack.HeaderField
+	sum     [8]byte
 }
 
 func newWorker() *worker {
@@ -88,6 +99,10 @@ func newWorker() *worker {
 		"meta": map[string]any{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "size": 1024.0},
 	})
 	w.enc = hpack.NewEncoder(&w.hpack)
+	w.framer = http2.NewFramer(&w.frames, &w.frames)
+	w.headers = []hpack.HeaderField{{Name: ":method", Value: "POST"}, {Name: ":path", Value: "/v1.0/invoke/perf-target/method/test"},
+		{Name: ":scheme", Value: "http"}, {Name: ":authority", Value: "localhost:3500"}, {Name: "content-type", Value: "application/json"},
+		{Name: "dapr-app-id", Value: "perf-target"}, {Name: "traceparent", Value: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}
 	return w
 }
 
@@ -100,29 +115,32 @@ func (w *worker) unit() uint64 {
 	w.opened, _ = w.aead.Open(w.opened[:0], w.nonce, w.sealed, nil)
 	_, _ = h.Write(w.sealed[len(w.sealed)-16:])
 	// Protobuf: marshal and parse.
-	b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(w.msg)
-	var back structpb.Struct
-	_ = proto.Unmarshal(b, &back)
-	_ = binary.Write(h, binary.LittleEndian, uint64(len(b)))
-	// HTTP/2: a HEADERS frame (HPACK, a fresh table each time) and a DATA frame, written and read.
+	w.wire, _ = proto.MarshalOptions{Deterministic: true}.MarshalAppend(w.wire[:0], w.msg)
+	proto.Reset(&w.back)
+	_ = proto.Unmarshal(w.wire, &w.back)
+	binary.LittleEndian.PutUint64(w.sum[:], uint64(len(w.wire))+uint64(len(w.back.GetFields())))
+	_, _ = h.Write(w.sum[:])
+	// HTTP/2: a HEADERS frame (HPACK with an emptied dynamic table, as on a new connection)
+	// and a DATA frame, written and read.
 	w.hpack.Reset()
-	w.enc = hpack.NewEncoder(&w.hpack)
-	for _, f := range []hpack.HeaderField{{Name: ":method", Value: "POST"}, {Name: ":path", Value: "/v1.0/invoke/perf-target/method/test"},
-		{Name: ":scheme", Value: "http"}, {Name: ":authority", Value: "localhost:3500"}, {Name: "content-type", Value: "application/json"},
-		{Name: "dapr-app-id", Value: "perf-target"}, {Name: "traceparent", Value: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}} {
+	w.enc.SetMaxDynamicTableSize(0)
+	w.enc.SetMaxDynamicTableSize(4096)
+	for _, f := range w.headers {
 		_ = w.enc.WriteField(f)
 	}
 	w.frames.Reset()
-	fr := http2.NewFramer(&w.frames, &w.frames)
-	_ = fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: w.hpack.Bytes(), EndHeaders: true})
-	_ = fr.WriteData(1, true, w.opened)
+	_ = w.framer.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: w.hpack.Bytes(), EndHeaders: true})
+	_ = w.framer.WriteData(1, true, w.opened)
 	for {
-		f, err := fr.ReadFrame()
-		if err == io.EOF || err != nil {
+		f, err := w.framer.ReadFrame()
+		if err != nil {
 			break
 		}
-		if d, ok := f.(*http2.DataFrame); ok {
-			_, _ = h.Write(d.Data()[:8])
+		switch f := f.(type) {
+		case *http2.HeadersFrame:
+			_, _ = h.Write(f.HeaderBlockFragment())
+		case *http2.DataFrame:
+			_, _ = h.Write(f.Data()[:8])
 		}
 	}
 	return h.Sum64()
@@ -139,21 +157,57 @@ func Checksum(n int) uint64 {
 	return h.Sum64()
 }
 
-// Measure runs the workload for d on one goroutine, then for d on parallelism goroutines
-// (GOMAXPROCS when 0 or less: the CPU limit's whole cores, at least one).
+// window is the piece Measure cuts the single-goroutine run into. A node's speed is its
+// upper decile of pieces: on shared machines the host now and then halves a core's speed for
+// seconds (another tenant on its sibling thread, the guest sees no steal), and a score taken
+// at the median of such a moment would say "slow node" about a normal one.
+const window = 100 * time.Millisecond
+
+// slowWindow is a piece slower than this share of the score: counted in SlowShare.
+const slowWindow = 0.8
+
+// Measure runs the workload for d on one goroutine, in 100-ms windows, then for d on
+// parallelism goroutines (GOMAXPROCS when 0 or less: the CPU limit's whole cores, at least one).
 func Measure(d time.Duration, parallelism int) Score {
 	if parallelism <= 0 {
 		parallelism = runtime.GOMAXPROCS(0)
 	}
 	s := Score{Parallelism: parallelism, Seconds: d.Seconds()}
-	cpu0, ok0 := processCPU()
-	var units int64
-	s.Single, units = rate(d, 1)
-	if cpu1, ok1 := processCPU(); ok0 && ok1 && cpu1 > cpu0 {
-		s.PerCPUSecond = float64(units) / (cpu1 - cpu0).Seconds()
+	var single, perCPU []float64
+	for range max(int(d/window), 5) {
+		cpu0, ok0 := processCPU()
+		r, units := rate(min(d, window), 1)
+		single = append(single, r)
+		if cpu1, ok1 := processCPU(); ok0 && ok1 && cpu1 > cpu0 {
+			perCPU = append(perCPU, float64(units)/(cpu1-cpu0).Seconds())
+		}
 	}
+	s.Single = upperDecile(single)
+	speed := single
+	if len(perCPU) == len(single) {
+		s.PerCPUSecond = upperDecile(perCPU)
+		speed = perCPU
+	}
+	s.SlowShare = float64(countBelow(speed, slowWindow*upperDecile(speed))) / float64(len(speed))
 	s.Parallel, _ = rate(d, parallelism)
 	return s
+}
+
+// upperDecile is the value nine tenths of vals are at or below (the nearest rank).
+func upperDecile(vals []float64) float64 {
+	s := slices.Clone(vals)
+	slices.Sort(s)
+	return s[(len(s)*9+9)/10-1]
+}
+
+func countBelow(vals []float64, bound float64) int {
+	n := 0
+	for _, v := range vals {
+		if v < bound {
+			n++
+		}
+	}
+	return n
 }
 
 // rate is units per second over d on n goroutines, and the units done.
@@ -190,4 +244,4 @@ func (s Score) String() string {
 func Units(cpu time.Duration, perCPUSecond float64) float64 { return cpu.Seconds() * perCPUSecond }
 
 // workloadChecksum is Checksum(64) of this version of the workload.
-const workloadChecksum = 0x29fe8ec0cc17a725
+const workloadChecksum = 0x72fd566eafe054a5

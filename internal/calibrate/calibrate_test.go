@@ -40,8 +40,8 @@ func TestTheWorkloadIsDeterministic(t *testing.T) {
 
 // A score is units per second, and parallel goroutines do more of them than one.
 func TestMeasureScoresUnitsPerSecond(t *testing.T) {
-	s := Measure(200*time.Millisecond, 2)
-	if s.Single <= 0 || s.Parallel <= 0 || s.Parallelism != 2 || s.Seconds != 0.2 {
+	s := Measure(500*time.Millisecond, 2)
+	if s.Single <= 0 || s.Parallel <= 0 || s.Parallelism != 2 || s.Seconds != 0.5 || s.SlowShare < 0 || s.SlowShare > 1 {
 		t.Fatalf("score %+v", s)
 	}
 	if s.PerCPUSecond < s.Single*0.5 {
@@ -59,5 +59,20 @@ func TestUnitsCompareAcrossMachines(t *testing.T) {
 	slow := Units(960*time.Microsecond, 5_000)
 	if math.Abs(fast-4.8) > 1e-9 || math.Abs(slow-fast) > 1e-9 {
 		t.Errorf("units %v and %v, want 4.8 both", fast, slow)
+	}
+}
+
+// The score is the upper decile of the windows: a slow stretch covering up to four in five
+// of them does not move it, and the share of slow windows says how much of the run it took.
+func TestTheScoreIsTheUpperDecileOfWindows(t *testing.T) {
+	windows := []float64{55, 54, 56, 30, 29, 31, 55, 57, 30, 54}
+	if got := upperDecile(windows); got != 56 {
+		t.Errorf("upper decile %v, want 56 (the 9th of 10 in order)", got)
+	}
+	if got := countBelow(windows, slowWindow*56); got != 4 {
+		t.Errorf("%d windows below 80%% of 56, want 4", got)
+	}
+	if got := upperDecile([]float64{3, 1, 2, 5, 4}); got != 5 {
+		t.Errorf("upper decile of five %v, want the highest", got)
 	}
 }
