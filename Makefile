@@ -154,6 +154,10 @@ bench-coverage: ## How often the added-latency interval holds, per model and rep
 bench-calibration: ## Repeatability of the node calibration: idle, under a 500m quota, beside a busy neighbour (REPEATS=5; ~1 min).
 	hack/bench-calibration.sh $(or $(REPEATS),5) 2
 
+.PHONY: bench-slow-node
+bench-slow-node: ## Does the calibration travel? The perf-suite run quiet, then beside a busy neighbour (after make demo; ~12 min).
+	hack/bench-slow-node.sh
+
 ##@ Local cluster and end-to-end
 
 LOCAL_CLUSTER := hack/local-cluster/cluster.sh

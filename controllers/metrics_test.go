@@ -63,6 +63,7 @@ var _ = Describe("Prometheus results", func() {
 			ContainSubstring(series("daprbench_perfrun_latency_seconds", `quantile="0.9",schedule="",variant="service"} 0.0012`)),
 			ContainSubstring(series("daprbench_perfrun_latency_seconds", `quantile="0.99",schedule="",variant="sendlag"} 0`)),
 			ContainSubstring(series("daprbench_perfrun_saturated", `schedule=""} 0`)),
+			ContainSubstring(`daprbench_perfrun_node_calibration_units_per_cpu_second{namespace="`+ns+`",node="`+testNode+`",perfrun="prom",schedule=""} 12500`),
 			ContainSubstring(series("daprbench_perfrun_actual_qps", `schedule=""} 998.4`)),
 			ContainSubstring(series("daprbench_perfrun_errors", `schedule=""} 0`)),
 			ContainSubstring(series("daprbench_perfrun_outcome", `phase="Succeeded",reason="Succeeded",schedule=""} 1`)),

@@ -20,7 +20,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -88,22 +87,6 @@ const (
 	minReferenceRuns = 5
 	maxHistory       = 100
 )
-
-// targetCalibration is the calibration score per CPU-second of the node a run's target ran
-// on (the core's speed, whatever the limit the calibration ran under).
-func targetCalibration(run *perfv1alpha1.PerfRun) (float64, bool) {
-	env := run.Status.Environment
-	if env == nil {
-		return 0, false
-	}
-	for _, c := range env.Calibration {
-		if c.Node == env.TargetNode {
-			v, err := strconv.ParseFloat(c.PerCPUSecond, 64)
-			return v, err == nil && v > 0
-		}
-	}
-	return 0, false
-}
 
 // acceptedBaseline is when the history a schedule's runs are judged against starts: the
 // scheduled time of the run the schedule's AnnotationAcceptedBaseline names (a user accepts
@@ -183,11 +166,11 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	regressed, findings, _ := regression.Compare(run.Status.Result, history, tolerance)
 	var scores []float64
 	for i := range earlier[:min(len(history), len(earlier))] {
-		if v, ok := targetCalibration(&earlier[i]); ok {
+		if v, ok := earlier[i].Status.Environment.TargetCalibration(); ok {
 			scores = append(scores, v)
 		}
 	}
-	cur, _ := targetCalibration(run)
+	cur, _ := run.Status.Environment.TargetCalibration()
 	warning := regression.CalibrationWarning(cur, scores)
 	msg := regression.Message(findings)
 	if warning != "" {

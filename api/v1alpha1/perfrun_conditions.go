@@ -54,8 +54,9 @@ const (
 	ConditionThresholdsMet = "ThresholdsMet"
 	// ConditionRegressed says whether a scheduled run is worse than the runs before it.
 	ConditionRegressed = "Regressed"
-	// ConditionSaturated says whether the load tester could not keep its schedule on some
-	// path (achieved under 99% of the rate, or send-lag p99 beyond one connection's gap): the
+	// ConditionSaturated says whether some path did not carry the requested rate on
+	// schedule (achieved under 99% of it in a repetition, or the load tester's own lag p99
+	// beyond one connection's gap; the message says which, the path or the tester): the
 	// latency measured there is that of a lower rate, and no added latency is claimed.
 	ConditionSaturated = "Saturated"
 	// ConditionDisturbed says whether a pod of the run or of Dapr's control plane restarted,
@@ -158,8 +159,8 @@ const (
 	ReasonNoReference = "NoReference"
 	// ReasonSucceeded: the run finished and status.result holds its measurements.
 	ReasonSucceeded = "Succeeded"
-	// ReasonSaturated: the run finished, but on some path the load tester could not keep
-	// its schedule; the message names the path and the rate it achieved.
+	// ReasonSaturated: the run finished, but some path did not carry the requested rate on
+	// schedule; the message names the path, the rate it achieved and what held it back.
 	ReasonSaturated = "Saturated"
 	// ReasonScheduleKept: every path carried the requested rate on schedule.
 	ReasonScheduleKept = "ScheduleKept"

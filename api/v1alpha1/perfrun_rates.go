@@ -32,3 +32,18 @@ func (r *Result) ActualRate() (float64, bool) { return Rate(r.ActualQPS) }
 
 // ActualRate is the variant's achieved rate.
 func (v *VariantResult) ActualRate() (float64, bool) { return Rate(v.ActualQPS) }
+
+// TargetCalibration is the calibration of the node the target ran on (what the server
+// sidecar's CPU converts with), in units per CPU-second; ok is false without one.
+func (e *Environment) TargetCalibration() (perCPUSecond float64, ok bool) {
+	if e == nil {
+		return 0, false
+	}
+	for _, c := range e.Calibration {
+		if c.Node == e.TargetNode {
+			v, ok := Rate(c.PerCPUSecond)
+			return v, ok && v > 0
+		}
+	}
+	return 0, false
+}

@@ -69,7 +69,7 @@ var (
 		Name: "daprbench_perfrun_regressed", Help: "1 when the run regressed against its schedule's earlier runs, else 0 (also for a run outside a schedule).",
 	}, runLabels)
 	metricSaturated = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "daprbench_perfrun_saturated", Help: "1 when the load tester could not keep its schedule on some path (no added latency was claimed), else 0.",
+		Name: "daprbench_perfrun_saturated", Help: "1 when some path did not carry the requested rate on schedule (its capacity or the load tester's lag; no added latency was claimed), else 0.",
 	}, runLabels)
 	metricThrottled = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfrun_cpu_throttled_ratio", Help: "Share of CFS periods in which a container's CPU limit stalled it during the measured runs (0..1), by role, from the kubelet's counters.",
@@ -77,6 +77,15 @@ var (
 	metricDisturbances = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfrun_disturbances", Help: "Pods of the run or of Dapr's control plane that restarted, were deleted or were created during the measured runs, by role (status.disturbances).",
 	}, append(runLabels, "role"))
+	metricCalibration = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_node_calibration_units_per_cpu_second", Help: "The calibration of a node that hosted the run's pods: units of daprbench's fixed sidecar-like workload per CPU-second (status.environment.calibration).",
+	}, []string{"namespace", "perfrun", "schedule", "node"})
+	metricSidecarCPUPerRequest = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_sidecar_cpu_per_request_seconds", Help: "CPU time a sidecar spent per completed request during the measured runs, by role, from the kubelet's counters (status.result.sidecarCost).",
+	}, []string{"namespace", "perfrun", "schedule", "role"})
+	metricSidecarCostUnits = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "daprbench_perfrun_sidecar_cost_calibration_units", Help: "A sidecar's CPU per request in calibration units of its node, by role: comparable across machines where CPU time is not.",
+	}, []string{"namespace", "perfrun", "schedule", "role"})
 	metricScheduleInterval = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfschedule_interval_seconds", Help: "Time between a PerfSchedule's upcoming slots; absent while it is suspended or invalid.",
 	}, []string{"namespace", "schedule"})
@@ -85,7 +94,8 @@ var (
 	}, []string{"namespace", "phase", "reason"})
 
 	runGauges = []*prometheus.GaugeVec{metricLatency, metricActualQPS, metricRequestedQPS, metricErrors, metricCPU,
-		metricMemory, metricOutcome, metricCompletion, metricRegressed, metricSaturated, metricThrottled, metricDisturbances}
+		metricMemory, metricOutcome, metricCompletion, metricRegressed, metricSaturated, metricThrottled, metricDisturbances,
+		metricCalibration, metricSidecarCPUPerRequest, metricSidecarCostUnits}
 	registerOnce sync.Once
 )
 
@@ -150,9 +160,23 @@ func Record(run *perfv1alpha1.PerfRun) {
 	for _, d := range report.DuringMeasurement(run.Status.Disturbances) {
 		metricDisturbances.With(with(prometheus.Labels{"role": d.Role})).Inc()
 	}
+	if env := run.Status.Environment; env != nil {
+		for _, c := range env.Calibration {
+			if v, ok := perfv1alpha1.Rate(c.PerCPUSecond); ok {
+				metricCalibration.With(with(prometheus.Labels{"node": c.Node})).Set(v)
+			}
+		}
+	}
 	res := run.Status.Result
 	if res == nil || res.Generation != run.Generation {
 		return
+	}
+	for _, c := range res.SidecarCost {
+		role := prometheus.Labels{"role": c.Role}
+		metricSidecarCPUPerRequest.With(with(role)).Set(c.CPUPerRequest.Seconds())
+		if v, ok := perfv1alpha1.Rate(c.CPUPerRequestUnits); ok {
+			metricSidecarCostUnits.With(with(role)).Set(v)
+		}
 	}
 	metricRequestedQPS.With(l).Set(float64(res.RequestedQPS))
 	if q, ok := res.ActualRate(); ok {

@@ -58,7 +58,7 @@ func newCompareCommand(o *options) *cobra.Command {
 					return fmt.Errorf("run %s has no result yet", name)
 				}
 			}
-			diffs := Compare(runs[0].Status.Result, runs[1].Status.Result)
+			diffs := append(Compare(runs[0].Status.Result, runs[1].Status.Result), CompareCost(&runs[0], &runs[1])...)
 			if ok, err := o.printData(diffs); ok {
 				return err
 			}

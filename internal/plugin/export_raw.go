@@ -144,10 +144,18 @@ type RunRow struct {
 	AddedP90Hi  string `json:"addedP90High"`
 	AddedP99    string `json:"addedP99"`
 	SidecarCPU  string `json:"sidecarCPUPer1kQPS"`
+	// Calibration is the target node's, units per CPU-second.
+	Calibration string `json:"calibration"`
+	// The server sidecar's CPU per request, raw and in calibration units.
+	ServerCPUPerRequest string `json:"serverSidecarCPUPerRequest"`
+	ServerCostUnits     string `json:"serverSidecarCostUnits"`
 }
 
 func runRow(run *perfv1alpha1.PerfRun) RunRow {
 	row := RunRow{Run: run.Name, Phase: string(run.Status.Phase), Scenario: string(run.Spec.Scenario), QPS: run.Spec.Load.QPS}
+	if v, ok := run.Status.Environment.TargetCalibration(); ok {
+		row.Calibration = fmtUnits(v, 0)
+	}
 	res := run.Status.Result
 	if res == nil {
 		return row
@@ -167,6 +175,11 @@ func runRow(run *perfv1alpha1.PerfRun) RunRow {
 	}
 	if r := res.Resources; r != nil && r.SidecarPer1kQPS != nil {
 		row.SidecarCPU = qty(r.SidecarPer1kQPS.CPU)
+	}
+	for _, c := range res.SidecarCost {
+		if c.Role == "serverSidecar" {
+			row.ServerCPUPerRequest, row.ServerCostUnits = c.CPUPerRequest.Duration.String(), c.CPUPerRequestUnits
+		}
 	}
 	return row
 }

@@ -18,7 +18,9 @@ package plugin
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -26,6 +28,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/charts"
 	"github.com/daprbench/daprbench/internal/regression"
+	"github.com/daprbench/daprbench/internal/stats"
 )
 
 // TrendRow is one run of a schedule's history.
@@ -40,6 +43,10 @@ type TrendRow struct {
 	// LevelChange marks the first run of a new level of added p90 (a change point of the
 	// history, E-divisive means as the regression judge finds them).
 	LevelChange bool `json:"levelChange,omitempty"`
+	// Calibration is the target node's calibration, units per CPU-second ("-": none).
+	Calibration string `json:"calibration"`
+	// ServerCostUnits is the server sidecar's CPU per request in calibration units ("-": none).
+	ServerCostUnits string `json:"serverSidecarCostUnits"`
 }
 
 func newHistoryCommand(o *options) *cobra.Command {
@@ -69,12 +76,16 @@ func newHistoryCommand(o *options) *cobra.Command {
 				return err
 			}
 			t := &table{}
-			t.add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED", "LEVEL")
+			t.add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED", "LEVEL", "CALIBRATION", "SERVER UNITS/REQ")
 			for _, r := range rows {
 				t.add(r.Run, r.Scheduled, r.Phase, r.AddedP90, r.AddedP99, r.SidecarCPU, map[bool]string{true: "yes", false: "-"}[r.Regressed],
-					map[bool]string{true: "changed", false: "-"}[r.LevelChange])
+					map[bool]string{true: "changed", false: "-"}[r.LevelChange], r.Calibration, r.ServerCostUnits)
 			}
-			return o.printAndWrite(orDefault(dir, "daprbench-history-"+args[0]), "schedule "+args[0], t.String(), charts.ForHistory(args[0], runs))
+			text := t.String()
+			if w := calibrationSpread(runs); w != "" {
+				text += "\n" + w + "\n"
+			}
+			return o.printAndWrite(orDefault(dir, "daprbench-history-"+args[0]), "schedule "+args[0], text, charts.ForHistory(args[0], runs))
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "folder for the trend charts and report.html (default daprbench-history-SCHEDULE)")
@@ -85,7 +96,11 @@ func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
 	var rows []TrendRow
 	for _, r := range runs {
 		row := TrendRow{Run: r.Name, Scheduled: orDash(r.Annotations[perfv1alpha1.AnnotationScheduledTime]), Phase: orDash(string(r.Status.Phase)),
-			AddedP90: "-", AddedP99: "-", SidecarCPU: "-", Regressed: r.ConditionTrue(perfv1alpha1.ConditionRegressed)}
+			AddedP90: "-", AddedP99: "-", SidecarCPU: "-", Regressed: r.ConditionTrue(perfv1alpha1.ConditionRegressed),
+			Calibration: "-", ServerCostUnits: "-"}
+		if v, ok := r.Status.Environment.TargetCalibration(); ok {
+			row.Calibration = fmtUnits(v, 0)
+		}
 		if res := r.Status.Result; res != nil {
 			if a := res.Added; a != nil {
 				row.AddedP90, row.AddedP99 = dur(a.P90), dur(a.P99)
@@ -93,11 +108,43 @@ func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
 			if cpu := sidecarCPU(res); cpu >= 0 {
 				row.SidecarCPU = fmt.Sprintf("%dm", cpu)
 			}
+			for _, c := range res.SidecarCost {
+				if c.Role == "serverSidecar" && c.CPUPerRequestUnits != "" {
+					row.ServerCostUnits = c.CPUPerRequestUnits
+				}
+			}
 		}
 		rows = append(rows, row)
 	}
 	markLevelChanges(runs, rows)
 	return rows
+}
+
+// calibrationSpread names the runs whose node calibration is more than
+// regression.CalibrationDrift from the history's median: their raw CPU and latency may
+// reflect the machine, not Dapr. Empty when all agree or there are fewer than two.
+func calibrationSpread(runs []perfv1alpha1.PerfRun) string {
+	var scores []float64
+	for i := range runs {
+		if v, ok := runs[i].Status.Environment.TargetCalibration(); ok {
+			scores = append(scores, v)
+		}
+	}
+	if len(scores) < 2 {
+		return ""
+	}
+	med := stats.Median(scores)
+	var apart []string
+	for i := range runs {
+		if v, ok := runs[i].Status.Environment.TargetCalibration(); ok && math.Abs(v-med)/med > regression.CalibrationDrift {
+			apart = append(apart, fmt.Sprintf("%s (%+.0f%%)", runs[i].Name, (v-med)/med*100))
+		}
+	}
+	if len(apart) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: node calibration more than %.0f%% from the median of %.0f units per CPU-second in %s: "+
+		"compare their cost in calibration units, not raw CPU", regression.CalibrationDrift*100, med, strings.Join(apart, ", "))
 }
 
 // markLevelChanges marks the rows where the history of added p90 changes level.

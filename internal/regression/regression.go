@@ -109,7 +109,7 @@ func CalibrationWarning(current float64, reference []float64) string {
 	if med <= 0 || abs(current-med)/med <= CalibrationDrift {
 		return ""
 	}
-	return fmt.Sprintf("the node's calibration differs from the reference runs' (%.0f against a median of %.0f units/s, %+.0f%%): "+
+	return fmt.Sprintf("the node's calibration differs from the reference runs' (%.0f against a median of %.0f units per CPU-second, %+.0f%%): "+
 		"a machine difference may explain raw CPU and latency changes; the cost per request in calibration units compares across machines",
 		current, med, (current-med)/med*100)
 }
