@@ -33,14 +33,23 @@ func (r *Result) ActualRate() (float64, bool) { return Rate(r.ActualQPS) }
 // ActualRate is the variant's achieved rate.
 func (v *VariantResult) ActualRate() (float64, bool) { return Rate(v.ActualQPS) }
 
+// MaxSlowWindowsPercent is the share of slow calibration windows beyond which a node's
+// score is not used: the calibration ran mostly in a stretch where something held the core
+// back, and reads low (measured: 33% low at 75% slow windows, docs/cost-and-change-points.md).
+const MaxSlowWindowsPercent = 50
+
+// Trusted says whether the score converts CPU time and compares nodes: not when most of its
+// windows ran slow.
+func (c *NodeCalibration) Trusted() bool { return c.SlowWindowsPercent <= MaxSlowWindowsPercent }
+
 // TargetCalibration is the calibration of the node the target ran on (what the server
-// sidecar's CPU converts with), in units per CPU-second; ok is false without one.
+// sidecar's CPU converts with), in units per CPU-second; ok is false without a trusted one.
 func (e *Environment) TargetCalibration() (perCPUSecond float64, ok bool) {
 	if e == nil {
 		return 0, false
 	}
 	for _, c := range e.Calibration {
-		if c.Node == e.TargetNode {
+		if c.Node == e.TargetNode && c.Trusted() {
 			v, ok := Rate(c.PerCPUSecond)
 			return v, ok && v > 0
 		}

@@ -206,7 +206,8 @@ type NodeCalibration struct {
 	PerCPUSecond string `json:"perCPUSecond,omitempty"`
 	// slowWindowsPercent is the share of the calibration's 100-ms windows that ran below 80%
 	// of that speed: how often something else (a neighbour, the host) held the core back
-	// while it was scored. Above 50 the score may read low.
+	// while it was scored. Above 50 the score may read low, and is not used: no cost in
+	// calibration units, no comparison of nodes with it.
 	// +optional
 	SlowWindowsPercent int32 `json:"slowWindowsPercent,omitempty"`
 	// parallel is units per second on parallelism goroutines at once (GOMAXPROCS under the
@@ -426,7 +427,9 @@ type SidecarCost struct {
 	// measures it too (at the requested rate: per-request work may differ at other rates).
 	CPUPerRequest metav1.Duration `json:"cpuPerRequest"`
 	// limitSustainsQPS is the rate the sidecar's CPU limit sustains at that cost (limit /
-	// cost), a decimal string; absent without a limit.
+	// cost), a decimal string; absent without a limit. A throughput ceiling, not a
+	// comfortable rate: at it the sidecar uses its whole limit and is throttled in most
+	// periods, so latency there is a queue's.
 	// +optional
 	LimitSustainsQPS string `json:"limitSustainsQPS,omitempty"`
 	// cpuPerRequestUnits is cpuPerRequest in calibration units — how many units of the

@@ -65,10 +65,11 @@ func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, co
 	return out
 }
 
-// calibrationOf is a node's calibration score per CPU-second, what CPU time converts with.
+// calibrationOf is a node's calibration score per CPU-second, what CPU time converts with;
+// none for a node whose calibration ran mostly slow.
 func calibrationOf(env *perfv1alpha1.Environment, node string) (float64, bool) {
 	for _, c := range env.Calibration {
-		if c.Node == node && node != "" {
+		if c.Node == node && node != "" && c.Trusted() {
 			v, err := strconv.ParseFloat(c.PerCPUSecond, 64)
 			return v, err == nil && v > 0
 		}

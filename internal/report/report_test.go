@@ -169,6 +169,17 @@ func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
 			t.Errorf("headline %q lacks %q", h, part)
 		}
 	}
+
+	// A node whose calibration ran mostly in a slow stretch converts nothing: its units
+	// would read low.
+	run.Status.Environment.Calibration[0].SlowWindowsPercent = 75
+	res = Build(run, Inputs{Summary: sum, CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{throttled, client}}})
+	if u := res.SidecarCost[0].CPUPerRequestUnits; u != "" {
+		t.Errorf("server sidecar in units %q from a calibration with 75%% slow windows", u)
+	}
+	if u := res.SidecarCost[1].CPUPerRequestUnits; u != "0.60" {
+		t.Errorf("client sidecar in units %q, want 0.60 (its node's calibration was fine)", u)
+	}
 }
 
 // A tail percentile's interval from fewer than result.MinRepetitionsForTail repetitions is
