@@ -30,7 +30,7 @@ import (
 	"github.com/daprbench/daprbench/internal/workload"
 )
 
-// recordCalibration keeps, per node, the fastest calibration score the run's pods on it
+// recordCalibration keeps, per node, the fastest trusted calibration score the run's pods on it
 // reported (their calibration init containers' termination messages): a host's slow moment
 // lasts seconds and can fall on one pod's calibration, rarely on all of them. A pod whose
 // calibration failed or said nothing readable adds nothing: a run never fails for it.
@@ -43,7 +43,8 @@ func recordCalibration(env *perfv1alpha1.Environment, sidecar perfv1alpha1.Sidec
 		}
 		c := perfv1alpha1.NodeCalibration{Node: node,
 			Single: strconv.FormatFloat(s.Single, 'f', 0, 64), Parallel: strconv.FormatFloat(s.Parallel, 'f', 0, 64),
-			Parallelism: int32(s.Parallelism), CPULimit: sidecar.CPULimit, SlowWindowsPercent: int32(math.Round(s.SlowShare * 100))}
+			Parallelism: int32(s.Parallelism), CPULimit: sidecar.CPULimit, SlowWindowsPercent: int32(math.Round(s.SlowShare * 100)),
+			Workload: s.Workload}
 		if s.PerCPUSecond > 0 {
 			c.PerCPUSecond = strconv.FormatFloat(s.PerCPUSecond, 'f', 0, 64)
 		}
@@ -52,7 +53,7 @@ func recordCalibration(env *perfv1alpha1.Environment, sidecar perfv1alpha1.Sidec
 		case at < 0 && len(env.Calibration) < 100:
 			env.Calibration = append(env.Calibration, c)
 			slices.SortFunc(env.Calibration, func(a, b perfv1alpha1.NodeCalibration) int { return cmp.Compare(a.Node, b.Node) })
-		case at >= 0 && speedOf(c) > speedOf(env.Calibration[at]):
+		case at >= 0 && better(c, env.Calibration[at]):
 			env.Calibration[at] = c
 		}
 	}
@@ -71,6 +72,15 @@ func calibrationOf(p *corev1.Pod) (calibrate.Score, bool) {
 		}
 	}
 	return calibrate.Score{}, false
+}
+
+// better ranks a node's readings: a trusted one over one taken mostly in a slow stretch,
+// then the faster.
+func better(c, than perfv1alpha1.NodeCalibration) bool {
+	if c.Trusted() != than.Trusted() {
+		return c.Trusted()
+	}
+	return speedOf(c) > speedOf(than)
 }
 
 // speedOf is the score a node's readings are ranked by: units per CPU-second, else per second.

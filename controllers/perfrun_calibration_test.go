@@ -39,7 +39,9 @@ func TestRecordCalibrationKeepsEachNodesFastestReading(t *testing.T) {
 	other := calibratedPod("node-b", `{"single":40000,"perCPUSecond":41000,"parallel":70000,"parallelism":2}`, 0)
 	failed := calibratedPod("node-c", `{"single":99000,"parallel":99000}`, 1)
 	garbage := calibratedPod("node-d", `not json`, 0)
-	for _, pods := range [][]corev1.Pod{{slow, fast, other, failed, garbage}, {garbage, fast, failed, other, slow}} {
+	// A faster reading taken mostly in slow windows does not displace a trusted one.
+	fastButSlowWindows := calibratedPod("node-a", `{"single":60000,"perCPUSecond":60000,"slowShare":0.6,"parallel":90000,"parallelism":2}`, 0)
+	for _, pods := range [][]corev1.Pod{{slow, fast, other, failed, garbage, fastButSlowWindows}, {fastButSlowWindows, garbage, fast, failed, other, slow}} {
 		var env perfv1alpha1.Environment
 		recordCalibration(&env, perfv1alpha1.SidecarSpec{}, pods)
 		recordCalibration(&env, perfv1alpha1.SidecarSpec{}, pods) // every pass: the same answer

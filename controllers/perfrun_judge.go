@@ -164,13 +164,13 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	}
 	tolerance := sched.Spec.Regression.TolerancePercent
 	regressed, findings, _ := regression.Compare(run.Status.Result, history, tolerance)
-	var scores []float64
+	cur, workload, _ := run.Status.Environment.TargetCalibration()
+	var scores []float64 // of the same calibration workload: other versions do not compare
 	for i := range earlier[:min(len(history), len(earlier))] {
-		if v, ok := earlier[i].Status.Environment.TargetCalibration(); ok {
+		if v, w, ok := earlier[i].Status.Environment.TargetCalibration(); ok && w == workload {
 			scores = append(scores, v)
 		}
 	}
-	cur, _ := run.Status.Environment.TargetCalibration()
 	warning := regression.CalibrationWarning(cur, scores)
 	msg := regression.Message(findings)
 	if warning != "" {

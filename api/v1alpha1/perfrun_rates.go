@@ -43,16 +43,17 @@ const MaxSlowWindowsPercent = 50
 func (c *NodeCalibration) Trusted() bool { return c.SlowWindowsPercent <= MaxSlowWindowsPercent }
 
 // TargetCalibration is the calibration of the node the target ran on (what the server
-// sidecar's CPU converts with), in units per CPU-second; ok is false without a trusted one.
-func (e *Environment) TargetCalibration() (perCPUSecond float64, ok bool) {
+// sidecar's CPU converts with), in units per CPU-second, and the workload version it ran;
+// ok is false without a trusted one.
+func (e *Environment) TargetCalibration() (perCPUSecond float64, workload string, ok bool) {
 	if e == nil {
-		return 0, false
+		return 0, "", false
 	}
 	for _, c := range e.Calibration {
 		if c.Node == e.TargetNode && c.Trusted() {
 			v, ok := Rate(c.PerCPUSecond)
-			return v, ok && v > 0
+			return v, c.Workload, ok && v > 0
 		}
 	}
-	return 0, false
+	return 0, "", false
 }

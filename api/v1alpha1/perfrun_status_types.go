@@ -210,6 +210,10 @@ type NodeCalibration struct {
 	// calibration units, no comparison of nodes with it.
 	// +optional
 	SlowWindowsPercent int32 `json:"slowWindowsPercent,omitempty"`
+	// workload is the version of the calibration workload that ran (its checksum): scores
+	// of different versions do not compare (absent: before versions were recorded).
+	// +optional
+	Workload string `json:"workload,omitempty"`
 	// parallel is units per second on parallelism goroutines at once (GOMAXPROCS under the
 	// CPU limit), a decimal string.
 	Parallel    string `json:"parallel"`

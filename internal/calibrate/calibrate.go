@@ -63,11 +63,14 @@ type Score struct {
 	Parallelism int     `json:"parallelism"`
 	// Seconds each measurement lasted.
 	Seconds float64 `json:"seconds"`
+	// Workload names the version of the workload that was run (its checksum): scores of
+	// different versions do not compare.
+	Workload string `json:"workload"`
 }
 
 // worker holds one goroutine's state: every unit does the same work on the same bytes, in
-// buffers the worker keeps, so the garbage collector's share of a unit stays small and the
-// same whatever else the process holds on its heap.
+// buffers the worker keeps where it can (the protobuf's maps and values and the frames read
+// back still allocate), so the collector's share of a unit stays small.
 type worker struct {
 	aead    cipher.AEAD
 	nonce   []byte
@@ -120,8 +123,8 @@ func (w *worker) unit() uint64 {
 	_ = proto.Unmarshal(w.wire, &w.back)
 	binary.LittleEndian.PutUint64(w.sum[:], uint64(len(w.wire))+uint64(len(w.back.GetFields())))
 	_, _ = h.Write(w.sum[:])
-	// HTTP/2: a HEADERS frame (HPACK with an emptied dynamic table, as on a new connection)
-	// and a DATA frame, written and read.
+	// HTTP/2: a HEADERS frame (HPACK from an emptied dynamic table, so every unit encodes the
+	// same fields the same way) and a DATA frame, written and read.
 	w.hpack.Reset()
 	w.enc.SetMaxDynamicTableSize(0)
 	w.enc.SetMaxDynamicTableSize(4096)
@@ -172,7 +175,7 @@ func Measure(d time.Duration, parallelism int) Score {
 	if parallelism <= 0 {
 		parallelism = runtime.GOMAXPROCS(0)
 	}
-	s := Score{Parallelism: parallelism, Seconds: d.Seconds()}
+	s := Score{Parallelism: parallelism, Seconds: d.Seconds(), Workload: WorkloadVersion}
 	var single, perCPU []float64
 	for range max(int(d/window), 5) {
 		cpu0, ok0 := processCPU()
@@ -245,3 +248,6 @@ func Units(cpu time.Duration, perCPUSecond float64) float64 { return cpu.Seconds
 
 // workloadChecksum is Checksum(64) of this version of the workload.
 const workloadChecksum = 0x72fd566eafe054a5
+
+// WorkloadVersion names this version of the workload in every score.
+var WorkloadVersion = fmt.Sprintf("%016x", uint64(workloadChecksum))

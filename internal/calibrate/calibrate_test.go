@@ -30,6 +30,9 @@ func TestTheWorkloadIsDeterministic(t *testing.T) {
 	if a != b {
 		t.Fatalf("two runs of 64 units: %#x then %#x", a, b)
 	}
+	if WorkloadVersion != "72fd566eafe054a5" {
+		t.Errorf("workload version %q", WorkloadVersion)
+	}
 	if a != workloadChecksum {
 		t.Errorf("checksum of 64 units %#x, want %#x: the workload changed", a, workloadChecksum)
 	}

@@ -78,7 +78,7 @@ var (
 		Name: "daprbench_perfrun_disturbances", Help: "Pods of the run or of Dapr's control plane that restarted, were deleted or were created during the measured runs, by role (status.disturbances).",
 	}, append(runLabels, "role"))
 	metricCalibration = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "daprbench_perfrun_node_calibration_units_per_cpu_second", Help: "The calibration of a node that hosted the run's pods: units of daprbench's fixed sidecar-like workload per CPU-second (status.environment.calibration).",
+		Name: "daprbench_perfrun_node_calibration_units_per_cpu_second", Help: "The calibration of a node that hosted the run's pods: units of daprbench's fixed sidecar-like workload per CPU-second (status.environment.calibration); absent when most of its windows ran slow.",
 	}, []string{"namespace", "perfrun", "schedule", "node"})
 	metricSidecarCPUPerRequest = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "daprbench_perfrun_sidecar_cpu_per_request_seconds", Help: "CPU time a sidecar spent per completed request during the measured runs, by role, from the kubelet's counters (status.result.sidecarCost).",
@@ -162,7 +162,7 @@ func Record(run *perfv1alpha1.PerfRun) {
 	}
 	if env := run.Status.Environment; env != nil {
 		for _, c := range env.Calibration {
-			if v, ok := perfv1alpha1.Rate(c.PerCPUSecond); ok {
+			if v, ok := perfv1alpha1.Rate(c.PerCPUSecond); ok && c.Trusted() {
 				metricCalibration.With(with(prometheus.Labels{"node": c.Node})).Set(v)
 			}
 		}

@@ -25,23 +25,41 @@ import (
 	"github.com/daprbench/daprbench/internal/regression"
 )
 
+// calibrationFigure is the row of the two runs' node calibrations.
+const calibrationFigure = "node calibration (units per CPU-second)"
+
 // CompareCost lists what each sidecar costs per request in the two runs, raw and in
 // calibration units, beside the calibrations of their target nodes. When the calibrations
 // differ by more than regression.CalibrationDrift the runs ran on machines of different
 // speed: the raw CPU rows say so, and the rows in calibration units are the ones to compare.
+// Units compare only between scores of one calibration workload, and only trusted ones.
 func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 	var out []Difference
-	machinesDiffer := false
-	ca, okA := a.Status.Environment.TargetCalibration()
-	cb, okB := b.Status.Environment.TargetCalibration()
-	if okA && okB {
+	machinesDiffer, unitsCompare := false, false
+	ca, wa, okA := a.Status.Environment.TargetCalibration()
+	cb, wb, okB := b.Status.Environment.TargetCalibration()
+	switch {
+	case okA && okB && wa != wb:
+		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0), Change: "-",
+			Verdict: "calibration workloads differ (daprbench versions): neither units nor machines compare"})
+	case okA && okB:
+		unitsCompare = true
 		machinesDiffer = math.Abs(cb-ca)/ca > regression.CalibrationDrift
 		verdict := fmt.Sprintf("same speed (within %.0f%%)", regression.CalibrationDrift*100)
 		if machinesDiffer {
 			verdict = "machines differ: compare calibration units"
 		}
-		out = append(out, Difference{Figure: "node calibration (units per CPU-second)", A: fmtUnits(ca, 0), B: fmtUnits(cb, 0),
+		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0),
 			Change: change(ca, cb, fmt.Sprintf("%+.0f", cb-ca)), Verdict: verdict})
+	case okA || okB:
+		show := func(v float64, ok bool) string {
+			if ok {
+				return fmtUnits(v, 0)
+			}
+			return "-"
+		}
+		out = append(out, Difference{Figure: calibrationFigure, A: show(ca, okA), B: show(cb, okB), Change: "-",
+			Verdict: "one run has no trusted calibration: whether the machines differ is unknown"})
 	}
 	costs := func(r *perfv1alpha1.PerfRun) map[string]perfv1alpha1.SidecarCost {
 		m := map[string]perfv1alpha1.SidecarCost{}
@@ -68,7 +86,7 @@ func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 			Change: change(float64(va), float64(vb), (vb - va).String()), Verdict: rawVerdict})
 		ua, errA := strconv.ParseFloat(x.CPUPerRequestUnits, 64)
 		ub, errB := strconv.ParseFloat(y.CPUPerRequestUnits, 64)
-		if errA == nil && errB == nil {
+		if errA == nil && errB == nil && unitsCompare {
 			out = append(out, Difference{Figure: role + " cost per request (calibration units)", A: fmtUnits(ua, 2), B: fmtUnits(ub, 2),
 				Change: change(ua, ub, fmt.Sprintf("%+.2f", ub-ua)), Verdict: "-"})
 		}

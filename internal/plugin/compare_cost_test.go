@@ -17,6 +17,7 @@ limitations under the License.
 package plugin
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ import (
 
 func costedRun(perCPUSecond string, serverCost time.Duration, serverUnits string) *perfv1alpha1.PerfRun {
 	return &perfv1alpha1.PerfRun{Status: perfv1alpha1.PerfRunStatus{
-		Environment: &perfv1alpha1.Environment{TargetNode: "n1", Calibration: []perfv1alpha1.NodeCalibration{{Node: "n1", PerCPUSecond: perCPUSecond}}},
+		Environment: &perfv1alpha1.Environment{TargetNode: "n1", Calibration: []perfv1alpha1.NodeCalibration{{Node: "n1", PerCPUSecond: perCPUSecond, Workload: "v2"}}},
 		Result: &perfv1alpha1.Result{SidecarCost: []perfv1alpha1.SidecarCost{
 			{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: serverCost}, CPUPerRequestUnits: serverUnits}}},
 	}}
@@ -66,5 +67,27 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 	}
 	if got := CompareCost(&perfv1alpha1.PerfRun{}, &perfv1alpha1.PerfRun{}); len(got) != 0 {
 		t.Errorf("runs without results or calibrations: %+v", got)
+	}
+
+	// Scores of another calibration workload (another daprbench version) compare nothing,
+	// nor does a calibration taken mostly in a slow stretch.
+	older := costedRun("25000", 200*time.Microsecond, "5.00")
+	older.Status.Environment.Calibration[0].Workload = "v1"
+	slowRead := costedRun("30000", 200*time.Microsecond, "")
+	slowRead.Status.Environment.Calibration[0].SlowWindowsPercent = 75
+	for other, verdict := range map[*perfv1alpha1.PerfRun]string{
+		older:    "calibration workloads differ (daprbench versions): neither units nor machines compare",
+		slowRead: "one run has no trusted calibration: whether the machines differ is unknown"} {
+		for _, d := range CompareCost(fast, other) {
+			if d.Figure == calibrationFigure && d.Verdict != verdict {
+				t.Errorf("calibration row %+v, want %q", d, verdict)
+			}
+			if strings.Contains(d.Figure, "calibration units") {
+				t.Errorf("units compared: %+v", d)
+			}
+			if d.Figure == "serverSidecar CPU per request" && d.Verdict != "-" {
+				t.Errorf("raw row %+v", d)
+			}
+		}
 	}
 }

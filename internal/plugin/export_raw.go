@@ -153,7 +153,7 @@ type RunRow struct {
 
 func runRow(run *perfv1alpha1.PerfRun) RunRow {
 	row := RunRow{Run: run.Name, Phase: string(run.Status.Phase), Scenario: string(run.Spec.Scenario), QPS: run.Spec.Load.QPS}
-	if v, ok := run.Status.Environment.TargetCalibration(); ok {
+	if v, _, ok := run.Status.Environment.TargetCalibration(); ok {
 		row.Calibration = fmtUnits(v, 0)
 	}
 	res := run.Status.Result

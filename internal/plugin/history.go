@@ -98,7 +98,7 @@ func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
 		row := TrendRow{Run: r.Name, Scheduled: orDash(r.Annotations[perfv1alpha1.AnnotationScheduledTime]), Phase: orDash(string(r.Status.Phase)),
 			AddedP90: "-", AddedP99: "-", SidecarCPU: "-", Regressed: r.ConditionTrue(perfv1alpha1.ConditionRegressed),
 			Calibration: "-", ServerCostUnits: "-"}
-		if v, ok := r.Status.Environment.TargetCalibration(); ok {
+		if v, _, ok := r.Status.Environment.TargetCalibration(); ok {
 			row.Calibration = fmtUnits(v, 0)
 		}
 		if res := r.Status.Result; res != nil {
@@ -122,11 +122,22 @@ func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
 
 // calibrationSpread names the runs whose node calibration is more than
 // regression.CalibrationDrift from the history's median: their raw CPU and latency may
-// reflect the machine, not Dapr. Empty when all agree or there are fewer than two.
+// reflect the machine, not Dapr. Only runs of the newest run's calibration workload count
+// (other versions do not compare). Empty when all agree or there are fewer than two.
 func calibrationSpread(runs []perfv1alpha1.PerfRun) string {
+	latest := ""
+	for i := range runs {
+		if _, w, ok := runs[i].Status.Environment.TargetCalibration(); ok {
+			latest = w
+		}
+	}
+	calibration := func(r *perfv1alpha1.PerfRun) (float64, bool) {
+		v, w, ok := r.Status.Environment.TargetCalibration()
+		return v, ok && w == latest
+	}
 	var scores []float64
 	for i := range runs {
-		if v, ok := runs[i].Status.Environment.TargetCalibration(); ok {
+		if v, ok := calibration(&runs[i]); ok {
 			scores = append(scores, v)
 		}
 	}
@@ -136,7 +147,7 @@ func calibrationSpread(runs []perfv1alpha1.PerfRun) string {
 	med := stats.Median(scores)
 	var apart []string
 	for i := range runs {
-		if v, ok := runs[i].Status.Environment.TargetCalibration(); ok && math.Abs(v-med)/med > regression.CalibrationDrift {
+		if v, ok := calibration(&runs[i]); ok && math.Abs(v-med)/med > regression.CalibrationDrift {
 			apart = append(apart, fmt.Sprintf("%s (%+.0f%%)", runs[i].Name, (v-med)/med*100))
 		}
 	}

@@ -43,7 +43,13 @@ func TestHistoryNamesRunsOnADifferentMachine(t *testing.T) {
 	if w := calibrationSpread(runs[:2]); w != "" {
 		t.Errorf("two runs 2%% apart: %q", w)
 	}
-	if w := calibrationSpread(append(runs[:1], perfv1alpha1.PerfRun{})); w != "" {
+	if w := calibrationSpread(append(runs[:1:1], perfv1alpha1.PerfRun{})); w != "" {
 		t.Errorf("one calibrated run: %q", w)
+	}
+	// A run of an older calibration workload is not compared with the newer ones.
+	runs[2].Status.Environment.Calibration[0].Workload = "v1"
+	runs[0], runs[2] = runs[2], runs[0]
+	if w := calibrationSpread(runs); w != "" {
+		t.Errorf("the -40%% run is of another workload version, yet: %q", w)
 	}
 }
