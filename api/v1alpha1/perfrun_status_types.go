@@ -292,9 +292,19 @@ type Result struct {
 	// added is the latency Dapr adds: for each percentile, latency's value minus baseline's
 	// value of the same percentile, and the same for the mean (no max: the difference of two
 	// maxima is noise). It can be negative; addedInterval says whether it is within noise.
-	// Absent when a path was Saturated: the latency of a rate that was not carried.
+	// Absent when a path was Saturated (the latency of a rate that was not carried), unless
+	// only the Dapr path fell behind, on time, because a sidecar's CPU limit throttled it:
+	// then addedLimitBound is true and added is the latency that sidecar, held at its limit,
+	// adds at the requested rate (a queue's), beside what it costs (sidecarCost).
 	// +optional
 	Added *LatencySummary `json:"added,omitempty"`
+
+	// addedLimitBound is true when added is claimed although the Dapr path did not carry
+	// the requested rate: its load tester was on time, the baseline carried the rate, and a
+	// sidecar or app was throttled by its CPU limit (limitBound). The figure is then the
+	// limit's at that rate, not Dapr's work alone; read sidecarCost for what Dapr costs.
+	// +optional
+	AddedLimitBound bool `json:"addedLimitBound,omitempty"`
 
 	// addedInterval bounds each figure of added with a confidence interval: from the spread
 	// of the repetitions' own differences (Student's t) and a block bootstrap of one-second

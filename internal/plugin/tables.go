@@ -102,13 +102,20 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	row("baseline", res.Baseline)
 	row("  service", res.BaselineServiceTime)
 	row("  send lag", res.BaselineSendLag)
-	row("added", res.Added)
+	if res.AddedLimitBound {
+		row("added (limit-bound)", res.Added)
+	} else {
+		row("added", res.Added)
+	}
 	if in := res.AddedInterval; in != nil {
 		row(fmt.Sprintf("  %d%% low", in.ConfidencePercent), &in.Low)
 		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
 	}
 	b.WriteString(lat.String())
 	b.WriteString("latency is timed from each request's scheduled send, less the load tester's own lateness; service from its actual send\n")
+	if res.AddedLimitBound {
+		b.WriteString("the added latency is that of a sidecar held at its CPU limit at the requested rate (the Dapr path could not carry it): a queue's, not Dapr's work alone\n")
+	}
 	if in := res.AddedInterval; in != nil {
 		if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
 			fprintf(&b, "the added latency's interval is within-run only (one repetition): a rerun may differ by more\n")

@@ -50,6 +50,21 @@ func ThrottledContainers(cpu []perfv1alpha1.ContainerCPU) (bound, ratios []strin
 	return bound, ratios
 }
 
+// throttledSidecars names the sidecar roles (not the app) throttled beyond
+// ThrottledBoundPercent during the measured runs.
+func throttledSidecars(cpu []perfv1alpha1.ContainerCPU) []string {
+	var out []string
+	for _, c := range cpu {
+		if !usage.IsSidecar(c.Role) {
+			continue
+		}
+		if pct, err := strconv.ParseFloat(c.ThrottledPeriodsPercent, 64); err == nil && pct > ThrottledBoundPercent {
+			out = append(out, c.Role)
+		}
+	}
+	return out
+}
+
 // BoundedBy names what bounded a result's latency, causes before effects: a container's CPU
 // limit (throttled beyond 1% of its periods), a node's CPU (over 90% busy), the load tester
 // (a path fell behind its schedule, often because of the first two) — or that none of them

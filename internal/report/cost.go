@@ -95,7 +95,7 @@ func CostMessage(res *perfv1alpha1.Result) string {
 		parts = append(parts, part)
 	}
 	msg := "Dapr's cost: " + strings.Join(parts, ", ")
-	if res.LimitBound {
+	if res.LimitBound && res.Added != nil {
 		msg += fmt.Sprintf("; the added latency at %d rps is limit-bound: that of a sidecar held at its CPU limit", res.RequestedQPS)
 	}
 	return msg

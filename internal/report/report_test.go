@@ -182,6 +182,85 @@ func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
 	}
 }
 
+// A run whose sidecar's CPU limit could not carry the rate (the load tester on time, the
+// baseline at full rate) still claims an added latency, labelled as the limit's; a run that
+// fell behind for any other reason claims none.
+func TestALimitBoundRunThatFellBehindClaimsTheLimitsAddedLatency(t *testing.T) {
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Load: perfv1alpha1.LoadSpec{QPS: 1000},
+		Dapr: perfv1alpha1.DaprSpec{Sidecar: perfv1alpha1.SidecarSpec{CPULimit: ptr.To(resource.MustParse("500m"))}}}}
+	// As make demo's published run read on a 2-vCPU node: 984.5 of 1000 qps on the Dapr
+	// path, the tester 1.93 ms late at p99 against its 16 ms bound, the server sidecar
+	// throttled in 69% of its periods.
+	newSummary := func() *result.Summary {
+		added := result.Added{Confidence: 0.95, Reps: 3, Percentiles: []result.AddedPercentile{
+			{P: 90, Interval: result.Interval{Us: 200_000, LowUs: 150_000, HighUs: 250_000}},
+			{P: 99, Interval: result.Interval{Us: 260_000, LowUs: 200_000, HighUs: 320_000}}}}
+		return &result.Summary{RequestedQPS: 1000, GapUs: 16000, Added: &added,
+			Merged: []result.Merged{{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 50, Us: 120_000}, {P: 90, Us: 202_000}, {P: 99, Us: 262_000}}}},
+			Runs: []result.Run{
+				{Variant: result.Baseline, ActualQPS: 1000, Requests: 60_000, Scheduled: 60_000, TesterLagP99Us: 200},
+				{Variant: result.Dapr, ActualQPS: 984.5, Requests: 59_070, Scheduled: 60_000, TesterLagP99Us: 1930}}}
+	}
+	sidecar := func(role, pct string) perfv1alpha1.ContainerCPU {
+		return perfv1alpha1.ContainerCPU{Role: role, CPU: resource.MustParse("470m"), Periods: 600, ThrottledPeriodsPercent: pct,
+			Throttled: &metav1.Duration{Duration: 16 * time.Second}}
+	}
+	cpu := func(c ...perfv1alpha1.ContainerCPU) *perfv1alpha1.CPUAccounting {
+		return &perfv1alpha1.CPUAccounting{Measured: c}
+	}
+
+	res := Build(run, Inputs{Summary: newSummary(), CPU: cpu(sidecar("serverSidecar", "69.0"), sidecar("clientSidecar", "0.0"))})
+	if len(res.Saturated) != 1 || !res.LimitBound || !res.AddedLimitBound || res.Added == nil || res.AddedInterval == nil {
+		t.Fatalf("saturated %+v, limit-bound %v, added %+v (limit-bound %v): the limit's added latency is claimed",
+			res.Saturated, res.LimitBound, res.Added, res.AddedLimitBound)
+	}
+	if got := res.Added.P90.Duration; got != 200*time.Millisecond {
+		t.Errorf("added p90 %s, want the summary's 200ms", got)
+	}
+	if len(res.SidecarCost) != 2 || res.SidecarCost[0].LimitSustainsQPS == "" {
+		t.Errorf("sidecar cost %+v: what Dapr costs and what its limit sustains", res.SidecarCost)
+	}
+	h := Headline(res)
+	for _, part := range []string{"added by Dapr held at its CPU limit (limit-bound) p90 200ms [150ms, 250ms]",
+		"the added latency claimed is the limit's", "the dapr path's capacity (984.5 of 1000 qps, the load tester on time)",
+		"the CPU limit: serverSidecar 69.0%", "the added latency at 1000 rps is limit-bound"} {
+		if !strings.Contains(h, part) {
+			t.Errorf("headline %q lacks %q", h, part)
+		}
+	}
+	for _, wrong := range []string{"no added latency is claimed", "the load tester (its own lag"} {
+		if strings.Contains(h, wrong) {
+			t.Errorf("headline %q says %q", h, wrong)
+		}
+	}
+
+	for name, c := range map[string]struct {
+		sum func(*result.Summary)
+		cpu *perfv1alpha1.CPUAccounting
+	}{
+		"the load tester late":      {sum: func(s *result.Summary) { s.Runs[1].TesterLagP99Us = 20_000 }, cpu: cpu(sidecar("serverSidecar", "69.0"))},
+		"the baseline behind":       {sum: func(s *result.Summary) { s.Runs[0].ActualQPS = 900 }, cpu: cpu(sidecar("serverSidecar", "69.0"))},
+		"only the app throttled":    {sum: func(*result.Summary) {}, cpu: cpu(sidecar("serverApp", "69.0"), sidecar("serverSidecar", "0.5"))},
+		"nothing throttled":         {sum: func(*result.Summary) {}, cpu: cpu(sidecar("serverSidecar", "0.5"))},
+		"no counters":               {sum: func(*result.Summary) {}},
+		"errors beyond their share": {sum: func(s *result.Summary) { s.Runs[1].Errors = 5000 }, cpu: cpu(sidecar("serverSidecar", "69.0"))},
+	} {
+		sum := newSummary()
+		c.sum(sum)
+		res := Build(run, Inputs{Summary: sum, CPU: c.cpu})
+		if len(res.Saturated) == 0 && len(sum.ErroringPaths()) == 0 {
+			t.Fatalf("%s: the case is not saturated", name)
+		}
+		if res.Added != nil || res.AddedLimitBound {
+			t.Errorf("%s: added %+v claimed (limit-bound %v)", name, res.Added, res.AddedLimitBound)
+		}
+		if h := Headline(res); strings.Contains(h, "limit-bound") && res.Added == nil && strings.Contains(h, "the added latency at") {
+			t.Errorf("%s: headline labels an added latency it does not claim: %q", name, h)
+		}
+	}
+}
+
 // A tail percentile's interval from fewer than result.MinRepetitionsForTail repetitions is
 // called approximate, in status and in the headline; from enough it is claimed.
 func TestTailIntervalsAreApproximateBelowFiveRepetitions(t *testing.T) {

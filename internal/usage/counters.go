@@ -392,7 +392,13 @@ func RoleOf(pod *corev1.Pod, container string) (string, bool) {
 // sidecars and the target app (of any variant), not the load tester or a node.
 func JudgedForThrottling(role string) bool {
 	base, _ := splitVariant(role)
-	return Role(base) == ServerSidecar || Role(base) == ClientSidecar || Role(base) == ServerApp
+	return IsSidecar(role) || Role(base) == ServerApp
+}
+
+// IsSidecar reports whether a role (of any variant) is a daprd's.
+func IsSidecar(role string) bool {
+	base, _ := splitVariant(role)
+	return Role(base) == ServerSidecar || Role(base) == ClientSidecar
 }
 
 // CountersBehind names a role of a still-running pod (the target's sidecar and app, any
