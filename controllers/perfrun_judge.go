@@ -23,6 +23,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -117,47 +118,10 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: name}); err != nil {
 		return err
 	}
-	// Only runs of the same template are history: a changed template measures something
-	// else and starts a new one. A disturbed run measured a recovery; a saturated or
-	// CPU-limit-bound run measured its bound; runs before the accepted baseline are done with.
-	template := run.Annotations[perfv1alpha1.AnnotationTemplateHash]
-	since := acceptedBaseline(sched, list.Items)
-	var earlier []perfv1alpha1.PerfRun
-	for _, other := range list.Items {
-		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && other.Succeeded() && other.Status.Result != nil &&
-			!other.ConditionTrue(perfv1alpha1.ConditionDisturbed) && !other.ConditionTrue(perfv1alpha1.ConditionSaturated) &&
-			!other.ConditionTrue(perfv1alpha1.ConditionCPULimitBound) &&
-			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && scheduledTime(&other).Before(scheduledTime(run)) &&
-			!scheduledTime(&other).Before(since) {
-			earlier = append(earlier, other)
-		}
-	}
-	slices.SortFunc(earlier, func(a, b perfv1alpha1.PerfRun) int { return scheduledTime(&b).Compare(scheduledTime(&a)) })
-	window := int(sched.Spec.Regression.Window)
-	if window <= 0 {
-		window = 10
-	}
-	// The history reaches back until it holds window runs that were not themselves judged
-	// Regressed (they are data for the change points, never reference), so a step that
-	// persists never pushes the reference out of the history.
-	var history []regression.Earlier
-	reference := 0
-	for i := range earlier {
-		if reference >= window || len(history) >= maxHistory {
-			break
-		}
-		// A run judged Regressed before the user accepted its level as the new baseline is
-		// reference again: accepting a step is accepting its runs.
-		flagged := earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed) && since.IsZero()
-		history = append(history, regression.Earlier{Result: earlier[i].Status.Result, Regressed: flagged})
-		if !flagged {
-			reference++
-		}
-	}
-	slices.Reverse(history) // oldest first
+	history, earlier, reference := regressionHistory(run, sched, list.Items)
 	// A few reference runs have no spread worth the name: their noise would be reported as
 	// regressions. Judge once min(window, 5) earlier runs exist.
-	if need := min(window, minReferenceRuns); reference < need {
+	if need := min(regressionWindow(sched), minReferenceRuns); reference < need {
 		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoReference,
 			fmt.Sprintf("%d earlier successful, undisturbed runs of schedule %s with this template; %d are needed to judge a regression", reference, name, need))
 		return nil
@@ -183,6 +147,57 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoRegression, msg)
 	}
 	return nil
+}
+
+// regressionWindow is the number of reference runs a schedule's runs are judged against.
+func regressionWindow(sched *perfv1alpha1.PerfSchedule) int {
+	if w := int(sched.Spec.Regression.Window); w > 0 {
+		return w
+	}
+	return 10
+}
+
+// regressionHistory is what a scheduled run is judged against, from its schedule's runs:
+// the history oldest first (runs judged Regressed marked, data for the change points but
+// never reference), the earlier runs it came from newest first, and how many reference runs
+// it holds. Only runs of the same template are history: a changed template measures
+// something else and starts a new one. A disturbed run measured a recovery; a saturated or
+// CPU-limit-bound run measured its bound; runs before the accepted baseline are done with.
+func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun) (history []regression.Earlier, earlier []perfv1alpha1.PerfRun, reference int) {
+	template := run.Annotations[perfv1alpha1.AnnotationTemplateHash]
+	since := acceptedBaseline(sched, runs)
+	for _, other := range runs {
+		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && other.Succeeded() && other.Status.Result != nil &&
+			!other.ConditionTrue(perfv1alpha1.ConditionDisturbed) && !other.ConditionTrue(perfv1alpha1.ConditionSaturated) &&
+			!other.ConditionTrue(perfv1alpha1.ConditionCPULimitBound) &&
+			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && scheduledTime(&other).Before(scheduledTime(run)) &&
+			!scheduledTime(&other).Before(since) {
+			earlier = append(earlier, other)
+		}
+	}
+	slices.SortFunc(earlier, func(a, b perfv1alpha1.PerfRun) int { return scheduledTime(&b).Compare(scheduledTime(&a)) })
+	// Accepting a step is accepting its runs: the unbroken stretch of runs judged Regressed
+	// from the accepted baseline on is reference again. A run flagged after that stretch
+	// (a later step) is a flag like any other.
+	accepted := map[types.UID]bool{}
+	for i := len(earlier) - 1; i >= 0 && !since.IsZero() && earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed); i-- {
+		accepted[earlier[i].UID] = true
+	}
+	window := regressionWindow(sched)
+	// The history reaches back until it holds window runs that were not themselves judged
+	// Regressed, so a step that persists never pushes the reference out of the history.
+	for i := range earlier {
+		if reference >= window || len(history) >= maxHistory {
+			break
+		}
+		flagged := earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed) && !accepted[earlier[i].UID]
+		history = append(history, regression.Earlier{Result: earlier[i].Status.Result, Regressed: flagged})
+		if !flagged {
+			reference++
+		}
+	}
+	slices.Reverse(history) // oldest first
+	return history, earlier, reference
 }
 
 // scheduledTime is the slot a scheduled run was created for (creation time, whole seconds,
