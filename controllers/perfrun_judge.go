@@ -23,7 +23,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -118,6 +117,7 @@ func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alph
 	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: name}); err != nil {
 		return err
 	}
+	run.Status.RegressionBaseline = sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline]
 	history, earlier, reference := regressionHistory(run, sched, list.Items)
 	// A few reference runs have no spread worth the name: their noise would be reported as
 	// regressions. Judge once min(window, 5) earlier runs exist.
@@ -176,12 +176,12 @@ func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedu
 		}
 	}
 	slices.SortFunc(earlier, func(a, b perfv1alpha1.PerfRun) int { return scheduledTime(&b).Compare(scheduledTime(&a)) })
-	// Accepting a step is accepting its runs: the unbroken stretch of runs judged Regressed
-	// from the accepted baseline on is reference again. A run flagged after that stretch
-	// (a later step) is a flag like any other.
-	accepted := map[types.UID]bool{}
-	for i := len(earlier) - 1; i >= 0 && !since.IsZero() && earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed); i-- {
-		accepted[earlier[i].UID] = true
+	// Accepting a step is accepting its runs: a run from the accepted baseline on that was
+	// judged Regressed before this acceptance is reference again; one judged under it (a
+	// later step) is a flag like any other.
+	acceptedName := sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline]
+	accepted := func(other *perfv1alpha1.PerfRun) bool {
+		return !since.IsZero() && other.Status.RegressionBaseline != acceptedName
 	}
 	window := regressionWindow(sched)
 	// The history reaches back until it holds window runs that were not themselves judged
@@ -190,7 +190,7 @@ func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedu
 		if reference >= window || len(history) >= maxHistory {
 			break
 		}
-		flagged := earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed) && !accepted[earlier[i].UID]
+		flagged := earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed) && !accepted(&earlier[i])
 		history = append(history, regression.Earlier{Result: earlier[i].Status.Result, Regressed: flagged})
 		if !flagged {
 			reference++

@@ -61,6 +61,7 @@ func (h *scheduleHistory) add(addedUs float64, conditions ...string) bool {
 	for _, c := range append([]string{perfv1alpha1.ConditionSucceeded}, conditions...) {
 		setCondition(&run, c, metav1.ConditionTrue, "Test", "")
 	}
+	run.Status.RegressionBaseline = h.sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline]
 	history, _, reference := regressionHistory(&run, h.sched, h.runs)
 	regressed := false
 	if reference >= min(regressionWindow(h.sched), minReferenceRuns) {
@@ -125,7 +126,7 @@ func TestAStepStaysFlaggedUntilAccepted(t *testing.T) {
 
 // Saturated, CPU-limit-bound and disturbed runs measured their bound or a recovery: they are
 // never reference. A history of them at half the level does not make a normal run a
-// regression, and a lone normal run among them does not count as five references.
+// regression, and only the undisturbed runs count as references.
 func TestBoundAndDisturbedRunsAreNoReference(t *testing.T) {
 	h := newScheduleHistory()
 	for range 6 {
@@ -156,5 +157,34 @@ func TestBoundAndDisturbedRunsAreNoReference(t *testing.T) {
 	changed.UID = "changed"
 	if _, _, n := regressionHistory(&next, h.sched, []perfv1alpha1.PerfRun{stranger, changed}); n != 0 {
 		t.Errorf("%d references from a run the schedule does not own and one of another template", n)
+	}
+}
+
+// Acceptance is of the runs judged before it: a step that starts right after it stays
+// flagged (its runs were judged under the acceptance), and an accepted step whose first run
+// passed keeps the rest of its runs as reference.
+func TestAcceptanceCoversTheRunsJudgedBeforeIt(t *testing.T) {
+	h := newScheduleHistory()
+	for range 10 {
+		h.add(1000)
+	}
+	h.add(1300)
+	h.runs[10].Status.Conditions = nil // the step's first run passed
+	setCondition(&h.runs[10], perfv1alpha1.ConditionSucceeded, metav1.ConditionTrue, "Test", "")
+	for i := range 7 {
+		if !h.add(1300 + float64(i)) {
+			t.Fatalf("run %d of the step not flagged", i+2)
+		}
+	}
+	h.sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline] = h.runs[10].Name
+	next := perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "next", UID: "next", Annotations: map[string]string{
+		perfv1alpha1.AnnotationTemplateHash: "t1", perfv1alpha1.AnnotationScheduledTime: h.start.Add(100 * 24 * time.Hour).Format(time.RFC3339)}}}
+	if _, _, reference := regressionHistory(&next, h.sched, h.runs); reference != 8 {
+		t.Errorf("%d reference runs after accepting the step, want its 8", reference)
+	}
+	for i := range 6 {
+		if !h.add(1700 + float64(i)) {
+			t.Errorf("run %d of a step right after the acceptance not flagged", i+1)
+		}
 	}
 }

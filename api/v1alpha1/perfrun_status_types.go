@@ -88,6 +88,13 @@ type PerfRunStatus struct {
 	// +optional
 	Disturbances []Disturbance `json:"disturbances,omitempty"`
 
+	// regressionBaseline is the run that its schedule's accepted baseline (the annotation
+	// perf.daprbench.io/accepted-baseline) named when this run was judged for regression,
+	// empty for none: a run judged Regressed before a later acceptance is reference again
+	// once its level is accepted; one judged under the same acceptance stays a flag.
+	// +optional
+	RegressionBaseline string `json:"regressionBaseline,omitempty"`
+
 	// result holds the measurements of the latest finished run. A rerun (new generation)
 	// keeps the previous result visible until its own replaces it; result.generation says
 	// which spec produced it.

@@ -142,7 +142,7 @@ func ForHistory(name string, runs []perfv1alpha1.PerfRun) []Chart {
 		}
 		x := r.CreationTimestamp.Sub(first).Hours()
 		regressed := r.ConditionTrue(perfv1alpha1.ConditionRegressed)
-		if a := res.Added; a != nil {
+		if a := res.Added; a != nil && !res.AddedLimitBound { // a limit-bound figure is a queue's
 			for i, d := range []*metav1.Duration{a.P90, a.P99} {
 				if d != nil {
 					added[i].X, added[i].Y = append(added[i].X, x), append(added[i].Y, float64(d.Duration)/float64(time.Millisecond))

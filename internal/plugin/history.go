@@ -163,7 +163,7 @@ func markLevelChanges(runs []perfv1alpha1.PerfRun, rows []TrendRow) {
 	var series []float64
 	var at []int
 	for i, r := range runs {
-		if res := r.Status.Result; res != nil && res.Added != nil && res.Added.P90 != nil {
+		if res := r.Status.Result; res != nil && res.Added != nil && res.Added.P90 != nil && !res.AddedLimitBound {
 			series, at = append(series, float64(res.Added.P90.Duration)), append(at, i)
 		}
 	}

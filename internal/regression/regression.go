@@ -60,10 +60,17 @@ type figure struct {
 	format    func(float64) string
 }
 
-func added(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary    { return r.Added }
+// added is a result's added latency; none for a limit-bound one (a queue's, which grows
+// with the run's length and compares with no other run's).
+func added(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+	if r.AddedLimitBound {
+		return nil
+	}
+	return r.Added
+}
 func measured(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Latency }
 func addedLow(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	if r.AddedInterval == nil {
+	if r.AddedInterval == nil || r.AddedLimitBound {
 		return nil
 	}
 	return &r.AddedInterval.Low

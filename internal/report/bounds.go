@@ -65,6 +65,17 @@ func throttledSidecars(cpu []perfv1alpha1.ContainerCPU) []string {
 	return out
 }
 
+// busyNodes names the nodes at or beyond busyNodePercent CPU busy during the measured runs.
+func busyNodes(cpu []perfv1alpha1.ContainerCPU) []string {
+	var out []string
+	for _, c := range cpu {
+		if pct, err := strconv.ParseFloat(c.CapacityPercent, 64); err == nil && pct >= busyNodePercent {
+			out = append(out, fmt.Sprintf("node CPU (%s %s%% busy)", c.Role, c.CapacityPercent))
+		}
+	}
+	return out
+}
+
 // BoundedBy names what bounded a result's latency, causes before effects: a container's CPU
 // limit (throttled beyond 1% of its periods), a node's CPU (over 90% busy), the load tester
 // (a path fell behind its schedule, often because of the first two) — or that none of them
@@ -78,11 +89,7 @@ func BoundedBy(res *perfv1alpha1.Result) string {
 		if bound, _ := ThrottledContainers(res.CPU.Measured); len(bound) > 0 {
 			found = append(found, "the CPU limit: "+strings.Join(bound, ", "))
 		}
-		for _, c := range res.CPU.Measured {
-			if pct, err := strconv.ParseFloat(c.CapacityPercent, 64); err == nil && pct >= busyNodePercent {
-				found = append(found, fmt.Sprintf("node CPU (%s %s%% busy)", c.Role, c.CapacityPercent))
-			}
-		}
+		found = append(found, busyNodes(res.CPU.Measured)...)
 	}
 	for _, s := range res.Saturated {
 		if TesterLate(s) {

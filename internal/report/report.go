@@ -101,15 +101,20 @@ func completedRate(sum *result.Summary, v result.Variant, m repetitions.Spread) 
 // latency is then timed from each scheduled send at the requested rate: a queue's, which
 // is what a user of that limit at that rate would see.
 func addedIsTheLimits(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result, sum *result.Summary) bool {
-	if sum.Added == nil || len(res.Saturated) == 0 || len(sum.ErroringPaths()) > 0 || MeasuredVariant(run) != result.Dapr {
+	if sum.Added == nil || len(res.Saturated) == 0 || len(sum.ErroringPaths()) > 0 || MeasuredVariant(run) != result.Dapr ||
+		len(run.Spec.Variants) > 0 || len(laggingPods(res)) > 0 || res.CPU == nil {
 		return false
 	}
 	for _, s := range res.Saturated {
-		if s.Path != PathName(run, result.Dapr) || TesterLate(s) {
+		// The tester's own lag must be known (an older load tester's summary lacks it).
+		if s.Path != PathName(run, result.Dapr) || s.TesterLagP99 == nil || s.TesterLagP99.Duration <= 0 || TesterLate(s) {
 			return false
 		}
 	}
-	return res.CPU != nil && len(throttledSidecars(res.CPU.Measured)) > 0
+	// The sidecar's limit, and nothing else found: no app throttled, no node near full.
+	bound, _ := ThrottledContainers(res.CPU.Measured)
+	sidecars := throttledSidecars(res.CPU.Measured)
+	return len(sidecars) > 0 && len(sidecars) == len(bound) && len(busyNodes(res.CPU.Measured)) == 0
 }
 
 // addUsage puts each variant's usage beside its latency, with the sidecar's CPU per 1000

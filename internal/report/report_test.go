@@ -245,6 +245,10 @@ func TestALimitBoundRunThatFellBehindClaimsTheLimitsAddedLatency(t *testing.T) {
 		"nothing throttled":         {sum: func(*result.Summary) {}, cpu: cpu(sidecar("serverSidecar", "0.5"))},
 		"no counters":               {sum: func(*result.Summary) {}},
 		"errors beyond their share": {sum: func(s *result.Summary) { s.Runs[1].Errors = 5000 }, cpu: cpu(sidecar("serverSidecar", "69.0"))},
+		"the app throttled too":     {sum: func(*result.Summary) {}, cpu: cpu(sidecar("serverSidecar", "69.0"), sidecar("serverApp", "40.0"))},
+		"the node near full": {sum: func(*result.Summary) {}, cpu: cpu(sidecar("serverSidecar", "69.0"),
+			perfv1alpha1.ContainerCPU{Role: "node/a", CPU: resource.MustParse("1900m"), CapacityPercent: "95.0"})},
+		"the tester's lag unknown": {sum: func(s *result.Summary) { s.Runs[1].TesterLagP99Us = 0 }, cpu: cpu(sidecar("serverSidecar", "69.0"))},
 	} {
 		sum := newSummary()
 		c.sum(sum)

@@ -107,3 +107,19 @@ func TestEvaluate(t *testing.T) {
 		t.Error("nil thresholds must give no verdict")
 	}
 }
+
+// A limit-bound added latency is a queue's, growing with the run: a gate it stays under is
+// not shown to be met, while one it exceeds is violated.
+func TestALimitBoundAddedLatencyIsNeverShownToMeetAGate(t *testing.T) {
+	gate := &perfv1alpha1.Thresholds{MaxAddedP90: d("2ms")}
+	under := result("1ms", "0.9ms", "1.1ms")
+	under.AddedLimitBound = true
+	if v, _ := Evaluate(gate, under); v.Outcome != Inconclusive || !strings.Contains(v.Message(), "limit-bound") {
+		t.Errorf("limit-bound 1ms under a 2ms gate: %v, %q; want inconclusive, said why", v.Outcome, v.Message())
+	}
+	over := result("200ms", "150ms", "250ms")
+	over.AddedLimitBound = true
+	if v, _ := Evaluate(gate, over); v.Outcome != Violated {
+		t.Errorf("limit-bound 200ms over a 2ms gate: %v, want violated", v.Outcome)
+	}
+}

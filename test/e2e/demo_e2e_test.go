@@ -1,0 +1,104 @@
+//go:build e2e
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// shortSample is a sample of config/samples with two repetitions of 30 s phases (the
+// sample's three of 60 s take 6 min of load): phases the kubelet's counters, refreshed every
+// 10-15 s, still surround, so the CPU figures that decide limit-bound are read, not guessed.
+func shortSample(file, ns string) *perfv1alpha1.PerfRun {
+	run := sampleRun(file, ns)
+	run.Spec.Load.Duration = &metav1.Duration{Duration: 30 * time.Second}
+	run.Spec.Load.Warmup = &metav1.Duration{Duration: 5 * time.Second}
+	run.Spec.Load.Repetitions = 2
+	Expect(k8sClient.Create(ctx, run)).To(Succeed())
+	Eventually(phase(run), 6*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+	return get(run)
+}
+
+// expectAddedWithInterval checks that a run claims an added p90 with its interval, and
+// returns the claim as the demo prints it.
+func expectAddedWithInterval(run *perfv1alpha1.PerfRun) string {
+	res := run.Status.Result
+	ExpectWithOffset(1, res.Added).NotTo(BeNil(), describe(run))
+	ExpectWithOffset(1, res.Added.P90).NotTo(BeNil())
+	ExpectWithOffset(1, res.AddedInterval).NotTo(BeNil())
+	in := res.AddedInterval
+	ExpectWithOffset(1, in.Low.P90.Duration).To(BeNumerically("<=", res.Added.P90.Duration))
+	ExpectWithOffset(1, in.High.P90.Duration).To(BeNumerically(">=", res.Added.P90.Duration))
+	ExpectWithOffset(1, in.Repetitions).To(Equal(int32(2)))
+	return res.Added.P90.Duration.String() + " (" + in.Low.P90.Duration.String() + ".." + in.High.P90.Duration.String() + ")"
+}
+
+var _ = Describe("make demo's scenario on a real cluster", func() {
+	It("ends with an added-latency figure and its interval: the published setting's, labelled when its CPU limit bound it, or the perf-suite setting's", func() {
+		ns := newNamespace()
+		published := shortSample("perf_v1alpha1_perfrun_invocation.yaml", ns)
+		st := published.Status
+		done := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded)
+		GinkgoWriter.Printf("published setting: %s: %s\n", done.Reason, done.Message)
+
+		By("the published setting says what bounded it and what Dapr costs per request")
+		Expect(done.Message).To(Or(ContainSubstring("bounded by "), ContainSubstring("nothing found bounding it")))
+		cost := sidecarCost(st.Result, "serverSidecar")
+		Expect(cost.CPUPerRequest.Duration).To(BeNumerically(">", 0))
+		sustains, err := strconv.ParseFloat(cost.LimitSustainsQPS, 64)
+		Expect(err).NotTo(HaveOccurred(), "the 500m limit's sustainable rate")
+		Expect(sustains).To(BeNumerically(">", 0))
+		Expect(done.Message).To(ContainSubstring("Dapr's cost: serverSidecar"))
+
+		By("the node that ran the target scored its calibration before the load")
+		Expect(slices.ContainsFunc(st.Environment.Calibration, func(c perfv1alpha1.NodeCalibration) bool {
+			return c.Node == st.Environment.TargetNode && c.PerCPUSecond != ""
+		})).To(BeTrue(), "calibration %+v, target node %s", st.Environment.Calibration, st.Environment.TargetNode)
+
+		if res := st.Result; res.Added != nil {
+			GinkgoWriter.Printf("published setting: added p90 %s, limit-bound %v\n", expectAddedWithInterval(published), res.AddedLimitBound)
+			if len(res.Saturated) > 0 {
+				// Saturated and still claimed: only as the limit's, and said so.
+				Expect(res.AddedLimitBound).To(BeTrue(), describe(published))
+				Expect(res.LimitBound).To(BeTrue())
+				Expect(done.Message).To(ContainSubstring("limit-bound"))
+			}
+		} else {
+			Expect(res.Saturated).NotTo(BeEmpty(), "no added latency without a saturated path: %s", describe(published))
+		}
+		if !st.Result.LimitBound && len(st.Result.Saturated) == 0 {
+			return // the published setting's figure is Dapr's alone here
+		}
+
+		By("bounded here, the perf-suite setting gives Dapr's figure apart from the limit, as make demo runs it")
+		suite := shortSample("perf_v1alpha1_perfrun_invocation_perfsuite.yaml", ns)
+		GinkgoWriter.Printf("perf-suite setting: added p90 %s; %s\n", expectAddedWithInterval(suite),
+			meta.FindStatusCondition(suite.Status.Conditions, perfv1alpha1.ConditionSucceeded).Message)
+		Expect(suite.Status.Result.AddedLimitBound).To(BeFalse(), describe(suite))
+	})
+})
