@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // CacheOptions limits the manager's informers for the kinds a run creates to the objects

@@ -30,8 +30,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/exporter"
-	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/exporter"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 

@@ -29,8 +29,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/rbacscope"
-	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/rbacscope"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 

@@ -26,8 +26,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/calibrate"
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/pods/calibrate"
 )
 
 // recordCalibration keeps, per node, the fastest trusted calibration score the run's pods on it

@@ -25,11 +25,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/diagnose"
-	"github.com/daprbench/daprbench/internal/repetitions"
-	"github.com/daprbench/daprbench/internal/report"
-	"github.com/daprbench/daprbench/internal/result"
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/assess/repetitions"
+	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // collect reads the finished Job's summary from its pod's termination message and writes

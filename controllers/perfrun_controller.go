@@ -42,9 +42,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/exporter"
-	"github.com/daprbench/daprbench/internal/usage"
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/operator/exporter"
+	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // FieldOwner is the server-side-apply field manager of everything the operator writes.

@@ -23,7 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/report"
+	"github.com/daprbench/daprbench/internal/assess/report"
 )
 
 // The status is computed in memory during a reconcile and written once at its end. These

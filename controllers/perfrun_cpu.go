@@ -28,10 +28,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/report"
-	"github.com/daprbench/daprbench/internal/result"
-	"github.com/daprbench/daprbench/internal/usage"
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // sampleCounters reads the kubelet's CPU counters of the nodes the run's pods are on into

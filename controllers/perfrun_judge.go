@@ -26,9 +26,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/regression"
-	"github.com/daprbench/daprbench/internal/report"
-	"github.com/daprbench/daprbench/internal/thresholds"
+	"github.com/daprbench/daprbench/internal/assess/regression"
+	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/assess/thresholds"
 )
 
 // conclude ends a run whose load is over: the load's outcome first, then, when its result

@@ -27,7 +27,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/regression"
+	"github.com/daprbench/daprbench/internal/assess/regression"
 )
 
 // scheduleHistory is a schedule's runs as the regression judge sees them: each run made by

@@ -20,8 +20,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/diagnose"
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // failNotInjected ends a run whose pod came without the sidecar it needs.

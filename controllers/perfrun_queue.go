@@ -27,7 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/queue"
+	"github.com/daprbench/daprbench/internal/operator/queue"
 )
 
 // The run queue: two benchmarks measuring at once on the same nodes corrupt each other, so

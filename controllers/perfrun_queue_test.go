@@ -29,7 +29,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 func exclusive(s *perfv1alpha1.PerfRunSpec) { s.Exclusive = nil; s.Baseline = ptr.To(false) }

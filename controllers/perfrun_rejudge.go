@@ -26,7 +26,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/report"
+	"github.com/daprbench/daprbench/internal/assess/report"
 )
 
 // measuredSpec fingerprints what a spec measures: everything but its thresholds, which

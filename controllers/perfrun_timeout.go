@@ -21,8 +21,8 @@ import (
 	"fmt"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/diagnose"
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // enforceTimeout ends a run that has passed spec.timeout, saying where it was stuck. A Job

@@ -23,8 +23,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/diagnose"
-	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
 )
 
 // The verdict of a finished load is a chain of checks, each of which decides or passes to

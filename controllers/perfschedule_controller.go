@@ -39,9 +39,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/exporter"
-	"github.com/daprbench/daprbench/internal/schedule"
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/operator/exporter"
+	"github.com/daprbench/daprbench/internal/operator/schedule"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // PerfScheduleReconciler creates a PerfRun at every slot of a cron schedule, as the CronJob

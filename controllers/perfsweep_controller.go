@@ -35,9 +35,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/diagnose"
-	"github.com/daprbench/daprbench/internal/sweep"
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // PerfSweepReconciler measures a sweep's points one after another, a PerfRun each: points

@@ -28,7 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 func createSweep(ns, name string, mutate func(*perfv1alpha1.PerfSweepSpec)) *perfv1alpha1.PerfSweep {

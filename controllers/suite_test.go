@@ -44,9 +44,9 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/testenv"
-	"github.com/daprbench/daprbench/internal/usage"
-	"github.com/daprbench/daprbench/internal/workload"
 )
 
 // The suite runs the real manager against a real kube-apiserver with daprbench's and Dapr's

@@ -21,7 +21,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/daprbench/daprbench/internal/loadsettings"
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
 // PathNames are the paths one repetition measures, in the order the load tester is given

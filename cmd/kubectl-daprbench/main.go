@@ -22,14 +22,14 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/daprbench/daprbench/internal/plugin"
+	"github.com/daprbench/daprbench/internal/cli"
 )
 
 // main exits with the command's code: 0 passed, 1 could not run, 2–6 a finished run's
-// verdict (plugin.ExitCode; the README's table).
+// verdict (cli.ExitCode; the README's table).
 func main() {
-	if err := plugin.NewCommand(plugin.Streams{Out: os.Stdout, ErrOut: os.Stderr}).Execute(); err != nil {
+	if err := cli.NewCommand(cli.Streams{Out: os.Stdout, ErrOut: os.Stderr}).Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "Error:", err)
-		os.Exit(int(plugin.ExitCodeOf(err)))
+		os.Exit(int(cli.ExitCodeOf(err)))
 	}
 }

@@ -23,7 +23,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/daprbench/daprbench/internal/loadgen"
+	"github.com/daprbench/daprbench/internal/pods/loadgen"
 )
 
 func main() {

@@ -36,7 +36,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers"
-	"github.com/daprbench/daprbench/internal/usage"
+	"github.com/daprbench/daprbench/internal/operator/usage"
 )
 
 func main() {

@@ -23,7 +23,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/daprbench/daprbench/internal/perfapp"
+	"github.com/daprbench/daprbench/internal/pods/perfapp"
 )
 
 func main() {

@@ -25,7 +25,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/daprbench/daprbench/internal/latency"
+	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
 func main() {

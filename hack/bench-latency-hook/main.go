@@ -37,7 +37,7 @@ import (
 	"fortio.org/fortio/periodic"
 
 	"github.com/daprbench/daprbench/hack/benchkit"
-	"github.com/daprbench/daprbench/internal/latency"
+	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
 type sample struct {

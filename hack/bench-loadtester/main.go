@@ -34,7 +34,7 @@ import (
 	"time"
 
 	"github.com/daprbench/daprbench/hack/benchkit"
-	"github.com/daprbench/daprbench/internal/result"
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 type sample struct {

@@ -23,7 +23,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/daprbench/daprbench/internal/rbacscope"
+	"github.com/daprbench/daprbench/internal/operator/rbacscope"
 )
 
 const (

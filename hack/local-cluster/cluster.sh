@@ -517,7 +517,7 @@ up() {
   start coredns "$BIN/coredns" -conf "$cfg/Corefile"
   # 10s: metrics-server's finest resolution (it must exceed the kubelet request timeout), so
   # a measured run of 30s holds whole windows that usage can be attributed to
-  # (internal/usage/phases.go).
+  # (internal/operator/usage/phases.go).
   start metrics-server "$BIN/metrics-server" --kubeconfig="$cfg/metrics-server.kubeconfig" \
     --authentication-kubeconfig="$cfg/metrics-server.kubeconfig" --authorization-kubeconfig="$cfg/metrics-server.kubeconfig" \
     --secure-port=4443 --bind-address="$NODE_IP" \

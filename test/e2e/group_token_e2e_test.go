@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/workload"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // forger is a pod in another namespace that joins a run's load-tester group as pod 1 with a

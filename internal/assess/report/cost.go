@@ -1,0 +1,102 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/pods/calibrate"
+)
+
+// sidecarCosts is each sidecar's CPU per completed request of the measured path, from the
+// counters over its runs, and the rate the spec's sidecar CPU limit sustains at that cost.
+// completedQPS is the measured path's rate of completed requests. Nil without counters.
+func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, completedQPS float64) []perfv1alpha1.SidecarCost {
+	env := run.Status.Environment
+	if env == nil {
+		env = &perfv1alpha1.Environment{}
+	}
+	nodeOf := map[usage.Role]string{usage.ServerSidecar: env.TargetNode, usage.ClientSidecar: env.LoadTesterNode}
+	if cpu == nil || completedQPS <= 0 {
+		return nil
+	}
+	var out []perfv1alpha1.SidecarCost
+	for _, role := range []usage.Role{usage.ServerSidecar, usage.ClientSidecar} {
+		for _, c := range cpu.Measured {
+			if c.Role != string(role) || c.CPU.MilliValue() <= 0 {
+				continue
+			}
+			// m millicores are m/1000 CPU-seconds each second, over completedQPS requests.
+			perRequest := time.Duration(float64(c.CPU.MilliValue()) / 1000 / completedQPS * float64(time.Second))
+			cost := perfv1alpha1.SidecarCost{Role: c.Role, CPUPerRequest: metav1.Duration{Duration: perRequest.Round(time.Microsecond / 10)}}
+			if limit := run.Spec.Dapr.Sidecar.CPULimit; limit != nil && perRequest > 0 {
+				sustains := limit.AsApproximateFloat64() / perRequest.Seconds()
+				cost.LimitSustainsQPS = formatQPS(math.Floor(sustains))
+			}
+			cost.Node = nodeOf[role]
+			if perCPUSecond, ok := calibrationOf(env, cost.Node); ok {
+				cost.CPUPerRequestUnits = strconv.FormatFloat(calibrate.Units(perRequest, perCPUSecond), 'f', 2, 64)
+			}
+			out = append(out, cost)
+		}
+	}
+	return out
+}
+
+// calibrationOf is a node's calibration score per CPU-second, what CPU time converts with;
+// none for a node whose calibration ran mostly slow.
+func calibrationOf(env *perfv1alpha1.Environment, node string) (float64, bool) {
+	for _, c := range env.Calibration {
+		if c.Node == node && node != "" && c.Trusted() {
+			v, err := strconv.ParseFloat(c.PerCPUSecond, 64)
+			return v, err == nil && v > 0
+		}
+	}
+	return 0, false
+}
+
+// CostMessage says what each sidecar costs per request and what its limit sustains; for a
+// limit-bound result it labels the added latency as the limit's. Empty without costs.
+func CostMessage(res *perfv1alpha1.Result) string {
+	if res == nil || len(res.SidecarCost) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, c := range res.SidecarCost {
+		part := fmt.Sprintf("%s %s CPU per request", c.Role, c.CPUPerRequest.Duration)
+		if c.CPUPerRequestUnits != "" {
+			part += fmt.Sprintf(" = %s calibration units", c.CPUPerRequestUnits)
+		}
+		if c.LimitSustainsQPS != "" {
+			part += fmt.Sprintf(" (its CPU limit sustains ~%s rps)", c.LimitSustainsQPS)
+		}
+		parts = append(parts, part)
+	}
+	msg := "Dapr's cost: " + strings.Join(parts, ", ")
+	if res.LimitBound && res.Added != nil {
+		msg += fmt.Sprintf("; the added latency at %d rps is limit-bound: that of a sidecar held at its CPU limit", res.RequestedQPS)
+	}
+	return msg
+}

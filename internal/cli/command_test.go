@@ -1,0 +1,418 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/testenv"
+)
+
+// The plugin is tested against a real API server (envtest) holding objects whose status
+// is what the controllers write.
+
+var k8s client.WithWatch
+
+// restConfig reaches envtest's API server, for tests that build a kubeconfig.
+var restConfig *rest.Config
+
+func TestMain(m *testing.M) {
+	env, err := testenv.New(false)
+	if err != nil {
+		panic(err)
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		panic(err)
+	}
+	restConfig = cfg
+	scheme := runtime.NewScheme()
+	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	if k8s, err = client.NewWithWatch(cfg, client.Options{Scheme: scheme}); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	_ = env.Stop()
+	os.Exit(code)
+}
+
+func d(v string) *metav1.Duration {
+	x, _ := time.ParseDuration(v)
+	return &metav1.Duration{Duration: x}
+}
+
+// createRun creates a finished run with the given result.
+func createRun(t *testing.T, name string, labels, annotations map[string]string, res *perfv1alpha1.Result, regressed bool) {
+	t.Helper()
+	createRunIn(t, "default", name, labels, annotations, res, regressed)
+}
+
+// createRunIn creates a finished run in namespace ns.
+func createRunIn(t *testing.T, ns, name string, labels, annotations map[string]string, res *perfv1alpha1.Result, regressed bool) {
+	t.Helper()
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels, Annotations: annotations},
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
+	if err := k8s.Create(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	run.Status = perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, Result: res, Conditions: []metav1.Condition{
+		{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: "Succeeded", Message: "done", ObservedGeneration: run.Generation, LastTransitionTime: metav1.Now()}}}
+	if regressed {
+		run.Status.Conditions = append(run.Status.Conditions, metav1.Condition{Type: perfv1alpha1.ConditionRegressed, Status: metav1.ConditionTrue,
+			Reason: "Regressed", Message: "p99", ObservedGeneration: run.Generation, LastTransitionTime: metav1.Now()})
+	}
+	if err := k8s.Status().Update(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sampleResult(addedP90, low, high string, cpu string) *perfv1alpha1.Result {
+	c := resource.MustParse(cpu)
+	return &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "999.8", Requests: 60000, LatencySignificantDigits: 3,
+		Latency:     &perfv1alpha1.LatencySummary{P50: d("7.6ms"), P90: d("13.7ms"), P99: d("29.8ms")},
+		Baseline:    &perfv1alpha1.LatencySummary{P50: d("700us"), P90: d("1.44ms"), P99: d("3.34ms")},
+		Added:       &perfv1alpha1.LatencySummary{P50: d("6.9ms"), P90: d(addedP90), P99: d("26ms")},
+		ServiceTime: &perfv1alpha1.LatencySummary{P50: d("7.1ms"), P90: d("11.2ms"), P99: d("21.5ms")},
+		SendLag:     &perfv1alpha1.LatencySummary{P50: d("40us"), P90: d("1.9ms"), P99: d("8.3ms")},
+		CPU: &perfv1alpha1.CPUAccounting{Source: "kubelet counters", Measured: []perfv1alpha1.ContainerCPU{
+			{Role: "serverSidecar", CPU: resource.MustParse("447m"), Seconds: 56, Periods: 560, ThrottledPeriodsPercent: "37.5", Throttled: d("4.2s")},
+			{Role: "node/n", CPU: resource.MustParse("1870m"), Seconds: 56, CapacityPercent: "93.5"}}},
+		AddedInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3, Low: perfv1alpha1.LatencySummary{P50: d("6.8ms"), P90: d(low), P99: d("25ms")}, High: perfv1alpha1.LatencySummary{P50: d("7ms"), P90: d(high), P99: d("27ms")}},
+		Resources:     &perfv1alpha1.ResourceUsage{ServerSidecar: &perfv1alpha1.RoleUsage{CPUAvg: ptr.To(resource.MustParse("390m")), Samples: 5}, SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: &c}},
+	}
+}
+
+// run executes the plugin with args in namespace default and returns what it printed.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	return runIn(t, "default", args...)
+}
+
+// runIn executes the plugin with args in namespace ns and returns what it printed.
+func runIn(t *testing.T, ns string, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := newCommand(Streams{Out: &out, ErrOut: &errOut}, func() (client.WithWatch, error) { return k8s, nil })
+	cmd.SetArgs(append(args, "-n", ns))
+	err := cmd.ExecuteContext(context.Background())
+	return out.String() + errOut.String(), err
+}
+
+func TestReportOfARun(t *testing.T) {
+	createRun(t, "published", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	dir := t.TempDir()
+	out, err := run(t, "report", "published", "--dir", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	for _, want := range []string{"PerfRun default/published: Succeeded", "60000 requests at 999.8 of 1000 qps",
+		"added ", "12.1ms", "  95% low ", "11.8ms", "serverSidecar", "390m", "server sidecar per 1000 rps: CPU 390m", "report.html",
+		"  service ", "21.5ms", "  send lag ", "8.3ms", "holds across the 3 repetitions' spread",
+		"CPU and throttling (kubelet counters)", "37.5%", "4.2s", "93.5%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || !strings.Contains(string(html), "13.7ms") {
+		t.Errorf("report.html: %v", err)
+	}
+	out, err = run(t, "report", "perfrun/published", "-o", "json")
+	var st perfv1alpha1.PerfRunStatus
+	if err != nil || json.Unmarshal([]byte(out), &st) != nil || st.Result.Added.P90.Duration != 12100*time.Microsecond {
+		t.Errorf("json: %v %s", err, out)
+	}
+	if _, err := run(t, "report", "nothing-here"); err == nil || !strings.Contains(err.Error(), `no PerfRun or PerfSweep "nothing-here"`) {
+		t.Errorf("a missing run: %v", err)
+	}
+}
+
+func TestReportOfAVariantComparison(t *testing.T) {
+	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	res.Variants = []perfv1alpha1.VariantResult{
+		{Name: "release", ActualQPS: "499.9", Latency: res.Latency, Added: res.Added},
+		{Name: "api-logging", ActualQPS: "499.8", Errors: 1, Latency: res.Latency, Added: res.Added,
+			Difference: &perfv1alpha1.LatencySummary{P50: d("-444us"), P90: d("1.2ms"), P99: d("8ms")}, BeyondNoise: []string{"p50", "p90"},
+			Resources: &perfv1alpha1.ResourceUsage{SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: ptr.To(resource.MustParse("360m"))}}},
+	}
+	createRun(t, "ab", nil, nil, res, false)
+	out, err := run(t, "report", "ab", "--dir", t.TempDir())
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	var rows []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "release") || strings.HasPrefix(line, "api-logging") {
+			rows = append(rows, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	want := []string{"release 499.9 0 7.6ms 13.7ms 29.8ms 12.1ms - - - - -",
+		"api-logging 499.8 1 7.6ms 13.7ms 29.8ms 12.1ms 360m -444µs 1.2ms 8ms p50,p90"}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("variant rows:\n%s\nwant:\n%s\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"), out)
+	}
+}
+
+func TestReportOfASplitLoadListsEveryLoadTesterPod(t *testing.T) {
+	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	res.LoadTesters = []perfv1alpha1.LoadTesterPod{
+		{Index: 0, Node: "node-a", RequestedQPS: "333.3", ActualQPS: "333.2"},
+		{Index: 1, Node: "node-b", RequestedQPS: "333.3", ActualQPS: "281.0"},
+	}
+	res.Paths = []perfv1alpha1.PathAccounting{{Path: "dapr", Scheduled: 60000, Sent: 59764, Completed: 59700, Failed: 64, Unsent: 236,
+		TesterLagP99: &metav1.Duration{Duration: 412 * time.Microsecond}}}
+	if res.CPU == nil {
+		res.CPU = &perfv1alpha1.CPUAccounting{Source: "kubelet counters"}
+	}
+	res.CPU.MeasuredPods = []perfv1alpha1.ContainerCPU{{Role: "clientSidecar", Pod: "split-loadtester-1", CPU: resource.MustParse("301m"), Seconds: 50}}
+	createRun(t, "split", nil, nil, res, false)
+	out, err := run(t, "report", "split", "--dir", t.TempDir())
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	for _, want := range []string{"load-tester pods", "POD NODE QPS-SHARE QPS-ACHIEVED", "0 node-a 333.3 333.2", "1 node-b 333.3 281.0",
+		"PATH SCHEDULED SENT COMPLETED FAILED NEVER SENT TESTER LAG P99", "dapr 60000 59764 59700 64 236 412µs",
+		"measured, per pod clientSidecar (split-loadtester-1) 301m"} {
+		if !strings.Contains(squeeze(out), want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// squeeze folds runs of spaces, so table rows compare without their padding.
+func squeeze(s string) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		lines = append(lines, strings.Join(strings.Fields(l), " "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func TestReportOfASweepDrawsItsCharts(t *testing.T) {
+	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "conns", Namespace: "default"}, Spec: perfv1alpha1.PerfSweepSpec{
+		Points: &perfv1alpha1.SweepPoints{Connections: []int32{1, 4}},
+		Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+			Load: perfv1alpha1.LoadSpec{QPS: 1000}}}}}
+	if err := k8s.Create(context.Background(), sw); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []int32{1, 4} {
+		sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: c, QPS: 1000, Phase: perfv1alpha1.PhaseSucceeded,
+			ActualQPS: "999.9", Latency: &perfv1alpha1.PointLatency{P50: d("2ms"), P90: d("3ms"), P99: d("9ms")},
+			Baseline: &perfv1alpha1.PointLatency{P90: d("1ms")}, Added: &perfv1alpha1.PointLatency{P90: d("2ms")},
+			AddedLow: &perfv1alpha1.PointLatency{P90: d("1.9ms")}, AddedHigh: &perfv1alpha1.PointLatency{P90: d("2.1ms")}})
+	}
+	sw.Status.Phase, sw.Status.Measured = perfv1alpha1.PhaseSucceeded, 2
+	if err := k8s.Status().Update(context.Background(), sw); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, err := run(t, "report", "perfsweep/conns", "--dir", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if !strings.Contains(out, "2 of 2 points measured") || !strings.Contains(out, "1.9ms..2.1ms") {
+		t.Errorf("sweep table:\n%s", out)
+	}
+	for _, f := range []string{"latency-vs-connections.png", "latency-vs-connections.svg", "added-vs-connections.png", "report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+	if strings.Count(string(html), "data:image/png;base64,") != 2 {
+		t.Error("report.html does not inline both charts")
+	}
+}
+
+func TestCompareSaysWhatIsBeyondNoise(t *testing.T) {
+	createRun(t, "before", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "after", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
+	out, err := run(t, "compare", "before", "after")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	lines := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 2 {
+			lines[f[0]+" "+f[1]] = l
+		}
+	}
+	if l := lines["added p90"]; !strings.Contains(l, "1.9ms (+15.7%)") || !strings.HasSuffix(strings.TrimSpace(l), "beyond noise") {
+		t.Errorf("added p90: %q", l)
+	}
+	if l := lines["added p50"]; !strings.HasSuffix(strings.TrimSpace(l), "within noise") {
+		t.Errorf("added p50 (same intervals): %q", l)
+	}
+	if l := lines["latency p90"]; !strings.Contains(l, "no interval (one repetition)") {
+		t.Errorf("latency p90: %q", l)
+	}
+	if !strings.Contains(out, "+60m (+15.4%)") {
+		t.Errorf("sidecar CPU:\n%s", out)
+	}
+}
+
+func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
+	labels := map[string]string{perfv1alpha1.LabelSchedule: "nightly"}
+	createRun(t, "nightly-1", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-20T03:00:00Z"}, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "nightly-2", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-21T03:00:00Z"}, sampleResult("19ms", "18ms", "20ms", "520m"), true)
+	dir := t.TempDir()
+	out, err := run(t, "history", "nightly", "--dir", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if !strings.Contains(out, "nightly-2   2026-11-21T03:00:00Z   Succeeded   19ms") || !strings.Contains(out, "520m             yes") {
+		t.Errorf("history:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "trend-added-latency.png")); err != nil {
+		t.Error(err)
+	}
+}
+
+// history marks where the added p90 changed level, as the regression judge's change points
+// find it: twelve runs of a schedule of their own (the CSV test owns "weekly"), six at ~12 ms then six at ~19 ms.
+func TestHistoryMarksChangePoints(t *testing.T) {
+	labels := map[string]string{perfv1alpha1.LabelSchedule: "levels"}
+	for i := range 12 {
+		p90 := []string{"12.1ms", "11.9ms", "12.2ms", "12.0ms", "12.3ms", "11.8ms", "19.1ms", "18.9ms", "19.2ms", "19.0ms", "18.8ms", "19.3ms"}[i]
+		createRun(t, fmt.Sprintf("levels-%02d", i), labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: fmt.Sprintf("2026-11-%02dT03:00:00Z", i+1)},
+			sampleResult(p90, p90, p90, "390m"), false)
+		time.Sleep(1100 * time.Millisecond) // runs are ordered by creation time, to the second
+	}
+	out, err := run(t, "history", "levels", "--dir", t.TempDir(), "-o", "json")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	var doc struct{ Items []TrendRow }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err, out)
+	}
+	var changed []string
+	for _, r := range doc.Items {
+		if r.LevelChange {
+			changed = append(changed, r.Run)
+		}
+	}
+	if len(changed) != 1 || changed[0] != "levels-06" {
+		t.Errorf("level changes at %v, want levels-06 (the first run at ~19 ms):\n%s", changed, out)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	start := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Load: perfv1alpha1.LoadSpec{QPS: 1000, Repetitions: 2, Duration: d("60s"), Warmup: d("10s")}},
+		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseRunning}}
+	if got := Progress(run, start); got != "Running: starting the load tester" {
+		t.Errorf("progress before the controller wrote any: %q", got)
+	}
+	// The controller last looked at 200 s, in the fourth run (repetition 2 runs dapr, then
+	// baseline); the plugin shows that at 205 s, with its own clock's elapsed time.
+	p := run.Spec.ProgressAt(start, start.Add(200*time.Second))
+	run.Status.Progress = &p
+	got := Progress(run, start.Add(205*time.Second))
+	if want := "[########################------]  82% repetition 2/2, baseline path, 3m25s elapsed, ~45s left"; got != want {
+		t.Errorf("progress\n got %q\nwant %q", got, want)
+	}
+	p = run.Spec.ProgressAt(start, start.Add(5*time.Second))
+	run.Status.Progress = &p
+	if got := Progress(run, start.Add(5*time.Second)); !strings.Contains(got, "warm-up") {
+		t.Errorf("progress %q", got)
+	}
+}
+
+func TestExportIsOneVersionedDocument(t *testing.T) {
+	createRun(t, "exported", map[string]string{perfv1alpha1.LabelSchedule: "nightly"}, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	out, err := run(t, "export", "exported")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not one JSON document: %v\n%s", err, out)
+	}
+	if doc["schema"] != ExportSchema || doc["scenario"] != "ServiceInvocation" {
+		t.Errorf("schema %v scenario %v", doc["schema"], doc["scenario"])
+	}
+	load := doc["load"].(map[string]any)
+	// defaults resolved: what ran, not what was written
+	if load["connections"] != 16.0 || load["durationSeconds"] != 60.0 || load["payloadBytes"] != 1024.0 || load["baseline"] != true ||
+		load["arrival"] != "Synchronized" || load["loadTesterReplicas"] != 1.0 {
+		t.Errorf("load %v", load)
+	}
+	if doc["run"].(map[string]any)["schedule"] != "nightly" {
+		t.Errorf("run %v", doc["run"])
+	}
+	if added := doc["result"].(map[string]any)["added"].(map[string]any); added["p90"] != "12.1ms" {
+		t.Errorf("added %v", added)
+	}
+	// every field the document has is described in docs/result-schema.md
+	schemaDoc, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "result-schema.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for section, v := range doc {
+		fields := []string{section}
+		if m, ok := v.(map[string]any); ok && section != "result" && section != "environment" {
+			fields = nil
+			for k := range m {
+				fields = append(fields, section+"."+k)
+			}
+		}
+		for _, f := range fields {
+			if !strings.Contains(string(schemaDoc), "`"+f) {
+				t.Errorf("docs/result-schema.md does not describe %s", f)
+			}
+		}
+	}
+}
+
+func TestReportListsTheDisturbedPodsWithTheirPhases(t *testing.T) {
+	at := metav1.NewTime(time.Date(2026, 11, 23, 10, 0, 15, 0, time.UTC))
+	out := disturbancesTable([]perfv1alpha1.Disturbance{{Time: at, Kind: perfv1alpha1.DisturbanceCreated,
+		Role: "controlPlane/dapr-placement-server", Pod: "dapr-placement-server-0", Phase: "dapr run 1 of 3, 15s in", Detail: "ready after 3s"}})
+	for _, want := range []string{"pods disturbed while the load ran", "10:00:15", "Created", "dapr-placement-server-0", "dapr run 1 of 3, 15s in", "ready after 3s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("disturbances table lacks %q:\n%s", want, out)
+		}
+	}
+	if disturbancesTable(nil) != "" {
+		t.Error("an undisturbed run has no disturbances table")
+	}
+}

@@ -1,0 +1,97 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/regression"
+)
+
+// calibrationFigure is the row of the two runs' node calibrations.
+const calibrationFigure = "node calibration (units per CPU-second)"
+
+// CompareCost lists what each sidecar costs per request in the two runs, raw and in
+// calibration units, beside the calibrations of their target nodes. When the calibrations
+// differ by more than regression.CalibrationDrift the runs ran on machines of different
+// speed: the raw CPU rows say so, and the rows in calibration units are the ones to compare.
+// Units compare only between scores of one calibration workload, and only trusted ones.
+func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
+	var out []Difference
+	machinesDiffer, unitsCompare := false, false
+	ca, wa, okA := a.Status.Environment.TargetCalibration()
+	cb, wb, okB := b.Status.Environment.TargetCalibration()
+	switch {
+	case okA && okB && wa != wb:
+		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0), Change: "-",
+			Verdict: "calibration workloads differ (daprbench versions): neither units nor machines compare"})
+	case okA && okB:
+		unitsCompare = true
+		machinesDiffer = math.Abs(cb-ca)/ca > regression.CalibrationDrift
+		verdict := fmt.Sprintf("same speed (within %.0f%%)", regression.CalibrationDrift*100)
+		if machinesDiffer {
+			verdict = "machines differ: compare calibration units"
+		}
+		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0),
+			Change: change(ca, cb, fmt.Sprintf("%+.0f", cb-ca)), Verdict: verdict})
+	case okA || okB:
+		show := func(v float64, ok bool) string {
+			if ok {
+				return fmtUnits(v, 0)
+			}
+			return "-"
+		}
+		out = append(out, Difference{Figure: calibrationFigure, A: show(ca, okA), B: show(cb, okB), Change: "-",
+			Verdict: "one run has no trusted calibration: whether the machines differ is unknown"})
+	}
+	costs := func(r *perfv1alpha1.PerfRun) map[string]perfv1alpha1.SidecarCost {
+		m := map[string]perfv1alpha1.SidecarCost{}
+		if r.Status.Result != nil {
+			for _, c := range r.Status.Result.SidecarCost {
+				m[c.Role] = c
+			}
+		}
+		return m
+	}
+	costA, costB := costs(a), costs(b)
+	for _, role := range []string{"serverSidecar", "clientSidecar"} {
+		x, okX := costA[role]
+		y, okY := costB[role]
+		if !okX || !okY {
+			continue
+		}
+		rawVerdict := "-"
+		if machinesDiffer {
+			rawVerdict = "raw CPU: machines differ"
+		}
+		va, vb := x.CPUPerRequest.Duration, y.CPUPerRequest.Duration
+		out = append(out, Difference{Figure: role + " CPU per request", A: va.String(), B: vb.String(),
+			Change: change(float64(va), float64(vb), (vb - va).String()), Verdict: rawVerdict})
+		ua, errA := strconv.ParseFloat(x.CPUPerRequestUnits, 64)
+		ub, errB := strconv.ParseFloat(y.CPUPerRequestUnits, 64)
+		if errA == nil && errB == nil && unitsCompare {
+			out = append(out, Difference{Figure: role + " cost per request (calibration units)", A: fmtUnits(ua, 2), B: fmtUnits(ub, 2),
+				Change: change(ua, ub, fmt.Sprintf("%+.2f", ub-ua)), Verdict: "-"})
+		}
+	}
+	return out
+}
+
+func fmtUnits(v float64, decimals int) string { return strconv.FormatFloat(v, 'f', decimals, 64) }

@@ -1,0 +1,93 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+func costedRun(perCPUSecond string, serverCost time.Duration, serverUnits string) *perfv1alpha1.PerfRun {
+	return &perfv1alpha1.PerfRun{Status: perfv1alpha1.PerfRunStatus{
+		Environment: &perfv1alpha1.Environment{TargetNode: "n1", Calibration: []perfv1alpha1.NodeCalibration{{Node: "n1", PerCPUSecond: perCPUSecond, Workload: "v2"}}},
+		Result: &perfv1alpha1.Result{SidecarCost: []perfv1alpha1.SidecarCost{
+			{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: serverCost}, CPUPerRequestUnits: serverUnits}}},
+	}}
+}
+
+// A run on a machine half as fast costs twice the CPU per request and the same in
+// calibration units: compare says the machines differ and shows both.
+func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
+	fast := costedRun("50000", 200*time.Microsecond, "10.00")
+	slow := costedRun("25000", 400*time.Microsecond, "10.00")
+	rows := map[string]Difference{}
+	for _, d := range CompareCost(fast, slow) {
+		rows[d.Figure] = d
+	}
+	if d := rows["node calibration (units per CPU-second)"]; d.Change != "-25000 (-50.0%)" || d.Verdict != "machines differ: compare calibration units" {
+		t.Errorf("calibration row %+v", d)
+	}
+	if d := rows["serverSidecar CPU per request"]; d.A != "200µs" || d.B != "400µs" || d.Verdict != "raw CPU: machines differ" {
+		t.Errorf("raw row %+v", d)
+	}
+	if d := rows["serverSidecar cost per request (calibration units)"]; d.Change != "+0.00 (+0.0%)" {
+		t.Errorf("units row %+v", d)
+	}
+	if _, ok := rows["clientSidecar CPU per request"]; ok {
+		t.Error("a role neither run measured is listed")
+	}
+
+	same := costedRun("52000", 210*time.Microsecond, "10.92")
+	for _, d := range CompareCost(fast, same) {
+		if d.Figure == "node calibration (units per CPU-second)" && d.Verdict != "same speed (within 10%)" {
+			t.Errorf("4%% apart: %+v", d)
+		}
+		if d.Figure == "serverSidecar CPU per request" && d.Verdict != "-" {
+			t.Errorf("raw row on one machine class: %+v", d)
+		}
+	}
+	if got := CompareCost(&perfv1alpha1.PerfRun{}, &perfv1alpha1.PerfRun{}); len(got) != 0 {
+		t.Errorf("runs without results or calibrations: %+v", got)
+	}
+
+	// Scores of another calibration workload (another daprbench version) compare nothing,
+	// nor does a calibration taken mostly in a slow stretch.
+	older := costedRun("25000", 200*time.Microsecond, "5.00")
+	older.Status.Environment.Calibration[0].Workload = "v1"
+	slowRead := costedRun("30000", 200*time.Microsecond, "")
+	slowRead.Status.Environment.Calibration[0].SlowWindowsPercent = 75
+	for other, verdict := range map[*perfv1alpha1.PerfRun]string{
+		older:    "calibration workloads differ (daprbench versions): neither units nor machines compare",
+		slowRead: "one run has no trusted calibration: whether the machines differ is unknown"} {
+		for _, d := range CompareCost(fast, other) {
+			if d.Figure == calibrationFigure && d.Verdict != verdict {
+				t.Errorf("calibration row %+v, want %q", d, verdict)
+			}
+			if strings.Contains(d.Figure, "calibration units") {
+				t.Errorf("units compared: %+v", d)
+			}
+			if d.Figure == "serverSidecar CPU per request" && d.Verdict != "-" {
+				t.Errorf("raw row %+v", d)
+			}
+		}
+	}
+}

@@ -1,0 +1,247 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"fortio.org/fortio/fhttp"
+	"fortio.org/fortio/periodic"
+	"fortio.org/fortio/stats"
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/latency"
+)
+
+// runHistograms reads a finished run's histograms from the ConfigMap its status names.
+func runHistograms(ctx context.Context, c client.Client, run *perfv1alpha1.PerfRun) (result.Histograms, error) {
+	if run.Status.Histograms == "" {
+		return result.Histograms{}, fmt.Errorf("run %s has no histograms (status.histograms is empty: it has not finished, or its load tester's log could not be read)", run.Name)
+	}
+	cm := &corev1.ConfigMap{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: run.Status.Histograms}, cm); err != nil {
+		return result.Histograms{}, err
+	}
+	h, _, err := result.ParseHistograms(cm.Data[result.HistogramsKey])
+	return h, err
+}
+
+// writeFortio writes one fortio result JSON per path into dir (fortio report, and every
+// tool reading fortio's JSON, show it): the path's latency from each request's scheduled
+// send, every repetition and load-tester pod merged, as fortio's DurationHistogram.
+func writeFortio(dir string, run *perfv1alpha1.PerfRun, h result.Histograms) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, p := range h.Paths {
+		hist, err := latency.Decode(p.Latency)
+		if err != nil {
+			return written, fmt.Errorf("the %s path's histogram: %w", p.Variant, err)
+		}
+		b, err := json.MarshalIndent(fortioResult(run, p.Variant, hist), "", "  ")
+		if err != nil {
+			return written, err
+		}
+		path := filepath.Join(dir, run.Name+"-"+p.Variant.String()+".json")
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			return written, err
+		}
+		written = append(written, path)
+	}
+	return written, nil
+}
+
+// fortioResult is one path of a run as fortio's HTTP result. Its duration is the measured
+// time of that path (repetitions × duration), so ActualQPS is the path's mean rate.
+func fortioResult(run *perfv1alpha1.PerfRun, v result.Variant, h *hdrhistogram.Histogram) *fhttp.HTTPRunnerResults {
+	load := &run.Spec.Load
+	measured := time.Duration(load.EffectiveRepetitions()) * load.EffectiveDuration()
+	start := time.Time{}
+	if run.Status.StartTime != nil {
+		start = run.Status.StartTime.Time
+	}
+	out := &fhttp.HTTPRunnerResults{RunnerResults: periodic.RunnerResults{
+		RunType:           "HTTP",
+		Labels:            fmt.Sprintf("daprbench %s/%s %s path: latency from each request's scheduled send", run.Namespace, run.Name, v),
+		StartTime:         start,
+		RequestedQPS:      strconv.Itoa(int(load.QPS)),
+		RequestedDuration: measured.String(),
+		ActualQPS:         float64(h.TotalCount()) / measured.Seconds(),
+		ActualDuration:    measured,
+		NumThreads:        int(load.EffectiveConnections()),
+		Version:           "daprbench " + ExportSchema,
+		DurationHistogram: fortioHistogram(h),
+		Uniform:           load.EffectiveArrival() == perfv1alpha1.ArrivalUniform,
+	}}
+	if res := run.Status.Result; res != nil && res.Errors == 0 {
+		out.RetCodes = map[int]int64{200: h.TotalCount()}
+	}
+	return out
+}
+
+// fortioHistogram converts an HDR histogram of microseconds into fortio's exported form
+// (seconds): HDR's buckets with their cumulative percent, and fortio's default percentiles.
+func fortioHistogram(h *hdrhistogram.Histogram) *stats.HistogramData {
+	const us = 1e6
+	d := &stats.HistogramData{Count: h.TotalCount(), Min: float64(h.Min()) / us, Max: float64(h.Max()) / us,
+		Avg: h.Mean() / us, StdDev: h.StdDev() / us}
+	d.Sum = d.Avg * float64(d.Count)
+	var cumulative int64
+	for _, bar := range h.Distribution() {
+		if bar.Count == 0 {
+			continue
+		}
+		cumulative += bar.Count
+		d.Data = append(d.Data, stats.Bucket{Interval: stats.Interval{Start: float64(bar.From) / us, End: float64(bar.To) / us},
+			Percent: 100 * float64(cumulative) / float64(d.Count), Count: bar.Count})
+	}
+	for _, p := range result.StandardPercentiles {
+		d.Percentiles = append(d.Percentiles, stats.Percentile{Percentile: p, Value: float64(h.ValueAtPercentile(p)) / us})
+	}
+	return d
+}
+
+// RunRow is a run as one CSV row.
+type RunRow struct {
+	Run         string `json:"run"`
+	Phase       string `json:"phase"`
+	Scenario    string `json:"scenario"`
+	QPS         int32  `json:"qps"`
+	ActualQPS   string `json:"actualQPS"`
+	Errors      int64  `json:"errors"`
+	P50         string `json:"p50"`
+	P90         string `json:"p90"`
+	P99         string `json:"p99"`
+	BaselineP90 string `json:"baselineP90"`
+	AddedP90    string `json:"addedP90"`
+	AddedP90Low string `json:"addedP90Low"`
+	AddedP90Hi  string `json:"addedP90High"`
+	AddedP99    string `json:"addedP99"`
+	SidecarCPU  string `json:"sidecarCPUPer1kQPS"`
+	// Calibration is the target node's, units per CPU-second.
+	Calibration string `json:"calibration"`
+	// The server sidecar's CPU per request, raw and in calibration units.
+	ServerCPUPerRequest string `json:"serverSidecarCPUPerRequest"`
+	ServerCostUnits     string `json:"serverSidecarCostUnits"`
+}
+
+func runRow(run *perfv1alpha1.PerfRun) RunRow {
+	row := RunRow{Run: run.Name, Phase: string(run.Status.Phase), Scenario: string(run.Spec.Scenario), QPS: run.Spec.Load.QPS}
+	if v, _, ok := run.Status.Environment.TargetCalibration(); ok {
+		row.Calibration = fmtUnits(v, 0)
+	}
+	res := run.Status.Result
+	if res == nil {
+		return row
+	}
+	row.ActualQPS, row.Errors = res.ActualQPS, res.Errors
+	if l := res.Latency; l != nil {
+		row.P50, row.P90, row.P99 = dur(l.P50), dur(l.P90), dur(l.P99)
+	}
+	if b := res.Baseline; b != nil {
+		row.BaselineP90 = dur(b.P90)
+	}
+	if a := res.Added; a != nil {
+		row.AddedP90, row.AddedP99 = dur(a.P90), dur(a.P99)
+	}
+	if i := res.AddedInterval; i != nil {
+		row.AddedP90Low, row.AddedP90Hi = dur(i.Low.P90), dur(i.High.P90)
+	}
+	if r := res.Resources; r != nil && r.SidecarPer1kQPS != nil {
+		row.SidecarCPU = qty(r.SidecarPer1kQPS.CPU)
+	}
+	for _, c := range res.SidecarCost {
+		if c.Role == "serverSidecar" {
+			row.ServerCPUPerRequest, row.ServerCostUnits = c.CPUPerRequest.Duration.String(), c.CPUPerRequestUnits
+		}
+	}
+	return row
+}
+
+// PointRow is a sweep's point as one CSV row.
+type PointRow struct {
+	Step        int32  `json:"step"`
+	QPS         int32  `json:"qps"`
+	Connections int32  `json:"connections"`
+	Payload     string `json:"payloadBytes"`
+	Run         string `json:"run"`
+	Phase       string `json:"phase"`
+	Passed      string `json:"passed"`
+	ActualQPS   string `json:"actualQPS"`
+	Errors      int64  `json:"errors"`
+	P90         string `json:"p90"`
+	P99         string `json:"p99"`
+	AddedP90    string `json:"addedP90"`
+	AddedP99    string `json:"addedP99"`
+	SidecarCPU  string `json:"sidecarCPUPer1kQPS"`
+}
+
+func pointRows(sw *perfv1alpha1.PerfSweep) []PointRow {
+	var rows []PointRow
+	for _, p := range sw.Status.Points {
+		row := PointRow{Step: p.Step, QPS: p.QPS, Connections: p.Connections, Run: p.Run, Phase: string(p.Phase),
+			ActualQPS: p.ActualQPS, Errors: p.Errors, SidecarCPU: qty(p.SidecarCPUPer1kQPS)}
+		if p.PayloadBytes != nil {
+			row.Payload = strconv.Itoa(int(*p.PayloadBytes))
+		}
+		if p.Passed != nil {
+			row.Passed = strconv.FormatBool(*p.Passed)
+		}
+		row.P90, row.P99 = pointDurs(p.Latency)
+		row.AddedP90, row.AddedP99 = pointDurs(p.Added)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func pointDurs(l *perfv1alpha1.PointLatency) (p90, p99 string) {
+	if l == nil {
+		return "-", "-"
+	}
+	return dur(l.P90), dur(l.P99)
+}
+
+// distributionChart is a run's latency distribution (every path, from its histograms);
+// ok is false for a run without histograms.
+func distributionChart(ctx context.Context, c client.Client, run *perfv1alpha1.PerfRun) (plots.Chart, bool) {
+	if run.Status.Histograms == "" {
+		return plots.Chart{}, false
+	}
+	h, err := runHistograms(ctx, c, run)
+	if err != nil {
+		return plots.Chart{}, false
+	}
+	var paths []plots.Path
+	for _, p := range h.Paths {
+		if hist, err := latency.Decode(p.Latency); err == nil {
+			paths = append(paths, plots.Path{Name: p.Variant.String(), Histogram: hist})
+		}
+	}
+	return plots.LatencySpectrum(paths), len(paths) > 0
+}

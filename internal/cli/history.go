@@ -1,0 +1,173 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/regression"
+	"github.com/daprbench/daprbench/internal/assess/repetitions"
+	"github.com/daprbench/daprbench/internal/cli/plots"
+)
+
+// TrendRow is one run of a schedule's history.
+type TrendRow struct {
+	Run        string `json:"run"`
+	Scheduled  string `json:"scheduled"`
+	Phase      string `json:"phase"`
+	AddedP90   string `json:"addedP90"`
+	AddedP99   string `json:"addedP99"`
+	SidecarCPU string `json:"sidecarCPUPer1kQPS"`
+	Regressed  bool   `json:"regressed"`
+	// LevelChange marks the first run of a new level of added p90 (a change point of the
+	// history, E-divisive means as the regression judge finds them).
+	LevelChange bool `json:"levelChange,omitempty"`
+	// Calibration is the target node's calibration, units per CPU-second ("-": none).
+	Calibration string `json:"calibration"`
+	// ServerCostUnits is the server sidecar's CPU per request in calibration units ("-": none).
+	ServerCostUnits string `json:"serverSidecarCostUnits"`
+}
+
+func newHistoryCommand(o *options) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "history SCHEDULE",
+		Short: "A schedule's runs as a trend: added latency and sidecar CPU run by run, regressions marked, and its charts",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := withTimeout(cmd.Context())
+			defer cancel()
+			c, ns, err := o.connect()
+			if err != nil {
+				return err
+			}
+			var list perfv1alpha1.PerfRunList
+			if err := c.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{perfv1alpha1.LabelSchedule: args[0]}); err != nil {
+				return err
+			}
+			if len(list.Items) == 0 {
+				return fmt.Errorf("no runs of schedule %q in namespace %q", args[0], ns)
+			}
+			runs := list.Items
+			slices.SortFunc(runs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+			rows := trend(runs)
+			if ok, err := o.printData(rows); ok {
+				return err
+			}
+			t := &table{}
+			t.add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED", "LEVEL", "CALIBRATION", "SERVER UNITS/REQ")
+			for _, r := range rows {
+				t.add(r.Run, r.Scheduled, r.Phase, r.AddedP90, r.AddedP99, r.SidecarCPU, map[bool]string{true: "yes", false: "-"}[r.Regressed],
+					map[bool]string{true: "changed", false: "-"}[r.LevelChange], r.Calibration, r.ServerCostUnits)
+			}
+			text := t.String()
+			if w := calibrationSpread(runs); w != "" {
+				text += "\n" + w + "\n"
+			}
+			return o.printAndWrite(orDefault(dir, "daprbench-history-"+args[0]), "schedule "+args[0], text, plots.ForHistory(args[0], runs))
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "folder for the trend charts and report.html (default daprbench-history-SCHEDULE)")
+	return cmd
+}
+
+func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
+	var rows []TrendRow
+	for _, r := range runs {
+		row := TrendRow{Run: r.Name, Scheduled: orDash(r.Annotations[perfv1alpha1.AnnotationScheduledTime]), Phase: orDash(string(r.Status.Phase)),
+			AddedP90: "-", AddedP99: "-", SidecarCPU: "-", Regressed: r.ConditionTrue(perfv1alpha1.ConditionRegressed),
+			Calibration: "-", ServerCostUnits: "-"}
+		if v, _, ok := r.Status.Environment.TargetCalibration(); ok {
+			row.Calibration = fmtUnits(v, 0)
+		}
+		if res := r.Status.Result; res != nil {
+			if a := res.Added; a != nil {
+				row.AddedP90, row.AddedP99 = dur(a.P90), dur(a.P99)
+			}
+			if cpu := sidecarCPU(res); cpu >= 0 {
+				row.SidecarCPU = fmt.Sprintf("%dm", cpu)
+			}
+			for _, c := range res.SidecarCost {
+				if c.Role == "serverSidecar" && c.CPUPerRequestUnits != "" {
+					row.ServerCostUnits = c.CPUPerRequestUnits
+				}
+			}
+		}
+		rows = append(rows, row)
+	}
+	markLevelChanges(runs, rows)
+	return rows
+}
+
+// calibrationSpread names the runs whose node calibration is more than
+// regression.CalibrationDrift from the history's median: their raw CPU and latency may
+// reflect the machine, not Dapr. Only runs of the newest run's calibration workload count
+// (other versions do not compare). Empty when all agree or there are fewer than two.
+func calibrationSpread(runs []perfv1alpha1.PerfRun) string {
+	latest := ""
+	for i := range runs {
+		if _, w, ok := runs[i].Status.Environment.TargetCalibration(); ok {
+			latest = w
+		}
+	}
+	calibration := func(r *perfv1alpha1.PerfRun) (float64, bool) {
+		v, w, ok := r.Status.Environment.TargetCalibration()
+		return v, ok && w == latest
+	}
+	var scores []float64
+	for i := range runs {
+		if v, ok := calibration(&runs[i]); ok {
+			scores = append(scores, v)
+		}
+	}
+	if len(scores) < 2 {
+		return ""
+	}
+	med := repetitions.Median(scores)
+	var apart []string
+	for i := range runs {
+		if v, ok := calibration(&runs[i]); ok && math.Abs(v-med)/med > regression.CalibrationDrift {
+			apart = append(apart, fmt.Sprintf("%s (%+.0f%%)", runs[i].Name, (v-med)/med*100))
+		}
+	}
+	if len(apart) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: node calibration more than %.0f%% from the median of %.0f units per CPU-second in %s: "+
+		"compare their cost in calibration units, not raw CPU", regression.CalibrationDrift*100, med, strings.Join(apart, ", "))
+}
+
+// markLevelChanges marks the rows where the history of added p90 changes level.
+func markLevelChanges(runs []perfv1alpha1.PerfRun, rows []TrendRow) {
+	var series []float64
+	var at []int
+	for i, r := range runs {
+		if res := r.Status.Result; res != nil && res.Added != nil && res.Added.P90 != nil && !res.AddedLimitBound {
+			series, at = append(series, float64(res.Added.P90.Duration)), append(at, i)
+		}
+	}
+	for _, cp := range regression.LevelChanges(series) {
+		rows[at[cp]].LevelChange = true
+	}
+}

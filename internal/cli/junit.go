@@ -1,0 +1,166 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"encoding/xml"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/thresholds"
+)
+
+// The JUnit XML that CI systems read (Jenkins, GitLab, GitHub's test reporters): a
+// testsuites root, a testsuite per run, a testcase per check with a failure or error.
+
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Time       string          `xml:"time,attr"`
+	Timestamp  string          `xml:"timestamp,attr,omitempty"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// JUnit is the report of a finished PerfRun or PerfSweep.
+func JUnit(obj client.Object, outcome Outcome, strict bool) ([]byte, error) {
+	var suite junitSuite
+	switch o := obj.(type) {
+	case *perfv1alpha1.PerfRun:
+		suite = runSuite(o, strict)
+	case *perfv1alpha1.PerfSweep:
+		suite = sweepSuite(o)
+	}
+	suite.Properties = append(suite.Properties, junitProperty{"exitCode", fmt.Sprint(int(outcome.Code))}, junitProperty{"verdict", outcome.Reason})
+	for _, c := range suite.Cases {
+		suite.Tests++
+		if c.Failure != nil {
+			suite.Failures++
+		}
+		if c.Error != nil {
+			suite.Errors++
+		}
+	}
+	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{suite}}, "", "  ")
+	return append([]byte(xml.Header), append(b, '\n')...), err
+}
+
+// runSuite: whether the run finished, then a testcase per threshold (measured, limit and
+// interval in the message), then regression and, with --strict, saturation and throttling.
+func runSuite(run *perfv1alpha1.PerfRun, strict bool) junitSuite {
+	class := "daprbench." + run.Namespace + "." + run.Name
+	s := junitSuite{Name: "perfrun/" + run.Namespace + "/" + run.Name, Time: seconds(run.Status.StartTime, run.Status.CompletionTime)}
+	if run.Status.StartTime != nil {
+		s.Timestamp = run.Status.StartTime.UTC().Format(time.RFC3339)
+	}
+	s.Properties = []junitProperty{{"scenario", string(run.Spec.Scenario)}, {"qps", fmt.Sprint(run.Spec.Load.QPS)}}
+	if env := run.Status.Environment; env != nil {
+		if env.DaprVersion != "" {
+			s.Properties = append(s.Properties, junitProperty{"daprVersion", env.DaprVersion})
+		}
+		s.Properties = append(s.Properties, junitProperty{"kubernetesVersion", env.KubernetesVersion})
+	}
+	completed := junitCase{Name: "run completed", Classname: class, Time: s.Time}
+	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && c.Status == metav1.ConditionTrue &&
+		c.Reason != perfv1alpha1.ReasonThresholdsViolated {
+		completed.Error = &junitProblem{Message: c.Message, Type: c.Reason, Text: c.Message}
+	} else if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionSucceeded); c != nil {
+		completed.SystemOut = c.Message
+	}
+	s.Cases = append(s.Cases, completed)
+	if v, ok := thresholds.Evaluate(run.Spec.Thresholds, run.Status.Result); ok {
+		for _, check := range v.Checks {
+			tc := junitCase{Name: check.Name + " " + check.Limit, Classname: class, Time: "0", SystemOut: check.String()}
+			if check.Outcome != thresholds.Met {
+				tc.Failure = &junitProblem{Message: fmt.Sprintf("%s: measured %s, limit %s", check.Outcome, check.Measured, check.Limit),
+					Type: string(check.Outcome), Text: check.String()}
+			}
+			s.Cases = append(s.Cases, tc)
+		}
+	}
+	gates := []string{perfv1alpha1.ConditionRegressed}
+	if strict {
+		gates = append(gates, perfv1alpha1.ConditionSaturated, perfv1alpha1.ConditionCPULimitBound)
+	}
+	for _, t := range gates {
+		c := meta.FindStatusCondition(run.Status.Conditions, t)
+		if c == nil {
+			continue
+		}
+		tc := junitCase{Name: "not " + t, Classname: class, Time: "0", SystemOut: c.Message}
+		if c.Status == metav1.ConditionTrue {
+			tc.Failure = &junitProblem{Message: c.Message, Type: c.Reason, Text: c.Message}
+		}
+		s.Cases = append(s.Cases, tc)
+	}
+	return s
+}
+
+// sweepSuite: a testcase per point, an error when its run failed. A point that missed a
+// search's objective is what the search is for, not a failure: its message says so.
+func sweepSuite(sw *perfv1alpha1.PerfSweep) junitSuite {
+	class := "daprbench." + sw.Namespace + "." + sw.Name
+	s := junitSuite{Name: "perfsweep/" + sw.Namespace + "/" + sw.Name, Time: "0"}
+	for _, p := range sw.Status.Points {
+		tc := junitCase{Name: fmt.Sprintf("step %d: %d qps, %d connections", p.Step, p.QPS, p.Connections), Classname: class, Time: "0",
+			SystemOut: fmt.Sprintf("run %s: %s %s", p.Run, p.Phase, p.Message)}
+		if p.Phase == perfv1alpha1.PhaseFailed {
+			tc.Error = &junitProblem{Message: p.Message, Type: "Failed", Text: p.Message}
+		}
+		s.Cases = append(s.Cases, tc)
+	}
+	return s
+}
+
+func seconds(from, to *metav1.Time) string {
+	if from == nil || to == nil {
+		return "0"
+	}
+	return fmt.Sprintf("%.0f", to.Sub(from.Time).Seconds())
+}

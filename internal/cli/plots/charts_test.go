@@ -1,0 +1,168 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+func dur(v float64) *metav1.Duration {
+	return &metav1.Duration{Duration: time.Duration(v * float64(time.Millisecond))}
+}
+
+// fixture: a connections sweep whose Dapr p90 is 2 + conns/4 ms and baseline p90 0.5 ms.
+func fixture() *perfv1alpha1.PerfSweep {
+	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "conns"}}
+	for i, c := range []int32{1, 2, 4, 8, 16} {
+		p90 := 2 + float64(c)/4
+		cpu := resource.MustParse(fmt.Sprintf("%dm", 400+c))
+		sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: c, QPS: 1000,
+			Phase:              perfv1alpha1.PhaseSucceeded,
+			Latency:            &perfv1alpha1.PointLatency{P50: dur(p90 / 2), P90: dur(p90), P99: dur(p90 * 2)},
+			Baseline:           &perfv1alpha1.PointLatency{P50: dur(0.3), P90: dur(0.5), P99: dur(1)},
+			Added:              &perfv1alpha1.PointLatency{P50: dur(p90/2 - 0.3), P90: dur(p90 - 0.5), P99: dur(p90*2 - 1)},
+			SidecarCPUPer1kQPS: &cpu})
+	}
+	// a failed point is left out of every chart
+	sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: 5, Connections: 64, Phase: perfv1alpha1.PhaseFailed})
+	return sw
+}
+
+func TestForSweepPlotsDaprsPublishedCharts(t *testing.T) {
+	charts := ForSweep(fixture())
+	if len(charts) != 2 || charts[0].Name != "latency-vs-connections" || charts[1].Name != "added-vs-connections" {
+		t.Fatalf("charts %+v", charts)
+	}
+	names := []string{}
+	for _, s := range charts[0].Series {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, ","); got != "dapr p50,dapr p90,dapr p99,baseline p50,baseline p90,baseline p99" {
+		t.Errorf("series %s", got)
+	}
+	p90 := charts[0].Series[1]
+	if fmt.Sprint(p90.X) != "[1 2 4 8 16]" || fmt.Sprint(p90.Y) != "[2.25 2.5 3 4 6]" {
+		t.Errorf("dapr p90: x %v y %v", p90.X, p90.Y)
+	}
+	if added := charts[1].Series[1]; fmt.Sprint(added.Y) != "[1.75 2 2.5 3.5 5.5]" {
+		t.Errorf("added p90 %v", added.Y)
+	}
+}
+
+func TestRenderWritesPNGAndSVGThatCarryTheValues(t *testing.T) {
+	c := ForSweep(fixture())[0]
+	dir := t.TempDir()
+	files, err := c.Render(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2 {
+		t.Fatalf("files %v", files)
+	}
+	f, err := os.Open(filepath.Join(dir, "latency-vs-connections.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 16 cm × 9 cm at gonum's 96 dpi
+	if b := img.Bounds(); b.Dx() != int(math.Round(Width.Dots(96))) || b.Dy() != int(math.Round(Height.Dots(96))) {
+		t.Errorf("png is %dx%d", b.Dx(), b.Dy())
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "latency-vs-connections.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"conns: latency by client connections", "dapr p90", "baseline p99", "connections"} {
+		if !bytes.Contains(svg, []byte(want)) {
+			t.Errorf("svg lacks %q", want)
+		}
+	}
+	// Every fixture value is drawn where the axes put it: redraw onto an SVG canvas of the
+	// same size, map each point through the plot's own transforms, and find it in the paths.
+	p, err := c.Plot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	canvas := vgsvg.New(Width, Height)
+	dc := draw.New(canvas)
+	p.Draw(dc)
+	data := p.DataCanvas(dc)
+	tx, ty := p.Transforms(&data)
+	var buf bytes.Buffer
+	if _, err := canvas.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	paths := strings.Join(regexp.MustCompile(` d="([^"]+)"`).FindAllString(buf.String(), -1), " ")
+	for _, s := range c.Series {
+		for i := range s.X {
+			pt := fmt.Sprintf("%.5g,%.5g", tx(s.X[i]).Points(), ty(s.Y[i]).Points())
+			if !strings.Contains(paths, pt) {
+				t.Errorf("%s (%v, %v) is not drawn at %s", s.Name, s.X[i], s.Y[i], pt)
+			}
+		}
+	}
+	if strings.Contains(paths, fmt.Sprintf("%.5g,%.5g", tx(3).Points(), ty(2.75).Points())) {
+		t.Error("a value the fixture does not hold is drawn")
+	}
+}
+
+func TestForHistoryMarksRegressions(t *testing.T) {
+	start := time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)
+	var runs []perfv1alpha1.PerfRun
+	for i, p90 := range []float64{1.4, 1.5, 2.4} {
+		r := perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Generation: 1, CreationTimestamp: metav1.NewTime(start.Add(time.Duration(i) * 24 * time.Hour))}}
+		cpu := resource.MustParse("480m")
+		r.Status.Result = &perfv1alpha1.Result{Added: &perfv1alpha1.LatencySummary{P90: dur(p90), P99: dur(p90 * 2)},
+			Resources: &perfv1alpha1.ResourceUsage{SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: &cpu}}}
+		r.Status.Conditions = []metav1.Condition{{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, ObservedGeneration: 1}}
+		if i == 2 {
+			r.Status.Conditions = append(r.Status.Conditions, metav1.Condition{Type: perfv1alpha1.ConditionRegressed, Status: metav1.ConditionTrue, ObservedGeneration: 1})
+		}
+		runs = append(runs, r)
+	}
+	charts := ForHistory("nightly", []perfv1alpha1.PerfRun{runs[2], runs[0], runs[1]})
+	added := charts[0]
+	if fmt.Sprint(added.Series[0].X) != "[0 24 48]" || fmt.Sprint(added.Series[0].Y) != "[1.4 1.5 2.4]" {
+		t.Errorf("added p90 over time: %v %v", added.Series[0].X, added.Series[0].Y)
+	}
+	if fmt.Sprint(added.Marks.X) != "[48]" || fmt.Sprint(charts[1].Marks.Y) != "[480]" {
+		t.Errorf("regression marks %+v / %+v", added.Marks, charts[1].Marks)
+	}
+	if _, err := added.Render(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+}

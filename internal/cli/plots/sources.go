@@ -1,0 +1,169 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plots
+
+import (
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// ForSweep returns the charts a sweep's points make: against connections (Dapr's published
+// charts) and against rate, whichever the sweep varied, and for a search, against the rates
+// it tried.
+func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
+	var points []perfv1alpha1.SweepPointStatus
+	for _, p := range sw.Status.Points {
+		if p.Phase == perfv1alpha1.PhaseSucceeded && p.Latency != nil {
+			points = append(points, p)
+		}
+	}
+	var out []Chart
+	if varies(points, func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.Connections) }) {
+		x := func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.Connections) }
+		out = append(out,
+			Chart{Name: "latency-vs-connections", Title: sw.Name + ": latency by client connections",
+				XLabel: "connections", YLabel: "latency (ms)", Series: latencySeries(points, x), LogX: true},
+			Chart{Name: "added-vs-connections", Title: sw.Name + ": latency Dapr adds, by client connections",
+				XLabel: "connections", YLabel: "added latency (ms)", Series: addedSeries(points, x), LogX: true})
+	}
+	if sw.Spec.Search != nil || varies(points, func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.QPS) }) {
+		x := func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.QPS) }
+		out = append(out,
+			Chart{Name: "latency-vs-qps", Title: sw.Name + ": latency by requested rate",
+				XLabel: "requested rate (qps)", YLabel: "latency (ms)", Series: latencySeries(points, x)},
+			Chart{Name: "sidecar-cpu-vs-qps", Title: sw.Name + ": server sidecar CPU per 1000 rps, by rate",
+				XLabel: "requested rate (qps)", YLabel: "millicores per 1000 rps", Series: []Series{
+					series("sidecar CPU", points, x, func(p perfv1alpha1.SweepPointStatus) (float64, bool) {
+						if p.SidecarCPUPer1kQPS == nil {
+							return 0, false
+						}
+						return float64(p.SidecarCPUPer1kQPS.MilliValue()), true
+					})}})
+	}
+	return out
+}
+
+func varies(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) bool {
+	seen := map[float64]bool{}
+	for _, p := range points {
+		seen[x(p)] = true
+	}
+	return len(seen) > 1
+}
+
+type pick func(*perfv1alpha1.PointLatency) *metav1.Duration
+
+// latencySeries: the measured path's p50/p90/p99, then the baseline's when measured.
+func latencySeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) []Series {
+	var out []Series
+	for _, path := range []struct {
+		name string
+		of   func(perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency
+	}{
+		{"dapr", func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Latency }},
+		{"baseline", func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Baseline }},
+	} {
+		for _, f := range perfv1alpha1.HeadlinePercentiles {
+			s := series(path.name+" "+f.Name, points, x, ms(path.of, f.OfPoint))
+			if len(s.X) > 0 {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func addedSeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) []Series {
+	var out []Series
+	for _, f := range perfv1alpha1.HeadlinePercentiles {
+		s := series("added "+f.Name, points, x, ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Added }, f.OfPoint))
+		if len(s.X) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func ms(of func(perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency, pc pick) func(perfv1alpha1.SweepPointStatus) (float64, bool) {
+	return func(p perfv1alpha1.SweepPointStatus) (float64, bool) {
+		l := of(p)
+		if l == nil || pc(l) == nil {
+			return 0, false
+		}
+		return float64(pc(l).Duration) / float64(time.Millisecond), true
+	}
+}
+
+func series(name string, points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64,
+	y func(perfv1alpha1.SweepPointStatus) (float64, bool)) Series {
+	s := Series{Name: name}
+	for _, p := range points {
+		if v, ok := y(p); ok {
+			s.X, s.Y = append(s.X, x(p)), append(s.Y, v)
+		}
+	}
+	return s
+}
+
+// ForHistory returns a schedule's trend: added p90/p99 and the server sidecar's CPU per
+// 1000 rps of each successful run over time (hours since the first), regressed runs marked.
+func ForHistory(name string, runs []perfv1alpha1.PerfRun) []Chart {
+	runs = slices.Clone(runs)
+	slices.SortFunc(runs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+	var first time.Time
+	added := []Series{{Name: "added p90"}, {Name: "added p99"}}
+	cpu := Series{Name: "sidecar CPU per 1000 rps"}
+	regressedAdded, regressedCPU := Series{Name: "regressed"}, Series{Name: "regressed"}
+	for _, r := range runs {
+		res := r.Status.Result
+		if !r.Succeeded() || res == nil {
+			continue
+		}
+		if first.IsZero() {
+			first = r.CreationTimestamp.Time
+		}
+		x := r.CreationTimestamp.Sub(first).Hours()
+		regressed := r.ConditionTrue(perfv1alpha1.ConditionRegressed)
+		if a := res.Added; a != nil && !res.AddedLimitBound { // a limit-bound figure is a queue's
+			for i, d := range []*metav1.Duration{a.P90, a.P99} {
+				if d != nil {
+					added[i].X, added[i].Y = append(added[i].X, x), append(added[i].Y, float64(d.Duration)/float64(time.Millisecond))
+				}
+			}
+			if regressed && a.P90 != nil {
+				regressedAdded.X, regressedAdded.Y = append(regressedAdded.X, x), append(regressedAdded.Y, float64(a.P90.Duration)/float64(time.Millisecond))
+			}
+		}
+		if u := res.Resources; u != nil && u.SidecarPer1kQPS != nil && u.SidecarPer1kQPS.CPU != nil {
+			v := float64(u.SidecarPer1kQPS.CPU.MilliValue())
+			cpu.X, cpu.Y = append(cpu.X, x), append(cpu.Y, v)
+			if regressed {
+				regressedCPU.X, regressedCPU.Y = append(regressedCPU.X, x), append(regressedCPU.Y, v)
+			}
+		}
+	}
+	return []Chart{
+		{Name: "trend-added-latency", Title: name + ": latency Dapr adds, run by run", XLabel: "hours since the first run",
+			YLabel: "added latency (ms)", Series: added, Marks: regressedAdded},
+		{Name: "trend-sidecar-cpu", Title: name + ": server sidecar CPU per 1000 rps, run by run", XLabel: "hours since the first run",
+			YLabel: "millicores per 1000 rps", Series: []Series{cpu}, Marks: regressedCPU},
+	}
+}

@@ -1,0 +1,168 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/plots"
+)
+
+func newReportCommand(o *options) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:               "report (RUN | perfrun/RUN | perfsweep/SWEEP)",
+		Short:             "A run's or a sweep's result as tables, with its charts and a self-contained HTML report in a folder",
+		ValidArgsFunction: o.completeRuns(true),
+		Args:              cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := withTimeout(cmd.Context())
+			defer cancel()
+			c, ns, err := o.connect()
+			if err != nil {
+				return err
+			}
+			obj, err := getRunOrSweep(ctx, c, ns, args[0])
+			if err != nil {
+				return err
+			}
+			var text string
+			var figures []plots.Chart
+			switch v := obj.(type) {
+			case *perfv1alpha1.PerfRun:
+				if ok, err := o.printData(v.Status); ok {
+					return err
+				}
+				text = runTables(v)
+				if chart, ok := distributionChart(ctx, c, v); ok {
+					figures = append(figures, chart)
+				}
+			case *perfv1alpha1.PerfSweep:
+				if ok, err := o.printData(v.Status); ok {
+					return err
+				}
+				text, figures = sweepTable(v), plots.ForSweep(v)
+			}
+			return o.printAndWrite(orDefault(dir, "daprbench-report-"+obj.GetName()), obj.GetName(), text, figures)
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "folder for the charts and report.html (default daprbench-report-NAME)")
+	return cmd
+}
+
+// connect returns a client and the namespace the flags name.
+func (o *options) connect() (client.WithWatch, string, error) {
+	ns, err := o.namespace()
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := o.newClient()
+	return c, ns, err
+}
+
+// getRunOrSweep reads perfrun/NAME, perfsweep/NAME, or NAME as a run and else a sweep.
+func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client.Object, error) {
+	kind, name, found := strings.Cut(arg, "/")
+	if !found {
+		kind, name = "", arg
+	}
+	key := client.ObjectKey{Namespace: ns, Name: name}
+	// perfrun, perfruns, prun and the like, as list takes them
+	switch plural := kindAliases[strings.ToLower(kind)]; {
+	case plural == "perfruns":
+		run := &perfv1alpha1.PerfRun{}
+		return run, c.Get(ctx, key, run)
+	case plural == "perfsweeps":
+		sw := &perfv1alpha1.PerfSweep{}
+		return sw, c.Get(ctx, key, sw)
+	case kind == "":
+		run := &perfv1alpha1.PerfRun{}
+		err := c.Get(ctx, key, run)
+		if !apierrors.IsNotFound(err) {
+			return run, err
+		}
+		sw := &perfv1alpha1.PerfSweep{}
+		if err := c.Get(ctx, key, sw); err != nil {
+			if apierrors.IsNotFound(err) {
+				return nil, fmt.Errorf("no PerfRun or PerfSweep %q in namespace %q", name, ns)
+			}
+			return nil, err
+		}
+		return sw, nil
+	}
+	return nil, fmt.Errorf("%q: name a perfrun/NAME or perfsweep/NAME", arg)
+}
+
+// printAndWrite prints the tables, writes the report into dir and lists its files.
+func (o *options) printAndWrite(dir, title, text string, figures []plots.Chart) error {
+	fprintf(o.streams.Out, "%s", text)
+	files, err := writeReport(dir, title, text, figures)
+	if err != nil {
+		return err
+	}
+	fprintf(o.streams.Out, "\nwritten: %s\n", strings.Join(files, ", "))
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// writeReport renders the charts into dir and writes report.html with the tables and
+// every chart inlined, so the one file can be mailed or attached to a CI run.
+func writeReport(dir, title, text string, figures []plots.Chart) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var files []string
+	var body strings.Builder
+	fprintf(&body, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>daprbench: %s</title>\n", html.EscapeString(title))
+	body.WriteString("<style>body{font-family:sans-serif;margin:2em}pre{font-size:13px}img{max-width:100%;display:block;margin:1em 0}</style></head><body>\n")
+	fprintf(&body, "<h1>daprbench: %s</h1>\n<pre>%s</pre>\n", html.EscapeString(title), html.EscapeString(text))
+	for _, c := range figures {
+		written, err := c.Render(dir)
+		if err != nil {
+			return files, err
+		}
+		files = append(files, written...)
+		png, err := os.ReadFile(filepath.Join(dir, c.Name+".png"))
+		if err != nil {
+			return files, err
+		}
+		fprintf(&body, "<h2>%s</h2>\n<img alt=%q src=\"data:image/png;base64,%s\">\n", html.EscapeString(c.Title), c.Name, base64.StdEncoding.EncodeToString(png))
+	}
+	body.WriteString("</body></html>\n")
+	report := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(report, []byte(body.String()), 0o644); err != nil {
+		return files, err
+	}
+	return append(files, report), nil
+}

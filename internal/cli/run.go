@@ -1,0 +1,243 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
+)
+
+// ciFlags are what `run` and `watch` share: how long to wait and what to write for CI.
+type ciFlags struct {
+	timeout time.Duration
+	junit   string
+	summary string
+	strict  bool
+}
+
+func (f *ciFlags) bind(cmd *cobra.Command) {
+	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "how long to wait before exiting 6 with the run still going (0: the run's own timeout and queue wait, and two minutes more)")
+	cmd.Flags().StringVar(&f.junit, "junit", "", "write a JUnit XML report here: one testsuite per run, one testcase per threshold")
+	cmd.Flags().StringVar(&f.summary, "summary", "", "write a Markdown summary here (e.g. \"$GITHUB_STEP_SUMMARY\"; appended to)")
+	cmd.Flags().BoolVar(&f.strict, "strict", false, "exit 5 when the load tester could not keep its rate (Saturated) or a CPU limit throttled a measured container (CPULimitBound)")
+}
+
+func newRunCommand(o *options) *cobra.Command {
+	var file string
+	var wait bool
+	var ci ciFlags
+	cmd := &cobra.Command{
+		Use:   "run -f FILE [--wait]",
+		Short: "Start a PerfRun or PerfSweep from a file (a new object each time) and, with --wait, follow it and exit with its verdict",
+		Long: `Creates the PerfRun or PerfSweep in FILE under a generated name (its name, a dash and a
+suffix), so running the same file twice starts two runs. With --wait it follows the object
+with a watch until it finishes and exits:
+  0 passed; 1 could not run (bad file, admission refused, cluster unreachable);
+  2 Failed for a runtime reason; 3 a threshold violated or inconclusive;
+  4 regressed; 5 Saturated or CPULimitBound (--strict only); 6 --timeout passed first.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !wait && (ci.junit != "" || ci.summary != "" || ci.timeout != 0) {
+				return fmt.Errorf("--junit, --summary and --timeout need --wait")
+			}
+			obj, err := readRunFile(file, cmd.InOrStdin())
+			if err != nil {
+				return err
+			}
+			c, ns, err := o.connect()
+			if err != nil {
+				return err
+			}
+			if err := placeIn(obj, ns, o.namespaceFlag() != ""); err != nil {
+				return err
+			}
+			ctx, cancel := withTimeout(cmd.Context())
+			defer cancel()
+			if err := c.Create(ctx, obj); err != nil {
+				return fmt.Errorf("creating %s: %w", kindOf(obj), err)
+			}
+			if !wait && !o.output.table() {
+				return o.printObject(obj)
+			}
+			fprintf(o.messages(), "%s/%s created\n", strings.ToLower(kindOf(obj)), obj.GetName())
+			if !wait {
+				return nil
+			}
+			return o.waitAndJudge(cmd.Context(), c, obj, ci)
+		},
+	}
+	cmd.Flags().StringVarP(&file, "filename", "f", "", "the PerfRun or PerfSweep to start (- reads stdin)")
+	_ = cmd.MarkFlagRequired("filename")
+	cmd.Flags().BoolVar(&wait, "wait", false, "follow the run until it finishes and exit with its verdict")
+	ci.bind(cmd)
+	return cmd
+}
+
+// messages is where progress and verdict lines go: stdout, unless -o prints an object
+// there for a script to read.
+func (o *options) messages() io.Writer {
+	if o.output.table() {
+		return o.streams.Out
+	}
+	return o.streams.ErrOut
+}
+
+// readRunFile decodes the one PerfRun or PerfSweep in a file.
+func readRunFile(path string, stdin io.Reader) (client.Object, error) {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(stdin)
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if docs := strings.Split(strings.TrimSpace(string(b)), "\n---"); len(docs) > 1 && strings.TrimSpace(docs[1]) != "" {
+		return nil, fmt.Errorf("%s: holds more than one object; give one PerfRun or PerfSweep", path)
+	}
+	decoded, gvk, err := serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer().Decode(b, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	switch obj := decoded.(type) {
+	case *perfv1alpha1.PerfRun, *perfv1alpha1.PerfSweep:
+		return obj.(client.Object), nil
+	}
+	return nil, fmt.Errorf("%s: a %s; run starts a PerfRun or a PerfSweep", path, gvk.Kind)
+}
+
+// placeIn names the object afresh (generateName from its name) and puts it in ns: the
+// file's namespace unless -n names another, which is refused as kubectl refuses it.
+func placeIn(obj client.Object, ns string, nsFlagSet bool) error {
+	switch own := obj.GetNamespace(); {
+	case own == "":
+		obj.SetNamespace(ns)
+	case nsFlagSet && own != ns:
+		return fmt.Errorf("the file's namespace %q does not match -n %q", own, ns)
+	}
+	if obj.GetGenerateName() == "" {
+		base := obj.GetName()
+		if base == "" {
+			base = strings.ToLower(kindOf(obj))
+		}
+		obj.SetGenerateName(base + "-")
+	}
+	obj.SetName("")
+	obj.SetResourceVersion("")
+	return nil
+}
+
+func kindOf(obj client.Object) string {
+	if _, ok := obj.(*perfv1alpha1.PerfSweep); ok {
+		return "PerfSweep"
+	}
+	return "PerfRun"
+}
+
+// waitAndJudge follows obj until it finishes, writes the reports asked for, prints the
+// finished object when -o asks for it, and returns the exit code's error (nil: passed).
+func (o *options) waitAndJudge(ctx context.Context, c client.WithWatch, obj client.Object, ci ciFlags) error {
+	key := client.ObjectKeyFromObject(obj)
+	timeout := ci.timeout
+	if timeout == 0 {
+		timeout = defaultWait(obj)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	progress := newProgressWriter(o.messages())
+	stopTicking := progress.tick(ctx)
+	var outcome Outcome
+	var finished client.Object
+	var err error
+	switch obj.(type) {
+	case *perfv1alpha1.PerfSweep:
+		var sw *perfv1alpha1.PerfSweep
+		sw, err = follow(ctx, c, key, &perfv1alpha1.PerfSweep{}, func() client.ObjectList { return &perfv1alpha1.PerfSweepList{} },
+			sweepFinished, func(sw *perfv1alpha1.PerfSweep) { progress.show(func(time.Time) string { return sweepProgress(sw) }) })
+		if err == nil {
+			outcome, finished = SweepOutcome(sw), sw
+		}
+	default:
+		var run *perfv1alpha1.PerfRun
+		run, err = follow(ctx, c, key, &perfv1alpha1.PerfRun{}, func() client.ObjectList { return &perfv1alpha1.PerfRunList{} },
+			(*perfv1alpha1.PerfRun).Finished, func(run *perfv1alpha1.PerfRun) {
+				progress.show(func(now time.Time) string { return Progress(run, now) })
+			})
+		if err == nil {
+			outcome, finished = RunOutcome(run, ci.strict), run
+		}
+	}
+	stopTicking()
+	if err != nil {
+		return waitError(kindOf(obj), key, timeout, err)
+	}
+	if err := writeReports(finished, outcome, ci); err != nil {
+		return err
+	}
+	fprintf(o.messages(), "%s/%s: %s (exit %d)\n", strings.ToLower(kindOf(obj)), key.Name, outcome.Reason, outcome.Code)
+	if !o.output.table() {
+		if err := o.printObject(finished); err != nil {
+			return err
+		}
+	}
+	if outcome.Code != ExitPassed {
+		return &exitError{outcome.Code, outcome.Reason}
+	}
+	return nil
+}
+
+// defaultWait bounds a wait by the object's own bounds: a run's timeout and queue wait, a
+// sweep's runs one after another, and two minutes for collecting.
+func defaultWait(obj client.Object) time.Duration {
+	const slack = 2 * time.Minute
+	switch o := obj.(type) {
+	case *perfv1alpha1.PerfRun:
+		return o.Spec.EffectiveTimeout() + o.Spec.EffectiveMaxQueueWait() + slack
+	case *perfv1alpha1.PerfSweep:
+		per := o.Spec.Template.Spec.EffectiveTimeout() + o.Spec.Template.Spec.EffectiveMaxQueueWait()
+		return time.Duration(max(sweep.PlannedRuns(&o.Spec), 1))*per + slack
+	}
+	return slack
+}
+
+func sweepFinished(sw *perfv1alpha1.PerfSweep) bool {
+	return sw.Status.Phase == perfv1alpha1.PhaseSucceeded || sw.Status.Phase == perfv1alpha1.PhaseFailed
+}
+
+// sweepProgress is one line about a sweep: its phase and how many points are done.
+func sweepProgress(sw *perfv1alpha1.PerfSweep) string {
+	done := 0
+	for _, p := range sw.Status.Points {
+		if p.Phase == perfv1alpha1.PhaseSucceeded || p.Phase == perfv1alpha1.PhaseFailed {
+			done++
+		}
+	}
+	return fmt.Sprintf("%s: %d of %d points measured", orDash(string(sw.Status.Phase)), done, len(sw.Status.Points))
+}

@@ -1,0 +1,123 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/thresholds"
+)
+
+// Summary is a finished run's or sweep's verdict in GitHub-flavoured Markdown, as a CI step
+// summary ($GITHUB_STEP_SUMMARY) or a pull-request comment shows it.
+func Summary(obj client.Object, outcome Outcome, strict bool) string {
+	var b strings.Builder
+	mark := "✅ passed"
+	if outcome.Code != ExitPassed {
+		mark = fmt.Sprintf("❌ exit %d", outcome.Code)
+	}
+	fmt.Fprintf(&b, "### daprbench %s/%s: %s\n\n%s\n\n", strings.ToLower(kindOf(obj)), obj.GetName(), mark, mdEscape(outcome.Reason))
+	switch o := obj.(type) {
+	case *perfv1alpha1.PerfRun:
+		runSummary(&b, o)
+	case *perfv1alpha1.PerfSweep:
+		sweepSummary(&b, o)
+	}
+	return b.String()
+}
+
+func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
+	if res := run.Status.Result; res != nil && res.Latency != nil {
+		b.WriteString("| path | p50 | p90 | p99 |\n|---|---|---|---|\n")
+		row := func(name string, s *perfv1alpha1.LatencySummary) {
+			if s != nil {
+				fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, dur(s.P50), dur(s.P90), dur(s.P99))
+			}
+		}
+		measured := "Dapr"
+		if !run.Spec.DaprEnabled() {
+			measured = "direct (no Dapr)"
+		}
+		row(measured, res.Latency)
+		row("baseline (no sidecar)", res.Baseline)
+		row("added by Dapr", res.Added)
+		fmt.Fprintf(b, "\n%d requests at %s of %d qps, %d errors.\n\n", res.Requests, res.ActualQPS, res.RequestedQPS, res.Errors)
+	}
+	if v, ok := thresholds.Evaluate(run.Spec.Thresholds, run.Status.Result); ok {
+		b.WriteString("| threshold | measured | limit | outcome |\n|---|---|---|---|\n")
+		for _, c := range v.Checks {
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", c.Name, mdEscape(c.Measured), mdEscape(c.Limit), c.Outcome)
+		}
+		b.WriteString("\n")
+	}
+	if env := run.Status.Environment; env != nil && env.DaprVersion != "" {
+		fmt.Fprintf(b, "Dapr %s on Kubernetes %s.\n", env.DaprVersion, orDash(env.KubernetesVersion))
+	} else if env != nil {
+		fmt.Fprintf(b, "Kubernetes %s.\n", orDash(env.KubernetesVersion))
+	}
+}
+
+func sweepSummary(b *strings.Builder, sw *perfv1alpha1.PerfSweep) {
+	if len(sw.Status.Points) == 0 {
+		return
+	}
+	b.WriteString("| step | qps | connections | run | phase | p90 | p99 |\n|---|---|---|---|---|---|---|\n")
+	for _, p := range sw.Status.Points {
+		var p90, p99 *metav1.Duration
+		if p.Latency != nil {
+			p90, p99 = p.Latency.P90, p.Latency.P99
+		}
+		fmt.Fprintf(b, "| %d | %d | %d | %s | %s | %s | %s |\n", p.Step, p.QPS, p.Connections, p.Run, p.Phase, dur(p90), dur(p99))
+	}
+	if sw.Status.MaxSustainableQPS != nil {
+		fmt.Fprintf(b, "\nMaximum sustainable rate: %d qps.\n", *sw.Status.MaxSustainableQPS)
+	}
+}
+
+// mdEscape keeps a message from breaking a table row.
+func mdEscape(s string) string { return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s) }
+
+// writeReports writes the JUnit file and appends the Markdown summary, as asked.
+func writeReports(obj client.Object, outcome Outcome, ci ciFlags) error {
+	if ci.junit != "" {
+		b, err := JUnit(obj, outcome, ci.strict)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(ci.junit, b, 0o644); err != nil {
+			return err
+		}
+	}
+	if ci.summary != "" {
+		f, err := os.OpenFile(ci.summary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		if _, err := f.WriteString(Summary(obj, outcome, ci.strict) + "\n"); err != nil {
+			_ = f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return nil
+}

@@ -1,0 +1,323 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/usage"
+)
+
+// table collects rows and renders them aligned, as kubectl does.
+type table struct {
+	rows [][]string
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) String() string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 4, 3, ' ', 0)
+	for _, r := range t.rows {
+		fprintf(w, "%s\n", strings.Join(r, "\t"))
+	}
+	_ = w.Flush()
+	return b.String()
+}
+
+func dur(d *metav1.Duration) string {
+	if d == nil {
+		return "-"
+	}
+	return d.Duration.Round(time.Microsecond).String()
+}
+
+func qty(q *resource.Quantity) string {
+	if q == nil {
+		return "-"
+	}
+	return q.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// runTables renders a run's result: latency per path, usage per role.
+func runTables(run *perfv1alpha1.PerfRun) string {
+	var b strings.Builder
+	res := run.Status.Result
+	fprintf(&b, "PerfRun %s/%s: %s, %s\n", run.Namespace, run.Name, orDash(string(run.Status.Phase)), run.Spec.Scenario)
+	if res == nil {
+		fprintf(&b, "no result yet\n")
+		return b.String()
+	}
+	fprintf(&b, "%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits\n\n",
+		res.Requests, orDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits)
+	lat := &table{}
+	header := []string{"PATH"}
+	for _, f := range perfv1alpha1.LatencyFigures {
+		header = append(header, strings.ToUpper(f.Name))
+	}
+	lat.add(header...)
+	row := func(name string, l *perfv1alpha1.LatencySummary) {
+		if l != nil {
+			cells := []string{name}
+			for _, f := range perfv1alpha1.LatencyFigures {
+				cells = append(cells, dur(f.Of(l)))
+			}
+			lat.add(cells...)
+		}
+	}
+	row("measured", res.Latency)
+	row("  service", res.ServiceTime)
+	row("  send lag", res.SendLag)
+	row("  tester lag", res.TesterLag)
+	row("baseline", res.Baseline)
+	row("  service", res.BaselineServiceTime)
+	row("  send lag", res.BaselineSendLag)
+	if res.AddedLimitBound {
+		row("added (limit-bound)", res.Added)
+	} else {
+		row("added", res.Added)
+	}
+	if in := res.AddedInterval; in != nil {
+		row(fmt.Sprintf("  %d%% low", in.ConfidencePercent), &in.Low)
+		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
+	}
+	b.WriteString(lat.String())
+	b.WriteString("latency is timed from each request's scheduled send, less the load tester's own lateness; service from its actual send\n")
+	if res.AddedLimitBound {
+		b.WriteString("the added latency is that of a sidecar held at its CPU limit at the requested rate (the Dapr path could not carry it): a queue's, not Dapr's work alone\n")
+	}
+	if in := res.AddedInterval; in != nil {
+		if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
+			fprintf(&b, "the added latency's interval is within-run only (one repetition): a rerun may differ by more\n")
+		} else {
+			fprintf(&b, "the added latency's interval holds across the %d repetitions' spread\n", in.Repetitions)
+		}
+		if len(in.Approximate) > 0 {
+			fprintf(&b, "%s intervals are approximate: %d repetitions, an episodic tail needs %d for its interval to hold at %d%%\n",
+				strings.Join(in.Approximate, ", "), in.Repetitions, result.MinRepetitionsForTail, in.ConfidencePercent)
+		}
+	}
+	b.WriteString(pathsTable(res))
+	for _, s := range res.Saturated {
+		who := "the path could not carry the rate"
+		if report.TesterLate(s) {
+			who = "the load tester fell behind its schedule"
+		}
+		fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s; no added latency is claimed\n",
+			s.Path, s.Repetition, s.ActualQPS, dur(s.TesterLagP99), dur(s.TesterLagBound), who)
+	}
+	if e := report.ErrorMessage(res); e != "" {
+		fprintf(&b, "ERRORS: %s\n", e)
+	}
+	b.WriteString(variantsTable(res))
+	b.WriteString(loadTestersTable(res))
+	b.WriteString(cpuTable(res))
+	b.WriteString(disturbancesTable(run.Status.Disturbances))
+	for _, part := range []struct {
+		title string
+		u     *perfv1alpha1.ResourceUsage
+	}{{"during the measured runs", res.Resources}, {"during the baseline runs", res.BaselineResources}} {
+		if part.u == nil {
+			continue
+		}
+		fprintf(&b, "\nresources %s\n", part.title)
+		t := &table{}
+		t.add("ROLE", "CPU-AVG", "CPU-MAX", "MEM-AVG", "MEM-MAX", "SAMPLES")
+		usage.EachRole(part.u, func(role usage.Role, ru *perfv1alpha1.RoleUsage) {
+			if ru != nil {
+				t.add(string(role), qty(ru.CPUAvg), qty(ru.CPUMax), qty(ru.MemoryAvg), qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
+			}
+		})
+		for _, c := range part.u.ControlPlane {
+			t.add(c.Component, qty(c.Usage.CPUAvg), qty(c.Usage.CPUMax), qty(c.Usage.MemoryAvg), qty(c.Usage.MemoryMax), fmt.Sprint(c.Usage.Samples))
+		}
+		b.WriteString(t.String())
+		if p := part.u.SidecarPer1kQPS; p != nil {
+			fprintf(&b, "server sidecar per 1000 rps: CPU %s, memory %s\n", qty(p.CPU), qty(p.Memory))
+		}
+	}
+	return b.String()
+}
+
+// cpuTable renders each container's CPU and CFS throttling from the kubelet's counters.
+func cpuTable(res *perfv1alpha1.Result) string {
+	if res.CPU == nil {
+		return ""
+	}
+	var b strings.Builder
+	fprintf(&b, "\nCPU and throttling (%s)\n", res.CPU.Source)
+	t := &table{}
+	t.add("PHASES", "ROLE", "CPU", "THROTTLED", "OF PERIODS", "STALLED", "NODE BUSY", "SECONDS")
+	for _, part := range []struct {
+		name string
+		cpu  []perfv1alpha1.ContainerCPU
+	}{{"measured", res.CPU.Measured}, {"measured, per pod", res.CPU.MeasuredPods}, {"baseline", res.CPU.Baseline}} {
+		for _, c := range part.cpu {
+			role := c.Role
+			if c.Pod != "" {
+				role += " (" + c.Pod + ")"
+			}
+			throttled, stalled, busy := "-", "-", "-"
+			if c.ThrottledPeriodsPercent != "" {
+				throttled = c.ThrottledPeriodsPercent + "%"
+			}
+			if c.Throttled != nil {
+				stalled = c.Throttled.Duration.String()
+			}
+			if c.CapacityPercent != "" {
+				busy = c.CapacityPercent + "%"
+			}
+			t.add(part.name, role, c.CPU.String(), throttled, fmt.Sprint(c.Periods), stalled, busy, fmt.Sprint(c.Seconds))
+		}
+	}
+	b.WriteString(t.String())
+	return b.String()
+}
+
+// disturbancesTable lists what happened to the run's and the control plane's pods while
+// the load ran, and where in the load.
+func disturbancesTable(ds []perfv1alpha1.Disturbance) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	t := &table{}
+	t.add("TIME", "WHAT", "ROLE", "POD", "CONTAINER", "PHASE", "DETAIL")
+	for _, d := range ds {
+		t.add(d.Time.UTC().Format(time.TimeOnly), string(d.Kind), d.Role, d.Pod, orDash(d.Container), orDash(d.Phase), orDash(d.Detail))
+	}
+	return "\npods disturbed while the load ran (those in a measured run are named in the verdict)\n" + t.String()
+}
+
+// loadTestersTable renders each load-tester pod's share and achieved rate when the load
+// was split over several pods.
+func loadTestersTable(res *perfv1alpha1.Result) string {
+	if len(res.LoadTesters) == 0 {
+		return ""
+	}
+	t := &table{}
+	t.add("POD", "NODE", "QPS-SHARE", "QPS-ACHIEVED")
+	for _, p := range res.LoadTesters {
+		t.add(fmt.Sprint(p.Index), orDash(p.Node), p.RequestedQPS, p.ActualQPS)
+	}
+	return "\nload-tester pods (the latencies above are every pod's requests together)\n" + t.String()
+}
+
+// variantsTable renders the sidecar variants of a run that compared them: each one's
+// latency, added latency and sidecar CPU, and its difference from the first.
+func variantsTable(res *perfv1alpha1.Result) string {
+	if len(res.Variants) == 0 {
+		return ""
+	}
+	t := &table{}
+	t.add("VARIANT", "QPS", "ERRORS", "P50", "P90", "P99", "ADDED-P90", "SIDECAR-CPU/1K", "DIFF-P50", "DIFF-P90", "DIFF-P99", "BEYOND-NOISE")
+	for _, v := range res.Variants {
+		l, a, d := pickOrEmpty(v.Latency), pickOrEmpty(v.Added), pickOrEmpty(v.Difference)
+		cpu := "-"
+		if v.Resources != nil && v.Resources.SidecarPer1kQPS != nil {
+			cpu = qty(v.Resources.SidecarPer1kQPS.CPU)
+		}
+		beyond := strings.Join(v.BeyondNoise, ",")
+		if v.Difference != nil && beyond == "" {
+			beyond = "none"
+		}
+		t.add(v.Name, orDash(v.ActualQPS), fmt.Sprint(v.Errors), dur(l.P50), dur(l.P90), dur(l.P99), dur(a.P90), cpu,
+			dur(d.P50), dur(d.P90), dur(d.P99), orDash(beyond))
+	}
+	return "\nsidecar variants (DIFF: this variant minus the first, beyond noise where its 95% interval excludes zero)\n" + t.String()
+}
+
+func pickOrEmpty(l *perfv1alpha1.LatencySummary) perfv1alpha1.LatencySummary {
+	if l == nil {
+		return perfv1alpha1.LatencySummary{}
+	}
+	return *l
+}
+
+// sweepTable renders a sweep's points in the order of the curve.
+func sweepTable(sw *perfv1alpha1.PerfSweep) string {
+	var b strings.Builder
+	fprintf(&b, "PerfSweep %s/%s: %s, %d of %d points measured\n", sw.Namespace, sw.Name, orDash(string(sw.Status.Phase)), sw.Status.Measured, len(sw.Status.Points))
+	if sw.Spec.Search != nil && sw.Status.MaxSustainableQPS != nil {
+		fprintf(&b, "highest rate meeting the objective: %d qps", *sw.Status.MaxSustainableQPS)
+		if f := sw.Status.FirstFailingQPS; f != nil {
+			fprintf(&b, " (first failing: %d qps)", *f)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	t := &table{}
+	t.add("STEP", "CONNECTIONS", "QPS", "PHASE", "ACTUAL", "ERRORS", "P50", "P90", "P99", "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")
+	for _, p := range sw.Status.Points {
+		l, base, added := pick(p.Latency), pick(p.Baseline), pick(p.Added)
+		interval := "-"
+		if p.AddedLow != nil && p.AddedHigh != nil {
+			interval = dur(p.AddedLow.P90) + ".." + dur(p.AddedHigh.P90)
+		}
+		objective := "-"
+		if p.Passed != nil {
+			objective = map[bool]string{true: "met", false: "missed: " + p.Message}[*p.Passed]
+		}
+		t.add(fmt.Sprint(p.Step), orDash(intOrEmpty(p.Connections)), fmt.Sprint(p.QPS), orDash(string(p.Phase)), orDash(p.ActualQPS),
+			fmt.Sprint(p.Errors), dur(l.P50), dur(l.P90), dur(l.P99), dur(base.P90), dur(added.P90), interval, qty(p.SidecarCPUPer1kQPS), objective)
+	}
+	b.WriteString(t.String())
+	return b.String()
+}
+
+func pick(l *perfv1alpha1.PointLatency) perfv1alpha1.PointLatency {
+	if l == nil {
+		return perfv1alpha1.PointLatency{}
+	}
+	return *l
+}
+
+func intOrEmpty(v int32) string {
+	if v == 0 {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// pathsTable accounts for every scheduled request of each path, and the load tester's own
+// lag; empty for a result without the accounting.
+func pathsTable(res *perfv1alpha1.Result) string {
+	if len(res.Paths) == 0 {
+		return ""
+	}
+	t := &table{}
+	t.add("PATH", "SCHEDULED", "SENT", "COMPLETED", "FAILED", "NEVER SENT", "TESTER LAG P99")
+	for _, p := range res.Paths {
+		t.add(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), dur(p.TesterLagP99))
+	}
+	return "\n" + t.String()
+}

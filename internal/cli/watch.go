@@ -1,0 +1,96 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+func newWatchCommand(o *options) *cobra.Command {
+	var ci ciFlags
+	cmd := &cobra.Command{
+		Use:               "watch RUN",
+		Short:             "Follow a run until it finishes (phase, repetition, elapsed and remaining time) and exit with its verdict, as run --wait does",
+		ValidArgsFunction: o.completeRuns(false),
+		Args:              cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, ns, err := o.connect()
+			if err != nil {
+				return err
+			}
+			run := &perfv1alpha1.PerfRun{}
+			ctx, cancel := withTimeout(cmd.Context())
+			defer cancel()
+			if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: args[0]}, run); err != nil {
+				return err
+			}
+			return o.waitAndJudge(cmd.Context(), c, run, ci)
+		},
+	}
+	ci.bind(cmd)
+	return cmd
+}
+
+// Progress is one line about where a run is: its phase, and while its load runs the
+// repetition and path being measured, elapsed and remaining time and a bar, from what the
+// controller wrote (status.progress: the load's start and expected end, and the repetition
+// and path it last saw).
+func Progress(run *perfv1alpha1.PerfRun, now time.Time) string {
+	switch {
+	case run.Finished():
+		return fmt.Sprintf("%s: %s", run.Status.Phase, conditionMessage(run))
+	case run.Status.Phase == "":
+		return "Pending: waiting for the operator"
+	case run.Status.Phase != perfv1alpha1.PhaseRunning:
+		return fmt.Sprintf("%s: %s", run.Status.Phase, conditionMessage(run))
+	}
+	p := run.Status.Progress
+	if p == nil {
+		return "Running: starting the load tester"
+	}
+	total := p.ExpectedEndTime.Sub(p.LoadStartTime.Time)
+	elapsed := min(max(now.Sub(p.LoadStartTime.Time), 0), total)
+	where := p.Path
+	if p.Repetition > 0 {
+		where = fmt.Sprintf("repetition %d/%d, %s path", p.Repetition, p.Repetitions, p.Path)
+	}
+	const width = 30
+	done, pct := 0, 100.0
+	if total > 0 {
+		done, pct = int(float64(width)*float64(elapsed)/float64(total)), 100*float64(elapsed)/float64(total)
+	}
+	return fmt.Sprintf("[%s%s] %3.0f%% %s, %v elapsed, ~%v left", strings.Repeat("#", done), strings.Repeat("-", width-done),
+		pct, where, elapsed.Round(time.Second), (total - elapsed).Round(time.Second))
+}
+
+func conditionMessage(run *perfv1alpha1.PerfRun) string {
+	for _, t := range []string{perfv1alpha1.ConditionFailed, perfv1alpha1.ConditionSucceeded, perfv1alpha1.ConditionWorkloadsReady, perfv1alpha1.ConditionDaprReady} {
+		for _, c := range run.Status.Conditions {
+			if c.Type == t && c.Message != "" {
+				return c.Message
+			}
+		}
+	}
+	return "waiting"
+}

@@ -1,0 +1,62 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package loadsettings names the load tester's settings: the flags of cmd/loadtester, which
+// the operator sets on the load-tester Job as DAPRBENCH_* variables (internal/workload). Both
+// sides take the names from here, and the load tester refuses a DAPRBENCH_* variable that
+// names none of them: a misspelt setting fails the run instead of measuring the default.
+package loadsettings
+
+import "github.com/daprbench/daprbench/internal/contract/cliflags"
+
+// The settings, by flag name.
+const (
+	QPS            = "qps"
+	Connections    = "connections"
+	Duration       = "duration"
+	Warmup         = "warmup"
+	Repetitions    = "repetitions"
+	Uniform        = "uniform"
+	Payload        = "payload"
+	PayloadBytes   = "payload-bytes"
+	Resolution     = "resolution"
+	RequestTimeout = "request-timeout"
+	TargetWait     = "target-wait"
+	TerminationLog = "termination-log"
+	// Calibrate makes the load tester score its node on the calibration workload for the
+	// given duration (each half) and write the score as its termination message, instead of
+	// driving a load: the calibration init container of a run's pods.
+	Calibrate = "calibrate"
+
+	DaprURL     = "dapr-url"
+	BaselineURL = "baseline-url"
+	DirectURL   = "direct-url"
+	VariantURLs = "variant-urls"
+	SidecarURL  = "sidecar-url"
+	SidecarWait = "sidecar-wait"
+
+	GroupSize   = "group-size"
+	GroupIndex  = "group-index"
+	GroupLeader = "group-leader"
+	GroupListen = "group-listen"
+	GroupWait   = "group-wait"
+	// GroupToken authenticates the group's pods to the leader: from a Secret the operator
+	// creates per run, set only on the run's Job.
+	GroupToken = "group-token"
+)
+
+// Env is the environment variable that sets a setting: payload-bytes <-> DAPRBENCH_PAYLOAD_BYTES.
+func Env(setting string) string { return cliflags.EnvName(setting) }

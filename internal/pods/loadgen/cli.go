@@ -1,0 +1,209 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/cliflags"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/calibrate"
+)
+
+const usageIntro = `loadtester drives a daprbench run with fortio: a warm-up, then measured runs of every
+target URL, interleaved across repetitions. It writes a compact summary to the termination
+log, each run's full fortio JSON to stdout and progress to stderr, and stops its Dapr
+sidecar at the end (on failure too).`
+
+// Main is cmd/loadtester: it parses flags (and DAPRBENCH_* variables, env in os.Environ's
+// form), runs the load and returns the process exit code. The summary is written whatever
+// happens.
+func Main(ctx context.Context, args, env []string, stdout, stderr io.Writer) int {
+	inv, err := parse(args, env, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "loadtester:", err)
+		writeSummary(terminationLog(args, env), result.Summary{RequestedQPS: inv.cfg.QPS, Error: "bad flags: " + err.Error()}, stderr)
+		return 2
+	}
+	if inv.calibrate > 0 {
+		return calibrateNode(inv.calibrate, inv.termLog, stdout, stderr)
+	}
+	sum, err := runWithSidecar(ctx, inv.cfg, inv.sidecarURL, inv.sidecarWait)
+	if err != nil {
+		sum.Error = err.Error()
+		fmt.Fprintln(stderr, "loadtester:", err)
+	}
+	writeSummary(inv.termLog, sum, stderr)
+	if err != nil {
+		return 1
+	}
+	return 0
+}
+
+// invocation is what the flags and the environment ask of the load tester.
+type invocation struct {
+	cfg         Config
+	sidecarURL  string
+	sidecarWait time.Duration
+	termLog     string
+	calibrate   time.Duration
+}
+
+// defaultTerminationLog is where Kubernetes reads a container's termination message.
+const defaultTerminationLog = "/dev/termination-log"
+
+// parse reads the flags, then the DAPRBENCH_* variables of env for those not given.
+func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
+	fs := flag.NewFlagSet("loadtester", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = cliflags.UsageWithEnv(fs, usageIntro)
+	var (
+		inv         = invocation{cfg: Config{FortioJSON: stdout, Histograms: stdout, Log: stderr}}
+		cfg         = &inv.cfg
+		daprURL     = fs.String(ls.DaprURL, "", "URL measured through the Dapr sidecar: http://localhost:3500/v1.0/invoke/APP/method/test ({uuid} is replaced per request) or dapr-grpc://localhost:50001/APP/test (daprd's InvokeService); a baseline or direct URL may be grpc://HOST:PORT/test (the app's OnInvoke)")
+		baselineURL = fs.String(ls.BaselineURL, "", "URL of the sidecar-free twin, measured before the Dapr URL in every repetition")
+		directURL   = fs.String(ls.DirectURL, "", "URL measured directly when Dapr is disabled")
+		variantURLs = fs.String(ls.VariantURLs, "", "comma-separated URLs of further sidecar variants, measured after the Dapr URL (paths d1, d2, …)")
+		payload     = fs.String(ls.Payload, "", "literal request body, e.g. {} (wins over --payload-bytes)")
+		group       = Group{}
+	)
+	fs.StringVar(&inv.sidecarURL, ls.SidecarURL, "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
+	fs.DurationVar(&inv.sidecarWait, ls.SidecarWait, 2*time.Minute, "how long to wait for the sidecar to become healthy")
+	fs.StringVar(&inv.termLog, ls.TerminationLog, defaultTerminationLog, "where the summary is written")
+	fs.DurationVar(&inv.calibrate, ls.Calibrate, 0, "instead of a load: score this node on the calibration workload for this long (each of one goroutine and GOMAXPROCS goroutines) and write the score as the termination message")
+	fs.Float64Var(&cfg.QPS, ls.QPS, 0, "requested requests per second, across all connections")
+	fs.IntVar(&cfg.Connections, ls.Connections, 16, "concurrent connections")
+	fs.DurationVar(&cfg.Duration, ls.Duration, 60*time.Second, "duration of one measured run")
+	fs.DurationVar(&cfg.Warmup, ls.Warmup, 10*time.Second, "unmeasured warm-up at a tenth of qps, split over the targets")
+	fs.IntVar(&cfg.Repetitions, ls.Repetitions, 1, "measured runs per target")
+	fs.IntVar(&cfg.PayloadBytes, ls.PayloadBytes, 0, "size of a random request body (0: no body, a GET)")
+	fs.Float64Var(&cfg.Resolution, ls.Resolution, 0.0001, "latency histogram resolution in seconds (fortio -r)")
+	fs.DurationVar(&cfg.RequestTimeout, ls.RequestTimeout, 10*time.Second, "timeout of one request")
+	fs.IntVar(&group.Size, ls.GroupSize, 1, "load-tester pods sharing the load (each sends qps/size over its share of the connections; pod 0 merges)")
+	fs.IntVar(&group.Index, ls.GroupIndex, 0, "this pod's index in its group, from 0 (a Job's completion index)")
+	fs.StringVar(&group.LeaderURL, ls.GroupLeader, "", "URL of pod 0's coordinator, e.g. http://run-loadtester-0.run-loadtester:8079")
+	fs.StringVar(&group.Listen, ls.GroupListen, ":8079", "pod 0's listen address for the other pods")
+	fs.StringVar(&group.Token, ls.GroupToken, "", "the secret the group's pods present to pod 0 (set from the run's Secret as DAPRBENCH_GROUP_TOKEN; never on the command line)")
+	fs.DurationVar(&group.Wait, ls.GroupWait, 3*time.Minute, "how long a pod waits for the others: at each phase's start barrier, and pod 0 for their measurements")
+	fs.BoolVar(&cfg.Uniform, ls.Uniform, false, "stagger the connections' requests evenly (fortio -uniform, without -jitter: latency is timed from each request's slot); default: every connection sends at the same instant (fortio's default)")
+	fs.DurationVar(&cfg.TargetWait, ls.TargetWait, time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
+
+	err := fs.Parse(args)
+	if err == nil {
+		err = cliflags.ApplyEnv(fs, env)
+	}
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if err != nil {
+		return inv, err
+	}
+	if group.Size > 1 {
+		cfg.Group = &group
+	}
+	if *payload != "" {
+		cfg.Payload = []byte(*payload)
+	}
+	for _, t := range []Target{{result.Baseline, *baselineURL}, {result.Dapr, *daprURL}, {result.Direct, *directURL}} {
+		if t.URL != "" {
+			cfg.Targets = append(cfg.Targets, t)
+		}
+	}
+	if *variantURLs != "" {
+		for i, u := range strings.Split(*variantURLs, ",") {
+			cfg.Targets = append(cfg.Targets, Target{result.DaprVariant(i + 1), u})
+		}
+	}
+	return inv, nil
+}
+
+// calibrateNode scores the node on the calibration workload and writes the score, as JSON,
+// to the termination log and stdout.
+func calibrateNode(d time.Duration, termLog string, stdout, stderr io.Writer) int {
+	score := calibrate.Measure(d, 0)
+	b, err := json.Marshal(score)
+	if err == nil {
+		err = os.WriteFile(termLog, b, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "loadtester: writing the calibration:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s\n", b)
+	return 0
+}
+
+// runWithSidecar waits for the sidecar (if any), runs the load, and always stops the sidecar.
+func runWithSidecar(ctx context.Context, cfg Config, sidecarURL string, wait time.Duration) (result.Summary, error) {
+	if sidecarURL == "" {
+		return Run(ctx, cfg)
+	}
+	sc := &Sidecar{BaseURL: sidecarURL}
+	defer func() {
+		if err := sc.Shutdown(context.WithoutCancel(ctx)); err != nil {
+			logf(cfg.Log, "%v", err)
+		}
+	}()
+	if err := cfg.Validate(); err != nil {
+		return result.Summary{RequestedQPS: cfg.QPS}, err
+	}
+	logf(cfg.Log, "waiting up to %v for the dapr sidecar at %s", wait, sidecarURL)
+	if err := sc.WaitReady(ctx, wait); err != nil {
+		return result.Summary{RequestedQPS: cfg.QPS}, err
+	}
+	return Run(ctx, cfg)
+}
+
+// terminationLog finds the summary's path when parsing stopped early: the flag wherever it
+// stands, else its environment variable, else the default.
+func terminationLog(args, env []string) string {
+	for _, a := range args {
+		for _, prefix := range []string{"--", "-"} {
+			if v, ok := strings.CutPrefix(a, prefix+ls.TerminationLog+"="); ok {
+				return v
+			}
+		}
+	}
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, ls.Env(ls.TerminationLog)+"="); ok {
+			return v
+		}
+	}
+	return defaultTerminationLog
+}
+
+func writeSummary(path string, s result.Summary, log io.Writer) {
+	b, err := result.Encode(s)
+	if err == nil {
+		err = os.WriteFile(path, b, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(log, "loadtester: writing summary to %s: %v\n", path, err)
+	}
+}

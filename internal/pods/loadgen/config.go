@@ -1,0 +1,114 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package loadgen drives the load of a PerfRun with fortio (as a library: its HTTP runner,
+// or its periodic runner driving gRPC calls) and turns fortio's results into the summary of
+// package result.
+package loadgen
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
+)
+
+// Target is one measured path.
+type Target struct {
+	Variant result.Variant
+	URL     string
+}
+
+// Config is everything one load-tester run needs.
+type Config struct {
+	// Targets are measured in this order within every repetition (baseline first, so the
+	// runs interleave B D B D ... across repetitions and drift hits both alike).
+	Targets     []Target
+	QPS         float64
+	Connections int
+	Duration    time.Duration
+	// Warmup is spent at a tenth of QPS, split evenly over the targets, before measuring.
+	Warmup      time.Duration
+	Repetitions int
+	// PayloadBytes of random data, or Payload as a literal body (Payload wins when set).
+	PayloadBytes int
+	Payload      []byte
+	// Resolution of fortio's latency histogram, in seconds.
+	Resolution     float64
+	RequestTimeout time.Duration
+	// TargetWait bounds the wait for every target to answer 2xx before any load: a Service's
+	// routing (or Dapr's name resolution) can lag behind its pods being Ready.
+	TargetWait time.Duration
+	// FortioJSON receives the full fortio result of every run, one JSON document per line.
+	FortioJSON io.Writer
+	// Histograms receives, from the pod that holds the whole result (a group's leader), one
+	// line with every path's merged histograms (result.HistogramsPrefix), for the controller.
+	Histograms io.Writer
+	// Log receives progress (fortio's text report included).
+	Log io.Writer
+	// Uniform staggers the connections' requests evenly over each one's period (fortio's
+	// -uniform, as Istio's benchmark runs it, but without its -jitter: latency is timed from
+	// each request's slot, and a jittered send has none). Without it every connection sends
+	// at the same instant (fortio's default, as Dapr's suite runs it): bursts of one request
+	// per connection.
+	Uniform bool
+	// Group splits the load over several pods; nil: this pod sends all of it.
+	Group *Group
+}
+
+// Validate checks a Config before any load is sent.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.Targets) == 0 {
+		errs = append(errs, errors.New("no target URL: set at least one of --dapr-url, --baseline-url, --direct-url"))
+	}
+	for _, t := range c.Targets {
+		if _, err := parseEndpoint(t.URL); err != nil {
+			errs = append(errs, fmt.Errorf("%s target: %w", t.Variant, err))
+		}
+	}
+	if c.QPS <= 0 {
+		errs = append(errs, fmt.Errorf("--qps must be > 0, got %v", c.QPS))
+	}
+	if c.Connections < 1 {
+		errs = append(errs, fmt.Errorf("--connections must be >= 1, got %d", c.Connections))
+	}
+	if c.Duration <= 0 {
+		errs = append(errs, fmt.Errorf("--duration must be > 0, got %v", c.Duration))
+	}
+	if c.Warmup < 0 {
+		errs = append(errs, fmt.Errorf("--warmup must be >= 0, got %v", c.Warmup))
+	}
+	if c.Repetitions < 1 {
+		errs = append(errs, fmt.Errorf("--repetitions must be >= 1, got %d", c.Repetitions))
+	}
+	if c.PayloadBytes < 0 {
+		errs = append(errs, fmt.Errorf("--payload-bytes must be >= 0, got %d", c.PayloadBytes))
+	}
+	if c.Resolution <= 0 {
+		errs = append(errs, fmt.Errorf("--resolution must be > 0, got %v", c.Resolution))
+	}
+	if c.Group != nil {
+		if err := c.Group.Validate(); err != nil {
+			errs = append(errs, err)
+		} else if c.Connections < c.Group.Size {
+			errs = append(errs, fmt.Errorf("--connections (%d) must be at least the group's size (%d): every pod needs one", c.Connections, c.Group.Size))
+		}
+	}
+	return errors.Join(errs...)
+}

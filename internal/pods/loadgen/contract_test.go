@@ -1,0 +1,94 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// The operator's variables and the load tester's flags are one contract: every variable the
+// Job builder sets must reach the setting it names, with its value.
+func TestTheLoadTesterReadsEveryVariableTheOperatorSets(t *testing.T) {
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "contract", Namespace: "ns"}, Spec: perfv1alpha1.PerfRunSpec{
+		Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Load: perfv1alpha1.LoadSpec{QPS: 900, Connections: 12, Duration: &metav1.Duration{Duration: 45 * time.Second},
+			Warmup: &metav1.Duration{Duration: 7 * time.Second}, Repetitions: 4, PayloadBytes: ptr.To[int32](2048), Arrival: perfv1alpha1.ArrivalUniform},
+		Variants:   []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}},
+		LoadTester: perfv1alpha1.LoadTesterSpec{Replicas: 3},
+	}}
+	var env []string
+	for _, e := range workload.LoadTesterEnv(run, "10.244.0.7") {
+		if e.ValueFrom != nil {
+			e.Value = "2" // the completion index the kubelet fills in
+		}
+		env = append(env, e.Name+"="+e.Value)
+	}
+	inv, err := parse(nil, env, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatalf("the load tester refuses the operator's variables: %v\n%s", err, strings.Join(env, "\n"))
+	}
+	c := inv.cfg
+	if c.QPS != 900 || c.Connections != 12 || c.Duration != 45*time.Second || c.Warmup != 7*time.Second || c.Repetitions != 4 ||
+		c.PayloadBytes != 2048 || !c.Uniform {
+		t.Errorf("load settings lost on the way: %+v", c)
+	}
+	if c.Group == nil || c.Group.Size != 3 || c.Group.Index != 2 || !strings.Contains(c.Group.LeaderURL, "contract-load-") {
+		t.Errorf("group settings lost on the way: %+v", c.Group)
+	}
+	if inv.sidecarURL == "" || inv.termLog != workload.TerminationLog {
+		t.Errorf("sidecar %q, termination log %q", inv.sidecarURL, inv.termLog)
+	}
+	var paths []string
+	for _, target := range c.Targets {
+		paths = append(paths, target.Variant.String())
+	}
+	if got := strings.Join(paths, " "); got != "baseline dapr d1" {
+		t.Errorf("paths %q, want the baseline, the first variant and the second", got)
+	}
+	if !strings.Contains(c.Targets[0].URL, "10.244.0.7") {
+		t.Errorf("the baseline calls %s, not the target pod", c.Targets[0].URL)
+	}
+}
+
+func TestAMisspeltVariableFailsTheLoadTesterInsteadOfMeasuringTheDefault(t *testing.T) {
+	termLog := filepath.Join(t.TempDir(), "log")
+	var stderr bytes.Buffer
+	code := Main(context.Background(), []string{"--termination-log=" + termLog}, []string{"DAPRBENCH_QPS=100", "DAPRBENCH_CONECTIONS=4", "PATH=/bin"},
+		io.Discard, &stderr)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2: %s", code, stderr.String())
+	}
+	b, _ := os.ReadFile(termLog)
+	sum, err := result.Decode(b)
+	if err != nil || !strings.Contains(sum.Error, "DAPRBENCH_CONECTIONS set no flag of loadtester") {
+		t.Errorf("summary %s (%v): the run's Failed message would not name the variable", b, err)
+	}
+}

@@ -1,0 +1,123 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/latency"
+)
+
+// measured is what a pod measured: its runs and the exact recording of each.
+type measured struct {
+	runs []result.Run
+	recs map[latency.Key]*latency.Recorded
+}
+
+// member is a pod's part in its group; a run without a group is a group of one.
+type member interface {
+	// meet blocks until every pod is ready to start phase.
+	meet(ctx context.Context, phase int) error
+	// finish exchanges the measurements once this pod is done (runErr: why it stopped
+	// early). The leader returns the pods' merged measurements and each pod's load; a
+	// peer or a lone pod returns its own.
+	finish(ctx context.Context, own measured, runErr error) (measured, []result.PodLoad, error)
+	close()
+}
+
+// joinGroup returns this pod's member: alone, the leader (listening for the peers) or a peer.
+func joinGroup(g *Group, shareQPS float64, plan map[latency.Key]bool) (member, error) {
+	switch {
+	case g == nil:
+		return alone{}, nil
+	case g.Leads():
+		c := newCoordinator(g.Size, g.Token, plan)
+		stop, err := c.serve(g.Listen)
+		if err != nil {
+			return nil, err
+		}
+		return &leader{g: g, c: c, stop: stop, shareQPS: shareQPS}, nil
+	default:
+		return &follower{g: g, client: &http.Client{}}, nil
+	}
+}
+
+type alone struct{}
+
+func (alone) meet(ctx context.Context, _ int) error { return ctx.Err() }
+func (alone) close()                                {}
+func (alone) finish(_ context.Context, own measured, runErr error) (measured, []result.PodLoad, error) {
+	return own, nil, runErr
+}
+
+type leader struct {
+	g        *Group
+	c        *coordinator
+	stop     func()
+	shareQPS float64 // each pod's part of the rate
+}
+
+func (l *leader) meet(ctx context.Context, phase int) error {
+	ctx, cancel := context.WithTimeout(ctx, l.g.Wait)
+	defer cancel()
+	if err := l.c.arrive(ctx, phase, 0); err != nil {
+		return fmt.Errorf("waiting for the other load-tester pods at phase %d (at most %v): %w", phase, l.g.Wait, err)
+	}
+	return nil
+}
+
+func (l *leader) close() { l.stop() }
+
+func (l *leader) finish(ctx context.Context, own measured, runErr error) (measured, []result.PodLoad, error) {
+	if runErr != nil {
+		l.c.abort(fmt.Errorf("the leader pod failed: %v", runErr))
+		return own, nil, runErr
+	}
+	peers, err := l.c.gather(ctx, l.g.Wait)
+	if err != nil {
+		l.c.abort(err)
+		return own, nil, err
+	}
+	pods := []measured{own}
+	for _, p := range peers {
+		m, err := p.decode()
+		if err != nil {
+			return own, nil, fmt.Errorf("load-tester pod %d: %w", p.Pod, err)
+		}
+		pods = append(pods, m)
+	}
+	return mergePods(pods), podLoads(pods, l.shareQPS), nil
+}
+
+func (f *follower) meet(ctx context.Context, phase int) error { return f.arrive(ctx, phase) }
+func (f *follower) close()                                    {}
+
+func (f *follower) finish(ctx context.Context, own measured, runErr error) (measured, []result.PodLoad, error) {
+	m := podMeasurements{Pod: f.g.Index, Runs: own.runs}
+	if runErr != nil {
+		m.Error = runErr.Error()
+	} else if m.Recordings, runErr = encodeRecordings(own.recs); runErr != nil {
+		m.Error = runErr.Error()
+	}
+	if err := f.send(ctx, m); err != nil && runErr == nil {
+		runErr = err
+	}
+	return own, nil, runErr
+}

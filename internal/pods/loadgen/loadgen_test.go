@@ -1,0 +1,440 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/calibrate"
+	"github.com/daprbench/daprbench/internal/pods/latency"
+	"github.com/daprbench/daprbench/internal/pods/perfapp"
+)
+
+// These tests send real load over loopback, bounded to a few seconds each.
+
+func startPerfapp(t *testing.T, cfg perfapp.Config) (*perfapp.App, string) {
+	t.Helper()
+	app := perfapp.New(cfg)
+	srv := httptest.NewServer(app.Handler())
+	t.Cleanup(srv.Close)
+	return app, srv.URL
+}
+
+type cliRun struct {
+	code           int
+	summary        *result.Summary
+	stdout, stderr string
+	elapsed        time.Duration
+}
+
+func runCLI(t *testing.T, args ...string) cliRun {
+	t.Helper()
+	termLog := filepath.Join(t.TempDir(), "termination-log")
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	code := Main(context.Background(), append(args, "--termination-log="+termLog), nil, &stdout, &stderr)
+	out := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
+	b, err := os.ReadFile(termLog)
+	if err != nil {
+		t.Fatalf("no summary written: %v\nstderr:\n%s", err, out.stderr)
+	}
+	if out.summary, err = result.Decode(b); err != nil {
+		t.Fatalf("summary does not decode: %v: %s", err, b)
+	}
+	return out
+}
+
+func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
+	app, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
+	sidecar := newSidecarStandIn(appURL, true)
+	defer sidecar.Close()
+
+	r := runCLI(t, "--qps=300", "--connections=4", "--duration=2s", "--warmup=400ms", "--repetitions=2",
+		"--payload-bytes=1024", "--baseline-url="+appURL+"/test", "--dapr-url="+appURL+"/test",
+		"--sidecar-url="+sidecar.URL, "--sidecar-wait=5s")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	s := r.summary
+	var order []string
+	for _, run := range s.Runs {
+		order = append(order, run.Variant.String())
+	}
+	if got := strings.Join(order, " "); got != "baseline dapr dapr baseline" {
+		t.Errorf("run order = %q, want baseline and dapr interleaved A B B A", got)
+	}
+	for _, run := range s.Runs {
+		if run.ActualQPS < 0.95*300 || run.ActualQPS > 1.05*300 {
+			t.Errorf("%s rep %d: actual qps %.1f, want ~300", run.Variant, run.Rep, run.ActualQPS)
+		}
+		if run.Errors != 0 || run.Codes["200"] != run.Requests || run.Requests < 500 {
+			t.Errorf("%s rep %d: requests %d, codes %v", run.Variant, run.Rep, run.Requests, run.Codes)
+		}
+		var prev int64 = -1
+		for _, p := range result.StandardPercentiles {
+			d, ok := run.Latency(p)
+			if !ok {
+				t.Fatalf("percentile %v missing", p)
+			}
+			if d.Microseconds() < prev {
+				t.Errorf("%s: p%v = %v below the previous percentile", run.Variant, p, d)
+			}
+			prev = d.Microseconds()
+		}
+	}
+	if got := sidecar.shutdowns.Load(); got != 1 {
+		t.Errorf("sidecar shutdowns = %d, want 1", got)
+	}
+	// Full fortio JSON per run (two warm-ups + four measured) on stdout, then the merged
+	// histograms of each path.
+	all := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if !strings.HasPrefix(all[len(all)-1], result.HistogramsPrefix) {
+		t.Errorf("the last stdout line is not the histograms: %.80s", all[len(all)-1])
+	}
+	fortio := fortioLines(r.stdout)
+	for _, line := range fortio {
+		if !strings.Contains(line, `"DurationHistogram"`) {
+			t.Errorf("stdout line is not a fortio result: %.80s", line)
+		}
+	}
+	if len(fortio) != 6 {
+		t.Errorf("fortio JSON documents on stdout = %d, want 6", len(fortio))
+	}
+	checkExactLatencies(t, s, fortio[2:])
+	checkHistogramsLine(t, s, r.stdout)
+	if app.Stats.Invocations.Load() < 4*500 {
+		t.Errorf("app saw %d invocations", app.Stats.Invocations.Load())
+	}
+}
+
+func TestActorCallsActivateAFreshActorEachTime(t *testing.T) {
+	app, appURL := startPerfapp(t, perfapp.Config{ActorType: "PerfActor"})
+	sidecar := newSidecarStandIn(appURL, true)
+	defer sidecar.Close()
+	r := runCLI(t, "--qps=200", "--connections=2", "--duration=1s", "--warmup=0s", "--payload={}",
+		"--dapr-url="+sidecar.URL+"/v1.0/actors/PerfActor/{uuid}/method/activate", "--sidecar-url="+sidecar.URL)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
+	}
+	// Unmeasured calls: the target readiness probe (1) and fortio's one request per
+	// connection before measuring (2 here).
+	n := r.summary.Runs[0].Requests + 1 + 2
+	if calls := app.Stats.ActorCalls.Load(); calls != n {
+		t.Errorf("app saw %d actor calls, load tester made %d", calls, n)
+	}
+	if d := sidecar.distinctActors(); int64(d) != n {
+		t.Errorf("distinct actor ids = %d, want one per request (%d)", d, n)
+	}
+}
+
+func TestTargetRefusingConnectionsFailsWithSummary(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/test"
+	l.Close()
+	sidecar := newSidecarStandIn("", true)
+	defer sidecar.Close()
+	r := runCLI(t, "--qps=50", "--duration=1s", "--warmup=0s", "--dapr-url="+closed, "--sidecar-url="+sidecar.URL, "--target-wait=1s")
+	if r.code != 1 {
+		t.Errorf("exit = %d, want 1", r.code)
+	}
+	if !strings.Contains(r.summary.Error, "did not answer 2xx within 1s") || !strings.Contains(r.summary.Error, "connection refused") {
+		t.Errorf("summary error = %q, want the failing path named", r.summary.Error)
+	}
+	if sidecar.shutdowns.Load() != 1 {
+		t.Error("sidecar not stopped after a failure")
+	}
+}
+
+func TestTargetFailingMidRunFailsWithTheFailingPath(t *testing.T) {
+	// The target answers the readiness probe, then goes away before the load: fortio's own
+	// connection check fails and the error names the path.
+	_, appURL := startPerfapp(t, perfapp.Config{})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/test"
+	l.Close()
+	r := runCLI(t, "--qps=50", "--duration=1s", "--warmup=0s", "--baseline-url="+appURL+"/test", "--dapr-url="+closed, "--target-wait=0s")
+	if r.code != 1 || !strings.Contains(r.summary.Error, "dapr path, repetition 1") {
+		t.Errorf("exit %d, error %q", r.code, r.summary.Error)
+	}
+	if len(r.summary.Runs) != 1 || r.summary.Runs[0].Variant != result.Baseline {
+		t.Errorf("the finished baseline run should be kept: %+v", r.summary.Runs)
+	}
+}
+
+func TestTargetNotRoutableYetIsWaitedFor(t *testing.T) {
+	// The first requests fail (a Service whose route is not programmed yet), then succeed.
+	app := perfapp.New(perfapp.Config{})
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 3 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		app.Handler().ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	r := runCLI(t, "--qps=50", "--duration=1s", "--warmup=0s", "--direct-url="+srv.URL+"/test", "--target-wait=10s")
+	if r.code != 0 || r.summary.Runs[0].Errors != 0 {
+		t.Errorf("exit %d, error %q, runs %+v", r.code, r.summary.Error, r.summary.Runs)
+	}
+}
+
+func TestSidecarNeverHealthyIsBounded(t *testing.T) {
+	_, appURL := startPerfapp(t, perfapp.Config{})
+	sidecar := newSidecarStandIn(appURL, false)
+	defer sidecar.Close()
+	r := runCLI(t, "--qps=50", "--duration=1s", "--dapr-url="+appURL+"/test", "--sidecar-url="+sidecar.URL, "--sidecar-wait=1s")
+	if r.code != 1 || !strings.Contains(r.summary.Error, "not healthy after 1s") {
+		t.Errorf("exit %d, error %q", r.code, r.summary.Error)
+	}
+	if r.elapsed > 15*time.Second {
+		t.Errorf("took %v for a 1s bound", r.elapsed) // generous: a hang, not a timing check
+	}
+	if len(r.summary.Runs) != 0 || sidecar.shutdowns.Load() != 1 {
+		t.Errorf("runs %d, shutdowns %d", len(r.summary.Runs), sidecar.shutdowns.Load())
+	}
+}
+
+func TestBadFlagsStillWriteSummary(t *testing.T) {
+	for name, args := range map[string][]string{
+		"unknown flag":  {"--qps=10", "--dapr-url=http://127.0.0.1:1/", "--no-such-flag"},
+		"no target":     {"--qps=10"},
+		"zero qps":      {"--dapr-url=http://127.0.0.1:1/"},
+		"bad duration":  {"--qps=10", "--dapr-url=http://127.0.0.1:1/", "--duration=soon"},
+		"stray operand": {"--qps=10", "--dapr-url=http://127.0.0.1:1/", "extra"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := runCLI(t, args...)
+			if r.code == 0 || r.summary.Error == "" {
+				t.Errorf("exit %d, summary error %q", r.code, r.summary.Error)
+			}
+		})
+	}
+}
+
+func TestEnvironmentSetsFlags(t *testing.T) {
+	_, appURL := startPerfapp(t, perfapp.Config{})
+	env := []string{"DAPRBENCH_QPS=100", "DAPRBENCH_DURATION=500ms", "DAPRBENCH_WARMUP=0s",
+		"DAPRBENCH_DIRECT_URL=" + appURL + "/test", "DAPRBENCH_CONNECTIONS=99", "HOME=/root"}
+	termLog := filepath.Join(t.TempDir(), "log")
+	var stderr bytes.Buffer
+	code := Main(context.Background(), []string{"--connections=1", "--termination-log=" + termLog},
+		env, &bytes.Buffer{}, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, _ := os.ReadFile(termLog)
+	s, err := result.Decode(b)
+	if err != nil || len(s.Runs) != 1 || s.Runs[0].Variant != result.Direct || s.RequestedQPS != 100 {
+		t.Fatalf("summary %s (%v)", b, err)
+	}
+	if !strings.Contains(stderr.String(), "for 500ms") {
+		t.Errorf("DAPRBENCH_DURATION not applied: %s", stderr.String())
+	}
+	// fortio's report names its threads, one per connection (a bare "99" could be a timing).
+	if !strings.Contains(stderr.String(), "with 1 thread(s)") {
+		t.Error("a flag given on the command line must win over the environment")
+	}
+}
+
+func TestHelpDocumentsEveryFlagWithItsVariable(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"--help"}, nil, &bytes.Buffer{}, &stderr); code != 0 {
+		t.Fatalf("--help exit %d", code)
+	}
+	for _, v := range []string{"DAPRBENCH_QPS", "DAPRBENCH_DAPR_URL", "DAPRBENCH_BASELINE_URL", "DAPRBENCH_SIDECAR_WAIT", "DAPRBENCH_TERMINATION_LOG", "DAPRBENCH_PAYLOAD_BYTES"} {
+		if !strings.Contains(stderr.String(), v) {
+			t.Errorf("--help does not mention %s", v)
+		}
+	}
+}
+
+// checkExactLatencies: every measured request was recorded (fortio's own count), the exact
+// mean agrees with fortio's (fortio sums latencies exactly; only its percentiles are
+// bucketed), and the merged latencies and the added-latency intervals are present.
+func checkExactLatencies(t *testing.T, s *result.Summary, fortioRuns []string) {
+	t.Helper()
+	if s.Digits != 3 {
+		t.Errorf("summary precision %d significant digits, want 3", s.Digits)
+	}
+	// fortio times each request from its actual send: that is the summary's service time,
+	// whose mean over a variant's runs must be fortio's to the histograms' precision. The
+	// summary's latency is timed from each request's slot, so it is never below it.
+	fortioSum, fortioCount := map[result.Variant]float64{}, map[result.Variant]int64{}
+	for i, line := range fortioRuns {
+		var fr struct {
+			DurationHistogram struct {
+				Count int64
+				Avg   float64
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &fr); err != nil {
+			t.Fatal(err)
+		}
+		run := s.Runs[i]
+		if fr.DurationHistogram.Count != run.Requests {
+			t.Errorf("%s rep %d: fortio counted %d requests, the summary %d", run.Variant, run.Rep, fr.DurationHistogram.Count, run.Requests)
+		}
+		fortioAvgUs := fr.DurationHistogram.Avg * 1e6
+		if float64(run.AvgUs) < fortioAvgUs-1-0.001*fortioAvgUs {
+			t.Errorf("%s rep %d: avg from the slots %d µs below fortio's avg from the sends %.1f µs", run.Variant, run.Rep, run.AvgUs, fortioAvgUs)
+		}
+		fortioSum[run.Variant] += fortioAvgUs * float64(fr.DurationHistogram.Count)
+		fortioCount[run.Variant] += fr.DurationHistogram.Count
+	}
+	for v, n := range fortioCount {
+		m, _ := s.MergedOf(v)
+		want := fortioSum[v] / float64(n)
+		if diff := math.Abs(float64(m.Service.AvgUs) - want); diff > 1+0.001*want {
+			t.Errorf("%s: service time avg %d µs, fortio's %.1f µs", v, m.Service.AvgUs, want)
+		}
+	}
+	for _, v := range []result.Variant{result.Baseline, result.Dapr} {
+		m, ok := s.MergedOf(v)
+		if p99, _ := m.Latency(99); !ok || p99 <= 0 || m.MaxUs < p99.Microseconds() {
+			t.Errorf("merged %s = %+v", v, m)
+		}
+	}
+	if s.Added == nil || s.Added.Confidence != 0.95 || len(s.Added.Percentiles) != len(result.StandardPercentiles) {
+		t.Fatalf("added = %+v", s.Added)
+	}
+	for _, a := range s.Added.Percentiles {
+		if a.LowUs > a.Us || a.Us > a.HighUs {
+			t.Errorf("added p%v: %d outside its interval [%d, %d]", a.P, a.Us, a.LowUs, a.HighUs)
+		}
+	}
+}
+
+// Sidecar variants are measured interleaved with the baseline, the whole order reversed on
+// every other repetition, and each further variant is compared with the baseline and with
+// the first variant: a variant 3 ms slower is beyond noise by about that much.
+func TestVariantsAreInterleavedAndCompared(t *testing.T) {
+	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(3 * time.Millisecond)
+		_, _ = w.Write([]byte("slow"))
+	}))
+	defer slow.Close()
+
+	r := runCLI(t, "--qps=200", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=3",
+		"--baseline-url="+appURL+"/test", "--dapr-url="+appURL+"/test", "--variant-urls="+appURL+"/test,"+slow.URL+"/test")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
+	}
+	s := r.summary
+	var order []string
+	for _, run := range s.Runs {
+		order = append(order, run.Variant.String())
+	}
+	// Three repetitions: the first in two halves (forward, then reversed), then forward and
+	// reversed (loadsettings.PhaseOrder); a repetition's halves are one run.
+	if got := strings.Join(order, " "); got != "baseline dapr d1 d2 baseline dapr d1 d2 d2 d1 dapr baseline" {
+		t.Errorf("run order = %q", got)
+	}
+	d1, ok1 := s.Comparison(result.DaprVariant(1), result.Dapr)
+	d2, ok2 := s.Comparison(result.DaprVariant(2), result.Dapr)
+	d2b, ok3 := s.Comparison(result.DaprVariant(2), result.Baseline)
+	if !ok1 || !ok2 || !ok3 {
+		t.Fatalf("comparisons = %+v", s.Compared)
+	}
+	p50, _ := d2.At(50)
+	if p50.LowUs < 2000 || p50.Us > 5000 {
+		t.Errorf("slow variant − first variant at p50 = %+v, want ~3 ms, beyond noise", p50)
+	}
+	if b, _ := d2b.At(50); b.LowUs < 2000 {
+		t.Errorf("slow variant − baseline at p50 = %+v, want ~3 ms", b)
+	}
+	if same, _ := d1.At(50); same.Us > 1000 || same.Us < -1000 {
+		t.Errorf("alike variant − first variant at p50 = %+v, want near zero", same)
+	}
+}
+
+// checkHistogramsLine: the last stdout line holds each path's merged histograms, and they
+// give the summary's merged percentiles exactly.
+func checkHistogramsLine(t *testing.T, s *result.Summary, stdout string) {
+	t.Helper()
+	h, ok, err := result.FindHistograms([]byte(stdout))
+	if err != nil || !ok || len(h.Paths) != 2 {
+		t.Fatalf("histograms line: ok %v, err %v, %d paths", ok, err, len(h.Paths))
+	}
+	for _, p := range h.Paths {
+		lat, err := latency.Decode(p.Latency)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, ok := s.MergedOf(p.Variant)
+		if !ok || lat.TotalCount() == 0 {
+			t.Fatalf("no merged latency of %s in the summary", p.Variant)
+		}
+		want, _ := m.Latency(90)
+		if got := time.Duration(lat.ValueAtPercentile(90)) * time.Microsecond; got != want {
+			t.Errorf("%s p90 from the histograms %v, the summary's %v", p.Variant, got, want)
+		}
+	}
+}
+
+// fortioLines are the load tester's stdout lines that are fortio results (not the
+// histograms line).
+func fortioLines(stdout string) []string {
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		if !strings.HasPrefix(line, result.HistogramsPrefix) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// --calibrate scores the node instead of driving a load, and writes the score as the
+// termination message the operator reads from the calibration init container.
+func TestCalibrateWritesTheNodesScore(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "termination-log")
+	var stdout bytes.Buffer
+	if code := Main(context.Background(), []string{"--calibrate=100ms", "--termination-log=" + log}, nil, &stdout, &bytes.Buffer{}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s calibrate.Score
+	if err := json.Unmarshal(b, &s); err != nil || s.Single <= 0 || s.Parallel <= 0 || s.Parallelism < 1 {
+		t.Errorf("termination message %q (%v), want a score", b, err)
+	}
+	if strings.TrimSpace(stdout.String()) != string(b) {
+		t.Errorf("stdout %q, want the score too", stdout.String())
+	}
+}

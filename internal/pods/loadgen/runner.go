@@ -1,0 +1,301 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"fortio.org/fortio/fhttp"
+	"fortio.org/fortio/fnet"
+	"fortio.org/fortio/periodic"
+
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/latency"
+)
+
+// Run warms up, then measures every target Repetitions times, interleaved, and returns the
+// summary of the measured runs. In a group of pods (cfg.Group) this pod sends its share of
+// the load, meets the others before every phase, and the leader's summary is the group's.
+// On error the summary holds the runs finished so far.
+func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
+	sum = result.Summary{RequestedQPS: cfg.QPS}
+	if err := cfg.Validate(); err != nil {
+		return sum, err
+	}
+	if g := cfg.Group; g != nil {
+		cfg.QPS, cfg.Connections = g.ShareQPS(cfg.QPS), g.ShareConnections(cfg.Connections)
+		logf(cfg.Log, "load-tester pod %d of %d: %.2f qps over %d connections", g.Index, g.Size, cfg.QPS, cfg.Connections)
+	}
+	m, err := joinGroup(cfg.Group, cfg.QPS, planOf(cfg))
+	if err != nil {
+		return sum, err
+	}
+	defer m.close()
+	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
+	// and added-latency intervals all come from these.
+	own := measured{recs: map[latency.Key]*latency.Recorded{}}
+	runErr := measure(ctx, cfg, m, &own)
+	all, pods, err := m.finish(ctx, own, runErr)
+	sum.Runs, sum.Pods = all.runs, pods
+	sum.GapUs = schedule(cfg, cfg.QPS, cfg.Duration, time.Time{}, cfg.Connections).Gap().Microseconds()
+	latency.Summarize(&sum, all.recs, result.StandardPercentiles)
+	if cfg.Group == nil || cfg.Group.Index == 0 {
+		writeHistograms(cfg, sum.Runs, all.recs)
+	}
+	return sum, err
+}
+
+// writeHistograms prints every path's merged histograms as one line (see result.Histograms);
+// a result without them still stands, so a failure is only logged.
+func writeHistograms(cfg Config, runs []result.Run, recs map[latency.Key]*latency.Recorded) {
+	if cfg.Histograms == nil || len(runs) == 0 {
+		return
+	}
+	h, err := latency.HistogramsOf(runs, recs)
+	line := ""
+	if err == nil {
+		line, err = h.Line()
+	}
+	if err == nil {
+		_, err = fmt.Fprintln(cfg.Histograms, line)
+	}
+	if err != nil {
+		logf(cfg.Log, "not writing the histograms: %v", err)
+	}
+}
+
+// measure waits for the targets, warms up and makes the measured runs into out, meeting
+// the group's other pods before each.
+func measure(ctx context.Context, cfg Config, m member, out *measured) error {
+	body := cfg.Payload
+	if body == nil && cfg.PayloadBytes > 0 {
+		body = fnet.GenerateRandomPayload(cfg.PayloadBytes)
+	}
+	for _, t := range cfg.Targets {
+		if err := waitForTarget(ctx, t, body, cfg.TargetWait); err != nil {
+			return err
+		}
+	}
+	if cfg.Warmup > 0 {
+		per := cfg.Warmup / time.Duration(len(cfg.Targets))
+		for _, t := range cfg.Targets {
+			logf(cfg.Log, "warm-up: %s %s at %.1f qps for %v", t.Variant, t.URL, warmupQPS(cfg.QPS), per)
+			if _, err := fortioRun(ctx, cfg, t, body, warmupQPS(cfg.QPS), per, "warmup", nil); err != nil {
+				return fmt.Errorf("warm-up of %s path: %w", t.Variant, err)
+			}
+		}
+	}
+	halves := map[latency.Key]int{} // a split repetition's first half: its index in out.runs
+	for phase, ph := range loadsettings.PhaseOrder(len(cfg.Targets), cfg.Repetitions, cfg.Duration) {
+		t, rep := cfg.Targets[ph.Path], ph.Rep
+		if err := m.meet(ctx, phase); err != nil {
+			return err
+		}
+		d := time.Duration(float64(cfg.Duration) * ph.Fraction())
+		label := fmt.Sprintf("%s-%d", t.Variant, rep)
+		if ph.Half > 0 {
+			label += fmt.Sprintf("-half%d", ph.Half)
+		}
+		logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, d)
+		rec := latency.NewRecorder(cfg.Connections)
+		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
+		if err != nil {
+			return fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
+		}
+		sched := schedule(cfg, cfg.QPS, d, res.StartTime, res.NumThreads)
+		recorded := rec.Finish(sched, res.StartTime.Add(res.ActualDuration))
+		run := toRun(t.Variant, rep, res)
+		// Successes and failures as the recording split them (fortio's own test of a
+		// code), and every slot of the schedule.
+		run.Errors, run.Scheduled = recorded.Tally.Failed, recorded.Tally.Scheduled
+		if n := recorded.Tally.Unsent; n > 0 {
+			logf(cfg.Log, "%s path, repetition %d: %d of %d scheduled requests never sent by the end (a stalled path); "+
+				"recorded at the least they waited", t.Variant, rep+1, n, recorded.Tally.Scheduled)
+		}
+		k := latency.Key{Variant: t.Variant, Rep: rep}
+		if i, ok := halves[k]; ok && ph.Half == 2 {
+			out.runs[i] = joinHalves(out.runs[i], run, d)
+			out.recs[k].Append(recorded)
+			continue
+		}
+		if ph.Half == 1 {
+			halves[k] = len(out.runs)
+		}
+		out.runs = append(out.runs, run)
+		out.recs[k] = recorded
+	}
+	return nil
+}
+
+// joinHalves is one repetition measured in two halves (see loadsettings.PhaseOrder) of
+// half seconds each as one run: counts add up, and the rate is over the time a whole
+// repetition would have taken — both halves' schedules and the second's tail after its end
+// time (fortio waits for its last requests), as a whole repetition's rate carries one tail,
+// not two. The second half's start is kept so the operator can tell the two phases apart.
+func joinHalves(first, second result.Run, half time.Duration) result.Run {
+	out := first
+	out.Requests += second.Requests
+	out.Errors += second.Errors
+	out.Scheduled += second.Scheduled
+	out.Seconds = half.Seconds() + second.Seconds
+	if out.Seconds > 0 {
+		out.ActualQPS = math.Round(float64(out.Requests)/out.Seconds*100) / 100
+	}
+	out.MaxUs = max(first.MaxUs, second.MaxUs)
+	out.SecondHalfUnix = second.StartUnix
+	for code, n := range second.Codes {
+		out.Codes[code] += n
+	}
+	return out // percentiles and average: latency.Summarize sets them from the joined recording
+}
+
+// planOf is every phase the run measures: each target's variant in each repetition.
+func planOf(cfg Config) map[latency.Key]bool {
+	plan := map[latency.Key]bool{}
+	for rep := range cfg.Repetitions {
+		for _, t := range cfg.Targets {
+			plan[latency.Key{Variant: t.Variant, Rep: rep}] = true
+		}
+	}
+	return plan
+}
+
+func warmupQPS(qps float64) float64 { return math.Max(1, qps/10) }
+
+// schedule is the pacing fortio gave a run that started at start with threads threads.
+func schedule(cfg Config, qps float64, d time.Duration, start time.Time, threads int) latency.Schedule {
+	return latency.Schedule{Start: start, QPS: qps, Duration: d, Threads: threads, Uniform: cfg.Uniform}
+}
+
+// outcome is one fortio run's result, whatever the protocol: fortio's rate, duration and
+// histograms, and the return codes as HTTP statuses.
+type outcome struct {
+	periodic.RunnerResults
+	RetCodes map[int]int64
+}
+
+// fortioRun makes one fortio run, recording every request's latency into rec when it is
+// not nil, and writes fortio's full JSON result to cfg.FortioJSON.
+func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float64, d time.Duration, label string,
+	rec *latency.Recorder) (outcome, error) {
+	ep, err := parseEndpoint(t.URL)
+	if err != nil {
+		return outcome{}, err
+	}
+	opts := periodic.RunnerOptions{
+		RunType:     "daprbench " + label,
+		QPS:         qps,
+		Duration:    d,
+		NumThreads:  cfg.Connections,
+		Percentiles: result.StandardPercentiles,
+		Resolution:  cfg.Resolution,
+		Out:         orDiscard(cfg.Log),
+		Labels:      label,
+		Stop:        periodic.NewAborter(),
+		Uniform:     cfg.Uniform,
+		// No jitter: a jittered send has no known slot, and latency is timed from the slot.
+	}
+	if rec != nil {
+		opts.AccessLogger = rec
+	}
+	// Abort fortio's run when the context ends (spec timeout, SIGTERM).
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			opts.Stop.Abort(false)
+		case <-done:
+		}
+	}()
+	var out outcome
+	var full any
+	if ep.kind == viaHTTP {
+		res, err := runHTTP(opts, t.URL, body, cfg.RequestTimeout)
+		if err != nil {
+			return outcome{}, err
+		}
+		out, full = outcome{RunnerResults: res.RunnerResults, RetCodes: res.RetCodes}, res
+	} else {
+		if out, err = runGRPC(&opts, ep, body, cfg.RequestTimeout); err != nil {
+			return outcome{}, err
+		}
+		full = out
+	}
+	if cfg.FortioJSON != nil {
+		if b, err := json.Marshal(full); err == nil {
+			_, _ = cfg.FortioJSON.Write(append(b, '\n'))
+		}
+	}
+	return out, ctx.Err()
+}
+
+// runHTTP is fortio's own HTTP runner.
+func runHTTP(opts periodic.RunnerOptions, url string, body []byte, timeout time.Duration) (*fhttp.HTTPRunnerResults, error) {
+	h := fhttp.HTTPRunnerOptions{RunnerOptions: opts}
+	h.HTTPOptions.Init(url)
+	h.Payload = body
+	h.HTTPReqTimeOut = timeout
+	return fhttp.RunHTTPTest(&h)
+}
+
+// toRun converts fortio's result: rate, counts and codes. Its latencies are fortio's
+// histogram's (a 100 µs resolution); latency.Summarize replaces them with the exact ones.
+func toRun(v result.Variant, rep int, res outcome) result.Run {
+	h := res.DurationHistogram
+	r := result.Run{
+		Variant:   v,
+		Rep:       rep,
+		StartUnix: res.StartTime.Unix(),
+		Seconds:   math.Round(res.ActualDuration.Seconds()*1000) / 1000,
+		ActualQPS: math.Round(res.ActualQPS*100) / 100,
+		Requests:  h.Count,
+		AvgUs:     result.Micros(h.Avg),
+		MaxUs:     result.Micros(h.Max),
+		Codes:     map[string]int64{},
+	}
+	for code, n := range res.RetCodes {
+		r.Codes[strconv.Itoa(code)] = n
+		if code != 200 {
+			r.Errors += n
+		}
+	}
+	for _, p := range h.Percentiles {
+		r.Percentiles = append(r.Percentiles, result.Percentile{P: p.Percentile, Us: result.Micros(p.Value)})
+	}
+	return r
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, time.Now().UTC().Format(time.RFC3339)+" "+format+"\n", args...)
+	}
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
