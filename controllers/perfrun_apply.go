@@ -22,12 +22,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -35,21 +33,12 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// appliedChildren remembers, per child, the desired state last applied and the
-// resourceVersion the API server answered with. While the cached child still carries that
+// Applied children are remembered per run (runMemory): the desired state last applied and
+// the resourceVersion the API server answered with. While the cached child still carries that
 // version and the desired state is the same, applying again would change nothing: the
 // reconciles that owned children's own events cause cost no request. Any change to the
 // child (someone's edit, a controller's status write) moves its resourceVersion, and the
 // next pass applies again; a restarted manager starts with an empty memory and applies once.
-type appliedChildren struct {
-	mu sync.Mutex
-	m  map[string]appliedChild
-}
-
-type appliedChild struct {
-	run                     types.UID
-	digest, resourceVersion string
-}
 
 func childKey(u *unstructured.Unstructured) string {
 	return u.GetKind() + "/" + u.GetNamespace() + "/" + u.GetName()
@@ -62,46 +51,8 @@ func digestOf(u *unstructured.Unstructured) string {
 	return hex.EncodeToString(sum[:12])
 }
 
-// unchanged reports whether applying u would repeat the last apply of the same state onto
-// a child still at the version it produced.
-func (a *appliedChildren) unchanged(u *unstructured.Unstructured, digest, currentVersion string) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	last, ok := a.m[childKey(u)]
-	return ok && currentVersion != "" && last.digest == digest && last.resourceVersion == currentVersion
-}
-
-func (a *appliedChildren) remember(run types.UID, u *unstructured.Unstructured, digest string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.m == nil {
-		a.m = map[string]appliedChild{}
-	}
-	a.m[childKey(u)] = appliedChild{run: run, digest: digest, resourceVersion: u.GetResourceVersion()}
-}
-
-// knows reports whether u was applied before as run's child: it is the run's, no need to
-// look who owns it.
-func (a *appliedChildren) knows(run types.UID, u *unstructured.Unstructured) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	last, ok := a.m[childKey(u)]
-	return ok && last.run == run
-}
-
-// forgetRun drops a finished run's children.
-func (a *appliedChildren) forgetRun(run types.UID) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for k, c := range a.m {
-		if c.run == run {
-			delete(a.m, k)
-		}
-	}
-}
-
 // apply server-side-applies obj as a child of run, unless the cached child is still exactly
-// what the last apply of the same desired state left (appliedChildren). It never applies
+// what the last apply of the same desired state left (runMemory). It never applies
 // onto an object the run does not control: that is a *nameConflict.
 func (r *PerfRunReconciler) apply(ctx context.Context, run *perfv1alpha1.PerfRun, obj client.Object) error {
 	if err := controllerutil.SetControllerReference(run, obj, r.Scheme()); err != nil {
@@ -115,11 +66,11 @@ func (r *PerfRunReconciler) apply(ctx context.Context, run *perfv1alpha1.PerfRun
 	if _, isUnstructured := obj.(*unstructured.Unstructured); !isUnstructured {
 		// Typed children are cached (Dapr's kinds are not: reading them would start watches).
 		current := obj.DeepCopyObject().(client.Object)
-		if err := r.Get(ctx, client.ObjectKeyFromObject(obj), current); err == nil && r.applied.unchanged(u, digest, current.GetResourceVersion()) {
+		if err := r.Get(ctx, client.ObjectKeyFromObject(obj), current); err == nil && r.memory.unchanged(run, u, digest, current.GetResourceVersion()) {
 			return nil
 		}
 	}
-	if !r.applied.knows(run.UID, u) {
+	if !r.memory.appliedBefore(run, u) {
 		if err := r.refuseForeign(ctx, run, u); err != nil {
 			return err
 		}
@@ -127,7 +78,7 @@ func (r *PerfRunReconciler) apply(ctx context.Context, run *perfv1alpha1.PerfRun
 	if err := r.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldOwner), client.ForceOwnership); err != nil {
 		return fmt.Errorf("applying %s %s: %w", u.GetKind(), u.GetName(), err)
 	}
-	r.applied.remember(run.UID, u, digest)
+	r.memory.rememberApplied(run, u, digest)
 	return nil
 }
 

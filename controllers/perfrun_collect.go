@@ -24,16 +24,16 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/assess/repetitions"
-	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/assess"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// collect reads the finished Job's summary from its pod's termination message and writes
-// status.result. A failed load tester's partial result is kept.
+// collect gathers, once, the evidence a finished load is judged on: the leader's summary,
+// the usage and counters recorded while it ran (waiting for their last readings), the
+// histograms (kept in a ConfigMap), the pods' restarts and disturbances, and a scheduled
+// run's history. It judges nothing: judge does.
 func (r *PerfRunReconciler) collect(ctx context.Context, s *runScope) (stepResult, error) {
 	run := s.run
 	job, err := s.Job(ctx)
@@ -67,19 +67,41 @@ func (r *PerfRunReconciler) collect(ctx context.Context, s *runScope) (stepResul
 	if sum != nil && len(sum.Runs) > 0 && !r.keepHistograms(ctx, run, testers) && r.retryHistograms(ctx, run) {
 		return waitFor(r.PollInterval), nil
 	}
-	live := r.takeLiveUsage(run)
+	ev := &assess.Evidence{
+		Load: assess.Load{JobFailed: jobCondition(job, batchv1.JobFailed), FirstFailure: firstFailure(testers), Terminated: term,
+			Message: msg, Summary: sum, DecodeErr: decodeErr, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
+		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: r.takeLiveUsage(run),
+		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances,
+	}
+	if r.Counters != nil {
+		ev.CountersSource = r.Counters.Describe()
+	}
 	if sum != nil && len(sum.Runs) > 0 {
-		run.Status.Result = report.Build(run, report.Inputs{Summary: sum, Restarts: diagnose.Restarts(targets, testers),
-			TesterNodes: testerNodes(testers), Usage: r.usageByVariant(run, live, sum), CPU: r.accountCPU(run, live, sum)})
-		r.judgeCPU(run, live)
-		r.judgeUsage(run, live, sum)
+		if ev.History, err = r.regressionEvidence(ctx, run); err != nil {
+			return proceed, err
+		}
 	}
-	o := loadOutcome{jobFailed: jobCondition(job, batchv1.JobFailed), firstFailure: firstFailure(testers), terminated: term,
-		message: msg, summary: sum, decodeErr: decodeErr, podsDescribed: diagnose.Describe(testers)}
-	if sum != nil {
-		o.missing = missingVariants(run, sum)
+	s.evidence = ev
+	return proceed, nil
+}
+
+// judge ends a run whose evidence collect gathered: assess.Evaluate makes the result, the
+// judging conditions and the verdict, and they go into the status.
+func (r *PerfRunReconciler) judge(_ context.Context, s *runScope) (stepResult, error) {
+	if s.evidence == nil {
+		return stopHere, nil
 	}
-	return stopHere, r.conclude(ctx, run, &o)
+	run := s.run
+	a := assess.Evaluate(run, *s.evidence)
+	if a.Result != nil {
+		run.Status.Result = a.Result
+	}
+	run.Status.Disturbances = a.Disturbances
+	if a.RegressionBaseline != nil {
+		run.Status.RegressionBaseline = *a.RegressionBaseline
+	}
+	applyVerdict(run, a, r.now())
+	return stopHere, nil
 }
 
 // leaderSummary is the load tester's termination message: a group's is its leader's (pod
@@ -134,24 +156,4 @@ func firstFailure(testers []corev1.Pod) string {
 		}
 	}
 	return detail
-}
-
-// missingVariants says what of the spec's measurements a summary lacks: a variant, or a
-// repetition of one (a result without its baseline is not the result asked for). Empty: none.
-func missingVariants(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
-	if len(sum.Runs) == 0 {
-		return "it measured nothing"
-	}
-	want := []result.Variant{report.MeasuredVariant(run)}
-	if run.Spec.BaselineEnabled() {
-		want = append(want, result.Baseline)
-	}
-	reps := int(max(run.Spec.Load.Repetitions, 1))
-	for _, v := range want {
-		m, ok := repetitions.Of(sum, v)
-		if !ok || m.Reps < reps {
-			return fmt.Sprintf("it holds %d of the %d repetitions of the %s path the spec asks for", m.Reps, reps, v)
-		}
-	}
-	return ""
 }

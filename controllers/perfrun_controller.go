@@ -23,13 +23,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,7 +36,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -82,18 +79,12 @@ type PerfRunReconciler struct {
 	UsageInterval time.Duration
 	// Logs reads the load tester's log for its histograms; nil leaves them out.
 	Logs PodLogs
-	// histogramTries counts, per run UID, the polls that found no histograms yet.
-	histogramTries sync.Map
 	// WatchNamespaces are the namespaces runs may create workloads in (the manager's Roles in
 	// the chart's namespaced mode); empty: every namespace.
 	WatchNamespaces []string
 
-	throttle usageThrottle
-	// admissions closes the queue's race: runs admitted moments ago, which the cache may not
-	// show as Running yet.
-	admissions admissions
-	// applied lets a pass skip applying children that are as it last applied them.
-	applied appliedChildren
+	// memory is what the reconciler keeps per run between passes (runMemory).
+	memory runMemory
 }
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns,verbs=get;list;watch;create;delete
@@ -142,11 +133,13 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	run := &perfv1alpha1.PerfRun{}
 	if err := r.Get(ctx, req.NamespacedName, run); err != nil {
 		if apierrors.IsNotFound(err) {
+			r.memory.Forget(req.NamespacedName)
 			exporter.Forget(req.Namespace, req.Name)
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !run.DeletionTimestamp.IsZero() {
+		r.memory.Forget(req.NamespacedName)
 		return ctrl.Result{}, nil // children go with it through owner references
 	}
 	orig := run.DeepCopy()
@@ -154,25 +147,20 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		beginGeneration(run, r.now())
 	}
 
-	res, runErr := r.reconcileRun(ctx, run)
-	stampTransitions(orig.Status.Conditions, run.Status.Conditions, r.now())
-	if err := r.writeStatus(ctx, orig, run); err != nil {
-		if apierrors.IsConflict(err) && runErr == nil {
-			// Someone wrote a newer status: never overwrite it; look again from the top.
-			log.FromContext(ctx).V(1).Info("Status changed under this pass; requeueing", "error", err.Error())
-			return ctrl.Result{RequeueAfter: time.Second}, nil
-		}
-		return ctrl.Result{}, errors.Join(runErr, err)
-	}
-	if runErr != nil {
-		return ctrl.Result{}, runErr
+	events := &eventQueue{}
+	res, runErr := r.reconcileRun(ctx, run, events)
+	res, written, err := endPass(ctx, r.Client, r.Recorder, passEnd{orig: orig, obj: run, origStatus: orig.Status, status: run.Status,
+		origConditions: orig.Status.Conditions, conditions: run.Status.Conditions, now: r.now(),
+		events: conditionEvents(orig, run, events), result: res, err: runErr})
+	if !written || err != nil {
+		return res, err
 	}
 	if run.Finished() {
 		exporter.Record(run)
 		if !orig.Finished() {
 			exporter.CountOutcome(run)
 		}
-		r.applied.forgetRun(run.UID)
+		r.memory.Forget(req.NamespacedName)
 		if !r.watches(run.Namespace) {
 			return res, nil // nothing was created, and nothing there may be listed
 		}
@@ -185,7 +173,7 @@ func (r *PerfRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	return res, nil
 }
 
-func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.PerfRun) (ctrl.Result, error) {
+func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.PerfRun, events *eventQueue) (ctrl.Result, error) {
 	steps := []step{
 		{"preflight", r.preflight},
 		{"timeout", r.enforceTimeout},
@@ -193,6 +181,7 @@ func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.
 		{"wait for workloads", r.waitForWorkloads},
 		{"load", r.runLoad},
 		{"collect", r.collect},
+		{"judge", r.judge},
 	}
 	if run.Finished() {
 		return ctrl.Result{}, nil
@@ -204,6 +193,7 @@ func (r *PerfRunReconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.
 		return ctrl.Result{}, nil
 	}
 	scope := newRunScope(run, r.Client)
+	scope.events = events
 	for _, s := range steps {
 		res, err := s.fn(ctx, scope)
 		if conflict := (*nameConflict)(nil); errors.As(err, &conflict) {
@@ -248,13 +238,9 @@ func (r *PerfRunReconciler) deadline(run *perfv1alpha1.PerfRun) time.Time {
 	return run.Status.StartTime.Add(d)
 }
 
-// writeStatus persists the status computed in this pass (see writeStatusThenEvents), with
-// an event for every condition that changed.
-func (r *PerfRunReconciler) writeStatus(ctx context.Context, orig, run *perfv1alpha1.PerfRun) error {
-	if equality.Semantic.DeepEqual(orig.Status, run.Status) {
-		return nil
-	}
-	q := &eventQueue{}
+// conditionEvents queues, after the pass's own events, an event for every condition that
+// changed in the pass.
+func conditionEvents(orig, run *perfv1alpha1.PerfRun, q *eventQueue) *eventQueue {
 	for _, c := range run.Status.Conditions {
 		old := meta.FindStatusCondition(orig.Status.Conditions, c.Type)
 		if old != nil && old.Status == c.Status && old.Reason == c.Reason && old.ObservedGeneration == c.ObservedGeneration {
@@ -266,11 +252,7 @@ func (r *PerfRunReconciler) writeStatus(ctx context.Context, orig, run *perfv1al
 		}
 		q.Eventf(eventType(c), c.Reason, c.Type, "%s", c.Message)
 	}
-	if err := writeStatusThenEvents(ctx, r.Client, r.Recorder, orig, run, true, q); err != nil {
-		return err
-	}
-	log.FromContext(ctx).V(1).Info("Status written", "phase", run.Status.Phase, "generation", run.Generation)
-	return nil
+	return q
 }
 
 // eventType is Warning for a condition that reports a failure.

@@ -23,6 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess"
 	"github.com/daprbench/daprbench/internal/assess/report"
 )
 
@@ -48,18 +49,6 @@ func beginGeneration(run *perfv1alpha1.PerfRun, now metav1.Time) {
 	st.Disturbances = nil
 	st.Progress = nil
 	st.Phase = perfv1alpha1.PhasePending
-}
-
-// stampTransitions dates every condition that changed status in this pass (or is new) by
-// the injected clock: meta.SetStatusCondition would use the wall clock, which tests cannot
-// control and which disagrees with startTime and completionTime.
-func stampTransitions(orig, conds []metav1.Condition, now metav1.Time) {
-	for i := range conds {
-		old := meta.FindStatusCondition(orig, conds[i].Type)
-		if old == nil || old.Status != conds[i].Status {
-			conds[i].LastTransitionTime = now
-		}
-	}
 }
 
 func setCondition(run *perfv1alpha1.PerfRun, condType string, status metav1.ConditionStatus, reason, msg string) {
@@ -108,13 +97,17 @@ func markSucceeded(run *perfv1alpha1.PerfRun, now metav1.Time, reason, msg strin
 	run.Status.LastSuccessful = report.Digest(run.Status.Result, &now, msg)
 }
 
-// setSaturated records whether the load tester kept its schedule on every path.
-func setSaturated(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) {
-	if msg := report.SaturationMessage(res); msg != "" {
-		setCondition(run, perfv1alpha1.ConditionSaturated, metav1.ConditionTrue, perfv1alpha1.ReasonSaturated, msg)
-		return
+// applyVerdict sets an assessment's judging conditions, in order, then ends the run as its
+// verdict says.
+func applyVerdict(run *perfv1alpha1.PerfRun, a assess.Assessment, now metav1.Time) {
+	for _, c := range a.Conditions {
+		meta.SetStatusCondition(&run.Status.Conditions, c)
 	}
-	setCondition(run, perfv1alpha1.ConditionSaturated, metav1.ConditionFalse, perfv1alpha1.ReasonScheduleKept, report.ScheduleMessage(res))
+	if a.Verdict.Failed {
+		markFailed(run, now, a.Verdict.Reason, "%s", a.Verdict.Message)
+	} else {
+		markSucceeded(run, now, a.Verdict.Reason, a.Verdict.Message)
+	}
 }
 
 // markFailed ends the run without (or with a partial) result, saying why.

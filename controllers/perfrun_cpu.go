@@ -21,15 +21,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/assess/report"
-	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
@@ -79,45 +76,4 @@ func (r *PerfRunReconciler) sampleCounters(ctx context.Context, s *runScope, tes
 		}
 		usage.RecordCounters(run.Status.LiveUsage, samples)
 	}
-}
-
-// accountCPU differences the recorded counters at the measured runs' edges, per container
-// of the measured path and the baseline; nil when there are none to difference.
-func (r *PerfRunReconciler) accountCPU(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage, sum *result.Summary) *perfv1alpha1.CPUAccounting {
-	if r.Counters == nil || live == nil || len(live.Counters) == 0 {
-		return nil
-	}
-	byVariant := usage.AccountCPU(live.Counters, phasesOf(sum), phaseEdge)
-	measured := byVariant[string(report.MeasuredVariant(run))]
-	if len(measured.Roles) == 0 {
-		return nil
-	}
-	return &perfv1alpha1.CPUAccounting{Source: r.Counters.Describe(), Measured: measured.Roles, MeasuredPods: measured.Pods,
-		Baseline: byVariant[string(result.Baseline)].Roles}
-}
-
-// judgeCPU sets CPULimitBound from the result's CPU accounting.
-func (r *PerfRunReconciler) judgeCPU(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage) {
-	res := run.Status.Result
-	if r.Counters == nil || res == nil || live == nil || len(live.Counters) == 0 {
-		return
-	}
-	if res.CPU == nil {
-		setCondition(run, perfv1alpha1.ConditionCPULimitBound, metav1.ConditionUnknown, perfv1alpha1.ReasonCountersUnavailable,
-			fmt.Sprintf("%d counter samples recorded, none around both edges of a measured run", len(live.Counters)))
-		return
-	}
-	bound, ratios := report.ThrottledContainers(res.CPU.Measured)
-	if len(bound) > 0 {
-		setCondition(run, perfv1alpha1.ConditionCPULimitBound, metav1.ConditionTrue, perfv1alpha1.ReasonThrottled,
-			fmt.Sprintf("throttled by its CPU limit in more than %.0f%% of CFS periods during the measured runs: %s; "+
-				"each throttled period stalls the container until the next (100 ms), and the latency includes those stalls",
-				report.ThrottledBoundPercent, strings.Join(bound, ", ")))
-		return
-	}
-	msg := "no daprd or app was throttled in more than 1% of its CFS periods during the measured runs"
-	if len(ratios) > 0 {
-		msg += ": " + strings.Join(ratios, ", ")
-	}
-	setCondition(run, perfv1alpha1.ConditionCPULimitBound, metav1.ConditionFalse, perfv1alpha1.ReasonNotThrottled, msg)
 }

@@ -20,13 +20,9 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
-	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/assess/report"
-	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
@@ -64,18 +60,4 @@ func (r *PerfRunReconciler) observeDisturbances(ctx context.Context, s *runScope
 		}
 	}
 	run.Status.Disturbances = diagnose.MergeDisturbances(run.Status.Disturbances, diagnose.Disturbances(watched, since))
-}
-
-// judgeDisturbances places each disturbance in the load tester's timeline, sets condition
-// Disturbed and returns the words the verdict's message carries (empty: none).
-func judgeDisturbances(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
-	report.PlaceDisturbances(run.Status.Disturbances, phasesOf(sum))
-	msg := report.DisturbanceMessage(run.Status.Disturbances)
-	if msg == "" {
-		setCondition(run, perfv1alpha1.ConditionDisturbed, metav1.ConditionFalse, perfv1alpha1.ReasonUndisturbed,
-			"no pod of the run or of Dapr's control plane restarted, was deleted or was created during the measured runs")
-		return ""
-	}
-	setCondition(run, perfv1alpha1.ConditionDisturbed, metav1.ConditionTrue, perfv1alpha1.ReasonPodsDisturbed, msg)
-	return msg
 }

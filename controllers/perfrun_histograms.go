@@ -91,7 +91,7 @@ func (r *PerfRunReconciler) keepHistograms(ctx context.Context, run *perfv1alpha
 			return false
 		}
 		run.Status.Histograms, run.Status.HistogramsGeneration = name, run.Generation
-		r.histogramTries.Delete(run.UID)
+		r.memory.histogramsDone(run)
 		return true
 	}
 	return false
@@ -105,12 +105,10 @@ const histogramsRetries = 3
 // retryHistograms reports whether to look for run's histograms again on the next poll,
 // counting the tries; after the last it forgets the run and the run concludes without.
 func (r *PerfRunReconciler) retryHistograms(ctx context.Context, run *perfv1alpha1.PerfRun) bool {
-	tries, _ := r.histogramTries.LoadOrStore(run.UID, 0)
-	if n := tries.(int); n < histogramsRetries {
-		r.histogramTries.Store(run.UID, n+1)
+	if r.memory.histogramTry(run) < histogramsRetries {
 		return true
 	}
-	r.histogramTries.Delete(run.UID)
+	r.memory.histogramsDone(run)
 	log.FromContext(ctx).Info("Concluding the run without its histograms", "tries", histogramsRetries+1)
 	return false
 }

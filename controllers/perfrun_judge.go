@@ -18,7 +18,6 @@ package controllers
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -26,58 +25,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess"
 	"github.com/daprbench/daprbench/internal/assess/regression"
-	"github.com/daprbench/daprbench/internal/assess/report"
-	"github.com/daprbench/daprbench/internal/assess/thresholds"
 )
-
-// conclude ends a run whose load is over: the load's outcome first, then, when its result
-// stands, the judges of the result (saturation, regression, thresholds), then the verdict.
-// Disturbances are judged in every case: they explain a failure as well as a success.
-func (r *PerfRunReconciler) conclude(ctx context.Context, run *perfv1alpha1.PerfRun, o *loadOutcome) error {
-	disturbed := judgeDisturbances(run, o.summary)
-	v := firstVerdict(o, loadChecks)
-	if v == nil {
-		setSaturated(run, run.Status.Result)
-		if err := r.judgeRegression(ctx, run); err != nil {
-			return err
-		}
-		if fail, violations := judgeThresholds(run); fail {
-			o.thresholdsViolated = violations
-		}
-		o.saturated = run.ConditionTrue(perfv1alpha1.ConditionSaturated)
-		o.headline = report.Headline(run.Status.Result)
-		v = firstVerdict(o, resultChecks)
-	}
-	if disturbed != "" {
-		v.message += "; " + disturbed
-	}
-	if v.failed {
-		markFailed(run, r.now(), v.reason, "%s", v.message)
-	} else {
-		markSucceeded(run, r.now(), v.reason, v.message)
-	}
-	return nil
-}
-
-// judgeThresholds sets ThresholdsMet from spec.thresholds and reports whether the run must
-// fail for it (a violation with failRun).
-func judgeThresholds(run *perfv1alpha1.PerfRun) (fail bool, msg string) {
-	v, ok := thresholds.Evaluate(run.Spec.Thresholds, run.Status.Result)
-	if !ok {
-		return false, ""
-	}
-	switch v.Outcome {
-	case thresholds.Met:
-		setCondition(run, perfv1alpha1.ConditionThresholdsMet, metav1.ConditionTrue, perfv1alpha1.ReasonThresholdsMet, v.Message())
-	case thresholds.Violated:
-		setCondition(run, perfv1alpha1.ConditionThresholdsMet, metav1.ConditionFalse, perfv1alpha1.ReasonThresholdsViolated, v.Message())
-		return run.Spec.Thresholds.FailRun, v.Message()
-	default:
-		setCondition(run, perfv1alpha1.ConditionThresholdsMet, metav1.ConditionUnknown, perfv1alpha1.ReasonInconclusive, v.Message())
-	}
-	return false, ""
-}
 
 // minReferenceRuns is the fewest earlier runs a regression is judged against (or the
 // window, when smaller): fewer have no spread worth the name (the outlier test needs five,
@@ -102,51 +52,33 @@ func acceptedBaseline(sched *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.Perf
 	return time.Time{}
 }
 
-// judgeRegression compares a scheduled run's result with the schedule's earlier successful
-// runs and sets Regressed. Runs not created by a schedule are not judged.
-func (r *PerfRunReconciler) judgeRegression(ctx context.Context, run *perfv1alpha1.PerfRun) error {
+// regressionEvidence is a scheduled run's history, for judging regression; nil for a run
+// no schedule made, or whose schedule is gone.
+func (r *PerfRunReconciler) regressionEvidence(ctx context.Context, run *perfv1alpha1.PerfRun) (*assess.History, error) {
 	name := run.Labels[perfv1alpha1.LabelSchedule]
-	if name == "" || run.Status.Result == nil {
-		return nil
+	if name == "" {
+		return nil, nil
 	}
 	sched := &perfv1alpha1.PerfSchedule{}
 	if err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, sched); err != nil {
-		return client.IgnoreNotFound(err)
+		return nil, client.IgnoreNotFound(err)
 	}
 	var list perfv1alpha1.PerfRunList
 	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: name}); err != nil {
-		return err
+		return nil, err
 	}
-	run.Status.RegressionBaseline = sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline]
 	history, earlier, reference := regressionHistory(run, sched, list.Items)
-	// A few reference runs have no spread worth the name: their noise would be reported as
-	// regressions. Judge once min(window, 5) earlier runs exist.
-	if need := min(regressionWindow(sched), minReferenceRuns); reference < need {
-		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoReference,
-			fmt.Sprintf("%d earlier successful, undisturbed runs of schedule %s with this template; %d are needed to judge a regression", reference, name, need))
-		return nil
-	}
-	tolerance := sched.Spec.Regression.TolerancePercent
-	regressed, findings, _ := regression.Compare(run.Status.Result, history, tolerance)
-	cur, workload, _ := run.Status.Environment.TargetCalibration()
-	var scores []float64 // of the same calibration workload: other versions do not compare
+	h := &assess.History{Schedule: name, AcceptedBaseline: sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline],
+		Earlier: history, Reference: reference, Need: min(regressionWindow(sched), minReferenceRuns),
+		TolerancePercent: sched.Spec.Regression.TolerancePercent}
+	// Calibrations of the same workload only: other versions do not compare.
+	_, workload, _ := run.Status.Environment.TargetCalibration()
 	for i := range earlier[:min(len(history), len(earlier))] {
 		if v, w, ok := earlier[i].Status.Environment.TargetCalibration(); ok && w == workload {
-			scores = append(scores, v)
+			h.CalibrationScores = append(h.CalibrationScores, v)
 		}
 	}
-	warning := regression.CalibrationWarning(cur, scores)
-	msg := regression.Message(findings)
-	if warning != "" {
-		msg += "; " + warning
-	}
-	switch {
-	case regressed:
-		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionTrue, perfv1alpha1.ReasonRegressed, msg)
-	default:
-		setCondition(run, perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoRegression, msg)
-	}
-	return nil
+	return h, nil
 }
 
 // regressionWindow is the number of reference runs a schedule's runs are judged against.

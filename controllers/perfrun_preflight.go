@@ -109,7 +109,7 @@ func (r *PerfRunReconciler) preflight(ctx context.Context, s *runScope) (stepRes
 	}
 	for _, v := range run.Spec.Variants {
 		if skew := diagnose.SidecarSkew(env.DaprVersion, v.SidecarImage); v.SidecarImage != "" && skew != "" {
-			r.Recorder.Eventf(run, nil, corev1.EventTypeWarning, ReasonSidecarVersionSkew, "Preflight", "variant %s: %s", v.Name, skew)
+			s.events.Eventf(corev1.EventTypeWarning, ReasonSidecarVersionSkew, "Preflight", "variant %s: %s", v.Name, skew)
 		}
 	}
 	setDaprReady(run, true, perfv1alpha1.ReasonDaprFound,

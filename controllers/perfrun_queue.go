@@ -18,13 +18,11 @@ package controllers
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/queue"
@@ -43,8 +41,8 @@ func (r *PerfRunReconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.P
 		return true, nil
 	}
 	// One admission at a time, so two runs never both see the other not yet measuring.
-	r.admissions.mu.Lock()
-	defer r.admissions.mu.Unlock()
+	r.memory.admitting.Lock()
+	defer r.memory.admitting.Unlock()
 	ahead, err := r.runAhead(ctx, run)
 	if err != nil {
 		return false, err
@@ -66,45 +64,13 @@ func (r *PerfRunReconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.P
 	}
 	setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionFalse, perfv1alpha1.ReasonAdmitted,
 		"no earlier run measures or waits on this run's nodes")
-	r.admissions.add(run, r.Clock.Now())
+	r.memory.admit(run, r.Clock.Now())
 	return true, nil
 }
 
 // admissionMemory is how long an admitted run counts as measuring whatever the cache says:
 // far longer than the cache takes to show its Running status.
 const admissionMemory = time.Minute
-
-// admissions remembers the runs admitted in the last admissionMemory.
-type admissions struct {
-	mu     sync.Mutex
-	recent map[types.UID]admitted
-}
-
-type admitted struct {
-	run *perfv1alpha1.PerfRun
-	at  time.Time
-}
-
-func (a *admissions) add(run *perfv1alpha1.PerfRun, now time.Time) {
-	if a.recent == nil {
-		a.recent = map[types.UID]admitted{}
-	}
-	for uid, e := range a.recent {
-		if now.Sub(e.at) > admissionMemory {
-			delete(a.recent, uid)
-		}
-	}
-	a.recent[run.UID] = admitted{run: run.DeepCopy(), at: now}
-}
-
-// measuringSoon is the cached view of a run corrected by this manager's own admissions.
-func (a *admissions) measuringSoon(other *perfv1alpha1.PerfRun, now time.Time) (*perfv1alpha1.PerfRun, bool) {
-	e, ok := a.recent[other.UID]
-	if !ok || now.Sub(e.at) > admissionMemory || other.Finished() {
-		return other, other.Status.Phase == perfv1alpha1.PhaseRunning
-	}
-	return e.run, true
-}
 
 // runAhead names the earliest run this one must wait for, "" when none.
 func (r *PerfRunReconciler) runAhead(ctx context.Context, run *perfv1alpha1.PerfRun) (string, error) {
@@ -118,6 +84,6 @@ func (r *PerfRunReconciler) runAhead(ctx context.Context, run *perfv1alpha1.Perf
 	nodeErr := r.APIReader.List(ctx, &nodes)
 	now := r.Clock.Now()
 	return queue.Ahead(run, runs.Items, nodes.Items, nodeErr == nil, func(other *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
-		return r.admissions.measuringSoon(other, now)
+		return r.memory.measuringSoon(other, now)
 	}), nil
 }

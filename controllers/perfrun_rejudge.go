@@ -26,7 +26,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/assess"
 )
 
 // measuredSpec fingerprints what a spec measures: everything but its thresholds, which
@@ -65,19 +65,8 @@ func (r *PerfRunReconciler) rejudge(run *perfv1alpha1.PerfRun) bool {
 		st.Conditions[i].ObservedGeneration = run.Generation // the same measurement answers this spec
 	}
 	meta.RemoveStatusCondition(&st.Conditions, perfv1alpha1.ConditionThresholdsMet)
-	o := loadOutcome{saturated: run.ConditionTrue(perfv1alpha1.ConditionSaturated), headline: report.Headline(st.Result)}
-	if fail, violations := judgeThresholds(run); fail {
-		o.thresholdsViolated = violations
-	}
-	v := firstVerdict(&o, resultChecks)
-	if c := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionDisturbed); c != nil && c.Status == metav1.ConditionTrue {
-		v.message += "; " + c.Message
-	}
-	v.message += fmt.Sprintf(" (re-judged: generation %d changed only the thresholds)", run.Generation)
-	if v.failed {
-		markFailed(run, r.now(), v.reason, "%s", v.message)
-	} else {
-		markSucceeded(run, r.now(), v.reason, v.message)
-	}
+	a := assess.Rejudge(run)
+	a.Verdict.Message += fmt.Sprintf(" (re-judged: generation %d changed only the thresholds)", run.Generation)
+	applyVerdict(run, a, r.now())
 	return true
 }

@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -46,6 +47,11 @@ type runScope struct {
 	jobRead bool
 	pods    []corev1.Pod // newest first
 	podRead bool
+
+	// events are the pass's own events, emitted once its status is written.
+	events *eventQueue
+	// evidence is what collect gathered of a finished load, for judge; nil until then.
+	evidence *assess.Evidence
 }
 
 func newRunScope(run *perfv1alpha1.PerfRun, reader client.Reader) *runScope {

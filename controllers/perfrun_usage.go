@@ -20,51 +20,19 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/assess"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
-
-// usageThrottle remembers when each run was last sampled, so the metrics API is read once
-// per interval however often the run is reconciled. Losing it on restart costs one early read.
-type usageThrottle struct {
-	mu   sync.Mutex
-	last map[types.UID]time.Time
-}
-
-func (t *usageThrottle) due(uid types.UID, now time.Time, interval time.Duration) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.last == nil {
-		t.last = map[types.UID]time.Time{}
-	}
-	if last, ok := t.last[uid]; ok && now.Sub(last) < interval {
-		return false
-	}
-	t.last[uid] = now
-	return true
-}
-
-func (t *usageThrottle) forget(uid types.UID) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.last, uid)
-}
-
-// phaseEdge is dropped at both ends of every measured run before a metrics window may count
-// for it: the load ramps up and drains there, and the run's start is known to the second.
-const phaseEdge = 2 * time.Second
 
 // metricsTimeout bounds one reading of the metrics API: an aggregated API that hangs (its
 // backend gone) must not hold the reconcile, which the whole run waits on.
@@ -84,7 +52,7 @@ func (r *PerfRunReconciler) sampleUsage(ctx context.Context, s *runScope, tester
 		return
 	}
 	since, ok := loadStart(testers)
-	if !ok || !r.throttle.due(run.UID, r.Clock.Now(), r.UsageInterval) {
+	if !ok || !r.memory.sampleDue(run, r.Clock.Now(), r.UsageInterval) {
 		return
 	}
 	r.sampleCounters(ctx, s, testers)
@@ -117,11 +85,11 @@ func (r *PerfRunReconciler) sampleUsage(ctx context.Context, s *runScope, tester
 // figure at all).
 func (r *PerfRunReconciler) awaitingTail(run *perfv1alpha1.PerfRun, sum *result.Summary, finishedAt time.Time) bool {
 	live := run.Status.LiveUsage
-	phases := phasesOf(sum)
+	phases := assess.Phases(sum)
 	if live == nil || len(phases) == 0 || !r.Clock.Now().Before(finishedAt.Add(usageTailWait)) {
 		return false
 	}
-	lastEnd := phases[len(phases)-1].End.Add(-phaseEdge)
+	lastEnd := phases[len(phases)-1].End.Add(-assess.PhaseEdge)
 	windowsBehind := r.Usage != nil && len(live.Windows) > 0 &&
 		!slices.ContainsFunc(live.Windows, func(w perfv1alpha1.UsageWindow) bool { return !w.End.Time.Before(lastEnd) })
 	countersBehind := r.Counters != nil && len(live.Counters) > 0 && usage.CountersBehind(live.Counters, lastEnd) != ""
@@ -130,85 +98,16 @@ func (r *PerfRunReconciler) awaitingTail(run *perfv1alpha1.PerfRun, sum *result.
 
 // takeLiveUsage ends the run's sampling and hands over what it recorded.
 func (r *PerfRunReconciler) takeLiveUsage(run *perfv1alpha1.PerfRun) *perfv1alpha1.LiveUsage {
-	r.throttle.forget(run.UID)
+	r.memory.samplingDone(run)
 	live := run.Status.LiveUsage
 	run.Status.LiveUsage = nil
 	return live
-}
-
-// usageByVariant attributes the recorded windows to the measured runs of the summary's
-// timeline, per variant; nil when usage is not sampled or the metrics API failed (its own
-// error is the condition's message).
-func (r *PerfRunReconciler) usageByVariant(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage, sum *result.Summary) map[string]*perfv1alpha1.ResourceUsage {
-	if r.Usage == nil || live == nil || metricsFailed(run) {
-		return nil
-	}
-	return usage.Attribute(live.Windows, phasesOf(sum), phaseEdge)
-}
-
-// judgeUsage sets ResourceUsageAvailable from the result: whether a window lay wholly
-// inside a measured run of the measured path.
-func (r *PerfRunReconciler) judgeUsage(run *perfv1alpha1.PerfRun, live *perfv1alpha1.LiveUsage, sum *result.Summary) {
-	res := run.Status.Result
-	if r.Usage == nil || res == nil || metricsFailed(run) {
-		return
-	}
-	if res.Resources == nil {
-		setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionFalse, perfv1alpha1.ReasonMetricsUnavailable,
-			fmt.Sprintf("no metrics window lay wholly inside a measured run (%d windows recorded; %s): metrics-server reports a window "+
-				"every ~15s and a pod's first ~20s after it starts; make load.duration longer than two windows plus %v", windowCount(live), describePhases(phasesOf(sum)), 2*phaseEdge))
-		return
-	}
-	msg := fmt.Sprintf("metrics windows inside the measured runs: %s: %s", report.MeasuredVariant(run), usage.Counts(res.Resources))
-	if b := res.BaselineResources; b != nil {
-		msg += fmt.Sprintf("; baseline: %s", usage.Counts(b))
-	}
-	setCondition(run, perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionTrue, perfv1alpha1.ReasonSampled, msg)
 }
 
 // metricsFailed is true when sampling already found the metrics API failing.
 func metricsFailed(run *perfv1alpha1.PerfRun) bool {
 	c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)
 	return c != nil && c.Status == metav1.ConditionFalse
-}
-
-// phasesOf is the summary's timeline: one phase per measured run, in order. Runs whose start
-// was dropped to fit the termination message have none.
-func phasesOf(sum *result.Summary) []usage.Phase {
-	if sum == nil {
-		return nil
-	}
-	var phases []usage.Phase
-	for _, run := range sum.Runs {
-		if run.StartUnix == 0 || run.Seconds <= 0 {
-			continue
-		}
-		length := time.Duration(run.Seconds * float64(time.Second))
-		starts := []int64{run.StartUnix}
-		if run.SecondHalfUnix > 0 { // measured in two halves, with other paths between them
-			starts, length = append(starts, run.SecondHalfUnix), length/2
-		}
-		for _, s := range starts {
-			start := time.Unix(s, 0)
-			phases = append(phases, usage.Phase{Variant: string(run.Variant), Start: start, End: start.Add(length)})
-		}
-	}
-	slices.SortFunc(phases, func(a, b usage.Phase) int { return a.Start.Compare(b.Start) })
-	return phases
-}
-
-func describePhases(phases []usage.Phase) string {
-	if len(phases) == 0 {
-		return "the load tester's summary has no timeline"
-	}
-	return fmt.Sprintf("%d runs of %v", len(phases), phases[0].End.Sub(phases[0].Start).Round(time.Second))
-}
-
-func windowCount(live *perfv1alpha1.LiveUsage) int {
-	if live == nil {
-		return 0
-	}
-	return len(live.Windows)
 }
 
 // loadStart is when the load tester's container started (running or since terminated).

@@ -27,7 +27,6 @@ import (
 
 	"github.com/robfig/cron/v3"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -67,6 +66,16 @@ func (r *PerfScheduleReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	orig := s.DeepCopy()
 	s.Status.ObservedGeneration = s.Generation
 
+	// Every step's status and events are written even when a later step fails.
+	q := &eventQueue{}
+	res, err := r.schedule(ctx, s, q)
+	res, _, err = endPass(ctx, r.Client, r.Recorder, passEnd{orig: orig, obj: s, origStatus: orig.Status, status: s.Status,
+		origConditions: orig.Status.Conditions, conditions: s.Status.Conditions, now: metav1.NewTime(r.Clock.Now()), events: q, result: res, err: err})
+	return res, err
+}
+
+// schedule is a pass over a schedule: its history summarized and pruned, then its slot.
+func (r *PerfScheduleReconciler) schedule(ctx context.Context, s *perfv1alpha1.PerfSchedule, q *eventQueue) (ctrl.Result, error) {
 	runs, err := r.ownedRuns(ctx, s)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -75,16 +84,7 @@ func (r *PerfScheduleReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if err := r.pruneHistory(ctx, s, runs); err != nil {
 		return ctrl.Result{}, err
 	}
-	q := &eventQueue{}
-	res, err := r.handleSlot(ctx, s, runs, q)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	stampTransitions(orig.Status.Conditions, s.Status.Conditions, metav1.NewTime(r.Clock.Now()))
-	if err := writeStatusThenEvents(ctx, r.Client, r.Recorder, orig, s, !equality.Semantic.DeepEqual(orig.Status, s.Status), q); err != nil {
-		return ctrl.Result{}, err
-	}
-	return res, nil
+	return r.handleSlot(ctx, s, runs, q)
 }
 
 // ownedRuns lists the schedule's runs, oldest slot first.

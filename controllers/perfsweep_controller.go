@@ -23,7 +23,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -73,13 +72,9 @@ func (r *PerfSweepReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	}
 	q := &eventQueue{}
 	err := r.advance(ctx, sw, q)
-	if werr := writeStatusThenEvents(ctx, r.Client, r.Recorder, orig, sw, !equality.Semantic.DeepEqual(orig.Status, sw.Status), q); werr != nil {
-		if apierrors.IsConflict(werr) && err == nil {
-			return ctrl.Result{RequeueAfter: time.Second}, nil // a newer status exists: look again
-		}
-		return ctrl.Result{}, werr
-	}
-	return ctrl.Result{}, err
+	res, _, err := endPass(ctx, r.Client, r.Recorder, passEnd{orig: orig, obj: sw, origStatus: orig.Status, status: sw.Status,
+		origConditions: orig.Status.Conditions, conditions: sw.Status.Conditions, now: metav1.NewTime(r.Clock.Now()), events: q, err: err})
+	return res, err
 }
 
 // stopEarlierGenerations deletes the sweep's runs of earlier generations that have not
@@ -297,7 +292,7 @@ func (r *PerfSweepReconciler) finish(sw *perfv1alpha1.PerfSweep, q *eventQueue) 
 		msg = fmt.Sprintf("none of the %d points could be measured; see status.points", len(sw.Status.Points))
 	}
 	meta.SetStatusCondition(&sw.Status.Conditions, metav1.Condition{Type: condType, Status: status, Reason: reason,
-		Message: msg, ObservedGeneration: sw.Generation, LastTransitionTime: now})
+		Message: msg, ObservedGeneration: sw.Generation})
 	eventType := corev1.EventTypeNormal
 	if ok == 0 {
 		eventType = corev1.EventTypeWarning

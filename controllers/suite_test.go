@@ -65,6 +65,8 @@ var (
 	stopManager func()
 	// managerCache is the running manager's cache, to check what it holds.
 	managerCache cache.Cache
+	// runReconciler is the running manager's PerfRun reconciler, to check its memory.
+	runReconciler *PerfRunReconciler
 	// metricsAddr is where the manager serves /metrics, scraped by a spec.
 	metricsAddr = freeAddr()
 )
@@ -132,7 +134,7 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string) func() {
 	})
 	Expect(err).NotTo(HaveOccurred())
 	managerCache = mgr.GetCache()
-	Expect((&PerfRunReconciler{
+	runReconciler = &PerfRunReconciler{
 		Client:            mgr.GetClient(),
 		APIReader:         mgr.GetAPIReader(),
 		Recorder:          mgr.GetEventRecorder("daprbench"),
@@ -147,7 +149,8 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string) func() {
 		UsageInterval:   testPollInterval,
 		WatchNamespaces: watchNamespaces,
 		Logs:            testLogs,
-	}).SetupWithManager(mgr)).To(Succeed())
+	}
+	Expect(runReconciler.SetupWithManager(mgr)).To(Succeed())
 	Expect((&PerfScheduleReconciler{
 		Client:   mgr.GetClient(),
 		Recorder: mgr.GetEventRecorder("daprbench-schedule"),

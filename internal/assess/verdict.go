@@ -14,13 +14,12 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package assess
 
 import (
 	"fmt"
 
 	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
@@ -32,16 +31,12 @@ import (
 // all, then — once the result stands and has been judged — whether its gates fail the run.
 // Every check reads only the load outcome, gathered beforehand, so the chain is a pure function.
 
-// loadOutcome is what a finished load left, read once.
-type loadOutcome struct {
-	jobFailed     *batchv1.JobCondition // the Job's Failed condition, nil when it completed
-	firstFailure  string                // in a group, the error of the pod that failed first
-	terminated    *corev1.ContainerStateTerminated
-	message       string // the leader's termination message
-	summary       *result.Summary
-	decodeErr     error
-	missing       string // what of the spec's measurements the summary lacks
-	podsDescribed string // the load tester's pods, in the kubelet's words
+// outcome is what the verdict's checks read: what the load left, and once its result
+// stands and has been judged, what the judges found.
+type outcome struct {
+	Load
+	summary *result.Summary // Load.Summary, unless it could not be decoded
+	missing string          // what of the spec's measurements the summary lacks
 
 	// Known once the result stands and has been judged.
 	thresholdsViolated string // with spec.thresholds.failRun: the violations
@@ -49,15 +44,8 @@ type loadOutcome struct {
 	headline           string
 }
 
-// verdict ends a run: Failed with a reason, or Succeeded (reason Succeeded or Saturated).
-type verdict struct {
-	failed  bool
-	reason  string
-	message string
-}
-
 // A verdictCheck decides the run, or returns nil to leave it to the next check.
-type verdictCheck func(o *loadOutcome) *verdict
+type verdictCheck func(o *outcome) *Verdict
 
 var (
 	// loadChecks decide a run whose load left no result to judge, in order.
@@ -67,7 +55,7 @@ var (
 )
 
 // firstVerdict is the verdict of the first check that decides, nil when none does.
-func firstVerdict(o *loadOutcome, checks []verdictCheck) *verdict {
+func firstVerdict(o *outcome, checks []verdictCheck) *Verdict {
 	for _, check := range checks {
 		if v := check(o); v != nil {
 			return v
@@ -76,13 +64,13 @@ func firstVerdict(o *loadOutcome, checks []verdictCheck) *verdict {
 	return nil
 }
 
-func failed(reason, format string, args ...any) *verdict {
-	return &verdict{failed: true, reason: reason, message: fmt.Sprintf(format, args...)}
+func failed(reason, format string, args ...any) *Verdict {
+	return &Verdict{Failed: true, Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
 // loadTesterFailed: the Job failed; the first pod's error, the summary's or the exit says why.
-func loadTesterFailed(o *loadOutcome) *verdict {
-	cond := o.jobFailed
+func loadTesterFailed(o *outcome) *Verdict {
+	cond := o.JobFailed
 	if cond == nil {
 		return nil
 	}
@@ -92,34 +80,34 @@ func loadTesterFailed(o *loadOutcome) *verdict {
 	}
 	detail := cond.Message
 	switch {
-	case o.firstFailure != "":
-		detail = o.firstFailure
-	case o.decodeErr == nil && o.summary != nil && o.summary.Error != "":
+	case o.FirstFailure != "":
+		detail = o.FirstFailure
+	case o.DecodeErr == nil && o.summary != nil && o.summary.Error != "":
 		detail = o.summary.Error
-	case o.terminated != nil:
-		detail = fmt.Sprintf("container exited %d (%s) %s", o.terminated.ExitCode, o.terminated.Reason, diagnose.Truncate(o.message, 500))
+	case o.Terminated != nil:
+		detail = fmt.Sprintf("container exited %d (%s) %s", o.Terminated.ExitCode, o.Terminated.Reason, diagnose.Truncate(o.Message, 500))
 	}
 	return failed(reason, "the load tester failed: %s", detail)
 }
 
 // noTerminatedState: the Job completed, but no load-tester container said how it ended.
-func noTerminatedState(o *loadOutcome) *verdict {
-	if o.terminated != nil {
+func noTerminatedState(o *outcome) *Verdict {
+	if o.Terminated != nil {
 		return nil
 	}
 	return failed(perfv1alpha1.ReasonInvalidResult,
-		"the load-tester Job finished but no load-tester container reported a terminated state within %v: %s", terminationGrace, o.podsDescribed)
+		"the load-tester Job finished but no load-tester container reported a terminated state within %v: %s", o.Waited, o.PodsDescribed)
 }
 
-func unreadableSummary(o *loadOutcome) *verdict {
-	if o.decodeErr == nil {
+func unreadableSummary(o *outcome) *Verdict {
+	if o.DecodeErr == nil {
 		return nil
 	}
 	return failed(perfv1alpha1.ReasonInvalidResult,
-		"the load tester finished but its summary could not be read: %v (termination message: %q)", o.decodeErr, diagnose.Truncate(o.message, 200))
+		"the load tester finished but its summary could not be read: %v (termination message: %q)", o.DecodeErr, diagnose.Truncate(o.Message, 200))
 }
 
-func loadTesterReportedError(o *loadOutcome) *verdict {
+func loadTesterReportedError(o *outcome) *Verdict {
 	if o.summary.Error == "" {
 		return nil
 	}
@@ -128,14 +116,14 @@ func loadTesterReportedError(o *loadOutcome) *verdict {
 
 // incompleteSummary: a result without a path or repetition the spec asked for is not the
 // result asked for.
-func incompleteSummary(o *loadOutcome) *verdict {
+func incompleteSummary(o *outcome) *Verdict {
 	if o.missing == "" {
 		return nil
 	}
 	return failed(perfv1alpha1.ReasonInvalidResult, "the load tester's summary is incomplete: %s", o.missing)
 }
 
-func thresholdsFailRun(o *loadOutcome) *verdict {
+func thresholdsFailRun(o *outcome) *Verdict {
 	if o.thresholdsViolated == "" {
 		return nil
 	}
@@ -143,10 +131,10 @@ func thresholdsFailRun(o *loadOutcome) *verdict {
 }
 
 // succeeded: a saturated run finished, but claims no added latency.
-func succeeded(o *loadOutcome) *verdict {
+func succeeded(o *outcome) *Verdict {
 	reason := perfv1alpha1.ReasonSucceeded
 	if o.saturated {
 		reason = perfv1alpha1.ReasonSaturated
 	}
-	return &verdict{reason: reason, message: o.headline}
+	return &Verdict{Reason: reason, Message: o.headline}
 }

@@ -14,12 +14,13 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package assess
 
 import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -36,47 +37,46 @@ func TestTheVerdictChainDecidesInOrder(t *testing.T) {
 	good := &result.Summary{RequestedQPS: 1000}
 	for _, tc := range []struct {
 		name         string
-		loadOutcome  loadOutcome
+		outcome      outcome
 		judged       bool // the result stood and was judged
 		failed       bool
 		reason, text string
 	}{
-		{name: "the Job's deadline is a timeout", loadOutcome: loadOutcome{jobFailed: deadline, terminated: exited, message: "killed", decodeErr: errors.New("eof")},
+		{name: "the Job's deadline is a timeout", outcome: outcome{Load: Load{JobFailed: deadline, Terminated: exited, Message: "killed", DecodeErr: errors.New("eof"), Waited: 30 * time.Second}},
 			failed: true, reason: perfv1alpha1.ReasonTimeout, text: "the load tester failed: container exited 1 (Error) killed"},
-		{name: "a group's first failure wins over the summary's error", loadOutcome: loadOutcome{jobFailed: backoff, firstFailure: "pod 2 of the group: dial tcp: refused",
-			terminated: exited, summary: &result.Summary{Error: "group aborted"}},
+		{name: "a group's first failure wins over the summary's error", outcome: outcome{Load: Load{JobFailed: backoff, FirstFailure: "pod 2 of the group: dial tcp: refused", Terminated: exited, Summary: &result.Summary{Error: "group aborted"}, Waited: 30 * time.Second}, summary: &result.Summary{Error: "group aborted"}},
 			failed: true, reason: perfv1alpha1.ReasonLoadTesterFailed, text: "the load tester failed: pod 2 of the group: dial tcp: refused"},
-		{name: "a failed Job's summary error", loadOutcome: loadOutcome{jobFailed: backoff, terminated: exited, summary: &result.Summary{Error: "target never answered"}},
+		{name: "a failed Job's summary error", outcome: outcome{Load: Load{JobFailed: backoff, Terminated: exited, Summary: &result.Summary{Error: "target never answered"}, Waited: 30 * time.Second}, summary: &result.Summary{Error: "target never answered"}},
 			failed: true, reason: perfv1alpha1.ReasonLoadTesterFailed, text: "the load tester failed: target never answered"},
-		{name: "a failed Job with nothing else to say", loadOutcome: loadOutcome{jobFailed: backoff, decodeErr: errors.New("eof")},
+		{name: "a failed Job with nothing else to say", outcome: outcome{Load: Load{JobFailed: backoff, DecodeErr: errors.New("eof"), Waited: 30 * time.Second}},
 			failed: true, reason: perfv1alpha1.ReasonLoadTesterFailed, text: "the load tester failed: Job has reached the specified backoff limit"},
-		{name: "no terminated state", loadOutcome: loadOutcome{podsDescribed: "pod p (Succeeded): no container status yet", decodeErr: errors.New("eof")},
+		{name: "no terminated state", outcome: outcome{Load: Load{PodsDescribed: "pod p (Succeeded): no container status yet", DecodeErr: errors.New("eof"), Waited: 30 * time.Second}},
 			failed: true, reason: perfv1alpha1.ReasonInvalidResult, text: "no load-tester container reported a terminated state within 30s: pod p"},
-		{name: "an unreadable summary", loadOutcome: loadOutcome{terminated: completed, message: "garbage", decodeErr: errors.New("invalid character")},
+		{name: "an unreadable summary", outcome: outcome{Load: Load{Terminated: completed, Message: "garbage", DecodeErr: errors.New("invalid character"), Waited: 30 * time.Second}},
 			failed: true, reason: perfv1alpha1.ReasonInvalidResult, text: `its summary could not be read: invalid character (termination message: "garbage")`},
-		{name: "the load tester's own error", loadOutcome: loadOutcome{terminated: completed, summary: &result.Summary{Error: "sidecar never ready"}},
+		{name: "the load tester's own error", outcome: outcome{Load: Load{Terminated: completed, Summary: &result.Summary{Error: "sidecar never ready"}, Waited: 30 * time.Second}, summary: &result.Summary{Error: "sidecar never ready"}},
 			failed: true, reason: perfv1alpha1.ReasonLoadTesterFailed, text: "the load tester reported: sidecar never ready"},
-		{name: "an incomplete summary", loadOutcome: loadOutcome{terminated: completed, summary: good, missing: "it holds 1 of the 3 repetitions of the baseline path"},
+		{name: "an incomplete summary", outcome: outcome{Load: Load{Terminated: completed, Summary: good, Waited: 30 * time.Second}, summary: good, missing: "it holds 1 of the 3 repetitions of the baseline path"},
 			failed: true, reason: perfv1alpha1.ReasonInvalidResult, text: "incomplete: it holds 1 of the 3"},
-		{name: "failRun thresholds", loadOutcome: loadOutcome{terminated: completed, summary: good, thresholdsViolated: "added p90 2.1ms > 2ms", headline: "h"}, judged: true,
+		{name: "failRun thresholds", outcome: outcome{Load: Load{Terminated: completed, Summary: good, Waited: 30 * time.Second}, summary: good, thresholdsViolated: "added p90 2.1ms > 2ms", headline: "h"}, judged: true,
 			failed: true, reason: perfv1alpha1.ReasonThresholdsViolated, text: "thresholds violated (spec.thresholds.failRun): added p90 2.1ms > 2ms"},
-		{name: "saturated, but finished", loadOutcome: loadOutcome{terminated: completed, summary: good, saturated: true, headline: "60000 requests"}, judged: true,
+		{name: "saturated, but finished", outcome: outcome{Load: Load{Terminated: completed, Summary: good, Waited: 30 * time.Second}, summary: good, saturated: true, headline: "60000 requests"}, judged: true,
 			reason: perfv1alpha1.ReasonSaturated, text: "60000 requests"},
-		{name: "succeeded", loadOutcome: loadOutcome{terminated: completed, summary: good, headline: "60000 requests"}, judged: true,
+		{name: "succeeded", outcome: outcome{Load: Load{Terminated: completed, Summary: good, Waited: 30 * time.Second}, summary: good, headline: "60000 requests"}, judged: true,
 			reason: perfv1alpha1.ReasonSucceeded, text: "60000 requests"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := firstVerdict(&tc.loadOutcome, loadChecks)
+			v := firstVerdict(&tc.outcome, loadChecks)
 			if tc.judged {
 				if v != nil {
 					t.Fatalf("a standing result was decided before it was judged: %+v", v)
 				}
-				v = firstVerdict(&tc.loadOutcome, resultChecks)
+				v = firstVerdict(&tc.outcome, resultChecks)
 			}
 			if v == nil {
 				t.Fatal("no check decided")
 			}
-			if v.failed != tc.failed || v.reason != tc.reason || !strings.Contains(v.message, tc.text) {
+			if v.Failed != tc.failed || v.Reason != tc.reason || !strings.Contains(v.Message, tc.text) {
 				t.Errorf("verdict %+v, want failed=%v %s containing %q", *v, tc.failed, tc.reason, tc.text)
 			}
 		})

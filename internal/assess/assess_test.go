@@ -1,0 +1,198 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package assess
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
+)
+
+var start = time.Unix(5_000_000, 0)
+
+// twoPaths is a summary of one 30 s baseline run then one 30 s Dapr run at 1000 rps.
+func twoPaths() *result.Summary {
+	run := func(v result.Variant, at int64, p90 int64) result.Run {
+		return result.Run{Variant: v, StartUnix: start.Unix() + at, Seconds: 30, ActualQPS: 1000, Requests: 30_000, Scheduled: 30_000,
+			TesterLagP99Us: 100, Percentiles: []result.Percentile{{P: 50, Us: p90 / 2}, {P: 90, Us: p90}, {P: 99, Us: 2 * p90}}}
+	}
+	return &result.Summary{RequestedQPS: 1000, GapUs: 16_000, Runs: []result.Run{run(result.Baseline, 0, 800), run(result.Dapr, 40, 1600)},
+		Merged: []result.Merged{{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 50, Us: 800}, {P: 90, Us: 1600}, {P: 99, Us: 3200}}}}}
+}
+
+func newRun(mutate ...func(*perfv1alpha1.PerfRunSpec)) *perfv1alpha1.PerfRun {
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "r", Generation: 2},
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000, Repetitions: 1}}}
+	for _, m := range mutate {
+		m(&run.Spec)
+	}
+	return run
+}
+
+// counters is the server sidecar's counters read every 5 s over the two runs: idle in the
+// baseline, at cpuMilli and throttled in the given share of its periods through Dapr.
+func counters(cpuMilli int64, throttled float64) *perfv1alpha1.LiveUsage {
+	live := &perfv1alpha1.LiveUsage{}
+	var cpu, periods, stalled float64
+	for at := 0; at <= 75; at += 5 {
+		live.Counters = append(live.Counters, perfv1alpha1.CounterSample{Role: "serverSidecar", At: metav1.NewMicroTime(start.Add(time.Duration(at) * time.Second)),
+			CPUMillis: int64(cpu), Periods: int64(periods), ThrottledPeriods: int64(stalled), ThrottledMillis: int64(stalled * 50)})
+		rate, share := float64(2), 0.0
+		if at >= 40 && at < 70 {
+			rate, share = float64(cpuMilli), throttled
+		}
+		cpu += 5 * rate
+		periods += 50
+		stalled += 50 * share
+	}
+	return live
+}
+
+func conditionIn(a Assessment, t string) *metav1.Condition {
+	return meta.FindStatusCondition(a.Conditions, t)
+}
+
+func TestEvaluateJudgesAFinishedLoad(t *testing.T) {
+	completed := &corev1.ContainerStateTerminated{Reason: "Completed"}
+	for _, tc := range []struct {
+		name   string
+		run    *perfv1alpha1.PerfRun
+		ev     Evidence
+		check  func(t *testing.T, a Assessment)
+		reason string
+		failed bool
+	}{{
+		name: "a result within its gate, the sidecar throttled",
+		run: newRun(func(s *perfv1alpha1.PerfRunSpec) {
+			s.Thresholds = &perfv1alpha1.Thresholds{MaxP90: &metav1.Duration{Duration: 5 * time.Millisecond}}
+		}),
+		ev: Evidence{Load: Load{Terminated: completed, Summary: twoPaths()}, Live: counters(480, 0.6), CountersSource: "fake"},
+		check: func(t *testing.T, a Assessment) {
+			if a.Result == nil || a.Result.Latency.P90.Duration != 1600*time.Microsecond || !a.Result.LimitBound {
+				t.Fatalf("result %+v: the summary's figures, limit-bound", a.Result)
+			}
+			if c := conditionIn(a, perfv1alpha1.ConditionCPULimitBound); c == nil || c.Status != metav1.ConditionTrue || c.ObservedGeneration != 2 {
+				t.Errorf("CPULimitBound %+v, want True for generation 2", c)
+			}
+			if c := conditionIn(a, perfv1alpha1.ConditionThresholdsMet); c == nil || c.Status != metav1.ConditionTrue {
+				t.Errorf("ThresholdsMet %+v", c)
+			}
+			if c := conditionIn(a, perfv1alpha1.ConditionSaturated); c == nil || c.Status != metav1.ConditionFalse {
+				t.Errorf("Saturated %+v", c)
+			}
+			if conditionIn(a, perfv1alpha1.ConditionResourceUsageAvailable) != nil || conditionIn(a, perfv1alpha1.ConditionRegressed) != nil {
+				t.Errorf("conditions of evidence not gathered: %+v", a.Conditions)
+			}
+			if !strings.Contains(a.Verdict.Message, "bounded by the CPU limit: serverSidecar") {
+				t.Errorf("verdict %q", a.Verdict.Message)
+			}
+		},
+		reason: perfv1alpha1.ReasonSucceeded,
+	}, {
+		name: "an unreadable summary: no result, disturbances still judged",
+		run:  newRun(),
+		ev:   Evidence{Load: Load{Terminated: completed, Message: "garbage", DecodeErr: errors.New("invalid character")}},
+		check: func(t *testing.T, a Assessment) {
+			if a.Result != nil {
+				t.Errorf("a result from an unreadable summary: %+v", a.Result)
+			}
+			if c := conditionIn(a, perfv1alpha1.ConditionDisturbed); c == nil || c.Status != metav1.ConditionFalse {
+				t.Errorf("Disturbed %+v", c)
+			}
+		},
+		reason: perfv1alpha1.ReasonInvalidResult, failed: true,
+	}, {
+		name: "a failed Job keeps its partial result",
+		run:  newRun(),
+		ev: Evidence{Load: Load{JobFailed: &batchv1.JobCondition{Type: batchv1.JobFailed, Reason: batchv1.JobReasonBackoffLimitExceeded},
+			Terminated: &corev1.ContainerStateTerminated{ExitCode: 1}, Summary: twoPaths()}},
+		check: func(t *testing.T, a Assessment) {
+			if a.Result == nil || conditionIn(a, perfv1alpha1.ConditionSaturated) != nil {
+				t.Errorf("result %v, saturated %+v: the partial result is kept, and not judged", a.Result != nil, conditionIn(a, perfv1alpha1.ConditionSaturated))
+			}
+		},
+		reason: perfv1alpha1.ReasonLoadTesterFailed, failed: true,
+	}, {
+		name: "a pod restarted inside the Dapr run",
+		run:  newRun(),
+		ev: Evidence{Load: Load{Terminated: completed, Summary: twoPaths()}, Disturbances: []perfv1alpha1.Disturbance{{
+			Kind: perfv1alpha1.DisturbanceRestarted, Role: "target", Pod: "p", Container: "daprd", Time: metav1.NewTime(start.Add(50 * time.Second))}}},
+		check: func(t *testing.T, a Assessment) {
+			if c := conditionIn(a, perfv1alpha1.ConditionDisturbed); c == nil || c.Status != metav1.ConditionTrue {
+				t.Fatalf("Disturbed %+v", c)
+			}
+			if a.Disturbances[0].Phase == "" || !strings.Contains(a.Verdict.Message, "disturbed while measured") {
+				t.Errorf("placed %+v, verdict %q", a.Disturbances[0].Phase, a.Verdict.Message)
+			}
+		},
+		reason: perfv1alpha1.ReasonSucceeded,
+	}, {
+		name: "a scheduled run without enough history",
+		run:  newRun(),
+		ev:   Evidence{Load: Load{Terminated: completed, Summary: twoPaths()}, History: &History{Schedule: "nightly", AcceptedBaseline: "nightly-3", Reference: 2, Need: 5}},
+		check: func(t *testing.T, a Assessment) {
+			c := conditionIn(a, perfv1alpha1.ConditionRegressed)
+			if c == nil || c.Reason != perfv1alpha1.ReasonNoReference || !strings.Contains(c.Message, "2 earlier successful") {
+				t.Errorf("Regressed %+v", c)
+			}
+			if a.RegressionBaseline == nil || *a.RegressionBaseline != "nightly-3" {
+				t.Errorf("regression baseline %v", a.RegressionBaseline)
+			}
+		},
+		reason: perfv1alpha1.ReasonSucceeded,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := append([]perfv1alpha1.Disturbance(nil), tc.ev.Disturbances...)
+			a := Evaluate(tc.run, tc.ev)
+			if a.Verdict.Failed != tc.failed || a.Verdict.Reason != tc.reason {
+				t.Fatalf("verdict %+v, want failed=%v %s", a.Verdict, tc.failed, tc.reason)
+			}
+			for i := range before {
+				if tc.ev.Disturbances[i].Phase != "" {
+					t.Errorf("Evaluate changed its evidence: %+v", tc.ev.Disturbances[i])
+				}
+			}
+			tc.check(t, a)
+		})
+	}
+}
+
+// A thresholds-only edit is judged again on the stored result: its saturation and
+// disturbances stand, the thresholds are new.
+func TestRejudgeJudgesTheStoredResultAgainstNewThresholds(t *testing.T) {
+	run := newRun(func(s *perfv1alpha1.PerfRunSpec) {
+		s.Thresholds = &perfv1alpha1.Thresholds{MaxP90: &metav1.Duration{Duration: time.Millisecond}, FailRun: true}
+	})
+	run.Status.Result = Evaluate(newRun(), Evidence{Load: Load{Terminated: &corev1.ContainerStateTerminated{}, Summary: twoPaths()}}).Result
+	run.Status.Conditions = []metav1.Condition{{Type: perfv1alpha1.ConditionDisturbed, Status: metav1.ConditionTrue, Message: "target restarted", ObservedGeneration: 2}}
+	a := Rejudge(run)
+	if !a.Verdict.Failed || a.Verdict.Reason != perfv1alpha1.ReasonThresholdsViolated || !strings.HasSuffix(a.Verdict.Message, "; target restarted") {
+		t.Errorf("verdict %+v: violated against the new gate, the disturbance still said", a.Verdict)
+	}
+	if c := conditionIn(a, perfv1alpha1.ConditionThresholdsMet); c == nil || c.Status != metav1.ConditionFalse {
+		t.Errorf("ThresholdsMet %+v", c)
+	}
+}
