@@ -40,6 +40,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/controllers/pass"
+	"github.com/daprbench/daprbench/controllers/perfrun"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/pods/latency"
@@ -652,7 +654,7 @@ var _ = Describe("PerfRun controller", func() {
 				return errors.New("etcdserver: request timed out")
 			},
 		})
-		r := &PerfRunReconciler{Client: failing, APIReader: k8sClient, Recorder: events.NewFakeRecorder(10), Clock: fakeClock,
+		r := &perfrun.Reconciler{Client: failing, APIReader: k8sClient, Recorder: events.NewFakeRecorder(10), Clock: fakeClock,
 			PollInterval: testPollInterval, ImageStartGrace: time.Minute}
 		req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)}
 		_, err = r.Reconcile(suiteCtx, req)
@@ -670,7 +672,7 @@ var _ = Describe("PerfRun controller", func() {
 		r.Client = k8sClient
 		mine := stale.DeepCopy()
 		mine.Status.Phase = perfv1alpha1.PhaseSucceeded
-		res, written, err := endPass(suiteCtx, k8sClient, r.Recorder, passEnd{orig: stale, obj: mine, origStatus: stale.Status, status: mine.Status, now: metav1.Now()})
+		res, written, err := pass.Finish(suiteCtx, k8sClient, r.Recorder, pass.End{Orig: stale, Obj: mine, OrigStatus: stale.Status, Status: mine.Status, Now: metav1.Now()})
 		Expect(err).NotTo(HaveOccurred(), "a conflict alone requeues quietly")
 		Expect(written).To(BeFalse())
 		Expect(res.RequeueAfter).To(Equal(time.Second))

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/controllers/perfrun"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
@@ -123,6 +124,6 @@ var _ = Describe("A run's histograms", func() {
 		never, pod := runWithLogs("hist-never", "fortio: no histograms in this log\n")
 		Expect(latest(never).Status.Histograms).To(BeEmpty())
 		Expect(latest(never).Status.Result).NotTo(BeNil(), "the result stands without the histograms")
-		Expect(testLogs.readsOf(never.Namespace, pod)).To(Equal(histogramsRetries+1), "bounded: one read and the retries")
+		Expect(testLogs.readsOf(never.Namespace, pod)).To(Equal(perfrun.HistogramsRetries+1), "bounded: one read and the retries")
 	})
 })

@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/controllers/perfrun"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 
@@ -65,7 +66,7 @@ func TestPreflightWithoutDaprCRDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	recorder := events.NewFakeRecorder(10)
-	r := &PerfRunReconciler{Client: c, APIReader: c, Recorder: recorder, Clock: clock.RealClock{}, PollInterval: time.Second, ImageStartGrace: time.Minute}
+	r := &perfrun.Reconciler{Client: c, APIReader: c, Recorder: recorder, Clock: clock.RealClock{}, PollInterval: time.Second, ImageStartGrace: time.Minute}
 	res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)})
 	if err != nil || res.RequeueAfter != 0 {
 		t.Fatalf("Reconcile = %+v, %v; want a final answer", res, err)

@@ -44,6 +44,10 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/controllers/perfrun"
+	"github.com/daprbench/daprbench/controllers/perfschedule"
+	"github.com/daprbench/daprbench/controllers/perfsweep"
+	"github.com/daprbench/daprbench/internal/operator/manager"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/testenv"
@@ -66,7 +70,7 @@ var (
 	// managerCache is the running manager's cache, to check what it holds.
 	managerCache cache.Cache
 	// runReconciler is the running manager's PerfRun reconciler, to check its memory.
-	runReconciler *PerfRunReconciler
+	runReconciler *perfrun.Reconciler
 	// metricsAddr is where the manager serves /metrics, scraped by a spec.
 	metricsAddr = freeAddr()
 )
@@ -123,18 +127,18 @@ func startManager() func() { return startManagerAs(restConfig, nil) }
 // startManagerAs starts the manager with cfg's identity, given watchNamespaces
 // (--watch-namespaces).
 func startManagerAs(cfg *rest.Config, watchNamespaces []string) func() {
-	newInformer, err := LenientInformers(cfg, scheme)
+	newInformer, err := manager.LenientInformers(cfg, scheme)
 	Expect(err).NotTo(HaveOccurred())
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: "0",
-		Controller:             withNameValidationSkipped(ControllerOptions(4)), // as the manager runs; restarted in a spec
-		Cache:                  CacheOptions(newInformer, watchNamespaces),
+		Controller:             withNameValidationSkipped(manager.ControllerOptions(4)), // as the manager runs; restarted in a spec
+		Cache:                  manager.CacheOptions(newInformer, watchNamespaces),
 	})
 	Expect(err).NotTo(HaveOccurred())
 	managerCache = mgr.GetCache()
-	runReconciler = &PerfRunReconciler{
+	runReconciler = &perfrun.Reconciler{
 		Client:            mgr.GetClient(),
 		APIReader:         mgr.GetAPIReader(),
 		Recorder:          mgr.GetEventRecorder("daprbench"),
@@ -151,12 +155,12 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string) func() {
 		Logs:            testLogs,
 	}
 	Expect(runReconciler.SetupWithManager(mgr)).To(Succeed())
-	Expect((&PerfScheduleReconciler{
+	Expect((&perfschedule.Reconciler{
 		Client:   mgr.GetClient(),
 		Recorder: mgr.GetEventRecorder("daprbench-schedule"),
 		Clock:    fakeClock,
 	}).SetupWithManager(mgr)).To(Succeed())
-	Expect((&PerfSweepReconciler{
+	Expect((&perfsweep.Reconciler{
 		Client:   mgr.GetClient(),
 		Recorder: mgr.GetEventRecorder("daprbench-sweep"),
 		Clock:    fakeClock,

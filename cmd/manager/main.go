@@ -35,7 +35,10 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/controllers"
+	"github.com/daprbench/daprbench/controllers/perfrun"
+	"github.com/daprbench/daprbench/controllers/perfschedule"
+	"github.com/daprbench/daprbench/controllers/perfsweep"
+	"github.com/daprbench/daprbench/internal/operator/manager"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 )
 
@@ -51,7 +54,7 @@ func main() {
 
 	cfg := ctrl.GetConfigOrDie()
 	cfg.QPS, cfg.Burst = float32(f.apiQPS), f.apiBurst
-	newInformer, err := controllers.LenientInformers(cfg, scheme)
+	newInformer, err := manager.LenientInformers(cfg, scheme)
 	if err != nil {
 		setupLog.Error(err, "Unable to create the informers")
 		os.Exit(1)
@@ -62,8 +65,8 @@ func main() {
 		HealthProbeBindAddress: f.probeAddr,
 		LeaderElection:         f.leaderElect,
 		LeaderElectionID:       "daprbench.perf.daprbench.io",
-		Cache:                  controllers.CacheOptions(newInformer, splitList(f.watchNamespaces)),
-		Controller:             controllers.ControllerOptions(f.workers),
+		Cache:                  manager.CacheOptions(newInformer, splitList(f.watchNamespaces)),
+		Controller:             manager.ControllerOptions(f.workers),
 	})
 	if err != nil {
 		setupLog.Error(err, "Unable to create manager")
@@ -75,7 +78,7 @@ func main() {
 			k8sVersion = v.GitVersion
 		}
 	}
-	if err := (&controllers.PerfRunReconciler{
+	if err := (&perfrun.Reconciler{
 		Client:               mgr.GetClient(),
 		APIReader:            mgr.GetAPIReader(),
 		Recorder:             mgr.GetEventRecorder("daprbench"),
@@ -88,14 +91,14 @@ func main() {
 		KubernetesVersion:    k8sVersion,
 		Usage:                &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
 		Counters:             usage.NodeProxy{Client: corev1client.NewForConfigOrDie(cfg)},
-		Logs:                 controllers.APIServerLogs{Client: corev1client.NewForConfigOrDie(cfg)},
+		Logs:                 perfrun.APIServerLogs{Client: corev1client.NewForConfigOrDie(cfg)},
 		UsageInterval:        f.usageInterval,
 		WatchNamespaces:      splitList(f.watchNamespaces),
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfRun")
 		os.Exit(1)
 	}
-	if err := (&controllers.PerfScheduleReconciler{
+	if err := (&perfschedule.Reconciler{
 		Client:   mgr.GetClient(),
 		Recorder: mgr.GetEventRecorder("daprbench-schedule"),
 		Clock:    clock.RealClock{},
@@ -103,7 +106,7 @@ func main() {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfSchedule")
 		os.Exit(1)
 	}
-	if err := (&controllers.PerfSweepReconciler{
+	if err := (&perfsweep.Reconciler{
 		Client:   mgr.GetClient(),
 		Recorder: mgr.GetEventRecorder("daprbench-sweep"),
 		Clock:    clock.RealClock{},

@@ -133,8 +133,12 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		if report.TesterLate(s) {
 			who = "the load tester fell behind its schedule"
 		}
-		fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s; no added latency is claimed\n",
-			s.Path, s.Repetition, s.ActualQPS, dur(s.TesterLagP99), dur(s.TesterLagBound), who)
+		claim := "no added latency is claimed"
+		if res.AddedLimitBound {
+			claim = "the added latency claimed is the CPU limit's (limit-bound)"
+		}
+		fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s; %s\n",
+			s.Path, s.Repetition, s.ActualQPS, dur(s.TesterLagP99), dur(s.TesterLagBound), who, claim)
 	}
 	if e := report.ErrorMessage(res); e != "" {
 		fprintf(&b, "ERRORS: %s\n", e)

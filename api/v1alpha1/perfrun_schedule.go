@@ -1,0 +1,28 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import "time"
+
+// ScheduledTime is the slot a schedule created the run for (its scheduled-time annotation),
+// else its creation time (whole seconds: it cannot order runs created within one second).
+func (r *PerfRun) ScheduledTime() time.Time {
+	if t, err := time.Parse(time.RFC3339, r.Annotations[AnnotationScheduledTime]); err == nil {
+		return t
+	}
+	return r.CreationTimestamp.Time
+}

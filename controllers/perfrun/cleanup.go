@@ -1,0 +1,142 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package perfrun
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// cleanup deletes a finished run's children as spec.cleanup says. The PerfRun itself is
+// never deleted.
+func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) error {
+	if !run.Finished() {
+		return nil
+	}
+	if err := r.stopLoad(ctx, run); err != nil {
+		return err
+	}
+	switch run.Spec.Cleanup {
+	case perfv1alpha1.CleanupNever:
+		return nil
+	case perfv1alpha1.CleanupAlways:
+	default: // OnSuccess: keep a failed run's pods for inspection
+		if !run.Succeeded() {
+			return nil
+		}
+	}
+	sel := client.MatchingLabels{workload.LabelRun: run.Name}
+	var children []client.Object
+	var deploys appsv1.DeploymentList
+	var services corev1.ServiceList
+	var jobs batchv1.JobList
+	var policies networkingv1.NetworkPolicyList
+	for _, list := range []client.ObjectList{&deploys, &services, &jobs, &policies} {
+		if err := r.List(ctx, list, client.InNamespace(run.Namespace), sel); err != nil {
+			return err
+		}
+	}
+	for i := range deploys.Items {
+		children = append(children, &deploys.Items[i])
+	}
+	for i := range services.Items {
+		children = append(children, &services.Items[i])
+	}
+	for i := range jobs.Items {
+		children = append(children, &jobs.Items[i])
+	}
+	for i := range policies.Items {
+		children = append(children, &policies.Items[i])
+	}
+	if run.Spec.LoadTester.EffectiveReplicas() > 1 {
+		children = append(children, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: workload.NamesFor(run).GroupToken, Namespace: run.Namespace}})
+	}
+	if run.Spec.DaprEnabled() {
+		names := workload.NamesFor(run)
+		children = append(children, daprRef(workload.ComponentGVK, run.Namespace, names.StateStore))
+		for _, c := range workload.TracingConfigurations(run) {
+			children = append(children, daprRef(workload.ConfigurationGVK, run.Namespace, c.GetName()))
+		}
+	}
+	for _, obj := range children {
+		if err := r.deleteChild(ctx, run, obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stopLoad suspends a finished run's Job while it still drives load (a run that timed out or
+// failed mid-load): whatever the cleanup policy keeps, a finished run sends no more requests,
+// so it never disturbs the next run of its schedule. The Job controller stops its pod; the
+// Job stays, with the target, for inspection.
+func (r *Reconciler) stopLoad(ctx context.Context, run *perfv1alpha1.PerfRun) error {
+	job, err := newRunScope(run, r.Client).Job(ctx)
+	if err != nil || job == nil || jobFinished(job) || ptr.Deref(job.Spec.Suspend, false) {
+		return err
+	}
+	orig := job.DeepCopy()
+	job.Spec.Suspend = ptr.To(true)
+	if err := r.Patch(ctx, job, client.MergeFrom(orig)); err != nil {
+		return client.IgnoreNotFound(fmt.Errorf("stopping the load of Job %s: %w", job.Name, err))
+	}
+	log.FromContext(ctx).Info("Load stopped", "job", job.Name, "phase", run.Status.Phase)
+	return nil
+}
+
+// deleteChild deletes obj if it exists and run controls it; pods of Jobs and Deployments go
+// with them (background propagation).
+func (r *Reconciler) deleteChild(ctx context.Context, run *perfv1alpha1.PerfRun, obj client.Object) error {
+	if obj.GetUID() == "" { // only a name: look first, so nothing the run does not own is touched
+		reader := client.Reader(r.Client)
+		if _, isSecret := obj.(*corev1.Secret); isSecret {
+			reader = r.APIReader // Secrets are not cached: a cached read would watch them all
+		}
+		err := reader.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !metav1.IsControlledBy(obj, run) {
+		return nil
+	}
+	err := r.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground))
+	if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("deleting %T %s: %w", obj, obj.GetName(), err)
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package perfrun
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/daprbench/daprbench/internal/assess"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// collect gathers, once, the evidence a finished load is judged on: the leader's summary,
+// the usage and counters recorded while it ran (waiting for their last readings), the
+// histograms (kept in a ConfigMap), the pods' restarts and disturbances, and a scheduled
+// run's history. It judges nothing: judge does.
+func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
+	job, err := s.Job(ctx)
+	if err != nil || job == nil {
+		return waitFor(r.PollInterval), err
+	}
+	testers, err := s.Pods(ctx, workload.RoleLoadTester)
+	if err != nil {
+		return proceed, err
+	}
+	targets, err := s.Pods(ctx, workload.RoleTarget)
+	if err != nil {
+		return proceed, err
+	}
+	r.recordNodes(run, targets, testers)
+	r.observeDisturbances(ctx, s, testers)
+	msg, term := leaderSummary(testers)
+	if term == nil && r.Clock.Now().Before(jobFinishedAt(job).Add(terminationGrace)) {
+		// The Job's completion can reach the cache before its pod's terminated state: wait
+		// for the summary rather than call a finished run unreadable.
+		return waitFor(r.PollInterval), nil
+	}
+	sum, decodeErr := result.Decode([]byte(msg))
+	if decodeErr == nil && r.awaitingTail(run, sum, jobFinishedAt(job)) {
+		r.sampleUsage(ctx, s, testers)
+		return waitFor(r.PollInterval), nil
+	}
+	if decodeErr != nil {
+		sum = nil
+	}
+	if sum != nil && len(sum.Runs) > 0 && !r.keepHistograms(ctx, run, testers) && r.retryHistograms(ctx, run) {
+		return waitFor(r.PollInterval), nil
+	}
+	ev := &assess.Evidence{
+		Load: assess.Load{JobFailed: jobCondition(job, batchv1.JobFailed), FirstFailure: firstFailure(testers), Terminated: term,
+			Message: msg, Summary: sum, DecodeErr: decodeErr, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
+		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: r.takeLiveUsage(run),
+		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances,
+	}
+	if r.Counters != nil {
+		ev.CountersSource = r.Counters.Describe()
+	}
+	if sum != nil && len(sum.Runs) > 0 {
+		if ev.History, err = r.regressionEvidence(ctx, run); err != nil {
+			return proceed, err
+		}
+	}
+	s.evidence = ev
+	return proceed, nil
+}
+
+// judge ends a run whose evidence collect gathered: assess.Evaluate makes the result, the
+// judging conditions and the verdict, and they go into the status.
+func (r *Reconciler) judge(_ context.Context, s *runScope) (stepResult, error) {
+	if s.evidence == nil {
+		return stopHere, nil
+	}
+	run := s.run
+	a := assess.Evaluate(run, *s.evidence)
+	if a.Result != nil {
+		run.Status.Result = a.Result
+	}
+	run.Status.Disturbances = a.Disturbances
+	if a.RegressionBaseline != nil {
+		run.Status.RegressionBaseline = *a.RegressionBaseline
+	}
+	applyVerdict(run, a, r.now())
+	return stopHere, nil
+}
+
+// leaderSummary is the load tester's termination message: a group's is its leader's (pod
+// 0), the others' hold only their own share. term is nil until the leader has terminated.
+func leaderSummary(testers []corev1.Pod) (msg string, term *corev1.ContainerStateTerminated) {
+	for i := range testers {
+		if leadsGroup(&testers[i]) {
+			if msg, term = diagnose.TerminationMessage(&testers[i], workload.ContainerTester); term != nil {
+				return msg, term
+			}
+		}
+	}
+	return msg, nil
+}
+
+// leadsGroup reports whether a load-tester pod writes the run's summary: pod 0 of a group,
+// or the one pod of a Job without completion indexes.
+func leadsGroup(pod *corev1.Pod) bool {
+	i, indexed := pod.Annotations[batchv1.JobCompletionIndexAnnotation]
+	return !indexed || i == "0"
+}
+
+// testerNodes is the node of each load-tester pod of a group, by completion index.
+func testerNodes(testers []corev1.Pod) map[int32]string {
+	nodes := map[int32]string{}
+	for _, p := range testers {
+		if i, err := strconv.Atoi(p.Annotations[batchv1.JobCompletionIndexAnnotation]); err == nil {
+			nodes[int32(i)] = p.Spec.NodeName
+		}
+	}
+	return nodes
+}
+
+// firstFailure is, in a load-tester group, the error of the pod that failed first: the
+// Job controller stops the others when one fails, and their errors only say so. Empty for
+// a single pod or when no pod's summary gives an error.
+func firstFailure(testers []corev1.Pod) string {
+	var first *corev1.ContainerStateTerminated
+	detail := ""
+	for i := range testers {
+		p := &testers[i]
+		index, indexed := p.Annotations[batchv1.JobCompletionIndexAnnotation]
+		if !indexed {
+			continue
+		}
+		msg, term := diagnose.TerminationMessage(p, workload.ContainerTester)
+		if term == nil || term.ExitCode == 0 || (first != nil && !term.FinishedAt.Before(&first.FinishedAt)) {
+			continue
+		}
+		if sum, err := result.Decode([]byte(msg)); err == nil && sum.Error != "" {
+			first, detail = term, fmt.Sprintf("pod %s of the group: %s", index, sum.Error)
+		}
+	}
+	return detail
+}

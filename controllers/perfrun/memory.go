@@ -1,0 +1,175 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package perfrun
+
+import (
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// runMemory is all the reconciler keeps in memory per run between passes, by the run's
+// name, with one Forget for every path that ends a run (finished, deleted, gone). Nothing in
+// it is the only copy of anything: a restarted manager starts empty, and that costs at most
+// an early metrics read, an extra apply, a histograms retry or a minute's queue caution.
+type runMemory struct {
+	mu   sync.Mutex
+	runs map[types.NamespacedName]*runState
+	// admitting lets one run through the queue's admission at a time, so two runs never
+	// both see the other not yet measuring.
+	admitting sync.Mutex
+}
+
+// runState is one run's memory; a new run of the same name (another UID) starts afresh.
+type runState struct {
+	uid types.UID
+	// lastSampled is when the metrics API was last read for the run: once per interval
+	// however often the run is reconciled.
+	lastSampled time.Time
+	// histogramTries counts the polls that found no histograms in the load tester's log.
+	histogramTries int
+	// applied is, per child, the desired state last applied and the resourceVersion the
+	// API server answered with (see apply).
+	applied map[string]appliedChild
+	// admitted is the run as admitted through the queue, and when: the cache may not show
+	// it Running yet (admissionMemory).
+	admitted   *perfv1alpha1.PerfRun
+	admittedAt time.Time
+}
+
+type appliedChild struct {
+	digest, resourceVersion string
+}
+
+// state is run's memory, made on first use; the caller holds m.mu.
+func (m *runMemory) state(run *perfv1alpha1.PerfRun) *runState {
+	key := types.NamespacedName{Namespace: run.Namespace, Name: run.Name}
+	if m.runs == nil {
+		m.runs = map[types.NamespacedName]*runState{}
+	}
+	s := m.runs[key]
+	if s == nil || s.uid != run.UID {
+		s = &runState{uid: run.UID}
+		m.runs[key] = s
+	}
+	return s
+}
+
+// Forget drops a run's memory: it finished, or is being deleted, or is gone.
+func (m *runMemory) Forget(key types.NamespacedName) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.runs, key)
+}
+
+// remembers reports whether anything of the run named key is remembered.
+func (m *runMemory) remembers(key types.NamespacedName) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.runs[key] != nil
+}
+
+// sampleDue reports whether run's metrics are due for a read, and if so counts it as read.
+func (m *runMemory) sampleDue(run *perfv1alpha1.PerfRun, now time.Time, interval time.Duration) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.state(run)
+	if !s.lastSampled.IsZero() && now.Sub(s.lastSampled) < interval {
+		return false
+	}
+	s.lastSampled = now
+	return true
+}
+
+// samplingDone ends run's sampling: the next read, if any, is due at once.
+func (m *runMemory) samplingDone(run *perfv1alpha1.PerfRun) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.state(run).lastSampled = time.Time{}
+}
+
+// histogramTry counts one more poll without histograms and returns the count before it.
+func (m *runMemory) histogramTry(run *perfv1alpha1.PerfRun) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.state(run)
+	s.histogramTries++
+	return s.histogramTries - 1
+}
+
+// histogramsDone resets run's histogram tries.
+func (m *runMemory) histogramsDone(run *perfv1alpha1.PerfRun) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.state(run).histogramTries = 0
+}
+
+// unchanged reports whether applying u as run's child would repeat the last apply of the
+// same desired state onto a child still at the version it produced.
+func (m *runMemory) unchanged(run *perfv1alpha1.PerfRun, u *unstructured.Unstructured, digest, currentVersion string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	last, ok := m.state(run).applied[childKey(u)]
+	return ok && currentVersion != "" && last.digest == digest && last.resourceVersion == currentVersion
+}
+
+// appliedBefore reports whether u was applied before as run's child: it is the run's, no
+// need to look who owns it.
+func (m *runMemory) appliedBefore(run *perfv1alpha1.PerfRun, u *unstructured.Unstructured) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.state(run).applied[childKey(u)]
+	return ok
+}
+
+// rememberApplied records what an apply of u as run's child left.
+func (m *runMemory) rememberApplied(run *perfv1alpha1.PerfRun, u *unstructured.Unstructured, digest string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.state(run)
+	if s.applied == nil {
+		s.applied = map[string]appliedChild{}
+	}
+	s.applied[childKey(u)] = appliedChild{digest: digest, resourceVersion: u.GetResourceVersion()}
+}
+
+// admit records run as admitted through the queue at now.
+func (m *runMemory) admit(run *perfv1alpha1.PerfRun, now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.state(run)
+	s.admitted, s.admittedAt = run.DeepCopy(), now
+}
+
+// measuringSoon is the cached view of a run corrected by this manager's own admissions.
+func (m *runMemory) measuringSoon(other *perfv1alpha1.PerfRun, now time.Time) (*perfv1alpha1.PerfRun, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.runs[types.NamespacedName{Namespace: other.Namespace, Name: other.Name}]
+	if s == nil || s.uid != other.UID || s.admitted == nil || now.Sub(s.admittedAt) > admissionMemory || other.Finished() {
+		return other, other.Status.Phase == perfv1alpha1.PhaseRunning
+	}
+	return s.admitted, true
+}
+
+// Remembers reports whether the reconciler keeps anything in memory of the run named key
+// (for tests and debugging: a run that ended must have left nothing behind).
+func (r *Reconciler) Remembers(key types.NamespacedName) bool { return r.memory.remembers(key) }

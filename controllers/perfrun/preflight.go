@@ -1,0 +1,246 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package perfrun
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+const (
+	// sidecarInjectorLabel selects Dapr's sidecar injector Deployment (set by Dapr's chart).
+	sidecarInjectorApp = "dapr-sidecar-injector"
+	// daprSystemConfig is the control plane's Configuration, which holds the mTLS setting.
+	daprSystemConfig = "daprsystem"
+)
+
+// preflight checks, before anything is created, that the cluster can run what the spec
+// asks for, and records what it found. A run the cluster cannot meet fails here with a
+// reason and a message saying what to change, instead of measuring something else.
+func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
+	if run.ConditionTrue(perfv1alpha1.ConditionDaprReady) {
+		return proceed, nil
+	}
+	env := &perfv1alpha1.Environment{KubernetesVersion: r.KubernetesVersion}
+	run.Status.Environment = env
+	if !run.Spec.DaprEnabled() {
+		if refused := r.imageNotAllowed(run, nil); refused != "" {
+			markFailed(run, r.now(), perfv1alpha1.ReasonImageNotAllowed, "%s", refused)
+			return stopHere, nil
+		}
+		setDaprReady(run, true, perfv1alpha1.ReasonDaprNotRequired, "dapr.enabled=false: measuring the direct path without sidecars")
+		return proceed, nil
+	}
+	ns := run.Spec.ControlPlaneNamespace()
+
+	installed, err := r.daprCRDsInstalled()
+	if err != nil {
+		return proceed, err
+	}
+	env.DaprInstalled = ptr.To(installed)
+	if !installed {
+		return r.failPreflight(run, perfv1alpha1.ReasonDaprNotInstalled,
+			"Dapr is not installed: its CRDs (configurations.dapr.io, components.dapr.io) are not served by this cluster. "+
+				"Install Dapr (dapr init -k, or the dapr Helm chart), or set spec.dapr.enabled=false to measure the direct path only")
+	}
+
+	injector, err := r.sidecarInjector(ctx, ns)
+	if err != nil {
+		return proceed, err
+	}
+	if injector == nil {
+		env.DaprInstalled = ptr.To(false)
+		return r.failPreflight(run, perfv1alpha1.ReasonDaprNotInstalled,
+			"Dapr's CRDs are installed but no sidecar injector runs in namespace %q (no Deployment labelled app=%s): "+
+				"set spec.dapr.controlPlaneNamespace to the namespace of Dapr's control plane", ns, sidecarInjectorApp)
+	}
+	env.DaprVersion = imageTag(injector)
+	if refused := r.imageNotAllowed(run, injector); refused != "" {
+		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotAllowed, "%s", refused)
+		return stopHere, nil
+	}
+
+	mtls, source, err := r.clusterMTLS(ctx, ns)
+	if err != nil {
+		return proceed, err
+	}
+	env.MTLS = ptr.To(mtls)
+	if want := run.Spec.Dapr.MTLS != perfv1alpha1.MTLSDisabled; want != mtls {
+		return r.failPreflight(run, perfv1alpha1.ReasonMTLSMismatch,
+			"spec.dapr.mtls is %s but the cluster has mTLS %s (%s). mTLS is cluster-wide in Dapr: set spec.dapr.mtls to %s "+
+				"to measure the cluster as it is, or change the control plane's setting (Helm value global.mtls.enabled)",
+			mtlsWord(want), mtlsWord(mtls), source, mtlsWord(mtls))
+	}
+
+	if reason, msg, err := r.actorRefusal(ctx, run); err != nil || reason != "" {
+		if err != nil {
+			return proceed, err
+		}
+		return r.failPreflight(run, reason, "%s", msg)
+	}
+	for _, v := range run.Spec.Variants {
+		if skew := diagnose.SidecarSkew(env.DaprVersion, v.SidecarImage); v.SidecarImage != "" && skew != "" {
+			s.events.Eventf(corev1.EventTypeWarning, ReasonSidecarVersionSkew, "Preflight", "variant %s: %s", v.Name, skew)
+		}
+	}
+	setDaprReady(run, true, perfv1alpha1.ReasonDaprFound,
+		fmt.Sprintf("Dapr %s found in %s; mTLS %s", orUnknown(env.DaprVersion), ns, mtlsWord(mtls)))
+	return proceed, nil
+}
+
+// ReasonSidecarVersionSkew is the Warning event of a variant whose daprd image the control
+// plane may not support; the run goes on: the user may mean to measure exactly that.
+const ReasonSidecarVersionSkew = "SidecarVersionSkew"
+
+func (r *Reconciler) failPreflight(run *perfv1alpha1.PerfRun, reason, format string, args ...any) (stepResult, error) {
+	msg := fmt.Sprintf(format, args...)
+	setDaprReady(run, false, reason, msg)
+	markFailed(run, r.now(), reason, "%s", msg)
+	return stopHere, nil
+}
+
+// daprCRDsInstalled asks the API server (through the manager's REST mapper, which
+// re-discovers on a miss) whether Dapr's kinds are served.
+func (r *Reconciler) daprCRDsInstalled() (bool, error) {
+	for _, gvk := range []schema.GroupVersionKind{workload.ConfigurationGVK, workload.ComponentGVK} {
+		_, err := r.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
+		if meta.IsNoMatchError(err) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("discovering %s: %w", gvk.GroupKind(), err)
+		}
+	}
+	return true, nil
+}
+
+// sidecarInjector finds Dapr's sidecar injector Deployment in the control-plane namespace,
+// past the cache (which holds only the runs' own Deployments; see CacheOptions).
+func (r *Reconciler) sidecarInjector(ctx context.Context, ns string) (*appsv1.Deployment, error) {
+	var list appsv1.DeploymentList
+	if err := r.APIReader.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{"app": sidecarInjectorApp}); err != nil {
+		return nil, fmt.Errorf("looking for Dapr's sidecar injector: %w", err)
+	}
+	if len(list.Items) == 0 {
+		return nil, nil
+	}
+	return &list.Items[0], nil
+}
+
+// clusterMTLS reads mTLS from the control plane's daprsystem Configuration. Like Dapr's
+// injector, a missing Configuration or field means enabled.
+func (r *Reconciler) clusterMTLS(ctx context.Context, ns string) (enabled bool, source string, err error) {
+	cfg := &unstructured.Unstructured{}
+	cfg.SetGroupVersionKind(workload.ConfigurationGVK)
+	err = r.Get(ctx, client.ObjectKey{Namespace: ns, Name: daprSystemConfig}, cfg)
+	if apierrors.IsNotFound(err) {
+		return true, fmt.Sprintf("no Configuration %s/%s: Dapr's default", ns, daprSystemConfig), nil
+	}
+	if err != nil {
+		return false, "", fmt.Errorf("reading Configuration %s/%s: %w", ns, daprSystemConfig, err)
+	}
+	v, found, _ := unstructured.NestedBool(cfg.Object, "spec", "mtls", "enabled")
+	if !found {
+		return true, fmt.Sprintf("Configuration %s/%s sets no spec.mtls.enabled: Dapr's default", ns, daprSystemConfig), nil
+	}
+	return v, fmt.Sprintf("Configuration %s/%s has spec.mtls.enabled=%v", ns, daprSystemConfig, v), nil
+}
+
+func imageTag(d *appsv1.Deployment) string {
+	for _, c := range d.Spec.Template.Spec.Containers {
+		if tag := diagnose.ImageTag(c.Image); tag != "" {
+			return tag
+		}
+	}
+	return ""
+}
+
+func mtlsWord(on bool) string {
+	if on {
+		return "Enabled"
+	}
+	return "Disabled"
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(version unknown)"
+	}
+	return s
+}
+
+// actorTypeHost names another run's target Deployment in the namespace that hosts the
+// actor type this run names explicitly (empty: none, or the type is the run's own).
+// Finished runs count while their target stands (spec.cleanup may keep it): it is still
+// registered with placement.
+func (r *Reconciler) actorTypeHost(ctx context.Context, run *perfv1alpha1.PerfRun) (string, error) {
+	if run.Spec.Scenario != perfv1alpha1.ScenarioActorActivation || run.Spec.ActorSettings().ActorType == "" {
+		return "", nil
+	}
+	var targets appsv1.DeploymentList
+	if err := r.List(ctx, &targets, client.InNamespace(run.Namespace), client.HasLabels{workload.LabelRun}); err != nil {
+		return "", err
+	}
+	for i := range targets.Items {
+		d := &targets.Items[i]
+		if d.Annotations[workload.AnnotationActorType] == run.ActorType() && !metav1.IsControlledBy(d, run) {
+			return fmt.Sprintf("Deployment %s (run %s)", d.Name, d.Labels[workload.LabelRun]), nil
+		}
+	}
+	return "", nil
+}
+
+// actorRefusal says why an actor run cannot measure here: the state store it names is
+// missing, or another run's target hosts the actor type it names. Empty reason: none.
+func (r *Reconciler) actorRefusal(ctx context.Context, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
+	if run.Spec.Scenario != perfv1alpha1.ScenarioActorActivation {
+		return "", "", nil
+	}
+	if a := run.Spec.ActorSettings(); a.StateStore != "" {
+		store := &unstructured.Unstructured{}
+		store.SetGroupVersionKind(workload.ComponentGVK)
+		err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: a.StateStore}, store)
+		if apierrors.IsNotFound(err) {
+			return perfv1alpha1.ReasonStateStoreNotFound, fmt.Sprintf("spec.actors.stateStore names Component %q, which does not exist in namespace %q: create it "+
+				"(with metadata actorStateStore: \"true\") or leave stateStore empty for an in-memory one", a.StateStore, run.Namespace), nil
+		}
+		if err != nil {
+			return "", "", err
+		}
+	}
+	host, err := r.actorTypeHost(ctx, run)
+	if err != nil || host == "" {
+		return "", "", err
+	}
+	return perfv1alpha1.ReasonActorTypeInUse, fmt.Sprintf("spec.actors.actorType %q is hosted by %s: Dapr's placement would spread this run's calls over both targets. "+
+		"Leave actorType empty (each run then gets a type of its own) or wait for that target to go", run.ActorType(), host), nil
+}

@@ -1,0 +1,72 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package perfrun
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess"
+)
+
+// measuredSpec fingerprints what a spec measures: everything but its thresholds, which
+// only judge the result.
+func measuredSpec(spec *perfv1alpha1.PerfRunSpec) string {
+	s := spec.DeepCopy()
+	s.Thresholds = nil
+	b, _ := json.Marshal(s) // a struct of plain fields: cannot fail
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// rejudge takes a new generation that changed only the thresholds of a finished run: the
+// result still answers the spec, so it is judged again, not measured again. It reports
+// whether it did; a run that failed for any reason but its thresholds is measured anew.
+func (r *Reconciler) rejudge(run *perfv1alpha1.PerfRun) bool {
+	st := &run.Status
+	if st.ObservedGeneration == run.Generation || st.Result == nil || st.Result.Generation != st.ObservedGeneration ||
+		st.MeasuredSpec == "" || st.MeasuredSpec != measuredSpec(&run.Spec) {
+		return false
+	}
+	// The previous generation's verdict (run.ConditionTrue looks at the current one).
+	verdictOf := func(t string) *metav1.Condition {
+		c := meta.FindStatusCondition(st.Conditions, t)
+		if c == nil || c.Status != metav1.ConditionTrue || c.ObservedGeneration != st.ObservedGeneration {
+			return nil
+		}
+		return c
+	}
+	failed := verdictOf(perfv1alpha1.ConditionFailed)
+	if verdictOf(perfv1alpha1.ConditionSucceeded) == nil && (failed == nil || failed.Reason != perfv1alpha1.ReasonThresholdsViolated) {
+		return false
+	}
+	st.ObservedGeneration, st.Result.Generation = run.Generation, run.Generation
+	for i := range st.Conditions {
+		st.Conditions[i].ObservedGeneration = run.Generation // the same measurement answers this spec
+	}
+	meta.RemoveStatusCondition(&st.Conditions, perfv1alpha1.ConditionThresholdsMet)
+	a := assess.Rejudge(run)
+	a.Verdict.Message += fmt.Sprintf(" (re-judged: generation %d changed only the thresholds)", run.Generation)
+	applyVerdict(run, a, r.now())
+	return true
+}
