@@ -5,7 +5,7 @@ IMG ?= daprbench:dev
 # Kubernetes version of the envtest API server (and of the local cluster).
 ENVTEST_K8S_VERSION ?= 1.36.3
 # Dapr release: one pin for the CRDs envtest validates against, the sidecar and control plane
-# built from Go modules (hack/build-dapr.sh) and the Helm chart that installs them.
+# built from Go modules (hack/toolchain/build-dapr.sh) and the Helm chart that installs them.
 # v1.16.0 is the newest whose every module the proxy serves; v1.14.0 builds and installs too.
 DAPR_VERSION ?= v1.16.0
 # Prometheus 3.5.0 (LTS), built from Go modules for the alerting-rule tests and the local cluster.
@@ -46,11 +46,11 @@ help: ## Show this help.
 .PHONY: manifests
 manifests: controller-gen kustomize ## Generate the CRDs and RBAC from the Go markers, and the Helm chart's copies of them.
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases
-	$(KUSTOMIZE) build config/default | go run ./hack/helmchart charts/daprbench
+	$(KUSTOMIZE) build config/default | go run ./hack/gen/helmchart charts/daprbench
 
 .PHONY: generate
 generate: controller-gen ## Generate DeepCopy methods.
-	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+	$(CONTROLLER_GEN) object:headerFile="hack/gen/boilerplate.go.txt" paths="./..."
 
 .PHONY: fmt
 fmt: ## go fmt (the local-cluster tools module included), and gofmt for files behind build tags (go fmt skips them).
@@ -81,25 +81,25 @@ verify: manifests generate fmt ## Fail when generated code, manifests, formattin
 .PHONY: prometheus
 prometheus: ## Build Prometheus and promtool PROMETHEUS_VERSION from Go modules (and its image), cached.
 	cd hack/local-cluster && CGO_ENABLED=0 go build -o ../../bin/mkimage ./mkimage
-	MKIMAGE=$(CURDIR)/bin/mkimage hack/build-prometheus.sh $(PROMETHEUS_VERSION) $(LOCAL_CACHE)/prometheus/$(PROMETHEUS_VERSION)
+	MKIMAGE=$(CURDIR)/bin/mkimage hack/toolchain/build-prometheus.sh $(PROMETHEUS_VERSION) $(LOCAL_CACHE)/prometheus/$(PROMETHEUS_VERSION)
 
 .PHONY: test-rules
 test-rules: prometheus ## Test the alerting rules (config/prometheus/prometheusrule.yaml) with promtool.
-	PROMTOOL=$(LOCAL_CACHE)/prometheus/$(PROMETHEUS_VERSION)/promtool go test -tags rules -count=1 ./hack/promrules/
+	PROMTOOL=$(LOCAL_CACHE)/prometheus/$(PROMETHEUS_VERSION)/promtool go test -tags rules -count=1 ./config/prometheus/
 
 .PHONY: test-chart
 test-chart: helm kustomize ## Lint and render the Helm chart; it must install exactly what the kustomize build does.
 	$(HELM) lint --strict charts/daprbench
-	HELM=$(HELM) KUSTOMIZE=$(KUSTOMIZE) go test -tags chart -count=1 ./hack/helmchart/
+	HELM=$(HELM) KUSTOMIZE=$(KUSTOMIZE) go test -tags chart -count=1 ./hack/gen/helmchart/
 
 .PHONY: envtest-assets
 envtest-assets: setup-envtest ## Install envtest's kube-apiserver/etcd (downloaded, or built from Go modules).
-	@SETUP_ENVTEST=$(SETUP_ENVTEST) ENVTEST_K8S_VERSION=$(ENVTEST_K8S_VERSION) hack/envtest-assets.sh >/dev/null
+	@SETUP_ENVTEST=$(SETUP_ENVTEST) ENVTEST_K8S_VERSION=$(ENVTEST_K8S_VERSION) hack/toolchain/envtest-assets.sh >/dev/null
 
 .PHONY: test
 test: manifests generate fmt vet envtest-assets ## Unit tests plus the envtest suites against a real API server.
-	KUBEBUILDER_ASSETS="$$(SETUP_ENVTEST=$(SETUP_ENVTEST) ENVTEST_K8S_VERSION=$(ENVTEST_K8S_VERSION) hack/envtest-assets.sh)" \
-	DAPR_CRDS="$$(hack/dapr-crds.sh $(DAPR_VERSION))" \
+	KUBEBUILDER_ASSETS="$$(SETUP_ENVTEST=$(SETUP_ENVTEST) ENVTEST_K8S_VERSION=$(ENVTEST_K8S_VERSION) hack/toolchain/envtest-assets.sh)" \
+	DAPR_CRDS="$$(hack/toolchain/dapr-crds.sh $(DAPR_VERSION))" \
 	go test ./... -coverprofile cover.out
 	cd hack/local-cluster && go test ./...
 
@@ -148,15 +148,47 @@ undeploy: kustomize ## Remove the operator.
 
 .PHONY: bench-coverage
 bench-coverage: ## How often the added-latency interval holds, per model and repetitions (docs/measurement-coverage.md; ~4 min).
-	go run ./hack/bench-coverage -trials 400
+	go run ./hack/bench/coverage -trials 400
 
 .PHONY: bench-calibration
 bench-calibration: ## Repeatability of the node calibration: idle, under a 500m quota, beside a busy neighbour (REPEATS=5; ~1 min).
-	hack/bench-calibration.sh $(or $(REPEATS),5) 2
+	hack/bench/calibration.sh $(or $(REPEATS),5) 2
 
 .PHONY: bench-slow-node
 bench-slow-node: ## Does the calibration travel? The perf-suite run quiet, then beside a busy neighbour (after make demo; ~12 min).
-	hack/bench-slow-node.sh
+	hack/bench/slow-node.sh
+
+.PHONY: bench-footprint
+bench-footprint: envtest-assets ## The manager's footprint against envtest: idle beside 10,000 pods, then 1,000 PerfRuns at once (a few min).
+	hack/bench/footprint.sh
+
+.PHONY: bench-latency-hook
+bench-latency-hook: ## The per-request latency hook's CPU cost against fortio alone, on loopback (~1 min).
+	hack/bench/latency-hook.sh
+
+.PHONY: bench-loadtester
+bench-loadtester: ## The load tester against the fortio CLI of the same version, on loopback (~2.5 min).
+	hack/bench/loadtester.sh
+
+.PHONY: bench-load-split
+bench-load-split: ## One load from one load-tester pod, then split over several, side by side (after make demo; ~10 min).
+	hack/bench/load-split.sh
+
+.PHONY: bench-matrix
+bench-matrix: ## What bounds the published scenario: arrival x sidecar CPU limit, four runs (after make demo; ~15 min).
+	hack/bench/matrix.sh
+
+.PHONY: bench-protocols
+bench-protocols: ## The four invocation paths (HTTP/gRPC in and out), one run each (after make demo; ~15 min).
+	hack/bench/protocols.sh
+
+.PHONY: bench-repeat
+bench-repeat: ## How far unchanged runs of one sample agree (SAMPLE, RUNS; after make demo).
+	hack/bench/repeat.sh $(or $(SAMPLE),config/samples/perf_v1alpha1_perfrun_invocation.yaml) $(or $(RUNS),5)
+
+.PHONY: bench-status-writes
+bench-status-writes: ## Status writes per usage-sampling interval during a run's load (after make demo; ~2 min).
+	hack/bench/status-writes.sh
 
 ##@ Local cluster and end-to-end
 
@@ -171,7 +203,7 @@ cluster-up: ## Start the local cluster of NODES nodes (default 1), each in its o
 	NODES=$(NODES) $(LOCAL_CLUSTER) up
 
 dapr-images: cluster-build ## Build Dapr DAPR_VERSION (daprd + control plane) from Go modules into image archives, cached.
-	MKIMAGE=$(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/mkimage hack/build-dapr.sh $(DAPR_VERSION) $(LOCAL_CACHE)/dapr/$(DAPR_VERSION)
+	MKIMAGE=$(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/mkimage hack/toolchain/build-dapr.sh $(DAPR_VERSION) $(LOCAL_CACHE)/dapr/$(DAPR_VERSION)
 
 cluster-dapr: cluster-up dapr-images helm ## Install Dapr DAPR_VERSION on the local cluster with Dapr's own Helm chart (builds what is missing).
 	HELM=$(HELM) hack/local-cluster/dapr.sh install $(DAPR_VERSION)
@@ -211,7 +243,7 @@ test-e2e: cluster-dapr cluster-prometheus cluster-image helm ## End-to-end suite
 .PHONY: test-argocd
 ARGOCD_VERSION ?= v3.2.11
 test-argocd: cluster-up cluster-image helm ## Argo CD (built from Go modules) syncs PerfRuns and a PerfSchedule from git on the local cluster; checks the health it reports and a rerun on a changed spec.
-	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) ARGOCD_VERSION=$(ARGOCD_VERSION) hack/argocd-e2e.sh
+	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) ARGOCD_VERSION=$(ARGOCD_VERSION) hack/local-cluster/argocd-e2e.sh
 
 .PHONY: test-e2e-multinode
 test-e2e-multinode: ## The three-node e2e specs (placement across nodes, load testers spread) on a local cluster of three nodes; a cluster of another size is taken down first.
@@ -219,7 +251,7 @@ test-e2e-multinode: ## The three-node e2e specs (placement across nodes, load te
 	$(MAKE) test-e2e NODES=3 E2E_LABELS=multinode
 
 demo: kustomize helm ## The main job: Dapr's published invocation scenario end to end (on the local cluster with real Dapr when no cluster is configured).
-	KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) HELM=$(HELM) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) hack/demo.sh
+	KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) HELM=$(HELM) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) hack/local-cluster/demo.sh
 
 ##@ Tools
 

@@ -102,8 +102,8 @@ stop_new_containerds() {
 
 build() {
   mkdir -p "$BIN"
-  K8S_VERSION=$K8S_VERSION "$HACK/build-k8s.sh" "$BIN" kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl
-  "$HACK/build-etcd.sh" "$BIN"
+  K8S_VERSION=$K8S_VERSION "$HACK/toolchain/build-k8s.sh" "$BIN" kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl
+  "$HACK/toolchain/build-etcd.sh" "$BIN"
   "$HERE/build-addons.sh" "$BIN"
   # The project's own small tools: rebuilt every time (Go's cache makes that a second), so
   # a changed tool never leaves a stale binary in the cache.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Real Dapr on the local cluster, installed the way its users install it: Dapr's own Helm
 # chart (charts/dapr of the github.com/dapr/dapr module at the same version), with the images
-# hack/build-dapr.sh built from Go modules and imported into the node's containerd.
+# hack/toolchain/build-dapr.sh built from Go modules and imported into the node's containerd.
 #
 #   hack/local-cluster/dapr.sh install VERSION    build what is missing, import, helm install, wait
 #   hack/local-cluster/dapr.sh uninstall          helm uninstall; remove Dapr's CRDs and volumes
@@ -71,12 +71,12 @@ install() {
   local tag=${version#v} images=$CACHE/dapr/$version
   kc get --raw /readyz >/dev/null 2>&1 || die "the local cluster is not up (make cluster-up)"
   local t0=$SECONDS
-  MKIMAGE=$BIN/mkimage "$HACK/build-dapr.sh" "$version" "$images"
+  MKIMAGE=$BIN/mkimage "$HACK/toolchain/build-dapr.sh" "$version" "$images"
   log "importing Dapr $tag images ($(cat "$images/FLAVOR") daprd)"
   for archive in "$images"/*.tar; do "$HERE/cluster.sh" import "$archive"; done
 
   local crds chart
-  crds=$("$HACK/dapr-crds.sh" "$version")
+  crds=$("$HACK/toolchain/dapr-crds.sh" "$version")
   chart=$(dirname "$crds")
   scheduler_volumes
   log "helm upgrade --install $RELEASE $chart (Dapr $tag) into $NS, waiting up to $INSTALL_TIMEOUT"

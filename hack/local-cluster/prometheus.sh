@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Prometheus built by hack/build-prometheus.sh on the local cluster, scraping the
+# Installs the Prometheus built by hack/toolchain/build-prometheus.sh on the local cluster, scraping the
 # daprbench manager's metrics Service (prometheus.yaml).
 #
 #   hack/local-cluster/prometheus.sh install VERSION

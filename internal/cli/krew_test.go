@@ -94,7 +94,7 @@ func TestKrewManifestIsValid(t *testing.T) {
 			t.Errorf("%s/%s uri %q, want %q", goos, arch, p.URI, want)
 		}
 		if !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(p.Sha256) || strings.Trim(p.Sha256, "0") == "" {
-			t.Errorf("%s/%s sha256 %q: run hack/krew-archives.sh", goos, arch, p.Sha256)
+			t.Errorf("%s/%s sha256 %q: run hack/gen/krew-archives.sh", goos, arch, p.Sha256)
 		}
 		var froms []string
 		for _, f := range p.Files {

@@ -50,7 +50,7 @@ func RepoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// DaprCRDs returns the directory of Dapr's CRDs: $DAPR_CRDS, or found through hack/dapr-crds.sh
+// DaprCRDs returns the directory of Dapr's CRDs: $DAPR_CRDS, or found through hack/toolchain/dapr-crds.sh
 // (go mod download) so `go test ./...` works without make.
 func DaprCRDs() (string, error) {
 	if dir := os.Getenv("DAPR_CRDS"); dir != "" {
@@ -71,7 +71,7 @@ func DaprCRDs() (string, error) {
 // KUBEBUILDER_ASSETS must point at kube-apiserver and etcd (make test sets it).
 func New(withDapr bool) (*envtest.Environment, error) {
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		return nil, fmt.Errorf("KUBEBUILDER_ASSETS is not set: run the tests with `make test`, or export it from `make envtest-assets` (hack/envtest-assets.sh prints it)")
+		return nil, fmt.Errorf("KUBEBUILDER_ASSETS is not set: run the tests with `make test`, or export it from `make envtest-assets` (hack/toolchain/envtest-assets.sh prints it)")
 	}
 	paths := []string{filepath.Join(RepoRoot(), "config", "crd", "bases")}
 	if withDapr {

@@ -105,7 +105,7 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		Expect(k8sClient.Create(ctx, ab)).To(Succeed())
 
 		// The published scenario's sample with its load split over three pods, shortened and
-		// beside the others (its figures against a single pod: hack/bench-load-split.sh).
+		// beside the others (its figures against a single pod: hack/bench/load-split.sh).
 		split := sampleRun("perf_v1alpha1_perfrun_split_load.yaml", ns)
 		short(&split.Spec)
 		split.Spec.Variants = nil

@@ -388,7 +388,7 @@ func TestSummarizeFillsRunsMergedAndAddedFromRecordings(t *testing.T) {
 	}
 }
 
-// BenchmarkRecorderReport is the hook's own cost per request (hack/bench-latency-hook.sh
+// BenchmarkRecorderReport is the hook's own cost per request (hack/bench/latency-hook.sh
 // measures it against fortio's whole per-request cost).
 func BenchmarkRecorderReport(b *testing.B) {
 	r := NewRecorder(1)

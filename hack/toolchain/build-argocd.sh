@@ -2,7 +2,7 @@
 # Builds Argo CD from Go modules (for machines that cannot pull its release image): the one
 # multi-call `argocd` binary, linked as argocd-application-controller and argocd-repo-server.
 #
-#   hack/build-argocd.sh VERSION OUT_DIR   e.g. hack/build-argocd.sh v3.2.11 ~/.cache/daprbench/argocd/v3.2.11
+#   hack/toolchain/build-argocd.sh VERSION OUT_DIR   e.g. hack/toolchain/build-argocd.sh v3.2.11 ~/.cache/daprbench/argocd/v3.2.11
 #
 # v3.2.11 is the newest that builds here: v3.2.12's controller calls a function its own
 # module lacks (settings.ValidateExternalURL); v3.3 and later replace their gitops-engine

@@ -5,11 +5,11 @@
 # 2 failed, 3 gate missed or inconclusive, 4 regressed, 5 strict, 6 timed out).
 #
 #   FILE=run.yaml [KUBECONFIG_DATA=…] [NAMESPACE=…] [OUT=daprbench-out] [STRICT=true] \
-#     [TIMEOUT=30m] [SUMMARY=$GITHUB_STEP_SUMMARY] hack/ci/daprbench-run.sh
+#     [TIMEOUT=30m] [SUMMARY=$GITHUB_STEP_SUMMARY] action.sh
 set -euo pipefail
 
 : "${FILE:?FILE names the PerfRun or PerfSweep to run}"
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${OUT:-daprbench-out}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -2,7 +2,7 @@
 # Builds Prometheus and promtool from Go modules (for machines that cannot pull its release
 # image) and writes an image of Prometheus for the local cluster.
 #
-#   hack/build-prometheus.sh VERSION OUT_DIR   e.g. hack/build-prometheus.sh v0.305.0 ~/.cache/daprbench/prometheus/v0.305.0
+#   hack/toolchain/build-prometheus.sh VERSION OUT_DIR   e.g. hack/toolchain/build-prometheus.sh v0.305.0 ~/.cache/daprbench/prometheus/v0.305.0
 #
 # OUT_DIR gets prometheus and promtool (static) and prometheus.tar (image
 # daprbench.local/prometheus:VERSION, the binary at /prometheus). The Go module's versions are

@@ -8,9 +8,9 @@
 #            shared caches and memory bandwidth, and a host's SMT sibling where the vCPUs are
 #            hyperthreads),
 # and prints each condition's scores and their spread ((max-min)/median).
-# Usage: hack/bench-calibration.sh [REPEATS] [SECONDS]   (make bench-calibration)
+# Usage: hack/bench/calibration.sh [REPEATS] [SECONDS]   (make bench-calibration)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repeats=${1:-5}
 seconds=${2:-2}
 work=$(mktemp -d)

@@ -8,9 +8,9 @@
 # the calibration drops and the raw cost rises while the cost in units stays; if it does not
 # slow the core, neither moves, and this is no stand-in for a slower machine on this host.
 #
-#   hack/bench-slow-node.sh            # QPS=500 DURATION=30s REPEATS=1 (make bench-slow-node; ~12 min)
+#   hack/bench/slow-node.sh            # QPS=500 DURATION=30s REPEATS=1 (make bench-slow-node; ~12 min)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 KUBECTL=${KUBECTL:-kubectl}
 kubectl() { command "$KUBECTL" "$@"; }
 IMG=${IMG:-daprbench:dev}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds etcd from its Go module, for machines that cannot download a release.
 #
-#   hack/build-etcd.sh OUT_DIR        -> OUT_DIR/etcd
+#   hack/toolchain/build-etcd.sh OUT_DIR        -> OUT_DIR/etcd
 #
 # `go install go.etcd.io/etcd/server/v3@V` is refused because etcd's go.mod has replace
 # directives, so a helper module in the cache requires it instead.

@@ -5,7 +5,7 @@
 # throttled share and the verdict's reason; then the spread of the added p90 over the runs and
 # how many runs' intervals contain every other run's added p90.
 #
-#   KUBECONFIG=... hack/bench-repeat.sh [SAMPLE] [RUNS]
+#   KUBECONFIG=... hack/bench/repeat.sh [SAMPLE] [RUNS]
 #     (default config/samples/perf_v1alpha1_perfrun_invocation.yaml, 5; the operator installed)
 set -euo pipefail
 sample=${1:-config/samples/perf_v1alpha1_perfrun_invocation.yaml}

@@ -20,7 +20,7 @@ limitations under the License.
 // memory, CPU, the time until every run is provisioned, and the API requests per reconcile
 // (from the manager's own metrics endpoint).
 //
-//	hack/bench-footprint.sh [-pods 10000] [-runs 1000]
+//	hack/bench/footprint.sh [-pods 10000] [-runs 1000]
 package main
 
 import (

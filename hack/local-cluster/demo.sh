@@ -16,7 +16,7 @@
 #   DEMO_SAMPLE=config/samples/perf_v1alpha1_perfrun_direct.yaml make demo    # no Dapr needed
 #   DEMO_SKIP_PERFSUITE=1 make demo             # the published setting only
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 IMG=${IMG:-daprbench:dev}
 KUSTOMIZE=$(realpath "${KUSTOMIZE:-bin/kustomize}")

@@ -5,7 +5,7 @@
 # They live in setup-envtest's own store (~/.local/share/kubebuilder-envtest/k8s/V-OS-ARCH),
 # outside the clone, so a second run costs nothing and machines with internet keep the
 # normal path: setup-envtest downloads them. Where it cannot (no route to the release
-# bucket), they are built from Go modules at the same version (hack/build-k8s.sh, build-etcd.sh).
+# bucket), they are built from Go modules at the same version (hack/toolchain/build-k8s.sh, build-etcd.sh).
 set -euo pipefail
 
 ENVTEST_K8S_VERSION=${ENVTEST_K8S_VERSION:-1.36.3}
@@ -20,8 +20,8 @@ if ! complete; then
   echo ">> envtest binaries for $ENVTEST_K8S_VERSION missing; trying setup-envtest download" >&2
   if ! timeout 120 "$SETUP_ENVTEST" use "$ENVTEST_K8S_VERSION" --bin-dir "$store" -p path >/dev/null 2>&1; then
     echo ">> download unavailable; building them from Go modules (cold: ~6 min)" >&2
-    K8S_VERSION=$ENVTEST_K8S_VERSION "$hack/build-k8s.sh" "$dir" kube-apiserver kubectl
-    "$hack/build-etcd.sh" "$dir"
+    K8S_VERSION=$ENVTEST_K8S_VERSION "$hack/toolchain/build-k8s.sh" "$dir" kube-apiserver kubectl
+    "$hack/toolchain/build-etcd.sh" "$dir"
   fi
 fi
 complete || { echo "envtest binaries incomplete in $dir" >&2; exit 1; }

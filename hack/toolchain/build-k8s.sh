@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Kubernetes server binaries from Go modules, for machines that cannot download them.
 #
-#   hack/build-k8s.sh OUT_DIR BINARY...      e.g. hack/build-k8s.sh /tmp/bin kube-apiserver kubectl
+#   hack/toolchain/build-k8s.sh OUT_DIR BINARY...      e.g. hack/toolchain/build-k8s.sh /tmp/bin kube-apiserver kubectl
 #
 # k8s.io/kubernetes cannot be required as-is: its go.mod points every staging module
 # (k8s.io/api, k8s.io/client-go, ...) at ./staging. A helper module, generated in the cache,

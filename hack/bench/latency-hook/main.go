@@ -20,7 +20,7 @@ limitations under the License.
 // alternating A B B A so drift hits both alike. It reports the client's CPU per request and
 // the highest rate each reaches, as B/A ratios.
 //
-//	hack/bench-latency-hook.sh [--duration 5s] [--pairs 6]
+//	hack/bench/latency-hook.sh [--duration 5s] [--pairs 6]
 package main
 
 import (
@@ -36,7 +36,7 @@ import (
 	"fortio.org/fortio/fnet"
 	"fortio.org/fortio/periodic"
 
-	"github.com/daprbench/daprbench/hack/benchkit"
+	"github.com/daprbench/daprbench/hack/bench/benchkit"
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 

@@ -3,7 +3,7 @@
 # project's health checks installed in argocd-cm (make test-argocd).
 #
 # Argo CD (application controller and repo server) is built from Go modules
-# (hack/build-argocd.sh); they, Redis (Debian's redis-server) and a git daemon serving the
+# (hack/toolchain/build-argocd.sh); they, Redis (Debian's redis-server) and a git daemon serving the
 # repository run as processes in the cluster's network namespace, like its metrics-server.
 # Two Applications: one whose PerfRun passes (with a PerfSchedule beside it) and one whose
 # PerfRun fails a threshold. The script records each Application's health as Argo CD reports
@@ -11,7 +11,7 @@
 # spec in git and expects Argo CD to sync it and the operator to run it again. Every wait is
 # bounded; it exits non-zero when an expectation is not met.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 ARGOCD_VERSION=${ARGOCD_VERSION:-v3.2.11}
 CACHE=${DAPRBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/daprbench}
@@ -34,7 +34,7 @@ in_ns() { nsenter --net="/run/netns/$NETNS" -- "$@"; }
 [ -e "/run/netns/$NETNS" ] && kc get --raw /readyz >/dev/null 2>&1 || die "the local cluster is not up (make cluster-up cluster-image)"
 
 say "building Argo CD $ARGOCD_VERSION from Go modules (cached)"
-hack/build-argocd.sh "$ARGOCD_VERSION" "$ARGOCD"
+hack/toolchain/build-argocd.sh "$ARGOCD_VERSION" "$ARGOCD"
 if ! command -v redis-server >/dev/null; then
   say "installing Redis from Debian"
   # Installed only: it runs below, in the cluster's namespace, not as a host service.

@@ -2,7 +2,7 @@
 # Builds Dapr's sidecar and control plane from Go modules, for machines that cannot pull
 # Dapr's release images, and writes them as images named the way Dapr's Helm chart asks.
 #
-#   hack/build-dapr.sh VERSION OUT_DIR      e.g. hack/build-dapr.sh v1.16.0 ~/.cache/daprbench/dapr/v1.16.0
+#   hack/toolchain/build-dapr.sh VERSION OUT_DIR      e.g. hack/toolchain/build-dapr.sh v1.16.0 ~/.cache/daprbench/dapr/v1.16.0
 #
 # OUT_DIR gets the static binaries (daprd placement sentry operator injector scheduler), one
 # image archive per binary (ghcr.io/dapr/<name>:<version without v>, the binary at /<name>, as

@@ -19,7 +19,7 @@ limitations under the License.
 // hits both alike. It reports achieved qps, CPU-seconds per 1000 requests and p50/p99 as
 // ratios (loadtester / fortio), then the highest qps each sustains on one core.
 //
-//	go run ./hack/bench-loadtester --loadtester bin/loadtester --fortio bin/fortio --perfapp bin/perfapp
+//	go run ./hack/bench/loadtester --loadtester bin/loadtester --fortio bin/fortio --perfapp bin/perfapp
 package main
 
 import (
@@ -33,7 +33,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/daprbench/daprbench/hack/benchkit"
+	"github.com/daprbench/daprbench/hack/bench/benchkit"
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 

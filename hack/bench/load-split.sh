@@ -3,7 +3,7 @@
 # (config/samples/perf_v1alpha1_perfrun_split_load.yaml with loadTester.replicas 1, then N),
 # one run after the other on a quiet cluster, and their figures side by side: the merged
 # result of the split load should match the single pod's within its noise (the added
-# latency's 95% intervals overlap). Driven by hack/demo.sh (the local cluster with real Dapr
+# latency's 95% intervals overlap). Driven by hack/local-cluster/demo.sh (the local cluster with real Dapr
 # when no cluster is configured).
 #
 # Through Dapr each load-tester pod has its own caller sidecar, so N pods measure N callers'
@@ -11,12 +11,12 @@
 # path (no sidecar on either side), where only the splitting differs; BENCH_SEQUENCE repeats
 # runs so that the run-to-run drift shows beside the difference.
 #
-#   hack/bench-load-split.sh                                  # 500 rps, 1 vs 3 pods, 2 × 30 s, Uniform
-#   BENCH_ARRIVAL=Synchronized hack/bench-load-split.sh       # fortio's default: bursts
-#   BENCH_DAPR=false BENCH_SEQUENCE="1 3 1 3" hack/bench-load-split.sh
-#   BENCH_QPS=1000 BENCH_REPLICAS=2 hack/bench-load-split.sh
+#   hack/bench/load-split.sh                                  # 500 rps, 1 vs 3 pods, 2 × 30 s, Uniform
+#   BENCH_ARRIVAL=Synchronized hack/bench/load-split.sh       # fortio's default: bursts
+#   BENCH_DAPR=false BENCH_SEQUENCE="1 3 1 3" hack/bench/load-split.sh
+#   BENCH_QPS=1000 BENCH_REPLICAS=2 hack/bench/load-split.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 QPS=${BENCH_QPS:-500}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
@@ -43,7 +43,7 @@ for replicas in $SEQUENCE; do
     -e "s/^(    arrival: ).*/\1$ARRIVAL/" \
     -e "s/^(    duration: ).*/\1$DURATION/" -e "s/^(    warmup: .*)/\1\n    repetitions: $REPETITIONS/" "${direct[@]}" \
     config/samples/perf_v1alpha1_perfrun_split_load.yaml >"$work/$name.yaml"
-  DEMO_SAMPLE="$work/$name.yaml" DEMO_REPORT_DIR="$work/report-$name" hack/demo.sh >"$work/$name.log" 2>&1 ||
+  DEMO_SAMPLE="$work/$name.yaml" DEMO_REPORT_DIR="$work/report-$name" hack/local-cluster/demo.sh >"$work/$name.log" 2>&1 ||
     { echo "bench-load-split: the run with $replicas pod(s) did not succeed; its log:" >&2; tail -30 "$work/$name.log" >&2; exit 1; }
   jp() { "$KUBECTL" -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
   rows+=("$(printf '| %s | %s | %s | %s | %s | %s [%s, %s] | %s [%s, %s] | %s |' "$replicas" "$(jp '{.status.result.actualQPS}')" \

@@ -8,7 +8,7 @@
 # scheduled send and service time (added p50/p90/p99), send lag, the sidecars' throttled
 # share of CFS periods, node CPU busy and what the run says bounded it.
 #
-#   KUBECONFIG=... hack/bench-matrix.sh [DURATION]      (default 30s; the operator installed)
+#   KUBECONFIG=... hack/bench/matrix.sh [DURATION]      (default 30s; the operator installed)
 set -euo pipefail
 duration=${1:-30s}
 ns=${NS:-daprbench-matrix}

@@ -3,13 +3,13 @@
 # cluster, and their table: added latency (p50/p90/p99 with the p90 interval) and the target
 # sidecar's CPU per 1000 rps. Each run is config/samples/perf_v1alpha1_perfrun_grpc.yaml with
 # the two protocols set (1 KiB bodies, 16 connections, baseline over the caller's protocol),
-# driven by hack/demo.sh (the local cluster with real Dapr when no cluster is configured).
+# driven by hack/local-cluster/demo.sh (the local cluster with real Dapr when no cluster is configured).
 #
-#   hack/bench-protocols.sh                      # 1000 rps, as published
-#   BENCH_QPS=500 hack/bench-protocols.sh        # what a two-core node sustains
-#   BENCH_CONNECTIONS=1 BENCH_QPS=200 hack/bench-protocols.sh   # one request at a time: no queueing
+#   hack/bench/protocols.sh                      # 1000 rps, as published
+#   BENCH_QPS=500 hack/bench/protocols.sh        # what a two-core node sustains
+#   BENCH_CONNECTIONS=1 BENCH_QPS=200 hack/bench/protocols.sh   # one request at a time: no queueing
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 QPS=${BENCH_QPS:-1000}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
@@ -25,7 +25,7 @@ for caller in HTTP GRPC; do
     name="path-$(tr 'A-Z' 'a-z' <<<"$caller")-$(tr 'A-Z' 'a-z' <<<"$app")"
     sed -E -e "s/^  name: .*/  name: $name/" -e "s/^    caller: .*/    caller: $caller/" -e "s/^    app: .*/    app: $app/" \
       -e "s/^(    qps: )[0-9]+$/\1$QPS/" -e "s/^(    connections: )[0-9]+$/\1$CONNECTIONS/" config/samples/perf_v1alpha1_perfrun_grpc.yaml >"$work/$name.yaml"
-    DEMO_SAMPLE="$work/$name.yaml" DEMO_REPORT_DIR="$work/report-$name" hack/demo.sh >"$work/$name.log" 2>&1 ||
+    DEMO_SAMPLE="$work/$name.yaml" DEMO_REPORT_DIR="$work/report-$name" hack/local-cluster/demo.sh >"$work/$name.log" 2>&1 ||
       { echo "bench-protocols: $caller → $app did not succeed; its log:" >&2; tail -30 "$work/$name.log" >&2; exit 1; }
     jp() { "$KUBECTL" -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
     rows+=("$(printf '| %s → %s | %s | %s [%s, %s] | %s | %s | %s |' "$caller" "$app" \

@@ -4,8 +4,8 @@
 # The helper requires the module at VERSION, copies its replace lines and imports the
 # commands, so that `go build PKG` works from it. Prepared once (.ready), reused after.
 #
-#   hack/helper-module.sh MODULE VERSION DIR PKG...
-#   e.g. hack/helper-module.sh github.com/prometheus/prometheus v0.305.0 ~/.cache/daprbench/prometheus-helper-v0.305.0 \
+#   hack/toolchain/helper-module.sh MODULE VERSION DIR PKG...
+#   e.g. hack/toolchain/helper-module.sh github.com/prometheus/prometheus v0.305.0 ~/.cache/daprbench/prometheus-helper-v0.305.0 \
 #          github.com/prometheus/prometheus/cmd/prometheus
 set -euo pipefail
 

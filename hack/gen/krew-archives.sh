@@ -3,9 +3,9 @@
 # their sha256 into plugins/daprbench.yaml, the krew manifest. Archives are reproducible
 # for one Go version: -trimpath, no build id, fixed mtime and owner, gzip without a name.
 #
-#   hack/krew-archives.sh [VERSION]   # default: the manifest's spec.version
+#   hack/gen/krew-archives.sh [VERSION]   # default: the manifest's spec.version
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 manifest=plugins/daprbench.yaml
 version=${1:-$(sed -n 's/^  version: //p' "$manifest")}
 out=bin/krew

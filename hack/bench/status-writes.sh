@@ -5,7 +5,7 @@
 # while it is Running are counted against the manager's --usage-interval (BENCH_INTERVAL,
 # the binary's default 5s).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 KUBECTL=${KUBECTL:-kubectl}
 export KUBECONFIG=${KUBECONFIG:-$HOME/.cache/daprbench/cluster/kubeconfig}
 NS=${BENCH_NAMESPACE:-daprbench-writes}
