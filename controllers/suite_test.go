@@ -153,6 +153,7 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string) func() {
 		UsageInterval:   testPollInterval,
 		WatchNamespaces: watchNamespaces,
 		Logs:            testLogs,
+		Counters:        testKubelet,
 	}
 	Expect(runReconciler.SetupWithManager(mgr)).To(Succeed())
 	Expect((&perfschedule.Reconciler{
