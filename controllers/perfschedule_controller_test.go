@@ -17,6 +17,8 @@ limitations under the License.
 package controllers
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -24,10 +26,15 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/controllers/perfschedule"
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
@@ -276,5 +283,40 @@ var _ = Describe("PerfSchedule controller", func() {
 			ContainSubstring("metadata.labels")))
 		Expect(scheduleOf(s).Status.NextScheduleTime.Time).To(Equal(slot.Add(10 * time.Minute)))
 		Expect(runsOf(s)()).To(BeEmpty())
+	})
+
+	It("keeps a slot whose run could not be created for a moment, and creates it on the retry", func() {
+		s := createSchedule(ns, "flaky")
+		slot := slotAfter(fakeClock.Now())
+		Eventually(func() *metav1.Time { return scheduleOf(s).Status.NextScheduleTime }).Should(Equal(&metav1.Time{Time: slot}))
+		// A reconciler of its own whose clock has reached the slot (the manager's has not), and
+		// whose first create of a run times out.
+		clock := clocktesting.NewFakeClock(slot.Add(time.Second))
+		creates := 0
+		base, err := client.NewWithWatch(restConfig, client.Options{Scheme: scheme})
+		Expect(err).NotTo(HaveOccurred())
+		flaky := interceptor.NewClient(base, interceptor.Funcs{
+			Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+				if _, isRun := obj.(*perfv1alpha1.PerfRun); isRun {
+					if creates++; creates == 1 {
+						return errors.New("etcdserver: request timed out")
+					}
+				}
+				return c.Create(ctx, obj, opts...)
+			},
+		})
+		r := &perfschedule.Reconciler{Client: flaky, Recorder: events.NewFakeRecorder(10), Clock: clock}
+		req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(s)}
+		_, err = r.Reconcile(suiteCtx, req)
+		Expect(err).To(MatchError(ContainSubstring("request timed out")))
+		Expect(scheduleOf(s).Status.LastScheduleTime).To(BeNil(), "the slot is not handled until its run exists")
+		Expect(runsOf(s)()).To(BeEmpty())
+		// The retry (passes that meet the manager's own status writes requeue, as they would).
+		Eventually(func() *metav1.Time {
+			_, err := r.Reconcile(suiteCtx, req)
+			Expect(err).NotTo(HaveOccurred())
+			return scheduleOf(s).Status.LastScheduleTime
+		}).Should(Equal(&metav1.Time{Time: slot}))
+		Expect(runsOf(s)()).To(ConsistOf(runName(s, slot)), "the retry created the slot's run")
 	})
 })

@@ -67,19 +67,22 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	if sum != nil && len(sum.Runs) > 0 && !r.keepHistograms(ctx, run, testers) && r.retryHistograms(ctx, run) {
 		return waitFor(r.PollInterval), nil
 	}
+	// A scheduled run's history is read before the recorded usage is taken over: a failed
+	// read retries the pass with nothing lost.
+	var history *assess.History
+	if sum != nil && len(sum.Runs) > 0 {
+		if history, err = r.regressionEvidence(ctx, run); err != nil {
+			return proceed, err
+		}
+	}
 	ev := &assess.Evidence{
 		Load: assess.Load{JobFailed: jobCondition(job, batchv1.JobFailed), FirstFailure: firstFailure(testers), Terminated: term,
 			Message: msg, Summary: sum, DecodeErr: decodeErr, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
 		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: r.takeLiveUsage(run),
-		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances,
+		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances, History: history,
 	}
 	if r.Counters != nil {
 		ev.CountersSource = r.Counters.Describe()
-	}
-	if sum != nil && len(sum.Runs) > 0 {
-		if ev.History, err = r.regressionEvidence(ctx, run); err != nil {
-			return proceed, err
-		}
 	}
 	s.evidence = ev
 	return proceed, nil

@@ -179,8 +179,8 @@ func (r *Reconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.PerfRun
 		{"timeout", r.enforceTimeout},
 		{"provision", r.provision},
 		{"wait for workloads", r.waitForWorkloads},
-		{"start load", r.startLoad},
-		{"watch load", r.watchLoad},
+		{"load", r.startLoad}, // one name for both: it is what errors and ChildRefused say
+		{"load", r.watchLoad},
 		{"collect", r.collect},
 		{"judge", r.judge},
 	}

@@ -70,6 +70,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	// Every step's status and events are written even when a later step fails.
 	q := &pass.Events{}
 	res, err := r.schedule(ctx, s, q)
+	if err != nil {
+		s.Status.ObservedGeneration = orig.Status.ObservedGeneration // this generation is not yet handled
+	}
 	res, _, err = pass.Finish(ctx, r.Client, r.Recorder, pass.End{Orig: orig, Obj: s, OrigStatus: orig.Status, Status: s.Status,
 		OrigConditions: orig.Status.Conditions, Conditions: s.Status.Conditions, Now: metav1.NewTime(r.Clock.Now()), Events: q, Result: res, Err: err})
 	return res, err
@@ -197,7 +200,15 @@ func (r *Reconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedul
 	if slot.IsZero() {
 		return requeue, nil
 	}
+	// The slot counts as handled once this pass's status is written: a failure that a retry
+	// may clear (a transient API error creating the run, or deleting a run it replaces)
+	// leaves it unhandled, so the retry finds it again.
+	handledBefore := s.Status.LastScheduleTime
 	s.Status.LastScheduleTime = &metav1.Time{Time: slot}
+	retryLater := func(err error) (ctrl.Result, error) {
+		s.Status.LastScheduleTime = handledBefore
+		return ctrl.Result{}, err
+	}
 	if d := s.Spec.StartingDeadlineSeconds; d != nil && now.Sub(slot) > time.Duration(*d)*time.Second {
 		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonMissedDeadline,
 			fmt.Sprintf("slot %s found %v late, past startingDeadlineSeconds (%ds): not run", slot.UTC().Format(time.RFC3339), now.Sub(slot).Round(time.Second), *d))
@@ -217,7 +228,7 @@ func (r *Reconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedul
 		case perfv1alpha1.ConcurrencyReplace:
 			for i := range active {
 				if err := r.Delete(ctx, &active[i], client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
-					return ctrl.Result{}, err
+					return retryLater(err)
 				}
 			}
 		default: // Forbid: overlapping benchmarks measure each other
@@ -234,7 +245,7 @@ func (r *Reconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedul
 		return requeue, nil
 	}
 	if err != nil {
-		return ctrl.Result{}, err
+		return retryLater(err)
 	}
 	setScheduled(s, q, metav1.ConditionTrue, perfv1alpha1.ReasonRunCreated,
 		fmt.Sprintf("created run %s for slot %s", run, slot.UTC().Format(time.RFC3339)))
