@@ -60,7 +60,7 @@ func DaprCRDs() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out, err := exec.Command(filepath.Join(RepoRoot(), "hack", "dapr-crds.sh"), version).Output()
+	out, err := exec.Command(filepath.Join(RepoRoot(), "hack", "toolchain", "dapr-crds.sh"), version).Output()
 	if err != nil {
 		return "", fmt.Errorf("locating Dapr's CRDs: %w", err)
 	}

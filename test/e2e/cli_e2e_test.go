@@ -64,7 +64,7 @@ var _ = Describe("kubectl daprbench run --wait on a real cluster", func() {
 		}
 		actionOut := filepath.Join(dir, "action")
 		// The Action's step, as action.yml runs it (the Action wrapper itself needs GitHub).
-		meets := exec.Command(filepath.Join(repoRoot, "hack", "ci", "daprbench-run.sh"))
+		meets := exec.Command(filepath.Join(repoRoot, "action.sh"))
 		meets.Env = append(os.Environ(), "FILE="+file("meets", "maxErrors: 0"), "NAMESPACE="+ns, "OUT="+actionOut, "TIMEOUT=5m",
 			"SUMMARY="+filepath.Join(dir, "meets.md"))
 		cannot := exec.Command(plugin, "run", "-f", file("cannot", "maxP90: 1us"), "-n", ns, "--wait", "--timeout", "5m",
