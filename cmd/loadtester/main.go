@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command loadtester is the load engine of a daprbench run (see internal/loadgen).
+// Command loadtester is the load engine of a daprbench run (see internal/pods/loadgen).
 package main
 
 import (

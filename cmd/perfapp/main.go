@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command perfapp is the target app of a daprbench run (see internal/perfapp).
+// Command perfapp is the target app of a daprbench run (see internal/pods/perfapp).
 package main
 
 import (

@@ -20,8 +20,8 @@ if ! complete; then
   echo ">> envtest binaries for $ENVTEST_K8S_VERSION missing; trying setup-envtest download" >&2
   if ! timeout 120 "$SETUP_ENVTEST" use "$ENVTEST_K8S_VERSION" --bin-dir "$store" -p path >/dev/null 2>&1; then
     echo ">> download unavailable; building them from Go modules (cold: ~6 min)" >&2
-    K8S_VERSION=$ENVTEST_K8S_VERSION "$hack/toolchain/build-k8s.sh" "$dir" kube-apiserver kubectl
-    "$hack/toolchain/build-etcd.sh" "$dir"
+    K8S_VERSION=$ENVTEST_K8S_VERSION "$hack/build-k8s.sh" "$dir" kube-apiserver kubectl
+    "$hack/build-etcd.sh" "$dir"
   fi
 fi
 complete || { echo "envtest binaries incomplete in $dir" >&2; exit 1; }

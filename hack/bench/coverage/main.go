@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command bench-coverage prints, as a Markdown table, how often the added-latency interval
+// Command coverage prints, as a Markdown table, how often the added-latency interval
 // holds the true difference under each synthetic tail model and repetition count
 // (docs/measurement-coverage.md): the evidence behind the repetitions a tail percentile's
 // interval needs (latency.MinRepetitionsForTail).

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command bench-footprint measures the operator's own footprint against a real API server
+// Command footprint measures the operator's own footprint against a real API server
 // (envtest), as #14 asks: the manager idle beside N unrelated pods and Deployments (its
 // caches hold only the runs' own objects), then with R PerfRuns created at once — resident
 // memory, CPU, the time until every run is provisioned, and the API requests per reconcile

@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Command bench-latency-hook measures what recording every request's latency into an HDR
-// histogram (fortio's per-request hook, internal/latency) costs the load tester: fortio's
+// histogram (fortio's per-request hook, internal/pods/latency) costs the load tester: fortio's
 // HTTP runner as a library against perfapp on loopback, without the hook (A) and with it (B),
 // alternating A B B A so drift hits both alike. It reports the client's CPU per request and
 // the highest rate each reaches, as B/A ratios.
@@ -78,7 +78,7 @@ func main() {
 	fmt.Printf("%-26s %12.2f %12.2f %8.4f\n", "client CPU µs / request", ma.cpuUsPerReq, mb.cpuUsPerReq, mb.cpuUsPerReq/ma.cpuUsPerReq)
 	fmt.Printf("%-26s %12.0f %12.0f %8.4f\n", "achieved qps", ma.qps, mb.qps, mb.qps/ma.qps)
 	fmt.Printf("CPU per request B/A per pair, sorted: %.4f (median %.4f)\n", ratios, ratios[len(ratios)/2])
-	fmt.Printf("the hook alone (go test -bench Recorder ./internal/latency): ~13 ns per request\n")
+	fmt.Printf("the hook alone (go test -bench Recorder ./internal/pods/latency): ~13 ns per request\n")
 }
 
 // run drives url as fast as it answers and returns the rate and this process's CPU per request.

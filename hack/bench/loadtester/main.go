@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command bench-loadtester compares daprbench's load tester with the fortio CLI of the
+// Command loadtester compares daprbench's load tester with the fortio CLI of the
 // same fortio version, against the same perfapp on loopback, alternating A B A B so drift
 // hits both alike. It reports achieved qps, CPU-seconds per 1000 requests and p50/p99 as
 // ratios (loadtester / fortio), then the highest qps each sustains on one core.

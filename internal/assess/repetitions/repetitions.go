@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Package repetitions says how a variant's repetitions agree: the median of each figure
-// and its range. It reads the load tester's summary; the summary itself (internal/result)
+// and its range. It reads the load tester's summary; the summary itself (internal/contract/result)
 // is only the load tester ↔ controller contract.
 package repetitions
 

@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Package loadsettings names the load tester's settings: the flags of cmd/loadtester, which
-// the operator sets on the load-tester Job as DAPRBENCH_* variables (internal/workload). Both
+// the operator sets on the load-tester Job as DAPRBENCH_* variables (internal/operator/workload). Both
 // sides take the names from here, and the load tester refuses a DAPRBENCH_* variable that
 // names none of them: a misspelt setting fails the run instead of measuring the default.
 package loadsettings

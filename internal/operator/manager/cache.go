@@ -42,7 +42,7 @@ import (
 // newInformer is LenientInformers' (nil: controller-runtime's own). namespaces, when
 // given (--watch-namespaces, the chart's namespaced mode), limits those informers to the
 // namespaces the manager's Roles cover; daprbench's own kinds stay cached cluster-wide,
-// which its ClusterRole allows (see internal/rbacscope).
+// which its ClusterRole allows (see internal/operator/rbacscope).
 func CacheOptions(newInformer func(toolscache.ListerWatcher, runtime.Object, time.Duration, toolscache.Indexers) toolscache.SharedIndexInformer, namespaces []string) cache.Options {
 	req, err := labels.NewRequirement(workload.LabelRun, selection.Exists, nil)
 	if err != nil {

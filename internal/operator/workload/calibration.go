@@ -25,7 +25,7 @@ import (
 )
 
 // ContainerCalibrate is the init container that scores its node on daprbench's calibration
-// workload (internal/calibrate) before the pod's own containers start.
+// workload (internal/pods/calibrate) before the pod's own containers start.
 const ContainerCalibrate = "calibrate"
 
 // CalibrationSeconds is how long each half of the calibration runs (one goroutine, then

@@ -131,7 +131,7 @@ func LoadTesterGroupService(run *perfv1alpha1.PerfRun) *corev1.Service {
 }
 
 // LoadTesterEnv passes the load parameters as the DAPRBENCH_* variables cmd/loadtester reads
-// (their names from internal/loadsettings, which the load tester takes its flags from).
+// (their names from internal/contract/loadsettings, which the load tester takes its flags from).
 // baselineHost is the address the baseline path calls: the Dapr target pod's IP (the same
 // pod, spec.baselineTarget SamePod); empty calls the twin's Service.
 func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvVar {
