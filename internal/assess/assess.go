@@ -17,6 +17,7 @@ limitations under the License.
 package assess
 
 import (
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -96,11 +97,7 @@ func Rejudge(run *perfv1alpha1.PerfRun) Assessment {
 	o.thresholdsViolated = a.judgeThresholds(run, res)
 	v := firstVerdict(&o, resultChecks)
 	if run.ConditionTrue(perfv1alpha1.ConditionDisturbed) {
-		for _, c := range run.Status.Conditions {
-			if c.Type == perfv1alpha1.ConditionDisturbed {
-				v.Message += "; " + c.Message
-			}
-		}
+		v.Message += "; " + meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionDisturbed).Message
 	}
 	a.Verdict = *v
 	return a

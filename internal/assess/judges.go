@@ -39,10 +39,15 @@ func usageByVariant(ev Evidence, phases []usage.Phase) map[string]*perfv1alpha1.
 	return usage.Attribute(ev.Live.Windows, phases, PhaseEdge)
 }
 
+// countersRead reports whether the kubelet's CPU counters were read while the load ran.
+func countersRead(ev Evidence) bool {
+	return ev.CountersSource != "" && ev.Live != nil && len(ev.Live.Counters) > 0
+}
+
 // accountCPU differences the recorded counters at the measured runs' edges, per container
 // of the measured path and the baseline; nil when there are none to difference.
 func accountCPU(run *perfv1alpha1.PerfRun, ev Evidence, phases []usage.Phase) *perfv1alpha1.CPUAccounting {
-	if ev.CountersSource == "" || ev.Live == nil || len(ev.Live.Counters) == 0 {
+	if !countersRead(ev) {
 		return nil
 	}
 	byVariant := usage.AccountCPU(ev.Live.Counters, phases, PhaseEdge)
@@ -56,7 +61,7 @@ func accountCPU(run *perfv1alpha1.PerfRun, ev Evidence, phases []usage.Phase) *p
 
 // cpuCondition is CPULimitBound from the result's CPU accounting; nil without counters.
 func cpuCondition(ev Evidence, res *perfv1alpha1.Result) *metav1.Condition {
-	if ev.CountersSource == "" || ev.Live == nil || len(ev.Live.Counters) == 0 {
+	if !countersRead(ev) {
 		return nil
 	}
 	if res.CPU == nil {

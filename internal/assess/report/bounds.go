@@ -33,36 +33,47 @@ const ThrottledBoundPercent = 1.0
 // the node's CPU (every core queued behind another).
 const busyNodePercent = 90.0
 
+// throttleJudged reports whether c is a sidecar or app whose CFS throttling was counted.
+func throttleJudged(c perfv1alpha1.ContainerCPU) bool {
+	return usage.JudgedForThrottling(c.Role) && c.ThrottledPeriodsPercent != "" && c.Throttled != nil
+}
+
+// limitBound reports whether c's CPU limit bound it: throttled beyond ThrottledBoundPercent.
+func limitBound(c perfv1alpha1.ContainerCPU) bool {
+	pct, _ := strconv.ParseFloat(c.ThrottledPeriodsPercent, 64)
+	return throttleJudged(c) && pct > ThrottledBoundPercent
+}
+
 // ThrottledContainers names the sidecars and apps throttled beyond ThrottledBoundPercent
 // during the measured runs, and the throttled share of every one with a limit.
 func ThrottledContainers(cpu []perfv1alpha1.ContainerCPU) (bound, ratios []string) {
 	for _, c := range cpu {
-		if !usage.JudgedForThrottling(c.Role) || c.ThrottledPeriodsPercent == "" || c.Throttled == nil {
+		if !throttleJudged(c) {
 			continue
 		}
-		pct, _ := strconv.ParseFloat(c.ThrottledPeriodsPercent, 64)
 		figure := fmt.Sprintf("%s %s%% of %d periods (%s stalled, %s CPU)", c.Role, c.ThrottledPeriodsPercent, c.Periods, c.Throttled.Duration, c.CPU.String())
 		ratios = append(ratios, figure)
-		if pct > ThrottledBoundPercent {
+		if limitBound(c) {
 			bound = append(bound, figure)
 		}
 	}
 	return bound, ratios
 }
 
-// throttledSidecars names the sidecar roles (not the app) throttled beyond
-// ThrottledBoundPercent during the measured runs.
-func throttledSidecars(cpu []perfv1alpha1.ContainerCPU) []string {
-	var out []string
+// onlySidecarsBound reports whether the CPU limit bound some sidecar during the measured
+// runs, and no app.
+func onlySidecarsBound(cpu []perfv1alpha1.ContainerCPU) bool {
+	found := false
 	for _, c := range cpu {
-		if !usage.IsSidecar(c.Role) {
+		if !limitBound(c) {
 			continue
 		}
-		if pct, err := strconv.ParseFloat(c.ThrottledPeriodsPercent, 64); err == nil && pct > ThrottledBoundPercent {
-			out = append(out, c.Role)
+		if !usage.IsSidecar(c.Role) {
+			return false
 		}
+		found = true
 	}
-	return out
+	return found
 }
 
 // busyNodes names the nodes at or beyond busyNodePercent CPU busy during the measured runs.

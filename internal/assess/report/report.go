@@ -112,9 +112,7 @@ func addedIsTheLimits(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result, sum *
 		}
 	}
 	// The sidecar's limit, and nothing else found: no app throttled, no node near full.
-	bound, _ := ThrottledContainers(res.CPU.Measured)
-	sidecars := throttledSidecars(res.CPU.Measured)
-	return len(sidecars) > 0 && len(sidecars) == len(bound) && len(busyNodes(res.CPU.Measured)) == 0
+	return onlySidecarsBound(res.CPU.Measured) && len(busyNodes(res.CPU.Measured)) == 0
 }
 
 // addUsage puts each variant's usage beside its latency, with the sidecar's CPU per 1000
