@@ -55,7 +55,9 @@ func CacheOptions(newInformer func(toolscache.ListerWatcher, runtime.Object, tim
 			owned.Namespaces[ns] = cache.Config{}
 		}
 	}
-	return cache.Options{NewInformer: newInformer, ByObject: map[client.Object]cache.ByObject{
+	// The manager never reads managedFields (it applies its own desired state), and they are
+	// often the larger half of an object: not kept.
+	return cache.Options{NewInformer: newInformer, DefaultTransform: cache.TransformStripManagedFields(), ByObject: map[client.Object]cache.ByObject{
 		&corev1.Pod{}:                 owned,
 		&appsv1.Deployment{}:          owned,
 		&appsv1.ReplicaSet{}:          owned,

@@ -110,11 +110,29 @@ func (l *lenientListWatch) Watch(opts metav1.ListOptions) (watch.Interface, erro
 			return e, true
 		}
 		typed, ok := l.decode(u)
-		if !ok {
+		if ok {
+			e.Object = typed
+			return e, true
+		}
+		if e.Type == watch.Added {
+			return e, false // never cached: nothing to take back
+		}
+		// An object that was cached and no longer decodes (changed, or deleted) leaves the
+		// cache as a deletion: else its last decodable version, a Running exclusive run,
+		// would hold the queue until the manager restarts.
+		tombstone, err := l.scheme.New(l.gvk)
+		if err != nil {
 			return e, false
 		}
-		e.Object = typed
-		return e, true
+		accessor, err := apimeta.Accessor(tombstone)
+		if err != nil {
+			return e, false
+		}
+		accessor.SetNamespace(u.GetNamespace())
+		accessor.SetName(u.GetName())
+		accessor.SetUID(u.GetUID())
+		accessor.SetResourceVersion(u.GetResourceVersion())
+		return watch.Event{Type: watch.Deleted, Object: tombstone}, true
 	}), nil
 }
 
