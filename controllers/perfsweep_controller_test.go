@@ -128,4 +128,20 @@ var _ = Describe("PerfSweep controller", func() {
 		Expect(st.Points[3].Message).To(ContainSubstring("actual qps 998.4 (49.92%) (limit >= 99% of 2000): VIOLATED"), "in the words of the judge PerfRun thresholds use")
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Reason).To(Equal(perfv1alpha1.ReasonRateFound))
 	})
+	It("does not count a run of a point's name that it did not create", func() {
+		// Made beforehand by someone who may create PerfRuns, to forge the point's figure.
+		forged := createRun(ns, "forged-1-0", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Dapr.Enabled = ptr.To(false)
+			s.Exclusive = ptr.To(false)
+		})
+		sw := createSweep(ns, "forged", func(s *perfv1alpha1.PerfSweepSpec) {
+			s.Points = &perfv1alpha1.SweepPoints{Connections: []int32{1}}
+		})
+		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }, 10*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
+		p := sweepOf(sw).Status.Points[0]
+		Expect(p.Phase).To(Equal(perfv1alpha1.PhaseFailed))
+		Expect(p.Message).To(ContainSubstring("PerfRun forged-1-0 exists and was not created by this sweep"))
+		Expect(p.Latency).To(BeNil())
+		Expect(latest(forged).OwnerReferences).To(BeEmpty(), "the sweep neither adopts nor deletes it")
+	})
 })

@@ -188,6 +188,14 @@ func (r *Reconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p 
 	case err != nil:
 		return false, err
 	}
+	if !metav1.IsControlledBy(run, sw) {
+		// A run of the point's name that this sweep did not create (made beforehand, or by
+		// another sweep) is no measurement of the point: counting it would let anyone who may
+		// create a PerfRun forge the sweep's result.
+		record(sw, q, p, perfv1alpha1.PhaseFailed, nil, fmt.Sprintf("PerfRun %s exists and was not created by this sweep "+
+			"(its controller owner is not PerfSweep %s): the point is not measured; delete that run and change the sweep to measure it", p.Run, sw.Name))
+		return true, nil
+	}
 	if !run.Finished() {
 		p.Phase = run.Status.Phase
 		return false, nil
