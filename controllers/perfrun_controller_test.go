@@ -47,10 +47,26 @@ import (
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
+// newNamespace makes a namespace for one spec; its runs are deleted when the spec ends, so
+// none stays measuring on the one fake node and holds another spec's run in the queue.
 func newNamespace() string {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "perf-"}}
 	Expect(k8sClient.Create(suiteCtx, ns)).To(Succeed())
+	DeferCleanup(func() {
+		Expect(k8sClient.DeleteAllOf(suiteCtx, &perfv1alpha1.PerfRun{}, client.InNamespace(ns.Name))).To(Succeed())
+	})
 	return ns.Name
+}
+
+// restartManagerWith restarts the manager with its PerfRun reconciler tuned (flags) for
+// the rest of the spec.
+func restartManagerWith(tune func(*perfrun.Reconciler)) {
+	stopManager()
+	stopManager = startManagerAs(restConfig, nil, tune)
+	DeferCleanup(func() {
+		stopManager()
+		stopManager = startManager()
+	})
 }
 
 func createRun(ns, name string, scenario perfv1alpha1.Scenario, mutate ...func(*perfv1alpha1.PerfRunSpec)) *perfv1alpha1.PerfRun {
@@ -323,13 +339,12 @@ var _ = Describe("PerfRun controller", func() {
 		Consistently(exists(store), time.Second).Should(BeTrue(), "cleanup: Never keeps children")
 	})
 
-	It("fails with DaprNotInstalled, creating nothing, when no control plane is found", func() {
-		run := createRun(ns, "nodapr", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
-			s.Dapr.ControlPlaneNamespace = "dapr-elsewhere"
-		})
+	It("fails with DaprNotInstalled, creating nothing, when no control plane is found", Serial, func() {
+		restartManagerWith(func(r *perfrun.Reconciler) { r.DaprNamespace = "dapr-elsewhere" })
+		run := createRun(ns, "nodapr", perfv1alpha1.ScenarioServiceInvocation)
 		c := failedWith(run, perfv1alpha1.ReasonDaprNotInstalled)
 		Expect(c.Message).To(ContainSubstring(`no sidecar injector runs in namespace "dapr-elsewhere"`))
-		Expect(c.Message).To(ContainSubstring("spec.dapr.controlPlaneNamespace"))
+		Expect(c.Message).To(ContainSubstring("the operator's --dapr-namespace"))
 		Expect(conditionOf(run, perfv1alpha1.ConditionDaprReady).Status).To(Equal(metav1.ConditionFalse))
 		Consistently(func() int {
 			var list appsv1.DeploymentList
@@ -392,6 +407,20 @@ var _ = Describe("PerfRun controller", func() {
 		})
 		c := failedWith(run, perfv1alpha1.ReasonStateStoreNotFound)
 		Expect(c.Message).To(ContainSubstring(`Component "redis-actors"`))
+	})
+
+	It("fails with StateStoreNotAllowed, creating nothing, for a store the platform team did not list", func() {
+		// It exists: a team's production store that a PerfRun-only user must not flood.
+		store := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "dapr.io/v1alpha1", "kind": "Component",
+			"metadata": map[string]any{"name": "orders", "namespace": ns},
+			"spec":     map[string]any{"type": "state.in-memory", "version": "v1", "metadata": []any{}}}}
+		Expect(k8sClient.Create(suiteCtx, store)).To(Succeed())
+		run := createRun(ns, "flood", perfv1alpha1.ScenarioActorActivation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Actors = &perfv1alpha1.ActorsSpec{StateStore: "orders"}
+		})
+		c := failedWith(run, perfv1alpha1.ReasonStateStoreNotAllowed)
+		Expect(c.Message).To(ContainSubstring(`spec.actors.stateStore "orders" is not a store runs may write (allowed: redis-actors)`))
+		Expect(exists(deployment(ns, "flood-target"))()).To(BeFalse())
 	})
 
 	It("fails with LoadTesterFailed, keeping the workloads for inspection", func() {

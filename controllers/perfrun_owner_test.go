@@ -94,7 +94,7 @@ var _ = Describe("PerfRun images", func() {
 			}
 		})
 		c := failedWith(run, perfv1alpha1.ReasonImageNotAllowed)
-		Expect(c.Message).To(HavePrefix(`spec.variants[1].sidecarImage "quay.io/someone/daprd:latest": not under an allowed prefix (daprbench:, daprbench@, ghcr.io/dapr/)`))
+		Expect(c.Message).To(HavePrefix(`spec.variants[1].sidecarImage "quay.io/someone/daprd:latest": not under an allowed repository path (daprbench (the operator's own), ghcr.io/dapr/)`))
 		Expect(exists(deployment(ns, "foreign-target"))()).To(BeFalse(), "nothing is created for a refused image")
 	})
 })

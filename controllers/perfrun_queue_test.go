@@ -122,18 +122,41 @@ var _ = Describe("The run queue", Serial, func() {
 		Eventually(phaseOf(hog)).Should(Equal(perfv1alpha1.PhaseSucceeded))
 	})
 
-	It("starts a run that opts out at once, and lets it hold no one back", func() {
-		measuring := createRun(ns, "busy", perfv1alpha1.ScenarioServiceInvocation, exclusive)
-		markAvailable(ns, "busy-target")
-		startLoad(measuring)
-		shared := createRun(ns, "shared", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
-			s.Exclusive = ptr.To(false)
-			s.Baseline = ptr.To(false)
-		})
-		markAvailable(ns, "shared-target")
-		Eventually(jobCount(shared), 10*time.Second).Should(Equal(1))
-		Expect(conditionOf(shared, perfv1alpha1.ConditionQueued)).To(BeNil())
-		finishLoad(measuring, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
-		Eventually(phaseOf(measuring)).Should(Equal(perfv1alpha1.PhaseSucceeded))
+	It("starts a run that opts out beside other shared runs, never beside an exclusive one", func() {
+		shared := func(name string) *perfv1alpha1.PerfRun {
+			run := createRun(ns, name, perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+				s.Exclusive = ptr.To(false)
+				s.Baseline = ptr.To(false)
+			})
+			markAvailable(ns, name+"-target")
+			return run
+		}
+		done := func(run *perfv1alpha1.PerfRun) {
+			finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
+			Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		}
+		first := shared("shared-1")
+		Eventually(jobCount(first), 10*time.Second).Should(Equal(1))
+		second := shared("shared-2")
+		Eventually(jobCount(second), 10*time.Second).Should(Equal(1), "two shared runs measure side by side")
+		Expect(conditionOf(second, perfv1alpha1.ConditionQueued).Reason).To(Equal(perfv1alpha1.ReasonAdmitted))
+
+		By("an exclusive run waits for the shared runs measuring on its node")
+		alone := createRun(ns, "alone", perfv1alpha1.ScenarioServiceInvocation, exclusive)
+		markAvailable(ns, "alone-target")
+		Eventually(queuedMessage(alone)).Should(ContainSubstring("waiting for PerfRun " + ns + "/shared-1 (measuring on node " + testNode))
+
+		By("a shared run created now waits behind the queued exclusive run: a tenant cannot pin load beside it")
+		time.Sleep(10 * time.Millisecond)
+		late := shared("shared-3")
+		Eventually(queuedMessage(late)).Should(ContainSubstring("waiting for PerfRun " + ns + "/alone (queued ahead"))
+		done(first)
+		done(second)
+		Eventually(jobCount(alone), 10*time.Second).Should(Equal(1))
+		Eventually(queuedMessage(late)).Should(ContainSubstring(ns + "/alone (measuring"))
+		Consistently(jobCount(late), time.Second).Should(BeZero())
+		done(alone)
+		Eventually(jobCount(late), 10*time.Second).Should(Equal(1))
+		done(late)
 	})
 })

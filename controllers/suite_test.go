@@ -48,6 +48,7 @@ import (
 	"github.com/daprbench/daprbench/controllers/perfschedule"
 	"github.com/daprbench/daprbench/controllers/perfsweep"
 	"github.com/daprbench/daprbench/internal/operator/manager"
+	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/testenv"
@@ -125,8 +126,9 @@ var _ = AfterSuite(func() {
 func startManager() func() { return startManagerAs(restConfig, nil) }
 
 // startManagerAs starts the manager with cfg's identity, given watchNamespaces
-// (--watch-namespaces).
-func startManagerAs(cfg *rest.Config, watchNamespaces []string) func() {
+// (--watch-namespaces); tune changes the PerfRun reconciler's settings (the manager's
+// flags) before it starts.
+func startManagerAs(cfg *rest.Config, watchNamespaces []string, tune ...func(*perfrun.Reconciler)) func() {
 	newInformer, err := manager.LenientInformers(cfg, scheme)
 	Expect(err).NotTo(HaveOccurred())
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
@@ -154,6 +156,11 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string) func() {
 		WatchNamespaces: watchNamespaces,
 		Logs:            testLogs,
 		Counters:        testKubelet,
+		// The one store the specs name on purpose; any other is the platform team's to allow.
+		Policy: policy.Policy{AllowedStateStores: []string{"redis-actors"}},
+	}
+	for _, t := range tune {
+		t(runReconciler)
 	}
 	Expect(runReconciler.SetupWithManager(mgr)).To(Succeed())
 	Expect((&perfschedule.Reconciler{

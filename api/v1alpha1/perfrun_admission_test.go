@@ -341,7 +341,7 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(s.Dapr.TracingSamplingRate).To(Equal("0.1"))
 		Expect(s.Dapr.Sidecar.CPULimit).To(Equal(ptr.To(resource.MustParse("500m"))))
 		Expect(s.Dapr.LogLevel).To(Equal(perfv1alpha1.LogLevel("info")))
-		Expect(s.Dapr.ControlPlaneNamespace).To(Equal("dapr-system"))
+		Expect(s.Dapr.ControlPlaneNamespace).To(BeEmpty(), "the control plane's namespace is the operator's setting, not defaulted into the run")
 		Expect(s.Placement).To(Equal(perfv1alpha1.PlacementAny))
 		Expect(s.Cleanup).To(Equal(perfv1alpha1.CleanupOnSuccess))
 		// Scenario-dependent defaults are resolved by the operator, not written into the spec.
@@ -362,7 +362,6 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(filled.Load.Repetitions).To(Equal(unset.Load.EffectiveRepetitions()))
 		Expect(filled.Load.Duration.Duration).To(Equal(unset.Load.EffectiveDuration()))
 		Expect(filled.Load.Warmup.Duration).To(Equal(unset.Load.EffectiveWarmup()))
-		Expect(filled.Dapr.ControlPlaneNamespace).To(Equal(unset.ControlPlaneNamespace()))
 		Expect(*filled.Dapr.Enabled).To(Equal(unset.DaprEnabled()))
 		Expect(*filled.Actors).To(Equal(unset.ActorSettings()))
 		Expect(filled.EffectiveTimeout()).To(Equal(unset.EffectiveTimeout()))

@@ -80,6 +80,18 @@ const (
 	ReasonDaprNotRequired = "DaprNotRequired"
 	// ReasonDaprNotInstalled: Dapr's CRDs or its control-plane Configuration are missing.
 	ReasonDaprNotInstalled = "DaprNotInstalled"
+	// ReasonControlPlaneNotAllowed: spec.dapr.controlPlaneNamespace names a namespace other
+	// than the operator's configured Dapr namespace.
+	ReasonControlPlaneNotAllowed = "ControlPlaneNotAllowed"
+	// ReasonCountersNotRead: the operator is set not to read the kubelet's CPU counters
+	// (no nodes/proxy), so CPULimitBound is Unknown.
+	ReasonCountersNotRead = "CountersNotRead"
+	// ReasonPlacementNotAllowed: a toleration or node label the operator's placement policy
+	// does not list.
+	ReasonPlacementNotAllowed = "PlacementNotAllowed"
+	// ReasonStateStoreNotAllowed: spec.actors.stateStore names a store the operator's policy
+	// does not list.
+	ReasonStateStoreNotAllowed = "StateStoreNotAllowed"
 	// ReasonMTLSMismatch: spec.dapr.mtls disagrees with the control plane's setting.
 	ReasonMTLSMismatch = "MTLSMismatch"
 	// ReasonStateStoreNotFound: spec.actors.stateStore names a Component that does not exist.
@@ -129,6 +141,9 @@ const (
 	// ReasonQueueTimeout: the run waited longer than spec.maxQueueWait for its turn; the
 	// message names the run it waited for.
 	ReasonQueueTimeout = "QueueTimeout"
+	// ReasonNamespaceLimit: Queued, because the run's namespace already has as many
+	// unfinished runs as the operator allows (--max-runs-per-namespace); nothing is created.
+	ReasonNamespaceLimit = "NamespaceLimit"
 	// ReasonAdmitted: no earlier run measures or waits on the run's nodes.
 	ReasonAdmitted = "Admitted"
 

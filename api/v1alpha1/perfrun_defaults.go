@@ -37,7 +37,8 @@ const (
 	// empty (see PerfRun.ActorType); DefaultActorMethod is the method called.
 	DefaultActorType   = "PerfActor"
 	DefaultActorMethod = "activate"
-	// DefaultControlPlaneNamespace is where a standard Dapr install runs.
+	// DefaultControlPlaneNamespace is where a standard Dapr install runs: the default of the
+	// manager's --dapr-namespace.
 	DefaultControlPlaneNamespace = "dapr-system"
 	// DefaultConnections, DefaultRepetitions, DefaultDuration and DefaultWarmup are the
 	// load's defaults (Dapr's published runs: 16 connections, 60 s).
@@ -179,14 +180,6 @@ func (s *PerfRunSpec) EffectiveTimeout() time.Duration {
 		return s.Timeout.Duration
 	}
 	return s.LoadTime() + timeoutMargin
-}
-
-// ControlPlaneNamespace returns spec.dapr.controlPlaneNamespace, defaulted.
-func (s *PerfRunSpec) ControlPlaneNamespace() string {
-	if s.Dapr.ControlPlaneNamespace != "" {
-		return s.Dapr.ControlPlaneNamespace
-	}
-	return DefaultControlPlaneNamespace
 }
 
 // CallerProtocol is how the load tester calls its sidecar (and the baseline the app).

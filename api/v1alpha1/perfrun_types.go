@@ -388,11 +388,13 @@ type DaprSpec struct {
 	// +optional
 	LogLevel LogLevel `json:"logLevel,omitempty"`
 
-	// controlPlaneNamespace is where Dapr's control plane runs; its daprsystem Configuration
-	// says whether mTLS is on.
+	// controlPlaneNamespace states where the run expects Dapr's control plane. The operator
+	// reads the control plane only in its own configured namespace (manager flag
+	// --dapr-namespace, Helm value daprNamespace): a run naming another fails
+	// ControlPlaneNotAllowed before anything is created, since a namespace a tenant controls
+	// could hold a look-alike injector that widens the image allowlist. Empty: the operator's.
 	// +kubebuilder:validation:MaxLength=63
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
-	// +kubebuilder:default=dapr-system
 	// +optional
 	ControlPlaneNamespace string `json:"controlPlaneNamespace,omitempty"`
 }

@@ -22,6 +22,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -37,6 +38,12 @@ type managerFlags struct {
 	apiQPS                 float64
 	apiBurst               int
 	allowedImagePrefixes   string
+	allowedTolerations     string
+	allowedNodeLabels      string
+	allowedStateStores     string
+	daprNamespace          string
+	kubeletCounters        bool
+	maxRunsPerNamespace    int
 	networkPolicies        bool
 	metricsSecure          bool
 	watchNamespaces        string
@@ -56,6 +63,18 @@ func parseFlags() (managerFlags, zap.Options) {
 		"comma-separated Secrets the run's pods pull their images with (each must exist in the run's namespace) [DAPRBENCH_IMAGE_PULL_SECRETS]")
 	flag.StringVar(&f.allowedImagePrefixes, "allowed-image-prefixes", envOr("DAPRBENCH_ALLOWED_IMAGE_PREFIXES", ""),
 		"comma-separated image prefixes a PerfRun may name for its target, load tester and sidecars, besides the operator's own repository; empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
+	flag.StringVar(&f.allowedTolerations, "allowed-tolerations", envOr("DAPRBENCH_ALLOWED_TOLERATIONS", ""),
+		"comma-separated taint keys a run's pods may tolerate (\"*\": any); empty: none, so runs land only on nodes without taints [DAPRBENCH_ALLOWED_TOLERATIONS]")
+	flag.StringVar(&f.allowedNodeLabels, "allowed-node-labels", envOr("DAPRBENCH_ALLOWED_NODE_LABELS", ""),
+		"comma-separated node label keys a run may select or require (nodeSelector, node affinity); empty: any [DAPRBENCH_ALLOWED_NODE_LABELS]")
+	flag.StringVar(&f.allowedStateStores, "allowed-state-stores", envOr("DAPRBENCH_ALLOWED_STATE_STORES", ""),
+		"comma-separated Dapr Components an actor run's spec.actors.stateStore may name; empty: none (runs use the in-memory store they create) [DAPRBENCH_ALLOWED_STATE_STORES]")
+	flag.StringVar(&f.daprNamespace, "dapr-namespace", envOr("DAPRBENCH_DAPR_NAMESPACE", perfv1alpha1.DefaultControlPlaneNamespace),
+		"the namespace of Dapr's control plane: the only one the operator reads it in; a run naming another fails ControlPlaneNotAllowed [DAPRBENCH_DAPR_NAMESPACE]")
+	flag.BoolVar(&f.kubeletCounters, "kubelet-counters", envOr("DAPRBENCH_KUBELET_COUNTERS", "true") == "true",
+		"read each node's CPU and CFS-throttling counters through the API server's node proxy (needs nodes/proxy get); false: CPU from metrics-server only, and throttling unknown [DAPRBENCH_KUBELET_COUNTERS]")
+	flag.IntVar(&f.maxRunsPerNamespace, "max-runs-per-namespace", 0,
+		"how many runs of one namespace may be queued or running at once; a run beyond it waits (Queued, reason NamespaceLimit); 0: no bound")
 	flag.BoolVar(&f.networkPolicies, "network-policies", envOr("DAPRBENCH_NETWORK_POLICIES", "true") == "true",
 		"create each run's NetworkPolicies: only its load tester reaches its load-tester group's leader and its targets' load ports (enforced where the network plugin enforces NetworkPolicy) [DAPRBENCH_NETWORK_POLICIES]")
 	flag.StringVar(&f.watchNamespaces, "watch-namespaces", envOr("DAPRBENCH_WATCH_NAMESPACES", ""),

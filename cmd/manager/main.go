@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/discovery"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -39,6 +40,7 @@ import (
 	"github.com/daprbench/daprbench/controllers/perfschedule"
 	"github.com/daprbench/daprbench/controllers/perfsweep"
 	"github.com/daprbench/daprbench/internal/operator/manager"
+	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 )
 
@@ -79,21 +81,25 @@ func main() {
 		}
 	}
 	if err := (&perfrun.Reconciler{
-		Client:               mgr.GetClient(),
-		APIReader:            mgr.GetAPIReader(),
-		Recorder:             mgr.GetEventRecorder("daprbench"),
-		Clock:                clock.RealClock{},
-		Workload:             f.opts,
-		AllowedImagePrefixes: splitList(f.allowedImagePrefixes),
-		NetworkPolicies:      f.networkPolicies,
-		PollInterval:         f.pollInterval,
-		ImageStartGrace:      f.imageStartGrace,
-		KubernetesVersion:    k8sVersion,
-		Usage:                &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg)},
-		Counters:             usage.NodeProxy{Client: corev1client.NewForConfigOrDie(cfg)},
-		Logs:                 perfrun.APIServerLogs{Client: corev1client.NewForConfigOrDie(cfg)},
-		UsageInterval:        f.usageInterval,
-		WatchNamespaces:      splitList(f.watchNamespaces),
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Recorder:  mgr.GetEventRecorder("daprbench"),
+		Clock:     clock.RealClock{},
+		Workload:  f.opts,
+		Policy: policy.Policy{OwnImage: f.opts.Image, AllowedImagePrefixes: splitList(f.allowedImagePrefixes),
+			AllowedTolerations: splitList(f.allowedTolerations), AllowedNodeLabels: splitList(f.allowedNodeLabels),
+			AllowedStateStores: splitList(f.allowedStateStores)},
+		DaprNamespace:       f.daprNamespace,
+		MaxRunsPerNamespace: f.maxRunsPerNamespace,
+		NetworkPolicies:     f.networkPolicies,
+		PollInterval:        f.pollInterval,
+		ImageStartGrace:     f.imageStartGrace,
+		KubernetesVersion:   k8sVersion,
+		Usage:               &usage.Sampler{Client: metricsclient.NewForConfigOrDie(cfg), ControlPlaneNamespace: f.daprNamespace},
+		Counters:            kubeletCounters(f, cfg),
+		Logs:                perfrun.APIServerLogs{Client: corev1client.NewForConfigOrDie(cfg)},
+		UsageInterval:       f.usageInterval,
+		WatchNamespaces:     splitList(f.watchNamespaces),
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfRun")
 		os.Exit(1)
@@ -117,7 +123,8 @@ func main() {
 	utilruntime.Must(mgr.AddHealthzCheck("healthz", healthz.Ping))
 	utilruntime.Must(mgr.AddReadyzCheck("readyz", healthz.Ping))
 
-	setupLog.Info("Starting manager", "image", f.opts.Image, "kubernetesVersion", k8sVersion)
+	warnAboutDefaults(f)
+	setupLog.Info("Starting manager", "image", f.opts.Image, "kubernetesVersion", k8sVersion, "daprNamespace", f.daprNamespace)
 	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
 		setupLog.Error(err, "Manager stopped with an error")
 		os.Exit(1)
@@ -156,4 +163,30 @@ func metricsOptions(f managerFlags) metricsserver.Options {
 		o.FilterProvider = filters.WithAuthenticationAndAuthorization
 	}
 	return o
+}
+
+// kubeletCounters is the CPU counter source: the kubelet through the API server's node
+// proxy, or none when the platform team did not grant nodes/proxy.
+func kubeletCounters(f managerFlags, cfg *rest.Config) usage.CounterSource {
+	if !f.kubeletCounters {
+		return nil
+	}
+	return usage.NodeProxy{Client: corev1client.NewForConfigOrDie(cfg)}
+}
+
+// warnAboutDefaults says loudly, once at start, which of the platform team's guards fall
+// back to a default that a shared cluster may not want.
+func warnAboutDefaults(f managerFlags) {
+	log := ctrl.Log.WithName("policy")
+	if f.allowedImagePrefixes == "" {
+		log.Info("WARNING: no --allowed-image-prefixes (Helm value allowedImagePrefixes): runs may use the operator's own repository and "+
+			"the registry path of Dapr's injector image in the Dapr namespace; list your registries to allow others",
+			"daprNamespace", f.daprNamespace, "ownImage", f.opts.Image)
+	}
+	if f.watchNamespaces == "" {
+		log.Info("WARNING: no --watch-namespaces: runs may create workloads in every namespace (Helm value rbac.namespaced=true limits them)")
+	}
+	if f.maxRunsPerNamespace == 0 {
+		log.Info("WARNING: no --max-runs-per-namespace: one namespace may fill the queue")
+	}
 }

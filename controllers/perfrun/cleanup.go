@@ -76,9 +76,8 @@ func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) err
 	for i := range policies.Items {
 		children = append(children, &policies.Items[i])
 	}
-	if run.Spec.LoadTester.EffectiveReplicas() > 1 {
-		children = append(children, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: workload.NamesFor(run).GroupToken, Namespace: run.Namespace}})
-	}
+	// The group token's Secret is left to its owner reference: it goes with the run, so the
+	// manager needs no right to delete Secrets.
 	if run.Spec.DaprEnabled() {
 		names := workload.NamesFor(run)
 		children = append(children, daprRef(workload.ComponentGVK, run.Namespace, names.StateStore))
@@ -116,11 +115,7 @@ func (r *Reconciler) stopLoad(ctx context.Context, run *perfv1alpha1.PerfRun) er
 // with them (background propagation).
 func (r *Reconciler) deleteChild(ctx context.Context, run *perfv1alpha1.PerfRun, obj client.Object) error {
 	if obj.GetUID() == "" { // only a name: look first, so nothing the run does not own is touched
-		reader := client.Reader(r.Client)
-		if _, isSecret := obj.(*corev1.Secret); isSecret {
-			reader = r.APIReader // Secrets are not cached: a cached read would watch them all
-		}
-		err := reader.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+		err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj)
 		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
 			return nil
 		}

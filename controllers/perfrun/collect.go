@@ -83,6 +83,9 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	}
 	if r.Counters != nil {
 		ev.CountersSource = r.Counters.Describe()
+	} else {
+		ev.CountersOff = "the operator reads no kubelet counters (its --kubelet-counters=false, Helm value kubeletCounters): " +
+			"CPU figures are metrics-server's windows only, and whether a CPU limit throttled the run is unknown"
 	}
 	s.evidence = ev
 	return proceed, nil

@@ -50,7 +50,7 @@ func (r *Reconciler) observeDisturbances(ctx context.Context, s *runScope, teste
 	if run.Spec.DaprEnabled() {
 		// Past the cache, which holds only the runs' own pods.
 		var cp corev1.PodList
-		if err := r.APIReader.List(ctx, &cp, client.InNamespace(run.Spec.ControlPlaneNamespace())); err != nil {
+		if err := r.APIReader.List(ctx, &cp, client.InNamespace(r.DaprNamespace)); err != nil {
 			log.FromContext(ctx).Info("Cannot list Dapr's control-plane pods for disturbances", "error", err.Error())
 		}
 		for i := range cp.Items {

@@ -32,7 +32,7 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;create;delete
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;create
 
 // ensureGroupToken creates, once per run, the Secret whose token the run's load-tester
 // pods present to their leader. It is read past the cache (caching Secrets would watch

@@ -36,6 +36,9 @@ type runMemory struct {
 	// admitting lets one run through the queue's admission at a time, so two runs never
 	// both see the other not yet measuring.
 	admitting sync.Mutex
+	// served is when each namespace last had a run admitted, for the queue's turns; one
+	// entry per namespace that ever ran (a restart forgets it: first come, first served).
+	served map[string]time.Time
 }
 
 // runState is one run's memory; a new run of the same name (another UID) starts afresh.
@@ -157,6 +160,17 @@ func (m *runMemory) admit(run *perfv1alpha1.PerfRun, now time.Time) {
 	defer m.mu.Unlock()
 	s := m.state(run)
 	s.admitted, s.admittedAt = run.DeepCopy(), now
+	if m.served == nil {
+		m.served = map[string]time.Time{}
+	}
+	m.served[run.Namespace] = now
+}
+
+// lastServed is when namespace last had a run admitted (zero: never, or not since a restart).
+func (m *runMemory) lastServed(namespace string) time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.served[namespace]
 }
 
 // measuringSoon is the cached view of a run corrected by this manager's own admissions.

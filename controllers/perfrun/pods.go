@@ -30,7 +30,7 @@ func (r *Reconciler) failNotInjected(run *perfv1alpha1.PerfRun, role, pod string
 		"the %s pod %s has no %s container: Dapr's sidecar injector did not mutate it. Its webhook fails open "+
 			"(failurePolicy Ignore), so an injector that is down or unreachable from the API server admits pods without a "+
 			"sidecar; check the dapr-sidecar-injector pods in %s and the MutatingWebhookConfiguration dapr-sidecar-injector",
-		role, pod, workload.ContainerDaprd, run.Spec.ControlPlaneNamespace())
+		role, pod, workload.ContainerDaprd, r.DaprNamespace)
 	return stopHere
 }
 

@@ -52,15 +52,19 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 	}
 	env := &perfv1alpha1.Environment{KubernetesVersion: r.KubernetesVersion}
 	run.Status.Environment = env
+	if refused := r.policyRefusal(run); refused != nil {
+		markFailed(run, r.now(), refused.reason, "%s", refused.message)
+		return stopHere, nil
+	}
 	if !run.Spec.DaprEnabled() {
-		if refused := r.imageNotAllowed(run, nil); refused != "" {
+		if refused := r.Policy.ImageRefusal(run, ""); refused != "" {
 			markFailed(run, r.now(), perfv1alpha1.ReasonImageNotAllowed, "%s", refused)
 			return stopHere, nil
 		}
 		setDaprReady(run, true, perfv1alpha1.ReasonDaprNotRequired, "dapr.enabled=false: measuring the direct path without sidecars")
 		return proceed, nil
 	}
-	ns := run.Spec.ControlPlaneNamespace()
+	ns := r.DaprNamespace
 
 	installed, err := r.daprCRDsInstalled()
 	if err != nil {
@@ -81,10 +85,10 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 		env.DaprInstalled = ptr.To(false)
 		return r.failPreflight(run, perfv1alpha1.ReasonDaprNotInstalled,
 			"Dapr's CRDs are installed but no sidecar injector runs in namespace %q (no Deployment labelled app=%s): "+
-				"set spec.dapr.controlPlaneNamespace to the namespace of Dapr's control plane", ns, sidecarInjectorApp)
+				"install Dapr there, or set the operator's --dapr-namespace (Helm value daprNamespace) to the namespace of Dapr's control plane", ns, sidecarInjectorApp)
 	}
 	env.DaprVersion = imageTag(injector)
-	if refused := r.imageNotAllowed(run, injector); refused != "" {
+	if refused := r.Policy.ImageRefusal(run, imageOf(injector)); refused != "" {
 		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotAllowed, "%s", refused)
 		return stopHere, nil
 	}
@@ -182,6 +186,33 @@ func imageTag(d *appsv1.Deployment) string {
 		}
 	}
 	return ""
+}
+
+func imageOf(d *appsv1.Deployment) string {
+	if c := d.Spec.Template.Spec.Containers; len(c) > 0 {
+		return c[0].Image
+	}
+	return ""
+}
+
+// refusal is a reason and message a run fails with.
+type refusal struct{ reason, message string }
+
+// policyRefusal is the first of the platform team's rules the run breaks that need no
+// cluster read: its control-plane namespace, its placement, its actor state store.
+func (r *Reconciler) policyRefusal(run *perfv1alpha1.PerfRun) *refusal {
+	if named := run.Spec.Dapr.ControlPlaneNamespace; run.Spec.DaprEnabled() && named != "" && named != r.DaprNamespace {
+		return &refusal{perfv1alpha1.ReasonControlPlaneNotAllowed, fmt.Sprintf("spec.dapr.controlPlaneNamespace is %q, but this operator "+
+			"reads Dapr's control plane only in %q (its --dapr-namespace, Helm value daprNamespace): leave the field empty, "+
+			"or ask whoever installed daprbench to point it at %q", named, r.DaprNamespace, named)}
+	}
+	if msg := r.Policy.PlacementRefusal(run); msg != "" {
+		return &refusal{perfv1alpha1.ReasonPlacementNotAllowed, msg}
+	}
+	if msg := r.Policy.StateStoreRefusal(run); msg != "" {
+		return &refusal{perfv1alpha1.ReasonStateStoreNotAllowed, msg}
+	}
+	return nil
 }
 
 func mtlsWord(on bool) string {

@@ -18,26 +18,97 @@ package perfrun
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/queue"
 )
 
 // The run queue: two benchmarks measuring at once on the same nodes corrupt each other, so
-// an exclusive run starts its load only when no other exclusive run measures, and no
-// earlier one waits, on a node it may use. The queue is not stored anywhere: it is the PerfRuns themselves,
-// ordered by creation, so it survives a manager restart and a deleted run leaves it.
+// a run starts its load only when no conflicting run (one of the two exclusive) measures,
+// and none waits ahead of it, on a node it may use. The queue is not stored anywhere: it is
+// the PerfRuns themselves, in turns by namespace then by creation, so it survives a manager
+// restart and a deleted run leaves it. Before any of that, a namespace may hold only
+// --max-runs-per-namespace unfinished runs: the rest wait without creating anything.
+
+// activeRunsIndex indexes unfinished PerfRuns, so the queue reads the runs that can hold
+// it, not every PerfRun the cluster has kept.
+const activeRunsIndex = "perf.daprbench.io/active"
+
+func indexActiveRuns(obj client.Object) []string {
+	if run, ok := obj.(*perfv1alpha1.PerfRun); ok && !run.Finished() {
+		return []string{"true"}
+	}
+	return nil
+}
+
+// activeRuns lists the unfinished runs (of one namespace, when given) from the cache's
+// index, without copying them: the queue only reads.
+func (r *Reconciler) activeRuns(ctx context.Context, namespace string) ([]perfv1alpha1.PerfRun, error) {
+	var runs perfv1alpha1.PerfRunList
+	opts := []client.ListOption{client.MatchingFields{activeRunsIndex: "true"}, client.UnsafeDisableDeepCopy}
+	if namespace != "" {
+		opts = append(opts, client.InNamespace(namespace))
+	}
+	if err := r.List(ctx, &runs, opts...); err != nil {
+		return nil, err
+	}
+	return runs.Items, nil
+}
+
+// waitForNamespaceShare lets a run past only while its namespace has fewer earlier
+// unfinished runs than --max-runs-per-namespace; otherwise it sets Queued=True
+// (NamespaceLimit) and creates nothing. Earlier runs keep their share, so the order is
+// stable and needs no memory.
+func (r *Reconciler) waitForNamespaceShare(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
+	queued := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionQueued)
+	if r.MaxRunsPerNamespace <= 0 || queued != nil && queued.Reason != perfv1alpha1.ReasonNamespaceLimit {
+		return proceed, nil
+	}
+	runs, err := r.activeRuns(ctx, run.Namespace)
+	if err != nil {
+		return proceed, err
+	}
+	earlier := 0
+	for i := range runs {
+		if runs[i].UID != run.UID && queue.Before(&runs[i], run) {
+			earlier++
+		}
+	}
+	if earlier < r.MaxRunsPerNamespace {
+		if queued != nil { // its wait counts as queue time, not towards its timeout
+			addQueueWait(run, r.Clock.Since(queued.LastTransitionTime.Time))
+			meta.RemoveStatusCondition(&run.Status.Conditions, perfv1alpha1.ConditionQueued)
+		}
+		return proceed, nil
+	}
+	if queued != nil {
+		if waited := r.Clock.Since(queued.LastTransitionTime.Time); waited >= run.Spec.EffectiveMaxQueueWait() {
+			markFailed(run, r.now(), perfv1alpha1.ReasonQueueTimeout,
+				"waited %v behind %d earlier unfinished runs of namespace %s, past spec.maxQueueWait (%v); the operator allows %d at once (--max-runs-per-namespace)",
+				waited.Round(time.Second), earlier, run.Namespace, run.Spec.EffectiveMaxQueueWait(), r.MaxRunsPerNamespace)
+			return stopHere, nil
+		}
+	}
+	setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionTrue, perfv1alpha1.ReasonNamespaceLimit,
+		fmt.Sprintf("namespace %s has %d earlier unfinished runs and the operator allows %d at once (--max-runs-per-namespace): "+
+			"nothing is created until one finishes", run.Namespace, earlier, r.MaxRunsPerNamespace))
+	run.Status.Phase = perfv1alpha1.PhasePending
+	return waitFor(r.PollInterval), nil
+}
 
 // waitForTurn reports whether the run may start its load now; otherwise it has set
-// Queued=True naming the run it waits for.
+// Queued=True naming what it waits for.
 func (r *Reconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.PerfRun) (bool, error) {
 	queued := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionQueued)
-	if !run.Spec.IsExclusive() || queued != nil && queued.Status == metav1.ConditionFalse {
+	if queued != nil && queued.Status == metav1.ConditionFalse {
 		return true, nil
 	}
 	// One admission at a time, so two runs never both see the other not yet measuring.
@@ -47,43 +118,53 @@ func (r *Reconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.PerfRun)
 	if err != nil {
 		return false, err
 	}
-	if ahead != "" {
-		if queued != nil && queued.Status == metav1.ConditionTrue {
+	if ahead != nil {
+		what := ahead.DescribeFor(run.Namespace)
+		if queue.WaitsForTurn(run) {
 			if waited := r.Clock.Since(queued.LastTransitionTime.Time); waited >= run.Spec.EffectiveMaxQueueWait() {
 				markFailed(run, r.now(), perfv1alpha1.ReasonQueueTimeout,
 					"waited %v for its turn, past spec.maxQueueWait (%v), behind %s; keep tenants' runs apart with load-tester and target nodeSelectors, or raise maxQueueWait",
-					waited.Round(time.Second), run.Spec.EffectiveMaxQueueWait(), ahead)
+					waited.Round(time.Second), run.Spec.EffectiveMaxQueueWait(), what)
 				return false, nil
 			}
 		}
-		setQueued(run, ahead)
+		setQueued(run, what)
 		return false, nil
 	}
 	if queued != nil && queued.Status == metav1.ConditionTrue {
-		run.Status.QueueWait = &metav1.Duration{Duration: r.Clock.Since(queued.LastTransitionTime.Time).Round(1e9)}
+		addQueueWait(run, r.Clock.Since(queued.LastTransitionTime.Time))
 	}
 	setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionFalse, perfv1alpha1.ReasonAdmitted,
-		"no earlier run measures or waits on this run's nodes")
+		"no conflicting run measures or waits ahead on this run's nodes")
 	r.memory.admit(run, r.Clock.Now())
 	return true, nil
+}
+
+// addQueueWait adds to status.queueWait: a run may wait for its namespace's share, then for
+// its nodes.
+func addQueueWait(run *perfv1alpha1.PerfRun, waited time.Duration) {
+	if run.Status.QueueWait != nil {
+		waited += run.Status.QueueWait.Duration
+	}
+	run.Status.QueueWait = &metav1.Duration{Duration: waited.Round(time.Second)}
 }
 
 // admissionMemory is how long an admitted run counts as measuring whatever the cache says:
 // far longer than the cache takes to show its Running status.
 const admissionMemory = time.Minute
 
-// runAhead names the earliest run this one must wait for, "" when none.
-func (r *Reconciler) runAhead(ctx context.Context, run *perfv1alpha1.PerfRun) (string, error) {
-	var runs perfv1alpha1.PerfRunList
-	if err := r.List(ctx, &runs); err != nil {
-		return "", err
+// runAhead is the earliest run this one must wait for, nil when none.
+func (r *Reconciler) runAhead(ctx context.Context, run *perfv1alpha1.PerfRun) (*queue.Blocker, error) {
+	runs, err := r.activeRuns(ctx, "")
+	if err != nil {
+		return nil, err
 	}
 	var nodes corev1.NodeList
 	// Nodes are read past the cache: a queued run reads them once per poll, and the
 	// manager keeps no informer of the cluster's nodes.
 	nodeErr := r.APIReader.List(ctx, &nodes)
 	now := r.Clock.Now()
-	return queue.Ahead(run, runs.Items, nodes.Items, nodeErr == nil, func(other *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
+	return queue.Ahead(run, runs, nodes.Items, nodeErr == nil, func(other *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
 		return r.memory.measuringSoon(other, now)
-	}), nil
+	}, r.memory.lastServed), nil
 }

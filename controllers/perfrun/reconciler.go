@@ -43,6 +43,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/pass"
 	"github.com/daprbench/daprbench/internal/operator/exporter"
+	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
@@ -57,9 +58,9 @@ type Reconciler struct {
 	Clock clock.PassiveClock
 	// Workload holds the image and pull policy of the run's pods.
 	Workload workload.Options
-	// AllowedImagePrefixes are the image prefixes a PerfRun may name besides the operator's
-	// own repository; empty: the registry path of Dapr's injector.
-	AllowedImagePrefixes []string
+	// Policy is what the platform team allows runs: images, placement, state stores.
+	// Policy.OwnImage defaults to Workload.Image.
+	Policy policy.Policy
 	// NetworkPolicies creates each run's NetworkPolicies (workload.NetworkPolicies): only the
 	// run's load tester reaches its group's leader and its targets' load ports.
 	NetworkPolicies bool
@@ -79,6 +80,13 @@ type Reconciler struct {
 	UsageInterval time.Duration
 	// Logs reads the load tester's log for its histograms; nil leaves them out.
 	Logs PodLogs
+	// DaprNamespace is where Dapr's control plane runs: the only namespace the preflight,
+	// the disturbances and the usage read it in. It is the operator's setting, never the
+	// run's, so no tenant can point the image allowlist or those reads elsewhere.
+	DaprNamespace string
+	// MaxRunsPerNamespace bounds one namespace's queued and running runs, so no tenant fills
+	// the queue; 0: no bound.
+	MaxRunsPerNamespace int
 	// WatchNamespaces are the namespaces runs may create workloads in (the manager's Roles in
 	// the chart's namespaced mode); empty: every namespace.
 	WatchNamespaces []string
@@ -176,6 +184,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 func (r *Reconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.PerfRun, events *pass.Events) (ctrl.Result, error) {
 	steps := []step{
 		{"preflight", r.preflight},
+		{"namespace share", r.waitForNamespaceShare},
 		{"timeout", r.enforceTimeout},
 		{"provision", r.provision},
 		{"wait for workloads", r.waitForWorkloads},
@@ -278,7 +287,16 @@ func (r *Reconciler) now() metav1.Time { return metav1.NewTime(r.Clock.Now()) }
 // SetupWithManager registers the controller. Owned Deployments, Services and Jobs wake it;
 // pods are looked at on PollInterval instead of watched.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.DaprNamespace == "" {
+		r.DaprNamespace = perfv1alpha1.DefaultControlPlaneNamespace
+	}
+	if r.Policy.OwnImage == "" {
+		r.Policy.OwnImage = r.Workload.Image
+	}
 	exporter.Register()
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &perfv1alpha1.PerfRun{}, activeRunsIndex, indexActiveRuns); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&perfv1alpha1.PerfRun{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.Deployment{}).

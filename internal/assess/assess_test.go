@@ -85,6 +85,20 @@ func TestEvaluateJudgesAFinishedLoad(t *testing.T) {
 		reason string
 		failed bool
 	}{{
+		name: "no counters by the operator's choice: CPULimitBound says so, the result stands",
+		run:  newRun(),
+		ev:   Evidence{Load: Load{Terminated: completed, Summary: twoPaths()}, CountersOff: "the operator reads no kubelet counters"},
+		check: func(t *testing.T, a Assessment) {
+			c := conditionIn(a, perfv1alpha1.ConditionCPULimitBound)
+			if c == nil || c.Status != metav1.ConditionUnknown || c.Reason != perfv1alpha1.ReasonCountersNotRead || c.Message != "the operator reads no kubelet counters" {
+				t.Errorf("CPULimitBound %+v, want Unknown CountersNotRead with the reason", c)
+			}
+			if a.Result == nil || a.Result.CPU != nil {
+				t.Errorf("result %+v: the figures, without CPU accounting", a.Result)
+			}
+		},
+		reason: perfv1alpha1.ReasonSucceeded,
+	}, {
 		name: "a result within its gate, the sidecar throttled",
 		run: newRun(func(s *perfv1alpha1.PerfRunSpec) {
 			s.Thresholds = &perfv1alpha1.Thresholds{MaxP90: &metav1.Duration{Duration: 5 * time.Millisecond}}

@@ -47,6 +47,9 @@ type Evidence struct {
 	Sampled, MetricsFailed bool
 	// CountersSource names where the CPU counters came from; empty when none were read.
 	CountersSource string
+	// CountersOff says why no counters were read at all (the operator's setting); empty
+	// when a source was configured.
+	CountersOff string
 	// Disturbances are the pods disturbed since the load began (status.disturbances).
 	Disturbances []perfv1alpha1.Disturbance
 	// History is a scheduled run's history; nil for a run no schedule made (or whose

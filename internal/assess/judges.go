@@ -61,6 +61,9 @@ func accountCPU(run *perfv1alpha1.PerfRun, ev Evidence, phases []usage.Phase) *p
 
 // cpuCondition is CPULimitBound from the result's CPU accounting; nil without counters.
 func cpuCondition(ev Evidence, res *perfv1alpha1.Result) *metav1.Condition {
+	if ev.CountersOff != "" {
+		return condition(perfv1alpha1.ConditionCPULimitBound, metav1.ConditionUnknown, perfv1alpha1.ReasonCountersNotRead, ev.CountersOff)
+	}
 	if !countersRead(ev) {
 		return nil
 	}

@@ -109,7 +109,9 @@ func compare(t *testing.T, helm, kustomize map[string]map[string]any) {
 func TestChartInstallsWhatKustomizeDoes(t *testing.T) {
 	helm, kustomize := tool(t, "HELM", "helm"), tool(t, "KUSTOMIZE", "kustomize")
 	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system", "--include-crds",
-		"--set", "image.repository=daprbench", "--set", "image.tag=dev")
+		"--set", "image.repository=daprbench", "--set", "image.tag=dev",
+		// kustomize's install: cluster-wide, the kubelet's counters, no namespace bound
+		"--set", "rbac.namespaced=false", "--set", "kubeletCounters=true", "--set", "maxRunsPerNamespace=0")
 	compare(t, chart, render(t, kustomize, "build", "config/default"))
 	if len(chart) < 10 {
 		t.Errorf("only %d objects rendered", len(chart))
@@ -162,14 +164,14 @@ func TestChartValuesReachTheManager(t *testing.T) {
 func TestChartNamespacedModeGrantsWorkloadRightsOnlyInItsNamespaces(t *testing.T) {
 	helm := tool(t, "HELM", "helm")
 	objects := renderList(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf",
-		"--set", "rbac.namespaced=true", "--set", "rbac.namespaces={team-a,team-b}", "--set", "rbac.daprNamespace=dapr")
+		"--set", "rbac.namespaces={team-a,team-b}", "--set", "daprNamespace=dapr")
 	roles := map[string][]string{} // namespace → Role names
 	for _, obj := range objects {
 		meta := obj["metadata"].(map[string]any)
 		b, _ := yaml.Marshal(obj["rules"])
 		switch obj["kind"] {
 		case "ClusterRole":
-			for _, forbidden := range []string{"secrets", "pods", "jobs", "deployments", "serviceaccounts", "networkpolicies", "components", "delete"} {
+			for _, forbidden := range []string{"secrets", "pods", "jobs", "deployments", "serviceaccounts", "networkpolicies", "components", "delete", "nodes/proxy"} {
 				if strings.Contains(string(b), "- "+forbidden+"\n") && meta["name"] != "daprbench-perfrun-editor-role" {
 					t.Errorf("ClusterRole %s grants %s:\n%s", meta["name"], forbidden, b)
 				}
@@ -181,8 +183,11 @@ func TestChartNamespacedModeGrantsWorkloadRightsOnlyInItsNamespaces(t *testing.T
 				t.Errorf("the control plane's Role writes:\n%s", b)
 			}
 		case "Deployment":
-			if d, _ := yaml.Marshal(obj); !strings.Contains(string(d), "--watch-namespaces=team-a,team-b") {
-				t.Errorf("the manager is not told its namespaces:\n%s", d)
+			d, _ := yaml.Marshal(obj)
+			for _, want := range []string{"--watch-namespaces=team-a,team-b", "--dapr-namespace=dapr", "--kubelet-counters=false", "--max-runs-per-namespace=10"} {
+				if !strings.Contains(string(d), want) {
+					t.Errorf("the manager is not told %s:\n%s", want, d)
+				}
 			}
 		}
 	}
@@ -190,6 +195,34 @@ func TestChartNamespacedModeGrantsWorkloadRightsOnlyInItsNamespaces(t *testing.T
 		"team-b": {"daprbench-manager-role"}, "dapr": {"daprbench-control-plane-reader"}}
 	if fmt.Sprint(roles) != fmt.Sprint(want) {
 		t.Errorf("Roles by namespace %v, want %v", roles, want)
+	}
+}
+
+// The kubelet's API (nodes/proxy) is granted only when asked for, in a ClusterRole of its
+// own, and the platform team's lists reach the manager.
+func TestChartGrantsTheKubeletsAPIOnlyWithKubeletCounters(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	off := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf")
+	if _, ok := off["ClusterRole/daprbench-kubelet-reader"]; ok {
+		t.Error("the default install grants nodes/proxy")
+	}
+	on := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf", "--set", "kubeletCounters=true",
+		"--set-json", `placement={"allowedTolerations":["bench"],"allowedNodeLabels":["pool"]}`, "--set-json", `allowedStateStores=["redis"]`)
+	role, ok := on["ClusterRole/daprbench-kubelet-reader"]
+	if !ok {
+		t.Fatal("kubeletCounters=true grants no kubelet reader")
+	}
+	if b, _ := yaml.Marshal(role["rules"]); string(b) != "- apiGroups:\n  - \"\"\n  resources:\n  - nodes/proxy\n  verbs:\n  - get\n" {
+		t.Errorf("the kubelet reader grants\n%s", b)
+	}
+	d, _ := yaml.Marshal(on["Deployment/daprbench-controller-manager"])
+	for _, want := range []string{"--allowed-tolerations=bench", "--allowed-node-labels=pool", "--allowed-state-stores=redis"} {
+		if !strings.Contains(string(d), want) {
+			t.Errorf("the manager is not told %s", want)
+		}
+	}
+	if strings.Contains(string(d), "--kubelet-counters") {
+		t.Error("kubeletCounters=true still passes --kubelet-counters=false")
 	}
 }
 

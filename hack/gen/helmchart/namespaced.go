@@ -34,8 +34,8 @@ const (
 // withNamespacedMode wraps the manager's ClusterRole and its binding (the kustomize
 // install, kept as rbac.namespaced=false) and adds the namespaced mode beside them: the
 // rules rbacscope.Split places, as a smaller ClusterRole, a Role in each of
-// rbac.namespaces (default: the release's namespace) and a read-only Role in Dapr's
-// control-plane namespace.
+// rbac.namespaces (default: the release's namespace), a read-only Role in Dapr's
+// control-plane namespace, and the kubelet's API only with kubeletCounters.
 func withNamespacedMode(role, binding string) (string, error) {
 	var cr rbacv1.ClusterRole
 	if err := yaml.Unmarshal([]byte(role), &cr); err != nil {
@@ -58,13 +58,20 @@ func withNamespacedMode(role, binding string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	kubelet, err := rules(s.KubeletProxy)
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "{{- if not .Values.rbac.namespaced }}\n%s---\n%s{{- else }}\n", role, binding)
 	b.WriteString(clusterRoleAndBinding("daprbench-manager-cluster-role", "daprbench-manager-cluster-rolebinding", cluster))
+	b.WriteString("{{- if .Values.kubeletCounters }}\n---\n")
+	b.WriteString(clusterRoleAndBinding("daprbench-kubelet-reader", "daprbench-kubelet-reader-binding", kubelet))
+	b.WriteString("{{- end }}\n")
 	b.WriteString("{{- range $ns := .Values.rbac.namespaces | default (list $.Release.Namespace) }}\n---\n")
 	b.WriteString(roleAndBinding(managerRole, managerRoleBinding, "{{ $ns }}", namespaced))
 	b.WriteString("{{- end }}\n---\n")
-	b.WriteString(roleAndBinding("daprbench-control-plane-reader", "daprbench-control-plane-reader-binding", "{{ .Values.rbac.daprNamespace }}", controlPlane))
+	b.WriteString(roleAndBinding("daprbench-control-plane-reader", "daprbench-control-plane-reader-binding", "{{ .Values.daprNamespace }}", controlPlane))
 	b.WriteString("{{- end }}\n")
 	return b.String(), nil
 }

@@ -14,8 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package queue orders exclusive PerfRuns: first come, first served, and a run waits only
-// for runs whose nodes overlap its own. Pure: the controller reads the runs and nodes.
+// Package queue orders PerfRuns that must not measure side by side: a run waits only for
+// runs whose nodes overlap its own, in turns by namespace, then first come, first served.
+// Pure: the controller reads the runs and nodes.
 package queue
 
 import (
@@ -23,20 +24,53 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// Ahead names the earliest run that run must wait for among runs, "" when none: an
-// exclusive run that measures, or waits ahead of it, on a node it may use. measuring tells
-// whether another run measures, correcting the cache's view of it by the manager's own
-// recent admissions. nodes is the cluster's nodes, when nodesKnown.
+// Blocker is the run another must wait for, and why.
+type Blocker struct {
+	Run       *perfv1alpha1.PerfRun
+	Measuring bool // false: it waits ahead
+	Nodes     NodeSet
+}
+
+// DescribeFor says what the asking run waits for, naming the other run and its nodes only
+// when both are in the asking namespace: a tenant learns no other tenant's runs or nodes.
+func (b *Blocker) DescribeFor(namespace string) string {
+	state := "measuring"
+	if !b.Measuring {
+		state = "queued ahead"
+	}
+	if b.Run.Namespace != namespace {
+		return fmt.Sprintf("a run of another namespace (%s on a node this run may use)", state)
+	}
+	return fmt.Sprintf("PerfRun %s/%s (%s on %s)", b.Run.Namespace, b.Run.Name, state, b.Nodes)
+}
+
+// Ahead is the earliest run that run must wait for among runs, nil when none. Two runs
+// conflict when either is exclusive (spec.exclusive=false opts a run out of waiting for
+// other shared runs only: it never measures on a node beside an exclusive run). run waits
+// for a conflicting run that measures, or waits ahead of it, on a node it may use.
+// measuring tells whether another run measures, correcting the cache's view of it by the
+// manager's own recent admissions. nodes is the cluster's nodes, when nodesKnown.
+//
+// Waiting runs go in turns by namespace: each namespace's first waiting run before any
+// namespace's second; among firsts, the namespace served least recently (lastServed: when
+// it last had a run admitted), then first come, first served. So one tenant's backlog never
+// holds back another tenant's one run for more than one turn.
 func Ahead(run *perfv1alpha1.PerfRun, runs []perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool,
-	measuring func(*perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool)) string {
+	measuring func(*perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool), lastServed func(namespace string) time.Time) *Blocker {
 	mine := NodesOf(run, nodes, nodesKnown)
+	turns := turnsOf(run, runs)
+	turns.lastServed = lastServed
 	runs = slices.Clone(runs)
 	slices.SortFunc(runs, func(a, b perfv1alpha1.PerfRun) int {
 		switch {
@@ -49,24 +83,83 @@ func Ahead(run *perfv1alpha1.PerfRun, runs []perfv1alpha1.PerfRun, nodes []corev
 	})
 	for i := range runs {
 		other := &runs[i]
-		if other.UID == run.UID || !other.Spec.IsExclusive() || other.Finished() || other.Generation != other.Status.ObservedGeneration {
+		if other.UID == run.UID || !(run.Spec.IsExclusive() || other.Spec.IsExclusive()) || other.Finished() ||
+			other.Generation != other.Status.ObservedGeneration {
 			continue
 		}
-		// Whoever measures holds its nodes; among those waiting, the earlier goes first.
+		// Whoever measures holds its nodes; among those waiting, the earlier turn goes first.
 		other, isMeasuring := measuring(other)
-		waitingAhead := other.ConditionTrue(perfv1alpha1.ConditionQueued) && Before(other, run)
+		waitingAhead := WaitsForTurn(other) && turns.before(other, run)
 		if !isMeasuring && !waitingAhead {
 			continue
 		}
 		if theirs := NodesOf(other, nodes, nodesKnown); mine.Overlaps(theirs) {
-			state := "measuring"
-			if !isMeasuring {
-				state = "queued ahead"
-			}
-			return fmt.Sprintf("PerfRun %s/%s (%s on %s)", other.Namespace, other.Name, state, theirs)
+			return &Blocker{Run: other, Measuring: isMeasuring, Nodes: theirs}
 		}
 	}
-	return ""
+	return nil
+}
+
+// WaitsForTurn reports whether run is provisioned and waits to start its load (a run that
+// waits for its namespace's share has nothing on any node yet, and holds no place).
+func WaitsForTurn(run *perfv1alpha1.PerfRun) bool {
+	c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionQueued)
+	return c != nil && c.Status == metav1.ConditionTrue && c.Reason == perfv1alpha1.ReasonWaitingForRun
+}
+
+// turns numbers each waiting run within its namespace (0 for a namespace's earliest).
+type turns struct {
+	rank       map[types.UID]int
+	lastServed func(namespace string) time.Time
+}
+
+// turnsOf numbers the waiting runs, and run itself, by namespace in creation order.
+func turnsOf(run *perfv1alpha1.PerfRun, runs []perfv1alpha1.PerfRun) turns {
+	var waiting []*perfv1alpha1.PerfRun
+	seen := false
+	for i := range runs {
+		r := &runs[i]
+		if r.UID == run.UID {
+			seen = true
+			waiting = append(waiting, run)
+			continue
+		}
+		if !r.Finished() && WaitsForTurn(r) {
+			waiting = append(waiting, r)
+		}
+	}
+	if !seen {
+		waiting = append(waiting, run)
+	}
+	slices.SortFunc(waiting, func(a, b *perfv1alpha1.PerfRun) int {
+		switch {
+		case Before(a, b):
+			return -1
+		case Before(b, a):
+			return 1
+		}
+		return 0
+	})
+	t, perNamespace := turns{rank: map[types.UID]int{}}, map[string]int{}
+	for _, r := range waiting {
+		t.rank[r.UID] = perNamespace[r.Namespace]
+		perNamespace[r.Namespace]++
+	}
+	return t
+}
+
+// before orders two waiting runs: the earlier turn, then the namespace served less
+// recently, then first come, first served.
+func (t turns) before(a, b *perfv1alpha1.PerfRun) bool {
+	if ta, tb := t.rank[a.UID], t.rank[b.UID]; ta != tb {
+		return ta < tb
+	}
+	if t.lastServed != nil && a.Namespace != b.Namespace {
+		if sa, sb := t.lastServed(a.Namespace), t.lastServed(b.Namespace); !sa.Equal(sb) {
+			return sa.Before(sb)
+		}
+	}
+	return Before(a, b)
 }
 
 // Before orders runs first come, first served: by creation, then by namespace and name.

@@ -44,7 +44,7 @@ func runOn(name string, m int, node string, phase perfv1alpha1.Phase) perfv1alph
 }
 
 func queued(r perfv1alpha1.PerfRun) perfv1alpha1.PerfRun {
-	r.Status.Conditions = []metav1.Condition{{Type: perfv1alpha1.ConditionQueued, Status: metav1.ConditionTrue, ObservedGeneration: 1}}
+	r.Status.Conditions = []metav1.Condition{{Type: perfv1alpha1.ConditionQueued, Status: metav1.ConditionTrue, Reason: perfv1alpha1.ReasonWaitingForRun, ObservedGeneration: 1}}
 	return r
 }
 
@@ -54,8 +54,7 @@ func TestAheadWaitsOnlyForOverlappingRunsFirstComeFirstServed(t *testing.T) {
 		return r, r.Status.Phase == perfv1alpha1.PhaseRunning
 	}
 	me := runOn("me", 5, "a", perfv1alpha1.PhasePending)
-	shared := runOn("shared", 9, "a", perfv1alpha1.PhaseRunning)
-	shared.Spec.Exclusive = ptr.To(false)
+	sharedRun := shared(runOn("shared", 9, "a", perfv1alpha1.PhaseRunning))
 	for _, tc := range []struct {
 		name   string
 		others []perfv1alpha1.PerfRun
@@ -67,12 +66,12 @@ func TestAheadWaitsOnlyForOverlappingRunsFirstComeFirstServed(t *testing.T) {
 		{"an earlier run queued on my node", []perfv1alpha1.PerfRun{queued(runOn("early", 1, "a", perfv1alpha1.PhasePending))}, "PerfRun ns/early (queued ahead on node a)"},
 		{"a later run queued on my node", []perfv1alpha1.PerfRun{queued(runOn("late", 7, "a", perfv1alpha1.PhasePending))}, ""},
 		{"a run whose nodes are not known yet", []perfv1alpha1.PerfRun{runOn("unplaced", 9, "", perfv1alpha1.PhaseRunning)}, "PerfRun ns/unplaced (measuring on any node)"},
-		{"a non-exclusive run", []perfv1alpha1.PerfRun{shared}, ""},
+		{"a non-exclusive run measuring on my node", []perfv1alpha1.PerfRun{sharedRun}, "PerfRun ns/shared (measuring on node a)"},
 		{"the earliest of two is named", []perfv1alpha1.PerfRun{runOn("second", 3, "a", perfv1alpha1.PhaseRunning), runOn("first", 2, "a", perfv1alpha1.PhaseRunning)},
 			"PerfRun ns/first"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Ahead(&me, append(tc.others, me), nodes, true, cached)
+			got := describe(Ahead(&me, append(tc.others, me), nodes, true, cached, nil), "ns")
 			if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
 				t.Errorf("Ahead = %q, want %q", got, tc.want)
 			}
@@ -84,7 +83,7 @@ func TestAheadTrustsTheManagersOwnRecentAdmissionsOverTheCache(t *testing.T) {
 	me := runOn("me", 5, "a", perfv1alpha1.PhasePending)
 	admitted := runOn("admitted", 9, "a", perfv1alpha1.PhasePending) // the cache has not seen it Running yet
 	justAdmitted := func(r *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) { return r, r.Name == "admitted" }
-	if got := Ahead(&me, []perfv1alpha1.PerfRun{admitted}, nil, false, justAdmitted); !strings.Contains(got, "ns/admitted (measuring") {
+	if got := describe(Ahead(&me, []perfv1alpha1.PerfRun{admitted}, nil, false, justAdmitted, nil), "ns"); !strings.Contains(got, "ns/admitted (measuring") {
 		t.Errorf("Ahead = %q, want the run this manager just admitted", got)
 	}
 }
@@ -101,7 +100,7 @@ func TestNodesOfAGroupHoldEveryLoadTesterPodsNode(t *testing.T) {
 	cached := func(r *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
 		return r, r.Status.Phase == perfv1alpha1.PhaseRunning
 	}
-	if got := Ahead(&onB, []perfv1alpha1.PerfRun{group, onB}, nodes, true, cached); !strings.HasPrefix(got, "PerfRun ns/group") {
+	if got := describe(Ahead(&onB, []perfv1alpha1.PerfRun{group, onB}, nodes, true, cached, nil), "ns"); !strings.HasPrefix(got, "PerfRun ns/group") {
 		t.Errorf("a run on b waits for a group whose pod 1 loads from b: Ahead = %q", got)
 	}
 	// Three pods on two nodes: which node holds two is not recorded, so the group holds
@@ -109,5 +108,107 @@ func TestNodesOfAGroupHoldEveryLoadTesterPodsNode(t *testing.T) {
 	group.Spec.LoadTester.Replicas = 3
 	if got := NodesOf(&group, nodes, true).String(); got != "node a, b, c" {
 		t.Errorf("NodesOf = %s; want every node a group not known to be placed may use", got)
+	}
+}
+
+func describe(b *Blocker, namespace string) string {
+	if b == nil {
+		return ""
+	}
+	return b.DescribeFor(namespace)
+}
+
+func inNamespace(ns string, r perfv1alpha1.PerfRun) perfv1alpha1.PerfRun {
+	r.Namespace = ns
+	return r
+}
+
+func shared(r perfv1alpha1.PerfRun) perfv1alpha1.PerfRun {
+	r.Spec.Exclusive = ptr.To(false)
+	return r
+}
+
+// A non-exclusive run never measures beside an exclusive one: it waits for an exclusive
+// run measuring, or queued ahead, on its nodes; two shared runs never wait for each other.
+func TestASharedRunWaitsForExclusiveRunsOnly(t *testing.T) {
+	nodes := []corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, {ObjectMeta: metav1.ObjectMeta{Name: "b"}}}
+	cached := func(r *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
+		return r, r.Status.Phase == perfv1alpha1.PhaseRunning
+	}
+	me := shared(runOn("me", 5, "a", perfv1alpha1.PhasePending))
+	for _, tc := range []struct {
+		name  string
+		other perfv1alpha1.PerfRun
+		want  string
+	}{
+		{"an exclusive run measuring on my node", runOn("exclusive", 1, "a", perfv1alpha1.PhaseRunning), "PerfRun ns/exclusive (measuring on node a)"},
+		{"an exclusive run queued ahead on my node", queued(runOn("early", 1, "a", perfv1alpha1.PhasePending)), "PerfRun ns/early (queued ahead on node a)"},
+		{"an exclusive run measuring elsewhere", runOn("elsewhere", 1, "b", perfv1alpha1.PhaseRunning), ""},
+		{"another shared run on my node", shared(runOn("other", 1, "a", perfv1alpha1.PhaseRunning)), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := describe(Ahead(&me, []perfv1alpha1.PerfRun{tc.other, me}, nodes, true, cached, nil), "ns")
+			if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
+				t.Errorf("Ahead = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// Waiting runs go in turns by namespace: tenant A's second run waits behind tenant B's
+// first even when A created both earlier.
+func TestWaitingRunsTakeTurnsByNamespace(t *testing.T) {
+	nodes := []corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "a"}}}
+	cached := func(r *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
+		return r, r.Status.Phase == perfv1alpha1.PhaseRunning
+	}
+	a1 := queued(inNamespace("team-a", runOn("a1", 1, "a", perfv1alpha1.PhasePending)))
+	a2 := queued(inNamespace("team-a", runOn("a2", 2, "a", perfv1alpha1.PhasePending)))
+	b1 := queued(inNamespace("team-b", runOn("b1", 3, "a", perfv1alpha1.PhasePending)))
+	all := []perfv1alpha1.PerfRun{a1, a2, b1}
+	if got := Ahead(&b1, all, nodes, true, cached, nil); got == nil || got.Run.Name != "a1" {
+		t.Errorf("team-b's first run waits for team-a's first only, got %+v", got)
+	}
+	if got := Ahead(&a2, all, nodes, true, cached, nil); got == nil || got.Run.Name != "a1" {
+		t.Errorf("team-a's second run waits for its own first, got %+v", got)
+	}
+	// a1 was admitted and has finished: b1 goes before a2 although a2 is older, since
+	// team-a was served last.
+	served := func(ns string) time.Time {
+		if ns == "team-a" {
+			return t0.Add(10 * time.Minute)
+		}
+		return time.Time{}
+	}
+	rest := []perfv1alpha1.PerfRun{a2, b1}
+	if got := Ahead(&b1, rest, nodes, true, cached, served); got != nil {
+		t.Errorf("team-b's first run waits for %s", got.Run.Name)
+	}
+	if got := Ahead(&a2, rest, nodes, true, cached, served); got == nil || got.Run.Name != "b1" {
+		t.Errorf("team-a's second run waits for team-b's first, got %+v", got)
+	}
+}
+
+// A queued run learns nothing of another tenant's runs or nodes.
+func TestBlockerNamesOnlyTheAskingNamespacesRuns(t *testing.T) {
+	theirs := inNamespace("team-b", runOn("secret-project", 1, "gpu-node-7", perfv1alpha1.PhaseRunning))
+	b := &Blocker{Run: &theirs, Measuring: true, Nodes: NodesOf(&theirs, nil, false)}
+	if got := b.DescribeFor("team-a"); strings.Contains(got, "secret-project") || strings.Contains(got, "team-b") || strings.Contains(got, "gpu-node-7") {
+		t.Errorf("DescribeFor another namespace = %q", got)
+	}
+	if got := b.DescribeFor("team-b"); !strings.Contains(got, "PerfRun team-b/secret-project (measuring on node gpu-node-7)") {
+		t.Errorf("DescribeFor its own namespace = %q", got)
+	}
+}
+
+// A run waiting for its namespace's share has nothing placed: it holds no place in the
+// node queue.
+func TestARunWaitingForItsNamespacesShareHoldsNoPlace(t *testing.T) {
+	cached := func(r *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) { return r, false }
+	early := runOn("early", 1, "", perfv1alpha1.PhasePending)
+	early.Status.Conditions = []metav1.Condition{{Type: perfv1alpha1.ConditionQueued, Status: metav1.ConditionTrue, Reason: perfv1alpha1.ReasonNamespaceLimit}}
+	me := runOn("me", 5, "a", perfv1alpha1.PhasePending)
+	if got := Ahead(&me, []perfv1alpha1.PerfRun{early, me}, nil, false, cached, nil); got != nil {
+		t.Errorf("Ahead = %s", got.DescribeFor("ns"))
 	}
 }

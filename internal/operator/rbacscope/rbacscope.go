@@ -20,8 +20,10 @@ limitations under the License.
 // in, and the read-only part granted in Dapr's control-plane namespace.
 //
 // Cluster-wide stay only reads and the rights no Role can give:
-//   - nodes (list) and nodes/proxy (get): the queue's node overlap and the kubelet's CFS
-//     counters; nodes are cluster-scoped.
+//   - nodes (list): the queue's node overlap; nodes are cluster-scoped.
+//   - nodes/proxy (get), the kubelet's API and with it its CFS counters, goes into a
+//     ClusterRole of its own (KubeletProxy) that the chart grants only when asked
+//     (kubeletCounters): it reaches every kubelet's API, far more than the counters.
 //   - tokenreviews and subjectaccessreviews (create): the metrics endpoint's authentication.
 //   - daprbench's own kinds, read and status patch: the manager watches them everywhere, so
 //     a run outside its namespaces is answered (NamespaceNotWatched) rather than ignored, and
@@ -47,6 +49,9 @@ type Scopes struct {
 	Cluster []rbacv1.PolicyRule
 	// Namespaced goes into a Role in each namespace the manager runs benchmarks in.
 	Namespaced []rbacv1.PolicyRule
+	// KubeletProxy (nodes/proxy get) goes into a ClusterRole of its own, granted only with
+	// the chart's kubeletCounters.
+	KubeletProxy []rbacv1.PolicyRule
 	// ControlPlane goes into a Role in Dapr's control-plane namespace: the namespaced
 	// rules' reads (the preflight's injector and daprsystem Configuration, the
 	// disturbances' and usage's control-plane pods).
@@ -57,7 +62,7 @@ type Scopes struct {
 // what rules do (ControlPlane is a subset of Namespaced). Rules naming resource names or
 // non-resource URLs are kept whole in Cluster.
 func Split(rules []rbacv1.PolicyRule) Scopes {
-	var cluster, namespaced, controlPlane permissions
+	var cluster, namespaced, controlPlane, kubelet permissions
 	var s Scopes
 	for _, rule := range rules {
 		if len(rule.ResourceNames) > 0 || len(rule.NonResourceURLs) > 0 {
@@ -67,6 +72,10 @@ func Split(rules []rbacv1.PolicyRule) Scopes {
 		for _, group := range rule.APIGroups {
 			for _, resource := range rule.Resources {
 				for _, verb := range rule.Verbs {
+					if group == "" && resource == "nodes/proxy" {
+						kubelet.add(group, resource, verb)
+						continue
+					}
 					if clusterWide(group, resource, verb) {
 						cluster.add(group, resource, verb)
 						continue
@@ -80,7 +89,7 @@ func Split(rules []rbacv1.PolicyRule) Scopes {
 		}
 	}
 	s.Cluster = append(cluster.rules(), s.Cluster...)
-	s.Namespaced, s.ControlPlane = namespaced.rules(), controlPlane.rules()
+	s.Namespaced, s.ControlPlane, s.KubeletProxy = namespaced.rules(), controlPlane.rules(), kubelet.rules()
 	return s
 }
 

@@ -58,7 +58,7 @@ func managerRules(t *testing.T) []rbacv1.PolicyRule {
 func TestSplitGrantsExactlyTheManagersRules(t *testing.T) {
 	rules := managerRules(t)
 	s := Split(rules)
-	got := permissionsOf(append(append([]rbacv1.PolicyRule{}, s.Cluster...), s.Namespaced...))
+	got := permissionsOf(slices.Concat(s.Cluster, s.Namespaced, s.KubeletProxy))
 	if want := permissionsOf(rules); !slices.Equal(got, want) {
 		t.Errorf("cluster + namespaced grant\n%v\nthe ClusterRole grants\n%v", got, want)
 	}
@@ -66,6 +66,14 @@ func TestSplitGrantsExactlyTheManagersRules(t *testing.T) {
 		if !slices.Contains(permissionsOf(s.Namespaced), p) {
 			t.Errorf("control plane grants %q, which the namespaced rules do not", p)
 		}
+	}
+}
+
+// The manager never deletes Secrets: its one Secret, a run's group token, goes with the run
+// through its owner reference.
+func TestTheManagerMayNotDeleteSecrets(t *testing.T) {
+	if slices.Contains(permissionsOf(managerRules(t)), "/secrets delete") {
+		t.Error("the manager's ClusterRole grants secrets delete")
 	}
 }
 
@@ -78,7 +86,13 @@ func TestSplitKeepsWritesAndSecretsOutOfTheClusterRole(t *testing.T) {
 			t.Errorf("the ClusterRole of the namespaced mode grants %q", p)
 		}
 	}
-	for _, p := range []string{"/nodes list", "/nodes/proxy get", "authentication.k8s.io/tokenreviews create",
+	if slices.Contains(cluster, "/nodes/proxy get") {
+		t.Error("the ClusterRole of the namespaced mode grants the kubelet's API; only KubeletProxy may")
+	}
+	if got := permissionsOf(s.KubeletProxy); !slices.Equal(got, []string{"/nodes/proxy get"}) {
+		t.Errorf("KubeletProxy grants %v, want nodes/proxy get alone", got)
+	}
+	for _, p := range []string{"/nodes list", "authentication.k8s.io/tokenreviews create",
 		"perf.daprbench.io/perfruns watch", "perf.daprbench.io/perfruns/status patch"} {
 		if !slices.Contains(cluster, p) {
 			t.Errorf("the ClusterRole of the namespaced mode lacks %q", p)

@@ -32,6 +32,8 @@ import (
 // Sampler reads the metrics API for a run.
 type Sampler struct {
 	Client metricsclient.Interface
+	// ControlPlaneNamespace is where Dapr's control plane runs (the operator's setting).
+	ControlPlaneNamespace string
 }
 
 // Sample lists the pod metrics of the run's pods (and, with Dapr, of the control plane) and
@@ -48,7 +50,7 @@ func (s *Sampler) Sample(ctx context.Context, run *perfv1alpha1.PerfRun, live *p
 		readings[string(role)] = r
 	}
 	if run.Spec.DaprEnabled() {
-		ns := run.Spec.ControlPlaneNamespace()
+		ns := s.ControlPlaneNamespace
 		cp, err := s.Client.MetricsV1beta1().PodMetricses(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return Record(live, readings), fmt.Errorf("listing pod metrics of the control plane in %s: %w", ns, err)

@@ -1,0 +1,116 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// PlacementRefusal says which of the run's tolerations and node constraints the platform
+// team did not allow; empty when none. Without it a tenant could tolerate the control
+// plane's or a dedicated pool's taints and put load on those nodes.
+func (p Policy) PlacementRefusal(run *perfv1alpha1.PerfRun) string {
+	var refused []string
+	roles := []struct {
+		field string
+		spec  perfv1alpha1.WorkloadSpec
+	}{{"spec.target", run.Spec.Target}, {"spec.loadTester", run.Spec.LoadTester.WorkloadSpec}}
+	for _, role := range roles {
+		for i, t := range role.spec.Tolerations {
+			if !p.tolerationAllowed(t) {
+				refused = append(refused, fmt.Sprintf("%s.tolerations[%d] (key %q)", role.field, i, t.Key))
+			}
+		}
+		for _, key := range nodeLabelKeys(role.spec) {
+			if len(p.AllowedNodeLabels) > 0 && !slices.Contains(p.AllowedNodeLabels, key) {
+				refused = append(refused, fmt.Sprintf("%s node label %q", role.field, key))
+			}
+		}
+	}
+	if len(refused) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: not allowed on this cluster (tolerated taint keys: %s; node label keys: %s); the operator's "+
+		"--allowed-tolerations and --allowed-node-labels (Helm values placement.allowedTolerations, placement.allowedNodeLabels) list them",
+		strings.Join(refused, ", "), listOr(p.AllowedTolerations, "none: runs land only on nodes without taints"), listOr(p.AllowedNodeLabels, "any"))
+}
+
+// tolerationAllowed admits a toleration of one listed key. An empty key with Exists
+// tolerates every taint, so it is admitted only when "*" is listed.
+func (p Policy) tolerationAllowed(t corev1.Toleration) bool {
+	if t.Key == "" {
+		return slices.Contains(p.AllowedTolerations, "*")
+	}
+	return slices.Contains(p.AllowedTolerations, t.Key) || slices.Contains(p.AllowedTolerations, "*")
+}
+
+// nodeLabelKeys are the node label keys a role's pods select or require.
+func nodeLabelKeys(w perfv1alpha1.WorkloadSpec) []string {
+	var keys []string
+	for k := range w.NodeSelector {
+		keys = append(keys, k)
+	}
+	if w.Affinity != nil && w.Affinity.NodeAffinity != nil {
+		na := w.Affinity.NodeAffinity
+		var terms []corev1.NodeSelectorTerm
+		if na.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+			terms = append(terms, na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms...)
+		}
+		for _, pref := range na.PreferredDuringSchedulingIgnoredDuringExecution {
+			terms = append(terms, pref.Preference)
+		}
+		for _, term := range terms {
+			for _, e := range term.MatchExpressions {
+				keys = append(keys, e.Key)
+			}
+			for _, e := range term.MatchFields {
+				keys = append(keys, e.Key)
+			}
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// StateStoreRefusal says why spec.actors.stateStore may not be used; empty when allowed or
+// unset. A store the run does not create may be a team's production store: a PerfRun-only
+// user must not be able to flood it with activations.
+func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
+	if run.Spec.Scenario != perfv1alpha1.ScenarioActorActivation {
+		return ""
+	}
+	store := run.Spec.ActorSettings().StateStore
+	if store == "" || slices.Contains(p.AllowedStateStores, store) {
+		return ""
+	}
+	return fmt.Sprintf("spec.actors.stateStore %q is not a store runs may write (allowed: %s): leave it empty for the in-memory "+
+		"store the run creates, or ask whoever installed daprbench to list it (--allowed-state-stores, Helm value allowedStateStores)",
+		store, listOr(p.AllowedStateStores, "none"))
+}
+
+func listOr(items []string, none string) string {
+	if len(items) == 0 {
+		return none
+	}
+	return strings.Join(items, ", ")
+}
