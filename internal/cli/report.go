@@ -59,8 +59,12 @@ func newReportCommand(o *options) *cobra.Command {
 					return err
 				}
 				text = runTables(v)
-				if chart, ok := distributionChart(ctx, c, v); ok {
+				chart, ok, note := distributionChart(ctx, c, v)
+				if ok {
 					figures = append(figures, chart)
+				}
+				if note != "" {
+					text += "\n" + note + "\n"
 				}
 			case *perfv1alpha1.PerfSweep:
 				if ok, err := o.printData(v.Status); ok {
