@@ -124,7 +124,7 @@ func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client
 
 // printAndWrite prints the tables, writes the report into dir and lists its files.
 func (o *options) printAndWrite(dir, title, text string, figures []plots.Chart) error {
-	fprintf(o.streams.Out, "%s", text)
+	fprintf(o.streams.Out, "%s", ForTerminal(text))
 	files, err := writeReport(dir, title, text, figures)
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ func writeReport(dir, title, text string, figures []plots.Chart) ([]string, erro
 		if err != nil {
 			return files, err
 		}
-		fprintf(&body, "<h2>%s</h2>\n<img alt=%q src=\"data:image/png;base64,%s\">\n", html.EscapeString(c.Title), c.Name, base64.StdEncoding.EncodeToString(png))
+		fprintf(&body, "<h2>%s</h2>\n<img alt=\"%s\" src=\"data:image/png;base64,%s\">\n", html.EscapeString(c.Title), html.EscapeString(c.Name), base64.StdEncoding.EncodeToString(png))
 	}
 	body.WriteString("</body></html>\n")
 	report := filepath.Join(dir, "report.html")
