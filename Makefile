@@ -103,6 +103,21 @@ test: manifests generate fmt vet envtest-assets ## Unit tests plus the envtest s
 	go test ./... -coverprofile cover.out
 	cd hack/local-cluster && go test ./...
 
+# Go's fuzzer takes one target per run; each runs FUZZTIME (the seeds run in make test).
+# Minimizing each new input is capped: a report exec is slow, and the default 60s ate the run.
+FUZZTIME ?= 60s
+
+.PHONY: fuzz
+fuzz: fuzz-run-report fuzz-sweep-report ## Fuzz the plugin's status -> report path, FUZZTIME per target (no API server needed).
+
+.PHONY: fuzz-run-report
+fuzz-run-report: ## Fuzz a run's object and histograms ConfigMap into tables, summary, CSV, charts and fortio files.
+	go test ./internal/cli/ -run '^$$' -fuzz '^FuzzRunReport$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+
+.PHONY: fuzz-sweep-report
+fuzz-sweep-report: ## Fuzz a sweep's object into its table, summary, CSV and charts.
+	go test ./internal/cli/ -run '^$$' -fuzz '^FuzzSweepReport$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+
 ##@ Build
 
 .PHONY: build

@@ -29,7 +29,7 @@ import (
 // verdict (cli.ExitCode; the README's table).
 func main() {
 	if err := cli.NewCommand(cli.Streams{Out: os.Stdout, ErrOut: os.Stderr}).Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "Error:", err)
+		fmt.Fprintln(os.Stderr, "Error:", cli.ForTerminal(err.Error())) // it may quote a condition message
 		os.Exit(int(cli.ExitCodeOf(err)))
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,6 +49,12 @@ var k8s client.WithWatch
 var restConfig *rest.Config
 
 func TestMain(m *testing.M) {
+	// Fuzzing (make fuzz) exercises the renderers alone: no API server for the
+	// coordinator, nor one per fuzz worker.
+	flag.Parse()
+	if f := flag.Lookup("test.fuzz"); f != nil && f.Value.String() != "" || flag.Lookup("test.fuzzworker").Value.String() == "true" {
+		os.Exit(m.Run())
+	}
 	env, err := testenv.New(false)
 	if err != nil {
 		panic(err)
@@ -86,7 +93,13 @@ func createRun(t *testing.T, name string, labels, annotations map[string]string,
 // createRunIn creates a finished run in namespace ns.
 func createRunIn(t *testing.T, ns, name string, labels, annotations map[string]string, res *perfv1alpha1.Result, regressed bool) {
 	t.Helper()
-	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels, Annotations: annotations},
+	createRunOf(t, metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels, Annotations: annotations}, res, regressed)
+}
+
+// createRunOf creates a finished run with the given metadata.
+func createRunOf(t *testing.T, meta metav1.ObjectMeta, res *perfv1alpha1.Result, regressed bool) {
+	t.Helper()
+	run := &perfv1alpha1.PerfRun{ObjectMeta: meta,
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
 	if err := k8s.Create(context.Background(), run); err != nil {
 		t.Fatal(err)
@@ -289,9 +302,9 @@ func TestCompareSaysWhatIsBeyondNoise(t *testing.T) {
 }
 
 func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
-	labels := map[string]string{perfv1alpha1.LabelSchedule: "nightly"}
-	createRun(t, "nightly-1", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-20T03:00:00Z"}, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	createRun(t, "nightly-2", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-21T03:00:00Z"}, sampleResult("19ms", "18ms", "20ms", "520m"), true)
+	nightly := createSchedule(t, "nightly")
+	scheduledRun(t, nightly, "nightly-1", "2026-11-20T03:00:00Z", sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	scheduledRun(t, nightly, "nightly-2", "2026-11-21T03:00:00Z", sampleResult("19ms", "18ms", "20ms", "520m"), true)
 	dir := t.TempDir()
 	out, err := run(t, "history", "nightly", "--dir", dir)
 	if err != nil {
@@ -308,11 +321,10 @@ func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
 // history marks where the added p90 changed level, as the regression judge's change points
 // find it: twelve runs of a schedule of their own (the CSV test owns "weekly"), six at ~12 ms then six at ~19 ms.
 func TestHistoryMarksChangePoints(t *testing.T) {
-	labels := map[string]string{perfv1alpha1.LabelSchedule: "levels"}
+	levels := createSchedule(t, "levels")
 	for i := range 12 {
 		p90 := []string{"12.1ms", "11.9ms", "12.2ms", "12.0ms", "12.3ms", "11.8ms", "19.1ms", "18.9ms", "19.2ms", "19.0ms", "18.8ms", "19.3ms"}[i]
-		createRun(t, fmt.Sprintf("levels-%02d", i), labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: fmt.Sprintf("2026-11-%02dT03:00:00Z", i+1)},
-			sampleResult(p90, p90, p90, "390m"), false)
+		scheduledRun(t, levels, fmt.Sprintf("levels-%02d", i), fmt.Sprintf("2026-11-%02dT03:00:00Z", i+1), sampleResult(p90, p90, p90, "390m"), false)
 		time.Sleep(1100 * time.Millisecond) // runs are ordered by creation time, to the second
 	}
 	out, err := run(t, "history", "levels", "--dir", t.TempDir(), "-o", "json")

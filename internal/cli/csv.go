@@ -25,7 +25,8 @@ import (
 )
 
 // writeCSV writes a slice of flat structs as CSV: a header of the fields' JSON names, then
-// a row per element, for spreadsheets and results stores.
+// a row per element, for spreadsheets and results stores. Cells that a spreadsheet would
+// run as formulas are neutralised (csvCell).
 func writeCSV(w io.Writer, rows any) error {
 	v := reflect.ValueOf(rows)
 	if v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Struct {
@@ -44,7 +45,7 @@ func writeCSV(w io.Writer, rows any) error {
 	for i := range v.Len() {
 		var record []string
 		for j := range t.NumField() {
-			record = append(record, fmt.Sprint(v.Index(i).Field(j).Interface()))
+			record = append(record, csvCell(fmt.Sprint(v.Index(i).Field(j).Interface())))
 		}
 		if err := out.Write(record); err != nil {
 			return err

@@ -157,9 +157,12 @@ func newExportCommand(o *options) *cobra.Command {
 				if dir == "" {
 					dir = "daprbench-export-" + run.Name
 				}
-				written, err := writeFortio(dir, run, h)
+				written, skipped, err := writeFortio(dir, run, h)
 				for _, f := range written {
 					fprintf(o.streams.Out, "written: %s\n", f)
+				}
+				for _, s := range skipped {
+					fprintf(o.streams.ErrOut, "%s\n", s)
 				}
 				return err
 			case format != "json":

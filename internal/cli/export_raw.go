@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"fortio.org/fortio/fhttp"
@@ -54,27 +55,35 @@ func runHistograms(ctx context.Context, c client.Client, run *perfv1alpha1.PerfR
 // writeFortio writes one fortio result JSON per path into dir (fortio report, and every
 // tool reading fortio's JSON, show it): the path's latency from each request's scheduled
 // send, every repetition and load-tester pod merged, as fortio's DurationHistogram.
-func writeFortio(dir string, run *perfv1alpha1.PerfRun, h result.Histograms) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+// skipped names the paths left out (checkedPaths).
+func writeFortio(dir string, run *perfv1alpha1.PerfRun, h result.Histograms) (written, skipped []string, err error) {
+	paths, skipped, err := checkedPaths(h)
+	if err != nil {
+		return nil, nil, err
 	}
-	var written []string
-	for _, p := range h.Paths {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, skipped, err
+	}
+	for _, p := range paths {
 		hist, err := latency.Decode(p.Latency)
 		if err != nil {
-			return written, fmt.Errorf("the %s path's histogram: %w", p.Variant, err)
+			return written, skipped, fmt.Errorf("the %s path's histogram: %w", p.Variant, err)
 		}
 		b, err := json.MarshalIndent(fortioResult(run, p.Variant, hist), "", "  ")
 		if err != nil {
-			return written, err
+			return written, skipped, err
 		}
-		path := filepath.Join(dir, run.Name+"-"+p.Variant.String()+".json")
+		name, err := fortioFileName(run.Name, p.Variant)
+		if err != nil {
+			return written, skipped, err
+		}
+		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-			return written, err
+			return written, skipped, err
 		}
 		written = append(written, path)
 	}
-	return written, nil
+	return written, skipped, nil
 }
 
 // fortioResult is one path of a run as fortio's HTTP result. Its duration is the measured
@@ -228,20 +237,28 @@ func pointDurs(l *perfv1alpha1.PointLatency) (p90, p99 string) {
 }
 
 // distributionChart is a run's latency distribution (every path, from its histograms);
-// ok is false for a run without histograms.
-func distributionChart(ctx context.Context, c client.Client, run *perfv1alpha1.PerfRun) (plots.Chart, bool) {
+// ok is false for a run without histograms. note says why histograms the run has were
+// not drawn, or which of their paths were left out.
+func distributionChart(ctx context.Context, c client.Client, run *perfv1alpha1.PerfRun) (chart plots.Chart, ok bool, note string) {
 	if run.Status.Histograms == "" {
-		return plots.Chart{}, false
+		return plots.Chart{}, false, ""
 	}
 	h, err := runHistograms(ctx, c, run)
 	if err != nil {
-		return plots.Chart{}, false
+		return plots.Chart{}, false, "latency distribution not drawn: " + err.Error()
+	}
+	checked, skipped, err := checkedPaths(h)
+	if err != nil {
+		return plots.Chart{}, false, "latency distribution not drawn: " + err.Error()
 	}
 	var paths []plots.Path
-	for _, p := range h.Paths {
+	for _, p := range checked {
 		if hist, err := latency.Decode(p.Latency); err == nil {
 			paths = append(paths, plots.Path{Name: p.Variant.String(), Histogram: hist})
 		}
 	}
-	return plots.LatencySpectrum(paths), len(paths) > 0
+	if len(skipped) > 0 {
+		note = "latency distribution: " + strings.Join(skipped, "; ")
+	}
+	return plots.LatencySpectrum(paths), len(paths) > 0, note
 }

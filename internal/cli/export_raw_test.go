@@ -123,9 +123,9 @@ func TestExportFortioWithoutHistogramsSaysWhy(t *testing.T) {
 
 func TestExportCSVMatchesItsGoldenFiles(t *testing.T) {
 	createRun(t, "csv-run", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	labels := map[string]string{perfv1alpha1.LabelSchedule: "weekly"}
-	createRun(t, "weekly-1", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-20T03:00:00Z"}, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	createRun(t, "weekly-2", labels, map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-27T03:00:00Z"}, sampleResult("19ms", "18ms", "20ms", "520m"), true)
+	weekly := createSchedule(t, "weekly")
+	scheduledRun(t, weekly, "weekly-1", "2026-11-20T03:00:00Z", sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	scheduledRun(t, weekly, "weekly-2", "2026-11-27T03:00:00Z", sampleResult("19ms", "18ms", "20ms", "520m"), true)
 	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "csv-sweep", Namespace: "default"}, Spec: perfv1alpha1.PerfSweepSpec{
 		Points: &perfv1alpha1.SweepPoints{QPS: []int32{500, 1000}},
 		Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,

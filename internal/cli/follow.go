@@ -98,7 +98,7 @@ func (p *progressWriter) draw(now time.Time) {
 	if p.render == nil {
 		return
 	}
-	line := p.render(now)
+	line := terminalCell(p.render(now)) // it quotes condition messages
 	switch {
 	case p.terminal:
 		fprintf(p.out, "\r%s\x1b[K", line)

@@ -23,7 +23,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/regression"
@@ -62,14 +61,13 @@ func newHistoryCommand(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var list perfv1alpha1.PerfRunList
-			if err := c.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{perfv1alpha1.LabelSchedule: args[0]}); err != nil {
+			runs, err := scheduleRuns(ctx, c, ns, args[0])
+			if err != nil {
 				return err
 			}
-			if len(list.Items) == 0 {
+			if len(runs) == 0 {
 				return fmt.Errorf("no runs of schedule %q in namespace %q", args[0], ns)
 			}
-			runs := list.Items
 			slices.SortFunc(runs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
 			rows := trend(runs)
 			if ok, err := o.printData(rows); ok {

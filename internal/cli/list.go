@@ -105,7 +105,13 @@ func newListCommand(o *options) *cobra.Command {
 			table := &metav1.Table{ColumnDefinitions: l.columns}
 			now := time.Now()
 			for _, obj := range objs {
-				table.Rows = append(table.Rows, metav1.TableRow{Cells: l.row(obj, now), Object: runtime.RawExtension{Object: obj}})
+				cells := l.row(obj, now)
+				for i, c := range cells {
+					if s, ok := c.(string); ok {
+						cells[i] = terminalCell(s) // cli-runtime escapes ESC and CR only
+					}
+				}
+				table.Rows = append(table.Rows, metav1.TableRow{Cells: cells, Object: runtime.RawExtension{Object: obj}})
 			}
 			printer := printers.NewTablePrinter(printers.PrintOptions{Wide: o.output.wide(), WithNamespace: allNamespaces, NoHeaders: noHeaders})
 			return printer.PrintObj(table, o.streams.Out)

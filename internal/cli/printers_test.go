@@ -46,7 +46,8 @@ func printerRuns(t *testing.T) {
 		}
 	}
 	suite := map[string]string{"suite": "printers"}
-	createRunIn(t, "printing", "print-a", map[string]string{"suite": "printers", perfv1alpha1.LabelSchedule: "printers"}, nil, sampleResult("12ms", "11ms", "13ms", "390m"), false)
+	createRunOf(t, metav1.ObjectMeta{Name: "print-a", Namespace: "printing", Labels: map[string]string{"suite": "printers", perfv1alpha1.LabelSchedule: "printers"},
+		OwnerReferences: []metav1.OwnerReference{ownerRef(createScheduleIn(t, "printing", "printers"), true)}}, sampleResult("12ms", "11ms", "13ms", "390m"), false)
 	createRunIn(t, "printing", "print-b", suite, nil, sampleResult("16ms", "15ms", "17ms", "450m"), true)
 	other := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "print-c", Namespace: "elsewhere", Labels: suite},
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioActorActivation, Load: perfv1alpha1.LoadSpec{QPS: 200}}}

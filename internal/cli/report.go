@@ -59,8 +59,12 @@ func newReportCommand(o *options) *cobra.Command {
 					return err
 				}
 				text = runTables(v)
-				if chart, ok := distributionChart(ctx, c, v); ok {
+				chart, ok, note := distributionChart(ctx, c, v)
+				if ok {
 					figures = append(figures, chart)
+				}
+				if note != "" {
+					text += "\n" + note + "\n"
 				}
 			case *perfv1alpha1.PerfSweep:
 				if ok, err := o.printData(v.Status); ok {
@@ -120,7 +124,7 @@ func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client
 
 // printAndWrite prints the tables, writes the report into dir and lists its files.
 func (o *options) printAndWrite(dir, title, text string, figures []plots.Chart) error {
-	fprintf(o.streams.Out, "%s", text)
+	fprintf(o.streams.Out, "%s", ForTerminal(text))
 	files, err := writeReport(dir, title, text, figures)
 	if err != nil {
 		return err
@@ -157,7 +161,7 @@ func writeReport(dir, title, text string, figures []plots.Chart) ([]string, erro
 		if err != nil {
 			return files, err
 		}
-		fprintf(&body, "<h2>%s</h2>\n<img alt=%q src=\"data:image/png;base64,%s\">\n", html.EscapeString(c.Title), c.Name, base64.StdEncoding.EncodeToString(png))
+		fprintf(&body, "<h2>%s</h2>\n<img alt=\"%s\" src=\"data:image/png;base64,%s\">\n", html.EscapeString(c.Title), html.EscapeString(c.Name), base64.StdEncoding.EncodeToString(png))
 	}
 	body.WriteString("</body></html>\n")
 	report := filepath.Join(dir, "report.html")

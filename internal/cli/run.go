@@ -201,7 +201,7 @@ func (o *options) waitAndJudge(ctx context.Context, c client.WithWatch, obj clie
 	if err := writeReports(finished, outcome, ci); err != nil {
 		return err
 	}
-	fprintf(o.messages(), "%s/%s: %s (exit %d)\n", strings.ToLower(kindOf(obj)), key.Name, outcome.Reason, outcome.Code)
+	fprintf(o.messages(), "%s/%s: %s (exit %d)\n", strings.ToLower(kindOf(obj)), key.Name, terminalCell(outcome.Reason), outcome.Code)
 	if !o.output.table() {
 		if err := o.printObject(finished); err != nil {
 			return err

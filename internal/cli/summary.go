@@ -29,14 +29,15 @@ import (
 )
 
 // Summary is a finished run's or sweep's verdict in GitHub-flavoured Markdown, as a CI step
-// summary ($GITHUB_STEP_SUMMARY) or a pull-request comment shows it.
+// summary ($GITHUB_STEP_SUMMARY) or a pull-request comment shows it. Every string from the
+// object's spec or status is markdownText: GitHub renders the HTML and Markdown in it.
 func Summary(obj client.Object, outcome Outcome, strict bool) string {
 	var b strings.Builder
 	mark := "✅ passed"
 	if outcome.Code != ExitPassed {
 		mark = fmt.Sprintf("❌ exit %d", outcome.Code)
 	}
-	fmt.Fprintf(&b, "### daprbench %s/%s: %s\n\n%s\n\n", strings.ToLower(kindOf(obj)), obj.GetName(), mark, mdEscape(outcome.Reason))
+	fmt.Fprintf(&b, "### daprbench %s/%s: %s\n\n%s\n\n", strings.ToLower(kindOf(obj)), obj.GetName(), mark, markdownText(outcome.Reason))
 	switch o := obj.(type) {
 	case *perfv1alpha1.PerfRun:
 		runSummary(&b, o)
@@ -61,19 +62,19 @@ func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
 		row(measured, res.Latency)
 		row("baseline (no sidecar)", res.Baseline)
 		row("added by Dapr", res.Added)
-		fmt.Fprintf(b, "\n%d requests at %s of %d qps, %d errors.\n\n", res.Requests, res.ActualQPS, res.RequestedQPS, res.Errors)
+		fmt.Fprintf(b, "\n%d requests at %s of %d qps, %d errors.\n\n", res.Requests, markdownText(res.ActualQPS), res.RequestedQPS, res.Errors)
 	}
 	if v, ok := thresholds.Evaluate(run.Spec.Thresholds, run.Status.Result); ok {
 		b.WriteString("| threshold | measured | limit | outcome |\n|---|---|---|---|\n")
 		for _, c := range v.Checks {
-			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", c.Name, mdEscape(c.Measured), mdEscape(c.Limit), c.Outcome)
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", markdownText(c.Name), markdownText(c.Measured), markdownText(c.Limit), markdownText(string(c.Outcome)))
 		}
 		b.WriteString("\n")
 	}
 	if env := run.Status.Environment; env != nil && env.DaprVersion != "" {
-		fmt.Fprintf(b, "Dapr %s on Kubernetes %s.\n", env.DaprVersion, orDash(env.KubernetesVersion))
+		fmt.Fprintf(b, "Dapr %s on Kubernetes %s.\n", markdownText(env.DaprVersion), markdownText(orDash(env.KubernetesVersion)))
 	} else if env != nil {
-		fmt.Fprintf(b, "Kubernetes %s.\n", orDash(env.KubernetesVersion))
+		fmt.Fprintf(b, "Kubernetes %s.\n", markdownText(orDash(env.KubernetesVersion)))
 	}
 }
 
@@ -87,15 +88,12 @@ func sweepSummary(b *strings.Builder, sw *perfv1alpha1.PerfSweep) {
 		if p.Latency != nil {
 			p90, p99 = p.Latency.P90, p.Latency.P99
 		}
-		fmt.Fprintf(b, "| %d | %d | %d | %s | %s | %s | %s |\n", p.Step, p.QPS, p.Connections, p.Run, p.Phase, dur(p90), dur(p99))
+		fmt.Fprintf(b, "| %d | %d | %d | %s | %s | %s | %s |\n", p.Step, p.QPS, p.Connections, markdownText(p.Run), markdownText(string(p.Phase)), dur(p90), dur(p99))
 	}
 	if sw.Status.MaxSustainableQPS != nil {
 		fmt.Fprintf(b, "\nMaximum sustainable rate: %d qps.\n", *sw.Status.MaxSustainableQPS)
 	}
 }
-
-// mdEscape keeps a message from breaking a table row.
-func mdEscape(s string) string { return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s) }
 
 // writeReports writes the JUnit file and appends the Markdown summary, as asked.
 func writeReports(obj client.Object, outcome Outcome, ci ciFlags) error {

@@ -42,7 +42,11 @@ func (t *table) String() string {
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 0, 4, 3, ' ', 0)
 	for _, r := range t.rows {
-		fprintf(w, "%s\n", strings.Join(r, "\t"))
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = terminalCell(c) // cells repeat status strings
+		}
+		fprintf(w, "%s\n", strings.Join(cells, "\t"))
 	}
 	_ = w.Flush()
 	return b.String()

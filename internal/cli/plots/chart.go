@@ -68,6 +68,9 @@ var palette = []color.RGBA{
 
 // Plot builds the chart's plot.
 func (c Chart) Plot() (*plot.Plot, error) {
+	if c.LogX {
+		c = c.onLogX()
+	}
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
 	p.Add(plotter.NewGrid())
@@ -157,4 +160,25 @@ func (c Chart) Render(dir string) ([]string, error) {
 		files = append(files, f)
 	}
 	return files, nil
+}
+
+// onLogX leaves out the points a log scale cannot place (X ≤ 0: a hand-edited sweep point
+// of 0 connections made gonum panic), and draws X linear when fewer than two X are left.
+func (c Chart) onLogX() Chart {
+	positive := func(s Series) Series {
+		out := Series{Name: s.Name}
+		for i := range min(len(s.X), len(s.Y)) {
+			if s.X[i] > 0 {
+				out.X, out.Y = append(out.X, s.X[i]), append(out.Y, s.Y[i])
+			}
+		}
+		return out
+	}
+	series := make([]Series, len(c.Series))
+	for i, s := range c.Series {
+		series[i] = positive(s)
+	}
+	c.Series, c.Marks = series, positive(c.Marks)
+	c.LogX = len(xValues(c.Series)) > 1 // gonum widens a one-value range by ±1, to 0
+	return c
 }

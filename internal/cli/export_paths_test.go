@@ -1,0 +1,130 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/latency"
+)
+
+// tinyHistogram is a valid encoded histogram of one 1 ms request.
+func tinyHistogram(t testing.TB) string {
+	t.Helper()
+	h := latency.NewHistogram()
+	if err := h.RecordValue(1000); err != nil {
+		t.Fatal(err)
+	}
+	enc, err := latency.Encode(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc
+}
+
+// keepCraftedHistograms stores, as a user who may edit ConfigMaps can, histograms of the
+// given variants for the run.
+func keepCraftedHistograms(t *testing.T, runName string, variants ...result.Variant) {
+	t.Helper()
+	enc := tinyHistogram(t)
+	h := result.Histograms{Version: result.SchemaVersion}
+	for _, v := range variants {
+		h.Paths = append(h.Paths, result.PathHistograms{Variant: v, Latency: enc, Service: enc})
+	}
+	body, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: runName + "-histograms", Namespace: "default"},
+		Data: map[string]string{result.HistogramsKey: string(body)}}
+	if err := k8s.Create(context.Background(), cm); err != nil {
+		t.Fatal(err)
+	}
+	run := &perfv1alpha1.PerfRun{}
+	if err := k8s.Get(context.Background(), keyOf(runName), run); err != nil {
+		t.Fatal(err)
+	}
+	run.Status.Histograms = cm.Name
+	if err := k8s.Status().Update(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Finding 5 of issue 34: a variant of /../../../escaped wrote three levels above --dir.
+// Only variant codes name files; another entry is skipped, and the output says so.
+func TestExportFortioWritesOnlyInsideItsFolder(t *testing.T) {
+	createRun(t, "escape", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	keepCraftedHistograms(t, "escape", result.Dapr, "/../../../escaped")
+	root := t.TempDir()
+	dir := filepath.Join(root, "a", "b", "c")
+	out, err := run(t, "export", "escape", "--format", "fortio", "--dir", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "escape-dapr.json")); err != nil {
+		t.Errorf("the valid path was not written: %v\n%s", err, out)
+	}
+	var outside []string
+	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Dir(path) != dir {
+			outside = append(outside, path)
+		}
+		return nil
+	})
+	if len(outside) > 0 {
+		t.Errorf("written outside --dir: %v", outside)
+	}
+	if !strings.Contains(out, `skipped a path whose variant "/../../../escaped" is not a variant code`) {
+		t.Errorf("the output does not say what was skipped:\n%s", out)
+	}
+}
+
+// Finding 9 of issue 34: thousands of tiny valid histograms made report allocate
+// gigabytes. More paths than a run measures are refused before any is decoded.
+func TestReportAndExportRefuseMoreHistogramsThanARunMeasures(t *testing.T) {
+	createRun(t, "crowded", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	var variants []result.Variant
+	for i := range result.MaxPaths + 1 {
+		variants = append(variants, result.DaprVariant(i))
+	}
+	keepCraftedHistograms(t, "crowded", variants...)
+	want := "more than the"
+	if out, err := run(t, "export", "crowded", "--format", "fortio", "--dir", t.TempDir()); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("export: error %v, want one saying %q\n%s", err, want, out)
+	}
+	dir := t.TempDir()
+	out, err := run(t, "report", "crowded", "--dir", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if !strings.Contains(out, want) {
+		t.Errorf("report does not say why it drew no distribution:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "latency-distribution.svg")); err == nil {
+		t.Error("report drew the distribution of histograms it should have refused")
+	}
+}

@@ -1,0 +1,119 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// Finding 8 of issue 34: condition messages repeat spec strings, and status strings are
+// anyone's who may edit the object. These are what such a user could write.
+const (
+	fakeVerdict = "<h3>✅ passed</h3>"
+	// ESC ] 0 ; … BEL sets a terminal's title; ESC [ 2 J clears the screen; U+009B is CSI.
+	terminalControls = "\x1b]0;owned\a\x1b[2J\u009b31m"
+)
+
+func hostileRun() *perfv1alpha1.PerfRun {
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "hostile", Namespace: "default"},
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
+	run.Status = perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseFailed, Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionFailed,
+		Status: metav1.ConditionTrue, Reason: "ImageNotAllowed", Message: "image " + fakeVerdict + terminalControls + "\n| forged | row |"}},
+		Environment: &perfv1alpha1.Environment{DaprVersion: "1.16.0 [click](https://evil.example) @everyone :x: " + fakeVerdict, KubernetesVersion: "v1.36.3"},
+		Result:      sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")}
+	run.Status.Result.ActualQPS = "<img src=x onerror=alert(1)>"
+	return run
+}
+
+func TestSummaryEscapesWhatUsersWrote(t *testing.T) {
+	md := Summary(hostileRun(), RunOutcome(hostileRun(), false), false)
+	for _, bad := range []string{"<h3>", "<img", "\x1b", "\a", "\u009b", "[click](", " @everyone", ":x:", "\n| forged"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("the summary carries %q:\n%s", bad, md)
+		}
+	}
+	if !strings.Contains(md, "&lt;h3&gt;") {
+		t.Errorf("the summary drops the text instead of escaping it:\n%s", md)
+	}
+	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw"}, Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseFailed,
+		Points: []perfv1alpha1.SweepPointStatus{{Run: "r", Phase: perfv1alpha1.Phase(fakeVerdict + "|x")}}}}
+	if md := Summary(sw, SweepOutcome(sw), false); strings.Contains(md, "<h3>") || strings.Contains(md, "</h3>|x") {
+		t.Errorf("the sweep summary carries a point's phase as written:\n%s", md)
+	}
+}
+
+func TestWatchLineCarriesNoTerminalControls(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgressWriter(&out)
+	run := hostileRun()
+	p.show(func(now time.Time) string { return Progress(run, now) })
+	for _, bad := range []string{"\x1b", "\a", "\u009b"} {
+		if strings.Contains(out.String(), bad) {
+			t.Errorf("watch printed %q: %q", bad, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "owned") {
+		t.Errorf("watch dropped the message: %q", out.String())
+	}
+}
+
+func TestTablesCarryNoTerminalControls(t *testing.T) {
+	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw", Namespace: "default"}, Status: perfv1alpha1.PerfSweepStatus{
+		Points: []perfv1alpha1.SweepPointStatus{{Run: "r", Phase: perfv1alpha1.PhaseSucceeded, ActualQPS: "1000" + terminalControls,
+			Passed: ptr.To(false), Message: "p99 " + terminalControls}}}}
+	for name, text := range map[string]string{"sweep": sweepTable(sw), "run": runTables(hostileRun())} {
+		for _, bad := range []string{"\x1b", "\a", "\u009b"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("%s table carries %q:\n%q", name, bad, text)
+			}
+		}
+	}
+}
+
+// history -o csv copied the scheduled-time annotation verbatim: a spreadsheet runs a cell
+// that starts with =, +, -, @ (or a tab or CR) as a formula.
+func TestCSVNeutralisesFormulasButKeepsNumbers(t *testing.T) {
+	rows := []TrendRow{{Run: "r", Scheduled: `=HYPERLINK("https://evil.example","x")`, Phase: "@SUM(A1)", AddedP90: "-1.2ms",
+		AddedP99: "+1+2", SidecarCPU: "-", Calibration: "-3.5e3", ServerCostUnits: "\t=1"}}
+	var out bytes.Buffer
+	if err := writeCSV(&out, rows); err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for i, h := range records[0] {
+		got[h] = records[1][i]
+	}
+	for field, want := range map[string]string{"scheduled": `'=HYPERLINK("https://evil.example","x")`, "phase": "'@SUM(A1)", "addedP99": "'+1+2",
+		"serverSidecarCostUnits": "'\t=1", "addedP90": "-1.2ms", "sidecarCPUPer1kQPS": "-", "calibration": "-3.5e3", "run": "r"} {
+		if got[field] != want {
+			t.Errorf("%s: %q, want %q", field, got[field], want)
+		}
+	}
+}

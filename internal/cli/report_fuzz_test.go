@@ -1,0 +1,237 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/latency"
+)
+
+// Finding 9 of issue 34: no status a user can write may crash the plugin or make it
+// print what the sinks forbid. The seeds run in every `go test`; `make fuzz` explores.
+
+func FuzzRunReport(f *testing.F) {
+	good := sampleRunForFuzz()
+	enc := tinyHistogram(f)
+	for _, seed := range []struct {
+		run        *perfv1alpha1.PerfRun
+		histograms []result.Variant
+	}{
+		{good, []result.Variant{result.Baseline, result.Dapr}},
+		{hostileRun(), []result.Variant{result.Dapr, "/../../../escaped", result.Dapr}},
+		{good, crowdedVariants()}, // the 4,221-histogram ConfigMap, kept small
+		{&perfv1alpha1.PerfRun{}, nil},
+	} {
+		h := result.Histograms{Version: result.SchemaVersion}
+		for _, v := range seed.histograms {
+			h.Paths = append(h.Paths, result.PathHistograms{Variant: v, Latency: enc, Service: enc})
+		}
+		f.Add(mustJSON(f, seed.run), string(mustJSON(f, h)))
+	}
+	f.Fuzz(func(t *testing.T, obj []byte, histograms string) {
+		run := &perfv1alpha1.PerfRun{}
+		if json.Unmarshal(obj, run) != nil {
+			return
+		}
+		checkRunRenders(t, run)
+		checkHistogramsRender(t, run, histograms)
+	})
+}
+
+func FuzzSweepReport(f *testing.F) {
+	f.Add(mustJSON(f, sampleSweepForFuzz()))
+	zero := sampleSweepForFuzz()
+	zero.Status.Points[0].Connections = 0 // the hand-edited point that panicked
+	f.Add(mustJSON(f, zero))
+	hostile := sampleSweepForFuzz()
+	hostile.Status.Points[1].Phase, hostile.Status.Points[1].Message = perfv1alpha1.Phase(fakeVerdict), terminalControls
+	hostile.Status.Points[1].ActualQPS = "=1+2"
+	f.Add(mustJSON(f, hostile))
+	f.Fuzz(func(t *testing.T, obj []byte) {
+		sw := &perfv1alpha1.PerfSweep{}
+		if json.Unmarshal(obj, sw) != nil {
+			return
+		}
+		checkTerminal(t, "sweep table", ForTerminal(sweepTable(sw)))
+		checkTerminal(t, "sweep progress", terminalCell(sweepProgress(sw)))
+		checkMarkdown(t, Summary(sw, SweepOutcome(sw), false))
+		checkCSV(t, pointRows(sw))
+		for _, c := range plots.ForSweep(sw) {
+			drawChart(t, c)
+		}
+	})
+}
+
+// checkRunRenders renders every view of a run the plugin prints or writes.
+func checkRunRenders(t *testing.T, run *perfv1alpha1.PerfRun) {
+	checkTerminal(t, "run tables", ForTerminal(runTables(run)))
+	checkTerminal(t, "progress", terminalCell(Progress(run, time.Unix(1_800_000_000, 0))))
+	for _, strict := range []bool{false, true} {
+		outcome := RunOutcome(run, strict)
+		checkMarkdown(t, Summary(run, outcome, strict))
+		if _, err := JUnit(run, outcome, strict); err != nil {
+			t.Errorf("junit: %v", err)
+		}
+	}
+	if _, err := json.Marshal(ToExport(run)); err != nil {
+		t.Errorf("export: %v", err)
+	}
+	checkCSV(t, []RunRow{runRow(run)})
+	runs := []perfv1alpha1.PerfRun{*run, *run}
+	checkCSV(t, trend(runs))
+	_ = calibrationSpread(runs)
+	for _, c := range plots.ForHistory("fuzz", runs) {
+		drawChart(t, c)
+	}
+}
+
+// checkHistogramsRender takes data as the histograms ConfigMap's to the distribution
+// chart and the fortio files.
+func checkHistogramsRender(t *testing.T, run *perfv1alpha1.PerfRun, data string) {
+	h, _, err := result.ParseHistograms(data)
+	if err != nil {
+		return
+	}
+	checked, _, err := checkedPaths(h)
+	if err != nil {
+		return
+	}
+	if len(checked) > result.MaxPaths {
+		t.Fatalf("%d paths passed the check", len(checked))
+	}
+	var paths []plots.Path
+	for _, p := range checked {
+		name, err := fortioFileName("run", p.Variant)
+		if err != nil || !filepath.IsLocal(name) || filepath.Base(name) != name {
+			t.Fatalf("variant %q names file %q (%v)", p.Variant, name, err)
+		}
+		hist, err := latency.Decode(p.Latency)
+		if err != nil {
+			continue
+		}
+		if _, err := json.Marshal(fortioResult(run, p.Variant, hist)); err != nil && !strings.Contains(err.Error(), "unsupported value") {
+			t.Errorf("fortio result: %v", err)
+		}
+		paths = append(paths, plots.Path{Name: p.Variant.String(), Histogram: hist})
+	}
+	drawChart(t, plots.LatencySpectrum(paths))
+}
+
+// drawChart draws c as the report would, in memory.
+func drawChart(t *testing.T, c plots.Chart) {
+	p, err := c.Plot()
+	if err != nil {
+		return // refused with an error, not a panic
+	}
+	w, err := p.WriterTo(plots.Width, plots.Height, "svg")
+	if err != nil {
+		return
+	}
+	_, _ = w.WriteTo(io.Discard)
+}
+
+func checkTerminal(t *testing.T, what, s string) {
+	if strings.ContainsAny(s, "\x1b\a\u009b") {
+		t.Errorf("%s carries terminal controls: %q", what, s)
+	}
+}
+
+// checkMarkdown: no raw HTML and no control characters but the template's newlines.
+func checkMarkdown(t *testing.T, md string) {
+	if strings.Contains(md, "<") || strings.ContainsFunc(md, func(r rune) bool { return r != '\n' && hidden(r) }) {
+		t.Errorf("the summary carries HTML or controls:\n%q", md)
+	}
+}
+
+// checkCSV: no cell a spreadsheet would run as a formula.
+func checkCSV(t *testing.T, rows any) {
+	var b bytes.Buffer
+	if err := writeCSV(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatalf("csv: %v", err)
+	}
+	for _, r := range records {
+		for _, cell := range r {
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) && cell != "-" && !numeric(cell) {
+				t.Errorf("csv cell %q", cell)
+			}
+		}
+	}
+}
+
+func mustJSON(tb testing.TB, v any) []byte {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// crowdedVariants are one path more than a run measures.
+func crowdedVariants() []result.Variant {
+	var vs []result.Variant
+	for i := range result.MaxPaths + 1 {
+		vs = append(vs, result.DaprVariant(i))
+	}
+	return vs
+}
+
+// sampleRunForFuzz is a finished run as the controller writes it, with progress.
+func sampleRunForFuzz() *perfv1alpha1.PerfRun {
+	start := metav1.NewTime(time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC))
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "sample", Namespace: "default",
+		Labels: map[string]string{perfv1alpha1.LabelSchedule: "nightly"}, Annotations: map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-22T03:00:00Z"}},
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000, Repetitions: 3, Duration: d("60s")},
+			Variants: []perfv1alpha1.SidecarVariant{{Name: "release"}, {Name: "api-logging"}}},
+		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, StartTime: &start, Histograms: "sample-histograms",
+			Result:     sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"),
+			Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: "Succeeded", Message: "done"}}}}
+	run.Status.Result.Variants = []perfv1alpha1.VariantResult{{Name: "release", ActualQPS: "499.9"},
+		{Name: "api-logging", ActualQPS: "499.8", Difference: &perfv1alpha1.LatencySummary{P50: d("-444us")}, BeyondNoise: []string{"p50"}}}
+	return run
+}
+
+// sampleSweepForFuzz is a finished connections sweep of two points.
+func sampleSweepForFuzz() *perfv1alpha1.PerfSweep {
+	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sweep", Namespace: "default"},
+		Spec:   perfv1alpha1.PerfSweepSpec{Points: &perfv1alpha1.SweepPoints{Connections: []int32{16, 64}}},
+		Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseSucceeded, Measured: 2, MaxSustainableQPS: ptr.To[int32](1000)}}
+	for i, c := range []int32{16, 64} {
+		sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), QPS: 1000, Connections: c, Run: "sweep-" + string(rune('0'+i)),
+			Phase: perfv1alpha1.PhaseSucceeded, ActualQPS: "999.9", Passed: ptr.To(true), Latency: &perfv1alpha1.PointLatency{P50: d("1ms"), P90: d("3ms"), P99: d("9ms")},
+			Baseline: &perfv1alpha1.PointLatency{P90: d("1ms")}, Added: &perfv1alpha1.PointLatency{P90: d("2ms"), P99: d("6ms")}})
+	}
+	return sw
+}
