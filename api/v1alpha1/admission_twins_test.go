@@ -102,5 +102,10 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 		Entry("a variant setting daprd's environment", runKind, []string{"spec.variants[0]", "sets daprd's environment"},
 			at("spec.variants", variantWith(map[string]any{"annotations": map[string]any{"dapr.io/env": "HTTPS_PROXY=http://evil:3128"}})),
 			at("spec.variants", variantWith(map[string]any{"annotations": map[string]any{"dapr.io/app-max-concurrency": "10"}}))),
+		// Finding 9: the schedule multiplies startingDeadlineSeconds into a time.Duration.
+		Entry("a starting deadline that overflows a Duration", scheduleKind, []string{"spec.startingDeadlineSeconds", "less than or equal to 31536000"},
+			at("spec.startingDeadlineSeconds", int64(9300000000)), at("spec.startingDeadlineSeconds", int64(31536000))),
+		Entry("a starting deadline beyond a year", scheduleKind, []string{"spec.startingDeadlineSeconds", "less than or equal to 31536000"},
+			at("spec.startingDeadlineSeconds", int64(31536001)), at("spec.startingDeadlineSeconds", int64(86400))),
 	)
 })

@@ -81,8 +81,11 @@ type PerfScheduleSpec struct {
 	ConcurrencyPolicy ConcurrencyPolicy `json:"concurrencyPolicy,omitempty"`
 
 	// startingDeadlineSeconds: a slot missed by more than this (controller down, suspended)
-	// is not run late; it is recorded as missed. At least 1: 0 would miss every slot.
+	// is not run late; it is recorded as missed. At least 1: 0 would miss every slot; at
+	// most a year (365 days): the operator multiplies it into a time.Duration, which
+	// overflows above ~9.2e9 seconds, and no schedule needs to run a slot a year late.
 	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=31536000
 	// +optional
 	StartingDeadlineSeconds *int64 `json:"startingDeadlineSeconds,omitempty"`
 
