@@ -17,6 +17,7 @@ limitations under the License.
 package v1alpha1_test
 
 import (
+	"fmt"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -107,5 +108,51 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 			at("spec.startingDeadlineSeconds", int64(9300000000)), at("spec.startingDeadlineSeconds", int64(31536000))),
 		Entry("a starting deadline beyond a year", scheduleKind, []string{"spec.startingDeadlineSeconds", "less than or equal to 31536000"},
 			at("spec.startingDeadlineSeconds", int64(31536001)), at("spec.startingDeadlineSeconds", int64(86400))),
+
+		// Finding 6: the operator's label prefix is reserved in templates.
+		Entry("a schedule template forging the operator's sweep label", scheduleKind,
+			[]string{"spec.template.metadata.labels", "must not use the perf.daprbench.io/ prefix"},
+			at("spec.template.metadata.labels", map[string]any{"perf.daprbench.io/sweep": "other"}),
+			at("spec.template.metadata.labels", map[string]any{"team": "perf"})),
+		Entry("a sweep template forging the operator's template hash", sweepKind,
+			[]string{"spec.template.metadata.annotations", "must not use the perf.daprbench.io/ prefix"},
+			at("spec.template.metadata.annotations", map[string]any{"perf.daprbench.io/template-hash": "0"}),
+			at("spec.template.metadata.annotations", map[string]any{"example.com/note": "nightly"})),
+
+		// Finding 4: every free-form map and list is bounded.
+		Entry("33 template labels", scheduleKind, []string{"spec.template.metadata.labels", "must have at most 32 items"},
+			at("spec.template.metadata.labels", stringMap(33, 1)), at("spec.template.metadata.labels", stringMap(32, 63))),
+		Entry("a template label value longer than a label's", sweepKind, []string{"spec.template.metadata.labels", "a value at most 63"},
+			at("spec.template.metadata.labels", stringMap(1, 64)), at("spec.template.metadata.labels", stringMap(1, 63))),
+		Entry("33 template annotations", sweepKind, []string{"spec.template.metadata.annotations", "must have at most 32 items"},
+			at("spec.template.metadata.annotations", stringMap(33, 1)), at("spec.template.metadata.annotations", stringMap(32, 4096))),
+		Entry("a template annotation above 4 KiB", scheduleKind, []string{"spec.template.metadata.annotations", "a value at most 4096"},
+			at("spec.template.metadata.annotations", stringMap(1, 4097)), at("spec.template.metadata.annotations", stringMap(1, 4096))),
+		Entry("a variant annotation value above 256 characters", runKind, []string{"spec.variants[0].annotations", "at most 256 characters"},
+			at("spec.variants", variantWith(map[string]any{"annotations": map[string]any{"dapr.io/app-health-check-path": "/" + strings.Repeat("h", 256)}})),
+			at("spec.variants", variantWith(map[string]any{"annotations": map[string]any{"dapr.io/app-health-check-path": "/" + strings.Repeat("h", 255)}}))),
+		Entry("17 node selector labels", runKind, []string{"spec.target.nodeSelector", "must have at most 16 items"},
+			at("spec.target.nodeSelector", stringMap(17, 1)), at("spec.target.nodeSelector", stringMap(16, 63))),
+		Entry("a node selector value longer than a label's", runKind, []string{"spec.loadTester.nodeSelector", "a value at most 63"},
+			at("spec.loadTester.nodeSelector", stringMap(1, 64)), at("spec.loadTester.nodeSelector", stringMap(1, 63))),
+		Entry("a toleration key longer than a taint's", runKind, []string{"spec.target.tolerations", "key must be at most 317 characters"},
+			at("spec.target.tolerations", []any{map[string]any{"key": strings.Repeat("k", 318), "operator": "Exists"}}),
+			at("spec.target.tolerations", []any{map[string]any{"key": "perf.example.com/dedicated", "operator": "Exists"}})),
+		Entry("a toleration value longer than a taint's", runKind, []string{"spec.loadTester.tolerations", "value at most 63"},
+			at("spec.loadTester.tolerations", []any{map[string]any{"key": "pool", "value": strings.Repeat("v", 64)}}),
+			at("spec.loadTester.tolerations", []any{map[string]any{"key": "pool", "value": strings.Repeat("v", 63)}})),
+		Entry("a history limit above what the judge reads", scheduleKind, []string{"spec.successfulRunsHistoryLimit", "less than or equal to 100"},
+			at("spec.successfulRunsHistoryLimit", int64(101)), at("spec.successfulRunsHistoryLimit", int64(100))),
+		Entry("a failed-run history above 100", scheduleKind, []string{"spec.failedRunsHistoryLimit", "less than or equal to 100"},
+			at("spec.failedRunsHistoryLimit", int64(1000)), at("spec.failedRunsHistoryLimit", int64(100))),
 	)
 })
+
+// stringMap is n distinct keys (example.com/k0, …) each with a value of valueLen characters.
+func stringMap(n, valueLen int) map[string]any {
+	m := map[string]any{}
+	for i := range n {
+		m[fmt.Sprintf("example.com/k%d", i)] = strings.Repeat("v", valueLen)
+	}
+	return m
+}

@@ -84,8 +84,10 @@ type SidecarVariant struct {
 
 	// annotations are further dapr.io/ annotations of this variant's target pod, from an
 	// allowlist of sidecar settings a benchmark varies, e.g. dapr.io/max-body-size,
-	// dapr.io/app-max-concurrency or dapr.io/enable-api-logging.
+	// dapr.io/app-max-concurrency or dapr.io/enable-api-logging. A value is at most 256
+	// characters: every allowed annotation takes a number, a duration, a flag or a path.
 	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, size(self[k]) <= 256)",message="annotations: a value must be at most 256 characters"
 	// +optional
 	Annotations map[string]string `json:"annotations,omitempty"`
 
