@@ -145,6 +145,23 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 			at("spec.successfulRunsHistoryLimit", int64(101)), at("spec.successfulRunsHistoryLimit", int64(100))),
 		Entry("a failed-run history above 100", scheduleKind, []string{"spec.failedRunsHistoryLimit", "less than or equal to 100"},
 			at("spec.failedRunsHistoryLimit", int64(1000)), at("spec.failedRunsHistoryLimit", int64(100))),
+
+		// Finding 10: resource names and quantities the run's pods could not carry.
+		Entry("a resource claim", runKind, []string{"spec.target.resources", "resources.claims is not supported"},
+			at("spec.target.resources", map[string]any{"claims": []any{map[string]any{"name": "gpu"}}}),
+			at("spec.target.resources", map[string]any{"requests": map[string]any{"cpu": "1"}})),
+		Entry("an extended resource", runKind, []string{"spec.loadTester.resources", "requests may only name cpu, memory and ephemeral-storage"},
+			at("spec.loadTester.resources", map[string]any{"requests": map[string]any{"cpu": "1", "nvidia.com/gpu": "1"}}),
+			at("spec.loadTester.resources", map[string]any{"requests": map[string]any{"cpu": "1", "ephemeral-storage": "1Gi"}})),
+		Entry("a resource name with a typo", runKind, []string{"spec.target.resources", "limits may only name cpu, memory and ephemeral-storage"},
+			at("spec.target.resources", map[string]any{"limits": map[string]any{"memroy": "1Gi"}}),
+			at("spec.target.resources", map[string]any{"limits": map[string]any{"memory": "1Gi"}})),
+		Entry("a negative limit", runKind, []string{"spec.target.resources", "limits: a quantity must be at most 32 characters and not negative"},
+			at("spec.target.resources", map[string]any{"limits": map[string]any{"memory": "-1Gi"}}),
+			at("spec.target.resources", map[string]any{"limits": map[string]any{"memory": "1Gi"}})),
+		Entry("a quantity of a thousand digits", runKind, []string{"spec.target.resources", "requests: a quantity must be at most 32 characters"},
+			at("spec.target.resources", map[string]any{"requests": map[string]any{"cpu": strings.Repeat("0", 1000) + "1"}}),
+			at("spec.target.resources", map[string]any{"requests": map[string]any{"cpu": "100m"}})),
 	)
 })
 

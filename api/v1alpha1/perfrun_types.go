@@ -458,7 +458,14 @@ type WorkloadSpec struct {
 	// +optional
 	Image string `json:"image,omitempty"`
 
-	// resources of the role's main container.
+	// resources of the role's main container: cpu, memory and ephemeral-storage, the only
+	// resources the operator's own binaries use. No claims: the run's pods declare none.
+	// The rules below iterate the three names, not the map, so their cost stays constant.
+	// +kubebuilder:validation:XValidation:rule="!has(self.claims)",message="resources.claims is not supported: the run's pods declare no resource claims"
+	// +kubebuilder:validation:XValidation:rule="!has(self.requests) || size(self.requests) == ['cpu', 'memory', 'ephemeral-storage'].filter(r, r in self.requests).size()",message="resources.requests may only name cpu, memory and ephemeral-storage"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || size(self.limits) == ['cpu', 'memory', 'ephemeral-storage'].filter(r, r in self.limits).size()",message="resources.limits may only name cpu, memory and ephemeral-storage"
+	// +kubebuilder:validation:XValidation:rule="!has(self.requests) || ['cpu', 'memory', 'ephemeral-storage'].all(r, !(r in self.requests) || (size(string(self.requests[r])) <= 32 && quantity(string(self.requests[r])).compareTo(quantity('0')) >= 0))",message="resources.requests: a quantity must be at most 32 characters and not negative"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || ['cpu', 'memory', 'ephemeral-storage'].all(r, !(r in self.limits) || (size(string(self.limits[r])) <= 32 && quantity(string(self.limits[r])).compareTo(quantity('0')) >= 0))",message="resources.limits: a quantity must be at most 32 characters and not negative"
 	// +optional
 	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
 
