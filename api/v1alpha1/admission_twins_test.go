@@ -162,8 +162,79 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 		Entry("a quantity of a thousand digits", runKind, []string{"spec.target.resources", "requests: a quantity must be at most 32 characters"},
 			at("spec.target.resources", map[string]any{"requests": map[string]any{"cpu": strings.Repeat("0", 1000) + "1"}}),
 			at("spec.target.resources", map[string]any{"requests": map[string]any{"cpu": "100m"}})),
+
+		// Finding 10 (and 4): affinity is a bounded subset of a pod's, operators from an enum.
+		Entry("a node affinity operator Kubernetes does not know", runKind,
+			[]string{"spec.target.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator", "Unsupported value"},
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "Matches", "values": []any{"perf"}})),
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "In", "values": []any{"perf"}}))),
+		Entry("Gt with two values", runKind, []string{"matchExpressions[0]", "operator Gt or Lt takes exactly one integer value"},
+			at("spec.loadTester.affinity", requiredNode(map[string]any{"key": "cores", "operator": "Gt", "values": []any{"4", "8"}})),
+			at("spec.loadTester.affinity", requiredNode(map[string]any{"key": "cores", "operator": "Gt", "values": []any{"4"}}))),
+		Entry("Lt with no number", runKind, []string{"matchExpressions[0]", "operator Gt or Lt takes exactly one integer value"},
+			at("spec.loadTester.affinity", requiredNode(map[string]any{"key": "cores", "operator": "Lt", "values": []any{"many"}})),
+			at("spec.loadTester.affinity", requiredNode(map[string]any{"key": "cores", "operator": "Lt", "values": []any{"64"}}))),
+		Entry("In without values", runKind, []string{"matchExpressions[0]", "values must not be empty with operator In or NotIn"},
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "In"})),
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "In", "values": []any{"perf"}}))),
+		Entry("Exists with values", runKind, []string{"matchExpressions[0]", "values must be empty with operator Exists or DoesNotExist"},
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "Exists", "values": []any{"perf"}})),
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "Exists"}))),
+		Entry("a pod selector operator only nodes have", runKind, []string{"spec.target.affinity.podAntiAffinity", "matchExpressions[0].operator", "Unsupported value"},
+			at("spec.target.affinity", podAnti(map[string]any{"matchExpressions": []any{map[string]any{"key": "app", "operator": "Gt", "values": []any{"1"}}}})),
+			at("spec.target.affinity", podAnti(map[string]any{"matchExpressions": []any{map[string]any{"key": "app", "operator": "In", "values": []any{"db"}}}}))),
+		Entry("pod anti-affinity aimed at another namespace's pods", runKind, []string{"namespaceSelector", "unknown field"},
+			at("spec.target.affinity", podAnti(map[string]any{"matchLabels": map[string]any{"app": "db"}}, "namespaceSelector", map[string]any{})),
+			at("spec.target.affinity", podAnti(map[string]any{"matchLabels": map[string]any{"app": "db"}}))),
+		Entry("five node selector terms", runKind, []string{"spec.target.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms", "must have at most 4 items"},
+			at("spec.target.affinity", nodeTerms(5)), at("spec.target.affinity", nodeTerms(4))),
+		Entry("nine values in one expression", runKind, []string{"matchExpressions[0].values", "must have at most 8 items"},
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "In", "values": values(9)})),
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "In", "values": values(8)}))),
+		Entry("a node label value longer than a label's", runKind, []string{"matchExpressions[0].values[0]", "may not be more than 63"},
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "In", "values": []any{strings.Repeat("v", 64)}})),
+			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "In", "values": []any{strings.Repeat("v", 63)}}))),
+		Entry("a preference weight above 100", runKind, []string{"preferredDuringSchedulingIgnoredDuringExecution[0].weight", "less than or equal to 100"},
+			at("spec.target.affinity", map[string]any{"nodeAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{
+				map[string]any{"weight": int64(1000), "preference": map[string]any{}}}}}),
+			at("spec.target.affinity", map[string]any{"nodeAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{
+				map[string]any{"weight": int64(100), "preference": map[string]any{}}}}})),
 	)
 })
+
+// requiredNode is an affinity requiring nodes that match this one expression.
+func requiredNode(expr map[string]any) map[string]any {
+	return map[string]any{"nodeAffinity": map[string]any{"requiredDuringSchedulingIgnoredDuringExecution": map[string]any{
+		"nodeSelectorTerms": []any{map[string]any{"matchExpressions": []any{expr}}}}}}
+}
+
+// nodeTerms is an affinity requiring nodes that match one of n terms.
+func nodeTerms(n int) map[string]any {
+	var terms []any
+	for i := range n {
+		terms = append(terms, map[string]any{"matchExpressions": []any{map[string]any{"key": fmt.Sprintf("k%d", i), "operator": "Exists"}}})
+	}
+	return map[string]any{"nodeAffinity": map[string]any{"requiredDuringSchedulingIgnoredDuringExecution": map[string]any{"nodeSelectorTerms": terms}}}
+}
+
+// podAnti is an affinity keeping the pods off nodes of pods this selector matches, with
+// extra fields of the term as key, value pairs.
+func podAnti(selector map[string]any, extra ...any) map[string]any {
+	term := map[string]any{"topologyKey": "kubernetes.io/hostname", "labelSelector": selector}
+	for i := 0; i+1 < len(extra); i += 2 {
+		term[extra[i].(string)] = extra[i+1]
+	}
+	return map[string]any{"podAntiAffinity": map[string]any{"requiredDuringSchedulingIgnoredDuringExecution": []any{term}}}
+}
+
+// values is n distinct label values.
+func values(n int) []any {
+	var out []any
+	for i := range n {
+		out = append(out, fmt.Sprintf("v%d", i))
+	}
+	return out
+}
 
 // stringMap is n distinct keys (example.com/k0, …) each with a value of valueLen characters.
 func stringMap(n, valueLen int) map[string]any {

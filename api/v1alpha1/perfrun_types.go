@@ -486,9 +486,10 @@ type WorkloadSpec struct {
 	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.operator) || t.operator != 'Exists' || !has(t.value) || t.value == '')",message="a toleration with operator Exists must not set a value"
 	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
 
-	// affinity of the role's pods; spec.placement's rule is added to it.
+	// affinity of the role's pods, a bounded subset of a pod's (perfrun_affinity_types.go);
+	// spec.placement's rule is added to it.
 	// +optional
-	Affinity *corev1.Affinity `json:"affinity,omitempty"`
+	Affinity *Affinity `json:"affinity,omitempty"`
 }
 
 // LoadTesterSpec customises the load tester's pods.
