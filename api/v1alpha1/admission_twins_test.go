@@ -199,6 +199,28 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 				map[string]any{"weight": int64(1000), "preference": map[string]any{}}}}}),
 			at("spec.target.affinity", map[string]any{"nodeAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{
 				map[string]any{"weight": int64(100), "preference": map[string]any{}}}}})),
+
+		// Finding 10: child names Dapr derives, image references, cron text, bandwidth.
+		Entry("a run name too long for a variant's Dapr Service", runKind, []string{"metadata.name and a variant's name (after the first) must be at most 50 characters"},
+			both(at("metadata.name", strings.Repeat("r", 39)), at("spec.variants", []any{map[string]any{"name": "a"}, map[string]any{"name": "twelve-chars"}})),
+			both(at("metadata.name", strings.Repeat("r", 38)), at("spec.variants", []any{map[string]any{"name": "a"}, map[string]any{"name": "twelve-chars"}}))),
+		Entry("a long name on the first variant, whose target keeps the run's own name", runKind, []string{"metadata.name and a variant's name"},
+			both(at("metadata.name", strings.Repeat("r", 40)), at("spec.variants", []any{map[string]any{"name": "twelve-chars"}, map[string]any{"name": "b"}, map[string]any{"name": "long-variant"}})),
+			both(at("metadata.name", strings.Repeat("r", 40)), at("spec.variants", []any{map[string]any{"name": "twelve-chars"}, map[string]any{"name": "b"}}))),
+		Entry("an image carrying terminal escapes", runKind, []string{"spec.target.image", "should match"},
+			at("spec.target.image", "ghcr.io/dapr/daprd:1.16.0\x1b[2J\a"), at("spec.target.image", "ghcr.io/dapr/daprd:1.16.0")),
+		Entry("an image carrying markup", runKind, []string{"spec.loadTester.image", "should match"},
+			at("spec.loadTester.image", "<h3>✅passed</h3>"), at("spec.loadTester.image", "registry.local:5000/perf/daprbench@sha256:"+strings.Repeat("a", 64))),
+		Entry("a sidecar image carrying a control byte", runKind, []string{"spec.variants[0].sidecarImage", "should match"},
+			at("spec.variants", variantWith(map[string]any{"sidecarImage": "ghcr.io/dapr/daprd:1.16.0\x07"})),
+			at("spec.variants", variantWith(map[string]any{"sidecarImage": "ghcr.io/dapr/daprd:1.15.2"}))),
+		Entry("cron text with characters cron never uses", scheduleKind, []string{"spec.schedule", "should match"},
+			at("spec.schedule", "0 3 * * * <script>"), at("spec.schedule", "@every 1h30m")),
+		Entry("cron text on two lines", scheduleKind, []string{"spec.schedule", "should match"},
+			at("spec.schedule", "0 3 * * *\n0 4 * * *"), at("spec.schedule", "0 3,4 * JAN-MAR MON-FRI")),
+		Entry("a bandwidth no node carries", runKind, []string{"spec.load", "qps × payloadBytes must be at most 12.5e9 bytes/s"},
+			both(at("spec.load.qps", int64(100000)), at("spec.load.payloadBytes", int64(4194304))),
+			both(at("spec.load.qps", int64(2980)), at("spec.load.payloadBytes", int64(4194304)))),
 	)
 })
 

@@ -252,7 +252,10 @@ type Thresholds struct {
 	FailRun bool `json:"failRun,omitempty"`
 }
 
-// LoadSpec is the shape of the load.
+// LoadSpec is the shape of the load. Its bandwidth, qps × body, is bounded by 100 Gbit/s
+// (12.5e9 bytes/s): beyond any node's network, such a run could only measure saturation.
+// (A literal payload, at most 64 KiB × 100000 qps, stays below it.)
+// +kubebuilder:validation:XValidation:rule="!has(self.payloadBytes) || self.qps * self.payloadBytes <= 12500000000",message="qps × payloadBytes must be at most 12.5e9 bytes/s (100 Gbit/s): no node's network carries more"
 // +kubebuilder:validation:XValidation:rule="!(has(self.payloadBytes) && has(self.payload))",message="payloadBytes and payload are mutually exclusive: set one"
 // +kubebuilder:validation:XValidation:rule="!has(self.connections) || !has(self.duration) || self.connections <= self.qps * duration(self.duration).getSeconds()",message="connections must not exceed the requests one run sends (qps × duration): the extra connections would never send"
 type LoadSpec struct {
@@ -452,9 +455,11 @@ type ActorsSpec struct {
 type WorkloadSpec struct {
 	// image overrides the image (by default the operator's own, which holds every binary). It
 	// must lie under a prefix the operator allows (its own repository, or
-	// --allowed-image-prefixes).
+	// --allowed-image-prefixes). Only the characters of an image reference
+	// ([registry[:port]/]path[:tag][@digest]): it is repeated in conditions and summaries,
+	// where a control byte or markup would reach the reader.
 	// +kubebuilder:validation:MaxLength=512
-	// +kubebuilder:validation:Pattern=`^\S+$`
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$`
 	// +optional
 	Image string `json:"image,omitempty"`
 
@@ -517,6 +522,7 @@ func (l LoadTesterSpec) EffectiveReplicas() int32 { return max(l.Replicas, 1) }
 // +kubebuilder:resource:shortName=prun,categories=daprbench
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 40",message="metadata.name must be at most 40 characters: it prefixes the names of the run's workloads"
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter): it prefixes the names of the run's Services"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec.variants) || self.spec.variants.all(v, v.name == self.spec.variants[0].name || size(self.metadata.name) + size(v.name) <= 50)",message="metadata.name and a variant's name (after the first) must be at most 50 characters together: Dapr names the variant's Service <run>-target-<variant>-dapr, a DNS label of at most 63"
 // +kubebuilder:printcolumn:name="Scenario",type=string,JSONPath=`.spec.scenario`
 // +kubebuilder:printcolumn:name="QPS",type=integer,JSONPath=`.spec.load.qps`
 // +kubebuilder:printcolumn:name="Actual",type=string,JSONPath=`.status.result.actualQPS`

@@ -57,9 +57,10 @@ type SidecarVariant struct {
 	Name string `json:"name"`
 
 	// sidecarImage is the daprd image (dapr.io/sidecar-image); empty: the injector's. It must
-	// lie under a prefix the operator allows (--allowed-image-prefixes).
+	// lie under a prefix the operator allows (--allowed-image-prefixes). Only the characters
+	// of an image reference, as spec.target.image.
 	// +kubebuilder:validation:MaxLength=512
-	// +kubebuilder:validation:Pattern=`^\S+$`
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$`
 	// +optional
 	SidecarImage string `json:"sidecarImage,omitempty"`
 

@@ -53,9 +53,12 @@ const AnnotationAcceptedBaseline = "perf.daprbench.io/accepted-baseline"
 // PerfScheduleSpec is to PerfRun what a CronJob's spec is to a Job.
 // +kubebuilder:validation:XValidation:rule="!has(self.successfulRunsHistoryLimit) || !has(self.regression.window) || self.successfulRunsHistoryLimit >= self.regression.window",message="successfulRunsHistoryLimit must be at least regression.window: the runs a regression is judged against must be kept"
 type PerfScheduleSpec struct {
-	// schedule in cron format ("0 3 * * *": nightly at 03:00), evaluated in timeZone.
+	// schedule in cron format ("0 3 * * *": nightly at 03:00), evaluated in timeZone. Only
+	// the characters cron uses (digits, names such as MON or JAN, descriptors such as @daily
+	// or @every 1h30m, and * , - / ? #): it is repeated in conditions and printed columns.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9 *,/?#@.-]+$`
 	// +kubebuilder:validation:XValidation:rule="!self.contains('TZ=')",message="spec.schedule must not set a time zone (TZ= or CRON_TZ=): use spec.timeZone, as for a CronJob"
 	// +required
 	Schedule string `json:"schedule"`
