@@ -221,8 +221,39 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 		Entry("a bandwidth no node carries", runKind, []string{"spec.load", "qps × payloadBytes must be at most 12.5e9 bytes/s"},
 			both(at("spec.load.qps", int64(100000)), at("spec.load.payloadBytes", int64(4194304))),
 			both(at("spec.load.qps", int64(2980)), at("spec.load.payloadBytes", int64(4194304)))),
+
+		// Finding 10: sweeps no point of which can run, objectives the template cannot measure.
+		Entry("a grid whose every point has more connections than requests", sweepKind, []string{"spec.points", "no point of the grid can run"},
+			both(at("spec.template.spec.load.qps", int64(1)), at("spec.template.spec.load.duration", "5s"), at("spec.template.spec.load.connections", int64(5)), at("spec.points", map[string]any{"connections": []any{int64(500), int64(600)}})),
+			both(at("spec.template.spec.load.qps", int64(1)), at("spec.template.spec.load.duration", "5s"), at("spec.template.spec.load.connections", int64(5)), at("spec.points", map[string]any{"connections": []any{int64(5), int64(600)}}))),
+		Entry("a grid whose every point has fewer connections than load-tester pods", sweepKind, []string{"spec.points", "no point of the grid can run"},
+			both(at("spec.template.spec.loadTester", map[string]any{"replicas": int64(4)}), at("spec.points", map[string]any{"connections": []any{int64(1), int64(2), int64(3)}})),
+			both(at("spec.template.spec.loadTester", map[string]any{"replicas": int64(4)}), at("spec.points", map[string]any{"connections": []any{int64(1), int64(2), int64(4)}}))),
+		Entry("a grid whose every point exceeds any network", sweepKind, []string{"spec.points", "no point of the grid can run"},
+			both(at("spec.template.spec.load.qps", int64(100000)), at("spec.points", map[string]any{"payloadBytes": []any{int64(4194304)}})),
+			both(at("spec.template.spec.load.qps", int64(100000)), at("spec.points", map[string]any{"payloadBytes": []any{int64(4194304), int64(1024)}}))),
+		Entry("a grid sweeping qps up to a bandwidth of the template's body no network carries", sweepKind, []string{"spec.points", "no point of the grid can run"},
+			both(at("spec.template.spec.load.payloadBytes", int64(4194304)), at("spec.points", map[string]any{"qps": []any{int64(50000), int64(100000)}})),
+			both(at("spec.template.spec.load.payloadBytes", int64(4194304)), at("spec.points", map[string]any{"qps": []any{int64(1000), int64(100000)}}))),
+		Entry("an added-latency objective for a template without a baseline", sweepKind, []string{"spec.search.objective", "need added latency, which the template does not measure"},
+			both(at("spec.template.spec.baseline", false), searchWith(map[string]any{"maxAddedP90": "2ms"})),
+			both(at("spec.template.spec.baseline", true), searchWith(map[string]any{"maxAddedP90": "2ms"}))),
+		Entry("an added-latency objective for an actor template", sweepKind, []string{"spec.search.objective", "need added latency"},
+			both(at("spec.template.spec.scenario", "ActorActivation"), searchWith(map[string]any{"maxAddedP99": "5ms"})),
+			both(at("spec.template.spec.scenario", "ActorActivation"), searchWith(map[string]any{"maxP99": "5ms"}))),
+		Entry("a sidecar objective for a template without Dapr", sweepKind, []string{"spec.search.objective", "need a sidecar"},
+			both(at("spec.template.spec.dapr", map[string]any{"enabled": false}), at("spec.template.spec.baseline", false), searchWith(map[string]any{"maxSidecarCPUPer1kQPS": "100m"})),
+			both(at("spec.template.spec.dapr", map[string]any{"enabled": false}), at("spec.template.spec.baseline", false), searchWith(map[string]any{"maxP90": "10ms"}))),
 	)
 })
+
+// searchWith turns a sweep into a rate search with this objective.
+func searchWith(objective map[string]any) objEdit {
+	return func(obj map[string]any) {
+		unstructured.RemoveNestedField(obj, "spec", "points")
+		at("spec.search", map[string]any{"startQPS": int64(100), "objective": objective})(obj)
+	}
+}
 
 // requiredNode is an affinity requiring nodes that match this one expression.
 func requiredNode(expr map[string]any) map[string]any {
