@@ -120,21 +120,23 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 			at("spec.template.metadata.annotations", map[string]any{"example.com/note": "nightly"})),
 
 		// Finding 4: every free-form map and list is bounded.
-		Entry("33 template labels", scheduleKind, []string{"spec.template.metadata.labels", "must have at most 32 items"},
-			at("spec.template.metadata.labels", stringMap(33, 1)), at("spec.template.metadata.labels", stringMap(32, 63))),
+		Entry("17 template labels", scheduleKind, []string{"spec.template.metadata.labels", "must have at most 16 items"},
+			at("spec.template.metadata.labels", stringMap(17, 1)), at("spec.template.metadata.labels", stringMap(16, 63))),
 		Entry("a template label value longer than a label's", sweepKind, []string{"spec.template.metadata.labels", "a value at most 63"},
 			at("spec.template.metadata.labels", stringMap(1, 64)), at("spec.template.metadata.labels", stringMap(1, 63))),
-		Entry("33 template annotations", sweepKind, []string{"spec.template.metadata.annotations", "must have at most 32 items"},
-			at("spec.template.metadata.annotations", stringMap(33, 1)), at("spec.template.metadata.annotations", stringMap(32, 4096))),
-		Entry("a template annotation above 4 KiB", scheduleKind, []string{"spec.template.metadata.annotations", "a value at most 4096"},
-			at("spec.template.metadata.annotations", stringMap(1, 4097)), at("spec.template.metadata.annotations", stringMap(1, 4096))),
+		Entry("17 template annotations", sweepKind, []string{"spec.template.metadata.annotations", "must have at most 16 items"},
+			at("spec.template.metadata.annotations", stringMap(17, 1)), at("spec.template.metadata.annotations", stringMap(16, 1024))),
+		Entry("a template annotation above 1 KiB", scheduleKind, []string{"spec.template.metadata.annotations", "a value at most 1024"},
+			at("spec.template.metadata.annotations", stringMap(1, 1025)), at("spec.template.metadata.annotations", stringMap(1, 1024))),
 		Entry("a variant annotation value above 256 characters", runKind, []string{"spec.variants[0].annotations", "at most 256 characters"},
 			at("spec.variants", variantWith(map[string]any{"annotations": map[string]any{"dapr.io/app-health-check-path": "/" + strings.Repeat("h", 256)}})),
 			at("spec.variants", variantWith(map[string]any{"annotations": map[string]any{"dapr.io/app-health-check-path": "/" + strings.Repeat("h", 255)}}))),
-		Entry("17 node selector labels", runKind, []string{"spec.target.nodeSelector", "must have at most 16 items"},
-			at("spec.target.nodeSelector", stringMap(17, 1)), at("spec.target.nodeSelector", stringMap(16, 63))),
+		Entry("9 node selector labels", runKind, []string{"spec.target.nodeSelector", "must have at most 8 items"},
+			at("spec.target.nodeSelector", stringMap(9, 1)), at("spec.target.nodeSelector", stringMap(8, 63))),
 		Entry("a node selector value longer than a label's", runKind, []string{"spec.loadTester.nodeSelector", "a value at most 63"},
 			at("spec.loadTester.nodeSelector", stringMap(1, 64)), at("spec.loadTester.nodeSelector", stringMap(1, 63))),
+		Entry("nine tolerations", runKind, []string{"spec.target.tolerations", "must have at most 8 items"},
+			at("spec.target.tolerations", tolerations(9)), at("spec.target.tolerations", tolerations(8))),
 		Entry("a toleration key longer than a taint's", runKind, []string{"spec.target.tolerations", "key must be at most 317 characters"},
 			at("spec.target.tolerations", []any{map[string]any{"key": strings.Repeat("k", 318), "operator": "Exists"}}),
 			at("spec.target.tolerations", []any{map[string]any{"key": "perf.example.com/dedicated", "operator": "Exists"}})),
@@ -186,8 +188,8 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 		Entry("pod anti-affinity aimed at another namespace's pods", runKind, []string{"namespaceSelector", "unknown field"},
 			at("spec.target.affinity", podAnti(map[string]any{"matchLabels": map[string]any{"app": "db"}}, "namespaceSelector", map[string]any{})),
 			at("spec.target.affinity", podAnti(map[string]any{"matchLabels": map[string]any{"app": "db"}}))),
-		Entry("five node selector terms", runKind, []string{"spec.target.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms", "must have at most 4 items"},
-			at("spec.target.affinity", nodeTerms(5)), at("spec.target.affinity", nodeTerms(4))),
+		Entry("three node selector terms", runKind, []string{"spec.target.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms", "must have at most 2 items"},
+			at("spec.target.affinity", nodeTerms(3)), at("spec.target.affinity", nodeTerms(2))),
 		Entry("nine values in one expression", runKind, []string{"matchExpressions[0].values", "must have at most 8 items"},
 			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "In", "values": values(9)})),
 			at("spec.target.affinity", requiredNode(map[string]any{"key": "pool", "operator": "In", "values": values(8)}))),
@@ -278,6 +280,15 @@ func podAnti(selector map[string]any, extra ...any) map[string]any {
 		term[extra[i].(string)] = extra[i+1]
 	}
 	return map[string]any{"podAntiAffinity": map[string]any{"requiredDuringSchedulingIgnoredDuringExecution": []any{term}}}
+}
+
+// tolerations is n tolerations of distinct taints.
+func tolerations(n int) []any {
+	var out []any
+	for i := range n {
+		out = append(out, map[string]any{"key": fmt.Sprintf("example.com/taint-%d", i), "operator": "Exists"})
+	}
+	return out
 }
 
 // values is n distinct label values.

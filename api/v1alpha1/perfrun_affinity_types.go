@@ -34,11 +34,12 @@ import (
 // aim a run at the nodes of another namespace's pods; and matchFields of a node selector
 // term (metadata.name only: nodeSelector kubernetes.io/hostname does the same).
 //
-// Bounds, generous for placement rules yet small enough that the largest admitted run stays
-// a few hundred KiB (admission_size_test.go): at most 4 node selector terms and 4 preferred
-// ones, 2 required and 2 preferred pod (anti-)affinity terms, 4 expressions or labels per
-// selector, 8 values per expression; keys of Kubernetes' maximum label key size (317:
-// 253 of prefix, '/', 63 of name), values of its label value size (63).
+// Bounds, generous for placement rules yet small enough that 1,000 of the largest admitted
+// runs fit a few hundred MiB (admission_size_test.go): 2 required and 2 preferred node
+// selector terms of 4 expressions; 2 required and 2 preferred pod (anti-)affinity terms whose
+// selectors hold 4 labels and 2 expressions; 8 values per expression; keys of Kubernetes'
+// maximum label key size (317: 253 of prefix, '/', 63 of name), values of its label value
+// size (63). The keys dominate: a full affinity is about 44 KiB.
 
 // Affinity is where a role's pods may be scheduled; spec.placement's rule is added to it.
 type Affinity struct {
@@ -59,7 +60,7 @@ type NodeAffinity struct {
 	// +optional
 	RequiredDuringSchedulingIgnoredDuringExecution *NodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
 	// preferredDuringSchedulingIgnoredDuringExecution: weighted preferences.
-	// +kubebuilder:validation:MaxItems=4
+	// +kubebuilder:validation:MaxItems=2
 	// +listType=atomic
 	// +optional
 	PreferredDuringSchedulingIgnoredDuringExecution []PreferredSchedulingTerm `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
@@ -69,7 +70,7 @@ type NodeAffinity struct {
 type NodeSelector struct {
 	// nodeSelectorTerms: a node matching any of them qualifies.
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=4
+	// +kubebuilder:validation:MaxItems=2
 	// +listType=atomic
 	// +required
 	NodeSelectorTerms []NodeSelectorTerm `json:"nodeSelectorTerms"`
@@ -165,7 +166,7 @@ type LabelSelector struct {
 	// +optional
 	MatchLabels map[string]string `json:"matchLabels,omitempty"`
 	// matchExpressions on pod labels, ANDed.
-	// +kubebuilder:validation:MaxItems=4
+	// +kubebuilder:validation:MaxItems=2
 	// +listType=atomic
 	// +optional
 	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty"`

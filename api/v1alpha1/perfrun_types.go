@@ -474,17 +474,18 @@ type WorkloadSpec struct {
 	// +optional
 	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
 
-	// nodeSelector constrains the role's pods to nodes with these labels: at most 16, of
+	// nodeSelector constrains the role's pods to nodes with these labels: at most 8, of
 	// Kubernetes' own maximum label sizes (a 317-character key, a 63-character value).
-	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:MaxProperties=8
 	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) <= 317 && size(self[k]) <= 63)",message="nodeSelector: a key must be at most 317 characters and a value at most 63, as a node label"
 	// +optional
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 
-	// tolerations of the role's pods: at most 32, keys and values of label sizes.
+	// tolerations of the role's pods: at most 8 (a benchmark tolerates its node pool's few
+	// taints), keys and values of label sizes.
 	// +listType=atomic
 	// +optional
-	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:MaxItems=8
 	// +kubebuilder:validation:XValidation:rule="self.all(t, (!has(t.key) || size(t.key) <= 317) && (!has(t.value) || size(t.value) <= 63))",message="a toleration's key must be at most 317 characters and its value at most 63, as a taint's"
 	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.effect) || t.effect in ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'])",message="a toleration's effect must be NoSchedule, PreferNoSchedule or NoExecute (or empty: all)"
 	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.operator) || t.operator in ['', 'Exists', 'Equal'])",message="a toleration's operator must be Exists or Equal"

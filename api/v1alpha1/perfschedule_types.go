@@ -127,20 +127,21 @@ type PerfRunTemplate struct {
 
 // TemplateMetadata is the part of object metadata a template may set. Its bounds keep a
 // schedule or sweep (and every run made from it) small in the operator's cache while leaving
-// room for any real labelling: 32 labels of Kubernetes' own maximum sizes (a 317-character
-// key: 253 of prefix, '/', 63 of name; a 63-character value), 32 annotations of up to 4 KiB.
+// room for any real labelling: 16 labels of Kubernetes' own maximum sizes (a 317-character
+// key: 253 of prefix, '/', 63 of name; a 63-character value), 16 annotations of up to 1 KiB
+// (a note, a link, a commit).
 // perf.daprbench.io/ keys are the operator's: it sets them on the runs it creates and selects
 // runs by them (a sweep's points, a schedule's history), so a template may not forge them.
 type TemplateMetadata struct {
 	// labels copied onto each run; no perf.daprbench.io/ key.
-	// +kubebuilder:validation:MaxProperties=32
+	// +kubebuilder:validation:MaxProperties=16
 	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) <= 317 && size(self[k]) <= 63)",message="labels: a key must be at most 317 characters and a value at most 63, as Kubernetes allows on the run"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('perf.daprbench.io/'))",message="labels must not use the perf.daprbench.io/ prefix: the operator sets those keys and selects runs by them"
 	// +optional
 	Labels map[string]string `json:"labels,omitempty"`
 	// annotations copied onto each run; no perf.daprbench.io/ key.
-	// +kubebuilder:validation:MaxProperties=32
-	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) <= 317 && size(self[k]) <= 4096)",message="annotations: a key must be at most 317 characters and a value at most 4096"
+	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) <= 317 && size(self[k]) <= 1024)",message="annotations: a key must be at most 317 characters and a value at most 1024"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('perf.daprbench.io/'))",message="annotations must not use the perf.daprbench.io/ prefix: the operator sets those keys (scheduled time, template hash)"
 	// +optional
 	Annotations map[string]string `json:"annotations,omitempty"`
