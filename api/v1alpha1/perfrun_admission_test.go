@@ -306,7 +306,7 @@ var _ = Describe("PerfRun admission", func() {
 
 	It("admits every annotation of the variant allowlist", func() {
 		allowed := map[string]any{}
-		for _, k := range []string{"dapr.io/max-body-size", "dapr.io/app-max-concurrency", "dapr.io/enable-api-logging", "dapr.io/env",
+		for _, k := range []string{"dapr.io/max-body-size", "dapr.io/app-max-concurrency", "dapr.io/enable-api-logging",
 			"dapr.io/sidecar-readiness-probe-threshold", "dapr.io/app-health-probe-interval"} {
 			allowed[k] = "1"
 		}

@@ -252,7 +252,10 @@ type Thresholds struct {
 	FailRun bool `json:"failRun,omitempty"`
 }
 
-// LoadSpec is the shape of the load.
+// LoadSpec is the shape of the load. Its bandwidth, qps × body, is bounded by 100 Gbit/s
+// (12.5e9 bytes/s): beyond any node's network, such a run could only measure saturation.
+// (A literal payload, at most 64 KiB × 100000 qps, stays below it.)
+// +kubebuilder:validation:XValidation:rule="!has(self.payloadBytes) || self.qps * self.payloadBytes <= 12500000000",message="qps × payloadBytes must be at most 12.5e9 bytes/s (100 Gbit/s): no node's network carries more"
 // +kubebuilder:validation:XValidation:rule="!(has(self.payloadBytes) && has(self.payload))",message="payloadBytes and payload are mutually exclusive: set one"
 // +kubebuilder:validation:XValidation:rule="!has(self.connections) || !has(self.duration) || self.connections <= self.qps * duration(self.duration).getSeconds()",message="connections must not exceed the requests one run sends (qps × duration): the extra connections would never send"
 type LoadSpec struct {
@@ -454,32 +457,47 @@ type ActorsSpec struct {
 type WorkloadSpec struct {
 	// image overrides the image (by default the operator's own, which holds every binary). It
 	// must lie under a prefix the operator allows (its own repository, or
-	// --allowed-image-prefixes).
+	// --allowed-image-prefixes). Only the characters of an image reference
+	// ([registry[:port]/]path[:tag][@digest]): it is repeated in conditions and summaries,
+	// where a control byte or markup would reach the reader.
 	// +kubebuilder:validation:MaxLength=512
-	// +kubebuilder:validation:Pattern=`^\S+$`
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$`
 	// +optional
 	Image string `json:"image,omitempty"`
 
-	// resources of the role's main container.
+	// resources of the role's main container: cpu, memory and ephemeral-storage, the only
+	// resources the operator's own binaries use. No claims: the run's pods declare none.
+	// The rules below iterate the three names, not the map, so their cost stays constant.
+	// +kubebuilder:validation:XValidation:rule="!has(self.claims)",message="resources.claims is not supported: the run's pods declare no resource claims"
+	// +kubebuilder:validation:XValidation:rule="!has(self.requests) || size(self.requests) == ['cpu', 'memory', 'ephemeral-storage'].filter(r, r in self.requests).size()",message="resources.requests may only name cpu, memory and ephemeral-storage"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || size(self.limits) == ['cpu', 'memory', 'ephemeral-storage'].filter(r, r in self.limits).size()",message="resources.limits may only name cpu, memory and ephemeral-storage"
+	// +kubebuilder:validation:XValidation:rule="!has(self.requests) || ['cpu', 'memory', 'ephemeral-storage'].all(r, !(r in self.requests) || (size(string(self.requests[r])) <= 32 && quantity(string(self.requests[r])).compareTo(quantity('0')) >= 0))",message="resources.requests: a quantity must be at most 32 characters and not negative"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || ['cpu', 'memory', 'ephemeral-storage'].all(r, !(r in self.limits) || (size(string(self.limits[r])) <= 32 && quantity(string(self.limits[r])).compareTo(quantity('0')) >= 0))",message="resources.limits: a quantity must be at most 32 characters and not negative"
 	// +optional
 	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
 
-	// nodeSelector constrains the role's pods to nodes with these labels.
+	// nodeSelector constrains the role's pods to nodes with these labels: at most 8, of
+	// Kubernetes' own maximum label sizes (a 317-character key, a 63-character value).
+	// +kubebuilder:validation:MaxProperties=8
+	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) <= 317 && size(self[k]) <= 63)",message="nodeSelector: a key must be at most 317 characters and a value at most 63, as a node label"
 	// +optional
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 
-	// tolerations of the role's pods.
+	// tolerations of the role's pods: at most 8 (a benchmark tolerates its node pool's few
+	// taints), keys and values of label sizes.
 	// +listType=atomic
 	// +optional
-	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:XValidation:rule="self.all(t, (!has(t.key) || size(t.key) <= 317) && (!has(t.value) || size(t.value) <= 63))",message="a toleration's key must be at most 317 characters and its value at most 63, as a taint's"
 	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.effect) || t.effect in ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'])",message="a toleration's effect must be NoSchedule, PreferNoSchedule or NoExecute (or empty: all)"
 	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.operator) || t.operator in ['', 'Exists', 'Equal'])",message="a toleration's operator must be Exists or Equal"
 	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.operator) || t.operator != 'Exists' || !has(t.value) || t.value == '')",message="a toleration with operator Exists must not set a value"
 	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
 
-	// affinity of the role's pods; spec.placement's rule is added to it.
+	// affinity of the role's pods, a bounded subset of a pod's (perfrun_affinity_types.go);
+	// spec.placement's rule is added to it.
 	// +optional
-	Affinity *corev1.Affinity `json:"affinity,omitempty"`
+	Affinity *Affinity `json:"affinity,omitempty"`
 }
 
 // LoadTesterSpec customises the load tester's pods.
@@ -507,6 +525,7 @@ func (l LoadTesterSpec) EffectiveReplicas() int32 { return max(l.Replicas, 1) }
 // +kubebuilder:resource:shortName=prun,categories=daprbench
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 40",message="metadata.name must be at most 40 characters: it prefixes the names of the run's workloads"
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter): it prefixes the names of the run's Services"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec.variants) || self.spec.variants.all(v, v.name == self.spec.variants[0].name || size(self.metadata.name) + size(v.name) <= 50)",message="metadata.name and a variant's name (after the first) must be at most 50 characters together: Dapr names the variant's Service <run>-target-<variant>-dapr, a DNS label of at most 63"
 // +kubebuilder:printcolumn:name="Scenario",type=string,JSONPath=`.spec.scenario`
 // +kubebuilder:printcolumn:name="QPS",type=integer,JSONPath=`.spec.load.qps`
 // +kubebuilder:printcolumn:name="Actual",type=string,JSONPath=`.status.result.actualQPS`

@@ -47,7 +47,7 @@ type ProtocolSpec struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, k.startsWith('dapr.io/'))",message="annotations must be dapr.io/ annotations: a variant varies the sidecar only"
 // +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, !(k in ['dapr.io/enabled', 'dapr.io/app-id', 'dapr.io/app-port', 'dapr.io/app-protocol', 'dapr.io/config', 'dapr.io/sidecar-image', 'dapr.io/log-level', 'dapr.io/sidecar-cpu-limit', 'dapr.io/sidecar-cpu-request', 'dapr.io/sidecar-memory-limit', 'dapr.io/sidecar-memory-request']))",message="annotations must not set dapr.io/enabled, app-id, app-port or config (the operator owns them) nor app-protocol, sidecar-image, log-level or sidecar-* resources (use the variant's own fields)"
 // +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, !k.contains('mtls'))",message="mTLS cannot vary between variants: it is cluster-wide in Dapr (the control plane's daprsystem Configuration)"
-// +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, !k.startsWith('dapr.io/') || k in ['dapr.io/enabled', 'dapr.io/app-id', 'dapr.io/app-port', 'dapr.io/app-protocol', 'dapr.io/config', 'dapr.io/sidecar-image', 'dapr.io/log-level', 'dapr.io/sidecar-cpu-limit', 'dapr.io/sidecar-cpu-request', 'dapr.io/sidecar-memory-limit', 'dapr.io/sidecar-memory-request'] || k.contains('mtls') || k in ['dapr.io/max-body-size', 'dapr.io/http-max-request-size', 'dapr.io/read-buffer-size', 'dapr.io/http-read-buffer-size', 'dapr.io/app-max-concurrency', 'dapr.io/enable-api-logging', 'dapr.io/log-as-json', 'dapr.io/enable-metrics', 'dapr.io/enable-profiling', 'dapr.io/graceful-shutdown-seconds', 'dapr.io/block-shutdown-duration', 'dapr.io/env', 'dapr.io/sidecar-liveness-probe-delay-seconds', 'dapr.io/sidecar-liveness-probe-timeout-seconds', 'dapr.io/sidecar-liveness-probe-period-seconds', 'dapr.io/sidecar-liveness-probe-threshold', 'dapr.io/sidecar-readiness-probe-delay-seconds', 'dapr.io/sidecar-readiness-probe-timeout-seconds', 'dapr.io/sidecar-readiness-probe-period-seconds', 'dapr.io/sidecar-readiness-probe-threshold', 'dapr.io/enable-app-health-check', 'dapr.io/app-health-check-path', 'dapr.io/app-health-probe-interval', 'dapr.io/app-health-probe-timeout', 'dapr.io/app-health-threshold'])",message="annotations may only be sidecar settings a benchmark varies (the README lists them): an annotation that reads Secrets (env-from-secret, api-token-secret), redirects traffic (app-channel-address, placement-host-address, sidecar-listen-addresses) or mounts volumes (volume-mounts) is never admitted"
+// +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, !k.startsWith('dapr.io/') || k in ['dapr.io/enabled', 'dapr.io/app-id', 'dapr.io/app-port', 'dapr.io/app-protocol', 'dapr.io/config', 'dapr.io/sidecar-image', 'dapr.io/log-level', 'dapr.io/sidecar-cpu-limit', 'dapr.io/sidecar-cpu-request', 'dapr.io/sidecar-memory-limit', 'dapr.io/sidecar-memory-request'] || k.contains('mtls') || k in ['dapr.io/max-body-size', 'dapr.io/http-max-request-size', 'dapr.io/read-buffer-size', 'dapr.io/http-read-buffer-size', 'dapr.io/app-max-concurrency', 'dapr.io/enable-api-logging', 'dapr.io/log-as-json', 'dapr.io/enable-metrics', 'dapr.io/enable-profiling', 'dapr.io/graceful-shutdown-seconds', 'dapr.io/block-shutdown-duration', 'dapr.io/sidecar-liveness-probe-delay-seconds', 'dapr.io/sidecar-liveness-probe-timeout-seconds', 'dapr.io/sidecar-liveness-probe-period-seconds', 'dapr.io/sidecar-liveness-probe-threshold', 'dapr.io/sidecar-readiness-probe-delay-seconds', 'dapr.io/sidecar-readiness-probe-timeout-seconds', 'dapr.io/sidecar-readiness-probe-period-seconds', 'dapr.io/sidecar-readiness-probe-threshold', 'dapr.io/enable-app-health-check', 'dapr.io/app-health-check-path', 'dapr.io/app-health-probe-interval', 'dapr.io/app-health-probe-timeout', 'dapr.io/app-health-threshold'])",message="annotations may only be sidecar settings a benchmark varies (the README lists them): an annotation that reads Secrets (env-from-secret, api-token-secret), sets daprd's environment (env: HTTPS_PROXY would route its calls through a proxy), redirects traffic (app-channel-address, placement-host-address, sidecar-listen-addresses) or mounts volumes (volume-mounts) is never admitted"
 type SidecarVariant struct {
 	// name identifies the variant in the result and in its workloads' names.
 	// +kubebuilder:validation:MinLength=1
@@ -57,9 +57,10 @@ type SidecarVariant struct {
 	Name string `json:"name"`
 
 	// sidecarImage is the daprd image (dapr.io/sidecar-image); empty: the injector's. It must
-	// lie under a prefix the operator allows (--allowed-image-prefixes).
+	// lie under a prefix the operator allows (--allowed-image-prefixes). Only the characters
+	// of an image reference, as spec.target.image.
 	// +kubebuilder:validation:MaxLength=512
-	// +kubebuilder:validation:Pattern=`^\S+$`
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$`
 	// +optional
 	SidecarImage string `json:"sidecarImage,omitempty"`
 
@@ -84,8 +85,10 @@ type SidecarVariant struct {
 
 	// annotations are further dapr.io/ annotations of this variant's target pod, from an
 	// allowlist of sidecar settings a benchmark varies, e.g. dapr.io/max-body-size,
-	// dapr.io/app-max-concurrency or dapr.io/enable-api-logging.
+	// dapr.io/app-max-concurrency or dapr.io/enable-api-logging. A value is at most 256
+	// characters: every allowed annotation takes a number, a duration, a flag or a path.
 	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, size(self[k]) <= 256)",message="annotations: a value must be at most 256 characters"
 	// +optional
 	Annotations map[string]string `json:"annotations,omitempty"`
 

@@ -53,9 +53,12 @@ const AnnotationAcceptedBaseline = "perf.daprbench.io/accepted-baseline"
 // PerfScheduleSpec is to PerfRun what a CronJob's spec is to a Job.
 // +kubebuilder:validation:XValidation:rule="!has(self.successfulRunsHistoryLimit) || !has(self.regression.window) || self.successfulRunsHistoryLimit >= self.regression.window",message="successfulRunsHistoryLimit must be at least regression.window: the runs a regression is judged against must be kept"
 type PerfScheduleSpec struct {
-	// schedule in cron format ("0 3 * * *": nightly at 03:00), evaluated in timeZone.
+	// schedule in cron format ("0 3 * * *": nightly at 03:00), evaluated in timeZone. Only
+	// the characters cron uses (digits, names such as MON or JAN, descriptors such as @daily
+	// or @every 1h30m, and * , - / ? #): it is repeated in conditions and printed columns.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9 *,/?#@.-]+$`
 	// +kubebuilder:validation:XValidation:rule="!self.contains('TZ=')",message="spec.schedule must not set a time zone (TZ= or CRON_TZ=): use spec.timeZone, as for a CronJob"
 	// +required
 	Schedule string `json:"schedule"`
@@ -81,19 +84,27 @@ type PerfScheduleSpec struct {
 	ConcurrencyPolicy ConcurrencyPolicy `json:"concurrencyPolicy,omitempty"`
 
 	// startingDeadlineSeconds: a slot missed by more than this (controller down, suspended)
-	// is not run late; it is recorded as missed. At least 1: 0 would miss every slot.
+	// is not run late; it is recorded as missed. At least 1: 0 would miss every slot; at
+	// most a year (365 days): the operator multiplies it into a time.Duration, which
+	// overflows above ~9.2e9 seconds, and no schedule needs to run a slot a year late.
 	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=31536000
 	// +optional
 	StartingDeadlineSeconds *int64 `json:"startingDeadlineSeconds,omitempty"`
 
-	// successfulRunsHistoryLimit is how many successful runs are kept.
+	// successfulRunsHistoryLimit is how many successful runs are kept, at most 100: the
+	// regression judge reads no more than 100 runs of history, and every kept run stays in
+	// the operator's cache.
 	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
 	// +kubebuilder:default=10
 	// +optional
 	SuccessfulRunsHistoryLimit *int32 `json:"successfulRunsHistoryLimit,omitempty"`
 
-	// failedRunsHistoryLimit is how many failed runs are kept.
+	// failedRunsHistoryLimit is how many failed runs are kept, at most 100 (each kept run
+	// stays in the operator's cache, and with cleanup OnSuccess keeps its pods).
 	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
 	// +kubebuilder:default=3
 	// +optional
 	FailedRunsHistoryLimit *int32 `json:"failedRunsHistoryLimit,omitempty"`
@@ -114,10 +125,24 @@ type PerfRunTemplate struct {
 	Spec PerfRunSpec `json:"spec"`
 }
 
-// TemplateMetadata is the part of object metadata a template may set.
+// TemplateMetadata is the part of object metadata a template may set. Its bounds keep a
+// schedule or sweep (and every run made from it) small in the operator's cache while leaving
+// room for any real labelling: 16 labels of Kubernetes' own maximum sizes (a 317-character
+// key: 253 of prefix, '/', 63 of name; a 63-character value), 16 annotations of up to 1 KiB
+// (a note, a link, a commit).
+// perf.daprbench.io/ keys are the operator's: it sets them on the runs it creates and selects
+// runs by them (a sweep's points, a schedule's history), so a template may not forge them.
 type TemplateMetadata struct {
+	// labels copied onto each run; no perf.daprbench.io/ key.
+	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) <= 317 && size(self[k]) <= 63)",message="labels: a key must be at most 317 characters and a value at most 63, as Kubernetes allows on the run"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('perf.daprbench.io/'))",message="labels must not use the perf.daprbench.io/ prefix: the operator sets those keys and selects runs by them"
 	// +optional
 	Labels map[string]string `json:"labels,omitempty"`
+	// annotations copied onto each run; no perf.daprbench.io/ key.
+	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) <= 317 && size(self[k]) <= 1024)",message="annotations: a key must be at most 317 characters and a value at most 1024"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('perf.daprbench.io/'))",message="annotations must not use the perf.daprbench.io/ prefix: the operator sets those keys (scheduled time, template hash)"
 	// +optional
 	Annotations map[string]string `json:"annotations,omitempty"`
 }

@@ -90,7 +90,7 @@ func setQuantity(a map[string]string, key string, q *resource.Quantity) {
 // loadTesterAffinity adds spec.placement's rule, relative to the target's pods, to the
 // user's own affinity.
 func loadTesterAffinity(run *perfv1alpha1.PerfRun) *corev1.Affinity {
-	aff := run.Spec.LoadTester.Affinity.DeepCopy()
+	aff := run.Spec.LoadTester.Affinity.Core()
 	term := corev1.PodAffinityTerm{
 		LabelSelector: &metav1.LabelSelector{MatchLabels: Selector(run, RoleTarget)},
 		TopologyKey:   corev1.LabelHostname,
@@ -119,7 +119,7 @@ func loadTesterAffinity(run *perfv1alpha1.PerfRun) *corev1.Affinity {
 // baselineAffinity prefers the target's node for the sidecar-free twin, so both paths
 // cross the same network.
 func baselineAffinity(run *perfv1alpha1.PerfRun) *corev1.Affinity {
-	aff := run.Spec.Target.Affinity.DeepCopy()
+	aff := run.Spec.Target.Affinity.Core()
 	if aff == nil {
 		aff = &corev1.Affinity{}
 	}
@@ -151,7 +151,7 @@ func podSpec(run *perfv1alpha1.PerfRun, w perfv1alpha1.WorkloadSpec, c corev1.Co
 		SecurityContext:    podSecurity(),
 		NodeSelector:       w.NodeSelector,
 		Tolerations:        w.Tolerations,
-		Affinity:           w.Affinity.DeepCopy(),
+		Affinity:           w.Affinity.Core(),
 		EnableServiceLinks: ptr.To(false),
 		// The run's own ServiceAccount, bound to nothing, and no API token in the pod: the
 		// target and the load tester never call the API server (daprd gets its own token for

@@ -312,7 +312,7 @@ func TestPlacement(t *testing.T) {
 		t.Run(string(tc.placement), func(t *testing.T) {
 			run := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 				s.Placement = tc.placement
-				s.LoadTester.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{}}
+				s.LoadTester.Affinity = &perfv1alpha1.Affinity{NodeAffinity: &perfv1alpha1.NodeAffinity{}}
 			})
 			aff := LoadTesterJob(run, opts, "10.244.0.7").Spec.Template.Spec.Affinity
 			if aff.NodeAffinity == nil {
