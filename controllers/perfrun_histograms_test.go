@@ -24,6 +24,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -72,12 +73,15 @@ func (f *fakeLogs) readsOf(ns, pod string) int {
 var testLogs = &fakeLogs{}
 
 // histogramsLine is a load tester's histograms line of one direct request of 1234µs.
-func histogramsLine() string {
+func histogramsLine() string { return histogramsLineOf(result.Direct) }
+
+// histogramsLineOf is histogramsLine's path under the variant code v.
+func histogramsLineOf(v result.Variant) string {
 	h := latency.NewHistogram()
 	ExpectWithOffset(1, h.RecordValue(1234)).To(Succeed())
 	enc, err := latency.Encode(h)
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())
-	line, err := result.Histograms{Version: result.SchemaVersion, Paths: []result.PathHistograms{{Variant: result.Direct, Latency: enc, Service: enc}}}.Line()
+	line, err := result.Histograms{Version: result.SchemaVersion, Paths: []result.PathHistograms{{Variant: v, Latency: enc, Service: enc}}}.Line()
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())
 	return line
 }
@@ -125,5 +129,14 @@ var _ = Describe("A run's histograms", func() {
 		Expect(latest(never).Status.Histograms).To(BeEmpty())
 		Expect(latest(never).Status.Result).NotTo(BeNil(), "the result stands without the histograms")
 		Expect(testLogs.readsOf(never.Namespace, pod)).To(Equal(perfrun.HistogramsRetries+1), "bounded: one read and the retries")
+	})
+
+	It("are not kept when they carry a variant the load tester cannot have written", func() {
+		// The plugin's export names files after the variant: "/../x" wrote outside its folder.
+		forged, _ := runWithLogs("hist-forged", histogramsLineOf("/../../../escaped")+"\n")
+		Expect(latest(forged).Status.Histograms).To(BeEmpty())
+		Expect(latest(forged).Status.Result).NotTo(BeNil(), "the result stands without them")
+		err := k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: forged.Namespace, Name: "hist-forged-histograms"}, &corev1.ConfigMap{})
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "no ConfigMap holds them: %v", err)
 	})
 })

@@ -86,6 +86,13 @@ func (r *Reconciler) keepHistograms(ctx context.Context, run *perfv1alpha1.PerfR
 			logger.Info("The load tester's log holds no histograms", "pod", testers[i].Name, "error", err)
 			return false
 		}
+		// The log is the load tester's word, and the variant codes become file names in the
+		// plugin's export: only what the load tester can have written is kept.
+		if err := h.Check(); err != nil {
+			logger.Info("The load tester's histograms are not its own; not kept", "pod", testers[i].Name, "error", err.Error())
+			r.memory.histogramsDone(run)
+			return true
+		}
 		if err := r.apply(ctx, run, histogramsConfigMap(run, name, h)); err != nil {
 			logger.Info("Cannot keep the histograms", "configMap", name, "error", err.Error())
 			return false

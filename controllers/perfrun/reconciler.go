@@ -293,6 +293,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.Policy.OwnImage == "" {
 		r.Policy.OwnImage = r.Workload.Image
 	}
+	if r.Usage != nil && r.Usage.ControlPlaneNamespace == "" {
+		r.Usage.ControlPlaneNamespace = r.DaprNamespace
+	}
 	exporter.Register()
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &perfv1alpha1.PerfRun{}, activeRunsIndex, indexActiveRuns); err != nil {
 		return err

@@ -70,8 +70,8 @@ func nodeLabelKeys(w perfv1alpha1.WorkloadSpec) []string {
 	for k := range w.NodeSelector {
 		keys = append(keys, k)
 	}
-	if w.Affinity != nil && w.Affinity.NodeAffinity != nil {
-		na := w.Affinity.NodeAffinity
+	if aff := w.Affinity.Core(); aff != nil && aff.NodeAffinity != nil {
+		na := aff.NodeAffinity
 		var terms []corev1.NodeSelectorTerm
 		if na.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 			terms = append(terms, na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms...)

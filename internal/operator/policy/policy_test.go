@@ -70,9 +70,9 @@ func TestPlacementRefusal(t *testing.T) {
 	tolerate := func(key string) perfv1alpha1.WorkloadSpec {
 		return perfv1alpha1.WorkloadSpec{Tolerations: []corev1.Toleration{{Key: key, Operator: corev1.TolerationOpExists}}}
 	}
-	required := func(key string) *corev1.Affinity {
-		return &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
-			NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: key, Operator: corev1.NodeSelectorOpExists}}}}}}}
+	required := func(key string) *perfv1alpha1.Affinity {
+		return &perfv1alpha1.Affinity{NodeAffinity: &perfv1alpha1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &perfv1alpha1.NodeSelector{
+			NodeSelectorTerms: []perfv1alpha1.NodeSelectorTerm{{MatchExpressions: []perfv1alpha1.NodeSelectorRequirement{{Key: key, Operator: corev1.NodeSelectorOpExists}}}}}}}
 	}
 	cases := []struct {
 		name    string

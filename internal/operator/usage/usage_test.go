@@ -140,7 +140,7 @@ func TestSampleRecordsEachWindowOnce(t *testing.T) {
 		podMetrics("dapr-system", "dapr-sentry-1", map[string]string{"app": "dapr-sentry"}, t0.Add(15*time.Second), map[string][2]int64{"dapr-sentry": {5, 14}}),
 		podMetrics("dapr-system", "dapr-placement-0", map[string]string{"app": "dapr-placement-server"}, t0.Add(15*time.Second), map[string][2]int64{"dapr-placement-server": {1, 21}}),
 	)
-	s := &Sampler{Client: client}
+	s := &Sampler{Client: client, ControlPlaneNamespace: "dapr-system"}
 	live := &perfv1alpha1.LiveUsage{}
 	n, err := s.Sample(ctx, run, live, since)
 	if err != nil || n != 6 { // 4 data-plane roles (the baseline's window predates since) + 2 components
@@ -190,7 +190,7 @@ func TestSampleReportsTheAPIsOwnError(t *testing.T) {
 		return true, nil, errors.New("the server could not find the requested resource (get pods.metrics.k8s.io)")
 	})
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "bench", Namespace: "perf"}}
-	_, err := (&Sampler{Client: client}).Sample(context.Background(), run, &perfv1alpha1.LiveUsage{}, t0)
+	_, err := (&Sampler{Client: client, ControlPlaneNamespace: "dapr-system"}).Sample(context.Background(), run, &perfv1alpha1.LiveUsage{}, t0)
 	if err == nil || !strings.Contains(err.Error(), "pods.metrics.k8s.io") {
 		t.Errorf("err = %v", err)
 	}
