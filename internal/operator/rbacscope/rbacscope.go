@@ -52,9 +52,9 @@ type Scopes struct {
 	// KubeletProxy (nodes/proxy get) goes into a ClusterRole of its own, granted only with
 	// the chart's kubeletCounters.
 	KubeletProxy []rbacv1.PolicyRule
-	// ControlPlane goes into a Role in Dapr's control-plane namespace: the namespaced
-	// rules' reads (the preflight's injector and daprsystem Configuration, the
-	// disturbances' and usage's control-plane pods).
+	// ControlPlane goes into a Role in Dapr's control-plane namespace: only the reads the
+	// manager makes there (controlPlaneReads). Never its Secrets: they hold Dapr's trust
+	// anchors and issuer key.
 	ControlPlane []rbacv1.PolicyRule
 }
 
@@ -81,7 +81,7 @@ func Split(rules []rbacv1.PolicyRule) Scopes {
 						continue
 					}
 					namespaced.add(group, resource, verb)
-					if isRead(verb) {
+					if slices.Contains(controlPlaneReads[group+"/"+resource], verb) {
 						controlPlane.add(group, resource, verb)
 					}
 				}
@@ -91,6 +91,16 @@ func Split(rules []rbacv1.PolicyRule) Scopes {
 	s.Cluster = append(cluster.rules(), s.Cluster...)
 	s.Namespaced, s.ControlPlane, s.KubeletProxy = namespaced.rules(), controlPlane.rules(), kubelet.rules()
 	return s
+}
+
+// controlPlaneReads are what the manager reads in Dapr's namespace, by "group/resource":
+// the preflight lists the injector's Deployment and gets the daprsystem Configuration, the
+// disturbances list the control plane's pods, the usage lists their metrics.
+var controlPlaneReads = map[string][]string{
+	"apps/deployments":       {"list"},
+	"dapr.io/configurations": {"get"},
+	"/pods":                  {"list"},
+	"metrics.k8s.io/pods":    {"list"},
 }
 
 // clusterWide says whether one permission stays in the ClusterRole (see the package comment).

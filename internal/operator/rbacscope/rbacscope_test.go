@@ -19,7 +19,6 @@ package rbacscope
 import (
 	"os"
 	"slices"
-	"strings"
 	"testing"
 
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -98,10 +97,11 @@ func TestSplitKeepsWritesAndSecretsOutOfTheClusterRole(t *testing.T) {
 			t.Errorf("the ClusterRole of the namespaced mode lacks %q", p)
 		}
 	}
-	for _, p := range permissionsOf(s.ControlPlane) {
-		if !strings.HasSuffix(p, " get") && !strings.HasSuffix(p, " list") && !strings.HasSuffix(p, " watch") {
-			t.Errorf("the control-plane Role grants %q, not a read", p)
-		}
+	// Dapr's namespace holds its trust anchors and issuer key in Secrets: the manager reads
+	// there only what it uses.
+	want := []string{"/pods list", "apps/deployments list", "dapr.io/configurations get", "metrics.k8s.io/pods list"}
+	if got := permissionsOf(s.ControlPlane); !slices.Equal(got, want) {
+		t.Errorf("the control-plane Role grants %v, want %v", got, want)
 	}
 }
 
