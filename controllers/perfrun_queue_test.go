@@ -89,7 +89,13 @@ var _ = Describe("The run queue", Serial, func() {
 		Eventually(jobCount(second), 10*time.Second).Should(Equal(1))
 		Eventually(queuedMessage(third)).Should(ContainSubstring(ns + "/second (measuring"))
 		Expect(latest(second).Status.QueueWait.Duration).To(BeNumerically(">=", time.Hour))
-		Expect(conditionOf(second, perfv1alpha1.ConditionQueued).Reason).To(Equal(perfv1alpha1.ReasonAdmitted))
+		// The Job is created before the status that says so is written.
+		Eventually(func() string {
+			if c := conditionOf(second, perfv1alpha1.ConditionQueued); c != nil {
+				return c.Reason
+			}
+			return ""
+		}).Should(Equal(perfv1alpha1.ReasonAdmitted))
 
 		By("deleting the measuring run frees the node for the third")
 		Expect(k8sClient.Delete(suiteCtx, latest(second))).To(Succeed())

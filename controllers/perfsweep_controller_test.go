@@ -101,7 +101,10 @@ var _ = Describe("PerfSweep controller", func() {
 
 	It("fails, and Argo CD calls it Degraded, when no point can be measured", func() {
 		sw := createSweep(ns, "nopoint", func(s *perfv1alpha1.PerfSweepSpec) {
-			s.Points = &perfv1alpha1.SweepPoints{Connections: []int32{64, 128}} // 50 requests per run
+			// Admission refuses a grid no point of which can run; an image the operator does
+			// not allow is found only when each point's run starts.
+			s.Template.Spec.Target.Image = "quay.io/someone/app:1"
+			s.Points = &perfv1alpha1.SweepPoints{Connections: []int32{1, 2}}
 		})
 		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }).Should(Equal(perfv1alpha1.PhaseFailed))
 		status, msg := health("PerfSweep", sweepOf(sw))
