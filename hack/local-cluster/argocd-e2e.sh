@@ -46,7 +46,8 @@ fi
 say "the operator, from its chart"
 kc apply --server-side -f charts/daprbench/crds >/dev/null
 "$HELM" upgrade --install daprbench charts/daprbench --namespace daprbench-system --create-namespace --wait --timeout 3m \
-  --set image.repository="${IMG%:*}" --set image.tag="${IMG#*:}" --set-json 'extraArgs=["--poll-interval=2s"]' >/dev/null
+  --set image.repository="${IMG%:*}" --set image.tag="${IMG#*:}" --set-json 'extraArgs=["--poll-interval=2s"]' \
+  --set-json "rbac.namespaces=[\"$NS\"]" >/dev/null
 kc -n daprbench-system rollout restart deployment/daprbench-controller-manager >/dev/null
 kc -n daprbench-system rollout status --timeout=2m deployment/daprbench-controller-manager >/dev/null
 

@@ -28,6 +28,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -265,15 +266,37 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		Consistently(children(run), 5*time.Second).Should(BeZero())
 	})
 
-	It("fails fast with DaprNotInstalled when the named control-plane namespace runs no injector", func() {
-		run := daprRun(ns, "elsewhere", perfv1alpha1.ScenarioServiceInvocation, invocationQPS, func(s *perfv1alpha1.PerfRunSpec) {
-			s.Dapr.ControlPlaneNamespace = "no-dapr-here"
+	// Issue #34, finding 1: a look-alike injector in a namespace a tenant controls widened
+	// the image allowlist to its registry and reached the run's status.
+	It("reads Dapr only in the operator's namespace: a look-alike injector elsewhere widens nothing", func() {
+		elsewhere := newNamespace()
+		fake := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "dapr-sidecar-injector", Namespace: elsewhere,
+			Labels: map[string]string{"app": "dapr-sidecar-injector"}},
+			Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](0),
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "dapr-sidecar-injector"}},
+				Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "dapr-sidecar-injector"}},
+					Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "injector", Image: "evil.io/x/y:1"}}}}}}
+		Expect(k8sClient.Create(ctx, fake)).To(Succeed())
+		run := daprRun(ns, "lookalike", perfv1alpha1.ScenarioServiceInvocation, invocationQPS, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Dapr.ControlPlaneNamespace = elsewhere
+			s.Target.Image = "evil.io/x/anything:1"
 		})
 		Eventually(phase(run), 30*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
-		c := meta.FindStatusCondition(get(run).Status.Conditions, perfv1alpha1.ConditionFailed)
-		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonDaprNotInstalled))
-		Expect(c.Message).To(ContainSubstring(`no sidecar injector runs in namespace "no-dapr-here"`))
+		st := get(run).Status
+		c := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionFailed)
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonControlPlaneNotAllowed), describe(run))
+		Expect(c.Message).To(ContainSubstring(`only in "dapr-system"`))
+		Expect(st.Environment.DaprVersion).To(BeEmpty(), "nothing of the named namespace reaches the status")
 		Consistently(children(run), 5*time.Second).Should(BeZero())
+
+		By("the foreign image alone, beside the operator's real control plane, is refused too")
+		image := daprRun(ns, "foreign", perfv1alpha1.ScenarioServiceInvocation, invocationQPS, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Target.Image = "evil.io/x/anything:1"
+		})
+		Eventually(phase(image), 30*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
+		c = meta.FindStatusCondition(get(image).Status.Conditions, perfv1alpha1.ConditionFailed)
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonImageNotAllowed), describe(image))
+		Consistently(children(image), 5*time.Second).Should(BeZero())
 	})
 })
 

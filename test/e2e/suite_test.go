@@ -25,6 +25,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -80,9 +81,14 @@ var _ = BeforeSuite(func() {
 	run(kubectlBin(), "wait", "--for=condition=Established", "--timeout=60s",
 		"crd/perfruns.perf.daprbench.io", "crd/perfschedules.perf.daprbench.io", "crd/perfsweeps.perf.daprbench.io")
 	repo, tag, _ := strings.Cut(image(), ":")
+	namespacePool = poolOfNamespaces(fmt.Sprintf("e2e-%x", time.Now().Unix()%0xfffff), namespacePoolSize)
+	namespaces, _ := json.Marshal(namespacePool)
+	// The chart's defaults (the namespaced mode, no kubelet API) but for the kubelet's
+	// counters, which the throttling specs read.
 	run(helmBin(), "upgrade", "--install", "daprbench", filepath.Join(repoRoot, "charts", "daprbench"),
 		"--namespace", operatorNamespace, "--create-namespace", "--wait", "--timeout", "3m",
 		"--set", "image.repository="+repo, "--set", "image.tag="+tag, "--set", "metrics.service.enabled=true",
+		"--set-json", "rbac.namespaces="+string(namespaces), "--set", "kubeletCounters=true",
 		// shorter waits, so the failure specs finish fast
 		"--set-json", `extraArgs=["--image-start-grace=20s","--poll-interval=2s"]`)
 	// A cluster kept from an earlier run has the manager running an older build of the same
@@ -144,10 +150,30 @@ func runWithInput(stdin []byte, name string, args ...string) []byte {
 	return stdout.Bytes()
 }
 
-// newNamespace creates a namespace for one spec and deletes it when the spec ends.
+// The operator is installed in the chart's namespaced mode, which runs benchmarks only in
+// the namespaces named at install: the suite names them up front, one per spec.
+const namespacePoolSize = 32
+
+var (
+	namespacePool []string
+	nextNamespace int
+)
+
+func poolOfNamespaces(prefix string, n int) []string {
+	pool := make([]string, n)
+	for i := range pool {
+		pool[i] = fmt.Sprintf("%s-%02d", prefix, i)
+	}
+	return pool
+}
+
+// newNamespace creates the pool's next namespace for one spec and deletes it when the spec
+// ends.
 func newNamespace() string {
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "e2e-",
+	Expect(nextNamespace).To(BeNumerically("<", len(namespacePool)), "the suite's namespace pool is used up: raise namespacePoolSize")
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespacePool[nextNamespace],
 		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}}}
+	nextNamespace++
 	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
 	DeferCleanup(func() {
 		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, ns))).To(Succeed())

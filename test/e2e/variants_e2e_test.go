@@ -78,9 +78,8 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 			s.Load.PayloadBytes = ptr.To[int32](1024)
 			s.Baseline = ptr.To(true)
 			s.Cleanup = perfv1alpha1.CleanupNever // the targets' own counters are read below
-			// These two check that every path works, not what it costs: they run beside the
-			// others instead of queueing (the A/B below stays exclusive and holds no one back
-			// from these).
+			// These check that every path works, not what it costs: they run beside each other
+			// instead of queueing (an exclusive run would wait for them all).
 			s.Exclusive = ptr.To(false)
 			// A request below the limit: three runs of three sidecars fit the two cores.
 			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
@@ -102,6 +101,7 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		ab.Spec.Load.Repetitions = 1
 		ab.Spec.Load.Duration = &metav1.Duration{Duration: 35 * time.Second}
 		ab.Spec.Load.Warmup = &metav1.Duration{Duration: 5 * time.Second}
+		ab.Spec.Exclusive = ptr.To(false) // beside the others: the A/B's mechanics, not its cost
 		Expect(k8sClient.Create(ctx, ab)).To(Succeed())
 
 		// The published scenario's sample with its load split over three pods, shortened and
