@@ -174,8 +174,8 @@ bench-slow-node: ## Does the calibration travel? The perf-suite run quiet, then 
 	hack/bench/slow-node.sh
 
 .PHONY: bench-footprint
-bench-footprint: envtest-assets ## The manager's footprint against envtest: idle beside 10,000 pods, then 1,000 PerfRuns at once (a few min).
-	hack/bench/footprint.sh
+bench-footprint: envtest-assets ## The manager's footprint against envtest: idle beside 10,000 pods, then 1,000 PerfRuns at once (a few min; FOOTPRINT_ARGS=-largest: the largest the CRDs admit).
+	hack/bench/footprint.sh $(FOOTPRINT_ARGS)
 
 .PHONY: bench-latency-hook
 bench-latency-hook: ## The per-request latency hook's CPU cost against fortio alone, on loopback (~1 min).
