@@ -82,6 +82,10 @@ var _ = BeforeSuite(func() {
 		"crd/perfruns.perf.daprbench.io", "crd/perfschedules.perf.daprbench.io", "crd/perfsweeps.perf.daprbench.io")
 	repo, tag, _ := strings.Cut(image(), ":")
 	namespacePool = poolOfNamespaces(fmt.Sprintf("e2e-%x", time.Now().Unix()%0xfffff), namespacePoolSize)
+	for _, name := range namespacePool { // the chart's Roles go into them
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}}}
+		Expect(k8sClient.Create(ctx, ns)).To(Succeed())
+	}
 	namespaces, _ := json.Marshal(namespacePool)
 	// The chart's defaults (the namespaced mode, no kubelet API) but for the kubelet's
 	// counters, which the throttling specs read.
@@ -102,8 +106,11 @@ var _ = AfterSuite(func() {
 	if k8sClient == nil {
 		return
 	}
-	By("removing the operator")
+	By("removing the operator and the namespaces no spec took")
 	run(helmBin(), "uninstall", "daprbench", "--namespace", operatorNamespace, "--wait", "--timeout", "2m")
+	for _, name := range namespacePool[nextNamespace:] {
+		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}))).To(Succeed())
+	}
 	run(kubectlBin(), "delete", "--ignore-not-found", "--wait=true", "--timeout=2m", "-f", filepath.Join(repoRoot, "charts", "daprbench", "crds"))
 })
 
@@ -167,14 +174,12 @@ func poolOfNamespaces(prefix string, n int) []string {
 	return pool
 }
 
-// newNamespace creates the pool's next namespace for one spec and deletes it when the spec
-// ends.
+// newNamespace hands out the pool's next namespace (made before the install) for one spec
+// and deletes it when the spec ends.
 func newNamespace() string {
 	Expect(nextNamespace).To(BeNumerically("<", len(namespacePool)), "the suite's namespace pool is used up: raise namespacePoolSize")
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespacePool[nextNamespace],
-		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespacePool[nextNamespace]}}
 	nextNamespace++
-	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
 	DeferCleanup(func() {
 		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, ns))).To(Succeed())
 	})
