@@ -66,7 +66,9 @@ var _ = Describe("The manager in the namespaced RBAC mode", Serial, func() {
 
 		elsewhere := createRun(other, "elsewhere", perfv1alpha1.ScenarioServiceInvocation)
 		Eventually(phaseOf(elsewhere)).Should(Equal(perfv1alpha1.PhaseFailed))
-		Expect(failedWith(elsewhere, perfv1alpha1.ReasonNamespaceNotWatched).Message).To(ContainSubstring(watched))
+		msg := failedWith(elsewhere, perfv1alpha1.ReasonNamespaceNotWatched).Message
+		Expect(msg).To(ContainSubstring(`does not run benchmarks in namespace "` + other + `"`))
+		Expect(msg).NotTo(ContainSubstring(watched), "the namespaces it serves are other teams' names")
 		Expect(exists(deployment(other, "elsewhere-target"))()).To(BeFalse())
 	})
 })

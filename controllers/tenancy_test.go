@@ -25,6 +25,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/perfrun"
@@ -64,6 +65,21 @@ var _ = Describe("A tenant on a shared cluster", func() {
 		c := failedWith(run, perfv1alpha1.ReasonPlacementNotAllowed)
 		Expect(c.Message).To(HavePrefix(`spec.loadTester.tolerations[0] (key "node-role.kubernetes.io/control-plane"): not allowed on this cluster`))
 		Expect(exists(deployment(ns, "onmaster-target"))()).To(BeFalse(), "nothing is created")
+	})
+
+	It("cannot leave load running by editing its measuring run into one the preflight refuses", func() {
+		run := createRun(ns, "edited", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
+		markAvailable(ns, "edited-target")
+		job := currentJobOf(run)
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		edited := latest(run)
+		edited.Spec.Dapr.ControlPlaneNamespace = "elsewhere"
+		Expect(k8sClient.Update(suiteCtx, edited)).To(Succeed())
+		failedWith(run, perfv1alpha1.ReasonControlPlaneNotAllowed)
+		Eventually(func() bool {
+			Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(job), job)).To(Succeed())
+			return ptr.Deref(job.Spec.Suspend, false)
+		}).Should(BeTrue(), "the earlier generation's Job is suspended: a run out of the queue sends no load")
 	})
 
 	It("learns nothing of another tenant's runs and nodes from its queued run", Serial, func() {

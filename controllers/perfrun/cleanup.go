@@ -18,6 +18,7 @@ package perfrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -93,22 +94,32 @@ func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) err
 	return nil
 }
 
-// stopLoad suspends a finished run's Job while it still drives load (a run that timed out or
-// failed mid-load): whatever the cleanup policy keeps, a finished run sends no more requests,
-// so it never disturbs the next run of its schedule. The Job controller stops its pod; the
-// Job stays, with the target, for inspection.
+// stopLoad suspends every Job of a finished run that still drives load (a run that timed
+// out or failed mid-load): whatever the cleanup policy keeps, a finished run sends no more
+// requests, so it never disturbs the next run of its schedule, nor another tenant's run the
+// queue admits once this one left it. Every generation's Job, not only the latest: a spec
+// edit that the preflight refuses ends the run before the earlier generation's Job is
+// deleted. The Job controller stops the pods; the Jobs stay for inspection.
 func (r *Reconciler) stopLoad(ctx context.Context, run *perfv1alpha1.PerfRun) error {
-	job, err := newRunScope(run, r.Client).Job(ctx)
-	if err != nil || job == nil || jobFinished(job) || ptr.Deref(job.Spec.Suspend, false) {
+	var jobs batchv1.JobList
+	if err := r.List(ctx, &jobs, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name}); err != nil {
 		return err
 	}
-	orig := job.DeepCopy()
-	job.Spec.Suspend = ptr.To(true)
-	if err := r.Patch(ctx, job, client.MergeFrom(orig)); err != nil {
-		return client.IgnoreNotFound(fmt.Errorf("stopping the load of Job %s: %w", job.Name, err))
+	var errs []error
+	for i := range jobs.Items {
+		job := &jobs.Items[i]
+		if !metav1.IsControlledBy(job, run) || jobFinished(job) || ptr.Deref(job.Spec.Suspend, false) {
+			continue
+		}
+		orig := job.DeepCopy()
+		job.Spec.Suspend = ptr.To(true)
+		if err := r.Patch(ctx, job, client.MergeFrom(orig)); client.IgnoreNotFound(err) != nil {
+			errs = append(errs, fmt.Errorf("stopping the load of Job %s: %w", job.Name, err))
+			continue
+		}
+		log.FromContext(ctx).Info("Load stopped", "job", job.Name, "phase", run.Status.Phase)
 	}
-	log.FromContext(ctx).Info("Load stopped", "job", job.Name, "phase", run.Status.Phase)
-	return nil
+	return errors.Join(errs...)
 }
 
 // deleteChild deletes obj if it exists and run controls it; pods of Jobs and Deployments go

@@ -24,7 +24,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -197,9 +196,10 @@ func (r *Reconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.PerfRun
 		return ctrl.Result{}, nil
 	}
 	if !r.watches(run.Namespace) {
+		// The namespaces it does serve are other teams' names: the message does not list them.
 		markFailed(run, r.now(), perfv1alpha1.ReasonNamespaceNotWatched,
-			"this operator runs benchmarks only in namespaces %s (--watch-namespaces; the Helm chart's rbac.namespaces): create the run in one of them, or add %q there",
-			strings.Join(r.WatchNamespaces, ", "), run.Namespace)
+			"this operator does not run benchmarks in namespace %q (its --watch-namespaces, the Helm chart's rbac.namespaces): "+
+				"ask whoever installed daprbench to add it, or create the run in a namespace it serves", run.Namespace)
 		return ctrl.Result{}, nil
 	}
 	scope := newRunScope(run, r.Client)

@@ -206,6 +206,10 @@ func TestChartGrantsTheKubeletsAPIOnlyWithKubeletCounters(t *testing.T) {
 	if _, ok := off["ClusterRole/daprbench-kubelet-reader"]; ok {
 		t.Error("the default install grants nodes/proxy")
 	}
+	clusterWide := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf", "--set", "rbac.namespaced=false")
+	if b, _ := yaml.Marshal(clusterWide["ClusterRole/daprbench-manager-role"]); !strings.Contains(string(b), "pods/log") || strings.Contains(string(b), "nodes/proxy") {
+		t.Errorf("the cluster-wide mode without kubeletCounters grants nodes/proxy, or lost pods/log:\n%s", b)
+	}
 	on := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf", "--set", "kubeletCounters=true",
 		"--set-json", `placement={"allowedTolerations":["bench"],"allowedNodeLabels":["pool"]}`, "--set-json", `allowedStateStores=["redis"]`)
 	role, ok := on["ClusterRole/daprbench-kubelet-reader"]

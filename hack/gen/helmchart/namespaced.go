@@ -18,6 +18,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -62,8 +63,12 @@ func withNamespacedMode(role, binding string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	clusterRole, err := kubeletProxyOnlyWithCounters(role, cr.Rules)
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "{{- if not .Values.rbac.namespaced }}\n%s---\n%s{{- else }}\n", role, binding)
+	fmt.Fprintf(&b, "{{- if not .Values.rbac.namespaced }}\n%s---\n%s{{- else }}\n", clusterRole, binding)
 	b.WriteString(clusterRoleAndBinding("daprbench-manager-cluster-role", "daprbench-manager-cluster-rolebinding", cluster))
 	b.WriteString("{{- if .Values.kubeletCounters }}\n---\n")
 	b.WriteString(clusterRoleAndBinding("daprbench-kubelet-reader", "daprbench-kubelet-reader-binding", kubelet))
@@ -74,6 +79,23 @@ func withNamespacedMode(role, binding string) (string, error) {
 	b.WriteString(roleAndBinding("daprbench-control-plane-reader", "daprbench-control-plane-reader-binding", "{{ .Values.daprNamespace }}", controlPlane))
 	b.WriteString("{{- end }}\n")
 	return b.String(), nil
+}
+
+// kubeletProxyOnlyWithCounters keeps nodes/proxy in the cluster-wide mode's ClusterRole only
+// when kubeletCounters is set: the kubelet's API is far more than the counters. The
+// resource shares a rule with others (controller-gen groups by verbs), so its one line is
+// wrapped; a rule of nodes/proxy alone would be left empty, and is refused here.
+func kubeletProxyOnlyWithCounters(role string, rules []rbacv1.PolicyRule) (string, error) {
+	for _, r := range rules {
+		if slices.Contains(r.Resources, "nodes/proxy") && len(r.Resources) == 1 {
+			return "", fmt.Errorf("nodes/proxy is a rule of its own in the manager's role: wrap the whole rule in hack/gen/helmchart")
+		}
+	}
+	const line = "  - nodes/proxy\n"
+	if strings.Count(role, line) != 1 {
+		return "", fmt.Errorf("the manager's role lists nodes/proxy %d times, want once", strings.Count(role, line))
+	}
+	return strings.Replace(role, line, "{{- if .Values.kubeletCounters }}\n"+line+"{{- end }}\n", 1), nil
 }
 
 const labels = `  labels:

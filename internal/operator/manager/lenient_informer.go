@@ -130,6 +130,9 @@ func (l *lenientListWatch) Watch(opts metav1.ListOptions) (watch.Interface, erro
 		}
 		accessor.SetNamespace(u.GetNamespace())
 		accessor.SetName(u.GetName())
+		// Its owners and labels, so the sweep or schedule that owns it learns it is gone.
+		accessor.SetLabels(u.GetLabels())
+		accessor.SetOwnerReferences(u.GetOwnerReferences())
 		accessor.SetUID(u.GetUID())
 		accessor.SetResourceVersion(u.GetResourceVersion())
 		return watch.Event{Type: watch.Deleted, Object: tombstone}, true
