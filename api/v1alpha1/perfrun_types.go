@@ -238,12 +238,12 @@ type Thresholds struct {
 	// +optional
 	MaxRestarts *int32 `json:"maxRestarts,omitempty"`
 	// maxSidecarCPUPer1kQPS is the most CPU the target's sidecar may use per 1000 rps.
-	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarCPUPer1kQPS must not be negative"
+	// +kubebuilder:validation:XValidation:rule="size(string(self)) <= 32 && quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarCPUPer1kQPS must not be negative (a quantity of at most 32 characters)"
 	// +optional
 	MaxSidecarCPUPer1kQPS *resource.Quantity `json:"maxSidecarCPUPer1kQPS,omitempty"`
 	// maxSidecarMemoryPer1kQPS is the most memory (working set, not scaled by the rate: see
 	// status.result.resources.sidecarPer1kQPS) the target's sidecar may use.
-	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarMemoryPer1kQPS must not be negative"
+	// +kubebuilder:validation:XValidation:rule="size(string(self)) <= 32 && quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarMemoryPer1kQPS must not be negative (a quantity of at most 32 characters)"
 	// +optional
 	MaxSidecarMemoryPer1kQPS *resource.Quantity `json:"maxSidecarMemoryPer1kQPS,omitempty"`
 	// failRun makes a violated threshold fail the run (reason ThresholdsViolated); otherwise
@@ -408,19 +408,19 @@ type DaprSpec struct {
 type SidecarSpec struct {
 	// cpuLimit is dapr.io/sidecar-cpu-limit.
 	// +kubebuilder:default="500m"
-	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) > 0",message="cpuLimit must be positive"
+	// +kubebuilder:validation:XValidation:rule="size(string(self)) <= 32 && quantity(string(self)).compareTo(quantity('0')) > 0",message="cpuLimit must be positive (a quantity of at most 32 characters)"
 	// +optional
 	CPULimit *resource.Quantity `json:"cpuLimit,omitempty"`
 	// cpuRequest is dapr.io/sidecar-cpu-request.
-	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="cpuRequest must not be negative"
+	// +kubebuilder:validation:XValidation:rule="size(string(self)) <= 32 && quantity(string(self)).compareTo(quantity('0')) >= 0",message="cpuRequest must not be negative (a quantity of at most 32 characters)"
 	// +optional
 	CPURequest *resource.Quantity `json:"cpuRequest,omitempty"`
 	// memoryLimit is dapr.io/sidecar-memory-limit.
-	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) > 0",message="memoryLimit must be positive"
+	// +kubebuilder:validation:XValidation:rule="size(string(self)) <= 32 && quantity(string(self)).compareTo(quantity('0')) > 0",message="memoryLimit must be positive (a quantity of at most 32 characters)"
 	// +optional
 	MemoryLimit *resource.Quantity `json:"memoryLimit,omitempty"`
 	// memoryRequest is dapr.io/sidecar-memory-request.
-	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('0')) >= 0",message="memoryRequest must not be negative"
+	// +kubebuilder:validation:XValidation:rule="size(string(self)) <= 32 && quantity(string(self)).compareTo(quantity('0')) >= 0",message="memoryRequest must not be negative (a quantity of at most 32 characters)"
 	// +optional
 	MemoryRequest *resource.Quantity `json:"memoryRequest,omitempty"`
 }
