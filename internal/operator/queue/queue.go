@@ -236,5 +236,24 @@ func NodesOf(run *perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool) No
 			set.names[n.Name] = true
 		}
 	}
+	if len(run.Spec.Variants) > 1 || run.Spec.BaselineTwinEnabled() {
+		set.addTargetsNodes(run, nodes, nodesKnown)
+	}
 	return set
+}
+
+// addTargetsNodes adds where a run's other target pods (a variant's Deployment, the
+// sidecar-free twin) may land: only the first target's node is recorded, and the others
+// are not bound to it, so every schedulable node the target's nodeSelector allows.
+func (s *NodeSet) addTargetsNodes(run *perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool) {
+	if !nodesKnown {
+		s.any = true
+		return
+	}
+	sel := labels.SelectorFromSet(run.Spec.Target.NodeSelector)
+	for _, n := range nodes {
+		if !n.Spec.Unschedulable && sel.Matches(labels.Set(n.Labels)) {
+			s.names[n.Name] = true
+		}
+	}
 }

@@ -212,3 +212,25 @@ func TestARunWaitingForItsNamespacesShareHoldsNoPlace(t *testing.T) {
 		t.Errorf("Ahead = %s", got.DescribeFor("ns"))
 	}
 }
+
+// A run's other targets (variants, the sidecar-free twin) are not bound to the recorded
+// target's node: the run holds every node they may use.
+func TestNodesOfARunWithSeveralTargetsHoldEveryNodeTheyMayUse(t *testing.T) {
+	nodes := []corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "a", Labels: map[string]string{"pool": "bench"}}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "b", Labels: map[string]string{"pool": "bench"}}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "c", Labels: map[string]string{"pool": "other"}}}}
+	one := runOn("one", 1, "a", perfv1alpha1.PhaseRunning)
+	one.Spec.Baseline = ptr.To(false)
+	if got := NodesOf(&one, nodes, true).String(); got != "node a" {
+		t.Errorf("one target: NodesOf = %s", got)
+	}
+	ab := one
+	ab.Spec.Variants = []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}}
+	ab.Spec.Target.NodeSelector = map[string]string{"pool": "bench"}
+	if got := NodesOf(&ab, nodes, true).String(); got != "node a, b" {
+		t.Errorf("two variants: NodesOf = %s, want every node the target's selector allows", got)
+	}
+	if got := NodesOf(&ab, nil, false).String(); got != "any node" {
+		t.Errorf("two variants, nodes unknown: NodesOf = %s", got)
+	}
+}
