@@ -23,6 +23,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -146,5 +147,21 @@ var _ = Describe("PerfSweep controller", func() {
 		Expect(p.Message).To(ContainSubstring("PerfRun forged-1-0 exists and was not created by this sweep"))
 		Expect(p.Latency).To(BeNil())
 		Expect(latest(forged).OwnerReferences).To(BeEmpty(), "the sweep neither adopts nor deletes it")
+	})
+
+	It("does not count a run of its own whose spec was changed after it made it", func() {
+		sw := createSweep(ns, "edited", func(s *perfv1alpha1.PerfSweepSpec) {
+			s.Points = &perfv1alpha1.SweepPoints{Connections: []int32{1}}
+		})
+		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "edited-1-0"}}
+		Eventually(exists(run)).Should(BeTrue())
+		changed := latest(run)
+		changed.Spec.Dapr.Sidecar.CPULimit = ptr.To(resource.MustParse("4")) // not what the point measures
+		Expect(k8sClient.Update(suiteCtx, changed)).To(Succeed())
+		finishStep(sw, 0, 400)
+		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }, 10*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
+		p := sweepOf(sw).Status.Points[0]
+		Expect(p.Message).To(ContainSubstring("PerfRun edited-1-0's spec is not the one this sweep makes for the point"))
+		Expect(p.Latency).To(BeNil())
 	})
 })

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -99,7 +100,10 @@ func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedu
 	template := run.Annotations[perfv1alpha1.AnnotationTemplateHash]
 	since := acceptedBaseline(sched, runs)
 	for _, other := range runs {
-		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && other.Succeeded() && other.Status.Result != nil &&
+		// The same spec too: an owner reference and a template-hash annotation are anyone's to
+		// write, and a run edited after the schedule made it measured something else.
+		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && equality.Semantic.DeepEqual(other.Spec, run.Spec) &&
+			other.Succeeded() && other.Status.Result != nil &&
 			!other.ConditionTrue(perfv1alpha1.ConditionDisturbed) && !other.ConditionTrue(perfv1alpha1.ConditionSaturated) &&
 			!other.ConditionTrue(perfv1alpha1.ConditionCPULimitBound) &&
 			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && other.ScheduledTime().Before(run.ScheduledTime()) &&

@@ -158,6 +158,14 @@ func TestBoundAndDisturbedRunsAreNoReference(t *testing.T) {
 	if _, _, n := regressionHistory(&next, h.sched, []perfv1alpha1.PerfRun{stranger, changed}); n != 0 {
 		t.Errorf("%d references from a run the schedule does not own and one of another template", n)
 	}
+	// Nor one whose spec is not the run's: forged with the schedule's owner reference and
+	// template hash, or edited after the schedule made it.
+	forged := h.runs[1]
+	forged.UID = "forged"
+	forged.Spec.Load.QPS = 10
+	if _, _, n := regressionHistory(&next, h.sched, []perfv1alpha1.PerfRun{forged}); n != 0 {
+		t.Errorf("%d references from a run of another spec", n)
+	}
 }
 
 // Acceptance is of the runs judged before it: a step that starts right after it stays

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -200,12 +201,54 @@ func (r *Reconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p 
 		p.Phase = run.Status.Phase
 		return false, nil
 	}
+	changed, err := r.specChanged(ctx, sw, p, run)
+	if err != nil {
+		return false, err
+	}
+	if changed != "" {
+		record(sw, q, p, perfv1alpha1.PhaseFailed, nil, changed)
+		return true, nil
+	}
 	msg := ""
 	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && run.ConditionTrue(perfv1alpha1.ConditionFailed) {
 		msg = c.Reason + ": " + diagnose.Truncate(c.Message, 400)
 	}
 	record(sw, q, p, run.Status.Phase, run.Status.Result, msg)
 	return true, nil
+}
+
+// pointRun is the run the sweep makes for point p: its template with the point's values.
+func pointRun(sw *perfv1alpha1.PerfSweep, p *perfv1alpha1.SweepPointStatus) *perfv1alpha1.PerfRun {
+	run := workload.RunFromTemplate(&sw.Spec.Template, sw.Namespace, p.Run)
+	run.Labels[perfv1alpha1.LabelSweep] = sw.Name
+	if p.Connections > 0 {
+		run.Spec.Load.Connections = p.Connections
+	}
+	if p.QPS > 0 {
+		run.Spec.Load.QPS = p.QPS
+	}
+	if p.PayloadBytes != nil {
+		run.Spec.Load.PayloadBytes, run.Spec.Load.Payload = ptr.To(*p.PayloadBytes), nil
+	}
+	return run
+}
+
+// specChanged says how the finished run's spec departs from the one the sweep makes for
+// the point (as the API server defaults it: a dry-run create), empty when it does not. A
+// controller owner reference proves nothing (anyone who may create a PerfRun can write
+// one), and whoever may update a run can change what it measures: the point counts only a
+// run of the spec the sweep meant.
+func (r *Reconciler) specChanged(ctx context.Context, sw *perfv1alpha1.PerfSweep, p *perfv1alpha1.SweepPointStatus, run *perfv1alpha1.PerfRun) (string, error) {
+	want := pointRun(sw, p)
+	want.Name, want.GenerateName = "", "point-check-"
+	if err := r.Create(ctx, want, client.DryRunAll); err != nil {
+		return "", fmt.Errorf("defaulting the point's run (dry run): %w", err)
+	}
+	if equality.Semantic.DeepEqual(want.Spec, run.Spec) {
+		return "", nil
+	}
+	return fmt.Sprintf("PerfRun %s's spec is not the one this sweep makes for the point (it was changed, or made by someone else): "+
+		"the point is not measured", run.Name), nil
 }
 
 // record finishes a point with its run's outcome; a search judges it against the objective.
@@ -251,17 +294,7 @@ func outcome(p *perfv1alpha1.SweepPointStatus) string {
 
 // createRun creates the point's PerfRun from the template with the point's values.
 func (r *Reconciler) createRun(ctx context.Context, sw *perfv1alpha1.PerfSweep, p *perfv1alpha1.SweepPointStatus) error {
-	run := workload.RunFromTemplate(&sw.Spec.Template, sw.Namespace, p.Run)
-	run.Labels[perfv1alpha1.LabelSweep] = sw.Name
-	if p.Connections > 0 {
-		run.Spec.Load.Connections = p.Connections
-	}
-	if p.QPS > 0 {
-		run.Spec.Load.QPS = p.QPS
-	}
-	if p.PayloadBytes != nil {
-		run.Spec.Load.PayloadBytes, run.Spec.Load.Payload = ptr.To(*p.PayloadBytes), nil
-	}
+	run := pointRun(sw, p)
 	p.QPS = run.Spec.Load.QPS // the template's, when the sweep does not vary it
 	if err := controllerutil.SetControllerReference(sw, run, r.Scheme()); err != nil {
 		return err
