@@ -35,27 +35,8 @@ import (
 var _ = Describe("A stored PerfRun that cannot be decoded", Serial, func() {
 	It("stops neither the other runs nor a restarted manager's cache", func() {
 		ns := newNamespace()
-		crd := &unstructured.Unstructured{}
-		crd.SetGroupVersionKind(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"})
-		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Name: "perfruns.perf.daprbench.io"}, crd)).To(Succeed())
-		current := crd.DeepCopy()
-
 		By("an older CRD, without the duration's checks, admits a duration that overflows Go's")
-		versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
-		maxP90 := []string{"schema", "openAPIV3Schema", "properties", "spec", "properties", "thresholds", "properties", "maxP90"}
-		Expect(unstructured.SetNestedField(versions[0].(map[string]any), map[string]any{"type": "string"}, maxP90...)).To(Succeed())
-		Expect(unstructured.SetNestedSlice(crd.Object, versions, "spec", "versions")).To(Succeed())
-		Expect(k8sClient.Update(suiteCtx, crd)).To(Succeed())
-		restore := func() {
-			Eventually(func() error {
-				latestCRD := crd.DeepCopy()
-				if err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(crd), latestCRD); err != nil {
-					return err
-				}
-				current.SetResourceVersion(latestCRD.GetResourceVersion())
-				return k8sClient.Update(suiteCtx, current.DeepCopy())
-			}).Should(Succeed())
-		}
+		restore := loosenMaxP90()
 		DeferCleanup(restore)
 		bad := &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "perf.daprbench.io/v1alpha1", "kind": "PerfRun",

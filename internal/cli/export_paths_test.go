@@ -17,17 +17,12 @@ limitations under the License.
 package cli
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
@@ -55,23 +50,7 @@ func keepCraftedHistograms(t *testing.T, runName string, variants ...result.Vari
 	for _, v := range variants {
 		h.Paths = append(h.Paths, result.PathHistograms{Variant: v, Latency: enc, Service: enc})
 	}
-	body, err := json.Marshal(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: runName + "-histograms", Namespace: "default"},
-		Data: map[string]string{result.HistogramsKey: string(body)}}
-	if err := k8s.Create(context.Background(), cm); err != nil {
-		t.Fatal(err)
-	}
-	run := &perfv1alpha1.PerfRun{}
-	if err := k8s.Get(context.Background(), keyOf(runName), run); err != nil {
-		t.Fatal(err)
-	}
-	run.Status.Histograms = cm.Name
-	if err := k8s.Status().Update(context.Background(), run); err != nil {
-		t.Fatal(err)
-	}
+	storeHistograms(t, runName, h)
 }
 
 // Finding 5 of issue 34: a variant of /../../../escaped wrote three levels above --dir.

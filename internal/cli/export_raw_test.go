@@ -49,8 +49,14 @@ func keepHistograms(t *testing.T, runName string, n int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := json.Marshal(result.Histograms{Version: result.SchemaVersion, Paths: []result.PathHistograms{
+	storeHistograms(t, runName, result.Histograms{Version: result.SchemaVersion, Paths: []result.PathHistograms{
 		{Variant: result.Baseline, Latency: enc, Service: enc}, {Variant: result.Dapr, Latency: enc, Service: enc}}})
+}
+
+// storeHistograms puts h into the run's histograms ConfigMap and names it in its status.
+func storeHistograms(t *testing.T, runName string, h result.Histograms) {
+	t.Helper()
+	body, err := json.Marshal(h)
 	if err != nil {
 		t.Fatal(err)
 	}
