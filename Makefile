@@ -29,6 +29,12 @@ HELM ?= $(LOCALBIN)/helm
 # kubectl from PATH, else the one hack/local-cluster builds.
 KUBECTL ?= $(shell command -v kubectl || echo $(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/kubectl)
 
+# The one version every binary reports (internal/version): the release's tag, else what git
+# describes; a plain `go build` falls back to the Go build's own record.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+VERSION_LDFLAGS = -X github.com/daprbench/daprbench/internal/version.Version=$(VERSION) -X github.com/daprbench/daprbench/internal/version.Commit=$(COMMIT)
+
 SHELL = /usr/bin/env bash -o pipefail
 .SHELLFLAGS = -ec
 
@@ -122,14 +128,11 @@ fuzz-sweep-report: ## Fuzz a sweep's object into its table, summary, CSV and cha
 
 .PHONY: build
 build: manifests generate fmt vet ## Build the four binaries into bin/.
-	CGO_ENABLED=0 go build -o bin/manager ./cmd/manager
-	CGO_ENABLED=0 go build -o bin/loadtester ./cmd/loadtester
-	CGO_ENABLED=0 go build -o bin/perfapp ./cmd/perfapp
-	CGO_ENABLED=0 go build -o bin/kubectl-daprbench ./cmd/kubectl-daprbench
+	for b in manager loadtester perfapp kubectl-daprbench; do CGO_ENABLED=0 go build -ldflags="$(VERSION_LDFLAGS)" -o bin/$$b ./cmd/$$b; done
 
 .PHONY: plugin
 plugin: ## Build the kubectl plugin alone into bin/kubectl-daprbench (put bin/ on PATH: kubectl daprbench ...).
-	CGO_ENABLED=0 go build -o bin/kubectl-daprbench ./cmd/kubectl-daprbench
+	CGO_ENABLED=0 go build -ldflags="$(VERSION_LDFLAGS)" -o bin/kubectl-daprbench ./cmd/kubectl-daprbench
 
 .PHONY: run
 run: manifests generate fmt vet ## Run the manager against the cluster in ~/.kube/config.
@@ -242,7 +245,7 @@ cluster-build: ## Build the local cluster's binaries (Kubernetes, etcd, add-ons,
 
 image-archive: ## Build the one image (manager, loadtester, perfapp, kubectl-daprbench) as an archive, without a container engine; PUSH=1 also pushes it to IMG's registry.
 	@mkdir -p bin/image
-	for b in manager loadtester perfapp kubectl-daprbench; do CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o bin/image/$$b ./cmd/$$b; done
+	for b in manager loadtester perfapp kubectl-daprbench; do CGO_ENABLED=0 go build -trimpath -ldflags="-s -w $(VERSION_LDFLAGS)" -o bin/image/$$b ./cmd/$$b; done
 	cd hack/local-cluster && CGO_ENABLED=0 go build -o ../../bin/mkimage ./mkimage
 	bin/mkimage -tag $(IMG) -o $(IMAGE_ARCHIVE) $(if $(PUSH),-push) -entrypoint /manager bin/image/manager bin/image/loadtester bin/image/perfapp bin/image/kubectl-daprbench
 

@@ -45,6 +45,7 @@ import (
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/pods/latency"
+	"github.com/daprbench/daprbench/internal/version"
 )
 
 // newNamespace makes a namespace for one spec; its runs are deleted when the spec ends, so
@@ -184,6 +185,7 @@ var _ = Describe("PerfRun controller", func() {
 		env := latest(run).Status.Environment
 		Expect(env.MTLS).To(Equal(ptr.To(true)))
 		Expect(env.DaprVersion).To(Equal("1.14.4"))
+		Expect(env.ManagerVersion).To(Equal(version.Get().String()), "the manager that ran it says which it is")
 		Expect(conditionOf(run, perfv1alpha1.ConditionDaprReady).Reason).To(Equal(perfv1alpha1.ReasonDaprFound))
 
 		// The target carries the Dapr annotations. The Configuration passed

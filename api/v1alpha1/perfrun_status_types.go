@@ -168,6 +168,9 @@ type Environment struct {
 	// kubernetesVersion is the API server's version.
 	// +optional
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// managerVersion is the version (and commit) of the daprbench manager that ran it.
+	// +optional
+	ManagerVersion string `json:"managerVersion,omitempty"`
 	// targetNode is the node the target app ran on.
 	// +optional
 	TargetNode string `json:"targetNode,omitempty"`

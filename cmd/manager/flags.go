@@ -44,6 +44,7 @@ type managerFlags struct {
 	daprNamespace          string
 	kubeletCounters        bool
 	maxRunsPerNamespace    int
+	showVersion            bool
 	networkPolicies        bool
 	metricsSecure          bool
 	watchNamespaces        string
@@ -75,6 +76,7 @@ func parseFlags() (managerFlags, zap.Options) {
 		"read each node's CPU and CFS-throttling counters through the API server's node proxy (needs nodes/proxy get); false: CPU from metrics-server only, and throttling unknown [DAPRBENCH_KUBELET_COUNTERS]")
 	flag.IntVar(&f.maxRunsPerNamespace, "max-runs-per-namespace", 0,
 		"how many runs of one namespace may be queued or running at once; a run beyond it waits (Queued, reason NamespaceLimit); 0: no bound")
+	flag.BoolVar(&f.showVersion, "version", false, "print the manager's version and exit")
 	flag.BoolVar(&f.networkPolicies, "network-policies", envOr("DAPRBENCH_NETWORK_POLICIES", "true") == "true",
 		"create each run's NetworkPolicies: only its load tester reaches its load-tester group's leader and its targets' load ports (enforced where the network plugin enforces NetworkPolicy) [DAPRBENCH_NETWORK_POLICIES]")
 	flag.StringVar(&f.watchNamespaces, "watch-namespaces", envOr("DAPRBENCH_WATCH_NAMESPACES", ""),

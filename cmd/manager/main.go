@@ -18,6 +18,7 @@ limitations under the License.
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 
@@ -42,10 +43,15 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/manager"
 	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/version"
 )
 
 func main() {
 	f, zapOpts := parseFlags()
+	if f.showVersion {
+		fmt.Println("daprbench manager", version.Get())
+		return
+	}
 	f.opts.PullSecrets = splitList(f.imagePullSecrets)
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	setupLog := ctrl.Log.WithName("setup")
@@ -124,7 +130,7 @@ func main() {
 	utilruntime.Must(mgr.AddReadyzCheck("readyz", healthz.Ping))
 
 	warnAboutDefaults(f)
-	setupLog.Info("Starting manager", "image", f.opts.Image, "kubernetesVersion", k8sVersion, "daprNamespace", f.daprNamespace)
+	setupLog.Info("Starting manager", "version", version.Get().String(), "image", f.opts.Image, "kubernetesVersion", k8sVersion, "daprNamespace", f.daprNamespace)
 	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
 		setupLog.Error(err, "Manager stopped with an error")
 		os.Exit(1)

@@ -50,7 +50,7 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 	if run.ConditionTrue(perfv1alpha1.ConditionDaprReady) {
 		return proceed, nil
 	}
-	env := &perfv1alpha1.Environment{KubernetesVersion: r.KubernetesVersion}
+	env := &perfv1alpha1.Environment{KubernetesVersion: r.KubernetesVersion, ManagerVersion: r.ManagerVersion}
 	run.Status.Environment = env
 	if refused := r.policyRefusal(run); refused != nil {
 		markFailed(run, r.now(), refused.reason, "%s", refused.message)

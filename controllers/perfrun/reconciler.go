@@ -45,6 +45,7 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/version"
 )
 
 // Reconciler turns a PerfRun into a finished measurement.
@@ -70,6 +71,8 @@ type Reconciler struct {
 	ImageStartGrace time.Duration
 	// KubernetesVersion is recorded in status.environment.
 	KubernetesVersion string
+	// ManagerVersion is recorded in status.environment; default: this binary's version.
+	ManagerVersion string
 	// Usage samples the metrics API while the load runs; nil leaves usage out.
 	Usage *usage.Sampler
 	// Counters reads the kubelet's CPU counters while the load runs (CPU-seconds and CFS
@@ -289,6 +292,9 @@ func (r *Reconciler) now() metav1.Time { return metav1.NewTime(r.Clock.Now()) }
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.DaprNamespace == "" {
 		r.DaprNamespace = perfv1alpha1.DefaultControlPlaneNamespace
+	}
+	if r.ManagerVersion == "" {
+		r.ManagerVersion = version.Get().String()
 	}
 	if r.Policy.OwnImage == "" {
 		r.Policy.OwnImage = r.Workload.Image

@@ -81,7 +81,8 @@ func newCommand(streams Streams, newClient func() (client.WithWatch, error)) *co
 	root.SetErr(streams.ErrOut)
 	o.config.AddFlags(root.PersistentFlags())
 	o.output.addFlags(root.PersistentFlags())
-	root.AddCommand(newRunCommand(o), newWatchCommand(o), newListCommand(o), newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newExportCommand(o))
+	root.AddCommand(newRunCommand(o), newWatchCommand(o), newListCommand(o), newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newExportCommand(o),
+		newVersionCommand(o))
 	return root
 }
 

@@ -22,7 +22,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
