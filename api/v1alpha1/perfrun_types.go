@@ -167,16 +167,17 @@ type PerfRunSpec struct {
 	Thresholds *Thresholds `json:"thresholds,omitempty"`
 
 	// exclusive makes the run measure alone on its nodes: before its load starts it waits
-	// (condition Queued, naming the run it waits for) while an earlier exclusive run measures
-	// or waits on a node it may use; first come, first served, across namespaces. false
-	// starts at once and holds no one back: for runs that may disturb each other.
+	// (condition Queued) while another run measures, or waits ahead of it, on a node it may
+	// use; waiting runs take turns by namespace, then first come, first served. false waits
+	// only for exclusive runs, never for other shared ones: for runs that may disturb each
+	// other, never beside an exclusive one.
 	// +kubebuilder:default=true
 	// +optional
 	Exclusive *bool `json:"exclusive,omitempty"`
 
-	// maxQueueWait bounds how long an exclusive run waits for its turn (1h when unset): past
-	// it the run fails QueueTimeout, naming the run it waited for, so no run blocks another
-	// tenant's without bound. Time queued does not count toward spec.timeout.
+	// maxQueueWait bounds how long a run waits for its turn or its namespace's share (1h when
+	// unset): past it the run fails QueueTimeout, so no run blocks another tenant's without
+	// bound. Time queued does not count toward spec.timeout.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
