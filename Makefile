@@ -17,6 +17,7 @@ SETUP_ENVTEST_VERSION ?= v0.25.1
 KUSTOMIZE_VERSION ?= v5.8.1
 STATICCHECK_VERSION ?= v0.8.2
 HELM_VERSION ?= v3.22.0
+CRD_REF_DOCS_VERSION ?= v0.3.0
 GINKGO_VERSION ?= $(shell go list -m -f '{{.Version}}' github.com/onsi/ginkgo/v2)
 
 LOCALBIN ?= $(shell pwd)/bin
@@ -26,6 +27,7 @@ KUSTOMIZE ?= $(LOCALBIN)/kustomize
 GINKGO ?= $(LOCALBIN)/ginkgo
 STATICCHECK ?= $(LOCALBIN)/staticcheck
 HELM ?= $(LOCALBIN)/helm
+CRD_REF_DOCS ?= $(LOCALBIN)/crd-ref-docs
 # kubectl from PATH, else the one hack/local-cluster builds.
 KUBECTL ?= $(shell command -v kubectl || echo $(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/kubectl)
 
@@ -50,9 +52,13 @@ help: ## Show this help.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen kustomize ## Generate the CRDs and RBAC from the Go markers, and the Helm chart's copies of them.
+manifests: controller-gen kustomize api-docs ## Generate the CRDs and RBAC from the Go markers, the Helm chart's copies of them, and the API reference.
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases
 	$(KUSTOMIZE) build config/default | go run ./hack/gen/helmchart charts/daprbench
+
+.PHONY: api-docs
+api-docs: crd-ref-docs ## Generate docs/reference/api.md from the API's Go types (doc comments, defaults, validation).
+	$(CRD_REF_DOCS) --source-path=./api --config=hack/gen/crd-ref-docs/config.yaml --renderer=markdown --output-path=docs/reference/api.md --log-level=WARN
 
 .PHONY: generate
 generate: controller-gen ## Generate DeepCopy methods.
@@ -77,12 +83,12 @@ lint: staticcheck ## staticcheck over every package (e2e suite and local-cluster
 	cd hack/local-cluster && $(STATICCHECK) ./...
 
 .PHONY: verify
-verify: manifests generate fmt ## Fail when generated code, manifests, formatting or go.mod are stale.
+verify: manifests generate fmt ## Fail when generated code, manifests, the API reference, formatting or go.mod are stale.
 	go mod tidy
 	cd hack/local-cluster && go mod tidy
-	@if [ -n "$$(git status --porcelain -- api config charts go.mod go.sum hack '*.go')" ]; then \
+	@if [ -n "$$(git status --porcelain -- api config charts docs/reference go.mod go.sum hack '*.go')" ]; then \
 	  echo "generated files, formatting or go.mod are stale; run 'make manifests generate fmt' and 'go mod tidy':"; \
-	  git status --porcelain -- api config charts go.mod go.sum hack '*.go'; git --no-pager diff --stat; exit 1; fi
+	  git status --porcelain -- api config charts docs/reference go.mod go.sum hack '*.go'; git --no-pager diff --stat; exit 1; fi
 
 .PHONY: prometheus
 prometheus: ## Build Prometheus and promtool PROMETHEUS_VERSION from Go modules (and its image), cached.
@@ -273,8 +279,9 @@ demo: kustomize helm ## The main job: Dapr's published invocation scenario end t
 
 ##@ Tools
 
-.PHONY: controller-gen setup-envtest kustomize ginkgo staticcheck helm
+.PHONY: controller-gen setup-envtest kustomize ginkgo staticcheck helm crd-ref-docs
 controller-gen: $(CONTROLLER_GEN)
+crd-ref-docs: $(CRD_REF_DOCS)
 helm: $(HELM)
 staticcheck: $(STATICCHECK)
 setup-envtest: $(SETUP_ENVTEST)
@@ -287,6 +294,7 @@ $(KUSTOMIZE): $(LOCALBIN)/.kustomize-$(KUSTOMIZE_VERSION)
 $(GINKGO): $(LOCALBIN)/.ginkgo-$(GINKGO_VERSION)
 $(STATICCHECK): $(LOCALBIN)/.staticcheck-$(STATICCHECK_VERSION)
 $(HELM): $(LOCALBIN)/.helm-$(HELM_VERSION)
+$(CRD_REF_DOCS): $(LOCALBIN)/.crd-ref-docs-$(CRD_REF_DOCS_VERSION)
 
 # A stamp per tool version, so changing a pin reinstalls the tool.
 $(LOCALBIN)/.controller-gen-%:
@@ -301,6 +309,8 @@ $(LOCALBIN)/.staticcheck-%:
 	$(call go-install,honnef.co/go/tools/cmd/staticcheck@$*,$@)
 $(LOCALBIN)/.helm-%:
 	$(call go-install,helm.sh/helm/v3/cmd/helm@$*,$@)
+$(LOCALBIN)/.crd-ref-docs-%:
+	$(call go-install,github.com/elastic/crd-ref-docs@$*,$@)
 
 define go-install
 @mkdir -p $(LOCALBIN)
