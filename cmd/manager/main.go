@@ -18,6 +18,7 @@ limitations under the License.
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -25,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
@@ -67,13 +69,14 @@ func main() {
 		setupLog.Error(err, "Unable to create the informers")
 		os.Exit(1)
 	}
+	watchNamespaces := usableNamespaces(cfg, splitList(f.watchNamespaces))
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
 		Metrics:                metricsOptions(f),
 		HealthProbeBindAddress: f.probeAddr,
 		LeaderElection:         f.leaderElect,
 		LeaderElectionID:       "daprbench.perf.daprbench.io",
-		Cache:                  manager.CacheOptions(newInformer, splitList(f.watchNamespaces)),
+		Cache:                  manager.CacheOptions(newInformer, watchNamespaces),
 		Controller:             manager.ControllerOptions(f.workers),
 	})
 	if err != nil {
@@ -105,7 +108,7 @@ func main() {
 		Counters:            kubeletCounters(f, cfg),
 		Logs:                perfrun.APIServerLogs{Client: corev1client.NewForConfigOrDie(cfg)},
 		UsageInterval:       f.usageInterval,
-		WatchNamespaces:     splitList(f.watchNamespaces),
+		WatchNamespaces:     watchNamespaces,
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfRun")
 		os.Exit(1)
@@ -169,6 +172,27 @@ func metricsOptions(f managerFlags) metricsserver.Options {
 		o.FilterProvider = filters.WithAuthenticationAndAuthorization
 	}
 	return o
+}
+
+// usableNamespaces leaves out of --watch-namespaces, loudly, each namespace the manager
+// cannot list its runs' children in (deleted, or its Role missing): one such namespace
+// would keep the whole cache from syncing. With none left it stops, rather than fall back
+// to watching every namespace.
+func usableNamespaces(cfg *rest.Config, namespaces []string) []string {
+	if len(namespaces) == 0 {
+		return nil
+	}
+	log := ctrl.Log.WithName("setup")
+	usable, skipped := manager.UsableNamespaces(context.Background(), kubernetes.NewForConfigOrDie(cfg), namespaces)
+	for ns, why := range skipped {
+		log.Info("WARNING: leaving a namespace of --watch-namespaces out until the manager restarts: runs there fail NamespaceNotWatched",
+			"namespace", ns, "reason", why)
+	}
+	if len(usable) == 0 {
+		log.Error(nil, "None of --watch-namespaces can be listed: grant the manager's Role in them (the chart's rbac.namespaces), or create them", "namespaces", namespaces)
+		os.Exit(1)
+	}
+	return usable
 }
 
 // kubeletCounters is the CPU counter source: the kubelet through the API server's node
