@@ -57,8 +57,14 @@ func render(t *testing.T, name string, args ...string) map[string]map[string]any
 	return objects
 }
 
-// renderList runs a renderer and returns its objects in order.
+// renderList runs a renderer and returns its objects in order, app.kubernetes.io/managed-by
+// normalised (kustomize and Helm each write their own).
 func renderList(t *testing.T, name string, args ...string) []map[string]any {
+	t.Helper()
+	return renderObjects(t, true, name, args...)
+}
+
+func renderObjects(t *testing.T, normalise bool, name string, args ...string) []map[string]any {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = testenv.RepoRoot()
@@ -77,12 +83,60 @@ func renderList(t *testing.T, name string, args ...string) []map[string]any {
 			continue // the release's namespace, made by --create-namespace
 		}
 		meta := obj["metadata"].(map[string]any)
-		if labels, ok := meta["labels"].(map[string]any); ok && labels["app.kubernetes.io/managed-by"] != nil {
+		if labels, ok := meta["labels"].(map[string]any); ok && labels["app.kubernetes.io/managed-by"] != nil && normalise {
 			labels["app.kubernetes.io/managed-by"] = "(installer)" // kustomize, or Helm
 		}
 		objects = append(objects, obj)
 	}
 	return objects
+}
+
+// standardLabels are the labels the chart puts on every object it makes (templates/_helpers.tpl's
+// daprbench.labels and each template's component); TestChartStandardLabelsOnEveryObject
+// checks them.
+var standardLabels = []string{"helm.sh/chart", "app.kubernetes.io/name", "app.kubernetes.io/instance",
+	"app.kubernetes.io/version", "app.kubernetes.io/managed-by", "app.kubernetes.io/component"}
+
+// withoutChartOnlyMetadata returns a copy of the chart's object h without the metadata only a
+// chart gives: a standard label the kustomize object k does not carry (helm.sh/chart,
+// instance and version always; name, managed-by and component on the objects config/ leaves
+// without them, such as controller-gen's manager-role and the CRDs), and Helm's
+// helm.sh/resource-policy annotation. A standard label both carry must still be equal
+// (managed-by is normalised by renderList), and every other label and field is compared.
+func withoutChartOnlyMetadata(h, k map[string]any) map[string]any {
+	h = deepCopy(h)
+	meta := h["metadata"].(map[string]any)
+	kMeta := k["metadata"].(map[string]any)
+	kLabels, _ := kMeta["labels"].(map[string]any)
+	if labels, ok := meta["labels"].(map[string]any); ok {
+		for _, l := range standardLabels {
+			if _, inKustomize := kLabels[l]; !inKustomize {
+				delete(labels, l)
+			}
+		}
+		if len(labels) == 0 && kLabels == nil {
+			delete(meta, "labels")
+		}
+	}
+	if annotations, ok := meta["annotations"].(map[string]any); ok {
+		delete(annotations, "helm.sh/resource-policy")
+		if len(annotations) == 0 && kMeta["annotations"] == nil {
+			delete(meta, "annotations")
+		}
+	}
+	return h
+}
+
+func deepCopy(obj map[string]any) map[string]any {
+	b, err := yaml.Marshal(obj)
+	if err != nil {
+		panic(err)
+	}
+	var out map[string]any
+	if err := yaml.Unmarshal(b, &out); err != nil {
+		panic(err)
+	}
+	return out
 }
 
 func compare(t *testing.T, helm, kustomize map[string]map[string]any) {
@@ -93,7 +147,7 @@ func compare(t *testing.T, helm, kustomize map[string]map[string]any) {
 			t.Errorf("the chart lacks %s", key)
 			continue
 		}
-		if !reflect.DeepEqual(h, k) {
+		if h = withoutChartOnlyMetadata(h, k); !reflect.DeepEqual(h, k) {
 			hy, _ := yaml.Marshal(h)
 			ky, _ := yaml.Marshal(k)
 			t.Errorf("%s differs\n--- chart:\n%s\n--- kustomize:\n%s", key, hy, ky)
@@ -267,5 +321,209 @@ func TestChartSchemaRefusesBadValues(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "schema") && !strings.Contains(string(out), "want") {
 			t.Errorf("helm template %v: err %v\n%s", args, err, out)
 		}
+	}
+}
+
+// everything renders every optional object of the chart (both RBAC modes' extras included via
+// kubeletCounters), for the tests that look at all of them.
+var everything = []string{"--set", "metrics.service.enabled=true", "--set", "serviceMonitor.enabled=true",
+	"--set", "prometheusRule.enabled=true", "--set", "grafanaDashboard.enabled=true", "--set", "kubeletCounters=true"}
+
+func helmTemplate(t *testing.T, args ...string) []map[string]any {
+	t.Helper()
+	return renderObjects(t, false, tool(t, "HELM", "helm"), append([]string{"template", "rel", "charts/daprbench", "--namespace", "perf"}, args...)...)
+}
+
+func metadata(obj map[string]any) (name string, labels map[string]any) {
+	meta := obj["metadata"].(map[string]any)
+	labels, _ = meta["labels"].(map[string]any)
+	return meta["name"].(string), labels
+}
+
+// serviceAccountRefs returns every place an object names the manager's ServiceAccount: its
+// own name, the bindings' subjects and the Deployment's serviceAccountName.
+func serviceAccountRefs(t *testing.T, obj map[string]any) []string {
+	t.Helper()
+	var refs []string
+	switch obj["kind"] {
+	case "ServiceAccount":
+		name, _ := metadata(obj)
+		refs = append(refs, name)
+	case "RoleBinding", "ClusterRoleBinding":
+		for _, s := range obj["subjects"].([]any) {
+			if s := s.(map[string]any); s["kind"] == "ServiceAccount" {
+				refs = append(refs, s["name"].(string))
+			}
+		}
+	case "Deployment":
+		spec := obj["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+		refs = append(refs, spec["serviceAccountName"].(string))
+	}
+	return refs
+}
+
+// fullnameOverride names every object the chart makes (but the CRDs, whose names are their
+// API's), what the bindings refer to, and the ServiceAccount everything binds and runs as.
+func TestChartFullnameOverrideNamesEverything(t *testing.T) {
+	for _, mode := range [][]string{{"--set", "rbac.namespaced=true"}, {"--set", "rbac.namespaced=false"}} {
+		objects := helmTemplate(t, append(append([]string{"--set", "fullnameOverride=bench"}, everything...), mode...)...)
+		var accounts int
+		for _, obj := range objects {
+			name, _ := metadata(obj)
+			if obj["kind"] != "CustomResourceDefinition" && !strings.HasPrefix(name, "bench-") {
+				t.Errorf("%v: %s %s does not follow fullnameOverride", mode, obj["kind"], name)
+			}
+			if ref, ok := obj["roleRef"].(map[string]any); ok && !strings.HasPrefix(ref["name"].(string), "bench-") {
+				t.Errorf("%v: %s %s binds %s", mode, obj["kind"], name, ref["name"])
+			}
+			for _, sa := range serviceAccountRefs(t, obj) {
+				accounts++
+				if sa != "bench-controller-manager" {
+					t.Errorf("%v: %s %s names ServiceAccount %s, want bench-controller-manager", mode, obj["kind"], name, sa)
+				}
+			}
+		}
+		if accounts < 4 { // the ServiceAccount, two bindings and the Deployment at least
+			t.Errorf("%v: only %d references to the ServiceAccount", mode, accounts)
+		}
+	}
+}
+
+// serviceAccount.create=false renders no ServiceAccount, and every binding and the manager use
+// the one given; without a name the render fails instead of binding "default".
+func TestChartBringYourOwnServiceAccount(t *testing.T) {
+	for _, mode := range []string{"rbac.namespaced=true", "rbac.namespaced=false"} {
+		var refs int
+		for _, obj := range helmTemplate(t, "--set", mode, "--set", "kubeletCounters=true",
+			"--set", "serviceAccount.create=false", "--set", "serviceAccount.name=team-bench") {
+			if obj["kind"] == "ServiceAccount" {
+				t.Errorf("%s: serviceAccount.create=false renders a ServiceAccount", mode)
+			}
+			for _, sa := range serviceAccountRefs(t, obj) {
+				refs++
+				if name, _ := metadata(obj); sa != "team-bench" {
+					t.Errorf("%s: %s %s names ServiceAccount %s, want team-bench", mode, obj["kind"], name, sa)
+				}
+			}
+		}
+		if refs < 3 { // two bindings and the Deployment at least
+			t.Errorf("%s: only %d references to the ServiceAccount", mode, refs)
+		}
+	}
+	cmd := exec.Command(tool(t, "HELM", "helm"), "template", "rel", "charts/daprbench", "--set", "serviceAccount.create=false")
+	cmd.Dir = testenv.RepoRoot()
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "serviceAccount.name") {
+		t.Errorf("serviceAccount.create=false without a name: err %v\n%s", err, out)
+	}
+	for _, obj := range helmTemplate(t, "--set", "serviceAccount.name=named", "--set", "serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn=arn:x") {
+		if obj["kind"] == "ServiceAccount" {
+			name, _ := metadata(obj)
+			annotations, _ := obj["metadata"].(map[string]any)["annotations"].(map[string]any)
+			if name != "named" || annotations["eks.amazonaws.com/role-arn"] != "arn:x" {
+				t.Errorf("ServiceAccount %s, annotations %v", name, annotations)
+			}
+		}
+	}
+}
+
+// kube-prometheus-stack's Prometheus selects ServiceMonitors and PrometheusRules by its
+// release label: the chart's values reach the objects, and the ServiceMonitor still finds
+// the metrics Service, which finds the manager.
+func TestChartMonitoringValuesReachTheObjects(t *testing.T) {
+	objects := helmTemplate(t, "--set", "serviceMonitor.enabled=true", "--set", "prometheusRule.enabled=true",
+		"--set", "serviceMonitor.labels.release=kube-prometheus-stack", "--set", "serviceMonitor.interval=15s",
+		"--set", "serviceMonitor.scrapeTimeout=10s", "--set", "prometheusRule.labels.release=kube-prometheus-stack",
+		"--set-json", `serviceMonitor.relabelings=[{"targetLabel":"cluster","replacement":"perf"}]`,
+		"--set-json", `serviceMonitor.metricRelabelings=[{"sourceLabels":["__name__"],"regex":"go_.*","action":"drop"}]`)
+	byKind := map[string]map[string]any{}
+	for _, obj := range objects {
+		byKind[obj["kind"].(string)] = obj
+	}
+	sm, pr, svc, deploy := byKind["ServiceMonitor"], byKind["PrometheusRule"], byKind["Service"], byKind["Deployment"]
+	if sm == nil || pr == nil || svc == nil {
+		t.Fatalf("ServiceMonitor %v, PrometheusRule %v, Service %v", sm != nil, pr != nil, svc != nil)
+	}
+	for _, obj := range []map[string]any{sm, pr} {
+		if _, labels := metadata(obj); labels["release"] != "kube-prometheus-stack" {
+			t.Errorf("%s labels %v lack release: kube-prometheus-stack", obj["kind"], labels)
+		}
+	}
+	b, _ := yaml.Marshal(sm["spec"])
+	for _, want := range []string{"interval: 15s", "scrapeTimeout: 10s", "targetLabel: cluster", "replacement: perf",
+		"metricRelabelings:\n", "regex: go_.*", "action: drop"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the ServiceMonitor lacks %q:\n%s", want, b)
+		}
+	}
+	_, svcLabels := metadata(svc)
+	for k, v := range sm["spec"].(map[string]any)["selector"].(map[string]any)["matchLabels"].(map[string]any) {
+		if svcLabels[k] != v {
+			t.Errorf("the ServiceMonitor selects %s=%v, the Service has %v", k, v, svcLabels[k])
+		}
+	}
+	podLabels := deploy["spec"].(map[string]any)["template"].(map[string]any)["metadata"].(map[string]any)["labels"].(map[string]any)
+	for k, v := range svc["spec"].(map[string]any)["selector"].(map[string]any) {
+		if podLabels[k] != v {
+			t.Errorf("the Service selects %s=%v, the manager's pod has %v", k, v, podLabels[k])
+		}
+	}
+}
+
+// Every object the chart makes carries the standard labels, whatever is enabled.
+func TestChartStandardLabelsOnEveryObject(t *testing.T) {
+	chart, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "charts", "daprbench", "Chart.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct{ Version, AppVersion string }
+	if err := yaml.Unmarshal(chart, &meta); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"helm.sh/chart": "daprbench-" + meta.Version, "app.kubernetes.io/name": "daprbench",
+		"app.kubernetes.io/instance": "rel", "app.kubernetes.io/version": meta.AppVersion, "app.kubernetes.io/managed-by": "Helm"}
+	var n int
+	for _, mode := range []string{"rbac.namespaced=true", "rbac.namespaced=false"} {
+		for _, obj := range helmTemplate(t, append([]string{"--set", mode}, everything...)...) {
+			n++
+			name, labels := metadata(obj)
+			for k, v := range want {
+				if labels[k] != v {
+					t.Errorf("%s %s: label %s=%v, want %s", obj["kind"], name, k, labels[k], v)
+				}
+			}
+			if c, _ := labels["app.kubernetes.io/component"].(string); c == "" {
+				t.Errorf("%s %s has no app.kubernetes.io/component", obj["kind"], name)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d objects rendered", n)
+	}
+}
+
+// The pod's and container's securityContext default to the hardened settings (the Pod
+// Security restricted profile) and can be replaced.
+func TestChartSecurityContexts(t *testing.T) {
+	spec := func(args ...string) (pod, container string) {
+		for _, obj := range helmTemplate(t, append([]string{"--show-only", "templates/deployment.yaml"}, args...)...) {
+			s := obj["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+			p, _ := yaml.Marshal(s["securityContext"])
+			c, _ := yaml.Marshal(s["containers"].([]any)[0].(map[string]any)["securityContext"])
+			return string(p), string(c)
+		}
+		t.Fatal("no Deployment")
+		return "", ""
+	}
+	pod, container := spec()
+	if pod != "runAsNonRoot: true\nseccompProfile:\n  type: RuntimeDefault\n" {
+		t.Errorf("the default pod securityContext:\n%s", pod)
+	}
+	if container != "allowPrivilegeEscalation: false\ncapabilities:\n  drop:\n  - ALL\nreadOnlyRootFilesystem: true\n" {
+		t.Errorf("the default container securityContext:\n%s", container)
+	}
+	pod, container = spec("--set-json", `podSecurityContext={"runAsNonRoot":true,"runAsUser":65532,"fsGroup":65532}`,
+		"--set-json", `securityContext={"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]},"runAsUser":1000}`)
+	if !strings.Contains(pod, "runAsUser: 65532") || !strings.Contains(pod, "fsGroup: 65532") || !strings.Contains(container, "runAsUser: 1000") {
+		t.Errorf("the values do not reach the pod:\n%s\n%s", pod, container)
 	}
 }

@@ -58,14 +58,17 @@ func main() {
 		case "CustomResourceDefinition":
 			fail(os.WriteFile(filepath.Join(crds, meta.Metadata.Name+".yaml"), []byte(doc), 0o644))
 		case "ServiceAccount", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding":
-			doc = strings.ReplaceAll(doc, "namespace: "+namespace, "namespace: {{ .Release.Namespace }}")
-			doc = strings.ReplaceAll(doc, "app.kubernetes.io/managed-by: kustomize", "app.kubernetes.io/managed-by: {{ .Release.Service }}")
 			switch {
 			case meta.Kind == "ClusterRole" && meta.Metadata.Name == managerRole:
 				managerRoleDoc = doc
 			case meta.Kind == "ClusterRoleBinding" && meta.Metadata.Name == managerRoleBinding:
 				managerBindingDoc = doc
 			default:
+				doc, err = templatize(doc)
+				fail(err)
+				if meta.Kind == "ServiceAccount" {
+					doc = serviceAccount(doc)
+				}
 				rbac = append(rbac, doc)
 			}
 		case "Namespace", "Deployment":
