@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,9 +65,21 @@ func renderList(t *testing.T, name string, args ...string) []map[string]any {
 	return renderObjects(t, true, name, args...)
 }
 
+// minKubeVersion is Chart.yaml's kubeVersion bound. helm template assumes Kubernetes 1.20
+// (its offline default), which the chart refuses: every render says the oldest it supports.
+const minKubeVersion = "1.29.0"
+
+// helmArgs adds --kube-version to a helm template that does not choose one.
+func helmArgs(name string, args []string) []string {
+	if filepath.Base(name) == "helm" && len(args) > 0 && args[0] == "template" && !slices.Contains(args, "--kube-version") {
+		return append(append([]string{}, args...), "--kube-version", minKubeVersion)
+	}
+	return args
+}
+
 func renderObjects(t *testing.T, normalise bool, name string, args ...string) []map[string]any {
 	t.Helper()
-	cmd := exec.Command(name, args...)
+	cmd := exec.Command(name, helmArgs(name, args)...)
 	cmd.Dir = testenv.RepoRoot()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -162,7 +175,8 @@ func compare(t *testing.T, helm, kustomize map[string]map[string]any) {
 
 func TestChartInstallsWhatKustomizeDoes(t *testing.T) {
 	helm, kustomize := tool(t, "HELM", "helm"), tool(t, "KUSTOMIZE", "kustomize")
-	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system", "--include-crds",
+	// The CRDs are templates (crds.install, on by default): no --include-crds.
+	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system",
 		"--set", "image.repository=daprbench", "--set", "image.tag=dev",
 		// kustomize's install: cluster-wide, the kubelet's counters, no namespace bound
 		"--set", "rbac.namespaced=false", "--set", "kubeletCounters=true", "--set", "maxRunsPerNamespace=0")
@@ -316,7 +330,7 @@ func TestChartPodValuesAndDashboard(t *testing.T) {
 func TestChartSchemaRefusesBadValues(t *testing.T) {
 	helm := tool(t, "HELM", "helm")
 	for _, args := range [][]string{{"--set", "networkPolicies=yes"}, {"--set", "imagee.tag=x"}, {"--set", "metrics.port=http"}} {
-		cmd := exec.Command(helm, append([]string{"template", "daprbench", "charts/daprbench"}, args...)...)
+		cmd := exec.Command(helm, helmArgs(helm, append([]string{"template", "daprbench", "charts/daprbench"}, args...))...)
 		cmd.Dir = testenv.RepoRoot()
 		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "schema") && !strings.Contains(string(out), "want") {
 			t.Errorf("helm template %v: err %v\n%s", args, err, out)
@@ -410,7 +424,8 @@ func TestChartBringYourOwnServiceAccount(t *testing.T) {
 			t.Errorf("%s: only %d references to the ServiceAccount", mode, refs)
 		}
 	}
-	cmd := exec.Command(tool(t, "HELM", "helm"), "template", "rel", "charts/daprbench", "--set", "serviceAccount.create=false")
+	helm := tool(t, "HELM", "helm")
+	cmd := exec.Command(helm, helmArgs(helm, []string{"template", "rel", "charts/daprbench", "--set", "serviceAccount.create=false"})...)
 	cmd.Dir = testenv.RepoRoot()
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "serviceAccount.name") {
 		t.Errorf("serviceAccount.create=false without a name: err %v\n%s", err, out)
@@ -525,5 +540,179 @@ func TestChartSecurityContexts(t *testing.T) {
 		"--set-json", `securityContext={"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]},"runAsUser":1000}`)
 	if !strings.Contains(pod, "runAsUser: 65532") || !strings.Contains(pod, "fsGroup: 65532") || !strings.Contains(container, "runAsUser: 1000") {
 		t.Errorf("the values do not reach the pod:\n%s\n%s", pod, container)
+	}
+}
+
+// previousChart is the last commit of the chart 0.1.0, whose CRDs were in crds/ (installed by
+// Helm once, never upgraded) and whose objects an upgrade replaces with this chart's.
+const previousChart = "8fe3cae"
+
+func objectKey(obj map[string]any) string {
+	meta := obj["metadata"].(map[string]any)
+	ns, _ := meta["namespace"].(string)
+	return fmt.Sprintf("%s %s/%s", obj["kind"], ns, meta["name"])
+}
+
+// The CRDs are the chart's templates, behind crds.install, kept by helm uninstall with
+// crds.keep; each is config/crd/bases' CRD.
+func TestChartCRDsSwitch(t *testing.T) {
+	crds := func(args ...string) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, obj := range helmTemplate(t, args...) {
+			if obj["kind"] == "CustomResourceDefinition" {
+				name, _ := metadata(obj)
+				out[name] = obj
+			}
+		}
+		return out
+	}
+	bases, err := filepath.Glob(filepath.Join(testenv.RepoRoot(), "config", "crd", "bases", "*.yaml"))
+	if err != nil || len(bases) != 3 {
+		t.Fatalf("config/crd/bases: %v %v", bases, err)
+	}
+	installed := crds()
+	for _, base := range bases {
+		b, err := os.ReadFile(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want map[string]any
+		if err := yaml.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		name := want["metadata"].(map[string]any)["name"].(string)
+		got, ok := installed[name]
+		if !ok {
+			t.Errorf("the default install renders no CRD %s: helm upgrade would never upgrade it", name)
+			continue
+		}
+		if !reflect.DeepEqual(got["spec"], want["spec"]) {
+			t.Errorf("CRD %s is not config/crd/bases' (run make manifests)", name)
+		}
+		if a, _ := got["metadata"].(map[string]any)["annotations"].(map[string]any); a["helm.sh/resource-policy"] != "keep" {
+			t.Errorf("CRD %s is not kept by helm uninstall: annotations %v", name, a)
+		}
+	}
+	if got := crds("--set", "crds.install=false"); len(got) != 0 {
+		t.Errorf("crds.install=false renders %d CRDs", len(got))
+	}
+	for name, crd := range crds("--set", "crds.keep=false") {
+		if a, _ := crd["metadata"].(map[string]any)["annotations"].(map[string]any); a["helm.sh/resource-policy"] != nil {
+			t.Errorf("crds.keep=false: CRD %s is still kept", name)
+		}
+	}
+}
+
+// helm upgrade from 0.1.0 (the chart at previousChart) with the same values: every Deployment
+// keeps its selector (immutable: a change fails the upgrade), every object 0.1.0 made is still
+// made under the same kind, namespace and name (else Helm deletes it), and the CRDs, which
+// 0.1.0 had in crds/ and no upgrade touched, are now templates that the upgrade applies.
+func TestChartUpgradeFromThePreviousVersion(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	dir := t.TempDir()
+	archive := exec.Command("sh", "-c", "git archive "+previousChart+" charts/daprbench | tar -x -C "+dir)
+	archive.Dir = testenv.RepoRoot()
+	if out, err := archive.CombinedOutput(); err != nil {
+		t.Fatalf("git archive %s: %v\n%s", previousChart, err, out)
+	}
+	old := filepath.Join(dir, "charts", "daprbench")
+	if b, _ := os.ReadFile(filepath.Join(old, "Chart.yaml")); !strings.Contains(string(b), "version: 0.1.0") {
+		t.Fatalf("%s's chart is not 0.1.0:\n%s", previousChart, b)
+	}
+	monitoring := []string{"--set", "metrics.service.enabled=true", "--set", "serviceMonitor.enabled=true",
+		"--set", "prometheusRule.enabled=true", "--set", "grafanaDashboard.enabled=true"}
+	for _, c := range []struct {
+		name     string
+		old, new []string
+		// replaced: what the upgrade deletes of 0.1.0's objects → what takes its place.
+		replaced map[string]string
+	}{{
+		name: "defaults",
+		// The default became the namespaced mode (d39f6d2, the tenant guards): the manager's
+		// workload rights move from a ClusterRole to a Role in the release's namespace.
+		replaced: map[string]string{
+			"ClusterRole /daprbench-manager-role":               "Role daprbench-system/daprbench-manager-role",
+			"ClusterRoleBinding /daprbench-manager-rolebinding": "RoleBinding daprbench-system/daprbench-manager-rolebinding",
+		},
+	}, {
+		name: "cluster-wide, monitoring",
+		old:  append([]string{"--set", "rbac.namespaced=false"}, monitoring...),
+		new:  append([]string{"--set", "rbac.namespaced=false", "--set", "kubeletCounters=true"}, monitoring...),
+	}, {
+		name: "namespaced, two namespaces",
+		old:  []string{"--set", "rbac.namespaced=true", "--set-json", `rbac.namespaces=["team-a","team-b"]`},
+		new:  []string{"--set", "rbac.namespaced=true", "--set-json", `rbac.namespaces=["team-a","team-b"]`},
+	}} {
+		args := []string{"template", "daprbench", "--namespace", "daprbench-system"}
+		before := map[string]map[string]any{}
+		for _, obj := range renderObjects(t, false, helm, append(append(append([]string{}, args...), old), c.old...)...) {
+			before[objectKey(obj)] = obj
+		}
+		after := map[string]map[string]any{}
+		for _, obj := range renderObjects(t, false, helm, append(append(append([]string{}, args...), "charts/daprbench"), c.new...)...) {
+			after[objectKey(obj)] = obj
+		}
+		var gone []string
+		for key, obj := range before {
+			now, ok := after[key]
+			if !ok {
+				if by, replaced := c.replaced[key]; !replaced {
+					gone = append(gone, key)
+				} else if _, ok := after[by]; !ok {
+					t.Errorf("%s: %s is gone and %s, which replaces it, is not made", c.name, key, by)
+				}
+				continue
+			}
+			if obj["kind"] == "Deployment" {
+				was, is := obj["spec"].(map[string]any)["selector"], now["spec"].(map[string]any)["selector"]
+				if !reflect.DeepEqual(was, is) {
+					t.Errorf("%s: %s changes its selector %v → %v: the upgrade would fail", c.name, key, was, is)
+				}
+			}
+		}
+		for key := range c.replaced {
+			if _, ok := before[key]; !ok {
+				t.Errorf("%s: 0.1.0 did not make %s, which the test says is replaced", c.name, key)
+			}
+		}
+		if len(gone) > 0 {
+			t.Errorf("%s: the upgrade deletes what 0.1.0 made: %v", c.name, gone)
+		}
+		// 0.1.0 rendered no CRD (they were in crds/); this chart's upgrade applies each one
+		// 0.1.0 installed.
+		var crds int
+		for _, obj := range renderObjects(t, false, helm, append(append(append([]string{}, args...), "--include-crds", old), c.old...)...) {
+			if obj["kind"] != "CustomResourceDefinition" {
+				continue
+			}
+			crds++
+			if _, ok := before[objectKey(obj)]; ok {
+				t.Errorf("%s was a template in 0.1.0: the test's premise is wrong", objectKey(obj))
+			}
+			if _, ok := after[objectKey(obj)]; !ok {
+				t.Errorf("%s: an upgrade from 0.1.0 leaves %s as 0.1.0 installed it", c.name, objectKey(obj))
+			}
+		}
+		if crds != 3 {
+			t.Errorf("0.1.0 had %d CRDs, want 3", crds)
+		}
+	}
+}
+
+// Chart.yaml's kubeVersion refuses a cluster older than the CRDs' CEL rules need (1.29: see
+// Chart.yaml) and admits the versions distributions report.
+func TestChartKubeVersion(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	for version, ok := range map[string]bool{"1.28.15": false, "1.27.0": false, "1.29.0": true, "v1.29.3-eks-4f4795d": true,
+		"v1.31.1+k3s1": true, "1.36.3": true} {
+		cmd := exec.Command(helm, "template", "rel", "charts/daprbench", "--kube-version", version, "--show-only", "templates/deployment.yaml")
+		cmd.Dir = testenv.RepoRoot()
+		out, err := cmd.CombinedOutput()
+		if ok && err != nil {
+			t.Errorf("Kubernetes %s refused: %v\n%s", version, err, out)
+		}
+		if !ok && (err == nil || !strings.Contains(string(out), "kubeVersion")) {
+			t.Errorf("Kubernetes %s admitted (err %v)", version, err)
+		}
 	}
 }
