@@ -44,8 +44,9 @@ if ! command -v redis-server >/dev/null; then
 fi
 
 say "the operator, from its chart"
-kc apply --server-side -f charts/daprbench/crds >/dev/null
-"$HELM" upgrade --install daprbench charts/daprbench --namespace daprbench-system --create-namespace --wait --timeout 3m \
+# The chart installs and upgrades its CRDs (crds.install); --take-ownership adopts CRDs this
+# cluster has from before they were the chart's (kubectl apply, or 0.1.0's crds/).
+"$HELM" upgrade --install daprbench charts/daprbench --namespace daprbench-system --create-namespace --wait --timeout 3m --take-ownership \
   --set image.repository="${IMG%:*}" --set image.tag="${IMG#*:}" --set-json 'extraArgs=["--poll-interval=2s"]' \
   --set-json "rbac.namespaces=[\"$NS\"]" >/dev/null
 kc -n daprbench-system rollout restart deployment/daprbench-controller-manager >/dev/null

@@ -76,10 +76,6 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 
 	By("installing the operator with its Helm chart")
-	// Helm installs crds/ only on a first install: apply them, so a kept cluster gets new ones.
-	run(kubectlBin(), "apply", "--server-side", "--force-conflicts", "-f", filepath.Join(repoRoot, "charts", "daprbench", "crds"))
-	run(kubectlBin(), "wait", "--for=condition=Established", "--timeout=60s",
-		"crd/perfruns.perf.daprbench.io", "crd/perfschedules.perf.daprbench.io", "crd/perfsweeps.perf.daprbench.io")
 	repo, tag, _ := strings.Cut(image(), ":")
 	namespacePool = poolOfNamespaces(fmt.Sprintf("e2e-%x", time.Now().Unix()%0xfffff), namespacePoolSize)
 	for _, name := range namespacePool { // the chart's Roles go into them
@@ -88,13 +84,16 @@ var _ = BeforeSuite(func() {
 	}
 	namespaces, _ := json.Marshal(namespacePool)
 	// The chart's defaults (the namespaced mode, no kubelet API) but for the kubelet's
-	// counters, which the throttling specs read.
+	// counters, which the throttling specs read. The chart installs and upgrades the CRDs
+	// (crds.install); --take-ownership adopts CRDs a kept cluster has from before they were
+	// the chart's (kubectl apply, or 0.1.0's crds/), the upgrade path the chart's README gives.
 	run(helmBin(), "upgrade", "--install", "daprbench", filepath.Join(repoRoot, "charts", "daprbench"),
-		"--namespace", operatorNamespace, "--create-namespace", "--wait", "--timeout", "3m",
+		"--namespace", operatorNamespace, "--create-namespace", "--wait", "--timeout", "3m", "--take-ownership",
 		"--set", "image.repository="+repo, "--set", "image.tag="+tag, "--set", "metrics.service.enabled=true",
 		"--set-json", "rbac.namespaces="+string(namespaces), "--set", "kubeletCounters=true",
 		// shorter waits, so the failure specs finish fast
 		"--set-json", `extraArgs=["--image-start-grace=20s","--poll-interval=2s"]`)
+	run(kubectlBin(), "wait", "--for=condition=Established", "--timeout=60s", "crd/"+crdNames[0], "crd/"+crdNames[1], "crd/"+crdNames[2])
 	// A cluster kept from an earlier run has the manager running an older build of the same
 	// tag: restart it so the suite tests the image just imported.
 	run(kubectlBin(), "-n", operatorNamespace, "rollout", "restart", "deployment/daprbench-controller-manager")
@@ -111,8 +110,12 @@ var _ = AfterSuite(func() {
 	for _, name := range namespacePool[nextNamespace:] {
 		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}))).To(Succeed())
 	}
-	run(kubectlBin(), "delete", "--ignore-not-found", "--wait=true", "--timeout=2m", "-f", filepath.Join(repoRoot, "charts", "daprbench", "crds"))
+	// helm uninstall keeps the CRDs (crds.keep): the suite removes them, and every object left.
+	run(kubectlBin(), append([]string{"delete", "--ignore-not-found", "--wait=true", "--timeout=2m", "crd"}, crdNames[:]...)...)
 })
+
+// crdNames are the chart's CRDs (templates/crds).
+var crdNames = [3]string{"perfruns.perf.daprbench.io", "perfschedules.perf.daprbench.io", "perfsweeps.perf.daprbench.io"}
 
 func managerAvailable() bool {
 	d := &appsv1.Deployment{}

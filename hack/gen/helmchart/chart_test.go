@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,10 +58,28 @@ func render(t *testing.T, name string, args ...string) map[string]map[string]any
 	return objects
 }
 
-// renderList runs a renderer and returns its objects in order.
+// renderList runs a renderer and returns its objects in order, app.kubernetes.io/managed-by
+// normalised (kustomize and Helm each write their own).
 func renderList(t *testing.T, name string, args ...string) []map[string]any {
 	t.Helper()
-	cmd := exec.Command(name, args...)
+	return renderObjects(t, true, name, args...)
+}
+
+// minKubeVersion is Chart.yaml's kubeVersion bound. helm template assumes Kubernetes 1.20
+// (its offline default), which the chart refuses: every render says the oldest it supports.
+const minKubeVersion = "1.29.0"
+
+// helmArgs adds --kube-version to a helm template that does not choose one.
+func helmArgs(name string, args []string) []string {
+	if filepath.Base(name) == "helm" && len(args) > 0 && args[0] == "template" && !slices.Contains(args, "--kube-version") {
+		return append(append([]string{}, args...), "--kube-version", minKubeVersion)
+	}
+	return args
+}
+
+func renderObjects(t *testing.T, normalise bool, name string, args ...string) []map[string]any {
+	t.Helper()
+	cmd := exec.Command(name, helmArgs(name, args)...)
 	cmd.Dir = testenv.RepoRoot()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -77,12 +96,60 @@ func renderList(t *testing.T, name string, args ...string) []map[string]any {
 			continue // the release's namespace, made by --create-namespace
 		}
 		meta := obj["metadata"].(map[string]any)
-		if labels, ok := meta["labels"].(map[string]any); ok && labels["app.kubernetes.io/managed-by"] != nil {
+		if labels, ok := meta["labels"].(map[string]any); ok && labels["app.kubernetes.io/managed-by"] != nil && normalise {
 			labels["app.kubernetes.io/managed-by"] = "(installer)" // kustomize, or Helm
 		}
 		objects = append(objects, obj)
 	}
 	return objects
+}
+
+// standardLabels are the labels the chart puts on every object it makes (templates/_helpers.tpl's
+// daprbench.labels and each template's component); TestChartStandardLabelsOnEveryObject
+// checks them.
+var standardLabels = []string{"helm.sh/chart", "app.kubernetes.io/name", "app.kubernetes.io/instance",
+	"app.kubernetes.io/version", "app.kubernetes.io/managed-by", "app.kubernetes.io/component"}
+
+// withoutChartOnlyMetadata returns a copy of the chart's object h without the metadata only a
+// chart gives: a standard label the kustomize object k does not carry (helm.sh/chart,
+// instance and version always; name, managed-by and component on the objects config/ leaves
+// without them, such as controller-gen's manager-role and the CRDs), and Helm's
+// helm.sh/resource-policy annotation. A standard label both carry must still be equal
+// (managed-by is normalised by renderList), and every other label and field is compared.
+func withoutChartOnlyMetadata(h, k map[string]any) map[string]any {
+	h = deepCopy(h)
+	meta := h["metadata"].(map[string]any)
+	kMeta := k["metadata"].(map[string]any)
+	kLabels, _ := kMeta["labels"].(map[string]any)
+	if labels, ok := meta["labels"].(map[string]any); ok {
+		for _, l := range standardLabels {
+			if _, inKustomize := kLabels[l]; !inKustomize {
+				delete(labels, l)
+			}
+		}
+		if len(labels) == 0 && kLabels == nil {
+			delete(meta, "labels")
+		}
+	}
+	if annotations, ok := meta["annotations"].(map[string]any); ok {
+		delete(annotations, "helm.sh/resource-policy")
+		if len(annotations) == 0 && kMeta["annotations"] == nil {
+			delete(meta, "annotations")
+		}
+	}
+	return h
+}
+
+func deepCopy(obj map[string]any) map[string]any {
+	b, err := yaml.Marshal(obj)
+	if err != nil {
+		panic(err)
+	}
+	var out map[string]any
+	if err := yaml.Unmarshal(b, &out); err != nil {
+		panic(err)
+	}
+	return out
 }
 
 func compare(t *testing.T, helm, kustomize map[string]map[string]any) {
@@ -93,7 +160,7 @@ func compare(t *testing.T, helm, kustomize map[string]map[string]any) {
 			t.Errorf("the chart lacks %s", key)
 			continue
 		}
-		if !reflect.DeepEqual(h, k) {
+		if h = withoutChartOnlyMetadata(h, k); !reflect.DeepEqual(h, k) {
 			hy, _ := yaml.Marshal(h)
 			ky, _ := yaml.Marshal(k)
 			t.Errorf("%s differs\n--- chart:\n%s\n--- kustomize:\n%s", key, hy, ky)
@@ -108,7 +175,8 @@ func compare(t *testing.T, helm, kustomize map[string]map[string]any) {
 
 func TestChartInstallsWhatKustomizeDoes(t *testing.T) {
 	helm, kustomize := tool(t, "HELM", "helm"), tool(t, "KUSTOMIZE", "kustomize")
-	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system", "--include-crds",
+	// The CRDs are templates (crds.install, on by default): no --include-crds.
+	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system",
 		"--set", "image.repository=daprbench", "--set", "image.tag=dev",
 		// kustomize's install: cluster-wide, the kubelet's counters, no namespace bound
 		"--set", "rbac.namespaced=false", "--set", "kubeletCounters=true", "--set", "maxRunsPerNamespace=0")
@@ -262,10 +330,389 @@ func TestChartPodValuesAndDashboard(t *testing.T) {
 func TestChartSchemaRefusesBadValues(t *testing.T) {
 	helm := tool(t, "HELM", "helm")
 	for _, args := range [][]string{{"--set", "networkPolicies=yes"}, {"--set", "imagee.tag=x"}, {"--set", "metrics.port=http"}} {
-		cmd := exec.Command(helm, append([]string{"template", "daprbench", "charts/daprbench"}, args...)...)
+		cmd := exec.Command(helm, helmArgs(helm, append([]string{"template", "daprbench", "charts/daprbench"}, args...))...)
 		cmd.Dir = testenv.RepoRoot()
 		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "schema") && !strings.Contains(string(out), "want") {
 			t.Errorf("helm template %v: err %v\n%s", args, err, out)
+		}
+	}
+}
+
+// everything renders every optional object of the chart (both RBAC modes' extras included via
+// kubeletCounters), for the tests that look at all of them.
+var everything = []string{"--set", "metrics.service.enabled=true", "--set", "serviceMonitor.enabled=true",
+	"--set", "prometheusRule.enabled=true", "--set", "grafanaDashboard.enabled=true", "--set", "kubeletCounters=true"}
+
+func helmTemplate(t *testing.T, args ...string) []map[string]any {
+	t.Helper()
+	return renderObjects(t, false, tool(t, "HELM", "helm"), append([]string{"template", "rel", "charts/daprbench", "--namespace", "perf"}, args...)...)
+}
+
+func metadata(obj map[string]any) (name string, labels map[string]any) {
+	meta := obj["metadata"].(map[string]any)
+	labels, _ = meta["labels"].(map[string]any)
+	return meta["name"].(string), labels
+}
+
+// serviceAccountRefs returns every place an object names the manager's ServiceAccount: its
+// own name, the bindings' subjects and the Deployment's serviceAccountName.
+func serviceAccountRefs(t *testing.T, obj map[string]any) []string {
+	t.Helper()
+	var refs []string
+	switch obj["kind"] {
+	case "ServiceAccount":
+		name, _ := metadata(obj)
+		refs = append(refs, name)
+	case "RoleBinding", "ClusterRoleBinding":
+		for _, s := range obj["subjects"].([]any) {
+			if s := s.(map[string]any); s["kind"] == "ServiceAccount" {
+				refs = append(refs, s["name"].(string))
+			}
+		}
+	case "Deployment":
+		spec := obj["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+		refs = append(refs, spec["serviceAccountName"].(string))
+	}
+	return refs
+}
+
+// fullnameOverride names every object the chart makes (but the CRDs, whose names are their
+// API's), what the bindings refer to, and the ServiceAccount everything binds and runs as.
+func TestChartFullnameOverrideNamesEverything(t *testing.T) {
+	for _, mode := range [][]string{{"--set", "rbac.namespaced=true"}, {"--set", "rbac.namespaced=false"}} {
+		objects := helmTemplate(t, append(append([]string{"--set", "fullnameOverride=bench"}, everything...), mode...)...)
+		var accounts int
+		for _, obj := range objects {
+			name, _ := metadata(obj)
+			if obj["kind"] != "CustomResourceDefinition" && !strings.HasPrefix(name, "bench-") {
+				t.Errorf("%v: %s %s does not follow fullnameOverride", mode, obj["kind"], name)
+			}
+			if ref, ok := obj["roleRef"].(map[string]any); ok && !strings.HasPrefix(ref["name"].(string), "bench-") {
+				t.Errorf("%v: %s %s binds %s", mode, obj["kind"], name, ref["name"])
+			}
+			for _, sa := range serviceAccountRefs(t, obj) {
+				accounts++
+				if sa != "bench-controller-manager" {
+					t.Errorf("%v: %s %s names ServiceAccount %s, want bench-controller-manager", mode, obj["kind"], name, sa)
+				}
+			}
+		}
+		if accounts < 4 { // the ServiceAccount, two bindings and the Deployment at least
+			t.Errorf("%v: only %d references to the ServiceAccount", mode, accounts)
+		}
+	}
+}
+
+// serviceAccount.create=false renders no ServiceAccount, and every binding and the manager use
+// the one given; without a name the render fails instead of binding "default".
+func TestChartBringYourOwnServiceAccount(t *testing.T) {
+	for _, mode := range []string{"rbac.namespaced=true", "rbac.namespaced=false"} {
+		var refs int
+		for _, obj := range helmTemplate(t, "--set", mode, "--set", "kubeletCounters=true",
+			"--set", "serviceAccount.create=false", "--set", "serviceAccount.name=team-bench") {
+			if obj["kind"] == "ServiceAccount" {
+				t.Errorf("%s: serviceAccount.create=false renders a ServiceAccount", mode)
+			}
+			for _, sa := range serviceAccountRefs(t, obj) {
+				refs++
+				if name, _ := metadata(obj); sa != "team-bench" {
+					t.Errorf("%s: %s %s names ServiceAccount %s, want team-bench", mode, obj["kind"], name, sa)
+				}
+			}
+		}
+		if refs < 3 { // two bindings and the Deployment at least
+			t.Errorf("%s: only %d references to the ServiceAccount", mode, refs)
+		}
+	}
+	helm := tool(t, "HELM", "helm")
+	cmd := exec.Command(helm, helmArgs(helm, []string{"template", "rel", "charts/daprbench", "--set", "serviceAccount.create=false"})...)
+	cmd.Dir = testenv.RepoRoot()
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "serviceAccount.name") {
+		t.Errorf("serviceAccount.create=false without a name: err %v\n%s", err, out)
+	}
+	for _, obj := range helmTemplate(t, "--set", "serviceAccount.name=named", "--set", "serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn=arn:x") {
+		if obj["kind"] == "ServiceAccount" {
+			name, _ := metadata(obj)
+			annotations, _ := obj["metadata"].(map[string]any)["annotations"].(map[string]any)
+			if name != "named" || annotations["eks.amazonaws.com/role-arn"] != "arn:x" {
+				t.Errorf("ServiceAccount %s, annotations %v", name, annotations)
+			}
+		}
+	}
+}
+
+// kube-prometheus-stack's Prometheus selects ServiceMonitors and PrometheusRules by its
+// release label: the chart's values reach the objects, and the ServiceMonitor still finds
+// the metrics Service, which finds the manager.
+func TestChartMonitoringValuesReachTheObjects(t *testing.T) {
+	objects := helmTemplate(t, "--set", "serviceMonitor.enabled=true", "--set", "prometheusRule.enabled=true",
+		"--set", "serviceMonitor.labels.release=kube-prometheus-stack", "--set", "serviceMonitor.interval=15s",
+		"--set", "serviceMonitor.scrapeTimeout=10s", "--set", "prometheusRule.labels.release=kube-prometheus-stack",
+		"--set-json", `serviceMonitor.relabelings=[{"targetLabel":"cluster","replacement":"perf"}]`,
+		"--set-json", `serviceMonitor.metricRelabelings=[{"sourceLabels":["__name__"],"regex":"go_.*","action":"drop"}]`)
+	byKind := map[string]map[string]any{}
+	for _, obj := range objects {
+		byKind[obj["kind"].(string)] = obj
+	}
+	sm, pr, svc, deploy := byKind["ServiceMonitor"], byKind["PrometheusRule"], byKind["Service"], byKind["Deployment"]
+	if sm == nil || pr == nil || svc == nil {
+		t.Fatalf("ServiceMonitor %v, PrometheusRule %v, Service %v", sm != nil, pr != nil, svc != nil)
+	}
+	for _, obj := range []map[string]any{sm, pr} {
+		if _, labels := metadata(obj); labels["release"] != "kube-prometheus-stack" {
+			t.Errorf("%s labels %v lack release: kube-prometheus-stack", obj["kind"], labels)
+		}
+	}
+	b, _ := yaml.Marshal(sm["spec"])
+	for _, want := range []string{"interval: 15s", "scrapeTimeout: 10s", "targetLabel: cluster", "replacement: perf",
+		"metricRelabelings:\n", "regex: go_.*", "action: drop"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the ServiceMonitor lacks %q:\n%s", want, b)
+		}
+	}
+	_, svcLabels := metadata(svc)
+	for k, v := range sm["spec"].(map[string]any)["selector"].(map[string]any)["matchLabels"].(map[string]any) {
+		if svcLabels[k] != v {
+			t.Errorf("the ServiceMonitor selects %s=%v, the Service has %v", k, v, svcLabels[k])
+		}
+	}
+	podLabels := deploy["spec"].(map[string]any)["template"].(map[string]any)["metadata"].(map[string]any)["labels"].(map[string]any)
+	for k, v := range svc["spec"].(map[string]any)["selector"].(map[string]any) {
+		if podLabels[k] != v {
+			t.Errorf("the Service selects %s=%v, the manager's pod has %v", k, v, podLabels[k])
+		}
+	}
+}
+
+// Every object the chart makes carries the standard labels, whatever is enabled.
+func TestChartStandardLabelsOnEveryObject(t *testing.T) {
+	chart, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "charts", "daprbench", "Chart.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct{ Version, AppVersion string }
+	if err := yaml.Unmarshal(chart, &meta); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"helm.sh/chart": "daprbench-" + meta.Version, "app.kubernetes.io/name": "daprbench",
+		"app.kubernetes.io/instance": "rel", "app.kubernetes.io/version": meta.AppVersion, "app.kubernetes.io/managed-by": "Helm"}
+	var n int
+	for _, mode := range []string{"rbac.namespaced=true", "rbac.namespaced=false"} {
+		for _, obj := range helmTemplate(t, append([]string{"--set", mode}, everything...)...) {
+			n++
+			name, labels := metadata(obj)
+			for k, v := range want {
+				if labels[k] != v {
+					t.Errorf("%s %s: label %s=%v, want %s", obj["kind"], name, k, labels[k], v)
+				}
+			}
+			if c, _ := labels["app.kubernetes.io/component"].(string); c == "" {
+				t.Errorf("%s %s has no app.kubernetes.io/component", obj["kind"], name)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d objects rendered", n)
+	}
+}
+
+// The pod's and container's securityContext default to the hardened settings (the Pod
+// Security restricted profile) and can be replaced.
+func TestChartSecurityContexts(t *testing.T) {
+	spec := func(args ...string) (pod, container string) {
+		for _, obj := range helmTemplate(t, append([]string{"--show-only", "templates/deployment.yaml"}, args...)...) {
+			s := obj["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+			p, _ := yaml.Marshal(s["securityContext"])
+			c, _ := yaml.Marshal(s["containers"].([]any)[0].(map[string]any)["securityContext"])
+			return string(p), string(c)
+		}
+		t.Fatal("no Deployment")
+		return "", ""
+	}
+	pod, container := spec()
+	if pod != "runAsNonRoot: true\nseccompProfile:\n  type: RuntimeDefault\n" {
+		t.Errorf("the default pod securityContext:\n%s", pod)
+	}
+	if container != "allowPrivilegeEscalation: false\ncapabilities:\n  drop:\n  - ALL\nreadOnlyRootFilesystem: true\n" {
+		t.Errorf("the default container securityContext:\n%s", container)
+	}
+	pod, container = spec("--set-json", `podSecurityContext={"runAsNonRoot":true,"runAsUser":65532,"fsGroup":65532}`,
+		"--set-json", `securityContext={"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]},"runAsUser":1000}`)
+	if !strings.Contains(pod, "runAsUser: 65532") || !strings.Contains(pod, "fsGroup: 65532") || !strings.Contains(container, "runAsUser: 1000") {
+		t.Errorf("the values do not reach the pod:\n%s\n%s", pod, container)
+	}
+}
+
+// previousChart is the last commit of the chart 0.1.0, whose CRDs were in crds/ (installed by
+// Helm once, never upgraded) and whose objects an upgrade replaces with this chart's.
+const previousChart = "8fe3cae"
+
+func objectKey(obj map[string]any) string {
+	meta := obj["metadata"].(map[string]any)
+	ns, _ := meta["namespace"].(string)
+	return fmt.Sprintf("%s %s/%s", obj["kind"], ns, meta["name"])
+}
+
+// The CRDs are the chart's templates, behind crds.install, kept by helm uninstall with
+// crds.keep; each is config/crd/bases' CRD.
+func TestChartCRDsSwitch(t *testing.T) {
+	crds := func(args ...string) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, obj := range helmTemplate(t, args...) {
+			if obj["kind"] == "CustomResourceDefinition" {
+				name, _ := metadata(obj)
+				out[name] = obj
+			}
+		}
+		return out
+	}
+	bases, err := filepath.Glob(filepath.Join(testenv.RepoRoot(), "config", "crd", "bases", "*.yaml"))
+	if err != nil || len(bases) != 3 {
+		t.Fatalf("config/crd/bases: %v %v", bases, err)
+	}
+	installed := crds()
+	for _, base := range bases {
+		b, err := os.ReadFile(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want map[string]any
+		if err := yaml.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		name := want["metadata"].(map[string]any)["name"].(string)
+		got, ok := installed[name]
+		if !ok {
+			t.Errorf("the default install renders no CRD %s: helm upgrade would never upgrade it", name)
+			continue
+		}
+		if !reflect.DeepEqual(got["spec"], want["spec"]) {
+			t.Errorf("CRD %s is not config/crd/bases' (run make manifests)", name)
+		}
+		if a, _ := got["metadata"].(map[string]any)["annotations"].(map[string]any); a["helm.sh/resource-policy"] != "keep" {
+			t.Errorf("CRD %s is not kept by helm uninstall: annotations %v", name, a)
+		}
+	}
+	if got := crds("--set", "crds.install=false"); len(got) != 0 {
+		t.Errorf("crds.install=false renders %d CRDs", len(got))
+	}
+	for name, crd := range crds("--set", "crds.keep=false") {
+		if a, _ := crd["metadata"].(map[string]any)["annotations"].(map[string]any); a["helm.sh/resource-policy"] != nil {
+			t.Errorf("crds.keep=false: CRD %s is still kept", name)
+		}
+	}
+}
+
+// helm upgrade from 0.1.0 (the chart at previousChart) with the same values: every Deployment
+// keeps its selector (immutable: a change fails the upgrade), every object 0.1.0 made is still
+// made under the same kind, namespace and name (else Helm deletes it), and the CRDs, which
+// 0.1.0 had in crds/ and no upgrade touched, are now templates that the upgrade applies.
+func TestChartUpgradeFromThePreviousVersion(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	dir := t.TempDir()
+	archive := exec.Command("sh", "-c", "git archive "+previousChart+" charts/daprbench | tar -x -C "+dir)
+	archive.Dir = testenv.RepoRoot()
+	if out, err := archive.CombinedOutput(); err != nil {
+		t.Fatalf("git archive %s: %v\n%s", previousChart, err, out)
+	}
+	old := filepath.Join(dir, "charts", "daprbench")
+	if b, _ := os.ReadFile(filepath.Join(old, "Chart.yaml")); !strings.Contains(string(b), "version: 0.1.0") {
+		t.Fatalf("%s's chart is not 0.1.0:\n%s", previousChart, b)
+	}
+	monitoring := []string{"--set", "metrics.service.enabled=true", "--set", "serviceMonitor.enabled=true",
+		"--set", "prometheusRule.enabled=true", "--set", "grafanaDashboard.enabled=true"}
+	for _, c := range []struct {
+		name     string
+		old, new []string
+		// replaced: what the upgrade deletes of 0.1.0's objects → what takes its place.
+		replaced map[string]string
+	}{{
+		name: "defaults",
+		// The default became the namespaced mode (d39f6d2, the tenant guards): the manager's
+		// workload rights move from a ClusterRole to a Role in the release's namespace.
+		replaced: map[string]string{
+			"ClusterRole /daprbench-manager-role":               "Role daprbench-system/daprbench-manager-role",
+			"ClusterRoleBinding /daprbench-manager-rolebinding": "RoleBinding daprbench-system/daprbench-manager-rolebinding",
+		},
+	}, {
+		name: "cluster-wide, monitoring",
+		old:  append([]string{"--set", "rbac.namespaced=false"}, monitoring...),
+		new:  append([]string{"--set", "rbac.namespaced=false", "--set", "kubeletCounters=true"}, monitoring...),
+	}, {
+		name: "namespaced, two namespaces",
+		old:  []string{"--set", "rbac.namespaced=true", "--set-json", `rbac.namespaces=["team-a","team-b"]`},
+		new:  []string{"--set", "rbac.namespaced=true", "--set-json", `rbac.namespaces=["team-a","team-b"]`},
+	}} {
+		args := []string{"template", "daprbench", "--namespace", "daprbench-system"}
+		before := map[string]map[string]any{}
+		for _, obj := range renderObjects(t, false, helm, append(append(append([]string{}, args...), old), c.old...)...) {
+			before[objectKey(obj)] = obj
+		}
+		after := map[string]map[string]any{}
+		for _, obj := range renderObjects(t, false, helm, append(append(append([]string{}, args...), "charts/daprbench"), c.new...)...) {
+			after[objectKey(obj)] = obj
+		}
+		var gone []string
+		for key, obj := range before {
+			now, ok := after[key]
+			if !ok {
+				if by, replaced := c.replaced[key]; !replaced {
+					gone = append(gone, key)
+				} else if _, ok := after[by]; !ok {
+					t.Errorf("%s: %s is gone and %s, which replaces it, is not made", c.name, key, by)
+				}
+				continue
+			}
+			if obj["kind"] == "Deployment" {
+				was, is := obj["spec"].(map[string]any)["selector"], now["spec"].(map[string]any)["selector"]
+				if !reflect.DeepEqual(was, is) {
+					t.Errorf("%s: %s changes its selector %v → %v: the upgrade would fail", c.name, key, was, is)
+				}
+			}
+		}
+		for key := range c.replaced {
+			if _, ok := before[key]; !ok {
+				t.Errorf("%s: 0.1.0 did not make %s, which the test says is replaced", c.name, key)
+			}
+		}
+		if len(gone) > 0 {
+			t.Errorf("%s: the upgrade deletes what 0.1.0 made: %v", c.name, gone)
+		}
+		// 0.1.0 rendered no CRD (they were in crds/); this chart's upgrade applies each one
+		// 0.1.0 installed.
+		var crds int
+		for _, obj := range renderObjects(t, false, helm, append(append(append([]string{}, args...), "--include-crds", old), c.old...)...) {
+			if obj["kind"] != "CustomResourceDefinition" {
+				continue
+			}
+			crds++
+			if _, ok := before[objectKey(obj)]; ok {
+				t.Errorf("%s was a template in 0.1.0: the test's premise is wrong", objectKey(obj))
+			}
+			if _, ok := after[objectKey(obj)]; !ok {
+				t.Errorf("%s: an upgrade from 0.1.0 leaves %s as 0.1.0 installed it", c.name, objectKey(obj))
+			}
+		}
+		if crds != 3 {
+			t.Errorf("0.1.0 had %d CRDs, want 3", crds)
+		}
+	}
+}
+
+// Chart.yaml's kubeVersion refuses a cluster older than the CRDs' CEL rules need (1.29: see
+// Chart.yaml) and admits the versions distributions report.
+func TestChartKubeVersion(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	for version, ok := range map[string]bool{"1.28.15": false, "1.27.0": false, "1.29.0": true, "v1.29.3-eks-4f4795d": true,
+		"v1.31.1+k3s1": true, "1.36.3": true} {
+		cmd := exec.Command(helm, "template", "rel", "charts/daprbench", "--kube-version", version, "--show-only", "templates/deployment.yaml")
+		cmd.Dir = testenv.RepoRoot()
+		out, err := cmd.CombinedOutput()
+		if ok && err != nil {
+			t.Errorf("Kubernetes %s refused: %v\n%s", version, err, out)
+		}
+		if !ok && (err == nil || !strings.Contains(string(out), "kubeVersion")) {
+			t.Errorf("Kubernetes %s admitted (err %v)", version, err)
 		}
 	}
 }

@@ -15,8 +15,8 @@ limitations under the License.
 */
 
 // Command helmchart writes the generated part of charts/daprbench from the kustomize build
-// of config/default on stdin: the CRDs (crds/) and the RBAC (templates/rbac.yaml), which
-// controller-gen regenerates from the Go markers. The Deployment and the metrics objects are
+// of config/default on stdin: the CRDs (templates/crds/, behind crds.install) and the RBAC
+// (templates/rbac.yaml), which controller-gen regenerates from the Go markers. The Deployment and the metrics objects are
 // templates of their own (they carry values); a test renders the chart and compares every
 // object with the kustomize build, so the two installs never drift.
 //
@@ -42,7 +42,9 @@ func main() {
 	chart := os.Args[1]
 	in, err := io.ReadAll(os.Stdin)
 	fail(err)
-	crds := filepath.Join(chart, "crds")
+	// The CRDs were in crds/ up to 0.1.0, which Helm installs once and never upgrades.
+	fail(os.RemoveAll(filepath.Join(chart, "crds")))
+	crds := filepath.Join(chart, "templates", "crds")
 	fail(os.RemoveAll(crds))
 	fail(os.MkdirAll(crds, 0o755))
 	var rbac []string
@@ -56,16 +58,21 @@ func main() {
 		doc = strings.TrimSpace(doc) + "\n"
 		switch meta.Kind {
 		case "CustomResourceDefinition":
+			doc, err = crdTemplate(doc, meta.Metadata.Name)
+			fail(err)
 			fail(os.WriteFile(filepath.Join(crds, meta.Metadata.Name+".yaml"), []byte(doc), 0o644))
 		case "ServiceAccount", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding":
-			doc = strings.ReplaceAll(doc, "namespace: "+namespace, "namespace: {{ .Release.Namespace }}")
-			doc = strings.ReplaceAll(doc, "app.kubernetes.io/managed-by: kustomize", "app.kubernetes.io/managed-by: {{ .Release.Service }}")
 			switch {
 			case meta.Kind == "ClusterRole" && meta.Metadata.Name == managerRole:
 				managerRoleDoc = doc
 			case meta.Kind == "ClusterRoleBinding" && meta.Metadata.Name == managerRoleBinding:
 				managerBindingDoc = doc
 			default:
+				doc, err = templatize(doc)
+				fail(err)
+				if meta.Kind == "ServiceAccount" {
+					doc = serviceAccount(doc)
+				}
 				rbac = append(rbac, doc)
 			}
 		case "Namespace", "Deployment":

@@ -67,16 +67,22 @@ func withNamespacedMode(role, binding string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if clusterRole, err = templatize(clusterRole); err != nil {
+		return "", err
+	}
+	if binding, err = templatize(binding); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "{{- if not .Values.rbac.namespaced }}\n%s---\n%s{{- else }}\n", clusterRole, binding)
-	b.WriteString(clusterRoleAndBinding("daprbench-manager-cluster-role", "daprbench-manager-cluster-rolebinding", cluster))
+	b.WriteString(clusterRoleAndBinding("manager-cluster-role", "manager-cluster-rolebinding", cluster))
 	b.WriteString("{{- if .Values.kubeletCounters }}\n---\n")
-	b.WriteString(clusterRoleAndBinding("daprbench-kubelet-reader", "daprbench-kubelet-reader-binding", kubelet))
+	b.WriteString(clusterRoleAndBinding("kubelet-reader", "kubelet-reader-binding", kubelet))
 	b.WriteString("{{- end }}\n")
 	b.WriteString("{{- range $ns := .Values.rbac.namespaces | default (list $.Release.Namespace) }}\n---\n")
-	b.WriteString(roleAndBinding(managerRole, managerRoleBinding, "{{ $ns }}", namespaced))
+	b.WriteString(roleAndBinding(strings.TrimPrefix(managerRole, namePrefix), strings.TrimPrefix(managerRoleBinding, namePrefix), "{{ $ns }}", namespaced))
 	b.WriteString("{{- end }}\n---\n")
-	b.WriteString(roleAndBinding("daprbench-control-plane-reader", "daprbench-control-plane-reader-binding", "{{ .Values.daprNamespace }}", controlPlane))
+	b.WriteString(roleAndBinding("control-plane-reader", "control-plane-reader-binding", "{{ $.Values.daprNamespace }}", controlPlane))
 	b.WriteString("{{- end }}\n")
 	return b.String(), nil
 }
@@ -98,26 +104,19 @@ func kubeletProxyOnlyWithCounters(role string, rules []rbacv1.PolicyRule) (strin
 	return strings.Replace(role, line, "{{- if .Values.kubeletCounters }}\n"+line+"{{- end }}\n", 1), nil
 }
 
-const labels = `  labels:
-    app.kubernetes.io/managed-by: {{ $.Release.Service }}
-    app.kubernetes.io/name: daprbench
-`
+const subject = "subjects:\n- kind: ServiceAccount\n  name: " + saName + "\n  namespace: {{ $.Release.Namespace }}\n"
 
-const subject = `subjects:
-- kind: ServiceAccount
-  name: daprbench-controller-manager
-  namespace: {{ $.Release.Namespace }}
-`
-
+// clusterRoleAndBinding and roleAndBinding make the namespaced mode's objects, named
+// <fullname>-name like the rest (templatize).
 func clusterRoleAndBinding(name, bindingName, rules string) string {
-	return "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n" + labels + "  name: " + name + "\n" + rules +
-		"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n" + labels + "  name: " + bindingName + "\n" +
-		"roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: " + name + "\n" + subject
+	return "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n" + chartLabels + "  name: " + fullname + name + "\n" + rules +
+		"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n" + chartLabels + "  name: " + fullname + bindingName + "\n" +
+		"roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: " + fullname + name + "\n" + subject
 }
 
 func roleAndBinding(name, bindingName, namespace, rules string) string {
-	meta := labels + "  name: %s\n  namespace: " + namespace + "\n"
+	meta := chartLabels + "  name: " + fullname + "%s\n  namespace: " + namespace + "\n"
 	return "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n" + fmt.Sprintf(meta, name) + rules +
 		"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n" + fmt.Sprintf(meta, bindingName) +
-		"roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: " + name + "\n" + subject
+		"roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: " + fullname + name + "\n" + subject
 }
