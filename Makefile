@@ -158,14 +158,14 @@ mkimage: ## Build mkimage, the project's image builder (go-containerregistry; no
 	cd hack/local-cluster && CGO_ENABLED=0 go build -o $(LOCALBIN)/mkimage ./mkimage
 
 release-snapshot: goreleaser cyclonedx-gomod helm mkimage ## Rehearse the release, nothing pushed: every artifact into dist/ (GoReleaser --snapshot, the two-platform image as an OCI layout, the chart pinned to its digest), then test-release.
-	GORELEASER=$(GORELEASER) HELM=$(HELM) MKIMAGE=$(LOCALBIN)/mkimage hack/release/release.sh snapshot
+	GORELEASER=$(GORELEASER) CYCLONEDX_GOMOD=$(CYCLONEDX_GOMOD) HELM=$(HELM) MKIMAGE=$(LOCALBIN)/mkimage hack/release/release.sh snapshot
 	$(MAKE) test-release
 
 test-release: helm ## Check dist/ (after release-snapshot): every artifact, the krew manifest against the archives, the image's binaries, the chart's digest, the binaries' version.
 	HELM=$(HELM) go test -tags release -count=1 ./test/release/
 
 release: goreleaser cyclonedx-gomod helm mkimage ## Publish the release of the version tag at HEAD (.github/workflows/release.yml runs it; needs GITHUB_TOKEN and registry logins).
-	GORELEASER=$(GORELEASER) HELM=$(HELM) MKIMAGE=$(LOCALBIN)/mkimage hack/release/release.sh publish
+	GORELEASER=$(GORELEASER) CYCLONEDX_GOMOD=$(CYCLONEDX_GOMOD) HELM=$(HELM) MKIMAGE=$(LOCALBIN)/mkimage hack/release/release.sh publish
 	$(MAKE) test-release
 
 ##@ Deployment

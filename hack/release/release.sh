@@ -9,7 +9,7 @@
 #   hack/release/release.sh publish    # make release, on a version tag (.github/workflows/release.yml):
 #                                      # a draft GitHub release, the image and the chart pushed
 #
-# Env: GORELEASER, HELM, MKIMAGE (tools; make passes bin/'s), REGISTRY (default
+# Env: GORELEASER, CYCLONEDX_GOMOD, HELM, MKIMAGE (tools; make passes bin/'s), REGISTRY (default
 # ghcr.io/$GITHUB_REPOSITORY_OWNER, else ghcr.io/daprbench): the image goes to
 # $REGISTRY/daprbench, the chart to oci://$REGISTRY/charts/daprbench. publish also needs
 # GITHUB_TOKEN (GoReleaser, gh) and registry logins (~/.docker/config.json for mkimage,
@@ -21,8 +21,9 @@ mode=${1:?usage: release.sh snapshot|publish}
 GORELEASER=${GORELEASER:-bin/goreleaser}
 HELM=${HELM:-bin/helm}
 MKIMAGE=${MKIMAGE:-bin/mkimage}
-# GoReleaser runs cyclonedx-gomod (its sboms) from PATH: the one make installed in bin/.
-export PATH="$PWD/bin:$PATH"
+# GoReleaser runs cyclonedx-gomod (its sboms) from PATH: the one make installed.
+CYCLONEDX_GOMOD=${CYCLONEDX_GOMOD:-$PWD/bin/cyclonedx-gomod}
+export PATH="$(cd "$(dirname "$CYCLONEDX_GOMOD")" && pwd):$PATH"
 registry=${REGISTRY:-ghcr.io/${GITHUB_REPOSITORY_OWNER:-daprbench}}
 registry=${registry,,} # OCI repository names are lower case; GitHub owners need not be
 source_url=https://github.com/${GITHUB_REPOSITORY:-daprbench/daprbench}
