@@ -18,6 +18,11 @@ KUSTOMIZE_VERSION ?= v5.8.1
 STATICCHECK_VERSION ?= v0.8.2
 HELM_VERSION ?= v3.22.0
 CRD_REF_DOCS_VERSION ?= v0.3.0
+# The release pipeline (make release-snapshot): GoReleaser OSS v2, and cyclonedx-gomod for its SBOMs.
+# v2.15.1: v2.18.2 needs Go 1.27.1 (the toolchain here is 1.26); v2.16 and v2.17 need go-msix (nfpm),
+# which the module proxy here does not serve.
+GORELEASER_VERSION ?= v2.15.1
+CYCLONEDX_GOMOD_VERSION ?= v1.10.0
 GINKGO_VERSION ?= $(shell go list -m -f '{{.Version}}' github.com/onsi/ginkgo/v2)
 
 LOCALBIN ?= $(shell pwd)/bin
@@ -28,6 +33,8 @@ GINKGO ?= $(LOCALBIN)/ginkgo
 STATICCHECK ?= $(LOCALBIN)/staticcheck
 HELM ?= $(LOCALBIN)/helm
 CRD_REF_DOCS ?= $(LOCALBIN)/crd-ref-docs
+GORELEASER ?= $(LOCALBIN)/goreleaser
+CYCLONEDX_GOMOD ?= $(LOCALBIN)/cyclonedx-gomod
 # kubectl from PATH, else the one hack/local-cluster builds.
 KUBECTL ?= $(shell command -v kubectl || echo $(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/kubectl)
 
@@ -75,11 +82,13 @@ vet: ## go vet (the e2e suite and the local-cluster tools included).
 	go vet ./...
 	cd hack/local-cluster && go vet ./...
 	@if ls test/e2e/*.go >/dev/null 2>&1; then echo go vet -tags e2e ./test/...; go vet -tags e2e ./test/...; fi
+	go vet -tags release ./test/release/
 
 .PHONY: lint
 lint: staticcheck ## staticcheck over every package (e2e suite and local-cluster tools included).
 	$(STATICCHECK) ./...
 	$(STATICCHECK) -tags e2e ./test/...
+	$(STATICCHECK) -tags release ./test/release/
 	cd hack/local-cluster && $(STATICCHECK) ./...
 
 .PHONY: verify
@@ -147,6 +156,23 @@ run: manifests generate fmt vet ## Run the manager against the cluster in ~/.kub
 .PHONY: docker-build
 docker-build: ## Build the image with a container engine (none runs on the dev machines here).
 	docker build -t $(IMG) .
+
+##@ Release
+
+.PHONY: mkimage release-snapshot test-release release
+mkimage: ## Build mkimage, the project's image builder (go-containerregistry; no container engine), into bin/.
+	cd hack/local-cluster && CGO_ENABLED=0 go build -o $(LOCALBIN)/mkimage ./mkimage
+
+release-snapshot: goreleaser cyclonedx-gomod helm mkimage ## Rehearse the release, nothing pushed: every artifact into dist/ (GoReleaser --snapshot, the two-platform image as an OCI layout, the chart pinned to its digest), then test-release.
+	GORELEASER=$(GORELEASER) CYCLONEDX_GOMOD=$(CYCLONEDX_GOMOD) HELM=$(HELM) MKIMAGE=$(LOCALBIN)/mkimage hack/release/release.sh snapshot
+	$(MAKE) test-release
+
+test-release: helm ## Check dist/ (after release-snapshot): every artifact, the krew manifest against the archives, the image's binaries, the chart's digest, the binaries' version.
+	HELM=$(HELM) go test -tags release -count=1 ./test/release/
+
+release: goreleaser cyclonedx-gomod helm mkimage ## Publish the release of the version tag at HEAD (.github/workflows/release.yml runs it; needs GITHUB_TOKEN and registry logins).
+	GORELEASER=$(GORELEASER) CYCLONEDX_GOMOD=$(CYCLONEDX_GOMOD) HELM=$(HELM) MKIMAGE=$(LOCALBIN)/mkimage hack/release/release.sh publish
+	$(MAKE) test-release
 
 ##@ Deployment
 
@@ -279,10 +305,12 @@ demo: kustomize helm ## The main job: Dapr's published invocation scenario end t
 
 ##@ Tools
 
-.PHONY: controller-gen setup-envtest kustomize ginkgo staticcheck helm crd-ref-docs
+.PHONY: controller-gen setup-envtest kustomize ginkgo staticcheck helm crd-ref-docs goreleaser cyclonedx-gomod
 controller-gen: $(CONTROLLER_GEN)
 crd-ref-docs: $(CRD_REF_DOCS)
 helm: $(HELM)
+goreleaser: $(GORELEASER)
+cyclonedx-gomod: $(CYCLONEDX_GOMOD)
 staticcheck: $(STATICCHECK)
 setup-envtest: $(SETUP_ENVTEST)
 kustomize: $(KUSTOMIZE)
@@ -295,6 +323,8 @@ $(GINKGO): $(LOCALBIN)/.ginkgo-$(GINKGO_VERSION)
 $(STATICCHECK): $(LOCALBIN)/.staticcheck-$(STATICCHECK_VERSION)
 $(HELM): $(LOCALBIN)/.helm-$(HELM_VERSION)
 $(CRD_REF_DOCS): $(LOCALBIN)/.crd-ref-docs-$(CRD_REF_DOCS_VERSION)
+$(GORELEASER): $(LOCALBIN)/.goreleaser-$(GORELEASER_VERSION)
+$(CYCLONEDX_GOMOD): $(LOCALBIN)/.cyclonedx-gomod-$(CYCLONEDX_GOMOD_VERSION)
 
 # A stamp per tool version, so changing a pin reinstalls the tool.
 $(LOCALBIN)/.controller-gen-%:
@@ -311,6 +341,10 @@ $(LOCALBIN)/.helm-%:
 	$(call go-install,helm.sh/helm/v3/cmd/helm@$*,$@)
 $(LOCALBIN)/.crd-ref-docs-%:
 	$(call go-install,github.com/elastic/crd-ref-docs@$*,$@)
+$(LOCALBIN)/.goreleaser-%:
+	$(call go-install,github.com/goreleaser/goreleaser/v2@$*,$@)
+$(LOCALBIN)/.cyclonedx-gomod-%:
+	$(call go-install,github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@$*,$@)
 
 define go-install
 @mkdir -p $(LOCALBIN)

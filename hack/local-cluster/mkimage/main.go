@@ -14,10 +14,19 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command mkimage writes a single-layer container image holding static binaries, as a
-// docker-archive tarball that `ctr images import` reads — images without a container engine.
+// Command mkimage writes a single-layer container image holding static binaries, without a
+// container engine. For one platform (the default, linux/amd64) it writes a docker-archive
+// tarball that `ctr images import` reads; for several (-platforms) it writes a multi-arch OCI
+// image index into an OCI image layout (-oci-layout), built from each platform's binaries.
+// -push also pushes the image (or the index) to the registry -tag names; -digest-file
+// records its digest (what a Helm chart pins).
 //
 //	mkimage -tag daprbench:dev -o daprbench.tar -entrypoint /manager bin/manager bin/loadtester bin/perfapp
+//	mkimage -tag ghcr.io/o/daprbench:0.1.0 -platforms linux/amd64,linux/arm64 -oci-layout dist/image \
+//	  -digest-file dist/image.digest -entrypoint /manager 'dist/manager_{os}_{arch}*/manager' ...
+//
+// With -platforms, {os} and {arch} in a binary's path stand for each platform's, and the path
+// may be a glob that matches exactly one file (GoReleaser's dist/<id>_linux_amd64_v1/).
 package main
 
 import (
@@ -28,71 +37,211 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"
+	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
+	"github.com/google/go-containerregistry/pkg/v1/types"
 )
 
+// labels is a repeatable -label key=value flag.
+type labels map[string]string
+
+func (l labels) String() string { return fmt.Sprint(map[string]string(l)) }
+func (l labels) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("label %q: want key=value", s)
+	}
+	l[k] = v
+	return nil
+}
+
+// options is what one mkimage invocation builds and where it writes it.
+type options struct {
+	tag        string
+	out        string   // docker-archive tarball (one platform)
+	ociLayout  string   // OCI image layout directory (any number of platforms)
+	digestFile string   // where the pushed/written image's digest goes
+	entrypoint string   // defaults to the first binary
+	platforms  []string // os/arch; empty: linux/amd64, docker-archive compatible
+	labels     map[string]string
+	push       bool
+	binaries   []string
+}
+
 func main() {
-	tag := flag.String("tag", "", "image reference, e.g. daprbench:dev")
-	out := flag.String("o", "", "output tarball")
-	entrypoint := flag.String("entrypoint", "", "entrypoint (defaults to the first binary)")
-	push := flag.Bool("push", false, "also push the image to the registry -tag names (credentials: ~/.docker/config.json, as docker login writes them)")
+	o := options{labels: labels{}}
+	var platforms string
+	flag.StringVar(&o.tag, "tag", "", "image reference, e.g. daprbench:dev")
+	flag.StringVar(&o.out, "o", "", "output docker-archive tarball (one platform only)")
+	flag.StringVar(&o.ociLayout, "oci-layout", "", "output OCI image layout directory (holds an image index over -platforms)")
+	flag.StringVar(&o.digestFile, "digest-file", "", "write the image's digest (sha256:…; the index's with -platforms) to this file")
+	flag.StringVar(&o.entrypoint, "entrypoint", "", "entrypoint (defaults to the first binary)")
+	flag.StringVar(&platforms, "platforms", "", "comma-separated os/arch list, e.g. linux/amd64,linux/arm64: builds an image index; {os} and {arch} in the binaries' paths are each platform's")
+	flag.Var(labels(o.labels), "label", "image config label key=value (repeatable), e.g. org.opencontainers.image.source=https://github.com/o/r")
+	flag.BoolVar(&o.push, "push", false, "also push the image to the registry -tag names (credentials: ~/.docker/config.json, as docker login writes them)")
 	flag.Parse()
-	if *tag == "" || *out == "" || flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: mkimage -tag REF -o FILE [-entrypoint /bin] BINARY...")
+	if platforms != "" {
+		o.platforms = strings.Split(platforms, ",")
+	}
+	o.binaries = flag.Args()
+	if o.tag == "" || (o.out == "" && o.ociLayout == "") || len(o.binaries) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: mkimage -tag REF (-o FILE | -oci-layout DIR) [-platforms os/arch,...] [-digest-file FILE] [-label k=v] [-push] [-entrypoint /bin] BINARY...")
 		os.Exit(2)
 	}
-	if err := run(*tag, *out, *entrypoint, *push, flag.Args()); err != nil {
+	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "mkimage:", err)
 		os.Exit(1)
 	}
 }
 
-func run(tag, out, entrypoint string, push bool, binaries []string) error {
+func run(o options) error {
+	ref, err := name.NewTag(o.tag)
+	if err != nil {
+		return err
+	}
+	if o.entrypoint == "" {
+		o.entrypoint = "/" + filepath.Base(o.binaries[0])
+	}
+	if len(o.platforms) == 0 {
+		// One linux/amd64 image with Docker media types: what the local cluster imports.
+		img, err := image(o, "linux", "amd64", o.binaries, false)
+		if err != nil {
+			return err
+		}
+		if o.out != "" {
+			if err := tarball.WriteToFile(o.out, ref, img); err != nil {
+				return err
+			}
+		}
+		if o.ociLayout != "" {
+			p, err := layout.Write(o.ociLayout, empty.Index)
+			if err != nil {
+				return err
+			}
+			if err := p.AppendImage(img, layout.WithAnnotations(map[string]string{"org.opencontainers.image.ref.name": o.tag})); err != nil {
+				return err
+			}
+		}
+		if o.push {
+			if err := remote.Write(ref, img, remote.WithAuthFromKeychain(authn.DefaultKeychain)); err != nil {
+				return err
+			}
+		}
+		return writeDigest(o.digestFile, img)
+	}
+	if o.out != "" {
+		return fmt.Errorf("-o writes a docker archive, which holds one platform; use -oci-layout with -platforms")
+	}
+	idx := mutate.IndexMediaType(empty.Index, types.OCIImageIndex)
+	for _, p := range o.platforms {
+		osName, arch, ok := strings.Cut(p, "/")
+		if !ok {
+			return fmt.Errorf("platform %q: want os/arch", p)
+		}
+		bins, err := platformBinaries(o.binaries, osName, arch)
+		if err != nil {
+			return err
+		}
+		img, err := image(o, osName, arch, bins, true)
+		if err != nil {
+			return err
+		}
+		idx = mutate.AppendManifests(idx, mutate.IndexAddendum{Add: img, Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: osName, Architecture: arch}}})
+	}
+	if o.ociLayout != "" {
+		if err := os.RemoveAll(o.ociLayout); err != nil {
+			return err
+		}
+		p, err := layout.Write(o.ociLayout, empty.Index)
+		if err != nil {
+			return err
+		}
+		if err := p.AppendIndex(idx, layout.WithAnnotations(map[string]string{"org.opencontainers.image.ref.name": o.tag})); err != nil {
+			return err
+		}
+	}
+	if o.push {
+		if err := remote.WriteIndex(ref, idx, remote.WithAuthFromKeychain(authn.DefaultKeychain)); err != nil {
+			return err
+		}
+	}
+	return writeDigest(o.digestFile, idx)
+}
+
+// platformBinaries resolves each binary path for one platform: {os} and {arch} substituted,
+// then globbed to exactly one file.
+func platformBinaries(paths []string, osName, arch string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		p = strings.NewReplacer("{os}", osName, "{arch}", arch).Replace(p)
+		matches, err := filepath.Glob(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(matches) != 1 {
+			return nil, fmt.Errorf("%s matches %d files, want one: %v", p, len(matches), matches)
+		}
+		out = append(out, matches[0])
+	}
+	return out, nil
+}
+
+// image is one platform's image: the base files and the binaries in one layer; OCI media
+// types when oci, else Docker's.
+func image(o options, osName, arch string, binaries []string, oci bool) (v1.Image, error) {
 	layerTar, err := binariesTar(binaries)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	layer, err := tarball.LayerFromOpener(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(layerTar)), nil })
+	var layerOpts []tarball.LayerOption
+	base := empty.Image
+	if oci {
+		layerOpts = append(layerOpts, tarball.WithMediaType(types.OCILayer))
+		base = mutate.ConfigMediaType(mutate.MediaType(base, types.OCIManifestSchema1), types.OCIConfigJSON)
+	}
+	layer, err := tarball.LayerFromOpener(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(layerTar)), nil }, layerOpts...)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if entrypoint == "" {
-		entrypoint = "/" + filepath.Base(binaries[0])
+	cfg := v1.Config{Entrypoint: []string{o.entrypoint}, User: "65532:65532"}
+	if len(o.labels) > 0 {
+		cfg.Labels = o.labels
 	}
-	img, err := mutate.Config(empty.Image, v1.Config{Entrypoint: []string{entrypoint}, User: "65532:65532"})
+	img, err := mutate.Config(base, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cf, err := img.ConfigFile()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	cf.Architecture, cf.OS = "amd64", "linux"
+	cf.Architecture, cf.OS = arch, osName
 	if img, err = mutate.ConfigFile(img, cf); err != nil {
-		return err
+		return nil, err
 	}
-	if img, err = mutate.AppendLayers(img, layer); err != nil {
-		return err
-	}
-	ref, err := name.NewTag(tag)
+	return mutate.AppendLayers(img, layer)
+}
+
+// writeDigest writes what has a digest (an image or an index) to path, when one is given.
+func writeDigest(path string, d interface{ Digest() (v1.Hash, error) }) error {
+	h, err := d.Digest()
 	if err != nil {
 		return err
 	}
-	if err := tarball.WriteToFile(out, ref, img); err != nil {
-		return err
+	fmt.Println("digest", h)
+	if path == "" {
+		return nil
 	}
-	if push {
-		return remote.Write(ref, img, remote.WithAuthFromKeychain(authn.DefaultKeychain))
-	}
-	return nil
+	return os.WriteFile(path, []byte(h.String()+"\n"), 0o644)
 }
 
 // baseFiles is what distroless/static:nonroot (the base of Dapr's and daprbench's release
