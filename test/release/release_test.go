@@ -441,7 +441,7 @@ func TestChartPinsTheImageByDigest(t *testing.T) {
 	if !filepath.IsAbs(helm) && strings.Contains(helm, "/") {
 		helm = filepath.Join("..", "..", helm)
 	}
-	out, err := exec.Command(helm, "template", "daprbench", filepath.Join(dist(), filepath.Base(r.Chart)), "--namespace", "daprbench-system").Output()
+	out, err := exec.Command(helm, "template", "daprbench", filepath.Join(dist(), filepath.Base(r.Chart)), "--namespace", "daprbench-system", "--kube-version", "1.29.0").Output()
 	if err != nil {
 		t.Fatalf("helm template: %v", err)
 	}
