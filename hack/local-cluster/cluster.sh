@@ -609,11 +609,20 @@ import() {
   for sock in $socks; do ctr --address "$sock" -n k8s.io images import "$archive" >/dev/null; done
 }
 
+# tag SOURCE TARGET names an imported image once more on every node: an image pinned by
+# digest (repo@sha256:…) is found only under a name of that form, which import does not make.
+tag() {
+  local source=${1:?usage: cluster.sh tag SOURCE TARGET} target=${2:?usage: cluster.sh tag SOURCE TARGET}
+  local sock
+  for sock in $(every_sock); do ctr --address "$sock" -n k8s.io images tag --force "$source" "$target" >/dev/null; done
+}
+
 case "${1:-}" in
   up) up ;;
   down) down ;;
   status) status ;;
   import) shift; import "$@" ;;
+  tag) shift; tag "$@" ;;
   build) build ;;
-  *) echo "usage: $0 up|down|status|import ARCHIVE|build" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|import ARCHIVE|tag SOURCE TARGET|build" >&2; exit 2 ;;
 esac

@@ -30,6 +30,8 @@ trap cleanup EXIT
 say "the snapshot's image ($IMAGE@$IMAGE_DIGEST) into the cluster's containerd"
 tar -C dist/image -cf "$work/image.tar" .
 "$CLUSTER" import "$work/image.tar"
+# The chart pins the image by digest; a pull by digest finds it only under that name.
+"$CLUSTER" tag "$IMAGE:$VERSION" "$IMAGE@$IMAGE_DIGEST"
 
 say "helm install $CHART (runs in namespace $ns)"
 "$KUBECTL" create namespace "$ns" --dry-run=client -o yaml | "$KUBECTL" apply -f - >/dev/null
