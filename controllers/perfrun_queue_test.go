@@ -44,6 +44,16 @@ func queuedMessage(run *perfv1alpha1.PerfRun) func() string {
 	}
 }
 
+// queuedReason is the reason of the run's Queued condition, empty while it has none.
+func queuedReason(run *perfv1alpha1.PerfRun) func() string {
+	return func() string {
+		if c := conditionOf(run, perfv1alpha1.ConditionQueued); c != nil {
+			return c.Reason
+		}
+		return ""
+	}
+}
+
 func jobCount(run *perfv1alpha1.PerfRun) func() int {
 	return func() int {
 		var jobs batchv1.JobList
@@ -90,12 +100,7 @@ var _ = Describe("The run queue", Serial, func() {
 		Eventually(queuedMessage(third)).Should(ContainSubstring(ns + "/second (measuring"))
 		Expect(latest(second).Status.QueueWait.Duration).To(BeNumerically(">=", time.Hour))
 		// The Job is created before the status that says so is written.
-		Eventually(func() string {
-			if c := conditionOf(second, perfv1alpha1.ConditionQueued); c != nil {
-				return c.Reason
-			}
-			return ""
-		}).Should(Equal(perfv1alpha1.ReasonAdmitted))
+		Eventually(queuedReason(second)).Should(Equal(perfv1alpha1.ReasonAdmitted))
 
 		By("deleting the measuring run frees the node for the third")
 		Expect(k8sClient.Delete(suiteCtx, latest(second))).To(Succeed())
@@ -145,7 +150,7 @@ var _ = Describe("The run queue", Serial, func() {
 		Eventually(jobCount(first), 10*time.Second).Should(Equal(1))
 		second := shared("shared-2")
 		Eventually(jobCount(second), 10*time.Second).Should(Equal(1), "two shared runs measure side by side")
-		Expect(conditionOf(second, perfv1alpha1.ConditionQueued).Reason).To(Equal(perfv1alpha1.ReasonAdmitted))
+		Eventually(queuedReason(second)).Should(Equal(perfv1alpha1.ReasonAdmitted), "the Job is created before the status that says so")
 
 		By("an exclusive run waits for the shared runs measuring on its node")
 		alone := createRun(ns, "alone", perfv1alpha1.ScenarioServiceInvocation, exclusive)

@@ -155,9 +155,13 @@ var _ = Describe("PerfSweep controller", func() {
 		})
 		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "edited-1-0"}}
 		Eventually(exists(run)).Should(BeTrue())
-		changed := latest(run)
-		changed.Spec.Dapr.Sidecar.CPULimit = ptr.To(resource.MustParse("4")) // not what the point measures
-		Expect(k8sClient.Update(suiteCtx, changed)).To(Succeed())
+		Eventually(func() error { // the controller writes the run meanwhile: retry on a conflict
+			changed := latest(run)
+			changed.Spec.Dapr.Sidecar.CPULimit = ptr.To(resource.MustParse("4")) // not what the point measures
+			return k8sClient.Update(suiteCtx, changed)
+		}).Should(Succeed())
+		// The edit is a new generation: its target is applied again before its load starts.
+		Eventually(func() int64 { return latest(run).Status.ObservedGeneration }).Should(Equal(int64(2)))
 		finishStep(sw, 0, 400)
 		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }, 10*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
 		p := sweepOf(sw).Status.Points[0]

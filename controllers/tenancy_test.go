@@ -72,9 +72,11 @@ var _ = Describe("A tenant on a shared cluster", func() {
 		markAvailable(ns, "edited-target")
 		job := currentJobOf(run)
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
-		edited := latest(run)
-		edited.Spec.Dapr.ControlPlaneNamespace = "elsewhere"
-		Expect(k8sClient.Update(suiteCtx, edited)).To(Succeed())
+		Eventually(func() error { // the controller writes the run meanwhile: retry on a conflict
+			edited := latest(run)
+			edited.Spec.Dapr.ControlPlaneNamespace = "elsewhere"
+			return k8sClient.Update(suiteCtx, edited)
+		}).Should(Succeed())
 		failedWith(run, perfv1alpha1.ReasonControlPlaneNotAllowed)
 		Eventually(func() bool {
 			Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(job), job)).To(Succeed())
@@ -107,12 +109,7 @@ var _ = Describe("A tenant on a shared cluster", func() {
 		second := createRun(ns, "second", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 			s.MaxQueueWait = &metav1.Duration{Duration: 2 * time.Hour} // past the hour below
 		})
-		Eventually(func() string {
-			if c := conditionOf(second, perfv1alpha1.ConditionQueued); c != nil {
-				return c.Reason
-			}
-			return ""
-		}).Should(Equal(perfv1alpha1.ReasonNamespaceLimit))
+		Eventually(queuedReason(second)).Should(Equal(perfv1alpha1.ReasonNamespaceLimit))
 		Expect(conditionOf(second, perfv1alpha1.ConditionQueued).Message).To(ContainSubstring("namespace " + ns + " has 1 earlier unfinished runs and the operator allows 1 at once"))
 		Consistently(exists(deployment(ns, "second-target")), time.Second).Should(BeFalse(), "nothing is created while it waits")
 
