@@ -545,7 +545,7 @@ func TestChartSecurityContexts(t *testing.T) {
 
 // previousChart is the last commit of the chart 0.1.0, whose CRDs were in crds/ (installed by
 // Helm once, never upgraded) and whose objects an upgrade replaces with this chart's.
-const previousChart = "8fe3cae"
+const previousChart = "8fe3cae5b8c3ed9222e71e71b58e626d8f26577b"
 
 func objectKey(obj map[string]any) string {
 	meta := obj["metadata"].(map[string]any)
@@ -610,6 +610,12 @@ func TestChartCRDsSwitch(t *testing.T) {
 func TestChartUpgradeFromThePreviousVersion(t *testing.T) {
 	helm := tool(t, "HELM", "helm")
 	dir := t.TempDir()
+	// A shallow clone lacks 0.1.0's commit: fetch it from where the clone came from.
+	fetch := exec.Command("sh", "-c", "git cat-file -e "+previousChart+"^{commit} 2>/dev/null || git fetch --quiet origin "+previousChart)
+	fetch.Dir = testenv.RepoRoot()
+	if out, err := fetch.CombinedOutput(); err != nil {
+		t.Fatalf("the chart 0.1.0 (commit %s) is not in this clone and cannot be fetched: clone with history: %v\n%s", previousChart, err, out)
+	}
 	archive := exec.Command("sh", "-c", "git archive "+previousChart+" charts/daprbench | tar -x -C "+dir)
 	archive.Dir = testenv.RepoRoot()
 	if out, err := archive.CombinedOutput(); err != nil {
