@@ -50,7 +50,7 @@ func unusable(ctx context.Context, c kubernetes.Interface, ns string) string {
 	if _, err := c.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); err != nil {
 		// Namespaces are cluster-scoped: a manager without the right to read them goes on to
 		// the lists, which say what matters.
-		if !isForbidden(err) {
+		if !apierrors.IsForbidden(err) {
 			return fmt.Sprintf("reading the namespace: %v", err)
 		}
 	}
@@ -62,5 +62,3 @@ func unusable(ctx context.Context, c kubernetes.Interface, ns string) string {
 	}
 	return ""
 }
-
-func isForbidden(err error) bool { return apierrors.IsForbidden(err) }
