@@ -274,33 +274,6 @@ func TestReportOfASweepDrawsItsCharts(t *testing.T) {
 	}
 }
 
-func TestCompareSaysWhatIsBeyondNoise(t *testing.T) {
-	createRun(t, "before", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	createRun(t, "after", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
-	out, err := run(t, "compare", "before", "after")
-	if err != nil {
-		t.Fatal(err, out)
-	}
-	lines := map[string]string{}
-	for _, l := range strings.Split(out, "\n") {
-		if f := strings.Fields(l); len(f) > 2 {
-			lines[f[0]+" "+f[1]] = l
-		}
-	}
-	if l := lines["added p90"]; !strings.Contains(l, "1.9ms (+15.7%)") || !strings.HasSuffix(strings.TrimSpace(l), "beyond noise") {
-		t.Errorf("added p90: %q", l)
-	}
-	if l := lines["added p50"]; !strings.HasSuffix(strings.TrimSpace(l), "within noise") {
-		t.Errorf("added p50 (same intervals): %q", l)
-	}
-	if l := lines["latency p90"]; !strings.Contains(l, "no interval (one repetition)") {
-		t.Errorf("latency p90: %q", l)
-	}
-	if !strings.Contains(out, "+60m (+15.4%)") {
-		t.Errorf("sidecar CPU:\n%s", out)
-	}
-}
-
 func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
 	nightly := createSchedule(t, "nightly")
 	scheduledRun(t, nightly, "nightly-1", "2026-11-20T03:00:00Z", sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)

@@ -19,6 +19,8 @@ package cli
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,79 +29,172 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// Difference is one compared figure.
+// Difference is one compared figure: its two values, the change and the interval of the
+// change, what that shows, and, for a gated figure, the gate's outcome.
 type Difference struct {
-	Figure  string `json:"figure"`
-	A       string `json:"a"`
-	B       string `json:"b"`
-	Change  string `json:"change"`
-	Verdict string `json:"verdict"`
+	Figure   string `json:"figure"`
+	A        string `json:"a"`
+	B        string `json:"b"`
+	Change   string `json:"change"`
+	Interval string `json:"changeInterval,omitempty"`
+	Verdict  string `json:"verdict"`
+	Gate     string `json:"gate,omitempty"`
+	Limit    string `json:"limit,omitempty"`
+}
+
+// Comparison is what compare prints with -o json|yaml.
+type Comparison struct {
+	A              string       `json:"a"`
+	B              string       `json:"b"`
+	SettingsDiffer []string     `json:"settingsDiffer,omitempty"`
+	Differences    []Difference `json:"differences"`
+	ExitCode       ExitCode     `json:"exitCode"`
+	Verdict        string       `json:"verdict"`
+}
+
+type compareFlags struct {
+	maxSlowdown      maxSlowdown
+	failInconclusive bool
+	junit, summary   string
 }
 
 func newCompareCommand(o *options) *cobra.Command {
-	return &cobra.Command{
-		Use:               "compare RUN_A RUN_B",
-		Short:             "Two runs side by side: each figure, the difference, and whether it is beyond noise",
+	f := compareFlags{maxSlowdown: maxSlowdown{text: "0"}}
+	cmd := &cobra.Command{
+		Use:   "compare A B",
+		Short: "Two results side by side (runs, sweep points or exported files): each figure's change with its interval, and a gate CI can fail on",
+		Long: `A and B are each a RUN, perfrun/RUN, perfsweep/SWEEP/STEP (a sweep's point, by its step or
+its run), or a file written by "kubectl daprbench export RUN -o json" (main's result kept as an
+artifact of main's pipeline). A is the reference; B is the change under test.
+
+Each figure's change (B - A) gets an interval from the two sides' uncertainty: the 95%
+intervals of added latency combined as independent estimates, or the repetitions' spread of
+measured latency. The verdict is slower or faster when the interval excludes zero, else
+"no difference shown".
+
+The gated figures are the added-latency percentiles (the measured ones when either side has
+no baseline). A gated figure fails when even the lowest change its interval allows is above
+--max-slowdown (a duration, or a percentage of A's value); it is inconclusive when the limit
+lies inside the interval or a side has no interval. Exit codes:
+  0 no gated figure slower than allowed; 1 could not compare (bad argument, no result);
+  3 inconclusive (--fail-inconclusive only); 4 slower than allowed.`,
+		Example: `  # main's pipeline keeps its result; a pull request's pipeline compares against it
+  kubectl daprbench export nightly-x7k2p -o json > main.json
+  kubectl daprbench compare main.json perfrun/pr-123-9fj2c --max-slowdown 10% --junit compare.xml`,
 		ValidArgsFunction: o.completeRuns(false),
 		Args:              cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, cancel := withTimeout(cmd.Context())
-			defer cancel()
-			c, ns, err := o.connect()
+			sides, err := o.readSides(cmd, args)
 			if err != nil {
 				return err
 			}
-			var runs [2]perfv1alpha1.PerfRun
-			for i, name := range args {
-				if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &runs[i]); err != nil {
-					return err
-				}
-				if runs[i].Status.Result == nil {
-					return fmt.Errorf("run %s has no result yet", name)
-				}
-			}
-			diffs := append(Compare(runs[0].Status.Result, runs[1].Status.Result), CompareCost(&runs[0], &runs[1])...)
-			if ok, err := o.printData(diffs); ok {
+			a, b := sides[0], sides[1]
+			result := Comparison{A: a.label, B: b.label, SettingsDiffer: settingsDiffer(a.result, b.result),
+				Differences: append(Compare(a.result.Result, b.result.Result, &f.maxSlowdown), CompareCost(a.result.asRun(), b.result.asRun())...)}
+			outcome := ComparisonOutcome(result.Differences, f.failInconclusive)
+			result.ExitCode, result.Verdict = outcome.Code, outcome.Reason
+			if err := writeComparisonReports(result, f); err != nil {
 				return err
 			}
-			t := &table{}
-			t.add("FIGURE", args[0], args[1], "CHANGE", "VERDICT")
-			for _, d := range diffs {
-				t.add(d.Figure, d.A, d.B, d.Change, d.Verdict)
+			if o.output.format() == "csv" {
+				if _, err := o.printData(result.Differences); err != nil {
+					return err
+				}
+			} else if ok, err := o.printData(result); ok && err != nil {
+				return err
+			} else if !ok {
+				fprintf(o.streams.Out, "%s", comparisonTable(result))
 			}
-			fprintf(o.streams.Out, "%s", t.String())
+			fprintf(o.streams.ErrOut, "compare: %s (exit %d)\n", terminalCell(outcome.Reason), outcome.Code)
+			if outcome.Code != ExitPassed {
+				return &exitError{outcome.Code, outcome.Reason}
+			}
 			return nil
 		},
 	}
+	cmd.Flags().Var(&f.maxSlowdown, "max-slowdown", "how much slower B's gated figures may be than A's: a percentage of A's value (10%) or a duration (200us); 0 fails any slowdown shown beyond noise")
+	cmd.Flags().BoolVar(&f.failInconclusive, "fail-inconclusive", false, "exit 3 when a gated figure cannot be shown within --max-slowdown (its interval straddles the limit, or a side has one repetition)")
+	cmd.Flags().StringVar(&f.junit, "junit", "", "write a JUnit XML report here: one testcase per gated figure")
+	cmd.Flags().StringVar(&f.summary, "summary", "", "append a Markdown summary here (e.g. \"$GITHUB_STEP_SUMMARY\")")
+	return cmd
 }
 
-// Compare lists the figures two results share. A change is beyond noise only when the two
-// figures' uncertainty ranges do not overlap: the 95% intervals of added latency, the
-// repetitions' spread of measured latency; without either it says so.
-func Compare(a, b *perfv1alpha1.Result) []Difference {
+// readSides reads both sides, connecting to the cluster only when one of them lives there:
+// two exported files compare without a cluster.
+func (o *options) readSides(cmd *cobra.Command, args []string) ([2]side, error) {
+	var sides [2]side
+	var c client.WithWatch
+	var ns string
+	for i, arg := range args {
+		var err error
+		if !sideInCluster(arg) {
+			if sides[i], err = readResultFile(arg); err != nil {
+				return sides, err
+			}
+			continue
+		}
+		if c == nil {
+			if c, ns, err = o.connect(); err != nil {
+				return sides, err
+			}
+		}
+		ctx, cancel := withTimeout(cmd.Context())
+		sides[i], err = readClusterSide(ctx, c, ns, arg)
+		cancel()
+		if err != nil {
+			return sides, err
+		}
+	}
+	return sides, nil
+}
+
+func comparisonTable(r Comparison) string {
+	t := &table{}
+	t.add("FIGURE", r.A, r.B, "CHANGE", "95% INTERVAL", "VERDICT", "GATE")
+	for _, d := range r.Differences {
+		gate := d.Gate
+		if gate != "" && d.Limit != "" {
+			gate += " (limit " + d.Limit + ")"
+		}
+		t.add(d.Figure, d.A, d.B, d.Change, orDash(d.Interval), d.Verdict, orDash(gate))
+	}
+	s := t.String()
+	for _, d := range r.SettingsDiffer {
+		s += "settings differ: " + d + "\n"
+	}
+	return s
+}
+
+// Compare lists the figures two results share, each with the interval of its change. The
+// added-latency percentiles are gated against m (or the measured ones when a side has no
+// added latency).
+func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown) []Difference {
 	var out []Difference
-	latency := func(name string, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration,
-		of func(*perfv1alpha1.Result) *perfv1alpha1.LatencySummary, bounds func(*perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary)) {
-		la, lb := of(a), of(b)
+	gateAdded := a.Added != nil && b.Added != nil
+	figure := func(name string, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration, la, lb *perfv1alpha1.LatencySummary,
+		bounds func(*perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary), combine func(a, loA, hiA, b, loB, hiB time.Duration) delta, gated bool) {
 		if la == nil || lb == nil || pick(la) == nil || pick(lb) == nil {
 			return
 		}
 		va, vb := pick(la).Duration, pick(lb).Duration
-		d := Difference{Figure: name, A: va.String(), B: vb.String(), Change: change(float64(va), float64(vb), (vb - va).String())}
+		ch := changeWithoutInterval(va, vb)
 		loA, hiA := bounds(a)
 		loB, hiB := bounds(b)
-		switch {
-		case loA == nil || loB == nil || pick(loA) == nil || pick(loB) == nil:
-			d.Verdict = "no interval (one repetition)"
-		case pick(hiA).Duration < pick(loB).Duration || pick(hiB).Duration < pick(loA).Duration:
-			d.Verdict = "beyond noise"
-		default:
-			d.Verdict = "within noise"
+		if loA != nil && loB != nil && pick(loA) != nil && pick(hiA) != nil && pick(loB) != nil && pick(hiB) != nil {
+			ch = combine(va, pick(loA).Duration, pick(hiA).Duration, vb, pick(loB).Duration, pick(hiB).Duration)
+		}
+		d := Difference{Figure: name, A: va.String(), B: vb.String(), Change: changeText(float64(va), float64(vb), (vb - va).String()),
+			Interval: ch.String(), Verdict: ch.verdict()}
+		if ch.String() == "-" {
+			d.Interval = ""
+		}
+		if gated {
+			var limit time.Duration
+			d.Gate, limit = ch.gate(m)
+			d.Limit = limit.String()
 		}
 		out = append(out, d)
 	}
-	measured := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Latency }
-	added := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary { return r.Added }
 	spread := func(r *perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary) {
 		if r.Spread == nil || r.Spread.Latency == nil {
 			return nil, nil
@@ -113,25 +208,48 @@ func Compare(a, b *perfv1alpha1.Result) []Difference {
 		return &r.AddedInterval.Low, &r.AddedInterval.High
 	}
 	for _, p := range perfv1alpha1.HeadlinePercentiles {
-		latency("latency "+p.Name, p.Of, measured, spread)
+		figure("latency "+p.Name, p.Of, a.Latency, b.Latency, spread, changeOfSpreads, !gateAdded)
 	}
 	for _, p := range perfv1alpha1.HeadlinePercentiles {
-		latency("added "+p.Name, p.Of, added, interval)
+		figure("added "+p.Name, p.Of, a.Added, b.Added, interval, changeOf, gateAdded)
 	}
 	if qa, ok := a.ActualRate(); ok {
 		if qb, ok := b.ActualRate(); ok {
 			out = append(out, Difference{Figure: "actual qps", A: a.ActualQPS, B: b.ActualQPS,
-				Change: change(qa, qb, strconv.FormatFloat(qb-qa, 'f', 1, 64)), Verdict: "-"})
+				Change: changeText(qa, qb, strconv.FormatFloat(qb-qa, 'f', 1, 64)), Verdict: "-"})
 		}
 	}
 	if ca, cb := sidecarCPU(a), sidecarCPU(b); ca >= 0 && cb >= 0 {
 		out = append(out, Difference{Figure: "sidecar CPU per 1000 rps", A: fmt.Sprintf("%dm", ca), B: fmt.Sprintf("%dm", cb),
-			Change: change(float64(ca), float64(cb), fmt.Sprintf("%+dm", cb-ca)), Verdict: "-"})
+			Change: changeText(float64(ca), float64(cb), fmt.Sprintf("%+dm", cb-ca)), Verdict: "-"})
 	}
 	return out
 }
 
-func change(a, b float64, abs string) string {
+// ComparisonOutcome is compare's exit code: 4 when a gated figure is slower than allowed,
+// else 3 when one is inconclusive and that is to fail, else 0.
+func ComparisonOutcome(diffs []Difference, failInconclusive bool) Outcome {
+	var slower, inconclusive []string
+	for _, d := range diffs {
+		switch d.Gate {
+		case GateSlower:
+			slower = append(slower, fmt.Sprintf("%s %s %s > %s", d.Figure, d.Change, d.Interval, d.Limit))
+		case GateInconclusive:
+			inconclusive = append(inconclusive, fmt.Sprintf("%s %s %s, limit %s", d.Figure, d.Change, orDash(d.Interval), d.Limit))
+		}
+	}
+	switch {
+	case len(slower) > 0:
+		return Outcome{ExitRegressed, "slower than allowed: " + strings.Join(slower, "; ")}
+	case len(inconclusive) > 0 && failInconclusive:
+		return Outcome{ExitThresholds, "inconclusive: " + strings.Join(inconclusive, "; ")}
+	case len(inconclusive) > 0:
+		return Outcome{ExitPassed, "passed; inconclusive (not failed without --fail-inconclusive): " + strings.Join(inconclusive, "; ")}
+	}
+	return Outcome{ExitPassed, "passed: no gated figure slower than allowed"}
+}
+
+func changeText(a, b float64, abs string) string {
 	if a == 0 {
 		return abs
 	}

@@ -50,7 +50,7 @@ func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 			verdict = "machines differ: compare calibration units"
 		}
 		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0),
-			Change: change(ca, cb, fmt.Sprintf("%+.0f", cb-ca)), Verdict: verdict})
+			Change: changeText(ca, cb, fmt.Sprintf("%+.0f", cb-ca)), Verdict: verdict})
 	case okA || okB:
 		show := func(v float64, ok bool) string {
 			if ok {
@@ -83,12 +83,12 @@ func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 		}
 		va, vb := x.CPUPerRequest.Duration, y.CPUPerRequest.Duration
 		out = append(out, Difference{Figure: role + " CPU per request", A: va.String(), B: vb.String(),
-			Change: change(float64(va), float64(vb), (vb - va).String()), Verdict: rawVerdict})
+			Change: changeText(float64(va), float64(vb), (vb - va).String()), Verdict: rawVerdict})
 		ua, errA := strconv.ParseFloat(x.CPUPerRequestUnits, 64)
 		ub, errB := strconv.ParseFloat(y.CPUPerRequestUnits, 64)
 		if errA == nil && errB == nil && unitsCompare {
 			out = append(out, Difference{Figure: role + " cost per request (calibration units)", A: fmtUnits(ua, 2), B: fmtUnits(ub, 2),
-				Change: change(ua, ub, fmt.Sprintf("%+.2f", ub-ua)), Verdict: "-"})
+				Change: changeText(ua, ub, fmt.Sprintf("%+.2f", ub-ua)), Verdict: "-"})
 		}
 	}
 	return out

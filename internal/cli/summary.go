@@ -107,15 +107,7 @@ func writeReports(obj client.Object, outcome Outcome, ci ciFlags) error {
 		}
 	}
 	if ci.summary != "" {
-		f, err := os.OpenFile(ci.summary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			return err
-		}
-		if _, err := f.WriteString(Summary(obj, outcome, ci.strict) + "\n"); err != nil {
-			_ = f.Close()
-			return err
-		}
-		return f.Close()
+		return appendFile(ci.summary, Summary(obj, outcome, ci.strict))
 	}
 	return nil
 }

@@ -1,0 +1,96 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// writeComparisonReports writes compare's JUnit file and appends its Markdown summary, as
+// asked, the way run --wait writes a run's.
+func writeComparisonReports(r Comparison, f compareFlags) error {
+	if f.junit != "" {
+		b, err := ComparisonJUnit(r, f.failInconclusive)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(f.junit, b, 0o644); err != nil {
+			return err
+		}
+	}
+	if f.summary != "" {
+		return appendFile(f.summary, ComparisonSummary(r))
+	}
+	return nil
+}
+
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text + "\n"); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ComparisonJUnit is one testsuite for the comparison and one testcase per gated figure:
+// a failure when it is slower than allowed, or inconclusive and that is to fail.
+func ComparisonJUnit(r Comparison, failInconclusive bool) ([]byte, error) {
+	s := junitSuite{Name: "compare " + r.A + " " + r.B, Time: "0",
+		Properties: []junitProperty{{"exitCode", fmt.Sprint(int(r.ExitCode))}, {"verdict", r.Verdict}}}
+	for _, d := range r.Differences {
+		if d.Gate == "" {
+			continue
+		}
+		c := junitCase{Name: d.Figure + " within " + d.Limit + " of " + r.A, Classname: "daprbench.compare", Time: "0",
+			SystemOut: fmt.Sprintf("%s: %s -> %s, change %s, 95%% interval %s: %s", d.Figure, d.A, d.B, d.Change, orDash(d.Interval), d.Gate)}
+		if d.Gate == GateSlower || d.Gate == GateInconclusive && failInconclusive {
+			c.Failure = &junitProblem{Message: d.Gate, Type: d.Gate, Text: c.SystemOut}
+			s.Failures++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, c)
+	}
+	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{s}}, "", "  ")
+	return append([]byte(xml.Header), append(b, '\n')...), err
+}
+
+// ComparisonSummary is the comparison in GitHub-flavoured Markdown; every label and value
+// is markdownText (a file name is the user's words).
+func ComparisonSummary(r Comparison) string {
+	var b strings.Builder
+	mark := "✅ passed"
+	if r.ExitCode != ExitPassed {
+		mark = fmt.Sprintf("❌ exit %d", r.ExitCode)
+	}
+	fmt.Fprintf(&b, "### daprbench compare %s → %s: %s\n\n%s\n\n", markdownText(r.A), markdownText(r.B), mark, markdownText(r.Verdict))
+	b.WriteString("| figure | A | B | change | 95% interval | verdict | gate |\n|---|---|---|---|---|---|---|\n")
+	for _, d := range r.Differences {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", markdownText(d.Figure), markdownText(d.A), markdownText(d.B),
+			markdownText(d.Change), markdownText(orDash(d.Interval)), markdownText(d.Verdict), markdownText(orDash(d.Gate)))
+	}
+	for _, s := range r.SettingsDiffer {
+		fmt.Fprintf(&b, "\nSettings differ: %s", markdownText(s))
+	}
+	return b.String()
+}

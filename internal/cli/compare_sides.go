@@ -1,0 +1,151 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// side is one result compare reads: a run, a sweep point's run, or a result exported with
+// `export` (so main's result can be an artifact of main's pipeline). Every side becomes
+// the exported document, so all three compare alike.
+type side struct {
+	label  string
+	result Export
+}
+
+// sideSource says where an argument is read from, without reading it: a kind prefix names
+// the cluster, an existing file is a file, any other word is a run's name.
+func sideInCluster(arg string) bool {
+	if kind, _, found := strings.Cut(arg, "/"); found {
+		if _, ok := kindAliases[strings.ToLower(kind)]; ok {
+			return true
+		}
+	}
+	st, err := os.Stat(arg)
+	return err != nil || !st.Mode().IsRegular()
+}
+
+// readResultFile reads an exported result (export -o json).
+func readResultFile(path string) (side, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return side{}, err
+	}
+	var e Export
+	if err := json.Unmarshal(b, &e); err != nil {
+		return side{}, fmt.Errorf("%s: not an exported result: %w", path, err)
+	}
+	if e.Schema != ExportSchema {
+		return side{}, fmt.Errorf("%s: schema %q, want %q (kubectl daprbench export RUN -o json)", path, e.Schema, ExportSchema)
+	}
+	if e.Result == nil {
+		return side{}, fmt.Errorf("%s: run %s/%s has no result (phase %s)", path, e.Run.Namespace, e.Run.Name, orDash(e.Run.Phase))
+	}
+	return side{label: path, result: e}, nil
+}
+
+// readClusterSide reads RUN, perfrun/RUN or perfsweep/SWEEP/STEP (a point by its step or
+// its run's name).
+func readClusterSide(ctx context.Context, c client.Client, ns, arg string) (side, error) {
+	kind, rest, _ := strings.Cut(arg, "/")
+	name := arg
+	if rest != "" {
+		name = rest
+	}
+	if kindAliases[strings.ToLower(kind)] == "perfsweeps" {
+		sweepName, step, ok := strings.Cut(rest, "/")
+		if !ok {
+			return side{}, fmt.Errorf("%q: name a sweep's point, perfsweep/%s/STEP (its step or its run)", arg, rest)
+		}
+		sw := &perfv1alpha1.PerfSweep{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: sweepName}, sw); err != nil {
+			return side{}, err
+		}
+		if name = pointRun(sw, step); name == "" {
+			return side{}, fmt.Errorf("%q: sweep %s has no point %q with a run", arg, sweepName, step)
+		}
+	} else if kind != arg && kindAliases[strings.ToLower(kind)] != "perfruns" {
+		return side{}, fmt.Errorf("%q: compare a RUN, perfrun/RUN, perfsweep/SWEEP/STEP or an exported result file", arg)
+	}
+	run := &perfv1alpha1.PerfRun{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, run); err != nil {
+		return side{}, err
+	}
+	if run.Status.Result == nil {
+		return side{}, fmt.Errorf("run %s has no result yet (phase %s)", name, orDash(string(run.Status.Phase)))
+	}
+	return side{label: arg, result: ToExport(run)}, nil
+}
+
+// pointRun is the run of the sweep's point named by its step or its run's name.
+func pointRun(sw *perfv1alpha1.PerfSweep, step string) string {
+	for _, p := range sw.Status.Points {
+		if p.Run != "" && (p.Run == step || strconv.Itoa(int(p.Step)) == step) {
+			return p.Run
+		}
+	}
+	return ""
+}
+
+// asRun is the exported document as the run it came from, as far as comparing needs.
+func (e Export) asRun() *perfv1alpha1.PerfRun {
+	return &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: e.Run.Namespace, Name: e.Run.Name},
+		Status: perfv1alpha1.PerfRunStatus{Environment: e.Environment, Result: e.Result}}
+}
+
+// settingsDiffer lists the settings in which two results' runs differ ("qps: 1000 → 500"):
+// a comparison of runs that differ in more than the change under test is not that change's.
+func settingsDiffer(a, b Export) []string {
+	var out []string
+	var walk func(prefix string, x, y reflect.Value)
+	walk = func(prefix string, x, y reflect.Value) {
+		for i := 0; i < x.NumField(); i++ {
+			tag, _, _ := strings.Cut(x.Type().Field(i).Tag.Get("json"), ",")
+			fx, fy := x.Field(i), y.Field(i)
+			if fx.Kind() == reflect.Struct {
+				walk(prefix+tag+".", fx, fy)
+				continue
+			}
+			if !reflect.DeepEqual(fx.Interface(), fy.Interface()) {
+				out = append(out, fmt.Sprintf("%s%s: %v → %v", prefix, tag, orDash(fmt.Sprint(fx.Interface())), orDash(fmt.Sprint(fy.Interface()))))
+			}
+		}
+	}
+	walk("", reflect.ValueOf(settingsOf(a)), reflect.ValueOf(settingsOf(b)))
+	return out
+}
+
+// settings are what a run was asked to measure, as its exported document says.
+type settings struct {
+	Scenario perfv1alpha1.Scenario `json:"scenario"`
+	Load     ExportLoad            `json:"load"`
+	Dapr     ExportDapr            `json:"dapr"`
+}
+
+func settingsOf(e Export) settings { return settings{e.Scenario, e.Load, e.Dapr} }

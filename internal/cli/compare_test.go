@@ -1,0 +1,203 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+func TestTheChangesIntervalCombinesBothSides(t *testing.T) {
+	// A 12.1ms [11.8, 12.4], B 14.0ms [13.6, 14.5]: change 1.9ms, half-widths
+	// sqrt(0.4²+0.3²) = 0.5 below and sqrt(0.5²+0.3²) ≈ 0.583 above.
+	c := changeOf(ms(12.1), ms(11.8), ms(12.4), ms(14.0), ms(13.6), ms(14.5))
+	if got, want := c.low, ms(1.4); (got - want).Abs() > time.Microsecond {
+		t.Errorf("low = %v, want %v", got, want)
+	}
+	if got, want := c.high, ms(1.9+0.5831); (got - want).Abs() > time.Microsecond {
+		t.Errorf("high = %v, want %v", got, want)
+	}
+	// Intervals that overlap ([11.8, 12.4] and [12.2, 12.9]) can still show a change.
+	if v := changeOf(ms(12.1), ms(11.8), ms(12.4), ms(12.6), ms(12.2), ms(12.9)).verdict(); v != VerdictNoDifference {
+		t.Errorf("0.5ms with half-widths near 0.45: %s", v)
+	}
+	if v := changeOf(ms(12.1), ms(12.0), ms(12.2), ms(12.4), ms(12.3), ms(12.5)).verdict(); v != VerdictSlower {
+		t.Errorf("0.3ms beyond half-widths near 0.14, though the intervals nearly touch: %s", v)
+	}
+}
+
+func TestTheGate(t *testing.T) {
+	pct := func(s string) *maxSlowdown {
+		m := &maxSlowdown{}
+		if err := m.Set(s); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	slower := changeOf(ms(10), ms(9.8), ms(10.2), ms(12), ms(11.8), ms(12.2)) // +2ms ± ~0.28
+	same := changeOf(ms(10), ms(9.5), ms(10.5), ms(10.1), ms(9.6), ms(10.6))  // +0.1ms ± ~0.7
+	cases := []struct {
+		name  string
+		c     delta
+		limit string
+		want  string
+	}{
+		{"slower beyond noise, no slowdown allowed", slower, "0", GateSlower},
+		{"slower, but within 25%", slower, "25%", GatePassed},
+		{"slower by more than 10%", slower, "10%", GateSlower},
+		{"limit inside the interval", slower, "2ms", GateInconclusive},
+		{"no change shown, none allowed", same, "0", GateInconclusive},
+		{"no change shown, 10% allowed", same, "10%", GatePassed},
+		{"one repetition", changeWithoutInterval(ms(10), ms(10)), "10%", GateInconclusive},
+	}
+	for _, c := range cases {
+		if got, _ := c.c.gate(pct(c.limit)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	for _, bad := range []string{"-5%", "ten%", "fast", "-1ms", "NaN%"} {
+		if err := (&maxSlowdown{}).Set(bad); err == nil {
+			t.Errorf("--max-slowdown %s accepted", bad)
+		}
+	}
+}
+
+// The golden pairs: a slower run, a faster one and one within noise, each against the same
+// reference, by exit code.
+func TestCompareExitsWithTheGatesVerdict(t *testing.T) {
+	createRun(t, "cmp-ref", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "cmp-slower", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
+	createRun(t, "cmp-faster", nil, nil, sampleResult("10.0ms", "9.7ms", "10.3ms", "380m"), false)
+	createRun(t, "cmp-same", nil, nil, sampleResult("12.2ms", "11.8ms", "12.6ms", "392m"), false)
+	cases := []struct {
+		b    string
+		args []string
+		want ExitCode
+		line string // the added p90 row holds it
+	}{
+		{"cmp-slower", nil, ExitRegressed, "slower " + GateSlower},
+		{"cmp-slower", []string{"--max-slowdown", "25%"}, ExitPassed, "slower " + GatePassed},
+		{"cmp-faster", nil, ExitPassed, "faster " + GatePassed},
+		{"cmp-same", nil, ExitPassed, VerdictNoDifference + " " + GateInconclusive},
+		{"cmp-same", []string{"--fail-inconclusive"}, ExitThresholds, VerdictNoDifference + " " + GateInconclusive},
+		{"cmp-same", []string{"--max-slowdown", "10%", "--fail-inconclusive"}, ExitPassed, VerdictNoDifference + " " + GatePassed},
+	}
+	for _, c := range cases {
+		out, err := run(t, append([]string{"compare", "cmp-ref", c.b}, c.args...)...)
+		if got := ExitCodeOf(err); got != c.want {
+			t.Errorf("compare cmp-ref %s %v: exit %d, want %d\n%s", c.b, c.args, got, c.want, out)
+		}
+		if row := rowOf(out, "added p90"); !strings.Contains(squeeze(row), c.line) {
+			t.Errorf("compare cmp-ref %s %v: added p90 row %q lacks %q", c.b, c.args, row, c.line)
+		}
+	}
+}
+
+func rowOf(out, figure string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, figure+" ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// main's result, exported as main's pipeline keeps it, against a run in the cluster and
+// against a sweep's point; two files compare without a cluster.
+func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
+	createRun(t, "cmp-main", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "cmp-pr", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
+	dir := t.TempDir()
+	main := filepath.Join(dir, "main.json")
+	out, err := run(t, "export", "cmp-main", "-o", "json")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if err := os.WriteFile(main, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	junit, summary := filepath.Join(dir, "compare.xml"), filepath.Join(dir, "summary.md")
+	out, err = run(t, "compare", main, "perfrun/cmp-pr", "--junit", junit, "--summary", summary)
+	if ExitCodeOf(err) != ExitRegressed || !strings.Contains(squeeze(rowOf(out, "added p90")), "slower "+GateSlower) {
+		t.Fatalf("file against run: exit %d\n%s", ExitCodeOf(err), out)
+	}
+	var suites junitSuites
+	b, _ := os.ReadFile(junit)
+	if err := xml.Unmarshal(b, &suites); err != nil || len(suites.Suites) != 1 || suites.Suites[0].Tests != 3 || suites.Suites[0].Failures != 1 {
+		t.Errorf("JUnit: one suite, three gated figures, p90 alone slower: %+v %v", suites, err)
+	}
+	if md, _ := os.ReadFile(summary); !strings.Contains(string(md), "❌ exit 4") || !strings.Contains(string(md), "| added p90 | 12.1ms | 14ms |") {
+		t.Errorf("summary:\n%s", md)
+	}
+
+	pr := filepath.Join(dir, "pr.json")
+	out, _ = run(t, "export", "cmp-pr", "-o", "json")
+	_ = os.WriteFile(pr, []byte(out), 0o644)
+	var cmp Comparison
+	out, err = runWithoutCluster(t, "compare", main, pr, "-o", "json")
+	if jerr := json.Unmarshal([]byte(out), &cmp); jerr != nil || ExitCodeOf(err) != ExitRegressed || cmp.ExitCode != ExitRegressed || len(cmp.Differences) == 0 {
+		t.Errorf("two files, no cluster: %v %v %+v\n%s", err, jerr, cmp, out)
+	}
+
+	sw := &perfv1alpha1.PerfSweep{}
+	sw.Name, sw.Namespace = "cmp-sweep", "default"
+	sw.Spec.Template.Spec = perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000}}
+	sw.Spec.Points = &perfv1alpha1.SweepPoints{Connections: []int32{8}}
+	if err := k8s.Create(context.Background(), sw); err != nil {
+		t.Fatal(err)
+	}
+	sw.Status.Points = []perfv1alpha1.SweepPointStatus{{Step: 0, Connections: 8, Run: "cmp-pr"}}
+	if err := k8s.Status().Update(context.Background(), sw); err != nil {
+		t.Fatal(err)
+	}
+	for _, point := range []string{"perfsweep/cmp-sweep/0", "perfsweep/cmp-sweep/cmp-pr"} {
+		if out, err := run(t, "compare", "cmp-main", point); ExitCodeOf(err) != ExitRegressed {
+			t.Errorf("against %s: exit %d\n%s", point, ExitCodeOf(err), out)
+		}
+	}
+	if out, err := run(t, "compare", "cmp-main", "perfsweep/cmp-sweep/7"); ExitCodeOf(err) != ExitCouldNotRun || !strings.Contains(out+err.Error(), "no point") {
+		t.Errorf("a missing point: %v\n%s", err, out)
+	}
+}
+
+// runWithoutCluster executes the plugin with a client that fails the test when asked for:
+// what it does, it does without connecting. Only stdout is returned.
+func runWithoutCluster(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := newCommand(Streams{Out: &out, ErrOut: &errOut}, func() (client.WithWatch, error) {
+		t.Errorf("%v connected to the cluster", args)
+		return nil, errors.New("no cluster in this test")
+	})
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
