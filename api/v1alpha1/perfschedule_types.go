@@ -40,6 +40,10 @@ const LabelSchedule = "perf.daprbench.io/schedule"
 // AnnotationScheduledTime records the slot a scheduled PerfRun was created for (RFC 3339).
 const AnnotationScheduledTime = "perf.daprbench.io/scheduled-time"
 
+// AnnotationFromSchedule names the schedule whose template a manual run was made from
+// (kubectl daprbench run --from=perfschedule/NAME); such a run is not one of its slots.
+const AnnotationFromSchedule = "perf.daprbench.io/from-schedule"
+
 // AnnotationTemplateHash records which template a scheduled PerfRun was made from: runs
 // are compared only with earlier runs of the same template.
 const AnnotationTemplateHash = "perf.daprbench.io/template-hash"

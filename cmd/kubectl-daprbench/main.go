@@ -19,17 +19,14 @@ limitations under the License.
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/daprbench/daprbench/internal/cli"
 )
 
-// main exits with the command's code: 0 passed, 1 could not run, 2–6 a finished run's
-// verdict (cli.ExitCode; the README's table).
+// main exits with the command's code: 0 passed, 1 could not run, 2–7 a finished run's
+// verdict (cli.ExitCode; the README's table). SIGINT or SIGTERM during run --wait cancels
+// the run.
 func main() {
-	if err := cli.NewCommand(cli.Streams{Out: os.Stdout, ErrOut: os.Stderr}).Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "Error:", cli.ForTerminal(err.Error())) // it may quote a condition message
-		os.Exit(int(cli.ExitCodeOf(err)))
-	}
+	os.Exit(int(cli.Execute(cli.Streams{Out: os.Stdout, ErrOut: os.Stderr}, os.Args[1:])))
 }

@@ -185,6 +185,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 func (r *Reconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.PerfRun, events *pass.Events) (ctrl.Result, error) {
 	steps := []step{
+		{"cancel", r.honourCancel},
 		{"preflight", r.preflight},
 		{"namespace share", r.waitForNamespaceShare},
 		{"timeout", r.enforceTimeout},

@@ -73,7 +73,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		r.plan(sw)
 	}
 	q := &pass.Events{}
-	err := r.advance(ctx, sw, q)
+	cancelled, err := r.cancel(ctx, sw, q)
+	if !cancelled {
+		err = r.advance(ctx, sw, q)
+	}
 	res, _, err := pass.Finish(ctx, r.Client, r.Recorder, pass.End{Orig: orig, Obj: sw, OrigStatus: orig.Status, Status: sw.Status,
 		OrigConditions: orig.Status.Conditions, Conditions: sw.Status.Conditions, Now: metav1.NewTime(r.Clock.Now()), Events: q, Err: err})
 	return res, err

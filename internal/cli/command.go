@@ -72,6 +72,9 @@ func newCommand(streams Streams, newClient func() (client.WithWatch, error)) *co
 	}
 	root := &cobra.Command{
 		Use:          "kubectl-daprbench",
+		Annotations:  map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl daprbench"},
+		// Flags are checked before anything is read or any connection made.
+		PersistentPreRunE: func(*cobra.Command, []string) error { return o.output.validate() },
 		Short:        "Start daprbench's runs and sweeps from CI, and read them: lists, reports, charts, comparisons, trends",
 		SilenceUsage: true,
 		// main prints the error once, beside its exit code.
@@ -82,7 +85,7 @@ func newCommand(streams Streams, newClient func() (client.WithWatch, error)) *co
 	o.config.AddFlags(root.PersistentFlags())
 	o.output.addFlags(root.PersistentFlags())
 	root.AddCommand(newRunCommand(o), newWatchCommand(o), newListCommand(o), newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newExportCommand(o),
-		newVersionCommand(o))
+		newVersionCommand(o), newCancelCommand(o))
 	return root
 }
 

@@ -127,9 +127,21 @@ func newExportCommand(o *options) *cobra.Command {
 --format fortio: one fortio result JSON per path in --dir, from the run's full histograms
   (latency from each request's scheduled send, every repetition merged): fortio report
   and any tool reading fortio's JSON show them.
---format csv: one row per run, or per point of a sweep (history SCHEDULE -o csv: per run).`,
+--format csv (or -o csv): one row per run, or per point of a sweep (history SCHEDULE -o csv:
+  per run). -o yaml and the template printers print the JSON document their way.`,
 		ValidArgsFunction: o.completeRuns(true),
 		Args:              cobra.ExactArgs(1),
+		PreRunE: func(*cobra.Command, []string) error {
+			switch {
+			case format != "json" && format != "fortio" && format != "csv":
+				return fmt.Errorf("unknown --format %q: use json, fortio or csv", format)
+			case o.output.format() == "csv" && format == "fortio":
+				return fmt.Errorf("-o csv and --format fortio: choose one")
+			case o.output.format() == "csv":
+				format = "csv" // -o csv is --format csv
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
@@ -165,8 +177,6 @@ func newExportCommand(o *options) *cobra.Command {
 					fprintf(o.streams.ErrOut, "%s\n", s)
 				}
 				return err
-			case format != "json":
-				return fmt.Errorf("unknown --format %q: use json, fortio or csv", format)
 			case !o.output.table():
 				_, err := o.printData(ToExport(run))
 				return err

@@ -83,10 +83,14 @@ func newHistoryCommand(o *options) *cobra.Command {
 			if w := calibrationSpread(runs); w != "" {
 				text += "\n" + w + "\n"
 			}
-			return o.printAndWrite(orDefault(dir, "daprbench-history-"+args[0]), "schedule "+args[0], text, plots.ForHistory(args[0], runs))
+			out, err := reportDir(dir, "daprbench-history-"+args[0])
+			if err != nil {
+				return err
+			}
+			return o.printAndWrite(out, "schedule "+args[0], text, plots.ForHistory(args[0], runs))
 		},
 	}
-	cmd.Flags().StringVar(&dir, "dir", "", "folder for the trend charts and report.html (default daprbench-history-SCHEDULE)")
+	cmd.Flags().StringVar(&dir, "dir", "", "folder for the trend charts and report.html (default: a new temporary folder, daprbench-history-SCHEDULE-*, named in the output)")
 	return cmd
 }
 

@@ -49,8 +49,12 @@ const (
 	// a CPU limit throttled a measured container (CPULimitBound): the figures are real but
 	// are not the ones asked for.
 	ExitNotClean ExitCode = 5
-	// ExitStillRunning: --timeout passed before the run finished; it goes on in the cluster.
+	// ExitStillRunning: --timeout passed before the run finished (or watch was interrupted);
+	// it goes on in the cluster.
 	ExitStillRunning ExitCode = 6
+	// ExitCancelled: the run was cancelled: run --wait received SIGINT or SIGTERM and
+	// cancelled it, or someone else did (kubectl daprbench cancel).
+	ExitCancelled ExitCode = 7
 )
 
 // Outcome is a finished run's exit code and the words that explain it.
@@ -70,6 +74,9 @@ func RunOutcome(run *perfv1alpha1.PerfRun, strict bool) Outcome {
 		return c
 	}
 	if c := cond(perfv1alpha1.ConditionFailed); c != nil && c.Status == metav1.ConditionTrue {
+		if c.Reason == perfv1alpha1.ReasonCancelled {
+			return Outcome{ExitCancelled, c.Reason + ": " + c.Message}
+		}
 		if c.Reason == perfv1alpha1.ReasonThresholdsViolated {
 			return Outcome{ExitThresholds, c.Reason + ": " + c.Message}
 		}
@@ -98,6 +105,9 @@ func SweepOutcome(sw *perfv1alpha1.PerfSweep) Outcome {
 	for _, t := range []string{perfv1alpha1.ConditionSucceeded, perfv1alpha1.ConditionFailed} {
 		if c := meta.FindStatusCondition(sw.Status.Conditions, t); c != nil && c.Status == metav1.ConditionTrue {
 			msg = c.Reason + ": " + c.Message
+			if c.Reason == perfv1alpha1.ReasonCancelled {
+				return Outcome{ExitCancelled, msg}
+			}
 		}
 	}
 	if sw.Status.Phase == perfv1alpha1.PhaseSucceeded {

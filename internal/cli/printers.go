@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -171,6 +172,15 @@ func (o *options) templateFormat() string {
 
 // unknown turns cli-runtime's "no printer" error into one that lists the plugin's
 // formats too.
+// validate refuses an output format no command prints, before any connection is made.
+func (p *output) validate() error {
+	if slices.Contains(ownFormats, p.format()) || p.table() {
+		return nil
+	}
+	_, err := p.flags.ToPrinter()
+	return p.unknown(err)
+}
+
 func (p *output) unknown(err error) error {
 	if genericclioptions.IsNoCompatiblePrinterError(err) {
 		return fmt.Errorf("unknown output format %q: use one of %s", p.format(), strings.Join(p.formats(), ", "))

@@ -72,10 +72,14 @@ func newReportCommand(o *options) *cobra.Command {
 				}
 				text, figures = sweepTable(v), plots.ForSweep(v)
 			}
-			return o.printAndWrite(orDefault(dir, "daprbench-report-"+obj.GetName()), obj.GetName(), text, figures)
+			out, err := reportDir(dir, "daprbench-report-"+obj.GetName())
+			if err != nil {
+				return err
+			}
+			return o.printAndWrite(out, obj.GetName(), text, figures)
 		},
 	}
-	cmd.Flags().StringVar(&dir, "dir", "", "folder for the charts and report.html (default daprbench-report-NAME)")
+	cmd.Flags().StringVar(&dir, "dir", "", "folder for the charts and report.html (default: a new temporary folder, daprbench-report-NAME-*, named in the output)")
 	return cmd
 }
 
@@ -133,12 +137,15 @@ func (o *options) printAndWrite(dir, title, text string, figures []plots.Chart) 
 	return nil
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
+// reportDir is the folder asked for, or a new temporary one: a report never lands in the
+// current directory (a checkout, in CI) unless asked.
+func reportDir(dir, prefix string) (string, error) {
+	if dir != "" {
+		return dir, nil
 	}
-	return s
+	return os.MkdirTemp("", prefix+"-")
 }
+
 
 // writeReport renders the charts into dir and writes report.html with the tables and
 // every chart inlined, so the one file can be mailed or attached to a CI run.

@@ -20,12 +20,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -34,7 +32,10 @@ import (
 
 // ciFlags are what `run` and `watch` share: how long to wait and what to write for CI.
 type ciFlags struct {
-	timeout time.Duration
+	// cancelOnInterrupt: SIGINT or SIGTERM cancels the run followed (run --wait), rather
+	// than only ending the wait (watch).
+	cancelOnInterrupt bool
+	timeout           time.Duration
 	junit   string
 	summary string
 	strict  bool
@@ -48,51 +49,79 @@ func (f *ciFlags) bind(cmd *cobra.Command) {
 }
 
 func newRunCommand(o *options) *cobra.Command {
-	var file string
+	var in inputFlags
 	var wait bool
-	var ci ciFlags
+	ci := ciFlags{cancelOnInterrupt: true}
 	cmd := &cobra.Command{
-		Use:   "run -f FILE [--wait]",
-		Short: "Start a PerfRun or PerfSweep from a file (a new object each time) and, with --wait, follow it and exit with its verdict",
-		Long: `Creates the PerfRun or PerfSweep in FILE under a generated name (its name, a dash and a
-suffix), so running the same file twice starts two runs. With --wait it follows the object
-with a watch until it finishes and exits:
+		Use:   "run (-f FILE|DIR|URL | -k DIR | --from=perfschedule/NAME) [--wait]",
+		Short: "Start PerfRuns or PerfSweeps from files (a new object each time) and, with --wait, follow one and exit with its verdict",
+		Long: `Creates each PerfRun or PerfSweep in the files under a generated name (its name, a dash
+and a suffix), so running the same file twice starts two runs. -f takes files, directories
+(-R: and their subdirectories), URLs and - (stdin), as kubectl create does; -k a
+kustomization; --from=perfschedule/NAME a run of the schedule's template (kept out of the
+schedule's own history).
+
+With --wait it follows the one object with a watch until it finishes and exits:
   0 passed; 1 could not run (bad file, admission refused, cluster unreachable);
   2 Failed for a runtime reason; 3 a threshold violated or inconclusive;
-  4 regressed; 5 Saturated or CPULimitBound (--strict only); 6 --timeout passed first.`,
+  4 regressed; 5 Saturated or CPULimitBound (--strict only); 6 --timeout passed first;
+  7 cancelled (SIGINT or SIGTERM cancels the run, as "kubectl daprbench cancel" does).`,
+		Example: `  kubectl daprbench run -f https://raw.githubusercontent.com/daprbench/daprbench/main/config/samples/perf_v1alpha1_perfrun_smoke.yaml --wait
+  kubectl daprbench run --from=perfschedule/nightly --wait --junit junit.xml
+  kubectl daprbench run -f perfrun.yaml -o name`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !wait && (ci.junit != "" || ci.summary != "" || ci.timeout != 0) {
-				return fmt.Errorf("--junit, --summary and --timeout need --wait")
+		PreRunE: func(*cobra.Command, []string) error {
+			if !wait && (ci.junit != "" || ci.summary != "" || ci.timeout != 0 || ci.strict) {
+				return fmt.Errorf("--junit, --summary, --strict and --timeout need --wait")
 			}
-			obj, err := readRunFile(file, cmd.InOrStdin())
-			if err != nil {
-				return err
+			return in.validate()
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var objs []client.Object
+			if in.from == "" {
+				var err error
+				if objs, err = o.readObjects(in); err != nil {
+					return err
+				}
+				if wait && len(objs) > 1 {
+					return fmt.Errorf("--wait follows one object; the input holds %d (start them without --wait, then watch each)", len(objs))
+				}
 			}
 			c, ns, err := o.connect()
 			if err != nil {
 				return err
 			}
-			if err := placeIn(obj, ns, o.namespaceFlag() != ""); err != nil {
-				return err
-			}
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
-			if err := c.Create(ctx, obj); err != nil {
-				return fmt.Errorf("creating %s: %w", kindOf(obj), err)
+			if in.from != "" {
+				run, err := runFromSchedule(ctx, c, ns, in.from)
+				if err != nil {
+					return err
+				}
+				objs = []client.Object{run}
 			}
-			if !wait && !o.output.table() {
-				return o.printObject(obj)
+			for _, obj := range objs {
+				if err := placeIn(obj, ns, o.namespaceFlag() != ""); err != nil {
+					return err
+				}
+				if err := c.Create(ctx, obj); err != nil {
+					return fmt.Errorf("creating %s: %w", kindOf(obj), err)
+				}
+				if !wait && !o.output.table() {
+					if err := o.printObject(obj); err != nil {
+						return err
+					}
+					continue
+				}
+				fprintf(o.messages(), "%s/%s created\n", strings.ToLower(kindOf(obj)), obj.GetName())
 			}
-			fprintf(o.messages(), "%s/%s created\n", strings.ToLower(kindOf(obj)), obj.GetName())
 			if !wait {
 				return nil
 			}
-			return o.waitAndJudge(cmd.Context(), c, obj, ci)
+			return o.waitAndJudge(cmd.Context(), c, objs[0], ci)
 		},
 	}
-	cmd.Flags().StringVarP(&file, "filename", "f", "", "the PerfRun or PerfSweep to start (- reads stdin)")
-	_ = cmd.MarkFlagRequired("filename")
+	in.bind(cmd)
 	cmd.Flags().BoolVar(&wait, "wait", false, "follow the run until it finishes and exit with its verdict")
 	ci.bind(cmd)
 	return cmd
@@ -105,32 +134,6 @@ func (o *options) messages() io.Writer {
 		return o.streams.Out
 	}
 	return o.streams.ErrOut
-}
-
-// readRunFile decodes the one PerfRun or PerfSweep in a file.
-func readRunFile(path string, stdin io.Reader) (client.Object, error) {
-	var b []byte
-	var err error
-	if path == "-" {
-		b, err = io.ReadAll(stdin)
-	} else {
-		b, err = os.ReadFile(path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if docs := strings.Split(strings.TrimSpace(string(b)), "\n---"); len(docs) > 1 && strings.TrimSpace(docs[1]) != "" {
-		return nil, fmt.Errorf("%s: holds more than one object; give one PerfRun or PerfSweep", path)
-	}
-	decoded, gvk, err := serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer().Decode(b, nil, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	switch obj := decoded.(type) {
-	case *perfv1alpha1.PerfRun, *perfv1alpha1.PerfSweep:
-		return obj.(client.Object), nil
-	}
-	return nil, fmt.Errorf("%s: a %s; run starts a PerfRun or a PerfSweep", path, gvk.Kind)
 }
 
 // placeIn names the object afresh (generateName from its name) and puts it in ns: the
@@ -163,13 +166,13 @@ func kindOf(obj client.Object) string {
 
 // waitAndJudge follows obj until it finishes, writes the reports asked for, prints the
 // finished object when -o asks for it, and returns the exit code's error (nil: passed).
-func (o *options) waitAndJudge(ctx context.Context, c client.WithWatch, obj client.Object, ci ciFlags) error {
+func (o *options) waitAndJudge(parent context.Context, c client.WithWatch, obj client.Object, ci ciFlags) error {
 	key := client.ObjectKeyFromObject(obj)
 	timeout := ci.timeout
 	if timeout == 0 {
 		timeout = defaultWait(obj)
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	progress := newProgressWriter(o.messages())
 	stopTicking := progress.tick(ctx)
@@ -195,7 +198,12 @@ func (o *options) waitAndJudge(ctx context.Context, c client.WithWatch, obj clie
 		}
 	}
 	stopTicking()
-	if err != nil {
+	switch {
+	case err != nil && parent.Err() != nil && ci.cancelOnInterrupt:
+		return o.cancelInterrupted(c, obj)
+	case err != nil && parent.Err() != nil:
+		return &exitError{ExitStillRunning, fmt.Sprintf("interrupted; %s %s goes on in the cluster", kindOf(obj), key)}
+	case err != nil:
 		return waitError(kindOf(obj), key, timeout, err)
 	}
 	if err := writeReports(finished, outcome, ci); err != nil {

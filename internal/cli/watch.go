@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
@@ -30,22 +29,22 @@ import (
 func newWatchCommand(o *options) *cobra.Command {
 	var ci ciFlags
 	cmd := &cobra.Command{
-		Use:               "watch RUN",
-		Short:             "Follow a run until it finishes (phase, repetition, elapsed and remaining time) and exit with its verdict, as run --wait does",
-		ValidArgsFunction: o.completeRuns(false),
+		Use:               "watch (RUN | perfrun/RUN | perfsweep/SWEEP)",
+		Short:             "Follow a run or a sweep until it finishes (phase, repetition, elapsed and remaining time) and exit with its verdict, as run --wait does",
+		ValidArgsFunction: o.completeRuns(true),
 		Args:              cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, ns, err := o.connect()
 			if err != nil {
 				return err
 			}
-			run := &perfv1alpha1.PerfRun{}
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
-			if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: args[0]}, run); err != nil {
+			obj, err := getRunOrSweep(ctx, c, ns, args[0])
+			if err != nil {
 				return err
 			}
-			return o.waitAndJudge(cmd.Context(), c, run, ci)
+			return o.waitAndJudge(cmd.Context(), c, obj, ci)
 		},
 	}
 	ci.bind(cmd)
