@@ -14,9 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package thresholds judges a run's result against spec.thresholds, noise-aware: a limit on
-// added latency that lies inside the figure's confidence interval, or a limit on measured
-// latency inside the spread of its repetitions, is Inconclusive, not a coin-flip pass or fail.
+// Package thresholds judges a run's result against spec.thresholds and its variants'
+// thresholds, noise-aware: a limit on added latency (or on a variant's difference from the
+// first) that lies inside the figure's confidence interval, or a limit on measured latency
+// inside the spread of its repetitions, is Inconclusive, not a coin-flip pass or fail.
 package thresholds
 
 import (
