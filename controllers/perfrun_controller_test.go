@@ -751,6 +751,47 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(latest(violated).Status.Result.Added.P90.Duration).To(BeNumerically("~", 2550*time.Microsecond, 50*time.Microsecond), "the result is kept")
 	})
 
+	It("judges a variant's thresholds on its difference from the first into ThresholdsMet, and re-judges an edit of them", func() {
+		run := createRun(ns, "variants", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Repetitions = 3
+			s.Variants = []perfv1alpha1.SidecarVariant{{Name: "base"}, {Name: "fast", LogLevel: "debug",
+				Thresholds: &perfv1alpha1.VariantThresholds{MaxSlowdownP90: &metav1.Duration{Duration: 200 * time.Microsecond}}}}
+			s.Cleanup = perfv1alpha1.CleanupNever // envtest collects no garbage: the targets stay for the re-judged generation
+		})
+		markAvailable(ns, "variants-target")
+		markAvailable(ns, "variants-target-fast")
+		// fast is 300, 320 and 310 µs slower than base in the three repetitions: its p90
+		// difference's interval lies wholly above the 200 µs limit.
+		var runs []result.Run
+		for i, slower := range []int64{300, 320, 310} {
+			runs = append(runs, summaryRun(result.Baseline, i, 500), summaryRun(result.Dapr, i, 1000), summaryRun(result.DaprVariant(1), i, 1000+slower))
+		}
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: runs}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), "without failRun a violation does not fail the run")
+		fast := latest(run).Status.Result.Variants[1]
+		Expect(fast.DifferenceInterval.Low.P90.Duration).To(BeNumerically(">", 200*time.Microsecond))
+		c := conditionOf(run, perfv1alpha1.ConditionThresholdsMet)
+		Expect(c).NotTo(BeNil(), "the variant's thresholds are gates: ThresholdsMet reports them")
+		Expect(c.Status).To(Equal(metav1.ConditionFalse))
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonThresholdsViolated))
+		Expect(c.Message).To(Equal(fmt.Sprintf("variant fast p90 slowdown %s (95%% interval %s..%s) (limit <= 200µs): VIOLATED",
+			fast.Difference.P90.Duration, fast.DifferenceInterval.Low.P90.Duration, fast.DifferenceInterval.High.P90.Duration)))
+
+		By("a looser limit on the variant: the same result, judged again")
+		editSpec(run, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Variants[1].Thresholds.MaxSlowdownP90 = &metav1.Duration{Duration: time.Millisecond}
+		})
+		Eventually(func() string {
+			c := conditionOf(run, perfv1alpha1.ConditionThresholdsMet)
+			if c == nil || c.ObservedGeneration != 2 {
+				return ""
+			}
+			return string(c.Status) + " " + c.Message
+		}, 10*time.Second).Should(MatchRegexp(`^True variant fast p90 slowdown 3[0-9]{2}µs \(95% interval .*\) \(limit <= 1ms\): met$`))
+		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(ContainSubstring("re-judged: generation 2 changed only the thresholds"))
+		Expect(exists(&batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "variants-load-2"}})()).To(BeFalse(), "no load for a thresholds-only edit")
+	})
+
 	It("ends Saturated, claiming no added latency, when the load tester could not keep its schedule", func() {
 		run := createRun(ns, "behind", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Load.Connections = 1 })
 		markAvailable(ns, "behind-target")

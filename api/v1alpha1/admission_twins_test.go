@@ -84,6 +84,11 @@ func variantWith(fields map[string]any) []any {
 	return []any{v}
 }
 
+// secondVariantThresholds is two variants, the second gated by these thresholds.
+func secondVariantThresholds(thresholds map[string]any) []any {
+	return []any{map[string]any{"name": "a"}, map[string]any{"name": "b", "thresholds": thresholds}}
+}
+
 var _ = Describe("Admission refusals of the shared-cluster review", func() {
 	DescribeTable("refuses the object with a message naming the field, and admits its valid twin",
 		func(k kind, want []string, bad, good objEdit) {
@@ -215,6 +220,28 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 		Entry("a long name on the first variant, whose target keeps the run's own name", runKind, []string{"metadata.name and a variant's name"},
 			both(at("metadata.name", strings.Repeat("r", 40)), at("spec.variants", []any{map[string]any{"name": "twelve-chars"}, map[string]any{"name": "b"}, map[string]any{"name": "long-variant"}})),
 			both(at("metadata.name", strings.Repeat("r", 40)), at("spec.variants", []any{map[string]any{"name": "twelve-chars"}, map[string]any{"name": "b"}}))),
+		// Issue #36: a later variant's thresholds gate its difference from the first.
+		Entry("thresholds on the first variant, the reference", runKind, []string{"spec.variants", "variants[0].thresholds: the first variant is the reference"},
+			at("spec.variants", []any{map[string]any{"name": "a", "thresholds": map[string]any{"maxSlowdownP90": "200us"}}, map[string]any{"name": "b"}}),
+			at("spec.variants", []any{map[string]any{"name": "a"}, map[string]any{"name": "b", "thresholds": map[string]any{"maxSlowdownP90": "200us"}}})),
+		Entry("a variant's slowdown limit of zero", runKind, []string{"spec.variants[1].thresholds.maxSlowdownP90", "must be above 0s and at most 1h"},
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownP90": "0s"})),
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownP90": "1ns"}))),
+		Entry("a variant's slowdown limit beyond an hour", runKind, []string{"spec.variants[1].thresholds.maxSlowdownP50", "must be above 0s and at most 1h"},
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownP50": "1h0m1s"})),
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownP50": "1h"}))),
+		Entry("a variant's slowdown limit that is not a duration", runKind, []string{"spec.variants[1].thresholds.maxSlowdownP99", "should match"},
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownP99": "-5ms"})),
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownP99": "5ms"}))),
+		Entry("a variant's slowdown limit of 33 characters", runKind, []string{"spec.variants[1].thresholds.maxSlowdownP99", "may not be more than 32"},
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownP99": strings.Repeat("0", 30) + "1ms"})),
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownP99": strings.Repeat("0", 29) + "1ms"}))),
+		Entry("a variant's slowdown percent of zero", runKind, []string{"spec.variants[1].thresholds.maxSlowdownPercent", "greater than or equal to 1"},
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownPercent": int64(0)})),
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownPercent": int64(1)}))),
+		Entry("a variant's slowdown percent above 1000", runKind, []string{"spec.variants[1].thresholds.maxSlowdownPercent", "less than or equal to 1000"},
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownPercent": int64(1001)})),
+			at("spec.variants", secondVariantThresholds(map[string]any{"maxSlowdownPercent": int64(1000)}))),
 		Entry("an image carrying terminal escapes", runKind, []string{"spec.target.image", "should match"},
 			at("spec.target.image", "ghcr.io/dapr/daprd:1.16.0\x1b[2J\a"), at("spec.target.image", "ghcr.io/dapr/daprd:1.16.0")),
 		Entry("an image carrying markup", runKind, []string{"spec.loadTester.image", "should match"},

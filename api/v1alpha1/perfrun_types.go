@@ -126,9 +126,11 @@ type PerfRunSpec struct {
 	// of its own (same image, resources and placement), measured interleaved with the others
 	// and with the baseline through the same load tester and its one sidecar, so only the
 	// target's sidecar differs. The result holds each variant's figures and its difference
-	// from the first. Needs ServiceInvocation through Dapr.
+	// from the first, which each later variant's thresholds may gate. Needs ServiceInvocation
+	// through Dapr.
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=4
+	// +kubebuilder:validation:XValidation:rule="self.size() == 0 || !has(self[0].thresholds)",message="variants[0].thresholds: the first variant is the reference the others are compared with; set thresholds on a later variant"
 	// +listType=map
 	// +listMapKey=name
 	// +optional

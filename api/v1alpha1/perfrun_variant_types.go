@@ -16,6 +16,8 @@ limitations under the License.
 
 package v1alpha1
 
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 // Protocol is an invocation protocol.
 // +kubebuilder:validation:Enum=HTTP;GRPC
 type Protocol string
@@ -96,4 +98,49 @@ type SidecarVariant struct {
 	// the reason (mTLS is cluster-wide in Dapr) rather than dropped as an unknown field.
 	// +optional
 	MTLS *MTLSMode `json:"mtls,omitempty"`
+
+	// thresholds gate this variant's difference from the first variant (its latency minus
+	// the first's, status.result.variants[].difference), judged with that difference's 95%
+	// interval and reported with spec.thresholds in the ThresholdsMet condition
+	// (spec.thresholds.failRun applies to them too). Not on the first variant: it is the
+	// reference the others are compared with.
+	// +optional
+	Thresholds *VariantThresholds `json:"thresholds,omitempty"`
+}
+
+// VariantThresholds are the most a variant may be slower than the first variant, in time
+// or in percent of the first's latency. Each limit is judged against the difference's 95%
+// interval between repetitions: met when its high end is at or below the limit, violated
+// when its low end is above it, Inconclusive when the limit lies inside it, and
+// Inconclusive with one repetition (an interval within one run cannot see what changed
+// between the variants' runs).
+type VariantThresholds struct {
+	// maxSlowdownP50 is the most the variant's p50 may exceed the first variant's.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxSlowdownP50 must be above 0s and at most 1h"
+	// +optional
+	MaxSlowdownP50 *metav1.Duration `json:"maxSlowdownP50,omitempty"`
+	// maxSlowdownP90 is the most the variant's p90 may exceed the first variant's.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxSlowdownP90 must be above 0s and at most 1h"
+	// +optional
+	MaxSlowdownP90 *metav1.Duration `json:"maxSlowdownP90,omitempty"`
+	// maxSlowdownP99 is the most the variant's p99 may exceed the first variant's.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxSlowdownP99 must be above 0s and at most 1h"
+	// +optional
+	MaxSlowdownP99 *metav1.Duration `json:"maxSlowdownP99,omitempty"`
+	// maxSlowdownPercent is the most the variant may be slower than the first variant at p90
+	// and at p99, in percent of the first variant's latency at that percentile (10: a p90 of
+	// 2ms allows 200µs more). Two limits, judged as the ones above.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	// +optional
+	MaxSlowdownPercent *int32 `json:"maxSlowdownPercent,omitempty"`
 }

@@ -29,11 +29,15 @@ import (
 	"github.com/daprbench/daprbench/internal/assess"
 )
 
-// measuredSpec fingerprints what a spec measures: everything but its thresholds, which
-// only judge the result.
+// measuredSpec fingerprints what a spec measures: everything but its thresholds and its
+// variants' thresholds, which only judge the result. (A spec without either fingerprints
+// as it did before variants had thresholds.)
 func measuredSpec(spec *perfv1alpha1.PerfRunSpec) string {
 	s := spec.DeepCopy()
 	s.Thresholds = nil
+	for i := range s.Variants {
+		s.Variants[i].Thresholds = nil
+	}
 	b, _ := json.Marshal(s) // a struct of plain fields: cannot fail
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])

@@ -210,3 +210,31 @@ func TestRejudgeJudgesTheStoredResultAgainstNewThresholds(t *testing.T) {
 		t.Errorf("ThresholdsMet %+v", c)
 	}
 }
+
+// A later variant's thresholds are judged with spec.thresholds into ThresholdsMet, even when
+// spec.thresholds sets none, and a violation names the variant and its figure.
+func TestAVariantsThresholdsAreJudgedIntoThresholdsMet(t *testing.T) {
+	run := newRun(func(s *perfv1alpha1.PerfRunSpec) {
+		s.Variants = []perfv1alpha1.SidecarVariant{{Name: "base"}, {Name: "fast", Thresholds: &perfv1alpha1.VariantThresholds{
+			MaxSlowdownP90: &metav1.Duration{Duration: 200 * time.Microsecond}}}}
+	})
+	us := func(v int64) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(v) * time.Microsecond} }
+	run.Status.Result = &perfv1alpha1.Result{Variants: []perfv1alpha1.VariantResult{{Name: "base"}, {Name: "fast",
+		Difference: &perfv1alpha1.LatencySummary{P90: us(310)},
+		DifferenceInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
+			Low: perfv1alpha1.LatencySummary{P90: us(250)}, High: perfv1alpha1.LatencySummary{P90: us(370)}}}}}
+	a := Rejudge(run)
+	c := conditionIn(a, perfv1alpha1.ConditionThresholdsMet)
+	if c == nil || c.Status != metav1.ConditionFalse || c.Reason != perfv1alpha1.ReasonThresholdsViolated ||
+		c.Message != "variant fast p90 slowdown 310µs (95% interval 250µs..370µs) (limit <= 200µs): VIOLATED" {
+		t.Fatalf("ThresholdsMet %+v", c)
+	}
+	if a.Verdict.Failed {
+		t.Errorf("verdict %+v: without spec.thresholds.failRun a violation does not fail the run", a.Verdict)
+	}
+	run.Spec.Thresholds = &perfv1alpha1.Thresholds{FailRun: true}
+	if a := Rejudge(run); !a.Verdict.Failed || a.Verdict.Reason != perfv1alpha1.ReasonThresholdsViolated ||
+		!strings.Contains(a.Verdict.Message, "variant fast p90 slowdown 310µs") {
+		t.Errorf("verdict %+v: failRun fails the run for a variant's violation", a.Verdict)
+	}
+}

@@ -157,10 +157,10 @@ func (a *Assessment) judgeRegression(run *perfv1alpha1.PerfRun, h *History, res 
 	a.add(run, condition(perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonNoRegression, msg))
 }
 
-// judgeThresholds sets ThresholdsMet from spec.thresholds and returns the violations that
-// fail the run (failRun), empty when none do.
+// judgeThresholds sets ThresholdsMet from spec.thresholds and the variants' thresholds, and
+// returns the violations that fail the run (spec.thresholds.failRun), empty when none do.
 func (a *Assessment) judgeThresholds(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) string {
-	v, ok := thresholds.Evaluate(run.Spec.Thresholds, res)
+	v, ok := thresholds.EvaluateRun(&run.Spec, res)
 	if !ok {
 		return ""
 	}
@@ -169,7 +169,7 @@ func (a *Assessment) judgeThresholds(run *perfv1alpha1.PerfRun, res *perfv1alpha
 		a.add(run, condition(perfv1alpha1.ConditionThresholdsMet, metav1.ConditionTrue, perfv1alpha1.ReasonThresholdsMet, v.Message()))
 	case thresholds.Violated:
 		a.add(run, condition(perfv1alpha1.ConditionThresholdsMet, metav1.ConditionFalse, perfv1alpha1.ReasonThresholdsViolated, v.Message()))
-		if run.Spec.Thresholds.FailRun {
+		if t := run.Spec.Thresholds; t != nil && t.FailRun {
 			return v.Message()
 		}
 	default:

@@ -53,6 +53,10 @@ func LargestRunSpec() perfv1alpha1.PerfRunSpec {
 			Annotations: variantAnnotations()})
 	}
 	d := func(s string) *metav1.Duration { v, _ := time.ParseDuration(s); return &metav1.Duration{Duration: v} }
+	for i := 1; i < len(variants); i++ { // the first is the reference: it has none
+		variants[i].Thresholds = &perfv1alpha1.VariantThresholds{MaxSlowdownP50: d("1h"), MaxSlowdownP90: d("1h"), MaxSlowdownP99: d("1h"),
+			MaxSlowdownPercent: ptr.To(int32(1000))}
+	}
 	return perfv1alpha1.PerfRunSpec{
 		Scenario: perfv1alpha1.ScenarioServiceInvocation,
 		Load: perfv1alpha1.LoadSpec{QPS: 100000, Connections: 1024, Duration: d("60s"), Warmup: d("10s"), Repetitions: 3,

@@ -14,9 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package thresholds judges a run's result against spec.thresholds, noise-aware: a limit on
-// added latency that lies inside the figure's confidence interval, or a limit on measured
-// latency inside the spread of its repetitions, is Inconclusive, not a coin-flip pass or fail.
+// Package thresholds judges a run's result against spec.thresholds and its variants'
+// thresholds, noise-aware: a limit on added latency (or on a variant's difference from the
+// first) that lies inside the figure's confidence interval, or a limit on measured latency
+// inside the spread of its repetitions, is Inconclusive, not a coin-flip pass or fail.
 package thresholds
 
 import (
@@ -67,10 +68,46 @@ func (v Verdict) Message() string {
 	return strings.Join(parts, "; ")
 }
 
-// Evaluate judges res against t. It returns ok=false when t sets no threshold.
-func Evaluate(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (Verdict, bool) {
-	if t == nil || res == nil {
+// EvaluateRun judges res against every gate spec sets: spec.thresholds, then each
+// variant's thresholds on its difference from the first. It returns ok=false when none is set.
+func EvaluateRun(spec *perfv1alpha1.PerfRunSpec, res *perfv1alpha1.Result) (Verdict, bool) {
+	if spec == nil || res == nil {
 		return Verdict{}, false
+	}
+	return verdictOf(append(runChecks(spec.Thresholds, res), variantChecks(spec.Variants, res)...))
+}
+
+// Evaluate judges res against t, the run's own thresholds (not its variants'). It returns
+// ok=false when t sets no threshold.
+func Evaluate(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (Verdict, bool) {
+	if res == nil {
+		return Verdict{}, false
+	}
+	return verdictOf(runChecks(t, res))
+}
+
+// verdictOf is the outcome over checks: violated if one is, else inconclusive if one is,
+// else met. ok=false for no checks.
+func verdictOf(checks []Check) (Verdict, bool) {
+	if len(checks) == 0 {
+		return Verdict{}, false
+	}
+	v := Verdict{Outcome: Met, Checks: checks}
+	for _, c := range checks {
+		switch {
+		case c.Outcome == Violated:
+			v.Outcome = Violated
+		case c.Outcome == Inconclusive && v.Outcome == Met:
+			v.Outcome = Inconclusive
+		}
+	}
+	return v, true
+}
+
+// runChecks are the checks of spec.thresholds on res (nil t: none).
+func runChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []Check {
+	if t == nil {
+		return nil
 	}
 	var checks []Check
 	// queue is true for a limit-bound added latency: a queue's, which grows with the run's
@@ -136,20 +173,83 @@ func Evaluate(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (Verdict, bo
 	}
 	quantity("sidecar CPU per 1000 rps", t.MaxSidecarCPUPer1kQPS, func(p *perfv1alpha1.PerKQPS) *resource.Quantity { return p.CPU })
 	quantity("sidecar memory per 1000 rps", t.MaxSidecarMemoryPer1kQPS, func(p *perfv1alpha1.PerKQPS) *resource.Quantity { return p.Memory })
+	return checks
+}
 
-	if len(checks) == 0 {
-		return Verdict{}, false
-	}
-	v := Verdict{Outcome: Met, Checks: checks}
-	for _, c := range checks {
-		switch {
-		case c.Outcome == Violated:
-			v.Outcome = Violated
-		case c.Outcome == Inconclusive && v.Outcome == Met:
-			v.Outcome = Inconclusive
+// variantChecks are the checks of each variant's thresholds on its difference from the
+// first variant (status.result.variants[].difference), in spec order: absolute limits at
+// p50, p90 and p99, then the percent limit at p90 and p99.
+func variantChecks(variants []perfv1alpha1.SidecarVariant, res *perfv1alpha1.Result) []Check {
+	var checks []Check
+	for _, v := range variants {
+		t := v.Thresholds
+		if t == nil {
+			continue
+		}
+		var vr, first *perfv1alpha1.VariantResult
+		for i := range res.Variants {
+			if res.Variants[i].Name == v.Name {
+				vr = &res.Variants[i]
+			}
+		}
+		if len(res.Variants) > 0 {
+			first = &res.Variants[0]
+		}
+		slowdown := func(f perfv1alpha1.LatencyFigure, limit time.Duration, limitText string) {
+			checks = append(checks, differenceCheck("variant "+v.Name+" "+f.Name+" slowdown", limit, limitText, vr, f))
+		}
+		for _, l := range []struct {
+			f     perfv1alpha1.LatencyFigure
+			limit *metav1.Duration
+		}{{perfv1alpha1.FigureP50, t.MaxSlowdownP50}, {perfv1alpha1.FigureP90, t.MaxSlowdownP90}, {perfv1alpha1.FigureP99, t.MaxSlowdownP99}} {
+			if l.limit != nil {
+				slowdown(l.f, l.limit.Duration, "<= "+l.limit.Duration.String())
+			}
+		}
+		if t.MaxSlowdownPercent == nil {
+			continue
+		}
+		pct := *t.MaxSlowdownPercent
+		for _, f := range []perfv1alpha1.LatencyFigure{perfv1alpha1.FigureP90, perfv1alpha1.FigureP99} {
+			var ref *metav1.Duration
+			if first != nil {
+				ref = f.Of(first.Latency)
+			}
+			if ref == nil {
+				checks = append(checks, Check{Name: "variant " + v.Name + " " + f.Name + " slowdown",
+					Limit: fmt.Sprintf("<= %d%% of the first variant's %s (not measured)", pct, f.Name), Outcome: Inconclusive, Measured: "not measured"})
+				continue
+			}
+			limit := time.Duration(int64(ref.Duration) * int64(pct) / 100)
+			slowdown(f, limit, fmt.Sprintf("<= %d%% of %s's %s = %s", pct, first.Name, ref.Duration, limit))
 		}
 	}
-	return v, true
+	return checks
+}
+
+// differenceCheck judges a variant's difference from the first at figure f against limit
+// with its interval between repetitions: met when the interval's high end is within the
+// limit, violated when its low end is above it, inconclusive otherwise — and inconclusive
+// without such an interval: one repetition measured each variant once, at its own time,
+// and an interval within those runs cannot see what changed between them.
+func differenceCheck(name string, limit time.Duration, limitText string, vr *perfv1alpha1.VariantResult, f perfv1alpha1.LatencyFigure) Check {
+	c := Check{Name: name, Limit: limitText, Outcome: Inconclusive, Measured: "not measured"}
+	if vr == nil || f.Of(vr.Difference) == nil {
+		return c
+	}
+	point := f.Of(vr.Difference).Duration
+	in := vr.DifferenceInterval
+	switch {
+	case in == nil || f.Of(&in.Low) == nil || f.Of(&in.High) == nil:
+		c.Measured = point.String() + " (no interval: not judged)"
+	case in.Basis == perfv1alpha1.IntervalWithinRunOnly:
+		c.Measured = point.String() + " (one repetition: no interval between repetitions, not judged; set load.repetitions ≥ 3)"
+	default:
+		b := intervalBounds(in)
+		c = latencyCheck(name, limit, vr.Difference, b, f)
+		c.Limit = limitText
+	}
+	return c
 }
 
 // bounds is what a latency figure is uncertain within: the confidence interval of an added

@@ -123,3 +123,99 @@ func TestALimitBoundAddedLatencyIsNeverShownToMeetAGate(t *testing.T) {
 		t.Errorf("limit-bound 200ms over a 2ms gate: %v, want violated", v.Outcome)
 	}
 }
+
+// variantsResult is a run of two variants, base then fast: base's p90 is 2ms and its p99
+// 4ms; fast's p90 difference from base is diffP90 and, given two more values, its 95%
+// interval between three repetitions (p99 difference 0, interval -1ms..1ms).
+func variantsResult(diffP90 string, interval ...string) *perfv1alpha1.Result {
+	r := result("1ms")
+	fast := perfv1alpha1.VariantResult{Name: "fast", Difference: &perfv1alpha1.LatencySummary{P90: d(diffP90), P99: d("0s")}}
+	if len(interval) == 2 {
+		fast.DifferenceInterval = &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
+			Low:  perfv1alpha1.LatencySummary{P90: d(interval[0]), P99: d("-1ms")},
+			High: perfv1alpha1.LatencySummary{P90: d(interval[1]), P99: d("1ms")}}
+	}
+	r.Variants = []perfv1alpha1.VariantResult{
+		{Name: "base", Latency: &perfv1alpha1.LatencySummary{P50: d("1ms"), P90: d("2ms"), P99: d("4ms")}}, fast}
+	return r
+}
+
+// gated is a spec of the two variants whose second, fast, has these thresholds.
+func gated(t perfv1alpha1.VariantThresholds) *perfv1alpha1.PerfRunSpec {
+	return &perfv1alpha1.PerfRunSpec{Variants: []perfv1alpha1.SidecarVariant{{Name: "base"}, {Name: "fast", Thresholds: &t}}}
+}
+
+// A variant's limit on its slowdown is judged with the interval of its difference from the
+// first variant, as an added-latency limit is with its own.
+func TestEvaluateRunJudgesAVariantsDifferenceFromTheFirst(t *testing.T) {
+	p90 := gated(perfv1alpha1.VariantThresholds{MaxSlowdownP90: d("200us")})
+	cases := []struct {
+		name string
+		spec *perfv1alpha1.PerfRunSpec
+		res  *perfv1alpha1.Result
+		want Outcome
+		says []string
+	}{
+		{"the whole interval within the limit", p90, variantsResult("100us", "50us", "150us"), Met,
+			[]string{"variant fast p90 slowdown 100µs (95% interval 50µs..150µs) (limit <= 200µs): met"}},
+		{"the interval's high end at the limit", p90, variantsResult("150us", "100us", "200us"), Met, nil},
+		{"faster than the first", p90, variantsResult("-120us", "-200us", "-40us"), Met, nil},
+		{"slower beyond noise: the whole interval over the limit", p90, variantsResult("310us", "250us", "370us"), Violated,
+			[]string{"variant fast p90 slowdown 310µs (95% interval 250µs..370µs) (limit <= 200µs): VIOLATED"}},
+		{"the limit inside the interval", p90, variantsResult("210us", "150us", "270us"), Inconclusive,
+			[]string{"variant fast p90 slowdown 210µs (95% interval 150µs..270µs) (limit <= 200µs): inconclusive"}},
+		{"the interval's low end at the limit", p90, variantsResult("260us", "200us", "320us"), Inconclusive, nil},
+		{"no interval", p90, variantsResult("900us"), Inconclusive, []string{"variant fast p90 slowdown 900µs (no interval", "inconclusive"}},
+		{"one repetition: an interval within one run only", p90, func() *perfv1alpha1.Result {
+			r := variantsResult("900us", "850us", "950us")
+			r.Variants[1].DifferenceInterval.Basis, r.Variants[1].DifferenceInterval.Repetitions = perfv1alpha1.IntervalWithinRunOnly, 1
+			return r
+		}(), Inconclusive, []string{"variant fast p90 slowdown 900µs (one repetition", "inconclusive"}},
+		{"no difference claimed (a saturated run)", p90, func() *perfv1alpha1.Result {
+			r := variantsResult("310us", "250us", "370us")
+			r.Variants[1].Difference, r.Variants[1].DifferenceInterval = nil, nil
+			return r
+		}(), Inconclusive, []string{"variant fast p90 slowdown not measured (limit <= 200µs): inconclusive"}},
+		{"a variant the result does not hold", p90, func() *perfv1alpha1.Result {
+			r := variantsResult("100us", "50us", "150us")
+			r.Variants = r.Variants[:1]
+			return r
+		}(), Inconclusive, []string{"variant fast p90 slowdown not measured"}},
+		{"percent of the first variant's latency, at p90 and p99", gated(perfv1alpha1.VariantThresholds{MaxSlowdownPercent: ptr.To[int32](10)}),
+			variantsResult("310us", "250us", "370us"), Violated, []string{
+				"variant fast p90 slowdown 310µs (95% interval 250µs..370µs) (limit <= 10% of base's 2ms = 200µs): VIOLATED",
+				"variant fast p99 slowdown 0s (95% interval -1ms..1ms) (limit <= 10% of base's 4ms = 400µs): inconclusive"}},
+		{"percent met", gated(perfv1alpha1.VariantThresholds{MaxSlowdownPercent: ptr.To[int32](20)}), func() *perfv1alpha1.Result {
+			r := variantsResult("310us", "250us", "370us")
+			r.Variants[1].DifferenceInterval.Low.P99, r.Variants[1].DifferenceInterval.High.P99 = d("-100us"), d("700us")
+			return r
+		}(), Met, []string{"(limit <= 20% of base's 2ms = 400µs): met", "(limit <= 20% of base's 4ms = 800µs): met"}},
+		{"beside the run's own thresholds: a variant's violation fails the gate", func() *perfv1alpha1.PerfRunSpec {
+			s := gated(perfv1alpha1.VariantThresholds{MaxSlowdownP90: d("200us")})
+			s.Thresholds = &perfv1alpha1.Thresholds{MaxErrors: ptr.To[int64](0)}
+			return s
+		}(), variantsResult("310us", "250us", "370us"), Violated, []string{"errors 0 (limit <= 0): met", "variant fast p90 slowdown 310µs"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, ok := EvaluateRun(tc.spec, tc.res)
+			if !ok {
+				t.Fatal("no verdict")
+			}
+			if v.Outcome != tc.want {
+				t.Errorf("outcome = %s, want %s (%s)", v.Outcome, tc.want, v.Message())
+			}
+			for _, s := range tc.says {
+				if !strings.Contains(v.Message(), s) {
+					t.Errorf("message %q lacks %q", v.Message(), s)
+				}
+			}
+		})
+	}
+	if _, ok := EvaluateRun(gated(perfv1alpha1.VariantThresholds{}), variantsResult("100us")); ok {
+		t.Error("empty variant thresholds must give no verdict")
+	}
+	if _, ok := EvaluateRun(&perfv1alpha1.PerfRunSpec{Variants: []perfv1alpha1.SidecarVariant{{Name: "base"}, {Name: "fast"}}}, variantsResult("100us")); ok {
+		t.Error("no threshold set must give no verdict")
+	}
+}
