@@ -151,4 +151,3 @@ func phaseOf(obj client.Object) string {
 	}
 	return ""
 }
-

@@ -144,4 +144,3 @@ func TestCancelAsksTheOperatorToStop(t *testing.T) {
 		t.Errorf("cancelling a finished run: %v\n%s", err, out)
 	}
 }
-

@@ -71,12 +71,12 @@ func newCommand(streams Streams, newClient func() (client.WithWatch, error)) *co
 		o.newClient = o.client
 	}
 	root := &cobra.Command{
-		Use:          "kubectl-daprbench",
-		Annotations:  map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl daprbench"},
+		Use:         "kubectl-daprbench",
+		Annotations: map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl daprbench"},
 		// Flags are checked before anything is read or any connection made.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return o.output.validate() },
-		Short:        "Start daprbench's runs and sweeps from CI, and read them: lists, reports, charts, comparisons, trends",
-		SilenceUsage: true,
+		Short:             "Start daprbench's runs and sweeps from CI, and read them: lists, reports, charts, comparisons, trends",
+		SilenceUsage:      true,
 		// main prints the error once, beside its exit code.
 		SilenceErrors: true,
 	}

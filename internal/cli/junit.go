@@ -114,7 +114,7 @@ func runSuite(run *perfv1alpha1.PerfRun, strict bool) junitSuite {
 		completed.SystemOut = c.Message
 	}
 	s.Cases = append(s.Cases, completed)
-	if v, ok := thresholds.Evaluate(run.Spec.Thresholds, run.Status.Result); ok {
+	if v, ok := thresholds.EvaluateRun(&run.Spec, run.Status.Result); ok {
 		for _, check := range v.Checks {
 			tc := junitCase{Name: check.Name + " " + check.Limit, Classname: class, Time: "0", SystemOut: check.String()}
 			if check.Outcome != thresholds.Met {

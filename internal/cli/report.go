@@ -146,7 +146,6 @@ func reportDir(dir, prefix string) (string, error) {
 	return os.MkdirTemp("", prefix+"-")
 }
 
-
 // writeReport renders the charts into dir and writes report.html with the tables and
 // every chart inlined, so the one file can be mailed or attached to a CI run.
 func writeReport(dir, title, text string, figures []plots.Chart) ([]string, error) {

@@ -36,9 +36,9 @@ type ciFlags struct {
 	// than only ending the wait (watch).
 	cancelOnInterrupt bool
 	timeout           time.Duration
-	junit   string
-	summary string
-	strict  bool
+	junit             string
+	summary           string
+	strict            bool
 }
 
 func (f *ciFlags) bind(cmd *cobra.Command) {

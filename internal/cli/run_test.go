@@ -253,3 +253,24 @@ func TestSummaryMatchesItsGoldenFile(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// A variant's gate is a testcase of its own, as spec.thresholds' are.
+func TestJUnitListsTheVariantsGates(t *testing.T) {
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Variants: []perfv1alpha1.SidecarVariant{{Name: "base"},
+		{Name: "fast", Thresholds: &perfv1alpha1.VariantThresholds{MaxSlowdownP90: d("200us")}}}}}
+	run.Name, run.Namespace = "ab", "default"
+	run.Status.Result = &perfv1alpha1.Result{Variants: []perfv1alpha1.VariantResult{{Name: "base"}, {Name: "fast",
+		Difference: &perfv1alpha1.LatencySummary{P90: d("310us")},
+		DifferenceInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
+			Low: perfv1alpha1.LatencySummary{P90: d("250us")}, High: perfv1alpha1.LatencySummary{P90: d("370us")}}}}}
+	b, err := JUnit(run, Outcome{ExitThresholds, "variant"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `name="variant fast p90 slowdown`) || !strings.Contains(string(b), `type="VIOLATED"`) {
+		t.Errorf("JUnit lacks the variant's violated gate:\n%s", b)
+	}
+	if md := Summary(run, Outcome{ExitThresholds, "variant"}, false); !strings.Contains(md, "variant fast p90 slowdown") {
+		t.Errorf("summary lacks the variant's gate:\n%s", md)
+	}
+}

@@ -64,7 +64,7 @@ func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
 		row("added by Dapr", res.Added)
 		fmt.Fprintf(b, "\n%d requests at %s of %d qps, %d errors.\n\n", res.Requests, markdownText(res.ActualQPS), res.RequestedQPS, res.Errors)
 	}
-	if v, ok := thresholds.Evaluate(run.Spec.Thresholds, run.Status.Result); ok {
+	if v, ok := thresholds.EvaluateRun(&run.Spec, run.Status.Result); ok {
 		b.WriteString("| threshold | measured | limit | outcome |\n|---|---|---|---|\n")
 		for _, c := range v.Checks {
 			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", markdownText(c.Name), markdownText(c.Measured), markdownText(c.Limit), markdownText(string(c.Outcome)))
