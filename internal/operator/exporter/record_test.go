@@ -19,6 +19,7 @@ package exporter
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -54,5 +55,22 @@ func TestRecordExportsEveryFigureOfARun(t *testing.T) {
 	Forget("perf", "nightly-1")
 	if got := exposition(t, Collectors()...); got != "" {
 		t.Errorf("after Forget:\n%s", got)
+	}
+}
+
+// The quantile labels are the ones docs/observability.md promises and dashboards match on:
+// 99.9/100 printed in full is 0.9990000000000001, which no query for "0.999" finds.
+func TestLatencyQuantileLabelsAreTheDocumentedOnes(t *testing.T) {
+	resetRuns()
+	t.Cleanup(resetRuns)
+	Record(finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
+	got := exposition(t, metricLatency)
+	for _, q := range []string{"0.5", "0.75", "0.9", "0.99", "0.999", "avg", "max"} {
+		if !strings.Contains(got, `quantile="`+q+`"`) {
+			t.Errorf(`no series with quantile="%s"`, q)
+		}
+	}
+	if n := strings.Count(got, "quantile="); n != 7*5 {
+		t.Errorf("%d latency series, want 7 figures of 5 variants:\n%s", n, got)
 	}
 }
