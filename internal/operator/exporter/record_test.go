@@ -26,7 +26,7 @@ import (
 
 // resetRuns drops every run's series: the metrics are package state shared by the tests.
 func resetRuns() {
-	for _, g := range runGauges {
+	for _, g := range runGauge {
 		g.Reset()
 	}
 }
@@ -64,7 +64,7 @@ func TestLatencyQuantileLabelsAreTheDocumentedOnes(t *testing.T) {
 	resetRuns()
 	t.Cleanup(resetRuns)
 	Record(finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
-	got := exposition(t, metricLatency)
+	got := exposition(t, runGauge[famLatency])
 	for _, q := range []string{"0.5", "0.75", "0.9", "0.99", "0.999", "avg", "max"} {
 		if !strings.Contains(got, `quantile="`+q+`"`) {
 			t.Errorf(`no series with quantile="%s"`, q)
