@@ -213,6 +213,31 @@ var _ = Describe("PerfSchedule controller", func() {
 		Expect(c5.Message).To(ContainSubstring("0 earlier successful, undisturbed runs of schedule nightly with this template"))
 	})
 
+	It("exports the schedule's history, one series per figure, past its runs' pruning until the schedule goes", func() {
+		s := createSchedule(ns, "kept", func(spec *perfv1alpha1.PerfScheduleSpec) {
+			spec.SuccessfulRunsHistoryLimit = ptr.To[int32](0) // pruned in the pass that sees it finish
+		})
+		slot := slotAfter(fakeClock.Now())
+		Eventually(func() *metav1.Time { return scheduleOf(s).Status.NextScheduleTime }).Should(Equal(&metav1.Time{Time: slot}))
+		fakeClock.SetTime(slot.Add(time.Second))
+		poke(s)
+		Eventually(runsOf(s)).Should(ConsistOf(runName(s, slot)))
+		finishScheduledRun(ns, runName(s, slot), 1000)
+		Eventually(runsOf(s)).Should(BeEmpty(), "pruned")
+		history := `daprbench_perfschedule_requested_qps{namespace="` + ns + `",schedule="kept"} 100`
+		Eventually(scrape).Should(ContainSubstring(history))
+		Expect(scrape()).NotTo(ContainSubstring(`perfrun="` + runName(s, slot) + `"`))
+
+		suspended := scheduleOf(s)
+		suspended.Spec.Suspend = true
+		Expect(k8sClient.Update(suiteCtx, suspended)).To(Succeed())
+		Eventually(scheduled(s)).Should(HavePrefix(perfv1alpha1.ReasonSuspended))
+		Expect(scrape()).To(ContainSubstring(history), "a suspended schedule keeps its history")
+
+		Expect(k8sClient.Delete(suiteCtx, scheduleOf(s))).To(Succeed())
+		Eventually(scrape).ShouldNot(ContainSubstring(`schedule="kept"`))
+	})
+
 	It("stops while suspended and records a slot missed past its starting deadline", func() {
 		s := createSchedule(ns, "paused", func(spec *perfv1alpha1.PerfScheduleSpec) {
 			spec.Suspend = true

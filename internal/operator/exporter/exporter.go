@@ -65,8 +65,9 @@ func RecordScheduleInterval(namespace, schedule string, interval time.Duration) 
 	metricScheduleInterval.WithLabelValues(namespace, schedule).Set(interval.Seconds())
 }
 
-// ForgetSchedule drops a schedule's interval: deleted, suspended or invalid.
-func ForgetSchedule(namespace, schedule string) {
+// ForgetScheduleInterval drops a schedule's interval: suspended or invalid, it is stopped on
+// purpose (its history stays: ForgetSchedule is for a deleted schedule).
+func ForgetScheduleInterval(namespace, schedule string) {
 	metricScheduleInterval.DeleteLabelValues(namespace, schedule)
 }
 
@@ -79,7 +80,7 @@ func Forget(namespace, name string) {
 
 // Collectors are every metric the manager can export, series or not.
 func Collectors() []prometheus.Collector {
-	out := []prometheus.Collector{metricOutcomesTotal, metricScheduleInterval}
+	out := []prometheus.Collector{metricOutcomesTotal, metricScheduleInterval, scheduleCollector}
 	for _, f := range families {
 		out = append(out, runGauge[f])
 	}
