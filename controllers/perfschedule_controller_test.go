@@ -214,19 +214,23 @@ var _ = Describe("PerfSchedule controller", func() {
 	})
 
 	It("exports the schedule's history, one series per figure, past its runs' pruning until the schedule goes", func() {
-		s := createSchedule(ns, "kept", func(spec *perfv1alpha1.PerfScheduleSpec) {
-			spec.SuccessfulRunsHistoryLimit = ptr.To[int32](0) // pruned in the pass that sees it finish
-		})
+		s := createSchedule(ns, "kept")
 		slot := slotAfter(fakeClock.Now())
 		Eventually(func() *metav1.Time { return scheduleOf(s).Status.NextScheduleTime }).Should(Equal(&metav1.Time{Time: slot}))
 		fakeClock.SetTime(slot.Add(time.Second))
 		poke(s)
 		Eventually(runsOf(s)).Should(ConsistOf(runName(s, slot)))
 		finishScheduledRun(ns, runName(s, slot), 1000)
-		Eventually(runsOf(s)).Should(BeEmpty(), "pruned")
 		history := `daprbench_perfschedule_requested_qps{namespace="` + ns + `",schedule="kept"} 100`
 		Eventually(scrape).Should(ContainSubstring(history))
-		Expect(scrape()).NotTo(ContainSubstring(`perfrun="` + runName(s, slot) + `"`))
+
+		By("the run is deleted (pruned, or by hand): its series go, the schedule's history stays")
+		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: runName(s, slot)}}
+		Expect(k8sClient.Delete(suiteCtx, run)).To(Succeed())
+		Eventually(runsOf(s)).Should(BeEmpty())
+		Eventually(scrape).ShouldNot(ContainSubstring(`perfrun="` + run.Name + `"`))
+		poke(s)
+		Consistently(scrape, time.Second).Should(ContainSubstring(history))
 
 		suspended := scheduleOf(s)
 		suspended.Spec.Suspend = true

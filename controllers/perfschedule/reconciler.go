@@ -85,7 +85,7 @@ func (r *Reconciler) schedule(ctx context.Context, s *perfv1alpha1.PerfSchedule,
 		return ctrl.Result{}, err
 	}
 	summarizeHistory(s, runs)
-	// Before pruning: with a history limit of 0 the run just finished is pruned in this pass.
+	// Before pruning: with failedRunsHistoryLimit 0 a run that just failed goes in this pass.
 	exporter.RecordSchedule(s.Namespace, s.Name, latestFinished(runs))
 	if err := r.pruneHistory(ctx, s, runs); err != nil {
 		return ctrl.Result{}, err
