@@ -213,6 +213,35 @@ var _ = Describe("PerfSchedule controller", func() {
 		Expect(c5.Message).To(ContainSubstring("0 earlier successful, undisturbed runs of schedule nightly with this template"))
 	})
 
+	It("exports the schedule's history, one series per figure, past its runs' pruning until the schedule goes", func() {
+		s := createSchedule(ns, "kept")
+		slot := slotAfter(fakeClock.Now())
+		Eventually(func() *metav1.Time { return scheduleOf(s).Status.NextScheduleTime }).Should(Equal(&metav1.Time{Time: slot}))
+		fakeClock.SetTime(slot.Add(time.Second))
+		poke(s)
+		Eventually(runsOf(s)).Should(ConsistOf(runName(s, slot)))
+		finishScheduledRun(ns, runName(s, slot), 1000)
+		history := `daprbench_perfschedule_requested_qps{namespace="` + ns + `",schedule="kept"} 100`
+		Eventually(scrape).Should(ContainSubstring(history))
+
+		By("the run is deleted (pruned, or by hand): its series go, the schedule's history stays")
+		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: runName(s, slot)}}
+		Expect(k8sClient.Delete(suiteCtx, run)).To(Succeed())
+		Eventually(runsOf(s)).Should(BeEmpty())
+		Eventually(scrape).ShouldNot(ContainSubstring(`perfrun="` + run.Name + `"`))
+		poke(s)
+		Consistently(scrape, time.Second).Should(ContainSubstring(history))
+
+		suspended := scheduleOf(s)
+		suspended.Spec.Suspend = true
+		Expect(k8sClient.Update(suiteCtx, suspended)).To(Succeed())
+		Eventually(scheduled(s)).Should(HavePrefix(perfv1alpha1.ReasonSuspended))
+		Expect(scrape()).To(ContainSubstring(history), "a suspended schedule keeps its history")
+
+		Expect(k8sClient.Delete(suiteCtx, scheduleOf(s))).To(Succeed())
+		Eventually(scrape).ShouldNot(ContainSubstring(`schedule="kept"`))
+	})
+
 	It("stops while suspended and records a slot missed past its starting deadline", func() {
 		s := createSchedule(ns, "paused", func(spec *perfv1alpha1.PerfScheduleSpec) {
 			spec.Suspend = true

@@ -17,6 +17,7 @@ limitations under the License.
 package v1alpha1
 
 import (
+	"math"
 	"strconv"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -68,7 +69,9 @@ func (f LatencyFigure) Quantile() string {
 	if f.Percentile == 0 {
 		return f.Name
 	}
-	return strconv.FormatFloat(f.Percentile/100, 'f', -1, 64)
+	// Divided as integers (99900/100000), not 99.9/100: that quotient prints as
+	// 0.9990000000000001, a label no query for quantile="0.999" finds.
+	return strconv.FormatFloat(math.Round(f.Percentile*1000)/100000, 'f', -1, 64)
 }
 
 // The figures of a LatencySummary.

@@ -85,6 +85,8 @@ func (r *Reconciler) schedule(ctx context.Context, s *perfv1alpha1.PerfSchedule,
 		return ctrl.Result{}, err
 	}
 	summarizeHistory(s, runs)
+	// Before pruning: with failedRunsHistoryLimit 0 a run that just failed goes in this pass.
+	exporter.RecordSchedule(s.Namespace, s.Name, latestFinished(runs))
 	if err := r.pruneHistory(ctx, s, runs); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -124,21 +126,27 @@ func summarizeHistory(s *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun)
 	for _, run := range activeRuns(runs) {
 		st.Active = append(st.Active, run.Name)
 	}
-	latestFinished := -1
-	for i, run := range runs {
+	for _, run := range runs {
 		st.LastRun = run.Name
 		if run.Succeeded() {
 			st.LastSuccessfulRun = run.Name
 		}
-		if run.Finished() {
-			latestFinished = i
-		}
 	}
-	if latestFinished >= 0 {
-		if c := meta.FindStatusCondition(runs[latestFinished].Status.Conditions, perfv1alpha1.ConditionRegressed); c != nil {
+	if latest := latestFinished(runs); latest != nil {
+		if c := meta.FindStatusCondition(latest.Status.Conditions, perfv1alpha1.ConditionRegressed); c != nil {
 			st.LatestRegressed = ptr.To(c.Status == metav1.ConditionTrue)
 		}
 	}
+}
+
+// latestFinished is the finished run of the latest slot (runs are oldest slot first), or nil.
+func latestFinished(runs []perfv1alpha1.PerfRun) *perfv1alpha1.PerfRun {
+	for i := len(runs) - 1; i >= 0; i-- {
+		if runs[i].Finished() {
+			return &runs[i]
+		}
+	}
+	return nil
 }
 
 // pruneHistory deletes the oldest finished runs beyond the history limits.
@@ -176,13 +184,13 @@ func (r *Reconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedul
 	if err != nil {
 		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonInvalidSchedule, err.Error())
 		s.Status.NextScheduleTime = nil
-		exporter.ForgetSchedule(s.Namespace, s.Name)
+		exporter.ForgetScheduleInterval(s.Namespace, s.Name)
 		return ctrl.Result{}, nil // nothing to retry until the spec changes
 	}
 	if s.Spec.Suspend {
 		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonSuspended, "spec.suspend is true: no new runs")
 		s.Status.NextScheduleTime = nil
-		exporter.ForgetSchedule(s.Namespace, s.Name) // stopped on purpose: nothing to alert on
+		exporter.ForgetScheduleInterval(s.Namespace, s.Name) // stopped on purpose: nothing to alert on
 		return ctrl.Result{}, nil
 	}
 	next := sched.Next(now)

@@ -1,0 +1,48 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package exporter
+
+// family is one kind of figure of a finished run. Every family is exported twice: per run,
+// daprbench_perfrun_<name>{namespace,perfrun,schedule,<labels>}, while the run exists; and
+// per schedule, daprbench_perfschedule_<name>{namespace,schedule,<labels>}, the figure of the
+// schedule's latest finished run, kept until the schedule is deleted (schedules.go).
+type family struct {
+	name, help string
+	labels     []string
+}
+
+var (
+	famLatency = &family{"latency_seconds", "Latency of the latest finished run by quantile (0.5..0.999, avg, max) and variant: measured (from each request's scheduled send), baseline, added (measured minus baseline), service (the measured path from each actual send) or sendlag (how late the measured path's requests were sent).",
+		[]string{"variant", "quantile"}}
+	famActualQPS            = &family{"actual_qps", "Achieved requests per second of the measured path.", nil}
+	famRequestedQPS         = &family{"requested_qps", "Requested requests per second.", nil}
+	famErrors               = &family{"errors", "Requests of the measured path that did not return 200.", nil}
+	famCPU                  = &family{"cpu_millicores", "CPU used during the measured load, by role and statistic (avg, max).", []string{"role", "stat"}}
+	famMemory               = &family{"memory_bytes", "Memory working set during the measured load, by role and statistic (avg, max).", []string{"role", "stat"}}
+	famOutcome              = &family{"outcome", "1 for the outcome of the latest finished run: its phase and the reason of its Succeeded or Failed condition.", []string{"phase", "reason"}}
+	famCompletion           = &family{"completion_timestamp_seconds", "When the latest run finished (Unix seconds).", nil}
+	famRegressed            = &family{"regressed", "1 when the run regressed against its schedule's earlier runs, else 0 (also for a run outside a schedule).", nil}
+	famSaturated            = &family{"saturated", "1 when some path did not carry the requested rate on schedule (its capacity or the load tester's lag; no added latency was claimed), else 0.", nil}
+	famThrottled            = &family{"cpu_throttled_ratio", "Share of CFS periods in which a container's CPU limit stalled it during the measured runs (0..1), by role, from the kubelet's counters.", []string{"role"}}
+	famDisturbances         = &family{"disturbances", "Pods of the run or of Dapr's control plane that restarted, were deleted or were created during the measured runs, by role (status.disturbances).", []string{"role"}}
+	famCalibration          = &family{"node_calibration_units_per_cpu_second", "The calibration of a node that hosted the run's pods: units of daprbench's fixed sidecar-like workload per CPU-second (status.environment.calibration); absent when most of its windows ran slow.", []string{"node"}}
+	famSidecarCPUPerRequest = &family{"sidecar_cpu_per_request_seconds", "CPU time a sidecar spent per completed request during the measured runs, by role, from the kubelet's counters (status.result.sidecarCost).", []string{"role"}}
+	famSidecarCostUnits     = &family{"sidecar_cost_calibration_units", "A sidecar's CPU per request in calibration units of its node, by role: comparable across machines where CPU time is not.", []string{"role"}}
+
+	families = []*family{famLatency, famActualQPS, famRequestedQPS, famErrors, famCPU, famMemory, famOutcome, famCompletion,
+		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest, famSidecarCostUnits}
+)

@@ -1,0 +1,125 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package exporter
+
+import (
+	"slices"
+	"strconv"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/operator/usage"
+)
+
+// figure is one number of a finished run: its family, the values of the family's own labels
+// (in the family's order) and the value.
+type figure struct {
+	fam    *family
+	values []string
+	value  float64
+}
+
+// figuresOf lists the figures of a finished run, computed once for both of its exports (the
+// run's series and its schedule's). A figure listed twice keeps its last value, as a gauge
+// set twice would.
+func figuresOf(run *perfv1alpha1.PerfRun) []figure {
+	var out []figure
+	add := func(fam *family, v float64, values ...string) {
+		i := slices.IndexFunc(out, func(f figure) bool { return f.fam == fam && slices.Equal(f.values, values) })
+		if i >= 0 {
+			out[i].value = v
+			return
+		}
+		out = append(out, figure{fam, values, v})
+	}
+	add(famOutcome, 1, string(run.Status.Phase), outcomeReason(run))
+	if t := run.Status.CompletionTime; t != nil {
+		add(famCompletion, float64(t.Unix()))
+	}
+	// 0 for a run that was not judged (outside a schedule, or no reference yet).
+	add(famRegressed, boolFloat(run.ConditionTrue(perfv1alpha1.ConditionRegressed)))
+	disturbed := map[string]float64{}
+	var roles []string
+	for _, d := range report.DuringMeasurement(run.Status.Disturbances) {
+		if disturbed[d.Role] == 0 {
+			roles = append(roles, d.Role)
+		}
+		disturbed[d.Role]++
+	}
+	for _, role := range roles {
+		add(famDisturbances, disturbed[role], role)
+	}
+	if env := run.Status.Environment; env != nil {
+		for _, c := range env.Calibration {
+			if v, ok := perfv1alpha1.Rate(c.PerCPUSecond); ok && c.Trusted() {
+				add(famCalibration, v, c.Node)
+			}
+		}
+	}
+	res := run.Status.Result
+	if res == nil || res.Generation != run.Generation {
+		return out // a previous generation's result is not this run's
+	}
+	for _, c := range res.SidecarCost {
+		add(famSidecarCPUPerRequest, c.CPUPerRequest.Seconds(), c.Role)
+		if v, ok := perfv1alpha1.Rate(c.CPUPerRequestUnits); ok {
+			add(famSidecarCostUnits, v, c.Role)
+		}
+	}
+	add(famRequestedQPS, float64(res.RequestedQPS))
+	if q, ok := res.ActualRate(); ok {
+		add(famActualQPS, q)
+	}
+	add(famErrors, float64(res.Errors))
+	add(famSaturated, boolFloat(len(res.Saturated) > 0))
+	for _, v := range []struct {
+		name string
+		s    *perfv1alpha1.LatencySummary
+	}{{"measured", res.Latency}, {"baseline", res.Baseline}, {"added", res.Added}, {"service", res.ServiceTime}, {"sendlag", res.SendLag}} {
+		if v.s == nil {
+			continue
+		}
+		for _, f := range perfv1alpha1.LatencyFigures {
+			if d := f.Of(v.s); d != nil {
+				add(famLatency, d.Seconds(), v.name, f.Quantile())
+			}
+		}
+	}
+	if c := res.CPU; c != nil {
+		for _, m := range c.Measured {
+			if pct, err := strconv.ParseFloat(m.ThrottledPeriodsPercent, 64); err == nil {
+				add(famThrottled, pct/100, m.Role)
+			}
+		}
+	}
+	role := func(role string, ru *perfv1alpha1.RoleUsage) {
+		if ru == nil || ru.Samples == 0 {
+			return
+		}
+		add(famCPU, float64(ru.CPUAvg.MilliValue()), role, "avg")
+		add(famCPU, float64(ru.CPUMax.MilliValue()), role, "max")
+		add(famMemory, float64(ru.MemoryAvg.Value()), role, "avg")
+		add(famMemory, float64(ru.MemoryMax.Value()), role, "max")
+	}
+	if u := res.Resources; u != nil {
+		usage.EachRole(u, func(r usage.Role, ru *perfv1alpha1.RoleUsage) { role(string(r), ru) })
+		for i := range u.ControlPlane {
+			role(u.ControlPlane[i].Component, &u.ControlPlane[i].Usage)
+		}
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package exporter
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// resetRuns drops every run's series: the metrics are package state shared by the tests.
+func resetRuns() {
+	for _, g := range runGauge {
+		g.Reset()
+	}
+}
+
+// The exposition of one finished run, pinned in testdata/run.prom (UPDATE_GOLDEN=1 rewrites
+// it): what dashboards and alerts read must not change by accident.
+func TestRecordExportsEveryFigureOfARun(t *testing.T) {
+	resetRuns()
+	t.Cleanup(resetRuns)
+	Record(finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
+	got := exposition(t, Collectors()...)
+	golden := filepath.Join("testdata", "run.prom")
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("exposition differs from %s (UPDATE_GOLDEN=1 rewrites it):\n%s", golden, got)
+	}
+
+	Forget("perf", "nightly-1")
+	if got := exposition(t, Collectors()...); got != "" {
+		t.Errorf("after Forget:\n%s", got)
+	}
+}
+
+// The quantile labels are the ones docs/observability.md promises and dashboards match on:
+// 99.9/100 printed in full is 0.9990000000000001, which no query for "0.999" finds.
+func TestLatencyQuantileLabelsAreTheDocumentedOnes(t *testing.T) {
+	resetRuns()
+	t.Cleanup(resetRuns)
+	Record(finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
+	got := exposition(t, runGauge[famLatency])
+	for _, q := range []string{"0.5", "0.75", "0.9", "0.99", "0.999", "avg", "max"} {
+		if !strings.Contains(got, `quantile="`+q+`"`) {
+			t.Errorf(`no series with quantile="%s"`, q)
+		}
+	}
+	if n := strings.Count(got, "quantile="); n != 7*5 {
+		t.Errorf("%d latency series, want 7 figures of 5 variants:\n%s", n, got)
+	}
+}
