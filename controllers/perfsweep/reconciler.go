@@ -51,6 +51,7 @@ type Reconciler struct {
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfsweeps,verbs=get;list;watch
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfsweeps/status,verbs=get;patch
+// +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfruns,verbs=patch
 
 // Reconcile plans the sweep on a new generation, follows the point being measured and
 // starts the next one when it finishes.
