@@ -79,7 +79,9 @@ func (c Chart) Plot() (*plot.Plot, error) {
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
 	p.Add(plotter.NewGrid())
 	p.Legend.Top, p.Legend.Left = true, true
-	p.Y.Min = 0 // latency and CPU start at zero: no exaggerated slopes
+	p.Legend.XOffs = vg.Points(8) // clear of the Y axis
+	// latency and CPU start at zero: no exaggerated slopes
+	p.Y.Min = 0
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
 		var ticks []plot.Tick
@@ -122,6 +124,11 @@ func (c Chart) Plot() (*plot.Plot, error) {
 		marks.Shape, marks.Color, marks.Radius = draw.CrossGlyph{}, color.RGBA{R: 0xff, A: 0xff}, vg.Points(5)
 		p.Add(marks)
 		p.Legend.Add(c.Marks.Name, marks)
+	}
+	if c.LogX {
+		// Room beyond the outer ticks: their labels are centred on them, and the last one
+		// was cut at the canvas' edge.
+		p.X.Min, p.X.Max = p.X.Min/1.12, p.X.Max*1.12
 	}
 	return p, nil
 }

@@ -77,8 +77,8 @@ func TestAddedVsConnectionsDrawsEachPointsInterval(t *testing.T) {
 	if p99 := added.Series[2]; p99.Low != nil || p99.High != nil {
 		t.Errorf("added p99 has no interval in the status, the chart gives it %v..%v", p99.Low, p99.High)
 	}
-	if !strings.Contains(added.YLabel, "95% interval") {
-		t.Errorf("the chart does not say what its bars are: %q", added.YLabel)
+	if p90.Name != "added p90 (bars: 95% interval)" || added.Series[2].Name != "added p99" {
+		t.Errorf("the legend does not say which series have bars: %q, %q", p90.Name, added.Series[2].Name)
 	}
 	paths, at := drawnPaths(t, added)
 	for i, x := range p90.X {
@@ -90,7 +90,7 @@ func TestAddedVsConnectionsDrawsEachPointsInterval(t *testing.T) {
 	}
 	// The chart without intervals draws no bar.
 	plain := ForSweep(fixture())[1]
-	if plain.Series[1].Low != nil || strings.Contains(plain.YLabel, "interval") {
+	if plain.Series[1].Low != nil || strings.Contains(plain.Series[1].Name, "interval") {
 		t.Errorf("a sweep without intervals: %+v", plain)
 	}
 }

@@ -62,14 +62,10 @@ func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
 }
 
 // addedChart is the added latency by connections, with each point's 95% interval as error
-// bars when the points have one.
+// bars when the points have one (the legend says which series have them).
 func addedChart(name string, points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) Chart {
-	c := Chart{Name: "added-vs-connections", Title: name + ": latency Dapr adds, by client connections",
+	return Chart{Name: "added-vs-connections", Title: name + ": latency Dapr adds, by client connections",
 		XLabel: "connections", YLabel: "added latency (ms)", Series: addedSeries(points, x), LogX: true}
-	if hasInterval(c.Series) {
-		c.YLabel = "added latency (ms), bars: 95% interval"
-	}
-	return c
 }
 
 // nonEmpty drops the series without a point.
@@ -136,7 +132,9 @@ func addedSeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.Swe
 			bounded = bounded || lok && hok
 			s.X, s.Y, s.Low, s.High = append(s.X, x(p)), append(s.Y, v), append(s.Low, l), append(s.High, h)
 		}
-		if !bounded {
+		if bounded {
+			s.Name += " (bars: 95% interval)"
+		} else {
 			s.Low, s.High = nil, nil
 		}
 		if len(s.X) > 0 {
@@ -144,16 +142,6 @@ func addedSeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.Swe
 		}
 	}
 	return out
-}
-
-// hasInterval is whether any series carries an interval.
-func hasInterval(series []Series) bool {
-	for _, s := range series {
-		if len(intervals(s).XYs) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func ms(of func(perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency, pc pick) func(perfv1alpha1.SweepPointStatus) (float64, bool) {
