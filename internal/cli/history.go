@@ -83,7 +83,7 @@ func newHistoryCommand(o *options) *cobra.Command {
 			if w := calibrationSpread(runs); w != "" {
 				text += "\n" + w + "\n"
 			}
-			return o.printAndWrite(orDefault(dir, "daprbench-history-"+args[0]), "schedule "+args[0], text, plots.ForHistory(args[0], runs))
+			return o.printAndWrite(orDefault(dir, "daprbench-history-"+args[0]), "schedule "+args[0], nil, text, plots.ForHistory(args[0], runs))
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "folder for the trend charts and report.html (default daprbench-history-SCHEDULE)")
