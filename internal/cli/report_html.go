@@ -68,10 +68,11 @@ func writeReport(dir, title string, obj client.Object, text string, figures []pl
 	}
 	doc.Text = text
 	doc.Footer = fmt.Sprintf("Written %s by kubectl-daprbench %s.", time.Now().UTC().Format(reportTime), version.Get())
+	charts := doc.section(chartsID)
 	var files []string
 	for _, c := range figures {
 		if !c.HasData() {
-			doc.NotDrawn = append(doc.NotDrawn, fmt.Sprintf("%s: not drawn, no point has a value for it.", c.Title))
+			charts.Notes = append(charts.Notes, fmt.Sprintf("%s: not drawn, no point has a value for it.", c.Title))
 			continue
 		}
 		written, err := c.Render(dir)
@@ -91,7 +92,7 @@ func writeReport(dir, title string, obj client.Object, text string, figures []pl
 		for _, f := range written {
 			chart.Files = append(chart.Files, filepath.Base(f))
 		}
-		doc.Charts = append(doc.Charts, chart)
+		charts.Charts = append(charts.Charts, chart)
 	}
 	page, err := renderHTML(doc)
 	if err != nil {
@@ -112,10 +113,9 @@ type htmlDoc struct {
 	Title    string
 	Verdict  string
 	Passed   bool
-	Sections []htmlSection
-	Charts   []htmlChart
-	// NotDrawn says which charts had no data, and so were left out.
-	NotDrawn  []string
+	// Sections in order; the one of ID chartsID holds the charts, and a section with
+	// nothing in it is left out.
+	Sections  []htmlSection
 	SpecTitle string
 	Spec      string
 	// Text is the tables as the terminal prints them; TextOpen shows them unfolded (a
@@ -129,6 +129,22 @@ type htmlSection struct {
 	ID, Title string
 	Notes     []string
 	Tables    []htmlTable
+	Charts    []htmlChart
+}
+
+// chartsID is the section of the charts: a run's and a sweep's report place it after their
+// figures; a schedule's history gets it last.
+const chartsID = "charts"
+
+// section is the section of id, added last when the document has none.
+func (d *htmlDoc) section(id string) *htmlSection {
+	for i := range d.Sections {
+		if d.Sections[i].ID == id {
+			return &d.Sections[i]
+		}
+	}
+	d.Sections = append(d.Sections, htmlSection{ID: id, Title: "Charts"})
+	return &d.Sections[len(d.Sections)-1]
 }
 
 // htmlTable is a table of cells; a keyed one heads each row with its first cell.
@@ -191,14 +207,11 @@ footer{margin-top:3em;font-size:12px;color:#666}
 <header><h1>daprbench: {{.Title}}</h1>
 {{with .Verdict}}<p class="verdict {{if $.Passed}}passed{{else}}failed{{end}}">{{.}}</p>{{end}}
 </header>
-{{range .Sections}}<section id="{{.ID}}"><h2>{{.Title}}</h2>
+{{range .Sections}}{{if or .Notes .Tables .Charts}}<section id="{{.ID}}"><h2>{{.Title}}</h2>
 {{range .Notes}}<p class="note">{{.}}</p>
-{{end}}{{range .Tables}}{{template "table" .}}{{end}}</section>
-{{end}}{{if or .Charts .NotDrawn}}<section id="charts"><h2>Charts</h2>
-{{range .Charts}}<figure id="chart-{{.Name}}">{{.SVG}}<figcaption>{{.Title}} (also beside this file: {{join .Files ", "}})</figcaption></figure>
-{{end}}{{range .NotDrawn}}<p class="note not-drawn">{{.}}</p>
+{{end}}{{range .Tables}}{{template "table" .}}{{end}}{{range .Charts}}<figure id="chart-{{.Name}}">{{.SVG}}<figcaption>{{.Title}} (also beside this file: {{join .Files ", "}})</figcaption></figure>
 {{end}}</section>
-{{end}}{{with .Spec}}<section id="spec"><h2>Spec</h2><details><summary>{{$.SpecTitle}}</summary><pre>{{.}}</pre></details></section>
+{{end}}{{end}}{{with .Spec}}<section id="spec"><h2>Spec</h2><details><summary>{{$.SpecTitle}}</summary><pre>{{.}}</pre></details></section>
 {{end}}{{with .Text}}<section id="text"><h2>As the terminal prints it</h2>{{if $.TextOpen}}<pre>{{.}}</pre>{{else}}<details><summary>The tables above, as plain text</summary><pre>{{.}}</pre></details>{{end}}</section>
 {{end}}<footer>{{.Footer}}</footer>
 </body></html>
@@ -305,10 +318,7 @@ func runDoc(run *perfv1alpha1.PerfRun) htmlDoc {
 		facts.addText("Regression baseline", st.RegressionBaseline)
 	}
 	id.table(facts)
-	doc.Sections = append(doc.Sections, id, environmentSection(run))
-	if s := thresholdsSection(run); len(s.Tables) > 0 {
-		doc.Sections = append(doc.Sections, s)
-	}
+	doc.Sections = append(doc.Sections, id, environmentSection(run), thresholdsSection(run))
 	doc.Sections = append(doc.Sections, resultSections(run)...)
 	doc.Sections = append(doc.Sections, conditionsSection(st.Conditions))
 	doc.Spec = specYAML(run.Spec)
@@ -419,7 +429,7 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 	lat := htmlSection{ID: "latency", Title: "Latency"}
 	if res == nil {
 		lat.Notes = append(lat.Notes, "No result yet.")
-		return []htmlSection{lat}
+		return []htmlSection{lat, {ID: chartsID, Title: "Charts"}}
 	}
 	lat.Notes = append(lat.Notes, fmt.Sprintf("%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits. "+
 		"Latency is timed from each request's scheduled send, less the load tester's own lateness; service time from its actual send. "+
@@ -510,12 +520,7 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 		paths.addText(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), dur(p.TesterLagP99))
 	}
 	lat.table(paths)
-	sections := []htmlSection{lat}
-	if v := variantsSection(res); len(v.Tables) > 0 {
-		sections = append(sections, v)
-	}
-	sections = append(sections, resourcesSection(res, run.Status.Disturbances))
-	return sections
+	return []htmlSection{lat, {ID: chartsID, Title: "Charts"}, variantsSection(res), resourcesSection(res, run.Status.Disturbances)}
 }
 
 // intervalDetail writes each figure's interval: "95%: low – high", ≈ for an approximate one.
@@ -742,7 +747,7 @@ func sweepDoc(sw *perfv1alpha1.PerfSweep) htmlDoc {
 	if len(t.Rows) == 0 {
 		points.Notes = append(points.Notes, "No point measured yet.")
 	}
-	doc.Sections = append(doc.Sections, id, points, conditionsSection(st.Conditions))
+	doc.Sections = append(doc.Sections, id, points, htmlSection{ID: chartsID, Title: "Charts"}, conditionsSection(st.Conditions))
 	doc.Spec = specYAML(sw.Spec)
 	return doc
 }
