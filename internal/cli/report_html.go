@@ -110,9 +110,9 @@ const reportTime = "2006-01-02 15:04:05 UTC"
 
 // htmlDoc is what report.html shows.
 type htmlDoc struct {
-	Title    string
-	Verdict  string
-	Passed   bool
+	Title   string
+	Verdict string
+	Passed  bool
 	// Sections in order; the one of ID chartsID holds the charts, and a section with
 	// nothing in it is left out.
 	Sections  []htmlSection
@@ -255,16 +255,17 @@ func cleanStrings(v reflect.Value) {
 var (
 	svgOpen  = regexp.MustCompile(`<svg\b[^>]*>`)
 	svgAttrs = regexp.MustCompile(`\b(width|height|viewBox)="([^"]*)"`)
-	// svgForbidden are what would make the chart run code or fetch something: gonum draws
-	// none of them, so one present means the SVG is not what gonum wrote.
-	svgForbidden = regexp.MustCompile(`(?i)<script|<foreignobject|<image|\son[a-z]+\s*=|href\s*=|url\(|@import`)
+	// svgForbidden are the elements and attributes that would make a chart run code or fetch
+	// something: gonum draws none of them, so one present means the SVG is not what gonum
+	// wrote. (Text is escaped: no tag can start inside it.)
+	svgForbidden = regexp.MustCompile(`(?i)<(script|foreignobject|image|style|a|use)\b|<[^>]*(\son[a-z]+\s*=|href\s*=|url\()`)
 )
 
 // inlineSVG turns a chart's SVG file into an element for the HTML body: the XML prologue
-// and comment go, the namespaces too (HTML puts <svg> in SVG's own), and the element gets
-// an accessible name.
+// and comment go, the namespaces too (HTML puts <svg> in SVG's own), the element gets an
+// accessible name, and controls in its text go as everywhere else in the page.
 func inlineSVG(svg []byte, title string) (template.HTML, error) {
-	s := string(svg)
+	s := htmlText(string(svg))
 	open := svgOpen.FindStringIndex(s)
 	if open == nil {
 		return "", fmt.Errorf("no <svg> element")
@@ -277,7 +278,7 @@ func inlineSVG(svg []byte, title string) (template.HTML, error) {
 		attrs = append(attrs, fmt.Sprintf(`%s="%s"`, m[1], template.HTMLEscapeString(m[2])))
 	}
 	head := fmt.Sprintf(`<svg %s role="img" aria-label="%s">`, strings.Join(attrs, " "), template.HTMLEscapeString(htmlText(title)))
-	return template.HTML(head + s[open[1]:]), nil // #nosec G203 -- gonum's SVG, checked above
+	return template.HTML(head + s[open[1]:]), nil // gonum's SVG, checked above
 }
 
 // The run's report.
