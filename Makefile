@@ -75,7 +75,7 @@ generate: controller-gen ## Generate DeepCopy methods.
 fmt: ## go fmt (the local-cluster tools module included), and gofmt for files behind build tags (go fmt skips them).
 	go fmt ./...
 	cd hack/local-cluster && go fmt ./...
-	gofmt -l -w test/
+	gofmt -l -w test/ internal/cli/report_browser_test.go
 
 .PHONY: vet
 vet: ## go vet (the e2e suite and the local-cluster tools included).
@@ -83,12 +83,14 @@ vet: ## go vet (the e2e suite and the local-cluster tools included).
 	cd hack/local-cluster && go vet ./...
 	@if ls test/e2e/*.go >/dev/null 2>&1; then echo go vet -tags e2e ./test/...; go vet -tags e2e ./test/...; fi
 	go vet -tags release ./test/release/
+	go vet -tags browser ./internal/cli/
 
 .PHONY: lint
 lint: staticcheck ## staticcheck over every package (e2e suite and local-cluster tools included).
 	$(STATICCHECK) ./...
 	$(STATICCHECK) -tags e2e ./test/...
 	$(STATICCHECK) -tags release ./test/release/
+	$(STATICCHECK) -tags browser ./internal/cli/
 	cd hack/local-cluster && $(STATICCHECK) ./...
 
 .PHONY: verify
@@ -123,6 +125,13 @@ test: manifests generate fmt vet envtest-assets ## Unit tests plus the envtest s
 	DAPR_CRDS="$$(hack/toolchain/dapr-crds.sh $(DAPR_VERSION))" \
 	go test ./... -coverprofile cover.out
 	cd hack/local-cluster && go test ./...
+
+.PHONY: test-report-browser
+test-report-browser: envtest-assets ## Open the HTML report of testdata's run and sweep in headless Chromium (Debian's, installed when missing): its DOM and a screenshot.
+	@chromium="$$(hack/toolchain/chromium.sh)"; \
+	assets="$$(SETUP_ENVTEST=$(SETUP_ENVTEST) ENVTEST_K8S_VERSION=$(ENVTEST_K8S_VERSION) hack/toolchain/envtest-assets.sh)"; \
+	echo "CHROMIUM=$$chromium go test -tags browser -count=1 -run '^TestReportInABrowser$$' ./internal/cli/"; \
+	CHROMIUM="$$chromium" KUBEBUILDER_ASSETS="$$assets" go test -tags browser -count=1 -run '^TestReportInABrowser$$' ./internal/cli/
 
 # Go's fuzzer takes one target per run; each runs FUZZTIME (the seeds run in make test).
 # Minimizing each new input is capped: a report exec is slow, and the default 60s ate the run.

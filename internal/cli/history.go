@@ -87,7 +87,7 @@ func newHistoryCommand(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return o.printAndWrite(out, "schedule "+args[0], text, plots.ForHistory(args[0], runs))
+			return o.printAndWrite(out, "schedule "+args[0], nil, text, plots.ForHistory(args[0], runs))
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "folder for the trend charts and report.html (default: a new temporary folder, daprbench-history-SCHEDULE-*, named in the output)")

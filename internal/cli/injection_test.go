@@ -19,6 +19,8 @@ package cli
 import (
 	"bytes"
 	"encoding/csv"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +29,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/plots"
 )
 
 // Finding 8 of issue 34: condition messages repeat spec strings, and status strings are
@@ -114,6 +117,68 @@ func TestCSVNeutralisesFormulasButKeepsNumbers(t *testing.T) {
 		"serverSidecarCostUnits": "'\t=1", "addedP90": "-1.2ms", "sidecarCPUPer1kQPS": "-", "calibration": "-3.5e3", "run": "r"} {
 		if got[field] != want {
 			t.Errorf("%s: %q, want %q", field, got[field], want)
+		}
+	}
+}
+
+// Issue 36 item 7: report.html shows much more of what users wrote — the environment,
+// images, spec, conditions, variants, points and chart labels. All of it is text: no
+// markup, no controls, no bidirectional override.
+func TestReportHTMLEscapesWhatUsersWrote(t *testing.T) {
+	run := hostileRun()
+	env := run.Status.Environment
+	env.SidecarImage, env.ManagerVersion, env.TargetNode = fakeVerdict+"\u202egnp.exe", "<script>alert(1)</script>", terminalControls
+	env.LoadTesterNodes = []string{"<b>n</b>"}
+	env.Calibration = []perfv1alpha1.NodeCalibration{{Node: "<img src=x onerror=alert(2)>", Single: fakeVerdict, Workload: terminalControls}}
+	run.Spec.Target.Image = "</pre><script>alert(3)</script>"
+	run.Spec.Variants = []perfv1alpha1.SidecarVariant{{Name: "v", SidecarImage: "<svg onload=alert(4)>"}}
+	run.Status.Result.Variants = []perfv1alpha1.VariantResult{{Name: "<i>v</i>", Difference: &perfv1alpha1.LatencySummary{}, BeyondNoise: []string{fakeVerdict}}}
+	run.Status.Result.Paths = []perfv1alpha1.PathAccounting{{Path: "</table><h3>x</h3>"}}
+	run.Status.Disturbances = []perfv1alpha1.Disturbance{{Role: "<u>r</u>", Detail: terminalControls}}
+	run.Labels = map[string]string{perfv1alpha1.LabelSchedule: "<s>nightly</s>"}
+	run.UID = "<em>uid</em>"
+	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw", Namespace: "default"},
+		Spec: perfv1alpha1.PerfSweepSpec{Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{Target: perfv1alpha1.WorkloadSpec{Image: fakeVerdict}}}},
+		Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.Phase(fakeVerdict), Conditions: run.Status.Conditions,
+			Points: []perfv1alpha1.SweepPointStatus{{Run: "<b>r</b>", Phase: perfv1alpha1.PhaseSucceeded, ActualQPS: terminalControls,
+				Passed: ptr.To(false), Message: "p99 " + fakeVerdict + "\u202e"}}}}
+	chart := plots.Chart{Name: "hostile", Title: fakeVerdict, XLabel: "<i>x</i>", Series: []plots.Series{{Name: "<script>alert(5)</script>", X: []float64{1, 2}, Y: []float64{1, 2}}}}
+	for name, c := range map[string]struct {
+		obj  any
+		text string
+	}{"run": {run, runTables(run)}, "sweep": {sw, sweepTable(sw)}, "history": {nil, fakeVerdict + terminalControls}} {
+		dir := t.TempDir()
+		var err error
+		switch o := c.obj.(type) {
+		case *perfv1alpha1.PerfRun:
+			_, err = writeReport(dir, name, o, c.text, []plots.Chart{chart})
+		case *perfv1alpha1.PerfSweep:
+			_, err = writeReport(dir, name, o, c.text, []plots.Chart{chart})
+		default:
+			_, err = writeReport(dir, fakeVerdict, nil, c.text, []plots.Chart{chart})
+		}
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "report.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(b)
+		for _, bad := range []string{"<h3>", "<script", "<img", "<b>", "<i>", "<u>", "<s>", "<em>", "<svg onload", "</pre><script", "</table><h3>",
+			"\x1b", "\a", "\u009b", "\u202e"} {
+			if strings.Contains(page, bad) {
+				t.Errorf("%s: report.html carries %q", name, bad)
+			}
+		}
+		if !strings.Contains(page, "&lt;h3&gt;") {
+			t.Errorf("%s: report.html drops what users wrote instead of escaping it", name)
+		}
+		if !strings.Contains(page, "&lt;script&gt;alert(5)&lt;/script&gt;") {
+			t.Errorf("%s: the chart's series name is not in its SVG, escaped", name)
+		}
+		if strings.Count(page, "<table") != strings.Count(page, "</table>") {
+			t.Errorf("%s: a user's string opened or closed a table", name)
 		}
 	}
 }

@@ -18,11 +18,8 @@ package cli
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
-	"html"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -76,7 +73,7 @@ func newReportCommand(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return o.printAndWrite(out, obj.GetName(), text, figures)
+			return o.printAndWrite(out, obj.GetName(), obj, text, figures)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "folder for the charts and report.html (default: a new temporary folder, daprbench-report-NAME-*, named in the output)")
@@ -126,10 +123,11 @@ func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client
 	return nil, fmt.Errorf("%q: name a perfrun/NAME or perfsweep/NAME", arg)
 }
 
-// printAndWrite prints the tables, writes the report into dir and lists its files.
-func (o *options) printAndWrite(dir, title, text string, figures []plots.Chart) error {
+// printAndWrite prints the tables, writes the report into dir and lists its files. obj is
+// the run or sweep the report is of, nil for a schedule's history (report_html.go).
+func (o *options) printAndWrite(dir, title string, obj client.Object, text string, figures []plots.Chart) error {
 	fprintf(o.streams.Out, "%s", ForTerminal(text))
-	files, err := writeReport(dir, title, text, figures)
+	files, err := writeReport(dir, title, obj, text, figures)
 	if err != nil {
 		return err
 	}
@@ -144,35 +142,4 @@ func reportDir(dir, prefix string) (string, error) {
 		return dir, nil
 	}
 	return os.MkdirTemp("", prefix+"-")
-}
-
-// writeReport renders the charts into dir and writes report.html with the tables and
-// every chart inlined, so the one file can be mailed or attached to a CI run.
-func writeReport(dir, title, text string, figures []plots.Chart) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var files []string
-	var body strings.Builder
-	fprintf(&body, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>daprbench: %s</title>\n", html.EscapeString(title))
-	body.WriteString("<style>body{font-family:sans-serif;margin:2em}pre{font-size:13px}img{max-width:100%;display:block;margin:1em 0}</style></head><body>\n")
-	fprintf(&body, "<h1>daprbench: %s</h1>\n<pre>%s</pre>\n", html.EscapeString(title), html.EscapeString(text))
-	for _, c := range figures {
-		written, err := c.Render(dir)
-		if err != nil {
-			return files, err
-		}
-		files = append(files, written...)
-		png, err := os.ReadFile(filepath.Join(dir, c.Name+".png"))
-		if err != nil {
-			return files, err
-		}
-		fprintf(&body, "<h2>%s</h2>\n<img alt=\"%s\" src=\"data:image/png;base64,%s\">\n", html.EscapeString(c.Title), html.EscapeString(c.Name), base64.StdEncoding.EncodeToString(png))
-	}
-	body.WriteString("</body></html>\n")
-	report := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(report, []byte(body.String()), 0o644); err != nil {
-		return files, err
-	}
-	return append(files, report), nil
 }

@@ -84,6 +84,7 @@ func FuzzSweepReport(f *testing.F) {
 		checkTerminal(t, "sweep progress", terminalCell(sweepProgress(sw)))
 		checkMarkdown(t, Summary(sw, SweepOutcome(sw), false))
 		checkCSV(t, pointRows(sw))
+		checkHTML(t, sweepDoc(sw))
 		for _, c := range plots.ForSweep(sw) {
 			drawChart(t, c)
 		}
@@ -105,6 +106,7 @@ func checkRunRenders(t *testing.T, run *perfv1alpha1.PerfRun) {
 		t.Errorf("export: %v", err)
 	}
 	checkCSV(t, []RunRow{runRow(run)})
+	checkHTML(t, runDoc(run))
 	runs := []perfv1alpha1.PerfRun{*run, *run}
 	checkCSV(t, trend(runs))
 	_ = calibrationSpread(runs)
@@ -161,6 +163,21 @@ func drawChart(t *testing.T, c plots.Chart) {
 func checkTerminal(t *testing.T, what, s string) {
 	if strings.ContainsAny(s, "\x1b\a\u009b") {
 		t.Errorf("%s carries terminal controls: %q", what, s)
+	}
+}
+
+// checkHTML: report.html renders, with no control character but newline and tab, and
+// every table it opens closed.
+func checkHTML(t *testing.T, doc htmlDoc) {
+	page, err := renderHTML(doc)
+	if err != nil {
+		t.Fatalf("report.html: %v", err)
+	}
+	if bytes.ContainsFunc(page, func(r rune) bool { return r != '\n' && r != '\t' && hidden(r) }) {
+		t.Errorf("report.html carries controls:\n%q", page)
+	}
+	if bytes.Count(page, []byte("<table")) != bytes.Count(page, []byte("</table>")) {
+		t.Errorf("report.html opens tables it does not close:\n%s", page)
 	}
 }
 

@@ -50,6 +50,11 @@ func terminalCell(s string) string {
 	}, ForTerminal(s))
 }
 
+// htmlText is s as text for an HTML page, before html/template escapes its markup: the
+// controls and bidirectional overrides ForTerminal drops go here too (an override shows a
+// name or a figure reversed), newline and tab stay, invalid UTF-8 becomes U+FFFD.
+func htmlText(s string) string { return ForTerminal(s) }
+
 // hidden: control characters (C0, DEL, C1) and bidirectional formatting.
 func hidden(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)

@@ -22,6 +22,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,6 +44,9 @@ const (
 type Series struct {
 	Name string
 	X, Y []float64
+	// Low and High, when set, are the ends of each point's interval (the same length as X;
+	// NaN where a point has none): drawn as error bars in the series' colour.
+	Low, High []float64
 }
 
 // Chart is what one image shows.
@@ -75,7 +79,9 @@ func (c Chart) Plot() (*plot.Plot, error) {
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
 	p.Add(plotter.NewGrid())
 	p.Legend.Top, p.Legend.Left = true, true
-	p.Y.Min = 0 // latency and CPU start at zero: no exaggerated slopes
+	p.Legend.XOffs = vg.Points(8) // clear of the Y axis
+	// latency and CPU start at zero: no exaggerated slopes
+	p.Y.Min = 0
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
 		var ticks []plot.Tick
@@ -101,6 +107,14 @@ func (c Chart) Plot() (*plot.Plot, error) {
 		dots.Shape = draw.CircleGlyph{}
 		p.Add(line, dots)
 		p.Legend.Add(s.Name, line, dots)
+		if bars := intervals(s); len(bars.XYs) > 0 {
+			eb, err := plotter.NewYErrorBars(bars)
+			if err != nil {
+				return nil, fmt.Errorf("%s, %s interval: %w", c.Name, s.Name, err)
+			}
+			eb.Color = palette[i%len(palette)]
+			p.Add(eb)
+		}
 	}
 	if xy := points(c.Marks); len(xy) > 0 {
 		marks, err := plotter.NewScatter(xy)
@@ -111,7 +125,50 @@ func (c Chart) Plot() (*plot.Plot, error) {
 		p.Add(marks)
 		p.Legend.Add(c.Marks.Name, marks)
 	}
+	if c.LogX {
+		// Room beyond the outer ticks: their labels are centred on them, and the last one
+		// was cut at the canvas' edge.
+		p.X.Min, p.X.Max = p.X.Min/1.12, p.X.Max*1.12
+	}
 	return p, nil
+}
+
+// HasData is whether the chart has a point to draw: a chart without one is left out of a
+// report rather than drawn as empty axes.
+func (c Chart) HasData() bool {
+	if c.LogX {
+		c = c.onLogX()
+	}
+	for _, s := range append(slices.Clone(c.Series), c.Marks) {
+		if len(points(s)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// errorBars are the points of a series that have an interval, with its ends relative to
+// the point as gonum's error bars take them.
+type errorBars struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+func (e errorBars) Len() int { return len(e.XYs) }
+
+// intervals are the error bars of s's points that have both ends of an interval. An end on
+// the wrong side of its point (a hand-edited status) is drawn at the point.
+func intervals(s Series) errorBars {
+	var out errorBars
+	for i := range min(len(s.X), len(s.Y), len(s.Low), len(s.High)) {
+		low, high := s.Low[i], s.High[i]
+		if math.IsNaN(low) || math.IsNaN(high) || math.IsInf(low, 0) || math.IsInf(high, 0) {
+			continue
+		}
+		out.XYs = append(out.XYs, plotter.XY{X: s.X[i], Y: s.Y[i]})
+		out.YErrors = append(out.YErrors, struct{ Low, High float64 }{max(0, s.Y[i]-low), max(0, high-s.Y[i])})
+	}
+	return out
 }
 
 // xValues are the distinct X values of every series, ascending.
@@ -167,9 +224,13 @@ func (c Chart) Render(dir string) ([]string, error) {
 func (c Chart) onLogX() Chart {
 	positive := func(s Series) Series {
 		out := Series{Name: s.Name}
+		bounded := len(s.Low) == len(s.X) && len(s.High) == len(s.X)
 		for i := range min(len(s.X), len(s.Y)) {
 			if s.X[i] > 0 {
 				out.X, out.Y = append(out.X, s.X[i]), append(out.Y, s.Y[i])
+				if bounded {
+					out.Low, out.High = append(out.Low, s.Low[i]), append(out.High, s.High[i])
+				}
 			}
 		}
 		return out

@@ -17,6 +17,7 @@ limitations under the License.
 package plots
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -41,8 +42,7 @@ func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
 		out = append(out,
 			Chart{Name: "latency-vs-connections", Title: sw.Name + ": latency by client connections",
 				XLabel: "connections", YLabel: "latency (ms)", Series: latencySeries(points, x), LogX: true},
-			Chart{Name: "added-vs-connections", Title: sw.Name + ": latency Dapr adds, by client connections",
-				XLabel: "connections", YLabel: "added latency (ms)", Series: addedSeries(points, x), LogX: true})
+			addedChart(sw.Name, points, x))
 	}
 	if sw.Spec.Search != nil || varies(points, func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.QPS) }) {
 		x := func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.QPS) }
@@ -50,13 +50,31 @@ func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
 			Chart{Name: "latency-vs-qps", Title: sw.Name + ": latency by requested rate",
 				XLabel: "requested rate (qps)", YLabel: "latency (ms)", Series: latencySeries(points, x)},
 			Chart{Name: "sidecar-cpu-vs-qps", Title: sw.Name + ": server sidecar CPU per 1000 rps, by rate",
-				XLabel: "requested rate (qps)", YLabel: "millicores per 1000 rps", Series: []Series{
+				XLabel: "requested rate (qps)", YLabel: "millicores per 1000 rps", Series: nonEmpty(
 					series("sidecar CPU", points, x, func(p perfv1alpha1.SweepPointStatus) (float64, bool) {
 						if p.SidecarCPUPer1kQPS == nil {
 							return 0, false
 						}
 						return float64(p.SidecarCPUPer1kQPS.MilliValue()), true
-					})}})
+					}))})
+	}
+	return out
+}
+
+// addedChart is the added latency by connections, with each point's 95% interval as error
+// bars when the points have one (the legend says which series have them).
+func addedChart(name string, points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) Chart {
+	return Chart{Name: "added-vs-connections", Title: name + ": latency Dapr adds, by client connections",
+		XLabel: "connections", YLabel: "added latency (ms)", Series: addedSeries(points, x), LogX: true}
+}
+
+// nonEmpty drops the series without a point.
+func nonEmpty(series ...Series) []Series {
+	var out []Series
+	for _, s := range series {
+		if len(s.X) > 0 {
+			out = append(out, s)
+		}
 	}
 	return out
 }
@@ -91,10 +109,34 @@ func latencySeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.S
 	return out
 }
 
+// addedSeries: the added p50/p90/p99, each point with its 95% interval where the point
+// has both ends (addedLow, addedHigh).
 func addedSeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) []Series {
 	var out []Series
 	for _, f := range perfv1alpha1.HeadlinePercentiles {
-		s := series("added "+f.Name, points, x, ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Added }, f.OfPoint))
+		added := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Added }, f.OfPoint)
+		low := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.AddedLow }, f.OfPoint)
+		high := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.AddedHigh }, f.OfPoint)
+		s := Series{Name: "added " + f.Name}
+		bounded := false
+		for _, p := range points {
+			v, ok := added(p)
+			if !ok {
+				continue
+			}
+			l, lok := low(p)
+			h, hok := high(p)
+			if !lok || !hok {
+				l, h = math.NaN(), math.NaN()
+			}
+			bounded = bounded || lok && hok
+			s.X, s.Y, s.Low, s.High = append(s.X, x(p)), append(s.Y, v), append(s.Low, l), append(s.High, h)
+		}
+		if bounded {
+			s.Name += " (bars: 95% interval)"
+		} else {
+			s.Low, s.High = nil, nil
+		}
 		if len(s.X) > 0 {
 			out = append(out, s)
 		}
