@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/config/samples"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -36,8 +37,9 @@ import (
 // or --from=perfschedule/NAME, a run of a schedule's template (as kubectl create job
 // --from=cronjob/NAME).
 type inputFlags struct {
-	files resource.FilenameOptions
-	from  string
+	files  resource.FilenameOptions
+	from   string
+	preset string
 }
 
 func (f *inputFlags) bind(cmd *cobra.Command) {
@@ -45,18 +47,24 @@ func (f *inputFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.files.Kustomize, "kustomize", "k", "", "a kustomization directory whose output holds the PerfRuns and PerfSweeps to start")
 	cmd.Flags().BoolVarP(&f.files.Recursive, "recursive", "R", false, "read the directories given with -f and their subdirectories")
 	cmd.Flags().StringVar(&f.from, "from", "", "start a run of a schedule's template: perfschedule/NAME")
+	cmd.Flags().StringVar(&f.preset, "preset", "", "start a named setting whose published figures its report shows beside the run's (kubectl daprbench presets lists them)")
 }
 
 // validate checks the flags alone, before anything is read or any connection made.
 func (f *inputFlags) validate() error {
 	given := 0
-	for _, set := range []bool{len(f.files.Filenames) > 0, f.files.Kustomize != "", f.from != ""} {
+	for _, set := range []bool{len(f.files.Filenames) > 0, f.files.Kustomize != "", f.from != "", f.preset != ""} {
 		if set {
 			given++
 		}
 	}
 	if given != 1 {
-		return fmt.Errorf("give exactly one of -f, -k and --from")
+		return fmt.Errorf("give exactly one of -f, -k, --from and --preset")
+	}
+	if f.preset != "" {
+		if _, err := samples.Lookup(f.preset); err != nil {
+			return err
+		}
 	}
 	if f.from != "" {
 		if _, err := scheduleName(f.from); err != nil {
@@ -81,6 +89,10 @@ func scheduleName(from string) (string, error) {
 // resource builder (the code kubectl create uses), locally: no server is asked. Each
 // object is then decoded strictly, so a misspelt field is an error rather than dropped.
 func (o *options) readObjects(f inputFlags) ([]client.Object, error) {
+	if f.preset != "" {
+		run, err := presetRun(f.preset)
+		return []client.Object{run}, err
+	}
 	result := resource.NewBuilder(o.config).Unstructured().Local().
 		FilenameParam(false, &f.files).Flatten().Do()
 	infos, err := result.Infos()

@@ -55,7 +55,7 @@ func newReportCommand(o *options) *cobra.Command {
 				if ok, err := o.printData(v.Status); ok {
 					return err
 				}
-				text = runTables(v)
+				text = runTables(v) + publishedTable(v)
 				chart, ok, note := distributionChart(ctx, c, v)
 				if ok {
 					figures = append(figures, chart)

@@ -321,7 +321,7 @@ func runDoc(run *perfv1alpha1.PerfRun) htmlDoc {
 	id.table(facts)
 	doc.Sections = append(doc.Sections, id, environmentSection(run), thresholdsSection(run))
 	doc.Sections = append(doc.Sections, resultSections(run)...)
-	doc.Sections = append(doc.Sections, conditionsSection(st.Conditions))
+	doc.Sections = append(doc.Sections, publishedSection(run), conditionsSection(st.Conditions))
 	doc.Spec = specYAML(run.Spec)
 	return doc
 }
@@ -410,7 +410,7 @@ func yesNo(b bool) string { return map[bool]string{true: "yes", false: "no"}[b] 
 // thresholdsSection: each gate of spec.thresholds with what was measured.
 func thresholdsSection(run *perfv1alpha1.PerfRun) htmlSection {
 	s := htmlSection{ID: "thresholds", Title: "Thresholds"}
-	v, ok := thresholds.Evaluate(run.Spec.Thresholds, run.Status.Result)
+	v, ok := thresholds.EvaluateRun(&run.Spec, run.Status.Result)
 	if !ok {
 		return s
 	}

@@ -53,13 +53,14 @@ func newRunCommand(o *options) *cobra.Command {
 	var wait bool
 	ci := ciFlags{cancelOnInterrupt: true}
 	cmd := &cobra.Command{
-		Use:   "run (-f FILE|DIR|URL | -k DIR | --from=perfschedule/NAME) [--wait]",
+		Use:   "run (-f FILE|DIR|URL | -k DIR | --from=perfschedule/NAME | --preset NAME) [--wait]",
 		Short: "Start PerfRuns or PerfSweeps from files (a new object each time) and, with --wait, follow one and exit with its verdict",
 		Long: `Creates each PerfRun or PerfSweep in the files under a generated name (its name, a dash
 and a suffix), so running the same file twice starts two runs. -f takes files, directories
 (-R: and their subdirectories), URLs and - (stdin), as kubectl create does; -k a
 kustomization; --from=perfschedule/NAME a run of the schedule's template (kept out of the
-schedule's own history).
+schedule's own history); --preset NAME one of Dapr's published settings (kubectl daprbench
+presets), whose report shows Dapr's published figures beside the run's.
 
 With --wait it follows the one object with a watch until it finishes and exits:
   0 passed; 1 could not run (bad file, admission refused, cluster unreachable);
@@ -68,7 +69,8 @@ With --wait it follows the one object with a watch until it finishes and exits:
   7 cancelled (SIGINT or SIGTERM cancels the run, as "kubectl daprbench cancel" does).`,
 		Example: `  kubectl daprbench run -f https://raw.githubusercontent.com/daprbench/daprbench/main/config/samples/perf_v1alpha1_perfrun_smoke.yaml --wait
   kubectl daprbench run --from=perfschedule/nightly --wait --junit junit.xml
-  kubectl daprbench run -f perfrun.yaml -o name`,
+  kubectl daprbench run -f perfrun.yaml -o name
+  kubectl daprbench run --preset published-v1.0 --wait`,
 		Args: cobra.NoArgs,
 		PreRunE: func(*cobra.Command, []string) error {
 			if !wait && (ci.junit != "" || ci.summary != "" || ci.timeout != 0 || ci.strict) {

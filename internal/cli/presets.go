@@ -1,0 +1,136 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/config/samples"
+)
+
+func newPresetsCommand(o *options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "presets",
+		Short: "The named settings run --preset starts: Dapr's published ones, each with the figures Dapr published for it",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			t := &table{}
+			t.add("PRESET", "PUBLISHED", "SETTING")
+			for _, p := range samples.Presets {
+				var rows []string
+				for _, r := range p.Rows {
+					rows = append(rows, r.Figure+" "+r.Value)
+				}
+				t.add(p.Name, strings.Join(rows, ", "), p.Title)
+			}
+			fprintf(o.streams.Out, "%s", t.String())
+			return nil
+		},
+	}
+}
+
+// presetRun is the preset's run, annotated with its name so its report shows the published
+// row beside it.
+func presetRun(name string) (client.Object, error) {
+	p, err := samples.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := p.YAML()
+	if err != nil {
+		return nil, err
+	}
+	decoded, _, err := serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer().Decode(b, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("preset %s: %w", name, err)
+	}
+	run, ok := decoded.(*perfv1alpha1.PerfRun)
+	if !ok {
+		return nil, fmt.Errorf("preset %s is not a PerfRun", name)
+	}
+	if run.Annotations == nil {
+		run.Annotations = map[string]string{}
+	}
+	run.Annotations[perfv1alpha1.AnnotationPreset] = name
+	return run, nil
+}
+
+// publishedBeside is the preset's published row beside the run's figures: nil when the
+// run was not started from a preset.
+func publishedBeside(run *perfv1alpha1.PerfRun) (source string, rows [][3]string) {
+	p, err := samples.Lookup(run.Annotations[perfv1alpha1.AnnotationPreset])
+	if err != nil {
+		return "", nil
+	}
+	for _, r := range p.Rows {
+		rows = append(rows, [3]string{r.Figure, r.Value, measuredFigure(run.Status.Result, r.Figure)})
+	}
+	return p.Source + " for preset " + p.Name, rows
+}
+
+// measuredFigure is the run's value of a figure named as the tables name it.
+func measuredFigure(res *perfv1alpha1.Result, figure string) string {
+	if res == nil {
+		return "-"
+	}
+	if figure == "sidecar CPU per 1000 rps" {
+		if c := sidecarCPU(res); c >= 0 {
+			return fmt.Sprintf("%dm", c)
+		}
+		return "-"
+	}
+	family, percentile, _ := strings.Cut(figure, " ")
+	of := map[string]*perfv1alpha1.LatencySummary{"added": res.Added, "latency": res.Latency}[family]
+	for _, f := range perfv1alpha1.LatencyFigures {
+		if f.Name == percentile && of != nil {
+			return dur(f.Of(of))
+		}
+	}
+	return "-"
+}
+
+// publishedTable is publishedBeside as a text table; empty without a preset.
+func publishedTable(run *perfv1alpha1.PerfRun) string {
+	source, rows := publishedBeside(run)
+	if rows == nil {
+		return ""
+	}
+	t := &table{}
+	t.add("FIGURE", "PUBLISHED", "THIS RUN")
+	for _, r := range rows {
+		t.add(r[0], r[1], r[2])
+	}
+	return "\nBeside " + source + ":\n" + t.String()
+}
+
+// publishedSection is publishedBeside as a section of the HTML report.
+func publishedSection(run *perfv1alpha1.PerfRun) htmlSection {
+	s := htmlSection{ID: "published", Title: "Beside Dapr's published figures"}
+	source, rows := publishedBeside(run)
+	t := htmlTable{ID: "published-figures", Caption: source, Header: []string{"Figure", "Published", "This run"}}
+	for _, r := range rows {
+		t.addText(r[0], r[1], r[2])
+	}
+	s.table(t)
+	return s
+}
