@@ -51,6 +51,9 @@ say "the operator, from its chart"
 # The runs' namespace exists before the install: the chart's namespaced mode puts a Role in it.
 kc wait --for=delete "namespace/$NS" --timeout=2m >/dev/null 2>&1 || true
 kc create namespace "$NS" --dry-run=client -o yaml | kc apply -f - >/dev/null
+# ...and so does Dapr's (a Role to read its configuration): the runs here need no Dapr, and a
+# cluster brought up by make cluster-up alone has none.
+kc create namespace dapr-system --dry-run=client -o yaml | kc apply -f - >/dev/null
 # The chart installs and upgrades its CRDs (crds.install); --take-ownership adopts CRDs this
 # cluster has from before they were the chart's (kubectl apply, or 0.1.0's crds/).
 "$HELM" upgrade --install daprbench charts/daprbench --namespace daprbench-system --create-namespace --wait --timeout 3m --take-ownership \
