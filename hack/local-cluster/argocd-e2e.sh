@@ -271,6 +271,5 @@ done
   die "floor was measured again or did not succeed: $(kc -n "$NS" get perfrun floor -o jsonpath='{.status.phase} {.status.startTime} (was '"$started"') {.status.result.generation}')"
 kc -n "$NS" get perfrun floor -o jsonpath='floor: ThresholdsMet {.status.conditions[?(@.type=="ThresholdsMet")].status} {.status.conditions[?(@.type=="ThresholdsMet")].reason}: {.status.conditions[?(@.type=="ThresholdsMet")].message}{"\n"}'
 inconclusive=$(watch perf-passing Degraded "$mark")
-kc -n argocd get application perf-passing -o jsonpath='{range .status.resources[?(@.kind=="PerfRun")]}Argo CD: {.name} {.health.status} {.health.message}{"\n"}{end}' 2>/dev/null || true
 
 say "Argo CD $ARGOCD_VERSION: passing $passing; failing $failing; after the change in git: $rerun; gate inside the spread (Inconclusive): $inconclusive (all within $((SECONDS - t0))s)"
