@@ -137,7 +137,10 @@ esac
 code="" name="" out="" artifact="" kubeconfig_tmp=""
 finish() {
 	local status=$?
-	[[ -n "$code" ]] || code=1 # stopped (status $status) before the plugin's verdict
+	if [[ -z "$code" ]]; then
+		code=1
+		echo "daprbench: stopped (status $status) before the plugin could run: exit 1" >&2
+	fi
 	[[ -z "$kubeconfig_tmp" ]] || rm -f "$kubeconfig_tmp"
 	if [[ -z "$artifact" ]]; then
 		artifact=${ARTIFACT_NAME:-}
