@@ -63,6 +63,10 @@ manifests: controller-gen kustomize api-docs ## Generate the CRDs and RBAC from 
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases
 	$(KUSTOMIZE) build config/default | go run ./hack/gen/helmchart charts/daprbench
 
+.PHONY: argocd-health
+argocd-health: ## Generate config/argocd's argocd-cm patch and argo-cd Helm chart values from the health.lua scripts.
+	go run ./hack/gen/argocd config/argocd
+
 .PHONY: api-docs
 api-docs: crd-ref-docs ## Generate docs/reference/api.md from the API's Go types (doc comments, defaults, validation).
 	$(CRD_REF_DOCS) --source-path=./api --config=hack/gen/crd-ref-docs/config.yaml --renderer=markdown --output-path=docs/reference/api.md --log-level=WARN
@@ -94,11 +98,11 @@ lint: staticcheck ## staticcheck over every package (e2e suite and local-cluster
 	cd hack/local-cluster && $(STATICCHECK) ./...
 
 .PHONY: verify
-verify: manifests generate fmt ## Fail when generated code, manifests, the API reference, formatting or go.mod are stale.
+verify: manifests generate argocd-health fmt ## Fail when generated code, manifests, the API reference, the Argo CD patch and values, formatting or go.mod are stale.
 	go mod tidy
 	cd hack/local-cluster && go mod tidy
 	@if [ -n "$$(git status --porcelain -- api config charts docs/reference go.mod go.sum hack '*.go')" ]; then \
-	  echo "generated files, formatting or go.mod are stale; run 'make manifests generate fmt' and 'go mod tidy':"; \
+	  echo "generated files, formatting or go.mod are stale; run 'make manifests generate argocd-health fmt' and 'go mod tidy':"; \
 	  git status --porcelain -- api config charts docs/reference go.mod go.sum hack '*.go'; git --no-pager diff --stat; exit 1; fi
 
 .PHONY: prometheus

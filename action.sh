@@ -7,9 +7,17 @@
 #
 #   FILE=run.yaml [KUBECONFIG_DATA=…] [NAMESPACE=…] [OUT=daprbench-out] [STRICT=true] \
 #     [TIMEOUT=30m] [SUMMARY=$GITHUB_STEP_SUMMARY] [PLUGIN_FROM=release|source] \
-#     [PLUGIN_VERSION=v0.1.0] [PLUGIN_REPOSITORY=daprbench/daprbench] \
+#     [PLUGIN_VERSION=v0.1.0] [PLUGIN_REPOSITORY=daprbench/daprbench] [ARTIFACT_NAME=…] \
 #     [PLUGIN_DOWNLOAD_URL=file://$PWD/dist] action.sh   # (a mirror of the release's assets)
 #   action.sh --plugin-from    # prints where the plugin would come from (action.yml's first step)
+#   action.sh --plugin [DIR]   # gets the plugin as a run would and prints its path
+#
+# Outputs, appended to $GITHUB_OUTPUT when it is set (and summed up on stderr): exit-code;
+# verdict (passed, could-not-run, failed, thresholds, regressed, not-clean, timeout: the
+# exit code's meaning); run-name (the run's or sweep's generated name, from `run -o name`:
+# empty when none finished, e.g. on a timeout); report-path (the directory of junit.xml,
+# run.log, report/report.html and the charts: OUT, else a new daprbench-XXXXXX under
+# RUNNER_TEMP, else daprbench-out); artifact-name (ARTIFACT_NAME, else daprbench-<run name>).
 #
 # The plugin: PLUGIN_FROM=release downloads kubectl-daprbench_<os>_<arch>.tar.gz of
 # PLUGIN_VERSION from PLUGIN_REPOSITORY's GitHub release and checks its sha256 against the
@@ -47,7 +55,9 @@ plugin_from() {
 # verifies it against checksums.txt, unpacks it and prints the binary's path.
 release_plugin() {
 	local dir=$1 ver=${PLUGIN_VERSION:-$(action_ref)} repo=${PLUGIN_REPOSITORY:-} os arch exe=""
-	[[ "$ver" =~ $version_tag ]] || { echo "daprbench: no release version to download (PLUGIN_VERSION or the Action's tag; got '$ver')" >&2; return 1; }
+	[[ "$ver" =~ ^[0-9] ]] && ver=v$ver # 0.1.0 names the tag v0.1.0
+	[[ "$ver" =~ $version_tag || "$ver" == latest ]] ||
+		{ echo "daprbench: no release version to download (PLUGIN_VERSION, vX.Y.Z or latest, or the Action's tag; got '$ver')" >&2; return 1; }
 	if [[ -z "$repo" && "$here" == */_actions/*/*/* ]]; then
 		repo=$(basename "$(dirname "$(dirname "$here")")")/$(basename "$(dirname "$here")")
 	fi
@@ -64,9 +74,12 @@ release_plugin() {
 	*) echo "daprbench: no release archive for $(uname -m)" >&2; return 1 ;;
 	esac
 	local archive=kubectl-daprbench_${os}_${arch}.tar.gz base=${PLUGIN_DOWNLOAD_URL:-https://github.com/$repo/releases/download/$ver}
-	mkdir -p "$dir"
-	curl -fsSL --retry 3 -o "$dir/$archive" "$base/$archive"
-	curl -fsSL --retry 3 -o "$dir/checksums.txt" "$base/checksums.txt"
+	# GitHub serves the newest release's assets under releases/latest/download/.
+	[[ $ver != latest || -n "${PLUGIN_DOWNLOAD_URL:-}" ]] || base=https://github.com/$repo/releases/latest/download
+	# Called in $(…), where bash drops set -e: each step stops the function itself.
+	mkdir -p "$dir" || return 1
+	curl -fsSL --retry 3 -o "$dir/$archive" "$base/$archive" || return 1
+	curl -fsSL --retry 3 -o "$dir/checksums.txt" "$base/checksums.txt" || return 1
 	local want got
 	want=$(awk -v f="$archive" '$2 == f {print $1}' "$dir/checksums.txt")
 	if command -v sha256sum >/dev/null; then got=$(sha256sum "$dir/$archive" | cut -d' ' -f1); else got=$(shasum -a 256 "$dir/$archive" | cut -d' ' -f1); fi
@@ -74,55 +87,127 @@ release_plugin() {
 		echo "daprbench: $archive of $repo $ver has sha256 $got, checksums.txt says '${want}'" >&2
 		return 1
 	fi
-	tar -xzf "$dir/$archive" -C "$dir"
+	tar -xzf "$dir/$archive" -C "$dir" || return 1
+	[[ -x "$dir/kubectl-daprbench$exe" ]] || { echo "daprbench: $archive holds no kubectl-daprbench$exe" >&2; return 1; }
 	echo "daprbench: kubectl-daprbench $ver ($os/$arch) from $base, sha256 verified" >&2
 	echo "$dir/kubectl-daprbench$exe"
 }
 
-if [[ "${1:-}" == --plugin-from ]]; then
+# verdict names an exit code (the Action's output verdict).
+verdict() {
+	case $1 in
+	0) echo passed ;;
+	2) echo failed ;;
+	3) echo thresholds ;;
+	4) echo regressed ;;
+	5) echo not-clean ;;
+	6) echo timeout ;;
+	*) echo could-not-run ;;
+	esac
+}
+
+# get_plugin prints the path of kubectl-daprbench, downloaded (release) or built (source).
+get_plugin() {
+	local from
+	from=$(plugin_from)
+	if [[ $from == release ]]; then
+		release_plugin "$1"
+	else
+		[[ -z "${PLUGIN_VERSION:-}" ]] || echo "daprbench: plugin-from source: plugin-version $PLUGIN_VERSION is not used" >&2
+		# Built from the checkout the script is in (incremental: seconds once Go's cache is warm).
+		(cd "$here" && CGO_ENABLED=0 go build -o "$here/bin/kubectl-daprbench" ./cmd/kubectl-daprbench) >&2 || return 1
+		echo "$here/bin/kubectl-daprbench"
+	fi
+}
+
+case "${1:-}" in
+--plugin-from)
 	plugin_from
 	exit
-fi
+	;;
+--plugin) # prints the plugin's path, getting it as a run would (into $2 for a release)
+	get_plugin "${2:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}/daprbench-plugin}"
+	exit
+	;;
+esac
+
+# From here on the script always ends through finish: it writes the outputs (to
+# $GITHUB_OUTPUT when set) and exits with the plugin's code, or 1 (could not run) when
+# anything before the plugin's verdict failed — a download, a build, a missing FILE.
+code="" name="" out="" artifact="" kubeconfig_tmp=""
+finish() {
+	local status=$?
+	if [[ -z "$code" ]]; then
+		code=1
+		echo "daprbench: stopped (status $status) before the plugin could run: exit 1" >&2
+	fi
+	[[ -z "$kubeconfig_tmp" ]] || rm -f "$kubeconfig_tmp"
+	if [[ -z "$artifact" ]]; then
+		artifact=${ARTIFACT_NAME:-}
+		if [[ -z "$artifact" && -n "$name" ]]; then artifact=daprbench-$name; fi
+		if [[ -z "$artifact" && -n "$out" ]]; then artifact=$(basename "$out"); fi
+		artifact=${artifact:-daprbench}
+	fi
+	if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
+		{
+			echo "exit-code=$code"
+			echo "verdict=$(verdict "$code")"
+			echo "run-name=$name"
+			echo "report-path=$out"
+			echo "artifact-name=$artifact"
+		} >>"$GITHUB_OUTPUT"
+	fi
+	echo "daprbench: exit $code ($(verdict "$code")); run ${name:-(none)}; JUnit, summary and report in ${out:-(none)}" >&2
+	exit "$code"
+}
+trap finish EXIT
 
 : "${FILE:?FILE names the PerfRun or PerfSweep to run}"
-out=${OUT:-daprbench-out}
+# Each use gets its own directory (two runs in one job must not mix their files): OUT, else
+# a new one under the runner's temp directory, else daprbench-out.
+if [[ -n "${OUT:-}" ]]; then
+	out=$OUT
+elif [[ -n "${RUNNER_TEMP:-}" ]]; then
+	out=$(mktemp -d "$RUNNER_TEMP/daprbench-XXXXXX")
+else
+	out=daprbench-out
+fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 if [[ -n "${KUBECONFIG_DATA:-}" ]]; then
 	# A kubeconfig given as a secret's text: written where only this job reads it.
-	KUBECONFIG=$(mktemp)
-	export KUBECONFIG
+	kubeconfig_tmp=$(mktemp)
+	export KUBECONFIG=$kubeconfig_tmp
 	printf '%s\n' "$KUBECONFIG_DATA" >"$KUBECONFIG"
-	trap 'rm -f "$KUBECONFIG"' EXIT
 fi
 
-from=$(plugin_from)
-if [[ $from == release ]]; then
-	plugin=$(release_plugin "${RUNNER_TEMP:-$out}/daprbench-plugin")
-else
-	# Built from the checkout the script is in (incremental: seconds once Go's cache is warm).
-	plugin="$here/bin/kubectl-daprbench"
-	(cd "$here" && CGO_ENABLED=0 go build -o "$plugin" ./cmd/kubectl-daprbench)
-fi
+plugin=$(get_plugin "${RUNNER_TEMP:-$out}/daprbench-plugin")
 
-args=(run -f "$FILE" --wait --junit "$out/junit.xml" --summary "${SUMMARY:-$out/summary.md}")
+# -o name: the finished object's name alone on stdout (perfrun.perf.daprbench.io/NAME);
+# progress, the verdict and errors go to stderr, shown live and kept in run.log.
+args=(run -f "$FILE" --wait -o name --junit "$out/junit.xml" --summary "${SUMMARY:-$out/summary.md}")
 [[ -n "${NAMESPACE:-}" ]] && args+=(-n "$NAMESPACE")
 [[ -n "${TIMEOUT:-}" ]] && args+=(--timeout "$TIMEOUT")
 [[ "${STRICT:-false}" == true ]] && args+=(--strict)
 
 set +e
-"$plugin" "${args[@]}" 2>&1 | tee "$out/run.log"
+{ "$plugin" "${args[@]}" 2>&1 >&3 | tee "$out/run.log" >&2; } 3>"$out/name.txt"
 code=${PIPESTATUS[0]}
 set -e
 
-# The run's report (tables, charts, report.html) beside the JUnit file, whatever the verdict.
-created=$(sed -nE 's#^(perfrun|perfsweep)/([^ ]+) created$#\1/\2#p' "$out/run.log" | head -1)
-if [[ -n "$created" && $code -ne 1 ]]; then
+object=$(head -n 1 "$out/name.txt")
+if [[ "$object" =~ ^(perfrun|perfsweep)\.perf\.daprbench\.io/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)$ ]]; then
+	kind=${BASH_REMATCH[1]} name=${BASH_REMATCH[2]}
+	# The run's report (tables, charts, report.html) beside the JUnit file, whatever the verdict.
 	ns_args=()
 	[[ -n "${NAMESPACE:-}" ]] && ns_args=(-n "$NAMESPACE")
-	"$plugin" report "$created" "${ns_args[@]}" --dir "$out/report" >"$out/report.txt" 2>&1 ||
-		echo "daprbench: no report of $created (see $out/report.txt)" >&2
+	"$plugin" report "$kind/$name" "${ns_args[@]}" --dir "$out/report" >"$out/report.txt" 2>&1 ||
+		echo "daprbench: no report of $kind/$name (see $out/report.txt)" >&2
+elif [[ -n "$object" ]]; then
+	echo "daprbench: the plugin printed '$object', not perfrun|perfsweep.perf.daprbench.io/NAME" >&2
+elif [[ $code -ne 1 ]]; then
+	# run --wait prints the object once it finished; on a timeout (6) it has not.
+	echo "daprbench: the plugin named no finished object (exit $code): see $out/run.log" >&2
 fi
-echo "daprbench: exit $code; JUnit, summary and report in $out"
 exit "$code"

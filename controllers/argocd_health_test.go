@@ -17,13 +17,17 @@ limitations under the License.
 package controllers
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	lua "github.com/yuin/gopher-lua"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
@@ -103,6 +107,31 @@ var _ = Describe("Argo CD health scripts", func() {
 		Eventually(phaseOf(mismatch)).Should(Equal(perfv1alpha1.PhaseFailed))
 		healthy := finishWithP99(createRun(ns, "healthy", perfv1alpha1.ScenarioServiceInvocation, gated(false)), 1000) // p99 1.3ms
 		violated := finishWithP99(createRun(ns, "violated", perfv1alpha1.ScenarioServiceInvocation, gated(false)), 2000)
+		failedGate := finishWithP99(createRun(ns, "failed-gate", perfv1alpha1.ScenarioServiceInvocation, gated(true)), 2000)
+		// Inconclusive gates end Succeeded (failRun fails only a violation), and run --wait
+		// exits 3 for them: Argo CD must not call them Healthy. A limit inside the added
+		// latency's interval (Dapr's 2 ms gate against repetitions of 1.8, 2.22 and 2 ms)...
+		straddling := createRun(ns, "straddling", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Repetitions = 3
+			s.Thresholds = &perfv1alpha1.Thresholds{MaxAddedP90: &metav1.Duration{Duration: 2 * time.Millisecond}, FailRun: true}
+		})
+		markAvailable(ns, "straddling-target")
+		var reps []result.Run
+		for i, added := range []int64{1800, 2220, 2000} {
+			reps = append(reps, summaryRun(result.Baseline, i, 500), summaryRun(result.Dapr, i, 500+added))
+		}
+		finishLoad(straddling, result.Summary{RequestedQPS: 1000, Runs: reps}, true)
+		Eventually(func() bool { return latest(straddling).Finished() }, 10*time.Second).Should(BeTrue())
+		// ...and a figure the threshold needs that was not measured (envtest serves no metrics API).
+		unmeasured := finishWithP99(createRun(ns, "unmeasured", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Baseline = ptr.To(false)
+			s.Thresholds = &perfv1alpha1.Thresholds{MaxSidecarCPUPer1kQPS: ptr.To(resource.MustParse("50m"))}
+		}), 1000)
+		for _, run := range []*perfv1alpha1.PerfRun{latest(straddling), unmeasured} {
+			Expect(run.Status.Phase).To(Equal(perfv1alpha1.PhaseSucceeded), run.Name)
+			Expect(meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionThresholdsMet)).To(
+				HaveField("Reason", perfv1alpha1.ReasonInconclusive), run.Name)
+		}
 		stale := healthy.DeepCopy()
 		stale.Generation++ // a new spec the operator has not observed yet
 		suspended := createSchedule(ns, "suspended", func(s *perfv1alpha1.PerfScheduleSpec) { s.Suspend = true })
@@ -110,6 +139,8 @@ var _ = Describe("Argo CD health scripts", func() {
 		idle := createSchedule(ns, "idle")
 		Eventually(scheduled(invalid)).Should(HavePrefix(perfv1alpha1.ReasonInvalidSchedule))
 		Eventually(func() *metav1.Time { return scheduleOf(idle).Status.NextScheduleTime }).ShouldNot(BeNil())
+		staleSchedule := scheduleOf(invalid).DeepCopy()
+		staleSchedule.Generation++ // the schedule fixed in git, not yet handled
 
 		table := []struct {
 			name, kind string
@@ -121,17 +152,24 @@ var _ = Describe("Argo CD health scripts", func() {
 			{"failed run", "PerfRun", latest(mismatch), "Degraded", "MTLSMismatch: spec.dapr.mtls is Disabled"},
 			{"succeeded, thresholds met", "PerfRun", healthy, "Healthy", "29952 requests at 998.4/1000 qps"}, // three repetitions (the default) of 9984
 			{"succeeded, threshold violated", "PerfRun", violated, "Degraded", "Thresholds violated: p99 2.301ms (limit <= 2ms): VIOLATED"},
+			{"failed by a threshold (failRun)", "PerfRun", latest(failedGate), "Degraded", "ThresholdsViolated: thresholds violated (spec.thresholds.failRun): p99 2.301ms (limit <= 2ms): VIOLATED"},
+			{"limit inside the interval", "PerfRun", latest(straddling), "Degraded", "Thresholds inconclusive (not shown met): added p90"},
+			{"gated figure not measured", "PerfRun", unmeasured, "Degraded", "Thresholds inconclusive (not shown met): sidecar CPU per 1000 rps not measured (limit <= 50m): inconclusive"},
 			{"spec changed, not yet observed", "PerfRun", stale, "Progressing", "Waiting for the operator to run generation 2"},
 			{"suspended schedule", "PerfSchedule", scheduleOf(suspended), "Suspended", "spec.suspend is true"},
 			{"unparsable schedule", "PerfSchedule", scheduleOf(invalid), "Degraded", `spec.schedule "sometimes"`},
 			{"schedule with no run yet", "PerfSchedule", scheduleOf(idle), "Healthy", "No run yet"},
+			{"schedule changed, not yet handled", "PerfSchedule", staleSchedule, "Progressing", "Waiting for the operator to handle generation 2"},
 		}
 		GinkgoWriter.Printf("%-32s %-12s %-12s %s\n", "object", "kind", "health", "message")
+		var wrong []string // every row that reads wrong, not only the first
 		for _, tc := range table {
 			status, msg := health(tc.kind, tc.obj)
 			GinkgoWriter.Printf("%-32s %-12s %-12s %.90s\n", tc.name, tc.kind, status, msg)
-			Expect(status).To(Equal(tc.status), tc.name)
-			Expect(msg).To(ContainSubstring(tc.message), tc.name)
+			if status != tc.status || !strings.Contains(msg, tc.message) {
+				wrong = append(wrong, fmt.Sprintf("%s: %s %q, want %s %q", tc.name, status, msg, tc.status, tc.message))
+			}
 		}
+		Expect(wrong).To(BeEmpty())
 	})
 })

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Argo CD syncing PerfRuns and a PerfSchedule from git, on the local cluster, with the
-# project's health checks installed in argocd-cm (make test-argocd).
+# project's health checks installed in argocd-cm through the generated patch
+# (config/argocd/argocd-cm-patch.yaml) (make test-argocd).
 #
 # Argo CD (application controller and repo server) is built from Go modules
 # (hack/toolchain/build-argocd.sh); they, Redis (Debian's redis-server) and a git daemon serving the
@@ -8,8 +9,11 @@
 # Two Applications: one whose PerfRun passes (with a PerfSchedule beside it) and one whose
 # PerfRun fails a threshold. The script records each Application's health as Argo CD reports
 # it, expects Progressing → Healthy and Progressing → Degraded, then changes the passing run's
-# spec in git and expects Argo CD to sync it and the operator to run it again. Every wait is
-# bounded; it exits non-zero when an expectation is not met.
+# spec in git and expects Argo CD to sync it and the operator to run it again, and last
+# tightens that run's gate in git to a limit inside the spread of its repetitions: the
+# operator re-judges the result (no new measurement) Inconclusive, and Argo CD must call it
+# Degraded, as `run --wait` exits 3 for it. Every wait is bounded; it exits non-zero when an
+# expectation is not met.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -47,6 +51,9 @@ say "the operator, from its chart"
 # The runs' namespace exists before the install: the chart's namespaced mode puts a Role in it.
 kc wait --for=delete "namespace/$NS" --timeout=2m >/dev/null 2>&1 || true
 kc create namespace "$NS" --dry-run=client -o yaml | kc apply -f - >/dev/null
+# ...and so does Dapr's (a Role to read its configuration): the runs here need no Dapr, and a
+# cluster brought up by make cluster-up alone has none.
+kc create namespace dapr-system --dry-run=client -o yaml | kc apply -f - >/dev/null
 # The chart installs and upgrades its CRDs (crds.install); --take-ownership adopts CRDs this
 # cluster has from before they were the chart's (kubectl apply, or 0.1.0's crds/).
 "$HELM" upgrade --install daprbench charts/daprbench --namespace daprbench-system --create-namespace --wait --timeout 3m --take-ownership \
@@ -69,7 +76,7 @@ cleanup() {
 trap cleanup EXIT
 stop_daemons
 
-say "Argo CD's CRDs, argocd-cm with the project's health checks, the default project"
+say "Argo CD's CRDs, argocd-cm patched with config/argocd/argocd-cm-patch.yaml, the default project"
 kc apply --server-side -f "$ARGOCD/application-crd.yaml" -f "$ARGOCD/appproject-crd.yaml" >/dev/null
 # kubectl wait fails at once ("accessor error") on a CRD whose status has no conditions yet:
 # poll, bounded, instead.
@@ -81,12 +88,16 @@ for crd in applications.argoproj.io appprojects.argoproj.io; do
   kc wait --for=condition=Established --timeout=5s "crd/$crd" >/dev/null
 done
 kc create namespace argocd --dry-run=client -o yaml | kc apply -f - >/dev/null
-health_keys=()
-for kind in PerfRun PerfSchedule PerfSweep; do
-  health_keys+=(--from-file="resource.customizations.health.perf.daprbench.io_$kind=config/argocd/perf.daprbench.io/$kind/health.lua")
-done
-kc -n argocd create configmap argocd-cm "${health_keys[@]}" --dry-run=client -o yaml |
+# argocd-cm as Argo CD's install ships it (empty), then the health checks as a user installs
+# them: the generated patch (make argocd-health), checked to hold each script verbatim.
+kc -n argocd create configmap argocd-cm --dry-run=client -o yaml |
   kc label --local -f - app.kubernetes.io/part-of=argocd -o yaml | kc apply --server-side --force-conflicts -f - >/dev/null
+kc -n argocd patch configmap argocd-cm --type merge --patch-file config/argocd/argocd-cm-patch.yaml >/dev/null
+for kind in PerfRun PerfSchedule PerfSweep; do
+  key=resource.customizations.health.perf.daprbench.io_$kind
+  diff <(kc -n argocd get configmap argocd-cm -o go-template="{{index .data \"$key\"}}") "config/argocd/perf.daprbench.io/$kind/health.lua" >/dev/null ||
+    die "argocd-cm's $key is not config/argocd/perf.daprbench.io/$kind/health.lua (make argocd-health)"
+done
 kc -n argocd create secret generic argocd-secret --from-literal=server.secretkey="$(head -c 24 /dev/urandom | base64)" --dry-run=client -o yaml |
   kc label --local -f - app.kubernetes.io/part-of=argocd -o yaml | kc apply --server-side --force-conflicts -f - >/dev/null
 kc apply --server-side -f - >/dev/null <<YAML
@@ -234,4 +245,31 @@ rerun=$(watch perf-passing Healthy "$mark")
 expect_progressing "$rerun" "perf-passing after the change"
 kc -n "$NS" get perfrun floor
 
-say "Argo CD $ARGOCD_VERSION: passing $passing; failing $failing; after the change in git: $rerun (all within $((SECONDS - t0))s)"
+say "a gate tightened in git to inside the spread of the repetitions: re-judged Inconclusive, Degraded"
+# The cheapest real Inconclusive: the limit is the fastest repetition's p90 (or p99), which
+# the slower repetitions exceed, so the gate can be neither met nor violated. Only the
+# thresholds change, so the operator judges the result again instead of measuring anew.
+mark=$(($(wc -l <"$WORK/health.log") + 1))
+started=$(kc -n "$NS" get perfrun floor -o jsonpath='{.status.startTime}')
+limit="" figure=""
+for f in p90 p99; do
+  lo=$(kc -n "$NS" get perfrun floor -o jsonpath="{.status.result.spread.latency.min.$f}")
+  hi=$(kc -n "$NS" get perfrun floor -o jsonpath="{.status.result.spread.latency.max.$f}")
+  if [ -n "$lo" ] && [ "$lo" != "$hi" ]; then limit=$lo figure=$f; break; fi
+done
+[ -n "$limit" ] || die "floor's repetitions agree on p90 and p99 (spread: $(kc -n "$NS" get perfrun floor -o jsonpath='{.status.result.spread.latency}')): no limit lies inside"
+max_key=maxP${figure#p}
+printf '  thresholds: {%s: "%s"}\n' "$max_key" "$limit" >>"$WORK/src/passing/run.yaml"
+commit "floor: $max_key $limit (inside its repetitions' spread)"
+kc -n argocd annotate application perf-passing argocd.argoproj.io/refresh=normal --overwrite >/dev/null
+end=$((SECONDS + WAIT))
+until [ "$(kc -n "$NS" get perfrun floor -o jsonpath='{.status.observedGeneration}/{.status.conditions[?(@.type=="ThresholdsMet")].reason}')" = "3/Inconclusive" ]; do
+  ((SECONDS < end)) || die "floor was not re-judged Inconclusive within ${WAIT}s: $(kc -n "$NS" get perfrun floor -o jsonpath='{.status.conditions}')"
+  sleep 1
+done
+[ "$(kc -n "$NS" get perfrun floor -o jsonpath='{.status.phase}/{.status.startTime}/{.status.result.generation}')" = "Succeeded/$started/3" ] ||
+  die "floor was measured again or did not succeed: $(kc -n "$NS" get perfrun floor -o jsonpath='{.status.phase} {.status.startTime} (was '"$started"') {.status.result.generation}')"
+kc -n "$NS" get perfrun floor -o jsonpath='floor: ThresholdsMet {.status.conditions[?(@.type=="ThresholdsMet")].status} {.status.conditions[?(@.type=="ThresholdsMet")].reason}: {.status.conditions[?(@.type=="ThresholdsMet")].message}{"\n"}'
+inconclusive=$(watch perf-passing Degraded "$mark")
+
+say "Argo CD $ARGOCD_VERSION: passing $passing; failing $failing; after the change in git: $rerun; gate inside the spread (Inconclusive): $inconclusive (all within $((SECONDS - t0))s)"

@@ -27,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 
 	"fortio.org/fortio/fhttp"
@@ -65,8 +66,9 @@ var _ = Describe("kubectl daprbench run --wait on a real cluster", func() {
 		actionOut := filepath.Join(dir, "action")
 		// The Action's step, as action.yml runs it (the Action wrapper itself needs GitHub).
 		meets := exec.Command(filepath.Join(repoRoot, "action.sh"))
+		githubOutput := filepath.Join(dir, "github-output") // the runner's $GITHUB_OUTPUT
 		meets.Env = append(os.Environ(), "FILE="+file("meets", "maxErrors: 0"), "NAMESPACE="+ns, "OUT="+actionOut, "TIMEOUT=5m",
-			"SUMMARY="+filepath.Join(dir, "meets.md"))
+			"SUMMARY="+filepath.Join(dir, "meets.md"), "GITHUB_OUTPUT="+githubOutput, "ARTIFACT_NAME=")
 		cannot := exec.Command(plugin, "run", "-f", file("cannot", "maxP90: 1us"), "-n", ns, "--wait", "--timeout", "5m",
 			"--junit", filepath.Join(dir, "cannot.xml"))
 		codes, outputs := runAll(meets, cannot)
@@ -82,6 +84,19 @@ var _ = Describe("kubectl daprbench run --wait on a real cluster", func() {
 		for _, f := range []string{"junit.xml", "run.log", filepath.Join("report", "report.html")} {
 			Expect(filepath.Join(actionOut, f)).To(BeAnExistingFile())
 		}
+		By("the Action's outputs: the verdict, the run's name (from run -o name) and where its files are")
+		written, err := os.ReadFile(githubOutput)
+		Expect(err).NotTo(HaveOccurred())
+		actionOutputs := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(string(written)), "\n") {
+			k, v, _ := strings.Cut(line, "=")
+			actionOutputs[k] = v
+		}
+		Expect(actionOutputs).To(HaveKeyWithValue("run-name", MatchRegexp(`^meets-[a-z0-9]{5}$`)), string(written))
+		runName := actionOutputs["run-name"]
+		Expect(actionOutputs).To(Equal(map[string]string{"exit-code": "0", "verdict": "passed", "run-name": runName,
+			"report-path": actionOut, "artifact-name": "daprbench-" + runName}))
+		Expect(exec.Command(plugin, "list", "perfruns", "-n", ns, "-o", "name").Output()).To(ContainSubstring("perfrun.perf.daprbench.io/"+runName+"\n"), "the name is the run's")
 
 		By("the run's full histograms leave the cluster as fortio result files, which fortio's own types load")
 		created := regexp.MustCompile(`perfrun/(\S+) created`).FindStringSubmatch(outputs[1])

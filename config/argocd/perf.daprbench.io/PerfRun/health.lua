@@ -1,6 +1,8 @@
 -- Argo CD health of a PerfRun: Healthy once it succeeded with thresholds met and no
 -- regression, Progressing while it runs (or before the operator saw the latest spec),
--- Degraded when it failed, violated a threshold or regressed.
+-- Degraded when it failed, violated a threshold, could not show a threshold met
+-- (Inconclusive) or regressed: the verdict `kubectl daprbench run --wait` exits with
+-- (docs/gitops.md has the table).
 local hs = {}
 local function condition(t)
   if obj.status ~= nil and obj.status.conditions ~= nil then
@@ -30,10 +32,17 @@ if phase == "Failed" then
   return hs
 end
 if phase == "Succeeded" then
+  -- A gate not shown met fails, as run --wait exits 3 for it: violated (False) or
+  -- Inconclusive (Unknown: a limit inside the interval or the repetitions' spread, or a
+  -- figure the threshold needs was not measured).
   local thresholds = condition("ThresholdsMet")
-  if thresholds ~= nil and thresholds.status == "False" then
+  if thresholds ~= nil and thresholds.status ~= "True" then
     hs.status = "Degraded"
-    hs.message = "Thresholds violated: " .. thresholds.message
+    if thresholds.status == "False" and thresholds.reason ~= "Inconclusive" then
+      hs.message = "Thresholds violated: " .. (thresholds.message or "")
+    else
+      hs.message = "Thresholds inconclusive (not shown met): " .. (thresholds.message or "")
+    end
     return hs
   end
   local regressed = condition("Regressed")

@@ -1,5 +1,6 @@
--- Argo CD health of a PerfSchedule: Suspended when suspended, Degraded when its schedule
--- cannot be parsed or its latest run regressed, Healthy otherwise.
+-- Argo CD health of a PerfSchedule: Suspended when suspended, Progressing before the
+-- operator handled the latest spec, Degraded when its schedule cannot be parsed or its
+-- latest run regressed, Healthy otherwise. Its runs' own gates show on the runs.
 local hs = {}
 if obj.spec ~= nil and obj.spec.suspend == true then
   hs.status = "Suspended"
@@ -9,6 +10,11 @@ end
 if obj.status == nil then
   hs.status = "Progressing"
   hs.message = "Waiting for the daprbench operator"
+  return hs
+end
+if obj.metadata.generation ~= nil and (obj.status.observedGeneration or 0) < obj.metadata.generation then
+  hs.status = "Progressing"
+  hs.message = "Waiting for the operator to handle generation " .. obj.metadata.generation
   return hs
 end
 if obj.status.conditions ~= nil then

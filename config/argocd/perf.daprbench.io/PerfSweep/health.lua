@@ -1,10 +1,15 @@
--- Argo CD health of a PerfSweep: Progressing while its points are measured, Healthy once
--- it has a curve (the condition's message says how many points failed, or the rate found),
--- Degraded when no point could be measured.
+-- Argo CD health of a PerfSweep: Progressing while its points are measured (or before the
+-- operator saw the latest spec), Healthy once it has a curve (the condition's message says
+-- how many points failed, or the rate found), Degraded when no point could be measured.
 local hs = {}
 if obj.status == nil or obj.status.phase == nil then
   hs.status = "Progressing"
   hs.message = "Waiting for the daprbench operator"
+  return hs
+end
+if obj.metadata.generation ~= nil and (obj.status.observedGeneration or 0) < obj.metadata.generation then
+  hs.status = "Progressing"
+  hs.message = "Waiting for the operator to run generation " .. obj.metadata.generation
   return hs
 end
 local function condition(t)
