@@ -184,7 +184,7 @@ fi
 
 plugin=$(get_plugin "${RUNNER_TEMP:-$out}/daprbench-plugin")
 
-# -o name: the finished object's name alone on stdout (perfrun.perf.daprbench.io/NAME);
+# -o name: the object's name alone on stdout (perfrun.perf.daprbench.io/NAME);
 # progress, the verdict and errors go to stderr, shown live and kept in run.log.
 args=(run -f "$FILE" --wait -o name --junit "$out/junit.xml" --summary "${SUMMARY:-$out/summary.md}")
 [[ -n "${NAMESPACE:-}" ]] && args+=(-n "$NAMESPACE")
@@ -207,7 +207,8 @@ if [[ "$object" =~ ^(perfrun|perfsweep)\.perf\.daprbench\.io/([a-z0-9]([-a-z0-9.
 elif [[ -n "$object" ]]; then
 	echo "daprbench: the plugin printed '$object', not perfrun|perfsweep.perf.daprbench.io/NAME" >&2
 elif [[ $code -ne 1 ]]; then
-	# run --wait prints the object once it finished; on a timeout (6) it has not.
-	echo "daprbench: the plugin named no finished object (exit $code): see $out/run.log" >&2
+	# run --wait prints the object however the wait ends (finished, timed out, cancelled);
+	# none means nothing was created.
+	echo "daprbench: the plugin named no object (exit $code): see $out/run.log" >&2
 fi
 exit "$code"

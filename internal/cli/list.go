@@ -17,6 +17,7 @@ limitations under the License.
 package cli
 
 import (
+	"maps"
 	"fmt"
 	"strings"
 	"time"
@@ -48,11 +49,18 @@ var listings = map[string]listing{
 }
 
 // kindAliases are the names kubectl accepts for each kind: plural, singular, short.
-var kindAliases = map[string]string{
-	"perfruns": "perfruns", "perfrun": "perfruns", "prun": "perfruns",
-	"perfsweeps": "perfsweeps", "perfsweep": "perfsweeps", "psw": "perfsweeps",
-	"perfschedules": "perfschedules", "perfschedule": "perfschedules", "psched": "perfschedules",
-}
+// Each also with its group, as -o name prints it (perfrun.perf.daprbench.io/NAME).
+var kindAliases = func() map[string]string {
+	m := map[string]string{
+		"perfruns": "perfruns", "perfrun": "perfruns", "prun": "perfruns",
+		"perfsweeps": "perfsweeps", "perfsweep": "perfsweeps", "psw": "perfsweeps",
+		"perfschedules": "perfschedules", "perfschedule": "perfschedules", "psched": "perfschedules",
+	}
+	for name, plural := range maps.Clone(m) {
+		m[name+"."+perfv1alpha1.GroupVersion.Group] = plural
+	}
+	return m
+}()
 
 func newListCommand(o *options) *cobra.Command {
 	var allNamespaces, noHeaders bool

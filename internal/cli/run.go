@@ -200,6 +200,13 @@ func (o *options) waitAndJudge(parent context.Context, c client.WithWatch, obj c
 		}
 	}
 	stopTicking()
+	if err != nil && !o.output.table() {
+		// A script reads the object's name from -o name whatever the wait's end: the run
+		// goes on (timeout) or was cancelled, and is there to report on.
+		if perr := o.printObject(obj); perr != nil {
+			return perr
+		}
+	}
 	switch {
 	case err != nil && parent.Err() != nil && ci.cancelOnInterrupt:
 		return o.cancelInterrupted(c, obj)

@@ -145,11 +145,19 @@ func TestRunWaitExitsWithTheRunsVerdict(t *testing.T) {
 }
 
 func TestRunWaitPastItsTimeoutExits6(t *testing.T) {
-	_, done, _ := startRun(t, "exit-timeout", "--timeout", "1s")
+	created, done, out := startRun(t, "exit-timeout", "--timeout", "1s", "-o", "name")
 	select {
 	case err := <-done:
 		if got := ExitCodeOf(err); got != ExitStillRunning {
 			t.Errorf("exit %d (%v), want %d", got, err, ExitStillRunning)
+		}
+		// A script still learns the run's name (it goes on in the cluster), in kubectl's
+		// form, which every command takes back.
+		if want := "perfrun.perf.daprbench.io/" + created.Name; !strings.Contains(out.String(), want) {
+			t.Errorf("-o name printed %q, want %q", out.String(), want)
+		}
+		if o, err := run(t, "watch", "perfrun.perf.daprbench.io/"+created.Name, "--timeout", "1s"); ExitCodeOf(err) != ExitStillRunning {
+			t.Errorf("watch of -o name's form: %v\n%s", err, o)
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("run --wait --timeout 1s did not return")
@@ -274,3 +282,4 @@ func TestJUnitListsTheVariantsGates(t *testing.T) {
 		t.Errorf("summary lacks the variant's gate:\n%s", md)
 	}
 }
+
