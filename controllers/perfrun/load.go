@@ -19,6 +19,8 @@ package perfrun
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -31,8 +33,16 @@ import (
 func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, error) {
 	run := s.run
 	job, err := s.Job(ctx)
-	if err != nil || job != nil {
+	if err != nil {
 		return proceed, err
+	}
+	if job != nil {
+		// The Job is the proof of admission: the pass that created it may have lost its
+		// status write to a conflict, and with it the Admitted condition.
+		if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionQueued); c == nil || c.Reason != perfv1alpha1.ReasonAdmitted {
+			setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionFalse, perfv1alpha1.ReasonAdmitted, admittedMessage)
+		}
+		return proceed, nil
 	}
 	if mayStart, err := r.waitForTurn(ctx, run); err != nil || !mayStart {
 		return waitFor(r.PollInterval), err

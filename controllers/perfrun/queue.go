@@ -134,11 +134,12 @@ func (r *Reconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.PerfRun)
 	if queued != nil && queued.Status == metav1.ConditionTrue {
 		addQueueWait(run, r.Clock.Since(queued.LastTransitionTime.Time))
 	}
-	setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionFalse, perfv1alpha1.ReasonAdmitted,
-		"no conflicting run measures or waits ahead on this run's nodes")
+	setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionFalse, perfv1alpha1.ReasonAdmitted, admittedMessage)
 	r.memory.admit(run, r.Clock.Now())
 	return true, nil
 }
+
+const admittedMessage = "no conflicting run measures or waits ahead on this run's nodes"
 
 // addQueueWait adds to status.queueWait: a run may wait for its namespace's share, then for
 // its nodes.

@@ -17,8 +17,8 @@ limitations under the License.
 package cli
 
 import (
-	"maps"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 

@@ -282,4 +282,3 @@ func TestJUnitListsTheVariantsGates(t *testing.T) {
 		t.Errorf("summary lacks the variant's gate:\n%s", md)
 	}
 }
-
