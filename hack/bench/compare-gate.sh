@@ -17,6 +17,7 @@ slowdown=${2:-10%}
 ns=${NS:-daprbench-demo}
 plugin=${PLUGIN:-bin/kubectl-daprbench}
 out=${OUT:-$(mktemp -d -t daprbench-compare-gate-XXXX)}
+mkdir -p "$out"
 [ -x "$plugin" ] || make --no-print-directory plugin >/dev/null
 
 scenario() { # name cpuLimit
