@@ -214,7 +214,7 @@ undeploy: kustomize ## Remove the operator.
 ##@ Benchmarks
 
 .PHONY: bench-compare-gate
-bench-compare-gate: ## A CI-style comparison gate on the cluster: main's exported result against an unchanged rerun (exit 0) and a halved sidecar CPU limit (exit 4) (after make demo; ~15 min).
+bench-compare-gate: ## A CI-style comparison gate on the cluster: main's exported result against an unchanged rerun (exit 0) and a halved sidecar CPU limit (exit 4; LIMIT, default 500m) (after make demo; ~12 min).
 	hack/bench/compare-gate.sh $(or $(DURATION),30s) $(or $(MAX_SLOWDOWN),10%)
 
 .PHONY: bench-coverage
