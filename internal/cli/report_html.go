@@ -595,27 +595,8 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 	if res.CPU != nil {
 		cpu := htmlTable{ID: "cpu", Caption: "CPU and throttling (" + res.CPU.Source + ")",
 			Header: []string{"Phases", "Role", "CPU", "Throttled", "Of periods", "Stalled", "Node busy", "Seconds"}}
-		for _, part := range []struct {
-			name string
-			cpu  []perfv1alpha1.ContainerCPU
-		}{{"measured", res.CPU.Measured}, {"measured, per pod", res.CPU.MeasuredPods}, {"baseline", res.CPU.Baseline}} {
-			for _, c := range part.cpu {
-				role := c.Role
-				if c.Pod != "" {
-					role += " (" + c.Pod + ")"
-				}
-				throttled, stalled, busy := "-", "-", "-"
-				if c.ThrottledPeriodsPercent != "" {
-					throttled = c.ThrottledPeriodsPercent + "%"
-				}
-				if c.Throttled != nil {
-					stalled = c.Throttled.Duration.String()
-				}
-				if c.CapacityPercent != "" {
-					busy = c.CapacityPercent + "%"
-				}
-				cpu.addText(part.name, role, c.CPU.String(), throttled, fmt.Sprint(c.Periods), stalled, busy, fmt.Sprint(c.Seconds))
-			}
+		for _, row := range cpuRows(res.CPU) {
+			cpu.addText(row...)
 		}
 		s.table(cpu)
 	}

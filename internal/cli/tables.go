@@ -186,27 +186,8 @@ func cpuTable(res *perfv1alpha1.Result) string {
 	fprintf(&b, "\nCPU and throttling (%s)\n", res.CPU.Source)
 	t := &table{}
 	t.add("PHASES", "ROLE", "CPU", "THROTTLED", "OF PERIODS", "STALLED", "NODE BUSY", "SECONDS")
-	for _, part := range []struct {
-		name string
-		cpu  []perfv1alpha1.ContainerCPU
-	}{{"measured", res.CPU.Measured}, {"measured, per pod", res.CPU.MeasuredPods}, {"baseline", res.CPU.Baseline}} {
-		for _, c := range part.cpu {
-			role := c.Role
-			if c.Pod != "" {
-				role += " (" + c.Pod + ")"
-			}
-			throttled, stalled, busy := "-", "-", "-"
-			if c.ThrottledPeriodsPercent != "" {
-				throttled = c.ThrottledPeriodsPercent + "%"
-			}
-			if c.Throttled != nil {
-				stalled = c.Throttled.Duration.String()
-			}
-			if c.CapacityPercent != "" {
-				busy = c.CapacityPercent + "%"
-			}
-			t.add(part.name, role, c.CPU.String(), throttled, fmt.Sprint(c.Periods), stalled, busy, fmt.Sprint(c.Seconds))
-		}
+	for _, row := range cpuRows(res.CPU) {
+		t.add(row...)
 	}
 	b.WriteString(t.String())
 	return b.String()
@@ -328,4 +309,33 @@ func pathsTable(res *perfv1alpha1.Result) string {
 		t.add(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), dur(p.TesterLagP99))
 	}
 	return "\n" + t.String()
+}
+
+// cpuRows are the CPU accounting's rows, for the terminal's table and the HTML report's:
+// phases, role (and pod), CPU, throttled share, periods, time stalled, node busy, seconds.
+func cpuRows(acct *perfv1alpha1.CPUAccounting) [][]string {
+	var rows [][]string
+	for _, part := range []struct {
+		name string
+		cpu  []perfv1alpha1.ContainerCPU
+	}{{"measured", acct.Measured}, {"measured, per pod", acct.MeasuredPods}, {"baseline", acct.Baseline}} {
+		for _, c := range part.cpu {
+			role := c.Role
+			if c.Pod != "" {
+				role += " (" + c.Pod + ")"
+			}
+			throttled, stalled, busy := "-", "-", "-"
+			if c.ThrottledPeriodsPercent != "" {
+				throttled = c.ThrottledPeriodsPercent + "%"
+			}
+			if c.Throttled != nil {
+				stalled = c.Throttled.Duration.String()
+			}
+			if c.CapacityPercent != "" {
+				busy = c.CapacityPercent + "%"
+			}
+			rows = append(rows, []string{part.name, role, c.CPU.String(), throttled, fmt.Sprint(c.Periods), stalled, busy, fmt.Sprint(c.Seconds)})
+		}
+	}
+	return rows
 }
