@@ -39,13 +39,18 @@ type side struct {
 	result Export
 }
 
-// sideSource says where an argument is read from, without reading it: a kind prefix names
-// the cluster, an existing file is a file, any other word is a run's name.
+// sideInCluster says where an argument is read from, without reading it: a kind prefix
+// names the cluster; an existing file, a path (a slash) or a .json name is a file (so a
+// mistyped path says "no such file", not "no such run"); any other word is a run's name.
 func sideInCluster(arg string) bool {
 	if kind, _, found := strings.Cut(arg, "/"); found {
 		if _, ok := kindAliases[strings.ToLower(kind)]; ok {
 			return true
 		}
+		return false
+	}
+	if strings.HasSuffix(strings.ToLower(arg), ".json") {
+		return false
 	}
 	st, err := os.Stat(arg)
 	return err != nil || !st.Mode().IsRegular()

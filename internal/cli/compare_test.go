@@ -183,6 +183,9 @@ func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
 			t.Errorf("against %s: exit %d\n%s", point, ExitCodeOf(err), out)
 		}
 	}
+	if _, err := runWithoutCluster(t, "compare", "missing/main.json", "other.json"); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("a mistyped path: %v", err)
+	}
 	if out, err := run(t, "compare", "cmp-main", "perfsweep/cmp-sweep/7"); ExitCodeOf(err) != ExitCouldNotRun || !strings.Contains(out+err.Error(), "no point") {
 		t.Errorf("a missing point: %v\n%s", err, out)
 	}
