@@ -20,6 +20,7 @@ import (
 	"context"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
 )
 
 // honourCancel ends a run someone cancelled (perf.daprbench.io/cancel). It is the first
@@ -33,6 +34,7 @@ func (r *Reconciler) honourCancel(_ context.Context, s *runScope) (stepResult, e
 	if why == "" {
 		why = "no reason given"
 	}
-	markFailed(s.run, r.now(), perfv1alpha1.ReasonCancelled, "cancelled: %s", why)
+	// The annotation may hold 256 KiB; a condition's message, 32 KiB.
+	markFailed(s.run, r.now(), perfv1alpha1.ReasonCancelled, "cancelled: %s", diagnose.Truncate(why, 1024))
 	return stopHere, nil
 }

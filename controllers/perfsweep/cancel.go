@@ -27,6 +27,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/pass"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
 )
 
 // cancel ends a sweep someone cancelled (perf.daprbench.io/cancel): its unfinished runs
@@ -35,9 +36,11 @@ import (
 // cancelled.
 func (r *Reconciler) cancel(ctx context.Context, sw *perfv1alpha1.PerfSweep, q *pass.Events) (bool, error) {
 	why, ok := perfv1alpha1.CancelRequested(sw.Annotations)
-	if !ok || r.finishedSweep(sw) {
+	if !ok || r.finishedSweep(sw) && !cancelledSweep(sw) {
 		return false, nil
 	}
+	// Every pass of a cancelled sweep, not only the first: a run the cache had not yet
+	// seen when the sweep was marked (created just before) is cancelled when it appears.
 	var runs perfv1alpha1.PerfRunList
 	if err := r.List(ctx, &runs, client.InNamespace(sw.Namespace), client.MatchingLabels{perfv1alpha1.LabelSweep: sw.Name}); err != nil {
 		return true, err
@@ -56,8 +59,17 @@ func (r *Reconciler) cancel(ctx context.Context, sw *perfv1alpha1.PerfSweep, q *
 			return true, fmt.Errorf("cancelling run %s: %w", run.Name, err)
 		}
 	}
+	if r.finishedSweep(sw) {
+		return true, nil
+	}
 	if why == "" {
 		why = "no reason given"
+	}
+	why = diagnose.Truncate(why, 1024) // the annotation may hold 256 KiB; a message, 32 KiB
+	for i := range sw.Status.Points {
+		if p := &sw.Status.Points[i]; !pointFinished(p) {
+			p.Phase, p.Message = perfv1alpha1.PhaseFailed, "cancelled with its sweep"
+		}
 	}
 	now := metav1.NewTime(r.Clock.Now())
 	sw.Status.Phase, sw.Status.CompletionTime = perfv1alpha1.PhaseFailed, &now
@@ -66,4 +78,9 @@ func (r *Reconciler) cancel(ctx context.Context, sw *perfv1alpha1.PerfSweep, q *
 		Reason: perfv1alpha1.ReasonCancelled, Message: msg, ObservedGeneration: sw.Generation})
 	q.Eventf(corev1.EventTypeWarning, perfv1alpha1.ReasonCancelled, "Cancel", "%s", msg)
 	return true, nil
+}
+
+func cancelledSweep(sw *perfv1alpha1.PerfSweep) bool {
+	c := meta.FindStatusCondition(sw.Status.Conditions, perfv1alpha1.ConditionFailed)
+	return c != nil && c.Reason == perfv1alpha1.ReasonCancelled
 }

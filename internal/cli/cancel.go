@@ -18,6 +18,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -118,18 +119,31 @@ func (o *options) cancelInterrupted(c client.WithWatch, obj client.Object) error
 	if err := requestCancel(ctx, c, obj, "kubectl daprbench run --wait was interrupted (SIGINT or SIGTERM)"); err != nil {
 		return err
 	}
+	var outcome Outcome
 	var err error
 	switch obj.(type) {
 	case *perfv1alpha1.PerfSweep:
-		_, err = follow(ctx, c, key, &perfv1alpha1.PerfSweep{}, func() client.ObjectList { return &perfv1alpha1.PerfSweepList{} }, sweepFinished, func(*perfv1alpha1.PerfSweep) {})
+		var sw *perfv1alpha1.PerfSweep
+		if sw, err = follow(ctx, c, key, &perfv1alpha1.PerfSweep{}, func() client.ObjectList { return &perfv1alpha1.PerfSweepList{} }, sweepFinished, func(*perfv1alpha1.PerfSweep) {}); err == nil {
+			outcome = SweepOutcome(sw)
+		}
 	default:
-		_, err = follow(ctx, c, key, &perfv1alpha1.PerfRun{}, func() client.ObjectList { return &perfv1alpha1.PerfRunList{} }, (*perfv1alpha1.PerfRun).Finished, func(*perfv1alpha1.PerfRun) {})
+		var run *perfv1alpha1.PerfRun
+		if run, err = follow(ctx, c, key, &perfv1alpha1.PerfRun{}, func() client.ObjectList { return &perfv1alpha1.PerfRunList{} }, (*perfv1alpha1.PerfRun).Finished, func(*perfv1alpha1.PerfRun) {}); err == nil {
+			outcome = RunOutcome(run, false)
+		}
 	}
-	msg := fmt.Sprintf("%s/%s cancelled", strings.ToLower(kindOf(obj)), key.Name)
-	if err != nil {
-		msg += fmt.Sprintf(" (the operator had not confirmed within %v; it stops the run when it reads the request)", cancelGrace)
+	kind := strings.ToLower(kindOf(obj))
+	switch {
+	case err == nil && outcome.Code != ExitCancelled:
+		// It finished before the operator read the request: its own verdict stands.
+		return &exitError{outcome.Code, fmt.Sprintf("%s/%s finished before the cancellation took effect: %s", kind, key.Name, outcome.Reason)}
+	case err == nil:
+		return &exitError{ExitCancelled, fmt.Sprintf("%s/%s cancelled", kind, key.Name)}
+	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "timed out waiting"):
+		return &exitError{ExitCancelled, fmt.Sprintf("%s/%s cancelled (the operator had not confirmed within %v; it stops the run when it reads the request)", kind, key.Name, cancelGrace)}
 	}
-	return &exitError{ExitCancelled, msg}
+	return &exitError{ExitCancelled, fmt.Sprintf("%s/%s cancellation asked; following it failed: %v", kind, key.Name, err)}
 }
 
 func finished(obj client.Object) bool {

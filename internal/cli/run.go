@@ -93,7 +93,9 @@ With --wait it follows the one object with a watch until it finishes and exits:
 			if err != nil {
 				return err
 			}
-			ctx, cancel := withTimeout(cmd.Context())
+			// Not cancelled by a signal: a create in flight may have reached the server,
+			// and its run must then be followed (and cancelled) rather than left behind.
+			ctx, cancel := withTimeout(context.WithoutCancel(cmd.Context()))
 			defer cancel()
 			if in.from != "" {
 				run, err := runFromSchedule(ctx, c, ns, in.from)
