@@ -45,12 +45,14 @@ func TestTheChangesIntervalCombinesBothSides(t *testing.T) {
 	if got, want := c.high, ms(1.9+0.5831); (got - want).Abs() > time.Microsecond {
 		t.Errorf("high = %v, want %v", got, want)
 	}
-	// Intervals that overlap ([11.8, 12.4] and [12.2, 12.9]) can still show a change.
-	if v := changeOf(ms(12.1), ms(11.8), ms(12.4), ms(12.6), ms(12.2), ms(12.9)).verdict(); v != VerdictNoDifference {
-		t.Errorf("0.5ms with half-widths near 0.45: %s", v)
+	// Intervals that overlap ([9.5, 10.5] and [10.3, 11.3]) still show a change of 0.8ms
+	// against a combined half-width of 0.71ms: the overlap rule would have hidden it.
+	if v := changeOf(ms(10), ms(9.5), ms(10.5), ms(10.8), ms(10.3), ms(11.3)).verdict(); v != VerdictSlower {
+		t.Errorf("0.8ms beyond a combined half-width of 0.71ms: %s", v)
 	}
-	if v := changeOf(ms(12.1), ms(12.0), ms(12.2), ms(12.4), ms(12.3), ms(12.5)).verdict(); v != VerdictSlower {
-		t.Errorf("0.3ms beyond half-widths near 0.14, though the intervals nearly touch: %s", v)
+	// 0.5ms against a combined half-width of 0.5ms: not shown.
+	if v := changeOf(ms(12.1), ms(11.8), ms(12.4), ms(12.6), ms(12.2), ms(12.9)).verdict(); v != VerdictNoDifference {
+		t.Errorf("0.5ms with a combined half-width of 0.5ms: %s", v)
 	}
 }
 
