@@ -69,13 +69,9 @@ SIGTERM.`,
 		ValidArgsFunction: o.completeRuns(true),
 		Args:              cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ns, err := o.connect()
-			if err != nil {
-				return err
-			}
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
-			obj, err := getRunOrSweep(ctx, c, ns, args[0])
+			c, obj, err := o.connectAndGet(ctx, args[0])
 			if err != nil {
 				return err
 			}
@@ -119,20 +115,7 @@ func (o *options) cancelInterrupted(c client.WithWatch, obj client.Object) error
 	if err := requestCancel(ctx, c, obj, "kubectl daprbench run --wait was interrupted (SIGINT or SIGTERM)"); err != nil {
 		return err
 	}
-	var outcome Outcome
-	var err error
-	switch obj.(type) {
-	case *perfv1alpha1.PerfSweep:
-		var sw *perfv1alpha1.PerfSweep
-		if sw, err = follow(ctx, c, key, &perfv1alpha1.PerfSweep{}, func() client.ObjectList { return &perfv1alpha1.PerfSweepList{} }, sweepFinished, func(*perfv1alpha1.PerfSweep) {}); err == nil {
-			outcome = SweepOutcome(sw)
-		}
-	default:
-		var run *perfv1alpha1.PerfRun
-		if run, err = follow(ctx, c, key, &perfv1alpha1.PerfRun{}, func() client.ObjectList { return &perfv1alpha1.PerfRunList{} }, (*perfv1alpha1.PerfRun).Finished, func(*perfv1alpha1.PerfRun) {}); err == nil {
-			outcome = RunOutcome(run, false)
-		}
-	}
+	_, outcome, err := followToEnd(ctx, c, obj, false, func(func(time.Time) string) {})
 	kind := strings.ToLower(kindOf(obj))
 	switch {
 	case err == nil && outcome.Code != ExitCancelled:

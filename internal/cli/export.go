@@ -145,11 +145,7 @@ func newExportCommand(o *options) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
-			c, ns, err := o.connect()
-			if err != nil {
-				return err
-			}
-			obj, err := getRunOrSweep(ctx, c, ns, args[0])
+			c, obj, err := o.connectAndGet(ctx, args[0])
 			if err != nil {
 				return err
 			}

@@ -33,6 +33,8 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 	watchtools "k8s.io/client-go/tools/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
 // errDeleted: the object followed was deleted before it finished.
@@ -69,6 +71,26 @@ func follow[T client.Object](ctx context.Context, c client.WithWatch, key client
 		return finished(obj), nil
 	})
 	return last, err
+}
+
+// followToEnd follows a PerfRun or PerfSweep until it finishes and judges it; show gets
+// each version's progress line.
+func followToEnd(ctx context.Context, c client.WithWatch, obj client.Object, strict bool, show func(func(time.Time) string)) (client.Object, Outcome, error) {
+	key := client.ObjectKeyFromObject(obj)
+	if _, ok := obj.(*perfv1alpha1.PerfSweep); ok {
+		sw, err := follow(ctx, c, key, &perfv1alpha1.PerfSweep{}, func() client.ObjectList { return &perfv1alpha1.PerfSweepList{} },
+			sweepFinished, func(sw *perfv1alpha1.PerfSweep) { show(func(time.Time) string { return sweepProgress(sw) }) })
+		if err != nil {
+			return nil, Outcome{}, err
+		}
+		return sw, SweepOutcome(sw), nil
+	}
+	run, err := follow(ctx, c, key, &perfv1alpha1.PerfRun{}, func() client.ObjectList { return &perfv1alpha1.PerfRunList{} },
+		(*perfv1alpha1.PerfRun).Finished, func(run *perfv1alpha1.PerfRun) { show(func(now time.Time) string { return Progress(run, now) }) })
+	if err != nil {
+		return nil, Outcome{}, err
+	}
+	return run, RunOutcome(run, strict), nil
 }
 
 // progressWriter shows a run's progress line: redrawn in place every second on a terminal

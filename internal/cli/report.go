@@ -40,11 +40,7 @@ func newReportCommand(o *options) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
-			c, ns, err := o.connect()
-			if err != nil {
-				return err
-			}
-			obj, err := getRunOrSweep(ctx, c, ns, args[0])
+			c, obj, err := o.connectAndGet(ctx, args[0])
 			if err != nil {
 				return err
 			}
@@ -91,6 +87,16 @@ func (o *options) connect() (client.WithWatch, string, error) {
 }
 
 // getRunOrSweep reads perfrun/NAME, perfsweep/NAME, or NAME as a run and else a sweep.
+// connectAndGet connects and reads the run or sweep arg names in the namespace of -n.
+func (o *options) connectAndGet(ctx context.Context, arg string) (client.WithWatch, client.Object, error) {
+	c, ns, err := o.connect()
+	if err != nil {
+		return nil, nil, err
+	}
+	obj, err := getRunOrSweep(ctx, c, ns, arg)
+	return c, obj, err
+}
+
 func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client.Object, error) {
 	kind, name, found := strings.Cut(arg, "/")
 	if !found {

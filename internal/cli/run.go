@@ -180,27 +180,7 @@ func (o *options) waitAndJudge(parent context.Context, c client.WithWatch, obj c
 	defer cancel()
 	progress := newProgressWriter(o.messages())
 	stopTicking := progress.tick(ctx)
-	var outcome Outcome
-	var finished client.Object
-	var err error
-	switch obj.(type) {
-	case *perfv1alpha1.PerfSweep:
-		var sw *perfv1alpha1.PerfSweep
-		sw, err = follow(ctx, c, key, &perfv1alpha1.PerfSweep{}, func() client.ObjectList { return &perfv1alpha1.PerfSweepList{} },
-			sweepFinished, func(sw *perfv1alpha1.PerfSweep) { progress.show(func(time.Time) string { return sweepProgress(sw) }) })
-		if err == nil {
-			outcome, finished = SweepOutcome(sw), sw
-		}
-	default:
-		var run *perfv1alpha1.PerfRun
-		run, err = follow(ctx, c, key, &perfv1alpha1.PerfRun{}, func() client.ObjectList { return &perfv1alpha1.PerfRunList{} },
-			(*perfv1alpha1.PerfRun).Finished, func(run *perfv1alpha1.PerfRun) {
-				progress.show(func(now time.Time) string { return Progress(run, now) })
-			})
-		if err == nil {
-			outcome, finished = RunOutcome(run, ci.strict), run
-		}
-	}
+	finished, outcome, err := followToEnd(ctx, c, obj, ci.strict, progress.show)
 	stopTicking()
 	if err != nil && !o.output.table() {
 		// A script reads the object's name from -o name whatever the wait's end: the run

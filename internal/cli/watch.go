@@ -34,13 +34,9 @@ func newWatchCommand(o *options) *cobra.Command {
 		ValidArgsFunction: o.completeRuns(true),
 		Args:              cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ns, err := o.connect()
-			if err != nil {
-				return err
-			}
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
-			obj, err := getRunOrSweep(ctx, c, ns, args[0])
+			c, obj, err := o.connectAndGet(ctx, args[0])
 			if err != nil {
 				return err
 			}
