@@ -49,6 +49,12 @@ const (
 	Dapr Variant = "d"
 	// Direct is the measured path when Dapr is disabled: the target called through its Service.
 	Direct Variant = "x"
+	// ClientOnly is the caller's sidecar invoking the app as a non-Dapr HTTP endpoint: no
+	// sidecar on the target's side (a run measuring four paths).
+	ClientOnly Variant = "c"
+	// ServerOnly is the load tester calling the target's sidecar on its pod address, which
+	// invokes its own app: no sidecar on the caller's side (a run measuring four paths).
+	ServerOnly Variant = "s"
 )
 
 // DaprVariant is the code of the i-th sidecar variant's path: Dapr for the first (a run
@@ -177,6 +183,9 @@ type Summary struct {
 	// Compared holds, for every sidecar variant after the first, its latency minus the
 	// baseline's and minus the first variant's, with their intervals.
 	Compared []Comparison `json:"cmp,omitempty"`
+	// Attribution splits what Dapr adds between the two sidecars; nil unless the run
+	// measured the four paths.
+	Attribution *Attribution `json:"att,omitempty"`
 	// GapUs is one connection's time between two scheduled sends (connections / rate): a
 	// load tester whose sends lag by more than that could not keep its schedule.
 	GapUs int64 `json:"gap,omitempty"`

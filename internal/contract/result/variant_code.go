@@ -31,12 +31,12 @@ const MaxPaths = 16
 // above what spec.variants admits, low enough that a code stays a short token.
 const maxDaprVariant = 99
 
-// Valid reports whether v is a code the load tester writes: b, d, x, or d1 … d99 as
+// Valid reports whether v is a code the load tester writes: b, d, x, c, s, or d1 … d99 as
 // DaprVariant makes them, without sign or leading zero. A variant read from a log or a
 // ConfigMap can be any text, and readers build file names and labels from it.
 func (v Variant) Valid() bool {
 	switch v {
-	case Baseline, Dapr, Direct:
+	case Baseline, Dapr, Direct, ClientOnly, ServerOnly:
 		return true
 	}
 	s := string(v)
@@ -62,7 +62,7 @@ func (h Histograms) Check() error {
 	seen := map[Variant]bool{}
 	for _, p := range h.Paths {
 		if !p.Variant.Valid() {
-			return fmt.Errorf("histograms of a path whose variant %q is not a variant code (b, d, x, d1 … d%d)", string(p.Variant), maxDaprVariant)
+			return fmt.Errorf("histograms of a path whose variant %q is not a variant code (b, d, x, c, s, d1 … d%d)", string(p.Variant), maxDaprVariant)
 		}
 		if seen[p.Variant] {
 			return fmt.Errorf("histograms of the %s path twice", p.Variant)

@@ -57,53 +57,102 @@ const (
 )
 
 // EstimateAdded returns, per percentile, the merged Dapr latency minus the merged baseline's
-// (the figures status reports for each path), with an interval that holds across runs:
-//
-//   - Between repetitions: each repetition's own difference d_r; their spread s is what a
-//     rerun would see (a run's drift, its placement of GC and throttled periods), so with
-//     R ≥ 2 repetitions the interval is point ± t(R−1)·se with se² = max(s²/R, w²).
-//   - Within runs: w is the spread of the statistic when every run's one-second blocks are
-//     resampled with replacement (a block bootstrap): requests within a second share their
-//     fate, so single requests are never treated as independent. It guards the case where
-//     R is small and the repetitions happen to agree by chance.
-//
-// With one repetition only the within-run spread exists: the interval is the block
-// bootstrap's percentile interval, and Reps = 1 says so. It returns false without a pair.
+// (the figures status reports for each path), with an interval that holds across runs: the
+// contrast Dapr − baseline of EstimateContrast. It returns false without a pair.
 func EstimateAdded(pairs []Pair, percentiles []float64, resamples int, confidence float64) (Added, bool) {
-	if len(pairs) == 0 || resamples < 2 {
-		return Added{}, false
-	}
 	var base, dapr []*Recorded
 	for _, p := range pairs {
 		base, dapr = append(base, p.Baseline), append(dapr, p.Dapr)
 	}
-	b, d := newBlockSet(base), newBlockSet(dapr)
-	if b.empty() || d.empty() {
+	// The baseline is resampled first, as it always was: one input keeps giving one answer.
+	return EstimateContrast([]Term{{Weight: -1, Reps: base}, {Weight: 1, Reps: dapr}}, percentiles, resamples, confidence)
+}
+
+// Term is one path's recording in every repetition (the same repetitions for every term of
+// a contrast) and its weight in the contrast.
+type Term struct {
+	Weight float64
+	Reps   []*Recorded
+}
+
+// EstimateContrast returns, per percentile, Σ weight·(the path's merged latency at that
+// percentile) — a path's own latency (one term of weight 1), what Dapr adds (Dapr − baseline)
+// or the interaction of two sidecars (both − client only − server only + direct) — with an
+// interval that holds across runs:
+//
+//   - Between repetitions: each repetition's own contrast c_r; their spread s is what a
+//     rerun would see (a run's drift, its placement of GC and throttled periods), so with
+//     R ≥ 2 repetitions the interval is point ± t(R−1)·se with se² = max(s²/R, w²).
+//   - Within runs: w is the spread of the statistic when every run's one-second blocks are
+//     resampled with replacement (a block bootstrap), each path's independently: requests
+//     within a second share their fate, so single requests are never treated as
+//     independent. It guards the case where R is small and the repetitions happen to agree
+//     by chance.
+//
+// With one repetition only the within-run spread exists: the interval is the block
+// bootstrap's percentile interval, and Reps = 1 says so. It returns false without a
+// repetition, with terms of unequal repetitions, or with a path that recorded nothing.
+func EstimateContrast(terms []Term, percentiles []float64, resamples int, confidence float64) (Added, bool) {
+	if len(terms) == 0 || resamples < 2 {
 		return Added{}, false
 	}
-	out := Added{Percentiles: slices.Clone(percentiles), Confidence: confidence, Resamples: resamples, Reps: len(pairs)}
-	pointB, pointD := b.quantiles(b.all(), percentiles), d.quantiles(d.all(), percentiles)
-	meanB, meanD := b.mean(b.all()), d.mean(d.all())
+	reps := len(terms[0].Reps)
+	sets := make([]*blockSet, len(terms))
+	for i, t := range terms {
+		if len(t.Reps) != reps || reps == 0 {
+			return Added{}, false
+		}
+		if sets[i] = newBlockSet(t.Reps); sets[i].empty() {
+			return Added{}, false
+		}
+	}
+	out := Added{Percentiles: slices.Clone(percentiles), Confidence: confidence, Resamples: resamples, Reps: reps}
+	// combine weighs each path's statistic into the contrast.
+	combine := func(stat func(i int) []float64) []float64 {
+		sum := make([]float64, len(percentiles)+1)
+		for i, t := range terms {
+			for k, v := range stat(i) {
+				sum[k] += t.Weight * v
+			}
+		}
+		return sum
+	}
+	// statOf is a path's quantiles and, last, its mean, under the blocks' weights.
+	statOf := func(s *blockSet, weights []float64) []float64 {
+		var out []float64
+		for _, q := range s.quantiles(weights, percentiles) {
+			out = append(out, float64(q))
+		}
+		return append(out, s.mean(weights))
+	}
+	point := combine(func(i int) []float64 { return statOf(sets[i], sets[i].all()) })
 
 	// Within runs: the block bootstrap.
-	rng := rand.New(rand.NewPCG(seed, uint64(len(pairs))))
-	diffs := make([][]float64, len(percentiles))
-	var avgDiffs []float64
+	rng := rand.New(rand.NewPCG(seed, uint64(reps)))
+	within := make([][]float64, len(percentiles)+1)
 	for range resamples {
-		wb, wd := b.resample(rng), d.resample(rng)
-		qb, qd := b.quantiles(wb, percentiles), d.quantiles(wd, percentiles)
-		for i := range percentiles {
-			diffs[i] = append(diffs[i], float64(qd[i]-qb[i]))
+		weights := make([][]float64, len(sets))
+		for i, s := range sets {
+			weights[i] = s.resample(rng)
 		}
-		avgDiffs = append(avgDiffs, d.mean(wd)-b.mean(wb))
+		for k, v := range combine(func(i int) []float64 { return statOf(sets[i], weights[i]) }) {
+			within[k] = append(within[k], v)
+		}
 	}
-	// Between repetitions: each repetition's own difference.
-	perRep := func(stat func(*Recorded) float64) []float64 {
-		out := make([]float64, len(pairs))
-		for r, p := range pairs {
-			out[r] = stat(p.Dapr) - stat(p.Baseline)
+	// Between repetitions: each repetition's own contrast.
+	between := make([][]float64, len(percentiles)+1)
+	for r := range reps {
+		c := combine(func(i int) []float64 {
+			rec := terms[i].Reps[r]
+			var out []float64
+			for _, p := range percentiles {
+				out = append(out, float64(rec.Latency.ValueAtPercentile(p)))
+			}
+			return append(out, rec.Latency.Mean())
+		})
+		for k, v := range c {
+			between[k] = append(between[k], v)
 		}
-		return out
 	}
 	interval := func(point float64, within []float64, reps []float64) Estimate {
 		est := Estimate{Us: int64(math.Round(point))}
@@ -119,11 +168,11 @@ func EstimateAdded(pairs []Pair, percentiles []float64, resamples int, confidenc
 		est.LowUs, est.HighUs = int64(math.Floor(point-half)), int64(math.Ceil(point+half))
 		return est
 	}
-	for i, p := range percentiles {
-		reps := perRep(func(r *Recorded) float64 { return float64(r.Latency.ValueAtPercentile(p)) })
-		out.Estimates = append(out.Estimates, interval(float64(pointD[i]-pointB[i]), diffs[i], reps))
+	for k := range percentiles {
+		out.Estimates = append(out.Estimates, interval(point[k], within[k], between[k]))
 	}
-	out.Avg = interval(meanD-meanB, avgDiffs, perRep(func(r *Recorded) float64 { return r.Latency.Mean() }))
+	avg := len(percentiles)
+	out.Avg = interval(point[avg], within[avg], between[avg])
 	return out, true
 }
 

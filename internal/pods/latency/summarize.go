@@ -65,6 +65,7 @@ func Summarize(sum *result.Summary, recs map[Key]*Recorded, percentiles []float6
 	}
 	sum.Added = added(sum.Runs, recs, percentiles, result.Dapr, result.Baseline)
 	sum.Compared = comparisons(sum.Runs, recs, percentiles)
+	sum.Attribution = attribution(sum.Runs, recs, percentiles)
 }
 
 // MergeByVariant merges each variant's recordings over its runs (repetitions), in the
@@ -130,6 +131,11 @@ func added(runs []result.Run, recs map[Key]*Recorded, percentiles []float64, v, 
 	if !ok {
 		return nil
 	}
+	return encoded(a)
+}
+
+// encoded is an estimate in the summary's form.
+func encoded(a Added) *result.Added {
 	out := &result.Added{Confidence: a.Confidence, Resamples: a.Resamples, Reps: a.Reps, Avg: a.Avg}
 	for i, p := range a.Percentiles {
 		out.Percentiles = append(out.Percentiles, result.AddedPercentile{P: p, Interval: a.Estimates[i]})
