@@ -45,8 +45,12 @@ const (
 	BaselineURL = "baseline-url"
 	DirectURL   = "direct-url"
 	VariantURLs = "variant-urls"
-	SidecarURL  = "sidecar-url"
-	SidecarWait = "sidecar-wait"
+	// ClientOnlyURL and ServerOnlyURL are the two one-sidecar paths of a run that splits
+	// what Dapr adds between the sidecars (spec.paths FourPaths).
+	ClientOnlyURL = "client-only-url"
+	ServerOnlyURL = "server-only-url"
+	SidecarURL    = "sidecar-url"
+	SidecarWait   = "sidecar-wait"
 
 	GroupSize   = "group-size"
 	GroupIndex  = "group-index"

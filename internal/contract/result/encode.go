@@ -26,12 +26,13 @@ import (
 // Encode returns the summary as JSON of at most MaxMessageBytes. When the full form does
 // not fit it drops detail step by step — per-run return codes become per-variant totals,
 // then each run's own percentiles go (the merged ones stay: they are the result; only the
-// spread over repetitions is lost), then run start times go, then the error text is
+// spread over repetitions is lost), then an attribution's per-path intervals go (its three
+// parts stay; each path's latency is in the merged figures), then run start times go, then the error text is
 // shortened — and as a last resort keeps
 // only the error. It never cuts JSON short. s is not modified.
 func Encode(s Summary) ([]byte, error) {
 	s.Version = SchemaVersion
-	steps := []func(*Summary){foldCodes, dropRunPercentiles, dropTimes, shortenError}
+	steps := []func(*Summary){foldCodes, dropRunPercentiles, dropPathEstimates, dropTimes, shortenError}
 	for level := 0; ; level++ {
 		b, err := json.Marshal(s)
 		if err != nil {
@@ -116,6 +117,14 @@ func foldCodes(s *Summary) {
 			s.Codes[r.Variant][code] += n
 		}
 		r.Codes = nil
+	}
+}
+
+func dropPathEstimates(s *Summary) {
+	if s.Attribution != nil {
+		a := *s.Attribution
+		a.Paths = nil
+		s.Attribution = &a
 	}
 }
 

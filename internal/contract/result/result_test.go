@@ -194,11 +194,56 @@ func TestLargestVariantComparisonFitsWithItsTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d bytes, degraded %d", len(b), got.Degraded)
-	if got.Degraded > 2 || len(got.Runs) != 15 || got.Runs[14].StartUnix == 0 {
+	if got.Degraded > 3 || len(got.Runs) != 15 || got.Runs[14].StartUnix == 0 {
 		t.Fatalf("degraded %d, %d runs, last start %d: the timeline was lost", got.Degraded, len(got.Runs), got.Runs[14].StartUnix)
 	}
 	if c, ok := got.Comparison(DaprVariant(3), Dapr); !ok || c.Avg != interval {
 		t.Errorf("comparison d3 vs d = %+v, %v", c, ok)
+	}
+}
+
+// The largest four-path run admission allows — the four paths over three repetitions, at
+// the widest figures — fits with its timeline and the attribution's three parts; only the
+// per-path intervals and per-run percentiles may go.
+func TestLargestFourPathRunFitsWithItsTimelineAndAttribution(t *testing.T) {
+	s := Summary{RequestedQPS: 99_999, Digits: 3}
+	interval := Interval{Us: 123_456, LowUs: 120_001, HighUs: 126_999}
+	added := Added{Confidence: 0.95, Resamples: 2000, Reps: 5, Avg: interval}
+	for _, p := range StandardPercentiles {
+		added.Percentiles = append(added.Percentiles, AddedPercentile{P: p, Interval: interval})
+	}
+	for rep := range 3 {
+		for _, v := range AttributionPaths {
+			r := run(v, rep, 123_456)
+			r.Requests, r.ActualQPS, r.Scheduled = 5_999_999, 99_999.99, 5_999_999
+			r.Codes = map[string]int64{"200": 5_999_000, "503": 999}
+			s.Runs = append(s.Runs, r)
+		}
+	}
+	spectrum := Spectrum{Percentiles: s.Runs[0].Percentiles, AvgUs: 123_456, MaxUs: 9_999_999}
+	for _, v := range AttributionPaths {
+		s.Merged = append(s.Merged, Merged{Variant: v, Percentiles: s.Runs[0].Percentiles, AvgUs: 123_456, MaxUs: 9_999_999,
+			Service: spectrum, Lag: spectrum, TesterLag: spectrum})
+	}
+	s.Added = &added
+	s.Attribution = &Attribution{Client: added, Server: added, Interaction: added}
+	for _, v := range AttributionPaths {
+		s.Attribution.Paths = append(s.Attribution.Paths, PathEstimate{Variant: v, Estimate: added})
+	}
+	b, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes, degraded %d", len(b), got.Degraded)
+	if len(got.Runs) != 12 || got.Runs[11].StartUnix == 0 {
+		t.Fatalf("degraded %d, %d runs, last start %d: the timeline was lost", got.Degraded, len(got.Runs), got.Runs[11].StartUnix)
+	}
+	if got.Attribution == nil || got.Attribution.Interaction.Avg != interval {
+		t.Errorf("attribution %+v lost", got.Attribution)
 	}
 }
 

@@ -75,6 +75,10 @@ func (v Variant) String() string {
 		return "dapr"
 	case Direct:
 		return "direct"
+	case ClientOnly:
+		return "client-only"
+	case ServerOnly:
+		return "server-only"
 	}
 	return string(v)
 }

@@ -116,10 +116,16 @@ func TestNoAttributionWithoutAllFourPaths(t *testing.T) {
 	}
 }
 
-// Four paths of three repetitions, the first split in halves as the phase order makes it,
-// still fit a termination message with their attribution.
+// Four paths of three repetitions (the most admission lets a four-path run make), the first
+// split in halves as the phase order makes it, fit a termination message with their
+// attribution and their timeline.
 func TestAFourPathSummaryFitsTheTerminationMessage(t *testing.T) {
 	sum, recs := fourPathRun(rand.New(rand.NewPCG(7, 8)), 3, 20, 10, 5)
+	for _, rec := range recs {
+		rec.TesterLag = NewHistogram()
+		_ = rec.TesterLag.RecordValues(180, 900)
+		_ = rec.TesterLag.RecordValues(2500, 100)
+	}
 	for i := range sum.Runs {
 		r := &sum.Runs[i]
 		r.Codes, r.ActualQPS, r.Requests, r.Scheduled = map[string]int64{"200": 30000}, 999.9, 30000, 30000
@@ -134,8 +140,8 @@ func TestAFourPathSummaryFitsTheTerminationMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := result.Decode(b)
-	if err != nil || back.Attribution == nil || back.Error != "" {
+	if err != nil || back.Attribution == nil || back.Error != "" || back.Runs[len(back.Runs)-1].StartUnix == 0 {
 		t.Fatalf("%d bytes decoded to attribution %v, error %q (%v)", len(b), back != nil && back.Attribution != nil, back.Error, err)
 	}
-	t.Logf("a four-path summary of %d runs: %d bytes, degraded %d steps", len(sum.Runs), len(b), back.Degraded)
+	t.Logf("a four-path summary of %d runs: %d bytes, degraded %d steps, path intervals kept %v", len(sum.Runs), len(b), back.Degraded, len(back.Attribution.Paths) == 4)
 }

@@ -90,6 +90,8 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 		baselineURL = fs.String(ls.BaselineURL, "", "URL of the sidecar-free twin, measured before the Dapr URL in every repetition")
 		directURL   = fs.String(ls.DirectURL, "", "URL measured directly when Dapr is disabled")
 		variantURLs = fs.String(ls.VariantURLs, "", "comma-separated URLs of further sidecar variants, measured after the Dapr URL (paths d1, d2, …)")
+		clientOnly  = fs.String(ls.ClientOnlyURL, "", "URL through the load tester's sidecar alone, the app called as a non-Dapr endpoint: http://localhost:3500/v1.0/invoke/http://HOST:PORT/method/test (path c)")
+		serverOnly  = fs.String(ls.ServerOnlyURL, "", "URL of the target's sidecar on its pod address, invoking its own app: http://POD-IP:3500/v1.0/invoke/APP/method/test (path s)")
 		payload     = fs.String(ls.Payload, "", "literal request body, e.g. {} (wins over --payload-bytes)")
 		group       = Group{}
 	)
@@ -130,7 +132,8 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	if *payload != "" {
 		cfg.Payload = []byte(*payload)
 	}
-	for _, t := range []Target{{result.Baseline, *baselineURL}, {result.Dapr, *daprURL}, {result.Direct, *directURL}} {
+	for _, t := range []Target{{result.Baseline, *baselineURL}, {result.ClientOnly, *clientOnly}, {result.ServerOnly, *serverOnly},
+		{result.Dapr, *daprURL}, {result.Direct, *directURL}} {
 		if t.URL != "" {
 			cfg.Targets = append(cfg.Targets, t)
 		}

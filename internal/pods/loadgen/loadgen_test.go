@@ -438,3 +438,45 @@ func TestCalibrateWritesTheNodesScore(t *testing.T) {
 		t.Errorf("stdout %q, want the score too", stdout.String())
 	}
 }
+
+// A four-path run measures the direct path, each one-sidecar path and both, interleaved
+// and counterbalanced, and splits what the slowest adds: stand-ins that add 2 ms (client
+// only), 4 ms (server only) and 8 ms (both) leave an interaction of about 2 ms.
+func TestFourPathsAreInterleavedAndAttributed(t *testing.T) {
+	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
+	slow := func(d time.Duration) string {
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(d)
+			_, _ = w.Write([]byte("ok"))
+		}))
+		t.Cleanup(s.Close)
+		return s.URL + "/test"
+	}
+	r := runCLI(t, "--qps=100", "--connections=4", "--duration=1s", "--warmup=0s", "--repetitions=2",
+		"--baseline-url="+appURL+"/test", "--client-only-url="+slow(2*time.Millisecond),
+		"--server-only-url="+slow(4*time.Millisecond), "--dapr-url="+slow(8*time.Millisecond))
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
+	}
+	s := r.summary
+	var order []string
+	for _, run := range s.Runs {
+		order = append(order, run.Variant.String())
+	}
+	if got := strings.Join(order, " "); got != "baseline client-only server-only dapr dapr server-only client-only baseline" {
+		t.Errorf("run order = %q", got)
+	}
+	a := s.Attribution
+	if a == nil || len(a.Paths) != 4 {
+		t.Fatalf("attribution = %+v", a)
+	}
+	for _, c := range []struct {
+		name     string
+		est      result.Added
+		low, high int64
+	}{{"client", a.Client, 1500, 3500}, {"server", a.Server, 3500, 5500}, {"interaction", a.Interaction, 500, 3500}} {
+		if p50, _ := c.est.At(50); p50.Us < c.low || p50.Us > c.high {
+			t.Errorf("%s p50 = %+v, want between %d and %d µs", c.name, p50, c.low, c.high)
+		}
+	}
+}
