@@ -471,8 +471,8 @@ func TestFourPathsAreInterleavedAndAttributed(t *testing.T) {
 		t.Fatalf("attribution = %+v", a)
 	}
 	for _, c := range []struct {
-		name     string
-		est      result.Added
+		name      string
+		est       result.Added
 		low, high int64
 	}{{"client", a.Client, 1500, 3500}, {"server", a.Server, 3500, 5500}, {"interaction", a.Interaction, 500, 3500}} {
 		if p50, _ := c.est.At(50); p50.Us < c.low || p50.Us > c.high {
