@@ -145,7 +145,7 @@ var _ = Describe("PerfRun admission", func() {
 			actors, set("thresholds.maxAddedP99", "2ms")),
 		Entry("qps threshold above 100%", []string{"spec.thresholds.minQPSPercent", "less than or equal to 100"}, set("thresholds.minQPSPercent", int64(101))),
 		Entry("threshold duration malformed", []string{"spec.thresholds.maxP99", "should match"}, set("thresholds.maxP99", "fast")),
-		Entry("timeout shorter than baseline + Dapr runs", []string{"spec", "× paths (the variants, 1 without, plus 1 for a baseline)"},
+		Entry("timeout shorter than baseline + Dapr runs", []string{"spec", "× paths (the variants, 1 without, plus 1 for a baseline"},
 			set("load.duration", "60s"), set("timeout", "2m")), // 10s + 2 × 60s > 2m
 		Entry("derived timeout above 72h", []string{"spec", "the derived timeout", "exceeds the 72h limit"},
 			set("load.duration", "24h"), set("load.repetitions", int64(2))),
@@ -175,6 +175,17 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("variant name too long", []string{"spec.variants[0].name", "12"}, variants("a-very-long-name")),
 		Entry("variants × repetitions above 12", []string{"spec", "variants × repetitions must be at most 12", "4096-byte termination message"},
 			variants("a", "b", "c"), set("load.repetitions", int64(5))),
+		Entry("four paths on actors", []string{"spec", "invocationPaths FourPaths splits what Dapr adds"}, actors, set("invocationPaths", "FourPaths")),
+		Entry("four paths without the baseline", []string{"spec", "with the baseline (the direct path)"}, set("baseline", false), set("invocationPaths", "FourPaths")),
+		Entry("four paths with variants", []string{"spec", "without variants"}, variants("a", "b"), set("invocationPaths", "FourPaths")),
+		Entry("four paths with a gRPC caller", []string{"spec", "needs protocol.caller and protocol.app HTTP", "non-Dapr HTTP endpoint"},
+			set("protocol.caller", "GRPC"), set("invocationPaths", "FourPaths")),
+		Entry("four paths to a gRPC app", []string{"spec", "needs protocol.caller and protocol.app HTTP"}, set("protocol.app", "GRPC"), set("invocationPaths", "FourPaths")),
+		Entry("four paths over four repetitions", []string{"spec", "at most 3 repetitions", "4096-byte termination message"},
+			set("load.repetitions", int64(4)), set("invocationPaths", "FourPaths")),
+		Entry("an unknown path set", []string{"spec.invocationPaths", "Unsupported value"}, set("invocationPaths", "Three")),
+		Entry("timeout shorter than four paths' runs", []string{"spec", "timeout must be longer than warmup + duration × repetitions × paths"},
+			set("invocationPaths", "FourPaths"), set("load.duration", "60s"), set("load.repetitions", int64(2)), set("timeout", "8m")), // 10s + 2 × 4 × 60s > 8m
 		Entry("timeout shorter than every variant's runs", []string{"spec", "timeout must be longer than warmup + duration × repetitions × paths"},
 			variants("a", "b"), set("load.duration", "60s"), set("timeout", "3m")), // 10s + 3 × 60s > 3m
 		Entry("mtls per variant", []string{"spec.variants[0]", "mTLS is cluster-wide in Dapr"}, variants("a"), set("variants", []any{map[string]any{"name": "a", "mtls": "Disabled"}})),

@@ -69,15 +69,22 @@ func (s *PerfRunSpec) BaselineEnabled() bool {
 	return s.Scenario == ScenarioServiceInvocation && s.DaprEnabled()
 }
 
-// Paths is the number of paths measured per repetition: the baseline, if any, and every
-// sidecar variant (one without spec.variants).
+// Paths is the number of paths measured per repetition: the baseline, if any, every
+// sidecar variant (one without spec.variants), and the two one-sidecar paths of FourPaths.
 func (s *PerfRunSpec) Paths() int {
 	n := max(1, len(s.Variants))
 	if s.BaselineEnabled() {
 		n++
 	}
+	if s.FourPaths() {
+		n += 2
+	}
 	return n
 }
+
+// FourPaths reports whether the run also measures the one-sidecar paths (admission admits
+// it only for ServiceInvocation through Dapr with a baseline).
+func (s *PerfRunSpec) FourPaths() bool { return s.InvocationPaths == PathsFour }
 
 // Body returns the request body: either a random payload of n bytes (literal == nil) or a
 // literal body.

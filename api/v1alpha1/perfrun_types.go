@@ -76,12 +76,15 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: actors only exist behind a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || !has(self.baseline) || !self.baseline",message="baseline cannot be true with dapr.enabled=false: the direct path is then the result itself"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled))",message="thresholds.maxAddedP90/maxAddedP99 need added latency: a ServiceInvocation run through Dapr with baseline on"
-// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline), the time the load alone takes"
-// +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0)) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
+// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0) + (has(self.invocationPaths) && self.invocationPaths == 'FourPaths' ? 2 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"
+// +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0) + (has(self.invocationPaths) && self.invocationPaths == 'FourPaths' ? 2 : 0)) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar: they cannot be set with dapr.enabled=false"
 // +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP: protocol.caller and protocol.app must be HTTP"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled))",message="variants compare sidecars: they need scenario ServiceInvocation with dapr.enabled"
 // +kubebuilder:validation:XValidation:rule="!has(self.loadTester) || !has(self.loadTester.replicas) || (self.loadTester.replicas <= self.load.qps && self.loadTester.replicas <= (has(self.load.connections) ? self.load.connections : 16))",message="loadTester.replicas must not exceed load.connections nor load.qps: every load-tester pod needs a connection and a share of the rate"
+// +kubebuilder:validation:XValidation:rule="!has(self.invocationPaths) || self.invocationPaths != 'FourPaths' || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled) && (!has(self.baseline) || self.baseline) && !has(self.variants))",message="invocationPaths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants"
+// +kubebuilder:validation:XValidation:rule="!has(self.invocationPaths) || self.invocationPaths != 'FourPaths' || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="invocationPaths FourPaths needs protocol.caller and protocol.app HTTP: Dapr invokes an app without a sidecar only as a non-Dapr HTTP endpoint, so every path must speak HTTP for the four to compare like with like"
+// +kubebuilder:validation:XValidation:rule="!has(self.invocationPaths) || self.invocationPaths != 'FourPaths' || !has(self.load.repetitions) || self.load.repetitions <= 3",message="invocationPaths FourPaths allows at most 3 repetitions: four paths × repetitions must fit, with their timeline, in the load tester's 4096-byte termination message"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || self.variants.size() * (has(self.load.repetitions) ? self.load.repetitions : 1) <= 12",message="variants × repetitions must be at most 12: every measured run's summary must fit the load tester's 4096-byte termination message"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation or ActorActivation.
@@ -110,6 +113,23 @@ type PerfRunSpec struct {
 	// +kubebuilder:default=SamePod
 	// +optional
 	BaselineTarget BaselineTarget `json:"baselineTarget,omitempty"`
+
+	// invocationPaths is which paths a ServiceInvocation run measures. Standard (the
+	// default): the baseline (direct, no sidecar) and the Dapr path (both sidecars).
+	// FourPaths adds the two one-sidecar paths and splits what Dapr adds between the
+	// sidecars (status.result.attribution):
+	//   - client sidecar only: the load tester's daprd invokes the app as a non-Dapr HTTP
+	//     endpoint (an http:// URL as the app id, Dapr 1.11+), no sidecar on the target's
+	//     side; that hop is plain HTTP, never mTLS;
+	//   - server sidecar only: the load tester calls the target's daprd on its pod address
+	//     (the run sets dapr.io/sidecar-listen-addresses 0.0.0.0 on the target, guarded by
+	//     the run's NetworkPolicy), which invokes its own app.
+	// Needs the baseline, no variants, HTTP at both ends and at most 3 repetitions. A
+	// cluster whose Dapr cannot invoke non-Dapr endpoints fails the run before anything
+	// runs, with reason DaprFeatureMissing.
+	// +kubebuilder:default=Standard
+	// +optional
+	InvocationPaths InvocationPaths `json:"invocationPaths,omitempty"`
 
 	// dapr is the sidecar setup the run measures and what it expects of the cluster.
 	// +kubebuilder:default={}
@@ -338,6 +358,17 @@ func (l LoadSpec) EffectiveArrival() Arrival {
 	}
 	return l.Arrival
 }
+
+// InvocationPaths is which paths a ServiceInvocation run measures.
+// +kubebuilder:validation:Enum=Standard;FourPaths
+type InvocationPaths string
+
+const (
+	// PathsStandard measures the baseline and the Dapr path.
+	PathsStandard InvocationPaths = "Standard"
+	// PathsFour also measures the client-sidecar-only and server-sidecar-only paths.
+	PathsFour InvocationPaths = "FourPaths"
+)
 
 // BaselineTarget is what the baseline path calls.
 // +kubebuilder:validation:Enum=SamePod;Twin
