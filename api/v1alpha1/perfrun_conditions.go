@@ -94,6 +94,9 @@ const (
 	ReasonStateStoreNotAllowed = "StateStoreNotAllowed"
 	// ReasonMTLSMismatch: spec.dapr.mtls disagrees with the control plane's setting.
 	ReasonMTLSMismatch = "MTLSMismatch"
+	// ReasonDaprFeatureMissing: the cluster's Dapr lacks a feature the spec needs (a
+	// four-path run's invocation of non-Dapr endpoints, Dapr 1.11+).
+	ReasonDaprFeatureMissing = "DaprFeatureMissing"
 	// ReasonStateStoreNotFound: spec.actors.stateStore names a Component that does not exist.
 	ReasonStateStoreNotFound = "StateStoreNotFound"
 

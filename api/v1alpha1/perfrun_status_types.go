@@ -346,6 +346,11 @@ type Result struct {
 	// +optional
 	Variants []VariantResult `json:"variants,omitempty"`
 
+	// attribution splits the added latency between the client and the server sidecar, with
+	// their interaction, when the run measured four paths (spec.invocationPaths FourPaths).
+	// +optional
+	Attribution *Attribution `json:"attribution,omitempty"`
+
 	// loadTesters holds each load-tester pod's share and achieved rate when the load was
 	// split over several pods (spec.loadTester.replicas), so a pod that lagged is visible.
 	// The figures above are those of every pod's requests together.

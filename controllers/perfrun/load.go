@@ -61,8 +61,8 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 			return proceed, err
 		}
 	}
-	baselineHost := ""
-	if run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled() {
+	targetIP := ""
+	if (run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled()) || run.Spec.FourPaths() {
 		targets, err := s.Pods(ctx, workload.RoleTarget)
 		if err != nil {
 			return proceed, err
@@ -71,11 +71,13 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 		if pod == nil {
 			return waitFor(r.PollInterval), nil // the Deployment is Available: its pod's IP is on its way
 		}
-		baselineHost = pod.Status.PodIP
+		targetIP = pod.Status.PodIP
 		r.recordNodes(run, targets, nil)
-		run.Status.Environment.BaselinePod = podPlace(pod)
+		if !run.Spec.BaselineTwinEnabled() {
+			run.Status.Environment.BaselinePod = podPlace(pod)
+		}
 	}
-	if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload, baselineHost)); err != nil {
+	if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload, targetIP)); err != nil {
 		return proceed, err
 	}
 	s.Forget()

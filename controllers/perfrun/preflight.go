@@ -105,6 +105,12 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 			mtlsWord(want), mtlsWord(mtls), source, mtlsWord(mtls))
 	}
 
+	if msg, err := r.fourPathsRefusal(run, env.DaprVersion); err != nil || msg != "" {
+		if err != nil {
+			return proceed, err
+		}
+		return r.failPreflight(run, perfv1alpha1.ReasonDaprFeatureMissing, "%s", msg)
+	}
 	if reason, msg, err := r.actorRefusal(ctx, run); err != nil || reason != "" {
 		if err != nil {
 			return proceed, err

@@ -75,6 +75,9 @@ func MissingPaths(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
 	if run.Spec.BaselineEnabled() {
 		want = append(want, result.Baseline)
 	}
+	if run.Spec.FourPaths() {
+		want = append(want, result.ClientOnly, result.ServerOnly)
+	}
 	reps := int(max(run.Spec.Load.Repetitions, 1))
 	for _, v := range want {
 		m, ok := repetitions.Of(sum, v)

@@ -169,6 +169,9 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 		res.Spread = &spread
 	}
 	res.Variants = variantsOf(run, sum)
+	if len(res.Saturated) == 0 && !erroring {
+		res.Attribution = attributionOf(sum)
+	}
 	if len(res.Saturated) > 0 || erroring {
 		// A rate that was not carried, or a path whose successes are not its requests, has
 		// no added latency to claim, for any variant.
@@ -438,6 +441,9 @@ func Headline(res *perfv1alpha1.Result) string {
 	}
 	if v := VariantsHeadline(res); v != "" {
 		msg += "; variants: " + v
+	}
+	if a := AttributionHeadline(res); a != "" {
+		msg += "; " + a
 	}
 	if lag := laggingPods(res); len(lag) > 0 {
 		msg += "; " + strings.Join(lag, ", ")

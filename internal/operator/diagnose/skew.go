@@ -54,6 +54,16 @@ func SidecarSkew(controlPlaneVersion, sidecarImage string) string {
 	return ""
 }
 
+// AtLeast reports whether version (as majorMinor reads it) is major.minor or later; known
+// is false when the version cannot be read.
+func AtLeast(version string, major, minor int) (atLeast, known bool) {
+	ma, mi, ok := majorMinor(version)
+	if !ok {
+		return false, false
+	}
+	return ma > major || (ma == major && mi >= minor), true
+}
+
 // majorMinor reads "1.16.0", "v1.16.0-rc.1" or "1.16.0-mariner".
 func majorMinor(v string) (major, minor int, ok bool) {
 	parts := strings.SplitN(strings.TrimPrefix(v, "v"), ".", 3)

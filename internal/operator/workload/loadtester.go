@@ -35,14 +35,15 @@ import (
 
 // LoadTesterJob runs cmd/loadtester once: no retries (a retried benchmark would measure
 // twice), bounded by the run's timeout, its summary in the termination message.
-// baselineHost is the target pod's IP for a same-pod baseline (see LoadTesterEnv).
-func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, baselineHost string) *batchv1.Job {
+// targetIP is the target pod's IP, for a same-pod baseline and a four-path run's
+// server-only path (see LoadTesterEnv).
+func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string) *batchv1.Job {
 	names := NamesFor(run)
 	c := corev1.Container{
 		Name:    ContainerTester,
 		Image:   imageFor(run.Spec.LoadTester.Image, o),
 		Command: []string{loadtesterBinary},
-		Env:     LoadTesterEnv(run, baselineHost),
+		Env:     LoadTesterEnv(run, targetIP),
 	}
 	labels := Labels(run, RoleLoadTester)
 	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)
@@ -132,9 +133,10 @@ func LoadTesterGroupService(run *perfv1alpha1.PerfRun) *corev1.Service {
 
 // LoadTesterEnv passes the load parameters as the DAPRBENCH_* variables cmd/loadtester reads
 // (their names from internal/contract/loadsettings, which the load tester takes its flags from).
-// baselineHost is the address the baseline path calls: the Dapr target pod's IP (the same
-// pod, spec.baselineTarget SamePod); empty calls the twin's Service.
-func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvVar {
+// targetIP is the Dapr target pod's IP: the baseline calls it (the same pod,
+// spec.baselineTarget SamePod; a Twin baseline calls the twin's Service), and so does a
+// four-path run's server-only path.
+func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	spec := run.Spec
 	names := NamesFor(run)
 	env := []corev1.EnvVar{
@@ -185,11 +187,14 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvV
 		}
 	}
 	if spec.BaselineEnabled() {
-		host := baselineHost
-		if host == "" {
+		host := targetIP
+		if spec.BaselineTwinEnabled() || host == "" {
 			host = names.Baseline
 		}
 		env = append(env, setting(ls.BaselineURL, direct(host)))
+		if spec.FourPaths() {
+			env = append(env, onePathSettings(run, host, targetIP)...)
+		}
 	}
 	if spec.DaprEnabled() {
 		env = append(env, setting(ls.SidecarURL, sidecar))

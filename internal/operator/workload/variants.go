@@ -112,6 +112,7 @@ func variantAnnotations(run *perfv1alpha1.PerfRun, v VariantTarget) map[string]s
 		a[k] = val // admission keeps the operator's own keys out of this map
 	}
 	a["dapr.io/config"] = v.Tracing
+	exposeSidecarAPI(run, a)
 	if port == AppGRPCPort {
 		a["dapr.io/app-protocol"] = "grpc"
 	}

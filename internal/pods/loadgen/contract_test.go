@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,30 @@ import (
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
+
+// A four-path run's variables reach the load tester as the four paths, in the order the
+// attribution lists them.
+func TestTheLoadTesterReadsAFourPathRunsPaths(t *testing.T) {
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "four", Namespace: "ns"}, Spec: perfv1alpha1.PerfRunSpec{
+		Scenario: perfv1alpha1.ScenarioServiceInvocation, InvocationPaths: perfv1alpha1.PathsFour,
+		Load: perfv1alpha1.LoadSpec{QPS: 100},
+	}}
+	var env []string
+	for _, e := range workload.LoadTesterEnv(run, "10.244.0.7") {
+		env = append(env, e.Name+"="+e.Value)
+	}
+	inv, err := parse(nil, env, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatalf("the load tester refuses the operator's variables: %v", err)
+	}
+	var paths []result.Variant
+	for _, target := range inv.cfg.Targets {
+		paths = append(paths, target.Variant)
+	}
+	if !slices.Equal(paths, result.AttributionPaths) {
+		t.Errorf("paths %v, want %v", paths, result.AttributionPaths)
+	}
+}
 
 // The operator's variables and the load tester's flags are one contract: every variable the
 // Job builder sets must reach the setting it names, with its value.
