@@ -29,7 +29,9 @@ import (
 	"github.com/daprbench/daprbench/internal/cli/plots"
 )
 
-func us(n int) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(n) * time.Microsecond} }
+func us(n int) *metav1.Duration {
+	return &metav1.Duration{Duration: time.Duration(n) * time.Microsecond}
+}
 
 func lat(p50, p90, p99 int) *perfv1alpha1.PointLatency {
 	return &perfv1alpha1.PointLatency{P50: us(p50), P90: us(p90), P99: us(p99)}
