@@ -300,7 +300,7 @@ var _ = Describe("PerfRun admission", func() {
 			delete(s, "points")
 			s["search"] = map[string]any{"startQPS": int64(1000), "maxQPS": int64(500)}
 		}),
-		Entry("an empty points list", "s", []string{"spec.points", "at least one of connections, qps and payloadBytes"}, func(s map[string]any) {
+		Entry("an empty points list", "s", []string{"spec.points", "at least one of connections, qps, payloadBytes and settings"}, func(s map[string]any) {
 			s["points"] = map[string]any{}
 		}),
 		Entry("connections out of range", "s", []string{"spec.points.connections[0]", "less than or equal to 1024"}, func(s map[string]any) {
@@ -308,6 +308,34 @@ var _ = Describe("PerfRun admission", func() {
 		}),
 		Entry("a repeated value", "s", []string{"spec.points.connections[1]", "Duplicate value"}, func(s map[string]any) {
 			s["points"] = map[string]any{"connections": []any{int64(4), int64(4)}}
+		}),
+		Entry("two settings of one name", "s", []string{"spec.points.settings[1]", "Duplicate value"}, func(s map[string]any) {
+			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "trace", "tracingSamplingRate": "0"},
+				map[string]any{"name": "trace", "tracingSamplingRate": "1"}}}
+		}),
+		Entry("a setting's sampling rate above 1", "s", []string{"spec.points.settings[0].tracingSamplingRate", "should match"}, func(s map[string]any) {
+			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "trace-2", "tracingSamplingRate": "2"}}}
+		}),
+		Entry("a setting's name too long", "s", []string{"spec.points.settings[0].name"}, func(s map[string]any) {
+			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "tracing-at-one-tenth"}}}
+		}),
+		Entry("a setting's mtls unknown", "s", []string{"spec.points.settings[0].mtls", "Unsupported value"}, func(s map[string]any) {
+			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "mtls", "mtls": "Permissive"}}}
+		}),
+		Entry("a gRPC app setting for an actor template", "s", []string{"spec.points.settings", "appProtocol GRPC needs a ServiceInvocation template"}, func(s map[string]any) {
+			Expect(unstructured.SetNestedField(s, "ActorActivation", "template", "spec", "scenario")).To(Succeed())
+			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "grpc", "appProtocol": "GRPC"}}}
+		}),
+		Entry("a sidecar image setting for a template with variants", "s", []string{"spec.points.settings", "a sidecarImage needs"}, func(s map[string]any) {
+			Expect(unstructured.SetNestedField(s, []any{map[string]any{"name": "a"}}, "template", "spec", "variants")).To(Succeed())
+			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "next", "sidecarImage": "ghcr.io/dapr/daprd:1.17.0"}}}
+		}),
+		Entry("settings × connections beyond 50 points", "s", []string{"spec", "a sweep has at most 50 points"}, func(s map[string]any) {
+			var settings []any
+			for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+				settings = append(settings, map[string]any{"name": n})
+			}
+			s["points"] = map[string]any{"connections": []any{int64(1), int64(2), int64(4), int64(8), int64(16), int64(32), int64(64)}, "settings": settings}
 		}),
 		Entry("name too long for run names", strings.Repeat("s", 31), []string{"metadata.name must be at most 30 characters"}, func(map[string]any) {}),
 		Entry("the template's rules apply", "s", []string{"spec.template.spec.load.qps", "greater than or equal to 1"}, func(s map[string]any) {

@@ -31,15 +31,17 @@ const MaxSweepPoints = 50
 // combination of the listed values, one point after another (points), or at the rates a
 // search for the highest sustainable one chooses (search).
 // +kubebuilder:validation:XValidation:rule="has(self.points) != has(self.search)",message="set exactly one of spec.points (a sweep) and spec.search (the highest sustainable rate)"
-// +kubebuilder:validation:XValidation:rule="!has(self.points) || ((has(self.points.connections) ? size(self.points.connections) : 1) * (has(self.points.qps) ? size(self.points.qps) : 1) * (has(self.points.payloadBytes) ? size(self.points.payloadBytes) : 1)) <= 50",message="spec.points: a sweep has at most 50 points (connections × qps × payloadBytes)"
-// +kubebuilder:validation:XValidation:rule="!has(self.points) || ((has(self.points.connections) ? size(self.points.connections) : 1) * (has(self.points.qps) ? size(self.points.qps) : 1) * (has(self.points.payloadBytes) ? size(self.points.payloadBytes) : 1)) * ((has(self.template.spec.load.warmup) ? duration(self.template.spec.load.warmup).getSeconds() : 10) + (has(self.template.spec.load.duration) ? duration(self.template.spec.load.duration).getSeconds() : 60) * (has(self.template.spec.load.repetitions) ? self.template.spec.load.repetitions : 1) * ((has(self.template.spec.variants) ? self.template.spec.variants.size() : 1) + (self.template.spec.scenario == 'ServiceInvocation' && (!has(self.template.spec.baseline) || self.template.spec.baseline) && (!has(self.template.spec.dapr.enabled) || self.template.spec.dapr.enabled) ? 1 : 0)) + 300) <= 259200",message="spec.points: the sweep would take longer than 72h (points × (warmup + duration × repetitions × variants + 5m)): fewer points or a shorter template.spec.load.duration"
+// +kubebuilder:validation:XValidation:rule="!has(self.points) || ((has(self.points.connections) ? size(self.points.connections) : 1) * (has(self.points.qps) ? size(self.points.qps) : 1) * (has(self.points.payloadBytes) ? size(self.points.payloadBytes) : 1) * (has(self.points.settings) ? size(self.points.settings) : 1)) <= 50",message="spec.points: a sweep has at most 50 points (connections × qps × payloadBytes × settings)"
+// +kubebuilder:validation:XValidation:rule="!has(self.points) || ((has(self.points.connections) ? size(self.points.connections) : 1) * (has(self.points.qps) ? size(self.points.qps) : 1) * (has(self.points.payloadBytes) ? size(self.points.payloadBytes) : 1) * (has(self.points.settings) ? size(self.points.settings) : 1)) * ((has(self.template.spec.load.warmup) ? duration(self.template.spec.load.warmup).getSeconds() : 10) + (has(self.template.spec.load.duration) ? duration(self.template.spec.load.duration).getSeconds() : 60) * (has(self.template.spec.load.repetitions) ? self.template.spec.load.repetitions : 1) * ((has(self.template.spec.variants) ? self.template.spec.variants.size() : 1) + (self.template.spec.scenario == 'ServiceInvocation' && (!has(self.template.spec.baseline) || self.template.spec.baseline) && (!has(self.template.spec.dapr.enabled) || self.template.spec.dapr.enabled) ? 1 : 0)) + 300) <= 259200",message="spec.points: the sweep would take longer than 72h (points × (warmup + duration × repetitions × variants + 5m)): fewer points or a shorter template.spec.load.duration"
 // +kubebuilder:validation:XValidation:rule="!has(self.search) || (has(self.search.maxSteps) ? self.search.maxSteps : 10) * ((has(self.template.spec.load.warmup) ? duration(self.template.spec.load.warmup).getSeconds() : 10) + (has(self.template.spec.load.duration) ? duration(self.template.spec.load.duration).getSeconds() : 60) * (has(self.template.spec.load.repetitions) ? self.template.spec.load.repetitions : 1) * ((has(self.template.spec.variants) ? self.template.spec.variants.size() : 1) + (self.template.spec.scenario == 'ServiceInvocation' && (!has(self.template.spec.baseline) || self.template.spec.baseline) && (!has(self.template.spec.dapr.enabled) || self.template.spec.dapr.enabled) ? 1 : 0)) + 300) <= 259200",message="spec.search: maxSteps runs would take longer than 72h: fewer steps or a shorter template.spec.load.duration"
 // +kubebuilder:validation:XValidation:rule="!has(self.points) || (has(self.points.qps) ? self.points.qps : [self.template.spec.load.qps]).exists(q, q * (has(self.points.payloadBytes) ? self.points.payloadBytes.min() : (has(self.template.spec.load.payloadBytes) ? self.template.spec.load.payloadBytes : 0)) <= 12500000000 && (has(self.template.spec.loadTester) && has(self.template.spec.loadTester.replicas) ? self.template.spec.loadTester.replicas : 1) <= q && (has(self.points.connections) ? self.points.connections : [has(self.template.spec.load.connections) ? self.template.spec.load.connections : 16]).exists(c, c <= q * (has(self.template.spec.load.duration) ? duration(self.template.spec.load.duration).getSeconds() : 60) && (has(self.template.spec.loadTester) && has(self.template.spec.loadTester.replicas) ? self.template.spec.loadTester.replicas : 1) <= c))",message="no point of the grid can run: a point needs connections ≤ qps × duration, loadTester.replicas ≤ connections and ≤ qps, and qps × payloadBytes ≤ 12.5e9 bytes/s",fieldPath=".points"
 // +kubebuilder:validation:XValidation:rule="!has(self.search) || !has(self.search.objective) || !(has(self.search.objective.maxAddedP90) || has(self.search.objective.maxAddedP99)) || (self.template.spec.scenario == 'ServiceInvocation' && (!has(self.template.spec.baseline) || self.template.spec.baseline) && (!has(self.template.spec.dapr.enabled) || self.template.spec.dapr.enabled))",message="objective.maxAddedP90/maxAddedP99 need added latency, which the template does not measure: a ServiceInvocation template through Dapr with baseline on",fieldPath=".search.objective"
 // +kubebuilder:validation:XValidation:rule="!has(self.search) || !has(self.search.objective) || !(has(self.search.objective.maxSidecarCPUPer1kQPS) || has(self.search.objective.maxSidecarMemoryPer1kQPS)) || !has(self.template.spec.dapr.enabled) || self.template.spec.dapr.enabled",message="objective.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar, which a template with dapr.enabled=false does not have",fieldPath=".search.objective"
+// +kubebuilder:validation:XValidation:rule="!has(self.points) || !has(self.points.settings) || self.template.spec.scenario == 'ServiceInvocation' || self.points.settings.all(s, !has(s.appProtocol) || s.appProtocol == 'HTTP')",message="spec.points.settings: appProtocol GRPC needs a ServiceInvocation template (ActorActivation is measured over HTTP)",fieldPath=".points.settings"
+// +kubebuilder:validation:XValidation:rule="!has(self.points) || !has(self.points.settings) || self.points.settings.all(s, !has(s.sidecarImage)) || (self.template.spec.scenario == 'ServiceInvocation' && (!has(self.template.spec.dapr.enabled) || self.template.spec.dapr.enabled) && !has(self.template.spec.variants))",message="spec.points.settings: a sidecarImage needs a ServiceInvocation template through Dapr without variants (the point measures the image as the run's one sidecar variant)",fieldPath=".points.settings"
 type PerfSweepSpec struct {
 	// template is the run measured at each point; a point overrides its load.connections,
-	// load.qps and load.payloadBytes.
+	// load.qps and load.payloadBytes, and applies its setting (points.settings) on top.
 	// +required
 	Template PerfRunTemplate `json:"template"`
 
@@ -53,7 +55,7 @@ type PerfSweepSpec struct {
 }
 
 // SweepPoints are the values of each swept dimension; an unset one keeps the template's.
-// +kubebuilder:validation:XValidation:rule="has(self.connections) || has(self.qps) || has(self.payloadBytes)",message="spec.points needs at least one of connections, qps and payloadBytes"
+// +kubebuilder:validation:XValidation:rule="has(self.connections) || has(self.qps) || has(self.payloadBytes) || has(self.settings)",message="spec.points needs at least one of connections, qps, payloadBytes and settings"
 type SweepPoints struct {
 	// connections to measure at, e.g. Dapr's published 1, 2, 4, 8, 16, 32, 64.
 	// +kubebuilder:validation:MinItems=1
@@ -81,6 +83,15 @@ type SweepPoints struct {
 	// +listType=set
 	// +optional
 	PayloadBytes []int32 `json:"payloadBytes,omitempty"`
+
+	// settings are Dapr settings to measure the cost of, one point each (crossed with the
+	// other lists): mTLS, the tracing sampling rate, the app protocol, the sidecar image.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=map
+	// +listMapKey=name
+	// +optional
+	Settings []SweepSetting `json:"settings,omitempty"`
 }
 
 // RateSearch finds the highest rate that meets the objective: doubling from startQPS until
@@ -170,6 +181,10 @@ type SweepPointStatus struct {
 	QPS int32 `json:"qps,omitempty"`
 	// +optional
 	PayloadBytes *int32 `json:"payloadBytes,omitempty"`
+	// setting is the name of the point's spec.points.settings entry.
+	// +kubebuilder:validation:MaxLength=12
+	// +optional
+	Setting string `json:"setting,omitempty"`
 	// run is the PerfRun measuring the point.
 	// +optional
 	Run string `json:"run,omitempty"`

@@ -115,7 +115,7 @@ func (r *Reconciler) plan(sw *perfv1alpha1.PerfSweep) {
 		points, steps := sweep.Expand(p)
 		for i, pt := range points {
 			sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{
-				Step: steps[i], Connections: pt.Connections, QPS: pt.QPS, PayloadBytes: pt.PayloadBytes})
+				Step: steps[i], Connections: pt.Connections, QPS: pt.QPS, PayloadBytes: pt.PayloadBytes, Setting: pt.Setting})
 		}
 	}
 }
@@ -221,7 +221,8 @@ func (r *Reconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p 
 	return true, nil
 }
 
-// pointRun is the run the sweep makes for point p: its template with the point's values.
+// pointRun is the run the sweep makes for point p: its template with the point's values
+// and its setting on top.
 func pointRun(sw *perfv1alpha1.PerfSweep, p *perfv1alpha1.SweepPointStatus) *perfv1alpha1.PerfRun {
 	run := workload.RunFromTemplate(&sw.Spec.Template, sw.Namespace, p.Run)
 	run.Labels[perfv1alpha1.LabelSweep] = sw.Name
@@ -234,6 +235,7 @@ func pointRun(sw *perfv1alpha1.PerfSweep, p *perfv1alpha1.SweepPointStatus) *per
 	if p.PayloadBytes != nil {
 		run.Spec.Load.PayloadBytes, run.Spec.Load.Payload = ptr.To(*p.PayloadBytes), nil
 	}
+	sweep.ApplySetting(&run.Spec, sweep.FindSetting(sw.Spec.Points, p.Setting))
 	return run
 }
 
@@ -277,6 +279,9 @@ func record(sw *perfv1alpha1.PerfSweep, q *pass.Events, p *perfv1alpha1.SweepPoi
 
 func describePoint(p *perfv1alpha1.SweepPointStatus) string {
 	s := fmt.Sprintf("qps %d", p.QPS)
+	if p.Setting != "" {
+		s = "setting " + p.Setting + ", " + s
+	}
 	if p.Connections > 0 {
 		s += fmt.Sprintf(", connections %d", p.Connections)
 	}
@@ -326,6 +331,7 @@ func (r *Reconciler) finish(sw *perfv1alpha1.PerfSweep, q *pass.Events) {
 		}
 	}
 	reason, msg := perfv1alpha1.ReasonPointsMeasured, fmt.Sprintf("%d points measured, %d failed", ok, failed)
+	unmeasured := mtlsUnmeasured(sw)
 	if sw.Spec.Search != nil {
 		pass, fail := sweep.Bounds(tried(sw))
 		reason = perfv1alpha1.ReasonRateFound
@@ -337,6 +343,9 @@ func (r *Reconciler) finish(sw *perfv1alpha1.PerfSweep, q *pass.Events) {
 		sw.Status.Phase, condType, reason = perfv1alpha1.PhaseFailed, perfv1alpha1.ConditionFailed, perfv1alpha1.ReasonNoPointMeasured
 		msg = fmt.Sprintf("none of the %d points could be measured; see status.points", len(sw.Status.Points))
 	}
+	if unmeasured != "" {
+		msg += ". " + unmeasured
+	}
 	meta.SetStatusCondition(&sw.Status.Conditions, metav1.Condition{Type: condType, Status: status, Reason: reason,
 		Message: msg, ObservedGeneration: sw.Generation})
 	eventType := corev1.EventTypeNormal
@@ -344,6 +353,23 @@ func (r *Reconciler) finish(sw *perfv1alpha1.PerfSweep, q *pass.Events) {
 		eventType = corev1.EventTypeWarning
 	}
 	q.Eventf(eventType, reason, "Finish", "%s", msg)
+}
+
+// mtlsUnmeasured names the points the cluster's mTLS kept from being measured: mTLS is the
+// control plane's, so a sweep cannot switch it, and says so rather than leave a gap.
+func mtlsUnmeasured(sw *perfv1alpha1.PerfSweep) string {
+	var parts []string
+	for i := range sw.Status.Points {
+		p := &sw.Status.Points[i]
+		want := sw.Spec.Template.Spec.Dapr.MTLS
+		if s := sweep.FindSetting(sw.Spec.Points, p.Setting); s != nil && s.MTLS != "" {
+			want = s.MTLS
+		}
+		if why := sweep.MTLSUnmeasured(p, want); why != "" {
+			parts = append(parts, why)
+		}
+	}
+	return diagnose.Truncate(strings.Join(parts, "; "), 4096)
 }
 
 func orNone(qps int32) string {

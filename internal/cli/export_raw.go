@@ -209,13 +209,15 @@ type PointRow struct {
 	AddedP90    string `json:"addedP90"`
 	AddedP99    string `json:"addedP99"`
 	SidecarCPU  string `json:"sidecarCPUPer1kQPS"`
+	// Setting is last: columns read by position keep their place.
+	Setting string `json:"setting"`
 }
 
 func pointRows(sw *perfv1alpha1.PerfSweep) []PointRow {
 	var rows []PointRow
 	for _, p := range sw.Status.Points {
 		row := PointRow{Step: p.Step, QPS: p.QPS, Connections: p.Connections, Run: p.Run, Phase: string(p.Phase),
-			ActualQPS: p.ActualQPS, Errors: p.Errors, SidecarCPU: qty(p.SidecarCPUPer1kQPS)}
+			ActualQPS: p.ActualQPS, Errors: p.Errors, SidecarCPU: qty(p.SidecarCPUPer1kQPS), Setting: p.Setting}
 		if p.PayloadBytes != nil {
 			row.Payload = strconv.Itoa(int(*p.PayloadBytes))
 		}

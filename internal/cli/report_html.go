@@ -696,7 +696,7 @@ func sweepDoc(sw *perfv1alpha1.PerfSweep) htmlDoc {
 	id.Notes = append(id.Notes, "Each point is a PerfRun of its own: its Dapr and Kubernetes versions, sidecar image and nodes are in its report (kubectl daprbench report RUN).")
 
 	points := htmlSection{ID: "points", Title: "Points"}
-	t := htmlTable{ID: "point-figures", Header: []string{"Step", "Connections", "QPS", "Payload", "Run", "Phase", "Actual QPS", "Errors",
+	t := htmlTable{ID: "point-figures", Header: []string{"Step", "Connections", "QPS", "Payload", "Setting", "Run", "Phase", "Actual QPS", "Errors",
 		"p50", "p90", "p99", "Baseline p90", "Added p50", "Added p90", "Added p99", "Sidecar CPU / 1000 rps", "Objective"}}
 	for _, p := range st.Points {
 		l, base := pick(p.Latency), pick(p.Baseline)
@@ -719,7 +719,7 @@ func sweepDoc(sw *perfv1alpha1.PerfSweep) htmlDoc {
 			return c
 		}
 		row := []htmlCell{{Text: fmt.Sprint(p.Step)}, {Text: orDash(intOrEmpty(p.Connections))}, {Text: fmt.Sprint(p.QPS)}, {Text: payload},
-			{Text: orDash(p.Run)}, {Text: orDash(string(p.Phase))}, {Text: orDash(p.ActualQPS)}, {Text: fmt.Sprint(p.Errors)},
+			{Text: orDash(p.Setting)}, {Text: orDash(p.Run)}, {Text: orDash(string(p.Phase))}, {Text: orDash(p.ActualQPS)}, {Text: fmt.Sprint(p.Errors)},
 			{Text: dur(l.P50)}, {Text: dur(l.P90)}, {Text: dur(l.P99)}, {Text: dur(base.P90)},
 			addedCell(perfv1alpha1.FigureP50), addedCell(perfv1alpha1.FigureP90), addedCell(perfv1alpha1.FigureP99),
 			{Text: qty(p.SidecarCPUPer1kQPS)}, {Text: objective}}
@@ -729,7 +729,11 @@ func sweepDoc(sw *perfv1alpha1.PerfSweep) htmlDoc {
 	if len(t.Rows) == 0 {
 		points.Notes = append(points.Notes, "No point measured yet.")
 	}
-	doc.Sections = append(doc.Sections, id, points, htmlSection{ID: chartsID, Title: "Charts"}, conditionsSection(st.Conditions))
+	doc.Sections = append(doc.Sections, id, points)
+	if s, ok := settingsSection(sw); ok {
+		doc.Sections = append(doc.Sections, s)
+	}
+	doc.Sections = append(doc.Sections, htmlSection{ID: chartsID, Title: "Charts"}, conditionsSection(st.Conditions))
 	doc.Spec = specYAML(sw.Spec)
 	return doc
 }
@@ -744,6 +748,13 @@ func sweptValues(p *perfv1alpha1.SweepPoints) string {
 		if len(d.v) > 0 {
 			parts = append(parts, fmt.Sprintf("%s %v", d.name, d.v))
 		}
+	}
+	if len(p.Settings) > 0 {
+		var names []string
+		for _, s := range p.Settings {
+			names = append(names, s.Name)
+		}
+		parts = append(parts, fmt.Sprintf("settings %v", names))
 	}
 	return strings.Join(parts, " × ")
 }

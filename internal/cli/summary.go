@@ -82,13 +82,17 @@ func sweepSummary(b *strings.Builder, sw *perfv1alpha1.PerfSweep) {
 	if len(sw.Status.Points) == 0 {
 		return
 	}
-	b.WriteString("| step | qps | connections | run | phase | p90 | p99 |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| step | setting | qps | connections | run | phase | p90 | p99 | added p90 |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range sw.Status.Points {
-		var p90, p99 *metav1.Duration
+		var p90, p99, added *metav1.Duration
 		if p.Latency != nil {
 			p90, p99 = p.Latency.P90, p.Latency.P99
 		}
-		fmt.Fprintf(b, "| %d | %d | %d | %s | %s | %s | %s |\n", p.Step, p.QPS, p.Connections, markdownText(p.Run), markdownText(string(p.Phase)), dur(p90), dur(p99))
+		if p.Added != nil {
+			added = p.Added.P90
+		}
+		fmt.Fprintf(b, "| %d | %s | %d | %d | %s | %s | %s | %s | %s |\n", p.Step, markdownText(orDash(p.Setting)), p.QPS, p.Connections,
+			markdownText(p.Run), markdownText(string(p.Phase)), dur(p90), dur(p99), dur(added))
 	}
 	if sw.Status.MaxSustainableQPS != nil {
 		fmt.Fprintf(b, "\nMaximum sustainable rate: %d qps.\n", *sw.Status.MaxSustainableQPS)

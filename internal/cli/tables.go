@@ -265,7 +265,7 @@ func sweepTable(sw *perfv1alpha1.PerfSweep) string {
 	}
 	b.WriteString("\n")
 	t := &table{}
-	t.add("STEP", "CONNECTIONS", "QPS", "PHASE", "ACTUAL", "ERRORS", "P50", "P90", "P99", "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")
+	t.add("STEP", "SETTING", "CONNECTIONS", "QPS", "PHASE", "ACTUAL", "ERRORS", "P50", "P90", "P99", "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")
 	for _, p := range sw.Status.Points {
 		l, base, added := pick(p.Latency), pick(p.Baseline), pick(p.Added)
 		interval := "-"
@@ -276,10 +276,11 @@ func sweepTable(sw *perfv1alpha1.PerfSweep) string {
 		if p.Passed != nil {
 			objective = map[bool]string{true: "met", false: "missed: " + p.Message}[*p.Passed]
 		}
-		t.add(fmt.Sprint(p.Step), orDash(intOrEmpty(p.Connections)), fmt.Sprint(p.QPS), orDash(string(p.Phase)), orDash(p.ActualQPS),
+		t.add(fmt.Sprint(p.Step), orDash(p.Setting), orDash(intOrEmpty(p.Connections)), fmt.Sprint(p.QPS), orDash(string(p.Phase)), orDash(p.ActualQPS),
 			fmt.Sprint(p.Errors), dur(l.P50), dur(l.P90), dur(l.P99), dur(base.P90), dur(added.P90), interval, qty(p.SidecarCPUPer1kQPS), objective)
 	}
 	b.WriteString(t.String())
+	b.WriteString(settingsTable(sw))
 	return b.String()
 }
 

@@ -27,10 +27,12 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // shortTemplate is a run short enough to sweep on this machine, through Dapr unless dapr
@@ -62,7 +64,7 @@ func describeSweep(sw *perfv1alpha1.PerfSweep) func() string {
 			fmt.Fprintf(&b, "%s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
 		}
 		for _, p := range sw.Status.Points {
-			fmt.Fprintf(&b, "step %d qps %d conns %d: %s %s %s\n", p.Step, p.QPS, p.Connections, p.Phase, p.ActualQPS, p.Message)
+			fmt.Fprintf(&b, "step %d qps %d conns %d setting %q: %s %s %s\n", p.Step, p.QPS, p.Connections, p.Setting, p.Phase, p.ActualQPS, p.Message)
 		}
 		return b.String()
 	}
@@ -98,6 +100,35 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 			first, second = second, first
 		}
 		Expect(second.Status.StartTime.Time).NotTo(BeTemporally("<", first.Status.CompletionTime.Time), "points never overlap")
+	})
+
+	It("sweeps tracing 0 and 1, a point each, each run with its own Configuration's sampling rate", func() {
+		tpl := shortTemplate(200, true, 25*time.Second)
+		tpl.Spec.Cleanup = perfv1alpha1.CleanupNever // keep each run's Configuration to read its rate
+		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "features", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
+			Template: tpl, Points: &perfv1alpha1.SweepPoints{Settings: []perfv1alpha1.SweepSetting{
+				{Name: "trace-0", TracingSamplingRate: "0"}, {Name: "trace-1", TracingSamplingRate: "1"}}}}}
+		Expect(k8sClient.Create(ctx, sw)).To(Succeed())
+		start := time.Now()
+		Eventually(sweepDone(sw), 6*time.Minute, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
+		GinkgoWriter.Printf("2-setting sweep through Dapr took %v\n%s", time.Since(start).Round(time.Second), describeSweep(sw)())
+		Expect(sw.Status.Points).To(HaveLen(2))
+		want := map[string]string{"trace-0": "0", "trace-1": "1"}
+		for _, p := range sw.Status.Points {
+			Expect(p.Phase).To(Equal(perfv1alpha1.PhaseSucceeded), p.Message)
+			Expect(want).To(HaveKey(p.Setting))
+			Expect(p.Added).NotTo(BeNil())
+			Expect(p.Added.P90).NotTo(BeNil())
+			Expect(p.AddedLow).NotTo(BeNil())
+			// The run's own Dapr Configuration (names.Tracing), which its sidecars use.
+			cfg := &unstructured.Unstructured{}
+			cfg.SetGroupVersionKind(workload.ConfigurationGVK)
+			Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: p.Run + "-tracing"}, cfg)).To(Succeed())
+			rate, _, _ := unstructured.NestedString(cfg.Object, "spec", "tracing", "samplingRate")
+			Expect(rate).To(Equal(want[p.Setting]), "point %s", p.Setting)
+			delete(want, p.Setting)
+		}
+		Expect(want).To(BeEmpty(), "one point per setting")
 	})
 
 	It("finds the highest rate the direct path sustains within an objective", func() {

@@ -62,6 +62,10 @@ type Chart struct {
 	LogX bool
 	// XTickLabel, when set, names the ticks of a log X (a percentile for 1/(1-p)).
 	XTickLabel func(x float64) string
+	// Categories, when set, make X categorical: X is an index into them, each tick is named
+	// by one, and series are drawn as points without lines (a line between two settings
+	// would suggest values between them).
+	Categories []string
 }
 
 // palette: Dapr path warm, baseline cool, one shade per percentile.
@@ -94,6 +98,13 @@ func (c Chart) Plot() (*plot.Plot, error) {
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	}
+	if len(c.Categories) > 0 {
+		ticks := make([]plot.Tick, len(c.Categories))
+		for i, name := range c.Categories {
+			ticks[i] = plot.Tick{Value: float64(i), Label: name}
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	}
 	for i, s := range c.Series {
 		xy := points(s)
 		if len(xy) == 0 {
@@ -105,8 +116,13 @@ func (c Chart) Plot() (*plot.Plot, error) {
 		}
 		line.Color, dots.Color = palette[i%len(palette)], palette[i%len(palette)]
 		dots.Shape = draw.CircleGlyph{}
-		p.Add(line, dots)
-		p.Legend.Add(s.Name, line, dots)
+		if len(c.Categories) > 0 {
+			p.Add(dots)
+			p.Legend.Add(s.Name, dots)
+		} else {
+			p.Add(line, dots)
+			p.Legend.Add(s.Name, line, dots)
+		}
 		if bars := intervals(s); len(bars.XYs) > 0 {
 			eb, err := plotter.NewYErrorBars(bars)
 			if err != nil {
@@ -124,6 +140,10 @@ func (c Chart) Plot() (*plot.Plot, error) {
 		marks.Shape, marks.Color, marks.Radius = draw.CrossGlyph{}, color.RGBA{R: 0xff, A: 0xff}, vg.Points(5)
 		p.Add(marks)
 		p.Legend.Add(c.Marks.Name, marks)
+	}
+	if len(c.Categories) > 0 {
+		// Half a category of room on either side, so the outer points and labels show.
+		p.X.Min, p.X.Max = -0.5, float64(len(c.Categories))-0.5
 	}
 	if c.LogX {
 		// Room beyond the outer ticks: their labels are centred on them, and the last one

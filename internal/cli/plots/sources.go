@@ -27,8 +27,8 @@ import (
 )
 
 // ForSweep returns the charts a sweep's points make: against connections (Dapr's published
-// charts) and against rate, whichever the sweep varied, and for a search, against the rates
-// it tried.
+// charts) and against rate, whichever the sweep varied, for a search against the rates it
+// tried, and for a sweep of settings, by setting.
 func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
 	var points []perfv1alpha1.SweepPointStatus
 	for _, p := range sw.Status.Points {
@@ -58,7 +58,7 @@ func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
 						return float64(p.SidecarCPUPer1kQPS.MilliValue()), true
 					}))})
 	}
-	return out
+	return append(out, settingCharts(sw, points)...)
 }
 
 // addedChart is the added latency by connections, with each point's 95% interval as error
@@ -114,34 +114,40 @@ func latencySeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.S
 func addedSeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) []Series {
 	var out []Series
 	for _, f := range perfv1alpha1.HeadlinePercentiles {
-		added := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Added }, f.OfPoint)
-		low := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.AddedLow }, f.OfPoint)
-		high := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.AddedHigh }, f.OfPoint)
-		s := Series{Name: "added " + f.Name}
-		bounded := false
-		for _, p := range points {
-			v, ok := added(p)
-			if !ok {
-				continue
-			}
-			l, lok := low(p)
-			h, hok := high(p)
-			if !lok || !hok {
-				l, h = math.NaN(), math.NaN()
-			}
-			bounded = bounded || lok && hok
-			s.X, s.Y, s.Low, s.High = append(s.X, x(p)), append(s.Y, v), append(s.Low, l), append(s.High, h)
-		}
-		if bounded {
-			s.Name += " (bars: 95% interval)"
-		} else {
-			s.Low, s.High = nil, nil
-		}
-		if len(s.X) > 0 {
+		if s := addedFigureSeries("added "+f.Name, points, x, f); len(s.X) > 0 {
 			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// addedFigureSeries is one added percentile f of the points, each with its 95% interval as
+// error bars where the point has both ends; the name says when bars are drawn.
+func addedFigureSeries(name string, points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64, f perfv1alpha1.LatencyFigure) Series {
+	added := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Added }, f.OfPoint)
+	low := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.AddedLow }, f.OfPoint)
+	high := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.AddedHigh }, f.OfPoint)
+	s := Series{Name: name}
+	bounded := false
+	for _, p := range points {
+		v, ok := added(p)
+		if !ok {
+			continue
+		}
+		l, lok := low(p)
+		h, hok := high(p)
+		if !lok || !hok {
+			l, h = math.NaN(), math.NaN()
+		}
+		bounded = bounded || lok && hok
+		s.X, s.Y, s.Low, s.High = append(s.X, x(p)), append(s.Y, v), append(s.Low, l), append(s.High, h)
+	}
+	if bounded {
+		s.Name += " (bars: 95% interval)"
+	} else {
+		s.Low, s.High = nil, nil
+	}
+	return s
 }
 
 func ms(of func(perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency, pc pick) func(perfv1alpha1.SweepPointStatus) (float64, bool) {

@@ -30,10 +30,13 @@ type Point struct {
 	Connections  int32
 	QPS          int32
 	PayloadBytes *int32
+	// Setting names the spec.points.settings entry applied; empty: none.
+	Setting string
 }
 
-// Expand returns the cross product of p's lists (connections outermost, payload innermost),
-// each paired with the step it is measured at.
+// Expand returns the cross product of p's lists (settings outermost, so a table per setting
+// reads in order; then connections; payload innermost), each paired with the step it is
+// measured at.
 func Expand(p *perfv1alpha1.SweepPoints) (points []Point, steps []int32) {
 	conns, qps := orZero(p.Connections), orZero(p.QPS)
 	payloads := []*int32{nil}
@@ -43,10 +46,19 @@ func Expand(p *perfv1alpha1.SweepPoints) (points []Point, steps []int32) {
 			payloads = append(payloads, &b)
 		}
 	}
-	for _, c := range conns {
-		for _, q := range qps {
-			for _, b := range payloads {
-				points = append(points, Point{Connections: c, QPS: q, PayloadBytes: b})
+	settings := []string{""}
+	if len(p.Settings) > 0 {
+		settings = nil
+		for _, s := range p.Settings {
+			settings = append(settings, s.Name)
+		}
+	}
+	for _, s := range settings {
+		for _, c := range conns {
+			for _, q := range qps {
+				for _, b := range payloads {
+					points = append(points, Point{Connections: c, QPS: q, PayloadBytes: b, Setting: s})
+				}
 			}
 		}
 	}

@@ -1,0 +1,54 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+// SweepSetting is one Dapr setting a feature sweep measures, applied on top of the
+// template; unset fields keep the template's. Per-app settings (tracing through the run's
+// own Configuration, the app protocol, the sidecar image) are switched per point. mTLS is
+// the control plane's: a point asking for the value the cluster does not have fails
+// MTLSMismatch and is named in the sweep's condition as not measured.
+type SweepSetting struct {
+	// name labels the setting's points in status, tables and charts, e.g. "trace-0.1".
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=12
+	// +kubebuilder:validation:Pattern=`^[a-z]([-.a-z0-9]*[a-z0-9])?$`
+	// +required
+	Name string `json:"name"`
+
+	// mtls is what the point expects of the cluster (spec.dapr.mtls).
+	// +optional
+	MTLS MTLSMode `json:"mtls,omitempty"`
+
+	// tracingSamplingRate is the point's spec.dapr.tracingSamplingRate. Set "0" to measure
+	// without tracing: Dapr samples 1e-4 of requests when a Configuration leaves it unset.
+	// +kubebuilder:validation:Pattern=`^(0(\.[0-9]{1,6})?|1(\.0{1,6})?)$`
+	// +kubebuilder:validation:MaxLength=8
+	// +optional
+	TracingSamplingRate string `json:"tracingSamplingRate,omitempty"`
+
+	// appProtocol is the point's spec.protocol.app: how the target's sidecar calls the app.
+	// +optional
+	AppProtocol Protocol `json:"appProtocol,omitempty"`
+
+	// sidecarImage is the target's daprd image (dapr.io/sidecar-image), measured as the
+	// run's one sidecar variant, named after the setting. It must lie under a prefix the
+	// operator allows (--allowed-image-prefixes). Only the characters of an image reference.
+	// +kubebuilder:validation:MaxLength=512
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$`
+	// +optional
+	SidecarImage string `json:"sidecarImage,omitempty"`
+}

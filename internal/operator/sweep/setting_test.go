@@ -1,0 +1,78 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package sweep
+
+import (
+	"testing"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+func TestExpandCrossesSettingsOutermost(t *testing.T) {
+	points, steps := Expand(&perfv1alpha1.SweepPoints{Connections: []int32{1, 16},
+		Settings: []perfv1alpha1.SweepSetting{{Name: "trace-0", TracingSamplingRate: "0"}, {Name: "trace-1", TracingSamplingRate: "1"}}})
+	want := []Point{{Connections: 1, Setting: "trace-0"}, {Connections: 16, Setting: "trace-0"}, {Connections: 1, Setting: "trace-1"}, {Connections: 16, Setting: "trace-1"}}
+	if len(points) != len(want) || len(steps) != len(want) {
+		t.Fatalf("points %+v", points)
+	}
+	for i := range want {
+		if points[i] != want[i] {
+			t.Errorf("point %d = %+v, want %+v", i, points[i], want[i])
+		}
+	}
+	if n := PlannedRuns(&perfv1alpha1.PerfSweepSpec{Points: &perfv1alpha1.SweepPoints{Settings: make([]perfv1alpha1.SweepSetting, 6)}}); n != 6 {
+		t.Errorf("settings alone plan %d runs, want 6", n)
+	}
+}
+
+func TestApplySettingOverridesOnlyWhatItSets(t *testing.T) {
+	spec := perfv1alpha1.PerfRunSpec{Dapr: perfv1alpha1.DaprSpec{MTLS: perfv1alpha1.MTLSEnabled, TracingSamplingRate: "0.1"},
+		Protocol: perfv1alpha1.ProtocolSpec{Caller: perfv1alpha1.ProtocolHTTP, App: perfv1alpha1.ProtocolHTTP}}
+	ApplySetting(&spec, &perfv1alpha1.SweepSetting{Name: "trace-0", TracingSamplingRate: "0"})
+	if spec.Dapr.TracingSamplingRate != "0" || spec.Dapr.MTLS != perfv1alpha1.MTLSEnabled || spec.Protocol.App != perfv1alpha1.ProtocolHTTP || spec.Variants != nil {
+		t.Errorf("trace-0 gave %+v", spec)
+	}
+	ApplySetting(&spec, &perfv1alpha1.SweepSetting{Name: "v1.16.1", MTLS: perfv1alpha1.MTLSDisabled, AppProtocol: perfv1alpha1.ProtocolGRPC,
+		SidecarImage: "ghcr.io/dapr/daprd:1.16.1"})
+	if spec.Dapr.MTLS != perfv1alpha1.MTLSDisabled || spec.Protocol.App != perfv1alpha1.ProtocolGRPC || spec.Protocol.Caller != perfv1alpha1.ProtocolHTTP {
+		t.Errorf("mtls and protocol not applied: %+v", spec)
+	}
+	if len(spec.Variants) != 1 || spec.Variants[0].Name != "v1-16-1" || spec.Variants[0].SidecarImage != "ghcr.io/dapr/daprd:1.16.1" {
+		t.Errorf("the image is not the run's one variant (its name a variant's): %+v", spec.Variants)
+	}
+	before := spec
+	ApplySetting(&spec, nil)
+	if spec.Dapr != before.Dapr {
+		t.Errorf("no setting changed the spec")
+	}
+}
+
+func TestMTLSUnmeasuredNamesTheClustersValue(t *testing.T) {
+	p := &perfv1alpha1.SweepPointStatus{Step: 3, Setting: "mtls-off", Phase: perfv1alpha1.PhaseFailed,
+		Message: "MTLSMismatch: spec.dapr.mtls is Disabled but the cluster has mTLS Enabled"}
+	if got, want := MTLSUnmeasured(p, perfv1alpha1.MTLSDisabled), "mtls-off: the cluster has mTLS Enabled (daprsystem Configuration); not measured"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	p.Setting = ""
+	if got, want := MTLSUnmeasured(p, ""), "step 3: the cluster has mTLS Disabled (daprsystem Configuration); not measured"; got != want {
+		t.Errorf("an unset expectation is Enabled: got %q, want %q", got, want)
+	}
+	p.Message = "Timeout: the run took too long"
+	if got := MTLSUnmeasured(p, perfv1alpha1.MTLSDisabled); got != "" {
+		t.Errorf("another failure named as mTLS: %q", got)
+	}
+}
