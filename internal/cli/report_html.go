@@ -521,7 +521,7 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 		paths.addText(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), dur(p.TesterLagP99))
 	}
 	lat.table(paths)
-	return []htmlSection{lat, {ID: chartsID, Title: "Charts"}, variantsSection(res), resourcesSection(res, run.Status.Disturbances)}
+	return []htmlSection{lat, {ID: chartsID, Title: "Charts"}, attributionSection(res), variantsSection(res), resourcesSection(res, run.Status.Disturbances)}
 }
 
 // intervalDetail writes each figure's interval: "95%: low – high", ≈ for an approximate one.

@@ -147,6 +147,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	if e := report.ErrorMessage(res); e != "" {
 		fprintf(&b, "ERRORS: %s\n", e)
 	}
+	b.WriteString(attributionTable(res))
 	b.WriteString(variantsTable(res))
 	b.WriteString(loadTestersTable(res))
 	b.WriteString(cpuTable(res))
