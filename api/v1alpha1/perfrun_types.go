@@ -83,6 +83,8 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled))",message="variants compare sidecars: they need scenario ServiceInvocation with dapr.enabled"
 // +kubebuilder:validation:XValidation:rule="!has(self.loadTester) || !has(self.loadTester.replicas) || (self.loadTester.replicas <= self.load.qps && self.loadTester.replicas <= (has(self.load.connections) ? self.load.connections : 16))",message="loadTester.replicas must not exceed load.connections nor load.qps: every load-tester pod needs a connection and a share of the rate"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || self.variants.size() * (has(self.load.repetitions) ? self.load.repetitions : 1) <= 12",message="variants × repetitions must be at most 12: every measured run's summary must fit the load tester's 4096-byte termination message"
+// +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !has(self.dapr.enabled) || self.dapr.enabled",message="profiling profiles the daprd sidecars: it needs dapr.enabled"
+// +kubebuilder:validation:XValidation:rule="!has(self.profiling) || (has(self.profiling.seconds) ? self.profiling.seconds : 10) * 2 <= (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60)",message="profiling.seconds must be at most half of load.duration: the window is centred in one measured phase, with a margin on each side"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation or ActorActivation.
 	// +required
@@ -186,6 +188,12 @@ type PerfRunSpec struct {
 	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('168h')",message="maxQueueWait must be above 0s and at most 168h"
 	// +optional
 	MaxQueueWait *metav1.Duration `json:"maxQueueWait,omitempty"`
+
+	// profiling takes a CPU profile of the server's and the client's daprd during a measured
+	// phase of the Dapr path (dapr.io/enable-profiling); `kubectl daprbench report` lists
+	// their top functions and draws a flame graph. Needs Dapr enabled.
+	// +optional
+	Profiling *ProfilingSpec `json:"profiling,omitempty"`
 
 	// cleanup says when the run's workloads are deleted once it has finished:
 	// Always, OnSuccess (keep a failed run's pods for inspection) or Never.
