@@ -75,6 +75,10 @@ type invocation struct {
 	calibrate   time.Duration
 }
 
+// profileSlack bounds the wait for a daprd profile past its window: daprd answers at the
+// window's end, and a sidecar that does not is reported, not waited for.
+const profileSlack = 30 * time.Second
+
 // defaultTerminationLog is where Kubernetes reads a container's termination message.
 const defaultTerminationLog = "/dev/termination-log"
 
@@ -92,6 +96,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 		variantURLs = fs.String(ls.VariantURLs, "", "comma-separated URLs of further sidecar variants, measured after the Dapr URL (paths d1, d2, …)")
 		payload     = fs.String(ls.Payload, "", "literal request body, e.g. {} (wins over --payload-bytes)")
 		group       = Group{}
+		profile     = ProfileCapture{Slack: profileSlack}
 	)
 	fs.StringVar(&inv.sidecarURL, ls.SidecarURL, "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
 	fs.DurationVar(&inv.sidecarWait, ls.SidecarWait, 2*time.Minute, "how long to wait for the sidecar to become healthy")
@@ -114,6 +119,10 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.BoolVar(&cfg.Uniform, ls.Uniform, false, "stagger the connections' requests evenly (fortio -uniform, without -jitter: latency is timed from each request's slot); default: every connection sends at the same instant (fortio's default)")
 	fs.DurationVar(&cfg.TargetWait, ls.TargetWait, time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
 
+	fs.IntVar(&profile.Seconds, ls.ProfileSeconds, 0, "take a CPU profile of both daprd sidecars over this many seconds, centred in the first whole measured phase of the Dapr path (0: none)")
+	fs.StringVar(&profile.ServerURL, ls.ProfileServerURL, "", "the target's daprd profiling server (dapr.io/enable-profiling), e.g. http://10.0.0.7:7777")
+	fs.StringVar(&profile.ClientURL, ls.ProfileClientURL, "http://localhost:7777", "this pod's own daprd profiling server")
+
 	err := fs.Parse(args)
 	if err == nil {
 		err = cliflags.ApplyEnv(fs, env)
@@ -126,6 +135,9 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	}
 	if group.Size > 1 {
 		cfg.Group = &group
+	}
+	if profile.Seconds > 0 {
+		cfg.Profile = &profile
 	}
 	if *payload != "" {
 		cfg.Payload = []byte(*payload)
