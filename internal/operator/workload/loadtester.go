@@ -35,14 +35,14 @@ import (
 
 // LoadTesterJob runs cmd/loadtester once: no retries (a retried benchmark would measure
 // twice), bounded by the run's timeout, its summary in the termination message.
-// baselineHost is the target pod's IP for a same-pod baseline (see LoadTesterEnv).
-func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, baselineHost string) *batchv1.Job {
+// targetPodIP is the target pod's IP, for a same-pod baseline and profiling (see LoadTesterEnv).
+func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetPodIP string) *batchv1.Job {
 	names := NamesFor(run)
 	c := corev1.Container{
 		Name:    ContainerTester,
 		Image:   imageFor(run.Spec.LoadTester.Image, o),
 		Command: []string{loadtesterBinary},
-		Env:     LoadTesterEnv(run, baselineHost),
+		Env:     LoadTesterEnv(run, targetPodIP),
 	}
 	labels := Labels(run, RoleLoadTester)
 	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)
@@ -54,6 +54,7 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, baselineHost string) *b
 	tmpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod}
 	if run.Spec.DaprEnabled() {
 		tmpl.Annotations = daprAnnotations(run, names.TesterAppID, 0)
+		withProfiling(tmpl.Annotations, run, false)
 	}
 	job := &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: names.Job, Namespace: run.Namespace, Labels: labels},
@@ -132,9 +133,10 @@ func LoadTesterGroupService(run *perfv1alpha1.PerfRun) *corev1.Service {
 
 // LoadTesterEnv passes the load parameters as the DAPRBENCH_* variables cmd/loadtester reads
 // (their names from internal/contract/loadsettings, which the load tester takes its flags from).
-// baselineHost is the address the baseline path calls: the Dapr target pod's IP (the same
-// pod, spec.baselineTarget SamePod); empty calls the twin's Service.
-func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvVar {
+// targetPodIP is the Dapr target pod's IP: the address a same-pod baseline calls
+// (spec.baselineTarget SamePod; a twin's Service otherwise) and where the target's daprd
+// serves its profile (spec.profiling).
+func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar {
 	spec := run.Spec
 	names := NamesFor(run)
 	env := []corev1.EnvVar{
@@ -185,8 +187,8 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvV
 		}
 	}
 	if spec.BaselineEnabled() {
-		host := baselineHost
-		if host == "" {
+		host := targetPodIP
+		if host == "" || spec.BaselineTwinEnabled() {
 			host = names.Baseline
 		}
 		env = append(env, setting(ls.BaselineURL, direct(host)))
@@ -194,6 +196,7 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, baselineHost string) []corev1.EnvV
 	if spec.DaprEnabled() {
 		env = append(env, setting(ls.SidecarURL, sidecar))
 	}
+	env = append(env, profilingEnv(run, targetPodIP)...)
 	if n := spec.LoadTester.EffectiveReplicas(); n > 1 {
 		env = append(env,
 			setting(ls.GroupSize, strconv.Itoa(int(n))),

@@ -118,7 +118,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("--profile-seconds must be >= 1 to profile, got %d", p.Seconds))
 		}
 		for name, u := range map[string]string{"--profile-server-url": p.ServerURL, "--profile-client-url": p.ClientURL} {
-			if parsed, err := url.Parse(u); err != nil || parsed.Scheme != "http" || parsed.Host == "" {
+			if parsed, err := url.Parse(u); u != "" && (err != nil || parsed.Scheme != "http" || parsed.Host == "") {
 				errs = append(errs, fmt.Errorf("%s must be an http://HOST:PORT URL to profile, got %q", name, u))
 			}
 		}

@@ -162,6 +162,9 @@ func (p *profiler) fetch(ctx context.Context, role, base string, start time.Time
 }
 
 func (p *profiler) get(ctx context.Context, base string) ([]byte, error) {
+	if base == "" {
+		return nil, errors.New("no profiling server was given (the operator knew no target pod IP)")
+	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.Seconds)*time.Second+p.cfg.Slack)
 	defer cancel()
 	u := strings.TrimSuffix(base, "/") + "/debug/pprof/profile?seconds=" + strconv.Itoa(p.cfg.Seconds)
