@@ -61,8 +61,11 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 			return proceed, err
 		}
 	}
-	baselineHost := ""
-	if run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled() {
+	// The target pod's IP: a same-pod baseline calls it, and the load tester takes the
+	// target daprd's profile there.
+	samePod := run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled()
+	targetPodIP := ""
+	if samePod || (run.Spec.Profiling != nil && run.Spec.DaprEnabled()) {
 		targets, err := s.Pods(ctx, workload.RoleTarget)
 		if err != nil {
 			return proceed, err
@@ -71,11 +74,13 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 		if pod == nil {
 			return waitFor(r.PollInterval), nil // the Deployment is Available: its pod's IP is on its way
 		}
-		baselineHost = pod.Status.PodIP
+		targetPodIP = pod.Status.PodIP
 		r.recordNodes(run, targets, nil)
-		run.Status.Environment.BaselinePod = podPlace(pod)
+		if samePod {
+			run.Status.Environment.BaselinePod = podPlace(pod)
+		}
 	}
-	if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload, baselineHost)); err != nil {
+	if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload, targetPodIP)); err != nil {
 		return proceed, err
 	}
 	s.Forget()
