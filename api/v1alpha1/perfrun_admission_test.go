@@ -218,6 +218,15 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("more load-tester pods than the rate", []string{"spec", "every load-tester pod needs a connection and a share of the rate"},
 			set("loadTester.replicas", int64(4)), set("load.qps", int64(3)), set("load.connections", int64(3))),
 		Entry("replicas on the target", []string{`unknown field "spec.target.replicas"`}, set("target.replicas", int64(2))),
+		Entry("profiling without Dapr", []string{"spec", "profiling profiles the daprd sidecars: it needs dapr.enabled"},
+			set("dapr.enabled", false), set("profiling", map[string]any{})),
+		Entry("a profiling window longer than half the phase", []string{"spec", "profiling.seconds must be at most half of load.duration"},
+			set("load.duration", "30s"), set("profiling.seconds", int64(16))),
+		Entry("the default window in a phase too short for it", []string{"spec", "profiling.seconds must be at most half of load.duration"},
+			set("load.duration", "15s"), set("profiling", map[string]any{})), // 10s × 2 > 15s
+		Entry("a profiling window of zero", []string{"spec.profiling.seconds", "greater than or equal to 1"}, set("profiling.seconds", int64(0))),
+		Entry("a profiling window above 60s", []string{"spec.profiling.seconds", "less than or equal to 60"},
+			set("load.duration", "10m"), set("profiling.seconds", int64(61))),
 	)
 
 	DescribeTable("refuses an invalid PerfSchedule with a message naming the field",
@@ -351,6 +360,18 @@ var _ = Describe("PerfRun admission", func() {
 		}
 		run := perfRun("allowlisted", set("variants", []any{map[string]any{"name": "a", "annotations": allowed}}))
 		Expect(k8s.Create(ctx, run, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed())
+	})
+
+	It("admits a profiling window of exactly half the phase, and defaults its length", func() {
+		half := perfRun("profiled", set("load.duration", "20s"), set("profiling.seconds", int64(10)))
+		Expect(k8s.Create(ctx, half, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed())
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "profiled-default", Namespace: "default"},
+			Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100},
+				Profiling: &perfv1alpha1.ProfilingSpec{}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		Expect(run.Spec.Profiling.Seconds).To(Equal(int32(10)))
 	})
 
 	It("refuses a name too long to prefix the run's workloads", func() {

@@ -109,6 +109,11 @@ type PerfRunStatus struct {
 	// +optional
 	HistogramsGeneration int64 `json:"histogramsGeneration,omitempty"`
 
+	// profiles are the CPU profiles of the daprd sidecars (spec.profiling) and the ConfigMap
+	// that holds them.
+	// +optional
+	Profiles *ProfilesStatus `json:"profiles,omitempty"`
+
 	// lastSuccessful is a compact copy of the latest result that Succeeded: a rerun that
 	// fails replaces result with its partial one, never this.
 	// +optional

@@ -86,6 +86,8 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.invocationPaths) || self.invocationPaths != 'FourPaths' || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="invocationPaths FourPaths needs protocol.caller and protocol.app HTTP: Dapr invokes an app without a sidecar only as a non-Dapr HTTP endpoint, so every path must speak HTTP for the four to compare like with like"
 // +kubebuilder:validation:XValidation:rule="!has(self.invocationPaths) || self.invocationPaths != 'FourPaths' || !has(self.load.repetitions) || self.load.repetitions <= 3",message="invocationPaths FourPaths allows at most 3 repetitions: four paths × repetitions must fit, with their timeline, in the load tester's 4096-byte termination message"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || self.variants.size() * (has(self.load.repetitions) ? self.load.repetitions : 1) <= 12",message="variants × repetitions must be at most 12: every measured run's summary must fit the load tester's 4096-byte termination message"
+// +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !has(self.dapr.enabled) || self.dapr.enabled",message="profiling profiles the daprd sidecars: it needs dapr.enabled"
+// +kubebuilder:validation:XValidation:rule="!has(self.profiling) || (has(self.profiling.seconds) ? self.profiling.seconds : 10) * 2 <= (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60)",message="profiling.seconds must be at most half of load.duration: the window is centred in one measured phase, with a margin on each side"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation or ActorActivation.
 	// +required
@@ -206,6 +208,12 @@ type PerfRunSpec struct {
 	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('168h')",message="maxQueueWait must be above 0s and at most 168h"
 	// +optional
 	MaxQueueWait *metav1.Duration `json:"maxQueueWait,omitempty"`
+
+	// profiling takes a CPU profile of the server's and the client's daprd during a measured
+	// phase of the Dapr path (dapr.io/enable-profiling); `kubectl daprbench report` lists
+	// their top functions and draws a flame graph. Needs Dapr enabled.
+	// +optional
+	Profiling *ProfilingSpec `json:"profiling,omitempty"`
 
 	// cleanup says when the run's workloads are deleted once it has finished:
 	// Always, OnSuccess (keep a failed run's pods for inspection) or Never.

@@ -64,7 +64,8 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	if decodeErr != nil {
 		sum = nil
 	}
-	if sum != nil && len(sum.Runs) > 0 && !r.keepHistograms(ctx, run, testers) && r.retryHistograms(ctx, run) {
+	if sum != nil && len(sum.Runs) > 0 && !(r.keepHistograms(ctx, run, testers) && r.keepProfiles(ctx, run, testers)) &&
+		r.retryHistograms(ctx, run) {
 		return waitFor(r.PollInterval), nil
 	}
 	// A scheduled run's history is read before the recorded usage is taken over: a failed

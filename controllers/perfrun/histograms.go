@@ -46,15 +46,16 @@ type APIServerLogs struct{ Client corev1client.CoreV1Interface }
 // partial lines, and the kubelet counts each of them as a line of TailLines.
 const runtimeLogLineBytes = 16 << 10
 
-// histogramsTailLines is enough lines for the largest histograms line, split as the
-// runtime splits it, and the stderr lines that may follow it.
-const histogramsTailLines = result.MaxHistogramsBytes/runtimeLogLineBytes + 32
+// histogramsTailLines is enough lines for the largest histograms line and the two profile
+// lines before it (spec.profiling), split as the runtime splits them, and the stderr lines
+// that may follow.
+const histogramsTailLines = (result.MaxHistogramsBytes+2*result.MaxProfileLineBytes)/runtimeLogLineBytes + 32
 
 // Tail reads the last lines of the log, at most a few MiB: the histograms line is last
 // on stdout, and a few stderr lines may follow it.
 func (l APIServerLogs) Tail(ctx context.Context, namespace, pod, container string) ([]byte, error) {
 	return l.Client.Pods(namespace).GetLogs(pod, &corev1.PodLogOptions{Container: container,
-		TailLines: ptr.To[int64](histogramsTailLines), LimitBytes: ptr.To[int64](8 * result.MaxHistogramsBytes)}).DoRaw(ctx)
+		TailLines: ptr.To(int64(histogramsTailLines)), LimitBytes: ptr.To[int64](8 * result.MaxHistogramsBytes)}).DoRaw(ctx)
 }
 
 // +kubebuilder:rbac:groups="",resources=pods/log,verbs=get

@@ -61,8 +61,11 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 			return proceed, err
 		}
 	}
+	// The target pod's IP: a same-pod baseline calls it, so does a four-path run's
+	// server-only path, and the load tester takes the target daprd's profile there.
+	samePod := run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled()
 	targetIP := ""
-	if (run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled()) || run.Spec.FourPaths() {
+	if samePod || run.Spec.FourPaths() || (run.Spec.Profiling != nil && run.Spec.DaprEnabled()) {
 		targets, err := s.Pods(ctx, workload.RoleTarget)
 		if err != nil {
 			return proceed, err
@@ -73,7 +76,7 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 		}
 		targetIP = pod.Status.PodIP
 		r.recordNodes(run, targets, nil)
-		if !run.Spec.BaselineTwinEnabled() {
+		if samePod {
 			run.Status.Environment.BaselinePod = podPlace(pod)
 		}
 	}

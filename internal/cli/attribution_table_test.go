@@ -25,7 +25,6 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-
 func attributed(p50, p90, p99, lo, hi int) *perfv1alpha1.AttributedLatency {
 	return &perfv1alpha1.AttributedLatency{
 		Latency: &perfv1alpha1.LatencySummary{P50: us(p50), P90: us(p90), P99: us(p99)},

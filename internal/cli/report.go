@@ -69,7 +69,18 @@ func newReportCommand(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return o.printAndWrite(out, obj.GetName(), obj, text, figures)
+			var parts []reportPart
+			if run, ok := obj.(*perfv1alpha1.PerfRun); ok {
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return err
+				}
+				profiles, part := profilesReport(ctx, c, run, out)
+				text += profiles
+				if part != nil {
+					parts = append(parts, *part)
+				}
+			}
+			return o.printAndWrite(out, obj.GetName(), obj, text, figures, parts...)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "folder for the charts and report.html (default: a new temporary folder, daprbench-report-NAME-*, named in the output)")
@@ -131,9 +142,15 @@ func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client
 
 // printAndWrite prints the tables, writes the report into dir and lists its files. obj is
 // the run or sweep the report is of, nil for a schedule's history (report_html.go).
-func (o *options) printAndWrite(dir, title string, obj client.Object, text string, figures []plots.Chart) error {
+func (o *options) printAndWrite(dir, title string, obj client.Object, text string, figures []plots.Chart, parts ...reportPart) error {
 	fprintf(o.streams.Out, "%s", ForTerminal(text))
-	files, err := writeReport(dir, title, obj, text, figures)
+	var files []string
+	var sections []htmlSection
+	for _, p := range parts {
+		files, sections = append(files, p.Files...), append(sections, p.Section)
+	}
+	written, err := writeReport(dir, title, obj, text, figures, sections...)
+	files = append(files, written...)
 	if err != nil {
 		return err
 	}

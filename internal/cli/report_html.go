@@ -53,7 +53,8 @@ import (
 // before) and writes report.html with obj's identity and figures and every chart inline.
 // obj is the *PerfRun or *PerfSweep the report is of; nil for a schedule's history, whose
 // report is its text and charts. It returns the files written, report.html last.
-func writeReport(dir, title string, obj client.Object, text string, figures []plots.Chart) ([]string, error) {
+// sections (a run's profiles) come after the charts.
+func writeReport(dir, title string, obj client.Object, text string, figures []plots.Chart, sections ...htmlSection) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -94,6 +95,7 @@ func writeReport(dir, title string, obj client.Object, text string, figures []pl
 		}
 		charts.Charts = append(charts.Charts, chart)
 	}
+	doc.Sections = append(doc.Sections, sections...)
 	page, err := renderHTML(doc)
 	if err != nil {
 		return files, err

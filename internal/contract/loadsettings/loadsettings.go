@@ -52,6 +52,14 @@ const (
 	SidecarURL    = "sidecar-url"
 	SidecarWait   = "sidecar-wait"
 
+	// ProfileSeconds asks for a CPU profile of both daprd sidecars over a window of this many
+	// seconds, centred in a measured phase of the Dapr path (spec.profiling); 0: none.
+	ProfileSeconds = "profile-seconds"
+	// ProfileServerURL and ProfileClientURL are the daprd profiling servers
+	// (dapr.io/enable-profiling) of the target's and of the load tester's own sidecar.
+	ProfileServerURL = "profile-server-url"
+	ProfileClientURL = "profile-client-url"
+
 	GroupSize   = "group-size"
 	GroupIndex  = "group-index"
 	GroupLeader = "group-leader"

@@ -35,8 +35,8 @@ import (
 
 // LoadTesterJob runs cmd/loadtester once: no retries (a retried benchmark would measure
 // twice), bounded by the run's timeout, its summary in the termination message.
-// targetIP is the target pod's IP, for a same-pod baseline and a four-path run's
-// server-only path (see LoadTesterEnv).
+// targetIP is the target pod's IP, for a same-pod baseline, a four-path run's server-only
+// path and profiling (see LoadTesterEnv).
 func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string) *batchv1.Job {
 	names := NamesFor(run)
 	c := corev1.Container{
@@ -55,6 +55,7 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string) *batch
 	tmpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod}
 	if run.Spec.DaprEnabled() {
 		tmpl.Annotations = daprAnnotations(run, names.TesterAppID, 0)
+		withProfiling(tmpl.Annotations, run, false)
 	}
 	job := &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: names.Job, Namespace: run.Namespace, Labels: labels},
@@ -134,8 +135,8 @@ func LoadTesterGroupService(run *perfv1alpha1.PerfRun) *corev1.Service {
 // LoadTesterEnv passes the load parameters as the DAPRBENCH_* variables cmd/loadtester reads
 // (their names from internal/contract/loadsettings, which the load tester takes its flags from).
 // targetIP is the Dapr target pod's IP: the baseline calls it (the same pod,
-// spec.baselineTarget SamePod; a Twin baseline calls the twin's Service), and so does a
-// four-path run's server-only path.
+// spec.baselineTarget SamePod; a Twin baseline calls the twin's Service), and so do a
+// four-path run's server-only path and the capture of its daprd's profile (spec.profiling).
 func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	spec := run.Spec
 	names := NamesFor(run)
@@ -199,6 +200,7 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	if spec.DaprEnabled() {
 		env = append(env, setting(ls.SidecarURL, sidecar))
 	}
+	env = append(env, profilingEnv(run, targetIP)...)
 	if n := spec.LoadTester.EffectiveReplicas(); n > 1 {
 		env = append(env,
 			setting(ls.GroupSize, strconv.Itoa(int(n))),

@@ -97,6 +97,8 @@ type Names struct {
 	ServiceAccount string
 	// Histograms is the ConfigMap holding each path's full histograms.
 	Histograms string
+	// Profiles is the ConfigMap holding the daprd CPU profiles (spec.profiling).
+	Profiles string
 	// TargetAppID and TesterAppID are the Dapr app ids.
 	TargetAppID, TesterAppID string
 }
@@ -114,6 +116,7 @@ func NamesFor(run *perfv1alpha1.PerfRun) Names {
 		GroupToken:     n + "-group-token",
 		ServiceAccount: n + "-runner",
 		Histograms:     n + "-histograms",
+		Profiles:       n + "-profiles",
 		TargetAppID:    n + "-target",
 		TesterAppID:    n + "-loadtester",
 	}

@@ -75,6 +75,10 @@ type invocation struct {
 	calibrate   time.Duration
 }
 
+// profileSlack bounds the wait for a daprd profile past its window: daprd answers at the
+// window's end, and a sidecar that does not is reported, not waited for.
+const profileSlack = 30 * time.Second
+
 // defaultTerminationLog is where Kubernetes reads a container's termination message.
 const defaultTerminationLog = "/dev/termination-log"
 
@@ -94,6 +98,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 		serverOnly  = fs.String(ls.ServerOnlyURL, "", "URL of the target's sidecar on its pod address, invoking its own app: http://POD-IP:3500/v1.0/invoke/APP/method/test (path s)")
 		payload     = fs.String(ls.Payload, "", "literal request body, e.g. {} (wins over --payload-bytes)")
 		group       = Group{}
+		profile     = ProfileCapture{Slack: profileSlack}
 	)
 	fs.StringVar(&inv.sidecarURL, ls.SidecarURL, "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
 	fs.DurationVar(&inv.sidecarWait, ls.SidecarWait, 2*time.Minute, "how long to wait for the sidecar to become healthy")
@@ -116,6 +121,10 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.BoolVar(&cfg.Uniform, ls.Uniform, false, "stagger the connections' requests evenly (fortio -uniform, without -jitter: latency is timed from each request's slot); default: every connection sends at the same instant (fortio's default)")
 	fs.DurationVar(&cfg.TargetWait, ls.TargetWait, time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
 
+	fs.IntVar(&profile.Seconds, ls.ProfileSeconds, 0, "take a CPU profile of both daprd sidecars over this many seconds, centred in the first whole measured phase of the Dapr path (0: none)")
+	fs.StringVar(&profile.ServerURL, ls.ProfileServerURL, "", "the target's daprd profiling server (dapr.io/enable-profiling), e.g. http://10.0.0.7:7777")
+	fs.StringVar(&profile.ClientURL, ls.ProfileClientURL, "http://localhost:7777", "this pod's own daprd profiling server")
+
 	err := fs.Parse(args)
 	if err == nil {
 		err = cliflags.ApplyEnv(fs, env)
@@ -128,6 +137,9 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	}
 	if group.Size > 1 {
 		cfg.Group = &group
+	}
+	if profile.Seconds > 0 {
+		cfg.Profile = &profile
 	}
 	if *payload != "" {
 		cfg.Payload = []byte(*payload)

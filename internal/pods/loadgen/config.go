@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"time"
 
 	"github.com/daprbench/daprbench/internal/contract/result"
@@ -69,6 +70,8 @@ type Config struct {
 	Uniform bool
 	// Group splits the load over several pods; nil: this pod sends all of it.
 	Group *Group
+	// Profile takes a CPU profile of both daprd sidecars during the Dapr path; nil: none.
+	Profile *ProfileCapture
 }
 
 // Validate checks a Config before any load is sent.
@@ -108,6 +111,16 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		} else if c.Connections < c.Group.Size {
 			errs = append(errs, fmt.Errorf("--connections (%d) must be at least the group's size (%d): every pod needs one", c.Connections, c.Group.Size))
+		}
+	}
+	if p := c.Profile; p != nil {
+		if p.Seconds < 1 {
+			errs = append(errs, fmt.Errorf("--profile-seconds must be >= 1 to profile, got %d", p.Seconds))
+		}
+		for name, u := range map[string]string{"--profile-server-url": p.ServerURL, "--profile-client-url": p.ClientURL} {
+			if parsed, err := url.Parse(u); u != "" && (err != nil || parsed.Scheme != "http" || parsed.Host == "") {
+				errs = append(errs, fmt.Errorf("%s must be an http://HOST:PORT URL to profile, got %q", name, u))
+			}
 		}
 	}
 	return errors.Join(errs...)

@@ -68,6 +68,7 @@ func TestTheLoadTesterReadsEveryVariableTheOperatorSets(t *testing.T) {
 			Warmup: &metav1.Duration{Duration: 7 * time.Second}, Repetitions: 4, PayloadBytes: ptr.To[int32](2048), Arrival: perfv1alpha1.ArrivalUniform},
 		Variants:   []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}},
 		LoadTester: perfv1alpha1.LoadTesterSpec{Replicas: 3},
+		Profiling:  &perfv1alpha1.ProfilingSpec{Seconds: 7},
 	}}
 	var env []string
 	for _, e := range workload.LoadTesterEnv(run, "10.244.0.7") {
@@ -90,6 +91,9 @@ func TestTheLoadTesterReadsEveryVariableTheOperatorSets(t *testing.T) {
 	}
 	if inv.sidecarURL == "" || inv.termLog != workload.TerminationLog {
 		t.Errorf("sidecar %q, termination log %q", inv.sidecarURL, inv.termLog)
+	}
+	if p := c.Profile; p == nil || p.Seconds != 7 || p.ServerURL != "http://10.244.0.7:7777" || p.ClientURL != "http://localhost:7777" {
+		t.Errorf("profiling settings lost on the way: %+v", p)
 	}
 	var paths []string
 	for _, target := range c.Targets {

@@ -55,12 +55,15 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
 	// and added-latency intervals all come from these.
 	own := measured{recs: map[latency.Key]*latency.Recorded{}}
-	runErr := measure(ctx, cfg, m, &own)
+	prof := newProfiler(cfg)
+	runErr := measure(ctx, cfg, m, &own, prof)
+	profiles := prof.finish(runErr)
 	all, pods, err := m.finish(ctx, own, runErr)
 	sum.Runs, sum.Pods = all.runs, pods
 	sum.GapUs = schedule(cfg, cfg.QPS, cfg.Duration, time.Time{}, cfg.Connections).Gap().Microseconds()
 	latency.Summarize(&sum, all.recs, result.StandardPercentiles)
 	if cfg.Group == nil || cfg.Group.Index == 0 {
+		writeProfiles(cfg, profiles) // before the histograms: the controller reads the log's end
 		writeHistograms(cfg, sum.Runs, all.recs)
 	}
 	return sum, err
@@ -86,8 +89,8 @@ func writeHistograms(cfg Config, runs []result.Run, recs map[latency.Key]*latenc
 }
 
 // measure waits for the targets, warms up and makes the measured runs into out, meeting
-// the group's other pods before each.
-func measure(ctx context.Context, cfg Config, m member, out *measured) error {
+// the group's other pods before each; prof (when not nil) starts its captures in its phase.
+func measure(ctx context.Context, cfg Config, m member, out *measured, prof *profiler) error {
 	body := cfg.Payload
 	if body == nil && cfg.PayloadBytes > 0 {
 		body = fnet.GenerateRandomPayload(cfg.PayloadBytes)
@@ -118,6 +121,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured) error {
 			label += fmt.Sprintf("-half%d", ph.Half)
 		}
 		logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, d)
+		prof.startAt(ctx, phase, d)
 		rec := latency.NewRecorder(cfg.Connections)
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		if err != nil {
