@@ -1,0 +1,80 @@
+//go:build e2e
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+var _ = Describe("A four-path run through real Dapr", func() {
+	It("measures direct, client sidecar only, server sidecar only and both, and splits the added latency", func() {
+		ns := newNamespace()
+		run := daprRun(ns, "split", perfv1alpha1.ScenarioServiceInvocation, protocolQPS, func(s *perfv1alpha1.PerfRunSpec) {
+			s.InvocationPaths = perfv1alpha1.PathsFour
+			s.Baseline = ptr.To(true)
+			s.Load.Duration = &metav1.Duration{Duration: 15 * time.Second}
+			s.Load.Warmup = &metav1.Duration{Duration: 4 * time.Second}
+			s.Load.Connections = 8
+			s.Load.PayloadBytes = ptr.To[int32](1024)
+			s.Cleanup = perfv1alpha1.CleanupNever // the target's own counters are read below
+			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
+		})
+		Eventually(phase(run), 6*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		res := get(run).Status.Result
+		Expect(res.Errors).To(BeZero(), describe(run))
+		a := res.Attribution
+		Expect(a).NotTo(BeNil(), describe(run))
+		Expect(a.Paths).To(HaveLen(4))
+		for _, p := range a.Paths {
+			Expect(p.Latency).NotTo(BeNil(), p.Path)
+			Expect(p.Latency.P90).NotTo(BeNil(), p.Path)
+		}
+		// Each sidecar alone adds a daprd hop to the direct call: beyond noise at p50.
+		for name, part := range map[string]*perfv1alpha1.AttributedLatency{"client": a.ClientSidecar, "server": a.ServerSidecar} {
+			Expect(part).NotTo(BeNil(), name)
+			Expect(part.Interval.Low.P50.Duration).To(BeNumerically(">", 0), "%s sidecar: %s", name, describe(run))
+		}
+		Expect(a.Interaction).NotTo(BeNil())
+		Expect(a.ClientSidecar.Latency.P90.Duration+a.ServerSidecar.Latency.P90.Duration+a.Interaction.Latency.P90.Duration).
+			To(Equal(res.Added.P90.Duration), "the parts add up to what Dapr adds")
+		// Every path ended at the same app process (a same-pod baseline): the target's app
+		// served every request of all four paths.
+		var requests int64
+		for _, p := range res.Paths {
+			Expect(p.Failed).To(BeZero(), p.Path)
+			requests += p.Completed
+		}
+		stats, annotations := appStats(run, nil)
+		Expect(annotations).To(HaveKeyWithValue(workload.AnnotationListenAddresses, "0.0.0.0"))
+		Expect(stats["invocations"]).To(BeNumerically(">=", requests))
+		GinkgoWriter.Printf("four paths: direct %s; client only %s; server only %s; both %s\nsplit: client %s, server %s, interaction %s\n",
+			summary(a.Paths[0].Latency), summary(a.Paths[1].Latency), summary(a.Paths[2].Latency), summary(a.Paths[3].Latency),
+			summary(a.ClientSidecar.Latency), summary(a.ServerSidecar.Latency), summary(a.Interaction.Latency))
+		Expect(describe(run)).To(ContainSubstring("added p90 split: client sidecar"))
+	})
+})
