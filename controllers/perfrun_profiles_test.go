@@ -131,4 +131,25 @@ var _ = Describe("A profiled run", func() {
 		Expect(st.Sidecars[1].Failure).To(Equal("the load tester's log holds no profile of it"))
 		Expect(latest(run).Status.Result).NotTo(BeNil(), "the result stands without profiles")
 	})
+
+	It("says why neither profile was kept when the leader's log could never be read", func() {
+		ns := newNamespace()
+		run := createRun(ns, "lostprof", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Profiling = &perfv1alpha1.ProfilingSpec{Seconds: 5}
+			s.Load.Repetitions = 1
+		})
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseProvisioning))
+		markAvailable(ns, "lostprof-target")
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		// No log is set: every read fails as a pod without a node's does.
+		startLoad(run)
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}}, true)
+		Eventually(phaseOf(run), 20*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		st := latest(run).Status.Profiles
+		Expect(st).NotTo(BeNil(), "a lost profile is said to be lost")
+		Expect(st.Sidecars).To(HaveLen(2))
+		for _, sp := range st.Sidecars {
+			Expect(sp.Failure).To(ContainSubstring("log could not be read"), string(sp.Role))
+		}
+	})
 })

@@ -64,9 +64,14 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	if decodeErr != nil {
 		sum = nil
 	}
-	if sum != nil && len(sum.Runs) > 0 && !(r.keepHistograms(ctx, run, testers) && r.keepProfiles(ctx, run, testers)) &&
-		r.retryHistograms(ctx, run) {
-		return waitFor(r.PollInterval), nil
+	if sum != nil && len(sum.Runs) > 0 && !(r.keepHistograms(ctx, run, testers) && r.keepProfiles(ctx, run, testers)) {
+		if r.retryHistograms(ctx, run) {
+			return waitFor(r.PollInterval), nil
+		}
+		profilesLost(run)
+	}
+	if sum != nil {
+		r.restorePathEstimates(ctx, run, sum)
 	}
 	// A scheduled run's history is read before the recorded usage is taken over: a failed
 	// read retries the pass with nothing lost.

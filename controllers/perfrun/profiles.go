@@ -74,6 +74,21 @@ func (r *Reconciler) keepProfiles(ctx context.Context, run *perfv1alpha1.PerfRun
 	return false
 }
 
+// profilesLost records, for a run concluded without reading its profiles (the leader's log
+// unreadable, or its pod gone, through every retry), why each sidecar has none.
+func profilesLost(run *perfv1alpha1.PerfRun) {
+	if run.Spec.Profiling == nil || !run.Spec.DaprEnabled() ||
+		(run.Status.Profiles != nil && run.Status.Profiles.Generation == run.Generation) {
+		return
+	}
+	status := &perfv1alpha1.ProfilesStatus{Generation: run.Generation}
+	for _, role := range []perfv1alpha1.ProfileRole{perfv1alpha1.ProfileServerSidecar, perfv1alpha1.ProfileClientSidecar} {
+		status.Sidecars = append(status.Sidecars, perfv1alpha1.SidecarProfile{Role: role, Seconds: run.Spec.Profiling.EffectiveSeconds(),
+			Failure: fmt.Sprintf("the load tester leader's log could not be read in %d tries (its pod gone, or the kubelet unreachable)", HistogramsRetries+1)})
+	}
+	run.Status.Profiles = status
+}
+
 // profilesStatus is what status.profiles says of the profiles found in the log, and the
 // ConfigMap's binaryData of those stored.
 func profilesStatus(run *perfv1alpha1.PerfRun, found []result.Profile, bad int) (*perfv1alpha1.ProfilesStatus, map[string][]byte) {

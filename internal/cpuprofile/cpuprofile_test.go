@@ -193,12 +193,17 @@ func TestParseRefuses(t *testing.T) {
 	gz := gzip.NewWriter(&bomb)
 	_, _ = gz.Write(make([]byte, MaxUncompressedBytes+1))
 	_ = gz.Close()
+	var twice bytes.Buffer // a small outer stream around a gzipped profile: unbounded inside ParseData
+	gz = gzip.NewWriter(&twice)
+	_, _ = gz.Write(gzipped(t, known()))
+	_ = gz.Close()
 	heap := known()
 	heap.SampleType = []*profile.ValueType{{Type: "alloc_space", Unit: "bytes"}, {Type: "inuse_space", Unit: "bytes"}}
 	for name, data := range map[string][]byte{
 		"garbage":                   []byte("not a profile"),
 		"too large":                 make([]byte, result.MaxProfileBytes+1),
 		"a gzip bomb":               bomb.Bytes(),
+		"gzipped twice":             twice.Bytes(),
 		"a heap profile, not a CPU": gzipped(t, heap),
 	} {
 		if _, err := Parse(data); err == nil {

@@ -31,10 +31,10 @@ import (
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
-// MaxUncompressedBytes bounds a profile once decompressed: a profile of a few hundred KiB
-// gzipped is a few MiB of protobuf, and a crafted one must not inflate without bound
-// (profile.ParseData reads a gzip stream to its end).
-const MaxUncompressedBytes = 64 << 20
+// MaxUncompressedBytes bounds a profile once decompressed: daprd's profiles of tens of KiB
+// gzipped are a few MiB of protobuf at most, and a crafted one must not inflate without
+// bound in the operator (profile.ParseData reads a gzip stream to its end).
+const MaxUncompressedBytes = 16 << 20
 
 // Parse reads a pprof profile as daprd serves it (gzipped protobuf, or plain protobuf),
 // refusing one larger than result.MaxProfileBytes or than MaxUncompressedBytes once
@@ -43,7 +43,7 @@ func Parse(data []byte) (*profile.Profile, error) {
 	if len(data) > result.MaxProfileBytes {
 		return nil, fmt.Errorf("a profile of %d bytes, more than %d", len(data), result.MaxProfileBytes)
 	}
-	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+	if isGzip(data) {
 		gz, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("decompressing the profile: %w", err)
@@ -54,6 +54,10 @@ func Parse(data []byte) (*profile.Profile, error) {
 		}
 		if len(raw) > MaxUncompressedBytes {
 			return nil, fmt.Errorf("the profile decompresses to more than %d bytes", MaxUncompressedBytes)
+		}
+		if isGzip(raw) {
+			// ParseData would unpack this inner stream again, without any bound.
+			return nil, fmt.Errorf("the profile is gzipped twice: not what daprd serves")
 		}
 		data = raw
 	}
@@ -66,6 +70,9 @@ func Parse(data []byte) (*profile.Profile, error) {
 	}
 	return p, nil
 }
+
+// isGzip reports whether data starts with gzip's magic number.
+func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
 
 // cpuIndex is the index of the CPU time among p's sample values (Go's CPU profile holds
 // samples/count and cpu/nanoseconds), -1 when it has none.

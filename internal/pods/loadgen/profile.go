@@ -91,6 +91,10 @@ func newProfiler(cfg Config) *profiler {
 	return &profiler{cfg: *cfg.Profile, phase: phase, log: cfg.Log, client: &http.Client{}, done: make(chan struct{})}
 }
 
+// profileMargin is kept between the profiling window and either edge of its phase, where
+// the load ramps up and drains (the usage figures leave out the same 2 s).
+const profileMargin = 2 * time.Second
+
 // startAt starts the captures when phase is the profiler's, the window centred in the
 // phase's length d.
 func (p *profiler) startAt(ctx context.Context, phase int, d time.Duration) {
@@ -98,9 +102,17 @@ func (p *profiler) startAt(ctx context.Context, phase int, d time.Duration) {
 		return
 	}
 	p.started = true
-	window := time.Duration(p.cfg.Seconds) * time.Second
-	delay := max(0, (d-window)/2)
 	ctx, p.cancel = context.WithCancel(ctx)
+	// Admission leaves the window profileMargin on each side of its phase; a load tester
+	// started by hand may not, so the window shrinks rather than take in the phase's edges.
+	p.cfg.Seconds = min(p.cfg.Seconds, int((d-2*profileMargin)/time.Second))
+	if p.cfg.Seconds < 1 {
+		p.got = p.failedAll(fmt.Errorf("the %v phase leaves no whole second between its edges' %v", d, profileMargin))
+		close(p.done)
+		return
+	}
+	window := time.Duration(p.cfg.Seconds) * time.Second
+	delay := (d - window) / 2
 	logf(p.log, "profiling: both daprd sidecars for %v, from %v into this phase", window, delay)
 	go func() {
 		defer close(p.done)
