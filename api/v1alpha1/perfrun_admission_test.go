@@ -220,10 +220,12 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("replicas on the target", []string{`unknown field "spec.target.replicas"`}, set("target.replicas", int64(2))),
 		Entry("profiling without Dapr", []string{"spec", "profiling profiles the daprd sidecars: it needs dapr.enabled"},
 			set("dapr.enabled", false), set("profiling", map[string]any{})),
-		Entry("a profiling window longer than half the phase", []string{"spec", "profiling.seconds must be at most half of load.duration"},
-			set("load.duration", "30s"), set("profiling.seconds", int64(16))),
-		Entry("the default window in a phase too short for it", []string{"spec", "profiling.seconds must be at most half of load.duration"},
-			set("load.duration", "15s"), set("profiling", map[string]any{})), // 10s × 2 > 15s
+		Entry("a profiling window without 2s on each side", []string{"spec", "profiling.seconds must leave 2s of the profiled phase on each side"},
+			set("load.duration", "30s"), set("profiling.seconds", int64(27))),
+		Entry("the default window in a phase too short for it", []string{"spec", "profiling.seconds must leave 2s"},
+			set("load.duration", "13s"), set("profiling", map[string]any{})), // 10s + 4s > 13s
+		Entry("a window longer than the half phases of one repetition", []string{"spec", "half of it less 4s with one repetition"},
+			set("load.duration", "60s"), set("load.repetitions", int64(1)), set("profiling.seconds", int64(27))), // 27s + 4s > 30s
 		Entry("a profiling window of zero", []string{"spec.profiling.seconds", "greater than or equal to 1"}, set("profiling.seconds", int64(0))),
 		Entry("a profiling window above 60s", []string{"spec.profiling.seconds", "less than or equal to 60"},
 			set("load.duration", "10m"), set("profiling.seconds", int64(61))),
@@ -339,6 +341,21 @@ var _ = Describe("PerfRun admission", func() {
 			Expect(unstructured.SetNestedField(s, []any{map[string]any{"name": "a"}}, "template", "spec", "variants")).To(Succeed())
 			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "next", "sidecarImage": "ghcr.io/dapr/daprd:1.17.0"}}}
 		}),
+		Entry("a gRPC app setting for a four-path template", "s", []string{"spec.points.settings", "a FourPaths template measures HTTP without variants"}, func(s map[string]any) {
+			Expect(unstructured.SetNestedField(s, "FourPaths", "template", "spec", "invocationPaths")).To(Succeed())
+			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "grpc", "appProtocol": "GRPC"}}}
+		}),
+		Entry("four paths' sweep longer than 72h", "s", []string{"spec", "the sweep would take longer than 72h", "× paths"}, func(s map[string]any) {
+			// 36 points × (10s + 600s × 3 repetitions × 4 paths + 5m) = 75.1h; counted with two paths, 39.1h
+			Expect(unstructured.SetNestedField(s, "FourPaths", "template", "spec", "invocationPaths")).To(Succeed())
+			Expect(unstructured.SetNestedField(s, "10m", "template", "spec", "load", "duration")).To(Succeed())
+			Expect(unstructured.SetNestedField(s, int64(3), "template", "spec", "load", "repetitions")).To(Succeed())
+			var qps []any
+			for q := range 36 {
+				qps = append(qps, int64(100+q))
+			}
+			s["points"] = map[string]any{"qps": qps}
+		}),
 		Entry("settings × connections beyond 50 points", "s", []string{"spec", "a sweep has at most 50 points"}, func(s map[string]any) {
 			var settings []any
 			for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
@@ -362,8 +379,10 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(k8s.Create(ctx, run, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed())
 	})
 
-	It("admits a profiling window of exactly half the phase, and defaults its length", func() {
-		half := perfRun("profiled", set("load.duration", "20s"), set("profiling.seconds", int64(10)))
+	It("admits a profiling window with exactly 2s on each side of it, and defaults its length", func() {
+		whole := perfRun("profiled", set("load.duration", "24s"), set("profiling.seconds", int64(20)))
+		Expect(k8s.Create(ctx, whole, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed())
+		half := perfRun("profiled-half", set("load.duration", "60s"), set("load.repetitions", int64(1)), set("profiling.seconds", int64(26)))
 		Expect(k8s.Create(ctx, half, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed())
 		run := &perfv1alpha1.PerfRun{
 			ObjectMeta: metav1.ObjectMeta{Name: "profiled-default", Namespace: "default"},

@@ -79,6 +79,38 @@ func TestForSweepPlotsDaprsPublishedCharts(t *testing.T) {
 	}
 }
 
+// Settings crossed with connections: a line per setting, each through its own points.
+func TestASweepOfSettingsAndConnectionsDrawsALinePerSetting(t *testing.T) {
+	sw := fixture()
+	var points []perfv1alpha1.SweepPointStatus
+	for _, setting := range []string{"trace-0", "trace-1"} {
+		for _, p := range sw.Status.Points {
+			p.Setting = setting
+			points = append(points, p)
+		}
+	}
+	sw.Status.Points = points
+	var added *Chart
+	for i, c := range ForSweep(sw) {
+		if c.Name == "added-vs-connections" {
+			added = &ForSweep(sw)[i]
+		}
+	}
+	if added == nil {
+		t.Fatal("no added-vs-connections chart")
+	}
+	var names []string
+	for _, s := range added.Series {
+		names = append(names, s.Name)
+		if fmt.Sprint(s.X) != "[1 2 4 8 16]" {
+			t.Errorf("%s: x %v, want each setting's own five points", s.Name, s.X)
+		}
+	}
+	if got := strings.Join(names, ","); got != "trace-0: added p50,trace-0: added p90,trace-0: added p99,trace-1: added p50,trace-1: added p90,trace-1: added p99" {
+		t.Errorf("series %s", got)
+	}
+}
+
 func TestRenderWritesPNGAndSVGThatCarryTheValues(t *testing.T) {
 	c := ForSweep(fixture())[0]
 	dir := t.TempDir()

@@ -41,22 +41,23 @@ func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
 		x := func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.Connections) }
 		out = append(out,
 			Chart{Name: "latency-vs-connections", Title: sw.Name + ": latency by client connections",
-				XLabel: "connections", YLabel: "latency (ms)", Series: latencySeries(points, x), LogX: true},
+				XLabel: "connections", YLabel: "latency (ms)", Series: perSetting(points, func(ps []perfv1alpha1.SweepPointStatus) []Series { return latencySeries(ps, x) }), LogX: true},
 			addedChart(sw.Name, points, x))
 	}
 	if sw.Spec.Search != nil || varies(points, func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.QPS) }) {
 		x := func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.QPS) }
 		out = append(out,
 			Chart{Name: "latency-vs-qps", Title: sw.Name + ": latency by requested rate",
-				XLabel: "requested rate (qps)", YLabel: "latency (ms)", Series: latencySeries(points, x)},
+				XLabel: "requested rate (qps)", YLabel: "latency (ms)", Series: perSetting(points, func(ps []perfv1alpha1.SweepPointStatus) []Series { return latencySeries(ps, x) })},
 			Chart{Name: "sidecar-cpu-vs-qps", Title: sw.Name + ": server sidecar CPU per 1000 rps, by rate",
-				XLabel: "requested rate (qps)", YLabel: "millicores per 1000 rps", Series: nonEmpty(
-					series("sidecar CPU", points, x, func(p perfv1alpha1.SweepPointStatus) (float64, bool) {
+				XLabel: "requested rate (qps)", YLabel: "millicores per 1000 rps", Series: perSetting(points, func(ps []perfv1alpha1.SweepPointStatus) []Series {
+					return nonEmpty(series("sidecar CPU", ps, x, func(p perfv1alpha1.SweepPointStatus) (float64, bool) {
 						if p.SidecarCPUPer1kQPS == nil {
 							return 0, false
 						}
 						return float64(p.SidecarCPUPer1kQPS.MilliValue()), true
-					}))})
+					}))
+				})})
 	}
 	return append(out, settingCharts(sw, points)...)
 }
@@ -65,7 +66,33 @@ func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
 // bars when the points have one (the legend says which series have them).
 func addedChart(name string, points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) Chart {
 	return Chart{Name: "added-vs-connections", Title: name + ": latency Dapr adds, by client connections",
-		XLabel: "connections", YLabel: "added latency (ms)", Series: addedSeries(points, x), LogX: true}
+		XLabel: "connections", YLabel: "added latency (ms)", LogX: true,
+		Series: perSetting(points, func(ps []perfv1alpha1.SweepPointStatus) []Series { return addedSeries(ps, x) })}
+}
+
+// perSetting makes each setting's series from its own points, named after it, when the
+// sweep crossed settings with another list: a line per setting, never one line zigzagging
+// through them.
+func perSetting(points []perfv1alpha1.SweepPointStatus, of func([]perfv1alpha1.SweepPointStatus) []Series) []Series {
+	var order []string
+	groups := map[string][]perfv1alpha1.SweepPointStatus{}
+	for _, p := range points {
+		if _, seen := groups[p.Setting]; !seen {
+			order = append(order, p.Setting)
+		}
+		groups[p.Setting] = append(groups[p.Setting], p)
+	}
+	if len(order) < 2 {
+		return of(points)
+	}
+	var out []Series
+	for _, name := range order {
+		for _, s := range of(groups[name]) {
+			s.Name = name + ": " + s.Name
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // nonEmpty drops the series without a point.

@@ -47,6 +47,17 @@ func ApplySetting(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.SweepSetting) 
 	if s.MTLS != "" {
 		spec.Dapr.MTLS = s.MTLS
 	}
+	// A template's variants may carry their own rate or protocol, which would win over the
+	// run's: the setting is what the point measures, so it replaces theirs too.
+	for i := range spec.Variants {
+		v := &spec.Variants[i]
+		if s.TracingSamplingRate != "" {
+			v.TracingSamplingRate = ""
+		}
+		if s.AppProtocol != "" {
+			v.AppProtocol = ""
+		}
+	}
 	if s.TracingSamplingRate != "" {
 		spec.Dapr.TracingSamplingRate = s.TracingSamplingRate
 	}

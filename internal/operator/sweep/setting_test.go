@@ -61,6 +61,24 @@ func TestApplySettingOverridesOnlyWhatItSets(t *testing.T) {
 	}
 }
 
+// A template's variants that carry their own rate or protocol would win over the run's: the
+// setting replaces theirs, so every variant measures what the point says.
+func TestASettingReachesEveryVariant(t *testing.T) {
+	spec := perfv1alpha1.PerfRunSpec{Variants: []perfv1alpha1.SidecarVariant{
+		{Name: "a", TracingSamplingRate: "0.5", AppProtocol: perfv1alpha1.ProtocolHTTP, LogLevel: "debug"},
+		{Name: "b", TracingSamplingRate: "0.01"},
+	}}
+	ApplySetting(&spec, &perfv1alpha1.SweepSetting{Name: "trace-1", TracingSamplingRate: "1", AppProtocol: perfv1alpha1.ProtocolGRPC})
+	for _, v := range spec.Variants {
+		if got := spec.AppProtocolOf(v); v.TracingSamplingRate != "" || got != perfv1alpha1.ProtocolGRPC {
+			t.Errorf("variant %s: its own rate %q, protocol %s; want the setting's", v.Name, v.TracingSamplingRate, got)
+		}
+	}
+	if spec.Variants[0].LogLevel != "debug" || spec.Dapr.TracingSamplingRate != "1" {
+		t.Errorf("what the setting does not set must stay: %+v", spec)
+	}
+}
+
 func TestMTLSUnmeasuredNamesTheClustersValue(t *testing.T) {
 	p := &perfv1alpha1.SweepPointStatus{Step: 3, Setting: "mtls-off", Phase: perfv1alpha1.PhaseFailed,
 		Message: "MTLSMismatch: spec.dapr.mtls is Disabled but the cluster has mTLS Enabled"}
