@@ -213,6 +213,14 @@ undeploy: kustomize ## Remove the operator.
 
 ##@ Benchmarks
 
+.PHONY: bench-attribution
+bench-attribution: ## Where the added latency goes: the published scenario over four paths, and a feature sweep (LIMIT, SKIP; after make demo; ~25 min).
+	hack/bench/attribution.sh $(or $(DURATION),30s)
+
+.PHONY: bench-profiling-cost
+bench-profiling-cost: ## What profiling daprd costs: profiled and unprofiled runs in a counterbalanced order, compared (LIMIT; after make demo; ~8 min).
+	hack/bench/profiling-cost.sh $(or $(DURATION),24s) $(or $(SECONDS),20)
+
 .PHONY: bench-compare-gate
 bench-compare-gate: ## A CI-style comparison gate on the cluster: main's exported result against an unchanged rerun (exit 0) and a halved sidecar CPU limit (exit 4; LIMIT, default 500m) (after make demo; ~12 min).
 	hack/bench/compare-gate.sh $(or $(DURATION),30s) $(or $(MAX_SLOWDOWN),10%)

@@ -42,6 +42,7 @@ import (
 	"github.com/daprbench/daprbench/controllers/perfrun"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/pods/latency"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 
@@ -99,6 +100,46 @@ var _ = Describe("A four-path run", func() {
 		Expect(a.Interaction.Interval.Low.P90.Duration).To(BeNumerically("<=", p90(a.Interaction)))
 		Expect(a.Interaction.Interval.High.P90.Duration).To(BeNumerically(">=", p90(a.Interaction)))
 		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(ContainSubstring("added p90 split: client sidecar "))
+	})
+
+	It("takes each path's interval from the histograms line when the termination message had no room for it", func() {
+		run := createRun(ns, "roomless", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.InvocationPaths = perfv1alpha1.PathsFour
+			s.Load.Repetitions = 2
+		})
+		markAvailable(ns, "roomless-target")
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		var runs []result.Run
+		recs := map[latency.Key]*latency.Recorded{}
+		for rep := range 2 {
+			for i, v := range result.AttributionPaths {
+				r := summaryRun(v, rep, 600+int64(i)*300)
+				runs = append(runs, r)
+				recs[latency.Key{Variant: v, Rep: rep}] = recordingOf(r)
+			}
+		}
+		sum := result.Summary{RequestedQPS: 1000, Runs: runs}
+		latency.Summarize(&sum, recs, result.StandardPercentiles)
+		estimates := sum.Attribution.Paths
+		Expect(estimates).To(HaveLen(4))
+		sum.Attribution.Paths = nil // as the encoder drops them when the message is short of room
+		h, err := latency.HistogramsOf(sum.Runs, recs)
+		Expect(err).NotTo(HaveOccurred())
+		h.PathEstimates = estimates
+		line, err := h.Line()
+		Expect(err).NotTo(HaveOccurred())
+		job := currentJobOf(run)
+		testLogs.set(ns, job.Name+"-pod", line+"\n")
+		startLoad(run)
+		finishLoad(run, sum, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		a := latest(run).Status.Result.Attribution
+		Expect(a).NotTo(BeNil())
+		Expect(a.Paths).To(HaveLen(4))
+		for _, p := range a.Paths {
+			Expect(p.Interval).NotTo(BeNil(), "%s: its interval, from the histograms line", p.Path)
+			Expect(p.Interval.Low.P90.Duration).To(BeNumerically("<=", p.Latency.P90.Duration))
+		}
 	})
 
 	It("fails with InvalidResult when the load tester did not measure the one-sidecar paths", func() {

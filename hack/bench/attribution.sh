@@ -1,21 +1,20 @@
 #!/usr/bin/env bash
-# Where Dapr's added latency goes (#37), on a real cluster, one run at a time, in Dapr's
+# Where Dapr's added latency goes, and what each Dapr feature costs, on a real cluster, one run at a time, in Dapr's
 # published invocation scenario (1000 rps, 16 connections, 1 KiB, mTLS as the cluster has it,
 # tracing sampling 0.1, sidecar limited to LIMIT, default 500m, request 100m), three
 # interleaved repetitions of DURATION per path:
 #
 #   1. four-paths: direct, client sidecar only, server sidecar only and both; the added
 #      latency split into client sidecar, server sidecar and interaction, with intervals;
-#   2. profiled / unprofiled: the two-path scenario with spec.profiling (a 10 s window of
-#      both daprds in a measured Dapr phase) and without, compared with `compare` (the
-#      profiler's own cost: the change's interval), and the profiled run's top functions;
-#   3. features: a PerfSweep over settings (mTLS off — measured only where the cluster has it
+#   2. features: a PerfSweep over settings (mTLS off — measured only where the cluster has it
 #      off —, tracing 0 / 0.1 / 1, app protocol gRPC), each point's added latency and sidecar
 #      CPU per 1000 rps with intervals.
 #
 # Writes every report under OUT and prints the figures.
 #
-#   KUBECONFIG=... [LIMIT=500m] [SKIP=features] hack/bench/attribution.sh [DURATION]
+# What profiling costs is hack/bench/profiling-cost.sh.
+#
+#   KUBECONFIG=... [LIMIT=500m] [SKIP=four-paths,features] hack/bench/attribution.sh [DURATION]
 #     (default 30s; after make demo: the operator installed, watching NS)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -57,14 +56,6 @@ report() { # run-or-sweep
 if [[ $skip != *four-paths* ]]; then
   four=$(run four-paths "  invocationPaths: FourPaths")
   report "$four"
-fi
-if [[ $skip != *profiling* ]]; then
-  plain=$(run unprofiled "")
-  profiled=$(run profiled "  profiling: {seconds: 10}")
-  report "$profiled"
-  echo
-  echo "== compare perfrun/$plain perfrun/$profiled (the profiler's own cost)"
-  "$plugin" -n "$ns" compare "perfrun/$plain" "perfrun/$profiled" || true
 fi
 if [[ $skip != *features* ]]; then
   echo "$(date -u +%T) features sweep started" >&2

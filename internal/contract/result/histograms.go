@@ -42,6 +42,10 @@ type Histograms struct {
 	// Version is SchemaVersion of the load tester that wrote them.
 	Version int              `json:"version"`
 	Paths   []PathHistograms `json:"paths"`
+	// PathEstimates are a four-path run's per-path latencies with their intervals
+	// (Attribution.Paths): the termination message drops them first when it is short of
+	// room, and the controller takes them from here then.
+	PathEstimates []PathEstimate `json:"pathEstimates,omitempty"`
 }
 
 // PathHistograms are one path's latency (from each request's scheduled send) and service

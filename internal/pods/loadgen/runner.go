@@ -64,18 +64,22 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	latency.Summarize(&sum, all.recs, result.StandardPercentiles)
 	if cfg.Group == nil || cfg.Group.Index == 0 {
 		writeProfiles(cfg, profiles) // before the histograms: the controller reads the log's end
-		writeHistograms(cfg, sum.Runs, all.recs)
+		writeHistograms(cfg, sum.Runs, all.recs, sum.Attribution)
 	}
 	return sum, err
 }
 
-// writeHistograms prints every path's merged histograms as one line (see result.Histograms);
-// a result without them still stands, so a failure is only logged.
-func writeHistograms(cfg Config, runs []result.Run, recs map[latency.Key]*latency.Recorded) {
+// writeHistograms prints every path's merged histograms as one line (see result.Histograms),
+// with the attribution's per-path intervals, which the termination message may have no room
+// for; a result without them still stands, so a failure is only logged.
+func writeHistograms(cfg Config, runs []result.Run, recs map[latency.Key]*latency.Recorded, att *result.Attribution) {
 	if cfg.Histograms == nil || len(runs) == 0 {
 		return
 	}
 	h, err := latency.HistogramsOf(runs, recs)
+	if att != nil {
+		h.PathEstimates = att.Paths
+	}
 	line := ""
 	if err == nil {
 		line, err = h.Line()
