@@ -317,7 +317,7 @@ cluster-image: image-archive ## Import the image into the local cluster's contai
 E2E_LABELS ?= !multinode
 test-e2e: cluster-dapr cluster-prometheus cluster-image helm ## End-to-end suite on the local cluster with real Dapr, the operator installed by its Helm chart (reuses the cluster when up).
 	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) \
-	go test -tags e2e ./test/e2e/ -count=1 -timeout 30m -v -ginkgo.v -ginkgo.label-filter='$(E2E_LABELS)'
+	go test -tags e2e ./test/e2e/ -count=1 -timeout 45m -v -ginkgo.v -ginkgo.label-filter='$(E2E_LABELS)'
 
 .PHONY: test-argocd
 ARGOCD_VERSION ?= v3.2.11
