@@ -63,8 +63,8 @@ func newCompareCommand(o *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare A B",
 		Short: "Two results side by side (runs, sweep points or exported files): each figure's change with its interval, and a gate CI can fail on",
-		Long: `A and B are each a RUN, perfrun/RUN, perfsweep/SWEEP/STEP (a sweep's point, by its step or
-its run), or a file written by "kubectl daprbench export RUN -o json" (main's result kept as an
+		Long: `A and B are each a RUN, perfrun/RUN, perfsweep/SWEEP/STEP (a sweep's point, by its step,
+its run or its setting), or a file written by "kubectl daprbench export RUN -o json" (main's result kept as an
 artifact of main's pipeline). A is the reference; B is the change under test.
 
 Each figure's change (B - A) gets an interval from the two sides' uncertainty: the 95%

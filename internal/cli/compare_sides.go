@@ -75,8 +75,8 @@ func readResultFile(path string) (side, error) {
 	return side{label: path, result: e}, nil
 }
 
-// readClusterSide reads RUN, perfrun/RUN or perfsweep/SWEEP/STEP (a point by its step or
-// its run's name).
+// readClusterSide reads RUN, perfrun/RUN or perfsweep/SWEEP/STEP (a point by its step, its
+// run's name, or its setting when one point has it).
 func readClusterSide(ctx context.Context, c client.Client, ns, arg string) (side, error) {
 	kind, rest, _ := strings.Cut(arg, "/")
 	name := arg
@@ -86,7 +86,7 @@ func readClusterSide(ctx context.Context, c client.Client, ns, arg string) (side
 	if kindAliases[strings.ToLower(kind)] == "perfsweeps" {
 		sweepName, step, ok := strings.Cut(rest, "/")
 		if !ok {
-			return side{}, fmt.Errorf("%q: name a sweep's point, perfsweep/%s/STEP (its step or its run)", arg, rest)
+			return side{}, fmt.Errorf("%q: name a sweep's point, perfsweep/%s/STEP (its step, its run or its setting)", arg, rest)
 		}
 		sw := &perfv1alpha1.PerfSweep{}
 		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: sweepName}, sw); err != nil {
@@ -110,12 +110,19 @@ func readClusterSide(ctx context.Context, c client.Client, ns, arg string) (side
 
 // pointRun is the run of the sweep's point named by its step or its run's name.
 func pointRun(sw *perfv1alpha1.PerfSweep, step string) string {
+	bySetting := ""
 	for _, p := range sw.Status.Points {
 		if p.Run != "" && (p.Run == step || strconv.Itoa(int(p.Step)) == step) {
 			return p.Run
 		}
+		if p.Run != "" && p.Setting == step {
+			if bySetting != "" {
+				return "" // the setting was crossed with another list: name the point by its step
+			}
+			bySetting = p.Run
+		}
 	}
-	return ""
+	return bySetting
 }
 
 // asRun is the exported document as the run it came from, as far as comparing needs.

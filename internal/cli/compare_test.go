@@ -176,11 +176,11 @@ func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
 	if err := k8s.Create(context.Background(), sw); err != nil {
 		t.Fatal(err)
 	}
-	sw.Status.Points = []perfv1alpha1.SweepPointStatus{{Step: 0, Connections: 8, Run: "cmp-pr"}}
+	sw.Status.Points = []perfv1alpha1.SweepPointStatus{{Step: 0, Connections: 8, Run: "cmp-pr", Setting: "trace-1"}}
 	if err := k8s.Status().Update(context.Background(), sw); err != nil {
 		t.Fatal(err)
 	}
-	for _, point := range []string{"perfsweep/cmp-sweep/0", "perfsweep/cmp-sweep/cmp-pr"} {
+	for _, point := range []string{"perfsweep/cmp-sweep/0", "perfsweep/cmp-sweep/cmp-pr", "perfsweep/cmp-sweep/trace-1"} {
 		if out, err := run(t, "compare", "cmp-main", point); ExitCodeOf(err) != ExitRegressed {
 			t.Errorf("against %s: exit %d\n%s", point, ExitCodeOf(err), out)
 		}
