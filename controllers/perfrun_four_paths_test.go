@@ -31,8 +31,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -174,23 +172,7 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 			t.Fatal(err)
 		}
 	}
-	env, err := testenv.New(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env.CRDDirectoryPaths = append(env.CRDDirectoryPaths, older)
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = env.Stop() }()
-	sch := runtime.NewScheme()
-	_ = clientgoscheme.AddToScheme(sch)
-	_ = perfv1alpha1.AddToScheme(sch)
-	c, err := client.New(cfg, client.Options{Scheme: sch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := ownAPIServer(t, older)
 	ctx := context.Background()
 	must := func(err error) {
 		t.Helper()

@@ -25,8 +25,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -34,29 +32,13 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/perfrun"
-	"github.com/daprbench/daprbench/internal/testenv"
 )
 
 // TestPreflightWithoutDaprCRDs runs the reconciler against an API server that has never
 // heard of Dapr (its own envtest, without Dapr's CRDs): the run must fail at once with
 // DaprNotInstalled, say how to fix it, and create nothing.
 func TestPreflightWithoutDaprCRDs(t *testing.T) {
-	env, err := testenv.New(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = env.Stop() }()
-	sch := runtime.NewScheme()
-	_ = clientgoscheme.AddToScheme(sch)
-	_ = perfv1alpha1.AddToScheme(sch)
-	c, err := client.New(cfg, client.Options{Scheme: sch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := ownAPIServer(t)
 	ctx := context.Background()
 	run := &perfv1alpha1.PerfRun{
 		ObjectMeta: metav1.ObjectMeta{Name: "nodapr", Namespace: "default"},

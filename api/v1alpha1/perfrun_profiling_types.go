@@ -23,8 +23,9 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 // window centred in a measured phase of the Dapr path. Set, it is on.
 type ProfilingSpec struct {
 	// seconds is the length of the profiling window, between 1 and 60. The window is
-	// centred in the first whole measured phase of the Dapr path, so it must fit twice into
-	// load.duration: a margin on each side keeps the phase's start and end out of it.
+	// centred in the first whole measured phase of the Dapr path with 2s of the phase clear
+	// on each side (where the load ramps): at most load.duration − 4s, or half of it less 4s
+	// with one repetition of 60s or more (measured in two halves).
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=60
 	// +kubebuilder:default=10

@@ -73,36 +73,47 @@ func (r *Reconciler) keepHistograms(ctx context.Context, run *perfv1alpha1.PerfR
 		return true
 	}
 	logger := log.FromContext(ctx)
+	pod, raw, ok := r.leaderLog(ctx, run, testers, "histograms")
+	if !ok {
+		return false
+	}
+	h, ok, err := result.FindHistograms(raw)
+	if err != nil || !ok {
+		logger.Info("The load tester's log holds no histograms", "pod", pod, "error", err)
+		return false
+	}
+	// The log is the load tester's word, and the variant codes become file names in the
+	// plugin's export: only what the load tester can have written is kept.
+	if err := h.Check(); err != nil {
+		logger.Info("The load tester's histograms are not its own; not kept", "pod", pod, "error", err.Error())
+		r.memory.histogramsDone(run)
+		return true
+	}
+	if err := r.apply(ctx, run, histogramsConfigMap(run, name, h)); err != nil {
+		logger.Info("Cannot keep the histograms", "configMap", name, "error", err.Error())
+		return false
+	}
+	run.Status.Histograms, run.Status.HistogramsGeneration = name, run.Generation
+	r.memory.histogramsDone(run)
+	return true
+}
+
+// leaderLog reads the end of the log of the load tester that holds the whole result (a
+// group's pod 0), for what, and says whether it could: false when no such pod is listed
+// or its log cannot be read (logged).
+func (r *Reconciler) leaderLog(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod, what string) (pod string, raw []byte, ok bool) {
 	for i := range testers {
 		if !leadsGroup(&testers[i]) {
 			continue
 		}
 		raw, err := r.Logs.Tail(ctx, run.Namespace, testers[i].Name, workload.ContainerTester)
 		if err != nil {
-			logger.Info("Cannot read the load tester's log for its histograms", "pod", testers[i].Name, "error", err.Error())
-			return false
+			log.FromContext(ctx).Info("Cannot read the load tester's log for its "+what, "pod", testers[i].Name, "error", err.Error())
+			return testers[i].Name, nil, false
 		}
-		h, ok, err := result.FindHistograms(raw)
-		if err != nil || !ok {
-			logger.Info("The load tester's log holds no histograms", "pod", testers[i].Name, "error", err)
-			return false
-		}
-		// The log is the load tester's word, and the variant codes become file names in the
-		// plugin's export: only what the load tester can have written is kept.
-		if err := h.Check(); err != nil {
-			logger.Info("The load tester's histograms are not its own; not kept", "pod", testers[i].Name, "error", err.Error())
-			r.memory.histogramsDone(run)
-			return true
-		}
-		if err := r.apply(ctx, run, histogramsConfigMap(run, name, h)); err != nil {
-			logger.Info("Cannot keep the histograms", "configMap", name, "error", err.Error())
-			return false
-		}
-		run.Status.Histograms, run.Status.HistogramsGeneration = name, run.Generation
-		r.memory.histogramsDone(run)
-		return true
+		return testers[i].Name, raw, true
 	}
-	return false
+	return "", nil, false
 }
 
 // HistogramsRetries is how many more polls a finished load waits for its histograms: a

@@ -48,30 +48,22 @@ func (r *Reconciler) keepProfiles(ctx context.Context, run *perfv1alpha1.PerfRun
 		(run.Status.Profiles != nil && run.Status.Profiles.Generation == run.Generation) {
 		return true
 	}
-	logger := log.FromContext(ctx)
-	for i := range testers {
-		if !leadsGroup(&testers[i]) {
-			continue
-		}
-		raw, err := r.Logs.Tail(ctx, run.Namespace, testers[i].Name, workload.ContainerTester)
-		if err != nil {
-			logger.Info("Cannot read the load tester's log for its profiles", "pod", testers[i].Name, "error", err.Error())
+	_, raw, ok := r.leaderLog(ctx, run, testers, "profiles")
+	if !ok {
+		return false
+	}
+	found, bad := result.FindProfiles(raw)
+	status, data := profilesStatus(run, found, bad)
+	if len(data) > 0 {
+		name := workload.NamesFor(run).Profiles
+		if err := r.apply(ctx, run, profilesConfigMap(run, name, data)); err != nil {
+			log.FromContext(ctx).Info("Cannot keep the profiles", "configMap", name, "error", err.Error())
 			return false
 		}
-		found, bad := result.FindProfiles(raw)
-		status, data := profilesStatus(run, found, bad)
-		if len(data) > 0 {
-			name := workload.NamesFor(run).Profiles
-			if err := r.apply(ctx, run, profilesConfigMap(run, name, data)); err != nil {
-				logger.Info("Cannot keep the profiles", "configMap", name, "error", err.Error())
-				return false
-			}
-			status.ConfigMap = name
-		}
-		run.Status.Profiles = status
-		return true
+		status.ConfigMap = name
 	}
-	return false
+	run.Status.Profiles = status
+	return true
 }
 
 // profilesLost records, for a run concluded without reading its profiles (the leader's log
