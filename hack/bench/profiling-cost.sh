@@ -9,7 +9,10 @@
 # beside it) whose added-latency change is the profiler's cost plus the drift between two
 # runs; the drift cancels in their mean. Prints each comparison.
 #
-#   KUBECONFIG=... [LIMIT=500m] hack/bench/profiling-cost.sh [DURATION] [SECONDS]
+# REVERSED=1 runs the mirror order (profiled, unprofiled, unprofiled, profiled), for a second
+# series whose drift runs the other way.
+#
+#   KUBECONFIG=... [LIMIT=500m] [REVERSED=1] hack/bench/profiling-cost.sh [DURATION] [SECONDS]
 #     (after make demo: the operator installed, watching NS)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -42,10 +45,18 @@ YAML
   echo "$name"
 }
 
-u1=$(run unprofiled "")
-p1=$(run profiled "  profiling: {seconds: $seconds}")
-p2=$(run profiled "  profiling: {seconds: $seconds}")
-u2=$(run unprofiled "")
+profiling="  profiling: {seconds: $seconds}"
+if [ -n "${REVERSED:-}" ]; then
+  p1=$(run profiled "$profiling")
+  u1=$(run unprofiled "")
+  u2=$(run unprofiled "")
+  p2=$(run profiled "$profiling")
+else
+  u1=$(run unprofiled "")
+  p1=$(run profiled "$profiling")
+  p2=$(run profiled "$profiling")
+  u2=$(run unprofiled "")
+fi
 for pair in "$u1 $p1" "$u2 $p2"; do
   set -- $pair
   echo
