@@ -43,7 +43,7 @@ func profilingAnnotations(run *perfv1alpha1.PerfRun, server bool) map[string]str
 	}
 	a := map[string]string{"dapr.io/enable-profiling": "true"}
 	if server {
-		a["dapr.io/sidecar-listen-addresses"] = "0.0.0.0"
+		a[AnnotationListenAddresses] = allAddresses
 	}
 	return a
 }
