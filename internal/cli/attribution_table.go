@@ -87,8 +87,9 @@ func attributionSection(res *perfv1alpha1.Result) htmlSection {
 	for _, r := range attributionRows(res.Attribution) {
 		cells := []htmlCell{{Text: r.name}}
 		for _, f := range []perfv1alpha1.LatencyFigure{perfv1alpha1.FigureP50, perfv1alpha1.FigureP90, perfv1alpha1.FigureP99} {
-			c := htmlCell{Text: dur(f.Of(pickPtr(r.latency)))}
-			if d := intervalDetail(r.interval); d != nil && r.latency != nil && f.Of(r.latency) != nil {
+			l := pickOrEmpty(r.latency)
+			c := htmlCell{Text: dur(f.Of(&l))}
+			if d := intervalDetail(r.interval); d != nil && f.Of(&l) != nil {
 				c.Detail = d(f)
 			}
 			cells = append(cells, c)
@@ -98,10 +99,4 @@ func attributionSection(res *perfv1alpha1.Result) htmlSection {
 	s.table(t)
 	s.Notes = append(s.Notes, attributionNote+".")
 	return s
-}
-
-// pickPtr is l, or an empty summary for nil.
-func pickPtr(l *perfv1alpha1.LatencySummary) *perfv1alpha1.LatencySummary {
-	e := pickOrEmpty(l)
-	return &e
 }
