@@ -32,7 +32,6 @@ WAIT=${ARGOCD_E2E_WAIT:-240}
 kc() { "$KUBECTL" "$@"; }
 say() { printf '\n== %s\n' "$*"; }
 die() { printf 'argocd-e2e: %s\n' "$*" >&2; exit 1; }
-in_ns() { nsenter --net="/run/netns/$NETNS" -- "$@"; }
 
 [ "$(id -u)" = 0 ] || die "needs root (the cluster's network namespace)"
 [ -e "/run/netns/$NETNS" ] && kc get --raw /readyz >/dev/null 2>&1 || die "the local cluster is not up (make cluster-up cluster-image)"
@@ -63,7 +62,14 @@ kc -n daprbench-system rollout restart deployment/daprbench-controller-manager >
 kc -n daprbench-system rollout status --timeout=2m deployment/daprbench-controller-manager >/dev/null
 
 stop_daemons() {
-  for f in "$WORK"/pids/*.pid; do [ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; done
+  # A daemon leads a process group of its own (setsid): the group goes, its children too
+  # (git daemon's). The recorder is a subshell of this script: that pid alone.
+  local f pid
+  for f in "$WORK"/pids/*.pid; do
+    [ -e "$f" ] || continue
+    pid=$(cat "$f")
+    kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+  done
   rm -rf "$WORK/pids"
 }
 cleanup() {
@@ -161,7 +167,7 @@ git -C "$WORK/git/perf.git" symbolic-ref HEAD refs/heads/main
 
 daemon() { # NAME COMMAND...
   local name=$1; shift
-  in_ns env HOME="$WORK/home" ARGOCD_GPG_ENABLED=false "$@" >"$WORK/logs/$name.log" 2>&1 &
+  setsid nsenter --net="/run/netns/$NETNS" -- env HOME="$WORK/home" ARGOCD_GPG_ENABLED=false "$@" >"$WORK/logs/$name.log" 2>&1 &
   echo $! >"$WORK/pids/$name.pid"
 }
 say "Redis, git daemon, Argo CD's repo server and application controller, in the cluster's namespace"
