@@ -44,7 +44,7 @@ var _ = Describe("A four-path run through real Dapr", func() {
 			s.Cleanup = perfv1alpha1.CleanupNever // the target's own counters are read below
 			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
 		})
-		Eventually(phase(run), 6*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		expectSucceeded(run, 6*time.Minute)
 		res := get(run).Status.Result
 		Expect(res.Errors).To(BeZero(), describe(run))
 		a := res.Attribution

@@ -126,7 +126,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 			s.Load.PayloadBytes = ptr.To[int32](1024)
 			s.Baseline = ptr.To(true)
 		})
-		Eventually(phase(run), 5*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		expectSucceeded(run, 5*time.Minute)
 		st := get(run).Status
 		res := st.Result
 		GinkgoWriter.Printf("latency %s\nbaseline %s\nadded %s\n", summary(res.Latency), summary(res.Baseline), summary(res.Added))
@@ -213,13 +213,13 @@ var _ = Describe("PerfRun through real Dapr", func() {
 			s.Cleanup = perfv1alpha1.CleanupNever
 			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 10 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
 		})
-		Eventually(phase(earlier), 5*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(earlier) })
+		expectSucceeded(earlier, 5*time.Minute)
 		earlierCalls := targetStats(earlier)["actorCalls"]
 
 		run := daprRun(ns, "actors", perfv1alpha1.ScenarioActorActivation, actorQPS, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Cleanup = perfv1alpha1.CleanupNever // keep the target to read its counters
 		})
-		Eventually(phase(run), 5*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		expectSucceeded(run, 5*time.Minute)
 		res := get(run).Status.Result
 		GinkgoWriter.Printf("latency %s\n", summary(res.Latency))
 		expectActualQPS(res, actorQPS)
@@ -270,7 +270,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 	It("runs the smoke sample that kubectl apply -k config/samples starts, through real Dapr, and it passes its gate", func() {
 		run(kubectlBin(), "-n", ns, "apply", "-k", filepath.Join(repoRoot, "config", "samples"))
 		smoke := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "smoke", Namespace: ns}}
-		Eventually(phase(smoke), 4*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(smoke) })
+		expectSucceeded(smoke, 4*time.Minute)
 		st := get(smoke).Status
 		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionThresholdsMet)).To(BeTrue(), describe(smoke))
 		Expect(st.Result.Added).NotTo(BeNil(), "a Dapr path and its baseline")

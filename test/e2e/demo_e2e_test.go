@@ -40,7 +40,7 @@ func shortSample(file, ns string) *perfv1alpha1.PerfRun {
 	run.Spec.Load.Warmup = &metav1.Duration{Duration: 5 * time.Second}
 	run.Spec.Load.Repetitions = 2
 	Expect(k8sClient.Create(ctx, run)).To(Succeed())
-	Eventually(phase(run), 6*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+	expectSucceeded(run, 6*time.Minute)
 	return get(run)
 }
 

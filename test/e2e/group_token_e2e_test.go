@@ -80,7 +80,7 @@ var _ = Describe("A load-tester group's leader on a real cluster", func() {
 		GinkgoWriter.Println("forger:", message)
 		Expect(message).To(ContainSubstring("the leader pod refused this pod: this run's group token is required"))
 
-		Eventually(phase(run), 4*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		expectSucceeded(run, 4*time.Minute)
 		res := get(run).Status.Result
 		Expect(res.LoadTesters).To(HaveLen(2))
 		Expect(res.Requests).To(BeNumerically("~", 200*30, 200*30/10), "the run's two pods' requests, nobody else's")

@@ -60,7 +60,7 @@ var _ = Describe("Dapr's published topology on three nodes", Label("multinode"),
 		spread := daprRun(ns, "spread", perfv1alpha1.ScenarioServiceInvocation, protocolQPS, short,
 			func(s *perfv1alpha1.PerfRunSpec) { s.LoadTester.Replicas = 3 })
 		for _, run := range []*perfv1alpha1.PerfRun{apart, together, spread} {
-			Eventually(phase(run), 8*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+			expectSucceeded(run, 8*time.Minute)
 		}
 
 		By("DifferentNodes: the tester on another node than the target, the call crossing nodes")

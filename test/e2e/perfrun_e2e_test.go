@@ -90,7 +90,7 @@ var _ = Describe("PerfRun on a real cluster", func() {
 
 	It("measures the direct path with real pods, real load and the real metrics-server", func() {
 		run := directRun(ns, "floor")
-		Eventually(phase(run), 4*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		expectSucceeded(run, 4*time.Minute)
 		st := get(run).Status
 		res := st.Result
 		GinkgoWriter.Printf("result: %+v\nlatency: %+v\nresources: %+v\n", res, res.Latency, res.Resources)
@@ -139,7 +139,7 @@ var _ = Describe("PerfRun on a real cluster", func() {
 			Expect(k8sClient.Delete(ctx, &pods.Items[i])).To(Succeed())
 		}
 
-		Eventually(phase(run), 4*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+		expectSucceeded(run, 4*time.Minute)
 		Expect(k8sClient.List(ctx, &jobs, client.InNamespace(ns))).To(Succeed())
 		Expect(jobs.Items).To(HaveLen(1), "no second Job")
 		Expect(jobs.Items[0].UID).To(Equal(jobUID))

@@ -101,8 +101,8 @@ var _ = Describe("A tenant with only PerfRun rights", func() {
 		Eventually(queued, 2*time.Minute).Should(ContainSubstring("waiting for a run of another namespace (measuring on a node this run may use)"), func() string { return describe(pinned) })
 		Expect(queued()).NotTo(Or(ContainSubstring("holder"), ContainSubstring(theirs), ContainSubstring(node)), "nothing of the other team is named")
 
-		Eventually(phase(holder), 4*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(holder) })
-		Eventually(phase(pinned), 4*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(pinned) })
+		expectSucceeded(holder, 4*time.Minute)
+		expectSucceeded(pinned, 4*time.Minute)
 		Expect(get(pinned).Status.QueueWait).NotTo(BeNil())
 		Expect(get(pinned).Status.QueueWait.Duration).To(BeNumerically(">", 0), "it waited for the other team's run")
 	})

@@ -111,7 +111,7 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m")) // a request of 2 CPUs fits no node here
 		})
 		for _, run := range []*perfv1alpha1.PerfRun{tight, roomy} {
-			Eventually(phase(run), 8*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+			expectSucceeded(run, 8*time.Minute)
 		}
 
 		st := get(tight).Status

@@ -114,7 +114,7 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		Expect(k8sClient.Create(ctx, split)).To(Succeed())
 
 		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller, ab, split} {
-			Eventually(phase(run), 9*time.Minute).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return describe(run) })
+			expectSucceeded(run, 9*time.Minute)
 		}
 
 		By("every path succeeds with added latency, whichever protocol each end speaks")
