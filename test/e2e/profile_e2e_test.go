@@ -41,7 +41,7 @@ var _ = Describe("A profiled run through real Dapr", func() {
 			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
 			s.Profiling = &perfv1alpha1.ProfilingSpec{Seconds: 5}
 		})
-		expectSucceeded(run, 5*time.Minute, 2*time.Second)
+		expectSucceeded(run, 5*time.Minute)
 
 		st := get(run).Status.Profiles
 		Expect(st).NotTo(BeNil(), "status.profiles")

@@ -19,6 +19,7 @@ limitations under the License.
 package e2e
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"strings"
@@ -30,18 +31,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // expectSucceeded waits, at most within, until the run has Succeeded. A run that Failed
 // ends the wait at once (it never turns Succeeded), and either failure says what the run
 // and its pods were doing.
-func expectSucceeded(run *perfv1alpha1.PerfRun, within time.Duration, every ...time.Duration) {
+func expectSucceeded(run *perfv1alpha1.PerfRun, within time.Duration) {
 	GinkgoHelper()
-	intervals := []any{within}
-	for _, e := range every {
-		intervals = append(intervals, e)
-	}
 	Eventually(func() error {
 		switch p := get(run).Status.Phase; p {
 		case perfv1alpha1.PhaseSucceeded:
@@ -51,37 +49,27 @@ func expectSucceeded(run *perfv1alpha1.PerfRun, within time.Duration, every ...t
 		default:
 			return fmt.Errorf("phase %q", p)
 		}
-	}, intervals...).Should(Succeed(), func() string { return diagnose(run) })
+	}, within).Should(Succeed(), func() string { return explain(run) })
 }
 
-// diagnose is describe(run) and, for each pod of the run, where it runs and why a
-// container is not running: what a failed wait in CI must say for itself.
-func diagnose(run *perfv1alpha1.PerfRun) string {
-	var b strings.Builder
-	b.WriteString(run.Namespace + "/" + run.Name + ": " + describe(run))
+// explain is describe(run), where each of the run's pods stand (in the words the
+// operator's own timeout messages use) and on which node: what a failed wait in CI must
+// say for itself.
+func explain(run *perfv1alpha1.PerfRun) string {
+	s := run.Namespace + "/" + run.Name + ": " + describe(run)
 	var pods corev1.PodList
 	if err := k8sClient.List(ctx, &pods, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name}); err != nil {
-		return b.String() + "\n  pods: " + err.Error()
+		return s + "\n  pods: " + err.Error()
 	}
+	s += "\n  pods: " + diagnose.Describe(pods.Items)
+	var nodes []string
 	for _, p := range pods.Items {
-		fmt.Fprintf(&b, "\n  pod %s on %q: %s", p.Name, p.Spec.NodeName, p.Status.Phase)
-		for _, c := range p.Status.Conditions {
-			if c.Status != corev1.ConditionTrue && c.Message != "" {
-				fmt.Fprintf(&b, "; %s: %s", c.Type, c.Message)
-			}
-		}
-		for _, cs := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
-			switch {
-			case cs.State.Waiting != nil:
-				fmt.Fprintf(&b, "; %s waiting %s %s", cs.Name, cs.State.Waiting.Reason, cs.State.Waiting.Message)
-			case cs.State.Terminated != nil && cs.State.Terminated.ExitCode != 0:
-				fmt.Fprintf(&b, "; %s exited %d %s", cs.Name, cs.State.Terminated.ExitCode, cs.State.Terminated.Reason)
-			case cs.RestartCount > 0:
-				fmt.Fprintf(&b, "; %s restarted %d times", cs.Name, cs.RestartCount)
-			}
-		}
+		nodes = append(nodes, p.Name+" on "+cmp.Or(p.Spec.NodeName, "no node"))
 	}
-	return b.String()
+	if len(nodes) > 0 {
+		s += "\n  nodes: " + strings.Join(nodes, ", ")
+	}
+	return s
 }
 
 // A failed spec's message is also appended to $DAPRBENCH_E2E_FAILURES when set: CI prints

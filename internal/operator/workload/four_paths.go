@@ -32,8 +32,9 @@ import (
 const AnnotationListenAddresses = "dapr.io/sidecar-listen-addresses"
 
 // allAddresses is every IPv4 address of the pod: a four-path run's load tester calls the
-// target's daprd on the pod's IP, and a profiled run's takes its profile there. IPv4 only: an IPv6-only cluster cannot measure the
-// server-only path, nor profile the target's daprd (docs/concepts.md).
+// target's daprd on the pod's IP, and a profiled run's load tester takes its profile there.
+// IPv4 only: an IPv6-only cluster can neither measure the server-only path nor profile the
+// target's daprd (docs/concepts.md).
 const allAddresses = "0.0.0.0"
 
 // exposeSidecarAPI lets the load tester reach the target's daprd on the pod's address, for
