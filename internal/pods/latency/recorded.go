@@ -32,9 +32,10 @@ const BlockLength = time.Second
 
 // Recorded is one run's measurements, in microseconds.
 type Recorded struct {
-	// Latency of each successful request from the slot it was due in to its completion, less
-	// the load tester's own lateness (TesterLag): what a client sending at the requested rate
-	// would see (the headline), the waits behind a connection's previous request included.
+	// Latency of each successful request from the slot it was due in to its completion,
+	// nothing taken off: what a client sending at the requested rate would see (the
+	// headline), the waits behind a connection's previous request and the load tester's own
+	// lateness (TesterLag, judged apart) included.
 	// Slots never sent by the end of the run are in it too, at the least they waited.
 	Latency *hdrhistogram.Histogram
 	// Service of each successful request from its actual send to its completion (fortio's

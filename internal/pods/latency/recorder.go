@@ -15,9 +15,9 @@ limitations under the License.
 */
 
 // Package latency records every request exactly through fortio's per-request hook — its
-// latency from the slot it was due in (the headline), its service time from its actual send,
-// and the load tester's send lag — and estimates the latency Dapr adds with an interval that
-// holds across repetitions.
+// latency from the slot it was due in to its completion (the headline, nothing taken off),
+// its service time from its actual send, and the load tester's own lateness as a figure of
+// its own — and estimates the latency Dapr adds with an interval over the run's repetitions.
 package latency
 
 import (
@@ -51,6 +51,8 @@ func NewHistogram() *hdrhistogram.Histogram {
 // schedule is known (fortio's start time is only in its result).
 type Recorder struct {
 	threads [][]sample
+	// pacer, when not nil, holds each request until its slot (see NewPacedRecorder).
+	pacer *Pacer
 	// base is the recorder's own clock reading: send times are kept as monotonic offsets
 	// from it (fortio paces on the monotonic clock; a wall-clock step must not move them).
 	base time.Time
@@ -77,15 +79,47 @@ func NewRecorder(threads int) *Recorder {
 	return &Recorder{threads: make([][]sample, max(threads, 1)), base: time.Now()}
 }
 
-// Start is fortio's hook before each request; nothing to do.
-func (r *Recorder) Start(ctx context.Context, _ periodic.ThreadID, _ int64, _ time.Time) context.Context {
-	return ctx
+// NewPacedRecorder returns a recorder that also paces: its Start hook holds each request
+// until the slot plan gives it, on a clock finer than fortio's (see Pacer), so the
+// recording's schedule is the pacer's. plan has no Start: the pacer sets it. A wait is cut
+// short when stop closes (the run was aborted).
+func NewPacedRecorder(plan Schedule, stop <-chan struct{}) *Recorder {
+	r := NewRecorder(plan.Threads)
+	r.pacer = newPacer(plan, stop)
+	return r
+}
+
+// Schedule is the schedule the recorder paced requests to (zero without a pacer, or
+// before the first request).
+func (r *Recorder) Schedule() Schedule {
+	if r.pacer == nil {
+		return Schedule{}
+	}
+	return r.pacer.schedule()
+}
+
+// sentKey carries a paced request's actual send time from Start to Report.
+type sentKey struct{}
+
+// Start is fortio's hook before each request: with a pacer, it holds the request until its
+// slot and notes when it really went out (fortio's own start time is its wake-up, earlier).
+func (r *Recorder) Start(ctx context.Context, id periodic.ThreadID, i int64, _ time.Time) context.Context {
+	if r.pacer == nil {
+		return ctx
+	}
+	r.pacer.hold(int(id), i)
+	return context.WithValue(ctx, sentKey{}, time.Now())
 }
 
 // Report keeps one request: i is its slot on the thread, sent its actual send time (with
-// its monotonic reading), took its service time in seconds, ok whether it succeeded.
-func (r *Recorder) Report(_ context.Context, id periodic.ThreadID, i int64, sent time.Time, took float64, ok bool, _ string) {
-	s := sample{thread: int32(id), ok: ok, slot: i, sent: sent.Sub(r.base), took: time.Duration(took * float64(time.Second))}
+// its monotonic reading), took its service time in seconds, ok whether it succeeded. A
+// paced request's send time is the pacer's release, and its service time runs from there.
+func (r *Recorder) Report(ctx context.Context, id periodic.ThreadID, i int64, sent time.Time, took float64, ok bool, _ string) {
+	tookD := time.Duration(took * float64(time.Second))
+	if released, isPaced := ctx.Value(sentKey{}).(time.Time); isPaced {
+		sent, tookD = released, time.Since(released)
+	}
+	s := sample{thread: int32(id), ok: ok, slot: i, sent: sent.Sub(r.base), took: tookD}
 	if int(id) >= 0 && int(id) < len(r.threads) {
 		r.threads[id] = append(r.threads[id], s)
 		return
@@ -108,6 +142,9 @@ func (r *Recorder) Info() string { return "daprbench HDR histograms" }
 // into the next phase (or the group's barrier); leaving them out would drop up to the slowest
 // 1% of a run while it reads clean. They are counted in Tally.Unsent.
 func (r *Recorder) Finish(s Schedule, end time.Time) *Recorded {
+	if r.pacer != nil {
+		r.pacer.close()
+	}
 	out := NewRecorded()
 	blocks := map[int]map[int64]int64{}
 	block := func(due time.Time, latency int64) {
@@ -127,7 +164,8 @@ func (r *Recorder) Finish(s Schedule, end time.Time) *Recorded {
 		if s.Paced() {
 			due = s.Intended(int(x.thread), x.slot)
 			dueAt := due.Sub(r.base)
-			// A send can only be late: time.After never fires early. Clamp the clock's jitter.
+			// A send can only be late: neither fortio nor the pacer sends early. Clamp the
+			// clock's jitter.
 			lag = micros(x.sent - dueAt)
 			// The tester's own lag: late beyond both the slot and the connection's previous
 			// request (a request cannot go out on its connection before that one completes).
@@ -137,10 +175,12 @@ func (r *Recorder) Finish(s Schedule, end time.Time) *Recorded {
 			}
 			testerLag = micros(x.sent - ready)
 		}
-		// From the scheduled send, less the tester's own lateness: the wait behind the
-		// connection's previous request is the path's (coordinated omission corrected), the
-		// tester's late wake-up is not — a busy node's tester must not read as a slow path.
-		latency := min(service+lag-testerLag, highestMicros)
+		// From the scheduled send to completion, nothing taken off (as wrk2 and HdrHistogram
+		// time it): the wait behind the connection's previous request is the path's
+		// (coordinated omission), and so may be a late send's — on a queue-bound path the
+		// request would have waited in the queue anyway. The tester's own lateness is kept
+		// apart (TesterLag) and judged, never subtracted; the pacer keeps it small.
+		latency := min(service+lag, highestMicros)
 		_ = out.TesterLag.RecordValue(testerLag) // every sent request: the tester's punctuality
 		out.Tally.Sent++
 		if !x.ok {

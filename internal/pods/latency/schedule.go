@@ -78,3 +78,17 @@ func (s Schedule) Gap() time.Duration {
 	}
 	return time.Duration(float64(s.Threads) / s.QPS * float64(time.Second))
 }
+
+// FortioThreads is the number of threads fortio runs a fixed-rate run of duration d at qps
+// over threads connections with (runQPSSetup): fewer when the run has too few calls for two
+// on each thread, one when it has fewer than two calls.
+func FortioThreads(qps float64, d time.Duration, threads int) int {
+	calls := int64(qps * d.Seconds())
+	if calls < 2 {
+		return 1
+	}
+	if int64(2*threads) > calls {
+		return int(calls / 2)
+	}
+	return max(threads, 1)
+}

@@ -68,6 +68,10 @@ type Config struct {
 	// at the same instant (fortio's default, as Dapr's suite runs it): bursts of one request
 	// per connection.
 	Uniform bool
+	// FortioPacing sends each request when fortio's own sleep ends (Go's timer, up to ~1 ms
+	// late) instead of holding it to its slot on a fine clock (latency.Pacer): only to
+	// measure what the pacer changes (hack/bench/pacing.sh).
+	FortioPacing bool
 	// Group splits the load over several pods; nil: this pod sends all of it.
 	Group *Group
 	// Profile takes a CPU profile of both daprd sidecars during the Dapr path; nil: none.

@@ -126,13 +126,12 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		}
 		logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, d)
 		prof.startAt(ctx, phase, d)
-		rec := latency.NewRecorder(cfg.Connections)
+		rec := newRecorder(ctx, cfg, d)
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		if err != nil {
 			return fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
 		}
-		sched := schedule(cfg, cfg.QPS, d, res.StartTime, res.NumThreads)
-		recorded := rec.Finish(sched, res.StartTime.Add(res.ActualDuration))
+		recorded := rec.Finish(scheduleOf(rec, cfg, d, res), res.StartTime.Add(res.ActualDuration))
 		run := toRun(t.Variant, rep, res)
 		// Successes and failures as the recording split them (fortio's own test of a
 		// code), and every slot of the schedule.
@@ -190,6 +189,25 @@ func planOf(cfg Config) map[latency.Key]bool {
 }
 
 func warmupQPS(qps float64) float64 { return math.Max(1, qps/10) }
+
+// newRecorder records one measured run of duration d; a fixed-rate run's recorder also
+// paces it (latency.Pacer), unless cfg.FortioPacing asks for fortio's own sleeps.
+func newRecorder(ctx context.Context, cfg Config, d time.Duration) *latency.Recorder {
+	if cfg.QPS <= 0 || cfg.FortioPacing {
+		return latency.NewRecorder(cfg.Connections)
+	}
+	threads := latency.FortioThreads(cfg.QPS, d, cfg.Connections)
+	return latency.NewPacedRecorder(schedule(cfg, cfg.QPS, d, time.Time{}, threads), ctx.Done())
+}
+
+// scheduleOf is the schedule a run's requests were due by: the pacer's, or fortio's own
+// (from its start) when the recorder did not pace or no request ever reached the pacer.
+func scheduleOf(rec *latency.Recorder, cfg Config, d time.Duration, res outcome) latency.Schedule {
+	if s := rec.Schedule(); !s.Start.IsZero() && s.Threads == res.NumThreads {
+		return s
+	}
+	return schedule(cfg, cfg.QPS, d, res.StartTime, res.NumThreads)
+}
 
 // schedule is the pacing fortio gave a run that started at start with threads threads.
 func schedule(cfg Config, qps float64, d time.Duration, start time.Time, threads int) latency.Schedule {
