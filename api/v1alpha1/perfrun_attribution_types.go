@@ -17,17 +17,19 @@ limitations under the License.
 package v1alpha1
 
 // Attribution splits the latency Dapr adds between the two sidecars, from the four paths
-// of a spec.invocationPaths FourPaths run measured in the same repetitions. Each part is a
-// difference of the paths' latencies at the same percentile, with its interval:
+// of a spec.invocationPaths FourPaths run measured in the same repetitions, with intervals:
 //
 //	clientSidecar = client sidecar only − direct
 //	serverSidecar = server sidecar only − direct
-//	interaction   = both − client sidecar only − server sidecar only + direct
+//	interaction   = both − client sidecar only − server sidecar only + direct   (mean only)
 //
-// so the three add up to result.added. The interaction is what the sidecars cost together
-// beyond each alone: the sidecar-to-sidecar hop (gRPC, mTLS when the cluster has it on) in
-// place of the one-sidecar paths' plain HTTP hops, and any queueing one sidecar's delay
-// causes in the other.
+// Only means add up: the three means make result.added's mean. At a percentile the parts
+// of a sum of delays do not add (independent delays give a nonzero percentile
+// "interaction"), so clientSidecar and serverSidecar are there each one-sidecar path's own
+// latency over direct, and interaction has no percentiles. The interaction's mean is what
+// the sidecars cost together beyond each alone: the sidecar-to-sidecar hop (gRPC, mTLS when
+// the cluster has it on) in place of the one-sidecar paths' plain HTTP hops, and any
+// queueing one sidecar's delay causes in the other.
 type Attribution struct {
 	// paths is each path's latency with its interval: direct, clientSidecarOnly,
 	// serverSidecarOnly and bothSidecars. The intervals are absent when the load tester's
@@ -37,14 +39,16 @@ type Attribution struct {
 	// +kubebuilder:validation:MaxItems=4
 	// +optional
 	Paths []AttributedPath `json:"paths,omitempty"`
-	// clientSidecar is the calling sidecar's part.
+	// clientSidecar is the client-sidecar-only path over direct: the calling sidecar's part
+	// at the mean, that path's added latency at each percentile.
 	// +optional
 	ClientSidecar *AttributedLatency `json:"clientSidecar,omitempty"`
-	// serverSidecar is the called sidecar's part.
+	// serverSidecar is the server-sidecar-only path over direct: the called sidecar's part
+	// at the mean, that path's added latency at each percentile.
 	// +optional
 	ServerSidecar *AttributedLatency `json:"serverSidecar,omitempty"`
-	// interaction is what the two cost together beyond each alone (negative when they
-	// overlap).
+	// interaction is what the two cost together beyond each alone, at the mean only
+	// (negative when they overlap).
 	// +optional
 	Interaction *AttributedLatency `json:"interaction,omitempty"`
 }

@@ -24,8 +24,9 @@ import (
 
 // attributionNote says how the parts of a four-path run's split are made.
 const attributionNote = "client = client sidecar only − direct; server = server sidecar only − direct; " +
-	"interaction = both − client only − server only + direct (the sidecar-to-sidecar hop, gRPC with the cluster's mTLS, " +
-	"in place of the one-sidecar paths' plain HTTP, and what one sidecar's delay costs the other); the three add up to the added latency"
+	"interaction = both − client only − server only + direct. Only the means add up to the added latency; " +
+	"at a percentile, client and server are each one-sidecar path's latency over direct, and no interaction is claimed " +
+	"(the percentiles of a sum of delays are not the sums of their percentiles)"
 
 // attributionRow is one line of the split: a path's latency or a part of the added latency.
 type attributionRow struct {
@@ -69,10 +70,10 @@ func attributionTable(res *perfv1alpha1.Result) string {
 		return ""
 	}
 	t := &table{}
-	t.add("PATH/PART", "P50 [95%]", "P90 [95%]", "P99 [95%]")
+	t.add("PATH/PART", "MEAN [95%]", "P50 [95%]", "P90 [95%]", "P99 [95%]")
 	for _, r := range attributionRows(res.Attribution) {
-		t.add(r.name, withBounds(r.latency, r.interval, perfv1alpha1.FigureP50), withBounds(r.latency, r.interval, perfv1alpha1.FigureP90),
-			withBounds(r.latency, r.interval, perfv1alpha1.FigureP99))
+		t.add(r.name, withBounds(r.latency, r.interval, perfv1alpha1.FigureAvg), withBounds(r.latency, r.interval, perfv1alpha1.FigureP50),
+			withBounds(r.latency, r.interval, perfv1alpha1.FigureP90), withBounds(r.latency, r.interval, perfv1alpha1.FigureP99))
 	}
 	return "\nwhere the added latency goes (four paths)\n" + t.String() + attributionNote + "\n"
 }
@@ -83,10 +84,10 @@ func attributionSection(res *perfv1alpha1.Result) htmlSection {
 	if res.Attribution == nil {
 		return s
 	}
-	t := htmlTable{ID: "attribution-figures", Header: []string{"Path or part", "p50", "p90", "p99"}}
+	t := htmlTable{ID: "attribution-figures", Header: []string{"Path or part", "mean", "p50", "p90", "p99"}}
 	for _, r := range attributionRows(res.Attribution) {
 		cells := []htmlCell{{Text: r.name}}
-		for _, f := range []perfv1alpha1.LatencyFigure{perfv1alpha1.FigureP50, perfv1alpha1.FigureP90, perfv1alpha1.FigureP99} {
+		for _, f := range []perfv1alpha1.LatencyFigure{perfv1alpha1.FigureAvg, perfv1alpha1.FigureP50, perfv1alpha1.FigureP90, perfv1alpha1.FigureP99} {
 			l := pickOrEmpty(r.latency)
 			c := htmlCell{Text: dur(f.Of(&l))}
 			if d := intervalDetail(r.interval); d != nil && f.Of(&l) != nil {

@@ -58,22 +58,25 @@ func attributionOf(sum *result.Summary) *perfv1alpha1.Attribution {
 }
 
 // AttributionHeadline is the Succeeded message's sentence on a four-path run: the added
-// p90 split into its three parts, each with its interval.
+// mean split into its three parts (only means add up), then each one-sidecar path's p90
+// over direct, each with its interval.
 func AttributionHeadline(res *perfv1alpha1.Result) string {
 	a := res.Attribution
 	if a == nil || a.ClientSidecar == nil || a.ServerSidecar == nil || a.Interaction == nil {
 		return ""
 	}
-	p90 := func(part *perfv1alpha1.AttributedLatency) string {
-		if part.Latency == nil || part.Latency.P90 == nil {
+	at := func(part *perfv1alpha1.AttributedLatency, f perfv1alpha1.LatencyFigure) string {
+		if part.Latency == nil || f.Of(part.Latency) == nil {
 			return "n/a"
 		}
-		s := str(part.Latency.P90)
-		if in := part.Interval; in != nil && in.Low.P90 != nil && in.High.P90 != nil {
-			s += fmt.Sprintf(" [%s, %s]", str(in.Low.P90), str(in.High.P90))
+		s := str(f.Of(part.Latency))
+		if in := part.Interval; in != nil && f.Of(&in.Low) != nil && f.Of(&in.High) != nil {
+			s += fmt.Sprintf(" [%s, %s]", str(f.Of(&in.Low)), str(f.Of(&in.High)))
 		}
 		return s
 	}
-	return fmt.Sprintf("added p90 split: client sidecar %s, server sidecar %s, interaction %s",
-		p90(a.ClientSidecar), p90(a.ServerSidecar), p90(a.Interaction))
+	mean, p90 := perfv1alpha1.FigureAvg, perfv1alpha1.FigureP90
+	return fmt.Sprintf("added mean split: client sidecar %s, server sidecar %s, interaction %s; "+
+		"p90 over direct (not parts of the added p90): client sidecar only %s, server sidecar only %s",
+		at(a.ClientSidecar, mean), at(a.ServerSidecar, mean), at(a.Interaction, mean), at(a.ClientSidecar, p90), at(a.ServerSidecar, p90))
 }

@@ -18,21 +18,23 @@ package result
 
 // Attribution splits the latency Dapr adds between the two sidecars, from the four paths
 // measured in the same repetitions: direct (the baseline, no sidecar), client sidecar only,
-// server sidecar only, and both (the Dapr path). Each part is a contrast of the paths'
-// latencies at the same percentile, with its interval:
+// server sidecar only, and both (the Dapr path). Each part is a contrast of the paths, with
+// its interval:
 //
 //	client      = client only − direct
 //	server      = server only − direct
-//	interaction = both − client only − server only + direct
+//	interaction = both − client only − server only + direct   (means only)
 //
-// so that client + server + interaction is exactly what Dapr adds (both − direct). The
-// interaction is what the two sidecars cost together beyond each alone: the hop between
-// them (gRPC, with mTLS when the cluster has it on) in place of the plain HTTP hops the
-// one-sidecar paths make, and any queueing one sidecar's delay causes in the other.
+// Only means add up: client + server + interaction is exactly what Dapr adds (both −
+// direct) at the mean. At a percentile a sum of delays has no such split (independent
+// exponential delays of 1 ms and 0.8 ms give a p99 "interaction" of about −2 ms), so the
+// interaction carries its mean alone, and client and server at a percentile are each
+// one-sidecar path's own latency over direct, claimed to add up to nothing.
 type Attribution struct {
 	// Paths is each path's own latency with its interval, in the order b, c, s, d.
 	Paths []PathEstimate `json:"p,omitempty"`
-	// Client, Server and Interaction are the three parts.
+	// Client and Server are the one-sidecar paths over direct (mean and percentiles);
+	// Interaction has a mean only (Percentiles empty).
 	Client      Added `json:"c"`
 	Server      Added `json:"s"`
 	Interaction Added `json:"i"`

@@ -22,8 +22,8 @@ import (
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
-// attribution splits what Dapr adds between the two sidecars (result.Attribution), from the
-// repetitions that measured all four paths; nil when the run did not measure them.
+// attribution splits what Dapr adds between the two sidecars by means (result.Attribution),
+// from the repetitions that measured all four paths; nil when the run did not measure them.
 func attribution(runs []result.Run, recs map[Key]*Recorded, percentiles []float64) *result.Attribution {
 	var reps []int
 	for _, r := range runs {
@@ -78,5 +78,10 @@ func attribution(runs []result.Run, recs map[Key]*Recorded, percentiles []float6
 		}
 		*p.into = *a
 	}
+	// Only means decompose: the percentiles of a sum of two delays are not the sums of their
+	// percentiles, so a percentile's "interaction" is not zero even for independent sidecars.
+	// The interaction is kept at the mean alone; client and server keep their percentiles as
+	// what is: each one-sidecar path's own latency over direct.
+	out.Interaction.Percentiles = nil
 	return out
 }
