@@ -245,6 +245,10 @@ bench-footprint: envtest-assets ## The manager's footprint against envtest: idle
 bench-latency-hook: ## The per-request latency hook's CPU cost against fortio alone, on loopback (~1 min).
 	hack/bench/latency-hook.sh
 
+.PHONY: bench-pacing
+bench-pacing: ## The load tester's pacer against fortio's own sleeps on loopback: the tester's lateness, latency and CPU (~3 min).
+	hack/bench/pacing.sh
+
 .PHONY: bench-loadtester
 bench-loadtester: ## The load tester against the fortio CLI of the same version, on loopback (~2.5 min).
 	hack/bench/loadtester.sh
