@@ -245,6 +245,10 @@ bench-footprint: envtest-assets ## The manager's footprint against envtest: idle
 bench-latency-hook: ## The per-request latency hook's CPU cost against fortio alone, on loopback (~1 min).
 	hack/bench/latency-hook.sh
 
+.PHONY: bench-known-answer
+bench-known-answer: ## The instrument's calibration: 0, 500us and 2ms injected behind Dapr; the added p50 must rise by them (after make demo; ~21 min, DURATION=20s ~8).
+	hack/bench/known-answer.sh
+
 .PHONY: bench-pacing
 bench-pacing: ## The load tester's pacer against fortio's own sleeps on loopback: the tester's lateness, latency and CPU (~3 min).
 	hack/bench/pacing.sh

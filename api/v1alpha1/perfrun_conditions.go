@@ -123,6 +123,9 @@ const (
 	// ReasonImageNotAllowed: an image the run names (target, load tester, a variant's
 	// sidecar) is under no prefix the operator allows (--allowed-image-prefixes).
 	ReasonImageNotAllowed = "ImageNotAllowed"
+	// ReasonInvalidAnnotation (Failed): an annotation daprbench reads has a value it cannot
+	// use (the message names it and what it wants).
+	ReasonInvalidAnnotation = "InvalidAnnotation"
 	// ReasonChildRefused: the API server refused an object the run creates (a template field
 	// it passed through that the API server's validation rejects, a policy); its words are
 	// in the message. Retrying would meet the same answer.

@@ -286,9 +286,9 @@ type Result struct {
 	// +optional
 	SendLag *LatencySummary `json:"sendLag,omitempty"`
 	// testerLag of the measured path: how late the load tester itself sent each request,
-	// behind both its slot and the previous completion on its connection. It is left out of
-	// latency (a late tester is no slow path) and judged per repetition for condition
-	// Saturated.
+	// behind both its slot and the previous completion on its connection. It is in latency
+	// (nothing is taken off), and judged: against testerLatenessLimit for the added latency's
+	// claim, and against one connection's gap for condition Saturated.
 	// +optional
 	TesterLag *LatencySummary `json:"testerLag,omitempty"`
 	// baseline is the latency of the sidecar-free path, when measured, by the same rule.
@@ -320,6 +320,17 @@ type Result struct {
 	// limit's at that rate, not Dapr's work alone; read sidecarCost for what Dapr costs.
 	// +optional
 	AddedLimitBound bool `json:"addedLimitBound,omitempty"`
+
+	// testerLatenessLimit is the most the load tester's own lateness (testerLag) may reach
+	// at p99, in any repetition of any path, for added to be claimed: a tenth of the
+	// baseline's p50, at least 1 ms. Latency is timed from the scheduled send with nothing
+	// taken off, so a late tester's delay is in every figure.
+	// +optional
+	TesterLatenessLimit *metav1.Duration `json:"testerLatenessLimit,omitempty"`
+	// addedNotClaimed says why added is absent although every path carried the rate: the
+	// load tester was later than testerLatenessLimit (each path's testerLagP99 is in paths).
+	// +optional
+	AddedNotClaimed string `json:"addedNotClaimed,omitempty"`
 
 	// addedInterval bounds each figure of added with a confidence interval: from the spread
 	// of the repetitions' own differences (Student's t) and a block bootstrap of one-second
@@ -507,7 +518,8 @@ type SaturatedPath struct {
 	ActualQPS string `json:"actualQPS"`
 	// testerLagP99 is the highest 99th percentile of the load tester's own lag over its
 	// repetitions, and testerLagBound the most it may be (one connection's gap, at least 1 ms:
-	// latency leaves the tester's lateness out, but a tester a slot behind bunches the load).
+	// a tester a slot behind bunches the load it was asked to spread; the tighter limit on
+	// the added latency's claim is result.testerLatenessLimit).
 	// +optional
 	TesterLagP99 *metav1.Duration `json:"testerLagP99,omitempty"`
 	// +optional

@@ -1488,6 +1488,11 @@ func (in *Result) DeepCopyInto(out *Result) {
 		*out = new(LatencySummary)
 		(*in).DeepCopyInto(*out)
 	}
+	if in.TesterLatenessLimit != nil {
+		in, out := &in.TesterLatenessLimit, &out.TesterLatenessLimit
+		*out = new(v1.Duration)
+		**out = **in
+	}
 	if in.AddedInterval != nil {
 		in, out := &in.AddedInterval, &out.AddedInterval
 		*out = new(LatencyInterval)

@@ -56,6 +56,10 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 		markFailed(run, r.now(), refused.reason, "%s", refused.message)
 		return stopHere, nil
 	}
+	if _, err := run.KnownAnswerDelay(); err != nil {
+		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidAnnotation, "%v", err)
+		return stopHere, nil
+	}
 	if !run.Spec.DaprEnabled() {
 		if refused := r.Policy.ImageRefusal(run, ""); refused != "" {
 			markFailed(run, r.now(), perfv1alpha1.ReasonImageNotAllowed, "%s", refused)

@@ -435,7 +435,7 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 		return []htmlSection{lat, {ID: chartsID, Title: "Charts"}}
 	}
 	lat.Notes = append(lat.Notes, fmt.Sprintf("%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits. "+
-		"Latency is timed from each request's scheduled send, less the load tester's own lateness; service time from its actual send. "+
+		"Latency is timed from each request's scheduled send to its completion, nothing taken off; service time from its actual send. "+
 		"Beneath a figure: the lowest and highest of the repetitions, or the added latency's confidence interval.",
 		res.Requests, orDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits))
 	t := htmlTable{ID: "latency-figures", Header: []string{"Path"}}
@@ -516,6 +516,9 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 	}
 	if e := report.ErrorMessage(res); e != "" {
 		lat.Notes = append(lat.Notes, "Errors: "+e)
+	}
+	if res.AddedNotClaimed != "" {
+		lat.Notes = append(lat.Notes, "No added latency: "+res.AddedNotClaimed+".")
 	}
 	paths := htmlTable{ID: "paths", Caption: "Every scheduled request, per path",
 		Header: []string{"Path", "Scheduled", "Sent", "Completed", "Failed", "Never sent", "Load tester's lag p99"}}

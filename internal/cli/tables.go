@@ -116,7 +116,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
 	}
 	b.WriteString(lat.String())
-	b.WriteString("latency is timed from each request's scheduled send, less the load tester's own lateness; service from its actual send\n")
+	b.WriteString("latency is timed from each request's scheduled send to its completion, nothing taken off; service from its actual send\n")
 	if res.AddedLimitBound {
 		b.WriteString("the added latency is that of a sidecar held at its CPU limit at the requested rate (the Dapr path could not carry it): a queue's, not Dapr's work alone\n")
 	}
@@ -146,6 +146,9 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	}
 	if e := report.ErrorMessage(res); e != "" {
 		fprintf(&b, "ERRORS: %s\n", e)
+	}
+	if res.AddedNotClaimed != "" {
+		fprintf(&b, "NO ADDED LATENCY: %s\n", res.AddedNotClaimed)
 	}
 	b.WriteString(attributionTable(res))
 	b.WriteString(variantsTable(res))

@@ -59,8 +59,14 @@ func daprVersion() string {
 // daprRun is a run through real Dapr sidecars at Dapr's published settings: mTLS on,
 // tracing sampling 0.1, sidecar limited to 0.5 vCPU.
 func daprRun(ns, name string, scenario perfv1alpha1.Scenario, qps int32, mutate ...func(*perfv1alpha1.PerfRunSpec)) *perfv1alpha1.PerfRun {
+	return daprRunAnnotated(ns, name, nil, scenario, qps, mutate...)
+}
+
+// daprRunAnnotated is daprRun with annotations on the PerfRun.
+func daprRunAnnotated(ns, name string, annotations map[string]string, scenario perfv1alpha1.Scenario, qps int32,
+	mutate ...func(*perfv1alpha1.PerfRunSpec)) *perfv1alpha1.PerfRun {
 	run := &perfv1alpha1.PerfRun{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Annotations: annotations},
 		Spec: perfv1alpha1.PerfRunSpec{
 			Scenario: scenario,
 			Load: perfv1alpha1.LoadSpec{QPS: qps,

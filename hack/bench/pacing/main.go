@@ -87,6 +87,7 @@ func main() {
 	row("latency p99 (µs)", a.latP99, b.latP99)
 	row("service time p50 (µs)", a.svcP50, b.svcP50)
 	row("service time p99 (µs)", a.svcP99, b.svcP99)
+	// The process's whole CPU (start-up and the 2 s warm-up included) per measured request.
 	fmt.Printf("%-32s %10.4f %10.4f %8.3f\n", "CPU-seconds / 1000 requests", a.cpuPer1k, b.cpuPer1k, a.cpuPer1k/b.cpuPer1k)
 	fmt.Printf("range over runs, tester lateness p99 (µs): pacer %.0f–%.0f, fortio %.0f–%.0f\n",
 		lo(paced, func(s sample) float64 { return s.lateP99 }), hi(paced, func(s sample) float64 { return s.lateP99 }),

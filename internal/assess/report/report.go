@@ -105,6 +105,9 @@ func addedIsTheLimits(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result, sum *
 		len(run.Spec.Variants) > 0 || len(laggingPods(res)) > 0 || res.CPU == nil {
 		return false
 	}
+	if _, late := sum.LateTester(); len(late) > 0 {
+		return false // the tester's lateness is in every figure: too late, nothing is claimed
+	}
 	for _, s := range res.Saturated {
 		// The tester's own lag must be known (an older load tester's summary lacks it).
 		if s.Path != PathName(run, result.Dapr) || s.TesterLagP99 == nil || s.TesterLagP99.Duration <= 0 || TesterLate(s) {
@@ -162,19 +165,27 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 	res.Saturated = saturatedOf(run, sum)
 	res.Paths = pathsOf(run, sum)
 	erroring := len(sum.ErroringPaths()) > 0
+	limit, late := sum.LateTester()
+	if limit > 0 {
+		res.TesterLatenessLimit = duration(limit)
+	}
 	if a := sum.Added; a != nil && len(res.Saturated) == 0 && !erroring {
-		res.Added, res.AddedInterval = addedOf(a)
+		if len(late) > 0 {
+			res.AddedNotClaimed = result.LatenessMessage(limit, late, func(v result.Variant) string { return PathName(run, v) })
+		} else {
+			res.Added, res.AddedInterval = addedOf(a)
+		}
 	}
 	if reps > 1 {
 		res.Spread = &spread
 	}
 	res.Variants = variantsOf(run, sum)
-	if len(res.Saturated) == 0 && !erroring {
+	if len(res.Saturated) == 0 && !erroring && res.AddedNotClaimed == "" {
 		res.Attribution = attributionOf(sum)
 	}
-	if len(res.Saturated) > 0 || erroring {
-		// A rate that was not carried, or a path whose successes are not its requests, has
-		// no added latency to claim, for any variant.
+	if len(res.Saturated) > 0 || erroring || res.AddedNotClaimed != "" {
+		// A rate that was not carried, a path whose successes are not its requests, or a
+		// tester too late for its figures has no added latency to claim, for any variant.
 		for i := range res.Variants {
 			v := &res.Variants[i]
 			v.Added, v.AddedInterval, v.Difference, v.DifferenceInterval, v.BeyondNoise = nil, nil, nil, nil, nil
@@ -421,6 +432,9 @@ func Headline(res *perfv1alpha1.Result) string {
 	}
 	if e := ErrorMessage(res); e != "" {
 		msg += "; " + e
+	}
+	if res.AddedNotClaimed != "" {
+		msg += "; " + res.AddedNotClaimed
 	}
 	if res.Added != nil {
 		label := "added by Dapr"

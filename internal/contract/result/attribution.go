@@ -29,7 +29,7 @@ package result
 // direct) at the mean. At a percentile a sum of delays has no such split (independent
 // exponential delays of 1 ms and 0.8 ms give a p99 "interaction" of about −2 ms), so the
 // interaction carries its mean alone, and client and server at a percentile are each
-// one-sidecar path's own latency over direct, claimed to add up to nothing.
+// one-sidecar path's own latency over direct, read on their own (no sum is claimed).
 type Attribution struct {
 	// Paths is each path's own latency with its interval, in the order b, c, s, d.
 	Paths []PathEstimate `json:"p,omitempty"`

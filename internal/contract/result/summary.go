@@ -405,10 +405,9 @@ type Saturation struct {
 }
 
 // TesterLagBound is the most the load tester's own lag may reach at p99 in a repetition:
-// one connection's gap between slots (1 ms at the least). Latency leaves the tester's
-// lateness out, so a late tester does not read as a slow path; but a tester a whole slot
-// late bunches the load it was asked to spread, and the path saw another load than the one
-// asked for.
+// one connection's gap between slots (1 ms at the least). A tester a whole slot late bunches
+// the load it was asked to spread, and the path saw another load than the one asked for.
+// (The added latency's claim has a tighter limit on the same lateness: LatenessLimit.)
 func TesterLagBound(gap time.Duration) time.Duration { return max(gap, time.Millisecond) }
 
 // Saturated returns the paths whose load tester fell behind its schedule in some

@@ -63,6 +63,9 @@ func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options)
 	if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation {
 		args = append(args, "--actor-type="+run.ActorType())
 	}
+	if d, err := run.KnownAnswerDelay(); err == nil && d > 0 && role == RoleTarget {
+		args = append(args, "--dapr-delay="+d.String()) // preflight refused a bad value
+	}
 	c := corev1.Container{
 		Name:    ContainerTarget,
 		Image:   imageFor(run.Spec.Target.Image, o),

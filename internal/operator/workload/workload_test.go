@@ -17,6 +17,7 @@ limitations under the License.
 package workload
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -466,5 +467,37 @@ func TestEveryPodPullsWithTheOperatorsPullSecrets(t *testing.T) {
 	}
 	if got := TargetDeployment(run, opts).Spec.Template.Spec.ImagePullSecrets; got != nil {
 		t.Errorf("without pull secrets the target pulls with %v", got)
+	}
+}
+
+// The known-answer annotation reaches the target's app only: the twin is what the baseline
+// calls, and must not be held.
+func TestKnownAnswerDelayReachesTheTargetOnly(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioServiceInvocation)
+	run.Annotations = map[string]string{perfv1alpha1.AnnotationKnownAnswerDelay: "500us"}
+	target, twin := TargetDeployment(run, opts), BaselineDeployment(run, opts)
+	if args := target.Spec.Template.Spec.Containers[0].Args; !slices.Contains(args, "--dapr-delay=500µs") {
+		t.Errorf("target args %v lack the delay", args)
+	}
+	if args := twin.Spec.Template.Spec.Containers[0].Args; slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--dapr-delay") }) {
+		t.Errorf("twin args %v hold the delay", args)
+	}
+	for _, bad := range []string{"soon", "0s", "-1ms", "2s"} {
+		run.Annotations[perfv1alpha1.AnnotationKnownAnswerDelay] = bad
+		if _, err := run.KnownAnswerDelay(); err == nil || !strings.Contains(err.Error(), perfv1alpha1.AnnotationKnownAnswerDelay) {
+			t.Errorf("%q: error %v, want one naming the annotation", bad, err)
+		}
+	}
+	// Where Dapr marks nothing the app could tell apart, the knob would silently do nothing.
+	for name, mutate := range map[string]func(*perfv1alpha1.PerfRunSpec){
+		"actors":     func(s *perfv1alpha1.PerfRunSpec) { s.Scenario = perfv1alpha1.ScenarioActorActivation },
+		"four paths": func(s *perfv1alpha1.PerfRunSpec) { s.InvocationPaths = perfv1alpha1.PathsFour },
+		"gRPC app":   func(s *perfv1alpha1.PerfRunSpec) { s.Protocol.App = perfv1alpha1.ProtocolGRPC },
+	} {
+		r := newRun(perfv1alpha1.ScenarioServiceInvocation, mutate)
+		r.Annotations = map[string]string{perfv1alpha1.AnnotationKnownAnswerDelay: "2ms"}
+		if _, err := r.KnownAnswerDelay(); err == nil || !strings.Contains(err.Error(), "only a ServiceInvocation run") {
+			t.Errorf("%s: error %v, want the knob refused", name, err)
+		}
 	}
 }

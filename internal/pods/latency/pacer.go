@@ -19,9 +19,12 @@ package latency
 import (
 	"sync"
 	"time"
+
+	"github.com/daprbench/daprbench/internal/pods/fineclock"
 )
 
-// PacerLead is how far ahead of the pacer's schedule fortio's own schedule runs. Fortio
+// PacerLead is how far ahead of the pacer's schedule fortio's own schedule runs (at most a
+// quarter of one connection's gap: see Pacer.lead). Fortio
 // sleeps on Go's timers, which wake up to ~1 ms late (the runtime's poller waits in whole
 // milliseconds); the pacer holds each request from fortio's wake-up until its own slot on a
 // finer clock, so a send is late only when fortio wakes more than PacerLead late.
@@ -40,25 +43,19 @@ type Pacer struct {
 	plan   Schedule
 	stop   <-chan struct{}
 	once   sync.Once
-	start  time.Time   // set once, by the first request
-	clocks []fineClock // one per thread, each used only by its thread
-}
-
-// fineClock sleeps until a time with a resolution finer than Go's timers.
-type fineClock interface {
-	sleepUntil(due time.Time)
-	close()
+	start  time.Time         // set once, by the first request
+	clocks []fineclock.Clock // one per thread, each used only by its thread
 }
 
 // newPacer paces plan (its Start is ignored) for threads threads, giving up a wait when
 // stop closes.
 func newPacer(plan Schedule, stop <-chan struct{}) *Pacer {
-	return &Pacer{plan: plan, stop: stop, clocks: make([]fineClock, max(plan.Threads, 1))}
+	return &Pacer{plan: plan, stop: stop, clocks: make([]fineclock.Clock, max(plan.Threads, 1))}
 }
 
 // hold returns at thread's i-th slot (at once when it is past, or the run was aborted).
 func (p *Pacer) hold(thread int, i int64) {
-	p.once.Do(func() { p.start = time.Now().Add(PacerLead) })
+	p.once.Do(func() { p.start = time.Now().Add(p.lead()) })
 	if thread < 0 || thread >= len(p.clocks) {
 		return // not a thread of the plan: a guard, fortio never makes one
 	}
@@ -73,9 +70,19 @@ func (p *Pacer) hold(thread int, i int64) {
 		}
 	}
 	if p.clocks[thread] == nil {
-		p.clocks[thread] = newFineClock()
+		p.clocks[thread] = fineclock.New()
 	}
-	p.clocks[thread].sleepUntil(due)
+	p.clocks[thread].SleepUntil(due)
+}
+
+// lead is PacerLead, or a quarter of one connection's gap when that is less: fortio stops a
+// connection at its own end time, PacerLead ahead of the pacer's, so a lead near the gap
+// would leave the last slots of a busy connection unsent.
+func (p *Pacer) lead() time.Duration {
+	if g := p.plan.Gap(); g > 0 && g/4 < PacerLead {
+		return g / 4
+	}
+	return PacerLead
 }
 
 // schedule is the plan started where the first request set it (zero Start before).
@@ -85,17 +92,12 @@ func (p *Pacer) schedule() Schedule {
 	return s
 }
 
-// close releases the clocks; call it once the run is over.
+// close releases the clocks; call it once the run is over (again: nothing).
 func (p *Pacer) close() {
-	for _, c := range p.clocks {
+	for i, c := range p.clocks {
 		if c != nil {
-			c.close()
+			c.Close()
+			p.clocks[i] = nil
 		}
 	}
 }
-
-// goClock is the fallback where no finer clock can be had: Go's own timer.
-type goClock struct{}
-
-func (goClock) sleepUntil(due time.Time) { time.Sleep(time.Until(due)) }
-func (goClock) close()                   {}

@@ -87,7 +87,7 @@ func TestFortioThreadsMirrorsFortio(t *testing.T) {
 		d       time.Duration
 		threads int
 		want    int
-	}{{1000, time.Second, 16, 16}, {10, time.Second, 16, 5}, {1, time.Second, 4, 1}, {100, time.Second, 0, 1}} {
+	}{{1000, time.Second, 16, 16}, {10, time.Second, 16, 5}, {1, time.Second, 4, 1}, {3, time.Second, 2, 1}} {
 		if got := FortioThreads(c.qps, c.d, c.threads); got != c.want {
 			t.Errorf("FortioThreads(%v, %v, %d) = %d, want %d", c.qps, c.d, c.threads, got, c.want)
 		}

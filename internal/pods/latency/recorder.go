@@ -98,6 +98,13 @@ func (r *Recorder) Schedule() Schedule {
 	return r.pacer.schedule()
 }
 
+// Close releases the pacer's clocks (Finish does it; call it where a run ends without one).
+func (r *Recorder) Close() {
+	if r.pacer != nil {
+		r.pacer.close()
+	}
+}
+
 // sentKey carries a paced request's actual send time from Start to Report.
 type sentKey struct{}
 
@@ -142,9 +149,7 @@ func (r *Recorder) Info() string { return "daprbench HDR histograms" }
 // into the next phase (or the group's barrier); leaving them out would drop up to the slowest
 // 1% of a run while it reads clean. They are counted in Tally.Unsent.
 func (r *Recorder) Finish(s Schedule, end time.Time) *Recorded {
-	if r.pacer != nil {
-		r.pacer.close()
-	}
+	r.Close()
 	out := NewRecorded()
 	blocks := map[int]map[int64]int64{}
 	block := func(due time.Time, latency int64) {

@@ -31,6 +31,7 @@ import (
 
 	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/fineclock"
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
@@ -42,6 +43,9 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	sum = result.Summary{RequestedQPS: cfg.QPS}
 	if err := cfg.Validate(); err != nil {
 		return sum, err
+	}
+	if !cfg.FortioPacing && !fineclock.Fine() {
+		logf(cfg.Log, "no timerfd here: the pacer waits on Go's timers, up to ~1 ms late (status.result.testerLag shows it)")
 	}
 	if g := cfg.Group; g != nil {
 		cfg.QPS, cfg.Connections = g.ShareQPS(cfg.QPS), g.ShareConnections(cfg.Connections)
@@ -129,6 +133,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		rec := newRecorder(ctx, cfg, d)
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		if err != nil {
+			rec.Close()
 			return fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
 		}
 		recorded := rec.Finish(scheduleOf(rec, cfg, d, res), res.StartTime.Add(res.ActualDuration))
@@ -203,8 +208,14 @@ func newRecorder(ctx context.Context, cfg Config, d time.Duration) *latency.Reco
 // scheduleOf is the schedule a run's requests were due by: the pacer's, or fortio's own
 // (from its start) when the recorder did not pace or no request ever reached the pacer.
 func scheduleOf(rec *latency.Recorder, cfg Config, d time.Duration, res outcome) latency.Schedule {
-	if s := rec.Schedule(); !s.Start.IsZero() && s.Threads == res.NumThreads {
+	s := rec.Schedule()
+	if !s.Start.IsZero() && s.Threads == res.NumThreads {
 		return s
+	}
+	if !s.Start.IsZero() {
+		// latency.FortioThreads no longer mirrors fortio: say so rather than time the
+		// requests from slots they were never held to.
+		logf(cfg.Log, "the pacer planned %d connections, fortio ran %d: latency timed from fortio's own schedule", s.Threads, res.NumThreads)
 	}
 	return schedule(cfg, cfg.QPS, d, res.StartTime, res.NumThreads)
 }

@@ -25,6 +25,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/daprbench/daprbench/internal/pods/fineclock"
 )
 
 // InvokeMethod is the one invocation method the app serves, over HTTP (POST /test) and gRPC.
@@ -42,7 +44,16 @@ type Config struct {
 	ActorType string
 	// ActorIdleTimeout is reported to daprd in /dapr/config.
 	ActorIdleTimeout time.Duration
+	// DaprDelay is added to the service time of every HTTP invocation that arrived through
+	// a Dapr sidecar (KnownAnswerHeaders), on a fine clock: a known answer for the added
+	// latency, which must rise by it. The baseline calls the app directly and is not delayed.
+	// A test knob, not a workload model.
+	DaprDelay time.Duration
 }
+
+// KnownAnswerHeaders mark an invocation that daprd forwarded from another app's sidecar
+// (Dapr's service invocation sets both; a direct call carries neither).
+var KnownAnswerHeaders = []string{"dapr-caller-app-id", "dapr-callee-app-id"}
 
 // Stats counts what the app has served, for tests and /stats.
 type Stats struct {
@@ -54,6 +65,10 @@ type Stats struct {
 	Deactivations   atomic.Int64
 	Timers          atomic.Int64
 	Reminders       atomic.Int64
+	// Delayed counts the invocations DaprDelay held, and DelayedMicros the time they were
+	// held in all, as measured (the truth a known-answer test compares with).
+	Delayed       atomic.Int64
+	DelayedMicros atomic.Int64
 }
 
 // App serves the target's HTTP API.
@@ -107,7 +122,23 @@ func (a *App) Handler() http.Handler {
 func (a *App) invoke(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, r.Body)
 	a.Stats.Invocations.Add(1)
+	if a.cfg.DaprDelay > 0 && throughDapr(r.Header) {
+		start := time.Now()
+		fineclock.Sleep(a.cfg.DaprDelay)
+		a.Stats.Delayed.Add(1)
+		a.Stats.DelayedMicros.Add(time.Since(start).Microseconds())
+	}
 	_, _ = w.Write(a.response)
+}
+
+// throughDapr reports whether a request was forwarded by a Dapr sidecar.
+func throughDapr(h http.Header) bool {
+	for _, k := range KnownAnswerHeaders {
+		if h.Get(k) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *App) daprConfig(w http.ResponseWriter, _ *http.Request) {
@@ -160,6 +191,8 @@ func (a *App) stats(w http.ResponseWriter, _ *http.Request) {
 		"deactivations":   a.Stats.Deactivations.Load(),
 		"timers":          a.Stats.Timers.Load(),
 		"reminders":       a.Stats.Reminders.Load(),
+		"delayed":         a.Stats.Delayed.Load(),
+		"delayedMicros":   a.Stats.DelayedMicros.Load(),
 	})
 }
 

@@ -164,3 +164,40 @@ func TestMainRejectsBadFlags(t *testing.T) {
 		t.Errorf("error does not name the variable: %s", stderr.String())
 	}
 }
+
+// The known-answer delay holds only what arrived through a Dapr sidecar, never less than
+// asked, and counts what it held; a direct call (the baseline's) is not held.
+func TestDaprDelayHoldsOnlyWhatDaprForwarded(t *testing.T) {
+	app := New(Config{ResponseBytes: 2, DaprDelay: 2 * time.Millisecond})
+	srv := httptest.NewServer(app.Handler())
+	defer srv.Close()
+	call := func(header string) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/test", strings.NewReader("x"))
+		if header != "" {
+			req.Header.Set(header, "perf-client")
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	call("")
+	if n := app.Stats.Delayed.Load(); n != 0 {
+		t.Fatalf("a direct call was held (%d)", n)
+	}
+	for _, h := range KnownAnswerHeaders {
+		call(h)
+	}
+	n, held := app.Stats.Delayed.Load(), app.Stats.DelayedMicros.Load()
+	if n != int64(len(KnownAnswerHeaders)) {
+		t.Fatalf("held %d calls, want the %d Dapr forwarded", n, len(KnownAnswerHeaders))
+	}
+	if held < n*2000 {
+		t.Errorf("held %d µs over %d calls: less than the 2 ms asked each", held, n)
+	}
+	if app.Stats.Invocations.Load() != n+1 {
+		t.Errorf("invocations %d, want %d", app.Stats.Invocations.Load(), n+1)
+	}
+}

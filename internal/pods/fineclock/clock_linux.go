@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package latency
+package fineclock
 
 import (
 	"os"
@@ -32,8 +32,8 @@ type timerfdClock struct {
 	fd int
 }
 
-// newFineClock returns a timerfd clock, or Go's timer where the kernel refuses a timerfd.
-func newFineClock() fineClock {
+// New returns a timerfd clock, or Go's timer where the kernel refuses a timerfd.
+func New() Clock {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {
 		return goClock{}
@@ -41,7 +41,7 @@ func newFineClock() fineClock {
 	return &timerfdClock{f: os.NewFile(uintptr(fd), "daprbench-pacer"), fd: fd}
 }
 
-func (c *timerfdClock) sleepUntil(due time.Time) {
+func (c *timerfdClock) SleepUntil(due time.Time) {
 	d := time.Until(due)
 	if d <= 0 {
 		return
@@ -49,12 +49,12 @@ func (c *timerfdClock) sleepUntil(due time.Time) {
 	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
 	var expirations [8]byte
 	if unix.TimerfdSettime(c.fd, 0, &spec, nil) != nil {
-		goClock{}.sleepUntil(due)
+		goClock{}.SleepUntil(due)
 		return
 	}
 	if _, err := c.f.Read(expirations[:]); err != nil {
-		goClock{}.sleepUntil(due)
+		goClock{}.SleepUntil(due)
 	}
 }
 
-func (c *timerfdClock) close() { _ = c.f.Close() }
+func (c *timerfdClock) Close() { _ = c.f.Close() }

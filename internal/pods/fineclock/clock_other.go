@@ -16,8 +16,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package latency
+package fineclock
 
-// newFineClock is Go's own timer where no timerfd exists: the load tester runs on Linux,
-// so this only keeps the package building elsewhere.
-func newFineClock() fineClock { return goClock{} }
+// New is Go's own timer where no timerfd exists: the pods run on Linux, so this only keeps
+// the package building elsewhere.
+func New() Clock { return goClock{} }

@@ -1,0 +1,58 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
+)
+
+var _ = Describe("A run whose load tester was late", func() {
+	It("carries the rate but claims no added latency, and says why", func() {
+		ns := newNamespace()
+		run := createRun(ns, "late", perfv1alpha1.ScenarioServiceInvocation)
+		markAvailable(ns, "late-target")
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		// Every path carried the rate; in one repetition the tester's own lateness on the
+		// Dapr path reached 2.5 ms at p99, past the limit (a tenth of a ~600 µs baseline p50:
+		// the 1 ms floor) and within the 16 ms gap (so no path is Saturated).
+		runs := []result.Run{
+			summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000),
+			summaryRun(result.Baseline, 1, 500), summaryRun(result.Dapr, 1, 1100),
+			summaryRun(result.Baseline, 2, 700), summaryRun(result.Dapr, 2, 1200),
+		}
+		for i := range runs {
+			runs[i].TesterLagP99Us = 300
+		}
+		runs[3].TesterLagP99Us = 2500
+		finishLoad(run, result.Summary{RequestedQPS: 1000, GapUs: 16_000, Runs: runs}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		res := latest(run).Status.Result
+		Expect(res.Latency).NotTo(BeNil(), "the latency measured stands, with the tester's lateness in it")
+		Expect(res.Added).To(BeNil())
+		Expect(res.TesterLatenessLimit.Duration).To(Equal(time.Millisecond))
+		Expect(res.AddedNotClaimed).To(And(ContainSubstring("dapr path p99 2.5ms"), ContainSubstring("no added latency is claimed")))
+		Expect(conditionOf(run, perfv1alpha1.ConditionSaturated).Status).To(Equal(metav1.ConditionFalse), "the rate was carried")
+		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(ContainSubstring("the load tester's own lateness passed its limit"))
+	})
+})

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The instrument's calibration (issue #44): the same PerfRun three times, its target app
+# holding every request that arrives through Dapr for 0, then 500 µs, then 2 ms (annotation
+# perf.daprbench.io/known-answer-dapr-delay; the baseline calls the app directly and is not
+# held). The added p50 must rise by the injected amount: prints each run's added p50 and mean
+# with their intervals, what the app measured it held, and compare's change against the
+# 0 µs run with its interval.
+#
+#   KUBECONFIG=... hack/bench/known-answer.sh [SAMPLE]
+#     (default config/samples/perf_v1alpha1_perfrun_invocation.yaml, Dapr's published
+#      setting, ~7 min a run; DURATION=20s shortens each repetition; the operator installed)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+sample=${1:-config/samples/perf_v1alpha1_perfrun_invocation.yaml}
+ns=${NS:-daprbench-known-answer}
+make --no-print-directory plugin >/dev/null
+plugin=bin/kubectl-daprbench
+kubectl get ns "$ns" >/dev/null 2>&1 || kubectl create ns "$ns" >/dev/null
+base=$(kubectl create --dry-run=client -o jsonpath='{.metadata.name}' -f "$sample")
+names=()
+for delay in 0 500us 2ms; do
+  name="$base-ka-$delay"
+  names+=("$name")
+  kubectl -n "$ns" delete perfrun "$name" --ignore-not-found --wait=true >/dev/null
+  doc=$(sed -E "s/^  name: $base\$/  name: $name/" "$sample")
+  [ -n "${DURATION:-}" ] && doc=$(sed -E "s/^    duration: .*/    duration: $DURATION/" <<<"$doc")
+  if [ "$delay" != 0 ]; then
+    doc=$(sed -E "s/^  name: $name\$/  name: $name\n  annotations:\n    perf.daprbench.io\/known-answer-dapr-delay: \"$delay\"/" <<<"$doc")
+  fi
+  kubectl -n "$ns" apply -f - >/dev/null <<<"$doc"
+  echo "$(date -u +%T) $name started" >&2
+  kubectl -n "$ns" wait perfrun "$name" --for=jsonpath='{.status.completionTime}' --timeout=30m >/dev/null
+  echo "$(date -u +%T) $name finished: $(kubectl -n "$ns" get perfrun "$name" -o jsonpath='{.status.conditions[?(@.type=="Succeeded")].reason}')" >&2
+done
+jp() { kubectl -n "$ns" get perfrun "$1" -o jsonpath="$2"; }
+printf '\n| injected | added p50 [95%%] | added mean [95%%] | tester lateness p99 | change of added p50 vs 0 [95%%] |\n|---|---|---|---|---|\n'
+for i in 0 1 2; do
+  name=${names[$i]}
+  change="-"
+  if [ "$i" != 0 ]; then
+    change=$("$plugin" compare "perfrun/${names[0]}" "perfrun/$name" -n "$ns" -o json |
+      python3 -c 'import json,sys
+d=[x for x in json.load(sys.stdin)["differences"] if x["figure"]=="added p50"]
+print(d[0]["change"]+" "+d[0].get("changeInterval","-") if d else "-")')
+  fi
+  printf '| %s | %s [%s, %s] | %s [%s, %s] | %s | %s |\n' "${name##*-ka-}" \
+    "$(jp "$name" '{.status.result.added.p50}')" "$(jp "$name" '{.status.result.addedInterval.low.p50}')" "$(jp "$name" '{.status.result.addedInterval.high.p50}')" \
+    "$(jp "$name" '{.status.result.added.avg}')" "$(jp "$name" '{.status.result.addedInterval.low.avg}')" "$(jp "$name" '{.status.result.addedInterval.high.avg}')" \
+    "$(jp "$name" '{.status.result.testerLag.p99}')" "$change"
+done
