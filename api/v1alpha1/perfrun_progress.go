@@ -25,8 +25,9 @@ import (
 )
 
 // PathNames are the paths one repetition measures, in the order the load tester is given
-// them: the baseline first, then the sidecar variants in spec order (loadsettings.PhaseOrder
-// counterbalances their order over the repetitions).
+// them: the baseline first, a four-path run's one-sidecar paths (client, then server), then
+// the sidecar variants in spec order (loadsettings.PhaseOrder counterbalances their order
+// over the repetitions). As many as Paths counts.
 func (s *PerfRunSpec) PathNames() []string {
 	if !s.DaprEnabled() {
 		return []string{"direct"}
@@ -34,6 +35,9 @@ func (s *PerfRunSpec) PathNames() []string {
 	var names []string
 	if s.BaselineEnabled() {
 		names = append(names, "baseline")
+	}
+	if s.FourPaths() {
+		names = append(names, PathClientSidecarOnly, PathServerSidecarOnly)
 	}
 	for _, v := range s.EffectiveVariants() {
 		if v.Name != "" {

@@ -42,3 +42,35 @@ func TestProgressFollowsTheLoadTestersAlternatingOrder(t *testing.T) {
 		t.Errorf("expected end %v, repetitions %d", p.ExpectedEndTime.Sub(start), p.Repetitions)
 	}
 }
+
+// Every mode combination names as many paths as it measures: progress indexes the names
+// by the load tester's phase order, which Paths sizes.
+func TestPathNamesCountWhatPathsCounts(t *testing.T) {
+	for _, dapr := range []bool{true, false} {
+		for _, baseline := range []bool{true, false} {
+			for _, variants := range [][]SidecarVariant{nil, {{Name: "a"}, {Name: "b"}}} {
+				for _, paths := range []InvocationPaths{PathsStandard, PathsFour} {
+					spec := PerfRunSpec{Scenario: ScenarioServiceInvocation, Dapr: DaprSpec{Enabled: &dapr}, Baseline: &baseline,
+						Variants: variants, InvocationPaths: paths}
+					if !dapr && (len(variants) > 0 || paths == PathsFour) {
+						continue // refused at admission
+					}
+					if names := spec.PathNames(); len(names) != spec.Paths() && dapr {
+						t.Errorf("dapr %v baseline %v variants %d %s: names %v, Paths() %d", dapr, baseline, len(variants), paths, names, spec.Paths())
+					}
+				}
+			}
+		}
+	}
+	four := PerfRunSpec{Scenario: ScenarioServiceInvocation, InvocationPaths: PathsFour,
+		Load: LoadSpec{QPS: 100, Repetitions: 1, Duration: &metav1.Duration{Duration: time.Minute}, Warmup: &metav1.Duration{Duration: 10 * time.Second}}}
+	start := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	var got []string
+	// One repetition runs in halves, each path 30 s, then the order reversed.
+	for _, at := range []time.Duration{15, 45, 75, 105} {
+		got = append(got, four.ProgressAt(start, start.Add(at*time.Second)).Path)
+	}
+	if want := []string{"baseline", PathClientSidecarOnly, PathServerSidecarOnly, "dapr"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("a four-path run's progress %v, want the load tester's order %v", got, want)
+	}
+}

@@ -496,7 +496,7 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 		if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
 			lat.Notes = append(lat.Notes, fmt.Sprintf("The added latency's %d%% interval is within-run only (one repetition): a rerun may differ by more.", in.ConfidencePercent))
 		} else {
-			lat.Notes = append(lat.Notes, fmt.Sprintf("The added latency's %d%% interval holds across the %d repetitions' spread.", in.ConfidencePercent, in.Repetitions))
+			lat.Notes = append(lat.Notes, fmt.Sprintf("The added latency's %d%% interval holds across the %d repetitions' spread: this run's, not a rerun's (reruns drift further).", in.ConfidencePercent, in.Repetitions))
 		}
 		if len(in.Approximate) > 0 {
 			lat.Notes = append(lat.Notes, fmt.Sprintf("Approximate (≈): the %s intervals; an episodic tail needs more repetitions than %d for its interval to hold at %d%%.",

@@ -124,7 +124,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
 			fprintf(&b, "the added latency's interval is within-run only (one repetition): a rerun may differ by more\n")
 		} else {
-			fprintf(&b, "the added latency's interval holds across the %d repetitions' spread\n", in.Repetitions)
+			fprintf(&b, "the added latency's interval holds across the %d repetitions' spread: this run's, not a rerun's (reruns drift further: docs/measurement.md)\n", in.Repetitions)
 		}
 		if len(in.Approximate) > 0 {
 			fprintf(&b, "%s intervals are approximate: %d repetitions, an episodic tail needs %d for its interval to hold at %d%%\n",
