@@ -196,7 +196,7 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 	must(c.Create(ctx, system))
 
 	r := &perfrun.Reconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
-		PollInterval: time.Second, ImageStartGrace: time.Minute, DaprNamespace: "dapr-system"}
+		PollInterval: time.Second, ImageStartGrace: time.Minute, DaprNamespace: "dapr-system", NetworkPolicies: true}
 	preflight := func(name string, paths perfv1alpha1.InvocationPaths) *perfv1alpha1.PerfRun {
 		t.Helper()
 		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}, Spec: perfv1alpha1.PerfRunSpec{
@@ -230,10 +230,32 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 	must(c.Update(ctx, injector))
 	failedWith(preflight("old-dapr", perfv1alpha1.PathsFour), "Dapr 1.10.5", "Dapr 1.11+")
 
+	// An operator that creates no NetworkPolicies refuses every run that would open the
+	// target's daprd on its pod address, whatever else the cluster offers, and creates nothing.
+	unguarded := &perfrun.Reconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
+		PollInterval: time.Second, ImageStartGrace: time.Minute, DaprNamespace: "dapr-system", NetworkPolicies: false}
+	for _, spec := range []struct {
+		name    string
+		paths   perfv1alpha1.InvocationPaths
+		profile *perfv1alpha1.ProfilingSpec
+	}{{"unguarded-four", perfv1alpha1.PathsFour, nil}, {"unguarded-profiled", perfv1alpha1.PathsStandard, &perfv1alpha1.ProfilingSpec{}}} {
+		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: spec.name, Namespace: "default"}, Spec: perfv1alpha1.PerfRunSpec{
+			Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100}, InvocationPaths: spec.paths, Profiling: spec.profile}}
+		must(c.Create(ctx, run))
+		_, err := unguarded.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)})
+		must(err)
+		must(c.Get(ctx, client.ObjectKeyFromObject(run), run))
+		failed := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed)
+		if run.Status.Phase != perfv1alpha1.PhaseFailed || failed == nil || failed.Reason != perfv1alpha1.ReasonNetworkPoliciesOff ||
+			!strings.Contains(failed.Message, "--network-policies=false") {
+			t.Errorf("%s: phase %s, failed %+v; want Failed with NetworkPoliciesOff", spec.name, run.Status.Phase, failed)
+		}
+	}
+
 	var deploys appsv1.DeploymentList
 	must(c.List(ctx, &deploys, client.InNamespace("default")))
 	for _, d := range deploys.Items {
-		if strings.HasPrefix(d.Name, "no-endpoints") || strings.HasPrefix(d.Name, "old-dapr") {
+		if strings.HasPrefix(d.Name, "no-endpoints") || strings.HasPrefix(d.Name, "old-dapr") || strings.HasPrefix(d.Name, "unguarded") {
 			t.Errorf("a refused run created %s", d.Name)
 		}
 	}

@@ -323,7 +323,7 @@ type Result struct {
 
 	// testerLatenessLimit is the most the load tester's own lateness (testerLag) may reach
 	// at p99, in any repetition of any path, for added to be claimed: a tenth of the
-	// baseline's p50, at least 1 ms. Latency is timed from the scheduled send with nothing
+	// baseline's p50, at least 1.5 ms. Latency is timed from the scheduled send with nothing
 	// taken off, so a late tester's delay is in every figure.
 	// +optional
 	TesterLatenessLimit *metav1.Duration `json:"testerLatenessLimit,omitempty"`

@@ -35,6 +35,6 @@ func (r *Reconciler) honourCancel(_ context.Context, s *runScope) (stepResult, e
 		why = "no reason given"
 	}
 	// The annotation may hold 256 KiB; a condition's message, 32 KiB.
-	markFailed(s.run, r.now(), perfv1alpha1.ReasonCancelled, "cancelled: %s", diagnose.Truncate(why, 1024))
+	markFailed(s.run, r.now(), perfv1alpha1.ReasonCancelled, "cancelled: %s", diagnose.Quote(why, 1024))
 	return stopHere, nil
 }

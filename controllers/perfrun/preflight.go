@@ -56,6 +56,14 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 		markFailed(run, r.now(), refused.reason, "%s", refused.message)
 		return stopHere, nil
 	}
+	if workload.ExposesSidecar(run) && !r.NetworkPolicies {
+		markFailed(run, r.now(), perfv1alpha1.ReasonNetworkPoliciesOff, "spec.invocationPaths FourPaths and spec.profiling open the target's daprd "+
+			"(its API on 3500 and 50001, its profiler on 7777) on the pod's address, which only the run's NetworkPolicy guards, "+
+			"and this operator creates none (--network-policies=false, Helm value networkPolicies: false): a pod in any namespace could "+
+			"read the run's components and secrets through it. Measure the standard paths without profiling, or ask whoever installed "+
+			"daprbench to turn NetworkPolicies on (on a network plugin that enforces them)")
+		return stopHere, nil
+	}
 	if _, err := run.KnownAnswerDelay(); err != nil {
 		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidAnnotation, "%v", err)
 		return stopHere, nil

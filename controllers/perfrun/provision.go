@@ -34,6 +34,12 @@ import (
 // desiredChildren are the objects a run needs before its load starts.
 func (r *Reconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.Object {
 	objs := []client.Object{workload.RunServiceAccount(run)} // first: pods cannot be created before it
+	if r.NetworkPolicies {
+		// Before the workloads they guard: an exposed daprd is never up without its policy.
+		for _, p := range workload.NetworkPolicies(run) {
+			objs = append(objs, p)
+		}
+	}
 	if run.Spec.DaprEnabled() {
 		for _, c := range workload.TracingConfigurations(run) {
 			objs = append(objs, c)
@@ -48,11 +54,6 @@ func (r *Reconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.Object 
 	}
 	if run.Spec.BaselineTwinEnabled() {
 		objs = append(objs, workload.BaselineService(run), workload.BaselineDeployment(run, r.Workload))
-	}
-	if r.NetworkPolicies {
-		for _, p := range workload.NetworkPolicies(run) {
-			objs = append(objs, p)
-		}
 	}
 	return objs
 }

@@ -65,7 +65,7 @@ func (r *Reconciler) cancel(ctx context.Context, sw *perfv1alpha1.PerfSweep, q *
 	if why == "" {
 		why = "no reason given"
 	}
-	why = diagnose.Truncate(why, 1024) // the annotation may hold 256 KiB; a message, 32 KiB
+	why = diagnose.Quote(why, 1024) // the annotation may hold 256 KiB of anything; a message, 32 KiB of one line
 	for i := range sw.Status.Points {
 		if p := &sw.Status.Points[i]; !pointFinished(p) {
 			p.Phase, p.Message = perfv1alpha1.PhaseFailed, "cancelled with its sweep"

@@ -160,15 +160,18 @@ func comparisonTable(r Comparison) string {
 	}
 	s := t.String()
 	for _, d := range r.SettingsDiffer {
-		s += "settings differ: " + d + "\n"
+		s += "settings differ: " + terminalCell(d) + "\n" // an exported file's strings
 	}
 	return s
 }
 
 // Compare lists the figures two results share, each with the interval of its change. The
 // added-latency percentiles are gated against m (or the measured ones when a side has no
-// added latency).
+// added latency); nil gates against no slowdown at all.
 func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown) []Difference {
+	if m == nil {
+		m = &maxSlowdown{text: "0"}
+	}
 	var out []Difference
 	gateAdded := a.Added != nil && b.Added != nil
 	figure := func(name string, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration, la, lb *perfv1alpha1.LatencySummary,

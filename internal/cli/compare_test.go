@@ -24,6 +24,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,4 +206,28 @@ func runWithoutCluster(t *testing.T, args ...string) (string, error) {
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(context.Background())
 	return out.String(), err
+}
+
+// An exported file's settings reach the terminal escaped: a crafted mtls or arrival string
+// can neither set the clipboard (OSC 52) nor print a line of its own.
+func TestCompareEscapesAFilesSettings(t *testing.T) {
+	crafted := "Enabled\x1b]52;c;ZXZpbA==\x07\nverdict: faster\u202e"
+	out := comparisonTable(Comparison{A: "main.json", B: "perfrun/x", SettingsDiffer: []string{"mtls: " + crafted + " vs Enabled"}})
+	for _, bad := range []string{"\x1b", "\x07", "\u202e", "\nverdict: faster"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("compare printed %q raw:\n%q", bad, out)
+		}
+	}
+	if !strings.Contains(out, "settings differ: mtls: Enabled") {
+		t.Errorf("the difference itself is gone:\n%q", out)
+	}
+}
+
+// Compare without a gate (as a test or a library caller uses it) reports every shared figure.
+func TestCompareWithoutAGate(t *testing.T) {
+	a, b := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), sampleResult("14.0ms", "13.6ms", "14.5ms", "450m")
+	diffs := Compare(a, b, nil)
+	if !slices.ContainsFunc(diffs, func(d Difference) bool { return d.Figure == "added p90" && d.Verdict == VerdictSlower }) {
+		t.Errorf("no slower added p90 in %+v", diffs)
+	}
 }

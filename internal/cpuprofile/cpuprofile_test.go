@@ -19,6 +19,8 @@ package cpuprofile
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -214,5 +216,53 @@ func TestParseRefuses(t *testing.T) {
 	}
 	if bomb.Len() > result.MaxProfileBytes {
 		t.Fatalf("the bomb is %d bytes: not testing the decompressed bound", bomb.Len())
+	}
+}
+
+// 15 MiB of empty samples gzip to ~15 KiB; pprof's parser builds a struct for each before
+// it validates anything (~1.1 GiB). The shape scan refuses it first, in a few MiB.
+func TestASampleBombIsRefusedBeforeItIsDecoded(t *testing.T) {
+	raw := bytes.Repeat([]byte{byte(profileSample)<<3 | 2, 0}, 15<<20/2) // field 2, length 0
+	var bomb bytes.Buffer
+	gz := gzip.NewWriter(&bomb)
+	_, _ = gz.Write(raw)
+	_ = gz.Close()
+	if bomb.Len() > result.MaxProfileBytes {
+		t.Fatalf("the bomb is %d bytes gzipped: past the size bound, not testing the shape", bomb.Len())
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Parse(bomb.Bytes())
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "samples") {
+		t.Fatalf("a sample bomb parsed, or was refused for another reason: %v", err)
+	}
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes gzipped, refused (%v) after allocating %d MiB", bomb.Len(), err, allocated>>20)
+	if allocated > 64<<20 {
+		t.Errorf("refusing the bomb allocated %d MiB: it was decoded", allocated>>20)
+	}
+	// A profile of daprd's size still parses.
+	if _, err := Parse(gzipped(t, known())); err != nil {
+		t.Errorf("a known profile refused: %v", err)
+	}
+}
+
+// One location of many inlined lines, in every sample: few bytes, but a report would walk
+// samples × lines frames. Refused by its shape.
+func TestAProfileOfTooManyFramesIsRefused(t *testing.T) {
+	var frames []string
+	names := make([]string, 2000)
+	for i := range names {
+		names[i] = fmt.Sprintf("f%d", i)
+	}
+	frames = append(frames, strings.Join(names, "+"))
+	var stacks []stack
+	for range 5000 {
+		stacks = append(stacks, stack{frames: frames, cpu: 10 * time.Millisecond})
+	}
+	if _, err := Parse(gzipped(t, synthetic(stacks...))); err == nil || !strings.Contains(err.Error(), "frames") {
+		t.Errorf("a profile of 5000 samples × 2000 lines: %v, want refused for its frames", err)
 	}
 }

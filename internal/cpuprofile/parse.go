@@ -38,7 +38,8 @@ const MaxUncompressedBytes = 16 << 20
 
 // Parse reads a pprof profile as daprd serves it (gzipped protobuf, or plain protobuf),
 // refusing one larger than result.MaxProfileBytes or than MaxUncompressedBytes once
-// decompressed, and one that is not a CPU profile.
+// decompressed, one whose shape (samples, locations, frames) passes the bounds of scan.go
+// before it is decoded, and one that is not a CPU profile.
 func Parse(data []byte) (*profile.Profile, error) {
 	if len(data) > result.MaxProfileBytes {
 		return nil, fmt.Errorf("a profile of %d bytes, more than %d", len(data), result.MaxProfileBytes)
@@ -60,6 +61,9 @@ func Parse(data []byte) (*profile.Profile, error) {
 			return nil, fmt.Errorf("the profile is gzipped twice: not what daprd serves")
 		}
 		data = raw
+	}
+	if why := shapeRefusal(data); why != "" {
+		return nil, fmt.Errorf("the profile is larger than a daprd profile can be: %s", why)
 	}
 	p, err := profile.ParseData(data)
 	if err != nil {

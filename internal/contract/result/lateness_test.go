@@ -26,6 +26,7 @@ func TestLatenessLimitIsATenthOfTheBaselineP50AtLeastTheFloor(t *testing.T) {
 	for _, c := range []struct{ p50, want time.Duration }{
 		{400 * time.Microsecond, LatenessFloor},
 		{20 * time.Millisecond, 2 * time.Millisecond},
+		{15 * time.Millisecond, LatenessFloor},
 	} {
 		if got := LatenessLimit(c.p50); got != c.want {
 			t.Errorf("LatenessLimit(%v) = %v, want %v", c.p50, got, c.want)
@@ -45,11 +46,11 @@ func TestLateTesterNamesThePathsPastTheLimit(t *testing.T) {
 		},
 	}
 	limit, late := s.LateTester()
-	if limit != time.Millisecond || len(late) != 1 || late[0].Variant != Dapr || late[0].TesterLagP99 != 2500*time.Microsecond {
-		t.Fatalf("limit %v, late %+v: want 1ms and the dapr path at 2.5ms", limit, late)
+	if limit != LatenessFloor || len(late) != 1 || late[0].Variant != Dapr || late[0].TesterLagP99 != 2500*time.Microsecond {
+		t.Fatalf("limit %v, late %+v: want the floor and the dapr path at 2.5ms", limit, late)
 	}
 	msg := LatenessMessage(limit, late, Variant.String)
-	for _, want := range []string{"dapr path p99 2.5ms", "limit of 1ms", "no added latency is claimed"} {
+	for _, want := range []string{"dapr path p99 2.5ms", "limit of 1.5ms", "no added latency is claimed"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}

@@ -41,3 +41,21 @@ func TestSidecarSkew(t *testing.T) {
 		}
 	}
 }
+
+func TestQuoteKeepsAUsersTextToOnePrintableLine(t *testing.T) {
+	got := Quote("by ci\x1b]52;c;ZXZpbA==\x07\nFailed: reason Forged\u202e é", 1024)
+	for _, bad := range []string{"\x1b", "\x07", "\n", "\u202e"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("%q kept %q", got, bad)
+		}
+	}
+	if !strings.HasPrefix(got, "by ci") || !strings.HasSuffix(got, "é") {
+		t.Errorf("%q lost the text itself", got)
+	}
+	if cut := Quote(strings.Repeat("é", 10), 5); cut != "éé…" {
+		t.Errorf("cut %q, want two whole characters and an ellipsis", cut)
+	}
+	if q := Quote("a\xffb", 10); q != "a\uFFFDb" {
+		t.Errorf("invalid UTF-8 gave %q", q)
+	}
+}

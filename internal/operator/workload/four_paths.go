@@ -37,6 +37,14 @@ const AnnotationListenAddresses = "dapr.io/sidecar-listen-addresses"
 // target's daprd (docs/concepts.md).
 const allAddresses = "0.0.0.0"
 
+// ExposesSidecar reports whether the run opens the target's daprd on the pod's address: a
+// four-path run's server-only path and a profiled run's capture need it. Its API (3500,
+// 50001) and profiler (7777) are then guarded only by the run's NetworkPolicy, so such a
+// run needs the operator to create policies (preflight refuses it otherwise).
+func ExposesSidecar(run *perfv1alpha1.PerfRun) bool {
+	return run.Spec.DaprEnabled() && (run.Spec.FourPaths() || run.Spec.Profiling != nil)
+}
+
 // exposeSidecarAPI lets the load tester reach the target's daprd on the pod's address, for
 // the server-sidecar-only path. The run's NetworkPolicy guards daprd's API ports: only the
 // run's own load tester may call them (NetworkPolicies).
