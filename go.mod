@@ -18,6 +18,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/yuin/gopher-lua v1.1.1
 	golang.org/x/net v0.49.0
+	golang.org/x/sys v0.40.0
 	golang.org/x/term v0.39.0
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/grpc v1.79.3
@@ -112,7 +113,6 @@ require (
 	golang.org/x/mod v0.32.0 // indirect
 	golang.org/x/oauth2 v0.34.0 // indirect
 	golang.org/x/sync v0.19.0 // indirect
-	golang.org/x/sys v0.40.0 // indirect
 	golang.org/x/text v0.33.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
 	golang.org/x/tools v0.41.0 // indirect
