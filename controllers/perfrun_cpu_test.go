@@ -158,7 +158,7 @@ var _ = Describe("A CPU-limit-bound run", func() {
 			}
 			r.StartUnix, r.Seconds, r.ActualQPS, r.Requests, r.Scheduled = t0.Unix()+int64(at), 10, qps, int64(qps*10), 10_000
 			r.Codes = map[string]int64{"200": r.Requests}
-			r.TesterLagP99Us = 930 // on time (within the 1.5 ms lateness limit): the path, not the tester, fell behind
+			r.TesterLagP99Us = 1930 // on time: the path, not the tester, fell behind
 			return r
 		}
 		// The Dapr path carried 984.5 of 1000 qps: saturated, its tester on time.

@@ -18,41 +18,45 @@ package result
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
 
 // LatenessFloor is the least LatenessLimit is. On the 2-vCPU machines this project runs on,
-// the paced load tester reached 0.43–0.89 ms at p99 in every run measured (loopback, the
-// demo at 1000 rps, the e2e suite at 200 and 500 rps, each node also carrying both daprds,
-// the app and Dapr's control plane), fortio's own Go-timer sleeps 1.37–2.54 ms
-// (docs/measurement.md). 1.5 ms keeps two-thirds of headroom over the paced tester on such a
-// node and sits inside the unpaced range: past it, the tester was short of CPU (or paced on
-// Go's timers), not merely at its clock's resolution.
-const LatenessFloor = 1500 * time.Microsecond
+// the paced load tester's lateness was 0.24–0.33 ms at p90 over a path's requests (the demo
+// at 1000 rps, the e2e suite at 200 rps), fortio's own Go-timer sleeps 1.24 ms (the demo
+// before the pacer): 1 ms tells a tester short of CPU, or sleeping on Go's timers, from one
+// merely at its clock's resolution, with three times the paced tester's p90 as headroom.
+const LatenessFloor = time.Millisecond
 
-// LatenessShare is the share of the baseline's p50 the tester's lateness may reach at p99.
+// LatenessShare is the share of the baseline's p50 the tester's lateness may reach at p90.
 const LatenessShare = 0.10
 
-// LatenessLimit is the most the load tester's own lateness may reach at p99, in any
-// repetition of any path, for the run to claim an added latency: a tenth of the baseline's
-// p50, never below LatenessFloor. Latency is timed from the scheduled send with nothing
-// taken off, so a late tester's delay is in every figure; beyond the limit it is too large
-// a share of what is measured, and no correction is made — the run says so instead.
+// LatenessPercentile is where a path's lateness is judged: over all its requests, at p90 — a
+// tester late on a tenth of its sends is systematically late. Its p99 is shown, not judged:
+// on a node shared with the system under test one busy second puts a repetition's p99 past
+// a millisecond (1.7 ms in one e2e run at 200 rps whose p90 was 0.25 ms), and that second's
+// delay is in the latency as any client's would be.
+const LatenessPercentile = 90
+
+// LatenessLimit is the most the load tester's own lateness may reach at LatenessPercentile
+// over any path's requests for the run to claim an added latency: a tenth of the baseline's
+// p50, never below LatenessFloor. Latency is timed from the scheduled send with nothing taken
+// off, so a late tester's delay is in every figure; beyond the limit it is too large a share
+// of what is measured, and no correction is made — the run says so instead.
 func LatenessLimit(baselineP50 time.Duration) time.Duration {
 	return max(time.Duration(LatenessShare*float64(baselineP50)), LatenessFloor)
 }
 
-// LatePath is a path whose load tester was later than the limit at p99 in some repetition.
+// LatePath is a path whose load tester was later than the limit.
 type LatePath struct {
 	Variant Variant
-	// TesterLagP99 is the path's highest repetition p99 of the tester's own lateness.
-	TesterLagP99 time.Duration
+	// TesterLag is the path's tester lateness at LatenessPercentile over all its requests.
+	TesterLag time.Duration
 }
 
 // LateTester returns the lateness limit of the run and the paths whose tester's own
-// lateness passed it at p99 in some repetition; no limit (0) without a baseline p50.
+// lateness passed it; no limit (0) without a baseline p50.
 func (s *Summary) LateTester() (limit time.Duration, late []LatePath) {
 	b, ok := s.MergedOf(Baseline)
 	if !ok {
@@ -63,16 +67,9 @@ func (s *Summary) LateTester() (limit time.Duration, late []LatePath) {
 		return 0, nil
 	}
 	limit = LatenessLimit(p50)
-	for _, r := range s.Runs {
-		lag := time.Duration(r.TesterLagP99Us) * time.Microsecond
-		if lag <= limit {
-			continue
-		}
-		i := slices.IndexFunc(late, func(l LatePath) bool { return l.Variant == r.Variant })
-		if i < 0 {
-			late = append(late, LatePath{Variant: r.Variant, TesterLagP99: lag})
-		} else {
-			late[i].TesterLagP99 = max(late[i].TesterLagP99, lag)
+	for _, m := range s.Merged {
+		if lag, ok := m.TesterLag.At(LatenessPercentile); ok && lag > limit {
+			late = append(late, LatePath{Variant: m.Variant, TesterLag: lag})
 		}
 	}
 	return limit, late
@@ -86,10 +83,10 @@ func LatenessMessage(limit time.Duration, late []LatePath, name func(Variant) st
 	}
 	var parts []string
 	for _, l := range late {
-		parts = append(parts, fmt.Sprintf("%s path p99 %v", name(l.Variant), l.TesterLagP99.Round(time.Microsecond)))
+		parts = append(parts, fmt.Sprintf("%s path p%d %v", name(l.Variant), LatenessPercentile, l.TesterLag.Round(time.Microsecond)))
 	}
-	return fmt.Sprintf("the load tester's own lateness passed its limit of %v (a tenth of the baseline's p50, at least %v): %s — "+
+	return fmt.Sprintf("the load tester's own lateness passed its limit of %v at p%d (a tenth of the baseline's p50, at least %v): %s — "+
 		"latency is timed from the scheduled send with nothing taken off, so no added latency is claimed; "+
 		"give the load tester more CPU (spec.loadTester.resources) or a node of its own",
-		limit.Round(time.Microsecond), LatenessFloor, strings.Join(parts, ", "))
+		limit.Round(time.Microsecond), LatenessPercentile, LatenessFloor, strings.Join(parts, ", "))
 }
