@@ -223,6 +223,9 @@ func TestATesterLateByMoreThanAGapSaturatesThePath(t *testing.T) {
 	if sat := within.Saturated(); len(sat) != 0 {
 		t.Errorf("saturated %+v: 12 ms is within the 16 ms gap", sat)
 	}
+	if m, _ := within.MergedOf(result.Dapr); durationOf(m.TesterLag, 99) < 11*time.Millisecond {
+		t.Errorf("tester lag p99 %v, want the 12 ms shown", durationOf(m.TesterLag, 99))
+	}
 	late := judge(20 * time.Millisecond)
 	sat := late.Saturated()
 	if len(sat) != 1 || sat[0].Variant != result.Dapr || sat[0].Rep != 1 || sat[0].TesterLagP99 < 19*time.Millisecond {
