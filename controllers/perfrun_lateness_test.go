@@ -36,7 +36,7 @@ var _ = Describe("A run whose load tester was late", func() {
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
 		// Every path carried the rate; the tester's own lateness on the Dapr path was 2.5 ms
 		// at p90 over its requests, past the limit (a tenth of a ~600 µs baseline p50: the
-		// 1 ms floor) and within the 16 ms gap (so no path is Saturated).
+		// 2 ms floor) and within the 16 ms gap (so no path is Saturated).
 		runs := []result.Run{
 			summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000),
 			summaryRun(result.Baseline, 1, 500), summaryRun(result.Dapr, 1, 1100),

@@ -323,12 +323,13 @@ type Result struct {
 
 	// testerLatenessLimit is the most the load tester's own lateness (testerLag) may reach
 	// at p90 over any path's requests for added to be claimed: a tenth of the baseline's
-	// p50, at least 1 ms. Latency is timed from the scheduled send with nothing taken off,
+	// p50, at least 2 ms. Latency is timed from the scheduled send with nothing taken off,
 	// so a late tester's delay is in every figure; its p99 is shown (paths), not judged.
 	// +optional
 	TesterLatenessLimit *metav1.Duration `json:"testerLatenessLimit,omitempty"`
 	// addedNotClaimed says why added is absent although every path carried the rate: the
-	// load tester was later than testerLatenessLimit (each path's testerLagP99 is in paths).
+	// load tester was later than testerLatenessLimit (the message gives each late path's
+	// p90; its p99 is in paths).
 	// +optional
 	AddedNotClaimed string `json:"addedNotClaimed,omitempty"`
 

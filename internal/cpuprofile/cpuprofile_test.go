@@ -247,6 +247,14 @@ func TestASampleBombIsRefusedBeforeItIsDecoded(t *testing.T) {
 	if _, err := Parse(gzipped(t, known())); err != nil {
 		t.Errorf("a known profile refused: %v", err)
 	}
+	// Two bytes pprof's parser skips (field 0) in front must not hide the bomb from the scan.
+	var hidden bytes.Buffer
+	gz = gzip.NewWriter(&hidden)
+	_, _ = gz.Write(append([]byte{0, 0}, raw...))
+	_ = gz.Close()
+	if _, err := Parse(hidden.Bytes()); err == nil || !strings.Contains(err.Error(), "malformed") {
+		t.Errorf("a bomb behind a malformed prefix: %v, want refused as malformed", err)
+	}
 }
 
 // One location of many inlined lines, in every sample: few bytes, but a report would walk

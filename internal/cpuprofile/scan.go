@@ -46,29 +46,40 @@ const (
 	locationLine    protowire.Number = 4
 )
 
-// shapeRefusal walks a profile's top-level fields and says why it is too large to decode,
-// or "" when it is within the bounds. Malformed wire bytes are left to pprof's parser.
+// shapeRefusal walks a profile's top-level fields and says why it is too large to decode, or
+// malformed, or "" when it is within the bounds. Malformed wire bytes are refused here, not
+// left to pprof's parser: it skips what it does not know (field 0 included), so a malformed
+// prefix would hide the rest of a bomb from this walk but not from the parser.
 func shapeRefusal(data []byte) string {
+	const malformed = "malformed protobuf wire bytes"
 	var samples, locations, functions, strings, refs, maxLines int
 	for len(data) > 0 {
 		num, typ, n := protowire.ConsumeTag(data)
 		if n < 0 {
-			return ""
+			return malformed
 		}
 		data = data[n:]
 		m := protowire.ConsumeFieldValue(num, typ, data)
 		if m < 0 {
-			return ""
+			return malformed
 		}
 		if typ == protowire.BytesType {
 			body, _ := protowire.ConsumeBytes(data[:m])
 			switch num {
 			case profileSample:
 				samples++
-				refs += countRepeated(body, sampleLocation)
+				k, ok := countRepeated(body, sampleLocation)
+				if !ok {
+					return malformed
+				}
+				refs += k
 			case profileLocation:
 				locations++
-				maxLines = max(maxLines, countRepeated(body, locationLine))
+				k, ok := countRepeated(body, locationLine)
+				if !ok {
+					return malformed
+				}
+				maxLines = max(maxLines, k)
 			case profileFunction:
 				functions++
 			case profileString:
@@ -94,18 +105,18 @@ func shapeRefusal(data []byte) string {
 }
 
 // countRepeated counts the elements of field num in a message: one per occurrence, or one
-// per varint of a packed run.
-func countRepeated(msg []byte, num protowire.Number) int {
+// per varint of a packed run; false for malformed wire bytes.
+func countRepeated(msg []byte, num protowire.Number) (int, bool) {
 	count := 0
 	for len(msg) > 0 {
 		n, typ, l := protowire.ConsumeTag(msg)
 		if l < 0 {
-			return count
+			return count, false
 		}
 		msg = msg[l:]
 		m := protowire.ConsumeFieldValue(n, typ, msg)
 		if m < 0 {
-			return count
+			return count, false
 		}
 		if n == num {
 			if typ == protowire.BytesType && num == sampleLocation {
@@ -113,7 +124,7 @@ func countRepeated(msg []byte, num protowire.Number) int {
 				for len(packed) > 0 {
 					_, k := protowire.ConsumeVarint(packed)
 					if k < 0 {
-						break
+						return count, false
 					}
 					packed = packed[k:]
 					count++
@@ -124,5 +135,5 @@ func countRepeated(msg []byte, num protowire.Number) int {
 		}
 		msg = msg[m:]
 	}
-	return count
+	return count, true
 }

@@ -25,7 +25,7 @@ import (
 func TestLatenessLimitIsATenthOfTheBaselineP50AtLeastTheFloor(t *testing.T) {
 	for _, c := range []struct{ p50, want time.Duration }{
 		{400 * time.Microsecond, LatenessFloor},
-		{20 * time.Millisecond, 2 * time.Millisecond},
+		{30 * time.Millisecond, 3 * time.Millisecond},
 		{5 * time.Millisecond, LatenessFloor},
 	} {
 		if got := LatenessLimit(c.p50); got != c.want {
@@ -50,12 +50,12 @@ func TestLateTesterNamesThePathsPastTheLimit(t *testing.T) {
 		t.Fatalf("limit %v, late %+v: want the floor and the dapr path at 2.5ms", limit, late)
 	}
 	msg := LatenessMessage(limit, late, Variant.String)
-	for _, want := range []string{"dapr path p90 2.5ms", "limit of 1ms at p90", "no added latency is claimed"} {
+	for _, want := range []string{"dapr path p90 2.5ms", "limit of 2ms at p90", "no added latency is claimed"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
 	}
-	s.Merged[1].TesterLag = lateness(1000, 9000)
+	s.Merged[1].TesterLag = lateness(2000, 9000)
 	if _, late := s.LateTester(); len(late) != 0 {
 		t.Errorf("late %+v: a p90 at the limit is within it, whatever the p99", late)
 	}
