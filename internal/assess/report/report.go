@@ -171,7 +171,7 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 	}
 	if a := sum.Added; a != nil && len(res.Saturated) == 0 && !erroring {
 		if len(late) > 0 {
-			res.AddedNotClaimed = result.LatenessMessage(limit, late, func(v result.Variant) string { return PathName(run, v) })
+			res.AddedNotClaimed = latenessMessage(run, limit, late)
 		} else {
 			res.Added, res.AddedInterval = addedOf(a)
 		}
@@ -377,6 +377,19 @@ func SaturationMessage(res *perfv1alpha1.Result) string {
 			"so the added latency claimed is the limit's: a sidecar held at its limit, queueing at the requested rate"
 	}
 	return "saturated: " + strings.Join(parts, "; ") + " — the requested rate was not carried, so no added latency is claimed"
+}
+
+// latenessMessage says why a run claims no added latency when its load tester was later
+// than its limit.
+func latenessMessage(run *perfv1alpha1.PerfRun, limit time.Duration, late []result.LatePath) string {
+	var parts []string
+	for _, l := range late {
+		parts = append(parts, fmt.Sprintf("%s path p%d %v", PathName(run, l.Variant), result.LatenessPercentile, l.TesterLag.Round(time.Microsecond)))
+	}
+	return fmt.Sprintf("the load tester's own lateness passed its limit of %v at p%d (a tenth of the baseline's p50, at least %v): %s — "+
+		"latency is timed from the scheduled send with nothing taken off, so no added latency is claimed; "+
+		"give the load tester more CPU (spec.loadTester.resources) or a node of its own",
+		limit.Round(time.Microsecond), result.LatenessPercentile, result.LatenessFloor, strings.Join(parts, ", "))
 }
 
 // TesterLate reports whether a saturated path's load tester itself was late beyond its

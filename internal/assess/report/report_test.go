@@ -368,3 +368,13 @@ func TestBoundedByNamesWhatLimitedTheLatency(t *testing.T) {
 		}
 	}
 }
+
+func TestLatenessMessageNamesEachLatePathAndTheLimit(t *testing.T) {
+	run := &perfv1alpha1.PerfRun{}
+	msg := latenessMessage(run, 2*time.Millisecond, []result.LatePath{{Variant: result.Dapr, TesterLag: 2500 * time.Microsecond}})
+	for _, want := range []string{"dapr path p90 2.5ms", "limit of 2ms at p90", "no added latency is claimed"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+}

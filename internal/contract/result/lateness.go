@@ -16,11 +16,7 @@ limitations under the License.
 
 package result
 
-import (
-	"fmt"
-	"strings"
-	"time"
-)
+import "time"
 
 // LatenessFloor is the least LatenessLimit is. On a 2-vCPU Intel Xeon node (2026-11-25) the
 // paced load tester's lateness at p90 over a path's requests was 0.24–0.36 ms with its run
@@ -77,20 +73,4 @@ func (s *Summary) LateTester() (limit time.Duration, late []LatePath) {
 		}
 	}
 	return limit, late
-}
-
-// LatenessMessage says why a run claims no added latency when its tester was late; name
-// turns a variant into the path's name as the reader knows it.
-func LatenessMessage(limit time.Duration, late []LatePath, name func(Variant) string) string {
-	if len(late) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, l := range late {
-		parts = append(parts, fmt.Sprintf("%s path p%d %v", name(l.Variant), LatenessPercentile, l.TesterLag.Round(time.Microsecond)))
-	}
-	return fmt.Sprintf("the load tester's own lateness passed its limit of %v at p%d (a tenth of the baseline's p50, at least %v): %s — "+
-		"latency is timed from the scheduled send with nothing taken off, so no added latency is claimed; "+
-		"give the load tester more CPU (spec.loadTester.resources) or a node of its own",
-		limit.Round(time.Microsecond), LatenessPercentile, LatenessFloor, strings.Join(parts, ", "))
 }
