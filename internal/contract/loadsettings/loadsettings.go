@@ -59,6 +59,10 @@ const (
 	// (dapr.io/enable-profiling) of the target's and of the load tester's own sidecar.
 	ProfileServerURL = "profile-server-url"
 	ProfileClientURL = "profile-client-url"
+	// DaprdMetricsClientURL and DaprdMetricsServerURL are the daprds' metrics pages, whose
+	// CPU counter the load tester reads at every measured run's edges.
+	DaprdMetricsClientURL = "daprd-metrics-client-url"
+	DaprdMetricsServerURL = "daprd-metrics-server-url"
 
 	GroupSize   = "group-size"
 	GroupIndex  = "group-index"

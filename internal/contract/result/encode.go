@@ -27,12 +27,13 @@ import (
 // not fit it drops detail step by step — per-run return codes become per-variant totals,
 // then each run's own percentiles go (the merged ones stay: they are the result; only the
 // spread over repetitions is lost), then an attribution's per-path intervals go (its three
-// parts stay; each path's latency is in the merged figures), then run start times go, then the error text is
+// parts stay; each path's latency is in the merged figures), then the daprds' CPU readings
+// go (the kubelet's counters remain), then run start times go, then the error text is
 // shortened — and as a last resort keeps
 // only the error. It never cuts JSON short. s is not modified.
 func Encode(s Summary) ([]byte, error) {
 	s.Version = SchemaVersion
-	steps := []func(*Summary){foldCodes, dropRunPercentiles, dropPathEstimates, dropTimes, shortenError}
+	steps := []func(*Summary){foldCodes, dropRunPercentiles, dropPathEstimates, dropDaprdCPU, dropTimes, shortenError}
 	for level := 0; ; level++ {
 		b, err := json.Marshal(s)
 		if err != nil {
@@ -131,6 +132,12 @@ func dropPathEstimates(s *Summary) {
 func dropRunPercentiles(s *Summary) {
 	for i := range s.Runs {
 		s.Runs[i].Percentiles = nil
+	}
+}
+
+func dropDaprdCPU(s *Summary) {
+	for i := range s.Runs {
+		s.Runs[i].DaprdCPU = nil
 	}
 }
 

@@ -144,6 +144,9 @@ type Run struct {
 	// Scheduled is the number of slots the schedule had; Scheduled − Requests were never
 	// sent (fortio stops at the end time) and are in the latency at the least they waited.
 	Scheduled int64 `json:"sc,omitempty"`
+	// DaprdCPU is the CPU each daprd used over the run, read at its exact edges; nil when
+	// no daprd was read (no sidecar, or an older load tester).
+	DaprdCPU *DaprdCPU `json:"dc,omitempty"`
 }
 
 // Unsent is the number of scheduled slots the run never sent.

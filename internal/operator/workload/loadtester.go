@@ -198,7 +198,10 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 		}
 	}
 	if spec.DaprEnabled() {
-		env = append(env, setting(ls.SidecarURL, sidecar))
+		env = append(env, setting(ls.SidecarURL, sidecar), setting(ls.DaprdMetricsClientURL, daprdMetricsURL("localhost")))
+		if targetIP != "" {
+			env = append(env, setting(ls.DaprdMetricsServerURL, daprdMetricsURL(targetIP)))
+		}
 	}
 	env = append(env, profilingEnv(run, targetIP)...)
 	if n := spec.LoadTester.EffectiveReplicas(); n > 1 {
@@ -213,6 +216,17 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 		)
 	}
 	return env
+}
+
+// SidecarMetricsPort is where daprd serves its Prometheus metrics (dapr.io/metrics-port's
+// default), on every address of its pod, as Prometheus scrapes it: the run's NetworkPolicy
+// leaves it open.
+const SidecarMetricsPort = 9090
+
+// daprdMetricsURL is the metrics page of the daprd at host, whose CPU counter the load tester
+// reads at every measured run's edges.
+func daprdMetricsURL(host string) string {
+	return fmt.Sprintf("http://%s/metrics", net.JoinHostPort(host, strconv.Itoa(SidecarMetricsPort)))
 }
 
 // setting is the variable that gives the load tester's setting its value.

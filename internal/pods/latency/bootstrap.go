@@ -25,6 +25,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/stats"
 )
 
 // Pair is one repetition's recordings of the two paths measured in it.
@@ -164,7 +165,7 @@ func EstimateContrast(terms []Term, percentiles []float64, resamples int, confid
 		_, wsd := meanSD(within)
 		_, rsd := meanSD(reps)
 		se := math.Sqrt(math.Max(rsd*rsd/float64(len(reps)), wsd*wsd))
-		half := StudentT(1-(1-confidence)/2, len(reps)-1) * se
+		half := stats.StudentT(1-(1-confidence)/2, len(reps)-1) * se
 		est.LowUs, est.HighUs = int64(math.Floor(point-half)), int64(math.Ceil(point+half))
 		return est
 	}

@@ -316,17 +316,6 @@ func TestEstimateAddedResamplesBlocksNotRequests(t *testing.T) {
 	}
 }
 
-func TestStudentTQuantiles(t *testing.T) {
-	for _, c := range []struct {
-		df   int
-		want float64
-	}{{1, 12.706}, {2, 4.303}, {4, 2.776}, {9, 2.262}, {30, 2.042}, {1000, 1.962}} {
-		if got := StudentT(0.975, c.df); math.Abs(got-c.want) > 0.002 {
-			t.Errorf("t(0.975, %d) = %.4f, want %.3f", c.df, got, c.want)
-		}
-	}
-}
-
 func TestEstimateAddedNeedsAPair(t *testing.T) {
 	if _, ok := EstimateAdded(nil, []float64{50}, 100, DefaultConfidence); ok {
 		t.Error("an estimate from no pairs")

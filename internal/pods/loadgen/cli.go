@@ -125,6 +125,8 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.IntVar(&profile.Seconds, ls.ProfileSeconds, 0, "take a CPU profile of both daprd sidecars over this many seconds, centred in the first whole measured phase of the Dapr path (0: none)")
 	fs.StringVar(&profile.ServerURL, ls.ProfileServerURL, "", "the target's daprd profiling server (dapr.io/enable-profiling), e.g. http://10.0.0.7:7777")
 	fs.StringVar(&profile.ClientURL, ls.ProfileClientURL, "http://localhost:7777", "this pod's own daprd profiling server")
+	fs.StringVar(&cfg.DaprdMetrics.ClientURL, ls.DaprdMetricsClientURL, "", "this pod's own daprd metrics page, e.g. http://localhost:9090/metrics: its CPU counter is read at every measured run's edges (empty: not read)")
+	fs.StringVar(&cfg.DaprdMetrics.ServerURL, ls.DaprdMetricsServerURL, "", "the target's daprd metrics page, e.g. http://10.0.0.7:9090/metrics (read by the group's leader only; empty: not read)")
 
 	err := fs.Parse(args)
 	if err == nil {

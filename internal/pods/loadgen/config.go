@@ -76,6 +76,8 @@ type Config struct {
 	Group *Group
 	// Profile takes a CPU profile of both daprd sidecars during the Dapr path; nil: none.
 	Profile *ProfileCapture
+	// DaprdMetrics are read at every measured run's edges for the daprds' own CPU.
+	DaprdMetrics DaprdMetrics
 }
 
 // Validate checks a Config before any load is sent.
@@ -125,6 +127,11 @@ func (c *Config) Validate() error {
 			if parsed, err := url.Parse(u); u != "" && (err != nil || parsed.Scheme != "http" || parsed.Host == "") {
 				errs = append(errs, fmt.Errorf("%s must be an http://HOST:PORT URL to profile, got %q", name, u))
 			}
+		}
+	}
+	for name, u := range map[string]string{"--daprd-metrics-client-url": c.DaprdMetrics.ClientURL, "--daprd-metrics-server-url": c.DaprdMetrics.ServerURL} {
+		if parsed, err := url.Parse(u); u != "" && (err != nil || parsed.Scheme != "http" || parsed.Host == "") {
+			errs = append(errs, fmt.Errorf("%s must be an http://HOST:PORT/metrics URL, got %q", name, u))
 		}
 	}
 	return errors.Join(errs...)

@@ -53,6 +53,9 @@ func mergePods(pods []measured) measured {
 			m.Scheduled += r.Scheduled
 			m.ActualQPS += r.ActualQPS
 			m.Seconds = max(m.Seconds, r.Seconds)
+			if seen {
+				m.DaprdCPU = m.DaprdCPU.AddPod(r.DaprdCPU)
+			}
 			if r.StartUnix > 0 && r.StartUnix < m.StartUnix {
 				m.StartUnix = r.StartUnix
 			}

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -76,8 +77,9 @@ func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
 	defer sidecar.Close()
 
 	r := runCLI(t, "--qps=300", "--connections=4", "--duration=2s", "--warmup=400ms", "--repetitions=2",
-		"--payload-bytes=1024", "--baseline-url="+appURL+"/test", "--dapr-url="+appURL+"/test",
-		"--sidecar-url="+sidecar.URL, "--sidecar-wait=5s")
+		"--payload-bytes=1024", "--baseline-url="+appURL+"/test", "--dapr-url="+sidecar.URL+"/v1.0/invoke/target/method/test",
+		"--sidecar-url="+sidecar.URL, "--sidecar-wait=5s",
+		"--daprd-metrics-client-url="+sidecar.URL+"/metrics", "--daprd-metrics-server-url="+sidecar.URL+"/metrics")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
 	}
@@ -108,6 +110,7 @@ func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
 			prev = d.Microseconds()
 		}
 	}
+	checkDaprdCPU(t, s)
 	if got := sidecar.shutdowns.Load(); got != 1 {
 		t.Errorf("sidecar shutdowns = %d, want 1", got)
 	}
@@ -130,6 +133,31 @@ func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
 	checkHistogramsLine(t, s, r.stdout)
 	if app.Stats.Invocations.Load() < 4*500 {
 		t.Errorf("app saw %d invocations", app.Stats.Invocations.Load())
+	}
+}
+
+// checkDaprdCPU checks each run's daprd CPU against the stand-in's known answer: its
+// counter advances by standInCPUPerRequest for every request through it (the Dapr path's)
+// and by standInIdleCPU every second. Both URLs name the stand-in, so both readings match.
+func checkDaprdCPU(t *testing.T, s *result.Summary) {
+	t.Helper()
+	for _, run := range s.Runs {
+		c := run.DaprdCPU
+		if c == nil || c.ClientMs == nil || c.ServerMs == nil || c.ClientPods != 1 {
+			t.Fatalf("%s rep %d: daprd CPU %+v, want both daprds read by one pod", run.Variant, run.Rep, c)
+		}
+		want := standInIdleCPU * float64(c.WallMs)
+		if run.Variant == result.Dapr {
+			want += float64(run.Requests) * float64(standInCPUPerRequest.Microseconds()) / 1000
+		}
+		// The wall time is the meter's and the counter the stand-in's: a few ms apart at most.
+		if got := float64(*c.ClientMs); math.Abs(got-want) > 3 || *c.ServerMs != *c.ClientMs {
+			t.Errorf("%s rep %d: daprd CPU client %d ms, server %d ms over %d ms, want %.1f", run.Variant, run.Rep,
+				*c.ClientMs, *c.ServerMs, c.WallMs, want)
+		}
+		if seconds := float64(c.WallMs) / 1000; seconds < 0.9*run.Seconds || seconds > run.Seconds+1 {
+			t.Errorf("%s rep %d: daprd CPU read over %v s, the run lasted %v s", run.Variant, run.Rep, seconds, run.Seconds)
+		}
 	}
 }
 

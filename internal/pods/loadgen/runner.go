@@ -118,6 +118,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		}
 	}
 	halves := map[latency.Key]int{} // a split repetition's first half: its index in out.runs
+	meter := newDaprdMeter(cfg)
 	for phase, ph := range loadsettings.PhaseOrder(len(cfg.Targets), cfg.Repetitions, cfg.Duration) {
 		t, rep := cfg.Targets[ph.Path], ph.Rep
 		if err := m.meet(ctx, phase); err != nil {
@@ -131,6 +132,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, d)
 		prof.startAt(ctx, phase, d)
 		rec := newRecorder(ctx, cfg, d)
+		cpuBefore := meter.read(ctx)
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		if err != nil {
 			rec.Close()
@@ -138,6 +140,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		}
 		recorded := rec.Finish(scheduleOf(rec, cfg, d, res), res.StartTime.Add(res.ActualDuration))
 		run := toRun(t.Variant, rep, res)
+		run.DaprdCPU = meter.since(ctx, cpuBefore)
 		// Successes and failures as the recording split them (fortio's own test of a
 		// code), and every slot of the schedule.
 		run.Errors, run.Scheduled = recorded.Tally.Failed, recorded.Tally.Scheduled
@@ -176,6 +179,7 @@ func joinHalves(first, second result.Run, half time.Duration) result.Run {
 	}
 	out.MaxUs = max(first.MaxUs, second.MaxUs)
 	out.SecondHalfUnix = second.StartUnix
+	out.DaprdCPU = first.DaprdCPU.JoinHalves(second.DaprdCPU)
 	for code, n := range second.Codes {
 		out.Codes[code] += n
 	}

@@ -17,12 +17,14 @@ limitations under the License.
 package loadgen
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // sidecarStandIn is a TEST-ONLY stand-in for daprd (the real one needs a cluster, which the
@@ -37,10 +39,20 @@ type sidecarStandIn struct {
 	shutdowns atomic.Int32
 	mu        sync.Mutex
 	actorIDs  map[string]bool
+	// invoked counts the invocations it forwarded; its CPU counter (GET /metrics) is a
+	// known answer: cpuPerRequest for each of them plus idleCPU per second since it started.
+	invoked atomic.Int64
+	started time.Time
 }
 
+// The stand-in's known CPU: what its process_cpu_seconds_total advances by.
+const (
+	standInCPUPerRequest = 200 * time.Microsecond
+	standInIdleCPU       = 0.020 // CPU-seconds per second
+)
+
 func newSidecarStandIn(appURL string, healthy bool) *sidecarStandIn {
-	s := &sidecarStandIn{appURL: appURL, actorIDs: map[string]bool{}}
+	s := &sidecarStandIn{appURL: appURL, actorIDs: map[string]bool{}, started: time.Now()}
 	s.healthy.Store(healthy)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1.0/healthz/outbound", func(w http.ResponseWriter, _ *http.Request) {
@@ -55,6 +67,14 @@ func newSidecarStandIn(appURL string, healthy bool) *sidecarStandIn {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("/v1.0/actors/{type}/{id}/method/{method}", s.forwardActor)
+	mux.HandleFunc("/v1.0/invoke/{app}/method/{method}", func(w http.ResponseWriter, r *http.Request) {
+		s.invoked.Add(1)
+		s.forward(w, r, r.Method, "/"+r.PathValue("method"))
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, _ *http.Request) {
+		cpu := 3.5 + standInIdleCPU*time.Since(s.started).Seconds() + float64(s.invoked.Load())*standInCPUPerRequest.Seconds()
+		fmt.Fprintf(w, "# HELP go_goroutines x\ngo_goroutines 12\n# HELP %[1]s x\n# TYPE %[1]s counter\n%[1]s %[2]g\nprocess_cpu_seconds_total_extra 99\n", processCPU, cpu)
+	})
 	s.Server = httptest.NewServer(mux)
 	return s
 }
@@ -63,8 +83,12 @@ func (s *sidecarStandIn) forwardActor(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.actorIDs[r.PathValue("id")] = true
 	s.mu.Unlock()
-	path := "/actors/" + r.PathValue("type") + "/" + r.PathValue("id") + "/method/" + r.PathValue("method")
-	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPut, s.appURL+path, r.Body)
+	s.forward(w, r, http.MethodPut, "/actors/"+r.PathValue("type")+"/"+r.PathValue("id")+"/method/"+r.PathValue("method"))
+}
+
+// forward makes r's call to the app's path, as daprd would, and copies its answer back.
+func (s *sidecarStandIn) forward(w http.ResponseWriter, r *http.Request, method, path string) {
+	req, _ := http.NewRequestWithContext(r.Context(), method, s.appURL+path, r.Body)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)

@@ -14,7 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package latency
+// Package stats holds the small statistics the figures share: Student's t for intervals over
+// few repetitions.
+package stats
 
 import "math"
 
@@ -32,6 +34,29 @@ func StudentT(q float64, df int) float64 {
 		}
 	}
 	return (lo + hi) / 2
+}
+
+// MeanInterval is the mean of xs and its two-sided Student-t interval at confidence: what
+// the mean of these repetitions is, not where a further repetition would fall. false with
+// fewer than two.
+func MeanInterval(xs []float64, confidence float64) (mean, low, high float64, ok bool) {
+	n := len(xs)
+	for _, x := range xs {
+		mean += x
+	}
+	if n == 0 {
+		return 0, 0, 0, false
+	}
+	mean /= float64(n)
+	if n < 2 {
+		return mean, mean, mean, false
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	half := StudentT(1-(1-confidence)/2, n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
+	return mean, mean - half, mean + half, true
 }
 
 // tCDF is P(T ≤ x) for x ≥ 0, by the regularized incomplete beta function.

@@ -1,0 +1,175 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
+)
+
+// DaprdMetrics are the metrics endpoints (daprd's --metrics-port, /metrics) whose CPU
+// counter the load tester reads at every measured run's edges; an empty URL is not read.
+type DaprdMetrics struct {
+	ClientURL, ServerURL string
+}
+
+// processCPU is the Prometheus process collector's counter of the process's user and
+// system CPU, in seconds, which daprd serves with its own metrics.
+const processCPU = "process_cpu_seconds_total"
+
+// The bounds of one reading: a daprd that does not answer within readTimeout, or whose
+// metrics run past maxMetricsBytes, is not read for that run (and the run has no reading).
+const (
+	readTimeout     = 2 * time.Second
+	maxMetricsBytes = 8 << 20
+)
+
+// daprdMeter reads the daprds' CPU counters. Each reading costs daprd one rendering of its
+// metrics (a few ms of CPU, hypothesis from the page's size, not measured), of which at most
+// one falls inside a run's edges.
+type daprdMeter struct {
+	urls   DaprdMetrics
+	client *http.Client
+	log    io.Writer
+	failed map[string]bool // endpoints already reported unreadable: one log line each
+}
+
+// newDaprdMeter returns nil when there is nothing to read. In a group only the leader reads
+// the target's daprd: every pod reading it would count its CPU once per pod.
+func newDaprdMeter(cfg Config) *daprdMeter {
+	urls := cfg.DaprdMetrics
+	if g := cfg.Group; g != nil && g.Index != 0 {
+		urls.ServerURL = ""
+	}
+	if urls.ClientURL == "" && urls.ServerURL == "" {
+		return nil
+	}
+	return &daprdMeter{urls: urls, client: &http.Client{Timeout: readTimeout}, log: cfg.Log, failed: map[string]bool{}}
+}
+
+// daprdReading is the counters at one instant, in seconds; nil: not read.
+type daprdReading struct {
+	client, server *float64
+	at             time.Time
+}
+
+func (m *daprdMeter) read(ctx context.Context) daprdReading {
+	if m == nil {
+		return daprdReading{}
+	}
+	r := daprdReading{client: m.counter(ctx, m.urls.ClientURL), server: m.counter(ctx, m.urls.ServerURL)}
+	r.at = time.Now()
+	return r
+}
+
+// since is what the counters advanced by from before to now: the CPU of the run between.
+func (m *daprdMeter) since(ctx context.Context, before daprdReading) *result.DaprdCPU {
+	if m == nil {
+		return nil
+	}
+	after := m.read(ctx)
+	out := &result.DaprdCPU{WallMs: after.at.Sub(before.at).Milliseconds(), ClientMs: deltaMs(before.client, after.client),
+		ServerMs: deltaMs(before.server, after.server)}
+	if out.ClientMs != nil {
+		out.ClientPods = 1
+	}
+	if out.ClientMs == nil && out.ServerMs == nil {
+		return nil
+	}
+	return out
+}
+
+// deltaMs is b − a in milliseconds; nil when either is missing or the counter went back
+// (the daprd restarted between the readings: its CPU over the run is unknown).
+func deltaMs(a, b *float64) *int64 {
+	if a == nil || b == nil || *b < *a {
+		return nil
+	}
+	d := int64(math.Round((*b - *a) * 1000))
+	return &d
+}
+
+// counter reads processCPU from one endpoint; nil when it cannot be read.
+func (m *daprdMeter) counter(ctx context.Context, url string) *float64 {
+	if url == "" {
+		return nil
+	}
+	v, err := readProcessCPU(ctx, m.client, url)
+	if err != nil {
+		if !m.failed[url] {
+			m.failed[url] = true
+			logf(m.log, "daprd CPU: not read from %s (%v); runs without a reading have no daprd CPU figure", url, err)
+		}
+		return nil
+	}
+	return &v
+}
+
+// readProcessCPU fetches a Prometheus text page and returns its processCPU sample.
+func readProcessCPU(ctx context.Context, client *http.Client, url string) (float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	return scanProcessCPU(io.LimitReader(resp.Body, maxMetricsBytes))
+}
+
+// scanProcessCPU finds the processCPU sample in a Prometheus text exposition: the line
+// "process_cpu_seconds_total VALUE" (labels, if any, ignored: a process has one).
+func scanProcessCPU(r io.Reader) (float64, error) {
+	s := bufio.NewScanner(r)
+	s.Buffer(make([]byte, 64<<10), 1<<20)
+	for s.Scan() {
+		rest, ok := strings.CutPrefix(s.Text(), processCPU)
+		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '{') {
+			continue
+		}
+		if i := strings.LastIndexByte(rest, '}'); i >= 0 {
+			rest = rest[i+1:]
+		}
+		fields := strings.Fields(rest)
+		if len(fields) == 0 {
+			return 0, fmt.Errorf("%s without a value", processCPU)
+		}
+		v, err := strconv.ParseFloat(fields[0], 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return 0, fmt.Errorf("%s %q is not a CPU time", processCPU, fields[0])
+		}
+		return v, nil
+	}
+	if err := s.Err(); err != nil {
+		return 0, err
+	}
+	return 0, fmt.Errorf("no %s on the page", processCPU)
+}
