@@ -486,6 +486,22 @@ type SidecarCost struct {
 	// node the sidecar ran on (a split load's client sidecars: the leader's).
 	// +optional
 	Node string `json:"node,omitempty"`
+	// atQPS, arrival and throttledPercent say what the cost was measured under: the
+	// measured path's rate of completed requests (a decimal string), its arrival
+	// (Synchronized or Uniform) and the share of CFS periods in which the sidecar was
+	// throttled ("0.0" without a limit's stalls). A sidecar's cost per request depends on all
+	// three, so costs compare only between like tags (kubectl daprbench compare).
+	// +optional
+	AtQPS string `json:"atQPS,omitempty"`
+	// +optional
+	Arrival string `json:"arrival,omitempty"`
+	// +optional
+	ThrottledPercent string `json:"throttledPercent,omitempty"`
+	// daprd is the same cost from daprd's own CPU counter, read by the load tester at each
+	// repetition's exact edges: per repetition, with an interval, and the idle floor apart.
+	// cpuPerRequest above is the kubelet's (this one's mean when the kubelet's is missing).
+	// +optional
+	Daprd *DaprdCost `json:"daprd,omitempty"`
 }
 
 // PathAccounting is every scheduled request of one path, over its repetitions.

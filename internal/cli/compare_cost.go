@@ -17,9 +17,11 @@ limitations under the License.
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/regression"
@@ -81,12 +83,21 @@ func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 		if machinesDiffer {
 			rawVerdict = "raw CPU: machines differ"
 		}
+		unlike := unlikeCosts(x, y)
+		if unlike != "" {
+			rawVerdict = "not like for like: " + unlike
+		}
 		va, vb := x.CPUPerRequest.Duration, y.CPUPerRequest.Duration
 		out = append(out, Difference{Figure: role + " CPU per request", A: va.String(), B: vb.String(),
 			Change: changeText(float64(va), float64(vb), (vb - va).String()), Verdict: rawVerdict})
+		if x.Daprd != nil && y.Daprd != nil {
+			da, db := x.Daprd.CPUPerRequest.Duration, y.Daprd.CPUPerRequest.Duration
+			out = append(out, Difference{Figure: role + " CPU per request (daprd's counter)", A: daprdCostCell(x.Daprd), B: daprdCostCell(y.Daprd),
+				Change: changeText(float64(da), float64(db), (db - da).String()), Verdict: cmp.Or(unlike, "intervals: each run's own repetitions, not a rerun's")})
+		}
 		ua, errA := strconv.ParseFloat(x.CPUPerRequestUnits, 64)
 		ub, errB := strconv.ParseFloat(y.CPUPerRequestUnits, 64)
-		if errA == nil && errB == nil && unitsCompare {
+		if errA == nil && errB == nil && unitsCompare && unlike == "" {
 			out = append(out, Difference{Figure: role + " cost per request (calibration units)", A: fmtUnits(ua, 2), B: fmtUnits(ub, 2),
 				Change: changeText(ua, ub, fmt.Sprintf("%+.2f", ub-ua)), Verdict: "-"})
 		}
@@ -95,3 +106,48 @@ func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 }
 
 func fmtUnits(v float64, decimals int) string { return strconv.FormatFloat(v, 'f', decimals, 64) }
+
+// likeRate is how far two costs' rates may lie apart and still compare: a sidecar's CPU per
+// request falls as its rate rises (its idle floor spreads over more requests).
+const likeRate = 0.10
+
+// unlikeCosts says why two costs do not compare — measured at rates more than likeRate
+// apart, under different arrivals, or one throttled by its limit and the other not —
+// empty when they do, or when either lacks its tags (a result from before they existed).
+func unlikeCosts(a, b perfv1alpha1.SidecarCost) string {
+	var why []string
+	ra, errA := strconv.ParseFloat(a.AtQPS, 64)
+	rb, errB := strconv.ParseFloat(b.AtQPS, 64)
+	if errA == nil && errB == nil && ra > 0 && math.Abs(rb-ra)/ra > likeRate {
+		why = append(why, fmt.Sprintf("%s vs %s rps", a.AtQPS, b.AtQPS))
+	}
+	if a.Arrival != "" && b.Arrival != "" && a.Arrival != b.Arrival {
+		why = append(why, a.Arrival+" vs "+b.Arrival+" arrival")
+	}
+	ta, errA := strconv.ParseFloat(a.ThrottledPercent, 64)
+	tb, errB := strconv.ParseFloat(b.ThrottledPercent, 64)
+	if errA == nil && errB == nil && (ta >= throttledShare) != (tb >= throttledShare) {
+		why = append(why, fmt.Sprintf("throttled in %s%% vs %s%% of periods", a.ThrottledPercent, b.ThrottledPercent))
+	}
+	return strings.Join(why, ", ")
+}
+
+// throttledShare is the share of CFS periods, in percent, from which a cost counts as
+// measured under its limit.
+const throttledShare = 1.0
+
+// daprdCostCell is a daprd cost and its interval over the run's repetitions.
+func daprdCostCell(d *perfv1alpha1.DaprdCost) string {
+	if d.Low == nil || d.High == nil {
+		return d.CPUPerRequest.Duration.String()
+	}
+	return fmt.Sprintf("%s [%s, %s]", d.CPUPerRequest.Duration, d.Low.Duration, d.High.Duration)
+}
+
+// costTags is what a cost was measured under, e.g. "1000.0 rps, Synchronized, throttled 0.0%".
+func costTags(c perfv1alpha1.SidecarCost) string {
+	if c.AtQPS == "" {
+		return "-"
+	}
+	return fmt.Sprintf("%s rps, %s, throttled %s%%", c.AtQPS, c.Arrival, c.ThrottledPercent)
+}

@@ -91,3 +91,43 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 		}
 	}
 }
+
+// Costs measured at different rates, arrivals or throttled shares are not compared as if
+// they were one figure: the verdict says why, and no calibration-units change is offered.
+func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
+	tagged := func(qps, arrival, throttled string, cost time.Duration) *perfv1alpha1.PerfRun {
+		r := costedRun("50000", cost, "10.00")
+		c := &r.Status.Result.SidecarCost[0]
+		c.AtQPS, c.Arrival, c.ThrottledPercent = qps, arrival, throttled
+		c.Daprd = &perfv1alpha1.DaprdCost{CPUPerRequest: metav1.Duration{Duration: cost - 5*time.Microsecond},
+			Low: &metav1.Duration{Duration: cost - 15*time.Microsecond}, High: &metav1.Duration{Duration: cost + 5*time.Microsecond}}
+		return r
+	}
+	base := tagged("1000.0", "Synchronized", "0.0", 200*time.Microsecond)
+	for _, c := range []struct {
+		name  string
+		other *perfv1alpha1.PerfRun
+		why   string
+	}{
+		{"like", tagged("980.0", "Synchronized", "0.4", 210*time.Microsecond), ""},
+		{"rate", tagged("500.0", "Synchronized", "0.0", 260*time.Microsecond), "1000.0 vs 500.0 rps"},
+		{"arrival", tagged("1000.0", "Uniform", "0.0", 200*time.Microsecond), "Synchronized vs Uniform arrival"},
+		{"throttled", tagged("1000.0", "Synchronized", "63.0", 230*time.Microsecond), "throttled in 0.0% vs 63.0% of periods"},
+	} {
+		rows := map[string]Difference{}
+		for _, d := range CompareCost(base, c.other) {
+			rows[d.Figure] = d
+		}
+		raw, units := rows["serverSidecar CPU per request"], rows["serverSidecar cost per request (calibration units)"]
+		daprd := rows["serverSidecar CPU per request (daprd's counter)"]
+		if c.why == "" {
+			if raw.Verdict != "-" || units.Figure == "" || daprd.A != "195µs [185µs, 205µs]" {
+				t.Errorf("%s: raw %+v, units %+v, daprd %+v: want compared", c.name, raw, units, daprd)
+			}
+			continue
+		}
+		if raw.Verdict != "not like for like: "+c.why || units.Figure != "" || daprd.Verdict != c.why {
+			t.Errorf("%s: raw %+v, units %+v, daprd %+v: want not like for like (%s)", c.name, raw, units, daprd, c.why)
+		}
+	}
+}

@@ -606,9 +606,21 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 		s.table(cpu)
 	}
 	cost := htmlTable{ID: "sidecar-cost", Caption: "Sidecar CPU per request",
-		Header: []string{"Role", "CPU per request", "In calibration units", "The CPU limit sustains (qps)", "Node"}}
+		Header: []string{"Role", "CPU per request (kubelet)", "daprd's own counter, per repetition", "Idle floor", "Marginal", "Measured at",
+			"In calibration units", "The CPU limit sustains (qps)", "Node"}}
 	for _, c := range res.SidecarCost {
-		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), orDash(c.CPUPerRequestUnits), orDash(c.LimitSustainsQPS), orDash(c.Node))
+		own, idle, marginal := "-", "-", "-"
+		if d := c.Daprd; d != nil {
+			own = daprdCostCell(d)
+			if d.IdleCPU != nil {
+				idle = d.IdleCPU.String()
+			}
+			if d.MarginalPerRequest != nil {
+				marginal = d.MarginalPerRequest.Duration.String()
+			}
+		}
+		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), own, idle, marginal, costTags(c),
+			orDash(c.CPUPerRequestUnits), orDash(c.LimitSustainsQPS), orDash(c.Node))
 	}
 	s.table(cost)
 	for _, part := range []struct {

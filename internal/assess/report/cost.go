@@ -26,41 +26,63 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/pods/calibrate"
 )
 
-// sidecarCosts is each sidecar's CPU per completed request of the measured path, from the
-// counters over its runs, and the rate the spec's sidecar CPU limit sustains at that cost.
-// completedQPS is the measured path's rate of completed requests. Nil without counters.
-func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, completedQPS float64) []perfv1alpha1.SidecarCost {
+// sidecarCosts is each sidecar's CPU per completed request of the measured path — from the
+// kubelet's counters over its runs, and from daprd's own counter at each repetition's edges
+// (DaprdCost) — and the rate the spec's sidecar CPU limit sustains at that cost, tagged with
+// the rate, arrival and throttling it was measured under. completedQPS is the measured
+// path's rate of completed requests. Nil with neither source.
+func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, sum *result.Summary, completedQPS float64) []perfv1alpha1.SidecarCost {
 	env := run.Status.Environment
 	if env == nil {
 		env = &perfv1alpha1.Environment{}
 	}
 	nodeOf := map[usage.Role]string{usage.ServerSidecar: env.TargetNode, usage.ClientSidecar: env.LoadTesterNode}
-	if cpu == nil || completedQPS <= 0 {
+	if completedQPS <= 0 {
 		return nil
 	}
 	var out []perfv1alpha1.SidecarCost
 	for _, role := range []usage.Role{usage.ServerSidecar, usage.ClientSidecar} {
-		for _, c := range cpu.Measured {
-			if c.Role != string(role) || c.CPU.MilliValue() <= 0 {
-				continue
+		var kubelet *perfv1alpha1.ContainerCPU
+		if cpu != nil {
+			for i, c := range cpu.Measured {
+				if c.Role == string(role) && c.CPU.MilliValue() > 0 {
+					kubelet = &cpu.Measured[i]
+				}
 			}
-			// m millicores are m/1000 CPU-seconds each second, over completedQPS requests.
-			perRequest := time.Duration(float64(c.CPU.MilliValue()) / 1000 / completedQPS * float64(time.Second))
-			cost := perfv1alpha1.SidecarCost{Role: c.Role, CPUPerRequest: metav1.Duration{Duration: perRequest.Round(time.Microsecond / 10)}}
-			if limit := run.Spec.Dapr.Sidecar.CPULimit; limit != nil && perRequest > 0 {
-				sustains := limit.AsApproximateFloat64() / perRequest.Seconds()
-				cost.LimitSustainsQPS = formatQPS(math.Floor(sustains))
-			}
-			cost.Node = nodeOf[role]
-			if perCPUSecond, ok := calibrationOf(env, cost.Node); ok {
-				cost.CPUPerRequestUnits = strconv.FormatFloat(calibrate.Units(perRequest, perCPUSecond), 'f', 2, 64)
-			}
-			out = append(out, cost)
 		}
+		daprd := daprdCost(sum, role, MeasuredVariant(run))
+		var perRequest time.Duration
+		switch {
+		case kubelet != nil:
+			// m millicores are m/1000 CPU-seconds each second, over completedQPS requests.
+			perRequest = time.Duration(float64(kubelet.CPU.MilliValue()) / 1000 / completedQPS * float64(time.Second))
+		case daprd != nil:
+			perRequest = daprd.CPUPerRequest.Duration
+		default:
+			continue
+		}
+		cost := perfv1alpha1.SidecarCost{Role: string(role), CPUPerRequest: metav1.Duration{Duration: perRequest.Round(time.Microsecond / 10)},
+			AtQPS: formatQPS(completedQPS), Arrival: string(run.Spec.Load.EffectiveArrival()), ThrottledPercent: "0.0", Daprd: daprd}
+		if kubelet != nil && kubelet.ThrottledPeriodsPercent != "" {
+			cost.ThrottledPercent = kubelet.ThrottledPeriodsPercent
+		}
+		if daprd != nil && kubelet != nil {
+			daprd.KubeletDifferencePercent = kubeletDifference(perRequest, daprd.CPUPerRequest.Duration)
+		}
+		if limit := run.Spec.Dapr.Sidecar.CPULimit; limit != nil && perRequest > 0 {
+			sustains := limit.AsApproximateFloat64() / perRequest.Seconds()
+			cost.LimitSustainsQPS = formatQPS(math.Floor(sustains))
+		}
+		cost.Node = nodeOf[role]
+		if perCPUSecond, ok := calibrationOf(env, cost.Node); ok {
+			cost.CPUPerRequestUnits = strconv.FormatFloat(calibrate.Units(perRequest, perCPUSecond), 'f', 2, 64)
+		}
+		out = append(out, cost)
 	}
 	return out
 }
@@ -89,6 +111,9 @@ func CostMessage(res *perfv1alpha1.Result) string {
 		if c.CPUPerRequestUnits != "" {
 			part += fmt.Sprintf(" = %s calibration units", c.CPUPerRequestUnits)
 		}
+		if d := c.Daprd; d != nil {
+			part += " (daprd's own counter: " + daprdCostText(d) + ")"
+		}
 		if c.LimitSustainsQPS != "" {
 			part += fmt.Sprintf(" (its CPU limit sustains ~%s rps)", c.LimitSustainsQPS)
 		}
@@ -99,4 +124,17 @@ func CostMessage(res *perfv1alpha1.Result) string {
 		msg += fmt.Sprintf("; the added latency at %d rps is limit-bound: that of a sidecar held at its CPU limit", res.RequestedQPS)
 	}
 	return msg
+}
+
+// daprdCostText is a daprd's own cost in a few words: its mean with the interval over the
+// repetitions, and what it costs above its idle floor.
+func daprdCostText(d *perfv1alpha1.DaprdCost) string {
+	text := d.CPUPerRequest.Duration.String()
+	if d.Low != nil && d.High != nil {
+		text += fmt.Sprintf(" [%s, %s] over %d repetitions", d.Low.Duration, d.High.Duration, len(d.PerRepetition))
+	}
+	if d.MarginalPerRequest != nil && d.IdleCPU != nil {
+		text += fmt.Sprintf(", %s above its idle %s", d.MarginalPerRequest.Duration, d.IdleCPU)
+	}
+	return text
 }

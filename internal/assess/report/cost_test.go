@@ -19,6 +19,7 @@ package report
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,5 +105,77 @@ func TestCostPerRequestFromCountersOverThrottledAndUnthrottledRepetitions(t *tes
 	want = 1.45 / (2600 - 100) * 1e6
 	if got := float64(res.SidecarCost[0].CPUPerRequest.Nanoseconds()) / 1e3; math.Abs(got-want)/want > 0.01 {
 		t.Errorf("with 3,000 failed requests: %.1f µs, want %.1f µs", got, want)
+	}
+}
+
+// daprd's own counter, read at each repetition's edges, gives the cost per repetition: a
+// known answer of 200 µs a request above an idle floor of 20m, at 500 rps for 10 s
+// repetitions (5000 requests, 1000 ms + 200 ms idle), the baseline's 5 s repetitions idle.
+func TestDaprdCostPerRepetitionWithItsIdleFloorApart(t *testing.T) {
+	ms := func(v int64) *int64 { return &v }
+	dapr := func(rep int, extraMs int64) result.Run {
+		return result.Run{Variant: result.Dapr, Rep: rep, Seconds: 10, Requests: 5000, Errors: 0,
+			DaprdCPU: &result.DaprdCPU{ClientMs: ms(1200 + extraMs), ClientPods: 1, ServerMs: ms(1100 + extraMs), WallMs: 10_000}}
+	}
+	baseline := func(rep int) result.Run {
+		return result.Run{Variant: result.Baseline, Rep: rep, Seconds: 5, Requests: 2500,
+			DaprdCPU: &result.DaprdCPU{ClientMs: ms(100), ClientPods: 1, ServerMs: ms(50), WallMs: 5000}}
+	}
+	sum := &result.Summary{Runs: []result.Run{baseline(0), dapr(0, -50), dapr(1, 0), baseline(1), baseline(2), dapr(2, 50)}}
+
+	client := daprdCost(sum, usage.ClientSidecar, result.Dapr)
+	if client == nil {
+		t.Fatal("no client daprd cost")
+	}
+	var per []string
+	for _, d := range client.PerRepetition {
+		per = append(per, d.Duration.String())
+	}
+	if got := strings.Join(per, " "); got != "230µs 240µs 250µs" {
+		t.Errorf("per repetition %s, want 230µs 240µs 250µs", got)
+	}
+	// mean 240 µs, sd 10 µs, t(0.975, 2) = 4.303: ±24.8 µs.
+	if client.CPUPerRequest.Duration != 240*time.Microsecond || client.Low == nil || client.High == nil ||
+		client.Low.Duration != 215*time.Microsecond+200*time.Nanosecond || client.High.Duration != 264*time.Microsecond+800*time.Nanosecond {
+		t.Errorf("mean %v [%v, %v], want 240µs [215.2µs, 264.8µs]", client.CPUPerRequest.Duration, client.Low, client.High)
+	}
+	if client.IdleCPU == nil || client.IdleCPU.MilliValue() != 20 || client.MarginalPerRequest == nil ||
+		client.MarginalPerRequest.Duration != 200*time.Microsecond {
+		t.Errorf("idle %v, marginal %v; want 20m and 200µs", client.IdleCPU, client.MarginalPerRequest)
+	}
+	server := daprdCost(sum, usage.ServerSidecar, result.Dapr)
+	if server == nil || server.CPUPerRequest.Duration != 220*time.Microsecond || server.IdleCPU.MilliValue() != 10 ||
+		server.MarginalPerRequest.Duration != 200*time.Microsecond {
+		t.Errorf("server daprd cost %+v, want 220µs, idle 10m, marginal 200µs", server)
+	}
+
+	// A repetition without a reading, or a split load with one pod's daprd unread, gives no
+	// figure rather than one over part of the requests.
+	unread := &result.Summary{Runs: []result.Run{baseline(0), dapr(0, 0), {Variant: result.Dapr, Rep: 1, Requests: 5000}}}
+	if c := daprdCost(unread, usage.ClientSidecar, result.Dapr); c != nil {
+		t.Errorf("cost %+v from a run with a repetition unread", c)
+	}
+	split := &result.Summary{Runs: []result.Run{dapr(0, 0)}, Pods: []result.PodLoad{{Pod: 0}, {Pod: 1}}}
+	if c := daprdCost(split, usage.ClientSidecar, result.Dapr); c != nil {
+		t.Errorf("client cost %+v from one of two pods' daprds", c)
+	}
+	if c := daprdCost(split, usage.ServerSidecar, result.Dapr); c == nil || c.Low != nil || c.IdleCPU != nil {
+		t.Errorf("server cost %+v from one repetition: want a figure without interval or idle floor", c)
+	}
+
+	// Beside the kubelet's figure, tagged with what it was measured under.
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 500}}}
+	kubelet := &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{{Role: string(usage.ClientSidecar), CPU: resource.MustParse("126m")}}}
+	costs := sidecarCosts(run, kubelet, sum, 500)
+	if len(costs) != 2 || costs[0].Role != string(usage.ServerSidecar) || costs[0].CPUPerRequest.Duration != 220*time.Microsecond {
+		t.Fatalf("costs %+v: want the server's from daprd alone, then the client's", costs)
+	}
+	c := costs[1]
+	if c.CPUPerRequest.Duration != 252*time.Microsecond || c.Daprd == nil || c.Daprd.KubeletDifferencePercent != "5.0" ||
+		c.AtQPS != "500.0" || c.Arrival != "Synchronized" || c.ThrottledPercent != "0.0" {
+		t.Errorf("client cost %+v (daprd %+v): want the kubelet's 252µs, 5.0%% above daprd's, tagged 500.0 rps, Synchronized, 0.0%%", c, c.Daprd)
+	}
+	if msg := CostMessage(&perfv1alpha1.Result{SidecarCost: costs}); !strings.Contains(msg, "daprd's own counter: 240µs [215.2µs, 264.8µs] over 3 repetitions, 200µs above its idle 20m") {
+		t.Errorf("cost message %q does not give daprd's figure", msg)
 	}
 }

@@ -60,7 +60,7 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 	res.CPU = in.CPU
 	m, _ := repetitions.Of(in.Summary, MeasuredVariant(run))
 	addUsage(run, res, in.Usage, m.ActualQPS)
-	res.SidecarCost = sidecarCosts(run, in.CPU, completedRate(in.Summary, MeasuredVariant(run), m))
+	res.SidecarCost = sidecarCosts(run, in.CPU, in.Summary, completedRate(in.Summary, MeasuredVariant(run), m))
 	if in.CPU != nil {
 		bound, _ := ThrottledContainers(in.CPU.Measured)
 		res.LimitBound = len(bound) > 0

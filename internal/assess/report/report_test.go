@@ -157,8 +157,10 @@ func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
 	}
 	want := []perfv1alpha1.SidecarCost{
 		// In calibration units: 470 µs on node a (10,000 units/s), 120 µs on node b (5,000).
-		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitSustainsQPS: "1063.0", CPUPerRequestUnits: "4.70", Node: "a"},
-		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitSustainsQPS: "4166.0", CPUPerRequestUnits: "0.60", Node: "b"},
+		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitSustainsQPS: "1063.0", CPUPerRequestUnits: "4.70", Node: "a",
+			AtQPS: "1000.0", Arrival: "Synchronized", ThrottledPercent: "63.0"},
+		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitSustainsQPS: "4166.0", CPUPerRequestUnits: "0.60", Node: "b",
+			AtQPS: "1000.0", Arrival: "Synchronized", ThrottledPercent: "0.0"},
 	}
 	if !equality.Semantic.DeepEqual(res.SidecarCost, want) {
 		t.Errorf("sidecar cost %+v, want %+v", res.SidecarCost, want)
