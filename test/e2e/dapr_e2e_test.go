@@ -194,6 +194,10 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		}
 		Expect(u.SidecarPer1kQPS).NotTo(BeNil())
 		Expect(u.SidecarPer1kQPS.CPU.MilliValue()).To(BeNumerically(">", 0))
+		By("each daprd's own CPU counter, read at the repetition's edges, beside the kubelet's")
+		for _, role := range []string{"serverSidecar", "clientSidecar"} {
+			expectDaprdCost(res, role, 1, 50)
+		}
 		// The sidecar's limit holds: 500m at most, whatever the rate.
 		Expect(u.ServerSidecar.CPUMax.MilliValue()).To(BeNumerically("<=", 550))
 

@@ -60,6 +60,9 @@ var _ = Describe("The instrument's known answer", func() {
 			Expect(res.TesterLag).NotTo(BeNil(), name)
 			GinkgoWriter.Printf("%s: added %s; interval low %s high %s; tester lateness %s (limit %s)\n", name, summary(res.Added),
 				summary(&res.AddedInterval.Low), summary(&res.AddedInterval.High), summary(res.TesterLag), res.TesterLatenessLimit.Duration)
+			for _, role := range []string{"serverSidecar", "clientSidecar"} {
+				expectDaprdCost(res, role, 3, 0) // 10 s phases: the kubelet's 10-15 s refreshes barely cover them
+			}
 		}
 
 		// Every request of the Dapr path was held, and none of the baseline's (the same app,

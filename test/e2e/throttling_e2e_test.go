@@ -57,6 +57,41 @@ func sidecarCost(res *perfv1alpha1.Result, role string) perfv1alpha1.SidecarCost
 	return perfv1alpha1.SidecarCost{}
 }
 
+// expectDaprdCost checks a sidecar's cost from daprd's own CPU counter, read at each
+// repetition's edges: a figure per repetition, an interval from two of them, the idle floor
+// from the repetitions that bypass the daprd (the baseline's) and the marginal cost above it,
+// tagged with what it was measured under. kubeletWithin, when > 0, bounds how far the
+// kubelet's figure may lie from it, in percent: a guard against reading the wrong process or
+// unit, not a claim of agreement (docs/measurement.md has the measured agreement).
+func expectDaprdCost(res *perfv1alpha1.Result, role string, reps int, kubeletWithin float64) {
+	cost := sidecarCost(res, role)
+	d := cost.Daprd
+	ExpectWithOffset(1, d).NotTo(BeNil(), "%s: no cost from daprd's own counter: %+v", role, cost)
+	GinkgoWriter.Printf("%s: daprd's counter %s per request (per repetition %v, low %v, high %v), idle %v, marginal %v; kubelet %s (%s%% apart); at %s rps, %s, throttled %s%%\n",
+		role, d.CPUPerRequest.Duration, d.PerRepetition, d.Low, d.High, d.IdleCPU, d.MarginalPerRequest, cost.CPUPerRequest.Duration,
+		d.KubeletDifferencePercent, cost.AtQPS, cost.Arrival, cost.ThrottledPercent)
+	ExpectWithOffset(1, d.PerRepetition).To(HaveLen(reps), role)
+	for _, c := range d.PerRepetition {
+		ExpectWithOffset(1, c.Duration).To(BeNumerically(">", 0), role)
+	}
+	if reps > 1 {
+		ExpectWithOffset(1, d.Low).NotTo(BeNil(), role)
+		ExpectWithOffset(1, d.High).NotTo(BeNil(), role)
+		ExpectWithOffset(1, d.Low.Duration).To(BeNumerically("<=", d.CPUPerRequest.Duration), role)
+		ExpectWithOffset(1, d.High.Duration).To(BeNumerically(">=", d.CPUPerRequest.Duration), role)
+	}
+	ExpectWithOffset(1, d.IdleCPU).NotTo(BeNil(), "%s: the baseline's repetitions give the idle floor", role)
+	ExpectWithOffset(1, d.MarginalPerRequest).NotTo(BeNil(), role)
+	ExpectWithOffset(1, d.MarginalPerRequest.Duration).To(BeNumerically("<=", d.CPUPerRequest.Duration), role)
+	ExpectWithOffset(1, cost.AtQPS).NotTo(BeEmpty(), role)
+	ExpectWithOffset(1, cost.Arrival).NotTo(BeEmpty(), role)
+	if kubeletWithin > 0 {
+		ExpectWithOffset(1, d.KubeletDifferencePercent).NotTo(BeEmpty(), "%s: both CPU sources", role)
+		ExpectWithOffset(1, math.Abs(percent(d.KubeletDifferencePercent))).To(BeNumerically("<=", kubeletWithin),
+			"%s: the kubelet's %s against daprd's %s", role, cost.CPUPerRequest.Duration, d.CPUPerRequest.Duration)
+	}
+}
+
 // expectPerPodCPU checks a split load's CPU: for the roles every load-tester pod has, the
 // role's figure is the sum of its pods' own (±10%: rounding), and no pod's is more than a
 // node could give (two pods' counters subtracted from each other once read 22,111m). A
