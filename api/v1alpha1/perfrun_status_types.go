@@ -408,6 +408,14 @@ type Result struct {
 	// +listMapKey=path
 	// +optional
 	Saturated []SaturatedPath `json:"saturated,omitempty"`
+	// firstRepetitions shows, for the measured path and the baseline, the first
+	// repetition's p50 beside the later ones' range: whether the warm-up warmed. With
+	// three or more repetitions a first one slower than every later one by more than their
+	// spread and a tenth of their median is flagged cold.
+	// +listType=map
+	// +listMapKey=path
+	// +optional
+	FirstRepetitions []FirstRepetition `json:"firstRepetitions,omitempty"`
 	// restarts counts container restarts per role during the run.
 	// +optional
 	Restarts *Restarts `json:"restarts,omitempty"`
@@ -504,6 +512,20 @@ type SidecarCost struct {
 	Daprd *DaprdCost `json:"daprd,omitempty"`
 }
 
+// FirstRepetition is a path's first repetition beside its later ones.
+type FirstRepetition struct {
+	// path is dapr, baseline, direct, or a variant's name.
+	Path string `json:"path"`
+	// p50 of the first repetition, and the lowest and highest p50 of the later ones.
+	P50         metav1.Duration `json:"p50"`
+	LaterP50Min metav1.Duration `json:"laterP50Min"`
+	LaterP50Max metav1.Duration `json:"laterP50Max"`
+	// cold is true when the first repetition was slower than every later one by more than
+	// their spread and a tenth of their median: the warm-up did not warm the path.
+	// +optional
+	Cold bool `json:"cold,omitempty"`
+}
+
 // PathAccounting is every scheduled request of one path, over its repetitions.
 type PathAccounting struct {
 	// path is dapr, baseline, direct, or a variant's name.
@@ -594,7 +616,9 @@ type Spread struct {
 type IntervalBasis string
 
 const (
-	// IntervalBetweenRepetitions: two or more repetitions; the interval holds across reruns.
+	// IntervalBetweenRepetitions: two or more repetitions; the interval covers how this
+	// run's interleaved repetitions differ, not how far a fresh rerun can drift (an
+	// unchanged rerun's point has fallen outside it: docs/measurement.md).
 	IntervalBetweenRepetitions IntervalBasis = "BetweenRepetitions"
 	// IntervalWithinRunOnly: one repetition; the interval knows nothing of a rerun's drift.
 	IntervalWithinRunOnly IntervalBasis = "WithinRunOnly"

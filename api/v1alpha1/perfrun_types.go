@@ -312,8 +312,9 @@ type LoadSpec struct {
 	// +optional
 	Duration *metav1.Duration `json:"duration,omitempty"`
 
-	// warmup is an unmeasured run at a tenth of qps through the measured path before the
-	// measurements start, between 0s and 10m.
+	// warmup is an unmeasured run at qps through every measured path (split evenly over
+	// them) before the measurements start, between 0s and 10m. status.result
+	// .firstRepetitions shows whether it warmed.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`

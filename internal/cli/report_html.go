@@ -623,6 +623,14 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 			orDash(c.CPUPerRequestUnits), orDash(c.LimitSustainsQPS), orDash(c.Node))
 	}
 	s.table(cost)
+	if len(res.FirstRepetitions) > 0 {
+		first := htmlTable{ID: "first-repetition", Caption: "First repetition against the later ones (did the warm-up warm?)",
+			Header: []string{"Path", "First p50", "Later p50s", "Cold"}}
+		for _, f := range res.FirstRepetitions {
+			first.addText(f.Path, f.P50.Duration.String(), f.LaterP50Min.Duration.String()+" – "+f.LaterP50Max.Duration.String(), map[bool]string{true: "yes", false: "no"}[f.Cold])
+		}
+		s.table(first)
+	}
 	for _, part := range []struct {
 		id, caption string
 		u           *perfv1alpha1.ResourceUsage

@@ -179,6 +179,7 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 	if reps > 1 {
 		res.Spread = &spread
 	}
+	res.FirstRepetitions = firstRepetitions(run, sum)
 	res.Variants = variantsOf(run, sum)
 	if len(res.Saturated) == 0 && !erroring && res.AddedNotClaimed == "" {
 		res.Attribution = attributionOf(sum)
@@ -448,6 +449,9 @@ func Headline(res *perfv1alpha1.Result) string {
 	}
 	if res.AddedNotClaimed != "" {
 		msg += "; " + res.AddedNotClaimed
+	}
+	if w := WarmupMessage(res); w != "" {
+		msg += "; " + w
 	}
 	if res.Added != nil {
 		label := "added by Dapr"

@@ -107,7 +107,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.Float64Var(&cfg.QPS, ls.QPS, 0, "requested requests per second, across all connections")
 	fs.IntVar(&cfg.Connections, ls.Connections, 16, "concurrent connections")
 	fs.DurationVar(&cfg.Duration, ls.Duration, 60*time.Second, "duration of one measured run")
-	fs.DurationVar(&cfg.Warmup, ls.Warmup, 10*time.Second, "unmeasured warm-up at a tenth of qps, split over the targets")
+	fs.DurationVar(&cfg.Warmup, ls.Warmup, 10*time.Second, "unmeasured warm-up at qps, split over the targets")
 	fs.IntVar(&cfg.Repetitions, ls.Repetitions, 1, "measured runs per target")
 	fs.IntVar(&cfg.PayloadBytes, ls.PayloadBytes, 0, "size of a random request body (0: no body, a GET)")
 	fs.Float64Var(&cfg.Resolution, ls.Resolution, 0.0001, "latency histogram resolution in seconds (fortio -r)")

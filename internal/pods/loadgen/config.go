@@ -43,7 +43,8 @@ type Config struct {
 	QPS         float64
 	Connections int
 	Duration    time.Duration
-	// Warmup is spent at a tenth of QPS, split evenly over the targets, before measuring.
+	// Warmup is spent at QPS, split evenly over the targets, before measuring: a path warmed
+	// at a lower rate meets the measured rate's connection pools, heap and queues cold.
 	Warmup      time.Duration
 	Repetitions int
 	// PayloadBytes of random data, or Payload as a literal body (Payload wins when set).

@@ -111,8 +111,8 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 	if cfg.Warmup > 0 {
 		per := cfg.Warmup / time.Duration(len(cfg.Targets))
 		for _, t := range cfg.Targets {
-			logf(cfg.Log, "warm-up: %s %s at %.1f qps for %v", t.Variant, t.URL, warmupQPS(cfg.QPS), per)
-			if _, err := fortioRun(ctx, cfg, t, body, warmupQPS(cfg.QPS), per, "warmup", nil); err != nil {
+			logf(cfg.Log, "warm-up: %s %s at %.1f qps for %v", t.Variant, t.URL, cfg.QPS, per)
+			if _, err := fortioRun(ctx, cfg, t, body, cfg.QPS, per, "warmup", nil); err != nil {
 				return fmt.Errorf("warm-up of %s path: %w", t.Variant, err)
 			}
 		}
@@ -196,8 +196,6 @@ func planOf(cfg Config) map[latency.Key]bool {
 	}
 	return plan
 }
-
-func warmupQPS(qps float64) float64 { return math.Max(1, qps/10) }
 
 // newRecorder records one measured run of duration d; a fixed-rate run's recorder also
 // paces it (latency.Pacer), unless cfg.FortioPacing asks for fortio's own sleeps.
