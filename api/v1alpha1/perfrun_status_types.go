@@ -480,12 +480,13 @@ type SidecarCost struct {
 	// throttling delays a sidecar's work without changing its amount, so a limit-bound run
 	// measures it too (at the requested rate: per-request work may differ at other rates).
 	CPUPerRequest metav1.Duration `json:"cpuPerRequest"`
-	// limitSustainsQPS is the rate the sidecar's CPU limit sustains at that cost (limit /
-	// cost), a decimal string; absent without a limit. A throughput ceiling, not a
-	// comfortable rate: at it the sidecar uses its whole limit and is throttled in most
-	// periods, so latency there is a queue's.
+	// limitProjectedQPS is a projection, not a measurement: the rate the sidecar's CPU limit
+	// would carry at that cost with the sidecar at 80% of its limit (0.8 × limit / cost), a
+	// decimal string; absent without a limit. At 100% the queue never drains; at 80% a
+	// sidecar with this cost keeps up with bursts. A run held at its limit says what the limit
+	// actually carried: atQPS, with the latency in status.result.
 	// +optional
-	LimitSustainsQPS string `json:"limitSustainsQPS,omitempty"`
+	LimitProjectedQPS string `json:"limitProjectedQPS,omitempty"`
 	// cpuPerRequestUnits is cpuPerRequest in calibration units — how many units of the
 	// calibration workload that CPU time does on the sidecar's node (status.environment
 	// .calibration) — a decimal string: comparable across machines where CPU time is not.

@@ -501,10 +501,12 @@ type WorkloadSpec struct {
 	// image overrides the image (by default the operator's own, which holds every binary). It
 	// must lie under a prefix the operator allows (its own repository, or
 	// --allowed-image-prefixes). Only the characters of an image reference
-	// ([registry[:port]/]path[:tag][@digest]): it is repeated in conditions and summaries,
-	// where a control byte or markup would reach the reader.
+	// ([registry[:port]/]path[:tag][@digest]) in the grammar the kubelet parses
+	// (ImageReferencePattern): it is repeated in conditions and summaries, where a control
+	// byte or markup would reach the reader, and a name the kubelet cannot pull fails here,
+	// not minutes later as InvalidImageName.
 	// +kubebuilder:validation:MaxLength=512
-	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$`
+	// +kubebuilder:validation:Pattern=`^(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*(?::[0-9]+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,127})?(?:@(?:sha256:[a-f0-9]{64}|sha384:[a-f0-9]{96}|sha512:[a-f0-9]{128}))?$`
 	// +optional
 	Image string `json:"image,omitempty"`
 

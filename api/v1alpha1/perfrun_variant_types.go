@@ -60,9 +60,9 @@ type SidecarVariant struct {
 
 	// sidecarImage is the daprd image (dapr.io/sidecar-image); empty: the injector's. It must
 	// lie under a prefix the operator allows (--allowed-image-prefixes). Only the characters
-	// of an image reference, as spec.target.image.
+	// of an image reference, as spec.target.image (ImageReferencePattern).
 	// +kubebuilder:validation:MaxLength=512
-	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$`
+	// +kubebuilder:validation:Pattern=`^(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*(?::[0-9]+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,127})?(?:@(?:sha256:[a-f0-9]{64}|sha384:[a-f0-9]{96}|sha512:[a-f0-9]{128}))?$`
 	// +optional
 	SidecarImage string `json:"sidecarImage,omitempty"`
 
