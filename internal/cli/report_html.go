@@ -607,7 +607,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 	}
 	cost := htmlTable{ID: "sidecar-cost", Caption: "Sidecar CPU per request",
 		Header: []string{"Role", "CPU per request (kubelet)", "daprd's own counter, per repetition", "Idle floor", "Marginal", "Measured at",
-			"In calibration units", "The CPU limit sustains (qps)", "Node"}}
+			"In calibration units", "The CPU limit would carry at 80% (qps, projected)", "Node"}}
 	for _, c := range res.SidecarCost {
 		own, idle, marginal := "-", "-", "-"
 		if d := c.Daprd; d != nil {
@@ -620,7 +620,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 			}
 		}
 		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), own, idle, marginal, costTags(c),
-			orDash(c.CPUPerRequestUnits), orDash(c.LimitSustainsQPS), orDash(c.Node))
+			orDash(c.CPUPerRequestUnits), orDash(c.LimitProjectedQPS), orDash(c.Node))
 	}
 	s.table(cost)
 	if len(res.FirstRepetitions) > 0 {

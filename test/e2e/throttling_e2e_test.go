@@ -161,11 +161,11 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		GinkgoWriter.Printf("tight: serverSidecar %s CPU, %s%% of %d periods throttled (%s), over %ds; source %s\n",
 			sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Throttled.Duration, sc.Seconds, st.Result.CPU.Source)
 		Expect(percent(sc.ThrottledPeriodsPercent)).To(BeNumerically(">", 50))
-		// Limit-bound, it still says what Dapr costs: CPU per request, and the rate its limit sustains.
+		// Limit-bound, it still says what Dapr costs: CPU per request, and the rate its limit would carry.
 		Expect(st.Result.LimitBound).To(BeTrue(), describe(tight))
 		cost := sidecarCost(st.Result, "serverSidecar")
-		GinkgoWriter.Printf("tight: serverSidecar %s CPU per request (%s calibration units on %s), its limit sustains %s rps; calibration %+v\n",
-			cost.CPUPerRequest.Duration, cost.CPUPerRequestUnits, cost.Node, cost.LimitSustainsQPS, st.Environment.Calibration)
+		GinkgoWriter.Printf("tight: serverSidecar %s CPU per request (%s calibration units on %s), its limit would carry %s rps at 80%%; calibration %+v\n",
+			cost.CPUPerRequest.Duration, cost.CPUPerRequestUnits, cost.Node, cost.LimitProjectedQPS, st.Environment.Calibration)
 		Expect(st.Environment.Calibration).NotTo(BeEmpty(), "each node of the run scores itself before the load")
 		// In calibration units, unless the node's calibration ran mostly in a slow stretch
 		// (then it converts nothing, and says so with its slow windows).
@@ -177,7 +177,7 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 			Expect(cost.CPUPerRequestUnits).To(BeEmpty(), "units from a calibration with %d%% slow windows", st.Environment.Calibration[at].SlowWindowsPercent)
 		}
 		Expect(cost.CPUPerRequest.Duration).To(BeNumerically(">", 0))
-		Expect(strconv.ParseFloat(cost.LimitSustainsQPS, 64)).To(BeNumerically(">", 0))
+		Expect(strconv.ParseFloat(cost.LimitProjectedQPS, 64)).To(BeNumerically(">", 0))
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(
 			And(ContainSubstring("bounded by the CPU limit: "), MatchRegexp(`the CPU limit: [^;]*serverSidecar`)))
 		// The counters' CPU over the 60 s phase and metrics-server's windows inside it agree.

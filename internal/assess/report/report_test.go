@@ -157,16 +157,16 @@ func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
 	}
 	want := []perfv1alpha1.SidecarCost{
 		// In calibration units: 470 µs on node a (10,000 units/s), 120 µs on node b (5,000).
-		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitSustainsQPS: "1063.0", CPUPerRequestUnits: "4.70", Node: "a",
+		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitProjectedQPS: "851.0", CPUPerRequestUnits: "4.70", Node: "a",
 			AtQPS: "1000.0", Arrival: "Synchronized", ThrottledPercent: "63.0"},
-		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitSustainsQPS: "4166.0", CPUPerRequestUnits: "0.60", Node: "b",
+		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitProjectedQPS: "3333.0", CPUPerRequestUnits: "0.60", Node: "b",
 			AtQPS: "1000.0", Arrival: "Synchronized", ThrottledPercent: "0.0"},
 	}
 	if !equality.Semantic.DeepEqual(res.SidecarCost, want) {
 		t.Errorf("sidecar cost %+v, want %+v", res.SidecarCost, want)
 	}
 	h := Headline(res)
-	for _, part := range []string{"serverSidecar 470µs CPU per request = 4.70 calibration units (its CPU limit sustains ~1063.0 rps)", "limit-bound", "added by Dapr p90 40ms"} {
+	for _, part := range []string{"serverSidecar 470µs CPU per request = 4.70 calibration units (projected: its CPU limit would carry ~851.0 rps at 80% use)", "limit-bound", "added by Dapr p90 40ms"} {
 		if !strings.Contains(h, part) {
 			t.Errorf("headline %q lacks %q", h, part)
 		}
@@ -220,7 +220,7 @@ func TestALimitBoundRunThatFellBehindClaimsTheLimitsAddedLatency(t *testing.T) {
 	if got := res.Added.P90.Duration; got != 200*time.Millisecond {
 		t.Errorf("added p90 %s, want the summary's 200ms", got)
 	}
-	if len(res.SidecarCost) != 2 || res.SidecarCost[0].LimitSustainsQPS == "" {
+	if len(res.SidecarCost) != 2 || res.SidecarCost[0].LimitProjectedQPS == "" {
 		t.Errorf("sidecar cost %+v: what Dapr costs and what its limit sustains", res.SidecarCost)
 	}
 	h := Headline(res)
