@@ -22,6 +22,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -72,7 +73,24 @@ var _ = Describe("Cancelling", func() {
 		Expect(c.Message).To(Equal("cancelled: SIGINT in CI job 42"))
 		Eventually(stopped(job), 10*time.Second).Should(BeTrue(), "the load stops")
 		Expect(exists(run)()).To(BeTrue(), "the run stays, with its record")
+		target := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "doomed-target"}}
+		Expect(exists(target)()).To(BeTrue(), "a failed run keeps its pods for inspection (cleanup OnSuccess): its daprd was never opened")
 		Eventually(jobCount(next), 10*time.Second).Should(Equal(1), "the queued run takes the freed place")
+	})
+
+	It("removes a cancelled run's target whose daprd listened on the pod's address, whatever cleanup keeps", func() {
+		run := createRun(ns, "opened", perfv1alpha1.ScenarioServiceInvocation, exclusive, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Profiling = &perfv1alpha1.ProfilingSpec{Seconds: 5}
+			s.Cleanup = perfv1alpha1.CleanupNever
+		})
+		markAvailable(ns, "opened-target")
+		job := currentJobOf(run)
+		startLoad(run)
+		cancel(run, "seen enough")
+		failedWith(run, perfv1alpha1.ReasonCancelled)
+		target := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "opened-target"}}
+		Eventually(exists(target), 10*time.Second).Should(BeFalse(), "the target's opened daprd (API, profiler) is closed")
+		Expect(exists(job)()).To(BeTrue(), "the load tester's Job stays for inspection, as cleanup Never says")
 	})
 
 	It("ends a queued run before it creates anything", func() {

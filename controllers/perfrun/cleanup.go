@@ -37,12 +37,16 @@ import (
 )
 
 // cleanup deletes a finished run's children as spec.cleanup says. The PerfRun itself is
-// never deleted.
+// never deleted. Whatever spec.cleanup keeps, a run that did not succeed (cancelled, failed,
+// timed out) leaves no daprd opened on its pod's address behind (closeExposedSidecars).
 func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) error {
 	if !run.Finished() {
 		return nil
 	}
 	if err := r.stopLoad(ctx, run); err != nil {
+		return err
+	}
+	if err := r.closeExposedSidecars(ctx, run); err != nil {
 		return err
 	}
 	switch run.Spec.Cleanup {
@@ -88,6 +92,29 @@ func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) err
 	}
 	for _, obj := range children {
 		if err := r.deleteChild(ctx, run, obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closeExposedSidecars deletes the target Deployments of a run that did not succeed and
+// opened its target's daprd on the pod's address (workload.ExposesSidecar: its API and
+// profiler then answer anyone the NetworkPolicy does not stop, and many network plugins
+// enforce none). The load tester's Job, its logs and the rest stay as spec.cleanup says: they
+// hold what went wrong; the opened daprd holds the tenant's components. A run that succeeded
+// keeps its target only under cleanup Never, which the user asked for.
+func (r *Reconciler) closeExposedSidecars(ctx context.Context, run *perfv1alpha1.PerfRun) error {
+	if run.Succeeded() || !workload.ExposesSidecar(run) {
+		return nil
+	}
+	var deploys appsv1.DeploymentList
+	sel := client.MatchingLabels{workload.LabelRun: run.Name, workload.LabelComponent: string(workload.RoleTarget)}
+	if err := r.List(ctx, &deploys, client.InNamespace(run.Namespace), sel); err != nil {
+		return err
+	}
+	for i := range deploys.Items {
+		if err := r.deleteChild(ctx, run, &deploys.Items[i]); err != nil {
 			return err
 		}
 	}
