@@ -99,8 +99,13 @@ func createRunIn(t *testing.T, ns, name string, labels, annotations map[string]s
 // createRunOf creates a finished run with the given metadata.
 func createRunOf(t *testing.T, meta metav1.ObjectMeta, res *perfv1alpha1.Result, regressed bool) {
 	t.Helper()
-	run := &perfv1alpha1.PerfRun{ObjectMeta: meta,
-		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
+	createRunWithSpec(t, meta, perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000}}, res, regressed)
+}
+
+// createRunWithSpec is createRunOf with a spec of its own.
+func createRunWithSpec(t *testing.T, meta metav1.ObjectMeta, spec perfv1alpha1.PerfRunSpec, res *perfv1alpha1.Result, regressed bool) {
+	t.Helper()
+	run := &perfv1alpha1.PerfRun{ObjectMeta: meta, Spec: spec}
 	if err := k8s.Create(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}

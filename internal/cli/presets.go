@@ -52,6 +52,19 @@ func newPresetsCommand(o *options) *cobra.Command {
 // presetRun is the preset's run, annotated with its name so its report shows the published
 // row beside it.
 func presetRun(name string) (client.Object, error) {
+	run, err := presetSpec(name)
+	if err != nil {
+		return nil, err
+	}
+	if run.Annotations == nil {
+		run.Annotations = map[string]string{}
+	}
+	run.Annotations[perfv1alpha1.AnnotationPreset] = name
+	return run, nil
+}
+
+// presetSpec is the preset's run as its file declares it.
+func presetSpec(name string) (*perfv1alpha1.PerfRun, error) {
 	p, err := samples.Lookup(name)
 	if err != nil {
 		return nil, err
@@ -68,19 +81,24 @@ func presetRun(name string) (client.Object, error) {
 	if !ok {
 		return nil, fmt.Errorf("preset %s is not a PerfRun", name)
 	}
-	if run.Annotations == nil {
-		run.Annotations = map[string]string{}
-	}
-	run.Annotations[perfv1alpha1.AnnotationPreset] = name
 	return run, nil
 }
 
 // publishedBeside is the preset's published row beside the run's figures: nil when the
-// run was not started from a preset.
+// run was not started from a preset. The annotation is anyone's to set, so a run whose spec
+// does not measure the preset's setting gets no rows, and source says why.
 func publishedBeside(run *perfv1alpha1.PerfRun) (source string, rows [][3]string) {
-	p, err := samples.Lookup(run.Annotations[perfv1alpha1.AnnotationPreset])
+	name := run.Annotations[perfv1alpha1.AnnotationPreset]
+	p, err := samples.Lookup(name)
 	if err != nil {
 		return "", nil
+	}
+	preset, err := presetSpec(name)
+	if err != nil {
+		return "", nil
+	}
+	if why := presetMismatch(&run.Spec, &preset.Spec); why != "" {
+		return "annotated with preset " + p.Name + ", but not its setting (" + why + "): Dapr's published figures are not shown beside it", nil
 	}
 	for _, r := range p.Rows {
 		rows = append(rows, [3]string{r.Figure, r.Value, measuredFigure(run.Status.Result, r.Figure)})
@@ -113,6 +131,9 @@ func measuredFigure(res *perfv1alpha1.Result, figure string) string {
 func publishedTable(run *perfv1alpha1.PerfRun) string {
 	source, rows := publishedBeside(run)
 	if rows == nil {
+		if source != "" {
+			return "\nThis run is " + ForTerminal(source) + ".\n"
+		}
 		return ""
 	}
 	t := &table{}

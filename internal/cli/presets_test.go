@@ -59,8 +59,13 @@ func TestEveryPresetStartsARunAndNamesKnownFigures(t *testing.T) {
 }
 
 func TestReportShowsThePublishedRowBesideThePresetsRun(t *testing.T) {
-	createRunOf(t, metav1.ObjectMeta{Name: "from-preset", Namespace: "default", Annotations: map[string]string{perfv1alpha1.AnnotationPreset: "published-v1.0"}},
-		sampleResult("5.9ms", "5.4ms", "6.4ms", "222m"), false)
+	preset, err := presetSpec("published-v1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	annotated := map[string]string{perfv1alpha1.AnnotationPreset: "published-v1.0"}
+	createRunWithSpec(t, metav1.ObjectMeta{Name: "from-preset", Namespace: "default", Annotations: annotated},
+		preset.Spec, sampleResult("5.9ms", "5.4ms", "6.4ms", "222m"), false)
 	out, err := run(t, "report", "from-preset", "--dir", t.TempDir())
 	if err != nil {
 		t.Fatal(err, out)
@@ -68,5 +73,20 @@ func TestReportShowsThePublishedRowBesideThePresetsRun(t *testing.T) {
 	if !strings.Contains(out, "Beside Dapr v1.0 performance figures") || !strings.Contains(squeeze(out), "added p90 1.40ms 5.9ms") ||
 		!strings.Contains(squeeze(out), "sidecar CPU per 1000 rps 480m 222m") {
 		t.Errorf("report:\n%s", out)
+	}
+
+	// The annotation is anyone's to write: on a run of another setting it shows nothing of
+	// Dapr's figures, and says why.
+	other := preset.Spec.DeepCopy()
+	other.Load.QPS = 200
+	createRunWithSpec(t, metav1.ObjectMeta{Name: "posing", Namespace: "default", Annotations: annotated},
+		*other, sampleResult("5.9ms", "5.4ms", "6.4ms", "222m"), false)
+	out, err = run(t, "report", "posing", "--dir", t.TempDir())
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if strings.Contains(out, "Beside Dapr") || strings.Contains(out, "1.40ms") ||
+		!strings.Contains(out, "annotated with preset published-v1.0, but not its setting (load.qps is 200, the preset's 1000)") {
+		t.Errorf("report of a run posing as a preset:\n%s", out)
 	}
 }

@@ -1,0 +1,76 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// presetMismatch names the first setting in which a run's spec differs from its preset's,
+// "" when they measure the same thing. The annotation that names the preset is anyone's to
+// write: Dapr's published figures are shown beside a run only when the run measured their
+// setting. Duration, warm-up and repetitions only change how precisely it is measured.
+func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
+	bytesOf := func(s *perfv1alpha1.PerfRunSpec) string {
+		n, literal := s.Body()
+		if literal != nil {
+			return "the body " + strconv.Quote(*literal)
+		}
+		return strconv.Itoa(n)
+	}
+	// A spec read back from the API server carries the CRD's defaults; a preset's file does
+	// not: an unset field reads as its default on both sides.
+	quantity := func(q *resource.Quantity, unset string) string {
+		if q == nil {
+			return unset
+		}
+		return q.String()
+	}
+	or := func(v, unset string) string {
+		if v == "" {
+			return unset
+		}
+		return v
+	}
+	settings := []struct {
+		name     string
+		run, set string
+	}{
+		{"scenario", string(run.Scenario), string(preset.Scenario)},
+		{"load.qps", strconv.Itoa(int(run.Load.QPS)), strconv.Itoa(int(preset.Load.QPS))},
+		{"load.connections", strconv.Itoa(int(run.Load.EffectiveConnections())), strconv.Itoa(int(preset.Load.EffectiveConnections()))},
+		{"load.payloadBytes", bytesOf(run), bytesOf(preset)},
+		{"load.arrival", string(run.Load.EffectiveArrival()), string(preset.Load.EffectiveArrival())},
+		{"dapr.enabled", strconv.FormatBool(run.DaprEnabled()), strconv.FormatBool(preset.DaprEnabled())},
+		{"dapr.mtls", or(string(run.Dapr.MTLS), "Enabled"), or(string(preset.Dapr.MTLS), "Enabled")},
+		{"dapr.tracingSamplingRate", or(run.Dapr.TracingSamplingRate, "0.1"), or(preset.Dapr.TracingSamplingRate, "0.1")},
+		{"dapr.sidecar.cpuLimit", quantity(run.Dapr.Sidecar.CPULimit, "500m"), quantity(preset.Dapr.Sidecar.CPULimit, "500m")},
+		{"protocol", string(run.CallerProtocol()), string(preset.CallerProtocol())},
+		{"baseline", strconv.FormatBool(run.BaselineEnabled()), strconv.FormatBool(preset.BaselineEnabled())},
+	}
+	for _, s := range settings {
+		if s.run != s.set {
+			return fmt.Sprintf("%s is %s, the preset's %s", s.name, s.run, s.set)
+		}
+	}
+	return ""
+}
