@@ -249,6 +249,10 @@ bench-latency-hook: ## The per-request latency hook's CPU cost against fortio al
 bench-known-answer: ## The instrument's calibration: 0, 500us and 2ms injected behind Dapr; the added p50 must rise by them (after make demo; ~21 min, DURATION=20s ~8).
 	hack/bench/known-answer.sh
 
+.PHONY: bench-rerun
+bench-rerun: ## How far an unchanged rerun moves the figures: a sample (SAMPLE, default the published one) RUNS=6 times; coverage, spread, smallest slowdown (after make demo; DURATION=20s ~20 min).
+	hack/bench/rerun.sh $(SAMPLE)
+
 .PHONY: bench-pacing
 bench-pacing: ## The load tester's pacer against fortio's own sleeps on loopback: the tester's lateness, latency and CPU (~3 min).
 	hack/bench/pacing.sh
@@ -268,10 +272,6 @@ bench-matrix: ## What bounds the published scenario: arrival x sidecar CPU limit
 .PHONY: bench-protocols
 bench-protocols: ## The four invocation paths (HTTP/gRPC in and out), one run each (after make demo; ~15 min).
 	hack/bench/protocols.sh
-
-.PHONY: bench-repeat
-bench-repeat: ## How far unchanged runs of one sample agree (SAMPLE, RUNS; after make demo).
-	hack/bench/repeat.sh $(or $(SAMPLE),config/samples/perf_v1alpha1_perfrun_invocation.yaml) $(or $(RUNS),5)
 
 .PHONY: bench-status-writes
 bench-status-writes: ## Status writes per usage-sampling interval during a run's load (after make demo; ~2 min).
