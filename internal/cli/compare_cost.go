@@ -118,7 +118,7 @@ func unlikeCosts(a, b perfv1alpha1.SidecarCost) string {
 	var why []string
 	ra, errA := strconv.ParseFloat(a.AtQPS, 64)
 	rb, errB := strconv.ParseFloat(b.AtQPS, 64)
-	if errA == nil && errB == nil && ra > 0 && math.Abs(rb-ra)/ra > likeRate {
+	if errA == nil && errB == nil && min(ra, rb) > 0 && math.Abs(rb-ra)/min(ra, rb) > likeRate {
 		why = append(why, fmt.Sprintf("%s vs %s rps", a.AtQPS, b.AtQPS))
 	}
 	if a.Arrival != "" && b.Arrival != "" && a.Arrival != b.Arrival {

@@ -64,8 +64,13 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		{"dapr.mtls", or(string(run.Dapr.MTLS), "Enabled"), or(string(preset.Dapr.MTLS), "Enabled")},
 		{"dapr.tracingSamplingRate", or(run.Dapr.TracingSamplingRate, "0.1"), or(preset.Dapr.TracingSamplingRate, "0.1")},
 		{"dapr.sidecar.cpuLimit", quantity(run.Dapr.Sidecar.CPULimit, "500m"), quantity(preset.Dapr.Sidecar.CPULimit, "500m")},
-		{"protocol", string(run.CallerProtocol()), string(preset.CallerProtocol())},
+		{"protocol.caller", string(run.CallerProtocol()), string(preset.CallerProtocol())},
+		{"protocol.app", string(run.AppProtocolOf(perfv1alpha1.SidecarVariant{})), string(preset.AppProtocolOf(perfv1alpha1.SidecarVariant{}))},
 		{"baseline", strconv.FormatBool(run.BaselineEnabled()), strconv.FormatBool(preset.BaselineEnabled())},
+		{"baselineTarget", or(string(run.BaselineTarget), "SamePod"), or(string(preset.BaselineTarget), "SamePod")},
+		{"invocationPaths", or(string(run.InvocationPaths), "Standard"), or(string(preset.InvocationPaths), "Standard")},
+		{"variants", strconv.Itoa(len(run.Variants)), strconv.Itoa(len(preset.Variants))},
+		{"actors.method", run.ActorSettings().Method, preset.ActorSettings().Method},
 	}
 	for _, s := range settings {
 		if s.run != s.set {

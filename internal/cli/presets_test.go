@@ -90,3 +90,30 @@ func TestReportShowsThePublishedRowBesideThePresetsRun(t *testing.T) {
 		t.Errorf("report of a run posing as a preset:\n%s", out)
 	}
 }
+
+// Every setting that changes what a run measures keeps a preset's figures away from it; a
+// spec with the CRD's defaults written out still matches its file.
+func TestPresetMismatchNamesTheSettingThatDiffers(t *testing.T) {
+	preset, err := presetSpec("published-v1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defaulted := preset.Spec.DeepCopy()
+	defaulted.Load.Connections, defaulted.Load.Arrival = 16, perfv1alpha1.ArrivalSynchronized
+	defaulted.InvocationPaths, defaulted.BaselineTarget = perfv1alpha1.PathsStandard, perfv1alpha1.BaselineSamePod
+	if why := presetMismatch(defaulted, &preset.Spec); why != "" {
+		t.Errorf("the preset's own spec with defaults written out: %s", why)
+	}
+	for want, edit := range map[string]func(*perfv1alpha1.PerfRunSpec){
+		"baselineTarget is Twin":       func(s *perfv1alpha1.PerfRunSpec) { s.BaselineTarget = perfv1alpha1.BaselineTwin },
+		"invocationPaths is FourPaths": func(s *perfv1alpha1.PerfRunSpec) { s.InvocationPaths = perfv1alpha1.PathsFour },
+		"protocol.app is GRPC":         func(s *perfv1alpha1.PerfRunSpec) { s.Protocol.App = perfv1alpha1.ProtocolGRPC },
+		"variants is 1":                func(s *perfv1alpha1.PerfRunSpec) { s.Variants = []perfv1alpha1.SidecarVariant{{Name: "a"}} },
+	} {
+		spec := preset.Spec.DeepCopy()
+		edit(spec)
+		if why := presetMismatch(spec, &preset.Spec); !strings.HasPrefix(why, want) {
+			t.Errorf("mismatch %q, want it to start %q", why, want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ limitations under the License.
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -68,9 +69,10 @@ func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, su
 			continue
 		}
 		cost := perfv1alpha1.SidecarCost{Role: string(role), CPUPerRequest: metav1.Duration{Duration: perRequest.Round(time.Microsecond / 10)},
-			AtQPS: formatQPS(completedQPS), Arrival: string(run.Spec.Load.EffectiveArrival()), ThrottledPercent: "0.0", Daprd: daprd}
-		if kubelet != nil && kubelet.ThrottledPeriodsPercent != "" {
-			cost.ThrottledPercent = kubelet.ThrottledPeriodsPercent
+			AtQPS: formatQPS(completedQPS), Arrival: string(run.Spec.Load.EffectiveArrival()), Daprd: daprd}
+		if kubelet != nil {
+			// No CFS periods: no limit stalled it. No kubelet counters: unknown, left empty.
+			cost.ThrottledPercent = cmp.Or(kubelet.ThrottledPeriodsPercent, "0.0")
 		}
 		if daprd != nil && kubelet != nil {
 			daprd.KubeletDifferencePercent = kubeletDifference(perRequest, daprd.CPUPerRequest.Duration)

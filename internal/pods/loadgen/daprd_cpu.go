@@ -54,7 +54,7 @@ type daprdMeter struct {
 	urls   DaprdMetrics
 	client *http.Client
 	log    io.Writer
-	failed map[string]bool // endpoints already reported unreadable: one log line each
+	failed map[string]bool // endpoints that could not be read: not tried again
 }
 
 // newDaprdMeter returns nil when there is nothing to read. In a group only the leader reads
@@ -112,17 +112,17 @@ func deltaMs(a, b *float64) *int64 {
 	return &d
 }
 
-// counter reads processCPU from one endpoint; nil when it cannot be read.
+// counter reads processCPU from one endpoint; nil when it cannot be read. An endpoint that
+// failed once is not tried again: each try may wait readTimeout at a phase's edge, and a
+// cost needs every repetition's reading anyway.
 func (m *daprdMeter) counter(ctx context.Context, url string) *float64 {
-	if url == "" {
+	if url == "" || m.failed[url] {
 		return nil
 	}
 	v, err := readProcessCPU(ctx, m.client, url)
 	if err != nil {
-		if !m.failed[url] {
-			m.failed[url] = true
-			logf(m.log, "daprd CPU: not read from %s (%v); runs without a reading have no daprd CPU figure", url, err)
-		}
+		m.failed[url] = true
+		logf(m.log, "daprd CPU: not read from %s (%v); not tried again, so the run has no daprd CPU figure for it", url, err)
 		return nil
 	}
 	return &v
