@@ -25,6 +25,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/regression"
+	"github.com/daprbench/daprbench/internal/assess/report"
 )
 
 // calibrationFigure is the row of the two runs' node calibrations.
@@ -92,7 +93,7 @@ func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 			Change: changeText(float64(va), float64(vb), (vb - va).String()), Verdict: rawVerdict})
 		if x.Daprd != nil && y.Daprd != nil {
 			da, db := x.Daprd.CPUPerRequest.Duration, y.Daprd.CPUPerRequest.Duration
-			out = append(out, Difference{Figure: role + " CPU per request (daprd's counter)", A: daprdCostCell(x.Daprd), B: daprdCostCell(y.Daprd),
+			out = append(out, Difference{Figure: role + " CPU per request (daprd's counter)", A: report.DaprdCostWithInterval(x.Daprd), B: report.DaprdCostWithInterval(y.Daprd),
 				Change: changeText(float64(da), float64(db), (db - da).String()), Verdict: cmp.Or(unlike, "intervals: each run's own repetitions, not a rerun's")})
 		}
 		ua, errA := strconv.ParseFloat(x.CPUPerRequestUnits, 64)
@@ -135,14 +136,6 @@ func unlikeCosts(a, b perfv1alpha1.SidecarCost) string {
 // throttledShare is the share of CFS periods, in percent, from which a cost counts as
 // measured under its limit.
 const throttledShare = 1.0
-
-// daprdCostCell is a daprd cost and its interval over the run's repetitions.
-func daprdCostCell(d *perfv1alpha1.DaprdCost) string {
-	if d.Low == nil || d.High == nil {
-		return d.CPUPerRequest.Duration.String()
-	}
-	return fmt.Sprintf("%s [%s, %s]", d.CPUPerRequest.Duration, d.Low.Duration, d.High.Duration)
-}
 
 // costTags is what a cost was measured under, e.g. "1000.0 rps, Synchronized, throttled 0.0%".
 func costTags(c perfv1alpha1.SidecarCost) string {

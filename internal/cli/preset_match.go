@@ -17,6 +17,7 @@ limitations under the License.
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 
@@ -45,12 +46,6 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		}
 		return q.String()
 	}
-	or := func(v, unset string) string {
-		if v == "" {
-			return unset
-		}
-		return v
-	}
 	settings := []struct {
 		name     string
 		run, set string
@@ -61,14 +56,14 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		{"load.payloadBytes", bytesOf(run), bytesOf(preset)},
 		{"load.arrival", string(run.Load.EffectiveArrival()), string(preset.Load.EffectiveArrival())},
 		{"dapr.enabled", strconv.FormatBool(run.DaprEnabled()), strconv.FormatBool(preset.DaprEnabled())},
-		{"dapr.mtls", or(string(run.Dapr.MTLS), "Enabled"), or(string(preset.Dapr.MTLS), "Enabled")},
-		{"dapr.tracingSamplingRate", or(run.Dapr.TracingSamplingRate, "0.1"), or(preset.Dapr.TracingSamplingRate, "0.1")},
+		{"dapr.mtls", cmp.Or(string(run.Dapr.MTLS), "Enabled"), cmp.Or(string(preset.Dapr.MTLS), "Enabled")},
+		{"dapr.tracingSamplingRate", cmp.Or(run.Dapr.TracingSamplingRate, "0.1"), cmp.Or(preset.Dapr.TracingSamplingRate, "0.1")},
 		{"dapr.sidecar.cpuLimit", quantity(run.Dapr.Sidecar.CPULimit, "500m"), quantity(preset.Dapr.Sidecar.CPULimit, "500m")},
 		{"protocol.caller", string(run.CallerProtocol()), string(preset.CallerProtocol())},
 		{"protocol.app", string(run.AppProtocolOf(perfv1alpha1.SidecarVariant{})), string(preset.AppProtocolOf(perfv1alpha1.SidecarVariant{}))},
 		{"baseline", strconv.FormatBool(run.BaselineEnabled()), strconv.FormatBool(preset.BaselineEnabled())},
-		{"baselineTarget", or(string(run.BaselineTarget), "SamePod"), or(string(preset.BaselineTarget), "SamePod")},
-		{"invocationPaths", or(string(run.InvocationPaths), "Standard"), or(string(preset.InvocationPaths), "Standard")},
+		{"baselineTarget", cmp.Or(string(run.BaselineTarget), "SamePod"), cmp.Or(string(preset.BaselineTarget), "SamePod")},
+		{"invocationPaths", cmp.Or(string(run.InvocationPaths), "Standard"), cmp.Or(string(preset.InvocationPaths), "Standard")},
 		{"variants", strconv.Itoa(len(run.Variants)), strconv.Itoa(len(preset.Variants))},
 		{"actors.method", run.ActorSettings().Method, preset.ActorSettings().Method},
 	}

@@ -611,7 +611,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 	for _, c := range res.SidecarCost {
 		own, idle, marginal := "-", "-", "-"
 		if d := c.Daprd; d != nil {
-			own = daprdCostCell(d)
+			own = report.DaprdCostWithInterval(d)
 			if d.IdleCPU != nil {
 				idle = d.IdleCPU.String()
 			}

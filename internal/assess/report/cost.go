@@ -141,12 +141,21 @@ func CostMessage(res *perfv1alpha1.Result) string {
 // daprdCostText is a daprd's own cost in a few words: its mean with the interval over the
 // repetitions, and what it costs above its idle floor.
 func daprdCostText(d *perfv1alpha1.DaprdCost) string {
-	text := d.CPUPerRequest.Duration.String()
+	text := DaprdCostWithInterval(d)
 	if d.Low != nil && d.High != nil {
-		text += fmt.Sprintf(" [%s, %s] over %d repetitions", d.Low.Duration, d.High.Duration, len(d.PerRepetition))
+		text += fmt.Sprintf(" over %d repetitions", len(d.PerRepetition))
 	}
 	if d.MarginalPerRequest != nil && d.IdleCPU != nil {
 		text += fmt.Sprintf(", %s above its idle %s", d.MarginalPerRequest.Duration, d.IdleCPU)
 	}
 	return text
+}
+
+// DaprdCostWithInterval is a daprd's mean cost and, with two or more repetitions, its
+// interval over them: "240µs [215.2µs, 264.8µs]".
+func DaprdCostWithInterval(d *perfv1alpha1.DaprdCost) string {
+	if d.Low == nil || d.High == nil {
+		return d.CPUPerRequest.Duration.String()
+	}
+	return fmt.Sprintf("%s [%s, %s]", d.CPUPerRequest.Duration, d.Low.Duration, d.High.Duration)
 }

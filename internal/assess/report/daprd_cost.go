@@ -23,6 +23,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
@@ -101,12 +102,12 @@ func daprdCost(sum *result.Summary, role usage.Role, measured result.Variant) *p
 	mean, low, high, ok := stats.MeanInterval(gross, costConfidence)
 	out.CPUPerRequest = costDuration(mean)
 	if ok {
-		out.Low, out.High = ptrTo(costDuration(low)), ptrTo(costDuration(high))
+		out.Low, out.High = ptr.To(costDuration(low)), ptr.To(costDuration(high))
 	}
 	if haveIdle {
 		out.IdleCPU = resource.NewMilliQuantity(int64(math.Round(idlePerSecond*1000)), resource.DecimalSI)
 		m, _, _, _ := stats.MeanInterval(marginal, costConfidence)
-		out.MarginalPerRequest = ptrTo(costDuration(m))
+		out.MarginalPerRequest = ptr.To(costDuration(m))
 	}
 	return out
 }
@@ -115,8 +116,6 @@ func daprdCost(sum *result.Summary, role usage.Role, measured result.Variant) *p
 func costDuration(seconds float64) metav1.Duration {
 	return metav1.Duration{Duration: time.Duration(seconds * float64(time.Second)).Round(time.Microsecond / 10)}
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // kubeletDifference is (kubelet − daprd) / daprd in percent, a decimal string.
 func kubeletDifference(kubelet, daprd time.Duration) string {
