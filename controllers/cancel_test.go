@@ -79,8 +79,8 @@ var _ = Describe("Cancelling", func() {
 	})
 
 	It("removes a cancelled run's target whose daprd listened on the pod's address, whatever cleanup keeps", func() {
-		run := createRun(ns, "opened", perfv1alpha1.ScenarioServiceInvocation, exclusive, func(s *perfv1alpha1.PerfRunSpec) {
-			s.Profiling = &perfv1alpha1.ProfilingSpec{Seconds: 5}
+		run := createRun(ns, "opened", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.InvocationPaths = perfv1alpha1.PathsFour
 			s.Cleanup = perfv1alpha1.CleanupNever
 		})
 		markAvailable(ns, "opened-target")
@@ -89,7 +89,7 @@ var _ = Describe("Cancelling", func() {
 		cancel(run, "seen enough")
 		failedWith(run, perfv1alpha1.ReasonCancelled)
 		target := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "opened-target"}}
-		Eventually(exists(target), 10*time.Second).Should(BeFalse(), "the target's opened daprd (API, profiler) is closed")
+		Eventually(exists(target), 10*time.Second).Should(BeFalse(), "the target's opened daprd API is closed")
 		Expect(exists(job)()).To(BeTrue(), "the load tester's Job stays for inspection, as cleanup Never says")
 	})
 

@@ -173,6 +173,16 @@ func envValue(job *batchv1.Job, name string) string {
 	return ""
 }
 
+// secretEnv is the Secret a load-tester variable is read from ("" when it is not).
+func secretEnv(job *batchv1.Job, name string) string {
+	for _, e := range job.Spec.Template.Spec.Containers[0].Env {
+		if e.Name == name && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+			return e.ValueFrom.SecretKeyRef.Name
+		}
+	}
+	return ""
+}
+
 var _ = Describe("PerfRun controller", func() {
 	var ns string
 	BeforeEach(func() { ns = newNamespace() })

@@ -56,6 +56,15 @@ var _ = Describe("A four-path run", func() {
 		target := deployment(ns, "split-target")
 		Eventually(exists(target)).Should(BeTrue())
 		Expect(target.Spec.Template.Annotations).To(HaveKeyWithValue(workload.AnnotationListenAddresses, "0.0.0.0"))
+		// The opened API asks for the run's token, from a Secret whose name the API server
+		// chose (no Secret made in advance can stand in for it) and the run owns.
+		tokenName := latest(run).Status.TokenSecret
+		Expect(tokenName).To(HavePrefix("split-token-"))
+		Expect(target.Spec.Template.Annotations).To(HaveKeyWithValue(workload.AnnotationAPITokenSecret, tokenName))
+		token := &corev1.Secret{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: tokenName}, token)).To(Succeed())
+		Expect(metav1.IsControlledBy(token, latest(run))).To(BeTrue())
+		Expect(string(token.Data[workload.RunTokenKey])).To(MatchRegexp("^[0-9a-f]{64}$"))
 
 		markAvailable(ns, "split-target")
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
@@ -67,6 +76,7 @@ var _ = Describe("A four-path run", func() {
 		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("http://" + ip + ":3000/test"))
 		Expect(envValue(job, "DAPRBENCH_CLIENT_ONLY_URL")).To(Equal("http://localhost:3500/v1.0/invoke/http://" + ip + ":3000/method/test"))
 		Expect(envValue(job, "DAPRBENCH_SERVER_ONLY_URL")).To(Equal("http://" + ip + ":3500/v1.0/invoke/split-target/method/test"))
+		Expect(secretEnv(job, "DAPRBENCH_DAPR_API_TOKEN")).To(Equal(tokenName), "the server-only path presents the token")
 		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("http://localhost:3500/v1.0/invoke/split-target/method/test"))
 
 		// The client sidecar adds 300 µs, the server sidecar 500 µs, both 900 µs: an
@@ -230,15 +240,18 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 	must(c.Update(ctx, injector))
 	failedWith(preflight("old-dapr", perfv1alpha1.PathsFour), "Dapr 1.10.5", "Dapr 1.11+")
 
-	// An operator that creates no NetworkPolicies refuses every run that would open the
-	// target's daprd on its pod address, whatever else the cluster offers, and creates nothing.
+	// An operator that creates no NetworkPolicies refuses a run that would open the target's
+	// daprd API on its pod address, whatever else the cluster offers, and creates nothing.
+	// A profiled run opens nothing (the target app takes its daprd's profile on localhost):
+	// it is not refused.
 	unguarded := &perfrun.Reconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
 		PollInterval: time.Second, ImageStartGrace: time.Minute, DaprNamespace: "dapr-system", NetworkPolicies: false}
 	for _, spec := range []struct {
 		name    string
 		paths   perfv1alpha1.InvocationPaths
 		profile *perfv1alpha1.ProfilingSpec
-	}{{"unguarded-four", perfv1alpha1.PathsFour, nil}, {"unguarded-profiled", perfv1alpha1.PathsStandard, &perfv1alpha1.ProfilingSpec{}}} {
+		refused bool
+	}{{"unguarded-four", perfv1alpha1.PathsFour, nil, true}, {"profiled-unguarded", perfv1alpha1.PathsStandard, &perfv1alpha1.ProfilingSpec{}, false}} {
 		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: spec.name, Namespace: "default"}, Spec: perfv1alpha1.PerfRunSpec{
 			Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100}, InvocationPaths: spec.paths, Profiling: spec.profile}}
 		must(c.Create(ctx, run))
@@ -246,9 +259,10 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 		must(err)
 		must(c.Get(ctx, client.ObjectKeyFromObject(run), run))
 		failed := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed)
-		if run.Status.Phase != perfv1alpha1.PhaseFailed || failed == nil || failed.Reason != perfv1alpha1.ReasonNetworkPoliciesOff ||
-			!strings.Contains(failed.Message, "--network-policies=false") {
-			t.Errorf("%s: phase %s, failed %+v; want Failed with NetworkPoliciesOff", spec.name, run.Status.Phase, failed)
+		isRefused := run.Status.Phase == perfv1alpha1.PhaseFailed && failed != nil && failed.Reason == perfv1alpha1.ReasonNetworkPoliciesOff &&
+			strings.Contains(failed.Message, "--network-policies=false")
+		if isRefused != spec.refused {
+			t.Errorf("%s: phase %s, failed %+v; refused with NetworkPoliciesOff: want %v", spec.name, run.Status.Phase, failed, spec.refused)
 		}
 	}
 

@@ -70,19 +70,15 @@ var _ = Describe("PerfRun with several load-tester pods", func() {
 		Expect(envValue(job, "DAPRBENCH_GROUP_SIZE")).To(Equal("3"))
 		Expect(envValue(job, "DAPRBENCH_UNIFORM")).To(Equal("true"))
 		Expect(envValue(job, "DAPRBENCH_GROUP_LEADER")).To(Equal("http://group-load-1-0.group-load-1:8079"))
-		// The pods present a token only the run's Job reads: from a Secret the run owns.
+		// The pods present a token only the run's Job reads: from a Secret the run owns,
+		// named by the API server, so a Secret made in advance cannot stand in for it.
+		tokenName := latest(run).Status.TokenSecret
+		Expect(tokenName).To(HavePrefix("group-token-"))
 		token := &corev1.Secret{}
-		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "group-group-token"}, token)).To(Succeed())
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: tokenName}, token)).To(Succeed())
 		Expect(metav1.IsControlledBy(token, latest(run))).To(BeTrue())
 		Expect(string(token.Data["token"])).To(MatchRegexp("^[0-9a-f]{64}$"))
-		var tokenEnv *corev1.EnvVar
-		for i, e := range pod.Containers[0].Env {
-			if e.Name == "DAPRBENCH_GROUP_TOKEN" {
-				tokenEnv = &pod.Containers[0].Env[i]
-			}
-		}
-		Expect(tokenEnv).NotTo(BeNil())
-		Expect(tokenEnv.ValueFrom.SecretKeyRef.Name).To(Equal("group-group-token"))
+		Expect(secretEnv(job, "DAPRBENCH_GROUP_TOKEN")).To(Equal(tokenName))
 		// Where the network plugin enforces them, only the run's load tester reaches the
 		// leader's coordinator and the target's load ports.
 		for _, name := range []string{"group-target", "group-load-1-group"} {

@@ -67,7 +67,9 @@ var _ = Describe("A profiled run", func() {
 		job := currentJobOf(run)
 		targetPod := &corev1.Pod{}
 		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "prof-target-pod"}, targetPod)).To(Succeed())
-		Expect(envValue(job, "DAPRBENCH_PROFILE_SERVER_URL")).To(Equal("http://" + targetPod.Status.PodIP + ":7777"))
+		// The target app takes its daprd's profile on localhost, for the run's token.
+		Expect(envValue(job, "DAPRBENCH_PROFILE_SERVER_URL")).To(Equal("http://" + targetPod.Status.PodIP + ":3000/daprd"))
+		Expect(secretEnv(job, "DAPRBENCH_PROFILE_TOKEN")).To(Equal(latest(run).Status.TokenSecret))
 		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("http://prof-baseline:3000/test"), "the twin is still the baseline")
 		Expect(job.Spec.Template.Annotations).To(HaveKeyWithValue("dapr.io/enable-profiling", "true"))
 

@@ -230,6 +230,8 @@ var _ = Describe("PerfRun admission", func() {
 			set("load.duration", "13s"), set("profiling", map[string]any{})), // 10s + 4s > 13s
 		Entry("a window longer than the half phases of one repetition", []string{"spec", "half of it less 4s with one repetition"},
 			set("load.duration", "60s"), set("load.repetitions", int64(1)), set("profiling.seconds", int64(27))), // 27s + 4s > 30s
+		Entry("profiling a four-path run", []string{"spec", "profiling cannot be combined with invocationPaths FourPaths"},
+			set("invocationPaths", "FourPaths"), set("profiling", map[string]any{})),
 		Entry("a profiling window of zero", []string{"spec.profiling.seconds", "greater than or equal to 1"}, set("profiling.seconds", int64(0))),
 		Entry("a profiling window above 60s", []string{"spec.profiling.seconds", "less than or equal to 60"},
 			set("load.duration", "10m"), set("profiling.seconds", int64(61))),

@@ -123,9 +123,9 @@ const (
 	// ReasonImageNotAllowed: an image the run names (target, load tester, a variant's
 	// sidecar) is under no prefix the operator allows (--allowed-image-prefixes).
 	ReasonImageNotAllowed = "ImageNotAllowed"
-	// ReasonNetworkPoliciesOff (Failed): the run would open the target's daprd on its pod
-	// address (invocationPaths FourPaths, profiling), which only the run's NetworkPolicy
-	// guards, and the operator creates none (--network-policies=false).
+	// ReasonNetworkPoliciesOff (Failed): the run would open the target's daprd API on its pod
+	// address (invocationPaths FourPaths), guarded by the run's API token and NetworkPolicy,
+	// and the operator creates no policy (--network-policies=false).
 	ReasonNetworkPoliciesOff = "NetworkPoliciesOff"
 	// ReasonInvalidAnnotation (Failed): an annotation daprbench reads has a value it cannot
 	// use (the message names it and what it wants).

@@ -109,6 +109,14 @@ type PerfRunStatus struct {
 	// +optional
 	HistogramsGeneration int64 `json:"histogramsGeneration,omitempty"`
 
+	// tokenSecret names the run's token Secret (a name the API server generated, so no
+	// Secret made before the run can stand in for it): its pods present the token to
+	// each other — a load-tester group to its leader, the load tester to the target's
+	// daprd API (four paths, dapr.io/api-token-secret) and to the target app's capture of
+	// daprd's profile (spec.profiling). Empty when the run needs none.
+	// +optional
+	TokenSecret string `json:"tokenSecret,omitempty"`
+
 	// profiles are the CPU profiles of the daprd sidecars (spec.profiling) and the ConfigMap
 	// that holds them.
 	// +optional

@@ -99,9 +99,9 @@ func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) err
 }
 
 // closeExposedSidecars deletes the target Deployments of a run that did not succeed and
-// opened its target's daprd on the pod's address (workload.ExposesSidecar: its API and
-// profiler then answer anyone the NetworkPolicy does not stop, and many network plugins
-// enforce none). The load tester's Job, its logs and the rest stay as spec.cleanup says: they
+// opened its target's daprd API on the pod's address (workload.ExposesSidecar: the run's
+// token and NetworkPolicy guard it, and many network plugins enforce no policy; an API
+// that reads the tenant's components is not left up behind one guard). The load tester's Job, its logs and the rest stay as spec.cleanup says: they
 // hold what went wrong; the opened daprd holds the tenant's components. A run that succeeded
 // keeps its target only under cleanup Never, which the user asked for.
 func (r *Reconciler) closeExposedSidecars(ctx context.Context, run *perfv1alpha1.PerfRun) error {

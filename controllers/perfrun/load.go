@@ -54,9 +54,6 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 		return stopHere, client.IgnoreNotFound(err)
 	}
 	if run.Spec.LoadTester.EffectiveReplicas() > 1 {
-		if err := r.ensureGroupToken(ctx, run); err != nil {
-			return proceed, err
-		}
 		if err := r.apply(ctx, run, workload.LoadTesterGroupService(run)); err != nil {
 			return proceed, err
 		}

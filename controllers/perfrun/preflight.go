@@ -57,10 +57,10 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 		return stopHere, nil
 	}
 	if workload.ExposesSidecar(run) && !r.NetworkPolicies {
-		markFailed(run, r.now(), perfv1alpha1.ReasonNetworkPoliciesOff, "spec.invocationPaths FourPaths and spec.profiling open the target's daprd "+
-			"(its API on 3500 and 50001, its profiler on 7777) on the pod's address, which only the run's NetworkPolicy guards, "+
-			"and this operator creates none (--network-policies=false, Helm value networkPolicies: false): a pod in any namespace could "+
-			"read the run's components and secrets through it. Measure the standard paths without profiling, or ask whoever installed "+
+		markFailed(run, r.now(), perfv1alpha1.ReasonNetworkPoliciesOff, "spec.invocationPaths FourPaths opens the target's daprd "+
+			"API (3500 and 50001) on the pod's address, guarded by the run's API token and NetworkPolicy, "+
+			"and this operator creates no NetworkPolicy (--network-policies=false, Helm value networkPolicies: false): one guard is not enough "+
+			"for an API that reads the run's components and secrets. Measure the standard paths, or ask whoever installed "+
 			"daprbench to turn NetworkPolicies on (on a network plugin that enforces them)")
 		return stopHere, nil
 	}

@@ -226,6 +226,39 @@ func TestChartValuesReachTheManager(t *testing.T) {
 	}
 }
 
+// The manager creates its runs' token Secrets and never reads one, in either mode: a
+// Secret's name is the API server's, recorded in the run's status, so no existence check
+// needs secrets get (Dapr's sentry keys are Secrets too).
+func TestChartNeverLetsTheManagerReadASecret(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	for _, mode := range [][]string{{"--set", "rbac.namespaced=false"}, {"--set", "rbac.namespaces={team-a}"}} {
+		objects := renderList(t, helm, append([]string{"template", "daprbench", "charts/daprbench", "--namespace", "perf"}, mode...)...)
+		granted := 0
+		for _, obj := range objects {
+			if obj["kind"] != "ClusterRole" && obj["kind"] != "Role" {
+				continue
+			}
+			rules, _ := obj["rules"].([]any)
+			for _, r := range rules {
+				rule := r.(map[string]any)
+				resources, _ := rule["resources"].([]any)
+				for _, res := range resources {
+					if res != "secrets" {
+						continue
+					}
+					granted++
+					if verbs, _ := rule["verbs"].([]any); len(verbs) != 1 || verbs[0] != "create" {
+						t.Errorf("%v: %s %v grants secrets %v, want create only", mode, obj["kind"], obj["metadata"].(map[string]any)["name"], verbs)
+					}
+				}
+			}
+		}
+		if granted == 0 {
+			t.Errorf("%v: no role lets the manager create its runs' token Secrets", mode)
+		}
+	}
+}
+
 // In the namespaced mode nothing cluster-wide lets the manager touch a pod, a Secret or a
 // workload: those rights come from a Role in each listed namespace, and the manager is told
 // which namespaces those are.

@@ -55,8 +55,9 @@ const (
 	// ProfileSeconds asks for a CPU profile of both daprd sidecars over a window of this many
 	// seconds, centred in a measured phase of the Dapr path (spec.profiling); 0: none.
 	ProfileSeconds = "profile-seconds"
-	// ProfileServerURL and ProfileClientURL are the daprd profiling servers
-	// (dapr.io/enable-profiling) of the target's and of the load tester's own sidecar.
+	// ProfileServerURL and ProfileClientURL are where the target's daprd profile is taken (its
+	// app's capture route, which asks for ProfileToken) and the load tester's own sidecar's
+	// profiling server (dapr.io/enable-profiling, on localhost).
 	ProfileServerURL = "profile-server-url"
 	ProfileClientURL = "profile-client-url"
 	// DaprdMetricsClientURL and DaprdMetricsServerURL are the daprds' metrics pages, whose
@@ -72,7 +73,17 @@ const (
 	// GroupToken authenticates the group's pods to the leader: from a Secret the operator
 	// creates per run, set only on the run's Job.
 	GroupToken = "group-token"
+	// DaprAPIToken is the target daprd's API token (dapr.io/api-token-secret), sent on the
+	// server-only path as dapr-api-token; ProfileToken is what the target app asks of whoever
+	// wants its daprd's profile (the app reads it too). Both from the run's token Secret.
+	DaprAPIToken = "dapr-api-token"
+	ProfileToken = "profile-token"
 )
+
+// ProfileCaptureRoot is the target app's route under which it serves its own daprd's
+// profiling endpoint (/debug/pprof/profile) to the run's load tester: the operator points
+// ProfileServerURL there, perfapp serves it.
+const ProfileCaptureRoot = "/daprd"
 
 // Env is the environment variable that sets a setting: payload-bytes <-> DAPRBENCH_PAYLOAD_BYTES.
 func Env(setting string) string { return cliflags.EnvName(setting) }

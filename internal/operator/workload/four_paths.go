@@ -32,25 +32,31 @@ import (
 const AnnotationListenAddresses = "dapr.io/sidecar-listen-addresses"
 
 // allAddresses is every IPv4 address of the pod: a four-path run's load tester calls the
-// target's daprd on the pod's IP, and a profiled run's load tester takes its profile there.
-// IPv4 only: an IPv6-only cluster can neither measure the server-only path nor profile the
-// target's daprd (docs/concepts.md).
+// target's daprd on the pod's IP. IPv4 only: an IPv6-only cluster cannot measure the
+// server-only path (docs/concepts.md).
 const allAddresses = "0.0.0.0"
 
-// ExposesSidecar reports whether the run opens the target's daprd on the pod's address: a
-// four-path run's server-only path and a profiled run's capture need it. Its API (3500,
-// 50001) and profiler (7777) are then guarded only by the run's NetworkPolicy, so such a
-// run needs the operator to create policies (preflight refuses it otherwise).
+// AnnotationAPITokenSecret makes daprd refuse every call to its HTTP and gRPC APIs that
+// does not carry the token of this Secret's key "token" in its dapr-api-token header
+// (its health endpoints excepted).
+const AnnotationAPITokenSecret = "dapr.io/api-token-secret"
+
+// ExposesSidecar reports whether the run opens the target's daprd API on the pod's
+// address: a four-path run's server-only path needs it. Dapr's API token guards it (the
+// run's token, which only the run's load tester reads), and the run's NetworkPolicy
+// besides, so such a run needs the operator to create policies (preflight refuses it
+// otherwise). Admission keeps profiling out of such a run: daprd's profiler, which asks
+// for no token, binds wherever its API does.
 func ExposesSidecar(run *perfv1alpha1.PerfRun) bool {
-	return run.Spec.DaprEnabled() && (run.Spec.FourPaths() || run.Spec.Profiling != nil)
+	return run.Spec.DaprEnabled() && run.Spec.FourPaths()
 }
 
 // exposeSidecarAPI lets the load tester reach the target's daprd on the pod's address, for
-// the server-sidecar-only path. The run's NetworkPolicy guards daprd's API ports: only the
-// run's own load tester may call them (NetworkPolicies).
+// the server-sidecar-only path, for the run's token only.
 func exposeSidecarAPI(run *perfv1alpha1.PerfRun, a map[string]string) {
-	if run.Spec.FourPaths() {
+	if ExposesSidecar(run) {
 		a[AnnotationListenAddresses] = allAddresses
+		a[AnnotationAPITokenSecret] = run.Status.TokenSecret
 	}
 }
 
@@ -67,5 +73,6 @@ func onePathSettings(run *perfv1alpha1.PerfRun, appHost, targetIP string) []core
 		setting(ls.ClientOnlyURL, fmt.Sprintf("http://localhost:%d/v1.0/invoke/%s/method/%s", SidecarHTTPPort, app, InvokeMethod)),
 		setting(ls.ServerOnlyURL, fmt.Sprintf("http://%s/v1.0/invoke/%s/method/%s",
 			net.JoinHostPort(targetIP, strconv.Itoa(SidecarHTTPPort)), NamesFor(run).TargetAppID, InvokeMethod)),
+		runTokenEnv(run, ls.DaprAPIToken),
 	}
 }

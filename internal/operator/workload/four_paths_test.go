@@ -27,9 +27,10 @@ func fourPaths(s *perfv1alpha1.PerfRunSpec) { s.InvocationPaths = perfv1alpha1.P
 
 func TestAFourPathRunExposesTheTargetsSidecarAndCallsEveryPath(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioServiceInvocation, fourPaths)
+	run.Status.TokenSecret = "bench-token-abcde"
 	a := TargetDeployment(run, opts).Spec.Template.Annotations
-	if a[AnnotationListenAddresses] != "0.0.0.0" {
-		t.Errorf("target annotations %v: daprd must listen on the pod's address for the server-only path", a)
+	if a[AnnotationListenAddresses] != "0.0.0.0" || a[AnnotationAPITokenSecret] != "bench-token-abcde" {
+		t.Errorf("target annotations %v: daprd must listen on the pod's address for the server-only path, for the run's token only", a)
 	}
 	if job := LoadTesterJob(run, opts, "10.244.0.9"); job.Spec.Template.Annotations[AnnotationListenAddresses] != "" {
 		t.Errorf("the load tester's own daprd must stay on localhost: %v", job.Spec.Template.Annotations)

@@ -55,7 +55,7 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string) *batch
 	tmpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod}
 	if run.Spec.DaprEnabled() {
 		tmpl.Annotations = daprAnnotations(run, names.TesterAppID, 0)
-		withProfiling(tmpl.Annotations, run, false)
+		withProfiling(tmpl.Annotations, run)
 	}
 	job := &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: names.Job, Namespace: run.Namespace, Labels: labels},
@@ -211,8 +211,7 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 				FieldPath: fmt.Sprintf("metadata.annotations['%s']", batchv1.JobCompletionIndexAnnotation)}}},
 			setting(ls.GroupLeader, fmt.Sprintf("http://%s-0.%s:%d", names.Job, names.Job, GroupPort)),
 			setting(ls.GroupListen, fmt.Sprintf(":%d", GroupPort)),
-			corev1.EnvVar{Name: ls.Env(ls.GroupToken), ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
-				LocalObjectReference: corev1.LocalObjectReference{Name: names.GroupToken}, Key: GroupTokenKey}}},
+			runTokenEnv(run, ls.GroupToken),
 		)
 	}
 	return env
@@ -232,18 +231,4 @@ func daprdMetricsURL(host string) string {
 // setting is the variable that gives the load tester's setting its value.
 func setting(name, value string) corev1.EnvVar {
 	return corev1.EnvVar{Name: ls.Env(name), Value: value}
-}
-
-// GroupTokenKey is the key of the token in the run's group-token Secret.
-const GroupTokenKey = "token"
-
-// GroupTokenSecret holds the token a load-tester group's pods present to pod 0: only the
-// run's Job reads it (an environment variable from the Secret), so no other pod can meet
-// at the group's barrier, deliver measurements or abort it.
-func GroupTokenSecret(run *perfv1alpha1.PerfRun, token string) *corev1.Secret {
-	return &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: NamesFor(run).GroupToken, Namespace: run.Namespace, Labels: Labels(run, RoleLoadTester)},
-		Type:       corev1.SecretTypeOpaque,
-		Data:       map[string][]byte{GroupTokenKey: []byte(token)},
-	}
 }

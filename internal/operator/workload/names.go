@@ -91,8 +91,6 @@ type Options struct {
 // Names are the deterministic names of a run's children.
 type Names struct {
 	Target, Baseline, Tracing, StateStore, Job string
-	// GroupToken is the Secret holding the token a load-tester group's pods present.
-	GroupToken string
 	// ServiceAccount is the identity of the run's pods.
 	ServiceAccount string
 	// Histograms is the ConfigMap holding each path's full histograms.
@@ -113,7 +111,6 @@ func NamesFor(run *perfv1alpha1.PerfRun) Names {
 		Tracing:        n + "-tracing",
 		StateStore:     n + "-statestore",
 		Job:            fmt.Sprintf("%s-load-%d", n, run.Generation),
-		GroupToken:     n + "-group-token",
 		ServiceAccount: n + "-runner",
 		Histograms:     n + "-histograms",
 		Profiles:       n + "-profiles",

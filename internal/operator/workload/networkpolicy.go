@@ -45,10 +45,8 @@ func NetworkPolicies(run *perfv1alpha1.PerfRun) []*networkingv1.NetworkPolicy {
 		MatchExpressions: []metav1.LabelSelectorRequirement{{Key: LabelComponent, Operator: metav1.LabelSelectorOpIn,
 			Values: []string{string(RoleTarget), string(RoleBaseline)}}},
 	}
+	// The app's port also carries a profiled run's capture of its daprd's profile.
 	loadPorts := []int32{AppPort, AppGRPCPort, SidecarHTTPPort, SidecarGRPCPort, SidecarInternalGRPCPort}
-	if run.Spec.Profiling != nil {
-		loadPorts = append(loadPorts, ProfilingPort) // the target's daprd serves its profile there
-	}
 	out := []*networkingv1.NetworkPolicy{ingressPolicy(run, names.Target, targets, fromLoadTester, loadPorts)}
 	if run.Spec.LoadTester.EffectiveReplicas() > 1 {
 		group := &metav1.LabelSelector{MatchLabels: Selector(run, RoleLoadTester)}

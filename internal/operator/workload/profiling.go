@@ -31,43 +31,55 @@ import (
 // runtime.DefaultProfilePort).
 const ProfilingPort = 7777
 
+// profilesTarget reports whether the run takes the target daprd's profile.
+func profilesTarget(run *perfv1alpha1.PerfRun) bool {
+	return run.Spec.Profiling != nil && run.Spec.DaprEnabled()
+}
+
 // profilingAnnotations turn on daprd's profiling server for spec.profiling. daprd binds it
 // to the same addresses as its API (dapr v1.16.0 pkg/api/http/server.go:194-204, a
-// listener per s.config.APIListenAddresses): localhost unless dapr.io/sidecar-listen-addresses
-// says otherwise. The load tester reaches its own sidecar on localhost; the target's
-// (server) must listen on the pod's IP, which exposes its API ports too, and the run's
-// NetworkPolicy admits only the run's load tester to them and to ProfilingPort.
-func profilingAnnotations(run *perfv1alpha1.PerfRun, server bool) map[string]string {
-	if run.Spec.Profiling == nil || !run.Spec.DaprEnabled() {
+// listener per s.config.APIListenAddresses): localhost here, so neither its profiler (which
+// asks nobody for a token) nor its API is on the pod's address. The load tester reaches
+// its own sidecar's there; the target app takes its own sidecar's (withProfileCapture).
+func profilingAnnotations(run *perfv1alpha1.PerfRun) map[string]string {
+	if !profilesTarget(run) {
 		return nil
 	}
-	a := map[string]string{"dapr.io/enable-profiling": "true"}
-	if server {
-		a[AnnotationListenAddresses] = allAddresses
-	}
-	return a
+	return map[string]string{"dapr.io/enable-profiling": "true"}
 }
 
 // withProfiling adds profilingAnnotations to a pod's annotations.
-func withProfiling(a map[string]string, run *perfv1alpha1.PerfRun, server bool) {
-	for k, v := range profilingAnnotations(run, server) {
+func withProfiling(a map[string]string, run *perfv1alpha1.PerfRun) {
+	for k, v := range profilingAnnotations(run) {
 		a[k] = v
 	}
 }
 
+// withProfileCapture lets the target app take its daprd's profile on localhost for whoever
+// holds the run's token (the load tester).
+func withProfileCapture(c *corev1.Container, run *perfv1alpha1.PerfRun) {
+	if !profilesTarget(run) {
+		return
+	}
+	c.Args = append(c.Args, "--daprd-profiler=http://"+net.JoinHostPort("localhost", strconv.Itoa(ProfilingPort)))
+	c.Env = append(c.Env, runTokenEnv(run, ls.ProfileToken))
+}
+
 // profilingEnv tells the load tester to profile both sidecars: its own on localhost, the
-// target's on targetPodIP (empty: the load tester reports the server's profile missing).
+// target's through the target app on targetPodIP (empty: the load tester reports the
+// server's profile missing), with the run's token.
 func profilingEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar {
-	if run.Spec.Profiling == nil || !run.Spec.DaprEnabled() {
+	if !profilesTarget(run) {
 		return nil
 	}
-	port := strconv.Itoa(ProfilingPort)
 	env := []corev1.EnvVar{
 		setting(ls.ProfileSeconds, strconv.Itoa(int(run.Spec.Profiling.EffectiveSeconds()))),
-		setting(ls.ProfileClientURL, fmt.Sprintf("http://%s", net.JoinHostPort("localhost", port))),
+		setting(ls.ProfileClientURL, fmt.Sprintf("http://%s", net.JoinHostPort("localhost", strconv.Itoa(ProfilingPort)))),
 	}
 	if targetPodIP != "" {
-		env = append(env, setting(ls.ProfileServerURL, fmt.Sprintf("http://%s", net.JoinHostPort(targetPodIP, port))))
+		env = append(env,
+			setting(ls.ProfileServerURL, fmt.Sprintf("http://%s%s", net.JoinHostPort(targetPodIP, strconv.Itoa(AppPort)), ls.ProfileCaptureRoot)),
+			runTokenEnv(run, ls.ProfileToken))
 	}
 	return env
 }

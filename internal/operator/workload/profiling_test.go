@@ -18,26 +18,34 @@ package workload
 
 import (
 	"slices"
+	"strings"
 	"testing"
-
-	networkingv1 "k8s.io/api/networking/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
 func profiled(s *perfv1alpha1.PerfRunSpec) { s.Profiling = &perfv1alpha1.ProfilingSpec{Seconds: 5} }
 
-func TestProfilingTurnsOnBothSidecarsProfilingServers(t *testing.T) {
+// Both daprds profile on localhost only; the target's profile is taken by its app, for the
+// run's token, so nothing of daprd listens on the pod's address.
+func TestProfilingTurnsOnBothSidecarsProfilingServersOnLocalhost(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioServiceInvocation, profiled, func(s *perfv1alpha1.PerfRunSpec) {
 		s.Variants = []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}}
 	})
+	run.Status.TokenSecret = "bench-token-abcde"
 	targets := TargetDeployments(run, opts)
-	server := targets[0].Spec.Template.Annotations
-	if server["dapr.io/enable-profiling"] != "true" || server["dapr.io/sidecar-listen-addresses"] != "0.0.0.0" {
-		t.Errorf("the Dapr path's target: %v, want profiling on, listening on the pod IP", server)
-	}
-	if other := targets[1].Spec.Template.Annotations; other["dapr.io/enable-profiling"] != "true" || other["dapr.io/sidecar-listen-addresses"] != "0.0.0.0" {
-		t.Errorf("a later variant's sidecar differs from the first's by profiling: %v", other)
+	for i, d := range targets {
+		a := d.Spec.Template.Annotations
+		if a["dapr.io/enable-profiling"] != "true" || a[AnnotationListenAddresses] != "" || a[AnnotationAPITokenSecret] != "" {
+			t.Errorf("variant %d's target: %v, want profiling on, daprd on localhost only", i, a)
+		}
+		app := d.Spec.Template.Spec.Containers[0]
+		if !slices.Contains(app.Args, "--daprd-profiler=http://localhost:7777") {
+			t.Errorf("variant %d's app does not take its daprd's profile: %v", i, app.Args)
+		}
+		if e := envMap(app.Env); len(app.Env) != 1 || app.Env[0].ValueFrom.SecretKeyRef.Name != "bench-token-abcde" || e["DAPRBENCH_PROFILE_TOKEN"] != "" {
+			t.Errorf("variant %d's app reads its profile token from %+v, want the run's Secret", i, app.Env)
+		}
 	}
 	job := LoadTesterJob(run, opts, "10.244.0.7")
 	client := job.Spec.Template.Annotations
@@ -45,14 +53,14 @@ func TestProfilingTurnsOnBothSidecarsProfilingServers(t *testing.T) {
 		t.Errorf("the load tester's sidecar: %v, want profiling on localhost only", client)
 	}
 	env := envMap(job.Spec.Template.Spec.Containers[0].Env)
-	for k, want := range map[string]string{"DAPRBENCH_PROFILE_SECONDS": "5", "DAPRBENCH_PROFILE_SERVER_URL": "http://10.244.0.7:7777",
+	for k, want := range map[string]string{"DAPRBENCH_PROFILE_SECONDS": "5", "DAPRBENCH_PROFILE_SERVER_URL": "http://10.244.0.7:3000/daprd",
 		"DAPRBENCH_PROFILE_CLIENT_URL": "http://localhost:7777"} {
 		if env[k] != want {
 			t.Errorf("%s = %q, want %q", k, env[k], want)
 		}
 	}
-	if !slices.Contains(guardedPorts(NetworkPolicies(run)[0]), ProfilingPort) {
-		t.Error("the profiling port is open to every pod")
+	if !NeedsRunToken(run) {
+		t.Error("a profiled run makes no token for its app's capture")
 	}
 }
 
@@ -61,7 +69,7 @@ func TestProfilingWithATwinBaselineStillCallsTheTwin(t *testing.T) {
 		s.BaselineTarget = perfv1alpha1.BaselineTwin
 	})
 	env := envMap(LoadTesterEnv(run, "fd00::7"))
-	if env["DAPRBENCH_BASELINE_URL"] != "http://bench-baseline:3000/test" || env["DAPRBENCH_PROFILE_SERVER_URL"] != "http://[fd00::7]:7777" {
+	if env["DAPRBENCH_BASELINE_URL"] != "http://bench-baseline:3000/test" || env["DAPRBENCH_PROFILE_SERVER_URL"] != "http://[fd00::7]:3000/daprd" {
 		t.Errorf("baseline %q, profile server %q", env["DAPRBENCH_BASELINE_URL"], env["DAPRBENCH_PROFILE_SERVER_URL"])
 	}
 }
@@ -74,15 +82,12 @@ func TestNoProfilingLeavesTheSidecarsAlone(t *testing.T) {
 	if _, set := envMap(LoadTesterEnv(run, "10.244.0.7"))["DAPRBENCH_PROFILE_SECONDS"]; set {
 		t.Error("profiling asked of the load tester")
 	}
-	if slices.Contains(guardedPorts(NetworkPolicies(run)[0]), ProfilingPort) {
-		t.Error("the profiling port is guarded without profiling")
+	if args := TargetDeployment(run, opts).Spec.Template.Spec.Containers[0].Args; slices.ContainsFunc(args, func(a string) bool {
+		return strings.HasPrefix(a, "--daprd-profiler")
+	}) {
+		t.Errorf("the app takes a profile nobody asked for: %v", args)
 	}
-}
-
-func guardedPorts(np *networkingv1.NetworkPolicy) []int32 {
-	var out []int32
-	for _, port := range np.Spec.Ingress[0].Ports {
-		out = append(out, port.Port.IntVal)
+	if NeedsRunToken(run) {
+		t.Error("a run of one load tester, no profile and two paths makes a token")
 	}
-	return out
 }

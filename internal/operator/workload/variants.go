@@ -98,7 +98,8 @@ func variantDeployment(run *perfv1alpha1.PerfRun, v VariantTarget, o Options) *a
 		d.Spec.Template.Annotations = variantAnnotations(run, v)
 		// The load tester profiles the first variant's sidecar; every variant's gets the same
 		// settings so that profiling is no difference between them.
-		withProfiling(d.Spec.Template.Annotations, run, true)
+		withProfiling(d.Spec.Template.Annotations, run)
+		withProfileCapture(&d.Spec.Template.Spec.Containers[0], run)
 	}
 	return d
 }

@@ -96,6 +96,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 		variantURLs = fs.String(ls.VariantURLs, "", "comma-separated URLs of further sidecar variants, measured after the Dapr URL (paths d1, d2, …)")
 		clientOnly  = fs.String(ls.ClientOnlyURL, "", "URL through the load tester's sidecar alone, the app called as a non-Dapr endpoint: http://localhost:3500/v1.0/invoke/http://HOST:PORT/method/test (path c)")
 		serverOnly  = fs.String(ls.ServerOnlyURL, "", "URL of the target's sidecar on its pod address, invoking its own app: http://POD-IP:3500/v1.0/invoke/APP/method/test (path s)")
+		apiToken    = fs.String(ls.DaprAPIToken, "", "the target daprd's API token, sent as dapr-api-token on the server-only path (set from the run's Secret as DAPRBENCH_DAPR_API_TOKEN; never on the command line)")
 		payload     = fs.String(ls.Payload, "", "literal request body, e.g. {} (wins over --payload-bytes)")
 		group       = Group{}
 		profile     = ProfileCapture{Slack: profileSlack}
@@ -123,7 +124,8 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.DurationVar(&cfg.TargetWait, ls.TargetWait, time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
 
 	fs.IntVar(&profile.Seconds, ls.ProfileSeconds, 0, "take a CPU profile of both daprd sidecars over this many seconds, centred in the first whole measured phase of the Dapr path (0: none)")
-	fs.StringVar(&profile.ServerURL, ls.ProfileServerURL, "", "the target's daprd profiling server (dapr.io/enable-profiling), e.g. http://10.0.0.7:7777")
+	fs.StringVar(&profile.ServerURL, ls.ProfileServerURL, "", "where the target's daprd profile is taken: its app's capture route, e.g. http://10.0.0.7:3000/daprd (or a daprd profiling server, e.g. http://10.0.0.7:7777)")
+	fs.StringVar(&profile.ServerToken, ls.ProfileToken, "", "the token the target app's capture route asks for (set from the run's Secret as DAPRBENCH_PROFILE_TOKEN; never on the command line)")
 	fs.StringVar(&profile.ClientURL, ls.ProfileClientURL, "http://localhost:7777", "this pod's own daprd profiling server")
 	fs.StringVar(&cfg.DaprdMetrics.ClientURL, ls.DaprdMetricsClientURL, "", "this pod's own daprd metrics page, e.g. http://localhost:9090/metrics: its CPU counter is read at every measured run's edges (empty: not read)")
 	fs.StringVar(&cfg.DaprdMetrics.ServerURL, ls.DaprdMetricsServerURL, "", "the target's daprd metrics page, e.g. http://10.0.0.7:9090/metrics (read by the group's leader only; empty: not read)")
@@ -147,15 +149,16 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	if *payload != "" {
 		cfg.Payload = []byte(*payload)
 	}
-	for _, t := range []Target{{result.Baseline, *baselineURL}, {result.ClientOnly, *clientOnly}, {result.ServerOnly, *serverOnly},
-		{result.Dapr, *daprURL}, {result.Direct, *directURL}} {
+	for _, t := range []Target{{Variant: result.Baseline, URL: *baselineURL}, {Variant: result.ClientOnly, URL: *clientOnly},
+		{Variant: result.ServerOnly, URL: *serverOnly, DaprAPIToken: *apiToken},
+		{Variant: result.Dapr, URL: *daprURL}, {Variant: result.Direct, URL: *directURL}} {
 		if t.URL != "" {
 			cfg.Targets = append(cfg.Targets, t)
 		}
 	}
 	if *variantURLs != "" {
 		for i, u := range strings.Split(*variantURLs, ",") {
-			cfg.Targets = append(cfg.Targets, Target{result.DaprVariant(i + 1), u})
+			cfg.Targets = append(cfg.Targets, Target{Variant: result.DaprVariant(i + 1), URL: u})
 		}
 	}
 	return inv, nil

@@ -33,6 +33,9 @@ import (
 type Target struct {
 	Variant result.Variant
 	URL     string
+	// DaprAPIToken is sent as dapr-api-token: the server-only path calls a daprd that asks
+	// for one (dapr.io/api-token-secret).
+	DaprAPIToken string
 }
 
 // Config is everything one load-tester run needs.

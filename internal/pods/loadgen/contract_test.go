@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -42,10 +43,8 @@ func TestTheLoadTesterReadsAFourPathRunsPaths(t *testing.T) {
 		Scenario: perfv1alpha1.ScenarioServiceInvocation, InvocationPaths: perfv1alpha1.PathsFour,
 		Load: perfv1alpha1.LoadSpec{QPS: 100},
 	}}
-	var env []string
-	for _, e := range workload.LoadTesterEnv(run, "10.244.0.7") {
-		env = append(env, e.Name+"="+e.Value)
-	}
+	run.Status.TokenSecret = "four-token-x7k2p"
+	env := kubeletEnv(workload.LoadTesterEnv(run, "10.244.0.7"))
 	inv, err := parse(nil, env, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatalf("the load tester refuses the operator's variables: %v", err)
@@ -57,6 +56,32 @@ func TestTheLoadTesterReadsAFourPathRunsPaths(t *testing.T) {
 	if !slices.Equal(paths, result.AttributionPaths) {
 		t.Errorf("paths %v, want %v", paths, result.AttributionPaths)
 	}
+	// The server-only path calls a daprd that asks for the run's token; no other path sends it.
+	for _, target := range inv.cfg.Targets {
+		want := ""
+		if target.Variant == result.ServerOnly {
+			want = "token of four-token-x7k2p"
+		}
+		if target.DaprAPIToken != want {
+			t.Errorf("the %s path sends the dapr api token %q, want %q", target.Variant, target.DaprAPIToken, want)
+		}
+	}
+}
+
+// kubeletEnv is env as the kubelet hands it to the container: a Secret's key as the
+// token of that Secret, a field (the completion index) as 2.
+func kubeletEnv(vars []corev1.EnvVar) []string {
+	var env []string
+	for _, e := range vars {
+		switch {
+		case e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil:
+			e.Value = "token of " + e.ValueFrom.SecretKeyRef.Name
+		case e.ValueFrom != nil:
+			e.Value = "2"
+		}
+		env = append(env, e.Name+"="+e.Value)
+	}
+	return env
 }
 
 // The operator's variables and the load tester's flags are one contract: every variable the
@@ -70,13 +95,8 @@ func TestTheLoadTesterReadsEveryVariableTheOperatorSets(t *testing.T) {
 		LoadTester: perfv1alpha1.LoadTesterSpec{Replicas: 3},
 		Profiling:  &perfv1alpha1.ProfilingSpec{Seconds: 7},
 	}}
-	var env []string
-	for _, e := range workload.LoadTesterEnv(run, "10.244.0.7") {
-		if e.ValueFrom != nil {
-			e.Value = "2" // the completion index the kubelet fills in
-		}
-		env = append(env, e.Name+"="+e.Value)
-	}
+	run.Status.TokenSecret = "contract-token-q9z4m"
+	env := kubeletEnv(workload.LoadTesterEnv(run, "10.244.0.7"))
 	inv, err := parse(nil, env, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatalf("the load tester refuses the operator's variables: %v\n%s", err, strings.Join(env, "\n"))
@@ -86,13 +106,17 @@ func TestTheLoadTesterReadsEveryVariableTheOperatorSets(t *testing.T) {
 		c.PayloadBytes != 2048 || !c.Uniform {
 		t.Errorf("load settings lost on the way: %+v", c)
 	}
-	if c.Group == nil || c.Group.Size != 3 || c.Group.Index != 2 || !strings.Contains(c.Group.LeaderURL, "contract-load-") {
+	if c.Group == nil || c.Group.Size != 3 || c.Group.Index != 2 || !strings.Contains(c.Group.LeaderURL, "contract-load-") ||
+		c.Group.Token != "token of contract-token-q9z4m" {
 		t.Errorf("group settings lost on the way: %+v", c.Group)
 	}
 	if inv.sidecarURL == "" || inv.termLog != workload.TerminationLog {
 		t.Errorf("sidecar %q, termination log %q", inv.sidecarURL, inv.termLog)
 	}
-	if p := c.Profile; p == nil || p.Seconds != 7 || p.ServerURL != "http://10.244.0.7:7777" || p.ClientURL != "http://localhost:7777" {
+	// The target's daprd profile is taken by its app (daprd's profiler stays on localhost),
+	// for the run's token.
+	if p := c.Profile; p == nil || p.Seconds != 7 || p.ServerURL != "http://10.244.0.7:3000/daprd" || p.ClientURL != "http://localhost:7777" ||
+		p.ServerToken != "token of contract-token-q9z4m" {
 		t.Errorf("profiling settings lost on the way: %+v", p)
 	}
 	var paths []string

@@ -87,6 +87,9 @@ func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
 	var order []string
 	for _, run := range s.Runs {
 		order = append(order, run.Variant.String())
+		if run.Errors != 0 {
+			t.Errorf("the %s path answered %v", run.Variant, run.Codes)
+		}
 	}
 	if got := strings.Join(order, " "); got != "baseline dapr dapr baseline" {
 		t.Errorf("run order = %q, want baseline and dapr interleaved A B B A", got)
@@ -469,11 +472,17 @@ func TestCalibrateWritesTheNodesScore(t *testing.T) {
 
 // A four-path run measures the direct path, each one-sidecar path and both, interleaved
 // and counterbalanced, and splits what the slowest adds: stand-ins that add 2 ms (client
-// only), 4 ms (server only) and 8 ms (both) leave an interaction of about 2 ms.
+// only), 4 ms (server only) and 8 ms (both) leave an interaction of about 2 ms. The
+// server-only stand-in, like the target's opened daprd, refuses every request without the
+// run's API token: no request of that path may go without it.
 func TestFourPathsAreInterleavedAndAttributed(t *testing.T) {
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
-	slow := func(d time.Duration) string {
+	slow := func(d time.Duration, token string) string {
 		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("dapr-api-token") != token {
+				http.Error(w, "invalid api token", http.StatusUnauthorized)
+				return
+			}
 			time.Sleep(d)
 			_, _ = w.Write([]byte("ok"))
 		}))
@@ -481,8 +490,8 @@ func TestFourPathsAreInterleavedAndAttributed(t *testing.T) {
 		return s.URL + "/test"
 	}
 	r := runCLI(t, "--qps=100", "--connections=4", "--duration=1s", "--warmup=0s", "--repetitions=2",
-		"--baseline-url="+appURL+"/test", "--client-only-url="+slow(2*time.Millisecond),
-		"--server-only-url="+slow(4*time.Millisecond), "--dapr-url="+slow(8*time.Millisecond))
+		"--baseline-url="+appURL+"/test", "--client-only-url="+slow(2*time.Millisecond, ""),
+		"--server-only-url="+slow(4*time.Millisecond, "s3cret"), "--dapr-url="+slow(8*time.Millisecond, ""), "--dapr-api-token=s3cret")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
 	}

@@ -41,6 +41,9 @@ type ProfileCapture struct {
 	// ServerURL and ClientURL are the profiling servers of the target's and of this pod's
 	// daprd, e.g. http://10.0.0.7:7777 and http://localhost:7777.
 	ServerURL, ClientURL string
+	// ServerToken is sent as a bearer token to ServerURL: the target app's capture route
+	// hands out its daprd's profile to the run's own load tester only.
+	ServerToken string
 	// Slack bounds the wait for a profile past its window (daprd answers at its end).
 	Slack time.Duration
 }
@@ -125,8 +128,9 @@ func (p *profiler) startAt(ctx context.Context, phase int, d time.Duration) {
 		start := time.Now()
 		got := make([]result.Profile, 2)
 		var wg sync.WaitGroup
-		for i, s := range []struct{ role, url string }{{result.ProfileServerSidecar, p.cfg.ServerURL}, {result.ProfileClientSidecar, p.cfg.ClientURL}} {
-			wg.Go(func() { got[i] = p.fetch(ctx, s.role, s.url, start) })
+		for i, s := range []struct{ role, url, token string }{
+			{result.ProfileServerSidecar, p.cfg.ServerURL, p.cfg.ServerToken}, {result.ProfileClientSidecar, p.cfg.ClientURL, ""}} {
+			wg.Go(func() { got[i] = p.fetch(ctx, s.role, s.url, s.token, start) })
 		}
 		wg.Wait()
 		p.got = got
@@ -160,9 +164,9 @@ func (p *profiler) finish(loadErr error) []result.Profile {
 }
 
 // fetch asks one daprd for its profile over the window starting now.
-func (p *profiler) fetch(ctx context.Context, role, base string, start time.Time) result.Profile {
+func (p *profiler) fetch(ctx context.Context, role, base, token string, start time.Time) result.Profile {
 	out := result.Profile{Role: role, StartUnix: start.Unix(), Seconds: p.cfg.Seconds}
-	data, err := p.get(ctx, base)
+	data, err := p.get(ctx, base, token)
 	if err != nil {
 		out.Error = err.Error()
 		logf(p.log, "profiling: no %s profile: %v", role, err)
@@ -173,7 +177,7 @@ func (p *profiler) fetch(ctx context.Context, role, base string, start time.Time
 	return out
 }
 
-func (p *profiler) get(ctx context.Context, base string) ([]byte, error) {
+func (p *profiler) get(ctx context.Context, base, token string) ([]byte, error) {
 	if base == "" {
 		return nil, errors.New("no profiling server was given (the operator knew no target pod IP)")
 	}
@@ -183,6 +187,9 @@ func (p *profiler) get(ctx context.Context, base string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := p.client.Do(req)
 	if err != nil {

@@ -71,16 +71,19 @@ func profileLines(t *testing.T, stdout string) map[string]result.Profile {
 	return out
 }
 
+// The target's profile is taken as in a run: through the target app's capture route, which
+// asks the app's daprd on its behalf, for the run's token.
 func TestProfilesAreTakenInTheDaprPhaseAndAFailedOneIsReported(t *testing.T) {
-	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
 	server := newProfileServer(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(cannedPprof) })
+	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16, DaprdProfiler: server.URL, ProfileToken: "run-token"})
 	client := newProfileServer(t, func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "profiling is not enabled", http.StatusInternalServerError)
 	})
 	// A window of 3s does not fit a 5s phase with 2s kept at either edge: it shrinks to 1s.
 	r := runCLI(t, "--qps=100", "--connections=2", "--duration=5s", "--warmup=0s", "--repetitions=1",
 		"--baseline-url="+appURL+"/test", "--dapr-url="+appURL+"/test",
-		"--profile-seconds=3", "--profile-server-url="+server.URL, "--profile-client-url="+client.URL)
+		"--profile-seconds=3", "--profile-server-url="+appURL+loadsettings.ProfileCaptureRoot, "--profile-token=run-token",
+		"--profile-client-url="+client.URL)
 	if r.code != 0 {
 		t.Fatalf("exit %d: a failed profile must not fail the load: %s\n%s", r.code, r.summary.Error, r.stderr)
 	}
@@ -144,7 +147,7 @@ func TestAProfileThatHangsIsBoundedAndTheLoadStands(t *testing.T) {
 	hang := newProfileServer(t, func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	var stdout, log bytes.Buffer
 	cfg := Config{
-		Targets: []Target{{result.Dapr, appURL + "/test"}}, QPS: 50, Connections: 1, Duration: 5 * time.Second,
+		Targets: []Target{{Variant: result.Dapr, URL: appURL + "/test"}}, QPS: 50, Connections: 1, Duration: 5 * time.Second,
 		Repetitions: 1, Resolution: 0.0001, RequestTimeout: time.Second, Histograms: &stdout, Log: &log,
 		Profile: &ProfileCapture{Seconds: 1, ServerURL: hang.URL, ClientURL: hang.URL, Slack: 300 * time.Millisecond},
 	}
@@ -164,7 +167,7 @@ func TestAProfileThatHangsIsBoundedAndTheLoadStands(t *testing.T) {
 }
 
 func TestTheProfiledPhaseIsTheFirstWholeDaprPhase(t *testing.T) {
-	targets := []Target{{result.Baseline, "b"}, {result.Dapr, "d"}}
+	targets := []Target{{Variant: result.Baseline, URL: "b"}, {Variant: result.Dapr, URL: "d"}}
 	for _, c := range []struct {
 		reps int
 		d    time.Duration
@@ -181,7 +184,7 @@ func TestTheProfiledPhaseIsTheFirstWholeDaprPhase(t *testing.T) {
 			t.Errorf("%d reps of %v: phase %v (%v), want %v", c.reps, c.d, i, ok, c.want)
 		}
 	}
-	if _, ok := profilePhase(loadsettings.PhaseOrder(1, 1, time.Minute), []Target{{result.Direct, "x"}}); ok {
+	if _, ok := profilePhase(loadsettings.PhaseOrder(1, 1, time.Minute), []Target{{Variant: result.Direct, URL: "x"}}); ok {
 		t.Error("a direct-only run has a Dapr phase")
 	}
 }

@@ -271,7 +271,7 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 	var out outcome
 	var full any
 	if ep.kind == viaHTTP {
-		res, err := runHTTP(opts, t.URL, body, cfg.RequestTimeout)
+		res, err := runHTTP(opts, t, body, cfg.RequestTimeout)
 		if err != nil {
 			return outcome{}, err
 		}
@@ -291,9 +291,14 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 }
 
 // runHTTP is fortio's own HTTP runner.
-func runHTTP(opts periodic.RunnerOptions, url string, body []byte, timeout time.Duration) (*fhttp.HTTPRunnerResults, error) {
+func runHTTP(opts periodic.RunnerOptions, t Target, body []byte, timeout time.Duration) (*fhttp.HTTPRunnerResults, error) {
 	h := fhttp.HTTPRunnerOptions{RunnerOptions: opts}
-	h.HTTPOptions.Init(url)
+	h.HTTPOptions.Init(t.URL)
+	if t.DaprAPIToken != "" {
+		if err := h.AddAndValidateExtraHeader(daprAPITokenHeader + ": " + t.DaprAPIToken); err != nil {
+			return nil, fmt.Errorf("the dapr api token: %w", err)
+		}
+	}
 	h.Payload = body
 	h.HTTPReqTimeOut = timeout
 	return fhttp.RunHTTPTest(&h)

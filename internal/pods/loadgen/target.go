@@ -28,6 +28,9 @@ import (
 	"github.com/google/uuid"
 )
 
+// daprAPITokenHeader carries a daprd's API token (Dapr's security.APITokenHeader).
+const daprAPITokenHeader = "dapr-api-token"
+
 // endpointKind is how a target is called.
 type endpointKind int
 
@@ -88,7 +91,11 @@ func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Durati
 	}
 	last, err := poll2xx(ctx, &http.Client{Timeout: 5 * time.Second}, func(ctx context.Context) (*http.Request, error) {
 		url := strings.ReplaceAll(t.URL, "{uuid}", uuid.NewString())
-		return http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+		if err == nil && t.DaprAPIToken != "" {
+			req.Header.Set(daprAPITokenHeader, t.DaprAPIToken)
+		}
+		return req, err
 	})
 	if err != nil {
 		return fmt.Errorf("%s target %s did not answer 2xx within %v (last: %s)", t.Variant, t.URL, bound, last)

@@ -49,6 +49,9 @@ type Config struct {
 	// latency, which must rise by it. The baseline calls the app directly and is not delayed.
 	// A test knob, not a workload model.
 	DaprDelay time.Duration
+	// DaprdProfiler is the app's own daprd's profiling server on localhost; with
+	// ProfileToken the app serves its profile at ProfileCapturePath to that token's bearer.
+	DaprdProfiler, ProfileToken string
 }
 
 // KnownAnswerHeaders mark an invocation that daprd forwarded from another app's sidecar
@@ -116,6 +119,9 @@ func (a *App) Handler() http.Handler {
 	mux.HandleFunc("PUT /actors/{type}/{id}/method/remind/{name}", a.actor(&a.Stats.Reminders, nil))
 	mux.HandleFunc("DELETE /actors/{type}/{id}", a.actor(&a.Stats.Deactivations, a.deactivated))
 	mux.HandleFunc("GET /stats", a.stats)
+	if c := newProfileCapture(a.cfg); c != nil {
+		mux.Handle("GET "+ProfileCapturePath, c)
+	}
 	return mux
 }
 

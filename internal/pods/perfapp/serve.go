@@ -88,6 +88,8 @@ func Main(ctx context.Context, args, env []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.ResponseBytes, "response-bytes", 2, "size of the invocation response body")
 	fs.StringVar(&cfg.ActorType, "actor-type", "", "actor type to host (empty: none)")
 	fs.DurationVar(&cfg.ActorIdleTimeout, "actor-idle-timeout", time.Hour, "actorIdleTimeout reported to daprd")
+	fs.StringVar(&cfg.DaprdProfiler, "daprd-profiler", "", "this pod's daprd profiling server, e.g. http://localhost:7777: its CPU profile is served at "+ProfileCapturePath+" to the bearer of --profile-token")
+	fs.StringVar(&cfg.ProfileToken, "profile-token", "", "the token "+ProfileCapturePath+" asks for (set from the run's Secret as DAPRBENCH_PROFILE_TOKEN; never on the command line)")
 	fs.DurationVar(&cfg.DaprDelay, "dapr-delay", 0, "test knob: delay every HTTP invocation that arrived through a Dapr sidecar by this much (a known answer for the added latency)")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {

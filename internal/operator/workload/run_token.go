@@ -1,0 +1,53 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// RunTokenKey is the key of the token in the run's token Secret: the key Dapr's sidecar
+// injector reads for dapr.io/api-token-secret.
+const RunTokenKey = "token"
+
+// NeedsRunToken reports whether the run's pods present a token to one another: a
+// load-tester group's pods to their leader, a four-path run's load tester to the target's
+// daprd API (opened on the pod's address), a profiled run's load tester to the target
+// app, which takes its daprd's profile on localhost.
+func NeedsRunToken(run *perfv1alpha1.PerfRun) bool {
+	return run.Spec.LoadTester.EffectiveReplicas() > 1 || ExposesSidecar(run) || profilesTarget(run)
+}
+
+// RunTokenSecret holds the run's token. Its name is the API server's (generateName),
+// recorded in status.tokenSecret: only the run's pods read it, as environment variables.
+func RunTokenSecret(run *perfv1alpha1.PerfRun, token string) *corev1.Secret {
+	return &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{GenerateName: run.Name + "-token-", Namespace: run.Namespace, Labels: Labels(run, RoleLoadTester)},
+		Type:       corev1.SecretTypeOpaque,
+		Data:       map[string][]byte{RunTokenKey: []byte(token)},
+	}
+}
+
+// runTokenEnv sets a load-tester or app setting to the run's token, from its Secret.
+func runTokenEnv(run *perfv1alpha1.PerfRun, name string) corev1.EnvVar {
+	return corev1.EnvVar{Name: ls.Env(name), ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
+		LocalObjectReference: corev1.LocalObjectReference{Name: run.Status.TokenSecret}, Key: RunTokenKey}}}
+}
