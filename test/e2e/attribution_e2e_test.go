@@ -19,6 +19,9 @@ limitations under the License.
 package e2e
 
 import (
+	"fmt"
+	"net"
+	"strconv"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -77,5 +80,19 @@ var _ = Describe("A four-path run through real Dapr", func() {
 			summary(a.Paths[0].Latency), summary(a.Paths[1].Latency), summary(a.Paths[2].Latency), summary(a.Paths[3].Latency),
 			summary(a.ClientSidecar.Latency), summary(a.ServerSidecar.Latency), summary(a.Interaction.Latency))
 		Expect(describe(run)).To(ContainSubstring("added mean split: client sidecar"))
+
+		// The target's daprd listens on its pod's address (kept by cleanup Never, as it was
+		// during the run): a pod of another namespace reaches neither its API without the
+		// run's token nor a profiler.
+		ip := targetPodIP(run)
+		api := at(ip, workload.SidecarHTTPPort, "/v1.0/metadata")
+		invoke := at(ip, workload.SidecarHTTPPort, "/v1.0/invoke/"+workload.NamesFor(run).TargetAppID+"/method/test")
+		profiler := at(ip, workload.ProfilingPort, "/debug/pprof/cmdline")
+		grpcAPI := fmt.Sprintf("dapr-grpc://%s/%s/test", net.JoinHostPort(ip, strconv.Itoa(workload.SidecarGRPCPort)), workload.NamesFor(run).TargetAppID)
+		got := probeFromElsewhere(api, invoke, profiler, grpcAPI)
+		Expect(got[0]).To(ContainSubstring(refusedFor(api)))
+		Expect(got[1]).To(ContainSubstring(refusedFor(invoke)))
+		Expect(got[2]).To(ContainSubstring(unheard(profiler)))
+		Expect(got[3]).To(MatchRegexp(`^codes map\[401:\d+\]$`), "daprd's gRPC API: Unauthenticated to every call without the token")
 	})
 })

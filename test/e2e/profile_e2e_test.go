@@ -31,7 +31,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 	"github.com/daprbench/daprbench/internal/cpuprofile"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 var _ = Describe("A profiled run through real Dapr", func() {
@@ -40,8 +42,20 @@ var _ = Describe("A profiled run through real Dapr", func() {
 		run := daprRun(ns, "profiled", perfv1alpha1.ScenarioServiceInvocation, 200, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
 			s.Profiling = &perfv1alpha1.ProfilingSpec{Seconds: 5}
+			s.Cleanup = perfv1alpha1.CleanupNever // its target is probed below, as it was during the run
 		})
 		expectSucceeded(run, 5*time.Minute)
+
+		// Both daprds profiled on localhost: a pod of another namespace finds neither daprd's
+		// API nor its profiler on the target's address, and the app's capture of the
+		// profile answers the run's token only.
+		ip := targetPodIP(run)
+		api, profiler := at(ip, workload.SidecarHTTPPort, "/v1.0/metadata"), at(ip, workload.ProfilingPort, "/debug/pprof/cmdline")
+		capture := at(ip, workload.AppPort, loadsettings.ProfileCaptureRoot+"/debug/pprof/profile?seconds=1")
+		got := probeFromElsewhere(api, profiler, capture)
+		Expect(got[0]).To(ContainSubstring(unheard(api)))
+		Expect(got[1]).To(ContainSubstring(unheard(profiler)))
+		Expect(got[2]).To(ContainSubstring(refusedFor(capture)))
 
 		st := get(run).Status.Profiles
 		Expect(st).NotTo(BeNil(), "status.profiles")
