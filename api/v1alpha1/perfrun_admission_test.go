@@ -27,6 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
@@ -374,6 +375,55 @@ var _ = Describe("PerfRun admission", func() {
 			Expect(unstructured.SetNestedField(s, int64(0), "template", "spec", "load", "qps")).To(Succeed())
 		}),
 	)
+
+	// Admission's CEL repeats the count of the measured plan (result.MeasuredPaths) in its
+	// timeout rule: in every mode it admits, a timeout of exactly the Go load time is refused
+	// and one a second longer admitted.
+	It("holds admission's timeout arithmetic to the measured plan in every mode", func() {
+		admitted := 0
+		for _, scenario := range []string{"ServiceInvocation", "ActorActivation"} {
+			for _, dapr := range []any{nil, false} {
+				for _, baseline := range []any{nil, true, false} {
+					for _, vs := range [][]string{nil, {"a", "b"}} {
+						for _, paths := range []string{"", "FourPaths"} {
+							edits := []func(map[string]any){set("scenario", scenario), set("load.duration", "60s"),
+								set("load.warmup", "10s"), set("load.repetitions", int64(2))}
+							if dapr != nil {
+								edits = append(edits, set("dapr.enabled", dapr))
+							}
+							if baseline != nil {
+								edits = append(edits, set("baseline", baseline))
+							}
+							if vs != nil {
+								edits = append(edits, variants(vs...))
+							}
+							if paths != "" {
+								edits = append(edits, set("invocationPaths", paths))
+							}
+							probe := perfRun("plan", append(edits, set("timeout", "10h"))...)
+							if k8s.Create(ctx, probe, client.DryRunAll) != nil {
+								continue // refused for another reason
+							}
+							var spec perfv1alpha1.PerfRunSpec
+							Expect(runtime.DefaultUnstructuredConverter.FromUnstructured(probe.Object["spec"].(map[string]any), &spec)).To(Succeed())
+							load := spec.LoadTime()
+							Expect(spec.PathNames()).To(HaveLen(spec.Paths()))
+							exact := perfRun("plan", append(edits, set("timeout", load.String()))...)
+							err := k8s.Create(ctx, exact, client.DryRunAll)
+							Expect(err).To(MatchError(ContainSubstring("timeout must be longer than warmup")),
+								"%s dapr %v baseline %v variants %v %s: a timeout of the load time %v (%v)", scenario, dapr, baseline, vs, paths, load, spec.MeasuredPaths())
+							longer := perfRun("plan", append(edits, set("timeout", (load+time.Second).String()))...)
+							Expect(k8s.Create(ctx, longer, client.DryRunAll)).To(Succeed(),
+								"%s dapr %v baseline %v variants %v %s: a timeout past the load time %v (%v)", scenario, dapr, baseline, vs, paths, load, spec.MeasuredPaths())
+							admitted++
+						}
+					}
+				}
+			}
+		}
+		GinkgoWriter.Printf("%d modes admitted\n", admitted)
+		Expect(admitted).To(BeNumerically(">=", 10), "the modes admission admits")
+	})
 
 	It("admits every annotation of the variant allowlist", func() {
 		allowed := map[string]any{}

@@ -71,16 +71,7 @@ func (s *PerfRunSpec) BaselineEnabled() bool {
 
 // Paths is the number of paths measured per repetition: the baseline, if any, every
 // sidecar variant (one without spec.variants), and the two one-sidecar paths of FourPaths.
-func (s *PerfRunSpec) Paths() int {
-	n := max(1, len(s.Variants))
-	if s.BaselineEnabled() {
-		n++
-	}
-	if s.FourPaths() {
-		n += 2
-	}
-	return n
-}
+func (s *PerfRunSpec) Paths() int { return len(s.MeasuredPaths()) }
 
 // FourPaths reports whether the run also measures the one-sidecar paths (admission admits
 // it only for ServiceInvocation through Dapr with a baseline).

@@ -22,28 +22,37 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
-// PathNames are the paths one repetition measures, in the order the load tester is given
-// them: the baseline first, a four-path run's one-sidecar paths (client, then server), then
-// the sidecar variants in spec order (loadsettings.PhaseOrder counterbalances their order
-// over the repetitions). As many as Paths counts.
+// MeasuredPaths are the paths one repetition measures, in the load tester's order
+// (result.MeasuredPaths, their one home).
+func (s *PerfRunSpec) MeasuredPaths() []result.Variant {
+	return result.MeasuredPaths(result.PathSet{Dapr: s.DaprEnabled(), Baseline: s.BaselineEnabled(), FourPaths: s.FourPaths(),
+		Variants: len(s.Variants)})
+}
+
+// PathNames are MeasuredPaths as status.progress names them.
 func (s *PerfRunSpec) PathNames() []string {
-	if !s.DaprEnabled() {
-		return []string{"direct"}
-	}
+	variants := s.EffectiveVariants() // the Dapr paths, in this order
 	var names []string
-	if s.BaselineEnabled() {
-		names = append(names, "baseline")
-	}
-	if s.FourPaths() {
-		names = append(names, PathClientSidecarOnly, PathServerSidecarOnly)
-	}
-	for _, v := range s.EffectiveVariants() {
-		if v.Name != "" {
-			names = append(names, "dapr ("+v.Name+")")
-		} else {
-			names = append(names, "dapr")
+	for _, v := range s.MeasuredPaths() {
+		switch v {
+		case result.Baseline:
+			names = append(names, "baseline")
+		case result.ClientOnly:
+			names = append(names, PathClientSidecarOnly)
+		case result.ServerOnly:
+			names = append(names, PathServerSidecarOnly)
+		case result.Direct:
+			names = append(names, "direct")
+		default:
+			if name := variants[0].Name; name != "" {
+				names = append(names, "dapr ("+name+")")
+			} else {
+				names = append(names, "dapr")
+			}
+			variants = variants[1:]
 		}
 	}
 	return names

@@ -23,7 +23,6 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/repetitions"
-	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 )
@@ -71,15 +70,8 @@ func MissingPaths(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
 	if len(sum.Runs) == 0 {
 		return "it measured nothing"
 	}
-	want := []result.Variant{report.MeasuredVariant(run)}
-	if run.Spec.BaselineEnabled() {
-		want = append(want, result.Baseline)
-	}
-	if run.Spec.FourPaths() {
-		want = append(want, result.ClientOnly, result.ServerOnly)
-	}
 	reps := int(max(run.Spec.Load.Repetitions, 1))
-	for _, v := range want {
+	for _, v := range run.Spec.MeasuredPaths() {
 		m, ok := repetitions.Of(sum, v)
 		if !ok || m.Reps < reps {
 			return fmt.Sprintf("it holds %d of the %d repetitions of the %s path the spec asks for", m.Reps, reps, v)

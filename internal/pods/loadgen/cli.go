@@ -149,19 +149,43 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	if *payload != "" {
 		cfg.Payload = []byte(*payload)
 	}
-	for _, t := range []Target{{Variant: result.Baseline, URL: *baselineURL}, {Variant: result.ClientOnly, URL: *clientOnly},
-		{Variant: result.ServerOnly, URL: *serverOnly, DaprAPIToken: *apiToken},
-		{Variant: result.Dapr, URL: *daprURL}, {Variant: result.Direct, URL: *directURL}} {
-		if t.URL != "" {
-			cfg.Targets = append(cfg.Targets, t)
-		}
+	if inv.calibrate > 0 {
+		return inv, nil // a node's score, no load
 	}
+	given := map[result.Variant]Target{result.Baseline: {URL: *baselineURL}, result.ClientOnly: {URL: *clientOnly},
+		result.ServerOnly: {URL: *serverOnly, DaprAPIToken: *apiToken}, result.Dapr: {URL: *daprURL}, result.Direct: {URL: *directURL}}
+	var more []string
 	if *variantURLs != "" {
-		for i, u := range strings.Split(*variantURLs, ",") {
-			cfg.Targets = append(cfg.Targets, Target{Variant: result.DaprVariant(i + 1), URL: u})
+		more = strings.Split(*variantURLs, ",")
+	}
+	for i, u := range more {
+		given[result.DaprVariant(i+1)] = Target{URL: u}
+	}
+	cfg.Targets, err = inPlanOrder(given, result.PathSet{Dapr: *directURL == "", Baseline: *baselineURL != "",
+		FourPaths: *clientOnly != "" || *serverOnly != "", Variants: 1 + len(more)})
+	return inv, err
+}
+
+// inPlanOrder lists the given paths' targets in the order the operator's plan measures
+// them (result.MeasuredPaths): a path the URLs given imply but lack, or a URL no such run
+// measures, is an error, not a run of other paths than the operator's.
+func inPlanOrder(given map[result.Variant]Target, set result.PathSet) ([]Target, error) {
+	var out []Target
+	for _, v := range result.MeasuredPaths(set) {
+		t := given[v]
+		if t.URL == "" {
+			return nil, fmt.Errorf("no URL for the %s path, which a run with the URLs given measures", v)
+		}
+		t.Variant = v
+		out = append(out, t)
+		delete(given, v)
+	}
+	for v, t := range given {
+		if t.URL != "" {
+			return nil, fmt.Errorf("a URL for the %s path, which no run with the other URLs given measures (a direct URL goes alone)", v)
 		}
 	}
-	return inv, nil
+	return out, nil
 }
 
 // calibrateNode scores the node on the calibration workload and writes the score, as JSON,

@@ -84,6 +84,59 @@ func kubeletEnv(vars []corev1.EnvVar) []string {
 	return env
 }
 
+// In every mode admission admits, the operator's variables give the load tester the paths
+// of the spec's measured plan, in its order: progress, the load time and the assessment
+// read the same plan.
+func TestTheLoadTesterMeasuresTheSpecsPlanInEveryMode(t *testing.T) {
+	off, on := false, true
+	for _, c := range []struct {
+		name string
+		spec perfv1alpha1.PerfRunSpec
+	}{
+		{"standard", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation}},
+		{"no baseline", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Baseline: &off}},
+		{"twin baseline", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, BaselineTarget: perfv1alpha1.BaselineTwin}},
+		{"four paths", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, InvocationPaths: perfv1alpha1.PathsFour}},
+		{"variants", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Variants: []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}, {Name: "c"}}}},
+		{"variants, no baseline", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Baseline: &off, Variants: []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}}}},
+		{"without Dapr", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Dapr: perfv1alpha1.DaprSpec{Enabled: &off}}},
+		{"gRPC caller", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Baseline: &on, Protocol: perfv1alpha1.ProtocolSpec{Caller: perfv1alpha1.ProtocolGRPC}}},
+		{"actors", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioActorActivation}},
+	} {
+		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "plan", Namespace: "ns"}, Spec: c.spec}
+		run.Spec.Load.QPS = 100
+		inv, err := parse(nil, kubeletEnv(workload.LoadTesterEnv(run, "10.244.0.7")), io.Discard, io.Discard)
+		if err != nil {
+			t.Errorf("%s: the load tester refuses the operator's variables: %v", c.name, err)
+			continue
+		}
+		var paths []result.Variant
+		for _, target := range inv.cfg.Targets {
+			paths = append(paths, target.Variant)
+		}
+		if want := run.Spec.MeasuredPaths(); !slices.Equal(paths, want) || len(paths) != run.Spec.Paths() || len(run.Spec.PathNames()) != len(paths) {
+			t.Errorf("%s: the load tester measures %v; the plan is %v (%d paths, named %v)", c.name, paths, want, run.Spec.Paths(), run.Spec.PathNames())
+		}
+	}
+}
+
+// URLs that no run of the operator's would give are refused, not measured as some other plan.
+func TestTheLoadTesterRefusesURLsOutsideAnyPlan(t *testing.T) {
+	for _, args := range [][]string{
+		{"--baseline-url=http://b/test"},                                // a baseline with no Dapr path
+		{"--dapr-url=http://d/test", "--direct-url=http://x/test"},      // a direct URL goes alone
+		{"--dapr-url=http://d/test", "--client-only-url=http://c/test"}, // half of the one-sidecar paths
+		{"--direct-url=http://x/test", "--variant-urls=http://d1/test"}, // variants without Dapr
+	} {
+		if _, err := parse(args, nil, io.Discard, io.Discard); err == nil {
+			t.Errorf("%v: parsed", args)
+		}
+	}
+	if inv, err := parse([]string{"--direct-url=http://x/test"}, nil, io.Discard, io.Discard); err != nil || len(inv.cfg.Targets) != 1 {
+		t.Errorf("a direct URL alone: %v, %+v", err, inv.cfg.Targets)
+	}
+}
+
 // The operator's variables and the load tester's flags are one contract: every variable the
 // Job builder sets must reach the setting it names, with its value.
 func TestTheLoadTesterReadsEveryVariableTheOperatorSets(t *testing.T) {
