@@ -155,6 +155,11 @@ func deepCopy(obj map[string]any) map[string]any {
 func compare(t *testing.T, helm, kustomize map[string]map[string]any) {
 	t.Helper()
 	for key, k := range kustomize {
+		if strings.HasPrefix(key, "ValidatingAdmissionPolicy") {
+			// kustomize's schema does not know these kinds are cluster-scoped and gives them
+			// its namespace, which the API server drops; the chart writes none.
+			delete(k["metadata"].(map[string]any), "namespace")
+		}
 		h, ok := helm[key]
 		if !ok {
 			t.Errorf("the chart lacks %s", key)
@@ -179,10 +184,38 @@ func TestChartInstallsWhatKustomizeDoes(t *testing.T) {
 	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system",
 		"--set", "image.repository=daprbench", "--set", "image.tag=dev",
 		// kustomize's install: cluster-wide, the kubelet's counters, no namespace bound
-		"--set", "rbac.namespaced=false", "--set", "kubeletCounters=true", "--set", "maxRunsPerNamespace=0")
+		"--set", "rbac.namespaced=false", "--set", "kubeletCounters=true", "--set", "maxRunsPerNamespace=0",
+		// a cluster that serves admission policies (Kubernetes 1.30+)
+		"--kube-version", "1.31.0", "--api-versions", "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy")
 	compare(t, chart, render(t, kustomize, "build", "config/default"))
 	if len(chart) < 10 {
 		t.Errorf("only %d objects rendered", len(chart))
+	}
+}
+
+// On a cluster that does not serve ValidatingAdmissionPolicy (Kubernetes 1.29, which the
+// chart allows) the chart installs without its policy rather than failing; where it is
+// served, the policy exempts exactly the release's ServiceAccount.
+func TestChartInstallsTheOwnedRunsPolicyWhereTheClusterServesIt(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	for _, obj := range renderList(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf") {
+		if kind := obj["kind"].(string); strings.HasPrefix(kind, "ValidatingAdmissionPolicy") {
+			t.Errorf("a cluster without admission policies is given a %s", kind)
+		}
+	}
+	var account, exemption string
+	for _, obj := range renderList(t, helm, "template", "bench", "charts/daprbench", "--namespace", "perf", "--kube-version", "1.31.0",
+		"--api-versions", "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy") {
+		switch obj["kind"] {
+		case "ServiceAccount":
+			account = obj["metadata"].(map[string]any)["name"].(string)
+		case "ValidatingAdmissionPolicy":
+			b, _ := yaml.Marshal(obj["spec"].(map[string]any)["matchConditions"])
+			exemption = string(b)
+		}
+	}
+	if want := "'system:serviceaccount:perf:" + account + "'"; account == "" || !strings.Contains(exemption, want) {
+		t.Errorf("the policy's exemption %q is not the release's ServiceAccount %s", exemption, want)
 	}
 }
 

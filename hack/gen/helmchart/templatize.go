@@ -69,6 +69,20 @@ func templatize(doc string) (string, error) {
 	return doc, nil
 }
 
+// operatorUser is the operator's identity as the kustomize build names it in admission
+// policies' CEL: its ServiceAccount's username.
+const operatorUser = "system:serviceaccount:" + namespace + ":" + namePrefix + "controller-manager"
+
+// policyTemplate makes an admission policy or binding of the kustomize build a chart
+// template: cluster-scoped (kustomize gives every object its namespace), the operator's
+// username and the policy's name following the release.
+func policyTemplate(doc string) (string, error) {
+	doc = strings.Replace(doc, "\n  namespace: "+namespace+"\n", "\n", 1)
+	doc = strings.ReplaceAll(doc, operatorUser, "system:serviceaccount:{{ $.Release.Namespace }}:"+saName)
+	doc = strings.ReplaceAll(doc, "policyName: "+namePrefix, "policyName: "+fullname)
+	return templatize(doc)
+}
+
 // serviceAccount makes the templatized ServiceAccount optional (serviceAccount.create), names
 // it daprbench.serviceAccountName and gives it serviceAccount.annotations.
 func serviceAccount(doc string) string {

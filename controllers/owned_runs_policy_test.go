@@ -1,0 +1,133 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/testenv"
+)
+
+// operatorUser is the operator's identity as config/policy names it (the kustomize
+// install's ServiceAccount); the chart's test holds its template to the release's.
+const operatorUser = "system:serviceaccount:daprbench-system:daprbench-controller-manager"
+
+// userClient is a client authenticated as name, with every right RBAC can give: an
+// admission policy applies to every user alike.
+func userClient(name string) client.Client {
+	u, err := testEnv.AddUser(envtest.User{Name: name, Groups: []string{"system:masters"}}, restConfig)
+	Expect(err).NotTo(HaveOccurred())
+	c, err := client.New(u.Config(), client.Options{Scheme: scheme})
+	Expect(err).NotTo(HaveOccurred())
+	return c
+}
+
+// installOwnedRunsPolicy applies config/policy's ValidatingAdmissionPolicy as shipped,
+// bound to namespace ns alone (so the suite's manager, which runs as another user, keeps
+// creating runs elsewhere), and waits until the API server enforces it.
+func installOwnedRunsPolicy(ns string, tenant client.Client, forged func() *perfv1alpha1.PerfRun) {
+	b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "policy", "owned-runs.yaml"))
+	Expect(err).NotTo(HaveOccurred())
+	policy := &admissionregistrationv1.ValidatingAdmissionPolicy{}
+	Expect(yaml.Unmarshal([]byte(strings.Split(string(b), "\n---\n")[0]), policy)).To(Succeed())
+	Expect(policy.Spec.MatchConditions[0].Expression).To(ContainSubstring(operatorUser))
+	policy.Name = "owned-runs-" + ns
+	binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: policy.Name},
+		Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{PolicyName: policy.Name,
+			ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny},
+			MatchResources: &admissionregistrationv1.MatchResources{NamespaceSelector: &metav1.LabelSelector{
+				MatchLabels: map[string]string{"kubernetes.io/metadata.name": ns}}}},
+	}
+	for _, obj := range []client.Object{policy, binding} {
+		Expect(k8sClient.Create(suiteCtx, obj)).To(Succeed())
+		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(suiteCtx, obj))).To(Succeed()) })
+	}
+	Eventually(func() bool {
+		return apierrors.IsForbidden(tenant.Create(suiteCtx, forged(), client.DryRunAll))
+	}).Should(BeTrue(), "the policy is not enforced")
+}
+
+// A schedule's history and a sweep's points are the runs they control: only the operator
+// may put a run under their controller reference or stamp a schedule's time on it.
+var _ = Describe("The owned-runs admission policy", Serial, func() {
+	It("refuses a schedule's or a sweep's run, or its scheduled time, from anyone but the operator", func() {
+		ns := newNamespace()
+		tenant, operator := userClient("tenant-with-perfrun-rights"), userClient(operatorUser)
+		under := func(kind string) metav1.OwnerReference {
+			return metav1.OwnerReference{APIVersion: perfv1alpha1.GroupVersion.String(), Kind: kind, Name: "nightly",
+				UID: types.UID("6d1f6a52-0000-4000-8000-00000000000" + kind[len(kind)-1:]), Controller: ptr.To(true)}
+		}
+		newRun := func(name string, mutate ...func(*perfv1alpha1.PerfRun)) *perfv1alpha1.PerfRun {
+			run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+				Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 10},
+					Exclusive: ptr.To(false)}}
+			for _, m := range mutate {
+				m(run)
+			}
+			return run
+		}
+		owned := func(kind string) func(*perfv1alpha1.PerfRun) {
+			return func(r *perfv1alpha1.PerfRun) { r.OwnerReferences = []metav1.OwnerReference{under(kind)} }
+		}
+		stamped := func(r *perfv1alpha1.PerfRun) {
+			r.Annotations = map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-25T03:00:00Z"}
+		}
+		installOwnedRunsPolicy(ns, tenant, func() *perfv1alpha1.PerfRun { return newRun("probe", owned("PerfSchedule")) })
+
+		for name, forged := range map[string]*perfv1alpha1.PerfRun{
+			"a schedule's run": newRun("forged-slot", owned("PerfSchedule")),
+			"a sweep's point":  newRun("forged-point", owned("PerfSweep")),
+			"a scheduled time": newRun("forged-time", stamped),
+		} {
+			err := tenant.Create(suiteCtx, forged)
+			Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%s: %v", name, err)
+			Expect(err.Error()).To(ContainSubstring("only the daprbench operator may"), name)
+		}
+		// A run of the tenant's own is admitted, and cannot be made a schedule's later.
+		own := newRun("own")
+		Expect(tenant.Create(suiteCtx, own)).To(Succeed())
+		own.OwnerReferences = []metav1.OwnerReference{under("PerfSchedule")}
+		Expect(apierrors.IsForbidden(tenant.Update(suiteCtx, own))).To(BeTrue(), "an owner reference added by update")
+
+		// The operator creates the schedule's run; anyone may then edit it without touching
+		// what the operator set, and may orphan it (as the garbage collector does).
+		scheduled := newRun("nightly-29412180", owned("PerfSchedule"), stamped)
+		Expect(operator.Create(suiteCtx, scheduled)).To(Succeed())
+		scheduled.Labels = map[string]string{"team": "payments"}
+		Expect(tenant.Update(suiteCtx, scheduled)).To(Succeed(), "an edit that keeps the operator's references")
+		scheduled.Annotations[perfv1alpha1.AnnotationScheduledTime] = "2026-11-24T03:00:00Z"
+		Expect(apierrors.IsForbidden(tenant.Update(suiteCtx, scheduled))).To(BeTrue(), "a scheduled time rewritten")
+		Expect(tenant.Get(suiteCtx, client.ObjectKeyFromObject(scheduled), scheduled)).To(Succeed())
+		scheduled.OwnerReferences = nil
+		Expect(tenant.Update(suiteCtx, scheduled)).To(Succeed(), "orphaning a run")
+	})
+})
