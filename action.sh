@@ -8,6 +8,7 @@
 #   FILE=run.yaml [KUBECONFIG_DATA=…] [NAMESPACE=…] [OUT=daprbench-out] [STRICT=true] \
 #     [TIMEOUT=30m] [SUMMARY=$GITHUB_STEP_SUMMARY] [PLUGIN_FROM=release|source] \
 #     [PLUGIN_VERSION=v0.1.0] [PLUGIN_REPOSITORY=daprbench/daprbench] [ARTIFACT_NAME=…] \
+#     [PLUGIN_VERIFY=attestation|checksum] [PLUGIN_ALLOW_LATEST=true] \
 #     [PLUGIN_DOWNLOAD_URL=file://$PWD/dist] action.sh   # (a mirror of the release's assets)
 #   action.sh --plugin-from    # prints where the plugin would come from (action.yml's first step)
 #   action.sh --plugin [DIR]   # gets the plugin as a run would and prints its path
@@ -20,8 +21,13 @@
 # RUNNER_TEMP, else daprbench-out); artifact-name (ARTIFACT_NAME, else daprbench-<run name>).
 #
 # The plugin: PLUGIN_FROM=release downloads kubectl-daprbench_<os>_<arch>.tar.gz of
-# PLUGIN_VERSION from PLUGIN_REPOSITORY's GitHub release and checks its sha256 against the
-# release's checksums.txt; PLUGIN_FROM=source builds it from this checkout with Go. Empty:
+# PLUGIN_VERSION from PLUGIN_REPOSITORY's GitHub release, checks its sha256 against the
+# release's checksums.txt and — since checksums.txt comes from the same, mutable release —
+# verifies the archive's build provenance with `gh attestation verify`: signed by
+# PLUGIN_REPOSITORY's own release workflow (PLUGIN_VERIFY=attestation, the default for
+# GitHub's downloads; PLUGIN_VERIFY=checksum, the default for a PLUGIN_DOWNLOAD_URL mirror,
+# trusts checksums.txt alone). `latest`, a version that moves, is refused unless
+# PLUGIN_ALLOW_LATEST=true. PLUGIN_FROM=source builds it from this checkout with Go. Empty:
 # release when the Action runs at a version tag (ACTION_REF, or the ref in the Action's path
 # …/_actions/<owner>/<repo>/<ref>), else source — so a branch, a fork or this script run
 # from a clone builds what it has.
@@ -58,6 +64,12 @@ release_plugin() {
 	[[ "$ver" =~ ^[0-9] ]] && ver=v$ver # 0.1.0 names the tag v0.1.0
 	[[ "$ver" =~ $version_tag || "$ver" == latest ]] ||
 		{ echo "daprbench: no release version to download (PLUGIN_VERSION, vX.Y.Z or latest, or the Action's tag; got '$ver')" >&2; return 1; }
+	[[ "$ver" != latest || "${PLUGIN_ALLOW_LATEST:-}" == true ]] ||
+		{ echo "daprbench: plugin-version latest moves with every release: pin a version (vX.Y.Z), or set allow-latest (PLUGIN_ALLOW_LATEST=true)" >&2; return 1; }
+	local verify=${PLUGIN_VERIFY:-}
+	[[ -n "$verify" ]] || if [[ -n "${PLUGIN_DOWNLOAD_URL:-}" ]]; then verify=checksum; else verify=attestation; fi
+	[[ "$verify" == attestation || "$verify" == checksum ]] ||
+		{ echo "daprbench: PLUGIN_VERIFY=$verify: want attestation or checksum" >&2; return 1; }
 	if [[ -z "$repo" && "$here" == */_actions/*/*/* ]]; then
 		repo=$(basename "$(dirname "$(dirname "$here")")")/$(basename "$(dirname "$here")")
 	fi
@@ -87,9 +99,15 @@ release_plugin() {
 		echo "daprbench: $archive of $repo $ver has sha256 $got, checksums.txt says '${want}'" >&2
 		return 1
 	fi
+	if [[ "$verify" == attestation ]]; then
+		command -v gh >/dev/null ||
+			{ echo "daprbench: verifying $archive's provenance needs the GitHub CLI (gh, on GitHub's runners); plugin-verify checksum trusts checksums.txt alone" >&2; return 1; }
+		gh attestation verify "$dir/$archive" --repo "$repo" --signer-workflow "$repo/.github/workflows/release.yml" >&2 ||
+			{ echo "daprbench: $archive of $repo $ver carries no build provenance signed by $repo's release workflow: not run" >&2; return 1; }
+	fi
 	tar -xzf "$dir/$archive" -C "$dir" || return 1
 	[[ -x "$dir/kubectl-daprbench$exe" ]] || { echo "daprbench: $archive holds no kubectl-daprbench$exe" >&2; return 1; }
-	echo "daprbench: kubectl-daprbench $ver ($os/$arch) from $base, sha256 verified" >&2
+	echo "daprbench: kubectl-daprbench $ver ($os/$arch) from $base, sha256 verified$([[ $verify == checksum ]] || echo ", provenance verified")" >&2
 	echo "$dir/kubectl-daprbench$exe"
 }
 

@@ -157,6 +157,41 @@ func TestOutputsNameTheVerdictAndTheRun(t *testing.T) {
 	}
 }
 
+// fakeGH puts a gh on PATH that logs its arguments and exits code, as the GitHub CLI's
+// attestation check does for an archive with (0) or without (1) provenance.
+func fakeGH(t *testing.T, code int) (path, log string) {
+	t.Helper()
+	dir := t.TempDir()
+	log = filepath.Join(dir, "gh-calls")
+	script := fmt.Sprintf("#!/usr/bin/env bash\necho \"$*\" >>%q\nexit %d\n", log, code)
+	must(t, os.WriteFile(filepath.Join(dir, "gh"), []byte(script), 0o755))
+	return dir + string(os.PathListSeparator) + os.Getenv("PATH"), log
+}
+
+// A download's checksum comes from the same release as the archive: the archive's build
+// provenance is verified too, signed by the repository's own release workflow, and a
+// plugin without it never runs.
+func TestTheReleasesProvenanceIsVerified(t *testing.T) {
+	mirror := release(t, false)
+	path, log := fakeGH(t, 0)
+	r := action(t, mirror, "PATH="+path, "PLUGIN_VERIFY=attestation", "PLUGIN_REPOSITORY=acme/daprbench", "STUB_OBJECT=perfrun.perf.daprbench.io/a-1")
+	calls, _ := os.ReadFile(log)
+	archive := fmt.Sprintf("kubectl-daprbench_%s_%s.tar.gz", runtime.GOOS, runtime.GOARCH)
+	if r.code != 0 || !strings.Contains(r.stderr, "provenance verified") ||
+		!strings.Contains(string(calls), "attestation verify ") || !strings.Contains(string(calls), archive+" --repo acme/daprbench --signer-workflow acme/daprbench/.github/workflows/release.yml") {
+		t.Errorf("exit %d, gh called %q:\n%s", r.code, calls, r.stderr)
+	}
+
+	path, _ = fakeGH(t, 1)
+	r = action(t, mirror, "PATH="+path, "PLUGIN_VERIFY=attestation", "PLUGIN_REPOSITORY=acme/daprbench")
+	if r.code != 1 || r.calls != "" || r.outputs["verdict"] != "could-not-run" || !strings.Contains(r.stderr, "carries no build provenance") {
+		t.Errorf("no provenance: exit %d, plugin calls %q, outputs %v:\n%s", r.code, r.calls, r.outputs, r.stderr)
+	}
+	if r = action(t, mirror, "PLUGIN_VERIFY=sometimes"); r.code != 1 || !strings.Contains(r.stderr, "want attestation or checksum") {
+		t.Errorf("an unknown verification: exit %d:\n%s", r.code, r.stderr)
+	}
+}
+
 func TestRunNameComesFromTheObjectNotTheLog(t *testing.T) {
 	mirror := release(t, false)
 	// A sweep, and an artifact name given: both pass through.
@@ -181,7 +216,12 @@ func TestPluginVersion(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, "kubectl-daprbench v0.9.0 ("+runtime.GOOS+"/"+runtime.GOARCH+") from file://"+mirror+", sha256 verified") {
 		t.Errorf("exit %d:\n%s", r.code, r.stderr)
 	}
+	// latest moves with every release: only when asked for.
 	r = action(t, mirror, "PLUGIN_VERSION=latest", "STUB_OBJECT=perfrun.perf.daprbench.io/a-1")
+	if r.code != 1 || r.calls != "" || !strings.Contains(r.stderr, "moves with every release") {
+		t.Errorf("latest without allow-latest: exit %d:\n%s", r.code, r.stderr)
+	}
+	r = action(t, mirror, "PLUGIN_VERSION=latest", "PLUGIN_ALLOW_LATEST=true", "STUB_OBJECT=perfrun.perf.daprbench.io/a-1")
 	if r.code != 0 || !strings.Contains(r.stderr, "kubectl-daprbench latest") {
 		t.Errorf("latest: exit %d:\n%s", r.code, r.stderr)
 	}
