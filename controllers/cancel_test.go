@@ -60,13 +60,13 @@ var _ = Describe("Cancelling", func() {
 	BeforeEach(func() { ns = newNamespace() })
 
 	It("stops a measuring run's load, keeps its record, and frees its place in the queue", Serial, func() {
+		emptyQueue()
 		run := createRun(ns, "doomed", perfv1alpha1.ScenarioServiceInvocation, exclusive)
 		markAvailable(ns, "doomed-target")
 		job := currentJobOf(run)
 		startLoad(run)
 		next := createRun(ns, "next", perfv1alpha1.ScenarioServiceInvocation, exclusive)
-		markAvailable(ns, "next-target")
-		Eventually(queuedReason(next)).ShouldNot(BeEmpty())
+		Eventually(queuedReason(next)).Should(Equal(perfv1alpha1.ReasonWaitingForRun))
 
 		cancel(run, "SIGINT in CI job 42")
 		c := failedWith(run, perfv1alpha1.ReasonCancelled)
@@ -75,6 +75,7 @@ var _ = Describe("Cancelling", func() {
 		Expect(exists(run)()).To(BeTrue(), "the run stays, with its record")
 		target := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "doomed-target"}}
 		Expect(exists(target)()).To(BeTrue(), "a failed run keeps its pods for inspection (cleanup OnSuccess): its daprd was never opened")
+		markAvailable(ns, "next-target") // the queued run takes the freed place, and creates its target
 		Eventually(jobCount(next), 10*time.Second).Should(Equal(1), "the queued run takes the freed place")
 	})
 

@@ -17,6 +17,7 @@ limitations under the License.
 package controllers
 
 import (
+	"slices"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -33,6 +34,21 @@ import (
 )
 
 func exclusive(s *perfv1alpha1.PerfRunSpec) { s.Exclusive = nil; s.Baseline = ptr.To(false) }
+
+// emptyQueue deletes the unfinished PerfRuns earlier specs left behind (envtest runs no
+// namespace controller: deleting their namespaces keeps them). An admitted run holds its
+// nodes until it ends, and theirs never end; a spec of the queue starts from none.
+func emptyQueue() {
+	unfinished := func() []perfv1alpha1.PerfRun {
+		var runs perfv1alpha1.PerfRunList
+		Expect(k8sClient.List(suiteCtx, &runs)).To(Succeed())
+		return slices.DeleteFunc(runs.Items, func(r perfv1alpha1.PerfRun) bool { return r.Finished() })
+	}
+	for _, run := range unfinished() {
+		Expect(client.IgnoreNotFound(k8sClient.Delete(suiteCtx, &run))).To(Succeed())
+	}
+	Eventually(func() int { return len(unfinished()) }).Should(BeZero())
+}
 
 func queuedMessage(run *perfv1alpha1.PerfRun) func() string {
 	return func() string {
@@ -70,7 +86,10 @@ func jobCount(run *perfv1alpha1.PerfRun) func() int {
 
 var _ = Describe("The run queue", Serial, func() {
 	var ns string
-	BeforeEach(func() { ns = newNamespace() })
+	BeforeEach(func() {
+		emptyQueue()
+		ns = newNamespace()
+	})
 
 	It("holds exclusive runs while another measures on their node, first come first served; a deleted run leaves the queue", func() {
 		first := createRun(ns, "first", perfv1alpha1.ScenarioServiceInvocation, exclusive, func(s *perfv1alpha1.PerfRunSpec) {
@@ -81,14 +100,16 @@ var _ = Describe("The run queue", Serial, func() {
 
 		waitLong := func(s *perfv1alpha1.PerfRunSpec) { s.MaxQueueWait = &metav1.Duration{Duration: 2 * time.Hour} } // past the hour below
 		second := createRun(ns, "second", perfv1alpha1.ScenarioServiceInvocation, exclusive, waitLong)
-		markAvailable(ns, "second-target")
 		Eventually(queuedMessage(second)).Should(ContainSubstring("waiting for PerfRun " + ns + "/first (measuring on node " + testNode))
 		time.Sleep(10 * time.Millisecond) // a later creation time for the third
 		third := createRun(ns, "third", perfv1alpha1.ScenarioServiceInvocation, exclusive, waitLong)
-		markAvailable(ns, "third-target")
 		Eventually(queuedMessage(third)).ShouldNot(BeEmpty())
 		Consistently(jobCount(second), time.Second).Should(BeZero(), "no load while the first measures")
 		Expect(jobCount(third)()).To(BeZero())
+		// A queued run holds nothing: no target, no pods, no CPU request on the node.
+		for _, name := range []string{"second-target", "third-target"} {
+			Expect(exists(deployment(ns, name))()).To(BeFalse(), "%s exists while its run waits in the queue", name)
+		}
 		// Time spent queued does not count against the timeout (5m20s for the second).
 		fakeClock.Step(time.Hour)
 		Consistently(phaseOf(second), time.Second).ShouldNot(Equal(perfv1alpha1.PhaseFailed))
@@ -96,8 +117,10 @@ var _ = Describe("The run queue", Serial, func() {
 		By("the first run ends: the second, queued first, goes; the third waits for it")
 		finishLoad(first, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
 		Eventually(phaseOf(first)).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		markAvailable(ns, "second-target") // admitted, it creates its target
 		Eventually(jobCount(second), 10*time.Second).Should(Equal(1))
 		Eventually(queuedMessage(third)).Should(ContainSubstring(ns + "/second (measuring"))
+		Expect(exists(deployment(ns, "third-target"))()).To(BeFalse())
 		Expect(latest(second).Status.QueueWait.Duration).To(BeNumerically(">=", time.Hour))
 		// The Job is created before the status that says so is written.
 		Eventually(queuedReason(second)).Should(Equal(perfv1alpha1.ReasonAdmitted))
@@ -107,6 +130,7 @@ var _ = Describe("The run queue", Serial, func() {
 		Eventually(func() bool {
 			return apierrors.IsNotFound(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(second), &perfv1alpha1.PerfRun{}))
 		}).Should(BeTrue())
+		markAvailable(ns, "third-target")
 		Eventually(jobCount(third), 10*time.Second).Should(Equal(1))
 		finishLoad(third, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
 		Eventually(phaseOf(third)).Should(Equal(perfv1alpha1.PhaseSucceeded))
@@ -121,7 +145,6 @@ var _ = Describe("The run queue", Serial, func() {
 		patient := createRun(ns, "patient", perfv1alpha1.ScenarioServiceInvocation, exclusive, func(s *perfv1alpha1.PerfRunSpec) {
 			s.MaxQueueWait = &metav1.Duration{Duration: 10 * time.Minute}
 		})
-		markAvailable(ns, "patient-target")
 		Eventually(queuedMessage(patient)).Should(ContainSubstring(ns + "/hog (measuring"))
 		fakeClock.Step(9 * time.Minute)
 		Consistently(phaseOf(patient), time.Second).ShouldNot(Equal(perfv1alpha1.PhaseFailed), "within its maxQueueWait")
@@ -129,16 +152,20 @@ var _ = Describe("The run queue", Serial, func() {
 		c := failedWith(patient, perfv1alpha1.ReasonQueueTimeout)
 		Expect(c.Message).To(ContainSubstring("past spec.maxQueueWait (10m0s), behind PerfRun " + ns + "/hog (measuring"))
 		Expect(jobCount(patient)()).To(BeZero(), "it never loaded")
+		Expect(exists(deployment(ns, "patient-target"))()).To(BeFalse(), "nor created anything")
 		finishLoad(hog, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
 		Eventually(phaseOf(hog)).Should(Equal(perfv1alpha1.PhaseSucceeded))
 	})
 
 	It("starts a run that opts out beside other shared runs, never beside an exclusive one", func() {
-		shared := func(name string) *perfv1alpha1.PerfRun {
-			run := createRun(ns, name, perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		sharedQueued := func(name string) *perfv1alpha1.PerfRun {
+			return createRun(ns, name, perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 				s.Exclusive = ptr.To(false)
 				s.Baseline = ptr.To(false)
 			})
+		}
+		shared := func(name string) *perfv1alpha1.PerfRun {
+			run := sharedQueued(name)
 			markAvailable(ns, name+"-target")
 			return run
 		}
@@ -154,19 +181,20 @@ var _ = Describe("The run queue", Serial, func() {
 
 		By("an exclusive run waits for the shared runs measuring on its node")
 		alone := createRun(ns, "alone", perfv1alpha1.ScenarioServiceInvocation, exclusive)
-		markAvailable(ns, "alone-target")
 		Eventually(queuedMessage(alone)).Should(ContainSubstring("waiting for PerfRun " + ns + "/shared-1 (measuring on node " + testNode))
 
 		By("a shared run created now waits behind the queued exclusive run: a tenant cannot pin load beside it")
 		time.Sleep(10 * time.Millisecond)
-		late := shared("shared-3")
+		late := sharedQueued("shared-3")
 		Eventually(queuedMessage(late)).Should(ContainSubstring("waiting for PerfRun " + ns + "/alone (queued ahead"))
 		done(first)
 		done(second)
+		markAvailable(ns, "alone-target")
 		Eventually(jobCount(alone), 10*time.Second).Should(Equal(1))
 		Eventually(queuedMessage(late)).Should(ContainSubstring(ns + "/alone (measuring"))
 		Consistently(jobCount(late), time.Second).Should(BeZero())
 		done(alone)
+		markAvailable(ns, "shared-3-target")
 		Eventually(jobCount(late), 10*time.Second).Should(Equal(1))
 		done(late)
 	})

@@ -85,15 +85,16 @@ var _ = Describe("A tenant on a shared cluster", func() {
 	})
 
 	It("learns nothing of another tenant's runs and nodes from its queued run", Serial, func() {
+		emptyQueue()
 		theirs := newNamespace()
 		busy := createRun(theirs, "secret-project", perfv1alpha1.ScenarioServiceInvocation, exclusive)
 		markAvailable(theirs, "secret-project-target")
 		startLoad(busy)
 		mine := createRun(ns, "mine", perfv1alpha1.ScenarioServiceInvocation, exclusive)
-		markAvailable(ns, "mine-target")
 		Eventually(queuedMessage(mine)).Should(ContainSubstring("waiting for a run of another namespace (measuring on a node this run may use)"))
 		Expect(queuedMessage(mine)()).NotTo(Or(ContainSubstring("secret-project"), ContainSubstring(theirs), ContainSubstring(testNode)))
 		finishLoad(busy, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
+		markAvailable(ns, "mine-target")
 		Eventually(jobCount(mine), 10*time.Second).Should(Equal(1))
 	})
 

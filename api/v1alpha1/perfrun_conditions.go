@@ -29,6 +29,13 @@ func (r *PerfRun) Finished() bool {
 // Succeeded reports whether the current generation's run has finished with a result.
 func (r *PerfRun) Succeeded() bool { return r.ConditionTrue(ConditionSucceeded) }
 
+// Admitted reports whether the current generation's run has had its turn in the run queue
+// (Queued=False, Admitted): it holds its nodes until it finishes.
+func (r *PerfRun) Admitted() bool {
+	c := meta.FindStatusCondition(r.Status.Conditions, ConditionQueued)
+	return c != nil && c.Status == metav1.ConditionFalse && c.Reason == ReasonAdmitted && c.ObservedGeneration == r.Generation
+}
+
 // ConditionTrue reports whether the condition is True for the current generation.
 func (r *PerfRun) ConditionTrue(condType string) bool {
 	c := meta.FindStatusCondition(r.Status.Conditions, condType)
@@ -154,7 +161,8 @@ const (
 	// ReasonNamespaceLimit: Queued, because the run's namespace already has as many
 	// unfinished runs as the operator allows (--max-runs-per-namespace); nothing is created.
 	ReasonNamespaceLimit = "NamespaceLimit"
-	// ReasonAdmitted: no earlier run measures or waits on the run's nodes.
+	// ReasonAdmitted: no earlier run holds or waits on the run's nodes; the run creates its
+	// workloads and measures, holding its nodes until it ends.
 	ReasonAdmitted = "Admitted"
 
 	// ReasonRunning: the load tester is running.

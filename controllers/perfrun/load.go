@@ -19,8 +19,6 @@ package perfrun
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -28,8 +26,8 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// startLoad creates the load-tester Job once the run's turn has come; a run whose Job
-// exists goes on to watch it.
+// startLoad creates the load-tester Job of an admitted run (admit) whose workloads are
+// ready; a run whose Job exists goes on to watch it.
 func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, error) {
 	run := s.run
 	job, err := s.Job(ctx)
@@ -37,15 +35,7 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 		return proceed, err
 	}
 	if job != nil {
-		// The Job is the proof of admission: the pass that created it may have lost its
-		// status write to a conflict, and with it the Admitted condition.
-		if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionQueued); c == nil || c.Reason != perfv1alpha1.ReasonAdmitted {
-			setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionFalse, perfv1alpha1.ReasonAdmitted, admittedMessage)
-		}
 		return proceed, nil
-	}
-	if mayStart, err := r.waitForTurn(ctx, run); err != nil || !mayStart {
-		return waitFor(r.PollInterval), err
 	}
 	// Starting load is the one costly act: confirm with the API server itself (not the
 	// cache, which may lag behind a deletion) that the run still stands.

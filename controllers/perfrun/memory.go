@@ -173,13 +173,20 @@ func (m *runMemory) lastServed(namespace string) time.Time {
 	return m.served[namespace]
 }
 
-// measuringSoon is the cached view of a run corrected by this manager's own admissions.
+// measuringSoon is the cached view of a run corrected by this manager's own admissions: a
+// run holds its nodes once admitted, its workloads created or on their way.
 func (m *runMemory) measuringSoon(other *perfv1alpha1.PerfRun, now time.Time) (*perfv1alpha1.PerfRun, bool) {
+	if other.Finished() {
+		return other, false
+	}
+	if other.Admitted() || other.Status.Phase == perfv1alpha1.PhaseRunning {
+		return other, true // the cache has caught up, with where the run landed since
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.runs[types.NamespacedName{Namespace: other.Namespace, Name: other.Name}]
-	if s == nil || s.uid != other.UID || s.admitted == nil || now.Sub(s.admittedAt) > admissionMemory || other.Finished() {
-		return other, other.Status.Phase == perfv1alpha1.PhaseRunning
+	if s == nil || s.uid != other.UID || s.admitted == nil || now.Sub(s.admittedAt) > admissionMemory {
+		return other, false
 	}
 	return s.admitted, true
 }

@@ -31,8 +31,12 @@ import (
 )
 
 // The run queue: two benchmarks measuring at once on the same nodes corrupt each other, so
-// a run starts its load only when no conflicting run (one of the two exclusive) measures,
-// and none waits ahead of it, on a node it may use. The queue is not stored anywhere: it is
+// a run is admitted only when no conflicting run (one of the two exclusive) holds, and none
+// waits ahead of it, on a node it may use. Admission comes before anything that holds
+// resources (as in Kueue): a queued run has no pods, so any number of runs applied at once
+// on a small cluster take their turns instead of failing for want of the CPU the targets
+// of runs still waiting would hold. An admitted run holds its nodes from its first pod to
+// its end. The queue is not stored anywhere: it is
 // the PerfRuns themselves, in turns by namespace then by creation, so it survives a manager
 // restart and a deleted run leaves it. Before any of that, a namespace may hold only
 // --max-runs-per-namespace unfinished runs: the rest wait without creating anything.
@@ -104,8 +108,29 @@ func (r *Reconciler) waitForNamespaceShare(ctx context.Context, s *runScope) (st
 	return waitFor(r.PollInterval), nil
 }
 
-// waitForTurn reports whether the run may start its load now; otherwise it has set
-// Queued=True naming what it waits for.
+// admit lets the run on to create its workloads once its turn has come (Queued=False,
+// Admitted); until then it creates nothing. A run whose Job exists was admitted by the
+// pass that created it, which may have lost its status write to a conflict.
+func (r *Reconciler) admit(ctx context.Context, s *runScope) (stepResult, error) {
+	if s.run.Admitted() {
+		return proceed, nil
+	}
+	job, err := s.Job(ctx)
+	if err != nil {
+		return proceed, err
+	}
+	if job != nil {
+		setCondition(s.run, perfv1alpha1.ConditionQueued, metav1.ConditionFalse, perfv1alpha1.ReasonAdmitted, admittedMessage)
+		return proceed, nil
+	}
+	if mayStart, err := r.waitForTurn(ctx, s.run); err != nil || !mayStart {
+		return waitFor(r.PollInterval), err
+	}
+	return proceed, nil
+}
+
+// waitForTurn reports whether the run may start now; otherwise it has set Queued=True
+// naming what it waits for.
 func (r *Reconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.PerfRun) (bool, error) {
 	queued := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionQueued)
 	if queued != nil && queued.Status == metav1.ConditionFalse {
@@ -139,7 +164,7 @@ func (r *Reconciler) waitForTurn(ctx context.Context, run *perfv1alpha1.PerfRun)
 	return true, nil
 }
 
-const admittedMessage = "no conflicting run measures or waits ahead on this run's nodes"
+const admittedMessage = "no conflicting run holds or waits ahead on this run's nodes: the run creates its workloads and measures"
 
 // addQueueWait adds to status.queueWait: a run may wait for its namespace's share, then for
 // its nodes.

@@ -100,8 +100,9 @@ func Ahead(run *perfv1alpha1.PerfRun, runs []perfv1alpha1.PerfRun, nodes []corev
 	return nil
 }
 
-// WaitsForTurn reports whether run is provisioned and waits to start its load (a run that
-// waits for its namespace's share has nothing on any node yet, and holds no place).
+// WaitsForTurn reports whether run waits for its turn on its nodes (Queued, WaitingForRun).
+// Like a run that waits for its namespace's share it has created nothing yet; unlike that
+// one it holds a place in the queue.
 func WaitsForTurn(run *perfv1alpha1.PerfRun) bool {
 	c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionQueued)
 	return c != nil && c.Status == metav1.ConditionTrue && c.Reason == perfv1alpha1.ReasonWaitingForRun
