@@ -136,6 +136,32 @@ var _ = Describe("The run queue", Serial, func() {
 		Eventually(phaseOf(third)).Should(Equal(perfv1alpha1.PhaseSucceeded))
 	})
 
+	It("admits one of several runs applied together, before the cache shows any of them; the others create nothing", func() {
+		var runs []*perfv1alpha1.PerfRun
+		for _, name := range []string{"burst-1", "burst-2", "burst-3", "burst-4"} {
+			runs = append(runs, createRun(ns, name, perfv1alpha1.ScenarioServiceInvocation, exclusive))
+		}
+		admitted := func() (n int) {
+			for _, run := range runs {
+				if latest(run).Admitted() {
+					n++
+				}
+			}
+			return n
+		}
+		targets := func() (n int) {
+			for _, run := range runs {
+				if exists(deployment(ns, run.Name+"-target"))() {
+					n++
+				}
+			}
+			return n
+		}
+		Eventually(admitted).Should(Equal(1))
+		Consistently(func() []int { return []int{admitted(), targets()} }, 2*time.Second).Should(HaveEach(BeNumerically("<=", 1)),
+			"one run holds the node; the others wait without a target")
+	})
+
 	It("fails a run queued past its maxQueueWait with QueueTimeout, naming the run it waited for", func() {
 		hog := createRun(ns, "hog", perfv1alpha1.ScenarioServiceInvocation, exclusive, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Timeout = &metav1.Duration{Duration: 72 * time.Hour}

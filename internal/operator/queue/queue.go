@@ -83,12 +83,16 @@ func Ahead(run *perfv1alpha1.PerfRun, runs []perfv1alpha1.PerfRun, nodes []corev
 	})
 	for i := range runs {
 		other := &runs[i]
-		if other.UID == run.UID || !(run.Spec.IsExclusive() || other.Spec.IsExclusive()) || other.Finished() ||
-			other.Generation != other.Status.ObservedGeneration {
+		if other.UID == run.UID || !(run.Spec.IsExclusive() || other.Spec.IsExclusive()) || other.Finished() {
 			continue
 		}
 		// Whoever measures holds its nodes; among those waiting, the earlier turn goes first.
+		// A run admitted in its very first pass holds them before the cache shows any status
+		// of it: the manager's memory of the admission answers first.
 		other, isMeasuring := measuring(other)
+		if other.Generation != other.Status.ObservedGeneration {
+			continue // a spec edited since: its old status says nothing of the new run
+		}
 		waitingAhead := WaitsForTurn(other) && turns.before(other, run)
 		if !isMeasuring && !waitingAhead {
 			continue
