@@ -64,6 +64,7 @@ type PerfScheduleSpec struct {
 	// +kubebuilder:validation:MaxLength=128
 	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9 *,/?#@.-]+$`
 	// +kubebuilder:validation:XValidation:rule="!self.contains('TZ=')",message="spec.schedule must not set a time zone (TZ= or CRON_TZ=): use spec.timeZone, as for a CronJob"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^@(yearly|annually|monthly|weekly|daily|midnight|hourly|every [0-9hms.]+)$') || self.matches('^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ *$')",message="spec.schedule must be five cron fields (minute hour day-of-month month day-of-week, e.g. 0 3 * * *) or a descriptor (@hourly, @daily, @weekly, @monthly, @yearly, @every 1h30m)"
 	// +required
 	Schedule string `json:"schedule"`
 

@@ -48,15 +48,6 @@ func TestAFourPathRunExposesTheTargetsSidecarAndCallsEveryPath(t *testing.T) {
 		}
 	}
 
-	// A twin baseline: the direct and client-only paths call the twin, the server-only
-	// path still the target pod.
-	twin := newRun(perfv1alpha1.ScenarioServiceInvocation, fourPaths, func(s *perfv1alpha1.PerfRunSpec) { s.BaselineTarget = perfv1alpha1.BaselineTwin })
-	env = envMap(LoadTesterEnv(twin, "10.244.0.9"))
-	if env[ls.Env(ls.ClientOnlyURL)] != "http://localhost:3500/v1.0/invoke/http://bench-baseline:3000/method/test" ||
-		env[ls.Env(ls.ServerOnlyURL)] != "http://10.244.0.9:3500/v1.0/invoke/bench-target/method/test" {
-		t.Errorf("twin baseline: client-only %q, server-only %q", env[ls.Env(ls.ClientOnlyURL)], env[ls.Env(ls.ServerOnlyURL)])
-	}
-
 	standard := newRun(perfv1alpha1.ScenarioServiceInvocation)
 	if a := TargetDeployment(standard, opts).Spec.Template.Annotations; a[AnnotationListenAddresses] != "" {
 		t.Errorf("a standard run exposes its target's daprd: %v", a)
