@@ -58,7 +58,7 @@ func probeFromElsewhere(urls ...string) []string {
 	for i, u := range urls {
 		pod.Spec.Containers = append(pod.Spec.Containers, corev1.Container{
 			Name: "probe-" + strconv.Itoa(i), Image: image(), ImagePullPolicy: corev1.PullIfNotPresent, Command: []string{"/loadtester"},
-			Args: []string{"--qps=2", "--connections=1", "--duration=1s", "--warmup=0s", "--target-wait=0", "--direct-url=" + u},
+			Args:      []string{"--qps=2", "--connections=1", "--duration=1s", "--warmup=0s", "--target-wait=0", "--direct-url=" + u},
 			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}},
 			SecurityContext: &corev1.SecurityContext{AllowPrivilegeEscalation: ptr.To(false),
 				Capabilities: &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}}},
