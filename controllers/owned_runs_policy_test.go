@@ -112,11 +112,23 @@ var _ = Describe("The owned-runs admission policy", Serial, func() {
 			Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%s: %v", name, err)
 			Expect(err.Error()).To(ContainSubstring("only the daprbench operator may"), name)
 		}
-		// A run of the tenant's own is admitted, and cannot be made a schedule's later.
+		// The group and kind in another case are the same reference.
+		shouted := newRun("shouted", owned("PerfSchedule"))
+		shouted.OwnerReferences[0].APIVersion, shouted.OwnerReferences[0].Kind = "PERF.daprbench.io/v1alpha1", "perfschedule"
+		Expect(apierrors.IsForbidden(tenant.Create(suiteCtx, shouted))).To(BeTrue(), "a reference in another case")
+		// A run of the tenant's own is admitted, and cannot be made a schedule's later: not by
+		// adding the reference, nor by turning a reference of another kind with the schedule's
+		// UID into the schedule's.
 		own := newRun("own")
 		Expect(tenant.Create(suiteCtx, own)).To(Succeed())
 		own.OwnerReferences = []metav1.OwnerReference{under("PerfSchedule")}
 		Expect(apierrors.IsForbidden(tenant.Update(suiteCtx, own))).To(BeTrue(), "an owner reference added by update")
+		decoy := under("PerfSchedule")
+		decoy.APIVersion, decoy.Kind = "x.example/v1", "Decoy"
+		disguised := newRun("disguised", func(r *perfv1alpha1.PerfRun) { r.OwnerReferences = []metav1.OwnerReference{decoy} })
+		Expect(tenant.Create(suiteCtx, disguised)).To(Succeed(), "a reference of another group is not the policy's")
+		disguised.OwnerReferences[0].APIVersion, disguised.OwnerReferences[0].Kind = perfv1alpha1.GroupVersion.String(), "PerfSchedule"
+		Expect(apierrors.IsForbidden(tenant.Update(suiteCtx, disguised))).To(BeTrue(), "a copied UID turned into the schedule's")
 
 		// The operator creates the schedule's run; anyone may then edit it without touching
 		// what the operator set, and may orphan it (as the garbage collector does).

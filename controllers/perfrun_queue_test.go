@@ -162,6 +162,19 @@ var _ = Describe("The run queue", Serial, func() {
 			"one run holds the node; the others wait without a target")
 	})
 
+	It("stops an edited run's old load before the run queues again", func() {
+		edited := createRun(ns, "edited", perfv1alpha1.ScenarioServiceInvocation, exclusive)
+		markAvailable(ns, "edited-target")
+		old := currentJobOf(edited)
+		startLoad(edited)
+		updated := latest(edited)
+		updated.Spec.Load.QPS = 2000
+		Expect(k8sClient.Update(suiteCtx, updated)).To(Succeed())
+		Eventually(exists(old), 10*time.Second).Should(BeFalse(), "the old generation's Job, whose load would run on while the queue gives its node away")
+		markAvailable(ns, "edited-target")
+		Eventually(func() string { return currentJobOf(edited).Name }, 10*time.Second).Should(Equal("edited-load-2"))
+	})
+
 	It("fails a run queued past its maxQueueWait with QueueTimeout, naming the run it waited for", func() {
 		hog := createRun(ns, "hog", perfv1alpha1.ScenarioServiceInvocation, exclusive, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Timeout = &metav1.Duration{Duration: 72 * time.Hour}

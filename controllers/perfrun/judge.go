@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -102,7 +101,7 @@ func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedu
 	for _, other := range runs {
 		// The same spec too: an owner reference and a template-hash annotation are anyone's to
 		// write, and a run edited after the schedule made it measured something else.
-		if other.UID != run.UID && metav1.IsControlledBy(&other, sched) && equality.Semantic.DeepEqual(other.Spec, run.Spec) &&
+		if other.UID != run.UID && other.ControlledBy(sched, "PerfSchedule") && equality.Semantic.DeepEqual(other.Spec, run.Spec) &&
 			other.Succeeded() && other.Status.Result != nil &&
 			!other.ConditionTrue(perfv1alpha1.ConditionDisturbed) && !other.ConditionTrue(perfv1alpha1.ConditionSaturated) &&
 			!other.ConditionTrue(perfv1alpha1.ConditionCPULimitBound) &&

@@ -60,30 +60,12 @@ func (r *Reconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.Object 
 
 // provision converges the run's children with server-side apply: created when missing,
 // put back when changed, never an "already exists" error. It also removes what the current
-// generation no longer wants (an old generation's Job, a baseline switched off).
+// generation no longer wants (a variant's target, a baseline switched off).
 func (r *Reconciler) provision(ctx context.Context, s *runScope) (stepResult, error) {
 	run := s.run
 	for _, obj := range r.desiredChildren(run) {
 		if err := r.apply(ctx, run, obj); err != nil {
 			return proceed, err
-		}
-	}
-	var jobs batchv1.JobList
-	if err := r.List(ctx, &jobs, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name}); err != nil {
-		return proceed, err
-	}
-	gen := strconv.FormatInt(run.Generation, 10)
-	for i := range jobs.Items {
-		if old := &jobs.Items[i]; old.Labels[workload.LabelGeneration] != gen {
-			// The old Job, its load-tester group's Service (named alike, when it had one) and
-			// the group's NetworkPolicy.
-			group := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: old.Name, Namespace: old.Namespace}}
-			groupPolicy := &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: old.Name + "-group", Namespace: old.Namespace}}
-			for _, obj := range []client.Object{old, group, groupPolicy} {
-				if err := r.deleteChild(ctx, run, obj); err != nil {
-					return proceed, err
-				}
-			}
 		}
 	}
 	if err := r.deleteUnwantedTargets(ctx, run); err != nil {
@@ -97,6 +79,33 @@ func (r *Reconciler) provision(ctx context.Context, s *runScope) (stepResult, er
 		} {
 			if err := r.deleteChild(ctx, run, obj); err != nil {
 				return proceed, err
+			}
+		}
+	}
+	return proceed, nil
+}
+
+// retireOldGenerations stops an edited run's old load before the run queues again: the
+// old generation's Job, its load-tester group's Service (named alike, when it had one) and
+// the group's NetworkPolicy. Left running, it would load nodes the queue then gives away.
+func (r *Reconciler) retireOldGenerations(ctx context.Context, s *runScope) (stepResult, error) {
+	run := s.run
+	if run.Generation == 1 {
+		return proceed, nil // no older generation
+	}
+	var jobs batchv1.JobList
+	if err := r.List(ctx, &jobs, client.InNamespace(run.Namespace), client.MatchingLabels{workload.LabelRun: run.Name}); err != nil {
+		return proceed, err
+	}
+	gen := strconv.FormatInt(run.Generation, 10)
+	for i := range jobs.Items {
+		if old := &jobs.Items[i]; old.Labels[workload.LabelGeneration] != gen {
+			group := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: old.Name, Namespace: old.Namespace}}
+			groupPolicy := &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: old.Name + "-group", Namespace: old.Namespace}}
+			for _, obj := range []client.Object{old, group, groupPolicy} {
+				if err := r.deleteChild(ctx, run, obj); err != nil {
+					return proceed, err
+				}
 			}
 		}
 	}

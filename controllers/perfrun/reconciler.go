@@ -189,6 +189,7 @@ func (r *Reconciler) reconcileRun(ctx context.Context, run *perfv1alpha1.PerfRun
 		{"preflight", r.preflight},
 		{"namespace share", r.waitForNamespaceShare},
 		{"timeout", r.enforceTimeout},
+		{"retire", r.retireOldGenerations},
 		{"queue", r.admit},
 		{"token", r.ensureRunToken},
 		{"provision", r.provision},

@@ -101,7 +101,7 @@ func (r *Reconciler) ownedRuns(ctx context.Context, s *perfv1alpha1.PerfSchedule
 	}
 	var runs []perfv1alpha1.PerfRun
 	for _, run := range list.Items {
-		if metav1.IsControlledBy(&run, s) && run.DeletionTimestamp.IsZero() {
+		if run.ControlledBy(s, "PerfSchedule") && run.DeletionTimestamp.IsZero() {
 			runs = append(runs, run)
 		}
 	}

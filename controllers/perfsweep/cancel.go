@@ -47,7 +47,7 @@ func (r *Reconciler) cancel(ctx context.Context, sw *perfv1alpha1.PerfSweep, q *
 	}
 	for i := range runs.Items {
 		run := &runs.Items[i]
-		if !metav1.IsControlledBy(run, sw) || run.Finished() {
+		if !run.ControlledBy(sw, "PerfSweep") || run.Finished() {
 			continue
 		}
 		if _, asked := perfv1alpha1.CancelRequested(run.Annotations); asked {

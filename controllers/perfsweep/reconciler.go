@@ -94,7 +94,7 @@ func (r *Reconciler) stopEarlierGenerations(ctx context.Context, sw *perfv1alpha
 	stopping := 0
 	for i := range runs.Items {
 		run := &runs.Items[i]
-		if !metav1.IsControlledBy(run, sw) || run.Finished() || strings.HasPrefix(run.Name, current) {
+		if !run.ControlledBy(sw, "PerfSweep") || run.Finished() || strings.HasPrefix(run.Name, current) {
 			continue
 		}
 		stopping++
@@ -193,7 +193,7 @@ func (r *Reconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p 
 	case err != nil:
 		return false, err
 	}
-	if !metav1.IsControlledBy(run, sw) {
+	if !run.ControlledBy(sw, "PerfSweep") {
 		// A run of the point's name that this sweep did not create (made beforehand, or by
 		// another sweep) is no measurement of the point: counting it would let anyone who may
 		// create a PerfRun forge the sweep's result.

@@ -21,7 +21,6 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -45,7 +44,7 @@ func scheduleRuns(ctx context.Context, c client.Client, ns, name string) ([]perf
 	}
 	var runs []perfv1alpha1.PerfRun
 	for _, r := range list.Items {
-		if metav1.IsControlledBy(&r, s) {
+		if r.ControlledBy(s, "PerfSchedule") {
 			runs = append(runs, r)
 		}
 	}

@@ -224,10 +224,11 @@ func createUnrelated(ctx context.Context, c client.Client, i int) error {
 }
 
 // perfRun is a direct-path run: it needs no Dapr CRDs, and in envtest (no kubelet) it stays
-// provisioned, waiting for its target, which is what is measured.
+// provisioned, waiting for its target, which is what is measured. Not exclusive: the queue
+// admits exclusive runs one at a time before they create anything, and none ever ends here.
 func perfRun(name string) *perfv1alpha1.PerfRun {
 	return &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: "bench", Name: name},
-		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Exclusive: ptr.To(false),
 			Load: perfv1alpha1.LoadSpec{QPS: 100}, Dapr: perfv1alpha1.DaprSpec{Enabled: ptr.To(false)}, Baseline: ptr.To(false)}}
 }
 

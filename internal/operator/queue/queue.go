@@ -207,12 +207,24 @@ func (s NodeSet) String() string {
 
 // NodesOf is where a run measures: its target's node and its load-tester pods', once
 // scheduled; before that (and for a group not yet all placed), every schedulable node its
-// load tester's nodeSelector and placement allow. Without the node list (or the target's
-// node) it is every node.
+// load tester's nodeSelector and placement allow. A run not yet placed at all — waiting in
+// the queue, or admitted and creating its pods — may use every schedulable node its
+// target's or its load tester's nodeSelector allows, so runs on disjoint node pools never
+// wait for each other. Without the node list (or a node the selectors allow) it is every
+// node.
 func NodesOf(run *perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool) NodeSet {
 	env := run.Status.Environment
 	if env == nil || env.TargetNode == "" {
-		return NodeSet{any: true}
+		if !nodesKnown {
+			return NodeSet{any: true}
+		}
+		set := NodeSet{names: map[string]bool{}}
+		set.addSelected(run.Spec.Target.NodeSelector, nodes)
+		set.addSelected(run.Spec.LoadTester.NodeSelector, nodes)
+		if len(set.names) == 0 {
+			return NodeSet{any: true} // no node it could land on: it cannot be told
+		}
+		return set
 	}
 	set := NodeSet{names: map[string]bool{env.TargetNode: true}}
 	testers := env.LoadTesterNodes
@@ -247,6 +259,16 @@ func NodesOf(run *perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool) No
 	return set
 }
 
+// addSelected adds every schedulable node that selector (a pod's nodeSelector) allows.
+func (s *NodeSet) addSelected(selector map[string]string, nodes []corev1.Node) {
+	sel := labels.SelectorFromSet(selector)
+	for _, n := range nodes {
+		if !n.Spec.Unschedulable && sel.Matches(labels.Set(n.Labels)) {
+			s.names[n.Name] = true
+		}
+	}
+}
+
 // addTargetsNodes adds where a run's other target pods (a variant's Deployment, the
 // sidecar-free twin) may land: only the first target's node is recorded, and the others
 // are not bound to it, so every schedulable node the target's nodeSelector allows.
@@ -255,10 +277,5 @@ func (s *NodeSet) addTargetsNodes(run *perfv1alpha1.PerfRun, nodes []corev1.Node
 		s.any = true
 		return
 	}
-	sel := labels.SelectorFromSet(run.Spec.Target.NodeSelector)
-	for _, n := range nodes {
-		if !n.Spec.Unschedulable && sel.Matches(labels.Set(n.Labels)) {
-			s.names[n.Name] = true
-		}
-	}
+	s.addSelected(run.Spec.Target.NodeSelector, nodes)
 }

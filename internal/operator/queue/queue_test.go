@@ -65,7 +65,7 @@ func TestAheadWaitsOnlyForOverlappingRunsFirstComeFirstServed(t *testing.T) {
 		{"a run measuring on another node", []perfv1alpha1.PerfRun{runOn("elsewhere", 1, "b", perfv1alpha1.PhaseRunning)}, ""},
 		{"an earlier run queued on my node", []perfv1alpha1.PerfRun{queued(runOn("early", 1, "a", perfv1alpha1.PhasePending))}, "PerfRun ns/early (queued ahead on node a)"},
 		{"a later run queued on my node", []perfv1alpha1.PerfRun{queued(runOn("late", 7, "a", perfv1alpha1.PhasePending))}, ""},
-		{"a run whose nodes are not known yet", []perfv1alpha1.PerfRun{runOn("unplaced", 9, "", perfv1alpha1.PhaseRunning)}, "PerfRun ns/unplaced (measuring on any node)"},
+		{"a run not placed yet: every node it may use", []perfv1alpha1.PerfRun{runOn("unplaced", 9, "", perfv1alpha1.PhaseRunning)}, "PerfRun ns/unplaced (measuring on node a, b)"},
 		{"a non-exclusive run measuring on my node", []perfv1alpha1.PerfRun{sharedRun}, "PerfRun ns/shared (measuring on node a)"},
 		{"the earliest of two is named", []perfv1alpha1.PerfRun{runOn("second", 3, "a", perfv1alpha1.PhaseRunning), runOn("first", 2, "a", perfv1alpha1.PhaseRunning)},
 			"PerfRun ns/first"},
@@ -232,5 +232,41 @@ func TestNodesOfARunWithSeveralTargetsHoldEveryNodeTheyMayUse(t *testing.T) {
 	}
 	if got := NodesOf(&ab, nil, false).String(); got != "any node" {
 		t.Errorf("two variants, nodes unknown: NodesOf = %s", got)
+	}
+}
+
+// A run not yet placed (waiting in the queue, or admitted and creating its pods) may use
+// every node its target's or load tester's nodeSelector allows: runs on disjoint node pools
+// never wait for each other, runs on one pool do, and a run no node can take overlaps all.
+func TestNodesOfAnUnplacedRunAreThoseItsSelectorsAllow(t *testing.T) {
+	pool := func(name, p string) corev1.Node {
+		return corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"pool": p}}}
+	}
+	nodes := []corev1.Node{pool("a1", "a"), pool("a2", "a"), pool("b1", "b")}
+	onPool := func(name, p string, m int) perfv1alpha1.PerfRun {
+		r := runOn(name, m, "", perfv1alpha1.PhasePending)
+		r.Spec.Target.NodeSelector = map[string]string{"pool": p}
+		r.Spec.LoadTester.NodeSelector = map[string]string{"pool": p}
+		return r
+	}
+	admittedOnA := onPool("team-a", "a", 0)
+	admittedOnA.Status.Conditions = []metav1.Condition{{Type: perfv1alpha1.ConditionQueued, Status: metav1.ConditionFalse,
+		Reason: perfv1alpha1.ReasonAdmitted, ObservedGeneration: 1}}
+	holding := func(r *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) { return r, r.Admitted() }
+	never := func(string) time.Time { return time.Time{} }
+
+	onB, alsoOnA := onPool("team-b", "b", 1), onPool("team-a-2", "a", 2)
+	if b := Ahead(&onB, []perfv1alpha1.PerfRun{admittedOnA}, nodes, true, holding, never); b != nil {
+		t.Errorf("a run on pool b waits for %s, admitted on pool a", b.Run.Name)
+	}
+	if b := Ahead(&alsoOnA, []perfv1alpha1.PerfRun{admittedOnA}, nodes, true, holding, never); b == nil || b.Run.Name != "team-a" {
+		t.Errorf("a run on pool a is not held by the run admitted there: %+v", b)
+	}
+	if got := NodesOf(&admittedOnA, nodes, true).String(); got != "node a1, a2" {
+		t.Errorf("an unplaced run on pool a may use %s", got)
+	}
+	nowhere := onPool("nowhere", "c", 3)
+	if got := NodesOf(&nowhere, nodes, true).String(); got != "any node" {
+		t.Errorf("a run no node can take uses %s, want any node", got)
 	}
 }

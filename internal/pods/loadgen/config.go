@@ -88,11 +88,13 @@ type Config struct {
 func (c *Config) Validate() error {
 	var errs []error
 	if len(c.Targets) == 0 {
-		errs = append(errs, errors.New("no target URL: set at least one of --dapr-url, --baseline-url, --direct-url"))
+		errs = append(errs, errors.New("no target URL: set --dapr-url (with --baseline-url, the one-sidecar URLs and --variant-urls as the run measures) or --direct-url alone"))
 	}
 	for _, t := range c.Targets {
-		if _, err := parseEndpoint(t.URL); err != nil {
+		if ep, err := parseEndpoint(t.URL); err != nil {
 			errs = append(errs, fmt.Errorf("%s target: %w", t.Variant, err))
+		} else if t.DaprAPIToken != "" && ep.kind != viaHTTP {
+			errs = append(errs, fmt.Errorf("%s target: a dapr api token is sent over HTTP only, not to %s", t.Variant, t.URL))
 		}
 	}
 	if c.QPS <= 0 {
