@@ -135,7 +135,7 @@ var _ = Describe("Argo CD health scripts", func() {
 		stale := healthy.DeepCopy()
 		stale.Generation++ // a new spec the operator has not observed yet
 		suspended := createSchedule(ns, "suspended", func(s *perfv1alpha1.PerfScheduleSpec) { s.Suspend = true })
-		invalid := createSchedule(ns, "invalid", func(s *perfv1alpha1.PerfScheduleSpec) { s.Schedule = "sometimes" })
+		invalid := createSchedule(ns, "invalid", func(s *perfv1alpha1.PerfScheduleSpec) { s.Schedule = "0 25 * * *" })
 		idle := createSchedule(ns, "idle")
 		Eventually(scheduled(invalid)).Should(HavePrefix(perfv1alpha1.ReasonInvalidSchedule))
 		Eventually(func() *metav1.Time { return scheduleOf(idle).Status.NextScheduleTime }).ShouldNot(BeNil())
@@ -157,7 +157,7 @@ var _ = Describe("Argo CD health scripts", func() {
 			{"gated figure not measured", "PerfRun", unmeasured, "Degraded", "Thresholds inconclusive (not shown met): sidecar CPU per 1000 rps not measured (limit <= 50m): inconclusive"},
 			{"spec changed, not yet observed", "PerfRun", stale, "Progressing", "Waiting for the operator to run generation 2"},
 			{"suspended schedule", "PerfSchedule", scheduleOf(suspended), "Suspended", "spec.suspend is true"},
-			{"unparsable schedule", "PerfSchedule", scheduleOf(invalid), "Degraded", `spec.schedule "sometimes"`},
+			{"unparsable schedule", "PerfSchedule", scheduleOf(invalid), "Degraded", `spec.schedule "0 25 * * *"`},
 			{"schedule with no run yet", "PerfSchedule", scheduleOf(idle), "Healthy", "No run yet"},
 			{"schedule changed, not yet handled", "PerfSchedule", staleSchedule, "Progressing", "Waiting for the operator to handle generation 2"},
 		}

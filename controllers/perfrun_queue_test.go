@@ -36,9 +36,20 @@ import (
 func exclusive(s *perfv1alpha1.PerfRunSpec) { s.Exclusive = nil; s.Baseline = ptr.To(false) }
 
 // emptyQueue deletes the unfinished PerfRuns earlier specs left behind (envtest runs no
-// namespace controller: deleting their namespaces keeps them). An admitted run holds its
-// nodes until it ends, and theirs never end; a spec of the queue starts from none.
+// namespace controller: deleting their namespaces keeps them), and first the sweeps and
+// schedules that would make them again. An admitted run holds its nodes until it ends, and
+// theirs never end; a spec of the queue starts from none.
 func emptyQueue() {
+	var sweeps perfv1alpha1.PerfSweepList
+	Expect(k8sClient.List(suiteCtx, &sweeps)).To(Succeed())
+	for i := range sweeps.Items {
+		Expect(client.IgnoreNotFound(k8sClient.Delete(suiteCtx, &sweeps.Items[i]))).To(Succeed())
+	}
+	var schedules perfv1alpha1.PerfScheduleList
+	Expect(k8sClient.List(suiteCtx, &schedules)).To(Succeed())
+	for i := range schedules.Items {
+		Expect(client.IgnoreNotFound(k8sClient.Delete(suiteCtx, &schedules.Items[i]))).To(Succeed())
+	}
 	unfinished := func() []perfv1alpha1.PerfRun {
 		var runs perfv1alpha1.PerfRunList
 		Expect(k8sClient.List(suiteCtx, &runs)).To(Succeed())

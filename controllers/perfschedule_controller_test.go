@@ -289,8 +289,9 @@ var _ = Describe("PerfSchedule controller", func() {
 	})
 
 	It("reports a schedule it cannot parse", func() {
-		s := createSchedule(ns, "broken", func(spec *perfv1alpha1.PerfScheduleSpec) { spec.Schedule = "every night" })
-		Eventually(scheduled(s)).Should(HavePrefix(perfv1alpha1.ReasonInvalidSchedule + `: spec.schedule "every night"`))
+		// Five fields pass admission; a minute of 61 is for the parser to refuse.
+		s := createSchedule(ns, "broken", func(spec *perfv1alpha1.PerfScheduleSpec) { spec.Schedule = "61 3 * * *" })
+		Eventually(scheduled(s)).Should(HavePrefix(perfv1alpha1.ReasonInvalidSchedule + `: spec.schedule "61 3 * * *"`))
 		tz := createSchedule(ns, "badzone", func(spec *perfv1alpha1.PerfScheduleSpec) { spec.TimeZone = ptr.To("Mars/Olympus") })
 		Eventually(scheduled(tz)).Should(HavePrefix(perfv1alpha1.ReasonInvalidSchedule + `: spec.timeZone "Mars/Olympus"`))
 		never := createSchedule(ns, "never", func(spec *perfv1alpha1.PerfScheduleSpec) { spec.Schedule = "0 0 30 2 *" })
