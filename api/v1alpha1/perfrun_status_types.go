@@ -205,8 +205,10 @@ type Environment struct {
 	// calibration is each node's score on daprbench's calibration workload — a fixed bundle
 	// of a sidecar's work per request (a TLS record sealed and opened, a protobuf message,
 	// two HTTP/2 frames) — measured before the load by an init container of the run's target
-	// and load-tester pods, under the sidecar's CPU limit. CPU figures divided by it compare
-	// across machines.
+	// and load-tester pods, under the sidecar's CPU limit. It tells a node held back while
+	// scored (slowWindowsPercent) and whether two runs' nodes ran alike; it does not normalise
+	// CPU figures: on the two CPU families measured it moved daprd's cost per request apart
+	// where the raw cost agreed (docs/measurement.md), so costs stay raw.
 	// +listType=map
 	// +listMapKey=node
 	// +kubebuilder:validation:MaxItems=100
@@ -229,8 +231,8 @@ type NodeCalibration struct {
 	PerCPUSecond string `json:"perCPUSecond,omitempty"`
 	// slowWindowsPercent is the share of the calibration's 100-ms windows that ran below 80%
 	// of that speed: how often something else (a neighbour, the host) held the core back
-	// while it was scored. Above 50 the score may read low, and is not used: no cost in
-	// calibration units, no comparison of nodes with it.
+	// while it was scored. Above 50 the score may read low, and is not used: no comparison
+	// of nodes with it.
 	// +optional
 	SlowWindowsPercent int32 `json:"slowWindowsPercent,omitempty"`
 	// workload is the version of the calibration workload that ran (its checksum): scores
@@ -495,11 +497,6 @@ type SidecarCost struct {
 	// actually carried: atQPS, with the latency in status.result.
 	// +optional
 	LimitProjectedQPS string `json:"limitProjectedQPS,omitempty"`
-	// cpuPerRequestUnits is cpuPerRequest in calibration units — how many units of the
-	// calibration workload that CPU time does on the sidecar's node (status.environment
-	// .calibration) — a decimal string: comparable across machines where CPU time is not.
-	// +optional
-	CPUPerRequestUnits string `json:"cpuPerRequestUnits,omitempty"`
 	// node the sidecar ran on (a split load's client sidecars: the leader's).
 	// +optional
 	Node string `json:"node,omitempty"`

@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
@@ -55,7 +56,7 @@ func (r *Reconciler) observeDisturbances(ctx context.Context, s *runScope, teste
 		}
 		for i := range cp.Items {
 			if app := cp.Items[i].Labels[usage.ControlPlaneLabel]; app != "" {
-				watched = append(watched, diagnose.WatchedPod{Role: usage.ControlPlanePrefix + app, Pod: &cp.Items[i]})
+				watched = append(watched, diagnose.WatchedPod{Role: roles.ControlPlanePrefix + app, Pod: &cp.Items[i]})
 			}
 		}
 	}

@@ -36,9 +36,9 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/pass"
-	"github.com/daprbench/daprbench/internal/operator/diagnose"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/textcut"
 )
 
 // Reconciler measures a sweep's points one after another, a PerfRun each: points
@@ -183,7 +183,7 @@ func (r *Reconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p 
 			if apierrors.IsInvalid(err) || apierrors.IsForbidden(err) {
 				// The point's own values are refused (e.g. more connections than requests):
 				// the point fails with the API server's words; the sweep goes on.
-				record(sw, q, p, perfv1alpha1.PhaseFailed, nil, "the API server refused the point's run: "+diagnose.Truncate(err.Error(), 400))
+				record(sw, q, p, perfv1alpha1.PhaseFailed, nil, "the API server refused the point's run: "+textcut.Truncate(err.Error(), 400))
 				return true, nil
 			}
 			return false, err
@@ -215,7 +215,7 @@ func (r *Reconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p 
 	}
 	msg := ""
 	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && run.ConditionTrue(perfv1alpha1.ConditionFailed) {
-		msg = c.Reason + ": " + diagnose.Truncate(c.Message, 400)
+		msg = c.Reason + ": " + textcut.Truncate(c.Message, 400)
 	}
 	record(sw, q, p, run.Status.Phase, run.Status.Result, msg)
 	return true, nil
@@ -369,7 +369,7 @@ func mtlsUnmeasured(sw *perfv1alpha1.PerfSweep) string {
 			parts = append(parts, why)
 		}
 	}
-	return diagnose.Truncate(strings.Join(parts, "; "), 4096)
+	return textcut.Truncate(strings.Join(parts, "; "), 4096)
 }
 
 func orNone(qps int32) string {

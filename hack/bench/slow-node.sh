@@ -3,7 +3,8 @@
 # cluster of the current kubeconfig (the local one after `make demo`, which deploys the
 # operator): on a quiet node, then beside a busy neighbour — a pod running the calibration
 # workload on one core for the whole run — and prints, per condition, the node's calibration,
-# each sidecar's CPU per request raw and in calibration units, and the added p90.
+# each sidecar's CPU per request raw and in calibration units (raw ÷ the node's score: the
+# status offers no normalised cost, this bench is where the calibration is studied), and the added p90.
 # If the neighbour slows the core (shared caches, memory bandwidth, a host's SMT sibling),
 # the calibration drops and the raw cost rises while the cost in units stays; if it does not
 # slow the core, neither moves, and this is no stand-in for a slower machine on this host.
@@ -88,7 +89,12 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
     res = st.get("result", {})
     cost = {c["role"]: c for c in res.get("sidecarCost", [])}
     s, c = cost.get("serverSidecar", {}), cost.get("clientSidecar", {})
+    def units(x):
+        try:
+            return f"{us(x.get('cpuPerRequest','nan')) * 1e-6 * float(cal['perCPUSecond']):.2f}"
+        except (KeyError, ValueError):
+            return "-"
     print(f"{run['metadata']['name']:10s} {cal.get('perCPUSecond','-'):>11s} {cal.get('slowWindowsPercent',0):>5} "
-          f"{us(s.get('cpuPerRequest','nan')):13.1f} {s.get('cpuPerRequestUnits','-'):>7s} {us(c.get('cpuPerRequest','nan')):13.1f} "
-          f"{c.get('cpuPerRequestUnits','-'):>7s} {res.get('added',{}).get('p90','-'):>10s} {res.get('actualQPS','-'):>7s}")
+          f"{us(s.get('cpuPerRequest','nan')):13.1f} {units(s):>7s} {us(c.get('cpuPerRequest','nan')):13.1f} "
+          f"{units(c):>7s} {res.get('added',{}).get('p90','-'):>10s} {res.get('actualQPS','-'):>7s}")
 EOF

@@ -177,9 +177,9 @@ fi
 echo
 jp '{range .status.conditions[*]}{.type}={.status} ({.reason}): {.message}{"\n"}{end}'
 
-# costs NAME prints what each sidecar cost per request in a run, and what its limit sustains.
+# costs NAME prints what each sidecar cost per request in a run, and what its limit would carry.
 costs() {
-  kubectl -n "$NS" get perfrun "$1" -o jsonpath='{range .status.result.sidecarCost[*]}  {.role}: {.cpuPerRequest} CPU per request ({.cpuPerRequestUnits} calibration units on {.node}); its CPU limit sustains ~{.limitSustainsQPS} rps{"\n"}{end}'
+  kubectl -n "$NS" get perfrun "$1" -o jsonpath='{range .status.result.sidecarCost[*]}  {.role}: {.cpuPerRequest} CPU per request on {.node} at {.atQPS} rps; its CPU limit would carry ~{.limitProjectedQPS} rps at 80% use (a projection){"\n"}{end}'
 }
 published_run=$name
 if [ "$(jp '{.spec.scenario}')" = ServiceInvocation ] && [ -z "${DEMO_SKIP_PERFSUITE:-}" ] &&

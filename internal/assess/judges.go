@@ -23,20 +23,20 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/assess/regression"
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/usage"
 )
 
 // usageByVariant attributes the recorded windows to the measured runs of the timeline, per
 // variant; nil when usage was not sampled or the metrics API failed.
-func usageByVariant(ev Evidence, phases []usage.Phase) map[string]*perfv1alpha1.ResourceUsage {
+func usageByVariant(ev Evidence, phases []accounting.Phase) map[string]*perfv1alpha1.ResourceUsage {
 	if !ev.Sampled || ev.Live == nil || ev.MetricsFailed {
 		return nil
 	}
-	return usage.Attribute(ev.Live.Windows, phases, PhaseEdge)
+	return accounting.Attribute(ev.Live.Windows, phases, PhaseEdge)
 }
 
 // countersRead reports whether the kubelet's CPU counters were read while the load ran.
@@ -46,11 +46,11 @@ func countersRead(ev Evidence) bool {
 
 // accountCPU differences the recorded counters at the measured runs' edges, per container
 // of the measured path and the baseline; nil when there are none to difference.
-func accountCPU(run *perfv1alpha1.PerfRun, ev Evidence, phases []usage.Phase) *perfv1alpha1.CPUAccounting {
+func accountCPU(run *perfv1alpha1.PerfRun, ev Evidence, phases []accounting.Phase) *perfv1alpha1.CPUAccounting {
 	if !countersRead(ev) {
 		return nil
 	}
-	byVariant := usage.AccountCPU(ev.Live.Counters, phases, PhaseEdge)
+	byVariant := accounting.AccountCPU(ev.Live.Counters, phases, PhaseEdge)
 	measured := byVariant[string(report.MeasuredVariant(run))]
 	if len(measured.Roles) == 0 {
 		return nil
@@ -88,7 +88,7 @@ func cpuCondition(ev Evidence, res *perfv1alpha1.Result) *metav1.Condition {
 // usageCondition is ResourceUsageAvailable from the result: whether a window lay wholly
 // inside a measured run of the measured path. Nil when usage was not sampled or the
 // metrics API failed (its own error is the condition already).
-func usageCondition(run *perfv1alpha1.PerfRun, ev Evidence, res *perfv1alpha1.Result, phases []usage.Phase) *metav1.Condition {
+func usageCondition(run *perfv1alpha1.PerfRun, ev Evidence, res *perfv1alpha1.Result, phases []accounting.Phase) *metav1.Condition {
 	if !ev.Sampled || ev.MetricsFailed {
 		return nil
 	}
@@ -101,16 +101,16 @@ func usageCondition(run *perfv1alpha1.PerfRun, ev Evidence, res *perfv1alpha1.Re
 			fmt.Sprintf("no metrics window lay wholly inside a measured run (%d windows recorded; %s): metrics-server reports a window "+
 				"every ~15s and a pod's first ~20s after it starts; make load.duration longer than two windows plus %v", windows, describePhases(phases), 2*PhaseEdge))
 	}
-	msg := fmt.Sprintf("metrics windows inside the measured runs: %s: %s", report.MeasuredVariant(run), usage.Counts(res.Resources))
+	msg := fmt.Sprintf("metrics windows inside the measured runs: %s: %s", report.MeasuredVariant(run), accounting.Counts(res.Resources))
 	if b := res.BaselineResources; b != nil {
-		msg += fmt.Sprintf("; baseline: %s", usage.Counts(b))
+		msg += fmt.Sprintf("; baseline: %s", accounting.Counts(b))
 	}
 	return condition(perfv1alpha1.ConditionResourceUsageAvailable, metav1.ConditionTrue, perfv1alpha1.ReasonSampled, msg)
 }
 
 // judgeDisturbances places each disturbance in the load's timeline, sets Disturbed and
 // returns the words the verdict's message carries (empty: none).
-func (a *Assessment) judgeDisturbances(run *perfv1alpha1.PerfRun, ds []perfv1alpha1.Disturbance, phases []usage.Phase) string {
+func (a *Assessment) judgeDisturbances(run *perfv1alpha1.PerfRun, ds []perfv1alpha1.Disturbance, phases []accounting.Phase) string {
 	a.Disturbances = append([]perfv1alpha1.Disturbance(nil), ds...)
 	report.PlaceDisturbances(a.Disturbances, phases)
 	msg := report.DisturbanceMessage(a.Disturbances)

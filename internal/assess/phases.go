@@ -22,9 +22,9 @@ import (
 	"time"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/assess/repetitions"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/usage"
 )
 
 // PhaseEdge is dropped at both ends of every measured run before a metrics window or a
@@ -34,11 +34,11 @@ const PhaseEdge = 2 * time.Second
 
 // Phases is the summary's timeline: one phase per measured run (two for a run measured in
 // halves), in order. Runs whose start was dropped to fit the termination message have none.
-func Phases(sum *result.Summary) []usage.Phase {
+func Phases(sum *result.Summary) []accounting.Phase {
 	if sum == nil {
 		return nil
 	}
-	var phases []usage.Phase
+	var phases []accounting.Phase
 	for _, run := range sum.Runs {
 		if run.StartUnix == 0 || run.Seconds <= 0 {
 			continue
@@ -50,14 +50,14 @@ func Phases(sum *result.Summary) []usage.Phase {
 		}
 		for _, s := range starts {
 			start := time.Unix(s, 0)
-			phases = append(phases, usage.Phase{Variant: string(run.Variant), Start: start, End: start.Add(length)})
+			phases = append(phases, accounting.Phase{Variant: string(run.Variant), Start: start, End: start.Add(length)})
 		}
 	}
-	slices.SortFunc(phases, func(a, b usage.Phase) int { return a.Start.Compare(b.Start) })
+	slices.SortFunc(phases, func(a, b accounting.Phase) int { return a.Start.Compare(b.Start) })
 	return phases
 }
 
-func describePhases(phases []usage.Phase) string {
+func describePhases(phases []accounting.Phase) string {
 	if len(phases) == 0 {
 		return "the load tester's summary has no timeline"
 	}

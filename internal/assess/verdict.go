@@ -23,7 +23,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/diagnose"
+	"github.com/daprbench/daprbench/internal/textcut"
 )
 
 // The verdict of a finished load is a chain of checks, each of which decides or passes to
@@ -85,7 +85,7 @@ func loadTesterFailed(o *outcome) *Verdict {
 	case o.DecodeErr == nil && o.summary != nil && o.summary.Error != "":
 		detail = o.summary.Error
 	case o.Terminated != nil:
-		detail = fmt.Sprintf("container exited %d (%s) %s", o.Terminated.ExitCode, o.Terminated.Reason, diagnose.Truncate(o.Message, 500))
+		detail = fmt.Sprintf("container exited %d (%s) %s", o.Terminated.ExitCode, o.Terminated.Reason, textcut.Truncate(o.Message, 500))
 	}
 	return failed(reason, "the load tester failed: %s", detail)
 }
@@ -104,7 +104,7 @@ func unreadableSummary(o *outcome) *Verdict {
 		return nil
 	}
 	return failed(perfv1alpha1.ReasonInvalidResult,
-		"the load tester finished but its summary could not be read: %v (termination message: %q)", o.DecodeErr, diagnose.Truncate(o.Message, 200))
+		"the load tester finished but its summary could not be read: %v (termination message: %q)", o.DecodeErr, textcut.Truncate(o.Message, 200))
 }
 
 func loadTesterReportedError(o *outcome) *Verdict {

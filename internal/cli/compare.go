@@ -44,22 +44,26 @@ type Difference struct {
 
 // Comparison is what compare prints with -o json|yaml.
 type Comparison struct {
-	A              string       `json:"a"`
-	B              string       `json:"b"`
-	SettingsDiffer []string     `json:"settingsDiffer,omitempty"`
-	Differences    []Difference `json:"differences"`
-	ExitCode       ExitCode     `json:"exitCode"`
-	Verdict        string       `json:"verdict"`
+	A              string   `json:"a"`
+	B              string   `json:"b"`
+	SettingsDiffer []string `json:"settingsDiffer,omitempty"`
+	// Intervals says what the added-latency intervals cover: a rerun, or this run alone.
+	Intervals   string       `json:"intervals"`
+	Differences []Difference `json:"differences"`
+	ExitCode    ExitCode     `json:"exitCode"`
+	Verdict     string       `json:"verdict"`
 }
 
 type compareFlags struct {
 	maxSlowdown      maxSlowdown
+	rerunSpread      rerunSpread
 	failInconclusive bool
 	junit, summary   string
 }
 
 func newCompareCommand(o *options) *cobra.Command {
-	f := compareFlags{maxSlowdown: maxSlowdown{text: "0"}}
+	f := compareFlags{maxSlowdown: maxSlowdown{text: "0"},
+		rerunSpread: rerunSpread{fraction: DefaultRerunSpread, text: strconv.FormatFloat(DefaultRerunSpread*100, 'f', -1, 64) + "%"}}
 	cmd := &cobra.Command{
 		Use:   "compare A B",
 		Short: "Two results side by side (runs, sweep points or exported files): each figure's change with its interval, and a gate CI can fail on",
@@ -69,7 +73,9 @@ artifact of main's pipeline). A is the reference; B is the change under test.
 
 Each figure's change (B - A) gets an interval from the two sides' uncertainty: the 95%
 intervals of added latency combined as independent estimates, or the repetitions' spread of
-measured latency. The verdict is slower or faster when the interval excludes zero, else
+measured latency. A run's own interval covers its repetitions, not a rerun: each is widened
+by --rerun-spread, how far unchanged reruns move a percentile (3% on the local cluster;
+make bench-rerun measures yours), so an unchanged rerun does not read as a change. The verdict is slower or faster when the interval excludes zero, else
 "no difference shown".
 
 The gated figures are the added-latency percentiles (the measured ones when either side has
@@ -89,8 +95,8 @@ lies inside the interval or a side has no interval. Exit codes:
 				return err
 			}
 			a, b := sides[0], sides[1]
-			result := Comparison{A: a.label, B: b.label, SettingsDiffer: settingsDiffer(a.result, b.result),
-				Differences: append(Compare(a.result.Result, b.result.Result, &f.maxSlowdown), CompareCost(a.result.asRun(), b.result.asRun())...)}
+			result := Comparison{A: a.label, B: b.label, SettingsDiffer: settingsDiffer(a.result, b.result), Intervals: rerunNote(f.rerunSpread.fraction),
+				Differences: append(Compare(a.result.Result, b.result.Result, &f.maxSlowdown, f.rerunSpread.fraction), CompareCost(a.result.asRun(), b.result.asRun())...)}
 			outcome := ComparisonOutcome(result.Differences, f.failInconclusive)
 			result.ExitCode, result.Verdict = outcome.Code, outcome.Reason
 			if err := writeComparisonReports(result, f); err != nil {
@@ -113,6 +119,7 @@ lies inside the interval or a side has no interval. Exit codes:
 		},
 	}
 	cmd.Flags().Var(&f.maxSlowdown, "max-slowdown", "how much slower B's gated figures may be than A's: a percentage of A's value (10%) or a duration (200us); 0 fails any slowdown shown beyond noise")
+	cmd.Flags().Var(&f.rerunSpread, "rerun-spread", "how far unchanged reruns move an added-latency percentile (its relative SD): widens each run's own interval so the change's covers a rerun; 0 for each run's own interval alone")
 	cmd.Flags().BoolVar(&f.failInconclusive, "fail-inconclusive", false, "exit 3 when a gated figure cannot be shown within --max-slowdown (its interval straddles the limit, or a side has one repetition)")
 	cmd.Flags().StringVar(&f.junit, "junit", "", "write a JUnit XML report here: one testcase per gated figure")
 	cmd.Flags().StringVar(&f.summary, "summary", "", "append a Markdown summary here (e.g. \"$GITHUB_STEP_SUMMARY\")")
@@ -159,6 +166,9 @@ func comparisonTable(r Comparison) string {
 		t.add(d.Figure, d.A, d.B, d.Change, orDash(d.Interval), d.Verdict, orDash(gate))
 	}
 	s := t.String()
+	if r.Intervals != "" {
+		s += r.Intervals + "\n"
+	}
 	for _, d := range r.SettingsDiffer {
 		s += "settings differ: " + terminalCell(d) + "\n" // an exported file's strings
 	}
@@ -167,8 +177,9 @@ func comparisonTable(r Comparison) string {
 
 // Compare lists the figures two results share, each with the interval of its change. The
 // added-latency percentiles are gated against m (or the measured ones when a side has no
-// added latency); nil gates against no slowdown at all.
-func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown) []Difference {
+// added latency); nil gates against no slowdown at all. Their intervals are each run's own
+// widened by rerun, the between-run relative spread (coveringRerun; 0 leaves them as they are).
+func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun float64) []Difference {
 	if m == nil {
 		m = &maxSlowdown{text: "0"}
 	}
@@ -210,11 +221,16 @@ func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown) []Difference {
 		}
 		return &r.AddedInterval.Low, &r.AddedInterval.High
 	}
+	acrossReruns := func(a, loA, hiA, b, loB, hiB time.Duration) delta {
+		loA, hiA = coveringRerun(a, loA, hiA, rerun)
+		loB, hiB = coveringRerun(b, loB, hiB, rerun)
+		return changeOf(a, loA, hiA, b, loB, hiB)
+	}
 	for _, p := range perfv1alpha1.HeadlinePercentiles {
 		figure("latency "+p.Name, p.Of, a.Latency, b.Latency, spread, changeOfSpreads, !gateAdded)
 	}
 	for _, p := range perfv1alpha1.HeadlinePercentiles {
-		figure("added "+p.Name, p.Of, a.Added, b.Added, interval, changeOf, gateAdded)
+		figure("added "+p.Name, p.Of, a.Added, b.Added, interval, acrossReruns, gateAdded)
 	}
 	if qa, ok := a.ActualRate(); ok {
 		if qb, ok := b.ActualRate(); ok {

@@ -31,26 +31,26 @@ import (
 // calibrationFigure is the row of the two runs' node calibrations.
 const calibrationFigure = "node calibration (units per CPU-second)"
 
-// CompareCost lists what each sidecar costs per request in the two runs, raw and in
-// calibration units, beside the calibrations of their target nodes. When the calibrations
-// differ by more than regression.CalibrationDrift the runs ran on machines of different
-// speed: the raw CPU rows say so, and the rows in calibration units are the ones to compare.
-// Units compare only between scores of one calibration workload, and only trusted ones.
+// CompareCost lists what each sidecar costs per request in the two runs, raw, beside the
+// calibrations of their target nodes. When the calibrations differ by more than
+// regression.CalibrationDrift the runs ran on machines of different speed and the cost rows
+// say so. No normalised cost is offered: the compute-only calibration moved two machines'
+// daprd costs apart where the raw ones agreed (docs/measurement.md). Calibrations compare
+// only between scores of one calibration workload, and only trusted ones.
 func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 	var out []Difference
-	machinesDiffer, unitsCompare := false, false
+	machinesDiffer := false
 	ca, wa, okA := a.Status.Environment.TargetCalibration()
 	cb, wb, okB := b.Status.Environment.TargetCalibration()
 	switch {
 	case okA && okB && wa != wb:
 		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0), Change: "-",
-			Verdict: "calibration workloads differ (daprbench versions): neither units nor machines compare"})
+			Verdict: "calibration workloads differ (daprbench versions): whether the machines differ is unknown"})
 	case okA && okB:
-		unitsCompare = true
 		machinesDiffer = math.Abs(cb-ca)/ca > regression.CalibrationDrift
 		verdict := fmt.Sprintf("same speed (within %.0f%%)", regression.CalibrationDrift*100)
 		if machinesDiffer {
-			verdict = "machines differ: compare calibration units"
+			verdict = "machines differ: costs do not compare"
 		}
 		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0),
 			Change: changeText(ca, cb, fmt.Sprintf("%+.0f", cb-ca)), Verdict: verdict})
@@ -82,7 +82,7 @@ func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 		}
 		rawVerdict := "-"
 		if machinesDiffer {
-			rawVerdict = "raw CPU: machines differ"
+			rawVerdict = "not like for like: machines differ"
 		}
 		unlike := unlikeCosts(x, y)
 		if unlike != "" {
@@ -95,12 +95,6 @@ func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 			da, db := x.Daprd.CPUPerRequest.Duration, y.Daprd.CPUPerRequest.Duration
 			out = append(out, Difference{Figure: role + " CPU per request (daprd's counter)", A: report.DaprdCostWithInterval(x.Daprd), B: report.DaprdCostWithInterval(y.Daprd),
 				Change: changeText(float64(da), float64(db), (db - da).String()), Verdict: cmp.Or(unlike, "intervals: each run's own repetitions, not a rerun's")})
-		}
-		ua, errA := strconv.ParseFloat(x.CPUPerRequestUnits, 64)
-		ub, errB := strconv.ParseFloat(y.CPUPerRequestUnits, 64)
-		if errA == nil && errB == nil && unitsCompare && unlike == "" {
-			out = append(out, Difference{Figure: role + " cost per request (calibration units)", A: fmtUnits(ua, 2), B: fmtUnits(ub, 2),
-				Change: changeText(ua, ub, fmt.Sprintf("%+.2f", ub-ua)), Verdict: "-"})
 		}
 	}
 	return out

@@ -26,37 +26,39 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-func costedRun(perCPUSecond string, serverCost time.Duration, serverUnits string) *perfv1alpha1.PerfRun {
+func costedRun(perCPUSecond string, serverCost time.Duration) *perfv1alpha1.PerfRun {
 	return &perfv1alpha1.PerfRun{Status: perfv1alpha1.PerfRunStatus{
 		Environment: &perfv1alpha1.Environment{TargetNode: "n1", Calibration: []perfv1alpha1.NodeCalibration{{Node: "n1", PerCPUSecond: perCPUSecond, Workload: "v2"}}},
 		Result: &perfv1alpha1.Result{SidecarCost: []perfv1alpha1.SidecarCost{
-			{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: serverCost}, CPUPerRequestUnits: serverUnits}}},
+			{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: serverCost}}}},
 	}}
 }
 
-// A run on a machine half as fast costs twice the CPU per request and the same in
-// calibration units: compare says the machines differ and shows both.
+// A run on a machine half as fast costs twice the CPU per request: compare says the
+// machines differ, shows both raw costs, and offers no normalised one.
 func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
-	fast := costedRun("50000", 200*time.Microsecond, "10.00")
-	slow := costedRun("25000", 400*time.Microsecond, "10.00")
+	fast := costedRun("50000", 200*time.Microsecond)
+	slow := costedRun("25000", 400*time.Microsecond)
 	rows := map[string]Difference{}
 	for _, d := range CompareCost(fast, slow) {
 		rows[d.Figure] = d
 	}
-	if d := rows["node calibration (units per CPU-second)"]; d.Change != "-25000 (-50.0%)" || d.Verdict != "machines differ: compare calibration units" {
+	if d := rows["node calibration (units per CPU-second)"]; d.Change != "-25000 (-50.0%)" || d.Verdict != "machines differ: costs do not compare" {
 		t.Errorf("calibration row %+v", d)
 	}
-	if d := rows["serverSidecar CPU per request"]; d.A != "200µs" || d.B != "400µs" || d.Verdict != "raw CPU: machines differ" {
+	if d := rows["serverSidecar CPU per request"]; d.A != "200µs" || d.B != "400µs" || d.Verdict != "not like for like: machines differ" {
 		t.Errorf("raw row %+v", d)
 	}
-	if d := rows["serverSidecar cost per request (calibration units)"]; d.Change != "+0.00 (+0.0%)" {
-		t.Errorf("units row %+v", d)
+	for figure := range rows {
+		if strings.Contains(figure, "units") && figure != calibrationFigure {
+			t.Errorf("a normalised cost is offered: %q", figure)
+		}
 	}
 	if _, ok := rows["clientSidecar CPU per request"]; ok {
 		t.Error("a role neither run measured is listed")
 	}
 
-	same := costedRun("52000", 210*time.Microsecond, "10.92")
+	same := costedRun("52000", 210*time.Microsecond)
 	for _, d := range CompareCost(fast, same) {
 		if d.Figure == "node calibration (units per CPU-second)" && d.Verdict != "same speed (within 10%)" {
 			t.Errorf("4%% apart: %+v", d)
@@ -71,19 +73,16 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 
 	// Scores of another calibration workload (another daprbench version) compare nothing,
 	// nor does a calibration taken mostly in a slow stretch.
-	older := costedRun("25000", 200*time.Microsecond, "5.00")
+	older := costedRun("25000", 200*time.Microsecond)
 	older.Status.Environment.Calibration[0].Workload = "v1"
-	slowRead := costedRun("30000", 200*time.Microsecond, "")
+	slowRead := costedRun("30000", 200*time.Microsecond)
 	slowRead.Status.Environment.Calibration[0].SlowWindowsPercent = 75
 	for other, verdict := range map[*perfv1alpha1.PerfRun]string{
-		older:    "calibration workloads differ (daprbench versions): neither units nor machines compare",
+		older:    "calibration workloads differ (daprbench versions): whether the machines differ is unknown",
 		slowRead: "one run has no trusted calibration: whether the machines differ is unknown"} {
 		for _, d := range CompareCost(fast, other) {
 			if d.Figure == calibrationFigure && d.Verdict != verdict {
 				t.Errorf("calibration row %+v, want %q", d, verdict)
-			}
-			if strings.Contains(d.Figure, "calibration units") {
-				t.Errorf("units compared: %+v", d)
 			}
 			if d.Figure == "serverSidecar CPU per request" && d.Verdict != "-" {
 				t.Errorf("raw row %+v", d)
@@ -93,10 +92,10 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 }
 
 // Costs measured at different rates, arrivals or throttled shares are not compared as if
-// they were one figure: the verdict says why, and no calibration-units change is offered.
+// they were one figure: the verdict says why.
 func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
 	tagged := func(qps, arrival, throttled string, cost time.Duration) *perfv1alpha1.PerfRun {
-		r := costedRun("50000", cost, "10.00")
+		r := costedRun("50000", cost)
 		c := &r.Status.Result.SidecarCost[0]
 		c.AtQPS, c.Arrival, c.ThrottledPercent = qps, arrival, throttled
 		c.Daprd = &perfv1alpha1.DaprdCost{CPUPerRequest: metav1.Duration{Duration: cost - 5*time.Microsecond},
@@ -118,16 +117,16 @@ func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
 		for _, d := range CompareCost(base, c.other) {
 			rows[d.Figure] = d
 		}
-		raw, units := rows["serverSidecar CPU per request"], rows["serverSidecar cost per request (calibration units)"]
+		raw := rows["serverSidecar CPU per request"]
 		daprd := rows["serverSidecar CPU per request (daprd's counter)"]
 		if c.why == "" {
-			if raw.Verdict != "-" || units.Figure == "" || daprd.A != "195µs [185µs, 205µs]" {
-				t.Errorf("%s: raw %+v, units %+v, daprd %+v: want compared", c.name, raw, units, daprd)
+			if raw.Verdict != "-" || daprd.A != "195µs [185µs, 205µs]" {
+				t.Errorf("%s: raw %+v, daprd %+v: want compared", c.name, raw, daprd)
 			}
 			continue
 		}
-		if raw.Verdict != "not like for like: "+c.why || units.Figure != "" || daprd.Verdict != c.why {
-			t.Errorf("%s: raw %+v, units %+v, daprd %+v: want not like for like (%s)", c.name, raw, units, daprd, c.why)
+		if raw.Verdict != "not like for like: "+c.why || daprd.Verdict != c.why {
+			t.Errorf("%s: raw %+v, daprd %+v: want not like for like (%s)", c.name, raw, daprd, c.why)
 		}
 	}
 }

@@ -89,6 +89,9 @@ func ComparisonSummary(r Comparison) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", markdownText(d.Figure), markdownText(d.A), markdownText(d.B),
 			markdownText(d.Change), markdownText(orDash(d.Interval)), markdownText(d.Verdict), markdownText(orDash(d.Gate)))
 	}
+	if r.Intervals != "" {
+		fmt.Fprintf(&b, "\n%s\n", markdownText(r.Intervals))
+	}
 	for _, s := range r.SettingsDiffer {
 		fmt.Fprintf(&b, "\nSettings differ: %s", markdownText(s))
 	}

@@ -94,7 +94,9 @@ func TestTheGate(t *testing.T) {
 }
 
 // The golden pairs: a slower run, a faster one and one within noise, each against the same
-// reference, by exit code.
+// reference, by exit code — on each run's own interval (--rerun-spread 0), then covering a
+// rerun: a 10% gate between two runs 0.8% apart becomes inconclusive at the noise floor, and
+// a 15.7% slowdown is still shown, but no longer within 25%.
 func TestCompareExitsWithTheGatesVerdict(t *testing.T) {
 	createRun(t, "cmp-ref", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	createRun(t, "cmp-slower", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
@@ -113,6 +115,19 @@ func TestCompareExitsWithTheGatesVerdict(t *testing.T) {
 		{"cmp-same", []string{"--fail-inconclusive"}, ExitThresholds, VerdictNoDifference + " " + GateInconclusive},
 		{"cmp-same", []string{"--max-slowdown", "10%", "--fail-inconclusive"}, ExitPassed, VerdictNoDifference + " " + GatePassed},
 	}
+	for i := range cases {
+		cases[i].args = append(cases[i].args, "--rerun-spread", "0")
+	}
+	cases = append(cases, []struct {
+		b    string
+		args []string
+		want ExitCode
+		line string
+	}{
+		{"cmp-slower", nil, ExitRegressed, "slower " + GateSlower},
+		{"cmp-slower", []string{"--max-slowdown", "25%"}, ExitPassed, "slower " + GateInconclusive},
+		{"cmp-same", []string{"--max-slowdown", "10%", "--fail-inconclusive"}, ExitThresholds, VerdictNoDifference + " " + GateInconclusive},
+	}...)
 	for _, c := range cases {
 		out, err := run(t, append([]string{"compare", "cmp-ref", c.b}, c.args...)...)
 		if got := ExitCodeOf(err); got != c.want {
@@ -226,8 +241,47 @@ func TestCompareEscapesAFilesSettings(t *testing.T) {
 // Compare without a gate (as a test or a library caller uses it) reports every shared figure.
 func TestCompareWithoutAGate(t *testing.T) {
 	a, b := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), sampleResult("14.0ms", "13.6ms", "14.5ms", "450m")
-	diffs := Compare(a, b, nil)
+	diffs := Compare(a, b, nil, 0)
 	if !slices.ContainsFunc(diffs, func(d Difference) bool { return d.Figure == "added p90" && d.Verdict == VerdictSlower }) {
 		t.Errorf("no slower added p90 in %+v", diffs)
+	}
+}
+
+// A run's own interval covers its repetitions, not a rerun: two runs 5% apart with tight
+// intervals read "slower" on within-run intervals alone, and "no difference shown" once each
+// side is widened by the 3% between-run spread the rerun benchmark measured.
+func TestTheRerunSpreadWidensEachRunsInterval(t *testing.T) {
+	a, b := sampleResult("10ms", "9.9ms", "10.1ms", "390m"), sampleResult("10.5ms", "10.4ms", "10.6ms", "390m")
+	p90 := func(rerun float64) Difference {
+		for _, d := range Compare(a, b, nil, rerun) {
+			if d.Figure == "added p90" {
+				return d
+			}
+		}
+		t.Fatal("no added p90")
+		return Difference{}
+	}
+	if d := p90(0); d.Verdict != VerdictSlower {
+		t.Errorf("within-run intervals alone: %+v, want slower", d)
+	}
+	if d := p90(DefaultRerunSpread); d.Verdict != VerdictNoDifference || d.Gate != GateInconclusive {
+		t.Errorf("covering a rerun: %+v, want no difference shown, gate inconclusive", d)
+	}
+	// An interval of no width widened by 3%: 1.96 × 3% of the value on each side.
+	lo, hi := coveringRerun(10*time.Millisecond, 10*time.Millisecond, 10*time.Millisecond, 0.03)
+	if want := 588 * time.Microsecond; (10*time.Millisecond-lo-want).Abs() > time.Microsecond || (hi-10*time.Millisecond-want).Abs() > time.Microsecond {
+		t.Errorf("widened to [%v, %v], want ±%v", lo, hi, want)
+	}
+	var r rerunSpread
+	for _, bad := range []string{"3", "-1%", "101%", "x%", "NaN%"} {
+		if r.Set(bad) == nil {
+			t.Errorf("--rerun-spread %q accepted", bad)
+		}
+	}
+	if err := r.Set("0"); err != nil || r.fraction != 0 {
+		t.Errorf("0: %v %v", err, r.fraction)
+	}
+	if err := r.Set("4.5%"); err != nil || r.fraction != 0.045 {
+		t.Errorf("4.5%%: %v %v", err, r.fraction)
 	}
 }

@@ -155,9 +155,8 @@ type RunRow struct {
 	SidecarCPU  string `json:"sidecarCPUPer1kQPS"`
 	// Calibration is the target node's, units per CPU-second.
 	Calibration string `json:"calibration"`
-	// The server sidecar's CPU per request, raw and in calibration units.
+	// The server sidecar's CPU per request, raw.
 	ServerCPUPerRequest string `json:"serverSidecarCPUPerRequest"`
-	ServerCostUnits     string `json:"serverSidecarCostUnits"`
 }
 
 func runRow(run *perfv1alpha1.PerfRun) RunRow {
@@ -187,7 +186,7 @@ func runRow(run *perfv1alpha1.PerfRun) RunRow {
 	}
 	for _, c := range res.SidecarCost {
 		if c.Role == "serverSidecar" {
-			row.ServerCPUPerRequest, row.ServerCostUnits = c.CPUPerRequest.Duration.String(), c.CPUPerRequestUnits
+			row.ServerCPUPerRequest = c.CPUPerRequest.Duration.String()
 		}
 	}
 	return row

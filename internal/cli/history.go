@@ -44,8 +44,8 @@ type TrendRow struct {
 	LevelChange bool `json:"levelChange,omitempty"`
 	// Calibration is the target node's calibration, units per CPU-second ("-": none).
 	Calibration string `json:"calibration"`
-	// ServerCostUnits is the server sidecar's CPU per request in calibration units ("-": none).
-	ServerCostUnits string `json:"serverSidecarCostUnits"`
+	// ServerCPUPerRequest is the server sidecar's CPU per request, raw ("-": none).
+	ServerCPUPerRequest string `json:"serverSidecarCPUPerRequest"`
 }
 
 func newHistoryCommand(o *options) *cobra.Command {
@@ -74,10 +74,10 @@ func newHistoryCommand(o *options) *cobra.Command {
 				return err
 			}
 			t := &table{}
-			t.add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED", "LEVEL", "CALIBRATION", "SERVER UNITS/REQ")
+			t.add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED", "LEVEL", "CALIBRATION", "SERVER CPU/REQ")
 			for _, r := range rows {
 				t.add(r.Run, r.Scheduled, r.Phase, r.AddedP90, r.AddedP99, r.SidecarCPU, map[bool]string{true: "yes", false: "-"}[r.Regressed],
-					map[bool]string{true: "changed", false: "-"}[r.LevelChange], r.Calibration, r.ServerCostUnits)
+					map[bool]string{true: "changed", false: "-"}[r.LevelChange], r.Calibration, r.ServerCPUPerRequest)
 			}
 			text := t.String()
 			if w := calibrationSpread(runs); w != "" {
@@ -99,7 +99,7 @@ func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
 	for _, r := range runs {
 		row := TrendRow{Run: r.Name, Scheduled: orDash(r.Annotations[perfv1alpha1.AnnotationScheduledTime]), Phase: orDash(string(r.Status.Phase)),
 			AddedP90: "-", AddedP99: "-", SidecarCPU: "-", Regressed: r.ConditionTrue(perfv1alpha1.ConditionRegressed),
-			Calibration: "-", ServerCostUnits: "-"}
+			Calibration: "-", ServerCPUPerRequest: "-"}
 		if v, _, ok := r.Status.Environment.TargetCalibration(); ok {
 			row.Calibration = fmtUnits(v, 0)
 		}
@@ -111,8 +111,8 @@ func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
 				row.SidecarCPU = fmt.Sprintf("%dm", cpu)
 			}
 			for _, c := range res.SidecarCost {
-				if c.Role == "serverSidecar" && c.CPUPerRequestUnits != "" {
-					row.ServerCostUnits = c.CPUPerRequestUnits
+				if c.Role == "serverSidecar" && c.CPUPerRequest.Duration > 0 {
+					row.ServerCPUPerRequest = c.CPUPerRequest.Duration.String()
 				}
 			}
 		}
@@ -157,7 +157,7 @@ func calibrationSpread(runs []perfv1alpha1.PerfRun) string {
 		return ""
 	}
 	return fmt.Sprintf("warning: node calibration more than %.0f%% from the median of %.0f units per CPU-second in %s: "+
-		"compare their cost in calibration units, not raw CPU", regression.CalibrationDrift*100, med, strings.Join(apart, ", "))
+		"their CPU and latency may reflect the machine, not Dapr", regression.CalibrationDrift*100, med, strings.Join(apart, ", "))
 }
 
 // markLevelChanges marks the rows where the history of added p90 changes level.

@@ -32,8 +32,8 @@ import (
 // A history whose runs ran on nodes of different speed says which, and the rows carry each
 // run's calibration and the server sidecar's cost in its units.
 func TestHistoryNamesRunsOnADifferentMachine(t *testing.T) {
-	runs := []perfv1alpha1.PerfRun{*costedRun("50000", 200*time.Microsecond, "10.00"), *costedRun("51000", 196*time.Microsecond, "10.00"),
-		*costedRun("30000", 330*time.Microsecond, "9.90")}
+	runs := []perfv1alpha1.PerfRun{*costedRun("50000", 200*time.Microsecond), *costedRun("51000", 196*time.Microsecond),
+		*costedRun("30000", 330*time.Microsecond)}
 	for i, n := range []string{"mon", "tue", "wed"} {
 		runs[i].Name = n
 	}
@@ -42,7 +42,7 @@ func TestHistoryNamesRunsOnADifferentMachine(t *testing.T) {
 		t.Errorf("warning %q, want wed alone, 40%% under the median of 50000", w)
 	}
 	rows := trend(runs)
-	if rows[2].Calibration != "30000" || rows[2].ServerCostUnits != "9.90" {
+	if rows[2].Calibration != "30000" || rows[2].ServerCPUPerRequest != "330µs" {
 		t.Errorf("row %+v", rows[2])
 	}
 	if w := calibrationSpread(runs[:2]); w != "" {

@@ -100,7 +100,7 @@ func TestTablesCarryNoTerminalControls(t *testing.T) {
 // that starts with =, +, -, @ (or a tab or CR) as a formula.
 func TestCSVNeutralisesFormulasButKeepsNumbers(t *testing.T) {
 	rows := []TrendRow{{Run: "r", Scheduled: `=HYPERLINK("https://evil.example","x")`, Phase: "@SUM(A1)", AddedP90: "-1.2ms",
-		AddedP99: "+1+2", SidecarCPU: "-", Calibration: "-3.5e3", ServerCostUnits: "\t=1"}}
+		AddedP99: "+1+2", SidecarCPU: "-", Calibration: "-3.5e3", ServerCPUPerRequest: "\t=1"}}
 	var out bytes.Buffer
 	if err := writeCSV(&out, rows); err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestCSVNeutralisesFormulasButKeepsNumbers(t *testing.T) {
 		got[h] = records[1][i]
 	}
 	for field, want := range map[string]string{"scheduled": `'=HYPERLINK("https://evil.example","x")`, "phase": "'@SUM(A1)", "addedP99": "'+1+2",
-		"serverSidecarCostUnits": "'\t=1", "addedP90": "-1.2ms", "sidecarCPUPer1kQPS": "-", "calibration": "-3.5e3", "run": "r"} {
+		"serverSidecarCPUPerRequest": "'\t=1", "addedP90": "-1.2ms", "sidecarCPUPer1kQPS": "-", "calibration": "-3.5e3", "run": "r"} {
 		if got[field] != want {
 			t.Errorf("%s: %q, want %q", field, got[field], want)
 		}

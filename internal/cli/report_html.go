@@ -35,7 +35,7 @@ import (
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
 	"github.com/daprbench/daprbench/internal/cli/plots"
-	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/version"
 )
 
@@ -607,7 +607,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 	}
 	cost := htmlTable{ID: "sidecar-cost", Caption: "Sidecar CPU per request",
 		Header: []string{"Role", "CPU per request (kubelet)", "daprd's own counter, per repetition", "Idle floor", "Marginal", "Measured at",
-			"In calibration units", "The CPU limit would carry at 80% (qps, projected)", "Node"}}
+			"The CPU limit would carry at 80% (qps, projected)", "Node"}}
 	for _, c := range res.SidecarCost {
 		own, idle, marginal := "-", "-", "-"
 		if d := c.Daprd; d != nil {
@@ -620,7 +620,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 			}
 		}
 		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), own, idle, marginal, costTags(c),
-			orDash(c.CPUPerRequestUnits), orDash(c.LimitProjectedQPS), orDash(c.Node))
+			orDash(c.LimitProjectedQPS), orDash(c.Node))
 	}
 	s.table(cost)
 	if len(res.FirstRepetitions) > 0 {
@@ -639,7 +639,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 			continue
 		}
 		t := htmlTable{ID: part.id, Caption: part.caption, Header: []string{"Role", "CPU avg", "CPU max", "Memory avg", "Memory max", "Samples"}}
-		usage.EachRole(part.u, func(role usage.Role, ru *perfv1alpha1.RoleUsage) {
+		roles.EachRole(part.u, func(role roles.Role, ru *perfv1alpha1.RoleUsage) {
 			if ru != nil {
 				t.addText(string(role), qty(ru.CPUAvg), qty(ru.CPUMax), qty(ru.MemoryAvg), qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
 			}

@@ -28,7 +28,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 )
 
 // table collects rows and renders them aligned, as kubectl does.
@@ -165,7 +165,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		fprintf(&b, "\nresources %s\n", part.title)
 		t := &table{}
 		t.add("ROLE", "CPU-AVG", "CPU-MAX", "MEM-AVG", "MEM-MAX", "SAMPLES")
-		usage.EachRole(part.u, func(role usage.Role, ru *perfv1alpha1.RoleUsage) {
+		roles.EachRole(part.u, func(role roles.Role, ru *perfv1alpha1.RoleUsage) {
 			if ru != nil {
 				t.add(string(role), qty(ru.CPUAvg), qty(ru.CPUMax), qty(ru.MemoryAvg), qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
 			}

@@ -164,18 +164,11 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		// Limit-bound, it still says what Dapr costs: CPU per request, and the rate its limit would carry.
 		Expect(st.Result.LimitBound).To(BeTrue(), describe(tight))
 		cost := sidecarCost(st.Result, "serverSidecar")
-		GinkgoWriter.Printf("tight: serverSidecar %s CPU per request (%s calibration units on %s), its limit would carry %s rps at 80%%; calibration %+v\n",
-			cost.CPUPerRequest.Duration, cost.CPUPerRequestUnits, cost.Node, cost.LimitProjectedQPS, st.Environment.Calibration)
+		GinkgoWriter.Printf("tight: serverSidecar %s CPU per request on %s, its limit would carry %s rps at 80%%; calibration %+v\n",
+			cost.CPUPerRequest.Duration, cost.Node, cost.LimitProjectedQPS, st.Environment.Calibration)
 		Expect(st.Environment.Calibration).NotTo(BeEmpty(), "each node of the run scores itself before the load")
-		// In calibration units, unless the node's calibration ran mostly in a slow stretch
-		// (then it converts nothing, and says so with its slow windows).
 		at := slices.IndexFunc(st.Environment.Calibration, func(c perfv1alpha1.NodeCalibration) bool { return c.Node == cost.Node })
 		Expect(at).To(BeNumerically(">=", 0), "the sidecar's node has a calibration")
-		if st.Environment.Calibration[at].Trusted() {
-			Expect(strconv.ParseFloat(cost.CPUPerRequestUnits, 64)).To(BeNumerically(">", 0), "the cost in calibration units")
-		} else {
-			Expect(cost.CPUPerRequestUnits).To(BeEmpty(), "units from a calibration with %d%% slow windows", st.Environment.Calibration[at].SlowWindowsPercent)
-		}
 		Expect(cost.CPUPerRequest.Duration).To(BeNumerically(">", 0))
 		Expect(strconv.ParseFloat(cost.LimitProjectedQPS, 64)).To(BeNumerically(">", 0))
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(

@@ -84,17 +84,17 @@ var figures = []figure{
 		func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }},
 	{"sidecar CPU per 1000 rps", true, sidecarCPU, nil, func(*perfv1alpha1.Result, float64) float64 { return 1 }, // a millicore
 		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + "m" }},
-	// The server sidecar's CPU per request in calibration units of its node: a cost that
-	// compares across machines (status.environment.calibration).
-	{"sidecar cost per request (calibration units)", true, sidecarUnits, nil, func(*perfv1alpha1.Result, float64) float64 { return 0.01 },
-		func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }},
+	// The server sidecar's CPU per request, raw: no normaliser is offered (a compute-only
+	// calibration moved two machines' costs apart where the raw ones agreed), so a run on
+	// another machine says so through CalibrationWarning instead.
+	{"server sidecar CPU per request (µs)", true, serverSidecarCost, nil, func(*perfv1alpha1.Result, float64) float64 { return 0.1 },
+		func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }},
 }
 
-func sidecarUnits(r *perfv1alpha1.Result) (float64, bool) {
+func serverSidecarCost(r *perfv1alpha1.Result) (float64, bool) {
 	for _, c := range r.SidecarCost {
-		if c.Role == "serverSidecar" && c.CPUPerRequestUnits != "" {
-			v, err := strconv.ParseFloat(c.CPUPerRequestUnits, 64)
-			return v, err == nil
+		if c.Role == "serverSidecar" && c.CPUPerRequest.Duration > 0 {
+			return float64(c.CPUPerRequest.Duration) / float64(time.Microsecond), true
 		}
 	}
 	return 0, false
@@ -117,7 +117,7 @@ func CalibrationWarning(current float64, reference []float64) string {
 		return ""
 	}
 	return fmt.Sprintf("the node's calibration differs from the reference runs' (%.0f against a median of %.0f units per CPU-second, %+.0f%%): "+
-		"a machine difference may explain raw CPU and latency changes; the cost per request in calibration units compares across machines",
+		"a machine difference may explain CPU and latency changes: compare runs on like machines",
 		current, med, (current-med)/med*100)
 }
 

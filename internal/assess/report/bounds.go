@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 )
 
 // ThrottledBoundPercent is the share of CFS periods a daprd or app may be throttled in
@@ -35,7 +35,7 @@ const busyNodePercent = 90.0
 
 // throttleJudged reports whether c is a sidecar or app whose CFS throttling was counted.
 func throttleJudged(c perfv1alpha1.ContainerCPU) bool {
-	return usage.JudgedForThrottling(c.Role) && c.ThrottledPeriodsPercent != "" && c.Throttled != nil
+	return roles.JudgedForThrottling(c.Role) && c.ThrottledPeriodsPercent != "" && c.Throttled != nil
 }
 
 // limitBound reports whether c's CPU limit bound it: throttled beyond ThrottledBoundPercent.
@@ -68,7 +68,7 @@ func onlySidecarsBound(cpu []perfv1alpha1.ContainerCPU) bool {
 		if !limitBound(c) {
 			continue
 		}
-		if !usage.IsSidecar(c.Role) {
+		if !roles.IsSidecar(c.Role) {
 			return false
 		}
 		found = true

@@ -20,7 +20,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -28,8 +27,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/usage"
-	"github.com/daprbench/daprbench/internal/pods/calibrate"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 )
 
 // sidecarCosts is each sidecar's CPU per completed request of the measured path — from the
@@ -43,12 +41,12 @@ func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, su
 	if env == nil {
 		env = &perfv1alpha1.Environment{}
 	}
-	nodeOf := map[usage.Role]string{usage.ServerSidecar: env.TargetNode, usage.ClientSidecar: env.LoadTesterNode}
+	nodeOf := map[roles.Role]string{roles.ServerSidecar: env.TargetNode, roles.ClientSidecar: env.LoadTesterNode}
 	if completedQPS <= 0 {
 		return nil
 	}
 	var out []perfv1alpha1.SidecarCost
-	for _, role := range []usage.Role{usage.ServerSidecar, usage.ClientSidecar} {
+	for _, role := range []roles.Role{roles.ServerSidecar, roles.ClientSidecar} {
 		var kubelet *perfv1alpha1.ContainerCPU
 		if cpu != nil {
 			for i, c := range cpu.Measured {
@@ -82,9 +80,6 @@ func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, su
 			cost.LimitProjectedQPS = formatQPS(math.Floor(projected))
 		}
 		cost.Node = nodeOf[role]
-		if perCPUSecond, ok := calibrationOf(env, cost.Node); ok {
-			cost.CPUPerRequestUnits = strconv.FormatFloat(calibrate.Units(perRequest, perCPUSecond), 'f', 2, 64)
-		}
 		out = append(out, cost)
 	}
 	return out
@@ -94,18 +89,6 @@ func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, su
 // given: at the whole limit the queue never drains (the project's own fixture carried 800
 // rps while bound where limit ÷ cost read 896).
 const ProjectionUtilisation = 0.8
-
-// calibrationOf is a node's calibration score per CPU-second, what CPU time converts with;
-// none for a node whose calibration ran mostly slow.
-func calibrationOf(env *perfv1alpha1.Environment, node string) (float64, bool) {
-	for _, c := range env.Calibration {
-		if c.Node == node && node != "" && c.Trusted() {
-			v, err := strconv.ParseFloat(c.PerCPUSecond, 64)
-			return v, err == nil && v > 0
-		}
-	}
-	return 0, false
-}
 
 // CostMessage says what each sidecar costs per request and what its limit would carry; for
 // a limit-bound result it says what the limit actually carried and labels the added latency
@@ -117,9 +100,6 @@ func CostMessage(res *perfv1alpha1.Result) string {
 	var parts []string
 	for _, c := range res.SidecarCost {
 		part := fmt.Sprintf("%s %s CPU per request", c.Role, c.CPUPerRequest.Duration)
-		if c.CPUPerRequestUnits != "" {
-			part += fmt.Sprintf(" = %s calibration units", c.CPUPerRequestUnits)
-		}
 		if d := c.Daprd; d != nil {
 			part += " (daprd's own counter: " + daprdCostText(d) + ")"
 		}

@@ -28,8 +28,9 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 )
 
 // counterSeries is a container's cumulative counters read every second from start, its
@@ -64,11 +65,11 @@ func TestCostPerRequestFromCountersOverThrottledAndUnthrottledRepetitions(t *tes
 	idle := [3]float64{10, 2, 0}
 	free := [3]float64{30, 450, 0}
 	held := [3]float64{30, 500, 0.6}
-	samples := counterSeries(string(usage.ServerSidecar), start, idle, free, idle, held, idle, held, idle)
-	phase := func(from, secs int) usage.Phase {
-		return usage.Phase{Variant: string(result.Dapr), Start: start.Add(time.Duration(from) * time.Second), End: start.Add(time.Duration(from+secs) * time.Second)}
+	samples := counterSeries(string(roles.ServerSidecar), start, idle, free, idle, held, idle, held, idle)
+	phase := func(from, secs int) accounting.Phase {
+		return accounting.Phase{Variant: string(result.Dapr), Start: start.Add(time.Duration(from) * time.Second), End: start.Add(time.Duration(from+secs) * time.Second)}
 	}
-	byVariant := usage.AccountCPU(samples, []usage.Phase{phase(10, 30), phase(50, 30), phase(90, 30)}, 0)
+	byVariant := accounting.AccountCPU(samples, []accounting.Phase{phase(10, 30), phase(50, 30), phase(90, 30)}, 0)
 	cpu := &perfv1alpha1.CPUAccounting{Measured: byVariant[string(result.Dapr)].Roles}
 	if len(cpu.Measured) != 1 {
 		t.Fatalf("measured CPU %+v, want the server sidecar's", cpu.Measured)
@@ -125,7 +126,7 @@ func TestDaprdCostPerRepetitionWithItsIdleFloorApart(t *testing.T) {
 	}
 	sum := &result.Summary{Runs: []result.Run{baseline(0), dapr(0, -50), dapr(1, 0), baseline(1), baseline(2), dapr(2, 50)}}
 
-	client := daprdCost(sum, usage.ClientSidecar, result.Dapr)
+	client := daprdCost(sum, roles.ClientSidecar, result.Dapr)
 	if client == nil {
 		t.Fatal("no client daprd cost")
 	}
@@ -145,7 +146,7 @@ func TestDaprdCostPerRepetitionWithItsIdleFloorApart(t *testing.T) {
 		client.MarginalPerRequest.Duration != 200*time.Microsecond {
 		t.Errorf("idle %v, marginal %v; want 20m and 200µs", client.IdleCPU, client.MarginalPerRequest)
 	}
-	server := daprdCost(sum, usage.ServerSidecar, result.Dapr)
+	server := daprdCost(sum, roles.ServerSidecar, result.Dapr)
 	if server == nil || server.CPUPerRequest.Duration != 220*time.Microsecond || server.IdleCPU.MilliValue() != 10 ||
 		server.MarginalPerRequest.Duration != 200*time.Microsecond {
 		t.Errorf("server daprd cost %+v, want 220µs, idle 10m, marginal 200µs", server)
@@ -154,22 +155,22 @@ func TestDaprdCostPerRepetitionWithItsIdleFloorApart(t *testing.T) {
 	// A repetition without a reading, or a split load with one pod's daprd unread, gives no
 	// figure rather than one over part of the requests.
 	unread := &result.Summary{Runs: []result.Run{baseline(0), dapr(0, 0), {Variant: result.Dapr, Rep: 1, Requests: 5000}}}
-	if c := daprdCost(unread, usage.ClientSidecar, result.Dapr); c != nil {
+	if c := daprdCost(unread, roles.ClientSidecar, result.Dapr); c != nil {
 		t.Errorf("cost %+v from a run with a repetition unread", c)
 	}
 	split := &result.Summary{Runs: []result.Run{dapr(0, 0)}, Pods: []result.PodLoad{{Pod: 0}, {Pod: 1}}}
-	if c := daprdCost(split, usage.ClientSidecar, result.Dapr); c != nil {
+	if c := daprdCost(split, roles.ClientSidecar, result.Dapr); c != nil {
 		t.Errorf("client cost %+v from one of two pods' daprds", c)
 	}
-	if c := daprdCost(split, usage.ServerSidecar, result.Dapr); c == nil || c.Low != nil || c.IdleCPU != nil {
+	if c := daprdCost(split, roles.ServerSidecar, result.Dapr); c == nil || c.Low != nil || c.IdleCPU != nil {
 		t.Errorf("server cost %+v from one repetition: want a figure without interval or idle floor", c)
 	}
 
 	// Beside the kubelet's figure, tagged with what it was measured under.
 	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 500}}}
-	kubelet := &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{{Role: string(usage.ClientSidecar), CPU: resource.MustParse("126m")}}}
+	kubelet := &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{{Role: string(roles.ClientSidecar), CPU: resource.MustParse("126m")}}}
 	costs := sidecarCosts(run, kubelet, sum, 500)
-	if len(costs) != 2 || costs[0].Role != string(usage.ServerSidecar) || costs[0].CPUPerRequest.Duration != 220*time.Microsecond {
+	if len(costs) != 2 || costs[0].Role != string(roles.ServerSidecar) || costs[0].CPUPerRequest.Duration != 220*time.Microsecond {
 		t.Fatalf("costs %+v: want the server's from daprd alone, then the client's", costs)
 	}
 	c := costs[1]

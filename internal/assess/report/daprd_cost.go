@@ -27,7 +27,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/stats"
 )
 
@@ -38,11 +38,11 @@ const costConfidence = 0.95
 // own daprd carries every path that calls Dapr (the Dapr path, its variants and the
 // client-only path); the target's daprd — the first variant's — the Dapr path and the
 // server-only path.
-func loadsDaprd(role usage.Role, v result.Variant) bool {
+func loadsDaprd(role roles.Role, v result.Variant) bool {
 	switch role {
-	case usage.ClientSidecar:
+	case roles.ClientSidecar:
 		return v == result.Dapr || v == result.ClientOnly || (v.Valid() && v != result.Baseline && v != result.Direct && v != result.ServerOnly)
-	case usage.ServerSidecar:
+	case roles.ServerSidecar:
 		return v == result.Dapr || v == result.ServerOnly
 	}
 	return false
@@ -50,14 +50,14 @@ func loadsDaprd(role usage.Role, v result.Variant) bool {
 
 // daprdMs is the CPU a run read from role's daprd, and whether every daprd of the role was
 // read (in a split load, every pod's own).
-func daprdMs(r result.Run, role usage.Role, pods int) (int64, bool) {
+func daprdMs(r result.Run, role roles.Role, pods int) (int64, bool) {
 	c := r.DaprdCPU
 	switch {
 	case c == nil:
 		return 0, false
-	case role == usage.ClientSidecar && c.ClientMs != nil && c.ClientPods == max(pods, 1):
+	case role == roles.ClientSidecar && c.ClientMs != nil && c.ClientPods == max(pods, 1):
 		return *c.ClientMs, true
-	case role == usage.ServerSidecar && c.ServerMs != nil:
+	case role == roles.ServerSidecar && c.ServerMs != nil:
 		return *c.ServerMs, true
 	}
 	return 0, false
@@ -65,7 +65,7 @@ func daprdMs(r result.Run, role usage.Role, pods int) (int64, bool) {
 
 // daprdCost is role's cost per completed request of the measured path, from its daprd's own
 // counter over each repetition; nil unless every repetition of the path read it.
-func daprdCost(sum *result.Summary, role usage.Role, measured result.Variant) *perfv1alpha1.DaprdCost {
+func daprdCost(sum *result.Summary, role roles.Role, measured result.Variant) *perfv1alpha1.DaprdCost {
 	if sum == nil || !loadsDaprd(role, measured) {
 		return nil
 	}

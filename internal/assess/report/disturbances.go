@@ -22,8 +22,9 @@ import (
 	"time"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 )
 
 // Phase labels for disturbances outside the measured runs.
@@ -35,7 +36,7 @@ const (
 
 // PlaceDisturbances labels each disturbance with the part of the load it hit, from the load
 // tester's timeline (phases in order). Without a timeline the labels stay empty.
-func PlaceDisturbances(ds []perfv1alpha1.Disturbance, phases []usage.Phase) {
+func PlaceDisturbances(ds []perfv1alpha1.Disturbance, phases []accounting.Phase) {
 	if len(phases) == 0 {
 		return
 	}
@@ -44,7 +45,7 @@ func PlaceDisturbances(ds []perfv1alpha1.Disturbance, phases []usage.Phase) {
 	}
 }
 
-func phaseAt(t time.Time, phases []usage.Phase) string {
+func phaseAt(t time.Time, phases []accounting.Phase) string {
 	if t.Before(phases[0].Start) {
 		return PhaseWarmUp
 	}
@@ -104,7 +105,7 @@ func DisturbanceMessage(ds []perfv1alpha1.Disturbance) string {
 
 func describeDisturbance(d perfv1alpha1.Disturbance) string {
 	who := fmt.Sprintf("%s pod %s", d.Role, d.Pod)
-	if component, ok := strings.CutPrefix(d.Role, usage.ControlPlanePrefix); ok {
+	if component, ok := strings.CutPrefix(d.Role, roles.ControlPlanePrefix); ok {
 		who = fmt.Sprintf("control-plane pod %s (%s)", d.Pod, component)
 	}
 	if d.Container != "" {

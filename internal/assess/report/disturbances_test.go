@@ -24,16 +24,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 )
 
 func TestDisturbancesArePlacedInTheLoadAndNamed(t *testing.T) {
 	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	// A B B A: baseline 10:00:10–40, dapr 10:00:41–01:11, dapr 10:01:12–42, baseline 10:01:43–02:13.
-	var phases []usage.Phase
+	var phases []accounting.Phase
 	for i, v := range []string{"b", "d", "d", "b"} {
 		start := t0.Add(10*time.Second + time.Duration(i)*31*time.Second)
-		phases = append(phases, usage.Phase{Variant: v, Start: start, End: start.Add(30 * time.Second)})
+		phases = append(phases, accounting.Phase{Variant: v, Start: start, End: start.Add(30 * time.Second)})
 	}
 	at := func(s int, pod string) perfv1alpha1.Disturbance {
 		return perfv1alpha1.Disturbance{Time: metav1.NewTime(t0.Add(time.Duration(s) * time.Second)), Kind: perfv1alpha1.DisturbanceCreated,

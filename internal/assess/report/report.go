@@ -28,9 +28,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/assess/repetitions"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/usage"
 )
 
 // Inputs are what a result is made of, each read or computed once by the controller.
@@ -125,14 +125,14 @@ func addUsage(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result, byVariant map
 	if measured == nil {
 		return // no figure without the measured path's
 	}
-	measured.SidecarPer1kQPS = usage.Per1kQPS(measured.ServerSidecar, measuredQPS)
+	measured.SidecarPer1kQPS = accounting.Per1kQPS(measured.ServerSidecar, measuredQPS)
 	res.Resources = measured
 	for i := range res.Variants {
 		v := &res.Variants[i]
 		if u := byVariant[string(result.DaprVariant(i))]; u != nil {
 			q, _ := v.ActualRate()
 			v.Resources = &perfv1alpha1.ResourceUsage{ServerApp: u.ServerApp, ServerSidecar: u.ServerSidecar,
-				SidecarPer1kQPS: usage.Per1kQPS(u.ServerSidecar, q)}
+				SidecarPer1kQPS: accounting.Per1kQPS(u.ServerSidecar, q)}
 		}
 	}
 	res.BaselineResources = byVariant[string(result.Baseline)]

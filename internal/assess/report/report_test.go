@@ -156,32 +156,22 @@ func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
 			res.Saturated, res.Added, res.LimitBound)
 	}
 	want := []perfv1alpha1.SidecarCost{
-		// In calibration units: 470 µs on node a (10,000 units/s), 120 µs on node b (5,000).
-		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitProjectedQPS: "851.0", CPUPerRequestUnits: "4.70", Node: "a",
+		// Raw, whatever the nodes' calibrations (10,000 and 5,000 units/s): no normaliser.
+		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitProjectedQPS: "851.0", Node: "a",
 			AtQPS: "1000.0", Arrival: "Synchronized", ThrottledPercent: "63.0"},
-		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitProjectedQPS: "3333.0", CPUPerRequestUnits: "0.60", Node: "b",
+		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitProjectedQPS: "3333.0", Node: "b",
 			AtQPS: "1000.0", Arrival: "Synchronized", ThrottledPercent: "0.0"},
 	}
 	if !equality.Semantic.DeepEqual(res.SidecarCost, want) {
 		t.Errorf("sidecar cost %+v, want %+v", res.SidecarCost, want)
 	}
 	h := Headline(res)
-	for _, part := range []string{"serverSidecar 470µs CPU per request = 4.70 calibration units (projected: its CPU limit would carry ~851.0 rps at 80% use)", "limit-bound", "added by Dapr p90 40ms"} {
+	for _, part := range []string{"serverSidecar 470µs CPU per request (projected: its CPU limit would carry ~851.0 rps at 80% use)", "limit-bound", "added by Dapr p90 40ms"} {
 		if !strings.Contains(h, part) {
 			t.Errorf("headline %q lacks %q", h, part)
 		}
 	}
 
-	// A node whose calibration ran mostly in a slow stretch converts nothing: its units
-	// would read low.
-	run.Status.Environment.Calibration[0].SlowWindowsPercent = 75
-	res = Build(run, Inputs{Summary: sum, CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{throttled, client}}})
-	if u := res.SidecarCost[0].CPUPerRequestUnits; u != "" {
-		t.Errorf("server sidecar in units %q from a calibration with 75%% slow windows", u)
-	}
-	if u := res.SidecarCost[1].CPUPerRequestUnits; u != "0.60" {
-		t.Errorf("client sidecar in units %q, want 0.60 (its node's calibration was fine)", u)
-	}
 }
 
 // A run whose sidecar's CPU limit could not carry the rate (the load tester on time, the

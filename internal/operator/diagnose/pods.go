@@ -29,6 +29,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/textcut"
 )
 
 // StartFailure returns the kubelet's words for a container of pods that cannot start: at
@@ -127,7 +128,7 @@ func describeWaiting(s corev1.ContainerStatus) string {
 	if t := s.LastTerminationState.Terminated; t != nil {
 		msg += fmt.Sprintf(" (last exit %d %s", t.ExitCode, t.Reason)
 		if t.Message != "" {
-			msg += ": " + Truncate(t.Message, 300)
+			msg += ": " + textcut.Truncate(t.Message, 300)
 		}
 		msg += ")"
 	}
@@ -177,13 +178,6 @@ func Restarts(target, tester []corev1.Pod) *perfv1alpha1.Restarts {
 		}
 	}
 	return out
-}
-
-func Truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // Waiting reasons that never resolve by themselves, and those that may (for a while).

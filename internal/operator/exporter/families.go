@@ -41,8 +41,7 @@ var (
 	famDisturbances         = &family{"disturbances", "Pods of the run or of Dapr's control plane that restarted, were deleted or were created during the measured runs, by role (status.disturbances).", []string{"role"}}
 	famCalibration          = &family{"node_calibration_units_per_cpu_second", "The calibration of a node that hosted the run's pods: units of daprbench's fixed sidecar-like workload per CPU-second (status.environment.calibration); absent when most of its windows ran slow.", []string{"node"}}
 	famSidecarCPUPerRequest = &family{"sidecar_cpu_per_request_seconds", "CPU time a sidecar spent per completed request during the measured runs, by role, from the kubelet's counters (status.result.sidecarCost).", []string{"role"}}
-	famSidecarCostUnits     = &family{"sidecar_cost_calibration_units", "A sidecar's CPU per request in calibration units of its node, by role: comparable across machines where CPU time is not.", []string{"role"}}
 
 	families = []*family{famLatency, famActualQPS, famRequestedQPS, famErrors, famCPU, famMemory, famOutcome, famCompletion,
-		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest, famSidecarCostUnits}
+		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest}
 )

@@ -22,7 +22,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/report"
-	"github.com/daprbench/daprbench/internal/operator/usage"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 )
 
 // figure is one number of a finished run: its family, the values of the family's own labels
@@ -53,14 +53,14 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 	// 0 for a run that was not judged (outside a schedule, or no reference yet).
 	add(famRegressed, boolFloat(run.ConditionTrue(perfv1alpha1.ConditionRegressed)))
 	disturbed := map[string]float64{}
-	var roles []string
+	var disturbedRoles []string
 	for _, d := range report.DuringMeasurement(run.Status.Disturbances) {
 		if disturbed[d.Role] == 0 {
-			roles = append(roles, d.Role)
+			disturbedRoles = append(disturbedRoles, d.Role)
 		}
 		disturbed[d.Role]++
 	}
-	for _, role := range roles {
+	for _, role := range disturbedRoles {
 		add(famDisturbances, disturbed[role], role)
 	}
 	if env := run.Status.Environment; env != nil {
@@ -76,9 +76,6 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 	}
 	for _, c := range res.SidecarCost {
 		add(famSidecarCPUPerRequest, c.CPUPerRequest.Seconds(), c.Role)
-		if v, ok := perfv1alpha1.Rate(c.CPUPerRequestUnits); ok {
-			add(famSidecarCostUnits, v, c.Role)
-		}
 	}
 	add(famRequestedQPS, float64(res.RequestedQPS))
 	if q, ok := res.ActualRate(); ok {
@@ -116,7 +113,7 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 		add(famMemory, float64(ru.MemoryMax.Value()), role, "max")
 	}
 	if u := res.Resources; u != nil {
-		usage.EachRole(u, func(r usage.Role, ru *perfv1alpha1.RoleUsage) { role(string(r), ru) })
+		roles.EachRole(u, func(r roles.Role, ru *perfv1alpha1.RoleUsage) { role(string(r), ru) })
 		for i := range u.ControlPlane {
 			role(u.ControlPlane[i].Component, &u.ControlPlane[i].Usage)
 		}

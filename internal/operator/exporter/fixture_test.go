@@ -63,7 +63,7 @@ func finishedRun(name string, completed time.Time, addedP90 time.Duration) *perf
 				ServiceTime: lat(time.Millisecond), SendLag: lat(0),
 				Saturated: []perfv1alpha1.SaturatedPath{{Path: "baseline", ActualQPS: "900"}},
 				SidecarCost: []perfv1alpha1.SidecarCost{
-					{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 480 * time.Microsecond}, CPUPerRequestUnits: "6"},
+					{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 480 * time.Microsecond}},
 					{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 400 * time.Microsecond}},
 				},
 				CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{

@@ -18,7 +18,6 @@ package usage
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -27,16 +26,8 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// A run's load has phases (warm-up, then baseline and Dapr runs interleaved), but the
-// metrics API only ever serves each pod's latest window, ~15 s long, and serves it up to a
-// resolution late. So windows are recorded as they come (Record) and only attributed once
-// the load tester's timeline is known (Attribute): a window counts for a phase when it lies
-// wholly inside it, away from its edges. A window that straddles two phases, or falls in the
-// warm-up or between runs, counts for none: averaging it in would dilute the figure with
-// another phase's load (a sidecar idles while the baseline runs).
-
-// ControlPlanePrefix marks a control-plane component's windows: controlPlane/<app label>.
-const ControlPlanePrefix = "controlPlane/"
+// Metrics windows are recorded here as they come; the assessment attributes them to the
+// measured phases once the load's timeline is known (internal/assess/accounting).
 
 // MaxWindows bounds what a run keeps in status.liveUsage.
 const MaxWindows = 400
@@ -85,99 +76,4 @@ func thin(ws []perfv1alpha1.UsageWindow) []perfv1alpha1.UsageWindow {
 		seen[w.Role]++
 	}
 	return out
-}
-
-// Phase is one measured run of the load: a variant between two instants.
-type Phase struct {
-	Variant    string
-	Start, End time.Time
-}
-
-// Attribute folds each window into the usage of the variant whose phase contains it, the
-// window's first and last trim seconds inside the phase's own trimmed bounds. It returns
-// the usage per variant, nil for a variant no window fell into. A window of one sidecar
-// variant's target counts only in that variant's phases.
-func Attribute(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.Duration) map[string]*perfv1alpha1.ResourceUsage {
-	out := map[string]*perfv1alpha1.ResourceUsage{}
-	for _, w := range windows {
-		start := w.End.Add(-time.Duration(w.Seconds) * time.Second)
-		i := slices.IndexFunc(phases, func(p Phase) bool {
-			return !start.Before(p.Start.Add(trim)) && !w.End.Time.After(p.End.Add(-trim))
-		})
-		if i < 0 {
-			continue
-		}
-		role, variant := splitVariant(w.Role)
-		if variant != "" && variant != phases[i].Variant {
-			continue // another variant's idle target
-		}
-		u := out[phases[i].Variant]
-		if u == nil {
-			u = &perfv1alpha1.ResourceUsage{}
-			out[phases[i].Variant] = u
-		}
-		Fold(roleSlot(u, role), Reading{CPUMilli: w.CPU, MemoryBytes: w.Memory, Timestamp: w.End.Time})
-	}
-	for _, u := range out {
-		slices.SortFunc(u.ControlPlane, func(a, b perfv1alpha1.ComponentUsage) int { return strings.Compare(a.Component, b.Component) })
-	}
-	return out
-}
-
-// roleSlot returns the aggregate of a window's role in u, creating it.
-func roleSlot(u *perfv1alpha1.ResourceUsage, role string) *perfv1alpha1.RoleUsage {
-	if component, ok := strings.CutPrefix(role, ControlPlanePrefix); ok {
-		i := slices.IndexFunc(u.ControlPlane, func(c perfv1alpha1.ComponentUsage) bool { return c.Component == component })
-		if i < 0 {
-			u.ControlPlane = append(u.ControlPlane, perfv1alpha1.ComponentUsage{Component: component})
-			i = len(u.ControlPlane) - 1
-		}
-		return &u.ControlPlane[i].Usage
-	}
-	roles := dataPlaneRoles(u)
-	p := roles[len(roles)-1].slot // BaselineApp, for a role not in the list
-	if i := slices.IndexFunc(roles, func(r roleField) bool { return string(r.name) == role }); i >= 0 {
-		p = roles[i].slot
-	}
-	if *p == nil {
-		*p = &perfv1alpha1.RoleUsage{}
-	}
-	return *p
-}
-
-// roleField is a data-plane role and its place in a ResourceUsage.
-type roleField struct {
-	name Role
-	slot **perfv1alpha1.RoleUsage
-}
-
-// dataPlaneRoles is the one list of a run's own roles, in reporting order.
-func dataPlaneRoles(u *perfv1alpha1.ResourceUsage) []roleField {
-	return []roleField{{ServerApp, &u.ServerApp}, {ServerSidecar, &u.ServerSidecar}, {ClientSidecar, &u.ClientSidecar},
-		{LoadTester, &u.LoadTester}, {BaselineApp, &u.BaselineApp}}
-}
-
-// EachRole calls fn for every data-plane role of u, in reporting order, with its usage
-// (nil when not measured).
-func EachRole(u *perfv1alpha1.ResourceUsage, fn func(Role, *perfv1alpha1.RoleUsage)) {
-	for _, r := range dataPlaneRoles(u) {
-		fn(r.name, *r.slot)
-	}
-}
-
-// Counts says how many windows each role has in u, e.g. "serverApp 2, loadTester 2".
-func Counts(u *perfv1alpha1.ResourceUsage) string {
-	if u == nil {
-		return "none"
-	}
-	var parts []string
-	for _, r := range dataPlaneRoles(u) {
-		if usage := *r.slot; usage != nil && usage.Samples > 0 {
-			parts = append(parts, string(r.name)+" "+strconv.Itoa(int(usage.Samples)))
-		}
-	}
-	for _, c := range u.ControlPlane {
-		parts = append(parts, c.Component+" "+strconv.Itoa(int(c.Usage.Samples)))
-	}
-	return strings.Join(parts, ", ")
 }

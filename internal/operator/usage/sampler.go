@@ -26,6 +26,7 @@ import (
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -56,7 +57,7 @@ func (s *Sampler) Sample(ctx context.Context, run *perfv1alpha1.PerfRun, live *p
 			return Record(live, readings), fmt.Errorf("listing pod metrics of the control plane in %s: %w", ns, err)
 		}
 		for component, r := range ControlPlane(cp.Items, since) {
-			readings[ControlPlanePrefix+component] = r
+			readings[roles.ControlPlanePrefix+component] = r
 		}
 	}
 	return Record(live, readings), nil

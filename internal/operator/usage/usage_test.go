@@ -32,6 +32,7 @@ import (
 	metricsfake "k8s.io/metrics/pkg/client/clientset/versioned/fake"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -76,50 +77,21 @@ func TestClassify(t *testing.T) {
 	for _, tc := range []struct {
 		component workload.Role
 		container string
-		want      Role
+		want      roles.Role
 		ok        bool
 	}{
-		{workload.RoleTarget, "app", ServerApp, true},
-		{workload.RoleTarget, "daprd", ServerSidecar, true},
-		{workload.RoleTarget, "istio-proxy", ServerApp, true}, // every other container is "app"
-		{workload.RoleLoadTester, "loadtester", LoadTester, true},
-		{workload.RoleLoadTester, "daprd", ClientSidecar, true},
-		{workload.RoleBaseline, "app", BaselineApp, true},
+		{workload.RoleTarget, "app", roles.ServerApp, true},
+		{workload.RoleTarget, "daprd", roles.ServerSidecar, true},
+		{workload.RoleTarget, "istio-proxy", roles.ServerApp, true}, // every other container is "app"
+		{workload.RoleLoadTester, "loadtester", roles.LoadTester, true},
+		{workload.RoleLoadTester, "daprd", roles.ClientSidecar, true},
+		{workload.RoleBaseline, "app", roles.BaselineApp, true},
 		{"", "app", "", false},
 	} {
 		got, ok := Classify(tc.component, tc.container)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("Classify(%q, %q) = %q %v, want %q %v", tc.component, tc.container, got, ok, tc.want, tc.ok)
 		}
-	}
-}
-
-func TestFoldCountsEachWindowOnce(t *testing.T) {
-	var agg perfv1alpha1.RoleUsage
-	steps := []struct {
-		r       Reading
-		counted bool
-	}{
-		{Reading{CPUMilli: 400, MemoryBytes: 20 << 20, Timestamp: t0}, true},
-		{Reading{CPUMilli: 999, MemoryBytes: 99 << 20, Timestamp: t0}, false}, // the same window again
-		{Reading{CPUMilli: 500, MemoryBytes: 24 << 20, Timestamp: t0.Add(15 * time.Second)}, true},
-		{Reading{CPUMilli: 600, MemoryBytes: 22 << 20, Timestamp: t0.Add(30 * time.Second)}, true},
-		{Reading{CPUMilli: 1, MemoryBytes: 1, Timestamp: t0.Add(10 * time.Second)}, false}, // older than the last
-		{Reading{}, false}, // no window at all
-	}
-	for i, s := range steps {
-		if got := Fold(&agg, s.r); got != s.counted {
-			t.Errorf("step %d: counted = %v, want %v", i, got, s.counted)
-		}
-	}
-	if agg.Samples != 3 || agg.CPUAvg.MilliValue() != 500 || agg.CPUMax.MilliValue() != 600 {
-		t.Errorf("cpu avg %v max %v samples %d", agg.CPUAvg, agg.CPUMax, agg.Samples)
-	}
-	if agg.MemoryAvg.Value() != 22<<20 || agg.MemoryMax.String() != "24Mi" {
-		t.Errorf("memory avg %v max %v", agg.MemoryAvg, agg.MemoryMax)
-	}
-	if !agg.FirstSample.Time.Equal(t0) || !agg.LastSample.Time.Equal(t0.Add(30*time.Second)) {
-		t.Errorf("first %v last %v", agg.FirstSample, agg.LastSample)
 	}
 }
 
@@ -156,7 +128,7 @@ func TestSampleRecordsEachWindowOnce(t *testing.T) {
 	if _, ok := byRole["baselineApp"]; ok {
 		t.Error("a window from before the load was recorded")
 	}
-	if w := byRole[ControlPlanePrefix+"dapr-sentry"]; w.Memory != 14<<20 {
+	if w := byRole[roles.ControlPlanePrefix+"dapr-sentry"]; w.Memory != 14<<20 {
 		t.Errorf("sentry window = %+v", w)
 	}
 
@@ -196,48 +168,6 @@ func TestSampleReportsTheAPIsOwnError(t *testing.T) {
 	}
 }
 
-// window is a recorded window of role ending at t0+endS, lasting 10 s.
-func window(role string, endS int, cpu int64) perfv1alpha1.UsageWindow {
-	return perfv1alpha1.UsageWindow{Role: role, End: metav1.NewTime(t0.Add(time.Duration(endS) * time.Second)), Seconds: 10, CPU: cpu, Memory: 40 << 20}
-}
-
-func TestAttributeCountsOnlyWindowsInsideAPhase(t *testing.T) {
-	// Warm-up 0-5 s, baseline 5-35 s, Dapr 35-65 s; edges of 2 s are dropped.
-	phases := []Phase{{"b", t0.Add(5 * time.Second), t0.Add(35 * time.Second)}, {"d", t0.Add(35 * time.Second), t0.Add(65 * time.Second)}}
-	windows := []perfv1alpha1.UsageWindow{
-		window("serverSidecar", 5, 20),   // warm-up
-		window("serverSidecar", 18, 10),  // baseline, whole (8-18)
-		window("serverSidecar", 28, 12),  // baseline, whole (18-28)
-		window("serverSidecar", 36, 300), // straddles baseline and Dapr (26-36)
-		window("serverSidecar", 46, 480), // Dapr (36-46): starts 1 s into it, inside the 2 s edge
-		window("serverSidecar", 56, 500), // Dapr, whole (46-56)
-		window("serverSidecar", 63, 520), // Dapr, whole (53-63), exactly at the trimmed end
-		window("serverSidecar", 66, 900), // past the end
-		window(ControlPlanePrefix+"dapr-sentry", 56, 5),
-		window("baselineApp", 26, 30),
-	}
-	got := Attribute(windows, phases, 2*time.Second)
-	d, b := got["d"], got["b"]
-	if d == nil || b == nil {
-		t.Fatalf("attributed = %v", got)
-	}
-	if d.ServerSidecar.Samples != 2 || d.ServerSidecar.CPUAvg.MilliValue() != 510 || d.ServerSidecar.CPUMax.MilliValue() != 520 {
-		t.Errorf("dapr sidecar = %+v, want the 500m and 520m windows only", d.ServerSidecar)
-	}
-	if b.ServerSidecar.Samples != 2 || b.ServerSidecar.CPUAvg.MilliValue() != 11 {
-		t.Errorf("baseline-phase sidecar = %+v, want the idle 10m and 12m windows", b.ServerSidecar)
-	}
-	if len(d.ControlPlane) != 1 || d.ControlPlane[0].Component != "dapr-sentry" || d.ControlPlane[0].Usage.Samples != 1 {
-		t.Errorf("control plane = %+v", d.ControlPlane)
-	}
-	if b.BaselineApp == nil || d.BaselineApp != nil {
-		t.Errorf("baseline app: in b %v, in d %v", b.BaselineApp, d.BaselineApp)
-	}
-	if Attribute(windows, nil, 2*time.Second)["d"] != nil {
-		t.Error("windows attributed without a timeline")
-	}
-}
-
 func TestRecordThinsEvenlyBeyondTheBound(t *testing.T) {
 	live := &perfv1alpha1.LiveUsage{}
 	for i := range MaxWindows + 1 {
@@ -252,41 +182,5 @@ func TestRecordThinsEvenlyBeyondTheBound(t *testing.T) {
 	}
 	if n := Record(live, map[string]Reading{"serverSidecar": {Timestamp: last.End.Time}}); n != 0 {
 		t.Error("a recorded window was recorded again")
-	}
-}
-
-func TestPer1kQPS(t *testing.T) {
-	agg := &perfv1alpha1.RoleUsage{Samples: 4, CPUAvg: resource.NewMilliQuantity(240, resource.DecimalSI), MemoryAvg: resource.NewQuantity(23<<20, resource.BinarySI)}
-	got := Per1kQPS(agg, 500)
-	// CPU scales with the rate; memory is the working set, whatever the rate.
-	if got.CPU.MilliValue() != 480 || got.Memory.Value() != 23<<20 {
-		t.Errorf("per 1k qps = %v %v", got.CPU, got.Memory)
-	}
-	if Per1kQPS(&perfv1alpha1.RoleUsage{}, 500) != nil || Per1kQPS(agg, 0) != nil || Per1kQPS(nil, 1) != nil {
-		t.Error("no samples or no rate must give nil")
-	}
-}
-
-// With sidecar variants each variant's target is a role of its own: its windows count only
-// in its own phases, never as another variant's (idle) sidecar.
-func TestAttributeKeepsEachVariantsTargetToItsPhases(t *testing.T) {
-	phases := []Phase{{"d", t0, t0.Add(30 * time.Second)}, {"d1", t0.Add(30 * time.Second), t0.Add(60 * time.Second)}}
-	windows := []perfv1alpha1.UsageWindow{
-		window(string(ofVariant(ServerSidecar, "d")), 20, 400),  // d measured
-		window(string(ofVariant(ServerSidecar, "d1")), 20, 3),   // d1 idle while d is measured
-		window(string(ofVariant(ServerSidecar, "d")), 50, 4),    // d idle while d1 is measured
-		window(string(ofVariant(ServerSidecar, "d1")), 50, 600), // d1 measured
-		window(string(ClientSidecar), 50, 200),                  // the shared caller sidecar
-	}
-	got := Attribute(windows, phases, 2*time.Second)
-	if d := got["d"]; d == nil || d.ServerSidecar == nil || d.ServerSidecar.Samples != 1 || d.ServerSidecar.CPUAvg.MilliValue() != 400 {
-		t.Errorf("variant d sidecar = %+v, want its own 400m window only", got["d"])
-	}
-	d1 := got["d1"]
-	if d1 == nil || d1.ServerSidecar == nil || d1.ServerSidecar.Samples != 1 || d1.ServerSidecar.CPUAvg.MilliValue() != 600 {
-		t.Fatalf("variant d1 sidecar = %+v, want its own 600m window only", d1)
-	}
-	if d1.ClientSidecar == nil || d1.ClientSidecar.CPUAvg.MilliValue() != 200 {
-		t.Errorf("the shared caller sidecar = %+v", d1.ClientSidecar)
 	}
 }

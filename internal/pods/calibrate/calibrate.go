@@ -241,11 +241,6 @@ func (s Score) String() string {
 	return fmt.Sprintf("%.0f units/s on one goroutine, %.0f on %d", s.Single, s.Parallel, s.Parallelism)
 }
 
-// Units is CPU time expressed in units of the workload at perCPUSecond units per
-// CPU-second: how many units that CPU time does on that node. A cost per request in units
-// compares across machines where CPU time does not.
-func Units(cpu time.Duration, perCPUSecond float64) float64 { return cpu.Seconds() * perCPUSecond }
-
 // workloadChecksum is Checksum(64) of this version of the workload.
 const workloadChecksum = 0x72fd566eafe054a5
 

@@ -1,0 +1,119 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package roles names what each container of a run does, as status records it: the
+// operator's samplers write these names, the assessment, the exporter and the CLI read them.
+package roles
+
+import (
+	"strings"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// Role is what a container does in a run.
+type Role string
+
+const (
+	ServerApp     Role = "serverApp"
+	ServerSidecar Role = "serverSidecar"
+	ClientSidecar Role = "clientSidecar"
+	LoadTester    Role = "loadTester"
+	BaselineApp   Role = "baselineApp"
+)
+
+// variantSeparator joins a role and the sidecar variant whose target pod it is.
+const variantSeparator = "@"
+
+// OfVariant is role as played by the target pod of one sidecar variant (result.Variant code).
+func OfVariant(role Role, variant string) Role { return role + variantSeparator + Role(variant) }
+
+// SplitVariant undoes OfVariant; variant is empty for a role every variant shares.
+func SplitVariant(role string) (base, variant string) {
+	base, variant, _ = strings.Cut(role, variantSeparator)
+	return base, variant
+}
+
+// ControlPlanePrefix marks a control-plane component's role: controlPlane/<app label>.
+const ControlPlanePrefix = "controlPlane/"
+
+// nodeRolePrefix starts the role of a node's root cgroup among the counters' roles.
+const nodeRolePrefix = "node/"
+
+// NodeRole names a node's root cgroup among the counters' roles.
+func NodeRole(node string) string { return nodeRolePrefix + node }
+
+// IsNodeRole reports whether role is a node's root cgroup.
+func IsNodeRole(role string) bool { return strings.HasPrefix(role, nodeRolePrefix) }
+
+// JudgedForThrottling reports whether a role's throttling bounds the run's latency: the
+// sidecars and the target app (of any variant), not the load tester or a node.
+func JudgedForThrottling(role string) bool {
+	base, _ := SplitVariant(role)
+	return IsSidecar(role) || Role(base) == ServerApp
+}
+
+// IsSidecar reports whether a role (of any variant) is a daprd's.
+func IsSidecar(role string) bool {
+	base, _ := SplitVariant(role)
+	return Role(base) == ServerSidecar || Role(base) == ClientSidecar
+}
+
+// roleField is a data-plane role and its place in a ResourceUsage.
+type roleField struct {
+	name Role
+	slot **perfv1alpha1.RoleUsage
+}
+
+// dataPlaneRoles is the one list of a run's own roles, in reporting order.
+func dataPlaneRoles(u *perfv1alpha1.ResourceUsage) []roleField {
+	return []roleField{{ServerApp, &u.ServerApp}, {ServerSidecar, &u.ServerSidecar}, {ClientSidecar, &u.ClientSidecar},
+		{LoadTester, &u.LoadTester}, {BaselineApp, &u.BaselineApp}}
+}
+
+// EachRole calls fn for every data-plane role of u, in reporting order, with its usage
+// (nil when not measured).
+func EachRole(u *perfv1alpha1.ResourceUsage, fn func(Role, *perfv1alpha1.RoleUsage)) {
+	for _, r := range dataPlaneRoles(u) {
+		fn(r.name, *r.slot)
+	}
+}
+
+// Slot returns the aggregate of a role in u, creating it: a control plane component's
+// (ControlPlanePrefix) in u.ControlPlane, a data-plane role's in its field, and any other
+// role's in BaselineApp.
+func Slot(u *perfv1alpha1.ResourceUsage, role string) *perfv1alpha1.RoleUsage {
+	if component, ok := strings.CutPrefix(role, ControlPlanePrefix); ok {
+		for i := range u.ControlPlane {
+			if u.ControlPlane[i].Component == component {
+				return &u.ControlPlane[i].Usage
+			}
+		}
+		u.ControlPlane = append(u.ControlPlane, perfv1alpha1.ComponentUsage{Component: component})
+		return &u.ControlPlane[len(u.ControlPlane)-1].Usage
+	}
+	fields := dataPlaneRoles(u)
+	p := fields[len(fields)-1].slot // BaselineApp, for a role not in the list
+	for _, f := range fields {
+		if string(f.name) == role {
+			p = f.slot
+		}
+	}
+	if *p == nil {
+		*p = &perfv1alpha1.RoleUsage{}
+	}
+	return *p
+}
