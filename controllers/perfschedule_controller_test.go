@@ -305,6 +305,22 @@ var _ = Describe("PerfSchedule controller", func() {
 		s := createSchedule(ns, "badlabel", func(spec *perfv1alpha1.PerfScheduleSpec) {
 			spec.Template.Metadata.Labels = map[string]string{"not a label key!": "x"}
 		})
+		// Before any slot: a dry run of the template's run is refused, and says so at once.
+		templateAdmitted := func(s *perfv1alpha1.PerfSchedule) func() string {
+			return func() string {
+				c := meta.FindStatusCondition(scheduleOf(s).Status.Conditions, perfv1alpha1.ConditionTemplateAdmitted)
+				if c == nil || c.ObservedGeneration != scheduleOf(s).Generation {
+					return ""
+				}
+				return string(c.Status) + " " + c.Reason + ": " + c.Message
+			}
+		}
+		Eventually(templateAdmitted(s)).Should(And(HavePrefix("False "+perfv1alpha1.ReasonTemplateRefused+": the API server refuses a run made from this template"),
+			ContainSubstring("metadata.labels")))
+		Expect(runsOf(s)()).To(BeEmpty(), "a dry run creates nothing")
+		good := createSchedule(ns, "goodlabel")
+		Eventually(templateAdmitted(good)).Should(HavePrefix("True " + perfv1alpha1.ReasonTemplateAdmitted))
+		Expect(k8sClient.Delete(suiteCtx, good)).To(Succeed()) // its slots are not this spec's
 		slot := slotAfter(fakeClock.Now())
 		Eventually(func() *metav1.Time { return scheduleOf(s).Status.NextScheduleTime }).Should(Equal(&metav1.Time{Time: slot}))
 		fakeClock.SetTime(slot.Add(time.Second))

@@ -152,6 +152,10 @@ const (
 	// ReasonPodsUnschedulable: a pod of the run found no node for longer than the image-start
 	// grace; the scheduler's own words are in the message.
 	ReasonPodsUnschedulable = "PodsUnschedulable"
+	// ReasonPodsNeverFit (Failed, at preflight): a pod of the run asks for more CPU or memory
+	// than any schedulable node its nodeSelector allows has allocatable (with placement
+	// SameNode: the target and a load-tester pod together). Nothing was created.
+	ReasonPodsNeverFit = "PodsNeverFit"
 
 	// ReasonWaitingForRun: Queued, behind the run the message names.
 	ReasonWaitingForRun = "WaitingForRun"

@@ -113,7 +113,8 @@ type SidecarVariant struct {
 // interval between repetitions: met when its high end is at or below the limit, violated
 // when its low end is above it, Inconclusive when the limit lies inside it, and
 // Inconclusive with one repetition (an interval within one run cannot see what changed
-// between the variants' runs).
+// between the variants' runs), which admission refuses.
+// +kubebuilder:validation:XValidation:rule="has(self.maxSlowdownP50) || has(self.maxSlowdownP90) || has(self.maxSlowdownP99) || has(self.maxSlowdownPercent)",message="thresholds set no limit: set at least one of maxSlowdownP50, maxSlowdownP90, maxSlowdownP99 and maxSlowdownPercent"
 type VariantThresholds struct {
 	// maxSlowdownP50 is the most the variant's p50 may exceed the first variant's.
 	// +kubebuilder:validation:Type=string

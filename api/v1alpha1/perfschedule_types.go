@@ -229,6 +229,17 @@ const (
 	// ReasonTooManyMissedSlots (a Warning event): over a hundred slots were missed, as
 	// CronJob's TooManyMissedTimes; only the latest is handled.
 	ReasonTooManyMissedSlots = "TooManyMissedSlots"
+
+	// ConditionTemplateAdmitted reports whether the API server admits a run made from this
+	// generation's template, asked with a dry-run create when the generation is first seen:
+	// a template the schedule's own admission cannot check (a label's grammar, a policy, a
+	// quota's rules) is refused now, not at the first slot.
+	ConditionTemplateAdmitted = "TemplateAdmitted"
+	// ReasonTemplateAdmitted: the dry run was admitted.
+	ReasonTemplateAdmitted = "Admitted"
+	// ReasonTemplateRefused: the dry run was refused; the API server's words are in the
+	// message. Slots still try, in case what refused it changes (a quota, a policy).
+	ReasonTemplateRefused = "Refused"
 )
 
 // +kubebuilder:object:root=true

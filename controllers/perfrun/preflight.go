@@ -32,6 +32,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
+	"github.com/daprbench/daprbench/internal/operator/queue"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -66,6 +67,10 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 	}
 	if _, err := run.KnownAnswerDelay(); err != nil {
 		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidAnnotation, "%v", err)
+		return stopHere, nil
+	}
+	if msg := r.neverFits(ctx, run); msg != "" {
+		markFailed(run, r.now(), perfv1alpha1.ReasonPodsNeverFit, "%s", msg)
 		return stopHere, nil
 	}
 	if !run.Spec.DaprEnabled() {
@@ -292,4 +297,15 @@ func (r *Reconciler) actorRefusal(ctx context.Context, run *perfv1alpha1.PerfRun
 	}
 	return perfv1alpha1.ReasonActorTypeInUse, fmt.Sprintf("spec.actors.actorType %q is hosted by %s: Dapr's placement would spread this run's calls over both targets. "+
 		"Leave actorType empty (each run then gets a type of its own) or wait for that target to go", run.ActorType(), host), nil
+}
+
+// neverFits says which of the run's pods no node could ever hold (queue.NeverFits); empty
+// when all could, or when the nodes cannot be read (a namespaced install may not list them:
+// the scheduler will say it then).
+func (r *Reconciler) neverFits(ctx context.Context, run *perfv1alpha1.PerfRun) string {
+	var nodes corev1.NodeList
+	if err := r.APIReader.List(ctx, &nodes); err != nil {
+		return ""
+	}
+	return queue.NeverFits(workload.PodDemands(run, r.Workload), nodes.Items)
 }

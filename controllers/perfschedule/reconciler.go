@@ -90,6 +90,9 @@ func (r *Reconciler) schedule(ctx context.Context, s *perfv1alpha1.PerfSchedule,
 	if err := r.pruneHistory(ctx, s, runs); err != nil {
 		return ctrl.Result{}, err
 	}
+	if err := r.checkTemplate(ctx, s, q); err != nil {
+		return ctrl.Result{}, err
+	}
 	return r.handleSlot(ctx, s, runs, q)
 }
 
@@ -288,17 +291,24 @@ func (r *Reconciler) findSlot(s *perfv1alpha1.PerfSchedule, q *pass.Events, sche
 // createRun creates the slot's PerfRun; its name is deterministic, so a retry after a lost
 // status write finds it instead of running twice.
 func (r *Reconciler) createRun(ctx context.Context, s *perfv1alpha1.PerfSchedule, slot time.Time) (string, error) {
-	run := workload.RunFromTemplate(&s.Spec.Template, s.Namespace, slotRunName(s, slot))
-	run.Labels[perfv1alpha1.LabelSchedule] = s.Name
-	run.Annotations[perfv1alpha1.AnnotationScheduledTime] = slot.UTC().Format(time.RFC3339)
-	run.Annotations[perfv1alpha1.AnnotationTemplateHash] = templateHash(s)
-	if err := controllerutil.SetControllerReference(s, run, r.Scheme()); err != nil {
+	run, err := r.slotRun(s, slot)
+	if err != nil {
 		return "", err
 	}
 	if err := r.Create(ctx, run); err != nil && !apierrors.IsAlreadyExists(err) {
 		return "", fmt.Errorf("creating run %s: %w", run.Name, err)
 	}
 	return run.Name, nil
+}
+
+// slotRun is the PerfRun a slot creates: the template, labelled and annotated as the
+// schedule's, owned by it.
+func (r *Reconciler) slotRun(s *perfv1alpha1.PerfSchedule, slot time.Time) (*perfv1alpha1.PerfRun, error) {
+	run := workload.RunFromTemplate(&s.Spec.Template, s.Namespace, slotRunName(s, slot))
+	run.Labels[perfv1alpha1.LabelSchedule] = s.Name
+	run.Annotations[perfv1alpha1.AnnotationScheduledTime] = slot.UTC().Format(time.RFC3339)
+	run.Annotations[perfv1alpha1.AnnotationTemplateHash] = templateHash(s)
+	return run, controllerutil.SetControllerReference(s, run, r.Scheme())
 }
 
 // templateHash identifies the schedule's template: regression compares a run only with

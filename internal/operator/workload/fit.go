@@ -1,0 +1,105 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// PodDemand is what one of a run's pods will ask the scheduler for, its daprd included.
+type PodDemand struct {
+	// Pod names the pod for a message: "target", "target of variant b", "load tester", …
+	Pod string
+	// Field is the spec field whose resources it carries, for a message.
+	Field        string
+	NodeSelector map[string]string
+	Requests     corev1.ResourceList
+	// WithTarget: placement SameNode, so it must fit on the target's node beside it.
+	WithTarget bool
+}
+
+// PodDemands is what each of the run's pods will request: every variant's target, the twin
+// baseline, and one load-tester pod, each built as provisioning builds it.
+func PodDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+	var out []PodDemand
+	for i, d := range TargetDeployments(run, o) {
+		pod := "target"
+		if targets := VariantTargets(run); len(targets) > 1 {
+			pod = "target of variant " + targets[i].Spec.Name
+		}
+		out = append(out, PodDemand{Pod: pod, Field: "spec.target.resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
+			Requests: podRequests(&d.Spec.Template.Spec, d.Spec.Template.Annotations)})
+	}
+	if run.Spec.BaselineTwinEnabled() {
+		d := BaselineDeployment(run, o)
+		out = append(out, PodDemand{Pod: "baseline twin", Field: "spec.target.resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
+			Requests: podRequests(&d.Spec.Template.Spec, d.Spec.Template.Annotations)})
+	}
+	job := LoadTesterJob(run, o, "")
+	out = append(out, PodDemand{Pod: "load tester", Field: "spec.loadTester.resources", NodeSelector: job.Spec.Template.Spec.NodeSelector,
+		Requests:   podRequests(&job.Spec.Template.Spec, job.Spec.Template.Annotations),
+		WithTarget: run.Spec.Placement == perfv1alpha1.PlacementSameNode})
+	return out
+}
+
+// podRequests is a pod's effective CPU and memory request, as the scheduler counts it: the
+// larger of its containers' sum and any one init container, each container's limit standing
+// in for a request it lacks (the API server defaults one to the other), plus the daprd the
+// injector will add, from the pod's dapr.io/sidecar-* annotations.
+func podRequests(spec *corev1.PodSpec, annotations map[string]string) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		var sum resource.Quantity
+		for _, c := range spec.Containers {
+			sum.Add(containerRequest(c, name))
+		}
+		if annotations[AnnotationDaprEnabled] == "true" {
+			sum.Add(sidecarRequest(annotations, name))
+		}
+		for _, c := range spec.InitContainers {
+			if q := containerRequest(c, name); q.Cmp(sum) > 0 {
+				sum = q
+			}
+		}
+		out[name] = sum
+	}
+	return out
+}
+
+func containerRequest(c corev1.Container, name corev1.ResourceName) resource.Quantity {
+	if q, ok := c.Resources.Requests[name]; ok {
+		return q
+	}
+	return c.Resources.Limits[name]
+}
+
+// sidecarRequest is the injected daprd's request of one resource: its request annotation,
+// else its limit's (the API server defaults a request to the limit).
+func sidecarRequest(annotations map[string]string, name corev1.ResourceName) resource.Quantity {
+	kind := string(name) // cpu, memory
+	for _, key := range []string{"dapr.io/sidecar-" + kind + "-request", "dapr.io/sidecar-" + kind + "-limit"} {
+		if v, ok := annotations[key]; ok {
+			if q, err := resource.ParseQuantity(v); err == nil {
+				return q
+			}
+		}
+	}
+	return resource.Quantity{}
+}
