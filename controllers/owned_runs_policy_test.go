@@ -50,16 +50,15 @@ func userClient(name string) client.Client {
 	return c
 }
 
-// installOwnedRunsPolicy applies config/policy's ValidatingAdmissionPolicy as shipped,
-// bound to namespace ns alone (so the suite's manager, which runs as another user, keeps
-// creating runs elsewhere), and waits until the API server enforces it.
-func installOwnedRunsPolicy(ns string, tenant client.Client, forged func() *perfv1alpha1.PerfRun) {
-	b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "policy", "owned-runs.yaml"))
+// installPolicy applies one of config/policy's ValidatingAdmissionPolicies as shipped,
+// bound to namespace ns alone (so the suite's manager and the other specs keep creating
+// objects elsewhere), and waits until the API server enforces it: until enforced() is true.
+func installPolicy(file, ns string, enforced func() bool) *admissionregistrationv1.ValidatingAdmissionPolicy {
+	b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "policy", file))
 	Expect(err).NotTo(HaveOccurred())
 	policy := &admissionregistrationv1.ValidatingAdmissionPolicy{}
 	Expect(yaml.Unmarshal([]byte(strings.Split(string(b), "\n---\n")[0]), policy)).To(Succeed())
-	Expect(policy.Spec.MatchConditions[0].Expression).To(ContainSubstring(operatorUser))
-	policy.Name = "owned-runs-" + ns
+	policy.Name = policy.Name + "-" + ns
 	binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{
 		ObjectMeta: metav1.ObjectMeta{Name: policy.Name},
 		Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{PolicyName: policy.Name,
@@ -71,9 +70,16 @@ func installOwnedRunsPolicy(ns string, tenant client.Client, forged func() *perf
 		Expect(k8sClient.Create(suiteCtx, obj)).To(Succeed())
 		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(suiteCtx, obj))).To(Succeed()) })
 	}
-	Eventually(func() bool {
+	Eventually(enforced).Should(BeTrue(), "the policy %s is not enforced", file)
+	return policy
+}
+
+// installOwnedRunsPolicy installs owned-runs.yaml, enforced once a forged run is refused.
+func installOwnedRunsPolicy(ns string, tenant client.Client, forged func() *perfv1alpha1.PerfRun) {
+	policy := installPolicy("owned-runs.yaml", ns, func() bool {
 		return apierrors.IsForbidden(tenant.Create(suiteCtx, forged(), client.DryRunAll))
-	}).Should(BeTrue(), "the policy is not enforced")
+	})
+	Expect(policy.Spec.MatchConditions[0].Expression).To(ContainSubstring(operatorUser))
 }
 
 // A schedule's history and a sweep's points are the runs they control: only the operator
@@ -141,5 +147,48 @@ var _ = Describe("The owned-runs admission policy", Serial, func() {
 		Expect(tenant.Get(suiteCtx, client.ObjectKeyFromObject(scheduled), scheduled)).To(Succeed())
 		scheduled.OwnerReferences = nil
 		Expect(tenant.Update(suiteCtx, scheduled)).To(Succeed(), "orphaning a run")
+	})
+})
+
+// A schedule's or a sweep's template labels every run it makes: a label Kubernetes would
+// refuse on the run is refused on the schedule or sweep when it is applied, naming the field,
+// and a valid twin is admitted. (The CRDs cannot afford this grammar in CEL.)
+var _ = Describe("The template-labels admission policy", Serial, func() {
+	It("refuses a template label Kubernetes would refuse on the runs, and admits its valid twin", func() {
+		ns := newNamespace()
+		schedule := func(name string, labels map[string]string) client.Object {
+			return &perfv1alpha1.PerfSchedule{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Spec: perfv1alpha1.PerfScheduleSpec{
+				Schedule: "0 3 * * *", Suspend: true, Template: perfv1alpha1.PerfRunTemplate{
+					Metadata: perfv1alpha1.TemplateMetadata{Labels: labels},
+					Spec:     perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 10}}}}}
+		}
+		sweep := func(name string, labels map[string]string) client.Object {
+			return &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
+				Points: &perfv1alpha1.SweepPoints{Connections: []int32{1, 2}}, Template: perfv1alpha1.PerfRunTemplate{
+					Metadata: perfv1alpha1.TemplateMetadata{Labels: labels},
+					Spec:     perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 10}}}}}
+		}
+		refusal := func(obj client.Object) error { return k8sClient.Create(suiteCtx, obj, client.DryRunAll) }
+		installPolicy("template-labels.yaml", ns, func() bool {
+			return apierrors.IsInvalid(refusal(schedule("probe", map[string]string{"not a key!": "x"})))
+		})
+		for _, c := range []struct {
+			bad, good map[string]string
+			words     string
+		}{
+			{map[string]string{"not a key!": "x"}, map[string]string{"team": "x"}, "a key must be a qualified name"},
+			{map[string]string{"-team": "x"}, map[string]string{"team-a": "x"}, "a key must be a qualified name"},
+			{map[string]string{"Example.com/team": "x"}, map[string]string{"example.com/team": "x"}, "a key must be a qualified name"},
+			{map[string]string{strings.Repeat("k", 64): "x"}, map[string]string{strings.Repeat("k", 63): "x"}, "a key must be a qualified name"},
+			{map[string]string{"team": "a b"}, map[string]string{"team": "a_b"}, "a value must be empty or"},
+			{map[string]string{"team": "-x"}, map[string]string{"team": ""}, "a value must be empty or"},
+		} {
+			for _, build := range []func(string, map[string]string) client.Object{schedule, sweep} {
+				err := refusal(build("bad", c.bad))
+				Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v admitted: %v", c.bad, err)
+				Expect(err.Error()).To(And(ContainSubstring("spec.template.metadata.labels"), ContainSubstring(c.words)))
+				Expect(refusal(build("good", c.good))).To(Succeed(), "the valid twin %v", c.good)
+			}
+		}
 	})
 })
