@@ -505,7 +505,8 @@ type ActorsSpec struct {
 type WorkloadSpec struct {
 	// image overrides the image (by default the operator's own, which holds every binary). It
 	// must lie under a prefix the operator allows (its own repository, or
-	// --allowed-image-prefixes). Only the characters of an image reference
+	// --allowed-image-prefixes; for the load tester --allowed-load-tester-image-prefixes).
+	// Only the characters of an image reference
 	// ([registry[:port]/]path[:tag][@digest]) in the grammar the kubelet parses
 	// (ImageReferencePattern): it is repeated in conditions and summaries, where a control
 	// byte or markup would reach the reader, and a name the kubelet cannot pull fails here,

@@ -28,27 +28,28 @@ import (
 
 // managerFlags are the manager's settings, each a flag (most also a DAPRBENCH_* variable).
 type managerFlags struct {
-	metricsAddr, probeAddr string
-	leaderElect            bool
-	opts                   workload.Options
-	pollInterval           time.Duration
-	imageStartGrace        time.Duration
-	usageInterval          time.Duration
-	workers                int
-	apiQPS                 float64
-	apiBurst               int
-	allowedImagePrefixes   string
-	allowedTolerations     string
-	allowedNodeLabels      string
-	allowedStateStores     string
-	daprNamespace          string
-	kubeletCounters        bool
-	maxRunsPerNamespace    int
-	showVersion            bool
-	networkPolicies        bool
-	metricsSecure          bool
-	watchNamespaces        string
-	imagePullSecrets       string
+	metricsAddr, probeAddr         string
+	leaderElect                    bool
+	opts                           workload.Options
+	pollInterval                   time.Duration
+	imageStartGrace                time.Duration
+	usageInterval                  time.Duration
+	workers                        int
+	apiQPS                         float64
+	apiBurst                       int
+	allowedImagePrefixes           string
+	allowedLoadTesterImagePrefixes string
+	allowedTolerations             string
+	allowedNodeLabels              string
+	allowedStateStores             string
+	daprNamespace                  string
+	kubeletCounters                bool
+	maxRunsPerNamespace            int
+	showVersion                    bool
+	networkPolicies                bool
+	metricsSecure                  bool
+	watchNamespaces                string
+	imagePullSecrets               string
 }
 
 // parseFlags reads the command line.
@@ -64,6 +65,8 @@ func parseFlags() (managerFlags, zap.Options) {
 		"comma-separated Secrets the run's pods pull their images with (each must exist in the run's namespace) [DAPRBENCH_IMAGE_PULL_SECRETS]")
 	flag.StringVar(&f.allowedImagePrefixes, "allowed-image-prefixes", envOr("DAPRBENCH_ALLOWED_IMAGE_PREFIXES", ""),
 		"comma-separated image prefixes a PerfRun may name for its target, load tester and sidecars, besides the operator's own repository; empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
+	flag.StringVar(&f.allowedLoadTesterImagePrefixes, "allowed-load-tester-image-prefixes", envOr("DAPRBENCH_ALLOWED_LOAD_TESTER_IMAGE_PREFIXES", ""),
+		"comma-separated image prefixes a PerfRun's spec.loadTester.image may name besides the operator's own repository (the operator trusts what the load tester reports); empty: the operator's own alone [DAPRBENCH_ALLOWED_LOAD_TESTER_IMAGE_PREFIXES]")
 	flag.StringVar(&f.allowedTolerations, "allowed-tolerations", envOr("DAPRBENCH_ALLOWED_TOLERATIONS", ""),
 		"comma-separated taint keys a run's pods may tolerate (\"*\": any); empty: none, so runs land only on nodes without taints [DAPRBENCH_ALLOWED_TOLERATIONS]")
 	flag.StringVar(&f.allowedNodeLabels, "allowed-node-labels", envOr("DAPRBENCH_ALLOWED_NODE_LABELS", ""),

@@ -37,6 +37,11 @@ type Policy struct {
 	// a run's images may lie under, matched component by component. Empty: the registry
 	// path of Dapr's injector in the operator's Dapr namespace.
 	AllowedImagePrefixes []string
+	// AllowedLoadTesterImagePrefixes are the repository paths spec.loadTester.image may lie
+	// under besides the operator's own repository. Empty: the operator's own alone, whatever
+	// AllowedImagePrefixes says: the operator trusts what the load tester writes (its summary
+	// becomes the run's result), so an image a tenant can push is not one by default.
+	AllowedLoadTesterImagePrefixes []string
 	// AllowedTolerations are the taint keys a run's pods may tolerate. Empty: none, so runs
 	// land only on nodes without taints.
 	AllowedTolerations []string
@@ -65,7 +70,7 @@ func (p Policy) ImageRefusal(run *perfv1alpha1.PerfRun, injectorImage string) st
 			allowed = []string{dir}
 		}
 	}
-	named := map[string]string{"spec.target.image": run.Spec.Target.Image, "spec.loadTester.image": run.Spec.LoadTester.Image}
+	named := map[string]string{"spec.target.image": run.Spec.Target.Image}
 	for i, v := range run.Spec.Variants {
 		named[fmt.Sprintf("spec.variants[%d].sidecarImage", i)] = v.SidecarImage
 	}
@@ -75,12 +80,18 @@ func (p Policy) ImageRefusal(run *perfv1alpha1.PerfRun, injectorImage string) st
 			refused = append(refused, fmt.Sprintf("%s %q", field, image))
 		}
 	}
-	if len(refused) == 0 {
-		return ""
+	own := Repository(p.OwnImage) + " (the operator's own)"
+	var parts []string
+	if len(refused) > 0 {
+		parts = append(parts, fmt.Sprintf("%s: not under an allowed repository path (%s); the operator's --allowed-image-prefixes "+
+			"(Helm value allowedImagePrefixes) lists what runs may use", strings.Join(refused, ", "), strings.Join(append([]string{own}, allowed...), ", ")))
 	}
-	shown := append([]string{Repository(p.OwnImage) + " (the operator's own)"}, allowed...)
-	return fmt.Sprintf("%s: not under an allowed repository path (%s); the operator's --allowed-image-prefixes "+
-		"(Helm value allowedImagePrefixes) lists what runs may use", strings.Join(refused, ", "), strings.Join(shown, ", "))
+	if image := run.Spec.LoadTester.Image; image != "" && !p.imageAllowed(image, p.AllowedLoadTesterImagePrefixes) {
+		parts = append(parts, fmt.Sprintf("spec.loadTester.image %q: not under an allowed repository path (%s); the operator trusts "+
+			"what the load tester reports, so its image is the operator's own unless --allowed-load-tester-image-prefixes "+
+			"(Helm value allowedLoadTesterImagePrefixes) allows another", image, strings.Join(append([]string{own}, p.AllowedLoadTesterImagePrefixes...), ", ")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (p Policy) imageAllowed(image string, allowed []string) bool {

@@ -53,6 +53,26 @@ func TestImageRefusalMatchesPathComponents(t *testing.T) {
 	}
 }
 
+// The load tester's summary becomes the run's result: its image is the operator's own unless
+// a list of its own allows another, whatever the target's images may be.
+func TestTheLoadTestersImageIsTheOperatorsUnlessAllowedApart(t *testing.T) {
+	p := Policy{OwnImage: "ghcr.io/daprbench/daprbench:v0.1.0", AllowedImagePrefixes: []string{"ghcr.io/dapr", "registry.example.com/bench"}}
+	tester := func(image string) *perfv1alpha1.PerfRun {
+		return &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{LoadTester: perfv1alpha1.LoadTesterSpec{WorkloadSpec: perfv1alpha1.WorkloadSpec{Image: image}}}}
+	}
+	if got := p.ImageRefusal(tester("ghcr.io/daprbench/daprbench:dev"), ""); got != "" {
+		t.Errorf("the operator's own repository refused: %s", got)
+	}
+	got := p.ImageRefusal(tester("registry.example.com/bench/loadtester:1"), "ghcr.io/dapr/dapr:1.16.0")
+	if !strings.Contains(got, "spec.loadTester.image") || !strings.Contains(got, "--allowed-load-tester-image-prefixes") {
+		t.Errorf("a load tester under the target's allowed paths: %q, want refused naming its own flag", got)
+	}
+	p.AllowedLoadTesterImagePrefixes = []string{"registry.example.com/bench"}
+	if got := p.ImageRefusal(tester("registry.example.com/bench/loadtester:1"), ""); got != "" {
+		t.Errorf("a load tester under its own allowed path refused: %s", got)
+	}
+}
+
 func TestImageRefusalFallsBackToTheInjectorsPath(t *testing.T) {
 	p := Policy{OwnImage: "daprbench:dev"}
 	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Variants: []perfv1alpha1.SidecarVariant{
