@@ -94,6 +94,26 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// The server sidecar's raw cost per request is judged against the history's, but only where
+// both were measured clear of the limit's stalls.
+func TestTheSidecarCostIsJudgedOnlyUnthrottled(t *testing.T) {
+	costing := func(us int64, throttled string) *perfv1alpha1.Result {
+		r := res(1400, 4400, "999.0", 480)
+		r.SidecarCost = []perfv1alpha1.SidecarCost{{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: time.Duration(us) * time.Microsecond},
+			ThrottledPercent: throttled}}
+		return r
+	}
+	history := earlier(costing(200, "0.0"), costing(202, "0.0"), costing(198, "0.0"), costing(201, "0.0"), costing(199, "0.0"))
+	regressed, findings, _ := Compare(costing(300, "0.0"), history, 10)
+	if msg := Message(findings); !regressed || !strings.Contains(msg, "server sidecar CPU per request (µs) 300.0 vs median 200.0") {
+		t.Errorf("an unthrottled cost up 50%%: regressed %v, %s", regressed, msg)
+	}
+	regressed, findings, _ = Compare(costing(300, "63.0"), history, 10)
+	if msg := Message(findings); regressed || strings.Contains(msg, "server sidecar CPU") {
+		t.Errorf("a cost measured throttled was judged against unthrottled ones: regressed %v, %s", regressed, msg)
+	}
+}
+
 // withLow gives r's added p90 a 95% interval starting at lowUs (p99's at twice that).
 // earlier is a history of runs none of which was judged Regressed, oldest first.
 func earlier(rs ...*perfv1alpha1.Result) []Earlier {
