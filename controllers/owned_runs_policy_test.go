@@ -169,9 +169,22 @@ var _ = Describe("The template-labels admission policy", Serial, func() {
 					Spec:     perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 10}}}}}
 		}
 		refusal := func(obj client.Object) error { return k8sClient.Create(suiteCtx, obj, client.DryRunAll) }
+		// Admitted before the policy existed: it can still be edited, until its labels are.
+		older := schedule("older", map[string]string{"not a key!": "x"})
+		Expect(k8sClient.Create(suiteCtx, older)).To(Succeed())
 		installPolicy("template-labels.yaml", ns, func() bool {
 			return apierrors.IsInvalid(refusal(schedule("probe", map[string]string{"not a key!": "x"})))
 		})
+		edit := func(mutate func(*perfv1alpha1.PerfSchedule)) error {
+			s := &perfv1alpha1.PerfSchedule{}
+			Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(older), s)).To(Succeed())
+			mutate(s)
+			return k8sClient.Update(suiteCtx, s, client.DryRunAll)
+		}
+		Expect(edit(func(s *perfv1alpha1.PerfSchedule) { s.Spec.Schedule = "0 4 * * *" })).To(Succeed(), "an edit that leaves the labels")
+		Expect(apierrors.IsInvalid(edit(func(s *perfv1alpha1.PerfSchedule) {
+			s.Spec.Template.Metadata.Labels = map[string]string{"still not a key!": "x"}
+		}))).To(BeTrue(), "an edit to another bad label")
 		for _, c := range []struct {
 			bad, good map[string]string
 			words     string

@@ -159,6 +159,12 @@ func TestPreflightRefusesPodsThatNeverFit(t *testing.T) {
 		!strings.Contains(failed.Message, "cpu 2500m") {
 		t.Errorf("%s: failed %+v; want PodsNeverFit for the target and the load tester on one node (2500m)", together.Status.Phase, failed)
 	}
+	// Where a node autoscaler adds larger nodes (--preflight-fit=false) the same run goes on.
+	r.SkipFitCheck = true
+	if allowed, failed := preflight("too-big-autoscaled", func(s *perfv1alpha1.PerfRunSpec) { s.Target.Resources = cpu("3") }); !passed(allowed) {
+		t.Errorf("--preflight-fit=false still refused: %+v", failed)
+	}
+	r.SkipFitCheck = false
 	// A selector no node matches is the scheduler's to answer: a pool may scale up from zero.
 	if elsewhere, failed := preflight("elsewhere", func(s *perfv1alpha1.PerfRunSpec) {
 		s.Target.Resources, s.Target.NodeSelector = cpu("3"), map[string]string{"pool": "large"}

@@ -208,7 +208,7 @@ type Environment struct {
 	// and load-tester pods, under the sidecar's CPU limit. It tells a node held back while
 	// scored (slowWindowsPercent) and whether two runs' nodes ran alike; it does not normalise
 	// CPU figures: on the two CPU families measured it moved daprd's cost per request apart
-	// where the raw cost agreed (docs/measurement.md), so costs stay raw.
+	// where the raw cost agreed (docs/cost-and-change-points.md), so costs stay raw.
 	// +listType=map
 	// +listMapKey=node
 	// +kubebuilder:validation:MaxItems=100

@@ -231,15 +231,20 @@ const (
 	ReasonTooManyMissedSlots = "TooManyMissedSlots"
 
 	// ConditionTemplateAdmitted reports whether the API server admits a run made from this
-	// generation's template, asked with a dry-run create when the generation is first seen:
+	// generation's template, asked with a dry-run create (until it is admitted):
 	// a template the schedule's own admission cannot check (a label's grammar, a policy, a
 	// quota's rules) is refused now, not at the first slot.
 	ConditionTemplateAdmitted = "TemplateAdmitted"
 	// ReasonTemplateAdmitted: the dry run was admitted.
 	ReasonTemplateAdmitted = "Admitted"
 	// ReasonTemplateRefused: the dry run was refused; the API server's words are in the
-	// message. Slots still try, in case what refused it changes (a quota, a policy).
+	// message. It is asked again at the next pass, and slots still try, in case what refused
+	// it changes (a quota, a policy).
 	ReasonTemplateRefused = "Refused"
+	// ReasonTemplateNotChecked (Unknown): the API server could not answer the dry run (an
+	// admission webhook with side effects refuses every dry run; a timeout); asked again at
+	// the next pass.
+	ReasonTemplateNotChecked = "NotChecked"
 )
 
 // +kubebuilder:object:root=true

@@ -47,6 +47,7 @@ type managerFlags struct {
 	maxRunsPerNamespace            int
 	showVersion                    bool
 	networkPolicies                bool
+	preflightFit                   bool
 	metricsSecure                  bool
 	watchNamespaces                string
 	imagePullSecrets               string
@@ -64,7 +65,7 @@ func parseFlags() (managerFlags, zap.Options) {
 	flag.StringVar(&f.imagePullSecrets, "image-pull-secrets", envOr("DAPRBENCH_IMAGE_PULL_SECRETS", ""),
 		"comma-separated Secrets the run's pods pull their images with (each must exist in the run's namespace) [DAPRBENCH_IMAGE_PULL_SECRETS]")
 	flag.StringVar(&f.allowedImagePrefixes, "allowed-image-prefixes", envOr("DAPRBENCH_ALLOWED_IMAGE_PREFIXES", ""),
-		"comma-separated image prefixes a PerfRun may name for its target, load tester and sidecars, besides the operator's own repository; empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
+		"comma-separated image prefixes a PerfRun may name for its target and sidecars, besides the operator's own repository (the load tester has its own list); empty: the registry path of Dapr's injector [DAPRBENCH_ALLOWED_IMAGE_PREFIXES]")
 	flag.StringVar(&f.allowedLoadTesterImagePrefixes, "allowed-load-tester-image-prefixes", envOr("DAPRBENCH_ALLOWED_LOAD_TESTER_IMAGE_PREFIXES", ""),
 		"comma-separated image prefixes a PerfRun's spec.loadTester.image may name besides the operator's own repository (the operator trusts what the load tester reports); empty: the operator's own alone [DAPRBENCH_ALLOWED_LOAD_TESTER_IMAGE_PREFIXES]")
 	flag.StringVar(&f.allowedTolerations, "allowed-tolerations", envOr("DAPRBENCH_ALLOWED_TOLERATIONS", ""),
@@ -82,6 +83,8 @@ func parseFlags() (managerFlags, zap.Options) {
 	flag.BoolVar(&f.showVersion, "version", false, "print the manager's version and exit")
 	flag.BoolVar(&f.networkPolicies, "network-policies", envOr("DAPRBENCH_NETWORK_POLICIES", "true") == "true",
 		"create each run's NetworkPolicies: only its load tester reaches its load-tester group's leader and its targets' load ports (enforced where the network plugin enforces NetworkPolicy) [DAPRBENCH_NETWORK_POLICIES]")
+	flag.BoolVar(&f.preflightFit, "preflight-fit", envOr("DAPRBENCH_PREFLIGHT_FIT", "true") == "true",
+		"refuse before anything is created a run whose pod no current node could hold (PodsNeverFit); false where a node autoscaler adds larger nodes than the cluster has [DAPRBENCH_PREFLIGHT_FIT]")
 	flag.StringVar(&f.watchNamespaces, "watch-namespaces", envOr("DAPRBENCH_WATCH_NAMESPACES", ""),
 		"comma-separated namespaces runs may create workloads in (the Helm chart's rbac.namespaced mode grants Roles only there); a run elsewhere fails NamespaceNotWatched; empty: every namespace [DAPRBENCH_WATCH_NAMESPACES]")
 	flag.DurationVar(&f.pollInterval, "poll-interval", 5*time.Second, "how often a run in progress is looked at again")

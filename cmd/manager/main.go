@@ -102,6 +102,7 @@ func main() {
 		DaprNamespace:       f.daprNamespace,
 		MaxRunsPerNamespace: f.maxRunsPerNamespace,
 		NetworkPolicies:     f.networkPolicies,
+		SkipFitCheck:        !f.preflightFit,
 		PollInterval:        f.pollInterval,
 		ImageStartGrace:     f.imageStartGrace,
 		KubernetesVersion:   k8sVersion,

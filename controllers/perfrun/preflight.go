@@ -69,7 +69,7 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 		markFailed(run, r.now(), perfv1alpha1.ReasonInvalidAnnotation, "%v", err)
 		return stopHere, nil
 	}
-	if msg := r.neverFits(ctx, run); msg != "" {
+	if msg := r.neverFits(ctx, run); msg != "" && !r.SkipFitCheck {
 		markFailed(run, r.now(), perfv1alpha1.ReasonPodsNeverFit, "%s", msg)
 		return stopHere, nil
 	}

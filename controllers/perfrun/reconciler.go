@@ -64,6 +64,10 @@ type Reconciler struct {
 	// NetworkPolicies creates each run's NetworkPolicies (workload.NetworkPolicies): only the
 	// run's load tester reaches its group's leader and its targets' load ports.
 	NetworkPolicies bool
+	// SkipFitCheck turns off the preflight's PodsNeverFit refusal (--preflight-fit=false):
+	// where a node autoscaler adds larger nodes than the cluster has now, "no node can hold
+	// it" is not "never".
+	SkipFitCheck bool
 	// PollInterval is how often a run in progress is looked at again (pods are not watched).
 	PollInterval time.Duration
 	// ImageStartGrace is how long a container may sit in ImagePullBackOff or CrashLoopBackOff

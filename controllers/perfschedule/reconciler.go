@@ -90,9 +90,7 @@ func (r *Reconciler) schedule(ctx context.Context, s *perfv1alpha1.PerfSchedule,
 	if err := r.pruneHistory(ctx, s, runs); err != nil {
 		return ctrl.Result{}, err
 	}
-	if err := r.checkTemplate(ctx, s, q); err != nil {
-		return ctrl.Result{}, err
-	}
+	r.checkTemplate(ctx, s, q)
 	return r.handleSlot(ctx, s, runs, q)
 }
 

@@ -18,7 +18,7 @@ package perfschedule
 
 import (
 	"context"
-	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -31,32 +31,41 @@ import (
 	"github.com/daprbench/daprbench/internal/textcut"
 )
 
-// checkTemplate asks the API server, once per generation, whether it would admit a run made
-// from the template — a dry-run create of the very run a slot would create — and says so in
-// TemplateAdmitted. What only a run's admission checks (the grammar of a template label,
-// which CEL cannot afford over the schedule's map; a ValidatingAdmissionPolicy; a quota) is
-// then refused when the schedule is applied, not at its first slot, which may be a week
-// away. A transient error is returned for a retry; a refusal is the answer.
-func (r *Reconciler) checkTemplate(ctx context.Context, s *perfv1alpha1.PerfSchedule, q *pass.Events) error {
-	if c := meta.FindStatusCondition(s.Status.Conditions, perfv1alpha1.ConditionTemplateAdmitted); c != nil && c.ObservedGeneration == s.Generation {
-		return nil
+// checkTemplate asks the API server whether it would admit a run made from the template —
+// a dry-run create of the very run a slot would create — and says so in TemplateAdmitted.
+// What only a run's admission checks (the grammar of a template label, which CEL cannot
+// afford over the schedule's map; a ValidatingAdmissionPolicy; a quota) is then refused when
+// the schedule is applied, not at its first slot, which may be a week away. An admitted
+// template is not asked again until the spec changes; a refused one, or one the API server
+// could not answer for, is asked again at the next pass (a quota may have room by then).
+// Nothing here holds a slot back: a slot still tries its run and says what happened.
+func (r *Reconciler) checkTemplate(ctx context.Context, s *perfv1alpha1.PerfSchedule, q *pass.Events) {
+	old := meta.FindStatusCondition(s.Status.Conditions, perfv1alpha1.ConditionTemplateAdmitted)
+	if old != nil && old.ObservedGeneration == s.Generation && old.Status == metav1.ConditionTrue {
+		return
 	}
-	run, err := r.slotRun(s, r.Clock.Now())
-	if err != nil {
-		return err
-	}
-	run.Name, run.GenerateName = "", s.Name+"-"
-	err = r.Create(ctx, run, client.DryRunAll)
 	status, reason, msg := metav1.ConditionTrue, perfv1alpha1.ReasonTemplateAdmitted, "a run made from this template is admitted (dry run)"
+	run, err := r.slotRun(s, r.Clock.Now())
+	if err == nil {
+		run.Name, run.GenerateName = "", s.Name+"-"
+		err = r.Create(ctx, run, client.DryRunAll)
+	}
 	switch {
+	case err == nil:
+	case strings.Contains(err.Error(), "does not support dry run"):
+		// An admission webhook with side effects answers every dry run so: no answer.
+		status, reason = metav1.ConditionUnknown, perfv1alpha1.ReasonTemplateNotChecked
+		msg = "the template's run could not be checked (dry run): " + textcut.Truncate(err.Error(), 1000)
 	case apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) || apierrors.IsForbidden(err):
 		status, reason = metav1.ConditionFalse, perfv1alpha1.ReasonTemplateRefused
 		msg = "the API server refuses a run made from this template (dry run): " + textcut.Truncate(err.Error(), 1000)
+	default:
+		status, reason = metav1.ConditionUnknown, perfv1alpha1.ReasonTemplateNotChecked
+		msg = "the template's run could not be checked (dry run), asked again at the next pass: " + textcut.Truncate(err.Error(), 1000)
+	}
+	if status == metav1.ConditionFalse && (old == nil || old.Status != status || old.Message != msg) {
 		q.Eventf(corev1.EventTypeWarning, reason, "Template", "%s", msg)
-	case err != nil:
-		return fmt.Errorf("dry-run of the template's run: %w", err)
 	}
 	meta.SetStatusCondition(&s.Status.Conditions, metav1.Condition{Type: perfv1alpha1.ConditionTemplateAdmitted, Status: status,
 		Reason: reason, Message: msg, ObservedGeneration: s.Generation})
-	return nil
 }

@@ -35,7 +35,7 @@ const calibrationFigure = "node calibration (units per CPU-second)"
 // calibrations of their target nodes. When the calibrations differ by more than
 // regression.CalibrationDrift the runs ran on machines of different speed and the cost rows
 // say so. No normalised cost is offered: the compute-only calibration moved two machines'
-// daprd costs apart where the raw ones agreed (docs/measurement.md). Calibrations compare
+// daprd costs apart where the raw ones agreed (docs/cost-and-change-points.md). Calibrations compare
 // only between scores of one calibration workload, and only trusted ones.
 func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 	var out []Difference

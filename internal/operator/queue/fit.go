@@ -34,30 +34,50 @@ import (
 // allocatable, not what other pods hold now (that is the queue's and the scheduler's
 // turn), and leaves taints and affinity to the scheduler: it refuses only what no wait
 // could cure. A pod no node's labels match is left to the scheduler too: a node pool may
-// be scaled up from zero.
+// be scaled up from zero. (A node autoscaler that adds larger nodes than the cluster has is
+// the operator's --preflight-fit=false.) With placement SameNode a load-tester pod must fit
+// beside some target pod; several load-tester pods on one node are not counted (the check
+// stays on the side of admitting).
 func NeverFits(demands []workload.PodDemand, nodes []corev1.Node) string {
-	var target *workload.PodDemand
-	for i := range demands {
-		if demands[i].Pod == "target" {
-			target = &demands[i]
+	var targets []workload.PodDemand
+	for _, d := range demands {
+		if d.Target {
+			targets = append(targets, d)
 		}
 	}
 	for _, d := range demands {
-		want, selectors := d.Requests, []map[string]string{d.NodeSelector}
-		what := "the " + d.Pod + " pod asks for"
-		if d.WithTarget && target != nil {
-			want = sum(d.Requests, target.Requests)
-			selectors = append(selectors, target.NodeSelector)
-			what = "the target and a load-tester pod, on one node (placement SameNode), ask for"
-		}
-		eligible := schedulable(nodes, selectors)
-		if len(eligible) == 0 || fitsSome(want, eligible) {
+		if !d.WithTarget || len(targets) == 0 {
+			eligible := schedulable(nodes, []map[string]string{d.NodeSelector})
+			if len(eligible) > 0 && !fitsSome(d.Requests, eligible) {
+				return refusal("the "+d.Pod+" pod asks for", d.Requests, d.Daprd, eligible, d.Field)
+			}
 			continue
 		}
-		return fmt.Sprintf("%s %s, daprd included, and no schedulable node its nodeSelector allows has that much allocatable (largest: %s): "+
-			"lower %s or the sidecar's requests (spec.dapr.sidecar), or add a larger node", what, quantities(want), largest(eligible), d.Field)
+		var closest []corev1.Node
+		var want corev1.ResourceList
+		fits := false
+		for _, t := range targets {
+			together := sum(d.Requests, t.Requests)
+			eligible := schedulable(nodes, []map[string]string{d.NodeSelector, t.NodeSelector})
+			fits = fits || len(eligible) == 0 || fitsSome(together, eligible)
+			if len(eligible) > 0 {
+				closest, want = eligible, together
+			}
+		}
+		if !fits {
+			return refusal("the target and a load-tester pod, on one node (placement SameNode), ask for", want, d.Daprd, closest, d.Field)
+		}
 	}
 	return ""
+}
+
+func refusal(what string, want corev1.ResourceList, daprd bool, eligible []corev1.Node, field string) string {
+	lower := "lower " + field
+	if daprd {
+		what, lower = what+" (daprd's requests included)", lower+" or the sidecar's requests (spec.dapr.sidecar)"
+	}
+	return fmt.Sprintf("%s %s, and no schedulable node its nodeSelector allows has that much allocatable (largest: %s): %s, or add a larger node",
+		what, quantities(want), largest(eligible), lower)
 }
 
 // schedulable are the nodes that take new pods and match every selector.

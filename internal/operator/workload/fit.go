@@ -31,7 +31,11 @@ type PodDemand struct {
 	Field        string
 	NodeSelector map[string]string
 	Requests     corev1.ResourceList
-	// WithTarget: placement SameNode, so it must fit on the target's node beside it.
+	// Target: a target pod (of any variant).
+	Target bool
+	// Daprd: the injected daprd is counted in Requests.
+	Daprd bool
+	// WithTarget: placement SameNode, so it must fit on a target's node beside it.
 	WithTarget bool
 }
 
@@ -45,18 +49,22 @@ func PodDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 			pod = "target of variant " + targets[i].Spec.Name
 		}
 		out = append(out, PodDemand{Pod: pod, Field: "spec.target.resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
-			Requests: podRequests(&d.Spec.Template.Spec, d.Spec.Template.Annotations)})
+			Requests: podRequests(&d.Spec.Template.Spec, d.Spec.Template.Annotations), Target: true, Daprd: injected(d.Spec.Template.Annotations)})
 	}
 	if run.Spec.BaselineTwinEnabled() {
 		d := BaselineDeployment(run, o)
 		out = append(out, PodDemand{Pod: "baseline twin", Field: "spec.target.resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
-			Requests: podRequests(&d.Spec.Template.Spec, d.Spec.Template.Annotations)})
+			Requests: podRequests(&d.Spec.Template.Spec, d.Spec.Template.Annotations), Daprd: injected(d.Spec.Template.Annotations)})
 	}
 	job := LoadTesterJob(run, o, "")
 	out = append(out, PodDemand{Pod: "load tester", Field: "spec.loadTester.resources", NodeSelector: job.Spec.Template.Spec.NodeSelector,
-		Requests:   podRequests(&job.Spec.Template.Spec, job.Spec.Template.Annotations),
+		Requests: podRequests(&job.Spec.Template.Spec, job.Spec.Template.Annotations), Daprd: injected(job.Spec.Template.Annotations),
 		WithTarget: run.Spec.Placement == perfv1alpha1.PlacementSameNode})
 	return out
+}
+
+func injected(annotations map[string]string) bool {
+	return annotations[AnnotationDaprEnabled] == "true"
 }
 
 // podRequests is a pod's effective CPU and memory request, as the scheduler counts it: the
@@ -70,7 +78,7 @@ func podRequests(spec *corev1.PodSpec, annotations map[string]string) corev1.Res
 		for _, c := range spec.Containers {
 			sum.Add(containerRequest(c, name))
 		}
-		if annotations[AnnotationDaprEnabled] == "true" {
+		if injected(annotations) {
 			sum.Add(sidecarRequest(annotations, name))
 		}
 		for _, c := range spec.InitContainers {
