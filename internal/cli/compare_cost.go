@@ -121,15 +121,11 @@ func unlikeCosts(a, b perfv1alpha1.SidecarCost) string {
 	}
 	ta, errA := strconv.ParseFloat(a.ThrottledPercent, 64)
 	tb, errB := strconv.ParseFloat(b.ThrottledPercent, 64)
-	if errA == nil && errB == nil && (ta >= throttledShare) != (tb >= throttledShare) {
+	if errA == nil && errB == nil && (ta >= regression.ThrottledShare) != (tb >= regression.ThrottledShare) {
 		why = append(why, fmt.Sprintf("throttled in %s%% vs %s%% of periods", a.ThrottledPercent, b.ThrottledPercent))
 	}
 	return strings.Join(why, ", ")
 }
-
-// throttledShare is the share of CFS periods, in percent, from which a cost counts as
-// measured under its limit.
-const throttledShare = 1.0
 
 // costTags is what a cost was measured under, e.g. "1000.0 rps, Synchronized, throttled 0.0%".
 func costTags(c perfv1alpha1.SidecarCost) string {

@@ -100,7 +100,7 @@ func serverSidecarCost(r *perfv1alpha1.Result) (float64, bool) {
 			// daprd's own counter's, which reads apart from the kubelet's on short phases, and
 			// its throttling is unknown. One source, unthrottled, is judged.
 			throttled, err := strconv.ParseFloat(c.ThrottledPercent, 64)
-			if err != nil || throttled >= throttledShare {
+			if err != nil || throttled >= ThrottledShare {
 				return 0, false
 			}
 			return float64(c.CPUPerRequest.Duration) / float64(time.Microsecond), true
@@ -109,9 +109,9 @@ func serverSidecarCost(r *perfv1alpha1.Result) (float64, bool) {
 	return 0, false
 }
 
-// throttledShare is the share of CFS periods, in percent, from which a cost counts as
-// measured under its limit (as compare counts it).
-const throttledShare = 1.0
+// ThrottledShare is the share of CFS periods, in percent, from which a sidecar's cost counts
+// as measured under its limit: regression judging and compare draw the line here alike.
+const ThrottledShare = 1.0
 
 // CalibrationDrift is the share by which the current run's node calibration differs from
 // the reference runs' median beyond which a comparison of raw CPU or latency figures says
