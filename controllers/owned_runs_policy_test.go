@@ -176,10 +176,16 @@ var _ = Describe("The template-labels admission policy", Serial, func() {
 			return apierrors.IsInvalid(refusal(schedule("probe", map[string]string{"not a key!": "x"})))
 		})
 		edit := func(mutate func(*perfv1alpha1.PerfSchedule)) error {
-			s := &perfv1alpha1.PerfSchedule{}
-			Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(older), s)).To(Succeed())
-			mutate(s)
-			return k8sClient.Update(suiteCtx, s, client.DryRunAll)
+			var err error
+			for range 10 { // the schedule's controller writes its status meanwhile: a stale read conflicts
+				s := &perfv1alpha1.PerfSchedule{}
+				Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(older), s)).To(Succeed())
+				mutate(s)
+				if err = k8sClient.Update(suiteCtx, s, client.DryRunAll); !apierrors.IsConflict(err) {
+					return err
+				}
+			}
+			return err
 		}
 		Expect(edit(func(s *perfv1alpha1.PerfSchedule) { s.Spec.Schedule = "0 4 * * *" })).To(Succeed(), "an edit that leaves the labels")
 		Expect(apierrors.IsInvalid(edit(func(s *perfv1alpha1.PerfSchedule) {

@@ -317,6 +317,9 @@ var _ = Describe("PerfSchedule controller", func() {
 		}
 		Eventually(templateAdmitted(s)).Should(And(HavePrefix("False "+perfv1alpha1.ReasonTemplateRefused+": the API server refuses a run made from this template"),
 			ContainSubstring("metadata.labels")))
+		// Asked again at each pass, the same refusal is not written again: no reconcile loop.
+		written := scheduleOf(s).ResourceVersion
+		Consistently(func() string { return scheduleOf(s).ResourceVersion }, 2*time.Second).Should(Equal(written))
 		good := createSchedule(ns, "goodlabel")
 		Eventually(templateAdmitted(good)).Should(HavePrefix("True " + perfv1alpha1.ReasonTemplateAdmitted))
 		Expect(k8sClient.Delete(suiteCtx, good)).To(Succeed()) // its slots are not this spec's

@@ -47,13 +47,17 @@ func (r *Reconciler) checkTemplate(ctx context.Context, s *perfv1alpha1.PerfSche
 	status, reason, msg := metav1.ConditionTrue, perfv1alpha1.ReasonTemplateAdmitted, "a run made from this template is admitted (dry run)"
 	run, err := r.slotRun(s, r.Clock.Now())
 	if err == nil {
-		run.Name, run.GenerateName = "", s.Name+"-"
+		// A fixed name, not generateName: the API server's words name the run, and a
+		// generated name would make every answer new, so the status would be written (and
+		// the schedule reconciled again) on every pass.
+		run.Name = s.Name + "-dry-run" // shorter than a slot's <schedule>-<minute>
 		err = r.Create(ctx, run, client.DryRunAll)
 	}
 	switch {
 	case err == nil:
-	case strings.Contains(err.Error(), "does not support dry run"):
-		// An admission webhook with side effects answers every dry run so: no answer.
+	case apierrors.IsAlreadyExists(err) || strings.Contains(err.Error(), "does not support dry run"):
+		// A run of that name exists, or an admission webhook with side effects answers every
+		// dry run so: no answer.
 		status, reason = metav1.ConditionUnknown, perfv1alpha1.ReasonTemplateNotChecked
 		msg = "the template's run could not be checked (dry run): " + textcut.Truncate(err.Error(), 1000)
 	case apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) || apierrors.IsForbidden(err):
