@@ -81,7 +81,7 @@ var _ = Describe("Cancelling", func() {
 
 	It("removes a cancelled run's target whose daprd listened on the pod's address, whatever cleanup keeps", func() {
 		run := createRun(ns, "opened", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
-			s.InvocationPaths = perfv1alpha1.PathsFour
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
 			s.Cleanup = perfv1alpha1.CleanupNever
 		})
 		markAvailable(ns, "opened-target")

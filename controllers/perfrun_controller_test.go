@@ -627,7 +627,9 @@ var _ = Describe("PerfRun controller", func() {
 	})
 
 	It("owns every child, so deleting a PerfRun mid-run removes them", func() {
-		run := createRun(ns, "gone", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.BaselineTarget = perfv1alpha1.BaselineTwin })
+		run := createRun(ns, "gone", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{BaselineTarget: perfv1alpha1.BaselineTwin}
+		})
 		markAvailable(ns, "gone-target")
 		markAvailable(ns, "gone-baseline")
 		job := currentJobOf(run)

@@ -50,7 +50,7 @@ var _ = Describe("A four-path run", func() {
 
 	It("exposes the target's daprd, calls every path, and splits the added latency into its three parts", func() {
 		run := createRun(ns, "split", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
-			s.InvocationPaths = perfv1alpha1.PathsFour
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
 			s.Load.Repetitions = 3
 		})
 		target := deployment(ns, "split-target")
@@ -116,7 +116,7 @@ var _ = Describe("A four-path run", func() {
 
 	It("takes each path's interval from the histograms line when the termination message had no room for it", func() {
 		run := createRun(ns, "roomless", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
-			s.InvocationPaths = perfv1alpha1.PathsFour
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
 			s.Load.Repetitions = 2
 		})
 		markAvailable(ns, "roomless-target")
@@ -156,7 +156,7 @@ var _ = Describe("A four-path run", func() {
 
 	It("fails with InvalidResult when the load tester did not measure the one-sidecar paths", func() {
 		run := createRun(ns, "unsplit", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
-			s.InvocationPaths = perfv1alpha1.PathsFour
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
 		})
 		markAvailable(ns, "unsplit-target")
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
@@ -210,7 +210,7 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 	preflight := func(name string, paths perfv1alpha1.InvocationPaths) *perfv1alpha1.PerfRun {
 		t.Helper()
 		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}, Spec: perfv1alpha1.PerfRunSpec{
-			Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100}, InvocationPaths: paths}}
+			Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100}, ServiceInvocation: &perfv1alpha1.ServiceInvocationSpec{Paths: paths}}}
 		must(c.Create(ctx, run))
 		_, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)})
 		must(err)
@@ -253,7 +253,7 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 		refused bool
 	}{{"unguarded-four", perfv1alpha1.PathsFour, nil, true}, {"profiled-unguarded", perfv1alpha1.PathsStandard, &perfv1alpha1.ProfilingSpec{}, false}} {
 		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: spec.name, Namespace: "default"}, Spec: perfv1alpha1.PerfRunSpec{
-			Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100}, InvocationPaths: spec.paths, Profiling: spec.profile}}
+			Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100}, ServiceInvocation: &perfv1alpha1.ServiceInvocationSpec{Paths: spec.paths}, Profiling: spec.profile}}
 		must(c.Create(ctx, run))
 		_, err := unguarded.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)})
 		must(err)

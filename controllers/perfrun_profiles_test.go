@@ -57,7 +57,7 @@ var _ = Describe("A profiled run", func() {
 		ns := newNamespace()
 		run := createRun(ns, "prof", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Profiling = &perfv1alpha1.ProfilingSpec{Seconds: 5}
-			s.BaselineTarget = perfv1alpha1.BaselineTwin // the target pod's IP is looked up for profiling alone
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{BaselineTarget: perfv1alpha1.BaselineTwin} // the target pod's IP is looked up for profiling alone
 			s.Load.Repetitions = 1
 		})
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseProvisioning))

@@ -45,10 +45,10 @@ func (r *PerfRun) KnownAnswerDelay() (time.Duration, error) {
 	if err != nil || d <= 0 || d > maxKnownAnswerDelay {
 		return 0, fmt.Errorf("annotation %s=%q: want a Go duration above 0 and at most %v, e.g. 500us or 2ms", AnnotationKnownAnswerDelay, v, maxKnownAnswerDelay)
 	}
-	if r.Spec.Scenario != ScenarioServiceInvocation || r.Spec.InvocationPaths == PathsFour || r.Spec.Protocol.App == ProtocolGRPC {
+	if r.Spec.Scenario != ScenarioServiceInvocation || r.Spec.FourPaths() || r.Spec.Protocol.App == ProtocolGRPC {
 		return 0, fmt.Errorf("annotation %s: only a ServiceInvocation run of the standard paths with an HTTP app can hold requests "+
-			"that come through Dapr (this run: scenario %s, invocationPaths %q, app protocol %q)", AnnotationKnownAnswerDelay,
-			r.Spec.Scenario, r.Spec.InvocationPaths, r.Spec.Protocol.App)
+			"that come through Dapr (this run: scenario %s, serviceInvocation.paths %q, app protocol %q)", AnnotationKnownAnswerDelay,
+			r.Spec.Scenario, r.Spec.InvocationSettings().Paths, r.Spec.Protocol.App)
 	}
 	return d, nil
 }

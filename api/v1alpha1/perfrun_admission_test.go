@@ -176,17 +176,17 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("variant name too long", []string{"spec.variants[0].name", "12"}, variants("a-very-long-name")),
 		Entry("variants × repetitions above 12", []string{"spec", "variants × repetitions must be at most 12", "4096-byte termination message"},
 			variants("a", "b", "c"), set("load.repetitions", int64(5))),
-		Entry("four paths on actors", []string{"spec", "invocationPaths FourPaths splits what Dapr adds"}, actors, set("invocationPaths", "FourPaths")),
-		Entry("four paths without the baseline", []string{"spec", "with the baseline (the direct path)"}, set("baseline", false), set("invocationPaths", "FourPaths")),
-		Entry("four paths with variants", []string{"spec", "without variants"}, variants("a", "b"), set("invocationPaths", "FourPaths")),
+		Entry("four paths on actors", []string{"spec", "serviceInvocation.paths FourPaths splits what Dapr adds"}, actors, set("serviceInvocation.paths", "FourPaths")),
+		Entry("four paths without the baseline", []string{"spec", "with the baseline (the direct path)"}, set("baseline", false), set("serviceInvocation.paths", "FourPaths")),
+		Entry("four paths with variants", []string{"spec", "without variants"}, variants("a", "b"), set("serviceInvocation.paths", "FourPaths")),
 		Entry("four paths with a gRPC caller", []string{"spec", "needs protocol.caller and protocol.app HTTP", "non-Dapr HTTP endpoint"},
-			set("protocol.caller", "GRPC"), set("invocationPaths", "FourPaths")),
-		Entry("four paths to a gRPC app", []string{"spec", "needs protocol.caller and protocol.app HTTP"}, set("protocol.app", "GRPC"), set("invocationPaths", "FourPaths")),
+			set("protocol.caller", "GRPC"), set("serviceInvocation.paths", "FourPaths")),
+		Entry("four paths to a gRPC app", []string{"spec", "needs protocol.caller and protocol.app HTTP"}, set("protocol.app", "GRPC"), set("serviceInvocation.paths", "FourPaths")),
 		Entry("four paths over four repetitions", []string{"spec", "at most 3 repetitions", "4096-byte termination message"},
-			set("load.repetitions", int64(4)), set("invocationPaths", "FourPaths")),
-		Entry("an unknown path set", []string{"spec.invocationPaths", "Unsupported value"}, set("invocationPaths", "Three")),
+			set("load.repetitions", int64(4)), set("serviceInvocation.paths", "FourPaths")),
+		Entry("an unknown path set", []string{"spec.serviceInvocation.paths", "Unsupported value"}, set("serviceInvocation.paths", "Three")),
 		Entry("timeout shorter than four paths' runs", []string{"spec", "timeout must be longer than warmup + duration × repetitions × paths"},
-			set("invocationPaths", "FourPaths"), set("load.duration", "60s"), set("load.repetitions", int64(2)), set("timeout", "8m")), // 10s + 2 × 4 × 60s > 8m
+			set("serviceInvocation.paths", "FourPaths"), set("load.duration", "60s"), set("load.repetitions", int64(2)), set("timeout", "8m")), // 10s + 2 × 4 × 60s > 8m
 		Entry("timeout shorter than every variant's runs", []string{"spec", "timeout must be longer than warmup + duration × repetitions × paths"},
 			variants("a", "b"), set("load.duration", "60s"), set("timeout", "3m")), // 10s + 3 × 60s > 3m
 		Entry("mtls per variant", []string{"spec.variants[0]", "mTLS is cluster-wide in Dapr"}, variants("a"), set("variants", []any{map[string]any{"name": "a", "mtls": "Disabled"}})),
@@ -231,8 +231,8 @@ var _ = Describe("PerfRun admission", func() {
 			set("load.duration", "13s"), set("profiling", map[string]any{})), // 10s + 4s > 13s
 		Entry("a window longer than the half phases of one repetition", []string{"spec", "half of it less 4s with one repetition"},
 			set("load.duration", "60s"), set("load.repetitions", int64(1)), set("profiling.seconds", int64(27))), // 27s + 4s > 30s
-		Entry("profiling a four-path run", []string{"spec", "profiling cannot be combined with invocationPaths FourPaths"},
-			set("invocationPaths", "FourPaths"), set("profiling", map[string]any{})),
+		Entry("profiling a four-path run", []string{"spec", "profiling cannot be combined with serviceInvocation.paths FourPaths"},
+			set("serviceInvocation.paths", "FourPaths"), set("profiling", map[string]any{})),
 		Entry("a profiling window of zero", []string{"spec.profiling.seconds", "greater than or equal to 1"}, set("profiling.seconds", int64(0))),
 		Entry("a profiling window above 60s", []string{"spec.profiling.seconds", "less than or equal to 60"},
 			set("load.duration", "10m"), set("profiling.seconds", int64(61))),
@@ -349,12 +349,12 @@ var _ = Describe("PerfRun admission", func() {
 			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "next", "sidecarImage": "ghcr.io/dapr/daprd:1.17.0"}}}
 		}),
 		Entry("a gRPC app setting for a four-path template", "s", []string{"spec.points.settings", "a FourPaths template measures HTTP without variants"}, func(s map[string]any) {
-			Expect(unstructured.SetNestedField(s, "FourPaths", "template", "spec", "invocationPaths")).To(Succeed())
+			Expect(unstructured.SetNestedField(s, "FourPaths", "template", "spec", "serviceInvocation", "paths")).To(Succeed())
 			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "grpc", "appProtocol": "GRPC"}}}
 		}),
 		Entry("four paths' sweep longer than 72h", "s", []string{"spec", "the sweep would take longer than 72h", "× paths"}, func(s map[string]any) {
 			// 36 points × (10s + 600s × 3 repetitions × 4 paths + 5m) = 75.1h; counted with two paths, 39.1h
-			Expect(unstructured.SetNestedField(s, "FourPaths", "template", "spec", "invocationPaths")).To(Succeed())
+			Expect(unstructured.SetNestedField(s, "FourPaths", "template", "spec", "serviceInvocation", "paths")).To(Succeed())
 			Expect(unstructured.SetNestedField(s, "10m", "template", "spec", "load", "duration")).To(Succeed())
 			Expect(unstructured.SetNestedField(s, int64(3), "template", "spec", "load", "repetitions")).To(Succeed())
 			var qps []any
@@ -398,7 +398,7 @@ var _ = Describe("PerfRun admission", func() {
 								edits = append(edits, variants(vs...))
 							}
 							if paths != "" {
-								edits = append(edits, set("invocationPaths", paths))
+								edits = append(edits, set("serviceInvocation.paths", paths))
 							}
 							probe := perfRun("plan", append(edits, set("timeout", "10h"))...)
 							if k8s.Create(ctx, probe, client.DryRunAll) != nil {

@@ -17,7 +17,7 @@ limitations under the License.
 package v1alpha1
 
 // Attribution splits the latency Dapr adds between the two sidecars, from the four paths
-// of a spec.invocationPaths FourPaths run measured in the same repetitions, with intervals:
+// of a spec.serviceInvocation.paths FourPaths run measured in the same repetitions, with intervals:
 //
 //	clientSidecar = client sidecar only − direct
 //	serverSidecar = server sidecar only − direct

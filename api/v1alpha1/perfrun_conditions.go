@@ -131,7 +131,7 @@ const (
 	// sidecar) is under no prefix the operator allows (--allowed-image-prefixes).
 	ReasonImageNotAllowed = "ImageNotAllowed"
 	// ReasonNetworkPoliciesOff (Failed): the run would open the target's daprd API on its pod
-	// address (invocationPaths FourPaths), guarded by the run's API token and NetworkPolicy,
+	// address (serviceInvocation.paths FourPaths), guarded by the run's API token and NetworkPolicy,
 	// and the operator creates no policy (--network-policies=false).
 	ReasonNetworkPoliciesOff = "NetworkPoliciesOff"
 	// ReasonInvalidAnnotation (Failed): an annotation daprbench reads has a value it cannot

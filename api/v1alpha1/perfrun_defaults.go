@@ -51,9 +51,9 @@ const (
 )
 
 // BaselineTwinEnabled reports whether the baseline calls a sidecar-free twin Deployment
-// (spec.baselineTarget Twin) rather than the Dapr target's own pod.
+// (spec.serviceInvocation.baselineTarget Twin) rather than the Dapr target's own pod.
 func (s *PerfRunSpec) BaselineTwinEnabled() bool {
-	return s.BaselineEnabled() && s.BaselineTarget == BaselineTwin
+	return s.BaselineEnabled() && s.InvocationSettings().BaselineTarget == BaselineTwin
 }
 
 // DaprEnabled reports whether the run measures through Dapr sidecars.
@@ -75,7 +75,7 @@ func (s *PerfRunSpec) Paths() int { return len(s.MeasuredPaths()) }
 
 // FourPaths reports whether the run also measures the one-sidecar paths (admission admits
 // it only for ServiceInvocation through Dapr with a baseline).
-func (s *PerfRunSpec) FourPaths() bool { return s.InvocationPaths == PathsFour }
+func (s *PerfRunSpec) FourPaths() bool { return s.InvocationSettings().Paths == PathsFour }
 
 // Body returns the request body: either a random payload of n bytes (literal == nil) or a
 // literal body.
@@ -91,6 +91,20 @@ func (s *PerfRunSpec) Body() (randomBytes int, literal *string) {
 	default:
 		return DefaultInvocationPayloadBytes, nil
 	}
+}
+
+// InvocationSettings returns spec.serviceInvocation with defaults filled in.
+func (s *PerfRunSpec) InvocationSettings() ServiceInvocationSpec {
+	i := ServiceInvocationSpec{Paths: PathsStandard, BaselineTarget: BaselineSamePod}
+	if s.ServiceInvocation != nil {
+		if s.ServiceInvocation.Paths != "" {
+			i.Paths = s.ServiceInvocation.Paths
+		}
+		if s.ServiceInvocation.BaselineTarget != "" {
+			i.BaselineTarget = s.ServiceInvocation.BaselineTarget
+		}
+	}
+	return i
 }
 
 // ActorSettings returns spec.actors with defaults filled in.

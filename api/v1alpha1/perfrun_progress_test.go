@@ -51,7 +51,7 @@ func TestPathNamesCountWhatPathsCounts(t *testing.T) {
 			for _, variants := range [][]SidecarVariant{nil, {{Name: "a"}, {Name: "b"}}} {
 				for _, paths := range []InvocationPaths{PathsStandard, PathsFour} {
 					spec := PerfRunSpec{Scenario: ScenarioServiceInvocation, Dapr: DaprSpec{Enabled: &dapr}, Baseline: &baseline,
-						Variants: variants, InvocationPaths: paths}
+						Variants: variants, ServiceInvocation: &ServiceInvocationSpec{Paths: paths}}
 					if !dapr && (len(variants) > 0 || paths == PathsFour) {
 						continue // refused at admission
 					}
@@ -62,7 +62,7 @@ func TestPathNamesCountWhatPathsCounts(t *testing.T) {
 			}
 		}
 	}
-	four := PerfRunSpec{Scenario: ScenarioServiceInvocation, InvocationPaths: PathsFour,
+	four := PerfRunSpec{Scenario: ScenarioServiceInvocation, ServiceInvocation: &ServiceInvocationSpec{Paths: PathsFour},
 		Load: LoadSpec{QPS: 100, Repetitions: 1, Duration: &metav1.Duration{Duration: time.Minute}, Warmup: &metav1.Duration{Duration: 10 * time.Second}}}
 	start := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 	var got []string

@@ -196,7 +196,7 @@ type Environment struct {
 	// +listType=set
 	LoadTesterNodes []string `json:"loadTesterNodes,omitempty"`
 	// baselinePod is the pod the baseline path called and its node: the Dapr target's own pod
-	// (spec.baselineTarget SamePod), or the sidecar-free twin's.
+	// (spec.serviceInvocation.baselineTarget SamePod), or the sidecar-free twin's.
 	// +optional
 	BaselinePod string `json:"baselinePod,omitempty"`
 	// sameNode is whether the load tester shared the target's node.
@@ -374,7 +374,7 @@ type Result struct {
 	Variants []VariantResult `json:"variants,omitempty"`
 
 	// attribution splits the added latency between the client and the server sidecar, with
-	// their interaction, when the run measured four paths (spec.invocationPaths FourPaths).
+	// their interaction, when the run measured four paths (spec.serviceInvocation.paths FourPaths).
 	// +optional
 	Attribution *Attribution `json:"attribution,omitempty"`
 

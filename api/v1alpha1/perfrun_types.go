@@ -22,18 +22,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Scenario names what a PerfRun measures.
-// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation
-type Scenario string
-
-const (
-	// ScenarioServiceInvocation measures HTTP service invocation through two sidecars
-	// (caller daprd -> target daprd -> app), optionally against a sidecar-free baseline.
-	ScenarioServiceInvocation Scenario = "ServiceInvocation"
-	// ScenarioActorActivation calls a fresh actor id on every request, so every call activates an actor.
-	ScenarioActorActivation Scenario = "ActorActivation"
-)
-
 // MTLSMode is what a run expects of the cluster's mTLS setting.
 // +kubebuilder:validation:Enum=Enabled;Disabled
 type MTLSMode string
@@ -72,26 +60,27 @@ type LogLevel string
 
 // PerfRunSpec declares one benchmark.
 // +kubebuilder:validation:XValidation:rule="!has(self.actors) || self.scenario == 'ActorActivation'",message="actors may only be set when scenario is ActorActivation"
+// +kubebuilder:validation:XValidation:rule="!has(self.serviceInvocation) || self.scenario == 'ServiceInvocation'",message="serviceInvocation may only be set when scenario is ServiceInvocation"
 // +kubebuilder:validation:XValidation:rule="!has(self.baseline) || !self.baseline || self.scenario == 'ServiceInvocation'",message="baseline cannot be true for ActorActivation: an actor cannot be called without a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: actors only exist behind a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || !has(self.baseline) || !self.baseline",message="baseline cannot be true with dapr.enabled=false: the direct path is then the result itself"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled))",message="thresholds.maxAddedP90/maxAddedP99 need added latency: a ServiceInvocation run through Dapr with baseline on"
-// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0) + (has(self.invocationPaths) && self.invocationPaths == 'FourPaths' ? 2 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"
-// +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0) + (has(self.invocationPaths) && self.invocationPaths == 'FourPaths' ? 2 : 0)) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
+// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"
+// +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0)) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar: they cannot be set with dapr.enabled=false"
 // +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP: protocol.caller and protocol.app must be HTTP"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled))",message="variants compare sidecars: they need scenario ServiceInvocation with dapr.enabled"
 // +kubebuilder:validation:XValidation:rule="!has(self.loadTester) || !has(self.loadTester.replicas) || (self.loadTester.replicas <= self.load.qps && self.loadTester.replicas <= (has(self.load.connections) ? self.load.connections : 16))",message="loadTester.replicas must not exceed load.connections nor load.qps: every load-tester pod needs a connection and a share of the rate"
-// +kubebuilder:validation:XValidation:rule="!has(self.invocationPaths) || self.invocationPaths != 'FourPaths' || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled) && (!has(self.baseline) || self.baseline) && !has(self.variants))",message="invocationPaths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants"
-// +kubebuilder:validation:XValidation:rule="!has(self.invocationPaths) || self.invocationPaths != 'FourPaths' || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="invocationPaths FourPaths needs protocol.caller and protocol.app HTTP: Dapr invokes an app without a sidecar only as a non-Dapr HTTP endpoint, so every path must speak HTTP for the four to compare like with like"
-// +kubebuilder:validation:XValidation:rule="!has(self.invocationPaths) || self.invocationPaths != 'FourPaths' || !has(self.load.repetitions) || self.load.repetitions <= 3",message="invocationPaths FourPaths allows at most 3 repetitions: four paths × repetitions must fit, with their timeline, in the load tester's 4096-byte termination message"
+// +kubebuilder:validation:XValidation:rule="!(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled) && (!has(self.baseline) || self.baseline) && !has(self.variants))",message="serviceInvocation.paths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants"
+// +kubebuilder:validation:XValidation:rule="!(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="serviceInvocation.paths FourPaths needs protocol.caller and protocol.app HTTP: Dapr invokes an app without a sidecar only as a non-Dapr HTTP endpoint, so every path must speak HTTP for the four to compare like with like"
+// +kubebuilder:validation:XValidation:rule="!(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') || !has(self.load.repetitions) || self.load.repetitions <= 3",message="serviceInvocation.paths FourPaths allows at most 3 repetitions: four paths × repetitions must fit, with their timeline, in the load tester's 4096-byte termination message"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || self.variants.size() * (has(self.load.repetitions) ? self.load.repetitions : 1) <= 12",message="variants × repetitions must be at most 12: every measured run's summary must fit the load tester's 4096-byte termination message"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !has(self.dapr.enabled) || self.dapr.enabled",message="profiling profiles the daprd sidecars: it needs dapr.enabled"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || !has(self.load.repetitions) || self.load.repetitions >= 2 || self.variants.all(v, !has(v.thresholds))",message="variants[].thresholds need load.repetitions of 2 or more: with one repetition a variant's difference has no interval and its thresholds could only read Inconclusive",fieldPath=".variants"
-// +kubebuilder:validation:XValidation:rule="!has(self.baselineTarget) || self.baselineTarget != 'Twin' || (has(self.baseline) ? self.baseline : (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)))",message="baselineTarget Twin names what the baseline calls: it needs the baseline (baseline true, or a ServiceInvocation run through Dapr, where it is on by default)"
-// +kubebuilder:validation:XValidation:rule="!has(self.invocationPaths) || self.invocationPaths != 'FourPaths' || !has(self.baselineTarget) || self.baselineTarget != 'Twin'",message="invocationPaths FourPaths needs baselineTarget SamePod: its four paths must end at one app process, and a twin puts the direct and client-only paths on another pod"
+// +kubebuilder:validation:XValidation:rule="!(has(self.serviceInvocation) && has(self.serviceInvocation.baselineTarget) && self.serviceInvocation.baselineTarget == 'Twin') || (has(self.baseline) ? self.baseline : (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)))",message="serviceInvocation.baselineTarget Twin names what the baseline calls: it needs the baseline (baseline true, or a ServiceInvocation run through Dapr, where it is on by default)"
+// +kubebuilder:validation:XValidation:rule="!(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') || !(has(self.serviceInvocation) && has(self.serviceInvocation.baselineTarget) && self.serviceInvocation.baselineTarget == 'Twin')",message="serviceInvocation.paths FourPaths needs serviceInvocation.baselineTarget SamePod: its four paths must end at one app process, and a twin puts the direct and client-only paths on another pod"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !has(self.variants) || self.variants.all(v, !has(v.annotations) || !('dapr.io/enable-profiling' in v.annotations))",message="a variant's dapr.io/enable-profiling annotation conflicts with spec.profiling, which turns daprd's profiler on for every sidecar alike: remove the annotation"
-// +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !has(self.invocationPaths) || self.invocationPaths != 'FourPaths'",message="profiling cannot be combined with invocationPaths FourPaths: the server-only path opens the target's daprd on its pod address, and daprd binds its profiler, which asks for no token, wherever its API listens"
+// +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths')",message="profiling cannot be combined with serviceInvocation.paths FourPaths: the server-only path opens the target's daprd on its pod address, and daprd binds its profiler, which asks for no token, wherever its API listens"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || (has(self.profiling.seconds) ? self.profiling.seconds : 10) + 4 <= ((has(self.load.repetitions) ? self.load.repetitions : 3) == 1 && (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) >= 60 ? (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) / 2 : (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60))",message="profiling.seconds must leave 2s of the profiled phase on each side of its window (the phase's edges, where load ramps, are not measured): at most load.duration − 4s, or half of it less 4s with one repetition of 60s or more (measured in two halves)"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation or ActorActivation.
@@ -109,34 +98,10 @@ type PerfRunSpec struct {
 	// +optional
 	Baseline *bool `json:"baseline,omitempty"`
 
-	// baselineTarget is what the baseline calls. SamePod (the default): the Dapr target's
-	// own pod, on its app port by pod IP — the same app process on the same node, only the
-	// two sidecars taken out of the path (daprd is not a transparent proxy, so the app port
-	// is reachable beside it; Istio's benchmark calls the same server pod on a port its
-	// sidecar does not capture). Twin: a sidecar-free copy of the target in a Deployment of
-	// its own, reached through its Service — for clusters whose NetworkPolicies let the load
-	// tester reach the app only through its sidecar; its pod may land on another node and
-	// kube-proxy's NAT is in its path.
-	// +kubebuilder:default=SamePod
+	// serviceInvocation configures ServiceInvocation; only allowed with that scenario.
+	// When unset the defaults of each field below apply.
 	// +optional
-	BaselineTarget BaselineTarget `json:"baselineTarget,omitempty"`
-
-	// invocationPaths is which paths a ServiceInvocation run measures. Standard (the
-	// default): the baseline (direct, no sidecar) and the Dapr path (both sidecars).
-	// FourPaths adds the two one-sidecar paths and splits what Dapr adds between the
-	// sidecars (status.result.attribution):
-	//   - client sidecar only: the load tester's daprd invokes the app as a non-Dapr HTTP
-	//     endpoint (an http:// URL as the app id, Dapr 1.11+), no sidecar on the target's
-	//     side; that hop is plain HTTP, never mTLS;
-	//   - server sidecar only: the load tester calls the target's daprd on its pod address
-	//     (the run sets dapr.io/sidecar-listen-addresses 0.0.0.0 on the target, guarded by
-	//     the run's NetworkPolicy), which invokes its own app.
-	// Needs the baseline, no variants, HTTP at both ends and at most 3 repetitions. A
-	// cluster whose Dapr cannot invoke non-Dapr endpoints fails the run before anything
-	// runs, with reason DaprFeatureMissing.
-	// +kubebuilder:default=Standard
-	// +optional
-	InvocationPaths InvocationPaths `json:"invocationPaths,omitempty"`
+	ServiceInvocation *ServiceInvocationSpec `json:"serviceInvocation,omitempty"`
 
 	// dapr is the sidecar setup the run measures and what it expects of the cluster.
 	// +kubebuilder:default={}
@@ -373,28 +338,6 @@ func (l LoadSpec) EffectiveArrival() Arrival {
 	return l.Arrival
 }
 
-// InvocationPaths is which paths a ServiceInvocation run measures.
-// +kubebuilder:validation:Enum=Standard;FourPaths
-type InvocationPaths string
-
-const (
-	// PathsStandard measures the baseline and the Dapr path.
-	PathsStandard InvocationPaths = "Standard"
-	// PathsFour also measures the client-sidecar-only and server-sidecar-only paths.
-	PathsFour InvocationPaths = "FourPaths"
-)
-
-// BaselineTarget is what the baseline path calls.
-// +kubebuilder:validation:Enum=SamePod;Twin
-type BaselineTarget string
-
-const (
-	// BaselineSamePod calls the Dapr target's own pod on its app port, by pod IP.
-	BaselineSamePod BaselineTarget = "SamePod"
-	// BaselineTwin calls a sidecar-free twin Deployment through its Service.
-	BaselineTwin BaselineTarget = "Twin"
-)
-
 // Arrival is when each connection's requests go out.
 // +kubebuilder:validation:Enum=Synchronized;Uniform
 type Arrival string
@@ -471,32 +414,6 @@ type SidecarSpec struct {
 	// +kubebuilder:validation:XValidation:rule="size(string(self)) <= 32 && quantity(string(self)).compareTo(quantity('0')) >= 0",message="memoryRequest must not be negative (a quantity of at most 32 characters)"
 	// +optional
 	MemoryRequest *resource.Quantity `json:"memoryRequest,omitempty"`
-}
-
-// ActorsSpec configures ActorActivation.
-type ActorsSpec struct {
-	// actorType is the actor type the target app hosts and the load tester calls. Empty (the
-	// default): PerfActor-<run uid>-<generation>, unique, so Dapr's placement never spreads a
-	// run's calls over the targets of other runs (or of its own earlier generations) that
-	// host the same type. Two runs of a namespace cannot use one explicit type at once.
-	// +kubebuilder:validation:MaxLength=63
-	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_.-]*$`
-	// +optional
-	ActorType string `json:"actorType,omitempty"`
-
-	// method is the actor method called on every request.
-	// +kubebuilder:validation:MaxLength=63
-	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_.-]*$`
-	// +kubebuilder:default=activate
-	// +optional
-	Method string `json:"method,omitempty"`
-
-	// stateStore names an existing actor state store Component in the run's namespace.
-	// When empty the operator creates an in-memory one (state.in-memory) for the run.
-	// +kubebuilder:validation:MaxLength=63
-	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
-	// +optional
-	StateStore string `json:"stateStore,omitempty"`
 }
 
 // WorkloadSpec customises the pods of one role.

@@ -54,7 +54,7 @@ report() { # run-or-sweep
 }
 
 if [[ $skip != *four-paths* ]]; then
-  four=$(run four-paths "  invocationPaths: FourPaths")
+  four=$(run four-paths "  serviceInvocation: {paths: FourPaths}")
   report "$four"
 fi
 if [[ $skip != *features* ]]; then

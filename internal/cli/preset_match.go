@@ -62,8 +62,8 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		{"protocol.caller", string(run.CallerProtocol()), string(preset.CallerProtocol())},
 		{"protocol.app", string(run.AppProtocolOf(perfv1alpha1.SidecarVariant{})), string(preset.AppProtocolOf(perfv1alpha1.SidecarVariant{}))},
 		{"baseline", strconv.FormatBool(run.BaselineEnabled()), strconv.FormatBool(preset.BaselineEnabled())},
-		{"baselineTarget", cmp.Or(string(run.BaselineTarget), "SamePod"), cmp.Or(string(preset.BaselineTarget), "SamePod")},
-		{"invocationPaths", cmp.Or(string(run.InvocationPaths), "Standard"), cmp.Or(string(preset.InvocationPaths), "Standard")},
+		{"serviceInvocation.baselineTarget", string(run.InvocationSettings().BaselineTarget), string(preset.InvocationSettings().BaselineTarget)},
+		{"serviceInvocation.paths", string(run.InvocationSettings().Paths), string(preset.InvocationSettings().Paths)},
 		{"variants", strconv.Itoa(len(run.Variants)), strconv.Itoa(len(preset.Variants))},
 		{"actors.method", run.ActorSettings().Method, preset.ActorSettings().Method},
 	}

@@ -100,15 +100,19 @@ func TestPresetMismatchNamesTheSettingThatDiffers(t *testing.T) {
 	}
 	defaulted := preset.Spec.DeepCopy()
 	defaulted.Load.Connections, defaulted.Load.Arrival = 16, perfv1alpha1.ArrivalSynchronized
-	defaulted.InvocationPaths, defaulted.BaselineTarget = perfv1alpha1.PathsStandard, perfv1alpha1.BaselineSamePod
+	defaulted.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsStandard, BaselineTarget: perfv1alpha1.BaselineSamePod}
 	if why := presetMismatch(defaulted, &preset.Spec); why != "" {
 		t.Errorf("the preset's own spec with defaults written out: %s", why)
 	}
 	for want, edit := range map[string]func(*perfv1alpha1.PerfRunSpec){
-		"baselineTarget is Twin":       func(s *perfv1alpha1.PerfRunSpec) { s.BaselineTarget = perfv1alpha1.BaselineTwin },
-		"invocationPaths is FourPaths": func(s *perfv1alpha1.PerfRunSpec) { s.InvocationPaths = perfv1alpha1.PathsFour },
-		"protocol.app is GRPC":         func(s *perfv1alpha1.PerfRunSpec) { s.Protocol.App = perfv1alpha1.ProtocolGRPC },
-		"variants is 1":                func(s *perfv1alpha1.PerfRunSpec) { s.Variants = []perfv1alpha1.SidecarVariant{{Name: "a"}} },
+		"serviceInvocation.baselineTarget is Twin": func(s *perfv1alpha1.PerfRunSpec) {
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{BaselineTarget: perfv1alpha1.BaselineTwin}
+		},
+		"serviceInvocation.paths is FourPaths": func(s *perfv1alpha1.PerfRunSpec) {
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
+		},
+		"protocol.app is GRPC": func(s *perfv1alpha1.PerfRunSpec) { s.Protocol.App = perfv1alpha1.ProtocolGRPC },
+		"variants is 1":        func(s *perfv1alpha1.PerfRunSpec) { s.Variants = []perfv1alpha1.SidecarVariant{{Name: "a"}} },
 	} {
 		spec := preset.Spec.DeepCopy()
 		edit(spec)

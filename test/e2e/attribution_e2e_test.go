@@ -38,7 +38,7 @@ var _ = Describe("A four-path run through real Dapr", func() {
 	It("measures direct, client sidecar only, server sidecar only and both, and splits the added latency", func() {
 		ns := newNamespace()
 		run := daprRun(ns, "split", perfv1alpha1.ScenarioServiceInvocation, protocolQPS, func(s *perfv1alpha1.PerfRunSpec) {
-			s.InvocationPaths = perfv1alpha1.PathsFour
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
 			s.Baseline = ptr.To(true)
 			s.Load.Duration = &metav1.Duration{Duration: 15 * time.Second}
 			s.Load.Warmup = &metav1.Duration{Duration: 4 * time.Second}

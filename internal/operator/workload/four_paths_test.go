@@ -23,7 +23,9 @@ import (
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
-func fourPaths(s *perfv1alpha1.PerfRunSpec) { s.InvocationPaths = perfv1alpha1.PathsFour }
+func fourPaths(s *perfv1alpha1.PerfRunSpec) {
+	s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
+}
 
 func TestAFourPathRunExposesTheTargetsSidecarAndCallsEveryPath(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioServiceInvocation, fourPaths)

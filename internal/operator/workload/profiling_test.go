@@ -66,7 +66,7 @@ func TestProfilingTurnsOnBothSidecarsProfilingServersOnLocalhost(t *testing.T) {
 
 func TestProfilingWithATwinBaselineStillCallsTheTwin(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioServiceInvocation, profiled, func(s *perfv1alpha1.PerfRunSpec) {
-		s.BaselineTarget = perfv1alpha1.BaselineTwin
+		s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{BaselineTarget: perfv1alpha1.BaselineTwin}
 	})
 	env := envMap(LoadTesterEnv(run, "fd00::7"))
 	if env["DAPRBENCH_BASELINE_URL"] != "http://bench-baseline:3000/test" || env["DAPRBENCH_PROFILE_SERVER_URL"] != "http://[fd00::7]:3000/daprd" {

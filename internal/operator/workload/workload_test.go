@@ -169,7 +169,9 @@ func TestLoadTesterEnv(t *testing.T) {
 		},
 		{
 			name: "a twin baseline: its Service",
-			run:  newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.BaselineTarget = perfv1alpha1.BaselineTwin }),
+			run: newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+				s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{BaselineTarget: perfv1alpha1.BaselineTwin}
+			}),
 			want: map[string]string{"DAPRBENCH_BASELINE_URL": "http://bench-baseline:3000/test"},
 		},
 		{
@@ -490,9 +492,11 @@ func TestKnownAnswerDelayReachesTheTargetOnly(t *testing.T) {
 	}
 	// Where Dapr marks nothing the app could tell apart, the knob would silently do nothing.
 	for name, mutate := range map[string]func(*perfv1alpha1.PerfRunSpec){
-		"actors":     func(s *perfv1alpha1.PerfRunSpec) { s.Scenario = perfv1alpha1.ScenarioActorActivation },
-		"four paths": func(s *perfv1alpha1.PerfRunSpec) { s.InvocationPaths = perfv1alpha1.PathsFour },
-		"gRPC app":   func(s *perfv1alpha1.PerfRunSpec) { s.Protocol.App = perfv1alpha1.ProtocolGRPC },
+		"actors": func(s *perfv1alpha1.PerfRunSpec) { s.Scenario = perfv1alpha1.ScenarioActorActivation },
+		"four paths": func(s *perfv1alpha1.PerfRunSpec) {
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
+		},
+		"gRPC app": func(s *perfv1alpha1.PerfRunSpec) { s.Protocol.App = perfv1alpha1.ProtocolGRPC },
 	} {
 		r := newRun(perfv1alpha1.ScenarioServiceInvocation, mutate)
 		r.Annotations = map[string]string{perfv1alpha1.AnnotationKnownAnswerDelay: "2ms"}

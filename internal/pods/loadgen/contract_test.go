@@ -40,7 +40,7 @@ import (
 // attribution lists them.
 func TestTheLoadTesterReadsAFourPathRunsPaths(t *testing.T) {
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "four", Namespace: "ns"}, Spec: perfv1alpha1.PerfRunSpec{
-		Scenario: perfv1alpha1.ScenarioServiceInvocation, InvocationPaths: perfv1alpha1.PathsFour,
+		Scenario: perfv1alpha1.ScenarioServiceInvocation, ServiceInvocation: &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour},
 		Load: perfv1alpha1.LoadSpec{QPS: 100},
 	}}
 	run.Status.TokenSecret = "four-token-x7k2p"
@@ -95,8 +95,8 @@ func TestTheLoadTesterMeasuresTheSpecsPlanInEveryMode(t *testing.T) {
 	}{
 		{"standard", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation}},
 		{"no baseline", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Baseline: &off}},
-		{"twin baseline", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, BaselineTarget: perfv1alpha1.BaselineTwin}},
-		{"four paths", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, InvocationPaths: perfv1alpha1.PathsFour}},
+		{"twin baseline", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, ServiceInvocation: &perfv1alpha1.ServiceInvocationSpec{BaselineTarget: perfv1alpha1.BaselineTwin}}},
+		{"four paths", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, ServiceInvocation: &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}}},
 		{"variants", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Variants: []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}, {Name: "c"}}}},
 		{"variants, no baseline", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Baseline: &off, Variants: []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}}}},
 		{"without Dapr", perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Dapr: perfv1alpha1.DaprSpec{Enabled: &off}}},

@@ -1,0 +1,112 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+// A scenario's own settings sit in a sub-object of the spec named after it (serviceInvocation,
+// actors, ...), as a Pod's volume sources do: a run sets at most the one its scenario names.
+// docs/architecture.md says how to add a scenario.
+
+// Scenario names what a PerfRun measures.
+// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation
+type Scenario string
+
+const (
+	// ScenarioServiceInvocation measures HTTP service invocation through two sidecars
+	// (caller daprd -> target daprd -> app), optionally against a sidecar-free baseline.
+	ScenarioServiceInvocation Scenario = "ServiceInvocation"
+	// ScenarioActorActivation calls a fresh actor id on every request, so every call activates an actor.
+	ScenarioActorActivation Scenario = "ActorActivation"
+)
+
+// ServiceInvocationSpec configures ServiceInvocation.
+type ServiceInvocationSpec struct {
+	// paths is which paths the run measures. Standard (the default): the baseline (direct,
+	// no sidecar) and the Dapr path (both sidecars). FourPaths adds the two one-sidecar paths
+	// and splits what Dapr adds between the sidecars (status.result.attribution):
+	//   - client sidecar only: the load tester's daprd invokes the app as a non-Dapr HTTP
+	//     endpoint (an http:// URL as the app id, Dapr 1.11+), no sidecar on the target's
+	//     side; that hop is plain HTTP, never mTLS;
+	//   - server sidecar only: the load tester calls the target's daprd on its pod address
+	//     (the run sets dapr.io/sidecar-listen-addresses 0.0.0.0 on the target, guarded by
+	//     the run's NetworkPolicy), which invokes its own app.
+	// Needs the baseline, no variants, HTTP at both ends and at most 3 repetitions. A
+	// cluster whose Dapr cannot invoke non-Dapr endpoints fails the run before anything
+	// runs, with reason DaprFeatureMissing.
+	// +kubebuilder:default=Standard
+	// +optional
+	Paths InvocationPaths `json:"paths,omitempty"`
+
+	// baselineTarget is what the baseline calls. SamePod (the default): the Dapr target's
+	// own pod, on its app port by pod IP — the same app process on the same node, only the
+	// two sidecars taken out of the path (daprd is not a transparent proxy, so the app port
+	// is reachable beside it; Istio's benchmark calls the same server pod on a port its
+	// sidecar does not capture). Twin: a sidecar-free copy of the target in a Deployment of
+	// its own, reached through its Service — for clusters whose NetworkPolicies let the load
+	// tester reach the app only through its sidecar; its pod may land on another node and
+	// kube-proxy's NAT is in its path.
+	// +kubebuilder:default=SamePod
+	// +optional
+	BaselineTarget BaselineTarget `json:"baselineTarget,omitempty"`
+}
+
+// InvocationPaths is which paths a ServiceInvocation run measures.
+// +kubebuilder:validation:Enum=Standard;FourPaths
+type InvocationPaths string
+
+const (
+	// PathsStandard measures the baseline and the Dapr path.
+	PathsStandard InvocationPaths = "Standard"
+	// PathsFour also measures the client-sidecar-only and server-sidecar-only paths.
+	PathsFour InvocationPaths = "FourPaths"
+)
+
+// BaselineTarget is what the baseline path calls.
+// +kubebuilder:validation:Enum=SamePod;Twin
+type BaselineTarget string
+
+const (
+	// BaselineSamePod calls the Dapr target's own pod on its app port, by pod IP.
+	BaselineSamePod BaselineTarget = "SamePod"
+	// BaselineTwin calls a sidecar-free twin Deployment through its Service.
+	BaselineTwin BaselineTarget = "Twin"
+)
+
+// ActorsSpec configures ActorActivation.
+type ActorsSpec struct {
+	// actorType is the actor type the target app hosts and the load tester calls. Empty (the
+	// default): PerfActor-<run uid>-<generation>, unique, so Dapr's placement never spreads a
+	// run's calls over the targets of other runs (or of its own earlier generations) that
+	// host the same type. Two runs of a namespace cannot use one explicit type at once.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_.-]*$`
+	// +optional
+	ActorType string `json:"actorType,omitempty"`
+
+	// method is the actor method called on every request.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_.-]*$`
+	// +kubebuilder:default=activate
+	// +optional
+	Method string `json:"method,omitempty"`
+
+	// stateStore names an existing actor state store Component in the run's namespace.
+	// When empty the operator creates an in-memory one (state.in-memory) for the run.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +optional
+	StateStore string `json:"stateStore,omitempty"`
+}
