@@ -321,10 +321,17 @@ image-archive: ## Build the one image (manager, loadtester, perfapp, kubectl-dap
 cluster-image: image-archive ## Import the image into the local cluster's containerd.
 	$(LOCAL_CLUSTER) import $(IMAGE_ARCHIVE)
 
+# The Redis a State run deploys here: Debian's redis-server packed as an image (the operator
+# is installed with redisImage=$(REDIS_IMG)).
+REDIS_IMG ?= daprbench-redis:debian
+.PHONY: cluster-redis
+cluster-redis: cluster-up ## Pack Debian's redis-server (installed when missing) as an image and import it into the local cluster.
+	MKIMAGE=$(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/mkimage hack/local-cluster/redis-image.sh $(REDIS_IMG) $(LOCAL_CACHE)/redis
+
 # The three-node specs (label multinode) need NODES=3: test-e2e-multinode runs them.
 E2E_LABELS ?= !multinode
-test-e2e: cluster-dapr cluster-prometheus cluster-image helm ## End-to-end suite on the local cluster with real Dapr, the operator installed by its Helm chart (reuses the cluster when up).
-	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) \
+test-e2e: cluster-dapr cluster-prometheus cluster-image cluster-redis helm ## End-to-end suite on the local cluster with real Dapr, the operator installed by its Helm chart (reuses the cluster when up).
+	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) REDIS_IMG=$(REDIS_IMG) DAPR_VERSION=$(DAPR_VERSION) \
 	go test -tags e2e ./test/e2e/ -count=1 -timeout 45m -v -ginkgo.v -ginkgo.label-filter='$(E2E_LABELS)'
 
 .PHONY: test-argocd

@@ -26,7 +26,9 @@ limitations under the License.
 //	  -digest-file dist/image.digest -entrypoint /manager 'dist/manager_{os}_{arch}*/manager' ...
 //
 // With -platforms, {os} and {arch} in a binary's path stand for each platform's, and the path
-// may be a glob that matches exactly one file (GoReleaser's dist/<id>_linux_amd64_v1/).
+// may be a glob that matches exactly one file (GoReleaser's dist/<id>_linux_amd64_v1/). A file
+// given as SRC=DEST goes to DEST instead of the root (a dynamically linked binary and its
+// libraries: hack/local-cluster/redis-image.sh).
 package main
 
 import (
@@ -109,7 +111,11 @@ func run(o options) error {
 		return err
 	}
 	if o.entrypoint == "" {
-		o.entrypoint = "/" + filepath.Base(o.binaries[0])
+		_, dest, placed := strings.Cut(o.binaries[0], "=")
+		if !placed {
+			dest = filepath.Base(o.binaries[0])
+		}
+		o.entrypoint = "/" + strings.TrimPrefix(dest, "/")
 	}
 	if len(o.platforms) == 0 {
 		// One linux/amd64 image with Docker media types: what the local cluster imports.
@@ -212,7 +218,9 @@ func image(o options, osName, arch string, binaries []string, oci bool) (v1.Imag
 	if err != nil {
 		return nil, err
 	}
-	cfg := v1.Config{Entrypoint: []string{o.entrypoint}, User: "65532:65532"}
+	// PATH as distroless sets it: a pod's command may name a binary rather than its path.
+	cfg := v1.Config{Entrypoint: []string{o.entrypoint}, User: "65532:65532",
+		Env: []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}}
 	if len(o.labels) > 0 {
 		cfg.Labels = o.labels
 	}
@@ -256,6 +264,19 @@ var baseFiles = []struct {
 
 // binariesTar puts each binary at the image root, executable, owned by root, beside the
 // base files.
+// writeParents writes the directories above a file's path that no earlier entry made.
+func writeParents(tw *tar.Writer, path string, made map[string]bool) error {
+	dir := filepath.Dir(path)
+	if dir == "." || made[dir] {
+		return nil
+	}
+	if err := writeParents(tw, dir, made); err != nil {
+		return err
+	}
+	made[dir] = true
+	return tw.WriteHeader(&tar.Header{Name: dir + "/", Mode: 0o755, Typeflag: tar.TypeDir, ModTime: time.Unix(0, 0)})
+}
+
 func binariesTar(binaries []string) ([]byte, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
@@ -279,12 +300,24 @@ func binariesTar(binaries []string) ([]byte, error) {
 			return nil, err
 		}
 	}
+	madeDirs := map[string]bool{}
 	for _, b := range binaries {
-		data, err := os.ReadFile(b)
+		// SRC=DEST puts a file at DEST (with its parent directories), e.g. a shared library
+		// of a dynamically linked binary at the path its loader looks for it; a plain path
+		// goes to the root.
+		src, dest, placed := strings.Cut(b, "=")
+		if !placed {
+			dest = filepath.Base(b)
+		}
+		dest = strings.TrimPrefix(filepath.Clean(dest), "/")
+		if err := writeParents(tw, dest, madeDirs); err != nil {
+			return nil, err
+		}
+		data, err := os.ReadFile(src)
 		if err != nil {
 			return nil, err
 		}
-		hdr := &tar.Header{Name: filepath.Base(b), Mode: 0o755, Size: int64(len(data)), ModTime: time.Unix(0, 0), Typeflag: tar.TypeReg}
+		hdr := &tar.Header{Name: dest, Mode: 0o755, Size: int64(len(data)), ModTime: time.Unix(0, 0), Typeflag: tar.TypeReg}
 		if err := tw.WriteHeader(hdr); err != nil {
 			return nil, err
 		}
