@@ -230,7 +230,7 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 		}
 	}
 
-	failedWith(preflight("no-endpoints", perfv1alpha1.PathsFour), "httpendpoints.dapr.io", "invocationPaths Standard")
+	failedWith(preflight("no-endpoints", perfv1alpha1.PathsFour), "httpendpoints.dapr.io", "serviceInvocation.paths Standard")
 	standard := preflight("standard", perfv1alpha1.PathsStandard)
 	if ready := meta.FindStatusCondition(standard.Status.Conditions, perfv1alpha1.ConditionDaprReady); ready == nil || ready.Reason != perfv1alpha1.ReasonDaprFound {
 		t.Errorf("a standard run did not pass the preflight of a cluster that can run it: %+v", standard.Status.Conditions)

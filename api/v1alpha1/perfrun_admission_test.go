@@ -68,6 +68,8 @@ func unset(path string) func(map[string]any) {
 
 var actors = set("scenario", "ActorActivation")
 
+var state = set("scenario", "State")
+
 // variants returns an edit that sets spec.variants to variants of these names.
 func variants(names ...string) func(map[string]any) {
 	var vs []any
@@ -170,6 +172,17 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("protocol unknown", []string{"spec.protocol.caller", "Unsupported value", "GRPC"}, set("protocol.caller", "QUIC")),
 		Entry("actors over gRPC", []string{"spec", "ActorActivation is measured over HTTP"}, actors, set("protocol.app", "GRPC")),
 		Entry("variants on actors", []string{"spec", "variants compare sidecars"}, actors, variants("a", "b")),
+		Entry("state settings on invocation", []string{"spec", "state may only be set when scenario is State"}, set("state.keys", int64(10))),
+		Entry("invocation settings on state", []string{"spec", "serviceInvocation may only be set when scenario is ServiceInvocation"},
+			state, set("serviceInvocation.baselineTarget", "Twin")),
+		Entry("state with a gRPC app", []string{"spec", "State has no app"}, state, set("protocol.app", "GRPC")),
+		Entry("state without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, state, set("dapr.enabled", false)),
+		Entry("profiling a State run", []string{"spec", "a State run has no target"}, state, set("profiling", map[string]any{})),
+		Entry("state with no keys", []string{"spec.state.keys", "greater than or equal to 1"}, state, set("state.keys", int64(0))),
+		Entry("state operation unknown", []string{"spec.state.operation", "Unsupported value"}, state, set("state.operation", "Delete")),
+		Entry("state component not a name", []string{"spec.state.component", "should match"}, state, set("state.component", "Orders_DB")),
+		Entry("added-latency threshold on a named component without a baseline", []string{"spec", "need added latency"},
+			state, set("state.component", "orders"), set("thresholds.maxAddedP90", "2ms")),
 		Entry("variants without Dapr", []string{"spec", "variants compare sidecars"}, set("dapr.enabled", false), set("baseline", false), variants("a")),
 		Entry("more than four variants", []string{"spec.variants", "must have at most 4 items"}, variants("a", "b", "c", "d", "e")),
 		Entry("variant names repeat", []string{"spec.variants[1]", "Duplicate value"}, variants("a", "a")),
@@ -381,13 +394,16 @@ var _ = Describe("PerfRun admission", func() {
 	// and one a second longer admitted.
 	It("holds admission's timeout arithmetic to the measured plan in every mode", func() {
 		admitted := 0
-		for _, scenario := range []string{"ServiceInvocation", "ActorActivation"} {
+		for _, scenario := range []string{"ServiceInvocation", "ActorActivation", "State", "State on a Component"} {
 			for _, dapr := range []any{nil, false} {
 				for _, baseline := range []any{nil, true, false} {
 					for _, vs := range [][]string{nil, {"a", "b"}} {
 						for _, paths := range []string{"", "FourPaths"} {
-							edits := []func(map[string]any){set("scenario", scenario), set("load.duration", "60s"),
+							edits := []func(map[string]any){set("scenario", strings.TrimSuffix(scenario, " on a Component")), set("load.duration", "60s"),
 								set("load.warmup", "10s"), set("load.repetitions", int64(2))}
+							if strings.HasSuffix(scenario, " on a Component") {
+								edits = append(edits, set("state.component", "orders"))
+							}
 							if dapr != nil {
 								edits = append(edits, set("dapr.enabled", dapr))
 							}
@@ -513,6 +529,21 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(literal).To(Equal(ptr.To("{}")))
 		Expect(run.Spec.ActorSettings()).To(Equal(perfv1alpha1.ActorsSpec{Method: "activate"}))
 		Expect(run.ActorType()).To(MatchRegexp(`^PerfActor-[0-9a-f]{8}-1$`), "a type of the run's own, unique per uid and generation")
+	})
+
+	It("accepts a minimal State run and resolves its defaults", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "minimal-state", Namespace: "default"},
+			Spec:       perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioState, Load: perfv1alpha1.LoadSpec{QPS: 1000}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		Expect(run.Spec.BaselineEnabled()).To(BeTrue(), "the run deploys the store, so its baseline can call it")
+		Expect(run.Spec.PathNames()).To(Equal([]string{"baseline", "dapr"}))
+		n, _ := run.Spec.Body()
+		Expect(n).To(Equal(1024))
+		Expect(run.Spec.StateSettings()).To(Equal(perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateGet, Keys: 1000}))
+		run.Spec.State = &perfv1alpha1.StateSpec{Component: "orders"}
+		Expect(run.Spec.BaselineEnabled()).To(BeFalse(), "a named Component's store is measured through Dapr alone unless asked")
 	})
 
 	It("accepts every sample in config/samples (server-side dry-run)", func() {

@@ -106,6 +106,12 @@ const (
 	ReasonDaprFeatureMissing = "DaprFeatureMissing"
 	// ReasonStateStoreNotFound: spec.actors.stateStore names a Component that does not exist.
 	ReasonStateStoreNotFound = "StateStoreNotFound"
+	// ReasonComponentNotFound: spec.state.component names no state store Component of the
+	// run's namespace.
+	ReasonComponentNotFound = "ComponentNotFound"
+	// ReasonBaselineImpossible: a State run's baseline cannot call the named Component's
+	// store directly (not state.redis, a password, or a redisHost that is not a plain value).
+	ReasonBaselineImpossible = "BaselineImpossible"
 
 	// ReasonProvisioning: the workloads are being created or are not Available yet.
 	ReasonProvisioning = "Provisioning"

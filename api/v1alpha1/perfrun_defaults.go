@@ -33,6 +33,8 @@ const (
 	DefaultInvocationPayloadBytes = 1024
 	// DefaultActorPayload is the body of Dapr's published actor test.
 	DefaultActorPayload = "{}"
+	// DefaultStateKeys is how many keys a State run spreads its requests over.
+	DefaultStateKeys = 1000
 	// DefaultActorType starts the actor type a run hosts when spec.actors.actorType is
 	// empty (see PerfRun.ActorType); DefaultActorMethod is the method called.
 	DefaultActorType   = "PerfActor"
@@ -66,7 +68,13 @@ func (s *PerfRunSpec) BaselineEnabled() bool {
 	if s.Baseline != nil {
 		return *s.Baseline
 	}
-	return s.Scenario == ScenarioServiceInvocation && s.DaprEnabled()
+	switch s.Scenario {
+	case ScenarioServiceInvocation:
+		return s.DaprEnabled()
+	case ScenarioState:
+		return s.StateSettings().Component == "" // a store the run deploys, whose address it knows
+	}
+	return false
 }
 
 // Paths is the number of paths measured per repetition: the baseline, if any, every
@@ -105,6 +113,21 @@ func (s *PerfRunSpec) InvocationSettings() ServiceInvocationSpec {
 		}
 	}
 	return i
+}
+
+// StateSettings returns spec.state with defaults filled in.
+func (s *PerfRunSpec) StateSettings() StateSpec {
+	st := StateSpec{Operation: StateGet, Keys: DefaultStateKeys}
+	if s.State != nil {
+		if s.State.Operation != "" {
+			st.Operation = s.State.Operation
+		}
+		if s.State.Keys > 0 {
+			st.Keys = s.State.Keys
+		}
+		st.Component = s.State.Component
+	}
+	return st
 }
 
 // ActorSettings returns spec.actors with defaults filled in.

@@ -21,7 +21,7 @@ package v1alpha1
 // docs/architecture.md says how to add a scenario.
 
 // Scenario names what a PerfRun measures.
-// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation
+// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation;State
 type Scenario string
 
 const (
@@ -30,6 +30,9 @@ const (
 	ScenarioServiceInvocation Scenario = "ServiceInvocation"
 	// ScenarioActorActivation calls a fresh actor id on every request, so every call activates an actor.
 	ScenarioActorActivation Scenario = "ActorActivation"
+	// ScenarioState gets or saves keys through the load tester's own daprd's state API, against
+	// a real store; the baseline does the same with the store's own client from the same pod.
+	ScenarioState Scenario = "State"
 )
 
 // ServiceInvocationSpec configures ServiceInvocation.
@@ -110,3 +113,41 @@ type ActorsSpec struct {
 	// +optional
 	StateStore string `json:"stateStore,omitempty"`
 }
+
+// StateSpec configures State.
+type StateSpec struct {
+	// operation is what every request does: Get (the default, Dapr's suite's state_get) reads
+	// one key, Save writes one key with the body as its value. Before the warm-up the load
+	// tester writes every key once through each path, so a Get always finds its key.
+	// +kubebuilder:default=Get
+	// +optional
+	Operation StateOperation `json:"operation,omitempty"`
+
+	// keys is how many distinct keys the load spreads over; each request's key is drawn
+	// uniformly at random, so no key is hot by accident.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100000
+	// +kubebuilder:default=1000
+	// +optional
+	Keys int32 `json:"keys,omitempty"`
+
+	// component names an existing state store Component in the run's namespace: the user's
+	// own store. Empty (the default): the run deploys Redis (the operator's --redis-image)
+	// and a state.redis Component for it, owns both and removes them with the run. With a
+	// named Component the baseline is off unless set: it needs a state.redis Component whose
+	// redisHost is a plain value (the load tester then calls that Redis directly); any other
+	// fails the run before the load with reason BaselineImpossible.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +optional
+	Component string `json:"component,omitempty"`
+}
+
+// StateOperation is what a State run's request does.
+// +kubebuilder:validation:Enum=Get;Save
+type StateOperation string
+
+const (
+	StateGet  StateOperation = "Get"
+	StateSave StateOperation = "Save"
+)

@@ -199,6 +199,13 @@ type Environment struct {
 	// (spec.serviceInvocation.baselineTarget SamePod), or the sidecar-free twin's.
 	// +optional
 	BaselinePod string `json:"baselinePod,omitempty"`
+	// store is the state store a State run measured: its Component and type, and the address
+	// its baseline called directly (host:port), e.g. "run-state (state.redis) at run-store:6379".
+	// +optional
+	Store string `json:"store,omitempty"`
+	// storeAddress is the host:port the State baseline called with the store's own client.
+	// +optional
+	StoreAddress string `json:"storeAddress,omitempty"`
 	// sameNode is whether the load tester shared the target's node.
 	// +optional
 	SameNode *bool `json:"sameNode,omitempty"`
@@ -739,6 +746,9 @@ type ResourceUsage struct {
 	// baselineApp is the sidecar-free twin of the target.
 	// +optional
 	BaselineApp *RoleUsage `json:"baselineApp,omitempty"`
+	// store is the state store a State run deployed (none for a Component the run only names).
+	// +optional
+	Store *RoleUsage `json:"store,omitempty"`
 	// controlPlane is Dapr's control plane, per component (operator, sentry, placement, ...).
 	// +listType=map
 	// +listMapKey=component

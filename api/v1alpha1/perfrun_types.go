@@ -61,14 +61,16 @@ type LogLevel string
 // PerfRunSpec declares one benchmark.
 // +kubebuilder:validation:XValidation:rule="!has(self.actors) || self.scenario == 'ActorActivation'",message="actors may only be set when scenario is ActorActivation"
 // +kubebuilder:validation:XValidation:rule="!has(self.serviceInvocation) || self.scenario == 'ServiceInvocation'",message="serviceInvocation may only be set when scenario is ServiceInvocation"
-// +kubebuilder:validation:XValidation:rule="!has(self.baseline) || !self.baseline || self.scenario == 'ServiceInvocation'",message="baseline cannot be true for ActorActivation: an actor cannot be called without a sidecar"
-// +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: actors only exist behind a sidecar"
+// +kubebuilder:validation:XValidation:rule="!has(self.state) || self.scenario == 'State'",message="state may only be set when scenario is State"
+// +kubebuilder:validation:XValidation:rule="!has(self.profiling) || self.scenario != 'State'",message="profiling profiles the target's daprd, and a State run has no target: the load tester's own daprd calls the store"
+// +kubebuilder:validation:XValidation:rule="!has(self.baseline) || !self.baseline || self.scenario != 'ActorActivation'",message="baseline cannot be true for ActorActivation: an actor cannot be called without a sidecar"
+// +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: actors and Dapr's state API only exist behind a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || !has(self.baseline) || !self.baseline",message="baseline cannot be true with dapr.enabled=false: the direct path is then the result itself"
-// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled))",message="thresholds.maxAddedP90/maxAddedP99 need added latency: a ServiceInvocation run through Dapr with baseline on"
-// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"
-// +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (self.scenario == 'ServiceInvocation' && (!has(self.baseline) || self.baseline) && (!has(self.dapr.enabled) || self.dapr.enabled) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0)) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
+// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || (self.scenario != 'ActorActivation' && (!has(self.dapr.enabled) || self.dapr.enabled) && (has(self.baseline) ? self.baseline : ((self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)) || (self.scenario == 'State' && !(has(self.state) && has(self.state.component))))))",message="thresholds.maxAddedP90/maxAddedP99 need added latency: a ServiceInvocation or State run through Dapr with the baseline on"
+// +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + ((has(self.baseline) ? self.baseline : ((self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)) || (self.scenario == 'State' && !(has(self.state) && has(self.state.component))))) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"
+// +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + ((has(self.baseline) ? self.baseline : ((self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)) || (self.scenario == 'State' && !(has(self.state) && has(self.state.component))))) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0)) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar: they cannot be set with dapr.enabled=false"
-// +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP: protocol.caller and protocol.app must be HTTP"
+// +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((self.scenario == 'State' || !has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP (protocol.caller and protocol.app HTTP), and State has no app (protocol.app HTTP, its default)"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled))",message="variants compare sidecars: they need scenario ServiceInvocation with dapr.enabled"
 // +kubebuilder:validation:XValidation:rule="!has(self.loadTester) || !has(self.loadTester.replicas) || (self.loadTester.replicas <= self.load.qps && self.loadTester.replicas <= (has(self.load.connections) ? self.load.connections : 16))",message="loadTester.replicas must not exceed load.connections nor load.qps: every load-tester pod needs a connection and a share of the rate"
 // +kubebuilder:validation:XValidation:rule="!(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled) && (!has(self.baseline) || self.baseline) && !has(self.variants))",message="serviceInvocation.paths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants"
@@ -83,7 +85,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths')",message="profiling cannot be combined with serviceInvocation.paths FourPaths: the server-only path opens the target's daprd on its pod address, and daprd binds its profiler, which asks for no token, wherever its API listens"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || (has(self.profiling.seconds) ? self.profiling.seconds : 10) + 4 <= ((has(self.load.repetitions) ? self.load.repetitions : 3) == 1 && (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) >= 60 ? (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) / 2 : (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60))",message="profiling.seconds must leave 2s of the profiled phase on each side of its window (the phase's edges, where load ramps, are not measured): at most load.duration − 4s, or half of it less 4s with one repetition of 60s or more (measured in two halves)"
 type PerfRunSpec struct {
-	// scenario is what is measured: ServiceInvocation or ActorActivation.
+	// scenario is what is measured: ServiceInvocation, ActorActivation or State.
 	// +required
 	Scenario Scenario `json:"scenario"`
 
@@ -93,8 +95,9 @@ type PerfRunSpec struct {
 
 	// baseline also measures the path without sidecars and reports added latency (Dapr
 	// minus baseline, per percentile). When unset: true for ServiceInvocation with Dapr
-	// enabled, false otherwise. ActorActivation refuses true: an actor cannot be called
-	// without a sidecar.
+	// enabled and for State on a store the run deploys, false otherwise. ActorActivation
+	// refuses true: an actor cannot be called without a sidecar. A State baseline calls the
+	// store with its own Go client from the load tester's pod.
 	// +optional
 	Baseline *bool `json:"baseline,omitempty"`
 
@@ -132,6 +135,11 @@ type PerfRunSpec struct {
 	// When unset the defaults of each field below apply.
 	// +optional
 	Actors *ActorsSpec `json:"actors,omitempty"`
+
+	// state configures State; only allowed with that scenario.
+	// When unset the defaults of each field below apply.
+	// +optional
+	State *StateSpec `json:"state,omitempty"`
 
 	// target customises the target app's pods (and its baseline twin's).
 	// +optional

@@ -61,6 +61,7 @@ func parseFlags() (managerFlags, zap.Options) {
 	flag.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
 	flag.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so only one manager of several replicas works")
 	flag.StringVar(&f.opts.Image, "image", envOr("DAPRBENCH_IMAGE", "daprbench:dev"), "image of the load tester and target app, unless a PerfRun overrides it [DAPRBENCH_IMAGE]")
+	flag.StringVar(&f.opts.RedisImage, "redis-image", envOr("DAPRBENCH_REDIS_IMAGE", workload.DefaultRedisImage), "image of the Redis a State run deploys as its store (runs cannot choose it) [DAPRBENCH_REDIS_IMAGE]")
 	flag.StringVar(&f.opts.PullPolicy, "image-pull-policy", envOr("DAPRBENCH_IMAGE_PULL_POLICY", "IfNotPresent"), "pull policy of the run's containers [DAPRBENCH_IMAGE_PULL_POLICY]")
 	flag.StringVar(&f.imagePullSecrets, "image-pull-secrets", envOr("DAPRBENCH_IMAGE_PULL_SECRETS", ""),
 		"comma-separated Secrets the run's pods pull their images with (each must exist in the run's namespace) [DAPRBENCH_IMAGE_PULL_SECRETS]")

@@ -27,6 +27,7 @@ import (
 )
 
 //go:embed perf_v1alpha1_perfrun_invocation.yaml perf_v1alpha1_perfrun_invocation_perfsuite.yaml perf_v1alpha1_perfrun_actors.yaml
+//go:embed perf_v1alpha1_perfrun_state_perfsuite.yaml
 var files embed.FS
 
 // Published is one figure Dapr published for a preset's setting. Figure names the result's
@@ -59,6 +60,11 @@ var Presets = []Preset{
 		Title:  "Dapr's published actor-activation setting: 500 rps, a fresh actor id per call, mTLS, sampling 0.1",
 		Source: "Dapr v1.0 performance figures (3 nodes of 4 cores)",
 		Rows:   []Published{{"latency p90", "3ms"}, {"latency p99", "6.2ms"}}},
+	{Name: "state-perf-suite", File: "perf_v1alpha1_perfrun_state_perfsuite.yaml",
+		Title: "Dapr's perf-suite state get over HTTP (dapr/dapr tests/perf, v1.17): 1000 qps, 16 connections, 1 KiB, " +
+			"4 vCPU sidecar limit, gate p90 <= 2 ms; Dapr's figure is the whole call (its baseline is a no-op target)",
+		Source: "Dapr v1.17 perf suite report",
+		Rows:   []Published{{"latency p50", "0.73ms"}}},
 }
 
 // Lookup is the preset of name.

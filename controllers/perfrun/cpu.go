@@ -39,7 +39,7 @@ func (r *Reconciler) sampleCounters(ctx context.Context, s *runScope, testers []
 	if r.Counters == nil {
 		return
 	}
-	targets, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline)
+	targets, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline, workload.RoleStore)
 	if err != nil {
 		return
 	}

@@ -39,7 +39,7 @@ func (r *Reconciler) observeDisturbances(ctx context.Context, s *runScope, teste
 	if !ok || since.IsZero() {
 		return
 	}
-	own, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline, workload.RoleLoadTester)
+	own, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline, workload.RoleStore, workload.RoleLoadTester)
 	if err != nil {
 		log.FromContext(ctx).Info("Cannot list the run's pods for disturbances", "error", err.Error())
 		return

@@ -43,14 +43,14 @@ func (r *Reconciler) fourPathsRefusal(run *perfv1alpha1.PerfRun, daprVersion str
 	if !run.Spec.FourPaths() {
 		return "", nil
 	}
-	const need = "spec.invocationPaths FourPaths measures the client-sidecar-only path through Dapr's invocation of non-Dapr endpoints (Dapr 1.11+)"
+	const need = "spec.serviceInvocation.paths FourPaths measures the client-sidecar-only path through Dapr's invocation of non-Dapr endpoints (Dapr 1.11+)"
 	if ok, known := diagnose.AtLeast(daprVersion, 1, 11); known && !ok {
-		return fmt.Sprintf("%s, but the control plane is Dapr %s: upgrade Dapr, or set invocationPaths Standard", need, daprVersion), nil
+		return fmt.Sprintf("%s, but the control plane is Dapr %s: upgrade Dapr, or set serviceInvocation.paths Standard", need, daprVersion), nil
 	}
 	_, err := r.RESTMapper().RESTMapping(httpEndpointGVK.GroupKind(), httpEndpointGVK.Version)
 	if meta.IsNoMatchError(err) {
 		return need + ", but this cluster does not serve httpendpoints.dapr.io (installed with that feature): " +
-			"install Dapr 1.11 or later with its CRDs, or set invocationPaths Standard", nil
+			"install Dapr 1.11 or later with its CRDs, or set serviceInvocation.paths Standard", nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("discovering %s: %w", httpEndpointGVK.GroupKind(), err)

@@ -50,9 +50,8 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 	}
 	// The target pod's IP: a same-pod baseline calls it, so does a four-path run's
 	// server-only path, and the load tester takes the target daprd's profile there.
-	samePod := run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled()
 	targetIP := ""
-	if samePod || run.Spec.FourPaths() || (run.Spec.Profiling != nil && run.Spec.DaprEnabled()) {
+	if workload.NeedsTargetIP(run) {
 		targets, err := s.Pods(ctx, workload.RoleTarget)
 		if err != nil {
 			return proceed, err
@@ -63,7 +62,7 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 		}
 		targetIP = pod.Status.PodIP
 		r.recordNodes(run, targets, nil)
-		if samePod {
+		if run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled() {
 			run.Status.Environment.BaselinePod = podPlace(pod)
 		}
 	}

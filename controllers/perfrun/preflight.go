@@ -24,7 +24,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
@@ -58,7 +57,7 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 		return stopHere, nil
 	}
 	if workload.ExposesSidecar(run) && !r.NetworkPolicies {
-		markFailed(run, r.now(), perfv1alpha1.ReasonNetworkPoliciesOff, "spec.invocationPaths FourPaths opens the target's daprd "+
+		markFailed(run, r.now(), perfv1alpha1.ReasonNetworkPoliciesOff, "spec.serviceInvocation.paths FourPaths opens the target's daprd "+
 			"API (3500 and 50001) on the pod's address, guarded by the run's API token and NetworkPolicy, "+
 			"and this operator creates no NetworkPolicy (--network-policies=false, Helm value networkPolicies: false): one guard is not enough "+
 			"for an API that reads the run's components and secrets. Measure the standard paths, or ask whoever installed "+
@@ -128,7 +127,7 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 		}
 		return r.failPreflight(run, perfv1alpha1.ReasonDaprFeatureMissing, "%s", msg)
 	}
-	if reason, msg, err := r.actorRefusal(ctx, run); err != nil || reason != "" {
+	if reason, msg, err := r.scenarioRefusal(ctx, run); err != nil || reason != "" {
 		if err != nil {
 			return proceed, err
 		}
@@ -250,53 +249,6 @@ func orUnknown(s string) string {
 		return "(version unknown)"
 	}
 	return s
-}
-
-// actorTypeHost names another run's target Deployment in the namespace that hosts the
-// actor type this run names explicitly (empty: none, or the type is the run's own).
-// Finished runs count while their target stands (spec.cleanup may keep it): it is still
-// registered with placement.
-func (r *Reconciler) actorTypeHost(ctx context.Context, run *perfv1alpha1.PerfRun) (string, error) {
-	if run.Spec.Scenario != perfv1alpha1.ScenarioActorActivation || run.Spec.ActorSettings().ActorType == "" {
-		return "", nil
-	}
-	var targets appsv1.DeploymentList
-	if err := r.List(ctx, &targets, client.InNamespace(run.Namespace), client.HasLabels{workload.LabelRun}); err != nil {
-		return "", err
-	}
-	for i := range targets.Items {
-		d := &targets.Items[i]
-		if d.Annotations[workload.AnnotationActorType] == run.ActorType() && !metav1.IsControlledBy(d, run) {
-			return fmt.Sprintf("Deployment %s (run %s)", d.Name, d.Labels[workload.LabelRun]), nil
-		}
-	}
-	return "", nil
-}
-
-// actorRefusal says why an actor run cannot measure here: the state store it names is
-// missing, or another run's target hosts the actor type it names. Empty reason: none.
-func (r *Reconciler) actorRefusal(ctx context.Context, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
-	if run.Spec.Scenario != perfv1alpha1.ScenarioActorActivation {
-		return "", "", nil
-	}
-	if a := run.Spec.ActorSettings(); a.StateStore != "" {
-		store := &unstructured.Unstructured{}
-		store.SetGroupVersionKind(workload.ComponentGVK)
-		err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: a.StateStore}, store)
-		if apierrors.IsNotFound(err) {
-			return perfv1alpha1.ReasonStateStoreNotFound, fmt.Sprintf("spec.actors.stateStore names Component %q, which does not exist in namespace %q: create it "+
-				"(with metadata actorStateStore: \"true\") or leave stateStore empty for an in-memory one", a.StateStore, run.Namespace), nil
-		}
-		if err != nil {
-			return "", "", err
-		}
-	}
-	host, err := r.actorTypeHost(ctx, run)
-	if err != nil || host == "" {
-		return "", "", err
-	}
-	return perfv1alpha1.ReasonActorTypeInUse, fmt.Sprintf("spec.actors.actorType %q is hosted by %s: Dapr's placement would spread this run's calls over both targets. "+
-		"Leave actorType empty (each run then gets a type of its own) or wait for that target to go", run.ActorType(), host), nil
 }
 
 // neverFits says which of the run's pods no node could ever hold (queue.NeverFits); empty

@@ -44,18 +44,8 @@ func (r *Reconciler) desiredChildren(run *perfv1alpha1.PerfRun) []client.Object 
 		for _, c := range workload.TracingConfigurations(run) {
 			objs = append(objs, c)
 		}
-		if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation && run.Spec.ActorSettings().StateStore == "" {
-			objs = append(objs, workload.StateStoreComponent(run))
-		}
 	}
-	objs = append(objs, workload.TargetService(run))
-	for _, d := range workload.TargetDeployments(run, r.Workload) {
-		objs = append(objs, d)
-	}
-	if run.Spec.BaselineTwinEnabled() {
-		objs = append(objs, workload.BaselineService(run), workload.BaselineDeployment(run, r.Workload))
-	}
-	return objs
+	return append(objs, workload.ScenarioChildren(run, r.Workload)...)
 }
 
 // provision converges the run's children with server-side apply: created when missing,

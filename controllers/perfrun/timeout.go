@@ -41,7 +41,7 @@ func (r *Reconciler) enforceTimeout(ctx context.Context, s *runScope) (stepResul
 	}
 	timeout := run.Spec.EffectiveTimeout()
 	if !run.ConditionTrue(perfv1alpha1.ConditionWorkloadsReady) {
-		pods, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline)
+		pods, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline, workload.RoleStore)
 		if err != nil {
 			return proceed, err
 		}

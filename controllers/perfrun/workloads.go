@@ -41,14 +41,7 @@ func (r *Reconciler) waitForWorkloads(ctx context.Context, s *runScope) (stepRes
 	if run.ConditionTrue(perfv1alpha1.ConditionWorkloadsReady) {
 		return proceed, nil
 	}
-	names := workload.NamesFor(run)
-	var want []string
-	for _, v := range workload.VariantTargets(run) {
-		want = append(want, v.Deployment)
-	}
-	if run.Spec.BaselineTwinEnabled() {
-		want = append(want, names.Baseline)
-	}
+	want := workload.WaitedDeployments(run)
 	var waiting []string
 	for _, name := range want {
 		d := &appsv1.Deployment{}
@@ -67,7 +60,7 @@ func (r *Reconciler) waitForWorkloads(ctx context.Context, s *runScope) (stepRes
 			waiting = append(waiting, fmt.Sprintf("%s (%d/%d available)", name, d.Status.AvailableReplicas, ptr.Deref(d.Spec.Replicas, 1)))
 		}
 	}
-	pods, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline)
+	pods, err := s.Pods(ctx, workload.RoleTarget, workload.RoleBaseline, workload.RoleStore)
 	if err != nil {
 		return proceed, err
 	}

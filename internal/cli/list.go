@@ -144,7 +144,7 @@ func column(name, description string, wideOnly bool) metav1.TableColumnDefinitio
 
 var runColumns = []metav1.TableColumnDefinition{
 	column("Name", "the run's name", false),
-	column("Scenario", "ServiceInvocation or Actors", false),
+	column("Scenario", "ServiceInvocation, ActorActivation or State", false),
 	column("QPS", "the requested rate", false),
 	column("Phase", "where the run is", false),
 	column("Added P90", "p90 latency Dapr added over the baseline", false),

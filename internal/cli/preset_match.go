@@ -66,6 +66,7 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		{"serviceInvocation.paths", string(run.InvocationSettings().Paths), string(preset.InvocationSettings().Paths)},
 		{"variants", strconv.Itoa(len(run.Variants)), strconv.Itoa(len(preset.Variants))},
 		{"actors.method", run.ActorSettings().Method, preset.ActorSettings().Method},
+		{"state.operation", string(run.StateSettings().Operation), string(preset.StateSettings().Operation)},
 	}
 	for _, s := range settings {
 		if s.run != s.set {

@@ -243,11 +243,12 @@ func TestChartValuesReachTheManager(t *testing.T) {
 	out := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf", "--show-only", "templates/deployment.yaml",
 		"--set", "image.repository=registry.example/daprbench", "--set", "image.tag=1.2.3", "--set", "usageInterval=10s",
 		"--set", "leaderElection=false", "--set-json", `extraArgs=["--poll-interval=2s"]`, "--set", "resources.limits.cpu=1",
-		"--set-json", `allowedLoadTesterImagePrefixes=["registry.example/bench","quay.io/x"]`, "--set", "preflightFit=false")
+		"--set-json", `allowedLoadTesterImagePrefixes=["registry.example/bench","quay.io/x"]`, "--set", "preflightFit=false",
+		"--set", "redisImage=registry.example/redis:7")
 	b, _ := yaml.Marshal(out["Deployment/daprbench-controller-manager"])
 	for _, want := range []string{"image: registry.example/daprbench:1.2.3", "value: registry.example/daprbench:1.2.3",
 		"--usage-interval=10s", "--poll-interval=2s", "cpu: 1\n", "namespace: perf",
-		"--allowed-load-tester-image-prefixes=registry.example/bench,quay.io/x", "--preflight-fit=false"} {
+		"--allowed-load-tester-image-prefixes=registry.example/bench,quay.io/x", "--preflight-fit=false", "--redis-image=registry.example/redis:7"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the Deployment lacks %q:\n%s", want, b)
 		}

@@ -33,6 +33,8 @@ const (
 	ClientSidecar Role = "clientSidecar"
 	LoadTester    Role = "loadTester"
 	BaselineApp   Role = "baselineApp"
+	// Store is the state store a State run deployed.
+	Store Role = "store"
 )
 
 // variantSeparator joins a role and the sidecar variant whose target pod it is.
@@ -81,7 +83,7 @@ type roleField struct {
 // dataPlaneRoles is the one list of a run's own roles, in reporting order.
 func dataPlaneRoles(u *perfv1alpha1.ResourceUsage) []roleField {
 	return []roleField{{ServerApp, &u.ServerApp}, {ServerSidecar, &u.ServerSidecar}, {ClientSidecar, &u.ClientSidecar},
-		{LoadTester, &u.LoadTester}, {BaselineApp, &u.BaselineApp}}
+		{LoadTester, &u.LoadTester}, {BaselineApp, &u.BaselineApp}, {Store, &u.Store}}
 }
 
 // EachRole calls fn for every data-plane role of u, in reporting order, with its usage
@@ -106,7 +108,7 @@ func Slot(u *perfv1alpha1.ResourceUsage, role string) *perfv1alpha1.RoleUsage {
 		return &u.ControlPlane[len(u.ControlPlane)-1].Usage
 	}
 	fields := dataPlaneRoles(u)
-	p := fields[len(fields)-1].slot // BaselineApp, for a role not in the list
+	p := &u.BaselineApp // for a role not in the list
 	for _, f := range fields {
 		if string(f.name) == role {
 			p = f.slot

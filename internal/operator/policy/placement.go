@@ -92,20 +92,24 @@ func nodeLabelKeys(w perfv1alpha1.WorkloadSpec) []string {
 	return slices.Compact(keys)
 }
 
-// StateStoreRefusal says why spec.actors.stateStore may not be used; empty when allowed or
-// unset. A store the run does not create may be a team's production store: a PerfRun-only
-// user must not be able to flood it with activations.
+// StateStoreRefusal says why the store a run names (spec.actors.stateStore,
+// spec.state.component) may not be used; empty when allowed or unset. A store the run does
+// not create may be a team's production store: a PerfRun-only user must not be able to flood
+// it with activations or writes.
 func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
-	if run.Spec.Scenario != perfv1alpha1.ScenarioActorActivation {
-		return ""
+	var store, field, instead string
+	switch run.Spec.Scenario {
+	case perfv1alpha1.ScenarioActorActivation:
+		store, field, instead = run.Spec.ActorSettings().StateStore, "spec.actors.stateStore", "the in-memory store the run creates"
+	case perfv1alpha1.ScenarioState:
+		store, field, instead = run.Spec.StateSettings().Component, "spec.state.component", "the Redis the run deploys"
 	}
-	store := run.Spec.ActorSettings().StateStore
 	if store == "" || slices.Contains(p.AllowedStateStores, store) {
 		return ""
 	}
-	return fmt.Sprintf("spec.actors.stateStore %q is not a store runs may write (allowed: %s): leave it empty for the in-memory "+
-		"store the run creates, or ask whoever installed daprbench to list it (--allowed-state-stores, Helm value allowedStateStores)",
-		store, listOr(p.AllowedStateStores, "none"))
+	return fmt.Sprintf("%s %q is not a store runs may write (allowed: %s): leave it empty for %s, "+
+		"or ask whoever installed daprbench to list it (--allowed-state-stores, Helm value allowedStateStores)",
+		field, store, listOr(p.AllowedStateStores, "none"), instead)
 }
 
 func listOr(items []string, none string) string {

@@ -49,6 +49,8 @@ func Classify(component workload.Role, container string) (roles.Role, bool) {
 		return roles.LoadTester, true
 	case workload.RoleBaseline:
 		return roles.BaselineApp, true
+	case workload.RoleStore:
+		return roles.Store, true
 	}
 	return "", false
 }

@@ -39,23 +39,10 @@ type PodDemand struct {
 	WithTarget bool
 }
 
-// PodDemands is what each of the run's pods will request: every variant's target, the twin
-// baseline, and one load-tester pod, each built as provisioning builds it.
+// PodDemands is what each of the run's pods will request: its scenario's (every variant's
+// target, the twin baseline, a store) and one load-tester pod, each built as provisioning builds it.
 func PodDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
-	var out []PodDemand
-	for i, d := range TargetDeployments(run, o) {
-		pod := "target"
-		if targets := VariantTargets(run); len(targets) > 1 {
-			pod = "target of variant " + targets[i].Spec.Name
-		}
-		out = append(out, PodDemand{Pod: pod, Field: "spec.target.resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
-			Requests: podRequests(&d.Spec.Template.Spec, d.Spec.Template.Annotations), Target: true, Daprd: injected(d.Spec.Template.Annotations)})
-	}
-	if run.Spec.BaselineTwinEnabled() {
-		d := BaselineDeployment(run, o)
-		out = append(out, PodDemand{Pod: "baseline twin", Field: "spec.target.resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
-			Requests: podRequests(&d.Spec.Template.Spec, d.Spec.Template.Annotations), Daprd: injected(d.Spec.Template.Annotations)})
-	}
+	out := sideOf(run).demands(run, o)
 	job := LoadTesterJob(run, o, "")
 	out = append(out, PodDemand{Pod: "load tester", Field: "spec.loadTester.resources", NodeSelector: job.Spec.Template.Spec.NodeSelector,
 		Requests: podRequests(&job.Spec.Template.Spec, job.Spec.Template.Annotations), Daprd: injected(job.Spec.Template.Annotations),

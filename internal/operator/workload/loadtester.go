@@ -21,7 +21,6 @@ import (
 	"math"
 	"net"
 	"strconv"
-	"strings"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -135,7 +134,7 @@ func LoadTesterGroupService(run *perfv1alpha1.PerfRun) *corev1.Service {
 // LoadTesterEnv passes the load parameters as the DAPRBENCH_* variables cmd/loadtester reads
 // (their names from internal/contract/loadsettings, which the load tester takes its flags from).
 // targetIP is the Dapr target pod's IP: the baseline calls it (the same pod,
-// spec.baselineTarget SamePod; a Twin baseline calls the twin's Service), and so do a
+// spec.serviceInvocation.baselineTarget SamePod; a Twin baseline calls the twin's Service), and so do a
 // four-path run's server-only path and the capture of its daprd's profile (spec.profiling).
 func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	spec := run.Spec
@@ -156,47 +155,8 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	} else {
 		env = append(env, setting(ls.PayloadBytes, strconv.Itoa(n)))
 	}
-	sidecar := fmt.Sprintf("http://localhost:%d", SidecarHTTPPort)
-	grpcCaller := spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC
-	direct := func(host string) string {
-		if grpcCaller {
-			return fmt.Sprintf("grpc://%s/%s", net.JoinHostPort(host, strconv.Itoa(AppGRPCPort)), InvokeMethod)
-		}
-		return fmt.Sprintf("http://%s/%s", net.JoinHostPort(host, strconv.Itoa(AppPort)), InvokeMethod)
-	}
-	viaDapr := func(appID string) string {
-		if grpcCaller {
-			return fmt.Sprintf("dapr-grpc://localhost:%d/%s/%s", SidecarGRPCPort, appID, InvokeMethod)
-		}
-		return fmt.Sprintf("%s/v1.0/invoke/%s/method/%s", sidecar, appID, InvokeMethod)
-	}
-	switch {
-	case !spec.DaprEnabled():
-		env = append(env, setting(ls.DirectURL, direct(names.Target)))
-	case spec.Scenario == perfv1alpha1.ScenarioActorActivation:
-		a := spec.ActorSettings()
-		env = append(env, setting(ls.DaprURL, fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecar, run.ActorType(), a.Method)))
-	default:
-		targets := VariantTargets(run)
-		env = append(env, setting(ls.DaprURL, viaDapr(targets[0].AppID)))
-		var more []string
-		for _, t := range targets[1:] {
-			more = append(more, viaDapr(t.AppID))
-		}
-		if len(more) > 0 {
-			env = append(env, setting(ls.VariantURLs, strings.Join(more, ",")))
-		}
-	}
-	if spec.BaselineEnabled() {
-		host := targetIP
-		if spec.BaselineTwinEnabled() || host == "" {
-			host = names.Baseline
-		}
-		env = append(env, setting(ls.BaselineURL, direct(host)))
-		if spec.FourPaths() {
-			env = append(env, onePathSettings(run, host, targetIP)...)
-		}
-	}
+	env = append(env, sideOf(run).pathEnv(run, targetIP)...)
+	sidecar := sidecarHTTPURL()
 	if spec.DaprEnabled() {
 		env = append(env, setting(ls.SidecarURL, sidecar), setting(ls.DaprdMetricsClientURL, daprdMetricsURL("localhost")))
 		if targetIP != "" {

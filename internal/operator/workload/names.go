@@ -39,6 +39,8 @@ const (
 	GroupPort       = 8079
 	ContainerTarget = "app"
 	ContainerTester = "loadtester"
+	// ContainerStore is the store's container in the Deployment a State run makes.
+	ContainerStore = "store"
 	// AnnotationDaprEnabled asks Dapr's injector for a sidecar.
 	AnnotationDaprEnabled = "dapr.io/enabled"
 	// AnnotationActorType is on an actor run's target Deployment: the actor type it hosts,
@@ -59,6 +61,8 @@ const (
 	RoleTarget     Role = "target"
 	RoleBaseline   Role = "baseline"
 	RoleLoadTester Role = "loadtester"
+	// RoleStore is the store a State run deploys.
+	RoleStore Role = "store"
 	// roleDapr labels the Dapr objects of a run (not a pod role).
 	roleDapr Role = "dapr"
 )
@@ -86,11 +90,15 @@ type Options struct {
 	// PullSecrets are the names of Secrets the run's pods pull their images with; each must
 	// exist in the run's namespace.
 	PullSecrets []string
+	// RedisImage is the store a State run deploys (DefaultRedisImage when empty).
+	RedisImage string
 }
 
 // Names are the deterministic names of a run's children.
 type Names struct {
 	Target, Baseline, Tracing, StateStore, Job string
+	// Store is the Deployment and Service of the store a State run deploys.
+	Store string
 	// ServiceAccount is the identity of the run's pods.
 	ServiceAccount string
 	// Histograms is the ConfigMap holding each path's full histograms.
@@ -110,6 +118,7 @@ func NamesFor(run *perfv1alpha1.PerfRun) Names {
 		Baseline:       n + "-baseline",
 		Tracing:        n + "-tracing",
 		StateStore:     n + "-statestore",
+		Store:          n + "-store",
 		Job:            fmt.Sprintf("%s-load-%d", n, run.Generation),
 		ServiceAccount: n + "-runner",
 		Histograms:     n + "-histograms",

@@ -43,10 +43,11 @@ func NetworkPolicies(run *perfv1alpha1.PerfRun) []*networkingv1.NetworkPolicy {
 	targets := &metav1.LabelSelector{
 		MatchLabels: map[string]string{LabelRun: run.Name},
 		MatchExpressions: []metav1.LabelSelectorRequirement{{Key: LabelComponent, Operator: metav1.LabelSelectorOpIn,
-			Values: []string{string(RoleTarget), string(RoleBaseline)}}},
+			Values: []string{string(RoleTarget), string(RoleBaseline), string(RoleStore)}}},
 	}
-	// The app's port also carries a profiled run's capture of its daprd's profile.
-	loadPorts := []int32{AppPort, AppGRPCPort, SidecarHTTPPort, SidecarGRPCPort, SidecarInternalGRPCPort}
+	// The app's port also carries a profiled run's capture of its daprd's profile; a State
+	// run's store takes its load on StorePort.
+	loadPorts := []int32{AppPort, AppGRPCPort, SidecarHTTPPort, SidecarGRPCPort, SidecarInternalGRPCPort, StorePort}
 	out := []*networkingv1.NetworkPolicy{ingressPolicy(run, names.Target, targets, fromLoadTester, loadPorts)}
 	if run.Spec.LoadTester.EffectiveReplicas() > 1 {
 		group := &metav1.LabelSelector{MatchLabels: Selector(run, RoleLoadTester)}

@@ -60,8 +60,9 @@ func BaselineService(run *perfv1alpha1.PerfRun) *corev1.Service {
 
 func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options) *appsv1.Deployment {
 	args := []string{"--port=" + strconv.Itoa(AppPort), "--grpc-port=" + strconv.Itoa(AppGRPCPort)}
-	if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation {
-		args = append(args, "--actor-type="+run.ActorType())
+	actors := run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation
+	if actors {
+		args = append(args, actorTargetArgs(run)...)
 	}
 	if d, err := run.KnownAnswerDelay(); err == nil && d > 0 && role == RoleTarget {
 		args = append(args, "--dapr-delay="+d.String()) // preflight refused a bad value
@@ -82,8 +83,8 @@ func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options)
 	}
 	labels := Labels(run, role)
 	var annotations map[string]string
-	if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation && role == RoleTarget {
-		annotations = map[string]string{AnnotationActorType: run.ActorType()}
+	if actors && role == RoleTarget {
+		annotations = actorTargetAnnotations(run)
 	}
 	return &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: run.Namespace, Labels: labels, Annotations: annotations},

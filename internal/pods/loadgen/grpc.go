@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"fortio.org/fortio/periodic"
@@ -69,79 +68,26 @@ func dialGRPC(addr string) (*grpc.ClientConn, error) {
 	return grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 }
 
-// grpcThread is one fortio thread: a connection of its own, as fortio's HTTP runner keeps
-// one per thread, and its own return-code counts (threads never share a map).
-type grpcThread struct {
-	conn    *grpc.ClientConn
-	call    grpcCall
-	timeout time.Duration
-	codes   map[int]int64
+// grpcConn is one connection of a gRPC target: fortio's thread makes its calls on it.
+type grpcConn struct {
+	conn *grpc.ClientConn
+	do   grpcCall
 }
 
-// Run is fortio's Runnable: one request, its outcome as an HTTP status code.
-func (g *grpcThread) Run(ctx context.Context, _ periodic.ThreadID) (bool, string) {
-	if g.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, g.timeout)
-		defer cancel()
-	}
-	code := httpStatusOf(g.call(ctx, g.conn))
-	g.codes[code]++
-	return code == http.StatusOK, ""
-}
+func (g grpcConn) call(ctx context.Context) error { return g.do(ctx, g.conn) }
+func (g grpcConn) close()                         { _ = g.conn.Close() }
 
 // runGRPC makes one fortio run of a gRPC target with fortio's periodic runner: fortio paces
 // the calls and keeps the histograms, as for HTTP.
 func runGRPC(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout time.Duration) (outcome, error) {
-	r := periodic.NewPeriodicRunner(opts)
-	defer r.Options().Abort()
-	threads := make([]*grpcThread, r.Options().NumThreads)
 	call := newGRPCCall(ep, body)
-	for i := range threads {
+	return runThreads(opts, timeout, httpStatusOf, func() (threadConn, error) {
 		conn, err := dialGRPC(ep.addr)
 		if err != nil {
-			closeAll(threads)
-			return outcome{}, fmt.Errorf("dialling %s: %w", ep.addr, err)
+			return nil, fmt.Errorf("dialling %s: %w", ep.addr, err)
 		}
-		threads[i] = &grpcThread{conn: conn, call: call, timeout: timeout, codes: map[int]int64{}}
-		r.Options().Runners[i] = threads[i]
-	}
-	defer closeAll(threads)
-	warmConnections(threads, timeout)
-	res := r.Run()
-	codes := map[int]int64{}
-	for _, t := range threads[:r.Options().NumThreads] {
-		for c, n := range t.codes {
-			codes[c] += n
-		}
-	}
-	return outcome{RunnerResults: res, RetCodes: codes}, nil
-}
-
-// warmConnections makes one call on every connection, in parallel, before the measured run
-// starts: gRPC connects lazily, and without it the first request of every connection would
-// pay for the TCP and HTTP/2 handshakes (fortio's HTTP runner warms its connections alike).
-// A failing call is left for the run to count.
-func warmConnections(threads []*grpcThread, timeout time.Duration) {
-	var wg sync.WaitGroup
-	for _, t := range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), max(timeout, time.Second))
-			defer cancel()
-			_ = t.call(ctx, t.conn)
-		}()
-	}
-	wg.Wait()
-}
-
-func closeAll(threads []*grpcThread) {
-	for _, t := range threads {
-		if t != nil {
-			_ = t.conn.Close()
-		}
-	}
+		return grpcConn{conn: conn, do: call}, nil
+	})
 }
 
 // waitForGRPC makes the run's own call until it succeeds, for at most bound.

@@ -104,7 +104,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		body = fnet.GenerateRandomPayload(cfg.PayloadBytes)
 	}
 	for _, t := range cfg.Targets {
-		if err := waitForTarget(ctx, t, body, cfg.TargetWait); err != nil {
+		if err := waitForTarget(ctx, t, body, cfg.TargetWait, cfg.Connections); err != nil {
 			return err
 		}
 	}
@@ -276,6 +276,11 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 			return outcome{}, err
 		}
 		out, full = outcome{RunnerResults: res.RunnerResults, RetCodes: res.RetCodes}, res
+	} else if ep.isState() {
+		if out, err = runState(&opts, ep, body, cfg.RequestTimeout); err != nil {
+			return outcome{}, err
+		}
+		full = out
 	} else {
 		if out, err = runGRPC(&opts, ep, body, cfg.RequestTimeout); err != nil {
 			return outcome{}, err

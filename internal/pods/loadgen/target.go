@@ -35,9 +35,12 @@ const daprAPITokenHeader = "dapr-api-token"
 type endpointKind int
 
 const (
-	viaHTTP     endpointKind = iota // fortio's HTTP runner, the URL as given
-	viaDaprGRPC                     // daprd's gRPC API: Dapr.InvokeService
-	viaAppGRPC                      // the app's gRPC callback service: AppCallback.OnInvoke
+	viaHTTP          endpointKind = iota // fortio's HTTP runner, the URL as given
+	viaDaprGRPC                          // daprd's gRPC API: Dapr.InvokeService
+	viaAppGRPC                           // the app's gRPC callback service: AppCallback.OnInvoke
+	viaDaprStateHTTP                     // daprd's HTTP state API (a State run)
+	viaDaprStateGRPC                     // daprd's gRPC state API
+	viaRedis                             // the store itself, with its Go client (a State run's baseline)
 )
 
 // endpoint is a parsed target URL.
@@ -45,7 +48,9 @@ type endpoint struct {
 	kind   endpointKind
 	addr   string // host:port of a gRPC target
 	appID  string // the app daprd invokes (viaDaprGRPC)
-	method string // the invoked method (gRPC)
+	method string // the invoked method (gRPC); a State path's store name
+	op     string // a State path's operation: Get or Save
+	keys   int    // a State path's number of keys
 }
 
 // parseEndpoint reads a target URL: http(s)://… is called over HTTP;
@@ -62,22 +67,34 @@ func parseEndpoint(raw string) (endpoint, error) {
 		return endpoint{kind: viaHTTP}, nil
 	case u.Scheme == "dapr-grpc" && u.Port() != "" && len(path) == 2 && path[0] != "" && path[1] != "":
 		return endpoint{kind: viaDaprGRPC, addr: u.Host, appID: path[0], method: path[1]}, nil
+	case u.Scheme == "dapr-state+http" || u.Scheme == "dapr-state+grpc" || u.Scheme == "redis":
+		return parseStateEndpoint(raw, u)
 	case u.Scheme == "grpc" && u.Port() != "" && len(path) == 1 && path[0] != "":
 		return endpoint{kind: viaAppGRPC, addr: u.Host, method: path[0]}, nil
 	}
-	return endpoint{}, fmt.Errorf("%q: want http(s)://…, dapr-grpc://HOST:PORT/APPID/METHOD or grpc://HOST:PORT/METHOD", raw)
+	return endpoint{}, fmt.Errorf("%q: want http(s)://…, dapr-grpc://HOST:PORT/APPID/METHOD, grpc://HOST:PORT/METHOD, "+
+		"dapr-state+http|grpc://HOST:PORT/STORE?op=…&keys=… or redis://HOST:PORT/?op=…&keys=…", raw)
 }
 
 // waitForTarget sends the run's own request (its method and body; a fresh id for {uuid})
 // until the target answers 2xx, for at most bound, so that no measured or warm-up request
 // meets a route that is not programmed yet.
-func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Duration) error {
+func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Duration, conns int) error {
+	ep, err := parseEndpoint(t.URL)
+	if err != nil {
+		return err
+	}
+	if ep.isState() {
+		// A state path writes its keys before any load, whatever the bound.
+		if last, err := waitForState(ctx, ep, body, conns, max(bound, 10*time.Second)); err != nil {
+			return fmt.Errorf("%s path %s: not ready within %v (last: %s)", t.Variant, t.URL, max(bound, 10*time.Second), last)
+		}
+		return nil
+	}
 	if bound <= 0 {
 		return nil
 	}
-	if ep, err := parseEndpoint(t.URL); err != nil {
-		return err
-	} else if ep.kind != viaHTTP {
+	if ep.kind != viaHTTP {
 		if last, err := waitForGRPC(ctx, ep, body, bound); err != nil {
 			return fmt.Errorf("%s target %s did not answer OK within %v (last: %s)", t.Variant, t.URL, bound, last)
 		}

@@ -1,0 +1,98 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package perfrun
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// statePreflight is State's check: a Component the run names exists in its namespace and is
+// a state store, and a baseline on it can reach the store directly. It records the store in
+// status.environment.
+type statePreflight struct{}
+
+func (statePreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
+	env := run.Status.Environment
+	name := workload.StateComponentName(run)
+	if run.Spec.StateSettings().Component == "" {
+		env.Store = fmt.Sprintf("%s (state.redis, deployed by the run) at %s", name, workload.StoreAddress(run))
+		return "", "", nil
+	}
+	c := &unstructured.Unstructured{}
+	c.SetGroupVersionKind(workload.ComponentGVK)
+	err = r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, c)
+	if apierrors.IsNotFound(err) {
+		return perfv1alpha1.ReasonComponentNotFound, fmt.Sprintf("spec.state.component names Component %q, which does not exist in namespace %q: "+
+			"a run may only name a Component of its own namespace. Create it there, or leave spec.state.component empty and the run deploys Redis", name, run.Namespace), nil
+	}
+	if err != nil {
+		return "", "", err
+	}
+	kind, _, _ := unstructured.NestedString(c.Object, "spec", "type")
+	if !strings.HasPrefix(kind, "state.") {
+		return perfv1alpha1.ReasonComponentNotFound, fmt.Sprintf("spec.state.component names Component %q of type %q, which is not a state store (state.*)", name, kind), nil
+	}
+	env.Store = fmt.Sprintf("%s (%s, the namespace's own)", name, kind)
+	if !run.Spec.BaselineEnabled() {
+		return "", "", nil
+	}
+	addr, why := redisBaselineAddress(c.Object, kind)
+	if why != "" {
+		return perfv1alpha1.ReasonBaselineImpossible, fmt.Sprintf("spec.baseline is on, but the baseline cannot call Component %q's store directly: %s. "+
+			"Set spec.baseline false to measure the Dapr path alone", name, why), nil
+	}
+	env.StoreAddress = addr
+	env.Store += " at " + addr
+	return "", "", nil
+}
+
+// redisBaselineAddress is the host:port a baseline calls for a Component: only a state.redis
+// one, whose redisHost is a plain value and which has no password (the load tester is given
+// no Secret). why says what stands in the way.
+func redisBaselineAddress(component map[string]any, kind string) (addr, why string) {
+	if kind != "state.redis" {
+		return "", fmt.Sprintf("its type is %s, and the load tester has a direct client for state.redis only", kind)
+	}
+	items, _, _ := unstructured.NestedSlice(component, "spec", "metadata")
+	for _, it := range items {
+		m, _ := it.(map[string]any)
+		switch m["name"] {
+		case "redisHost":
+			if v, ok := m["value"].(string); ok {
+				addr = v
+			}
+		case "redisPassword":
+			if v, _ := m["value"].(string); v != "" || m["secretKeyRef"] != nil {
+				return "", "it has a redisPassword, and the load tester is given no password"
+			}
+		}
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return "", "its redisHost is not a plain host:port value"
+	}
+	return addr, ""
+}

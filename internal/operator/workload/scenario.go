@@ -1,0 +1,74 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// scenarioSide is one scenario's operator side: what a run of it provisions beside the load
+// tester, what it waits for, and which paths the load tester drives. Each scenario's is in a
+// file of its own (scenario_<name>.go); the rest of the operator asks through the functions
+// below and never switches on the scenario. docs/architecture.md lists every side.
+type scenarioSide interface {
+	// children are the objects the scenario owns besides the run's common ones (its service
+	// account, NetworkPolicies, tracing Configuration), in the order they are applied.
+	children(run *perfv1alpha1.PerfRun, o Options) []client.Object
+	// waited are the Deployments that must be Available before the load starts.
+	waited(run *perfv1alpha1.PerfRun) []string
+	// demands are what the scenario's pods will request (the load tester's is added by PodDemands).
+	demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand
+	// pathEnv are the load tester's settings naming the paths it measures: the Dapr path(s)
+	// and, when the run has one, the baseline. targetIP is the Dapr target pod's IP (when the
+	// run needs it, see NeedsTargetIP).
+	pathEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar
+}
+
+// sideOf is the operator side of run's scenario. Admission admits only the scenarios here.
+func sideOf(run *perfv1alpha1.PerfRun) scenarioSide {
+	switch run.Spec.Scenario {
+	case perfv1alpha1.ScenarioActorActivation:
+		return actorsSide{}
+	case perfv1alpha1.ScenarioState:
+		return stateSide{}
+	default:
+		return invocationSide{}
+	}
+}
+
+// ScenarioChildren are the objects run's scenario provisions, in apply order.
+func ScenarioChildren(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+	return sideOf(run).children(run, o)
+}
+
+// WaitedDeployments are the Deployments run waits for before its load starts.
+func WaitedDeployments(run *perfv1alpha1.PerfRun) []string { return sideOf(run).waited(run) }
+
+// NeedsTargetIP reports whether the load tester must be told the Dapr target pod's IP: a
+// same-pod baseline calls it, so does a four-path run's server-only path, and the load
+// tester takes the target daprd's profile there.
+func NeedsTargetIP(run *perfv1alpha1.PerfRun) bool {
+	s := &run.Spec
+	if s.Scenario != perfv1alpha1.ScenarioServiceInvocation && s.Scenario != perfv1alpha1.ScenarioActorActivation {
+		return false // no target app
+	}
+	samePod := s.BaselineEnabled() && !s.BaselineTwinEnabled()
+	return samePod || s.FourPaths() || (s.Profiling != nil && s.DaprEnabled())
+}

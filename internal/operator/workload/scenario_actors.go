@@ -1,0 +1,65 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// actorsSide is ActorActivation's operator side: a target app hosting the run's actor type
+// behind Dapr, an in-memory actor state store unless the run names one, and the load
+// tester's daprd calling a fresh actor id on every request. No baseline: an actor cannot be
+// called without a sidecar.
+type actorsSide struct{}
+
+func (actorsSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+	var objs []client.Object
+	if run.Spec.DaprEnabled() && run.Spec.ActorSettings().StateStore == "" {
+		objs = append(objs, StateStoreComponent(run))
+	}
+	objs = append(objs, TargetService(run))
+	for _, d := range TargetDeployments(run, o) {
+		objs = append(objs, d)
+	}
+	return objs
+}
+
+func (actorsSide) waited(run *perfv1alpha1.PerfRun) []string { return targetDeploymentNames(run) }
+
+func (actorsSide) demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+	return targetDemands(run, o)
+}
+
+func (actorsSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+	url := fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecarHTTPURL(), run.ActorType(), run.Spec.ActorSettings().Method)
+	return []corev1.EnvVar{setting(ls.DaprURL, url)}
+}
+
+// actorTargetArgs and actorTargetAnnotations make the target app host the run's actor type.
+func actorTargetArgs(run *perfv1alpha1.PerfRun) []string {
+	return []string{"--actor-type=" + run.ActorType()}
+}
+
+func actorTargetAnnotations(run *perfv1alpha1.PerfRun) map[string]string {
+	return map[string]string{AnnotationActorType: run.ActorType()}
+}

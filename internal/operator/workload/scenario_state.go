@@ -1,0 +1,167 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// StorePort is Redis's port on the store a State run deploys.
+const StorePort = 6379
+
+// DefaultRedisImage is the store a State run deploys unless the operator names another
+// (--redis-image): the image `dapr init` runs.
+const DefaultRedisImage = "docker.io/library/redis:7.4"
+
+// stateSide is State's operator side: no target app. The load tester's own daprd calls the
+// state API of a store — Redis the run deploys (a Deployment, a Service and a state.redis
+// Component, owned by the run) or the user's Component the run names — and the baseline
+// calls the same Redis with its Go client from the same pod.
+type stateSide struct{}
+
+func (stateSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+	if run.Spec.StateSettings().Component != "" {
+		return nil // the user's own store: nothing to deploy
+	}
+	return []client.Object{StoreService(run), StoreDeployment(run, o), StoreComponent(run)}
+}
+
+func (stateSide) waited(run *perfv1alpha1.PerfRun) []string {
+	if run.Spec.StateSettings().Component != "" {
+		return nil
+	}
+	return []string{NamesFor(run).Store}
+}
+
+func (stateSide) demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+	if run.Spec.StateSettings().Component != "" {
+		return nil
+	}
+	d := StoreDeployment(run, o)
+	return []PodDemand{{Pod: "store", Field: "the operator's store resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
+		Requests: podRequests(&d.Spec.Template.Spec, nil)}}
+}
+
+func (stateSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+	st := run.Spec.StateSettings()
+	query := url.Values{"op": {string(st.Operation)}, "keys": {strconv.Itoa(int(st.Keys))}}.Encode()
+	dapr := fmt.Sprintf("dapr-state+http://localhost:%d/%s?%s", SidecarHTTPPort, StateComponentName(run), query)
+	if run.Spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC {
+		dapr = fmt.Sprintf("dapr-state+grpc://localhost:%d/%s?%s", SidecarGRPCPort, StateComponentName(run), query)
+	}
+	env := []corev1.EnvVar{setting(ls.DaprURL, dapr)}
+	if run.Spec.BaselineEnabled() {
+		env = append(env, setting(ls.BaselineURL, fmt.Sprintf("redis://%s/?%s", StoreAddress(run), query)))
+	}
+	return env
+}
+
+// StateComponentName is the state store Component a State run calls: the one it names, or
+// the one it deploys.
+func StateComponentName(run *perfv1alpha1.PerfRun) string {
+	if c := run.Spec.StateSettings().Component; c != "" {
+		return c
+	}
+	return NamesFor(run).StateStore
+}
+
+// StoreAddress is the host:port of the Redis a State run's baseline calls: the one the run
+// deploys, or the one preflight read from the named Component (status.environment.storeAddress).
+func StoreAddress(run *perfv1alpha1.PerfRun) string {
+	if env := run.Status.Environment; env != nil && env.StoreAddress != "" {
+		return env.StoreAddress
+	}
+	return net.JoinHostPort(NamesFor(run).Store, strconv.Itoa(StorePort))
+}
+
+// StoreDeployment is the Redis a State run deploys: no persistence (a benchmark's keys are
+// throwaway, and a disk write on the path would measure the disk), the operator's security
+// defaults, a fixed small request.
+func StoreDeployment(run *perfv1alpha1.PerfRun, o Options) *appsv1.Deployment {
+	image := o.RedisImage
+	if image == "" {
+		image = DefaultRedisImage
+	}
+	c := corev1.Container{
+		Name:    ContainerStore,
+		Image:   image,
+		Command: []string{"redis-server"},
+		Args:    []string{"--port", strconv.Itoa(StorePort), "--save", "", "--appendonly", "no", "--protected-mode", "no"},
+		Ports:   []corev1.ContainerPort{{Name: "redis", ContainerPort: StorePort, Protocol: corev1.ProtocolTCP}},
+		ReadinessProbe: &corev1.Probe{
+			ProbeHandler:  corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(StorePort)}},
+			PeriodSeconds: 2,
+		},
+	}
+	w := perfv1alpha1.WorkloadSpec{Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+		corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")}}}
+	labels := Labels(run, RoleStore)
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: NamesFor(run).Store, Namespace: run.Namespace, Labels: labels},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](1),
+			Selector: &metav1.LabelSelector{MatchLabels: Selector(run, RoleStore)},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       podSpec(run, w, c, o),
+			},
+		},
+	}
+}
+
+// StoreService reaches the store the run deploys.
+func StoreService(run *perfv1alpha1.PerfRun) *corev1.Service {
+	return &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: NamesFor(run).Store, Namespace: run.Namespace, Labels: Labels(run, RoleStore)},
+		Spec: corev1.ServiceSpec{
+			Selector: Selector(run, RoleStore),
+			Ports:    []corev1.ServicePort{{Name: "redis", Port: StorePort, TargetPort: intstr.FromInt32(StorePort), Protocol: corev1.ProtocolTCP}},
+		},
+	}
+}
+
+// StoreComponent is the state.redis Component for the store the run deploys, scoped to the
+// load tester, whose daprd is the only one that calls it.
+func StoreComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
+	names := NamesFor(run)
+	u := daprObject(run, ComponentGVK, names.StateStore)
+	u.Object["spec"] = map[string]any{
+		"type":    "state.redis",
+		"version": "v1",
+		"metadata": []any{
+			map[string]any{"name": "redisHost", "value": net.JoinHostPort(names.Store, strconv.Itoa(StorePort))},
+			map[string]any{"name": "redisPassword", "value": ""},
+		},
+	}
+	u.Object["scopes"] = []any{names.TesterAppID}
+	return u
+}

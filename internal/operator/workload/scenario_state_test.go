@@ -1,0 +1,114 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"slices"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// A State run on a store it deploys: Redis (the operator's image, no persistence), its
+// Service and a state.redis Component scoped to the load tester; no target app. The load
+// tester's daprd calls the Component, the baseline the same Redis.
+func TestAStateRunDeploysRedisAndPointsBothPathsAtIt(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioState, func(s *perfv1alpha1.PerfRunSpec) {
+		s.State = &perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateSave, Keys: 200}
+	})
+	objs := ScenarioChildren(run, Options{RedisImage: "registry.example/redis:7"})
+	if len(objs) != 3 {
+		t.Fatalf("children = %d, want the store's Service, Deployment and Component", len(objs))
+	}
+	d := objs[1].(*appsv1.Deployment)
+	c := d.Spec.Template.Spec.Containers[0]
+	if c.Image != "registry.example/redis:7" || d.Labels[LabelComponent] != string(RoleStore) || d.Spec.Template.Annotations[AnnotationDaprEnabled] != "" {
+		t.Errorf("store Deployment: image %q, role %q, annotations %v", c.Image, d.Labels[LabelComponent], d.Spec.Template.Annotations)
+	}
+	if want := []string{"--port", "6379", "--save", "", "--appendonly", "no", "--protected-mode", "no"}; !slices.Equal(c.Args, want) {
+		t.Errorf("redis args = %q, want no persistence: %q", c.Args, want)
+	}
+	comp := objs[2].(*unstructured.Unstructured)
+	kind, _, _ := unstructured.NestedString(comp.Object, "spec", "type")
+	scopes, _, _ := unstructured.NestedStringSlice(comp.Object, "scopes")
+	if comp.GetName() != "bench-statestore" || kind != "state.redis" || !slices.Equal(scopes, []string{"bench-loadtester"}) {
+		t.Errorf("Component %s of type %s, scopes %v", comp.GetName(), kind, scopes)
+	}
+	if got := WaitedDeployments(run); !slices.Equal(got, []string{"bench-store"}) {
+		t.Errorf("waits for %v, want the store", got)
+	}
+	if NeedsTargetIP(run) {
+		t.Error("a State run has no target whose IP the load tester needs")
+	}
+	env := envMap(LoadTesterEnv(run, ""))
+	if got, want := env[ls.Env(ls.DaprURL)], "dapr-state+http://localhost:3500/bench-statestore?keys=200&op=Save"; got != want {
+		t.Errorf("dapr url = %q, want %q", got, want)
+	}
+	if got, want := env[ls.Env(ls.BaselineURL)], "redis://bench-store:6379/?keys=200&op=Save"; got != want {
+		t.Errorf("baseline url = %q, want %q", got, want)
+	}
+	demands := PodDemands(run, Options{})
+	if len(demands) != 2 || demands[0].Pod != "store" || demands[0].Target {
+		t.Errorf("pod demands = %+v, want the store and the load tester", demands)
+	}
+}
+
+// A State run on the namespace's own Component deploys nothing; over gRPC its Dapr path is
+// daprd's gRPC state API, and without a baseline there is no direct path.
+func TestAStateRunOnANamedComponentDeploysNothing(t *testing.T) {
+	off := false
+	run := newRun(perfv1alpha1.ScenarioState, func(s *perfv1alpha1.PerfRunSpec) {
+		s.State = &perfv1alpha1.StateSpec{Component: "orders"}
+		s.Baseline = &off
+		s.Protocol.Caller = perfv1alpha1.ProtocolGRPC
+	})
+	if objs := ScenarioChildren(run, Options{}); len(objs) != 0 || len(WaitedDeployments(run)) != 0 {
+		t.Errorf("children %v, waits for %v: want none", objs, WaitedDeployments(run))
+	}
+	env := envMap(LoadTesterEnv(run, ""))
+	if got, want := env[ls.Env(ls.DaprURL)], "dapr-state+grpc://localhost:50001/orders?keys=1000&op=Get"; got != want {
+		t.Errorf("dapr url = %q, want %q", got, want)
+	}
+	if _, ok := env[ls.Env(ls.BaselineURL)]; ok {
+		t.Error("a baseline URL without a baseline")
+	}
+	// With the baseline on, it calls the address preflight read from the Component.
+	on := true
+	run.Spec.Baseline = &on
+	run.Status.Environment = &perfv1alpha1.Environment{StoreAddress: "redis.shared:6380"}
+	if got := envMap(LoadTesterEnv(run, ""))[ls.Env(ls.BaselineURL)]; got != "redis://redis.shared:6380/?keys=1000&op=Get" {
+		t.Errorf("baseline url = %q", got)
+	}
+}
+
+// The run's NetworkPolicy guards the store's port as it guards the targets' ports.
+func TestTheStoreIsGuardedLikeATarget(t *testing.T) {
+	p := NetworkPolicies(newRun(perfv1alpha1.ScenarioState))[0]
+	roles := p.Spec.PodSelector.MatchExpressions[0].Values
+	guarded := false
+	for _, port := range p.Spec.Ingress[0].Ports {
+		guarded = guarded || (port.Port.IntVal == StorePort && *port.Protocol == corev1.ProtocolTCP)
+	}
+	if !slices.Equal(roles, []string{"target", "baseline", "store"}) || !guarded {
+		t.Errorf("policy selects %v, guards the store port: %v", roles, guarded)
+	}
+}

@@ -1,0 +1,353 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	commonv1 "github.com/dapr/dapr/pkg/proto/common/v1"
+	runtimev1 "github.com/dapr/dapr/pkg/proto/runtime/v1"
+	"github.com/redis/go-redis/v9"
+	"google.golang.org/grpc/status"
+
+	"fortio.org/fortio/periodic"
+)
+
+// A State run's paths (the operator writes their URLs, see workload's stateSide):
+//
+//	dapr-state+http://localhost:3500/STORE?op=Get&keys=N   daprd's HTTP state API
+//	dapr-state+grpc://localhost:50001/STORE?op=Get&keys=N  daprd's gRPC state API
+//	redis://HOST:PORT/?op=Get&keys=N                        the store itself (the baseline)
+//
+// Every request reads or writes one of N keys drawn uniformly at random. Before the warm-up
+// every path writes each of its keys once, so a Get always finds its key; a Get that finds
+// none counts as an error (404).
+const (
+	stateGet  = "Get"
+	stateSave = "Save"
+	// directKeyPrefix is the baseline's keys' prefix: Dapr's state.redis keeps a key as
+	// "<app id>||<key>" in a hash of data and version; the baseline keeps its own keys the
+	// same way under a prefix no app id has.
+	directKeyPrefix = "daprbench-direct||"
+)
+
+// errKeyMissing is a Get that found no value: the key was never written, or was lost.
+var errKeyMissing = errors.New("the key has no value")
+
+// statusError is daprd's HTTP answer other than success, with what it said.
+type statusError struct {
+	code int
+	body string
+}
+
+func (e statusError) Error() string { return fmt.Sprintf("HTTP %d: %s", e.code, e.body) }
+
+func (ep endpoint) isState() bool {
+	return ep.kind == viaDaprStateHTTP || ep.kind == viaDaprStateGRPC || ep.kind == viaRedis
+}
+
+func parseStateEndpoint(raw string, u *url.URL) (endpoint, error) {
+	kinds := map[string]endpointKind{"dapr-state+http": viaDaprStateHTTP, "dapr-state+grpc": viaDaprStateGRPC, "redis": viaRedis}
+	ep := endpoint{kind: kinds[u.Scheme], addr: u.Host, method: strings.Trim(u.Path, "/"), op: u.Query().Get("op")}
+	keys, err := strconv.Atoi(u.Query().Get("keys"))
+	switch {
+	case u.Port() == "":
+		return endpoint{}, fmt.Errorf("%q: the address needs a port", raw)
+	case ep.kind != viaRedis && (ep.method == "" || strings.Contains(ep.method, "/")):
+		return endpoint{}, fmt.Errorf("%q: want the state store's name as the path", raw)
+	case ep.op != stateGet && ep.op != stateSave:
+		return endpoint{}, fmt.Errorf("%q: op must be %s or %s", raw, stateGet, stateSave)
+	case err != nil || keys < 1:
+		return endpoint{}, fmt.Errorf("%q: keys must be a positive number", raw)
+	}
+	ep.keys = keys
+	return ep, nil
+}
+
+// stateClient is one connection to a state path.
+type stateClient interface {
+	get(ctx context.Context, key int) error
+	save(ctx context.Context, key int, value []byte) error
+	close()
+}
+
+// stateConn is a fortio thread's connection: each call reads or writes a random key.
+type stateConn struct {
+	client stateClient
+	op     string
+	keys   int
+	value  []byte
+	rng    *rand.Rand
+}
+
+func (c *stateConn) call(ctx context.Context) error {
+	key := c.rng.IntN(c.keys)
+	if c.op == stateSave {
+		return c.client.save(ctx, key, c.value)
+	}
+	return c.client.get(ctx, key)
+}
+
+func (c *stateConn) close() { c.client.close() }
+
+// stateValue is the value every path writes: the payload's bytes as letters, JSON-quoted,
+// so daprd's HTTP API (which takes JSON), its gRPC API and the store itself all hold the
+// same bytes.
+func stateValue(body []byte) []byte {
+	letters := make([]byte, len(body))
+	for i, b := range body {
+		letters[i] = 'a' + b%26
+	}
+	v, _ := json.Marshal(string(letters))
+	return v
+}
+
+func stateKey(i int) string { return "k" + strconv.Itoa(i) }
+
+// runState makes one fortio run of a state path.
+func runState(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout time.Duration) (outcome, error) {
+	value := stateValue(body)
+	return runThreads(opts, timeout, stateStatusOf, func() (threadConn, error) {
+		c, err := dialState(ep)
+		if err != nil {
+			return nil, err
+		}
+		return &stateConn{client: c, op: ep.op, keys: ep.keys, value: value, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}, nil
+	})
+}
+
+func dialState(ep endpoint) (stateClient, error) {
+	switch ep.kind {
+	case viaDaprStateHTTP:
+		return &daprHTTPState{base: fmt.Sprintf("http://%s/v1.0/state/%s", ep.addr, url.PathEscape(ep.method)),
+			client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, MaxConnsPerHost: 1}}}, nil
+	case viaDaprStateGRPC:
+		conn, err := dialGRPC(ep.addr)
+		if err != nil {
+			return nil, fmt.Errorf("dialling %s: %w", ep.addr, err)
+		}
+		return &daprGRPCState{conn: conn, client: runtimev1.NewDaprClient(conn), store: ep.method}, nil
+	default:
+		return &redisState{client: redis.NewClient(&redis.Options{Addr: ep.addr, PoolSize: 1, MinIdleConns: 1,
+			Protocol: 2, DisableIdentity: true})}, nil
+	}
+}
+
+// seedState writes every key of a path once, over conns connections at once, so that a Get
+// finds its key; the first failure stops it, in the store's or daprd's own words.
+func seedState(ctx context.Context, ep endpoint, body []byte, conns int) error {
+	value := stateValue(body)
+	next := make(chan int)
+	errs := make(chan error, conns)
+	var wg sync.WaitGroup
+	for range max(1, min(conns, ep.keys)) {
+		c, err := dialState(ep)
+		if err != nil {
+			return err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.close()
+			for key := range next {
+				cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				err := c.save(cctx, key, value)
+				cancel()
+				if err != nil {
+					errs <- fmt.Errorf("writing key %s: %w", stateKey(key), err)
+					return
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for key := range ep.keys {
+		select {
+		case next <- key:
+		case err = <-errs:
+			break feed
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err == nil && len(errs) > 0 {
+		err = <-errs
+	}
+	return err
+}
+
+// waitForState writes key 0 until the path takes it (daprd up, its Component loaded, the
+// store reachable), for at most bound, then writes every key.
+func waitForState(ctx context.Context, ep endpoint, body []byte, conns int, bound time.Duration) (last string, err error) {
+	wctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	c, err := dialState(ep)
+	if err != nil {
+		return err.Error(), err
+	}
+	defer c.close()
+	value := stateValue(body)
+	if last, err := poll(wctx, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		return c.save(ctx, 0, value)
+	}); err != nil {
+		return last, err
+	}
+	if err := seedState(ctx, ep, body, conns); err != nil {
+		return err.Error(), err
+	}
+	return "", nil
+}
+
+// stateStatusOf maps a state call's outcome to the HTTP status an HTTP caller would have
+// seen (200 is success, whatever the operation): daprd's own status, gRPC's code through
+// the invocation table, 404 for a missing key, 503 for the store's refusal, -1 for a socket
+// error.
+func stateStatusOf(err error) int {
+	var se statusError
+	var re redis.Error
+	switch {
+	case err == nil:
+		return http.StatusOK
+	case errors.As(err, &se):
+		return se.code
+	case errors.Is(err, errKeyMissing):
+		return http.StatusNotFound
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusGatewayTimeout
+	case errors.As(err, &re):
+		return http.StatusServiceUnavailable
+	}
+	if _, ok := status.FromError(err); ok {
+		return httpStatusOf(err)
+	}
+	return -1
+}
+
+// daprHTTPState is daprd's HTTP state API on one keep-alive connection.
+type daprHTTPState struct {
+	base   string
+	client *http.Client
+}
+
+func (d *daprHTTPState) get(ctx context.Context, key int) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.base+"/"+stateKey(key), nil)
+	if err != nil {
+		return err
+	}
+	body, code, err := d.do(req)
+	switch {
+	case err != nil:
+		return err
+	case code == http.StatusNoContent || (code == http.StatusOK && len(body) == 0):
+		return errKeyMissing
+	case code != http.StatusOK:
+		return statusError{code, string(body)}
+	}
+	return nil
+}
+
+func (d *daprHTTPState) save(ctx context.Context, key int, value []byte) error {
+	payload := make([]byte, 0, len(value)+32)
+	payload = append(payload, `[{"key":"`+stateKey(key)+`","value":`...)
+	payload = append(append(payload, value...), "}]"...)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.base, bytes.NewReader(payload))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	body, code, err := d.do(req)
+	switch {
+	case err != nil:
+		return err
+	case code != http.StatusNoContent && code != http.StatusOK:
+		return statusError{code, string(body)}
+	}
+	return nil
+}
+
+// do sends req and reads the whole answer, so the connection is reused.
+func (d *daprHTTPState) do(req *http.Request) ([]byte, int, error) {
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return body, resp.StatusCode, err
+}
+
+func (d *daprHTTPState) close() { d.client.CloseIdleConnections() }
+
+// daprGRPCState is daprd's gRPC state API on one connection.
+type daprGRPCState struct {
+	conn   interface{ Close() error }
+	client runtimev1.DaprClient
+	store  string
+}
+
+func (d *daprGRPCState) get(ctx context.Context, key int) error {
+	resp, err := d.client.GetState(ctx, &runtimev1.GetStateRequest{StoreName: d.store, Key: stateKey(key)})
+	if err == nil && len(resp.GetData()) == 0 {
+		return errKeyMissing
+	}
+	return err
+}
+
+func (d *daprGRPCState) save(ctx context.Context, key int, value []byte) error {
+	_, err := d.client.SaveState(ctx, &runtimev1.SaveStateRequest{StoreName: d.store,
+		States: []*commonv1.StateItem{{Key: stateKey(key), Value: value}}})
+	return err
+}
+
+func (d *daprGRPCState) close() { _ = d.conn.Close() }
+
+// redisState is the baseline: the store itself with go-redis, one connection, doing what
+// Dapr's state.redis does for the same call minus Dapr (a hash read; a hash write without
+// the ETag check Dapr runs as a script — that check is part of what Dapr adds).
+type redisState struct{ client *redis.Client }
+
+func (r *redisState) get(ctx context.Context, key int) error {
+	fields, err := r.client.HGetAll(ctx, directKeyPrefix+stateKey(key)).Result()
+	if err == nil && fields["data"] == "" {
+		return errKeyMissing
+	}
+	return err
+}
+
+func (r *redisState) save(ctx context.Context, key int, value []byte) error {
+	return r.client.HSet(ctx, directKeyPrefix+stateKey(key), "data", value, "version", 1).Err()
+}
+
+func (r *redisState) close() { _ = r.client.Close() }

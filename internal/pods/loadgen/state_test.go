@@ -1,0 +1,239 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/alicebob/miniredis/v2"
+	runtimev1 "github.com/dapr/dapr/pkg/proto/runtime/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
+)
+
+// The store in these tests is miniredis, a TEST-ONLY in-process Redis (the real one runs in
+// the e2e suite). stateStandIn is a TEST-ONLY stand-in for daprd's state API over it, keeping
+// keys as Dapr's state.redis does ("<app id>||<key>", a hash of data and version); it
+// measures nothing of Dapr, and lets the load tester's state paths be tested for real.
+type stateStandIn struct {
+	runtimev1.UnimplementedDaprServer
+	store   *miniredis.Miniredis
+	appID   string
+	refuse  string // when set, every write fails with this message, as a broken store would
+	mu      sync.Mutex
+	readKey map[string]int
+}
+
+func newStateStandIn(store *miniredis.Miniredis) *stateStandIn {
+	return &stateStandIn{store: store, appID: "tester", readKey: map[string]int{}}
+}
+
+func (s *stateStandIn) read(key string) string {
+	s.mu.Lock()
+	s.readKey[key]++
+	s.mu.Unlock()
+	return s.store.HGet(s.appID+"||"+key, "data")
+}
+
+func (s *stateStandIn) write(key string, value []byte) error {
+	if s.refuse != "" {
+		return errors.New(s.refuse)
+	}
+	s.store.HSet(s.appID+"||"+key, "data", string(value), "version", "1")
+	return nil
+}
+
+func (s *stateStandIn) serveHTTP(t *testing.T) string {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1.0/state/statestore/{key}", func(w http.ResponseWriter, r *http.Request) {
+		v := s.read(r.PathValue("key"))
+		if v == "" {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		_, _ = io.WriteString(w, v)
+	})
+	mux.HandleFunc("POST /v1.0/state/statestore", func(w http.ResponseWriter, r *http.Request) {
+		var items []struct {
+			Key   string          `json:"key"`
+			Value json.RawMessage `json:"value"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&items); err != nil || len(items) != 1 {
+			http.Error(w, fmt.Sprintf("bad body: %v", err), http.StatusBadRequest)
+			return
+		}
+		if err := s.write(items[0].Key, items[0].Value); err != nil {
+			http.Error(w, `{"errorCode":"ERR_STATE_SAVE","message":"`+err.Error()+`"}`, http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return strings.TrimPrefix(srv.URL, "http://")
+}
+
+func (s *stateStandIn) GetState(_ context.Context, req *runtimev1.GetStateRequest) (*runtimev1.GetStateResponse, error) {
+	if req.GetStoreName() != "statestore" {
+		return nil, status.Error(codes.InvalidArgument, "no such store")
+	}
+	return &runtimev1.GetStateResponse{Data: []byte(s.read(req.GetKey()))}, nil
+}
+
+func (s *stateStandIn) SaveState(_ context.Context, req *runtimev1.SaveStateRequest) (*emptypb.Empty, error) {
+	for _, it := range req.GetStates() {
+		if err := s.write(it.GetKey(), it.GetValue()); err != nil {
+			return nil, status.Error(codes.Internal, err.Error())
+		}
+	}
+	return &emptypb.Empty{}, nil
+}
+
+func stateURLs(daprScheme, daprAddr, redisAddr, op string, keys int) []string {
+	q := fmt.Sprintf("?op=%s&keys=%d", op, keys)
+	return []string{"--baseline-url=redis://" + redisAddr + "/" + q, "--dapr-url=" + daprScheme + "://" + daprAddr + "/statestore" + q}
+}
+
+// A Get run writes every key once on each path, then reads keys spread over all of them, on
+// both paths, interleaved, with an added latency; nothing is missing.
+func TestAStateGetRunReadsEveryPathsOwnKeys(t *testing.T) {
+	store := miniredis.RunT(t)
+	dapr := newStateStandIn(store)
+	r := runCLI(t, append([]string{"--qps=200", "--connections=4", "--duration=1s", "--warmup=200ms", "--repetitions=2",
+		"--payload-bytes=64", "--target-wait=5s"}, stateURLs("dapr-state+http", dapr.serveHTTP(t), store.Addr(), "Get", 50)...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	for _, run := range r.summary.Runs {
+		if run.Errors != 0 || run.Requests < 150 || run.Codes["200"] != run.Requests {
+			t.Errorf("%s rep %d: requests %d, codes %v", run.Variant, run.Rep, run.Requests, run.Codes)
+		}
+	}
+	if r.summary.Added == nil {
+		t.Error("no added latency for a State run with a baseline")
+	}
+	var direct, viaDapr int
+	for _, k := range store.Keys() {
+		switch {
+		case strings.HasPrefix(k, directKeyPrefix):
+			direct++
+		case strings.HasPrefix(k, "tester||"):
+			viaDapr++
+		}
+	}
+	if direct != 50 || viaDapr != 50 {
+		t.Errorf("keys written: %d by the baseline, %d through daprd; want 50 each", direct, viaDapr)
+	}
+	dapr.mu.Lock()
+	defer dapr.mu.Unlock()
+	if len(dapr.readKey) < 45 {
+		t.Errorf("the Dapr path read %d distinct keys of 50: the keys are not spread", len(dapr.readKey))
+	}
+}
+
+// A Save run over daprd's gRPC API writes the same bytes the baseline writes for a key.
+func TestAStateSaveRunWritesTheSameValueOnBothPaths(t *testing.T) {
+	store := miniredis.RunT(t)
+	dapr := newStateStandIn(store)
+	s := grpc.NewServer()
+	runtimev1.RegisterDaprServer(s, dapr)
+	r := runCLI(t, append([]string{"--qps=100", "--connections=2", "--duration=500ms", "--warmup=0s", "--repetitions=1",
+		"--payload-bytes=32", "--target-wait=5s"}, stateURLs("dapr-state+grpc", serveGRPC(t, s), store.Addr(), "Save", 3)...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	for _, run := range r.summary.Runs {
+		if run.Errors != 0 || run.Requests < 40 {
+			t.Errorf("%s: requests %d, codes %v", run.Variant, run.Requests, run.Codes)
+		}
+	}
+	direct, viaDapr := store.HGet(directKeyPrefix+"k2", "data"), store.HGet("tester||k2", "data")
+	if len(direct) != 32+2 || direct != viaDapr {
+		t.Errorf("value of k2: %q by the baseline, %q through daprd; want the same 32 letters, quoted", direct, viaDapr)
+	}
+}
+
+// A store that refuses writes fails the run before any load, in the store's own words.
+func TestAStoreThatRefusesFailsBeforeTheLoadInItsOwnWords(t *testing.T) {
+	store := miniredis.RunT(t)
+	dapr := newStateStandIn(store)
+	dapr.refuse = "NOAUTH Authentication required"
+	r := runCLI(t, append([]string{"--qps=100", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=1",
+		"--target-wait=1s"}, stateURLs("dapr-state+http", dapr.serveHTTP(t), store.Addr(), "Get", 5)...)...)
+	if r.code == 0 || !strings.Contains(r.summary.Error, "NOAUTH Authentication required") || len(r.summary.Runs) != 0 {
+		t.Errorf("exit %d, %d runs, error %q: want a failure before the load naming the store's refusal", r.code, len(r.summary.Runs), r.summary.Error)
+	}
+}
+
+// A Get that finds no value is an error (404), on every path; daprd's and gRPC's refusals
+// keep their own statuses.
+func TestAMissingKeyAndARefusalAreCountedAsErrors(t *testing.T) {
+	store := miniredis.RunT(t)
+	direct, _ := dialState(endpoint{kind: viaRedis, addr: store.Addr()})
+	defer direct.close()
+	for name, tc := range map[string]struct {
+		err  error
+		want int
+	}{
+		"a key the store lacks": {direct.get(context.Background(), 7), http.StatusNotFound},
+		"daprd's own status":    {statusError{code: 500, body: "ERR_STATE_GET"}, 500},
+		"a gRPC code":           {status.Error(codes.NotFound, "no store"), http.StatusNotFound},
+		"the store's refusal":   {errors.Join(errors.New("x"), redisErr("WRONGTYPE")), http.StatusServiceUnavailable},
+		"success":               {nil, http.StatusOK},
+	} {
+		if got := stateStatusOf(tc.err); got != tc.want {
+			t.Errorf("%s: %v -> %d, want %d", name, tc.err, got, tc.want)
+		}
+	}
+}
+
+// State URLs that say too little are refused before any load.
+func TestStateURLsAreCheckedBeforeAnyLoad(t *testing.T) {
+	for _, raw := range []string{
+		"dapr-state+http://localhost:3500/statestore?keys=10",       // no op
+		"dapr-state+http://localhost:3500/statestore?op=Get",        // no keys
+		"dapr-state+http://localhost:3500/statestore?op=Get&keys=0", // no keys
+		"dapr-state+http://localhost:3500/?op=Get&keys=10",          // no store
+		"dapr-state+grpc://localhost/statestore?op=Get&keys=10",     // no port
+		"redis://store:6379/?op=Delete&keys=10",                     // an unknown operation
+	} {
+		if _, err := parseEndpoint(raw); err == nil {
+			t.Errorf("%s: accepted", raw)
+		}
+	}
+	ep, err := parseEndpoint("redis://store:6379/?op=Save&keys=10")
+	if err != nil || ep.kind != viaRedis || ep.addr != "store:6379" || ep.op != stateSave || ep.keys != 10 {
+		t.Errorf("redis URL -> %+v, %v", ep, err)
+	}
+}
+
+// redisErr is an error as go-redis reports the store's own refusal.
+type redisErr string
+
+func (e redisErr) Error() string { return string(e) }
+func (e redisErr) RedisError()   {}
