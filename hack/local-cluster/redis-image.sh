@@ -25,7 +25,8 @@ fi
 server=$(readlink -f "$(command -v redis-server)")
 version=$(redis-server --version | sed -n 's/.*v=\([0-9.]*\).*/\1/p')
 mkdir -p "$out"
-archive=$out/redis-$version-$(printf '%s' "$tag" | tr -c 'a-zA-Z0-9.-' '_').tar
+# Keyed by version, tag and the mkimage that packs it (a changed layout repacks).
+archive=$out/redis-$version-$(printf '%s' "$tag" | tr -c 'a-zA-Z0-9.-' '_')-$(sha256sum "$MKIMAGE" | cut -c1-12).tar
 if [ ! -s "$archive" ]; then
   files=("$server=usr/local/bin/redis-server")
   # Every library the binary links (ldd's "name => /path") and the loader itself.

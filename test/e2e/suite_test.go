@@ -24,6 +24,7 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -92,7 +93,9 @@ var _ = BeforeSuite(func() {
 		"--set", "image.repository="+repo, "--set", "image.tag="+tag, "--set", "metrics.service.enabled=true",
 		"--set-json", "rbac.namespaces="+string(namespaces), "--set", "kubeletCounters=true",
 		// shorter waits, so the failure specs finish fast
-		"--set-json", `extraArgs=["--image-start-grace=20s","--poll-interval=2s"]`)
+		"--set-json", `extraArgs=["--image-start-grace=20s","--poll-interval=2s"]`,
+		// the Redis a State run deploys: make cluster-redis's image here (REDIS_IMG)
+		"--set", "redisImage="+cmp.Or(os.Getenv("REDIS_IMG"), "daprbench-redis:debian"))
 	run(kubectlBin(), "wait", "--for=condition=Established", "--timeout=60s", "crd/"+crdNames[0], "crd/"+crdNames[1], "crd/"+crdNames[2])
 	// A cluster kept from an earlier run has the manager running an older build of the same
 	// tag: restart it so the suite tests the image just imported.

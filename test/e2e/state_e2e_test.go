@@ -1,0 +1,93 @@
+//go:build e2e
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// Dapr's state API against a real Redis the run deploys (Debian's redis-server, packed by
+// hack/local-cluster/redis-image.sh): the load tester's own daprd gets keys, the baseline
+// gets the same keys from the same Redis with go-redis. A functional check at a low rate,
+// short: make bench-state measures the published setting.
+var _ = Describe("The State scenario", func() {
+	It("measures Dapr's state API over a store the run deploys against the store's own client, and removes the store", func() {
+		ns := newNamespace()
+		const qps = 200
+		run := daprRun(ns, "kv", perfv1alpha1.ScenarioState, qps, func(s *perfv1alpha1.PerfRunSpec) {
+			s.State = &perfv1alpha1.StateSpec{Keys: 200}
+			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 15 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
+			s.Load.Connections = 4
+		})
+		expectSucceeded(run, 4*time.Minute)
+		st := get(run).Status
+		res := st.Result
+		GinkgoWriter.Printf("store %s\nstate get: dapr %s\nbaseline %s\nadded %s\n", st.Environment.Store,
+			summary(res.Latency), summary(res.Baseline), summary(res.Added))
+		Expect(st.Environment.Store).To(Equal("kv-statestore (state.redis, deployed by the run) at kv-store:6379"))
+		expectActualQPS(res, qps)
+		Expect(res.Errors).To(BeZero(), "every Get found its key: %v", res.ReturnCodes)
+		Expect(res.ReturnCodes).To(HaveKeyWithValue("200", res.Requests))
+		for name, l := range map[string]*perfv1alpha1.LatencySummary{"dapr": res.Latency, "baseline": res.Baseline, "added": res.Added} {
+			Expect(l).NotTo(BeNil(), name)
+			Expect(l.P50).NotTo(BeNil(), name)
+			Expect(l.P99).NotTo(BeNil(), name)
+		}
+		// A call through daprd (HTTP in, Redis's protocol out, a hash read) costs more than
+		// go-redis's own call to the same Redis: the interval lies above zero at the median.
+		Expect(res.AddedInterval).NotTo(BeNil())
+		Expect(res.AddedInterval.Low.P50.Duration).To(BeNumerically(">", 0))
+
+		By("the load tester's daprd's cost and the store's own usage")
+		expectDaprdCost(res, "clientSidecar", 1, 0)
+		// From the kubelet's counters at the phases' edges (15 s phases hold no whole metrics
+		// window, so metrics-server's usage is left to longer runs).
+		Expect(res.CPU).NotTo(BeNil())
+		measured := map[string]string{}
+		for _, c := range res.CPU.Measured {
+			measured[c.Role] = c.CPU.String()
+		}
+		GinkgoWriter.Printf("CPU while the Dapr path was measured: %v\n", measured)
+		Expect(measured).To(HaveKey("store"), "the store the run deployed is its own role")
+		Expect(measured).To(HaveKey("clientSidecar"))
+		Expect(measured).NotTo(HaveKey("serverSidecar"), "no target, so no server sidecar")
+
+		By("cleanup removes the store and its Component with the run's other children")
+		Eventually(func() bool {
+			err := k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "kv-store"}, &appsv1.Deployment{})
+			return apierrors.IsNotFound(err)
+		}, time.Minute).Should(BeTrue())
+		component := &unstructured.Unstructured{}
+		component.SetGroupVersionKind(workload.ComponentGVK)
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "kv-statestore"}, component))
+		}, time.Minute).Should(BeTrue())
+	})
+})
