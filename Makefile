@@ -245,7 +245,10 @@ bench-footprint: envtest-assets ## The manager's footprint against envtest: idle
 bench-latency-hook: ## The per-request latency hook's CPU cost against fortio alone, on loopback (~1 min).
 	hack/bench/latency-hook.sh
 
-.PHONY: bench-known-answer
+.PHONY: bench-known-answer bench-state
+bench-state: ## The State scenario at Dapr's suite setting: get over HTTP and gRPC, save over HTTP, against a Redis each run deploys (operator installed; ~13 min).
+	hack/bench/state.sh
+
 bench-known-answer: ## The instrument's calibration: 0, 500us and 2ms injected behind Dapr; the added p50 must rise by them (after make demo; ~21 min, DURATION=20s ~8).
 	hack/bench/known-answer.sh
 

@@ -246,14 +246,20 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 	// it is not refused.
 	unguarded := &perfrun.Reconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
 		PollInterval: time.Second, ImageStartGrace: time.Minute, DaprNamespace: "dapr-system", NetworkPolicies: false}
+	// A State run's deployed Redis has no password: the same refusal.
 	for _, spec := range []struct {
 		name    string
 		paths   perfv1alpha1.InvocationPaths
 		profile *perfv1alpha1.ProfilingSpec
+		state   bool
 		refused bool
-	}{{"unguarded-four", perfv1alpha1.PathsFour, nil, true}, {"profiled-unguarded", perfv1alpha1.PathsStandard, &perfv1alpha1.ProfilingSpec{}, false}} {
+	}{{"unguarded-four", perfv1alpha1.PathsFour, nil, false, true}, {"profiled-unguarded", perfv1alpha1.PathsStandard, &perfv1alpha1.ProfilingSpec{}, false, false},
+		{"unguarded-store", "", nil, true, true}} {
 		run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: spec.name, Namespace: "default"}, Spec: perfv1alpha1.PerfRunSpec{
 			Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100}, ServiceInvocation: &perfv1alpha1.ServiceInvocationSpec{Paths: spec.paths}, Profiling: spec.profile}}
+		if spec.state {
+			run.Spec.Scenario, run.Spec.ServiceInvocation = perfv1alpha1.ScenarioState, nil
+		}
 		must(c.Create(ctx, run))
 		_, err := unguarded.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)})
 		must(err)

@@ -181,6 +181,11 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("state with no keys", []string{"spec.state.keys", "greater than or equal to 1"}, state, set("state.keys", int64(0))),
 		Entry("state operation unknown", []string{"spec.state.operation", "Unsupported value"}, state, set("state.operation", "Delete")),
 		Entry("state component not a name", []string{"spec.state.component", "should match"}, state, set("state.component", "Orders_DB")),
+		Entry("a target on a State run", []string{"spec", "a State run has none"}, state, set("target.image", "daprbench:dev")),
+		Entry("placement on a named Component", []string{"spec", "a named Component's store is not the run's to place"},
+			state, set("state.component", "orders"), set("placement", "SameNode")),
+		Entry("state data above 128 MiB", []string{"spec", "state.keys × the payload must be at most 128 MiB"},
+			state, set("state.keys", int64(100000)), set("load.payloadBytes", int64(4096))),
 		Entry("added-latency threshold on a named component without a baseline", []string{"spec", "need added latency"},
 			state, set("state.component", "orders"), set("thresholds.maxAddedP90", "2ms")),
 		Entry("variants without Dapr", []string{"spec", "variants compare sidecars"}, set("dapr.enabled", false), set("baseline", false), variants("a")),
@@ -529,6 +534,17 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(literal).To(Equal(ptr.To("{}")))
 		Expect(run.Spec.ActorSettings()).To(Equal(perfv1alpha1.ActorsSpec{Method: "activate"}))
 		Expect(run.ActorType()).To(MatchRegexp(`^PerfActor-[0-9a-f]{8}-1$`), "a type of the run's own, unique per uid and generation")
+	})
+
+	It("refuses a change of scenario: a run's children are its scenario's", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "fixed-scenario", Namespace: "default"},
+			Spec:       perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100}},
+		}
+		Expect(k8s.Create(ctx, run)).To(Succeed())
+		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8s.Delete(ctx, run))).To(Succeed()) })
+		run.Spec.Scenario = perfv1alpha1.ScenarioState
+		Expect(k8s.Update(ctx, run)).To(MatchError(ContainSubstring("scenario cannot be changed")))
 	})
 
 	It("accepts a minimal State run and resolves its defaults", func() {

@@ -200,7 +200,8 @@ type Environment struct {
 	// +optional
 	BaselinePod string `json:"baselinePod,omitempty"`
 	// store is the state store a State run measured: its Component and type, and the address
-	// its baseline called directly (host:port), e.g. "run-state (state.redis) at run-store:6379".
+	// its baseline called directly, e.g. "kv-statestore (state.redis, deployed by the run) at
+	// kv-store:6379".
 	// +optional
 	Store string `json:"store,omitempty"`
 	// storeAddress is the host:port the State baseline called with the store's own client.

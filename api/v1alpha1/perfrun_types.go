@@ -62,6 +62,9 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.actors) || self.scenario == 'ActorActivation'",message="actors may only be set when scenario is ActorActivation"
 // +kubebuilder:validation:XValidation:rule="!has(self.serviceInvocation) || self.scenario == 'ServiceInvocation'",message="serviceInvocation may only be set when scenario is ServiceInvocation"
 // +kubebuilder:validation:XValidation:rule="!has(self.state) || self.scenario == 'State'",message="state may only be set when scenario is State"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'State' || !has(self.target) || !(has(self.target.image) || has(self.target.nodeSelector) || has(self.target.tolerations) || has(self.target.affinity) || (has(self.target.resources) && (has(self.target.resources.requests) || has(self.target.resources.limits))))",message="target configures a target app, and a State run has none: its load ends at the store"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'State' || !has(self.state) || !has(self.state.component) || !has(self.placement) || self.placement == 'Any'",message="placement places the load tester beside or away from the store a State run deploys; a named Component's store is not the run's to place: leave placement Any"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'State' || (has(self.state) && has(self.state.keys) ? self.state.keys : 1000) * (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 134217728",message="state.keys × the payload must be at most 128 MiB: every key is written before the load, into a store that may be a team's own"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || self.scenario != 'State'",message="profiling profiles the target's daprd, and a State run has no target: the load tester's own daprd calls the store"
 // +kubebuilder:validation:XValidation:rule="!has(self.baseline) || !self.baseline || self.scenario != 'ActorActivation'",message="baseline cannot be true for ActorActivation: an actor cannot be called without a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: actors and Dapr's state API only exist behind a sidecar"
@@ -85,7 +88,9 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths')",message="profiling cannot be combined with serviceInvocation.paths FourPaths: the server-only path opens the target's daprd on its pod address, and daprd binds its profiler, which asks for no token, wherever its API listens"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || (has(self.profiling.seconds) ? self.profiling.seconds : 10) + 4 <= ((has(self.load.repetitions) ? self.load.repetitions : 3) == 1 && (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) >= 60 ? (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) / 2 : (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60))",message="profiling.seconds must leave 2s of the profiled phase on each side of its window (the phase's edges, where load ramps, are not measured): at most load.duration − 4s, or half of it less 4s with one repetition of 60s or more (measured in two halves)"
 type PerfRunSpec struct {
-	// scenario is what is measured: ServiceInvocation, ActorActivation or State.
+	// scenario is what is measured: ServiceInvocation, ActorActivation or State. It cannot
+	// change: a run's children are its scenario's (create another run instead).
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="scenario cannot be changed: create another run"
 	// +required
 	Scenario Scenario `json:"scenario"`
 

@@ -61,15 +61,9 @@ func (r *Reconciler) provision(ctx context.Context, s *runScope) (stepResult, er
 	if err := r.deleteUnwantedTargets(ctx, run); err != nil {
 		return proceed, err
 	}
-	if !run.Spec.BaselineTwinEnabled() {
-		names := workload.NamesFor(run)
-		for _, obj := range []client.Object{
-			&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Baseline, Namespace: run.Namespace}},
-			&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Baseline, Namespace: run.Namespace}},
-		} {
-			if err := r.deleteChild(ctx, run, obj); err != nil {
-				return proceed, err
-			}
+	for _, obj := range workload.UnwantedChildren(run) {
+		if err := r.deleteChild(ctx, run, obj); err != nil {
+			return proceed, err
 		}
 	}
 	return proceed, nil

@@ -39,6 +39,12 @@ func (statePreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1alp
 	env := run.Status.Environment
 	name := workload.StateComponentName(run)
 	if run.Spec.StateSettings().Component == "" {
+		if !r.NetworkPolicies {
+			// The store has no password: the run's NetworkPolicy is what keeps other pods off it.
+			return perfv1alpha1.ReasonNetworkPoliciesOff, "a State run deploys a Redis without a password, guarded by the run's NetworkPolicy, " +
+				"and this operator creates no NetworkPolicy (--network-policies=false, Helm value networkPolicies: false): any pod could read or flush it. " +
+				"Name a state store Component of your own (spec.state.component), or ask whoever installed daprbench to turn NetworkPolicies on", nil
+		}
 		env.Store = fmt.Sprintf("%s (state.redis, deployed by the run) at %s", name, workload.StoreAddress(run))
 		return "", "", nil
 	}
@@ -80,15 +86,20 @@ func redisBaselineAddress(component map[string]any, kind string) (addr, why stri
 	items, _, _ := unstructured.NestedSlice(component, "spec", "metadata")
 	for _, it := range items {
 		m, _ := it.(map[string]any)
-		switch m["name"] {
-		case "redisHost":
-			if v, ok := m["value"].(string); ok {
-				addr = v
-			}
-		case "redisPassword":
-			if v, _ := m["value"].(string); v != "" || m["secretKeyRef"] != nil {
-				return "", "it has a redisPassword, and the load tester is given no password"
-			}
+		name, _ := m["name"].(string)
+		v, plain := m["value"].(string)
+		set := m["secretKeyRef"] != nil || (plain && v != "" && v != "false" && v != "0")
+		switch {
+		case name == "redisHost" && plain:
+			addr = v
+		case (name == "redisPassword" || name == "redisUsername") && set:
+			return "", "it has a " + name + ", and the load tester is given no credentials"
+		case (name == "enableTLS" || name == "failover") && set:
+			return "", "it sets " + name + ", and the baseline's client speaks plain Redis to one server"
+		case name == "redisType" && set && v != "node":
+			return "", "its redisType is " + v + ", and the baseline's client speaks to one server"
+		case name == "redisDB" && set:
+			return "", "it uses redisDB " + v + ", and the baseline's client uses database 0"
 		}
 	}
 	if _, _, err := net.SplitHostPort(addr); err != nil {

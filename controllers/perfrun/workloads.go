@@ -99,7 +99,7 @@ func deploymentAvailable(d *appsv1.Deployment) bool {
 	return false
 }
 
-// recordNodes notes where the target and the load tester run (placement is a methodology
+// recordNodes notes where the target (a State run's store) and the load tester run (placement is a methodology
 // choice: it belongs in the result), and which sidecar image the target got.
 // podPlace names a pod, its IP and its node, e.g. "run-target-7f9c (10.244.0.12) on node-a".
 func podPlace(p *corev1.Pod) string {
@@ -129,6 +129,9 @@ func (r *Reconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, testerPo
 		run.Status.Environment = env
 	}
 	for _, p := range targetPods {
+		if p.Labels[workload.LabelComponent] == string(workload.RoleStore) && p.Spec.NodeName != "" && env.TargetNode == "" {
+			env.TargetNode = p.Spec.NodeName // a State run's load ends at its store
+		}
 		if p.Labels[workload.LabelComponent] == string(workload.RoleBaseline) && p.Spec.NodeName != "" && env.BaselinePod == "" {
 			env.BaselinePod = podPlace(&p)
 		}

@@ -125,7 +125,11 @@ func addUsage(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result, byVariant map
 	if measured == nil {
 		return // no figure without the measured path's
 	}
-	measured.SidecarPer1kQPS = accounting.Per1kQPS(measured.ServerSidecar, measuredQPS)
+	sidecar := measured.ServerSidecar
+	if sidecar == nil {
+		sidecar = measured.ClientSidecar // a run without a target (State): its one sidecar is the load tester's
+	}
+	measured.SidecarPer1kQPS = accounting.Per1kQPS(sidecar, measuredQPS)
 	res.Resources = measured
 	for i := range res.Variants {
 		v := &res.Variants[i]

@@ -33,6 +33,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // Blocker is the run another must wait for, and why.
@@ -214,7 +215,8 @@ func (s NodeSet) String() string {
 // node.
 func NodesOf(run *perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool) NodeSet {
 	env := run.Status.Environment
-	if env == nil || env.TargetNode == "" {
+	placed := env != nil && (env.TargetNode != "" || (!workload.HasTargetPod(run) && (len(env.LoadTesterNodes) > 0 || env.LoadTesterNode != "")))
+	if !placed {
 		if !nodesKnown {
 			return NodeSet{any: true}
 		}
@@ -226,7 +228,10 @@ func NodesOf(run *perfv1alpha1.PerfRun, nodes []corev1.Node, nodesKnown bool) No
 		}
 		return set
 	}
-	set := NodeSet{names: map[string]bool{env.TargetNode: true}}
+	set := NodeSet{names: map[string]bool{}}
+	if env.TargetNode != "" {
+		set.names[env.TargetNode] = true
+	}
 	testers := env.LoadTesterNodes
 	if len(testers) == 0 && env.LoadTesterNode != "" {
 		testers = []string{env.LoadTesterNode} // a status written before loadTesterNodes

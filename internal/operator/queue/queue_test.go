@@ -111,6 +111,21 @@ func TestNodesOfAGroupHoldEveryLoadTesterPodsNode(t *testing.T) {
 	}
 }
 
+// A State run on the namespace's own Component has no pod its load ends at: once its load
+// tester is placed it holds that node alone, not every node.
+func TestNodesOfAStateRunOnANamedComponentAreItsLoadTestersOnly(t *testing.T) {
+	nodes := []corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, {ObjectMeta: metav1.ObjectMeta{Name: "b"}}}
+	run := runOn("kv", 1, "", perfv1alpha1.PhaseRunning)
+	run.Spec.Scenario, run.Spec.State = perfv1alpha1.ScenarioState, &perfv1alpha1.StateSpec{Component: "orders"}
+	if got := NodesOf(&run, nodes, true).String(); got != "node a, b" {
+		t.Errorf("before its load tester is placed: NodesOf = %s, want every node it may use", got)
+	}
+	run.Status.Environment = &perfv1alpha1.Environment{LoadTesterNodes: []string{"b"}}
+	if got := NodesOf(&run, nodes, true).String(); got != "node b" {
+		t.Errorf("NodesOf = %s, want the load tester's node alone", got)
+	}
+}
+
 func describe(b *Blocker, namespace string) string {
 	if b == nil {
 		return ""

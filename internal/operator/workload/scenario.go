@@ -39,6 +39,11 @@ type scenarioSide interface {
 	// and, when the run has one, the baseline. targetIP is the Dapr target pod's IP (when the
 	// run needs it, see NeedsTargetIP).
 	pathEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar
+	// unwanted are children an earlier generation may have made that this one does not want
+	// (a twin baseline switched off, a store given up for a named Component): deleted when found.
+	unwanted(run *perfv1alpha1.PerfRun) []client.Object
+	// peer is the role of the pods spec.placement places the load tester relative to.
+	peer(run *perfv1alpha1.PerfRun) Role
 }
 
 // sideOf is the operator side of run's scenario. Admission admits only the scenarios here.
@@ -56,6 +61,15 @@ func sideOf(run *perfv1alpha1.PerfRun) scenarioSide {
 // ScenarioChildren are the objects run's scenario provisions, in apply order.
 func ScenarioChildren(run *perfv1alpha1.PerfRun, o Options) []client.Object {
 	return sideOf(run).children(run, o)
+}
+
+// UnwantedChildren are children of an earlier generation this one does not want.
+func UnwantedChildren(run *perfv1alpha1.PerfRun) []client.Object { return sideOf(run).unwanted(run) }
+
+// HasTargetPod reports whether the load of run ends at a pod the run deploys (a target app,
+// a store): not so for a State run on the namespace's own Component.
+func HasTargetPod(run *perfv1alpha1.PerfRun) bool {
+	return run.Spec.Scenario != perfv1alpha1.ScenarioState || run.Spec.StateSettings().Component == ""
 }
 
 // WaitedDeployments are the Deployments run waits for before its load starts.

@@ -55,6 +55,10 @@ func (actorsSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	return []corev1.EnvVar{setting(ls.DaprURL, url)}
 }
 
+func (actorsSide) unwanted(*perfv1alpha1.PerfRun) []client.Object { return nil }
+
+func (actorsSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
+
 // actorTargetArgs and actorTargetAnnotations make the target app host the run's actor type.
 func actorTargetArgs(run *perfv1alpha1.PerfRun) []string {
 	return []string{"--actor-type=" + run.ActorType()}

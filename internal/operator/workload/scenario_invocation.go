@@ -22,7 +22,9 @@ import (
 	"strconv"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -103,6 +105,19 @@ func (invocationSide) pathEnv(run *perfv1alpha1.PerfRun, targetIP string) []core
 	}
 	return env
 }
+
+func (invocationSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+	if run.Spec.BaselineTwinEnabled() {
+		return nil
+	}
+	names := NamesFor(run)
+	return []client.Object{
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Baseline, Namespace: run.Namespace}},
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Baseline, Namespace: run.Namespace}},
+	}
+}
+
+func (invocationSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
 
 // targetDeploymentNames are the Deployments of every variant's target.
 func targetDeploymentNames(run *perfv1alpha1.PerfRun) []string {

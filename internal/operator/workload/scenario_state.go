@@ -35,6 +35,14 @@ import (
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
+// The store's memory: admission caps a State run's data at 128 MiB a path (keys × payload),
+// two paths' worth fits under Redis's own cap, and the container's limit leaves Redis room
+// above it; a write past the cap fails (counted), it never evicts a key a Get then misses.
+const (
+	storeMaxMemoryMiB   = 384
+	storeMemoryLimitMiB = 512
+)
+
 // StorePort is Redis's port on the store a State run deploys.
 const StorePort = 6379
 
@@ -85,6 +93,24 @@ func (stateSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	return env
 }
 
+func (stateSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+	if run.Spec.StateSettings().Component == "" {
+		return nil
+	}
+	names := NamesFor(run)
+	component := daprObject(run, ComponentGVK, names.StateStore)
+	component.SetLabels(nil)
+	return []client.Object{
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
+		component,
+	}
+}
+
+// peer: the load tester is placed relative to the store the run deploys (admission refuses a
+// placement on a named Component, whose store is not the run's to place).
+func (stateSide) peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
+
 // StateComponentName is the state store Component a State run calls: the one it names, or
 // the one it deploys.
 func StateComponentName(run *perfv1alpha1.PerfRun) string {
@@ -115,15 +141,17 @@ func StoreDeployment(run *perfv1alpha1.PerfRun, o Options) *appsv1.Deployment {
 		Name:    ContainerStore,
 		Image:   image,
 		Command: []string{"redis-server"},
-		Args:    []string{"--port", strconv.Itoa(StorePort), "--save", "", "--appendonly", "no", "--protected-mode", "no"},
-		Ports:   []corev1.ContainerPort{{Name: "redis", ContainerPort: StorePort, Protocol: corev1.ProtocolTCP}},
+		Args: []string{"--port", strconv.Itoa(StorePort), "--save", "", "--appendonly", "no", "--protected-mode", "no",
+			"--maxmemory", strconv.Itoa(storeMaxMemoryMiB) + "mb"},
+		Ports: []corev1.ContainerPort{{Name: "redis", ContainerPort: StorePort, Protocol: corev1.ProtocolTCP}},
 		ReadinessProbe: &corev1.Probe{
 			ProbeHandler:  corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(StorePort)}},
 			PeriodSeconds: 2,
 		},
 	}
-	w := perfv1alpha1.WorkloadSpec{Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
-		corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")}}}
+	w := perfv1alpha1.WorkloadSpec{Resources: corev1.ResourceRequirements{
+		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")},
+		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(strconv.Itoa(storeMemoryLimitMiB) + "Mi")}}}
 	labels := Labels(run, RoleStore)
 	return &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: NamesFor(run).Store, Namespace: run.Namespace, Labels: labels},

@@ -17,6 +17,7 @@ limitations under the License.
 package workload
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -44,8 +45,11 @@ func TestAStateRunDeploysRedisAndPointsBothPathsAtIt(t *testing.T) {
 	if c.Image != "registry.example/redis:7" || d.Labels[LabelComponent] != string(RoleStore) || d.Spec.Template.Annotations[AnnotationDaprEnabled] != "" {
 		t.Errorf("store Deployment: image %q, role %q, annotations %v", c.Image, d.Labels[LabelComponent], d.Spec.Template.Annotations)
 	}
-	if want := []string{"--port", "6379", "--save", "", "--appendonly", "no", "--protected-mode", "no"}; !slices.Equal(c.Args, want) {
-		t.Errorf("redis args = %q, want no persistence: %q", c.Args, want)
+	if want := []string{"--port", "6379", "--save", "", "--appendonly", "no", "--protected-mode", "no", "--maxmemory", "384mb"}; !slices.Equal(c.Args, want) {
+		t.Errorf("redis args = %q, want no persistence and a memory cap: %q", c.Args, want)
+	}
+	if l := c.Resources.Limits.Memory(); l.String() != "512Mi" {
+		t.Errorf("store memory limit %s, want 512Mi above Redis's own cap", l)
 	}
 	comp := objs[2].(*unstructured.Unstructured)
 	kind, _, _ := unstructured.NestedString(comp.Object, "spec", "type")
@@ -110,5 +114,30 @@ func TestTheStoreIsGuardedLikeATarget(t *testing.T) {
 	}
 	if !slices.Equal(roles, []string{"target", "baseline", "store"}) || !guarded {
 		t.Errorf("policy selects %v, guards the store port: %v", roles, guarded)
+	}
+}
+
+// A State run places its load tester relative to the store it deploys; a run that gave up its
+// store for a named Component deletes it, never a Component it does not own (deleteChild).
+func TestAStateRunPlacesBesideItsStoreAndDropsAStoreItNoLongerWants(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioState, func(s *perfv1alpha1.PerfRunSpec) { s.Placement = perfv1alpha1.PlacementSameNode })
+	aff := LoadTesterJob(run, Options{}, "").Spec.Template.Spec.Affinity
+	if aff == nil || aff.PodAffinity == nil || aff.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchLabels[LabelComponent] != string(RoleStore) {
+		t.Errorf("SameNode affinity = %+v, want the store's pods", aff)
+	}
+	if got := UnwantedChildren(run); len(got) != 0 {
+		t.Errorf("a run with its store wants it: unwanted %v", got)
+	}
+	run.Spec.State = &perfv1alpha1.StateSpec{Component: "orders"}
+	var names []string
+	for _, o := range UnwantedChildren(run) {
+		names = append(names, fmt.Sprintf("%T %s", o, o.GetName()))
+	}
+	want := []string{"*v1.Deployment bench-store", "*v1.Service bench-store", "*unstructured.Unstructured bench-statestore"}
+	if !slices.Equal(names, want) {
+		t.Errorf("unwanted = %v, want %v", names, want)
+	}
+	if HasTargetPod(run) {
+		t.Error("a run on a named Component has no pod its load ends at")
 	}
 }

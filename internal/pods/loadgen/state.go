@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -163,43 +164,43 @@ func dialState(ep endpoint) (stateClient, error) {
 // finds its key; the first failure stops it, in the store's or daprd's own words.
 func seedState(ctx context.Context, ep endpoint, body []byte, conns int) error {
 	value := stateValue(body)
+	workers := max(1, min(conns, ep.keys))
 	next := make(chan int)
-	errs := make(chan error, conns)
+	errs := make(chan error, workers) // a worker sends at most one, then ends
 	var wg sync.WaitGroup
-	for range max(1, min(conns, ep.keys)) {
-		c, err := dialState(ep)
-		if err != nil {
-			return err
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer c.close()
-			for key := range next {
-				cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-				err := c.save(cctx, key, value)
-				cancel()
-				if err != nil {
-					errs <- fmt.Errorf("writing key %s: %w", stateKey(key), err)
-					return
-				}
+	err := func() error {
+		defer func() { close(next); wg.Wait() }() // every started worker ends, its connection closed
+		for range workers {
+			c, err := dialState(ep)
+			if err != nil {
+				return err
 			}
-		}()
-	}
-	var err error
-feed:
-	for key := range ep.keys {
-		select {
-		case next <- key:
-		case err = <-errs:
-			break feed
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer c.close()
+				for key := range next {
+					cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+					err := c.save(cctx, key, value)
+					cancel()
+					if err != nil {
+						errs <- fmt.Errorf("writing key %s: %w", stateKey(key), err)
+						return
+					}
+				}
+			}()
 		}
-	}
-	close(next)
-	wg.Wait()
+		for key := range ep.keys {
+			select {
+			case next <- key:
+			case err := <-errs:
+				return err
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	}()
 	if err == nil && len(errs) > 0 {
 		err = <-errs
 	}
@@ -244,7 +245,7 @@ func stateStatusOf(err error) int {
 		return se.code
 	case errors.Is(err, errKeyMissing):
 		return http.StatusNotFound
-	case errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		return http.StatusGatewayTimeout
 	case errors.As(err, &re):
 		return http.StatusServiceUnavailable
@@ -253,6 +254,13 @@ func stateStatusOf(err error) int {
 		return httpStatusOf(err)
 	}
 	return -1
+}
+
+// isTimeout reports a network timeout (go-redis reports its read deadline so), counted as
+// the HTTP paths count theirs.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // daprHTTPState is daprd's HTTP state API on one keep-alive connection.
