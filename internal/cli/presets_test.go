@@ -45,7 +45,7 @@ func TestEveryPresetStartsARunAndNamesKnownFigures(t *testing.T) {
 			t.Errorf("preset %s: annotations %v", p.Name, got.Annotations)
 		}
 		res := &perfv1alpha1.Result{Added: &perfv1alpha1.LatencySummary{P50: d("1ms"), P90: d("2ms"), P99: d("3ms")},
-			Latency: &perfv1alpha1.LatencySummary{P90: d("4ms"), P99: d("5ms")}}
+			Latency: &perfv1alpha1.LatencySummary{P50: d("3ms"), P90: d("4ms"), P99: d("5ms")}}
 		res.Resources = sampleResult("2ms", "1ms", "3ms", "300m").Resources
 		for _, r := range p.Rows {
 			if measuredFigure(res, r.Figure) == "-" {
