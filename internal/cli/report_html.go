@@ -342,7 +342,11 @@ func environmentSection(run *perfv1alpha1.PerfRun) htmlSection {
 	t.addText("Kubernetes", orDash(env.KubernetesVersion))
 	t.addText("daprbench manager", orDash(env.ManagerVersion))
 	t.addText("Sidecar image (measured)", orDash(env.SidecarImage))
-	t.addText("Target image", imageOrDefault(run.Spec.Target.Image))
+	if env.Store != "" {
+		t.addText("State store", env.Store) // a State run: no target app, its load ends at the store
+	} else {
+		t.addText("Target image", imageOrDefault(run.Spec.Target.Image))
+	}
 	t.addText("Load-tester image", imageOrDefault(run.Spec.LoadTester.Image))
 	for _, v := range run.Spec.Variants {
 		image := v.SidecarImage
@@ -372,7 +376,7 @@ func environmentSection(run *perfv1alpha1.PerfRun) htmlSection {
 		nodes.addText("Placement asked", string(run.Spec.Placement))
 	}
 	if env.TargetNode != "" {
-		nodes.addText("Target node", env.TargetNode)
+		nodes.addText(map[bool]string{false: "Target node", true: "Store node"}[env.Store != ""], env.TargetNode)
 	}
 	if len(env.LoadTesterNodes) > 0 {
 		nodes.addText("Load-tester nodes", strings.Join(env.LoadTesterNodes, ", "))

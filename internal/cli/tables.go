@@ -78,6 +78,9 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	var b strings.Builder
 	res := run.Status.Result
 	fprintf(&b, "PerfRun %s/%s: %s, %s\n", run.Namespace, run.Name, orDash(string(run.Status.Phase)), run.Spec.Scenario)
+	if env := run.Status.Environment; env != nil && env.Store != "" {
+		fprintf(&b, "state store: %s\n", ForTerminal(env.Store))
+	}
 	if res == nil {
 		fprintf(&b, "no result yet\n")
 		return b.String()
