@@ -25,9 +25,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // stateComponent creates a Component in ns as a user would (the suite's policy lets runs
@@ -83,6 +85,43 @@ var _ = Describe("PerfRun State scenario", func() {
 		Eventually(exists(store)).Should(BeFalse(), "cleanup removes the store")
 		Eventually(exists(component)).Should(BeFalse(), "and its Component")
 		Eventually(exists(&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "kv-store"}})).Should(BeFalse())
+	})
+
+	It("names a restart of the store it deployed during a measured run as a disturbance", func() {
+		run := createRun(ns, "flaky", perfv1alpha1.ScenarioState)
+		markAvailable(ns, "flaky-store")
+		setPodStatus(loadTesterPod(currentJobOf(run)), corev1.PodRunning, func(string) corev1.ContainerState {
+			return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
+		}, true)
+		time.Sleep(1100 * time.Millisecond) // the API server stamps times to the second
+		store := &corev1.Pod{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "flaky-store-pod"}, store)).To(Succeed())
+		killed := metav1.NewTime(time.Now())
+		for i := range store.Status.ContainerStatuses {
+			if cs := &store.Status.ContainerStatuses[i]; cs.Name == workload.ContainerStore {
+				cs.RestartCount = 1
+				cs.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{ExitCode: 137, Reason: "OOMKilled", FinishedAt: killed}
+			}
+		}
+		Expect(k8sClient.Status().Update(suiteCtx, store)).To(Succeed())
+		Eventually(func() []string {
+			var kinds []string
+			for _, d := range latest(run).Status.Disturbances {
+				kinds = append(kinds, string(d.Kind)+" "+d.Role)
+			}
+			return kinds
+		}).Should(ContainElement("Restarted store"))
+
+		now := time.Now().Unix()
+		baseline, dapr := summaryRun(result.Baseline, 0, 300), summaryRun(result.Dapr, 0, 900)
+		baseline.StartUnix, baseline.Seconds = now-40, 20
+		dapr.StartUnix, dapr.Seconds = now-20, 60
+		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{baseline, dapr}}, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		Expect(conditionOf(run, perfv1alpha1.ConditionDisturbed).Status).To(Equal(metav1.ConditionTrue))
+		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(MatchRegexp(
+			`store pod flaky-store-pod container store restarted at %s \(dapr run 1 of 3, \d+s in; exit 137 OOMKilled, restart 1\)`,
+			killed.UTC().Format(time.TimeOnly)))
 	})
 
 	It("fails with ComponentNotFound, creating nothing, for a Component of another namespace", func() {
