@@ -44,6 +44,8 @@ type scenarioSide interface {
 	unwanted(run *perfv1alpha1.PerfRun) []client.Object
 	// peer is the role of the pods spec.placement places the load tester relative to.
 	peer(run *perfv1alpha1.PerfRun) Role
+	// needsTargetIP: the load tester must be told the Dapr target pod's IP.
+	needsTargetIP(run *perfv1alpha1.PerfRun) bool
 }
 
 // sideOf is the operator side of run's scenario. Admission admits only the scenarios here.
@@ -67,22 +69,18 @@ func ScenarioChildren(run *perfv1alpha1.PerfRun, o Options) []client.Object {
 func UnwantedChildren(run *perfv1alpha1.PerfRun) []client.Object { return sideOf(run).unwanted(run) }
 
 // HasTargetPod reports whether the load of run ends at a pod the run deploys (a target app,
-// a store): not so for a State run on the namespace's own Component.
-func HasTargetPod(run *perfv1alpha1.PerfRun) bool {
-	return run.Spec.Scenario != perfv1alpha1.ScenarioState || run.Spec.StateSettings().Component == ""
-}
+// a store): the Deployments it waits for. Not so for a State run on the namespace's own Component.
+func HasTargetPod(run *perfv1alpha1.PerfRun) bool { return len(WaitedDeployments(run)) > 0 }
 
 // WaitedDeployments are the Deployments run waits for before its load starts.
 func WaitedDeployments(run *perfv1alpha1.PerfRun) []string { return sideOf(run).waited(run) }
 
-// NeedsTargetIP reports whether the load tester must be told the Dapr target pod's IP: a
+// NeedsTargetIP reports whether the load tester must be told the Dapr target pod's IP (a
 // same-pod baseline calls it, so does a four-path run's server-only path, and the load
-// tester takes the target daprd's profile there.
-func NeedsTargetIP(run *perfv1alpha1.PerfRun) bool {
-	s := &run.Spec
-	if s.Scenario != perfv1alpha1.ScenarioServiceInvocation && s.Scenario != perfv1alpha1.ScenarioActorActivation {
-		return false // no target app
-	}
-	samePod := s.BaselineEnabled() && !s.BaselineTwinEnabled()
-	return samePod || s.FourPaths() || (s.Profiling != nil && s.DaprEnabled())
+// tester takes the target daprd's profile there).
+func NeedsTargetIP(run *perfv1alpha1.PerfRun) bool { return sideOf(run).needsTargetIP(run) }
+
+// profiledTarget: the load tester takes the target daprd's profile on the target pod's IP.
+func profiledTarget(run *perfv1alpha1.PerfRun) bool {
+	return run.Spec.Profiling != nil && run.Spec.DaprEnabled()
 }

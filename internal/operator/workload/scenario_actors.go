@@ -59,6 +59,8 @@ func (actorsSide) unwanted(*perfv1alpha1.PerfRun) []client.Object { return nil }
 
 func (actorsSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
 
+func (actorsSide) needsTargetIP(run *perfv1alpha1.PerfRun) bool { return profiledTarget(run) }
+
 // actorTargetArgs and actorTargetAnnotations make the target app host the run's actor type.
 func actorTargetArgs(run *perfv1alpha1.PerfRun) []string {
 	return []string{"--actor-type=" + run.ActorType()}

@@ -119,6 +119,12 @@ func (invocationSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 
 func (invocationSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
 
+// needsTargetIP: a same-pod baseline and a four-path run's server-only path call the target pod.
+func (invocationSide) needsTargetIP(run *perfv1alpha1.PerfRun) bool {
+	s := &run.Spec
+	return (s.BaselineEnabled() && !s.BaselineTwinEnabled()) || s.FourPaths() || profiledTarget(run)
+}
+
 // targetDeploymentNames are the Deployments of every variant's target.
 func targetDeploymentNames(run *perfv1alpha1.PerfRun) []string {
 	var out []string

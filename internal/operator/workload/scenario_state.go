@@ -28,7 +28,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -98,18 +97,19 @@ func (stateSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 		return nil
 	}
 	names := NamesFor(run)
-	component := daprObject(run, ComponentGVK, names.StateStore)
-	component.SetLabels(nil)
 	return []client.Object{
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
 		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
-		component,
+		daprObject(run, ComponentGVK, names.StateStore),
 	}
 }
 
 // peer: the load tester is placed relative to the store the run deploys (admission refuses a
 // placement on a named Component, whose store is not the run's to place).
 func (stateSide) peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
+
+// needsTargetIP: no target app (admission refuses profiling on a State run).
+func (stateSide) needsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
 
 // StateComponentName is the state store Component a State run calls: the one it names, or
 // the one it deploys.
@@ -152,18 +152,7 @@ func StoreDeployment(run *perfv1alpha1.PerfRun, o Options) *appsv1.Deployment {
 	w := perfv1alpha1.WorkloadSpec{Resources: corev1.ResourceRequirements{
 		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")},
 		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(strconv.Itoa(storeMemoryLimitMiB) + "Mi")}}}
-	labels := Labels(run, RoleStore)
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: NamesFor(run).Store, Namespace: run.Namespace, Labels: labels},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: Selector(run, RoleStore)},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       podSpec(run, w, c, o),
-			},
-		},
-	}
+	return roleDeployment(run, NamesFor(run).Store, RoleStore, podSpec(run, w, c, o))
 }
 
 // StoreService reaches the store the run deploys.

@@ -81,20 +81,24 @@ func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options)
 			PeriodSeconds: 2,
 		},
 	}
-	labels := Labels(run, role)
 	var annotations map[string]string
 	if actors && role == RoleTarget {
 		annotations = actorTargetAnnotations(run)
 	}
+	d := roleDeployment(run, name, role, podSpec(run, run.Spec.Target, c, o))
+	d.Annotations = annotations
+	return d
+}
+
+// roleDeployment is one pod of role, named name, selected by the run's and the role's labels.
+func roleDeployment(run *perfv1alpha1.PerfRun, name string, role Role, spec corev1.PodSpec) *appsv1.Deployment {
+	labels := Labels(run, role)
 	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: run.Namespace, Labels: labels, Annotations: annotations},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: run.Namespace, Labels: labels},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
 			Selector: &metav1.LabelSelector{MatchLabels: Selector(run, role)},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       podSpec(run, run.Spec.Target, c, o),
-			},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: spec},
 		},
 	}
 }

@@ -86,8 +86,9 @@ func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Durati
 	}
 	if ep.isState() {
 		// A state path writes its keys before any load, whatever the bound.
-		if last, err := waitForState(ctx, ep, body, conns, max(bound, 10*time.Second)); err != nil {
-			return fmt.Errorf("%s path %s: not ready within %v (last: %s)", t.Variant, t.URL, max(bound, 10*time.Second), last)
+		bound = max(bound, 10*time.Second)
+		if last, err := waitForState(ctx, ep, body, conns, bound); err != nil {
+			return fmt.Errorf("%s path %s: not ready within %v (last: %s)", t.Variant, t.URL, bound, last)
 		}
 		return nil
 	}
