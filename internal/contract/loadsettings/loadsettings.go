@@ -35,7 +35,9 @@ const (
 	Resolution     = "resolution"
 	RequestTimeout = "request-timeout"
 	TargetWait     = "target-wait"
-	TerminationLog = "termination-log"
+	// SubscriberListen is where a PubSub run's subscriber listens (default SubscriberPort).
+	SubscriberListen = "subscriber-listen"
+	TerminationLog   = "termination-log"
 	// Calibrate makes the load tester score its node on the calibration workload for the
 	// given duration (each half) and write the score as its termination message, instead of
 	// driving a load: the calibration init container of a run's pods.
@@ -84,6 +86,10 @@ const (
 // profiling endpoint (/debug/pprof/profile) to the run's load tester: the operator points
 // ProfileServerURL there, perfapp serves it.
 const ProfileCaptureRoot = "/daprd"
+
+// SubscriberPort is where a PubSub run's load tester receives its messages: the app port
+// the operator gives the load tester's daprd, which delivers to it.
+const SubscriberPort = 3001
 
 // Env is the environment variable that sets a setting: payload-bytes <-> DAPRBENCH_PAYLOAD_BYTES.
 func Env(setting string) string { return cliflags.EnvName(setting) }

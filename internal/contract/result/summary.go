@@ -196,6 +196,8 @@ type Summary struct {
 	// GapUs is one connection's time between two scheduled sends (connections / rate): a
 	// load tester whose sends lag by more than that could not keep its schedule.
 	GapUs int64 `json:"gap,omitempty"`
+	// Delivery is a PubSub run's publish-to-delivery figures; nil for other scenarios.
+	Delivery *Delivery `json:"dl,omitempty"`
 	// Pods holds each load-tester pod's share and achieved rate when the load was split
 	// over several pods (spec.loadTester.replicas); their runs above are already merged.
 	Pods []PodLoad `json:"pods,omitempty"`

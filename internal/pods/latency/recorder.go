@@ -115,7 +115,20 @@ func (r *Recorder) Start(ctx context.Context, id periodic.ThreadID, i int64, _ t
 		return ctx
 	}
 	r.pacer.hold(int(id), i)
-	return context.WithValue(ctx, sentKey{}, time.Now())
+	sent := time.Now()
+	ctx = context.WithValue(ctx, dueKey{}, r.pacer.schedule().Intended(int(id), i))
+	return context.WithValue(ctx, sentKey{}, sent)
+}
+
+// dueKey carries a paced request's slot from Start to the call (a message that times its
+// own delivery carries it).
+type dueKey struct{}
+
+// DueOf is the slot a paced request was due in, as the call sees it; false for a request
+// no pacer held (fortio's own pacing, or a warm-up call).
+func DueOf(ctx context.Context) (time.Time, bool) {
+	due, ok := ctx.Value(dueKey{}).(time.Time)
+	return due, ok
 }
 
 // Report keeps one request: i is its slot on the thread, sent its actual send time (with

@@ -82,6 +82,12 @@ type Config struct {
 	Profile *ProfileCapture
 	// DaprdMetrics are read at every measured run's edges for the daprds' own CPU.
 	DaprdMetrics DaprdMetrics
+	// SubscriberListen is where a PubSub run's subscriber receives its daprd's deliveries
+	// (empty: loadsettings.SubscriberPort).
+	SubscriberListen string
+
+	// sub receives a PubSub run's messages (set by Run; nil for other scenarios).
+	sub *subscriber
 }
 
 // Validate checks a Config before any load is sent.
@@ -123,6 +129,12 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		} else if c.Connections < c.Group.Size {
 			errs = append(errs, fmt.Errorf("--connections (%d) must be at least the group's size (%d): every pod needs one", c.Connections, c.Group.Size))
+		}
+	}
+	for _, t := range c.Targets {
+		if ep, err := parseEndpoint(t.URL); err == nil && ep.isPubSub() && c.Group != nil {
+			errs = append(errs, errors.New("a pub/sub path is measured by one load-tester pod: its subscriber times what it published itself"))
+			break
 		}
 	}
 	if p := c.Profile; p != nil {

@@ -29,6 +29,9 @@ import (
 type measured struct {
 	runs []result.Run
 	recs map[latency.Key]*latency.Recorded
+	// deliveries and messages are a PubSub run's, per phase (one pod measures it).
+	deliveries map[latency.Key]*latency.Recorded
+	messages   map[latency.Key]result.Messages
 }
 
 // member is a pod's part in its group; a run without a group is a group of one.

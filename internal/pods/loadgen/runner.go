@@ -19,6 +19,7 @@ package loadgen
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -58,7 +59,16 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	defer m.close()
 	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
 	// and added-latency intervals all come from these.
-	own := measured{recs: map[latency.Key]*latency.Recorded{}}
+	own := measured{recs: map[latency.Key]*latency.Recorded{}, deliveries: map[latency.Key]*latency.Recorded{},
+		messages: map[latency.Key]result.Messages{}}
+	listen := cfg.SubscriberListen
+	if listen == "" {
+		listen = subscriberListen()
+	}
+	if cfg.sub, err = startSubscriber(ctx, cfg.Targets, listen, cfg.Log); err != nil {
+		return sum, err
+	}
+	defer cfg.sub.stop()
 	prof := newProfiler(cfg)
 	runErr := measure(ctx, cfg, m, &own, prof)
 	profiles := prof.finish(runErr)
@@ -66,6 +76,12 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	sum.Runs, sum.Pods = all.runs, pods
 	sum.GapUs = schedule(cfg, cfg.QPS, cfg.Duration, time.Time{}, cfg.Connections).Gap().Microseconds()
 	latency.Summarize(&sum, all.recs, result.StandardPercentiles)
+	if cfg.sub != nil {
+		sum.Delivery = latency.SummarizeDelivery(sum.Runs, own.deliveries, own.messages, result.StandardPercentiles)
+		if n := cfg.sub.book.strays(); n > 0 {
+			logf(cfg.Log, "%d deliveries of no measured phase (the warm-up's, the readiness probes', or later than a phase's drain)", n)
+		}
+	}
 	if cfg.Group == nil || cfg.Group.Index == 0 {
 		writeProfiles(cfg, profiles) // before the histograms: the controller reads the log's end
 		writeHistograms(cfg, sum.Runs, all.recs, sum.Attribution)
@@ -104,7 +120,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		body = fnet.GenerateRandomPayload(cfg.PayloadBytes)
 	}
 	for _, t := range cfg.Targets {
-		if err := waitForTarget(ctx, t, body, cfg.TargetWait, cfg.Connections); err != nil {
+		if err := waitForTarget(ctx, t, body, cfg.TargetWait, cfg.Connections, cfg.sub); err != nil {
 			return err
 		}
 	}
@@ -133,6 +149,9 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		prof.startAt(ctx, phase, d)
 		rec := newRecorder(ctx, cfg, d)
 		cpuBefore := meter.read(ctx)
+		if cfg.sub != nil {
+			cfg.sub.book.begin(label, time.Now())
+		}
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		if err != nil {
 			rec.Close()
@@ -141,6 +160,8 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		recorded := rec.Finish(scheduleOf(rec, cfg, d, res), res.StartTime.Add(res.ActualDuration))
 		run := toRun(t.Variant, rep, res)
 		run.DaprdCPU = meter.since(ctx, cpuBefore)
+		// After the CPU's edge: the phase's daprd CPU is its load's, not the drain's idle wait.
+		delivered, messages := drainPhase(ctx, cfg, label)
 		// Successes and failures as the recording split them (fortio's own test of a
 		// code), and every slot of the schedule.
 		run.Errors, run.Scheduled = recorded.Tally.Failed, recorded.Tally.Scheduled
@@ -149,6 +170,14 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 				"recorded at the least they waited", t.Variant, rep+1, n, recorded.Tally.Scheduled)
 		}
 		k := latency.Key{Variant: t.Variant, Rep: rep}
+		if delivered != nil {
+			out.messages[k] = out.messages[k].Plus(messages)
+			if first := out.deliveries[k]; first != nil && ph.Half == 2 {
+				first.Append(delivered)
+			} else {
+				out.deliveries[k] = delivered
+			}
+		}
 		if i, ok := halves[k]; ok && ph.Half == 2 {
 			out.runs[i] = joinHalves(out.runs[i], run, d)
 			out.recs[k].Append(recorded)
@@ -161,6 +190,25 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		out.recs[k] = recorded
 	}
 	return nil
+}
+
+// DeliveryDrain bounds the wait, after a phase's last publish, for its messages still on
+// their way; one not delivered by then is counted lost.
+const DeliveryDrain = 10 * time.Second
+
+// drainPhase waits for a PubSub phase's messages still in flight and closes the phase: its
+// delivery latency and message counts (nil for another scenario's phase).
+func drainPhase(ctx context.Context, cfg Config, label string) (*latency.Recorded, result.Messages) {
+	if cfg.sub == nil {
+		return nil, result.Messages{}
+	}
+	cfg.sub.book.await(ctx, label, DeliveryDrain)
+	rec, n := cfg.sub.book.close(label)
+	if n.Lost > 0 || n.Duplicated > 0 {
+		logf(cfg.Log, "%s: %d of %d published messages not delivered within %v of the phase's end, %d delivered more than once",
+			label, n.Lost, n.Published, DeliveryDrain, n.Duplicated)
+	}
+	return rec, n
 }
 
 // joinHalves is one repetition measured in two halves (see loadsettings.PhaseOrder) of
@@ -276,6 +324,14 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 			return outcome{}, err
 		}
 		out, full = outcome{RunnerResults: res.RunnerResults, RetCodes: res.RetCodes}, res
+	} else if ep.isPubSub() {
+		if cfg.sub == nil {
+			return outcome{}, errors.New("a pub/sub path needs the run's subscriber")
+		}
+		if out, err = runPubSub(&opts, ep, body, cfg.RequestTimeout, cfg.sub.book, label); err != nil {
+			return outcome{}, err
+		}
+		full = out
 	} else if ep.isState() {
 		if out, err = runState(&opts, ep, body, cfg.RequestTimeout); err != nil {
 			return outcome{}, err

@@ -35,12 +35,15 @@ const daprAPITokenHeader = "dapr-api-token"
 type endpointKind int
 
 const (
-	viaHTTP          endpointKind = iota // fortio's HTTP runner, the URL as given
-	viaDaprGRPC                          // daprd's gRPC API: Dapr.InvokeService
-	viaAppGRPC                           // the app's gRPC callback service: AppCallback.OnInvoke
-	viaDaprStateHTTP                     // daprd's HTTP state API (a State run)
-	viaDaprStateGRPC                     // daprd's gRPC state API
-	viaRedis                             // the store itself, with its Go client (a State run's baseline)
+	viaHTTP            endpointKind = iota // fortio's HTTP runner, the URL as given
+	viaDaprGRPC                            // daprd's gRPC API: Dapr.InvokeService
+	viaAppGRPC                             // the app's gRPC callback service: AppCallback.OnInvoke
+	viaDaprStateHTTP                       // daprd's HTTP state API (a State run)
+	viaDaprStateGRPC                       // daprd's gRPC state API
+	viaRedis                               // the store itself, with its Go client (a State run's baseline)
+	viaDaprPublishHTTP                     // daprd's HTTP publish API (a PubSub run)
+	viaDaprPublishGRPC                     // daprd's gRPC publish API
+	viaRedisStream                         // the broker itself: a Redis stream (a PubSub run's baseline)
 )
 
 // endpoint is a parsed target URL.
@@ -51,6 +54,10 @@ type endpoint struct {
 	method string // the invoked method (gRPC); a State path's store name
 	op     string // a State path's operation: Get or Save
 	keys   int    // a State path's number of keys
+	topic  string // a PubSub path's topic (the baseline's stream)
+	raw    bool   // a PubSub path publishes raw payloads, no CloudEvent
+	// declared: a Subscription object subscribes the load tester (the subscriber declares none).
+	declared bool
 }
 
 // parseEndpoint reads a target URL: http(s)://… is called over HTTP;
@@ -69,17 +76,20 @@ func parseEndpoint(raw string) (endpoint, error) {
 		return endpoint{kind: viaDaprGRPC, addr: u.Host, appID: path[0], method: path[1]}, nil
 	case u.Scheme == "dapr-state+http" || u.Scheme == "dapr-state+grpc" || u.Scheme == "redis":
 		return parseStateEndpoint(raw, u)
+	case u.Scheme == "dapr-pubsub+http" || u.Scheme == "dapr-pubsub+grpc" || u.Scheme == "redis-stream":
+		return parsePubSubEndpoint(raw, u)
 	case u.Scheme == "grpc" && u.Port() != "" && len(path) == 1 && path[0] != "":
 		return endpoint{kind: viaAppGRPC, addr: u.Host, method: path[0]}, nil
 	}
 	return endpoint{}, fmt.Errorf("%q: want http(s)://…, dapr-grpc://HOST:PORT/APPID/METHOD, grpc://HOST:PORT/METHOD, "+
-		"dapr-state+http|grpc://HOST:PORT/STORE?op=…&keys=… or redis://HOST:PORT/?op=…&keys=…", raw)
+		"dapr-state+http|grpc://HOST:PORT/STORE?op=…&keys=…, redis://HOST:PORT/?op=…&keys=…, "+
+		"dapr-pubsub+http|grpc://HOST:PORT/PUBSUB/TOPIC or redis-stream://HOST:PORT/STREAM", raw)
 }
 
 // waitForTarget sends the run's own request (its method and body; a fresh id for {uuid})
 // until the target answers 2xx, for at most bound, so that no measured or warm-up request
 // meets a route that is not programmed yet.
-func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Duration, conns int) error {
+func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Duration, conns int, sub *subscriber) error {
 	ep, err := parseEndpoint(t.URL)
 	if err != nil {
 		return err
@@ -89,6 +99,15 @@ func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Durati
 		bound = max(bound, 10*time.Second)
 		if last, err := waitForState(ctx, ep, body, conns, bound); err != nil {
 			return fmt.Errorf("%s path %s: not ready within %v (last: %s)", t.Variant, t.URL, bound, last)
+		}
+		return nil
+	}
+	if ep.isPubSub() {
+		// A pub/sub path is ready when a message it publishes is delivered: the broker
+		// reachable, daprd's Component loaded and its subscription made.
+		bound = max(bound, 30*time.Second)
+		if last, err := waitForDelivery(ctx, ep, sub, bound); err != nil {
+			return fmt.Errorf("%s path %s: no message delivered within %v (last: %s)", t.Variant, t.URL, bound, last)
 		}
 		return nil
 	}

@@ -1,0 +1,78 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package result
+
+// Delivery is a PubSub run's publish-to-delivery figures. A path's request latency (Runs,
+// Merged, Added) is its publish call's own; Delivery times each message from the slot its
+// publish was due in to its subscriber's handler, on the load tester's one clock.
+type Delivery struct {
+	// Paths holds each path's delivery latency over its repetitions and its message counts.
+	Paths []DeliveryPath `json:"p"`
+	// Added is the delivery latency Dapr adds over the baseline's (the broker's own client
+	// publishing and consuming), with its interval; nil without a repetition of both.
+	Added *Added `json:"ad,omitempty"`
+}
+
+// DeliveryPath is one path's delivery latency and messages.
+type DeliveryPath struct {
+	Variant     Variant      `json:"v"`
+	Percentiles []Percentile `json:"p,omitempty"`
+	AvgUs       int64        `json:"a,omitempty"`
+	MaxUs       int64        `json:"m,omitempty"`
+	Messages    Messages     `json:"n"`
+}
+
+// Latency returns the delivery latency at percentile p, selected by value.
+func (d *DeliveryPath) Latency(p float64) (int64, bool) {
+	for _, pc := range d.Percentiles {
+		if SamePercentile(pc.P, p) {
+			return pc.Us, true
+		}
+	}
+	return 0, false
+}
+
+// PathOf returns variant v's delivery figures.
+func (d *Delivery) PathOf(v Variant) (DeliveryPath, bool) {
+	for _, p := range d.Paths {
+		if p.Variant == v {
+			return p, true
+		}
+	}
+	return DeliveryPath{}, false
+}
+
+// Messages counts one path's messages in its measured phases.
+type Messages struct {
+	// Published is the messages whose publish succeeded.
+	Published int64 `json:"pub"`
+	// Delivered is the distinct messages the subscriber had by the phase's drain deadline.
+	Delivered int64 `json:"del"`
+	// Lost is the published messages never delivered by then.
+	Lost int64 `json:"lost,omitempty"`
+	// Duplicated counts deliveries beyond a message's first (redeliveries included).
+	Duplicated int64 `json:"dup,omitempty"`
+	// Unacknowledged is the delivered messages whose publish call failed (a timeout whose
+	// message got through): delivered, but not in Published.
+	Unacknowledged int64 `json:"unack,omitempty"`
+}
+
+// Plus adds another phase's counts.
+func (m Messages) Plus(o Messages) Messages {
+	return Messages{Published: m.Published + o.Published, Delivered: m.Delivered + o.Delivered, Lost: m.Lost + o.Lost,
+		Duplicated: m.Duplicated + o.Duplicated, Unacknowledged: m.Unacknowledged + o.Unacknowledged}
+}

@@ -1,0 +1,239 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/latency"
+)
+
+// message is what a PubSub run publishes: its phase, its number in the phase, the slot its
+// publish was due in (an offset on the load tester's monotonic clock: only this process
+// reads it) and padding to the run's payload size.
+type message struct {
+	Phase string `json:"ph"`
+	Seq   uint64 `json:"n"`
+	Due   int64  `json:"due"` // nanoseconds since the book's epoch
+	Pad   []byte `json:"pad,omitempty"`
+}
+
+// padOf is the padding that brings a message to about the payload's size: its bytes as
+// letters (JSON-safe, so daprd's CloudEvent keeps the message as a JSON object).
+func padOf(body []byte) []byte {
+	pad := make([]byte, len(body))
+	for i, b := range body {
+		pad[i] = 'a' + b%26
+	}
+	return pad
+}
+
+func encodeMessage(m message) []byte {
+	b, _ := json.Marshal(struct {
+		Phase string `json:"ph"`
+		Seq   uint64 `json:"n"`
+		Due   int64  `json:"due"`
+		Pad   string `json:"pad,omitempty"`
+	}{m.Phase, m.Seq, m.Due, string(m.Pad)})
+	return b
+}
+
+// decodeMessage reads a delivered message: as published (a raw payload, or the baseline's
+// stream entry), or inside the CloudEvent daprd wraps it in (its data field).
+func decodeMessage(b []byte) (message, error) {
+	var envelope struct {
+		SpecVersion string          `json:"specversion"`
+		Data        json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(b, &envelope); err == nil && envelope.SpecVersion != "" && len(envelope.Data) > 0 {
+		b = envelope.Data
+	}
+	var m struct {
+		Phase string `json:"ph"`
+		Seq   uint64 `json:"n"`
+		Due   int64  `json:"due"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return message{}, err
+	}
+	if m.Phase == "" {
+		return message{}, errors.New("not a daprbench message: no phase")
+	}
+	return message{Phase: m.Phase, Seq: m.Seq, Due: m.Due}, nil
+}
+
+// deliveryBook keeps, per open phase, which messages were published and when each was
+// first delivered. Publisher and subscriber are this one process, so a message's delivery
+// latency (its delivery minus the slot its publish was due in) is read on one monotonic
+// clock and no two clocks need agree. A message of a phase no longer open (a late delivery
+// after the phase's drain, or a warm-up's) is counted apart, never in a phase.
+type deliveryBook struct {
+	epoch time.Time
+	now   func() time.Duration // since epoch; a fake in tests
+	mu    sync.Mutex
+	open  map[string]*phaseMessages
+	// stray counts deliveries of phases not open: warm-up, probes and the late.
+	stray int64
+	// changed is closed and replaced whenever a delivery is recorded (await's wake-up).
+	changed chan struct{}
+}
+
+// phaseMessages is one phase's messages.
+type phaseMessages struct {
+	start     time.Duration
+	seq       uint64
+	published map[uint64]bool
+	delivered map[uint64]latency.Delivery
+	dups      int64
+}
+
+func newDeliveryBook() *deliveryBook {
+	epoch := time.Now()
+	return &deliveryBook{epoch: epoch, now: func() time.Duration { return time.Since(epoch) },
+		open: map[string]*phaseMessages{}, changed: make(chan struct{})}
+}
+
+// offset is t on the book's clock.
+func (b *deliveryBook) offset(t time.Time) int64 { return int64(t.Sub(b.epoch)) }
+
+// begin opens phase: its messages are counted from now on. start is its first slot.
+func (b *deliveryBook) begin(phase string, start time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.open[phase] = &phaseMessages{start: time.Duration(b.offset(start)), published: map[uint64]bool{}, delivered: map[uint64]latency.Delivery{}}
+}
+
+// next is the number of phase's next message.
+func (b *deliveryBook) next(phase string) uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.open[phase]
+	if p == nil {
+		return 0
+	}
+	p.seq++
+	return p.seq
+}
+
+// published notes that message seq of phase was accepted by its publish call.
+func (b *deliveryBook) published(phase string, seq uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if p := b.open[phase]; p != nil {
+		p.published[seq] = true
+	}
+}
+
+// delivered notes a delivery of m, now.
+func (b *deliveryBook) delivered(m message) {
+	received := b.now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.open[m.Phase]
+	switch {
+	case p == nil:
+		b.stray++
+		return
+	case hasKey(p.delivered, m.Seq):
+		p.dups++
+	default:
+		p.delivered[m.Seq] = latency.Delivery{Due: time.Duration(m.Due), Received: received}
+	}
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+func hasKey[K comparable, V any](m map[K]V, k K) bool { _, ok := m[k]; return ok }
+
+// await waits until every message phase published has been delivered, for at most bound.
+func (b *deliveryBook) await(ctx context.Context, phase string, bound time.Duration) {
+	deadline := time.NewTimer(bound)
+	defer deadline.Stop()
+	for {
+		b.mu.Lock()
+		p, changed := b.open[phase], b.changed
+		done := p == nil || countDelivered(p) >= int64(len(p.published))
+		b.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// countDelivered is how many of p's published messages were delivered.
+func countDelivered(p *phaseMessages) int64 {
+	var n int64
+	for seq := range p.published {
+		if hasKey(p.delivered, seq) {
+			n++
+		}
+	}
+	return n
+}
+
+// close ends phase: its delivery latency and its counts. Deliveries after it are strays.
+func (b *deliveryBook) close(phase string) (*latency.Recorded, result.Messages) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.open[phase]
+	delete(b.open, phase)
+	if p == nil {
+		return latency.NewRecorded(), result.Messages{}
+	}
+	ds := make([]latency.Delivery, 0, len(p.delivered))
+	for _, d := range p.delivered {
+		ds = append(ds, d)
+	}
+	delivered := countDelivered(p)
+	counts := result.Messages{
+		Published:      int64(len(p.published)),
+		Delivered:      int64(len(p.delivered)),
+		Lost:           int64(len(p.published)) - delivered,
+		Duplicated:     p.dups,
+		Unacknowledged: int64(len(p.delivered)) - delivered,
+	}
+	return latency.RecordDeliveries(p.start, ds), counts
+}
+
+// deliveredCount is how many distinct messages of phase were delivered so far.
+func (b *deliveryBook) deliveredCount(phase string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if p := b.open[phase]; p != nil {
+		return len(p.delivered)
+	}
+	return 0
+}
+
+// strays is the deliveries of no open phase so far.
+func (b *deliveryBook) strays() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stray
+}

@@ -1,0 +1,237 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	runtimev1 "github.com/dapr/dapr/pkg/proto/runtime/v1"
+	"github.com/redis/go-redis/v9"
+
+	"fortio.org/fortio/periodic"
+
+	"github.com/daprbench/daprbench/internal/pods/latency"
+)
+
+// A PubSub run's paths (the operator writes their URLs, see workload's pubsubSide):
+//
+//	dapr-pubsub+http://localhost:3500/PUBSUB/TOPIC   publish through daprd's HTTP API
+//	dapr-pubsub+grpc://localhost:50001/PUBSUB/TOPIC  through its gRPC API
+//	redis-stream://HOST:PORT/TOPIC                    XADD to the stream itself (the baseline)
+//
+// ?raw=true publishes raw payloads (no CloudEvent envelope); ?subscription=declared: a
+// Subscription object subscribes the load tester, which then declares none itself. Every request publishes one
+// message that carries its phase, its number and the slot its publish was due in; the load
+// tester subscribes to what it publishes (its own daprd delivers to its subscriber; the
+// baseline's stream is read by its own consumer group), so each message's delivery is timed
+// on the one clock of this process (see deliveryBook).
+
+// publisher is one connection's way to publish a message.
+type publisher interface {
+	publish(ctx context.Context, msg []byte) error
+	close()
+}
+
+func (ep endpoint) isPubSub() bool {
+	return ep.kind == viaDaprPublishHTTP || ep.kind == viaDaprPublishGRPC || ep.kind == viaRedisStream
+}
+
+func parsePubSubEndpoint(raw string, u *url.URL) (endpoint, error) {
+	kinds := map[string]endpointKind{"dapr-pubsub+http": viaDaprPublishHTTP, "dapr-pubsub+grpc": viaDaprPublishGRPC, "redis-stream": viaRedisStream}
+	q := u.Query()
+	ep := endpoint{kind: kinds[u.Scheme], addr: u.Host, raw: q.Get("raw") == "true", declared: q.Get("subscription") == "declared"}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	switch {
+	case u.Port() == "":
+		return endpoint{}, fmt.Errorf("%q: the address needs a port", raw)
+	case ep.kind == viaRedisStream && len(parts) == 1 && parts[0] != "":
+		ep.topic = parts[0]
+	case ep.kind != viaRedisStream && len(parts) == 2 && parts[0] != "" && parts[1] != "":
+		ep.method, ep.topic = parts[0], parts[1]
+	default:
+		return endpoint{}, fmt.Errorf("%q: want dapr-pubsub+http|grpc://HOST:PORT/PUBSUB/TOPIC or redis-stream://HOST:PORT/STREAM", raw)
+	}
+	return ep, nil
+}
+
+// pubConn is a fortio thread's connection: each call publishes the next message of its phase.
+type pubConn struct {
+	pub   publisher
+	book  *deliveryBook
+	phase string
+	pad   []byte
+}
+
+func (c *pubConn) call(ctx context.Context) error {
+	due, paced := latency.DueOf(ctx)
+	if !paced {
+		due = time.Now() // fortio's own pacing: no slot is known, the send is the best there is
+	}
+	seq := c.book.next(c.phase)
+	err := c.pub.publish(ctx, encodeMessage(message{Phase: c.phase, Seq: seq, Due: c.book.offset(due), Pad: c.pad}))
+	if err == nil {
+		c.book.published(c.phase, seq)
+	}
+	return err
+}
+
+func (c *pubConn) close() { c.pub.close() }
+
+// runPubSub makes one fortio run of a pub/sub path, its messages tagged with phase.
+func runPubSub(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout time.Duration, book *deliveryBook, phase string) (outcome, error) {
+	pad := padOf(body)
+	return runThreads(opts, timeout, stateStatusOf, func() (threadConn, error) {
+		p, err := dialPublisher(ep)
+		if err != nil {
+			return nil, err
+		}
+		return &pubConn{pub: p, book: book, phase: phase, pad: pad}, nil
+	})
+}
+
+func dialPublisher(ep endpoint) (publisher, error) {
+	switch ep.kind {
+	case viaDaprPublishHTTP:
+		u := fmt.Sprintf("http://%s/v1.0/publish/%s/%s", ep.addr, url.PathEscape(ep.method), url.PathEscape(ep.topic))
+		if ep.raw {
+			u += "?metadata.rawPayload=true"
+		}
+		return &daprHTTPPublisher{url: u, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, MaxConnsPerHost: 1}}}, nil
+	case viaDaprPublishGRPC:
+		conn, err := dialGRPC(ep.addr)
+		if err != nil {
+			return nil, fmt.Errorf("dialling %s: %w", ep.addr, err)
+		}
+		var md map[string]string
+		if ep.raw {
+			md = map[string]string{"rawPayload": "true"}
+		}
+		return &daprGRPCPublisher{conn: conn, client: runtimev1.NewDaprClient(conn), pubsub: ep.method, topic: ep.topic, metadata: md}, nil
+	default:
+		return &streamPublisher{client: newRedisClient(ep.addr, 1), stream: ep.topic}, nil
+	}
+}
+
+func newRedisClient(addr string, pool int) *redis.Client {
+	return redis.NewClient(&redis.Options{Addr: addr, PoolSize: pool, MinIdleConns: 1, Protocol: 2, DisableIdentity: true})
+}
+
+// daprHTTPPublisher publishes through daprd's HTTP API on one keep-alive connection.
+type daprHTTPPublisher struct {
+	url    string
+	client *http.Client
+}
+
+func (d *daprHTTPPublisher) publish(ctx context.Context, msg []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.url, bytes.NewReader(msg))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	body, code, err := (&daprHTTPState{client: d.client}).do(req)
+	switch {
+	case err != nil:
+		return err
+	case code != http.StatusNoContent && code != http.StatusOK:
+		return statusError{code, string(body)}
+	}
+	return nil
+}
+
+func (d *daprHTTPPublisher) close() { d.client.CloseIdleConnections() }
+
+// daprGRPCPublisher publishes through daprd's gRPC API on one connection.
+type daprGRPCPublisher struct {
+	conn          interface{ Close() error }
+	client        runtimev1.DaprClient
+	pubsub, topic string
+	metadata      map[string]string
+}
+
+func (d *daprGRPCPublisher) publish(ctx context.Context, msg []byte) error {
+	_, err := d.client.PublishEvent(ctx, &runtimev1.PublishEventRequest{PubsubName: d.pubsub, Topic: d.topic, Data: msg,
+		DataContentType: "application/json", Metadata: d.metadata})
+	return err
+}
+
+func (d *daprGRPCPublisher) close() { _ = d.conn.Close() }
+
+// streamPublisher is the baseline's publish: what Dapr's pubsub.redis does for one message
+// (XADD of a "data" field, trimmed to about streamMaxLen entries, as the Component the run
+// deploys sets maxLenApprox), minus Dapr.
+type streamPublisher struct {
+	client *redis.Client
+	stream string
+}
+
+// StreamMaxLen bounds a stream's length (approximately) on both paths: a benchmark's
+// messages are throwaway once delivered, and an unbounded stream would fill the store.
+const StreamMaxLen = 10000
+
+func (s *streamPublisher) publish(ctx context.Context, msg []byte) error {
+	return s.client.XAdd(ctx, &redis.XAddArgs{Stream: s.stream, MaxLen: StreamMaxLen, Approx: true,
+		Values: []any{"data", msg}}).Err()
+}
+
+func (s *streamPublisher) close() { _ = s.client.Close() }
+
+// waitForDelivery publishes a probe message on ep every half second until one is delivered,
+// for at most bound: the broker is reachable, daprd's Component loaded and the subscription
+// made. Probes are their own phase, never counted in a measured one.
+func waitForDelivery(ctx context.Context, ep endpoint, sub *subscriber, bound time.Duration) (last string, err error) {
+	if sub == nil {
+		return "no subscriber", errors.New("no subscriber")
+	}
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	p, err := dialPublisher(ep)
+	if err != nil {
+		return err.Error(), err
+	}
+	defer p.close()
+	phase := "probe-" + ep.topic
+	sub.book.begin(phase, time.Now())
+	defer sub.book.close(phase)
+	last = "nothing published yet"
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if sub.book.deliveredCount(phase) > 0 {
+			return "", nil
+		}
+		pctx, pcancel := context.WithTimeout(ctx, 5*time.Second)
+		err := p.publish(pctx, encodeMessage(message{Phase: phase, Seq: sub.book.next(phase), Due: sub.book.offset(time.Now())}))
+		pcancel()
+		if err != nil {
+			last = err.Error()
+		} else {
+			last = "published, not delivered yet"
+		}
+		select {
+		case <-ctx.Done():
+			return last, ctx.Err()
+		case <-tick.C:
+		}
+	}
+}

@@ -1,0 +1,241 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
+)
+
+// pubsubStandIn is a TEST-ONLY stand-in for daprd's publish API and its delivery to the app:
+// every published message is wrapped in a CloudEvent (as daprd does, unless raw) and POSTed
+// to the subscriber after delay, on a goroutine of its own. It measures nothing of Dapr; it
+// gives the load tester's delivery timing a known answer, and it can lose or double messages
+// on purpose.
+type pubsubStandIn struct {
+	subscriberURL string
+	delay         time.Duration
+	dropEvery     int64 // every n-th message is never delivered (0: none)
+	doubleEvery   int64 // every n-th message is delivered twice (0: none)
+	n             atomic.Int64
+	subscribed    atomic.Bool
+	wg            sync.WaitGroup
+}
+
+func (s *pubsubStandIn) serve(t *testing.T) string {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1.0/publish/pubsub/orders", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if !s.subscribed.Load() {
+			// daprd asks the app for its subscriptions once it listens.
+			resp, err := http.Get(s.subscriberURL + "/dapr/subscribe")
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			var subs []map[string]any
+			_ = json.NewDecoder(resp.Body).Decode(&subs)
+			resp.Body.Close()
+			if len(subs) != 1 || subs[0]["topic"] != "orders" || subs[0]["route"] != deliveryRoute {
+				http.Error(w, fmt.Sprintf("subscriptions %v", subs), http.StatusInternalServerError)
+				return
+			}
+			s.subscribed.Store(true)
+		}
+		n := s.n.Add(1)
+		copies := 1
+		if s.dropEvery > 0 && n%s.dropEvery == 0 {
+			copies = 0
+		} else if s.doubleEvery > 0 && n%s.doubleEvery == 0 {
+			copies = 2
+		}
+		event, _ := json.Marshal(map[string]any{"specversion": "1.0", "id": fmt.Sprint(n), "data": json.RawMessage(body)})
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			time.Sleep(s.delay)
+			for range copies {
+				if resp, err := http.Post(s.subscriberURL+deliveryRoute, "application/cloudevents+json", bytes.NewReader(event)); err == nil {
+					resp.Body.Close()
+				}
+			}
+		}()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() { srv.Close(); s.wg.Wait() })
+	return strings.TrimPrefix(srv.URL, "http://")
+}
+
+// The known answer: a delivery held 20 ms behind its publish reads at least 20 ms at every
+// percentile and within a few ms of it at the median; the publish call's own latency does
+// not include it. The baseline, on a real stream (miniredis), has its delivery figures too,
+// and Dapr's added delivery latency is about the delay.
+func TestADeliveryDelayIsRecoveredAsDeliveryLatency(t *testing.T) {
+	store := miniredis.RunT(t)
+	listen := freeAddr(t)
+	dapr := &pubsubStandIn{subscriberURL: "http://" + listen, delay: 20 * time.Millisecond}
+	r := runCLI(t, "--qps=200", "--connections=4", "--duration=1s", "--warmup=200ms", "--repetitions=2",
+		"--payload-bytes=256", "--target-wait=5s", "--subscriber-listen="+listen,
+		"--baseline-url=redis-stream://"+store.Addr()+"/orders", "--dapr-url=dapr-pubsub+http://"+dapr.serve(t)+"/pubsub/orders")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	d := r.summary.Delivery
+	if d == nil {
+		t.Fatalf("no delivery figures in %+v", r.summary)
+	}
+	for _, v := range []result.Variant{result.Baseline, result.Dapr} {
+		p, ok := d.PathOf(v)
+		if !ok || p.Messages.Published < 300 || p.Messages.Lost != 0 || p.Messages.Duplicated != 0 || p.Messages.Delivered != p.Messages.Published {
+			t.Errorf("%s: %+v: want every one of ~400 published messages delivered once", v, p.Messages)
+		}
+	}
+	dp, _ := d.PathOf(result.Dapr)
+	p50, _ := dp.Latency(50)
+	p0 := dp.Percentiles[0].Us
+	if p50 < 20000 || p50 > 30000 || p0 < 20000 {
+		t.Errorf("Dapr path delivery p50 %d µs (first percentile %d): want 20-30 ms for a 20 ms delay", p50, p0)
+	}
+	if m, _ := r.summary.MergedOf(result.Dapr); m.Percentiles[0].Us >= 20000 {
+		t.Errorf("the publish call's own p50 is %d µs: it must not wait for the delivery", m.Percentiles[0].Us)
+	}
+	if d.Added == nil {
+		t.Fatal("no added delivery latency with a baseline")
+	}
+	if a, _ := d.Added.At(50); a.Us < 15000 || a.Us > 30000 || a.LowUs > a.Us || a.HighUs < a.Us {
+		t.Errorf("added delivery p50 %+v: want about 20 ms, inside its interval", a)
+	}
+}
+
+// Messages lost or delivered twice are counted, each exactly, and a lost one never stalls the
+// run beyond the drain.
+func TestLostAndDuplicatedMessagesAreCounted(t *testing.T) {
+	listen := freeAddr(t)
+	dapr := &pubsubStandIn{subscriberURL: "http://" + listen, dropEvery: 10, doubleEvery: 7}
+	r := runCLI(t, "--qps=100", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=1",
+		"--payload-bytes=16", "--target-wait=5s", "--subscriber-listen="+listen,
+		"--dapr-url=dapr-pubsub+http://"+dapr.serve(t)+"/pubsub/orders")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	p, ok := r.summary.Delivery.PathOf(result.Dapr)
+	if !ok {
+		t.Fatalf("no Dapr path delivery: %+v", r.summary.Delivery)
+	}
+	// The stand-in numbers every message it was given, the readiness probes' first; count
+	// this phase's own from what was published.
+	n := p.Messages
+	if n.Published < 90 || n.Lost+n.Delivered != n.Published || n.Lost < n.Published/10-2 || n.Lost > n.Published/10+2 {
+		t.Errorf("%+v: want about a tenth of the published lost, the rest delivered", n)
+	}
+	if n.Duplicated < n.Published/7-3 || n.Duplicated > n.Published/7+2 {
+		t.Errorf("%+v: want about a seventh delivered twice", n)
+	}
+}
+
+// The book counts on its own clock: a fake clock gives exact latencies, and a message of a
+// phase no longer open is a stray, never a phase's.
+func TestTheDeliveryBookTimesOnItsOwnClock(t *testing.T) {
+	b := newDeliveryBook()
+	var now time.Duration
+	b.now = func() time.Duration { return now }
+	b.begin("d-0", b.epoch)
+	for seq := uint64(1); seq <= 4; seq++ {
+		if got := b.next("d-0"); got != seq {
+			t.Fatalf("next = %d, want %d", got, seq)
+		}
+		if seq != 4 {
+			b.published("d-0", seq) // 4's publish failed, its message got through
+		}
+	}
+	deliver := func(seq uint64, due, at time.Duration) {
+		now = at
+		b.delivered(message{Phase: "d-0", Seq: seq, Due: int64(due)})
+	}
+	deliver(1, 0, 3*time.Millisecond)
+	deliver(2, time.Second, time.Second+5*time.Millisecond)
+	deliver(2, time.Second, time.Second+9*time.Millisecond) // a redelivery
+	deliver(4, 2*time.Second, 2*time.Second+time.Millisecond)
+	b.delivered(message{Phase: "warmup", Seq: 1})
+	rec, n := b.close("d-0")
+	b.delivered(message{Phase: "d-0", Seq: 3, Due: 0}) // after the drain
+	want := result.Messages{Published: 3, Delivered: 3, Lost: 1, Duplicated: 1, Unacknowledged: 1}
+	if n != want {
+		t.Errorf("counts %+v, want %+v", n, want)
+	}
+	if rec.Latency.TotalCount() != 3 || rec.Latency.Min() != 1000 || !rec.Latency.ValuesAreEquivalent(rec.Latency.Max(), 5000) || len(rec.Blocks) != 3 {
+		t.Errorf("latency: %d values, min %d, max %d, %d blocks; want 3 values, 1000-5000 µs, 3 one-second blocks",
+			rec.Latency.TotalCount(), rec.Latency.Min(), rec.Latency.Max(), len(rec.Blocks))
+	}
+	if b.strays() != 2 {
+		t.Errorf("strays %d, want 2 (the warm-up's and the late one)", b.strays())
+	}
+}
+
+// A message reads the same as published, raw, and inside daprd's CloudEvent.
+func TestAMessageDecodesRawAndInsideItsCloudEvent(t *testing.T) {
+	raw := encodeMessage(message{Phase: "b-1", Seq: 42, Due: 7, Pad: []byte("abc")})
+	event, _ := json.Marshal(map[string]any{"specversion": "1.0", "type": "com.dapr.event.sent", "data": json.RawMessage(raw)})
+	for name, b := range map[string][]byte{"raw": raw, "cloudevent": event} {
+		m, err := decodeMessage(b)
+		if err != nil || m.Phase != "b-1" || m.Seq != 42 || m.Due != 7 {
+			t.Errorf("%s: %+v, %v", name, m, err)
+		}
+	}
+	if _, err := decodeMessage([]byte(`{"specversion":"1.0","data":{"order":1}}`)); err == nil {
+		t.Error("a message of someone else's read as daprbench's")
+	}
+}
+
+// Pub/sub URLs are checked before any load, and one load-tester pod measures them.
+func TestPubSubURLsAreCheckedBeforeAnyLoad(t *testing.T) {
+	for _, raw := range []string{
+		"dapr-pubsub+http://localhost:3500/pubsub",         // no topic
+		"dapr-pubsub+grpc://localhost/pubsub/orders",       // no port
+		"redis-stream://broker:6379/",                      // no stream
+		"redis-stream://broker:6379/a/b",                   // a path, not a stream
+		"dapr-pubsub+http://localhost:3500/pubsub/orders/x", // too much
+	} {
+		if _, err := parseEndpoint(raw); err == nil {
+			t.Errorf("%s: accepted", raw)
+		}
+	}
+	ep, err := parseEndpoint("dapr-pubsub+grpc://localhost:50001/pubsub/orders?raw=true&subscription=declared")
+	if err != nil || ep.kind != viaDaprPublishGRPC || ep.method != "pubsub" || ep.topic != "orders" || !ep.raw || !ep.declared {
+		t.Errorf("gRPC URL -> %+v, %v", ep, err)
+	}
+	cfg := Config{Targets: []Target{{Variant: result.Dapr, URL: "dapr-pubsub+http://localhost:3500/pubsub/orders"}},
+		QPS: 10, Connections: 2, Duration: time.Second, Repetitions: 1, Resolution: 0.001,
+		Group: &Group{Size: 2, Index: 0, Listen: ":0", Token: "t", Wait: time.Second}}
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "one load-tester pod") {
+		t.Errorf("a pub/sub path split over two pods: %v", err)
+	}
+}

@@ -1,0 +1,189 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// deliveryRoute is where the load tester's daprd delivers a PubSub run's messages.
+const deliveryRoute = "/deliver"
+
+// subscriber receives a PubSub run's messages into its book: over HTTP from the load
+// tester's own daprd (the Dapr path), and from the broker with its own client (the baseline).
+type subscriber struct {
+	book   *deliveryBook
+	log    io.Writer
+	server *http.Server
+	// subscriptions is what GET /dapr/subscribe answers: the Dapr path's topic
+	// (programmatic), or nothing when a Subscription object declares it.
+	subscriptions []map[string]any
+	wg            sync.WaitGroup
+	cancel        context.CancelFunc
+}
+
+// startSubscriber serves the Dapr paths' deliveries on listen and consumes each baseline
+// stream of targets; nil when no target is a pub/sub path. stop ends both.
+func startSubscriber(ctx context.Context, targets []Target, listen string, log io.Writer) (*subscriber, error) {
+	s := &subscriber{book: newDeliveryBook(), log: log}
+	var streams []endpoint
+	daprPath := false
+	for _, t := range targets {
+		ep, err := parseEndpoint(t.URL)
+		if err != nil || !ep.isPubSub() {
+			continue
+		}
+		if ep.kind == viaRedisStream {
+			streams = append(streams, ep)
+			continue
+		}
+		daprPath = true
+		if !ep.declared {
+			sub := map[string]any{"pubsubname": ep.method, "topic": ep.topic, "route": deliveryRoute}
+			if ep.raw {
+				sub["metadata"] = map[string]string{"rawPayload": "true"}
+			}
+			s.subscriptions = append(s.subscriptions, sub)
+		}
+	}
+	if !daprPath && len(streams) == 0 {
+		return nil, nil
+	}
+	ctx, s.cancel = context.WithCancel(ctx)
+	if daprPath {
+		if err := s.serve(listen); err != nil {
+			s.cancel()
+			return nil, err
+		}
+	}
+	for _, ep := range streams {
+		if err := s.consume(ctx, ep); err != nil {
+			s.stop()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// serve answers daprd: its subscription query and its deliveries.
+func (s *subscriber) serve(listen string) error {
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("the subscriber cannot listen on %s: %w", listen, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /dapr/subscribe", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(append([]map[string]any{}, s.subscriptions...))
+	})
+	mux.HandleFunc("POST "+deliveryRoute, func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+		if m, derr := decodeMessage(body); err == nil && derr == nil {
+			s.book.delivered(m)
+		}
+		// SUCCESS whatever it was: a message this subscriber cannot read is not one to retry.
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"status":"SUCCESS"}`)
+	})
+	s.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logf(s.log, "subscriber: %v", err)
+		}
+	}()
+	return nil
+}
+
+// baselineGroup is the consumer group the baseline reads its stream with.
+const baselineGroup = "daprbench-direct"
+
+// consume reads ep's stream as Dapr's pubsub.redis does — a consumer group, entries read in
+// batches and acknowledged — minus Dapr: each entry is delivered to the book as it is read.
+func (s *subscriber) consume(ctx context.Context, ep endpoint) error {
+	client := newRedisClient(ep.addr, 2)
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	err := client.XGroupCreateMkStream(cctx, ep.topic, baselineGroup, "$").Err()
+	if err != nil && !strings.Contains(err.Error(), "BUSYGROUP") {
+		_ = client.Close()
+		return fmt.Errorf("creating the baseline's consumer group on stream %s at %s: %w", ep.topic, ep.addr, err)
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer client.Close()
+		for ctx.Err() == nil {
+			streams, err := client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: baselineGroup, Consumer: "loadtester",
+				Streams: []string{ep.topic, ">"}, Count: 100, Block: time.Second}).Result()
+			if err != nil {
+				if !errors.Is(err, redis.Nil) && ctx.Err() == nil {
+					logf(s.log, "baseline consumer on %s: %v", ep.topic, err)
+					time.Sleep(100 * time.Millisecond) // a broker away: try again, the phase counts what is lost
+				}
+				continue
+			}
+			for _, st := range streams {
+				ids := make([]string, 0, len(st.Messages))
+				for _, x := range st.Messages {
+					if data, ok := x.Values["data"].(string); ok {
+						if m, err := decodeMessage([]byte(data)); err == nil {
+							s.book.delivered(m)
+						}
+					}
+					ids = append(ids, x.ID)
+				}
+				if len(ids) > 0 {
+					_ = client.XAck(ctx, ep.topic, baselineGroup, ids...).Err()
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+// stop ends the server and the consumers.
+func (s *subscriber) stop() {
+	if s == nil {
+		return
+	}
+	s.cancel()
+	if s.server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = s.server.Shutdown(ctx)
+		cancel()
+	}
+	s.wg.Wait()
+}
+
+// subscriberListen is where the subscriber listens by default: the port the operator gives
+// the load tester's daprd as its app port.
+func subscriberListen() string { return fmt.Sprintf(":%d", ls.SubscriberPort) }
