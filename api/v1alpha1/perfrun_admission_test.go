@@ -70,6 +70,8 @@ var actors = set("scenario", "ActorActivation")
 
 var state = set("scenario", "State")
 
+var pubsub = set("scenario", "PubSub")
+
 // variants returns an edit that sets spec.variants to variants of these names.
 func variants(names ...string) func(map[string]any) {
 	var vs []any
@@ -175,7 +177,7 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("state settings on invocation", []string{"spec", "state may only be set when scenario is State"}, set("state.keys", int64(10))),
 		Entry("invocation settings on state", []string{"spec", "serviceInvocation may only be set when scenario is ServiceInvocation"},
 			state, set("serviceInvocation.baselineTarget", "Twin")),
-		Entry("state with a gRPC app", []string{"spec", "State has no app"}, state, set("protocol.app", "GRPC")),
+		Entry("state with a gRPC app", []string{"spec", "State and PubSub have no app"}, state, set("protocol.app", "GRPC")),
 		Entry("state without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, state, set("dapr.enabled", false)),
 		Entry("profiling a State run", []string{"spec", "a State run has no target"}, state, set("profiling", map[string]any{})),
 		Entry("state with no keys", []string{"spec.state.keys", "greater than or equal to 1"}, state, set("state.keys", int64(0))),
@@ -188,6 +190,18 @@ var _ = Describe("PerfRun admission", func() {
 			state, set("state.keys", int64(100000)), set("load.payloadBytes", int64(4096))),
 		Entry("added-latency threshold on a named component without a baseline", []string{"spec", "need added latency"},
 			state, set("state.component", "orders"), set("thresholds.maxAddedP90", "2ms")),
+		Entry("pubsub settings on state", []string{"spec", "pubsub may only be set when scenario is PubSub"}, state, set("pubsub.topic", "orders")),
+		Entry("a target on a PubSub run", []string{"spec", "a PubSub run has none"}, pubsub, set("target.image", "daprbench:dev")),
+		Entry("pubsub over two load testers", []string{"spec", "loadTester.replicas must be 1 for PubSub"}, pubsub, set("loadTester.replicas", int64(2))),
+		Entry("profiling a PubSub run", []string{"spec", "a PubSub run has no target"}, pubsub, set("profiling", map[string]any{})),
+		Entry("pubsub with a gRPC app", []string{"spec", "State and PubSub have no app"}, pubsub, set("protocol.app", "GRPC")),
+		Entry("pubsub without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, pubsub, set("dapr.enabled", false)),
+		Entry("pubsub subscription unknown", []string{"spec.pubsub.subscription", "Unsupported value"}, pubsub, set("pubsub.subscription", "Streaming")),
+		Entry("pubsub topic not a name", []string{"spec.pubsub.topic", "should match"}, pubsub, set("pubsub.topic", "orders/eu")),
+		Entry("placement on a named broker", []string{"spec", "a named Component's broker is not the run's to place"},
+			pubsub, set("pubsub.component", "orders"), set("placement", "SameNode")),
+		Entry("added-latency threshold on a named broker without a baseline", []string{"spec", "need added latency"},
+			pubsub, set("pubsub.component", "orders"), set("thresholds.maxAddedP90", "2ms")),
 		Entry("variants without Dapr", []string{"spec", "variants compare sidecars"}, set("dapr.enabled", false), set("baseline", false), variants("a")),
 		Entry("more than four variants", []string{"spec.variants", "must have at most 4 items"}, variants("a", "b", "c", "d", "e")),
 		Entry("variant names repeat", []string{"spec.variants[1]", "Duplicate value"}, variants("a", "a")),
@@ -399,15 +413,18 @@ var _ = Describe("PerfRun admission", func() {
 	// and one a second longer admitted.
 	It("holds admission's timeout arithmetic to the measured plan in every mode", func() {
 		admitted := 0
-		for _, scenario := range []string{"ServiceInvocation", "ActorActivation", "State", "State on a Component"} {
+		for _, scenario := range []string{"ServiceInvocation", "ActorActivation", "State", "State on a Component", "PubSub", "PubSub on a Component"} {
 			for _, dapr := range []any{nil, false} {
 				for _, baseline := range []any{nil, true, false} {
 					for _, vs := range [][]string{nil, {"a", "b"}} {
 						for _, paths := range []string{"", "FourPaths"} {
 							edits := []func(map[string]any){set("scenario", strings.TrimSuffix(scenario, " on a Component")), set("load.duration", "60s"),
 								set("load.warmup", "10s"), set("load.repetitions", int64(2))}
-							if strings.HasSuffix(scenario, " on a Component") {
+							switch scenario {
+							case "State on a Component":
 								edits = append(edits, set("state.component", "orders"))
+							case "PubSub on a Component":
+								edits = append(edits, set("pubsub.component", "orders"))
 							}
 							if dapr != nil {
 								edits = append(edits, set("dapr.enabled", dapr))
@@ -560,6 +577,19 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(run.Spec.StateSettings()).To(Equal(perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateGet, Keys: 1000}))
 		run.Spec.State = &perfv1alpha1.StateSpec{Component: "orders"}
 		Expect(run.Spec.BaselineEnabled()).To(BeFalse(), "a named Component's store is measured through Dapr alone unless asked")
+	})
+
+	It("accepts a minimal PubSub run and resolves its defaults", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "minimal-pubsub", Namespace: "default"},
+			Spec:       perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioPubSub, Load: perfv1alpha1.LoadSpec{QPS: 1000}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		Expect(run.Spec.BaselineEnabled()).To(BeTrue(), "the run deploys the broker, so its baseline can reach it")
+		Expect(run.Spec.PathNames()).To(Equal([]string{"baseline", "dapr"}))
+		Expect(run.Spec.PubSubSettings()).To(Equal(perfv1alpha1.PubSubSpec{Subscription: perfv1alpha1.SubscriptionProgrammatic}))
+		run.Spec.PubSub = &perfv1alpha1.PubSubSpec{Component: "orders"}
+		Expect(run.Spec.BaselineEnabled()).To(BeFalse(), "a named Component's broker is measured through Dapr alone unless asked")
 	})
 
 	It("accepts every sample in config/samples (server-side dry-run)", func() {

@@ -73,6 +73,8 @@ func (s *PerfRunSpec) BaselineEnabled() bool {
 		return s.DaprEnabled()
 	case ScenarioState:
 		return s.StateSettings().Component == "" // a store the run deploys, whose address it knows
+	case ScenarioPubSub:
+		return s.PubSubSettings().Component == "" // a broker the run deploys
 	}
 	return false
 }
@@ -128,6 +130,19 @@ func (s *PerfRunSpec) StateSettings() StateSpec {
 		st.Component = s.State.Component
 	}
 	return st
+}
+
+// PubSubSettings returns spec.pubsub with defaults filled in (the topic stays empty: the
+// operator names it after the run, see workload.PubSubTopic).
+func (s *PerfRunSpec) PubSubSettings() PubSubSpec {
+	p := PubSubSpec{Subscription: SubscriptionProgrammatic}
+	if s.PubSub != nil {
+		p.Component, p.Topic, p.RawPayload = s.PubSub.Component, s.PubSub.Topic, s.PubSub.RawPayload
+		if s.PubSub.Subscription != "" {
+			p.Subscription = s.PubSub.Subscription
+		}
+	}
+	return p
 }
 
 // ActorSettings returns spec.actors with defaults filled in.

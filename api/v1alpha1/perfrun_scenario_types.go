@@ -21,7 +21,7 @@ package v1alpha1
 // docs/architecture.md says how to add a scenario.
 
 // Scenario names what a PerfRun measures.
-// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation;State
+// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation;State;PubSub
 type Scenario string
 
 const (
@@ -33,6 +33,11 @@ const (
 	// ScenarioState gets or saves keys through the load tester's own daprd's state API, against
 	// a real store; the baseline does the same with the store's own client from the same pod.
 	ScenarioState Scenario = "State"
+	// ScenarioPubSub publishes messages through the load tester's own daprd, which delivers
+	// them back to the load tester's subscriber: the publish call's latency and each
+	// message's publish-to-delivery latency, against a real broker; the baseline publishes
+	// and consumes with the broker's own client from the same pod.
+	ScenarioPubSub Scenario = "PubSub"
 )
 
 // ServiceInvocationSpec configures ServiceInvocation.
@@ -150,4 +155,51 @@ type StateOperation string
 const (
 	StateGet  StateOperation = "Get"
 	StateSave StateOperation = "Save"
+)
+
+// PubSubSpec configures PubSub. Every request publishes one message of the run's payload
+// size; the load tester subscribes to the topic itself, so each message's delivery is timed
+// from the slot its publish was due in to the subscriber's handler on the load tester's one
+// clock (no two pods' clocks need agree). A message not delivered within 10s of its phase's
+// end is counted lost.
+type PubSubSpec struct {
+	// component names an existing pub/sub Component in the run's namespace: the user's own
+	// broker. Empty (the default): the run deploys Redis (the operator's --redis-image) and a
+	// pubsub.redis Component for it (Redis Streams, trimmed to about 10000 entries a topic),
+	// owns both and removes them with the run. With a named Component the baseline is off
+	// unless set: it needs a pubsub.redis Component whose redisHost is a plain value; any
+	// other fails the run before the load with reason BaselineImpossible.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +optional
+	Component string `json:"component,omitempty"`
+
+	// topic the run publishes to and subscribes to. Empty (the default): daprbench-<run
+	// uid>-<generation>, unique, so no other subscriber of a shared broker takes the run's
+	// messages and no earlier run's backlog reaches this one.
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9][A-Za-z0-9_.-]*$`
+	// +optional
+	Topic string `json:"topic,omitempty"`
+
+	// subscription is how the load tester subscribes: Programmatic (the default: its app
+	// answers daprd's GET /dapr/subscribe) or Declarative (the run creates a Dapr
+	// Subscription object scoped to the load tester).
+	// +kubebuilder:default=Programmatic
+	// +optional
+	Subscription SubscriptionKind `json:"subscription,omitempty"`
+
+	// rawPayload publishes and delivers the bare message, without the CloudEvent envelope
+	// daprd wraps it in by default (Dapr's rawPayload metadata).
+	// +optional
+	RawPayload bool `json:"rawPayload,omitempty"`
+}
+
+// SubscriptionKind is how a PubSub run's load tester subscribes to its topic.
+// +kubebuilder:validation:Enum=Programmatic;Declarative
+type SubscriptionKind string
+
+const (
+	SubscriptionProgrammatic SubscriptionKind = "Programmatic"
+	SubscriptionDeclarative  SubscriptionKind = "Declarative"
 )

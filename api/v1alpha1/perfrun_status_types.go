@@ -287,6 +287,11 @@ type Result struct {
 	// +optional
 	Latency *LatencySummary `json:"latency,omitempty"`
 
+	// delivery is a PubSub run's publish-to-delivery figures (latency above is the publish
+	// call's own).
+	// +optional
+	Delivery *DeliveryResult `json:"delivery,omitempty"`
+
 	// latencySignificantDigits is the precision of every latency figure: each request's
 	// latency was recorded to this many significant digits (3: within 0.1%).
 	// +optional
@@ -895,4 +900,47 @@ type RunProgress struct {
 	// path being measured: warm-up, baseline, direct, dapr or dapr (<variant>).
 	// +kubebuilder:validation:MaxLength=128
 	Path string `json:"path"`
+}
+
+// DeliveryResult is a PubSub run's delivery: each message timed from the slot its publish
+// was due in to the load tester's subscriber handling it, on the load tester's one clock.
+type DeliveryResult struct {
+	// latency of delivery through Dapr (publish through the load tester's daprd, delivered
+	// by it to the subscriber), over every repetition.
+	// +optional
+	Latency *LatencySummary `json:"latency,omitempty"`
+	// baseline is the delivery latency with the broker's own client publishing and
+	// consuming, from the same pod.
+	// +optional
+	Baseline *LatencySummary `json:"baseline,omitempty"`
+	// added is Dapr's delivery latency minus the baseline's, per percentile (not a sum of
+	// parts: percentiles do not add), with its interval.
+	// +optional
+	Added *LatencySummary `json:"added,omitempty"`
+	// +optional
+	AddedInterval *LatencyInterval `json:"addedInterval,omitempty"`
+	// messages of the Dapr path over its measured phases.
+	// +optional
+	Messages *MessageCounts `json:"messages,omitempty"`
+	// baselineMessages of the baseline path.
+	// +optional
+	BaselineMessages *MessageCounts `json:"baselineMessages,omitempty"`
+}
+
+// MessageCounts accounts for one path's messages.
+type MessageCounts struct {
+	// published is the messages whose publish call succeeded.
+	Published int64 `json:"published"`
+	// delivered is the distinct messages the subscriber had within 10s of their phase's end.
+	Delivered int64 `json:"delivered"`
+	// lost is the published messages not delivered by then.
+	// +optional
+	Lost int64 `json:"lost,omitempty"`
+	// duplicated counts deliveries beyond a message's first (redeliveries included).
+	// +optional
+	Duplicated int64 `json:"duplicated,omitempty"`
+	// unacknowledged is the delivered messages whose publish call failed (a timeout whose
+	// message got through).
+	// +optional
+	Unacknowledged int64 `json:"unacknowledged,omitempty"`
 }

@@ -121,7 +121,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=metrics.k8s.io,resources=pods,verbs=get;list
 // Dapr's kinds are read directly (never cached: a watch of every Configuration is not
 // needed), so get suffices beside apply and delete.
-// +kubebuilder:rbac:groups=dapr.io,resources=configurations;components,verbs=get;create;patch;delete
+// +kubebuilder:rbac:groups=dapr.io,resources=configurations;components;subscriptions,verbs=get;create;patch;delete
 
 // step is one named stage of a run. It returns stop=true when the run cannot go further in
 // this pass (waiting, or finished), with an optional requeue.

@@ -44,6 +44,8 @@ func preflightOf(run *perfv1alpha1.PerfRun) scenarioPreflight {
 		return actorsPreflight{}
 	case perfv1alpha1.ScenarioState:
 		return statePreflight{}
+	case perfv1alpha1.ScenarioPubSub:
+		return pubsubPreflight{}
 	default:
 		return noPreflight{}
 	}

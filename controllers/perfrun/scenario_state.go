@@ -66,7 +66,7 @@ func (statePreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1alp
 	if !run.Spec.BaselineEnabled() {
 		return "", "", nil
 	}
-	addr, why := redisBaselineAddress(c.Object, kind)
+	addr, why := redisBaselineAddress(c.Object, kind, "state.redis")
 	if why != "" {
 		return perfv1alpha1.ReasonBaselineImpossible, fmt.Sprintf("spec.baseline is on, but the baseline cannot call Component %q's store directly: %s. "+
 			"Set spec.baseline false to measure the Dapr path alone", name, why), nil
@@ -76,12 +76,12 @@ func (statePreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1alp
 	return "", "", nil
 }
 
-// redisBaselineAddress is the host:port a baseline calls for a Component: only a state.redis
-// one, whose redisHost is a plain value and which has no password (the load tester is given
-// no Secret). why says what stands in the way.
-func redisBaselineAddress(component map[string]any, kind string) (addr, why string) {
-	if kind != "state.redis" {
-		return "", fmt.Sprintf("its type is %s, and the load tester has a direct client for state.redis only", kind)
+// redisBaselineAddress is the host:port a baseline calls for a Component: only one of type
+// want (state.redis, pubsub.redis), whose redisHost is a plain value and which has no
+// password (the load tester is given no Secret). why says what stands in the way.
+func redisBaselineAddress(component map[string]any, kind, want string) (addr, why string) {
+	if kind != want {
+		return "", fmt.Sprintf("its type is %s, and the load tester has a direct client for %s only", kind, want)
 	}
 	items, _, _ := unstructured.NestedSlice(component, "spec", "metadata")
 	for _, it := range items {

@@ -79,7 +79,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	res := run.Status.Result
 	fprintf(&b, "PerfRun %s/%s: %s, %s\n", run.Namespace, run.Name, orDash(string(run.Status.Phase)), run.Spec.Scenario)
 	if env := run.Status.Environment; env != nil && env.Store != "" {
-		fprintf(&b, "state store: %s\n", ForTerminal(env.Store))
+		fprintf(&b, "%s: %s\n", storeLabel(run), ForTerminal(env.Store))
 	}
 	if res == nil {
 		fprintf(&b, "no result yet\n")
@@ -134,6 +134,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 				strings.Join(in.Approximate, ", "), in.Repetitions, result.MinRepetitionsForTail, in.ConfidencePercent)
 		}
 	}
+	b.WriteString(deliveryTable(res))
 	b.WriteString(pathsTable(res))
 	for _, s := range res.Saturated {
 		who := "the path could not carry the rate"

@@ -93,7 +93,7 @@ func nodeLabelKeys(w perfv1alpha1.WorkloadSpec) []string {
 }
 
 // StateStoreRefusal says why the store a run names (spec.actors.stateStore,
-// spec.state.component) may not be used; empty when allowed or unset. A store the run does
+// spec.state.component, spec.pubsub.component) may not be used; empty when allowed or unset. A store the run does
 // not create may be a team's production store: a PerfRun-only user must not be able to flood
 // it with activations or writes.
 func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
@@ -103,6 +103,9 @@ func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
 		store, field, instead = run.Spec.ActorSettings().StateStore, "spec.actors.stateStore", "the in-memory store the run creates"
 	case perfv1alpha1.ScenarioState:
 		store, field, instead = run.Spec.StateSettings().Component, "spec.state.component", "the Redis the run deploys"
+	case perfv1alpha1.ScenarioPubSub:
+		// A broker takes the run's whole publish rate: the same list guards it.
+		store, field, instead = run.Spec.PubSubSettings().Component, "spec.pubsub.component", "the Redis the run deploys"
 	}
 	if store == "" || slices.Contains(p.AllowedStateStores, store) {
 		return ""

@@ -53,7 +53,7 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string) *batch
 	pod.Affinity = loadTesterAffinity(run)
 	tmpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod}
 	if run.Spec.DaprEnabled() {
-		tmpl.Annotations = daprAnnotations(run, names.TesterAppID, 0)
+		tmpl.Annotations = daprAnnotations(run, names.TesterAppID, sideOf(run).testerAppPort(run))
 		withProfiling(tmpl.Annotations, run)
 	}
 	job := &batchv1.Job{

@@ -97,8 +97,11 @@ type Options struct {
 // Names are the deterministic names of a run's children.
 type Names struct {
 	Target, Baseline, Tracing, StateStore, Job string
-	// Store is the Deployment and Service of the store a State run deploys.
+	// Store is the Deployment and Service of the store a State run deploys (and of the
+	// broker a PubSub run deploys).
 	Store string
+	// PubSub and Subscription are a PubSub run's Component and declarative Subscription.
+	PubSub, Subscription string
 	// ServiceAccount is the identity of the run's pods.
 	ServiceAccount string
 	// Histograms is the ConfigMap holding each path's full histograms.
@@ -119,6 +122,8 @@ func NamesFor(run *perfv1alpha1.PerfRun) Names {
 		Tracing:        n + "-tracing",
 		StateStore:     n + "-statestore",
 		Store:          n + "-store",
+		PubSub:         n + "-pubsub",
+		Subscription:   n + "-subscription",
 		Job:            fmt.Sprintf("%s-load-%d", n, run.Generation),
 		ServiceAccount: n + "-runner",
 		Histograms:     n + "-histograms",

@@ -46,6 +46,8 @@ type scenarioSide interface {
 	peer(run *perfv1alpha1.PerfRun) Role
 	// needsTargetIP: the load tester must be told the Dapr target pod's IP.
 	needsTargetIP(run *perfv1alpha1.PerfRun) bool
+	// testerAppPort is the app port of the load tester's daprd (0: none, a caller only).
+	testerAppPort(run *perfv1alpha1.PerfRun) int
 }
 
 // sideOf is the operator side of run's scenario. Admission admits only the scenarios here.
@@ -55,6 +57,8 @@ func sideOf(run *perfv1alpha1.PerfRun) scenarioSide {
 		return actorsSide{}
 	case perfv1alpha1.ScenarioState:
 		return stateSide{}
+	case perfv1alpha1.ScenarioPubSub:
+		return pubsubSide{}
 	default:
 		return invocationSide{}
 	}

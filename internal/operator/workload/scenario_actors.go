@@ -61,6 +61,8 @@ func (actorsSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
 
 func (actorsSide) needsTargetIP(run *perfv1alpha1.PerfRun) bool { return profiledTarget(run) }
 
+func (actorsSide) testerAppPort(*perfv1alpha1.PerfRun) int { return 0 }
+
 // actorTargetArgs and actorTargetAnnotations make the target app host the run's actor type.
 func actorTargetArgs(run *perfv1alpha1.PerfRun) []string {
 	return []string{"--actor-type=" + run.ActorType()}

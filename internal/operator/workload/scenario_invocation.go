@@ -125,6 +125,8 @@ func (invocationSide) needsTargetIP(run *perfv1alpha1.PerfRun) bool {
 	return (s.BaselineEnabled() && !s.BaselineTwinEnabled()) || s.FourPaths() || profiledTarget(run)
 }
 
+func (invocationSide) testerAppPort(*perfv1alpha1.PerfRun) int { return 0 }
+
 // targetDeploymentNames are the Deployments of every variant's target.
 func targetDeploymentNames(run *perfv1alpha1.PerfRun) []string {
 	var out []string

@@ -73,6 +73,11 @@ func (stateSide) demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 	if run.Spec.StateSettings().Component != "" {
 		return nil
 	}
+	return storeDemands(run, o)
+}
+
+// storeDemands is what the store (or broker) a run deploys requests.
+func storeDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 	d := StoreDeployment(run, o)
 	return []PodDemand{{Pod: "store", Field: "the operator's store resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
 		Requests: podRequests(&d.Spec.Template.Spec, nil)}}
@@ -110,6 +115,8 @@ func (stateSide) peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
 
 // needsTargetIP: no target app (admission refuses profiling on a State run).
 func (stateSide) needsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
+
+func (stateSide) testerAppPort(*perfv1alpha1.PerfRun) int { return 0 }
 
 // StateComponentName is the state store Component a State run calls: the one it names, or
 // the one it deploys.

@@ -62,7 +62,7 @@ func envMap(env []corev1.EnvVar) map[string]string {
 func TestNamesAreDeterministicAndCarryTheGeneration(t *testing.T) {
 	n := NamesFor(newRun(perfv1alpha1.ScenarioServiceInvocation))
 	want := Names{Target: "bench-target", Baseline: "bench-baseline", Tracing: "bench-tracing", StateStore: "bench-statestore",
-		Job: "bench-load-3", Store: "bench-store", ServiceAccount: "bench-runner", Histograms: "bench-histograms",
+		Job: "bench-load-3", Store: "bench-store", PubSub: "bench-pubsub", Subscription: "bench-subscription", ServiceAccount: "bench-runner", Histograms: "bench-histograms",
 		Profiles: "bench-profiles", TargetAppID: "bench-target", TesterAppID: "bench-loadtester"}
 	if n != want {
 		t.Errorf("names = %+v, want %+v", n, want)

@@ -1,0 +1,56 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package report
+
+import (
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
+)
+
+// deliveryOf maps a PubSub run's delivery figures; nil for other scenarios. The added
+// delivery latency is claimed on the same terms as the added request latency (claimed):
+// never for a rate that was not carried, a path that failed, or a tester too late.
+func deliveryOf(sum *result.Summary, claimed bool) *perfv1alpha1.DeliveryResult {
+	d := sum.Delivery
+	if d == nil {
+		return nil
+	}
+	out := &perfv1alpha1.DeliveryResult{}
+	if p, ok := d.PathOf(result.Dapr); ok {
+		out.Latency, out.Messages = deliveryLatency(p), messageCounts(p.Messages)
+	}
+	if p, ok := d.PathOf(result.Baseline); ok {
+		out.Baseline, out.BaselineMessages = deliveryLatency(p), messageCounts(p.Messages)
+	}
+	if d.Added != nil && claimed && out.Messages != nil && out.Messages.Lost == 0 &&
+		(out.BaselineMessages == nil || out.BaselineMessages.Lost == 0) {
+		out.Added, out.AddedInterval = addedOf(d.Added)
+	}
+	return out
+}
+
+func deliveryLatency(p result.DeliveryPath) *perfv1alpha1.LatencySummary {
+	if len(p.Percentiles) == 0 {
+		return nil
+	}
+	return summarize(result.Merged{Percentiles: p.Percentiles, AvgUs: p.AvgUs, MaxUs: p.MaxUs})
+}
+
+func messageCounts(m result.Messages) *perfv1alpha1.MessageCounts {
+	return &perfv1alpha1.MessageCounts{Published: m.Published, Delivered: m.Delivered, Lost: m.Lost,
+		Duplicated: m.Duplicated, Unacknowledged: m.Unacknowledged}
+}

@@ -1,0 +1,81 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// deliveryTable renders a PubSub run's publish-to-delivery latency per path and each path's
+// messages; empty for other scenarios.
+func deliveryTable(res *perfv1alpha1.Result) string {
+	d := res.Delivery
+	if d == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\ndelivery: from each message's scheduled publish to the subscriber's handler, on the load tester's one clock\n")
+	lat := &table{}
+	header := []string{"PATH"}
+	for _, f := range perfv1alpha1.LatencyFigures {
+		header = append(header, strings.ToUpper(f.Name))
+	}
+	lat.add(header...)
+	row := func(name string, l *perfv1alpha1.LatencySummary) {
+		if l != nil {
+			cells := []string{name}
+			for _, f := range perfv1alpha1.LatencyFigures {
+				cells = append(cells, dur(f.Of(l)))
+			}
+			lat.add(cells...)
+		}
+	}
+	row("dapr", d.Latency)
+	row("baseline", d.Baseline)
+	row("added", d.Added)
+	if in := d.AddedInterval; in != nil {
+		row(fmt.Sprintf("  %d%% low", in.ConfidencePercent), &in.Low)
+		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
+	}
+	b.WriteString(lat.String())
+	msgs := &table{}
+	msgs.add("PATH", "PUBLISHED", "DELIVERED", "LOST", "DUPLICATED", "UNACKNOWLEDGED")
+	for _, p := range []struct {
+		name string
+		n    *perfv1alpha1.MessageCounts
+	}{{"dapr", d.Messages}, {"baseline", d.BaselineMessages}} {
+		if p.n != nil {
+			msgs.add(p.name, fmt.Sprint(p.n.Published), fmt.Sprint(p.n.Delivered), fmt.Sprint(p.n.Lost), fmt.Sprint(p.n.Duplicated), fmt.Sprint(p.n.Unacknowledged))
+		}
+	}
+	b.WriteString(msgs.String())
+	if d.Added == nil && d.Latency != nil && d.Baseline != nil {
+		b.WriteString("no added delivery latency is claimed: messages were lost, or the run's added latency is not claimed\n")
+	}
+	return b.String()
+}
+
+// storeLabel names what a run without a target app loads: its state store or its broker.
+func storeLabel(run *perfv1alpha1.PerfRun) string {
+	if run.Spec.Scenario == perfv1alpha1.ScenarioPubSub {
+		return "broker"
+	}
+	return "state store"
+}

@@ -1,0 +1,55 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+func msDur(f float64) *metav1.Duration {
+	return &metav1.Duration{Duration: time.Duration(f * float64(time.Millisecond))}
+}
+
+// A PubSub run's report shows each path's delivery latency and messages; a run whose
+// messages were lost says why no added delivery latency is claimed.
+func TestAPubSubRunsReportShowsDeliveryAndMessages(t *testing.T) {
+	res := &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
+		Latency:          &perfv1alpha1.LatencySummary{P50: msDur(1.5), P99: msDur(4)},
+		Baseline:         &perfv1alpha1.LatencySummary{P50: msDur(0.4), P99: msDur(1)},
+		Messages:         &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 29990, Lost: 10, Duplicated: 3},
+		BaselineMessages: &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 30000},
+	}}
+	out := deliveryTable(res)
+	for _, want := range []string{"delivery: from each message's scheduled publish", "dapr       1.5ms", "baseline   400µs",
+		"dapr       30000       29990       10     3            0", "no added delivery latency is claimed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the delivery table lacks %q:\n%s", want, out)
+		}
+	}
+	if deliveryTable(&perfv1alpha1.Result{}) != "" {
+		t.Error("a run without delivery figures shows a delivery table")
+	}
+	if got := storeLabel(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioPubSub}}); got != "broker" {
+		t.Errorf("a PubSub run's store is called %q", got)
+	}
+}

@@ -1,0 +1,177 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// SubscriptionGVK is Dapr's declarative Subscription.
+var SubscriptionGVK = schema.GroupVersionKind{Group: "dapr.io", Version: "v2alpha1", Kind: "Subscription"}
+
+// StreamMaxLen bounds each topic's Redis stream (approximately) on both paths, as the
+// load tester's baseline trims its own (loadgen.StreamMaxLen): delivered messages are
+// throwaway, and an unbounded stream would fill the broker.
+const StreamMaxLen = 10000
+
+// pubsubSide is PubSub's operator side: no target app. The load tester publishes through its
+// own daprd and subscribes to the same topic (its daprd delivers to the load tester's
+// subscriber port), against Redis the run deploys (the State store's Deployment and Service,
+// and a pubsub.redis Component) or the user's Component the run names; the baseline
+// publishes to and consumes from the same Redis with its Go client from the same pod.
+type pubsubSide struct{}
+
+func (pubsubSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+	var out []client.Object
+	if run.Spec.PubSubSettings().Component == "" {
+		out = append(out, StoreService(run), StoreDeployment(run, o), BrokerComponent(run))
+	}
+	if run.Spec.PubSubSettings().Subscription == perfv1alpha1.SubscriptionDeclarative {
+		out = append(out, DeclaredSubscription(run))
+	}
+	return out
+}
+
+func (pubsubSide) waited(run *perfv1alpha1.PerfRun) []string {
+	if run.Spec.PubSubSettings().Component != "" {
+		return nil
+	}
+	return []string{NamesFor(run).Store}
+}
+
+func (pubsubSide) demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+	if run.Spec.PubSubSettings().Component != "" {
+		return nil
+	}
+	return storeDemands(run, o)
+}
+
+func (pubsubSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+	p := run.Spec.PubSubSettings()
+	q := url.Values{}
+	if p.RawPayload {
+		q.Set("raw", "true")
+	}
+	if p.Subscription == perfv1alpha1.SubscriptionDeclarative {
+		q.Set("subscription", "declared")
+	}
+	query := ""
+	if len(q) > 0 {
+		query = "?" + q.Encode()
+	}
+	scheme, port := "dapr-pubsub+http", SidecarHTTPPort
+	if run.Spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC {
+		scheme, port = "dapr-pubsub+grpc", SidecarGRPCPort
+	}
+	topic := PubSubTopic(run)
+	env := []corev1.EnvVar{setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s/%s%s", scheme, port, PubSubComponentName(run), topic, query))}
+	if run.Spec.BaselineEnabled() {
+		env = append(env, setting(ls.BaselineURL, fmt.Sprintf("redis-stream://%s/%s", StoreAddress(run), BaselineStream(run))))
+	}
+	return env
+}
+
+func (pubsubSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+	if run.Spec.PubSubSettings().Component == "" {
+		return nil
+	}
+	names := NamesFor(run)
+	return []client.Object{
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
+		daprObject(run, ComponentGVK, names.PubSub),
+	}
+}
+
+// peer: the load tester is placed relative to the broker the run deploys.
+func (pubsubSide) peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
+
+func (pubsubSide) needsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
+
+// testerAppPort: the load tester's daprd delivers the run's messages to its subscriber.
+func (pubsubSide) testerAppPort(*perfv1alpha1.PerfRun) int { return ls.SubscriberPort }
+
+// PubSubComponentName is the pub/sub Component a PubSub run publishes to: the one it names,
+// or the one it deploys.
+func PubSubComponentName(run *perfv1alpha1.PerfRun) string {
+	if c := run.Spec.PubSubSettings().Component; c != "" {
+		return c
+	}
+	return NamesFor(run).PubSub
+}
+
+// PubSubTopic is the run's topic: the one it names, or one of its own per generation, so
+// no other subscriber of a shared broker takes its messages and no earlier backlog reaches it.
+func PubSubTopic(run *perfv1alpha1.PerfRun) string {
+	if t := run.Spec.PubSubSettings().Topic; t != "" {
+		return t
+	}
+	return fmt.Sprintf("daprbench-%s-%d", run.UID, run.Generation)
+}
+
+// BaselineStream is the Redis stream the baseline publishes to and consumes: the topic's
+// name under a prefix, so it never shares a stream with daprd's (pubsub.redis keeps a topic
+// in the stream of its name).
+func BaselineStream(run *perfv1alpha1.PerfRun) string { return "daprbench-direct-" + PubSubTopic(run) }
+
+// BrokerComponent is the pubsub.redis Component for the broker the run deploys, scoped to
+// the load tester, whose daprd alone publishes and subscribes.
+func BrokerComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
+	names := NamesFor(run)
+	u := daprObject(run, ComponentGVK, names.PubSub)
+	u.Object["spec"] = map[string]any{
+		"type":    "pubsub.redis",
+		"version": "v1",
+		"metadata": []any{
+			map[string]any{"name": "redisHost", "value": net.JoinHostPort(names.Store, strconv.Itoa(StorePort))},
+			map[string]any{"name": "redisPassword", "value": ""},
+			map[string]any{"name": "maxLenApprox", "value": strconv.Itoa(StreamMaxLen)},
+		},
+	}
+	u.Object["scopes"] = []any{names.TesterAppID}
+	return u
+}
+
+// DeclaredSubscription subscribes the load tester to the run's topic declaratively.
+func DeclaredSubscription(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
+	names := NamesFor(run)
+	u := daprObject(run, SubscriptionGVK, names.Subscription)
+	spec := map[string]any{
+		"pubsubname": PubSubComponentName(run),
+		"topic":      PubSubTopic(run),
+		"routes":     map[string]any{"default": "/deliver"},
+	}
+	if run.Spec.PubSubSettings().RawPayload {
+		spec["metadata"] = map[string]any{"rawPayload": "true"}
+	}
+	u.Object["spec"] = spec
+	u.Object["scopes"] = []any{names.TesterAppID}
+	return u
+}

@@ -1,0 +1,73 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// A PubSub run on a broker it deploys: the store's Redis, a pubsub.redis Component that trims
+// its streams as the baseline trims its own, and the load tester's daprd delivering to the
+// load tester's subscriber; the topic is the generation's own, the baseline's stream apart.
+func TestAPubSubRunDeploysABrokerAndSubscribesTheLoadTester(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioPubSub)
+	run.UID = "u1"
+	objs := ScenarioChildren(run, Options{})
+	if len(objs) != 3 {
+		t.Fatalf("children = %d, want the broker's Service, Deployment and Component (no Subscription: programmatic)", len(objs))
+	}
+	comp := objs[2].(*unstructured.Unstructured)
+	kind, _, _ := unstructured.NestedString(comp.Object, "spec", "type")
+	md, _, _ := unstructured.NestedSlice(comp.Object, "spec", "metadata")
+	if comp.GetName() != "bench-pubsub" || kind != "pubsub.redis" ||
+		!slices.ContainsFunc(md, func(m any) bool { return m.(map[string]any)["name"] == "maxLenApprox" && m.(map[string]any)["value"] == "10000" }) {
+		t.Errorf("Component %s of type %s, metadata %v: want pubsub.redis trimmed to 10000", comp.GetName(), kind, md)
+	}
+	job := LoadTesterJob(run, Options{}, "")
+	if got := job.Spec.Template.Annotations["dapr.io/app-port"]; got != strconv.Itoa(ls.SubscriberPort) {
+		t.Errorf("load tester's app port %q, want the subscriber's %d", got, ls.SubscriberPort)
+	}
+	env := envMap(job.Spec.Template.Spec.Containers[0].Env)
+	if got, want := env[ls.Env(ls.DaprURL)], "dapr-pubsub+http://localhost:3500/bench-pubsub/daprbench-u1-3"; got != want {
+		t.Errorf("dapr URL %q, want %q", got, want)
+	}
+	if got, want := env[ls.Env(ls.BaselineURL)], "redis-stream://bench-store:6379/daprbench-direct-daprbench-u1-3"; got != want {
+		t.Errorf("baseline URL %q, want %q", got, want)
+	}
+	if len(UnwantedChildren(run)) != 0 || !HasTargetPod(run) || NeedsTargetIP(run) {
+		t.Error("a broker the run deploys: nothing unwanted, its store waited for, no target IP")
+	}
+
+	run.Spec.PubSub = &perfv1alpha1.PubSubSpec{Component: "orders", Subscription: perfv1alpha1.SubscriptionDeclarative}
+	objs = ScenarioChildren(run, Options{})
+	if len(objs) != 1 || objs[0].GetObjectKind().GroupVersionKind() != SubscriptionGVK {
+		t.Fatalf("a named broker, declared subscription: children %v, want the Subscription alone", objs)
+	}
+	if n := len(UnwantedChildren(run)); n != 3 || HasTargetPod(run) {
+		t.Errorf("a broker given up for a named Component: %d unwanted (want its Deployment, Service, Component)", n)
+	}
+	if invocation := newRun(perfv1alpha1.ScenarioServiceInvocation); LoadTesterJob(invocation, Options{}, "").Spec.Template.Annotations["dapr.io/app-port"] != "" {
+		t.Error("a caller-only load tester got an app port")
+	}
+}

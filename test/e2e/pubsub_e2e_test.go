@@ -1,0 +1,84 @@
+//go:build e2e
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// Dapr's pub/sub API against a real Redis the run deploys (Debian's redis-server, the State
+// scenario's image): the load tester publishes through its own daprd, which delivers every
+// message back to the load tester's subscriber; the baseline publishes with XADD and
+// consumes with its own consumer group on the same Redis. A functional check at a low rate,
+// short: the pubsub-perf-suite sample measures Dapr's suite setting.
+var _ = Describe("The PubSub scenario", func() {
+	It("measures publish and delivery through Dapr against the broker's own client, counts every message, and removes the broker", func() {
+		ns := newNamespace()
+		const qps = 200
+		run := daprRun(ns, "orders", perfv1alpha1.ScenarioPubSub, qps, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 15 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
+			s.Load.Connections = 4
+		})
+		expectSucceeded(run, 4*time.Minute)
+		st := get(run).Status
+		res := st.Result
+		d := res.Delivery
+		Expect(d).NotTo(BeNil(), "a PubSub run reports delivery")
+		GinkgoWriter.Printf("broker %s\npublish: dapr %s\nbaseline %s\nadded %s\ndelivery: dapr %s\nbaseline %s\nadded %s\nmessages: dapr %+v baseline %+v\n",
+			st.Environment.Store, summary(res.Latency), summary(res.Baseline), summary(res.Added),
+			summary(d.Latency), summary(d.Baseline), summary(d.Added), d.Messages, d.BaselineMessages)
+		expectActualQPS(res, qps)
+		Expect(res.Errors).To(BeZero(), "every publish succeeded: %v", res.ReturnCodes)
+		for name, n := range map[string]*perfv1alpha1.MessageCounts{"dapr": d.Messages, "baseline": d.BaselineMessages} {
+			Expect(n).NotTo(BeNil(), name)
+			Expect(n.Published).To(BeNumerically(">=", qps*15*99/100), name)
+			Expect(n.Lost).To(BeZero(), "%s: every published message was delivered", name)
+			Expect(n.Delivered).To(Equal(n.Published), name)
+		}
+		// Delivery through daprd takes the publish, Redis, daprd's consumer and an HTTP
+		// delivery to the app: it is slower than the publish call, and than the baseline's.
+		Expect(d.Latency.P50.Duration).To(BeNumerically(">", res.Latency.P50.Duration))
+		Expect(d.Added).NotTo(BeNil())
+		Expect(d.AddedInterval.Low.P50.Duration).To(BeNumerically(">", 0))
+
+		By("the load tester's daprd's cost and the broker's own usage")
+		expectDaprdCost(res, "clientSidecar", 1, 0)
+		Expect(res.CPU).NotTo(BeNil())
+		measured := map[string]string{}
+		for _, c := range res.CPU.Measured {
+			measured[c.Role] = c.CPU.String()
+		}
+		Expect(measured).To(HaveKey("store"), "the broker the run deployed is its own role")
+
+		By("cleanup removes the broker")
+		Eventually(func() bool {
+			err := k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "orders-store"}, &appsv1.Deployment{})
+			return apierrors.IsNotFound(err)
+		}, time.Minute).Should(BeTrue())
+	})
+})
