@@ -41,7 +41,9 @@ func TestAPubSubRunDeploysABrokerAndSubscribesTheLoadTester(t *testing.T) {
 	kind, _, _ := unstructured.NestedString(comp.Object, "spec", "type")
 	md, _, _ := unstructured.NestedSlice(comp.Object, "spec", "metadata")
 	if comp.GetName() != "bench-pubsub" || kind != "pubsub.redis" ||
-		!slices.ContainsFunc(md, func(m any) bool { return m.(map[string]any)["name"] == "maxLenApprox" && m.(map[string]any)["value"] == "10000" }) {
+		!slices.ContainsFunc(md, func(m any) bool {
+			return m.(map[string]any)["name"] == "maxLenApprox" && m.(map[string]any)["value"] == "10000"
+		}) {
 		t.Errorf("Component %s of type %s, metadata %v: want pubsub.redis trimmed to 10000", comp.GetName(), kind, md)
 	}
 	job := LoadTesterJob(run, Options{}, "")

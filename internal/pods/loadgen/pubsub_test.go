@@ -218,10 +218,10 @@ func TestAMessageDecodesRawAndInsideItsCloudEvent(t *testing.T) {
 // Pub/sub URLs are checked before any load, and one load-tester pod measures them.
 func TestPubSubURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 	for _, raw := range []string{
-		"dapr-pubsub+http://localhost:3500/pubsub",         // no topic
-		"dapr-pubsub+grpc://localhost/pubsub/orders",       // no port
-		"redis-stream://broker:6379/",                      // no stream
-		"redis-stream://broker:6379/a/b",                   // a path, not a stream
+		"dapr-pubsub+http://localhost:3500/pubsub",          // no topic
+		"dapr-pubsub+grpc://localhost/pubsub/orders",        // no port
+		"redis-stream://broker:6379/",                       // no stream
+		"redis-stream://broker:6379/a/b",                    // a path, not a stream
 		"dapr-pubsub+http://localhost:3500/pubsub/orders/x", // too much
 	} {
 		if _, err := parseEndpoint(raw); err == nil {
