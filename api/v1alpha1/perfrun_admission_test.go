@@ -190,6 +190,8 @@ var _ = Describe("PerfRun admission", func() {
 			state, set("state.keys", int64(100000)), set("load.payloadBytes", int64(4096))),
 		Entry("added-latency threshold on a named component without a baseline", []string{"spec", "need added latency"},
 			state, set("state.component", "orders"), set("thresholds.maxAddedP90", "2ms")),
+		Entry("delivery gate on invocation", []string{"spec", "gate message delivery: they need scenario PubSub"}, set("thresholds.maxDeliveryP99", "5ms")),
+		Entry("lost-messages gate on state", []string{"spec", "gate message delivery: they need scenario PubSub"}, state, set("thresholds.maxLostMessages", int64(0))),
 		Entry("pubsub settings on state", []string{"spec", "pubsub may only be set when scenario is PubSub"}, state, set("pubsub.topic", "orders")),
 		Entry("a target on a PubSub run", []string{"spec", "a PubSub run has none"}, pubsub, set("target.image", "daprbench:dev")),
 		Entry("pubsub over two load testers", []string{"spec", "loadTester.replicas must be 1 for PubSub"}, pubsub, set("loadTester.replicas", int64(2))),

@@ -63,6 +63,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.serviceInvocation) || self.scenario == 'ServiceInvocation'",message="serviceInvocation may only be set when scenario is ServiceInvocation"
 // +kubebuilder:validation:XValidation:rule="!has(self.state) || self.scenario == 'State'",message="state may only be set when scenario is State"
 // +kubebuilder:validation:XValidation:rule="!has(self.pubsub) || self.scenario == 'PubSub'",message="pubsub may only be set when scenario is PubSub"
+// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxDeliveryP99) || has(self.thresholds.maxLostMessages)) || self.scenario == 'PubSub'",message="thresholds.maxDeliveryP99/maxLostMessages gate message delivery: they need scenario PubSub"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'PubSub' || !has(self.target) || !(has(self.target.image) || has(self.target.nodeSelector) || has(self.target.tolerations) || has(self.target.affinity) || (has(self.target.resources) && (has(self.target.resources.requests) || has(self.target.resources.limits))))",message="target configures a target app, and a PubSub run has none: the load tester publishes and subscribes itself"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'PubSub' || !has(self.pubsub) || !has(self.pubsub.component) || !has(self.placement) || self.placement == 'Any'",message="placement places the load tester beside or away from the broker a PubSub run deploys; a named Component's broker is not the run's to place: leave placement Any"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'PubSub' || !has(self.loadTester) || !has(self.loadTester.replicas) || self.loadTester.replicas == 1",message="loadTester.replicas must be 1 for PubSub: the subscriber times the messages its own pod published, on one clock"
@@ -248,6 +249,20 @@ type Thresholds struct {
 	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxP99 must be above 0s and at most 1h"
 	// +optional
 	MaxP99 *metav1.Duration `json:"maxP99,omitempty"`
+	// maxDeliveryP99 is the highest p99 of a PubSub run's delivery through Dapr, from each
+	// message's scheduled publish to the subscriber's handler (status.result.delivery.latency).
+	// Only with scenario PubSub.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxDeliveryP99 must be above 0s and at most 1h"
+	// +optional
+	MaxDeliveryP99 *metav1.Duration `json:"maxDeliveryP99,omitempty"`
+	// maxLostMessages is the most published messages a PubSub run's Dapr path may leave
+	// undelivered (status.result.delivery.messages.lost). Only with scenario PubSub.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	MaxLostMessages *int64 `json:"maxLostMessages,omitempty"`
 	// minQPSPercent is the lowest actual rate, in percent of the requested rate (Dapr's gate: 99).
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100

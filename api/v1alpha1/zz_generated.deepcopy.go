@@ -2190,6 +2190,16 @@ func (in *Thresholds) DeepCopyInto(out *Thresholds) {
 		*out = new(v1.Duration)
 		**out = **in
 	}
+	if in.MaxDeliveryP99 != nil {
+		in, out := &in.MaxDeliveryP99, &out.MaxDeliveryP99
+		*out = new(v1.Duration)
+		**out = **in
+	}
+	if in.MaxLostMessages != nil {
+		in, out := &in.MaxLostMessages, &out.MaxLostMessages
+		*out = new(int64)
+		**out = **in
+	}
 	if in.MinQPSPercent != nil {
 		in, out := &in.MinQPSPercent, &out.MinQPSPercent
 		*out = new(int32)

@@ -134,6 +134,7 @@ func runChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []Check {
 	measured := spreadBounds(spread.Latency)
 	latency("p90", t.MaxP90, p90, res.Latency, measured, false)
 	latency("p99", t.MaxP99, p99, res.Latency, measured, false)
+	checks = append(checks, deliveryChecks(t, res.Delivery)...)
 
 	if t.MinQPSPercent != nil {
 		c := Check{Name: "actual qps", Limit: fmt.Sprintf(">= %d%% of %d", *t.MinQPSPercent, res.RequestedQPS), Outcome: Inconclusive, Measured: "not measured"}
@@ -304,4 +305,27 @@ func judge(ok bool) Outcome {
 		return Met
 	}
 	return Violated
+}
+
+// deliveryChecks are a PubSub run's gates on its delivery through Dapr: its p99 (over every
+// repetition's messages merged, so no spread: the figure against the limit) and its lost
+// messages. A run without delivery figures leaves them Inconclusive, "not measured".
+func deliveryChecks(t *perfv1alpha1.Thresholds, d *perfv1alpha1.DeliveryResult) []Check {
+	var checks []Check
+	if t.MaxDeliveryP99 != nil {
+		var s *perfv1alpha1.LatencySummary
+		if d != nil {
+			s = d.Latency
+		}
+		checks = append(checks, latencyCheck("delivery p99", t.MaxDeliveryP99.Duration, s, nil, perfv1alpha1.FigureP99))
+	}
+	if t.MaxLostMessages != nil {
+		c := Check{Name: "lost messages", Limit: fmt.Sprintf("<= %d", *t.MaxLostMessages), Outcome: Inconclusive, Measured: "not measured"}
+		if d != nil && d.Messages != nil {
+			c.Measured = fmt.Sprintf("%d of %d", d.Messages.Lost, d.Messages.Published)
+			c.Outcome = judge(d.Messages.Lost <= *t.MaxLostMessages)
+		}
+		checks = append(checks, c)
+	}
+	return checks
 }

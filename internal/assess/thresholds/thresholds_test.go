@@ -219,3 +219,31 @@ func TestEvaluateRunJudgesAVariantsDifferenceFromTheFirst(t *testing.T) {
 		t.Error("no threshold set must give no verdict")
 	}
 }
+
+// A PubSub run's gates: its delivery p99 through Dapr and its lost messages; a run without
+// delivery figures leaves both not measured.
+func TestDeliveryGates(t *testing.T) {
+	gate := &perfv1alpha1.Thresholds{MaxDeliveryP99: d("5ms"), MaxLostMessages: ptr.To[int64](0)}
+	delivered := func(p99 string, lost int64) *perfv1alpha1.Result {
+		r := result("1ms")
+		r.Delivery = &perfv1alpha1.DeliveryResult{Latency: &perfv1alpha1.LatencySummary{P99: d(p99)},
+			Messages: &perfv1alpha1.MessageCounts{Published: 1000, Delivered: 1000 - lost, Lost: lost}}
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		res  *perfv1alpha1.Result
+		want Outcome
+		says string
+	}{
+		{"met", delivered("4ms", 0), Met, "delivery p99 4ms (limit <= 5ms): met; lost messages 0 of 1000 (limit <= 0): met"},
+		{"slow", delivered("6ms", 0), Violated, "delivery p99 6ms (limit <= 5ms): VIOLATED"},
+		{"lossy", delivered("4ms", 3), Violated, "lost messages 3 of 1000 (limit <= 0): VIOLATED"},
+		{"no delivery figures", result("1ms"), Inconclusive, "delivery p99 not measured (limit <= 5ms): inconclusive"},
+	} {
+		v, ok := Evaluate(gate, tc.res)
+		if !ok || v.Outcome != tc.want || !strings.Contains(v.Message(), tc.says) {
+			t.Errorf("%s: %s %q, want %s saying %q", tc.name, v.Outcome, v.Message(), tc.want, tc.says)
+		}
+	}
+}

@@ -26,7 +26,7 @@ type family struct {
 }
 
 var (
-	famLatency = &family{"latency_seconds", "Latency of the latest finished run by quantile (0.5..0.999, avg, max) and variant: measured (from each request's scheduled send), baseline, added (measured minus baseline), service (the measured path from each actual send) or sendlag (how late the measured path's requests were sent).",
+	famLatency = &family{"latency_seconds", "Latency of the latest finished run by quantile (0.5..0.999, avg, max) and variant: measured (from each request's scheduled send), baseline, added (measured minus baseline), service (the measured path from each actual send), sendlag (how late the measured path's requests were sent), or a PubSub run's delivery, delivery_baseline and delivery_added (from each message's scheduled publish to its subscriber).",
 		[]string{"variant", "quantile"}}
 	famActualQPS            = &family{"actual_qps", "Achieved requests per second of the measured path.", nil}
 	famRequestedQPS         = &family{"requested_qps", "Requested requests per second.", nil}
@@ -40,8 +40,9 @@ var (
 	famThrottled            = &family{"cpu_throttled_ratio", "Share of CFS periods in which a container's CPU limit stalled it during the measured runs (0..1), by role, from the kubelet's counters.", []string{"role"}}
 	famDisturbances         = &family{"disturbances", "Pods of the run or of Dapr's control plane that restarted, were deleted or were created during the measured runs, by role (status.disturbances).", []string{"role"}}
 	famCalibration          = &family{"node_calibration_units_per_cpu_second", "The calibration of a node that hosted the run's pods: units of daprbench's fixed sidecar-like workload per CPU-second (status.environment.calibration); absent when most of its windows ran slow.", []string{"node"}}
+	famMessages             = &family{"messages", "A PubSub run's messages over its measured phases, by path (dapr, baseline) and outcome: published, delivered, lost (published, not delivered within 10s of the phase's end), duplicated (deliveries beyond a message's first).", []string{"path", "outcome"}}
 	famSidecarCPUPerRequest = &family{"sidecar_cpu_per_request_seconds", "CPU time a sidecar spent per completed request during the measured runs, by role, from the kubelet's counters (status.result.sidecarCost).", []string{"role"}}
 
 	families = []*family{famLatency, famActualQPS, famRequestedQPS, famErrors, famCPU, famMemory, famOutcome, famCompletion,
-		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest}
+		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest, famMessages}
 )

@@ -86,7 +86,8 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 	for _, v := range []struct {
 		name string
 		s    *perfv1alpha1.LatencySummary
-	}{{"measured", res.Latency}, {"baseline", res.Baseline}, {"added", res.Added}, {"service", res.ServiceTime}, {"sendlag", res.SendLag}} {
+	}{{"measured", res.Latency}, {"baseline", res.Baseline}, {"added", res.Added}, {"service", res.ServiceTime}, {"sendlag", res.SendLag},
+		{"delivery", deliveryOf(res).Latency}, {"delivery_baseline", deliveryOf(res).Baseline}, {"delivery_added", deliveryOf(res).Added}} {
 		if v.s == nil {
 			continue
 		}
@@ -94,6 +95,17 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 			if d := f.Of(v.s); d != nil {
 				add(famLatency, d.Seconds(), v.name, f.Quantile())
 			}
+		}
+	}
+	for _, p := range []struct {
+		path string
+		n    *perfv1alpha1.MessageCounts
+	}{{"dapr", deliveryOf(res).Messages}, {"baseline", deliveryOf(res).BaselineMessages}} {
+		if p.n != nil {
+			add(famMessages, float64(p.n.Published), p.path, "published")
+			add(famMessages, float64(p.n.Delivered), p.path, "delivered")
+			add(famMessages, float64(p.n.Lost), p.path, "lost")
+			add(famMessages, float64(p.n.Duplicated), p.path, "duplicated")
 		}
 	}
 	if c := res.CPU; c != nil {
@@ -119,4 +131,12 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 		}
 	}
 	return out
+}
+
+// deliveryOf is a PubSub run's delivery figures, empty for other scenarios.
+func deliveryOf(res *perfv1alpha1.Result) *perfv1alpha1.DeliveryResult {
+	if res.Delivery == nil {
+		return &perfv1alpha1.DeliveryResult{}
+	}
+	return res.Delivery
 }

@@ -22,6 +22,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
 // resetRuns drops every run's series: the metrics are package state shared by the tests.
@@ -72,5 +76,30 @@ func TestLatencyQuantileLabelsAreTheDocumentedOnes(t *testing.T) {
 	}
 	if n := strings.Count(got, "quantile="); n != 7*5 {
 		t.Errorf("%d latency series, want 7 figures of 5 variants:\n%s", n, got)
+	}
+}
+
+// A PubSub run's delivery latency joins the latency family under its own variants, and its
+// messages are a family of their own, by path and outcome.
+func TestRecordExportsAPubSubRunsDelivery(t *testing.T) {
+	resetRuns()
+	t.Cleanup(resetRuns)
+	run := finishedRun("orders-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond)
+	run.Status.Result.Delivery = &perfv1alpha1.DeliveryResult{
+		Latency:  &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 3 * time.Millisecond}},
+		Added:    &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 2 * time.Millisecond}},
+		Messages: &perfv1alpha1.MessageCounts{Published: 3000, Delivered: 2998, Lost: 2, Duplicated: 1},
+	}
+	Record(run)
+	got := exposition(t, Collectors()...)
+	for _, want := range []string{
+		`daprbench_perfrun_latency_seconds{namespace="perf",perfrun="orders-1",quantile="0.99",schedule="nightly",variant="delivery"} 0.003`,
+		`daprbench_perfrun_latency_seconds{namespace="perf",perfrun="orders-1",quantile="0.99",schedule="nightly",variant="delivery_added"} 0.002`,
+		`daprbench_perfrun_messages{namespace="perf",outcome="lost",path="dapr",perfrun="orders-1",schedule="nightly"} 2`,
+		`daprbench_perfrun_messages{namespace="perf",outcome="published",path="dapr",perfrun="orders-1",schedule="nightly"} 3000`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("exposition lacks %s", want)
+		}
 	}
 }
