@@ -249,6 +249,10 @@ bench-latency-hook: ## The per-request latency hook's CPU cost against fortio al
 bench-state: ## The State scenario at Dapr's suite setting: get over HTTP and gRPC, save over HTTP, against a Redis each run deploys (operator installed; ~13 min).
 	hack/bench/state.sh
 
+.PHONY: bench-pubsub
+bench-pubsub: ## The PubSub scenario at Dapr's suite setting: publish over gRPC and HTTP, delivered back, against a Redis each run deploys (operator installed; ~9 min).
+	hack/bench/pubsub.sh
+
 bench-known-answer: ## The instrument's calibration: 0, 500us and 2ms injected behind Dapr; the added p50 must rise by them (after make demo; ~21 min, DURATION=20s ~8).
 	hack/bench/known-answer.sh
 

@@ -157,6 +157,11 @@ type RunRow struct {
 	Calibration string `json:"calibration"`
 	// The server sidecar's CPU per request, raw.
 	ServerCPUPerRequest string `json:"serverSidecarCPUPerRequest"`
+	// A PubSub run's delivery through Dapr, its added delivery latency and lost messages.
+	DeliveryP50      string `json:"deliveryP50"`
+	DeliveryP99      string `json:"deliveryP99"`
+	AddedDeliveryP99 string `json:"addedDeliveryP99"`
+	LostMessages     string `json:"lostMessages"`
 }
 
 func runRow(run *perfv1alpha1.PerfRun) RunRow {
@@ -187,6 +192,17 @@ func runRow(run *perfv1alpha1.PerfRun) RunRow {
 	for _, c := range res.SidecarCost {
 		if c.Role == "serverSidecar" {
 			row.ServerCPUPerRequest = c.CPUPerRequest.Duration.String()
+		}
+	}
+	if d := res.Delivery; d != nil {
+		if l := d.Latency; l != nil {
+			row.DeliveryP50, row.DeliveryP99 = dur(l.P50), dur(l.P99)
+		}
+		if a := d.Added; a != nil {
+			row.AddedDeliveryP99 = dur(a.P99)
+		}
+		if m := d.Messages; m != nil {
+			row.LostMessages = fmt.Sprint(m.Lost)
 		}
 	}
 	return row
