@@ -66,3 +66,17 @@ func TestAPubSubRunsCSVRowCarriesItsDelivery(t *testing.T) {
 		t.Errorf("row %+v", row)
 	}
 }
+
+// report.html gets a Delivery section for a PubSub run, and none for another.
+func TestReportHTMLHasADeliverySectionForPubSub(t *testing.T) {
+	res := &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
+		Latency:  &perfv1alpha1.LatencySummary{P50: msDur(1.5)},
+		Messages: &perfv1alpha1.MessageCounts{Published: 10, Delivered: 10}}}
+	sec := deliverySection(res)
+	if len(sec.Tables) != 2 || sec.Tables[0].ID != "delivery-figures" || len(sec.Tables[0].Rows) != 1 || len(sec.Tables[1].Rows) != 1 {
+		t.Errorf("delivery section %+v: want the figures (one path) and the messages (one path)", sec)
+	}
+	if s := deliverySection(&perfv1alpha1.Result{}); len(s.Tables)+len(s.Notes) != 0 {
+		t.Error("a run without delivery figures gets a Delivery section")
+	}
+}
