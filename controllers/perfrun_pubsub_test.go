@@ -140,7 +140,7 @@ var _ = Describe("PerfRun PubSub scenario", func() {
 		job := currentJobOf(run)
 		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("dapr-pubsub+grpc://localhost:50001/redis-actors/orders"))
 		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("redis-stream://redis.shared:6380/daprbench-direct-orders"))
-		Eventually(storeOf(run)).Should(Equal("redis-actors (pubsub.redis, the namespace's own), topic orders at redis.shared:6380"))
+		Eventually(storeOf(run)).Should(Equal("redis-actors (pubsub.redis, the namespace's own) at redis.shared:6380, topic orders"))
 		Expect(exists(deployment(ns, "own-store"))()).To(BeFalse(), "nothing deployed for the user's own broker")
 	})
 })

@@ -18,13 +18,8 @@ package perfrun
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/workload"
@@ -46,41 +41,12 @@ func (pubsubPreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1al
 			return "", "", err
 		}
 	}
-	env := run.Status.Environment
-	name := workload.PubSubComponentName(run)
-	if settings.Component == "" {
-		if !r.NetworkPolicies {
-			return perfv1alpha1.ReasonNetworkPoliciesOff, "a PubSub run deploys a Redis without a password, guarded by the run's NetworkPolicy, " +
-				"and this operator creates no NetworkPolicy (--network-policies=false, Helm value networkPolicies: false): any pod could read or flush it. " +
-				"Name a pub/sub Component of your own (spec.pubsub.component), or ask whoever installed daprbench to turn NetworkPolicies on", nil
-		}
-		env.Store = fmt.Sprintf("%s (pubsub.redis, deployed by the run) at %s, topic %s", name, workload.StoreAddress(run), workload.PubSubTopic(run))
-		return "", "", nil
+	reason, msg, err = broker.refusal(ctx, r, run, workload.PubSubComponentName(run), settings.Component != "")
+	if reason == "" && err == nil {
+		run.Status.Environment.Store += ", topic " + workload.PubSubTopic(run)
 	}
-	c := &unstructured.Unstructured{}
-	c.SetGroupVersionKind(workload.ComponentGVK)
-	err = r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, c)
-	if apierrors.IsNotFound(err) {
-		return perfv1alpha1.ReasonComponentNotFound, fmt.Sprintf("spec.pubsub.component names Component %q, which does not exist in namespace %q: "+
-			"a run may only name a Component of its own namespace. Create it there, or leave spec.pubsub.component empty and the run deploys Redis", name, run.Namespace), nil
-	}
-	if err != nil {
-		return "", "", err
-	}
-	kind, _, _ := unstructured.NestedString(c.Object, "spec", "type")
-	if !strings.HasPrefix(kind, "pubsub.") {
-		return perfv1alpha1.ReasonComponentNotFound, fmt.Sprintf("spec.pubsub.component names Component %q of type %q, which is not a pub/sub broker (pubsub.*)", name, kind), nil
-	}
-	env.Store = fmt.Sprintf("%s (%s, the namespace's own), topic %s", name, kind, workload.PubSubTopic(run))
-	if !run.Spec.BaselineEnabled() {
-		return "", "", nil
-	}
-	addr, why := redisBaselineAddress(c.Object, kind, "pubsub.redis")
-	if why != "" {
-		return perfv1alpha1.ReasonBaselineImpossible, fmt.Sprintf("spec.baseline is on, but the baseline cannot reach Component %q's broker directly: %s. "+
-			"Set spec.baseline false to measure the Dapr path alone", name, why), nil
-	}
-	env.StoreAddress = addr
-	env.Store += " at " + addr
-	return "", "", nil
+	return reason, msg, err
 }
+
+// broker is what a PubSub run publishes to.
+var broker = redisBackedComponent{scenario: "PubSub", field: "spec.pubsub.component", what: "pub/sub broker", typePrefix: "pubsub.", redisType: "pubsub.redis"}

@@ -18,13 +18,6 @@ package perfrun
 
 import (
 	"context"
-	"fmt"
-	"net"
-	"strings"
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/workload"
@@ -36,74 +29,8 @@ import (
 type statePreflight struct{}
 
 func (statePreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
-	env := run.Status.Environment
-	name := workload.StateComponentName(run)
-	if run.Spec.StateSettings().Component == "" {
-		if !r.NetworkPolicies {
-			// The store has no password: the run's NetworkPolicy is what keeps other pods off it.
-			return perfv1alpha1.ReasonNetworkPoliciesOff, "a State run deploys a Redis without a password, guarded by the run's NetworkPolicy, " +
-				"and this operator creates no NetworkPolicy (--network-policies=false, Helm value networkPolicies: false): any pod could read or flush it. " +
-				"Name a state store Component of your own (spec.state.component), or ask whoever installed daprbench to turn NetworkPolicies on", nil
-		}
-		env.Store = fmt.Sprintf("%s (state.redis, deployed by the run) at %s", name, workload.StoreAddress(run))
-		return "", "", nil
-	}
-	c := &unstructured.Unstructured{}
-	c.SetGroupVersionKind(workload.ComponentGVK)
-	err = r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, c)
-	if apierrors.IsNotFound(err) {
-		return perfv1alpha1.ReasonComponentNotFound, fmt.Sprintf("spec.state.component names Component %q, which does not exist in namespace %q: "+
-			"a run may only name a Component of its own namespace. Create it there, or leave spec.state.component empty and the run deploys Redis", name, run.Namespace), nil
-	}
-	if err != nil {
-		return "", "", err
-	}
-	kind, _, _ := unstructured.NestedString(c.Object, "spec", "type")
-	if !strings.HasPrefix(kind, "state.") {
-		return perfv1alpha1.ReasonComponentNotFound, fmt.Sprintf("spec.state.component names Component %q of type %q, which is not a state store (state.*)", name, kind), nil
-	}
-	env.Store = fmt.Sprintf("%s (%s, the namespace's own)", name, kind)
-	if !run.Spec.BaselineEnabled() {
-		return "", "", nil
-	}
-	addr, why := redisBaselineAddress(c.Object, kind, "state.redis")
-	if why != "" {
-		return perfv1alpha1.ReasonBaselineImpossible, fmt.Sprintf("spec.baseline is on, but the baseline cannot call Component %q's store directly: %s. "+
-			"Set spec.baseline false to measure the Dapr path alone", name, why), nil
-	}
-	env.StoreAddress = addr
-	env.Store += " at " + addr
-	return "", "", nil
+	return stateStore.refusal(ctx, r, run, workload.StateComponentName(run), run.Spec.StateSettings().Component != "")
 }
 
-// redisBaselineAddress is the host:port a baseline calls for a Component: only one of type
-// want (state.redis, pubsub.redis), whose redisHost is a plain value and which has no
-// password (the load tester is given no Secret). why says what stands in the way.
-func redisBaselineAddress(component map[string]any, kind, want string) (addr, why string) {
-	if kind != want {
-		return "", fmt.Sprintf("its type is %s, and the load tester has a direct client for %s only", kind, want)
-	}
-	items, _, _ := unstructured.NestedSlice(component, "spec", "metadata")
-	for _, it := range items {
-		m, _ := it.(map[string]any)
-		name, _ := m["name"].(string)
-		v, plain := m["value"].(string)
-		set := m["secretKeyRef"] != nil || (plain && v != "" && v != "false" && v != "0")
-		switch {
-		case name == "redisHost" && plain:
-			addr = v
-		case (name == "redisPassword" || name == "redisUsername") && set:
-			return "", "it has a " + name + ", and the load tester is given no credentials"
-		case (name == "enableTLS" || name == "failover") && set:
-			return "", "it sets " + name + ", and the baseline's client speaks plain Redis to one server"
-		case name == "redisType" && set && v != "node":
-			return "", "its redisType is " + v + ", and the baseline's client speaks to one server"
-		case name == "redisDB" && set:
-			return "", "it uses redisDB " + v + ", and the baseline's client uses database 0"
-		}
-	}
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return "", "its redisHost is not a plain host:port value"
-	}
-	return addr, ""
-}
+// stateStore is what a State run stores its keys in.
+var stateStore = redisBackedComponent{scenario: "State", field: "spec.state.component", what: "state store", typePrefix: "state.", redisType: "state.redis"}

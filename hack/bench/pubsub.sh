@@ -12,39 +12,16 @@
 #                                            TABLE_ONLY=1 prints the table of runs already made)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-sample=config/samples/perf_v1alpha1_perfrun_pubsub_perfsuite.yaml
 ns=${NS:-daprbench-pubsub}
-kubectl get ns "$ns" >/dev/null 2>&1 || kubectl create ns "$ns" >/dev/null
-declare -A edit=(
-  [pubsub-grpc]=""
-  [pubsub-http]="s/^    caller: GRPC$/    caller: HTTP/"
-)
 names=(pubsub-grpc pubsub-http)
-for name in "${names[@]}"; do
-  [ -n "${TABLE_ONLY:-}" ] && continue
-  kubectl -n "$ns" delete perfrun "$name" --ignore-not-found --wait=true >/dev/null
-  doc=$(sed -E "s/^  name: pubsub-perfsuite\$/  name: $name/" "$sample")
-  [ -n "${edit[$name]}" ] && doc=$(sed -E "${edit[$name]}" <<<"$doc")
-  [ -n "${DURATION:-}" ] && doc=$(sed -E "s/^    duration: .*/    duration: $DURATION/" <<<"$doc")
-  kubectl -n "$ns" apply -f - >/dev/null <<<"$doc"
-  echo "$(date -u +%T) $name started" >&2
-  kubectl -n "$ns" wait perfrun "$name" --for=jsonpath='{.status.completionTime}' --timeout=30m >/dev/null
-  echo "$(date -u +%T) $name finished: $(kubectl -n "$ns" get perfrun "$name" -o jsonpath='{.status.conditions[?(@.type=="Succeeded")].reason}')" >&2
-done
+hack/bench/sample-runs.sh config/samples/perf_v1alpha1_perfrun_pubsub_perfsuite.yaml "$ns" \
+  "pubsub-grpc" \
+  "pubsub-http=s/^    caller: GRPC\$/    caller: HTTP/"
 for name in "${names[@]}"; do
   kubectl -n "$ns" get perfrun "$name" -o json
-done | python3 -c '
-import json, sys
-dec = json.JSONDecoder(); text = sys.stdin.read(); i = 0; runs = []
-while i < len(text):
-    text_i = text[i:].lstrip()
-    if not text_i: break
-    obj, n = dec.raw_decode(text_i); runs.append(obj); i = len(text) - len(text_i) + n
-def g(d, *path):
-    for p in path:
-        if d is None: return "-"
-        d = d.get(p) if isinstance(d, dict) else None
-    return "-" if d is None else d
+done | PYTHONPATH=hack/bench python3 -c '
+from perfruns import read, g, bounded_by
+runs = read()
 print("| run | figure | dapr p50 / p90 / p99 | baseline p50 / p90 / p99 | added p50 [95%] | added p90 [95%] | added p99 [95%] |")
 print("|---|---|---|---|---|---|---|")
 for r in runs:
@@ -64,10 +41,9 @@ for r in runs:
     cost = next((c for c in res.get("sidecarCost", []) if c.get("role") == "clientSidecar"), {})
     dc = cost.get("daprd", {})
     store = g(res, "resources", "store")
-    bound = [c["type"] for c in r["status"].get("conditions", []) if c["type"] in ("CPULimitBound", "Saturated", "Disturbed") and c["status"] == "True"]
     print("| %s | %s | %s | %s %s | %s / %s | %s | %s |" % (r["metadata"]["name"], n(d.get("messages")), n(d.get("baselineMessages")),
         dc.get("cpuPerRequest", "-"), dc.get("perRepetition", "-"), g(store, "cpuAvg") if store != "-" else "-", g(store, "memoryAvg") if store != "-" else "-",
-        res.get("errors", 0), ", ".join(bound) or "nothing"))
+        res.get("errors", 0), bounded_by(r)))
 print()
 print("Dapr v1.17 perf suite, pubsub_publish_grpc (3 x 2-vCPU AKS nodes; the publish call alone, no baseline, no delivery): p50 0.60 ms, p90 0.94 ms, p99 1.87 ms; gate p90 <= 2 ms.")
 '

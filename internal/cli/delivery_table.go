@@ -32,21 +32,7 @@ func deliveryTable(res *perfv1alpha1.Result) string {
 	}
 	var b strings.Builder
 	b.WriteString("\ndelivery: from each message's scheduled publish to the subscriber's handler, on the load tester's one clock\n")
-	lat := &table{}
-	header := []string{"PATH"}
-	for _, f := range perfv1alpha1.LatencyFigures {
-		header = append(header, strings.ToUpper(f.Name))
-	}
-	lat.add(header...)
-	row := func(name string, l *perfv1alpha1.LatencySummary) {
-		if l != nil {
-			cells := []string{name}
-			for _, f := range perfv1alpha1.LatencyFigures {
-				cells = append(cells, dur(f.Of(l)))
-			}
-			lat.add(cells...)
-		}
-	}
+	lat, row := latencyTable()
 	row("dapr", d.Latency)
 	row("baseline", d.Baseline)
 	row("added", d.Added)

@@ -73,6 +73,26 @@ func orDash(s string) string {
 	return s
 }
 
+// latencyTable is a table with a column per latency figure, and row, which adds a path's
+// figures (none for a path without them).
+func latencyTable() (*table, func(name string, l *perfv1alpha1.LatencySummary)) {
+	t := &table{}
+	header := []string{"PATH"}
+	for _, f := range perfv1alpha1.LatencyFigures {
+		header = append(header, strings.ToUpper(f.Name))
+	}
+	t.add(header...)
+	return t, func(name string, l *perfv1alpha1.LatencySummary) {
+		if l != nil {
+			cells := []string{name}
+			for _, f := range perfv1alpha1.LatencyFigures {
+				cells = append(cells, dur(f.Of(l)))
+			}
+			t.add(cells...)
+		}
+	}
+}
+
 // runTables renders a run's result: latency per path, usage per role.
 func runTables(run *perfv1alpha1.PerfRun) string {
 	var b strings.Builder
@@ -87,21 +107,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	}
 	fprintf(&b, "%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits\n\n",
 		res.Requests, orDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits)
-	lat := &table{}
-	header := []string{"PATH"}
-	for _, f := range perfv1alpha1.LatencyFigures {
-		header = append(header, strings.ToUpper(f.Name))
-	}
-	lat.add(header...)
-	row := func(name string, l *perfv1alpha1.LatencySummary) {
-		if l != nil {
-			cells := []string{name}
-			for _, f := range perfv1alpha1.LatencyFigures {
-				cells = append(cells, dur(f.Of(l)))
-			}
-			lat.add(cells...)
-		}
-	}
+	lat, row := latencyTable()
 	row("measured", res.Latency)
 	row("  service", res.ServiceTime)
 	row("  send lag", res.SendLag)

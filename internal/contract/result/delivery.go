@@ -38,12 +38,8 @@ type DeliveryPath struct {
 
 // Latency returns the delivery latency at percentile p, selected by value.
 func (d *DeliveryPath) Latency(p float64) (int64, bool) {
-	for _, pc := range d.Percentiles {
-		if SamePercentile(pc.P, p) {
-			return pc.Us, true
-		}
-	}
-	return 0, false
+	l, ok := (&Run{Percentiles: d.Percentiles}).Latency(p)
+	return l.Microseconds(), ok
 }
 
 // PathOf returns variant v's delivery figures.

@@ -22,9 +22,7 @@ import (
 	"net/url"
 	"strconv"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -102,12 +100,7 @@ func (pubsubSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	if run.Spec.PubSubSettings().Component == "" {
 		return nil
 	}
-	names := NamesFor(run)
-	return []client.Object{
-		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
-		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
-		daprObject(run, ComponentGVK, names.PubSub),
-	}
+	return deployedStore(run, NamesFor(run).PubSub)
 }
 
 // peer: the load tester is placed relative to the broker the run deploys.

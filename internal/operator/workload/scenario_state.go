@@ -101,11 +101,17 @@ func (stateSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	if run.Spec.StateSettings().Component == "" {
 		return nil
 	}
+	return deployedStore(run, NamesFor(run).StateStore)
+}
+
+// deployedStore is the Redis a run deploys and its Component (component), as objects to
+// delete once a later generation names a Component of the user's instead.
+func deployedStore(run *perfv1alpha1.PerfRun, component string) []client.Object {
 	names := NamesFor(run)
 	return []client.Object{
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
 		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
-		daprObject(run, ComponentGVK, names.StateStore),
+		daprObject(run, ComponentGVK, component),
 	}
 }
 
