@@ -66,7 +66,7 @@ var _ = Describe("PerfRun PubSub scenario", func() {
 		job := currentJobOf(run)
 		Expect(job.Spec.Template.Annotations).To(HaveKeyWithValue("dapr.io/app-port", "3001"), "its daprd delivers to the load tester")
 		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("dapr-pubsub+http://localhost:3500/orders-pubsub/" + topic + "?raw=true&subscription=declared"))
-		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("redis-stream://orders-store:6379/daprbench-direct-" + topic))
+		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("redis-stream://orders-store:6379/daprbench-direct-" + topic + "?maxlen=43690"))
 
 		sum := result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 300), summaryRun(result.Dapr, 0, 900)}}
 		sum.Delivery = &result.Delivery{
@@ -139,7 +139,7 @@ var _ = Describe("PerfRun PubSub scenario", func() {
 		})
 		job := currentJobOf(run)
 		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("dapr-pubsub+grpc://localhost:50001/redis-actors/orders"))
-		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("redis-stream://redis.shared:6380/daprbench-direct-orders"))
+		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(Equal("redis-stream://redis.shared:6380/daprbench-direct-orders?maxlen=43690"))
 		Eventually(storeOf(run)).Should(Equal("redis-actors (pubsub.redis, the namespace's own) at redis.shared:6380, topic orders"))
 		Expect(exists(deployment(ns, "own-store"))()).To(BeFalse(), "nothing deployed for the user's own broker")
 	})

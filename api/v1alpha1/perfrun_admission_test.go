@@ -194,6 +194,7 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("lost-messages gate on state", []string{"spec", "gate message delivery: they need scenario PubSub"}, state, set("thresholds.maxLostMessages", int64(0))),
 		Entry("pubsub settings on state", []string{"spec", "pubsub may only be set when scenario is PubSub"}, state, set("pubsub.topic", "orders")),
 		Entry("a target on a PubSub run", []string{"spec", "a PubSub run has none"}, pubsub, set("target.image", "daprbench:dev")),
+		Entry("pubsub messages above 64 KiB", []string{"spec", "a PubSub run's payload must be at most 64 KiB"}, pubsub, set("load.payloadBytes", int64(65537))),
 		Entry("pubsub over two load testers", []string{"spec", "loadTester.replicas must be 1 for PubSub"}, pubsub, set("loadTester.replicas", int64(2))),
 		Entry("profiling a PubSub run", []string{"spec", "a PubSub run has no target"}, pubsub, set("profiling", map[string]any{})),
 		Entry("pubsub with a gRPC app", []string{"spec", "State and PubSub have no app"}, pubsub, set("protocol.app", "GRPC")),

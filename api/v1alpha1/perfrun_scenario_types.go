@@ -161,11 +161,12 @@ const (
 // size; the load tester subscribes to the topic itself, so each message's delivery is timed
 // from the slot its publish was due in to the subscriber's handler on the load tester's one
 // clock (no two pods' clocks need agree). A message not delivered within 10s of its phase's
-// end is counted lost.
+// end is counted lost; that wait, up to 10s a phase, comes on top of the load's time (a
+// timeout set close to it leaves no room for it). The payload is at most 64 KiB.
 type PubSubSpec struct {
 	// component names an existing pub/sub Component in the run's namespace: the user's own
 	// broker. Empty (the default): the run deploys Redis (the operator's --redis-image) and a
-	// pubsub.redis Component for it (Redis Streams, trimmed to about 10000 entries a topic),
+	// pubsub.redis Component for it (Redis Streams, each trimmed to about 64 MiB of messages),
 	// owns both and removes them with the run. With a named Component the baseline is off
 	// unless set: it needs a pubsub.redis Component whose redisHost is a plain value; any
 	// other fails the run before the load with reason BaselineImpossible.

@@ -87,10 +87,9 @@ func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) err
 		names := workload.NamesFor(run)
 		children = append(children, daprRef(workload.ComponentGVK, run.Namespace, names.StateStore))
 		if run.Spec.Scenario == perfv1alpha1.ScenarioPubSub {
-			children = append(children, daprRef(workload.ComponentGVK, run.Namespace, names.PubSub))
-			if run.Spec.PubSubSettings().Subscription == perfv1alpha1.SubscriptionDeclarative {
-				children = append(children, daprRef(workload.SubscriptionGVK, run.Namespace, names.Subscription))
-			}
+			// The Subscription whatever the spec says now: an earlier generation may have declared it.
+			children = append(children, daprRef(workload.ComponentGVK, run.Namespace, names.PubSub),
+				daprRef(workload.SubscriptionGVK, run.Namespace, names.Subscription))
 		}
 		for _, c := range workload.TracingConfigurations(run) {
 			children = append(children, daprRef(workload.ConfigurationGVK, run.Namespace, c.GetName()))

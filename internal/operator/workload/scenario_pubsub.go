@@ -34,10 +34,19 @@ import (
 // SubscriptionGVK is Dapr's declarative Subscription.
 var SubscriptionGVK = schema.GroupVersionKind{Group: "dapr.io", Version: "v2alpha1", Kind: "Subscription"}
 
-// StreamMaxLen bounds each topic's Redis stream (approximately) on both paths, as the
-// load tester's baseline trims its own (loadgen.StreamMaxLen): delivered messages are
-// throwaway, and an unbounded stream would fill the broker.
-const StreamMaxLen = 10000
+// StreamMaxLen bounds each of a run's two Redis streams (approximately: maxLenApprox on
+// daprd's, the baseline's URL on its own) to about 64 MiB of messages, between 1000 and
+// 50 000 of them: delivered messages are throwaway, an unbounded stream would fill the
+// broker (384 MB), and a short one would trim messages not yet read, lost to the benchmark
+// rather than to Dapr (50 000 is 50 s of backlog at 1000 rps; admission caps a PubSub
+// payload at 64 KiB).
+func StreamMaxLen(run *perfv1alpha1.PerfRun) int {
+	n, literal := run.Spec.Body()
+	if literal != nil {
+		n = len(*literal)
+	}
+	return min(max((64<<20)/(n+512), 1000), 50000)
+}
 
 // pubsubSide is PubSub's operator side: no target app. The load tester publishes through its
 // own daprd and subscribes to the same topic (its daprd delivers to the load tester's
@@ -91,16 +100,21 @@ func (pubsubSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	topic := PubSubTopic(run)
 	env := []corev1.EnvVar{setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s/%s%s", scheme, port, PubSubComponentName(run), topic, query))}
 	if run.Spec.BaselineEnabled() {
-		env = append(env, setting(ls.BaselineURL, fmt.Sprintf("redis-stream://%s/%s", StoreAddress(run), BaselineStream(run))))
+		env = append(env, setting(ls.BaselineURL, fmt.Sprintf("redis-stream://%s/%s?maxlen=%d", StoreAddress(run), BaselineStream(run), StreamMaxLen(run))))
 	}
 	return env
 }
 
 func (pubsubSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
-	if run.Spec.PubSubSettings().Component == "" {
-		return nil
+	var out []client.Object
+	if run.Spec.PubSubSettings().Component != "" {
+		out = deployedStore(run, NamesFor(run).PubSub)
 	}
-	return deployedStore(run, NamesFor(run).PubSub)
+	if run.Spec.PubSubSettings().Subscription != perfv1alpha1.SubscriptionDeclarative {
+		// An earlier generation's declared subscription: daprd would still load it.
+		out = append(out, daprObject(run, SubscriptionGVK, NamesFor(run).Subscription))
+	}
+	return out
 }
 
 // peer: the load tester is placed relative to the broker the run deploys.
@@ -145,7 +159,7 @@ func BrokerComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
 		"metadata": []any{
 			map[string]any{"name": "redisHost", "value": net.JoinHostPort(names.Store, strconv.Itoa(StorePort))},
 			map[string]any{"name": "redisPassword", "value": ""},
-			map[string]any{"name": "maxLenApprox", "value": strconv.Itoa(StreamMaxLen)},
+			map[string]any{"name": "maxLenApprox", "value": strconv.Itoa(StreamMaxLen(run))},
 		},
 	}
 	u.Object["scopes"] = []any{names.TesterAppID}

@@ -42,9 +42,9 @@ func TestAPubSubRunDeploysABrokerAndSubscribesTheLoadTester(t *testing.T) {
 	md, _, _ := unstructured.NestedSlice(comp.Object, "spec", "metadata")
 	if comp.GetName() != "bench-pubsub" || kind != "pubsub.redis" ||
 		!slices.ContainsFunc(md, func(m any) bool {
-			return m.(map[string]any)["name"] == "maxLenApprox" && m.(map[string]any)["value"] == "10000"
+			return m.(map[string]any)["name"] == "maxLenApprox" && m.(map[string]any)["value"] == "43690"
 		}) {
-		t.Errorf("Component %s of type %s, metadata %v: want pubsub.redis trimmed to 10000", comp.GetName(), kind, md)
+		t.Errorf("Component %s of type %s, metadata %v: want pubsub.redis trimmed to 64 MiB of 1 KiB messages (43690)", comp.GetName(), kind, md)
 	}
 	job := LoadTesterJob(run, Options{}, "")
 	if got := job.Spec.Template.Annotations["dapr.io/app-port"]; got != strconv.Itoa(ls.SubscriberPort) {
@@ -54,12 +54,19 @@ func TestAPubSubRunDeploysABrokerAndSubscribesTheLoadTester(t *testing.T) {
 	if got, want := env[ls.Env(ls.DaprURL)], "dapr-pubsub+http://localhost:3500/bench-pubsub/daprbench-u1-3"; got != want {
 		t.Errorf("dapr URL %q, want %q", got, want)
 	}
-	if got, want := env[ls.Env(ls.BaselineURL)], "redis-stream://bench-store:6379/daprbench-direct-daprbench-u1-3"; got != want {
+	if got, want := env[ls.Env(ls.BaselineURL)], "redis-stream://bench-store:6379/daprbench-direct-daprbench-u1-3?maxlen=43690"; got != want {
 		t.Errorf("baseline URL %q, want %q", got, want)
 	}
-	if len(UnwantedChildren(run)) != 0 || !HasTargetPod(run) || NeedsTargetIP(run) {
-		t.Error("a broker the run deploys: nothing unwanted, its store waited for, no target IP")
+	if u := UnwantedChildren(run); len(u) != 1 || u[0].GetName() != "bench-subscription" || !HasTargetPod(run) || NeedsTargetIP(run) {
+		t.Errorf("a broker the run deploys, subscribed programmatically: unwanted %v (want an earlier declared Subscription alone), its store waited for, no target IP", u)
 	}
+	for payload, want := range map[int32]int{16: 50000, 1024: 43690, 65536: 1016, 1 << 20: 1000} {
+		run.Spec.Load.PayloadBytes = &payload
+		if got := StreamMaxLen(run); got != want {
+			t.Errorf("stream length for %d-byte messages: %d, want %d", payload, got, want)
+		}
+	}
+	run.Spec.Load.PayloadBytes = nil
 
 	run.Spec.PubSub = &perfv1alpha1.PubSubSpec{Component: "orders", Subscription: perfv1alpha1.SubscriptionDeclarative}
 	objs = ScenarioChildren(run, Options{})

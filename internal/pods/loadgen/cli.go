@@ -121,7 +121,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.DurationVar(&group.Wait, ls.GroupWait, 3*time.Minute, "how long a pod waits for the others: at each phase's start barrier, and pod 0 for their measurements")
 	fs.BoolVar(&cfg.Uniform, ls.Uniform, false, "stagger the connections' requests evenly (fortio -uniform, without -jitter: latency is timed from each request's slot); default: every connection sends at the same instant (fortio's default)")
 	fs.BoolVar(&cfg.FortioPacing, "fortio-pacing", false, "send when fortio's own sleep ends (Go's timer, up to ~1 ms late) instead of on the pacer's fine clock; for benchmarks of the pacer only")
-	fs.StringVar(&cfg.SubscriberListen, ls.SubscriberListen, fmt.Sprintf(":%d", ls.SubscriberPort), "where a pub/sub run's subscriber receives its daprd's deliveries (the daprd's app port)")
+	fs.StringVar(&cfg.SubscriberListen, ls.SubscriberListen, subscriberListen(), "where a pub/sub run's subscriber receives its daprd's deliveries (the daprd's app port, on loopback)")
 	fs.DurationVar(&cfg.TargetWait, ls.TargetWait, time.Minute, "how long to wait for every target to answer 2xx before any load (0: do not wait)")
 
 	fs.IntVar(&profile.Seconds, ls.ProfileSeconds, 0, "take a CPU profile of both daprd sidecars over this many seconds, centred in the first whole measured phase of the Dapr path (0: none)")

@@ -23,14 +23,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
-// message is what a PubSub run publishes: its phase, its number in the phase, the slot its
-// publish was due in (an offset on the load tester's monotonic clock: only this process
-// reads it) and padding to the run's payload size.
+// message is what a PubSub run publishes: the publishing process's nonce (another run's
+// messages on a shared topic are not this one's), its phase, its number in the phase, the
+// slot its publish was due in (an offset on the load tester's monotonic clock: only this
+// process reads it) and padding to the run's payload size.
 type message struct {
+	Nonce string `json:"r"`
 	Phase string `json:"ph"`
 	Seq   uint64 `json:"n"`
 	Due   int64  `json:"due"` // nanoseconds since the book's epoch
@@ -49,25 +53,34 @@ func padOf(body []byte) []byte {
 
 func encodeMessage(m message) []byte {
 	b, _ := json.Marshal(struct {
+		Nonce string `json:"r"`
 		Phase string `json:"ph"`
 		Seq   uint64 `json:"n"`
 		Due   int64  `json:"due"`
 		Pad   string `json:"pad,omitempty"`
-	}{m.Phase, m.Seq, m.Due, string(m.Pad)})
+	}{m.Nonce, m.Phase, m.Seq, m.Due, string(m.Pad)})
 	return b
 }
 
-// decodeMessage reads a delivered message: as published (a raw payload, or the baseline's
-// stream entry), or inside the CloudEvent daprd wraps it in (its data field).
+// decodeMessage reads a delivered message: as published (the baseline's stream entry), or
+// inside the CloudEvent daprd wraps it in — its data field, or its data_base64 (a raw
+// payload, which daprd delivers base64-encoded as application/octet-stream).
 func decodeMessage(b []byte) (message, error) {
 	var envelope struct {
 		SpecVersion string          `json:"specversion"`
 		Data        json.RawMessage `json:"data"`
+		DataBase64  []byte          `json:"data_base64"`
 	}
-	if err := json.Unmarshal(b, &envelope); err == nil && envelope.SpecVersion != "" && len(envelope.Data) > 0 {
-		b = envelope.Data
+	if err := json.Unmarshal(b, &envelope); err == nil && envelope.SpecVersion != "" {
+		switch {
+		case len(envelope.DataBase64) > 0:
+			b = envelope.DataBase64
+		case len(envelope.Data) > 0:
+			b = envelope.Data
+		}
 	}
 	var m struct {
+		Nonce string `json:"r"`
 		Phase string `json:"ph"`
 		Seq   uint64 `json:"n"`
 		Due   int64  `json:"due"`
@@ -78,48 +91,55 @@ func decodeMessage(b []byte) (message, error) {
 	if m.Phase == "" {
 		return message{}, errors.New("not a daprbench message: no phase")
 	}
-	return message{Phase: m.Phase, Seq: m.Seq, Due: m.Due}, nil
+	return message{Nonce: m.Nonce, Phase: m.Phase, Seq: m.Seq, Due: m.Due}, nil
 }
 
 // deliveryBook keeps, per open phase, which messages were published and when each was
 // first delivered. Publisher and subscriber are this one process, so a message's delivery
 // latency (its delivery minus the slot its publish was due in) is read on one monotonic
 // clock and no two clocks need agree. A message of a phase no longer open (a late delivery
-// after the phase's drain, or a warm-up's) is counted apart, never in a phase.
+// after the phase's drain, the warm-up's, a readiness probe's) or of another process (its
+// nonce) is counted apart, never in a phase.
 type deliveryBook struct {
 	epoch time.Time
+	nonce string
 	now   func() time.Duration // since epoch; a fake in tests
 	mu    sync.Mutex
 	open  map[string]*phaseMessages
-	// stray counts deliveries of phases not open: warm-up, probes and the late.
-	stray int64
-	// changed is closed and replaced whenever a delivery is recorded (await's wake-up).
+	// stray counts deliveries of phases not open: warm-up, probes and the late; foreign
+	// those of another process.
+	stray, foreign int64
+	// changed is closed and replaced whenever a phase gains a message both published and
+	// delivered (await's wake-up).
 	changed chan struct{}
 }
 
 // phaseMessages is one phase's messages.
 type phaseMessages struct {
-	start     time.Duration
-	seq       uint64
-	published map[uint64]bool
+	start time.Duration
+	seq   uint64
+	// published holds each accepted message's due slot; delivered each delivery.
+	published map[uint64]time.Duration
 	delivered map[uint64]latency.Delivery
-	dups      int64
+	// matched counts messages both published and delivered, whichever came second.
+	matched int64
+	dups    int64
 }
 
 func newDeliveryBook() *deliveryBook {
 	epoch := time.Now()
-	return &deliveryBook{epoch: epoch, now: func() time.Duration { return time.Since(epoch) },
+	return &deliveryBook{epoch: epoch, nonce: uuid.NewString(), now: func() time.Duration { return time.Since(epoch) },
 		open: map[string]*phaseMessages{}, changed: make(chan struct{})}
 }
 
 // offset is t on the book's clock.
 func (b *deliveryBook) offset(t time.Time) int64 { return int64(t.Sub(b.epoch)) }
 
-// begin opens phase: its messages are counted from now on. start is its first slot.
-func (b *deliveryBook) begin(phase string, start time.Time) {
+// begin opens phase: its messages are counted from now on.
+func (b *deliveryBook) begin(phase string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.open[phase] = &phaseMessages{start: time.Duration(b.offset(start)), published: map[uint64]bool{}, delivered: map[uint64]latency.Delivery{}}
+	b.open[phase] = &phaseMessages{start: b.now(), published: map[uint64]time.Duration{}, delivered: map[uint64]latency.Delivery{}}
 }
 
 // next is the number of phase's next message.
@@ -134,12 +154,15 @@ func (b *deliveryBook) next(phase string) uint64 {
 	return p.seq
 }
 
-// published notes that message seq of phase was accepted by its publish call.
-func (b *deliveryBook) published(phase string, seq uint64) {
+// published notes that message seq of phase, due at due, was accepted by its publish call.
+func (b *deliveryBook) published(phase string, seq uint64, due int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if p := b.open[phase]; p != nil {
-		p.published[seq] = true
+		p.published[seq] = time.Duration(due)
+		if hasKey(p.delivered, seq) {
+			b.match(p)
+		}
 	}
 }
 
@@ -150,14 +173,23 @@ func (b *deliveryBook) delivered(m message) {
 	defer b.mu.Unlock()
 	p := b.open[m.Phase]
 	switch {
+	case m.Nonce != b.nonce:
+		b.foreign++
 	case p == nil:
 		b.stray++
-		return
 	case hasKey(p.delivered, m.Seq):
 		p.dups++
 	default:
 		p.delivered[m.Seq] = latency.Delivery{Due: time.Duration(m.Due), Received: received}
+		if hasKey(p.published, m.Seq) {
+			b.match(p)
+		}
 	}
+}
+
+// match counts one more message of p both published and delivered, and wakes await.
+func (b *deliveryBook) match(p *phaseMessages) {
+	p.matched++
 	close(b.changed)
 	b.changed = make(chan struct{})
 }
@@ -171,7 +203,7 @@ func (b *deliveryBook) await(ctx context.Context, phase string, bound time.Durat
 	for {
 		b.mu.Lock()
 		p, changed := b.open[phase], b.changed
-		done := p == nil || countDelivered(p) >= int64(len(p.published))
+		done := p == nil || p.matched >= int64(len(p.published))
 		b.mu.Unlock()
 		if done {
 			return
@@ -186,19 +218,12 @@ func (b *deliveryBook) await(ctx context.Context, phase string, bound time.Durat
 	}
 }
 
-// countDelivered is how many of p's published messages were delivered.
-func countDelivered(p *phaseMessages) int64 {
-	var n int64
-	for seq := range p.published {
-		if hasKey(p.delivered, seq) {
-			n++
-		}
-	}
-	return n
-}
-
-// close ends phase: its delivery latency and its counts. Deliveries after it are strays.
-func (b *deliveryBook) close(phase string) (*latency.Recorded, result.Messages) {
+// close ends phase, whose first slot was at start (zero: when it began): its delivery
+// latency and its counts. A message published and never delivered is in the latency too,
+// at the least it waited (from its slot to now), as a request never sent is: leaving it out
+// would let a lossy path read fast. Deliveries after close are strays.
+func (b *deliveryBook) close(phase string, start time.Time) (*latency.Recorded, result.Messages) {
+	now := b.now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p := b.open[phase]
@@ -206,19 +231,27 @@ func (b *deliveryBook) close(phase string) (*latency.Recorded, result.Messages) 
 	if p == nil {
 		return latency.NewRecorded(), result.Messages{}
 	}
-	ds := make([]latency.Delivery, 0, len(p.delivered))
+	ds := make([]latency.Delivery, 0, len(p.delivered)+len(p.published)-int(p.matched))
 	for _, d := range p.delivered {
 		ds = append(ds, d)
 	}
-	delivered := countDelivered(p)
+	for seq, due := range p.published {
+		if !hasKey(p.delivered, seq) {
+			ds = append(ds, latency.Delivery{Due: due, Received: now})
+		}
+	}
+	from := p.start
+	if !start.IsZero() {
+		from = time.Duration(b.offset(start))
+	}
 	counts := result.Messages{
 		Published:      int64(len(p.published)),
 		Delivered:      int64(len(p.delivered)),
-		Lost:           int64(len(p.published)) - delivered,
+		Lost:           int64(len(p.published)) - p.matched,
 		Duplicated:     p.dups,
-		Unacknowledged: int64(len(p.delivered)) - delivered,
+		Unacknowledged: int64(len(p.delivered)) - p.matched,
 	}
-	return latency.RecordDeliveries(p.start, ds), counts
+	return latency.RecordDeliveries(from, ds), counts
 }
 
 // deliveredCount is how many distinct messages of phase were delivered so far.
@@ -231,9 +264,9 @@ func (b *deliveryBook) deliveredCount(phase string) int {
 	return 0
 }
 
-// strays is the deliveries of no open phase so far.
-func (b *deliveryBook) strays() int64 {
+// strays is the deliveries of no open phase so far, and of other processes.
+func (b *deliveryBook) strays() (stray, foreign int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.stray
+	return b.stray, b.foreign
 }

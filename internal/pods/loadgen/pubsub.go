@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,7 +42,8 @@ import (
 //	redis-stream://HOST:PORT/TOPIC                    XADD to the stream itself (the baseline)
 //
 // ?raw=true publishes raw payloads (no CloudEvent envelope); ?subscription=declared: a
-// Subscription object subscribes the load tester, which then declares none itself. Every request publishes one
+// Subscription object subscribes the load tester, which then declares none itself;
+// ?maxlen=N trims the baseline's stream to about N entries, as the Component trims daprd's. Every request publishes one
 // message that carries its phase, its number and the slot its publish was due in; the load
 // tester subscribes to what it publishes (its own daprd delivers to its subscriber; the
 // baseline's stream is read by its own consumer group), so each message's delivery is timed
@@ -61,6 +63,13 @@ func parsePubSubEndpoint(raw string, u *url.URL) (endpoint, error) {
 	kinds := map[string]endpointKind{"dapr-pubsub+http": viaDaprPublishHTTP, "dapr-pubsub+grpc": viaDaprPublishGRPC, "redis-stream": viaRedisStream}
 	q := u.Query()
 	ep := endpoint{kind: kinds[u.Scheme], addr: u.Host, raw: q.Get("raw") == "true", declared: q.Get("subscription") == "declared"}
+	if m := q.Get("maxlen"); m != "" {
+		n, err := strconv.ParseInt(m, 10, 64)
+		if err != nil || n < 1 {
+			return endpoint{}, fmt.Errorf("%q: maxlen must be a positive number", raw)
+		}
+		ep.maxLen = n
+	}
 	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
 	switch {
 	case u.Port() == "":
@@ -84,17 +93,24 @@ type pubConn struct {
 }
 
 func (c *pubConn) call(ctx context.Context) error {
+	phase := c.phase
+	if warming(ctx) {
+		phase = warmPhase // the connection's warm-up call: no slot of the phase, never counted in it
+	}
 	due, paced := latency.DueOf(ctx)
 	if !paced {
 		due = time.Now() // fortio's own pacing: no slot is known, the send is the best there is
 	}
-	seq := c.book.next(c.phase)
-	err := c.pub.publish(ctx, encodeMessage(message{Phase: c.phase, Seq: seq, Due: c.book.offset(due), Pad: c.pad}))
+	seq, at := c.book.next(phase), c.book.offset(due)
+	err := c.pub.publish(ctx, encodeMessage(message{Nonce: c.book.nonce, Phase: phase, Seq: seq, Due: at, Pad: c.pad}))
 	if err == nil {
-		c.book.published(c.phase, seq)
+		c.book.published(phase, seq, at)
 	}
 	return err
 }
+
+// warmPhase tags the messages of the connections' warm-up calls: a phase never opened.
+const warmPhase = "warm"
 
 func (c *pubConn) close() { c.pub.close() }
 
@@ -129,7 +145,7 @@ func dialPublisher(ep endpoint) (publisher, error) {
 		}
 		return &daprGRPCPublisher{conn: conn, client: runtimev1.NewDaprClient(conn), pubsub: ep.method, topic: ep.topic, metadata: md}, nil
 	default:
-		return &streamPublisher{client: newRedisClient(ep.addr, 1), stream: ep.topic}, nil
+		return &streamPublisher{client: newRedisClient(ep.addr, 1), stream: ep.topic, maxLen: ep.maxLen}, nil
 	}
 }
 
@@ -178,19 +194,16 @@ func (d *daprGRPCPublisher) publish(ctx context.Context, msg []byte) error {
 func (d *daprGRPCPublisher) close() { _ = d.conn.Close() }
 
 // streamPublisher is the baseline's publish: what Dapr's pubsub.redis does for one message
-// (XADD of a "data" field, trimmed to about streamMaxLen entries, as the Component the run
+// (XADD of a "data" field, trimmed to about maxLen entries when set, as the Component the run
 // deploys sets maxLenApprox), minus Dapr.
 type streamPublisher struct {
 	client *redis.Client
 	stream string
+	maxLen int64
 }
 
-// StreamMaxLen bounds a stream's length (approximately) on both paths: a benchmark's
-// messages are throwaway once delivered, and an unbounded stream would fill the store.
-const StreamMaxLen = 10000
-
 func (s *streamPublisher) publish(ctx context.Context, msg []byte) error {
-	return s.client.XAdd(ctx, &redis.XAddArgs{Stream: s.stream, MaxLen: StreamMaxLen, Approx: true,
+	return s.client.XAdd(ctx, &redis.XAddArgs{Stream: s.stream, MaxLen: s.maxLen, Approx: s.maxLen > 0,
 		Values: []any{"data", msg}}).Err()
 }
 
@@ -211,8 +224,8 @@ func waitForDelivery(ctx context.Context, ep endpoint, sub *subscriber, bound ti
 	}
 	defer p.close()
 	phase := "probe-" + ep.topic
-	sub.book.begin(phase, time.Now())
-	defer sub.book.close(phase)
+	sub.book.begin(phase)
+	defer sub.book.close(phase, time.Time{})
 	last = "nothing published yet"
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
@@ -221,7 +234,7 @@ func waitForDelivery(ctx context.Context, ep endpoint, sub *subscriber, bound ti
 			return "", nil
 		}
 		pctx, pcancel := context.WithTimeout(ctx, 5*time.Second)
-		err := p.publish(pctx, encodeMessage(message{Phase: phase, Seq: sub.book.next(phase), Due: sub.book.offset(time.Now())}))
+		err := p.publish(pctx, encodeMessage(message{Nonce: sub.book.nonce, Phase: phase, Seq: sub.book.next(phase), Due: sub.book.offset(time.Now())}))
 		pcancel()
 		if err != nil {
 			last = err.Error()

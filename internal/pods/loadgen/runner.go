@@ -65,7 +65,7 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	if listen == "" {
 		listen = subscriberListen()
 	}
-	if cfg.sub, err = startSubscriber(ctx, cfg.Targets, listen, cfg.Log); err != nil {
+	if cfg.sub, err = startSubscriber(ctx, cfg.Targets, listen, cfg.TargetWait, cfg.Log); err != nil {
 		return sum, err
 	}
 	defer cfg.sub.stop()
@@ -78,8 +78,9 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	latency.Summarize(&sum, all.recs, result.StandardPercentiles)
 	if cfg.sub != nil {
 		sum.Delivery = latency.SummarizeDelivery(sum.Runs, own.deliveries, own.messages, result.StandardPercentiles)
-		if n := cfg.sub.book.strays(); n > 0 {
-			logf(cfg.Log, "%d deliveries of no measured phase (the warm-up's, the readiness probes', or later than a phase's drain)", n)
+		if stray, foreign := cfg.sub.book.strays(); stray+foreign > 0 {
+			logf(cfg.Log, "%d deliveries of no measured phase (the warm-ups', the readiness probes', or later than a phase's drain), %d of another publisher on the topic",
+				stray, foreign)
 		}
 	}
 	if cfg.Group == nil || cfg.Group.Index == 0 {
@@ -150,7 +151,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		rec := newRecorder(ctx, cfg, d)
 		cpuBefore := meter.read(ctx)
 		if cfg.sub != nil {
-			cfg.sub.book.begin(label, time.Now())
+			cfg.sub.book.begin(label)
 		}
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		if err != nil {
@@ -161,7 +162,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		run := toRun(t.Variant, rep, res)
 		run.DaprdCPU = meter.since(ctx, cpuBefore)
 		// After the CPU's edge: the phase's daprd CPU is its load's, not the drain's idle wait.
-		delivered, messages := drainPhase(ctx, cfg, label)
+		delivered, messages := drainPhase(ctx, cfg, label, rec.Schedule().Start)
 		// Successes and failures as the recording split them (fortio's own test of a
 		// code), and every slot of the schedule.
 		run.Errors, run.Scheduled = recorded.Tally.Failed, recorded.Tally.Scheduled
@@ -198,12 +199,12 @@ const DeliveryDrain = 10 * time.Second
 
 // drainPhase waits for a PubSub phase's messages still in flight and closes the phase: its
 // delivery latency and message counts (nil for another scenario's phase).
-func drainPhase(ctx context.Context, cfg Config, label string) (*latency.Recorded, result.Messages) {
+func drainPhase(ctx context.Context, cfg Config, label string, start time.Time) (*latency.Recorded, result.Messages) {
 	if cfg.sub == nil {
 		return nil, result.Messages{}
 	}
 	cfg.sub.book.await(ctx, label, DeliveryDrain)
-	rec, n := cfg.sub.book.close(label)
+	rec, n := cfg.sub.book.close(label, start)
 	if n.Lost > 0 || n.Duplicated > 0 {
 		logf(cfg.Log, "%s: %d of %d published messages not delivered within %v of the phase's end, %d delivered more than once",
 			label, n.Lost, n.Published, DeliveryDrain, n.Duplicated)

@@ -51,7 +51,7 @@ type subscriber struct {
 
 // startSubscriber serves the Dapr paths' deliveries on listen and consumes each baseline
 // stream of targets; nil when no target is a pub/sub path. stop ends both.
-func startSubscriber(ctx context.Context, targets []Target, listen string, log io.Writer) (*subscriber, error) {
+func startSubscriber(ctx context.Context, targets []Target, listen string, wait time.Duration, log io.Writer) (*subscriber, error) {
 	s := &subscriber{book: newDeliveryBook(), log: log}
 	var streams []endpoint
 	daprPath := false
@@ -84,7 +84,7 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, log i
 		}
 	}
 	for _, ep := range streams {
-		if err := s.consume(ctx, ep); err != nil {
+		if err := s.consume(ctx, ep, max(wait, 30*time.Second)); err != nil {
 			s.stop()
 			return nil, err
 		}
@@ -123,30 +123,32 @@ func (s *subscriber) serve(listen string) error {
 	return nil
 }
 
-// baselineGroup is the consumer group the baseline reads its stream with.
-const baselineGroup = "daprbench-direct"
-
 // consume reads ep's stream as Dapr's pubsub.redis does — a consumer group, entries read in
 // batches and acknowledged — minus Dapr: each entry is delivered to the book as it is read.
-func (s *subscriber) consume(ctx context.Context, ep endpoint) error {
+// The group is this process's own (another run on the same stream reads all of it too). A
+// broker that is not up yet is waited for, up to bound.
+func (s *subscriber) consume(ctx context.Context, ep endpoint, bound time.Duration) error {
 	client := newRedisClient(ep.addr, 2)
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	group := "daprbench-direct-" + s.book.nonce
+	cctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	err := client.XGroupCreateMkStream(cctx, ep.topic, baselineGroup, "$").Err()
-	if err != nil && !strings.Contains(err.Error(), "BUSYGROUP") {
+	if last, err := poll(cctx, func(ctx context.Context) error { return createGroup(ctx, client, ep.topic, group) }); err != nil {
 		_ = client.Close()
-		return fmt.Errorf("creating the baseline's consumer group on stream %s at %s: %w", ep.topic, ep.addr, err)
+		return fmt.Errorf("creating the baseline's consumer group on stream %s at %s within %v: %s", ep.topic, ep.addr, bound, last)
 	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		defer client.Close()
 		for ctx.Err() == nil {
-			streams, err := client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: baselineGroup, Consumer: "loadtester",
+			streams, err := client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: group, Consumer: "loadtester",
 				Streams: []string{ep.topic, ">"}, Count: 100, Block: time.Second}).Result()
 			if err != nil {
 				if !errors.Is(err, redis.Nil) && ctx.Err() == nil {
 					logf(s.log, "baseline consumer on %s: %v", ep.topic, err)
+					if strings.HasPrefix(err.Error(), "NOGROUP") {
+						_ = createGroup(ctx, client, ep.topic, group) // a broker restarted empty
+					}
 					time.Sleep(100 * time.Millisecond) // a broker away: try again, the phase counts what is lost
 				}
 				continue
@@ -162,12 +164,22 @@ func (s *subscriber) consume(ctx context.Context, ep endpoint) error {
 					ids = append(ids, x.ID)
 				}
 				if len(ids) > 0 {
-					_ = client.XAck(ctx, ep.topic, baselineGroup, ids...).Err()
+					_ = client.XAck(ctx, ep.topic, group, ids...).Err()
 				}
 			}
 		}
 	}()
 	return nil
+}
+
+// createGroup creates group on stream (and the stream), reading from its end; one that
+// exists already is fine.
+func createGroup(ctx context.Context, client *redis.Client, stream, group string) error {
+	err := client.XGroupCreateMkStream(ctx, stream, group, "$").Err()
+	if err != nil && strings.HasPrefix(err.Error(), "BUSYGROUP") {
+		return nil
+	}
+	return err
 }
 
 // stop ends the server and the consumers.
@@ -185,5 +197,6 @@ func (s *subscriber) stop() {
 }
 
 // subscriberListen is where the subscriber listens by default: the port the operator gives
-// the load tester's daprd as its app port.
-func subscriberListen() string { return fmt.Sprintf(":%d", ls.SubscriberPort) }
+// the load tester's daprd as its app port, on loopback, where daprd's app channel calls it
+// (no other pod can post it deliveries).
+func subscriberListen() string { return fmt.Sprintf("127.0.0.1:%d", ls.SubscriberPort) }

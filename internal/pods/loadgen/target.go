@@ -58,6 +58,7 @@ type endpoint struct {
 	raw    bool   // a PubSub path publishes raw payloads, no CloudEvent
 	// declared: a Subscription object subscribes the load tester (the subscriber declares none).
 	declared bool
+	maxLen   int64 // a PubSub baseline's stream length, approximately (0: untrimmed)
 }
 
 // parseEndpoint reads a target URL: http(s)://… is called over HTTP;

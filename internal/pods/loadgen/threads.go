@@ -93,13 +93,19 @@ func warmConnections(threads []*connThread, timeout time.Duration) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), max(timeout, time.Second))
+			ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), warmKey{}, true), max(timeout, time.Second))
 			defer cancel()
 			_ = t.conn.call(ctx)
 		}()
 	}
 	wg.Wait()
 }
+
+// warmKey marks a connection's warm-up call: a call that counts toward nothing (a pub/sub
+// path publishes it outside the phase).
+type warmKey struct{}
+
+func warming(ctx context.Context) bool { return ctx.Value(warmKey{}) != nil }
 
 func closeAll(threads []*connThread) {
 	for _, t := range threads {
