@@ -198,7 +198,7 @@ func TestTheDeliveryBookTimesOnItsOwnClock(t *testing.T) {
 	deliver(1, 0, 3*time.Millisecond)
 	deliver(2, time.Second, time.Second+5*time.Millisecond) // delivered before its publish call returned
 	b.published("d-0", 2, int64(time.Second))
-	deliver(2, time.Second, time.Second+9*time.Millisecond) // a redelivery
+	deliver(2, time.Second, time.Second+9*time.Millisecond)   // a redelivery
 	deliver(4, 2*time.Second, 2*time.Second+time.Millisecond) // its publish call failed
 	b.delivered(message{Nonce: b.nonce, Phase: "warm", Seq: 1})
 	b.delivered(message{Nonce: "another run", Phase: "d-0", Seq: 3})
