@@ -76,7 +76,10 @@ var _ = Describe("The State scenario", func() {
 		}
 		GinkgoWriter.Printf("CPU while the Dapr path was measured: %v\n", measured)
 		Expect(measured).To(HaveKey("store"), "the store the run deployed is its own role")
-		Expect(measured).To(HaveKey("clientSidecar"))
+		// The client daprd's kubelet reading is not required: its pod ends with the Dapr phase,
+		// last here, and the kubelet refreshes counters every 10-15 s, so a 15 s phase may have
+		// no reading after it (expectPerPodCPU says the same); daprd's own counter, read at the
+		// phase's exact edges, is checked above.
 		Expect(measured).NotTo(HaveKey("serverSidecar"), "no target, so no server sidecar")
 
 		By("cleanup removes the store and its Component with the run's other children")
