@@ -168,8 +168,10 @@ type PubSubSpec struct {
 	// broker. Empty (the default): the run deploys Redis (the operator's --redis-image) and a
 	// pubsub.redis Component for it (Redis Streams, each trimmed to about 64 MiB of messages),
 	// owns both and removes them with the run. With a named Component the baseline is off
-	// unless set: it needs a pubsub.redis Component whose redisHost is a plain value; any
-	// other fails the run before the load with reason BaselineImpossible.
+	// unless set: it needs a pubsub.redis Component whose redisHost is a plain value, with
+	// no password, username, TLS, failover, cluster or redisDB (the load tester's client
+	// speaks plain Redis to one server); any other fails the run before the load with
+	// reason BaselineImpossible.
 	// +kubebuilder:validation:MaxLength=63
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	// +optional
