@@ -18,7 +18,6 @@ package workload
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"strconv"
 
@@ -38,8 +37,8 @@ var SubscriptionGVK = schema.GroupVersionKind{Group: "dapr.io", Version: "v2alph
 // daprd's, the baseline's URL on its own) to about 64 MiB of messages, between 1000 and
 // 50 000 of them: delivered messages are throwaway, an unbounded stream would fill the
 // broker (384 MB), and a short one would trim messages not yet read, lost to the benchmark
-// rather than to Dapr (50 000 is 50 s of backlog at 1000 rps; admission caps a PubSub
-// payload at 64 KiB).
+// rather than to Dapr (43 690 messages of 1 KiB: ~44 s of backlog at 1000 rps; admission caps
+// a PubSub payload at 64 KiB, ~1000 messages).
 func StreamMaxLen(run *perfv1alpha1.PerfRun) int {
 	n, literal := run.Spec.Body()
 	if literal != nil {
@@ -151,19 +150,8 @@ func BaselineStream(run *perfv1alpha1.PerfRun) string { return "daprbench-direct
 // BrokerComponent is the pubsub.redis Component for the broker the run deploys, scoped to
 // the load tester, whose daprd alone publishes and subscribes.
 func BrokerComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
-	names := NamesFor(run)
-	u := daprObject(run, ComponentGVK, names.PubSub)
-	u.Object["spec"] = map[string]any{
-		"type":    "pubsub.redis",
-		"version": "v1",
-		"metadata": []any{
-			map[string]any{"name": "redisHost", "value": net.JoinHostPort(names.Store, strconv.Itoa(StorePort))},
-			map[string]any{"name": "redisPassword", "value": ""},
-			map[string]any{"name": "maxLenApprox", "value": strconv.Itoa(StreamMaxLen(run))},
-		},
-	}
-	u.Object["scopes"] = []any{names.TesterAppID}
-	return u
+	return redisComponent(run, NamesFor(run).PubSub, "pubsub.redis",
+		map[string]any{"name": "maxLenApprox", "value": strconv.Itoa(StreamMaxLen(run))})
 }
 
 // DeclaredSubscription subscribes the load tester to the run's topic declaratively.

@@ -182,16 +182,22 @@ func StoreService(run *perfv1alpha1.PerfRun) *corev1.Service {
 // StoreComponent is the state.redis Component for the store the run deploys, scoped to the
 // load tester, whose daprd is the only one that calls it.
 func StoreComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
+	return redisComponent(run, NamesFor(run).StateStore, "state.redis")
+}
+
+// redisComponent is a Component of kind (state.redis, pubsub.redis) named name for the Redis
+// the run deploys, with extra metadata, scoped to the load tester, whose daprd alone calls it.
+func redisComponent(run *perfv1alpha1.PerfRun, name, kind string, extra ...map[string]any) *unstructured.Unstructured {
 	names := NamesFor(run)
-	u := daprObject(run, ComponentGVK, names.StateStore)
-	u.Object["spec"] = map[string]any{
-		"type":    "state.redis",
-		"version": "v1",
-		"metadata": []any{
-			map[string]any{"name": "redisHost", "value": net.JoinHostPort(names.Store, strconv.Itoa(StorePort))},
-			map[string]any{"name": "redisPassword", "value": ""},
-		},
+	metadata := []any{
+		map[string]any{"name": "redisHost", "value": net.JoinHostPort(names.Store, strconv.Itoa(StorePort))},
+		map[string]any{"name": "redisPassword", "value": ""},
 	}
+	for _, m := range extra {
+		metadata = append(metadata, m)
+	}
+	u := daprObject(run, ComponentGVK, name)
+	u.Object["spec"] = map[string]any{"type": kind, "version": "v1", "metadata": metadata}
 	u.Object["scopes"] = []any{names.TesterAppID}
 	return u
 }

@@ -37,28 +37,12 @@ type message struct {
 	Nonce string `json:"r"`
 	Phase string `json:"ph"`
 	Seq   uint64 `json:"n"`
-	Due   int64  `json:"due"` // nanoseconds since the book's epoch
-	Pad   []byte `json:"pad,omitempty"`
-}
-
-// padOf is the padding that brings a message to about the payload's size: its bytes as
-// letters (JSON-safe, so daprd's CloudEvent keeps the message as a JSON object).
-func padOf(body []byte) []byte {
-	pad := make([]byte, len(body))
-	for i, b := range body {
-		pad[i] = 'a' + b%26
-	}
-	return pad
+	Due   int64  `json:"due"`           // nanoseconds since the book's epoch
+	Pad   string `json:"pad,omitempty"` // the payload's bytes as letters (lettersOf)
 }
 
 func encodeMessage(m message) []byte {
-	b, _ := json.Marshal(struct {
-		Nonce string `json:"r"`
-		Phase string `json:"ph"`
-		Seq   uint64 `json:"n"`
-		Due   int64  `json:"due"`
-		Pad   string `json:"pad,omitempty"`
-	}{m.Nonce, m.Phase, m.Seq, m.Due, string(m.Pad)})
+	b, _ := json.Marshal(m)
 	return b
 }
 
@@ -79,19 +63,15 @@ func decodeMessage(b []byte) (message, error) {
 			b = envelope.Data
 		}
 	}
-	var m struct {
-		Nonce string `json:"r"`
-		Phase string `json:"ph"`
-		Seq   uint64 `json:"n"`
-		Due   int64  `json:"due"`
-	}
+	var m message
 	if err := json.Unmarshal(b, &m); err != nil {
 		return message{}, err
 	}
 	if m.Phase == "" {
 		return message{}, errors.New("not a daprbench message: no phase")
 	}
-	return message{Nonce: m.Nonce, Phase: m.Phase, Seq: m.Seq, Due: m.Due}, nil
+	m.Pad = "" // read, not kept
+	return m, nil
 }
 
 // deliveryBook keeps, per open phase, which messages were published and when each was

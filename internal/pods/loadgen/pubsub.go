@@ -89,7 +89,7 @@ type pubConn struct {
 	pub   publisher
 	book  *deliveryBook
 	phase string
-	pad   []byte
+	pad   string
 }
 
 func (c *pubConn) call(ctx context.Context) error {
@@ -116,7 +116,7 @@ func (c *pubConn) close() { c.pub.close() }
 
 // runPubSub makes one fortio run of a pub/sub path, its messages tagged with phase.
 func runPubSub(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout time.Duration, book *deliveryBook, phase string) (outcome, error) {
-	pad := padOf(body)
+	pad := lettersOf(body)
 	return runThreads(opts, timeout, stateStatusOf, func() (threadConn, error) {
 		p, err := dialPublisher(ep)
 		if err != nil {
@@ -165,7 +165,7 @@ func (d *daprHTTPPublisher) publish(ctx context.Context, msg []byte) error {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	body, code, err := (&daprHTTPState{client: d.client}).do(req)
+	body, code, err := readAnswer(d.client, req)
 	switch {
 	case err != nil:
 		return err

@@ -220,7 +220,7 @@ func TestTheDeliveryBookTimesOnItsOwnClock(t *testing.T) {
 
 // A message reads the same as published, raw, and inside daprd's CloudEvent.
 func TestAMessageDecodesRawAndInsideItsCloudEvent(t *testing.T) {
-	raw := encodeMessage(message{Phase: "b-1", Seq: 42, Due: 7, Pad: []byte("abc")})
+	raw := encodeMessage(message{Phase: "b-1", Seq: 42, Due: 7, Pad: "abc"})
 	event, _ := json.Marshal(map[string]any{"specversion": "1.0", "type": "com.dapr.event.sent", "data": json.RawMessage(raw)})
 	// daprd delivers a raw payload to a rawPayload subscription base64-encoded in data_base64.
 	rawEvent, _ := json.Marshal(map[string]any{"specversion": "1.0", "datacontenttype": "application/octet-stream", "data_base64": raw})

@@ -121,12 +121,17 @@ func (c *stateConn) close() { c.client.close() }
 // so daprd's HTTP API (which takes JSON), its gRPC API and the store itself all hold the
 // same bytes.
 func stateValue(body []byte) []byte {
+	v, _ := json.Marshal(lettersOf(body))
+	return v
+}
+
+// lettersOf is the payload's bytes as letters: JSON-safe, the same bytes on every path.
+func lettersOf(body []byte) string {
 	letters := make([]byte, len(body))
 	for i, b := range body {
 		letters[i] = 'a' + b%26
 	}
-	v, _ := json.Marshal(string(letters))
-	return v
+	return string(letters)
 }
 
 func stateKey(i int) string { return "k" + strconv.Itoa(i) }
@@ -306,8 +311,12 @@ func (d *daprHTTPState) save(ctx context.Context, key int, value []byte) error {
 }
 
 // do sends req and reads the whole answer, so the connection is reused.
-func (d *daprHTTPState) do(req *http.Request) ([]byte, int, error) {
-	resp, err := d.client.Do(req)
+func (d *daprHTTPState) do(req *http.Request) ([]byte, int, error) { return readAnswer(d.client, req) }
+
+// readAnswer sends req on client and reads the whole answer (at most 1 MiB), so the
+// keep-alive connection is reused.
+func readAnswer(client *http.Client, req *http.Request) ([]byte, int, error) {
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, 0, err
 	}
