@@ -188,6 +188,14 @@ var _ = Describe("PerfRun admission", func() {
 			state, set("state.component", "orders"), set("placement", "SameNode")),
 		Entry("state data above 128 MiB", []string{"spec", "state.keys × the payload must be at most 128 MiB"},
 			state, set("state.keys", int64(100000)), set("load.payloadBytes", int64(4096))),
+		Entry("bulkSize on a single-key operation", []string{"spec.state", "bulkSize is how many keys a BulkGet, BulkSave or Transaction request carries"},
+			state, set("state.bulkSize", int64(5))),
+		Entry("bulkSize above 100", []string{"spec.state.bulkSize", "less than or equal to 100"},
+			state, set("state.operation", "BulkGet"), set("state.bulkSize", int64(101))),
+		Entry("fewer keys than a bulk request's", []string{"spec.state", "keys must be at least bulkSize"},
+			state, set("state.operation", "Transaction"), set("state.keys", int64(5))),
+		Entry("a bulk request above 3 MiB", []string{"spec", "state.bulkSize × the payload must be at most 3 MiB"},
+			state, set("state.operation", "BulkSave"), set("state.bulkSize", int64(50)), set("load.payloadBytes", int64(65536))),
 		Entry("added-latency threshold on a named component without a baseline", []string{"spec", "need added latency"},
 			state, set("state.component", "orders"), set("thresholds.maxAddedP90", "2ms")),
 		Entry("delivery gate on invocation", []string{"spec", "gate message delivery: they need scenario PubSub"}, set("thresholds.maxDeliveryP99", "5ms")),
@@ -580,6 +588,20 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(run.Spec.StateSettings()).To(Equal(perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateGet, Keys: 1000}))
 		run.Spec.State = &perfv1alpha1.StateSpec{Component: "orders"}
 		Expect(run.Spec.BaselineEnabled()).To(BeFalse(), "a named Component's store is measured through Dapr alone unless asked")
+	})
+
+	It("accepts a bulk State run at its limits and gives a bulk operation 10 keys a request unless set", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "bulk-state", Namespace: "default"},
+			Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioState, Load: perfv1alpha1.LoadSpec{QPS: 200, PayloadBytes: ptr.To(int32(32768))},
+				State: &perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateTransaction, BulkSize: 96, Keys: 96}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		Expect(run.Spec.StateSettings().BulkSize).To(Equal(int32(96)))
+		run.Spec.State = &perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateBulkGet}
+		Expect(run.Spec.StateSettings().BulkSize).To(Equal(int32(10)))
+		run.Spec.State = &perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateSaveThenGet}
+		Expect(run.Spec.StateSettings().BulkSize).To(BeZero(), "a single-key operation has no bulk")
 	})
 
 	It("accepts a minimal PubSub run and resolves its defaults", func() {

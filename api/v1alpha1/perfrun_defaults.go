@@ -35,6 +35,8 @@ const (
 	DefaultActorPayload = "{}"
 	// DefaultStateKeys is how many keys a State run spreads its requests over.
 	DefaultStateKeys = 1000
+	// DefaultStateBulkSize is how many keys a BulkGet, BulkSave or Transaction request carries.
+	DefaultStateBulkSize = 10
 	// DefaultActorType starts the actor type a run hosts when spec.actors.actorType is
 	// empty (see PerfRun.ActorType); DefaultActorMethod is the method called.
 	DefaultActorType   = "PerfActor"
@@ -128,6 +130,12 @@ func (s *PerfRunSpec) StateSettings() StateSpec {
 			st.Keys = s.State.Keys
 		}
 		st.Component = s.State.Component
+	}
+	if st.Operation.Bulk() {
+		st.BulkSize = DefaultStateBulkSize
+		if s.State != nil && s.State.BulkSize > 0 {
+			st.BulkSize = s.State.BulkSize
+		}
 	}
 	return st
 }

@@ -120,13 +120,28 @@ type ActorsSpec struct {
 }
 
 // StateSpec configures State.
+// +kubebuilder:validation:XValidation:rule="!has(self.bulkSize) || (has(self.operation) && self.operation in ['BulkGet', 'BulkSave', 'Transaction'])",message="bulkSize is how many keys a BulkGet, BulkSave or Transaction request carries: set operation to one of them, or leave bulkSize out"
+// +kubebuilder:validation:XValidation:rule="!has(self.operation) || !(self.operation in ['BulkGet', 'BulkSave', 'Transaction']) || (has(self.keys) ? self.keys : 1000) >= (has(self.bulkSize) ? self.bulkSize : 10)",message="keys must be at least bulkSize: a bulk request's keys are distinct"
 type StateSpec struct {
 	// operation is what every request does: Get (the default, Dapr's suite's state_get) reads
-	// one key, Save writes one key with the body as its value. Before the warm-up the load
-	// tester writes every key once through each path, so a Get always finds its key.
+	// one key; Save writes one key with the body as its value; SaveThenGet writes one key and
+	// reads it back (two calls, one request's latency); BulkGet reads bulkSize keys in one
+	// call (daprd's bulk API; the baseline pipelines the reads); BulkSave writes bulkSize keys
+	// in one call (the baseline pipelines the writes); Transaction writes bulkSize keys in
+	// one transaction (daprd's transaction API; the baseline's MULTI/EXEC). Before the
+	// warm-up the load tester writes every key once through each path, so a read always
+	// finds its key.
 	// +kubebuilder:default=Get
 	// +optional
 	Operation StateOperation `json:"operation,omitempty"`
+
+	// bulkSize is how many keys one BulkGet, BulkSave or Transaction request carries, each
+	// with the run's payload: distinct keys, a run of them from a uniformly random start.
+	// Only with those operations; at most keys.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	BulkSize int32 `json:"bulkSize,omitempty"`
 
 	// keys is how many distinct keys the load spreads over; each request's key is drawn
 	// uniformly at random, so no key is hot by accident.
@@ -149,13 +164,22 @@ type StateSpec struct {
 }
 
 // StateOperation is what a State run's request does.
-// +kubebuilder:validation:Enum=Get;Save
+// +kubebuilder:validation:Enum=Get;Save;SaveThenGet;BulkGet;BulkSave;Transaction
 type StateOperation string
 
 const (
-	StateGet  StateOperation = "Get"
-	StateSave StateOperation = "Save"
+	StateGet         StateOperation = "Get"
+	StateSave        StateOperation = "Save"
+	StateSaveThenGet StateOperation = "SaveThenGet"
+	StateBulkGet     StateOperation = "BulkGet"
+	StateBulkSave    StateOperation = "BulkSave"
+	StateTransaction StateOperation = "Transaction"
 )
+
+// Bulk reports whether one request of op carries bulkSize keys.
+func (op StateOperation) Bulk() bool {
+	return op == StateBulkGet || op == StateBulkSave || op == StateTransaction
+}
 
 // PubSubSpec configures PubSub. Every request publishes one message of the run's payload
 // size; the load tester subscribes to the topic itself, so each message's delivery is timed

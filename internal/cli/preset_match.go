@@ -67,6 +67,7 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		{"variants", strconv.Itoa(len(run.Variants)), strconv.Itoa(len(preset.Variants))},
 		{"actors.method", run.ActorSettings().Method, preset.ActorSettings().Method},
 		{"state.operation", string(run.StateSettings().Operation), string(preset.StateSettings().Operation)},
+		{"state.bulkSize", strconv.Itoa(int(run.StateSettings().BulkSize)), strconv.Itoa(int(preset.StateSettings().BulkSize))},
 		{"pubsub.rawPayload", strconv.FormatBool(run.PubSubSettings().RawPayload), strconv.FormatBool(preset.PubSubSettings().RawPayload)},
 	}
 	for _, s := range settings {

@@ -85,7 +85,11 @@ func storeDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 
 func (stateSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	st := run.Spec.StateSettings()
-	query := url.Values{"op": {string(st.Operation)}, "keys": {strconv.Itoa(int(st.Keys))}}.Encode()
+	q := url.Values{"op": {string(st.Operation)}, "keys": {strconv.Itoa(int(st.Keys))}}
+	if st.Operation.Bulk() {
+		q.Set("bulk", strconv.Itoa(int(st.BulkSize)))
+	}
+	query := q.Encode()
 	dapr := fmt.Sprintf("dapr-state+http://localhost:%d/%s?%s", SidecarHTTPPort, StateComponentName(run), query)
 	if run.Spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC {
 		dapr = fmt.Sprintf("dapr-state+grpc://localhost:%d/%s?%s", SidecarGRPCPort, StateComponentName(run), query)

@@ -19,6 +19,7 @@ package workload
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -101,6 +102,27 @@ func TestAStateRunOnANamedComponentDeploysNothing(t *testing.T) {
 	run.Status.Environment = &perfv1alpha1.Environment{StoreAddress: "redis.shared:6380"}
 	if got := envMap(LoadTesterEnv(run, ""))[ls.Env(ls.BaselineURL)]; got != "redis://redis.shared:6380/?keys=1000&op=Get" {
 		t.Errorf("baseline url = %q", got)
+	}
+}
+
+// A bulk operation's paths carry its keys a request, the default 10 unless set; a
+// single-key operation's carry none.
+func TestABulkOperationsPathsCarryItsBulkSize(t *testing.T) {
+	for _, tc := range []struct {
+		state perfv1alpha1.StateSpec
+		want  string
+	}{
+		{perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateBulkGet}, "bulk=10&keys=1000&op=BulkGet"},
+		{perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateTransaction, BulkSize: 25, Keys: 50}, "bulk=25&keys=50&op=Transaction"},
+		{perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateSaveThenGet}, "keys=1000&op=SaveThenGet"},
+	} {
+		st := tc.state
+		env := envMap(LoadTesterEnv(newRun(perfv1alpha1.ScenarioState, func(s *perfv1alpha1.PerfRunSpec) { s.State = &st }), ""))
+		for _, name := range []string{ls.DaprURL, ls.BaselineURL} {
+			if got := env[ls.Env(name)]; !strings.HasSuffix(got, "?"+tc.want) {
+				t.Errorf("%s: %s = %q, want the query %q", tc.state.Operation, name, got, tc.want)
+			}
+		}
 	}
 }
 

@@ -46,12 +46,17 @@ import (
 //	dapr-state+grpc://localhost:50001/STORE?op=Get&keys=N  daprd's gRPC state API
 //	redis://HOST:PORT/?op=Get&keys=N                        the store itself (the baseline)
 //
-// Every request reads or writes one of N keys drawn uniformly at random. Before the warm-up
-// every path writes each of its keys once, so a Get always finds its key; a Get that finds
-// none counts as an error (404).
+// Every request reads or writes one of N keys drawn uniformly at random (a bulk operation,
+// bulk=B of them: a run of B distinct keys from a uniformly random start). Before the
+// warm-up every path writes each of its keys once, so a read always finds its key; a read
+// that finds none counts as an error (404).
 const (
-	stateGet  = "Get"
-	stateSave = "Save"
+	stateGet         = "Get"
+	stateSave        = "Save"
+	stateSaveThenGet = "SaveThenGet"
+	stateBulkGet     = "BulkGet"
+	stateBulkSave    = "BulkSave"
+	stateTransaction = "Transaction"
 	// directKeyPrefix is the baseline's keys' prefix: Dapr's state.redis keeps a key as
 	// "<app id>||<key>" in a hash of data and version; the baseline keeps its own keys the
 	// same way under a prefix no app id has.
@@ -77,42 +82,76 @@ func parseStateEndpoint(raw string, u *url.URL) (endpoint, error) {
 	kinds := map[string]endpointKind{"dapr-state+http": viaDaprStateHTTP, "dapr-state+grpc": viaDaprStateGRPC, "redis": viaRedis}
 	ep := endpoint{kind: kinds[u.Scheme], addr: u.Host, method: strings.Trim(u.Path, "/"), op: u.Query().Get("op")}
 	keys, err := strconv.Atoi(u.Query().Get("keys"))
+	bulk, bulkErr := strconv.Atoi(u.Query().Get("bulk"))
+	bulkOp := ep.op == stateBulkGet || ep.op == stateBulkSave || ep.op == stateTransaction
 	switch {
 	case u.Port() == "":
 		return endpoint{}, fmt.Errorf("%q: the address needs a port", raw)
 	case ep.kind != viaRedis && (ep.method == "" || strings.Contains(ep.method, "/")):
 		return endpoint{}, fmt.Errorf("%q: want the state store's name as the path", raw)
-	case ep.op != stateGet && ep.op != stateSave:
-		return endpoint{}, fmt.Errorf("%q: op must be %s or %s", raw, stateGet, stateSave)
+	case !bulkOp && ep.op != stateGet && ep.op != stateSave && ep.op != stateSaveThenGet:
+		return endpoint{}, fmt.Errorf("%q: op must be one of %s, %s, %s, %s, %s, %s", raw,
+			stateGet, stateSave, stateSaveThenGet, stateBulkGet, stateBulkSave, stateTransaction)
 	case err != nil || keys < 1:
 		return endpoint{}, fmt.Errorf("%q: keys must be a positive number", raw)
+	case bulkOp && (bulkErr != nil || bulk < 1 || bulk > keys):
+		return endpoint{}, fmt.Errorf("%q: %s needs bulk, from 1 to keys", raw, ep.op)
+	case !bulkOp && u.Query().Has("bulk"):
+		return endpoint{}, fmt.Errorf("%q: bulk is for %s, %s and %s only", raw, stateBulkGet, stateBulkSave, stateTransaction)
 	}
-	ep.keys = keys
+	ep.keys, ep.bulk = keys, bulk
 	return ep, nil
 }
 
-// stateClient is one connection to a state path.
+// stateClient is one connection to a state path: each operation one call (see
+// state_bulk.go for the bulk ones).
 type stateClient interface {
 	get(ctx context.Context, key int) error
 	save(ctx context.Context, key int, value []byte) error
+	bulkGet(ctx context.Context, keys []int) error
+	bulkSave(ctx context.Context, keys []int, value []byte) error
+	transact(ctx context.Context, keys []int, value []byte) error
 	close()
 }
 
-// stateConn is a fortio thread's connection: each call reads or writes a random key.
+// stateConn is a fortio thread's connection: each call reads or writes random keys.
 type stateConn struct {
 	client stateClient
 	op     string
 	keys   int
 	value  []byte
 	rng    *rand.Rand
+	run    []int // a bulk request's keys, reused
 }
 
 func (c *stateConn) call(ctx context.Context) error {
-	key := c.rng.IntN(c.keys)
-	if c.op == stateSave {
-		return c.client.save(ctx, key, c.value)
+	switch c.op {
+	case stateSave:
+		return c.client.save(ctx, c.rng.IntN(c.keys), c.value)
+	case stateSaveThenGet:
+		key := c.rng.IntN(c.keys)
+		if err := c.client.save(ctx, key, c.value); err != nil {
+			return err
+		}
+		return c.client.get(ctx, key)
+	case stateBulkGet:
+		return c.client.bulkGet(ctx, c.nextRun())
+	case stateBulkSave:
+		return c.client.bulkSave(ctx, c.nextRun(), c.value)
+	case stateTransaction:
+		return c.client.transact(ctx, c.nextRun(), c.value)
 	}
-	return c.client.get(ctx, key)
+	return c.client.get(ctx, c.rng.IntN(c.keys))
+}
+
+// nextRun is a bulk request's distinct keys: a run of them from a uniformly random start,
+// wrapping past the last key, so every key is as likely as any other.
+func (c *stateConn) nextRun() []int {
+	start := c.rng.IntN(c.keys)
+	for i := range c.run {
+		c.run[i] = (start + i) % c.keys
+	}
+	return c.run
 }
 
 func (c *stateConn) close() { c.client.close() }
@@ -144,7 +183,8 @@ func runState(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout ti
 		if err != nil {
 			return nil, err
 		}
-		return &stateConn{client: c, op: ep.op, keys: ep.keys, value: value, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}, nil
+		return &stateConn{client: c, op: ep.op, keys: ep.keys, value: value, run: make([]int, ep.bulk),
+			rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}, nil
 	})
 }
 
@@ -272,6 +312,7 @@ func isTimeout(err error) bool {
 type daprHTTPState struct {
 	base   string
 	client *http.Client
+	one    [1]int // a single save's key, as a bulk of one
 }
 
 func (d *daprHTTPState) get(ctx context.Context, key int) error {
@@ -292,22 +333,26 @@ func (d *daprHTTPState) get(ctx context.Context, key int) error {
 }
 
 func (d *daprHTTPState) save(ctx context.Context, key int, value []byte) error {
-	payload := make([]byte, 0, len(value)+32)
-	payload = append(payload, `[{"key":"`+stateKey(key)+`","value":`...)
-	payload = append(append(payload, value...), "}]"...)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.base, bytes.NewReader(payload))
+	d.one[0] = key
+	return d.bulkSave(ctx, d.one[:], value)
+}
+
+// post sends a JSON body to base+suffix and reads the answer; any status but want is
+// daprd's refusal, in its words.
+func (d *daprHTTPState) post(ctx context.Context, suffix string, payload []byte, want int) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.base+suffix, bytes.NewReader(payload))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	body, code, err := d.do(req)
 	switch {
 	case err != nil:
-		return err
-	case code != http.StatusNoContent && code != http.StatusOK:
-		return statusError{code, string(body)}
+		return nil, err
+	case code != want && !(want == http.StatusNoContent && code == http.StatusOK):
+		return nil, statusError{code, string(body)}
 	}
-	return nil
+	return body, nil
 }
 
 // do sends req and reads the whole answer, so the connection is reused.

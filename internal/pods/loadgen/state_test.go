@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,6 +31,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	runtimev1 "github.com/dapr/dapr/pkg/proto/runtime/v1"
+	"github.com/daprbench/daprbench/internal/contract/result"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -47,10 +49,21 @@ type stateStandIn struct {
 	refuse  string // when set, every write fails with this message, as a broken store would
 	mu      sync.Mutex
 	readKey map[string]int
+	calls   map[string]map[int]int // each API's calls (get, save, bulk, transaction) by the keys they carried
 }
 
 func newStateStandIn(store *miniredis.Miniredis) *stateStandIn {
-	return &stateStandIn{store: store, appID: "tester", readKey: map[string]int{}}
+	return &stateStandIn{store: store, appID: "tester", readKey: map[string]int{}, calls: map[string]map[int]int{}}
+}
+
+// called counts one call of an API carrying n keys.
+func (s *stateStandIn) called(api string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.calls[api] == nil {
+		s.calls[api] = map[int]int{}
+	}
+	s.calls[api][n]++
 }
 
 func (s *stateStandIn) read(key string) string {
@@ -71,6 +84,7 @@ func (s *stateStandIn) write(key string, value []byte) error {
 func (s *stateStandIn) serveHTTP(t *testing.T) string {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1.0/state/statestore/{key}", func(w http.ResponseWriter, r *http.Request) {
+		s.called("get", 1)
 		v := s.read(r.PathValue("key"))
 		if v == "" {
 			w.WriteHeader(http.StatusNoContent)
@@ -83,13 +97,61 @@ func (s *stateStandIn) serveHTTP(t *testing.T) string {
 			Key   string          `json:"key"`
 			Value json.RawMessage `json:"value"`
 		}
-		if err := json.NewDecoder(r.Body).Decode(&items); err != nil || len(items) != 1 {
+		if err := json.NewDecoder(r.Body).Decode(&items); err != nil || len(items) == 0 {
 			http.Error(w, fmt.Sprintf("bad body: %v", err), http.StatusBadRequest)
 			return
 		}
-		if err := s.write(items[0].Key, items[0].Value); err != nil {
-			http.Error(w, `{"errorCode":"ERR_STATE_SAVE","message":"`+err.Error()+`"}`, http.StatusInternalServerError)
+		s.called("save", len(items))
+		for _, it := range items {
+			if err := s.write(it.Key, it.Value); err != nil {
+				http.Error(w, `{"errorCode":"ERR_STATE_SAVE","message":"`+err.Error()+`"}`, http.StatusInternalServerError)
+				return
+			}
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /v1.0/state/statestore/bulk", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Keys []string `json:"keys"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
+		}
+		s.called("bulk", len(req.Keys))
+		answer := make([]map[string]any, len(req.Keys))
+		for i, k := range req.Keys {
+			answer[i] = map[string]any{"key": k}
+			if v := s.read(k); v != "" {
+				answer[i]["data"] = json.RawMessage(v)
+			}
+		}
+		_ = json.NewEncoder(w).Encode(answer)
+	})
+	mux.HandleFunc("POST /v1.0/state/statestore/transaction", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Operations []struct {
+				Operation string `json:"operation"`
+				Request   struct {
+					Key   string          `json:"key"`
+					Value json.RawMessage `json:"value"`
+				} `json:"request"`
+			} `json:"operations"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.called("transaction", len(req.Operations))
+		for _, op := range req.Operations {
+			if op.Operation != "upsert" {
+				http.Error(w, "unknown operation "+op.Operation, http.StatusBadRequest)
+				return
+			}
+			if err := s.write(op.Request.Key, op.Request.Value); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
@@ -102,10 +164,31 @@ func (s *stateStandIn) GetState(_ context.Context, req *runtimev1.GetStateReques
 	if req.GetStoreName() != "statestore" {
 		return nil, status.Error(codes.InvalidArgument, "no such store")
 	}
+	s.called("get", 1)
 	return &runtimev1.GetStateResponse{Data: []byte(s.read(req.GetKey()))}, nil
 }
 
+func (s *stateStandIn) GetBulkState(_ context.Context, req *runtimev1.GetBulkStateRequest) (*runtimev1.GetBulkStateResponse, error) {
+	s.called("bulk", len(req.GetKeys()))
+	resp := &runtimev1.GetBulkStateResponse{}
+	for _, k := range req.GetKeys() {
+		resp.Items = append(resp.Items, &runtimev1.BulkStateItem{Key: k, Data: []byte(s.read(k))})
+	}
+	return resp, nil
+}
+
+func (s *stateStandIn) ExecuteStateTransaction(_ context.Context, req *runtimev1.ExecuteStateTransactionRequest) (*emptypb.Empty, error) {
+	s.called("transaction", len(req.GetOperations()))
+	for _, op := range req.GetOperations() {
+		if err := s.write(op.GetRequest().GetKey(), op.GetRequest().GetValue()); err != nil {
+			return nil, status.Error(codes.Internal, err.Error())
+		}
+	}
+	return &emptypb.Empty{}, nil
+}
+
 func (s *stateStandIn) SaveState(_ context.Context, req *runtimev1.SaveStateRequest) (*emptypb.Empty, error) {
+	s.called("save", len(req.GetStates()))
 	for _, it := range req.GetStates() {
 		if err := s.write(it.GetKey(), it.GetValue()); err != nil {
 			return nil, status.Error(codes.Internal, err.Error())
@@ -116,6 +199,9 @@ func (s *stateStandIn) SaveState(_ context.Context, req *runtimev1.SaveStateRequ
 
 func stateURLs(daprScheme, daprAddr, redisAddr, op string, keys int) []string {
 	q := fmt.Sprintf("?op=%s&keys=%d", op, keys)
+	if strings.HasPrefix(op, "Bulk") || op == stateTransaction {
+		q += "&bulk=5"
+	}
 	return []string{"--baseline-url=redis://" + redisAddr + "/" + q, "--dapr-url=" + daprScheme + "://" + daprAddr + "/statestore" + q}
 }
 
@@ -178,6 +264,87 @@ func TestAStateSaveRunWritesTheSameValueOnBothPaths(t *testing.T) {
 	}
 }
 
+// Every operation calls its own API of daprd's (one call a request, bulk keys in a bulk
+// call) and runs on the baseline without an error: a read finds what the seeding wrote.
+func TestEveryStateOperationCallsItsOwnAPIOnBothPaths(t *testing.T) {
+	for _, tc := range []struct{ op, scheme, api string }{
+		{stateSaveThenGet, "dapr-state+http", "get"},
+		{stateBulkGet, "dapr-state+http", "bulk"},
+		{stateBulkGet, "dapr-state+grpc", "bulk"},
+		{stateBulkSave, "dapr-state+http", "save"},
+		{stateTransaction, "dapr-state+http", "transaction"},
+		{stateTransaction, "dapr-state+grpc", "transaction"},
+	} {
+		t.Run(tc.op+" over "+tc.scheme, func(t *testing.T) {
+			store := miniredis.RunT(t)
+			dapr := newStateStandIn(store)
+			addr := ""
+			if tc.scheme == "dapr-state+grpc" {
+				s := grpc.NewServer()
+				runtimev1.RegisterDaprServer(s, dapr)
+				addr = serveGRPC(t, s)
+			} else {
+				addr = dapr.serveHTTP(t)
+			}
+			r := runCLI(t, append([]string{"--qps=100", "--connections=2", "--duration=400ms", "--warmup=0s", "--repetitions=1",
+				"--payload-bytes=16", "--target-wait=5s"}, stateURLs(tc.scheme, addr, store.Addr(), tc.op, 20)...)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+			}
+			daprRequests := 0
+			for _, run := range r.summary.Runs {
+				if run.Errors != 0 || run.Requests < 30 {
+					t.Errorf("%s: requests %d, codes %v", run.Variant, run.Requests, run.Codes)
+				}
+				if run.Variant == result.Dapr {
+					daprRequests += int(run.Requests)
+				}
+			}
+			dapr.mu.Lock()
+			defer dapr.mu.Unlock()
+			// The seeding writes every key once with single saves; the load's calls follow.
+			want := map[string]int{tc.api: 5}
+			if tc.op == stateSaveThenGet {
+				want = map[string]int{"get": 1, "save": 1}
+			}
+			for api, keys := range want {
+				if got := dapr.calls[api][keys]; got < daprRequests {
+					t.Errorf("%d %s calls of %d keys for %d requests (every call by its keys: %v)", got, api, keys, daprRequests, dapr.calls)
+				}
+			}
+			for api, byKeys := range dapr.calls {
+				for keys := range byKeys {
+					if keys != 1 && keys != 5 {
+						t.Errorf("a %s call of %d keys: want 1 (the seeding's) or 5", api, keys)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A bulk request's keys are distinct, wrap past the last key, and over many requests every
+// key is drawn about as often as any other.
+func TestABulkRequestsKeysAreDistinctAndSpread(t *testing.T) {
+	c := &stateConn{keys: 7, run: make([]int, 5), rng: rand.New(rand.NewPCG(1, 2))}
+	seen := make([]int, 7)
+	for range 7000 {
+		distinct := map[int]bool{}
+		for _, k := range c.nextRun() {
+			distinct[k] = true
+			seen[k]++
+		}
+		if len(distinct) != 5 {
+			t.Fatalf("keys %v: not distinct", c.run)
+		}
+	}
+	for k, n := range seen {
+		if n < 4500 || n > 5500 { // 5000 expected: 7000 requests × 5 keys / 7 keys
+			t.Errorf("key %d drawn %d times of 35000, want about 5000", k, n)
+		}
+	}
+}
+
 // A store that refuses writes fails the run before any load, in the store's own words.
 func TestAStoreThatRefusesFailsBeforeTheLoadInItsOwnWords(t *testing.T) {
 	store := miniredis.RunT(t)
@@ -221,6 +388,9 @@ func TestStateURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 		"dapr-state+http://localhost:3500/?op=Get&keys=10",          // no store
 		"dapr-state+grpc://localhost/statestore?op=Get&keys=10",     // no port
 		"redis://store:6379/?op=Delete&keys=10",                     // an unknown operation
+		"redis://store:6379/?op=BulkGet&keys=10",                    // no bulk
+		"redis://store:6379/?op=Transaction&keys=10&bulk=11",        // more keys a request than keys
+		"redis://store:6379/?op=Get&keys=10&bulk=2",                 // bulk on a single-key operation
 	} {
 		if _, err := parseEndpoint(raw); err == nil {
 			t.Errorf("%s: accepted", raw)

@@ -52,8 +52,9 @@ type endpoint struct {
 	addr   string // host:port of a gRPC target
 	appID  string // the app daprd invokes (viaDaprGRPC)
 	method string // the invoked method (gRPC); a State path's store name
-	op     string // a State path's operation: Get or Save
+	op     string // a State path's operation: Get, Save, SaveThenGet, BulkGet, BulkSave or Transaction
 	keys   int    // a State path's number of keys
+	bulk   int    // a State path's keys per bulk request (BulkGet, BulkSave, Transaction)
 	topic  string // a PubSub path's topic (the baseline's stream)
 	raw    bool   // a PubSub path publishes raw payloads, no CloudEvent
 	// declared: a Subscription object subscribes the load tester (the subscriber declares none).

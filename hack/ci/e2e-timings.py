@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Prints each e2e spec's wall time, slowest first, from Ginkgo's JSON report.
+
+CI keeps no log of a passing run, so the suite's own breakdown is printed at its end:
+what to shorten or share when the suite nears its budget.
+"""
+import json
+import sys
+
+
+def main(path):
+    try:
+        with open(path) as f:
+            suites = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"no e2e timings: {e}")
+        return
+    rows, total = [], 0.0
+    for suite in suites:
+        for spec in suite.get("SpecReports") or []:
+            seconds = spec.get("RunTime", 0) / 1e9
+            if spec.get("LeafNodeType") != "It":
+                total += seconds
+                continue
+            name = " ".join(spec.get("ContainerHierarchyTexts") or []) + " " + spec.get("LeafNodeText", "")
+            rows.append((seconds, spec.get("State", "?"), name.strip()))
+            total += seconds
+    print(f"== e2e spec times ({len(rows)} specs, {total / 60:.1f} min incl. suite set-up)")
+    for seconds, state, name in sorted(rows, reverse=True):
+        print(f"{seconds:7.1f}s  {state:8}  {name[:150]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/daprbench-e2e-report.json")
