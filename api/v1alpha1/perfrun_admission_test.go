@@ -206,6 +206,13 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("pubsub over two load testers", []string{"spec", "loadTester.replicas must be 1 for PubSub"}, pubsub, set("loadTester.replicas", int64(2))),
 		Entry("profiling a PubSub run", []string{"spec", "a PubSub run has no target"}, pubsub, set("profiling", map[string]any{})),
 		Entry("pubsub with a gRPC app", []string{"spec", "State and PubSub have no app"}, pubsub, set("protocol.app", "GRPC")),
+		Entry("bulk publish of none", []string{"spec.pubsub.bulkPublish", "greater than or equal to 1"}, pubsub, set("pubsub.bulkPublish", int64(0))),
+		Entry("bulk publish above 3 MiB", []string{"spec", "pubsub.bulkPublish × the payload must be at most 3 MiB"},
+			pubsub, set("pubsub.bulkPublish", int64(100)), set("load.payloadBytes", int64(65536))),
+		Entry("bulk subscribe of too many", []string{"spec.pubsub.bulkSubscribe.maxMessagesCount", "less than or equal to 1000"},
+			pubsub, set("pubsub.bulkSubscribe.maxMessagesCount", int64(1001))),
+		Entry("bulk subscribe waiting over a minute", []string{"spec.pubsub.bulkSubscribe.maxAwaitDurationMs", "less than or equal to 60000"},
+			pubsub, set("pubsub.bulkSubscribe.maxAwaitDurationMs", int64(60001))),
 		Entry("pubsub without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, pubsub, set("dapr.enabled", false)),
 		Entry("pubsub subscription unknown", []string{"spec.pubsub.subscription", "Unsupported value"}, pubsub, set("pubsub.subscription", "Streaming")),
 		Entry("pubsub topic not a name", []string{"spec.pubsub.topic", "should match"}, pubsub, set("pubsub.topic", "orders/eu")),
@@ -615,6 +622,19 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(run.Spec.PubSubSettings()).To(Equal(perfv1alpha1.PubSubSpec{Subscription: perfv1alpha1.SubscriptionProgrammatic}))
 		run.Spec.PubSub = &perfv1alpha1.PubSubSpec{Component: "orders"}
 		Expect(run.Spec.BaselineEnabled()).To(BeFalse(), "a named Component's broker is measured through Dapr alone unless asked")
+	})
+
+	It("accepts bulk publish and bulk subscribe, and defaults a bulk subscription as Dapr does", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "bulk-pubsub", Namespace: "default"},
+			Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioPubSub, Load: perfv1alpha1.LoadSpec{QPS: 100},
+				PubSub: &perfv1alpha1.PubSubSpec{BulkPublish: 100, BulkSubscribe: &perfv1alpha1.BulkSubscribeSpec{}}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		Expect(*run.Spec.PubSub.BulkSubscribe).To(Equal(perfv1alpha1.BulkSubscribeSpec{MaxMessagesCount: 100, MaxAwaitDurationMs: 1000}),
+			"the API server fills in Dapr's defaults")
+		run.Spec.PubSub.BulkSubscribe = &perfv1alpha1.BulkSubscribeSpec{MaxAwaitDurationMs: 50}
+		Expect(*run.Spec.PubSubSettings().BulkSubscribe).To(Equal(perfv1alpha1.BulkSubscribeSpec{MaxMessagesCount: 100, MaxAwaitDurationMs: 50}))
 	})
 
 	It("accepts every sample in config/samples (server-side dry-run)", func() {

@@ -17,6 +17,7 @@ limitations under the License.
 package v1alpha1
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -37,6 +38,10 @@ const (
 	DefaultStateKeys = 1000
 	// DefaultStateBulkSize is how many keys a BulkGet, BulkSave or Transaction request carries.
 	DefaultStateBulkSize = 10
+	// DefaultBulkSubscribeMessages and DefaultBulkSubscribeAwaitMs are Dapr's own defaults of
+	// a bulk subscription's maxMessagesCount and maxAwaitDurationMs.
+	DefaultBulkSubscribeMessages = 100
+	DefaultBulkSubscribeAwaitMs  = 1000
 	// DefaultActorType starts the actor type a run hosts when spec.actors.actorType is
 	// empty (see PerfRun.ActorType); DefaultActorMethod is the method called.
 	DefaultActorType   = "PerfActor"
@@ -145,7 +150,11 @@ func (s *PerfRunSpec) StateSettings() StateSpec {
 func (s *PerfRunSpec) PubSubSettings() PubSubSpec {
 	p := PubSubSpec{Subscription: SubscriptionProgrammatic}
 	if s.PubSub != nil {
-		p.Component, p.Topic, p.RawPayload = s.PubSub.Component, s.PubSub.Topic, s.PubSub.RawPayload
+		p.Component, p.Topic, p.RawPayload, p.BulkPublish = s.PubSub.Component, s.PubSub.Topic, s.PubSub.RawPayload, s.PubSub.BulkPublish
+		if b := s.PubSub.BulkSubscribe; b != nil {
+			p.BulkSubscribe = &BulkSubscribeSpec{MaxMessagesCount: cmp.Or(b.MaxMessagesCount, DefaultBulkSubscribeMessages),
+				MaxAwaitDurationMs: cmp.Or(b.MaxAwaitDurationMs, DefaultBulkSubscribeAwaitMs)}
+		}
 		if s.PubSub.Subscription != "" {
 			p.Subscription = s.PubSub.Subscription
 		}

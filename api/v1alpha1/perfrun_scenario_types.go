@@ -220,6 +220,41 @@ type PubSubSpec struct {
 	// daprd wraps it in by default (Dapr's rawPayload metadata).
 	// +optional
 	RawPayload bool `json:"rawPayload,omitempty"`
+
+	// bulkPublish publishes this many messages with every request, in one call of daprd's
+	// bulk publish API (alpha in Dapr); the baseline adds them to the stream in one
+	// pipeline. The rate stays requests a second, so messages a second are rate ×
+	// bulkPublish. Unset (the default): every request publishes one message with the single
+	// publish API.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	BulkPublish int32 `json:"bulkPublish,omitempty"`
+
+	// bulkSubscribe has daprd deliver messages to the subscriber in batches (Dapr's bulk
+	// subscribe, alpha); the baseline's consumer reads batches of the same size. A message
+	// waits in daprd until its batch is full or maxAwaitDurationMs has passed, and that
+	// wait is in its delivery latency. Unset (the default): one message a delivery.
+	// +optional
+	BulkSubscribe *BulkSubscribeSpec `json:"bulkSubscribe,omitempty"`
+}
+
+// BulkSubscribeSpec is Dapr's bulkSubscribe of a subscription, with its field names.
+type BulkSubscribeSpec struct {
+	// maxMessagesCount is the most messages one delivery carries.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	// +kubebuilder:default=100
+	// +optional
+	MaxMessagesCount int32 `json:"maxMessagesCount,omitempty"`
+
+	// maxAwaitDurationMs is how long daprd waits to fill a batch before it delivers what
+	// it has, in milliseconds.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=60000
+	// +kubebuilder:default=1000
+	// +optional
+	MaxAwaitDurationMs int32 `json:"maxAwaitDurationMs,omitempty"`
 }
 
 // SubscriptionKind is how a PubSub run's load tester subscribes to its topic.

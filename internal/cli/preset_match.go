@@ -69,6 +69,8 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		{"state.operation", string(run.StateSettings().Operation), string(preset.StateSettings().Operation)},
 		{"state.bulkSize", strconv.Itoa(int(run.StateSettings().BulkSize)), strconv.Itoa(int(preset.StateSettings().BulkSize))},
 		{"pubsub.rawPayload", strconv.FormatBool(run.PubSubSettings().RawPayload), strconv.FormatBool(preset.PubSubSettings().RawPayload)},
+		{"pubsub.bulkPublish", strconv.Itoa(int(run.PubSubSettings().BulkPublish)), strconv.Itoa(int(preset.PubSubSettings().BulkPublish))},
+		{"pubsub.bulkSubscribe", bulkSubscribeOf(run), bulkSubscribeOf(preset)},
 	}
 	for _, s := range settings {
 		if s.run != s.set {
@@ -76,4 +78,13 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		}
 	}
 	return ""
+}
+
+// bulkSubscribeOf is a run's bulk subscription in a word: "off", or its batch and wait.
+func bulkSubscribeOf(spec *perfv1alpha1.PerfRunSpec) string {
+	b := spec.PubSubSettings().BulkSubscribe
+	if b == nil {
+		return "off"
+	}
+	return fmt.Sprintf("%d messages, %d ms", b.MaxMessagesCount, b.MaxAwaitDurationMs)
 }

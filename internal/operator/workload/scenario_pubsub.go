@@ -88,6 +88,18 @@ func (pubsubSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	if p.Subscription == perfv1alpha1.SubscriptionDeclarative {
 		q.Set("subscription", "declared")
 	}
+	// The baseline publishes and reads as the Dapr path does: as many messages a call, in
+	// batches of the same size.
+	direct := url.Values{"maxlen": {strconv.Itoa(StreamMaxLen(run))}}
+	if p.BulkPublish > 0 {
+		q.Set("bulk", strconv.Itoa(int(p.BulkPublish)))
+		direct.Set("bulk", strconv.Itoa(int(p.BulkPublish)))
+	}
+	if b := p.BulkSubscribe; b != nil {
+		q.Set("batch", strconv.Itoa(int(b.MaxMessagesCount)))
+		q.Set("awaitMs", strconv.Itoa(int(b.MaxAwaitDurationMs)))
+		direct.Set("batch", strconv.Itoa(int(b.MaxMessagesCount)))
+	}
 	query := ""
 	if len(q) > 0 {
 		query = "?" + q.Encode()
@@ -99,7 +111,7 @@ func (pubsubSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	topic := PubSubTopic(run)
 	env := []corev1.EnvVar{setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s/%s%s", scheme, port, PubSubComponentName(run), topic, query))}
 	if run.Spec.BaselineEnabled() {
-		env = append(env, setting(ls.BaselineURL, fmt.Sprintf("redis-stream://%s/%s?maxlen=%d", StoreAddress(run), BaselineStream(run), StreamMaxLen(run))))
+		env = append(env, setting(ls.BaselineURL, fmt.Sprintf("redis-stream://%s/%s?%s", StoreAddress(run), BaselineStream(run), direct.Encode())))
 	}
 	return env
 }
@@ -163,8 +175,13 @@ func DeclaredSubscription(run *perfv1alpha1.PerfRun) *unstructured.Unstructured 
 		"topic":      PubSubTopic(run),
 		"routes":     map[string]any{"default": "/deliver"},
 	}
-	if run.Spec.PubSubSettings().RawPayload {
+	p := run.Spec.PubSubSettings()
+	if p.RawPayload {
 		spec["metadata"] = map[string]any{"rawPayload": "true"}
+	}
+	if b := p.BulkSubscribe; b != nil {
+		spec["bulkSubscribe"] = map[string]any{"enabled": true,
+			"maxMessagesCount": int64(b.MaxMessagesCount), "maxAwaitDurationMs": int64(b.MaxAwaitDurationMs)}
 	}
 	u.Object["spec"] = spec
 	u.Object["scopes"] = []any{names.TesterAppID}

@@ -80,3 +80,25 @@ func TestAPubSubRunDeploysABrokerAndSubscribesTheLoadTester(t *testing.T) {
 		t.Error("a caller-only load tester got an app port")
 	}
 }
+
+// Bulk publish and bulk subscribe reach both paths alike: the Dapr path's URL asks for them,
+// the baseline's publishes and reads batches of the same size, and a declared Subscription
+// carries Dapr's bulkSubscribe with its defaults filled in.
+func TestBulkPubSubReachesBothPathsAndTheDeclaredSubscription(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioPubSub, func(s *perfv1alpha1.PerfRunSpec) {
+		s.PubSub = &perfv1alpha1.PubSubSpec{BulkPublish: 10, Subscription: perfv1alpha1.SubscriptionDeclarative,
+			BulkSubscribe: &perfv1alpha1.BulkSubscribeSpec{MaxMessagesCount: 50}}
+	})
+	run.UID = "u1"
+	env := envMap(LoadTesterEnv(run, ""))
+	if got, want := env[ls.Env(ls.DaprURL)], "dapr-pubsub+http://localhost:3500/bench-pubsub/daprbench-u1-3?awaitMs=1000&batch=50&bulk=10&subscription=declared"; got != want {
+		t.Errorf("dapr URL %q, want %q", got, want)
+	}
+	if got, want := env[ls.Env(ls.BaselineURL)], "redis-stream://bench-store:6379/daprbench-direct-daprbench-u1-3?batch=50&bulk=10&maxlen=43690"; got != want {
+		t.Errorf("baseline URL %q, want %q", got, want)
+	}
+	bulk, _, _ := unstructured.NestedMap(DeclaredSubscription(run).Object, "spec", "bulkSubscribe")
+	if bulk["enabled"] != true || bulk["maxMessagesCount"] != int64(50) || bulk["maxAwaitDurationMs"] != int64(1000) {
+		t.Errorf("the Subscription's bulkSubscribe %v: want enabled, 50 messages, Dapr's default 1000 ms", bulk)
+	}
+}

@@ -43,15 +43,18 @@ import (
 //
 // ?raw=true publishes raw payloads (no CloudEvent envelope); ?subscription=declared: a
 // Subscription object subscribes the load tester, which then declares none itself;
-// ?maxlen=N trims the baseline's stream to about N entries, as the Component trims daprd's. Every request publishes one
-// message that carries its phase, its number and the slot its publish was due in; the load
+// ?maxlen=N trims the baseline's stream to about N entries, as the Component trims daprd's;
+// ?bulk=N publishes N messages a request in one bulk call (daprd's bulk publish API, one
+// pipeline of XADDs on the stream); ?batch=N&awaitMs=M subscribes in bulk, N messages a
+// delivery at most, after at most M ms (the baseline reads batches of N). Every message
+// carries its phase, its number and the slot its request was due in; the load
 // tester subscribes to what it publishes (its own daprd delivers to its subscriber; the
 // baseline's stream is read by its own consumer group), so each message's delivery is timed
 // on the one clock of this process (see deliveryBook).
 
-// publisher is one connection's way to publish a message.
+// publisher is one connection's way to publish a request's messages: one, or a bulk.
 type publisher interface {
-	publish(ctx context.Context, msg []byte) error
+	publish(ctx context.Context, msgs [][]byte) error
 	close()
 }
 
@@ -63,12 +66,18 @@ func parsePubSubEndpoint(raw string, u *url.URL) (endpoint, error) {
 	kinds := map[string]endpointKind{"dapr-pubsub+http": viaDaprPublishHTTP, "dapr-pubsub+grpc": viaDaprPublishGRPC, "redis-stream": viaRedisStream}
 	q := u.Query()
 	ep := endpoint{kind: kinds[u.Scheme], addr: u.Host, raw: q.Get("raw") == "true", declared: q.Get("subscription") == "declared"}
-	if m := q.Get("maxlen"); m != "" {
-		n, err := strconv.ParseInt(m, 10, 64)
-		if err != nil || n < 1 {
-			return endpoint{}, fmt.Errorf("%q: maxlen must be a positive number", raw)
+	for _, p := range []struct {
+		name     string
+		into     *int64
+		at, most int64
+	}{{"maxlen", &ep.maxLen, 1, 1 << 40}, {"bulk", &ep.bulkPublish, 1, 100}, {"batch", &ep.batch, 1, 1000}, {"awaitMs", &ep.awaitMs, 1, 60000}} {
+		if v := q.Get(p.name); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < p.at || n > p.most {
+				return endpoint{}, fmt.Errorf("%q: %s must be a number from %d to %d", raw, p.name, p.at, p.most)
+			}
+			*p.into = n
 		}
-		ep.maxLen = n
 	}
 	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
 	switch {
@@ -84,12 +93,15 @@ func parsePubSubEndpoint(raw string, u *url.URL) (endpoint, error) {
 	return ep, nil
 }
 
-// pubConn is a fortio thread's connection: each call publishes the next message of its phase.
+// pubConn is a fortio thread's connection: each call publishes the next message (or bulk of
+// messages) of its phase.
 type pubConn struct {
 	pub   publisher
 	book  *deliveryBook
 	phase string
 	pad   string
+	seqs  []uint64 // a request's messages' numbers, reused
+	msgs  [][]byte
 }
 
 func (c *pubConn) call(ctx context.Context) error {
@@ -101,10 +113,16 @@ func (c *pubConn) call(ctx context.Context) error {
 	if !paced {
 		due = time.Now() // fortio's own pacing: no slot is known, the send is the best there is
 	}
-	seq, at := c.book.next(phase), c.book.offset(due)
-	err := c.pub.publish(ctx, encodeMessage(message{Nonce: c.book.nonce, Phase: phase, Seq: seq, Due: at, Pad: c.pad}))
-	if err == nil {
-		c.book.published(phase, seq, at)
+	at := c.book.offset(due)
+	for i := range c.seqs {
+		c.seqs[i] = c.book.next(phase)
+		c.msgs[i] = encodeMessage(message{Nonce: c.book.nonce, Phase: phase, Seq: c.seqs[i], Due: at, Pad: c.pad})
+	}
+	err := c.pub.publish(ctx, c.msgs)
+	if err == nil { // a failed bulk publishes none as far as the book knows: any delivered is unacknowledged
+		for _, seq := range c.seqs {
+			c.book.published(phase, seq, at)
+		}
 	}
 	return err
 }
@@ -122,18 +140,24 @@ func runPubSub(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout t
 		if err != nil {
 			return nil, err
 		}
-		return &pubConn{pub: p, book: book, phase: phase, pad: pad}, nil
+		n := max(1, int(ep.bulkPublish))
+		return &pubConn{pub: p, book: book, phase: phase, pad: pad, seqs: make([]uint64, n), msgs: make([][]byte, n)}, nil
 	})
 }
 
 func dialPublisher(ep endpoint) (publisher, error) {
 	switch ep.kind {
 	case viaDaprPublishHTTP:
-		u := fmt.Sprintf("http://%s/v1.0/publish/%s/%s", ep.addr, url.PathEscape(ep.method), url.PathEscape(ep.topic))
+		api := "v1.0/publish"
+		if ep.bulkPublish > 0 {
+			api = "v1.0-alpha1/publish/bulk"
+		}
+		u := fmt.Sprintf("http://%s/%s/%s/%s", ep.addr, api, url.PathEscape(ep.method), url.PathEscape(ep.topic))
 		if ep.raw {
 			u += "?metadata.rawPayload=true"
 		}
-		return &daprHTTPPublisher{url: u, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, MaxConnsPerHost: 1}}}, nil
+		return &daprHTTPPublisher{url: u, bulk: ep.bulkPublish > 0,
+			client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, MaxConnsPerHost: 1}}}, nil
 	case viaDaprPublishGRPC:
 		conn, err := dialGRPC(ep.addr)
 		if err != nil {
@@ -143,7 +167,8 @@ func dialPublisher(ep endpoint) (publisher, error) {
 		if ep.raw {
 			md = map[string]string{"rawPayload": "true"}
 		}
-		return &daprGRPCPublisher{conn: conn, client: runtimev1.NewDaprClient(conn), pubsub: ep.method, topic: ep.topic, metadata: md}, nil
+		return &daprGRPCPublisher{conn: conn, client: runtimev1.NewDaprClient(conn), pubsub: ep.method, topic: ep.topic,
+			metadata: md, bulk: ep.bulkPublish > 0}, nil
 	default:
 		return &streamPublisher{client: newRedisClient(ep.addr, 1), stream: ep.topic, maxLen: ep.maxLen}, nil
 	}
@@ -153,14 +178,20 @@ func newRedisClient(addr string, pool int) *redis.Client {
 	return redis.NewClient(&redis.Options{Addr: addr, PoolSize: pool, MinIdleConns: 1, Protocol: 2, DisableIdentity: true})
 }
 
-// daprHTTPPublisher publishes through daprd's HTTP API on one keep-alive connection.
+// daprHTTPPublisher publishes through daprd's HTTP API on one keep-alive connection: its
+// single publish API, or its bulk one (see bulkBody).
 type daprHTTPPublisher struct {
 	url    string
 	client *http.Client
+	bulk   bool
 }
 
-func (d *daprHTTPPublisher) publish(ctx context.Context, msg []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.url, bytes.NewReader(msg))
+func (d *daprHTTPPublisher) publish(ctx context.Context, msgs [][]byte) error {
+	body := msgs[0]
+	if d.bulk {
+		body = bulkBody(msgs)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.url, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -183,10 +214,14 @@ type daprGRPCPublisher struct {
 	client        runtimev1.DaprClient
 	pubsub, topic string
 	metadata      map[string]string
+	bulk          bool
 }
 
-func (d *daprGRPCPublisher) publish(ctx context.Context, msg []byte) error {
-	_, err := d.client.PublishEvent(ctx, &runtimev1.PublishEventRequest{PubsubName: d.pubsub, Topic: d.topic, Data: msg,
+func (d *daprGRPCPublisher) publish(ctx context.Context, msgs [][]byte) error {
+	if d.bulk {
+		return d.publishBulk(ctx, msgs)
+	}
+	_, err := d.client.PublishEvent(ctx, &runtimev1.PublishEventRequest{PubsubName: d.pubsub, Topic: d.topic, Data: msgs[0],
 		DataContentType: "application/json", Metadata: d.metadata})
 	return err
 }
@@ -202,9 +237,21 @@ type streamPublisher struct {
 	maxLen int64
 }
 
-func (s *streamPublisher) publish(ctx context.Context, msg []byte) error {
-	return s.client.XAdd(ctx, &redis.XAddArgs{Stream: s.stream, MaxLen: s.maxLen, Approx: s.maxLen > 0,
-		Values: []any{"data", msg}}).Err()
+func (s *streamPublisher) publish(ctx context.Context, msgs [][]byte) error {
+	if len(msgs) == 1 {
+		return s.client.XAdd(ctx, s.entry(msgs[0])).Err()
+	}
+	_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, m := range msgs {
+			p.XAdd(ctx, s.entry(m))
+		}
+		return nil
+	})
+	return err
+}
+
+func (s *streamPublisher) entry(msg []byte) *redis.XAddArgs {
+	return &redis.XAddArgs{Stream: s.stream, MaxLen: s.maxLen, Approx: s.maxLen > 0, Values: []any{"data", msg}}
 }
 
 func (s *streamPublisher) close() { _ = s.client.Close() }
@@ -234,7 +281,7 @@ func waitForDelivery(ctx context.Context, ep endpoint, sub *subscriber, bound ti
 			return "", nil
 		}
 		pctx, pcancel := context.WithTimeout(ctx, 5*time.Second)
-		err := p.publish(pctx, encodeMessage(message{Nonce: sub.book.nonce, Phase: phase, Seq: sub.book.next(phase), Due: sub.book.offset(time.Now())}))
+		err := p.publish(pctx, [][]byte{encodeMessage(message{Nonce: sub.book.nonce, Phase: phase, Seq: sub.book.next(phase), Due: sub.book.offset(time.Now())})})
 		pcancel()
 		if err != nil {
 			last = err.Error()

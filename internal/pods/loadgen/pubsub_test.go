@@ -18,6 +18,7 @@ package loadgen
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -30,6 +31,8 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	runtimev1 "github.com/dapr/dapr/pkg/proto/runtime/v1"
+	"google.golang.org/grpc"
 
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
@@ -48,27 +51,21 @@ type pubsubStandIn struct {
 	n             atomic.Int64
 	subscribed    atomic.Bool
 	wg            sync.WaitGroup
+	// bulk: the subscription is a bulk one, and each bulk publish is delivered as one bulk
+	// delivery; bulkCalls counts bulk publishes, bulkEntries their entries, answered the
+	// statuses the subscriber gave back.
+	bulk                             bool
+	bulkCalls, bulkEntries, answered atomic.Int64
 }
 
 func (s *pubsubStandIn) serve(t *testing.T) string {
 	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1.0-alpha1/publish/bulk/pubsub/orders", s.publishBulk)
 	mux.HandleFunc("POST /v1.0/publish/pubsub/orders", func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		if !s.subscribed.Load() {
-			// daprd asks the app for its subscriptions once it listens.
-			resp, err := http.Get(s.subscriberURL + "/dapr/subscribe")
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusInternalServerError)
-				return
-			}
-			var subs []map[string]any
-			_ = json.NewDecoder(resp.Body).Decode(&subs)
-			resp.Body.Close()
-			if len(subs) != 1 || subs[0]["topic"] != "orders" || subs[0]["route"] != deliveryRoute {
-				http.Error(w, fmt.Sprintf("subscriptions %v", subs), http.StatusInternalServerError)
-				return
-			}
-			s.subscribed.Store(true)
+		if err := s.subscribe(); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
 		}
 		n := s.n.Add(1)
 		copies := 1
@@ -96,6 +93,72 @@ func (s *pubsubStandIn) serve(t *testing.T) string {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() { srv.Close(); s.wg.Wait() })
 	return strings.TrimPrefix(srv.URL, "http://")
+}
+
+// subscribe asks the app for its subscriptions, once, as daprd does once the app listens.
+func (s *pubsubStandIn) subscribe() error {
+	if s.subscribed.Load() {
+		return nil
+	}
+	resp, err := http.Get(s.subscriberURL + "/dapr/subscribe")
+	if err != nil {
+		return err
+	}
+	var subs []map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&subs)
+	resp.Body.Close()
+	if len(subs) != 1 || subs[0]["topic"] != "orders" || subs[0]["route"] != deliveryRoute || (subs[0]["bulkSubscribe"] != nil) != s.bulk {
+		return fmt.Errorf("subscriptions %v", subs)
+	}
+	s.subscribed.Store(true)
+	return nil
+}
+
+// publishBulk takes a bulk publish and delivers its entries as one bulk delivery: CloudEvents,
+// or raw messages base64-encoded, as daprd posts a bulk subscriber.
+func (s *pubsubStandIn) publishBulk(w http.ResponseWriter, r *http.Request) {
+	var entries []struct {
+		EntryID string          `json:"entryId"`
+		Event   json.RawMessage `json:"event"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&entries); err != nil || len(entries) == 0 {
+		http.Error(w, fmt.Sprintf("bad body: %v", err), http.StatusBadRequest)
+		return
+	}
+	if err := s.subscribe(); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	s.bulkCalls.Add(1)
+	s.bulkEntries.Add(int64(len(entries)))
+	delivery := make([]map[string]any, len(entries))
+	for i, e := range entries {
+		event := any(map[string]any{"specversion": "1.0", "id": e.EntryID, "data": e.Event})
+		if r.URL.Query().Get("metadata.rawPayload") == "true" {
+			event = []byte(e.Event) // JSON-encoded as base64
+		}
+		delivery[i] = map[string]any{"entryId": fmt.Sprint(i), "event": event}
+	}
+	body, _ := json.Marshal(map[string]any{"entries": delivery})
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		resp, err := http.Post(s.subscriberURL+deliveryRoute, "application/json", bytes.NewReader(body))
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		var answer struct {
+			Statuses []struct{ EntryID, Status string } `json:"statuses"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&answer)
+		for _, st := range answer.Statuses {
+			if st.Status == "SUCCESS" {
+				s.answered.Add(1)
+			}
+		}
+	}()
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // The known answer: a delivery held 20 ms behind its publish reads at least 20 ms at every
@@ -176,6 +239,45 @@ func TestLostAndDuplicatedMessagesAreCounted(t *testing.T) {
 	}
 }
 
+// A bulk publish puts bulk messages in one call on each path, each message is counted and
+// delivered once through a bulk subscription (CloudEvents and raw), and the subscriber
+// answers every entry SUCCESS.
+func TestBulkPublishAndBulkSubscribeCountEveryMessage(t *testing.T) {
+	for _, raw := range []bool{false, true} {
+		t.Run(fmt.Sprintf("raw %v", raw), func(t *testing.T) {
+			store := miniredis.RunT(t)
+			listen := freeAddr(t)
+			dapr := &pubsubStandIn{subscriberURL: "http://" + listen, bulk: true}
+			q := fmt.Sprintf("?bulk=5&batch=5&awaitMs=100&raw=%v", raw)
+			r := runCLI(t, "--qps=100", "--connections=2", "--duration=500ms", "--warmup=0s", "--repetitions=1",
+				"--payload-bytes=64", "--target-wait=5s", "--subscriber-listen="+listen,
+				"--baseline-url=redis-stream://"+store.Addr()+"/orders?bulk=5&batch=5", "--dapr-url=dapr-pubsub+http://"+dapr.serve(t)+"/pubsub/orders"+q)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+			}
+			for _, v := range []result.Variant{result.Baseline, result.Dapr} {
+				var requests int64
+				for _, run := range r.summary.Runs {
+					if run.Variant == v {
+						requests += run.Requests - run.Errors
+					}
+				}
+				p, ok := r.summary.Delivery.PathOf(v)
+				if !ok || requests < 40 || p.Messages.Published != 5*requests || p.Messages.Delivered != p.Messages.Published || p.Messages.Lost != 0 {
+					t.Errorf("%s: %d requests, %+v: want 5 messages a request, each delivered", v, requests, p.Messages)
+				}
+			}
+			if calls, entries := dapr.bulkCalls.Load(), dapr.bulkEntries.Load(); calls < 40 || entries < 5*(calls-3) {
+				t.Errorf("%d bulk publishes of %d entries: want 5 entries in each (the probes' 1)", calls, entries)
+			}
+			dapr.wg.Wait()
+			if dapr.answered.Load() != dapr.bulkEntries.Load() {
+				t.Errorf("%d entries answered SUCCESS of %d delivered", dapr.answered.Load(), dapr.bulkEntries.Load())
+			}
+		})
+	}
+}
+
 // The book counts on its own clock: a fake clock gives exact latencies; a message lost is in
 // the latency at the least it waited; a message of a phase no longer open, or of another
 // process, is never a phase's.
@@ -248,6 +350,15 @@ func TestPubSubURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 			t.Errorf("%s: accepted", raw)
 		}
 	}
+	for _, raw := range []string{
+		"dapr-pubsub+http://localhost:3500/pubsub/orders?bulk=0",   // a bulk of none
+		"dapr-pubsub+http://localhost:3500/pubsub/orders?bulk=101", // past daprbench's bound
+		"redis-stream://broker:6379/orders?batch=x",                // not a number
+	} {
+		if _, err := parseEndpoint(raw); err == nil {
+			t.Errorf("%s: accepted", raw)
+		}
+	}
 	ep, err := parseEndpoint("dapr-pubsub+grpc://localhost:50001/pubsub/orders?raw=true&subscription=declared")
 	if err != nil || ep.kind != viaDaprPublishGRPC || ep.method != "pubsub" || ep.topic != "orders" || !ep.raw || !ep.declared {
 		t.Errorf("gRPC URL -> %+v, %v", ep, err)
@@ -257,5 +368,48 @@ func TestPubSubURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 		Group: &Group{Size: 2, Index: 0, Listen: ":0", Token: "t", Wait: time.Second}}
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "one load-tester pod") {
 		t.Errorf("a pub/sub path split over two pods: %v", err)
+	}
+}
+
+// bulkPublishStandIn is a TEST-ONLY stand-in for daprd's gRPC bulk publish: it keeps what it
+// was given and fails the entries named in fail.
+type bulkPublishStandIn struct {
+	runtimev1.UnimplementedDaprServer
+	got  *runtimev1.BulkPublishRequest
+	fail string
+}
+
+func (s *bulkPublishStandIn) BulkPublishEventAlpha1(_ context.Context, req *runtimev1.BulkPublishRequest) (*runtimev1.BulkPublishResponse, error) {
+	s.got = req
+	resp := &runtimev1.BulkPublishResponse{}
+	if s.fail != "" {
+		resp.FailedEntries = []*runtimev1.BulkPublishResponseFailedEntry{{EntryId: s.fail, Error: "the broker refused it"}}
+	}
+	return resp, nil
+}
+
+// Over gRPC a bulk is one BulkPublishEventAlpha1 call, its entries numbered, each the message
+// as JSON; an entry daprd reports failed fails the request, in daprd's words.
+func TestAGRPCBulkPublishIsOneCallAndAFailedEntryFailsIt(t *testing.T) {
+	dapr := &bulkPublishStandIn{}
+	s := grpc.NewServer()
+	runtimev1.RegisterDaprServer(s, dapr)
+	p, err := dialPublisher(endpoint{kind: viaDaprPublishGRPC, addr: serveGRPC(t, s), method: "pubsub", topic: "orders", bulkPublish: 3, raw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	msgs := [][]byte{[]byte(`{"n":1}`), []byte(`{"n":2}`), []byte(`{"n":3}`)}
+	if err := p.publish(context.Background(), msgs); err != nil {
+		t.Fatal(err)
+	}
+	g := dapr.got
+	if g.GetPubsubName() != "pubsub" || g.GetTopic() != "orders" || len(g.GetEntries()) != 3 || g.GetMetadata()["rawPayload"] != "true" ||
+		g.GetEntries()[2].GetEntryId() != "2" || string(g.GetEntries()[2].GetEvent()) != `{"n":3}` {
+		t.Errorf("daprd was given %v", g)
+	}
+	dapr.fail = "1"
+	if err := p.publish(context.Background(), msgs); err == nil || !strings.Contains(err.Error(), "the broker refused it") {
+		t.Errorf("a failed entry: %v", err)
 	}
 }

@@ -17,6 +17,7 @@ limitations under the License.
 package loadgen
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -45,6 +46,7 @@ type subscriber struct {
 	// subscriptions is what GET /dapr/subscribe answers: the Dapr path's topic
 	// (programmatic), or nothing when a Subscription object declares it.
 	subscriptions []map[string]any
+	bulk          bool // daprd delivers in batches (bulk subscribe)
 	wg            sync.WaitGroup
 	cancel        context.CancelFunc
 }
@@ -65,10 +67,14 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait 
 			continue
 		}
 		daprPath = true
+		s.bulk = ep.batch > 0
 		if !ep.declared {
 			sub := map[string]any{"pubsubname": ep.method, "topic": ep.topic, "route": deliveryRoute}
 			if ep.raw {
 				sub["metadata"] = map[string]string{"rawPayload": "true"}
+			}
+			if ep.batch > 0 {
+				sub["bulkSubscribe"] = bulkSubscription(ep)
 			}
 			s.subscriptions = append(s.subscriptions, sub)
 		}
@@ -105,11 +111,15 @@ func (s *subscriber) serve(listen string) error {
 	})
 	mux.HandleFunc("POST "+deliveryRoute, func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+		w.Header().Set("Content-Type", "application/json")
+		if err == nil && s.bulk {
+			_, _ = w.Write(deliverBulk(body, s.book))
+			return
+		}
 		if m, derr := decodeMessage(body); err == nil && derr == nil {
 			s.book.delivered(m)
 		}
 		// SUCCESS whatever it was: a message this subscriber cannot read is not one to retry.
-		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"status":"SUCCESS"}`)
 	})
 	s.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -142,7 +152,7 @@ func (s *subscriber) consume(ctx context.Context, ep endpoint, bound time.Durati
 		defer client.Close()
 		for ctx.Err() == nil {
 			streams, err := client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: group, Consumer: "loadtester",
-				Streams: []string{ep.topic, ">"}, Count: 100, Block: time.Second}).Result()
+				Streams: []string{ep.topic, ">"}, Count: cmp.Or(ep.batch, 100), Block: time.Second}).Result()
 			if err != nil {
 				if !errors.Is(err, redis.Nil) && ctx.Err() == nil {
 					logf(s.log, "baseline consumer on %s: %v", ep.topic, err)

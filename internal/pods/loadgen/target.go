@@ -60,6 +60,10 @@ type endpoint struct {
 	// declared: a Subscription object subscribes the load tester (the subscriber declares none).
 	declared bool
 	maxLen   int64 // a PubSub baseline's stream length, approximately (0: untrimmed)
+	// bulkPublish: a PubSub path's messages a request, in one bulk call (0: the single API).
+	bulkPublish int64
+	// batch, awaitMs: a PubSub path's bulk subscription (0: one message a delivery).
+	batch, awaitMs int64
 }
 
 // parseEndpoint reads a target URL: http(s)://… is called over HTTP;
