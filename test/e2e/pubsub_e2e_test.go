@@ -24,11 +24,14 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // Dapr's pub/sub API against a real Redis the run deploys (Debian's redis-server, the State
@@ -75,5 +78,45 @@ var _ = Describe("The PubSub scenario", func() {
 			err := k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "orders-store"}, &appsv1.Deployment{})
 			return apierrors.IsNotFound(err)
 		}, time.Minute).Should(BeTrue())
+	})
+
+	It("names a broker restarted mid-run as a disturbance of its phase and counts what the outage cost", func() {
+		ns := newNamespace()
+		const qps = 200
+		off := false
+		run := daprRun(ns, "restart", perfv1alpha1.ScenarioPubSub, qps, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 20 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
+			s.Baseline = &off // one phase, so the restart lands in it
+		})
+		var started time.Time
+		Eventually(func() time.Time { started = testerStarted(run); return started }, 3*time.Minute, time.Second).ShouldNot(BeZero(),
+			func() string { return describe(run) })
+
+		By("deleting the broker's pod 12 s after the load tester started: inside the 20 s phase, past its readiness wait and warm-up")
+		time.Sleep(time.Until(started.Add(12 * time.Second)))
+		var store corev1.PodList
+		Expect(k8sClient.List(ctx, &store, client.InNamespace(ns),
+			client.MatchingLabels{workload.LabelRun: run.Name, workload.LabelComponent: string(workload.RoleStore)})).To(Succeed())
+		Expect(store.Items).To(HaveLen(1))
+		Expect(k8sClient.Delete(ctx, &store.Items[0])).To(Succeed())
+
+		Eventually(func() bool { return get(run).Finished() }, 3*time.Minute, 2*time.Second).Should(BeTrue(), func() string { return describe(run) })
+		st := get(run).Status
+		GinkgoWriter.Printf("disturbances: %+v\nconditions: %+v\n", st.Disturbances, st.Conditions)
+		Expect(st.Disturbances).To(ContainElement(SatisfyAll(
+			HaveField("Role", string(workload.RoleStore)), HaveField("Pod", store.Items[0].Name), HaveField("Phase", ContainSubstring("dapr")))),
+			"the broker's pod, named with the phase it hit")
+		disturbed := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionDisturbed)
+		Expect(disturbed).NotTo(BeNil())
+		Expect(disturbed.Status).To(Equal(metav1.ConditionTrue))
+
+		Expect(st.Result).NotTo(BeNil())
+		Expect(st.Result.Delivery).NotTo(BeNil())
+		n := st.Result.Delivery.Messages
+		GinkgoWriter.Printf("publishes failed %d of %d; messages %+v\n", st.Result.Errors, st.Result.Requests, n)
+		Expect(n.Published).To(BeNumerically(">", 0))
+		Expect(n.Delivered+n.Lost).To(Equal(n.Published), "every published message is delivered or lost, none unaccounted")
+		Expect(st.Result.Errors+n.Lost+n.Duplicated).To(BeNumerically(">", 0),
+			"the outage shows: publishes refused while the broker was away, or messages lost or delivered twice")
 	})
 })
