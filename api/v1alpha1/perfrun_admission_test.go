@@ -394,6 +394,13 @@ var _ = Describe("PerfRun admission", func() {
 			Expect(unstructured.SetNestedField(s, "ActorActivation", "template", "spec", "scenario")).To(Succeed())
 			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "grpc", "appProtocol": "GRPC"}}}
 		}),
+		Entry("a component setting for an invocation template", "s", []string{"spec.points.settings", "component names a point's state store or broker"}, func(s map[string]any) {
+			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "team", "component": "team-redis"}}}
+		}),
+		Entry("a bulk size setting for a single-key State template", "s", []string{"spec.points.settings", "bulkSize is a point's keys a request"}, func(s map[string]any) {
+			Expect(unstructured.SetNestedField(s, "State", "template", "spec", "scenario")).To(Succeed())
+			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "b50", "bulkSize": int64(50)}}}
+		}),
 		Entry("a sidecar image setting for a template with variants", "s", []string{"spec.points.settings", "a sidecarImage needs"}, func(s map[string]any) {
 			Expect(unstructured.SetNestedField(s, []any{map[string]any{"name": "a"}}, "template", "spec", "variants")).To(Succeed())
 			s["points"] = map[string]any{"settings": []any{map[string]any{"name": "next", "sidecarImage": "ghcr.io/dapr/daprd:1.17.0"}}}

@@ -51,4 +51,20 @@ type SweepSetting struct {
 	// +kubebuilder:validation:Pattern=`^(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*(?::[0-9]+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,127})?(?:@(?:sha256:[a-f0-9]{64}|sha384:[a-f0-9]{96}|sha512:[a-f0-9]{128}))?$`
 	// +optional
 	SidecarImage string `json:"sidecarImage,omitempty"`
+
+	// component is the point's store or broker: spec.state.component of a State template,
+	// spec.pubsub.component of a PubSub one (a Component in the sweep's namespace), so two
+	// stores or brokers compare in one sweep. A setting without it keeps the template's:
+	// with none there, the store or broker the run deploys.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +optional
+	Component string `json:"component,omitempty"`
+
+	// bulkSize is the point's keys a request (spec.state.bulkSize of a State template with a
+	// bulk operation) or messages a request (spec.pubsub.bulkPublish of a PubSub one).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	BulkSize int32 `json:"bulkSize,omitempty"`
 }

@@ -17,6 +17,7 @@ limitations under the License.
 package sweep
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -64,10 +65,33 @@ func ApplySetting(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.SweepSetting) 
 	if s.AppProtocol != "" {
 		spec.Protocol.App = s.AppProtocol
 	}
+	applyComponentAndBulk(spec, s)
 	if s.SidecarImage != "" {
 		// Admission keeps a template with variants out of image settings; a variant name
 		// has no dots.
 		spec.Variants = []perfv1alpha1.SidecarVariant{{Name: strings.ReplaceAll(s.Name, ".", "-"), SidecarImage: s.SidecarImage}}
+	}
+}
+
+// applyComponentAndBulk puts a State or PubSub point's store or broker and bulk size on its
+// spec; other scenarios have neither (admission keeps them out).
+func applyComponentAndBulk(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.SweepSetting) {
+	if s.Component == "" && s.BulkSize == 0 {
+		return
+	}
+	switch spec.Scenario {
+	case perfv1alpha1.ScenarioState:
+		if spec.State == nil {
+			spec.State = &perfv1alpha1.StateSpec{}
+		}
+		spec.State.Component = cmp.Or(s.Component, spec.State.Component)
+		spec.State.BulkSize = cmp.Or(s.BulkSize, spec.State.BulkSize)
+	case perfv1alpha1.ScenarioPubSub:
+		if spec.PubSub == nil {
+			spec.PubSub = &perfv1alpha1.PubSubSpec{}
+		}
+		spec.PubSub.Component = cmp.Or(s.Component, spec.PubSub.Component)
+		spec.PubSub.BulkPublish = cmp.Or(s.BulkSize, spec.PubSub.BulkPublish)
 	}
 }
 

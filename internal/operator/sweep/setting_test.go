@@ -94,3 +94,24 @@ func TestMTLSUnmeasuredNamesTheClustersValue(t *testing.T) {
 		t.Errorf("another failure named as mTLS: %q", got)
 	}
 }
+
+// A State or PubSub point names its own store or broker and bulk size; what it leaves out
+// stays the template's.
+func TestASettingNamesAPointsComponentAndBulkSize(t *testing.T) {
+	state := perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioState,
+		State: &perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateBulkGet, BulkSize: 5}}
+	ApplySetting(&state, &perfv1alpha1.SweepSetting{Name: "team-redis", Component: "team-redis"})
+	if state.State.Component != "team-redis" || state.State.BulkSize != 5 || state.State.Operation != perfv1alpha1.StateBulkGet {
+		t.Errorf("state point: %+v", state.State)
+	}
+	pubsub := perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioPubSub}
+	ApplySetting(&pubsub, &perfv1alpha1.SweepSetting{Name: "bulk-50", BulkSize: 50})
+	if pubsub.PubSub == nil || pubsub.PubSub.BulkPublish != 50 || pubsub.PubSub.Component != "" {
+		t.Errorf("pubsub point: %+v", pubsub.PubSub)
+	}
+	invocation := perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation}
+	ApplySetting(&invocation, &perfv1alpha1.SweepSetting{Name: "x", Component: "x"})
+	if invocation.State != nil || invocation.PubSub != nil {
+		t.Errorf("an invocation point got a store: %+v %+v", invocation.State, invocation.PubSub)
+	}
+}
