@@ -232,6 +232,27 @@ func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun float64) []Differe
 	for _, p := range perfv1alpha1.HeadlinePercentiles {
 		figure("added "+p.Name, p.Of, a.Added, b.Added, interval, acrossReruns, gateAdded)
 	}
+	if da, db := a.Delivery, b.Delivery; da != nil && db != nil {
+		// A PubSub run's delivery: the Dapr path's (no interval: delivery has no spread of
+		// repetitions of its own) and Dapr's added, gated as the added latency is.
+		deliveryInterval := func(r *perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary) {
+			if r.Delivery.AddedInterval == nil {
+				return nil, nil
+			}
+			return &r.Delivery.AddedInterval.Low, &r.Delivery.AddedInterval.High
+		}
+		none := func(*perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary) { return nil, nil }
+		for _, p := range perfv1alpha1.HeadlinePercentiles {
+			figure("delivery "+p.Name, p.Of, da.Latency, db.Latency, none, changeOfSpreads, false)
+		}
+		for _, p := range perfv1alpha1.HeadlinePercentiles {
+			figure("delivery added "+p.Name, p.Of, da.Added, db.Added, deliveryInterval, acrossReruns, da.Added != nil && db.Added != nil)
+		}
+		if da.Messages != nil && db.Messages != nil {
+			out = append(out, Difference{Figure: "messages lost", A: strconv.FormatInt(da.Messages.Lost, 10), B: strconv.FormatInt(db.Messages.Lost, 10),
+				Change: fmt.Sprintf("%+d", db.Messages.Lost-da.Messages.Lost), Verdict: "-"})
+		}
+	}
 	if qa, ok := a.ActualRate(); ok {
 		if qb, ok := b.ActualRate(); ok {
 			out = append(out, Difference{Figure: "actual qps", A: a.ActualQPS, B: b.ActualQPS,

@@ -29,6 +29,7 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -283,5 +284,42 @@ func TestTheRerunSpreadWidensEachRunsInterval(t *testing.T) {
 	}
 	if err := r.Set("4.5%"); err != nil || r.fraction != 0.045 {
 		t.Errorf("4.5%%: %v %v", err, r.fraction)
+	}
+}
+
+// Two PubSub results compare their delivery too: the Dapr path's delivery percentiles, Dapr's
+// added delivery latency gated as the added latency is, and the messages lost.
+func TestComparePubSubResultsGatesTheAddedDeliveryLatency(t *testing.T) {
+	flat := func(v time.Duration) *perfv1alpha1.LatencySummary {
+		d := &metav1.Duration{Duration: v}
+		return &perfv1alpha1.LatencySummary{P50: d, P90: d, P99: d}
+	}
+	pubsub := func(added time.Duration, lost int64) *perfv1alpha1.Result {
+		return &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
+			Latency: flat(added + ms(1)), Added: flat(added),
+			AddedInterval: &perfv1alpha1.LatencyInterval{Low: *flat(added - ms(0.2)), High: *flat(added + ms(0.2))},
+			Messages:      &perfv1alpha1.MessageCounts{Published: 1000, Delivered: 1000 - lost, Lost: lost}}}
+	}
+	diffs := Compare(pubsub(ms(3), 0), pubsub(ms(5), 7), nil, 0)
+	var added, lost *Difference
+	for i, d := range diffs {
+		switch d.Figure {
+		case "delivery added p90":
+			added = &diffs[i]
+		case "messages lost":
+			lost = &diffs[i]
+		}
+	}
+	if added == nil || added.Verdict != VerdictSlower || added.Gate != GateSlower {
+		t.Errorf("delivery added p90: %+v, want slower, gated slower", added)
+	}
+	if lost == nil || lost.A != "0" || lost.B != "7" || lost.Change != "+7" {
+		t.Errorf("messages lost: %+v", lost)
+	}
+	if got := ComparisonOutcome(diffs, false).Code; got != ExitRegressed {
+		t.Errorf("exit %d, want %d: a slower delivery is a regression", got, ExitRegressed)
+	}
+	if len(Compare(&perfv1alpha1.Result{}, pubsub(ms(3), 0), nil, 0)) != 0 {
+		t.Error("a side without delivery compared delivery figures")
 	}
 }
