@@ -169,7 +169,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		GinkgoWriter.Printf("service time %s\nsend lag %s\nsaturated %v\n", summary(res.ServiceTime), summary(res.SendLag), res.Saturated)
 
 		By("a real Prometheus scraped the result, and every dashboard query returns data")
-		expectScraped(ns, run.Name, invocationQPS, res.Added.P90.Duration)
+		expectScraped(ns, run.Name, run.Spec.Scenario, invocationQPS, res.Added.P90.Duration)
 
 		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)).To(BeTrue(), describe(run))
 		u := res.Resources

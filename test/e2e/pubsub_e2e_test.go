@@ -73,6 +73,9 @@ var _ = Describe("The PubSub scenario", func() {
 		expectDaprdCost(res, "clientSidecar", 1, 0)
 		expectNoTargetCPU(res)
 
+		By("Prometheus scrapes the run, and the dashboard's PubSub panels show it")
+		expectScraped(ns, run.Name, perfv1alpha1.ScenarioPubSub, qps, res.Added.P90.Duration)
+
 		By("cleanup removes the broker")
 		Eventually(func() bool {
 			err := k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "orders-store"}, &appsv1.Deployment{})
