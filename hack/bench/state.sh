@@ -5,6 +5,8 @@
 # deploys, with the go-redis baseline. Prints each run's Dapr-path latency, baseline, added
 # latency with its 95% interval (this run's: repetitions and bootstrap), the client daprd's CPU
 # per request (its own counter) and the store's CPU and memory, beside Dapr's suite figures.
+# OPERATIONS=bulk measures the other operations instead, over HTTP: SaveThenGet, BulkGet and
+# Transaction of 10 keys a request, and BulkGet over gRPC (Dapr's suite has no figure for them).
 #
 #   KUBECONFIG=... hack/bench/state.sh      (the operator installed, with redisImage pullable;
 #                                            ~13 min; DURATION=10s shortens each repetition;
@@ -12,11 +14,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ns=${NS:-daprbench-state}
-names=(state-get-http state-get-grpc state-save-http)
-hack/bench/sample-runs.sh config/samples/perf_v1alpha1_perfrun_state_perfsuite.yaml "$ns" \
-  "state-get-http" \
-  "state-get-grpc=s/^  dapr:\$/  protocol:\\n    caller: GRPC\\n  dapr:/" \
-  "state-save-http=s/^    operation: Get\$/    operation: Save/"
+if [ "${OPERATIONS:-suite}" = bulk ]; then
+  names=(state-savethenget-http state-bulkget-http state-bulkget-grpc state-transaction-http)
+  runs=("state-savethenget-http=s/^    operation: Get\$/    operation: SaveThenGet/"
+    "state-bulkget-http=s/^    operation: Get\$/    operation: BulkGet\\n    bulkSize: 10/"
+    "state-bulkget-grpc=s/^    operation: Get\$/    operation: BulkGet\\n    bulkSize: 10/;s/^  dapr:\$/  protocol:\\n    caller: GRPC\\n  dapr:/"
+    "state-transaction-http=s/^    operation: Get\$/    operation: Transaction\\n    bulkSize: 10/")
+else
+  names=(state-get-http state-get-grpc state-save-http)
+  runs=("state-get-http"
+    "state-get-grpc=s/^  dapr:\$/  protocol:\\n    caller: GRPC\\n  dapr:/"
+    "state-save-http=s/^    operation: Get\$/    operation: Save/")
+fi
+hack/bench/sample-runs.sh config/samples/perf_v1alpha1_perfrun_state_perfsuite.yaml "$ns" "${runs[@]}"
 for name in "${names[@]}"; do
   kubectl -n "$ns" get perfrun "$name" -o json
 done | PYTHONPATH=hack/bench python3 -c '
