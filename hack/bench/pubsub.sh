@@ -6,6 +6,9 @@
 # each run's publish latency (Dapr path, baseline, added with its 95% interval: this run's),
 # its delivery latency likewise, messages lost and duplicated, the load tester's daprd's CPU per
 # message (its own counter: publishing and delivering) and the broker's CPU, beside Dapr's suite.
+# OPERATIONS=bulk measures bulk publish (100 requests a second of 10 messages each) and bulk
+# subscribe (1000 single publishes a second, delivered in batches of at most 100 after at most
+# 50 ms), over gRPC.
 #
 #   KUBECONFIG=... hack/bench/pubsub.sh     (the operator installed, with redisImage pullable;
 #                                            ~9 min; DURATION=10s shortens each repetition;
@@ -13,10 +16,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ns=${NS:-daprbench-pubsub}
-names=(pubsub-grpc pubsub-http)
-hack/bench/sample-runs.sh config/samples/perf_v1alpha1_perfrun_pubsub_perfsuite.yaml "$ns" \
-  "pubsub-grpc" \
-  "pubsub-http=s/^    caller: GRPC\$/    caller: HTTP/"
+if [ "${OPERATIONS:-suite}" = bulk ]; then
+  names=(pubsub-bulkpublish-grpc pubsub-bulksubscribe-grpc)
+  runs=("pubsub-bulkpublish-grpc=s/^    subscription: Programmatic\$/    subscription: Programmatic\\n    bulkPublish: 10/;s/^    qps: 1000\$/    qps: 100/"
+    "pubsub-bulksubscribe-grpc=s/^    subscription: Programmatic\$/    subscription: Programmatic\\n    bulkSubscribe: {maxMessagesCount: 100, maxAwaitDurationMs: 50}/")
+else
+  names=(pubsub-grpc pubsub-http)
+  runs=("pubsub-grpc" "pubsub-http=s/^    caller: GRPC\$/    caller: HTTP/")
+fi
+hack/bench/sample-runs.sh config/samples/perf_v1alpha1_perfrun_pubsub_perfsuite.yaml "$ns" "${runs[@]}"
 for name in "${names[@]}"; do
   kubectl -n "$ns" get perfrun "$name" -o json
 done | PYTHONPATH=hack/bench python3 -c '
