@@ -161,9 +161,18 @@ func BaselineStream(run *perfv1alpha1.PerfRun) string { return "daprbench-direct
 
 // BrokerComponent is the pubsub.redis Component for the broker the run deploys, scoped to
 // the load tester, whose daprd alone publishes and subscribes.
+//
+// Under a bulk subscription it raises the Component's concurrency (10 by default) to the
+// batch's size: pubsub.redis has no bulk subscribe of its own, and daprd's default one holds
+// each of the Component's workers until its message's batch is delivered, so with fewer
+// workers than a batch's messages no batch ever fills and every one waits the whole
+// maxAwaitDurationMs (a named Component's concurrency is its owner's).
 func BrokerComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
-	return redisComponent(run, NamesFor(run).PubSub, "pubsub.redis",
-		map[string]any{"name": "maxLenApprox", "value": strconv.Itoa(StreamMaxLen(run))})
+	md := []map[string]any{{"name": "maxLenApprox", "value": strconv.Itoa(StreamMaxLen(run))}}
+	if b := run.Spec.PubSubSettings().BulkSubscribe; b != nil && b.MaxMessagesCount > 10 {
+		md = append(md, map[string]any{"name": "concurrency", "value": strconv.Itoa(int(b.MaxMessagesCount))})
+	}
+	return redisComponent(run, NamesFor(run).PubSub, "pubsub.redis", md...)
 }
 
 // DeclaredSubscription subscribes the load tester to the run's topic declaratively.

@@ -101,4 +101,16 @@ func TestBulkPubSubReachesBothPathsAndTheDeclaredSubscription(t *testing.T) {
 	if bulk["enabled"] != true || bulk["maxMessagesCount"] != int64(50) || bulk["maxAwaitDurationMs"] != int64(1000) {
 		t.Errorf("the Subscription's bulkSubscribe %v: want enabled, 50 messages, Dapr's default 1000 ms", bulk)
 	}
+	// The deployed broker's workers can fill a batch: as many as a batch's messages.
+	md, _, _ := unstructured.NestedSlice(BrokerComponent(run).Object, "spec", "metadata")
+	if !slices.ContainsFunc(md, func(m any) bool {
+		return m.(map[string]any)["name"] == "concurrency" && m.(map[string]any)["value"] == "50"
+	}) {
+		t.Errorf("broker metadata %v: want concurrency 50, a batch's messages", md)
+	}
+	run.Spec.PubSub.BulkSubscribe = nil
+	md, _, _ = unstructured.NestedSlice(BrokerComponent(run).Object, "spec", "metadata")
+	if slices.ContainsFunc(md, func(m any) bool { return m.(map[string]any)["name"] == "concurrency" }) {
+		t.Errorf("broker metadata %v: concurrency set without a bulk subscription", md)
+	}
 }

@@ -413,3 +413,19 @@ func TestAGRPCBulkPublishIsOneCallAndAFailedEntryFailsIt(t *testing.T) {
 		t.Errorf("a failed entry: %v", err)
 	}
 }
+
+// A phase waits for its last messages 10 s, and a bulk subscription's batch wait on top: a
+// batch may hold them that long.
+func TestABulkSubscriptionsBatchWaitIsAddedToTheDrain(t *testing.T) {
+	for query, want := range map[string]time.Duration{"": DeliveryDrain, "?batch=100&awaitMs=2500": DeliveryDrain + 2500*time.Millisecond} {
+		s, err := startSubscriber(context.Background(), []Target{{Variant: result.Dapr, URL: "dapr-pubsub+http://localhost:3500/pubsub/orders" + query}},
+			freeAddr(t), time.Second, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.drain != want {
+			t.Errorf("%q: drain %v, want %v", query, s.drain, want)
+		}
+		s.stop()
+	}
+}

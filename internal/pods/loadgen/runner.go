@@ -194,7 +194,8 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 }
 
 // DeliveryDrain bounds the wait, after a phase's last publish, for its messages still on
-// their way; one not delivered by then is counted lost.
+// their way; one not delivered by then is counted lost. A bulk subscription's batch wait
+// (maxAwaitDurationMs) comes on top: a batch may hold the phase's last messages that long.
 const DeliveryDrain = 10 * time.Second
 
 // drainPhase waits for a PubSub phase's messages still in flight and closes the phase: its
@@ -203,11 +204,11 @@ func drainPhase(ctx context.Context, cfg Config, label string, start time.Time) 
 	if cfg.sub == nil {
 		return nil, result.Messages{}
 	}
-	cfg.sub.book.await(ctx, label, DeliveryDrain)
+	cfg.sub.book.await(ctx, label, cfg.sub.drain)
 	rec, n := cfg.sub.book.close(label, start)
 	if n.Lost > 0 || n.Duplicated > 0 {
 		logf(cfg.Log, "%s: %d of %d published messages not delivered within %v of the phase's end, %d delivered more than once",
-			label, n.Lost, n.Published, DeliveryDrain, n.Duplicated)
+			label, n.Lost, n.Published, cfg.sub.drain, n.Duplicated)
 	}
 	return rec, n
 }

@@ -46,7 +46,8 @@ type subscriber struct {
 	// subscriptions is what GET /dapr/subscribe answers: the Dapr path's topic
 	// (programmatic), or nothing when a Subscription object declares it.
 	subscriptions []map[string]any
-	bulk          bool // daprd delivers in batches (bulk subscribe)
+	bulk          bool          // daprd delivers in batches (bulk subscribe)
+	drain         time.Duration // how long a phase waits for its last messages (DeliveryDrain + a batch's wait)
 	wg            sync.WaitGroup
 	cancel        context.CancelFunc
 }
@@ -54,7 +55,7 @@ type subscriber struct {
 // startSubscriber serves the Dapr paths' deliveries on listen and consumes each baseline
 // stream of targets; nil when no target is a pub/sub path. stop ends both.
 func startSubscriber(ctx context.Context, targets []Target, listen string, wait time.Duration, log io.Writer) (*subscriber, error) {
-	s := &subscriber{book: newDeliveryBook(), log: log}
+	s := &subscriber{book: newDeliveryBook(), log: log, drain: DeliveryDrain}
 	var streams []endpoint
 	daprPath := false
 	for _, t := range targets {
@@ -68,6 +69,7 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait 
 		}
 		daprPath = true
 		s.bulk = ep.batch > 0
+		s.drain = DeliveryDrain + time.Duration(ep.awaitMs)*time.Millisecond
 		if !ep.declared {
 			sub := map[string]any{"pubsubname": ep.method, "topic": ep.topic, "route": deliveryRoute}
 			if ep.raw {
@@ -110,7 +112,11 @@ func (s *subscriber) serve(listen string) error {
 		_ = json.NewEncoder(w).Encode(append([]map[string]any{}, s.subscriptions...))
 	})
 	mux.HandleFunc("POST "+deliveryRoute, func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+		limit := int64(16 << 20)
+		if s.bulk {
+			limit = 128 << 20 // up to 1000 messages of 64 KiB, base64 when raw
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, limit))
 		w.Header().Set("Content-Type", "application/json")
 		if err == nil && s.bulk {
 			_, _ = w.Write(deliverBulk(body, s.book))
