@@ -339,9 +339,9 @@ cluster-redis: cluster-up ## Pack Debian's redis-server (installed when missing)
 E2E_LABELS ?= !multinode
 E2E_REPORT ?= $(or $(TMPDIR),/tmp)/daprbench-e2e-report.json
 test-e2e: cluster-dapr cluster-prometheus cluster-image cluster-redis helm ## End-to-end suite on the local cluster with real Dapr, the operator installed by its Helm chart (reuses the cluster when up).
-	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) REDIS_IMG=$(REDIS_IMG) DAPR_VERSION=$(DAPR_VERSION) \
+	status=0; KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) IMG=$(IMG) REDIS_IMG=$(REDIS_IMG) DAPR_VERSION=$(DAPR_VERSION) \
 	go test -tags e2e ./test/e2e/ -count=1 -timeout 60m -v -ginkgo.v -ginkgo.label-filter='$(E2E_LABELS)' \
-		-ginkgo.json-report=$(E2E_REPORT); status=$$?; hack/ci/e2e-timings.py $(E2E_REPORT); exit $$status
+		-ginkgo.json-report=$(E2E_REPORT) || status=$$?; hack/ci/e2e-timings.py $(E2E_REPORT); exit $$status
 
 .PHONY: test-argocd
 ARGOCD_VERSION ?= v3.2.11

@@ -78,7 +78,8 @@ var _ = Describe("A tenant with only PerfRun rights", func() {
 		By("another team's exclusive run measures; the tenant's shared run aimed at its node waits for it")
 		holder := directRun(theirs, "holder", func(s *perfv1alpha1.PerfRunSpec) {
 			s.Load.QPS, s.Load.Connections = 50, 2
-			s.Load.Duration = &metav1.Duration{Duration: 60 * time.Second}
+			// Long enough to be measuring while the tenant's run is created and queued behind it.
+			s.Load.Duration = &metav1.Duration{Duration: 30 * time.Second}
 		})
 		Eventually(phase(holder), 3*time.Minute).Should(Equal(perfv1alpha1.PhaseRunning), func() string { return describe(holder) })
 		node := get(holder).Status.Environment.TargetNode
