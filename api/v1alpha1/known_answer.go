@@ -27,8 +27,11 @@ import (
 // bench-known-answer). The app knows such a request by the caller and callee app-id headers
 // Dapr's remote invocation sets; the baseline calls the app directly and is not held. Only a
 // ServiceInvocation run of the standard paths with an HTTP app takes it (a four-path run's
-// one-sidecar paths and a gRPC app carry no such headers). A test knob, never a benchmark's:
-// nothing else in the run's status marks a held run, so keep it out of a schedule's history.
+// one-sidecar paths and a gRPC app carry no such headers), or a PubSub run: there the load
+// tester's subscriber holds every delivery daprd makes this long before it takes its receipt
+// (the baseline's consumer is not held), so the added delivery latency must rise by it. A
+// test knob, never a benchmark's: nothing else in the run's status marks a held run, so keep
+// it out of a schedule's history.
 const AnnotationKnownAnswerDelay = "perf.daprbench.io/known-answer-dapr-delay"
 
 // maxKnownAnswerDelay bounds the knob: a delay near a request timeout would measure that.
@@ -45,9 +48,12 @@ func (r *PerfRun) KnownAnswerDelay() (time.Duration, error) {
 	if err != nil || d <= 0 || d > maxKnownAnswerDelay {
 		return 0, fmt.Errorf("annotation %s=%q: want a Go duration above 0 and at most %v, e.g. 500us or 2ms", AnnotationKnownAnswerDelay, v, maxKnownAnswerDelay)
 	}
+	if r.Spec.Scenario == ScenarioPubSub {
+		return d, nil
+	}
 	if r.Spec.Scenario != ScenarioServiceInvocation || r.Spec.FourPaths() || r.Spec.Protocol.App == ProtocolGRPC {
-		return 0, fmt.Errorf("annotation %s: only a ServiceInvocation run of the standard paths with an HTTP app can hold requests "+
-			"that come through Dapr (this run: scenario %s, serviceInvocation.paths %q, app protocol %q)", AnnotationKnownAnswerDelay,
+		return 0, fmt.Errorf("annotation %s: only a ServiceInvocation run of the standard paths with an HTTP app, or a PubSub run, can hold "+
+			"what comes through Dapr (this run: scenario %s, serviceInvocation.paths %q, app protocol %q)", AnnotationKnownAnswerDelay,
 			r.Spec.Scenario, r.Spec.InvocationSettings().Paths, r.Spec.Protocol.App)
 	}
 	return d, nil

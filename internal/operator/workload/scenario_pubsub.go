@@ -88,6 +88,9 @@ func (pubsubSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	if p.Subscription == perfv1alpha1.SubscriptionDeclarative {
 		q.Set("subscription", "declared")
 	}
+	if d, err := run.KnownAnswerDelay(); err == nil && d > 0 {
+		q.Set("hold", d.String()) // the known answer: every delivery through daprd held this long
+	}
 	// The baseline publishes and reads as the Dapr path does: as many messages a call, in
 	// batches of the same size.
 	direct := url.Values{"maxlen": {strconv.Itoa(StreamMaxLen(run))}}

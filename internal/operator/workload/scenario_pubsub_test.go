@@ -19,6 +19,7 @@ package workload
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -112,5 +113,19 @@ func TestBulkPubSubReachesBothPathsAndTheDeclaredSubscription(t *testing.T) {
 	md, _, _ = unstructured.NestedSlice(BrokerComponent(run).Object, "spec", "metadata")
 	if slices.ContainsFunc(md, func(m any) bool { return m.(map[string]any)["name"] == "concurrency" }) {
 		t.Errorf("broker metadata %v: concurrency set without a bulk subscription", md)
+	}
+}
+
+// The known-answer annotation holds a PubSub run's deliveries through daprd: its Dapr path's
+// URL carries the hold, the baseline's does not.
+func TestKnownAnswerDelayHoldsThePubSubDaprPathOnly(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioPubSub)
+	run.Annotations = map[string]string{perfv1alpha1.AnnotationKnownAnswerDelay: "2ms"}
+	env := envMap(LoadTesterEnv(run, ""))
+	if got := env[ls.Env(ls.DaprURL)]; !strings.Contains(got, "hold=2ms") {
+		t.Errorf("dapr URL %q lacks the hold", got)
+	}
+	if got := env[ls.Env(ls.BaselineURL)]; strings.Contains(got, "hold") {
+		t.Errorf("baseline URL %q is held", got)
 	}
 }

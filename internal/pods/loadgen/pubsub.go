@@ -46,7 +46,8 @@ import (
 // ?maxlen=N trims the baseline's stream to about N entries, as the Component trims daprd's;
 // ?bulk=N publishes N messages a request in one bulk call (daprd's bulk publish API, one
 // pipeline of XADDs on the stream); ?batch=N&awaitMs=M subscribes in bulk, N messages a
-// delivery at most, after at most M ms (the baseline reads batches of N). Every message
+// delivery at most, after at most M ms (the baseline reads batches of N); ?hold=D holds each
+// delivery through daprd D before its receipt is taken (the known answer). Every message
 // carries its phase, its number and the slot its request was due in; the load
 // tester subscribes to what it publishes (its own daprd delivers to its subscriber; the
 // baseline's stream is read by its own consumer group), so each message's delivery is timed
@@ -66,6 +67,13 @@ func parsePubSubEndpoint(raw string, u *url.URL) (endpoint, error) {
 	kinds := map[string]endpointKind{"dapr-pubsub+http": viaDaprPublishHTTP, "dapr-pubsub+grpc": viaDaprPublishGRPC, "redis-stream": viaRedisStream}
 	q := u.Query()
 	ep := endpoint{kind: kinds[u.Scheme], addr: u.Host, raw: q.Get("raw") == "true", declared: q.Get("subscription") == "declared"}
+	if h := q.Get("hold"); h != "" {
+		d, err := time.ParseDuration(h)
+		if err != nil || d <= 0 || d > time.Second {
+			return endpoint{}, fmt.Errorf("%q: hold must be a duration above 0 and at most 1s", raw)
+		}
+		ep.hold = d
+	}
 	for _, p := range []struct {
 		name     string
 		into     *int64

@@ -213,6 +213,28 @@ func TestADeliveryDelayIsRecoveredAsDeliveryLatency(t *testing.T) {
 	}
 }
 
+// The known answer's knob: a hold of 20 ms on the Dapr path's deliveries reads as at least
+// 20 ms more delivery latency there, and none on the baseline.
+func TestAHeldDeliveryReadsAsThatMuchMoreDeliveryLatency(t *testing.T) {
+	store := miniredis.RunT(t)
+	listen := freeAddr(t)
+	dapr := &pubsubStandIn{subscriberURL: "http://" + listen}
+	r := runCLI(t, "--qps=100", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=1",
+		"--payload-bytes=64", "--target-wait=5s", "--subscriber-listen="+listen,
+		"--baseline-url=redis-stream://"+store.Addr()+"/orders", "--dapr-url=dapr-pubsub+http://"+dapr.serve(t)+"/pubsub/orders?hold=20ms")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	dp, _ := r.summary.Delivery.PathOf(result.Dapr)
+	bp, _ := r.summary.Delivery.PathOf(result.Baseline)
+	if p0 := dp.Percentiles[0].Us; p0 < 20000 {
+		t.Errorf("the Dapr path's lowest delivery percentile %d µs: want at least the 20 ms hold", p0)
+	}
+	if p50, _ := bp.Latency(50); p50 >= 20000 {
+		t.Errorf("the baseline's delivery p50 %d µs: it was held too", p50)
+	}
+}
+
 // Messages lost or delivered twice are counted, each exactly, and a lost one never stalls the
 // run beyond the drain; raw payloads (data_base64) are read as CloudEvents' data are.
 func TestLostAndDuplicatedMessagesAreCounted(t *testing.T) {

@@ -32,6 +32,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/pods/fineclock"
 )
 
 // deliveryRoute is where the load tester's daprd delivers a PubSub run's messages.
@@ -47,6 +48,7 @@ type subscriber struct {
 	// (programmatic), or nothing when a Subscription object declares it.
 	subscriptions []map[string]any
 	bulk          bool          // daprd delivers in batches (bulk subscribe)
+	hold          time.Duration // each delivery through daprd waits this long before its receipt (the known answer)
 	drain         time.Duration // how long a phase waits for its last messages (DeliveryDrain + a batch's wait)
 	wg            sync.WaitGroup
 	cancel        context.CancelFunc
@@ -70,6 +72,7 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait 
 		daprPath = true
 		s.bulk = ep.batch > 0
 		s.drain = DeliveryDrain + time.Duration(ep.awaitMs)*time.Millisecond
+		s.hold = ep.hold
 		if !ep.declared {
 			sub := map[string]any{"pubsubname": ep.method, "topic": ep.topic, "route": deliveryRoute}
 			if ep.raw {
@@ -117,6 +120,9 @@ func (s *subscriber) serve(listen string) error {
 			limit = 128 << 20 // up to 1000 messages of 64 KiB, base64 when raw
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, limit))
+		if s.hold > 0 {
+			fineclock.Sleep(s.hold) // as if daprd had taken this much longer to deliver; the pacer's fine clock, not a timer's late wake-up
+		}
 		w.Header().Set("Content-Type", "application/json")
 		if err == nil && s.bulk {
 			_, _ = w.Write(deliverBulk(body, s.book))

@@ -64,6 +64,9 @@ type endpoint struct {
 	bulkPublish int64
 	// batch, awaitMs: a PubSub path's bulk subscription (0: one message a delivery).
 	batch, awaitMs int64
+	// hold: a PubSub Dapr path's deliveries are held this long before their receipt (the
+	// instrument's known answer; 0: none).
+	hold time.Duration
 }
 
 // parseEndpoint reads a target URL: http(s)://… is called over HTTP;
