@@ -104,7 +104,7 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 
 	It("sweeps tracing 0 and 1, a point each, each run with its own Configuration's sampling rate", func() {
 		tpl := shortTemplate(200, true, 10*time.Second) // no usage asked of it: 10 s points check the function
-		tpl.Spec.Cleanup = perfv1alpha1.CleanupNever // keep each run's Configuration to read its rate
+		tpl.Spec.Cleanup = perfv1alpha1.CleanupNever    // keep each run's Configuration to read its rate
 		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "features", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
 			Template: tpl, Points: &perfv1alpha1.SweepPoints{Settings: []perfv1alpha1.SweepSetting{
 				{Name: "trace-0", TracingSamplingRate: "0"}, {Name: "trace-1", TracingSamplingRate: "1"}}}}}
