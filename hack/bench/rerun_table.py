@@ -31,15 +31,28 @@ print("| run | added p50 [95%] ms | added p90 [95%] ms | added p99 [95%] ms | ba
 print("|---|---|---|---|---|---|---|---|")
 points = {p: [] for p in ("p50", "p90", "p99")}
 intervals = {p: [] for p in points}
+# A PubSub run's added delivery latency, read the same way (empty for other scenarios).
+delivery_points = {p: [] for p in points}
+delivery_intervals = {p: [] for p in points}
+
+
+def take(figure, pts, ivs):
+    """The figure's (added, addedInterval) per percentile into pts and ivs; its cells."""
+    added, iv = figure.get("added") or {}, figure.get("addedInterval") or {}
+    cells = []
+    for p in pts:
+        pt, lo, hi = micros(added.get(p)), micros((iv.get("low") or {}).get(p)), micros((iv.get("high") or {}).get(p))
+        pts[p].append(pt)
+        ivs[p].append((lo, hi))
+        cells.append(f"{fmt(pt)} [{fmt(lo)}, {fmt(hi)}]")
+    return cells
+
+
 for r in runs:
     res = r["status"]["result"]
-    added, iv = res.get("added") or {}, res.get("addedInterval") or {}
-    cells = []
-    for p in points:
-        pt, lo, hi = micros(added.get(p)), micros((iv.get("low") or {}).get(p)), micros((iv.get("high") or {}).get(p))
-        points[p].append(pt)
-        intervals[p].append((lo, hi))
-        cells.append(f"{fmt(pt)} [{fmt(lo)}, {fmt(hi)}]")
+    cells = take(res, points, intervals)
+    if res.get("delivery"):
+        take(res["delivery"], delivery_points, delivery_intervals)
     busy = [c.get("capacityPercent") for c in (res.get("cpu") or {}).get("measured", []) if c["role"].startswith("node/")]
     cost = {c["role"]: c for c in res.get("sidecarCost", [])}
 
@@ -55,19 +68,27 @@ for r in runs:
     print(f"| {r['metadata']['name']} | {' | '.join(cells)} | {fmt(micros((res.get('baseline') or {}).get('p50')))} | "
           f"{', '.join(b for b in busy if b) or '-'} | {daprd('serverSidecar', True)} | {daprd('clientSidecar', False)} |")
 
-print("\n| percentile | runs' mean ms | runs' SD ms (CV) | range ms | one run's interval holds another's point | smallest slowdown two runs tell from noise |")
-print("|---|---|---|---|---|---|")
-for p, pts in points.items():
-    pairs = [(i, j) for i, j in itertools.permutations(range(len(pts)), 2)
-             if pts[j] is not None and None not in intervals[p][i]]
-    held = sum(1 for i, j in pairs if intervals[p][i][0] <= pts[j] <= intervals[p][i][1])
-    vals = [v for v in pts if v is not None]
-    if len(vals) < 2:
-        print(f"| {p} | - | - | - | - | - |")
-        continue
-    mean, sd = statistics.mean(vals), statistics.stdev(vals)
-    # Two runs' difference has SD sd*sqrt(2); outside t(0.975, n-1) of it, it is not noise.
-    t = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}.get(len(vals) - 1, 2.0)
-    smallest = t * sd * math.sqrt(2)
-    print(f"| {p} | {mean / 1000:.3f} | {sd / 1000:.3f} ({100 * sd / mean:.0f}%) | {min(vals) / 1000:.3f} – {max(vals) / 1000:.3f} | "
-          f"{held}/{len(pairs)} ({100 * held / max(len(pairs), 1):.0f}%) | {smallest / 1000:.3f} ms ({100 * smallest / mean:.0f}% of the mean) |")
+def spread(title, points, intervals):
+    """How far the runs' points of one figure spread, and how often intervals hold them."""
+    print(f"\n{title}\n")
+    print("| percentile | runs' mean ms | runs' SD ms (CV) | range ms | one run's interval holds another's point | smallest slowdown two runs tell from noise |")
+    print("|---|---|---|---|---|---|")
+    for p, pts in points.items():
+        pairs = [(i, j) for i, j in itertools.permutations(range(len(pts)), 2)
+                 if pts[j] is not None and None not in intervals[p][i]]
+        held = sum(1 for i, j in pairs if intervals[p][i][0] <= pts[j] <= intervals[p][i][1])
+        vals = [v for v in pts if v is not None]
+        if len(vals) < 2:
+            print(f"| {p} | - | - | - | - | - |")
+            continue
+        mean, sd = statistics.mean(vals), statistics.stdev(vals)
+        # Two runs' difference has SD sd*sqrt(2); outside t(0.975, n-1) of it, it is not noise.
+        t = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}.get(len(vals) - 1, 2.0)
+        smallest = t * sd * math.sqrt(2)
+        print(f"| {p} | {mean / 1000:.3f} | {sd / 1000:.3f} ({100 * sd / mean:.0f}%) | {min(vals) / 1000:.3f} – {max(vals) / 1000:.3f} | "
+              f"{held}/{len(pairs)} ({100 * held / max(len(pairs), 1):.0f}%) | {smallest / 1000:.3f} ms ({100 * smallest / mean:.0f}% of the mean) |")
+
+
+spread("Added latency", points, intervals)
+if any(v is not None for pts in delivery_points.values() for v in pts):
+    spread("Added delivery latency (PubSub)", delivery_points, delivery_intervals)
