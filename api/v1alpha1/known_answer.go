@@ -29,7 +29,8 @@ import (
 // ServiceInvocation run of the standard paths with an HTTP app takes it (a four-path run's
 // one-sidecar paths and a gRPC app carry no such headers), or a PubSub run: there the load
 // tester's subscriber holds every delivery daprd makes this long before it takes its receipt
-// (the baseline's consumer is not held), so the added delivery latency must rise by it. A
+// (the baseline's consumer is not held), so the added delivery latency must rise by it where
+// deliveries do not queue behind held ones (a hold keeps one of daprd's workers busy). A
 // test knob, never a benchmark's: nothing else in the run's status marks a held run, so keep
 // it out of a schedule's history.
 const AnnotationKnownAnswerDelay = "perf.daprbench.io/known-answer-dapr-delay"

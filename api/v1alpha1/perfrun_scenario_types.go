@@ -182,7 +182,7 @@ func (op StateOperation) Bulk() bool {
 }
 
 // PubSubSpec configures PubSub. Every request publishes one message of the run's payload
-// size; the load tester subscribes to the topic itself, so each message's delivery is timed
+// size (bulkPublish of them in one call when set); the load tester subscribes to the topic itself, so each message's delivery is timed
 // from the slot its publish was due in to the subscriber's handler on the load tester's one
 // clock (no two pods' clocks need agree). A message not delivered within 10s of its phase's
 // end is counted lost; that wait, up to 10s a phase, comes on top of the load's time (a
