@@ -16,7 +16,7 @@ def micros(d):
     total = 0.0
     for value, unit in re.findall(r"([0-9.]+)(ns|us|µs|ms|s|m|h)", d):
         total += float(value) * UNITS[unit]
-    return total
+    return -total if d.strip().startswith("-") else total  # an interval's low end may be negative
 
 
 def fmt(us):
