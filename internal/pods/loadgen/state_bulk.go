@@ -39,17 +39,40 @@ func bulkItemError(key, message string) error {
 	return statusError{code: http.StatusInternalServerError, body: fmt.Sprintf("key %s: %s", key, message)}
 }
 
-// bulkAnswerError is a bulk answer with another number of keys than asked.
-func bulkAnswerError(got, want int) error {
-	return statusError{code: http.StatusBadGateway, body: fmt.Sprintf("daprd answered %d keys of %d", got, want)}
+// bulkItem is one key of daprd's bulk answer, over HTTP or gRPC alike.
+type bulkItem struct {
+	key, err string
+	found    bool
 }
 
-func (d *daprHTTPState) bulkGet(ctx context.Context, keys []int) error {
+// checkBulkAnswer fails a bulk read whose answer holds another number of keys than asked, a
+// key daprd reports failed (in its words), or a key without a value.
+func checkBulkAnswer(items []bulkItem, asked int) error {
+	if len(items) != asked {
+		return statusError{code: http.StatusBadGateway, body: fmt.Sprintf("daprd answered %d keys of %d", len(items), asked)}
+	}
+	for _, it := range items {
+		switch {
+		case it.err != "":
+			return bulkItemError(it.key, it.err)
+		case !it.found:
+			return errKeyMissing
+		}
+	}
+	return nil
+}
+
+// stateKeys are the keys' names as every path writes them.
+func stateKeys(keys []int) []string {
 	names := make([]string, len(keys))
 	for i, k := range keys {
 		names[i] = stateKey(k)
 	}
-	payload, _ := json.Marshal(map[string][]string{"keys": names})
+	return names
+}
+
+func (d *daprHTTPState) bulkGet(ctx context.Context, keys []int) error {
+	payload, _ := json.Marshal(map[string][]string{"keys": stateKeys(keys)})
 	body, err := d.post(ctx, "/bulk", payload, http.StatusOK)
 	if err != nil {
 		return err
@@ -62,18 +85,11 @@ func (d *daprHTTPState) bulkGet(ctx context.Context, keys []int) error {
 	if err := json.Unmarshal(body, &items); err != nil {
 		return statusError{code: http.StatusBadGateway, body: "daprd's bulk answer: " + err.Error()}
 	}
-	if len(items) != len(keys) {
-		return bulkAnswerError(len(items), len(keys))
+	answer := make([]bulkItem, len(items))
+	for i, it := range items {
+		answer[i] = bulkItem{key: it.Key, err: it.Error, found: len(it.Data) > 0}
 	}
-	for _, it := range items {
-		switch {
-		case it.Error != "":
-			return bulkItemError(it.Key, it.Error)
-		case len(it.Data) == 0:
-			return errKeyMissing
-		}
-	}
-	return nil
+	return checkBulkAnswer(answer, len(keys))
 }
 
 func (d *daprHTTPState) bulkSave(ctx context.Context, keys []int, value []byte) error {
@@ -105,26 +121,15 @@ func (d *daprHTTPState) transact(ctx context.Context, keys []int, value []byte) 
 }
 
 func (d *daprGRPCState) bulkGet(ctx context.Context, keys []int) error {
-	names := make([]string, len(keys))
-	for i, k := range keys {
-		names[i] = stateKey(k)
-	}
-	resp, err := d.client.GetBulkState(ctx, &runtimev1.GetBulkStateRequest{StoreName: d.store, Keys: names})
+	resp, err := d.client.GetBulkState(ctx, &runtimev1.GetBulkStateRequest{StoreName: d.store, Keys: stateKeys(keys)})
 	if err != nil {
 		return err
 	}
-	if len(resp.GetItems()) != len(keys) {
-		return bulkAnswerError(len(resp.GetItems()), len(keys))
+	answer := make([]bulkItem, len(resp.GetItems()))
+	for i, it := range resp.GetItems() {
+		answer[i] = bulkItem{key: it.GetKey(), err: it.GetError(), found: len(it.GetData()) > 0}
 	}
-	for _, it := range resp.GetItems() {
-		switch {
-		case it.GetError() != "":
-			return bulkItemError(it.GetKey(), it.GetError())
-		case len(it.GetData()) == 0:
-			return errKeyMissing
-		}
-	}
-	return nil
+	return checkBulkAnswer(answer, len(keys))
 }
 
 func (d *daprGRPCState) bulkSave(ctx context.Context, keys []int, value []byte) error {
