@@ -65,10 +65,13 @@ type Messages struct {
 	// Unacknowledged is the delivered messages whose publish call failed (a timeout whose
 	// message got through): delivered, but not in Published.
 	Unacknowledged int64 `json:"unack,omitempty"`
+	// Failed is, of a Workflow run's instances (counted as messages: started as published,
+	// ended as delivered, unfinished as lost), those that ended without completing.
+	Failed int64 `json:"fail,omitempty"`
 }
 
 // Plus adds another phase's counts.
 func (m Messages) Plus(o Messages) Messages {
 	return Messages{Published: m.Published + o.Published, Delivered: m.Delivered + o.Delivered, Lost: m.Lost + o.Lost,
-		Duplicated: m.Duplicated + o.Duplicated, Unacknowledged: m.Unacknowledged + o.Unacknowledged}
+		Duplicated: m.Duplicated + o.Duplicated, Unacknowledged: m.Unacknowledged + o.Unacknowledged, Failed: m.Failed + o.Failed}
 }

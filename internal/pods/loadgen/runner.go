@@ -83,6 +83,9 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 				stray, foreign)
 		}
 	}
+	if cfg.sub != nil {
+		cfg.sub.workflows.stop() // before the last lines: the SDK's worker logs its shutdown
+	}
 	if cfg.Group == nil || cfg.Group.Index == 0 {
 		writeProfiles(cfg, profiles) // before the histograms: the controller reads the log's end
 		writeHistograms(cfg, sum.Runs, all.recs, sum.Attribution)
@@ -206,6 +209,14 @@ func drainPhase(ctx context.Context, cfg Config, label string, start time.Time) 
 	}
 	cfg.sub.book.await(ctx, label, cfg.sub.drain)
 	rec, n := cfg.sub.book.close(label, start)
+	if h := cfg.sub.workflows; h != nil {
+		n.Failed = h.failedIn(label)
+		if n.Lost > 0 || n.Failed > 0 {
+			logf(cfg.Log, "%s: of %d workflow instances started, %d failed and %d had not ended within %v of the phase's end",
+				label, n.Published, n.Failed, n.Lost, cfg.sub.drain)
+		}
+		return rec, n
+	}
 	if n.Lost > 0 || n.Duplicated > 0 {
 		logf(cfg.Log, "%s: %d of %d published messages not delivered within %v of the phase's end, %d delivered more than once",
 			label, n.Lost, n.Published, cfg.sub.drain, n.Duplicated)
@@ -331,6 +342,14 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 			return outcome{}, errors.New("a pub/sub path needs the run's subscriber")
 		}
 		if out, err = runPubSub(&opts, ep, body, cfg.RequestTimeout, cfg.sub.book, label); err != nil {
+			return outcome{}, err
+		}
+		full = out
+	} else if ep.isWorkflow() {
+		if cfg.sub == nil || cfg.sub.workflows == nil {
+			return outcome{}, errors.New("a workflow path needs the run's workflow host")
+		}
+		if out, err = runWorkflows(&opts, ep, body, cfg.RequestTimeout, cfg.sub.workflows, label); err != nil {
 			return outcome{}, err
 		}
 		full = out

@@ -38,8 +38,9 @@ import (
 // deliveryRoute is where the load tester's daprd delivers a PubSub run's messages.
 const deliveryRoute = "/deliver"
 
-// subscriber receives a PubSub run's messages into its book: over HTTP from the load
-// tester's own daprd (the Dapr path), and from the broker with its own client (the baseline).
+// subscriber receives a run's asynchronous outcomes into its book: a PubSub run's messages,
+// over HTTP from the load tester's own daprd (the Dapr path) and from the broker with its own
+// client (the baseline); a Workflow run's completions, through its workflow host.
 type subscriber struct {
 	book   *deliveryBook
 	log    io.Writer
@@ -50,8 +51,10 @@ type subscriber struct {
 	bulk          bool          // daprd delivers in batches (bulk subscribe)
 	hold          time.Duration // each delivery through daprd waits this long before its receipt (the known answer)
 	drain         time.Duration // how long a phase waits for its last messages (DeliveryDrain + a batch's wait)
-	wg            sync.WaitGroup
-	cancel        context.CancelFunc
+	// workflows hosts a Workflow run's workflows and awaits its instances (nil otherwise).
+	workflows *workflowHost
+	wg        sync.WaitGroup
+	cancel    context.CancelFunc
 }
 
 // startSubscriber serves the Dapr paths' deliveries on listen and consumes each baseline
@@ -62,6 +65,11 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait 
 	daprPath := false
 	for _, t := range targets {
 		ep, err := parseEndpoint(t.URL)
+		if err == nil && ep.isWorkflow() {
+			s.drain = DeliveryDrain + time.Duration(ep.activities)*ep.delay
+			s.workflows = newWorkflowHost(ep, s.book, log, max(wait, 60*time.Second)+s.drain)
+			continue
+		}
 		if err != nil || !ep.isPubSub() {
 			continue
 		}
@@ -84,7 +92,7 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait 
 			s.subscriptions = append(s.subscriptions, sub)
 		}
 	}
-	if !daprPath && len(streams) == 0 {
+	if !daprPath && len(streams) == 0 && s.workflows == nil {
 		return nil, nil
 	}
 	ctx, s.cancel = context.WithCancel(ctx)
@@ -210,6 +218,7 @@ func (s *subscriber) stop() {
 		return
 	}
 	s.cancel()
+	s.workflows.stop()
 	if s.server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_ = s.server.Shutdown(ctx)

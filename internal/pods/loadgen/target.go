@@ -44,6 +44,8 @@ const (
 	viaDaprPublishHTTP                     // daprd's HTTP publish API (a PubSub run)
 	viaDaprPublishGRPC                     // daprd's gRPC publish API
 	viaRedisStream                         // the broker itself: a Redis stream (a PubSub run's baseline)
+	viaDaprWorkflowHTTP                    // daprd's HTTP workflow API starts an instance (a Workflow run)
+	viaDaprWorkflowGRPC                    // daprd's gRPC workflow API, through the SDK's client
 )
 
 // endpoint is a parsed target URL.
@@ -67,6 +69,11 @@ type endpoint struct {
 	// hold: a PubSub Dapr path's deliveries are held this long before their receipt (the
 	// instrument's known answer; 0: none).
 	hold time.Duration
+	// activities, delay: a Workflow path's activities an instance and each one's stated work.
+	activities int
+	delay      time.Duration
+	// grpcAddr is daprd's gRPC API, where a Workflow path's worker and waits go.
+	grpcAddr string
 }
 
 // parseEndpoint reads a target URL: http(s)://… is called over HTTP;
@@ -87,12 +94,15 @@ func parseEndpoint(raw string) (endpoint, error) {
 		return parseStateEndpoint(raw, u)
 	case u.Scheme == "dapr-pubsub+http" || u.Scheme == "dapr-pubsub+grpc" || u.Scheme == "redis-stream":
 		return parsePubSubEndpoint(raw, u)
+	case u.Scheme == "dapr-workflow+http" || u.Scheme == "dapr-workflow+grpc":
+		return parseWorkflowEndpoint(raw, u)
 	case u.Scheme == "grpc" && u.Port() != "" && len(path) == 1 && path[0] != "":
 		return endpoint{kind: viaAppGRPC, addr: u.Host, method: path[0]}, nil
 	}
 	return endpoint{}, fmt.Errorf("%q: want http(s)://…, dapr-grpc://HOST:PORT/APPID/METHOD, grpc://HOST:PORT/METHOD, "+
 		"dapr-state+http|grpc://HOST:PORT/STORE?op=…&keys=…, redis://HOST:PORT/?op=…&keys=…, "+
-		"dapr-pubsub+http|grpc://HOST:PORT/PUBSUB/TOPIC or redis-stream://HOST:PORT/STREAM", raw)
+		"dapr-pubsub+http|grpc://HOST:PORT/PUBSUB/TOPIC, redis-stream://HOST:PORT/STREAM "+
+		"or dapr-workflow+http|grpc://HOST:PORT/PATTERN?activities=…", raw)
 }
 
 // waitForTarget sends the run's own request (its method and body; a fresh id for {uuid})
@@ -117,6 +127,18 @@ func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Durati
 		bound = max(bound, 30*time.Second)
 		if last, err := waitForDelivery(ctx, ep, sub, bound); err != nil {
 			return fmt.Errorf("%s path %s: no message delivered within %v (last: %s)", t.Variant, t.URL, bound, last)
+		}
+		return nil
+	}
+	if ep.isWorkflow() {
+		// A workflow path is ready when an instance it starts completes: the worker
+		// connected, daprd's workflow actors placed, its state store and scheduler answering.
+		bound = max(bound, 60*time.Second)
+		if sub == nil || sub.workflows == nil {
+			return fmt.Errorf("%s path %s: a workflow path needs the run's workflow host", t.Variant, t.URL)
+		}
+		if last, err := waitForWorkflows(ctx, ep, sub.workflows, bound); err != nil {
+			return fmt.Errorf("%s path %s: no workflow completed within %v (last: %s)", t.Variant, t.URL, bound, last)
 		}
 		return nil
 	}

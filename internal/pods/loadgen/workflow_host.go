@@ -1,0 +1,266 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	dapr "github.com/dapr/go-sdk/client"
+	"github.com/dapr/go-sdk/workflow"
+	"google.golang.org/grpc"
+
+	"github.com/daprbench/daprbench/internal/pods/fineclock"
+)
+
+// workflowInput is every instance's input, passed on to each of its activities: how many
+// activities, how long each takes, and the run's payload (as letters, so it is valid JSON).
+type workflowInput struct {
+	Activities int    `json:"n"`
+	DelayUs    int64  `json:"d,omitempty"`
+	Pad        string `json:"pad,omitempty"`
+}
+
+func workflowInputOf(ep endpoint, body []byte) []byte {
+	b, _ := json.Marshal(workflowInput{Activities: ep.activities, DelayUs: ep.delay.Microseconds(), Pad: lettersOf(body)})
+	return b
+}
+
+// DaprbenchChain calls its activities one after another. The SDK registers a workflow or an
+// activity under its function's name: these names are the wire's.
+func DaprbenchChain(ctx *workflow.WorkflowContext) (any, error) {
+	var in workflowInput
+	if err := ctx.GetInput(&in); err != nil {
+		return nil, err
+	}
+	for range in.Activities {
+		if err := ctx.CallActivity(DaprbenchActivity, workflow.ActivityInput(in)).Await(nil); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// DaprbenchFanOut calls its activities all at once and waits for every one.
+func DaprbenchFanOut(ctx *workflow.WorkflowContext) (any, error) {
+	var in workflowInput
+	if err := ctx.GetInput(&in); err != nil {
+		return nil, err
+	}
+	calls := make([]interface{ Await(any) error }, in.Activities)
+	for i := range calls {
+		calls[i] = ctx.CallActivity(DaprbenchActivity, workflow.ActivityInput(in))
+	}
+	for _, c := range calls {
+		if err := c.Await(nil); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// DaprbenchActivity does no work, or waits the run's stated delay (the known answer: a chain
+// of N activities then takes at least N delays more).
+func DaprbenchActivity(ctx workflow.ActivityContext) (any, error) {
+	var in workflowInput
+	if err := ctx.GetInput(&in); err != nil {
+		return nil, err
+	}
+	if in.DelayUs > 0 {
+		fineclock.Sleep(time.Duration(in.DelayUs) * time.Microsecond)
+	}
+	return nil, nil
+}
+
+// completionWaiter waits for an instance to end: completed (nil) or failed (a failure).
+type completionWaiter interface {
+	waitDone(ctx context.Context, id string) error
+}
+
+// errWorkflowFailed is an instance that ended, but not completed (failed, terminated).
+var errWorkflowFailed = errors.New("workflow instance failed")
+
+// workflowHost hosts a Workflow run's workflows (the SDK's worker on its daprd) and times
+// every started instance's completion into book.
+type workflowHost struct {
+	book   *deliveryBook
+	name   string // the pattern's workflow
+	log    io.Writer
+	waiter completionWaiter
+	// bound caps each wait for a completion: a phase's length and its drain at most.
+	bound  time.Duration
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	stopFn func()
+	// failed counts the instances, per phase, that ended without completing.
+	mu     sync.Mutex
+	failed map[string]int64
+}
+
+func newWorkflowHost(ep endpoint, book *deliveryBook, log io.Writer, bound time.Duration) *workflowHost {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &workflowHost{book: book, name: workflowName(ep.method), log: log, bound: bound, ctx: ctx, cancel: cancel,
+		failed: map[string]int64{}, stopFn: func() {}}
+}
+
+// await times instance id's end in the book as message m's delivery: the end arrives on
+// this process's clock; a failure is counted apart too.
+func (h *workflowHost) await(id string, m message) {
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		ctx, cancel := context.WithTimeout(h.ctx, h.bound)
+		defer cancel()
+		err := h.waiter.waitDone(ctx, id)
+		if err != nil && !errors.Is(err, errWorkflowFailed) {
+			return // not ended within the bound (or the host stopped): unfinished at the phase's close
+		}
+		h.book.delivered(m)
+		if err != nil {
+			h.mu.Lock()
+			h.failed[m.Phase]++
+			h.mu.Unlock()
+		}
+	}()
+}
+
+// failedIn is how many of phase's instances ended without completing.
+func (h *workflowHost) failedIn(phase string) int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.failed[phase]
+}
+
+// stop ends the worker and every wait still open.
+func (h *workflowHost) stop() {
+	if h == nil {
+		return
+	}
+	h.cancel()
+	h.wg.Wait()
+	h.stopFn()
+	h.stopFn = func() {}
+}
+
+// startWorker registers the workflows with the SDK's worker on the daprd at addr and opens
+// its work-item stream; it fails while daprd does not answer (the caller retries).
+func (h *workflowHost) startWorker(addr string) error {
+	conn, err := dialGRPC(addr)
+	if err != nil {
+		return err
+	}
+	worker, err := workflow.NewWorker(workflow.WorkerWithDaprClient(dapr.NewClientWithConnection(conn)))
+	if err == nil {
+		err = errors.Join(worker.RegisterWorkflow(DaprbenchChain), worker.RegisterWorkflow(DaprbenchFanOut),
+			worker.RegisterActivity(DaprbenchActivity))
+	}
+	if err == nil {
+		err = worker.Start()
+	}
+	if err != nil {
+		_ = conn.Close()
+		return err
+	}
+	client, err := workflow.NewClient(workflow.WithDaprClient(dapr.NewClientWithConnection(conn)))
+	if err != nil {
+		_ = worker.Shutdown()
+		return err
+	}
+	h.waiter = sdkWaiter{client}
+	h.stopFn = func() {
+		_ = worker.Shutdown()
+		_ = conn.Close()
+	}
+	return nil
+}
+
+// sdkWaiter waits through the SDK's client (daprd's WaitForInstanceCompletion).
+type sdkWaiter struct{ client *workflow.Client }
+
+func (w sdkWaiter) waitDone(ctx context.Context, id string) error {
+	md, err := w.client.WaitForWorkflowCompletion(ctx, id)
+	switch {
+	case err != nil:
+		return err
+	case md.RuntimeStatus != workflow.StatusCompleted:
+		return fmt.Errorf("%w: %s", errWorkflowFailed, md.RuntimeStatus)
+	}
+	return nil
+}
+
+// sdkStarter starts instances through the SDK's client on a gRPC connection of its own.
+type sdkStarter struct {
+	conn   *grpc.ClientConn
+	client *workflow.Client
+}
+
+func dialSDKStarter(addr string) (starter, error) {
+	conn, err := dialGRPC(addr)
+	if err != nil {
+		return nil, fmt.Errorf("dialling %s: %w", addr, err)
+	}
+	client, err := workflow.NewClient(workflow.WithDaprClient(dapr.NewClientWithConnection(conn)))
+	if err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	return &sdkStarter{conn: conn, client: client}, nil
+}
+
+func (s *sdkStarter) start(ctx context.Context, name, id string, input []byte) error {
+	_, err := s.client.ScheduleNewWorkflow(ctx, name, workflow.WithInstanceID(id), workflow.WithRawInput(string(input)))
+	return err
+}
+
+func (s *sdkStarter) close() { _ = s.conn.Close() }
+
+// waitForWorkflows starts the worker and one probe instance until the probe completes, for
+// at most bound: daprd up, its workflow actors placed, the state store and the scheduler
+// answering. The probe is its own phase, never counted in a measured one.
+func waitForWorkflows(ctx context.Context, ep endpoint, host *workflowHost, bound time.Duration) (last string, err error) {
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	if host.waiter == nil {
+		if last, err := poll(ctx, func(context.Context) error { return host.startWorker(ep.grpcAddr) }); err != nil {
+			return "the workflow worker could not connect: " + last, err
+		}
+	}
+	s, err := dialStarter(ep)
+	if err != nil {
+		return err.Error(), err
+	}
+	defer s.close()
+	input := workflowInputOf(endpoint{activities: 1}, nil)
+	return poll(ctx, func(ctx context.Context) error {
+		id := host.instanceID("probe")
+		actx, acancel := context.WithTimeout(ctx, 10*time.Second)
+		defer acancel()
+		if err := s.start(actx, host.name, id, input); err != nil {
+			return fmt.Errorf("starting: %w", err)
+		}
+		if err := host.waiter.waitDone(actx, id); err != nil {
+			return fmt.Errorf("started, not completed: %w", err)
+		}
+		return nil
+	})
+}
