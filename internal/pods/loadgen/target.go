@@ -35,17 +35,17 @@ const daprAPITokenHeader = "dapr-api-token"
 type endpointKind int
 
 const (
-	viaHTTP            endpointKind = iota // fortio's HTTP runner, the URL as given
-	viaDaprGRPC                            // daprd's gRPC API: Dapr.InvokeService
-	viaAppGRPC                             // the app's gRPC callback service: AppCallback.OnInvoke
-	viaDaprStateHTTP                       // daprd's HTTP state API (a State run)
-	viaDaprStateGRPC                       // daprd's gRPC state API
-	viaRedis                               // the store itself, with its Go client (a State run's baseline)
-	viaDaprPublishHTTP                     // daprd's HTTP publish API (a PubSub run)
-	viaDaprPublishGRPC                     // daprd's gRPC publish API
-	viaRedisStream                         // the broker itself: a Redis stream (a PubSub run's baseline)
-	viaDaprWorkflowHTTP                    // daprd's HTTP workflow API starts an instance (a Workflow run)
-	viaDaprWorkflowGRPC                    // daprd's gRPC workflow API, through the SDK's client
+	viaHTTP             endpointKind = iota // fortio's HTTP runner, the URL as given
+	viaDaprGRPC                             // daprd's gRPC API: Dapr.InvokeService
+	viaAppGRPC                              // the app's gRPC callback service: AppCallback.OnInvoke
+	viaDaprStateHTTP                        // daprd's HTTP state API (a State run)
+	viaDaprStateGRPC                        // daprd's gRPC state API
+	viaRedis                                // the store itself, with its Go client (a State run's baseline)
+	viaDaprPublishHTTP                      // daprd's HTTP publish API (a PubSub run)
+	viaDaprPublishGRPC                      // daprd's gRPC publish API
+	viaRedisStream                          // the broker itself: a Redis stream (a PubSub run's baseline)
+	viaDaprWorkflowHTTP                     // daprd's HTTP workflow API starts an instance (a Workflow run)
+	viaDaprWorkflowGRPC                     // daprd's gRPC workflow API, through the SDK's client
 )
 
 // endpoint is a parsed target URL.
