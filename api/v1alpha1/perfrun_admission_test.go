@@ -72,6 +72,8 @@ var state = set("scenario", "State")
 
 var pubsub = set("scenario", "PubSub")
 
+var workflows = set("scenario", "Workflow")
+
 // variants returns an edit that sets spec.variants to variants of these names.
 func variants(names ...string) func(map[string]any) {
 	var vs []any
@@ -177,7 +179,7 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("state settings on invocation", []string{"spec", "state may only be set when scenario is State"}, set("state.keys", int64(10))),
 		Entry("invocation settings on state", []string{"spec", "serviceInvocation may only be set when scenario is ServiceInvocation"},
 			state, set("serviceInvocation.baselineTarget", "Twin")),
-		Entry("state with a gRPC app", []string{"spec", "State and PubSub have no app"}, state, set("protocol.app", "GRPC")),
+		Entry("state with a gRPC app", []string{"spec", "PubSub and Workflow have no app"}, state, set("protocol.app", "GRPC")),
 		Entry("state without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, state, set("dapr.enabled", false)),
 		Entry("profiling a State run", []string{"spec", "a State run has no target"}, state, set("profiling", map[string]any{})),
 		Entry("state with no keys", []string{"spec.state.keys", "greater than or equal to 1"}, state, set("state.keys", int64(0))),
@@ -205,7 +207,7 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("pubsub messages above 64 KiB", []string{"spec", "a PubSub run's payload must be at most 64 KiB"}, pubsub, set("load.payloadBytes", int64(65537))),
 		Entry("pubsub over two load testers", []string{"spec", "loadTester.replicas must be 1 for PubSub"}, pubsub, set("loadTester.replicas", int64(2))),
 		Entry("profiling a PubSub run", []string{"spec", "a PubSub run has no target"}, pubsub, set("profiling", map[string]any{})),
-		Entry("pubsub with a gRPC app", []string{"spec", "State and PubSub have no app"}, pubsub, set("protocol.app", "GRPC")),
+		Entry("pubsub with a gRPC app", []string{"spec", "PubSub and Workflow have no app"}, pubsub, set("protocol.app", "GRPC")),
 		Entry("bulk publish of none", []string{"spec.pubsub.bulkPublish", "greater than or equal to 1"}, pubsub, set("pubsub.bulkPublish", int64(0))),
 		Entry("bulk publish above 3 MiB", []string{"spec", "pubsub.bulkPublish × the payload must be at most 3 MiB"},
 			pubsub, set("pubsub.bulkPublish", int64(100)), set("load.payloadBytes", int64(65536))),
@@ -213,6 +215,20 @@ var _ = Describe("PerfRun admission", func() {
 			pubsub, set("pubsub.bulkSubscribe.maxMessagesCount", int64(1001))),
 		Entry("bulk subscribe waiting over a minute", []string{"spec.pubsub.bulkSubscribe.maxAwaitDurationMs", "less than or equal to 60000"},
 			pubsub, set("pubsub.bulkSubscribe.maxAwaitDurationMs", int64(60001))),
+		Entry("workflow settings on pubsub", []string{"spec", "workflow may only be set when scenario is Workflow"}, pubsub, set("workflow.activities", int64(3))),
+		Entry("a workflow baseline", []string{"spec", "baseline cannot be true for Workflow"}, workflows, set("baseline", true)),
+		Entry("workflows without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, workflows, set("dapr.enabled", false)),
+		Entry("a target on a Workflow run", []string{"spec", "a Workflow run has none"}, workflows, set("target.image", "daprbench:dev")),
+		Entry("workflows over two load testers", []string{"spec", "loadTester.replicas must be 1 for Workflow"}, workflows, set("loadTester.replicas", int64(2))),
+		Entry("profiling a Workflow run", []string{"spec", "a Workflow run has no target"}, workflows, set("profiling", map[string]any{})),
+		Entry("placing a Workflow run", []string{"spec", "a Workflow run has none: leave placement Any"}, workflows, set("placement", "SameNode")),
+		Entry("a workflow input above 64 KiB", []string{"spec", "a Workflow run's payload must be at most 64 KiB"}, workflows, set("load.payloadBytes", int64(65537))),
+		Entry("workflows with a gRPC app", []string{"spec", "PubSub and Workflow have no app"}, workflows, set("protocol.app", "GRPC")),
+		Entry("no activities", []string{"spec.workflow.activities", "greater than or equal to 1"}, workflows, set("workflow.activities", int64(0))),
+		Entry("an unknown pattern", []string{"spec.workflow.pattern", "Unsupported value"}, workflows, set("workflow.pattern", "Saga")),
+		Entry("an activity delay above 10s", []string{"spec.workflow.activityDelay", "activityDelay must be from 0s to 10s"}, workflows, set("workflow.activityDelay", "11s")),
+		Entry("a completion gate on pubsub", []string{"spec", "gate workflow instances: they need scenario Workflow"}, pubsub, set("thresholds.maxCompletionP99", "1s")),
+		Entry("added latency on workflows", []string{"spec", "need added latency"}, workflows, set("thresholds.maxAddedP90", "2ms")),
 		Entry("pubsub without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, pubsub, set("dapr.enabled", false)),
 		Entry("pubsub subscription unknown", []string{"spec.pubsub.subscription", "Unsupported value"}, pubsub, set("pubsub.subscription", "Streaming")),
 		Entry("pubsub topic not a name", []string{"spec.pubsub.topic", "should match"}, pubsub, set("pubsub.topic", "orders/eu")),
@@ -629,6 +645,27 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(run.Spec.PubSubSettings()).To(Equal(perfv1alpha1.PubSubSpec{Subscription: perfv1alpha1.SubscriptionProgrammatic}))
 		run.Spec.PubSub = &perfv1alpha1.PubSubSpec{Component: "orders"}
 		Expect(run.Spec.BaselineEnabled()).To(BeFalse(), "a named Component's broker is measured through Dapr alone unless asked")
+	})
+
+	It("accepts a minimal Workflow run, gRPC or HTTP, and resolves its defaults", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "minimal-workflow", Namespace: "default"},
+			Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow, Load: perfv1alpha1.LoadSpec{QPS: 50},
+				Protocol: perfv1alpha1.ProtocolSpec{Caller: perfv1alpha1.ProtocolGRPC}, Workflow: &perfv1alpha1.WorkflowSpec{}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		Expect(run.Spec.BaselineEnabled()).To(BeFalse(), "a workflow cannot run without Dapr")
+		Expect(run.Spec.PathNames()).To(Equal([]string{"dapr"}))
+		Expect(*run.Spec.Workflow).To(Equal(perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowChain, Activities: 5}), "the API server fills in the defaults")
+		run.Spec.Workflow = nil
+		Expect(run.Spec.WorkflowSettings()).To(Equal(perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowChain, Activities: 5}))
+		fanOut := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "fan-out", Namespace: "default"},
+			Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow, Load: perfv1alpha1.LoadSpec{QPS: 50},
+				Workflow: &perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowFanOut, Activities: 100, ActivityDelay: &metav1.Duration{Duration: 10 * time.Second}},
+				Thresholds: &perfv1alpha1.Thresholds{MaxCompletionP99: &metav1.Duration{Duration: time.Second}, MaxFailedWorkflows: ptr.To[int64](0)}},
+		}
+		Expect(k8s.Create(ctx, fanOut, client.DryRunAll)).To(Succeed(), "the limits, over HTTP, with the workflow gates")
 	})
 
 	It("accepts bulk publish and bulk subscribe, and defaults a bulk subscription as Dapr does", func() {

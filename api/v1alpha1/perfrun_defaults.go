@@ -145,6 +145,17 @@ func (s *PerfRunSpec) StateSettings() StateSpec {
 	return st
 }
 
+// WorkflowSettings returns spec.workflow with defaults filled in.
+func (s *PerfRunSpec) WorkflowSettings() WorkflowSpec {
+	w := WorkflowSpec{Pattern: WorkflowChain, Activities: DefaultWorkflowActivities}
+	if s.Workflow != nil {
+		w.Pattern = cmp.Or(s.Workflow.Pattern, w.Pattern)
+		w.Activities = cmp.Or(s.Workflow.Activities, w.Activities)
+		w.ActivityDelay, w.StateStore = s.Workflow.ActivityDelay, s.Workflow.StateStore
+	}
+	return w
+}
+
 // PubSubSettings returns spec.pubsub with defaults filled in (the topic stays empty: the
 // operator names it after the run, see workload.PubSubTopic).
 func (s *PerfRunSpec) PubSubSettings() PubSubSpec {

@@ -16,12 +16,14 @@ limitations under the License.
 
 package v1alpha1
 
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 // A scenario's own settings sit in a sub-object of the spec named after it (serviceInvocation,
 // actors, ...), as a Pod's volume sources do: a run sets at most the one its scenario names.
 // docs/architecture.md says how to add a scenario.
 
 // Scenario names what a PerfRun measures.
-// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation;State;PubSub
+// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation;State;PubSub;Workflow
 type Scenario string
 
 const (
@@ -38,7 +40,61 @@ const (
 	// message's publish-to-delivery latency, against a real broker; the baseline publishes
 	// and consumes with the broker's own client from the same pod.
 	ScenarioPubSub Scenario = "PubSub"
+	// ScenarioWorkflow starts Dapr workflow instances at the requested rate, open loop,
+	// through the load tester's own daprd; the load tester hosts the workflows (Dapr's Go
+	// SDK), as the app of Dapr's own suite does: the start call's latency and each
+	// instance's start-to-completion latency. No Dapr-less baseline exists for a workflow.
+	ScenarioWorkflow Scenario = "Workflow"
 )
+
+// WorkflowSpec configures Workflow.
+type WorkflowSpec struct {
+	// pattern is the workflow every instance runs: Chain (the default) calls its activities
+	// one after another; FanOut calls them all at once and waits for every one.
+	// +kubebuilder:default=Chain
+	// +optional
+	Pattern WorkflowPattern `json:"pattern,omitempty"`
+
+	// activities is how many activities an instance calls. Each one receives the run's
+	// payload as its input (inside the instance's input).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +kubebuilder:default=5
+	// +optional
+	Activities int32 `json:"activities,omitempty"`
+
+	// activityDelay is how long each activity takes (on the load tester's fine clock); none by
+	// default, so the figure is Dapr's own. A stated delay is the instrument's known answer: a
+	// Chain's completion grows by activities × the delay, a FanOut's by one delay.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('0s') && duration(self) <= duration('10s')",message="activityDelay must be from 0s to 10s"
+	// +optional
+	ActivityDelay *metav1.Duration `json:"activityDelay,omitempty"`
+
+	// stateStore names an existing actor state store Component (metadata actorStateStore
+	// "true") in the run's namespace, where Dapr keeps the workflows' state; empty: an
+	// in-memory one the run creates. A named one must be on the operator's allowlist.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +optional
+	StateStore string `json:"stateStore,omitempty"`
+}
+
+// WorkflowPattern is the workflow a Workflow run's instances run.
+// +kubebuilder:validation:Enum=Chain;FanOut
+type WorkflowPattern string
+
+const (
+	// WorkflowChain calls the activities one after another.
+	WorkflowChain WorkflowPattern = "Chain"
+	// WorkflowFanOut calls them all at once, then joins them.
+	WorkflowFanOut WorkflowPattern = "FanOut"
+)
+
+// DefaultWorkflowActivities is an instance's activities when spec.workflow.activities is unset.
+const DefaultWorkflowActivities = 5
 
 // ServiceInvocationSpec configures ServiceInvocation.
 type ServiceInvocationSpec struct {

@@ -292,6 +292,11 @@ type Result struct {
 	// +optional
 	Delivery *DeliveryResult `json:"delivery,omitempty"`
 
+	// completion is a Workflow run's instances, each from its scheduled start to its
+	// completion (latency above is the start call's own).
+	// +optional
+	Completion *CompletionResult `json:"completion,omitempty"`
+
 	// latencySignificantDigits is the precision of every latency figure: each request's
 	// latency was recorded to this many significant digits (3: within 0.1%).
 	// +optional
@@ -925,6 +930,33 @@ type DeliveryResult struct {
 	// baselineMessages of the baseline path.
 	// +optional
 	BaselineMessages *MessageCounts `json:"baselineMessages,omitempty"`
+}
+
+// CompletionResult is a Workflow run's instances: each timed from the slot its start was
+// due in to daprd telling the load tester it completed (its WaitForInstanceCompletion
+// answer), on the load tester's one clock. An instance not ended by 10s after its phase is
+// in the latency at the least it waited. No baseline: a workflow cannot run without Dapr.
+type CompletionResult struct {
+	// latency of the instances, start slot to completion, over every repetition.
+	// +optional
+	Latency *LatencySummary `json:"latency,omitempty"`
+	// workflows accounts for the instances started in the measured phases.
+	// +optional
+	Workflows *WorkflowCounts `json:"workflows,omitempty"`
+}
+
+// WorkflowCounts accounts for a Workflow run's instances.
+type WorkflowCounts struct {
+	// started is the instances whose start call succeeded.
+	Started int64 `json:"started"`
+	// completed is the started instances that completed within 10s of their phase's end.
+	Completed int64 `json:"completed"`
+	// failed is the started instances that ended without completing (failed, terminated).
+	// +optional
+	Failed int64 `json:"failed,omitempty"`
+	// unfinished is the started instances that had not ended by then.
+	// +optional
+	Unfinished int64 `json:"unfinished,omitempty"`
 }
 
 // MessageCounts accounts for one path's messages.

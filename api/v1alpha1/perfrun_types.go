@@ -70,6 +70,14 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'PubSub' || !has(self.pubsub) || !has(self.pubsub.bulkPublish) || self.pubsub.bulkPublish * (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 3145728",message="pubsub.bulkPublish × the payload must be at most 3 MiB: one bulk publish carries every message, and daprd refuses a body over 4 MiB by default"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || self.scenario != 'PubSub'",message="profiling profiles the target's daprd, and a PubSub run has no target: the load tester's own daprd publishes and delivers"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'PubSub' || (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 65536",message="a PubSub run's payload must be at most 64 KiB: each of its two streams keeps its last 1000 to 50000 messages in the broker"
+// +kubebuilder:validation:XValidation:rule="!has(self.workflow) || self.scenario == 'Workflow'",message="workflow may only be set when scenario is Workflow"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Workflow' || !has(self.baseline) || !self.baseline",message="baseline cannot be true for Workflow: a workflow cannot run without Dapr; compare Dapr versions or settings with two runs and kubectl daprbench compare"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Workflow' || !has(self.target) || !(has(self.target.image) || has(self.target.nodeSelector) || has(self.target.tolerations) || has(self.target.affinity) || (has(self.target.resources) && (has(self.target.resources.requests) || has(self.target.resources.limits))))",message="target configures a target app, and a Workflow run has none: the load tester starts and hosts the workflows itself"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Workflow' || !has(self.loadTester) || !has(self.loadTester.replicas) || self.loadTester.replicas == 1",message="loadTester.replicas must be 1 for Workflow: the load tester times the instances its own pod started, on one clock, and daprd binds a workflow to the app that started it"
+// +kubebuilder:validation:XValidation:rule="!has(self.profiling) || self.scenario != 'Workflow'",message="profiling profiles the target's daprd, and a Workflow run has no target: the load tester's own daprd runs the workflows"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Workflow' || (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 65536",message="a Workflow run's payload must be at most 64 KiB: an instance's history keeps it for every activity"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Workflow' || !has(self.placement) || self.placement == 'Any'",message="placement places the load tester relative to a target, and a Workflow run has none: leave placement Any"
+// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxCompletionP99) || has(self.thresholds.maxFailedWorkflows)) || self.scenario == 'Workflow'",message="thresholds.maxCompletionP99/maxFailedWorkflows gate workflow instances: they need scenario Workflow"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'State' || !has(self.target) || !(has(self.target.image) || has(self.target.nodeSelector) || has(self.target.tolerations) || has(self.target.affinity) || (has(self.target.resources) && (has(self.target.resources.requests) || has(self.target.resources.limits))))",message="target configures a target app, and a State run has none: its load ends at the store"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'State' || !has(self.state) || !has(self.state.component) || !has(self.placement) || self.placement == 'Any'",message="placement places the load tester beside or away from the store a State run deploys; a named Component's store is not the run's to place: leave placement Any"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'State' || (has(self.state) && has(self.state.keys) ? self.state.keys : 1000) * (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 134217728",message="state.keys × the payload must be at most 128 MiB: every key is written before the load, into a store that may be a team's own"
@@ -82,7 +90,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + ((has(self.baseline) ? self.baseline : ((self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)) || (self.scenario == 'State' && !(has(self.state) && has(self.state.component))) || (self.scenario == 'PubSub' && !(has(self.pubsub) && has(self.pubsub.component))))) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"
 // +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + ((has(self.baseline) ? self.baseline : ((self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)) || (self.scenario == 'State' && !(has(self.state) && has(self.state.component))) || (self.scenario == 'PubSub' && !(has(self.pubsub) && has(self.pubsub.component))))) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0)) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar: they cannot be set with dapr.enabled=false"
-// +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((self.scenario == 'State' || self.scenario == 'PubSub' || !has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP (protocol.caller and protocol.app HTTP), and State and PubSub have no app (protocol.app HTTP, its default)"
+// +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((self.scenario == 'State' || self.scenario == 'PubSub' || self.scenario == 'Workflow' || !has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP (protocol.caller and protocol.app HTTP), and State, PubSub and Workflow have no app (protocol.app HTTP, its default)"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled))",message="variants compare sidecars: they need scenario ServiceInvocation with dapr.enabled"
 // +kubebuilder:validation:XValidation:rule="!has(self.loadTester) || !has(self.loadTester.replicas) || (self.loadTester.replicas <= self.load.qps && self.loadTester.replicas <= (has(self.load.connections) ? self.load.connections : 16))",message="loadTester.replicas must not exceed load.connections nor load.qps: every load-tester pod needs a connection and a share of the rate"
 // +kubebuilder:validation:XValidation:rule="!(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled) && (!has(self.baseline) || self.baseline) && !has(self.variants))",message="serviceInvocation.paths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants"
@@ -159,6 +167,10 @@ type PerfRunSpec struct {
 	// pubsub configures PubSub; only allowed with that scenario.
 	// +optional
 	PubSub *PubSubSpec `json:"pubsub,omitempty"`
+
+	// workflow configures Workflow; only allowed with that scenario.
+	// +optional
+	Workflow *WorkflowSpec `json:"workflow,omitempty"`
 
 	// target customises the target app's pods (and its baseline twin's).
 	// +optional
@@ -266,6 +278,20 @@ type Thresholds struct {
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	MaxLostMessages *int64 `json:"maxLostMessages,omitempty"`
+	// maxCompletionP99 is the highest p99 of a Workflow run's completion, from each
+	// instance's scheduled start to its completion (status.result.completion.latency).
+	// Only with scenario Workflow.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxCompletionP99 must be above 0s and at most 1h"
+	// +optional
+	MaxCompletionP99 *metav1.Duration `json:"maxCompletionP99,omitempty"`
+	// maxFailedWorkflows is the most started instances a Workflow run may leave failed or
+	// unfinished (status.result.completion.workflows). Only with scenario Workflow.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	MaxFailedWorkflows *int64 `json:"maxFailedWorkflows,omitempty"`
 	// minQPSPercent is the lowest actual rate, in percent of the requested rate (Dapr's gate: 99).
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100

@@ -46,6 +46,8 @@ func preflightOf(run *perfv1alpha1.PerfRun) scenarioPreflight {
 		return statePreflight{}
 	case perfv1alpha1.ScenarioPubSub:
 		return pubsubPreflight{}
+	case perfv1alpha1.ScenarioWorkflow:
+		return workflowPreflight{}
 	default:
 		return noPreflight{}
 	}

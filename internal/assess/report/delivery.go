@@ -54,3 +54,19 @@ func messageCounts(m result.Messages) *perfv1alpha1.MessageCounts {
 	return &perfv1alpha1.MessageCounts{Published: m.Published, Delivered: m.Delivered, Lost: m.Lost,
 		Duplicated: m.Duplicated, Unacknowledged: m.Unacknowledged}
 }
+
+// completionOf maps a Workflow run's instances (the load tester's book counts them as
+// messages: started as published, ended as delivered, unfinished as lost); nil for other
+// scenarios. There is no baseline, so nothing is added or claimed.
+func completionOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.CompletionResult {
+	if run.Spec.Scenario != perfv1alpha1.ScenarioWorkflow || sum.Delivery == nil {
+		return nil
+	}
+	p, ok := sum.Delivery.PathOf(result.Dapr)
+	if !ok {
+		return nil
+	}
+	n := p.Messages
+	return &perfv1alpha1.CompletionResult{Latency: deliveryLatency(p), Workflows: &perfv1alpha1.WorkflowCounts{
+		Started: n.Published, Completed: n.Delivered - n.Failed, Failed: n.Failed, Unfinished: n.Lost}}
+}

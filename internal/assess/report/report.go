@@ -180,7 +180,9 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 			res.Added, res.AddedInterval = addedOf(a)
 		}
 	}
-	res.Delivery = deliveryOf(sum, len(res.Saturated) == 0 && !erroring && res.AddedNotClaimed == "")
+	if res.Completion = completionOf(run, sum); res.Completion == nil {
+		res.Delivery = deliveryOf(sum, len(res.Saturated) == 0 && !erroring && res.AddedNotClaimed == "")
+	}
 	if reps > 1 {
 		res.Spread = &spread
 	}

@@ -135,6 +135,7 @@ func runChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []Check {
 	latency("p90", t.MaxP90, p90, res.Latency, measured, false)
 	latency("p99", t.MaxP99, p99, res.Latency, measured, false)
 	checks = append(checks, deliveryChecks(t, res.Delivery)...)
+	checks = append(checks, completionChecks(t, res.Completion)...)
 
 	if t.MinQPSPercent != nil {
 		c := Check{Name: "actual qps", Limit: fmt.Sprintf(">= %d%% of %d", *t.MinQPSPercent, res.RequestedQPS), Outcome: Inconclusive, Measured: "not measured"}
@@ -326,6 +327,30 @@ func deliveryChecks(t *perfv1alpha1.Thresholds, d *perfv1alpha1.DeliveryResult) 
 			c.Outcome = judge(d.Messages.Lost <= *t.MaxLostMessages)
 		}
 		checks = append(checks, c)
+	}
+	return checks
+}
+
+// completionChecks are a Workflow run's gates on its instances: their completion p99 (every
+// repetition's instances merged: the figure against the limit) and the instances failed or
+// unfinished. A run without completion figures leaves them Inconclusive, "not measured".
+func completionChecks(t *perfv1alpha1.Thresholds, c *perfv1alpha1.CompletionResult) []Check {
+	var checks []Check
+	if t.MaxCompletionP99 != nil {
+		var s *perfv1alpha1.LatencySummary
+		if c != nil {
+			s = c.Latency
+		}
+		checks = append(checks, latencyCheck("completion p99", t.MaxCompletionP99.Duration, s, nil, perfv1alpha1.FigureP99))
+	}
+	if t.MaxFailedWorkflows != nil {
+		ch := Check{Name: "failed workflows", Limit: fmt.Sprintf("<= %d", *t.MaxFailedWorkflows), Outcome: Inconclusive, Measured: "not measured"}
+		if c != nil && c.Workflows != nil {
+			bad := c.Workflows.Failed + c.Workflows.Unfinished
+			ch.Measured = fmt.Sprintf("%d of %d (%d failed, %d unfinished)", bad, c.Workflows.Started, c.Workflows.Failed, c.Workflows.Unfinished)
+			ch.Outcome = judge(bad <= *t.MaxFailedWorkflows)
+		}
+		checks = append(checks, ch)
 	}
 	return checks
 }

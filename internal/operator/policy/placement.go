@@ -106,6 +106,8 @@ func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
 	case perfv1alpha1.ScenarioPubSub:
 		// A broker takes the run's whole publish rate: the same list guards it.
 		store, field, instead = run.Spec.PubSubSettings().Component, "spec.pubsub.component", "the Redis the run deploys"
+	case perfv1alpha1.ScenarioWorkflow:
+		store, field, instead = run.Spec.WorkflowSettings().StateStore, "spec.workflow.stateStore", "the in-memory store the run creates"
 	}
 	if store == "" || slices.Contains(p.AllowedStateStores, store) {
 		return ""

@@ -59,6 +59,8 @@ func sideOf(run *perfv1alpha1.PerfRun) scenarioSide {
 		return stateSide{}
 	case perfv1alpha1.ScenarioPubSub:
 		return pubsubSide{}
+	case perfv1alpha1.ScenarioWorkflow:
+		return workflowSide{}
 	default:
 		return invocationSide{}
 	}
