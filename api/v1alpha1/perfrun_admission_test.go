@@ -662,7 +662,7 @@ var _ = Describe("PerfRun admission", func() {
 		fanOut := &perfv1alpha1.PerfRun{
 			ObjectMeta: metav1.ObjectMeta{Name: "fan-out", Namespace: "default"},
 			Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow, Load: perfv1alpha1.LoadSpec{QPS: 50},
-				Workflow: &perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowFanOut, Activities: 100, ActivityDelay: &metav1.Duration{Duration: 10 * time.Second}},
+				Workflow:   &perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowFanOut, Activities: 100, ActivityDelay: &metav1.Duration{Duration: 10 * time.Second}},
 				Thresholds: &perfv1alpha1.Thresholds{MaxCompletionP99: &metav1.Duration{Duration: time.Second}, MaxFailedWorkflows: ptr.To[int64](0)}},
 		}
 		Expect(k8s.Create(ctx, fanOut, client.DryRunAll)).To(Succeed(), "the limits, over HTTP, with the workflow gates")

@@ -67,4 +67,3 @@ func TestAWorkflowRunHostsItsWorkflowsInTheLoadTester(t *testing.T) {
 		t.Error("a named state store: the run's own in-memory one is neither created nor kept")
 	}
 }
-
