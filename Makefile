@@ -253,6 +253,10 @@ bench-state: ## The State scenario at Dapr's suite setting: get over HTTP and gR
 bench-pubsub: ## The PubSub scenario at Dapr's suite setting: publish over gRPC and HTTP, delivered back, against a Redis each run deploys (operator installed; ~9 min).
 	hack/bench/pubsub.sh
 
+.PHONY: bench-workflow
+bench-workflow: ## The Workflow scenario: a chain, a fan-out and the chain's known answer (activities held 2 ms), with the scheduler's and placement's CPU per 1000 workflows (operator installed; ~8 min).
+	hack/bench/workflow.sh
+
 bench-known-answer: ## The instrument's calibration: 0, 500us and 2ms injected behind Dapr; the added p50 must rise by them (after make demo; ~21 min, DURATION=20s ~8).
 	hack/bench/known-answer.sh
 

@@ -1,0 +1,62 @@
+//go:build e2e
+
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// Dapr Workflows on real Dapr (its placement, scheduler and workflow engine as its chart
+// installs them): the load tester hosts a chain through Dapr's Go SDK and starts instances
+// open loop through its own daprd. A functional check at a low rate, short: the
+// workflow-chain sample measures.
+var _ = Describe("The Workflow scenario", func() {
+	It("starts chained workflows at the rate asked, completes every one and times each from its slot", func() {
+		ns := newNamespace()
+		const qps, seconds = 20, 10
+		run := daprRun(ns, "chain", perfv1alpha1.ScenarioWorkflow, qps, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: seconds * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
+			s.Load.Connections = 2
+			s.Protocol.Caller = perfv1alpha1.ProtocolGRPC
+			s.Workflow = &perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowChain, Activities: 3}
+		})
+		expectSucceeded(run, 4*time.Minute)
+		res := get(run).Status.Result
+		c := res.Completion
+		Expect(c).NotTo(BeNil(), "a Workflow run reports its instances' completion")
+		GinkgoWriter.Printf("start: %s\ncompletion: %s\ninstances %+v\n", summary(res.Latency), summary(c.Latency), *c.Workflows)
+		expectActualQPS(res, qps)
+		Expect(res.Errors).To(BeZero(), "every start succeeded: %v", res.ReturnCodes)
+		Expect(res.Baseline).To(BeNil(), "a workflow has no Dapr-less baseline")
+		n := c.Workflows
+		Expect(n.Started).To(BeNumerically(">=", qps*seconds*99/100))
+		Expect(n.Completed).To(Equal(n.Started), "every instance completed: %+v", *n)
+		// A chain of three activities is at least four turns of the orchestrator after the
+		// start call returned: its completion comes after the start's answer.
+		Expect(c.Latency.P50.Duration).To(BeNumerically(">", res.Latency.P50.Duration))
+		expectDaprdCost(res, "clientSidecar", 1, 0)
+		expectNoTargetCPU(res)
+	})
+})
