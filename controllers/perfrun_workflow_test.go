@@ -105,4 +105,28 @@ var _ = Describe("PerfRun Workflow scenario", Ordered, func() {
 		Expect(res.Completion.Latency.P50.Duration).To(Equal(40000 * time.Microsecond))
 		Expect(*res.Completion.Workflows).To(Equal(perfv1alpha1.WorkflowCounts{Started: 500, Completed: 497, Failed: 1, Unfinished: 2}))
 	})
+
+	It("registers reminders on an actor type the load tester hosts, and reports each trigger's lateness and the counts", func() {
+		setInjectorImage("ghcr.io/dapr/dapr:1.16.0")
+		DeferCleanup(setInjectorImage, injectorImage)
+		runScheduler()
+		run := createRun(ns, "remind", perfv1alpha1.ScenarioScheduler, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Scheduler = &perfv1alpha1.SchedulerSpec{API: perfv1alpha1.SchedulerActorReminders, Actors: 10}
+		})
+		store := daprObj("Component", ns, "remind-statestore")
+		Eventually(exists(store)).Should(BeTrue(), "reminders need an actor store")
+		job := currentJobOf(run)
+		Expect(job.Spec.Template.Annotations).To(HaveKeyWithValue("dapr.io/app-port", "3001"), "its daprd triggers on the load tester's app server")
+		Expect(envValue(job, "DAPRBENCH_DAPR_URL")).To(Equal("dapr-reminders+http://localhost:3500/" + latest(run).ActorType() + "?actors=10&due=1s"))
+		sum := result.Summary{RequestedQPS: 50, Runs: []result.Run{summaryRun(result.Dapr, 0, 900)}}
+		sum.Delivery = &result.Delivery{Paths: []result.DeliveryPath{
+			deliveryPath(result.Dapr, 3000, result.Messages{Published: 500, Delivered: 499, Lost: 1, Duplicated: 2}),
+		}}
+		finishLoad(run, sum, true)
+		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
+		res := latest(run).Status.Result
+		Expect(res.Delivery).To(BeNil(), "a trigger's figures are its lateness, not a delivery's")
+		Expect(res.Triggers.Lateness.P50.Duration).To(Equal(3000 * time.Microsecond))
+		Expect(*res.Triggers.Counts).To(Equal(perfv1alpha1.TriggerCounts{Registered: 500, Triggered: 499, Missed: 1, Doubled: 2}))
+	})
 })

@@ -74,6 +74,8 @@ var pubsub = set("scenario", "PubSub")
 
 var workflows = set("scenario", "Workflow")
 
+var scheduler = set("scenario", "Scheduler")
+
 // variants returns an edit that sets spec.variants to variants of these names.
 func variants(names ...string) func(map[string]any) {
 	var vs []any
@@ -179,7 +181,7 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("state settings on invocation", []string{"spec", "state may only be set when scenario is State"}, set("state.keys", int64(10))),
 		Entry("invocation settings on state", []string{"spec", "serviceInvocation may only be set when scenario is ServiceInvocation"},
 			state, set("serviceInvocation.baselineTarget", "Twin")),
-		Entry("state with a gRPC app", []string{"spec", "PubSub and Workflow have no app"}, state, set("protocol.app", "GRPC")),
+		Entry("state with a gRPC app", []string{"spec", "Workflow and Scheduler have no app"}, state, set("protocol.app", "GRPC")),
 		Entry("state without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, state, set("dapr.enabled", false)),
 		Entry("profiling a State run", []string{"spec", "a State run has no target"}, state, set("profiling", map[string]any{})),
 		Entry("state with no keys", []string{"spec.state.keys", "greater than or equal to 1"}, state, set("state.keys", int64(0))),
@@ -207,7 +209,7 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("pubsub messages above 64 KiB", []string{"spec", "a PubSub run's payload must be at most 64 KiB"}, pubsub, set("load.payloadBytes", int64(65537))),
 		Entry("pubsub over two load testers", []string{"spec", "loadTester.replicas must be 1 for PubSub"}, pubsub, set("loadTester.replicas", int64(2))),
 		Entry("profiling a PubSub run", []string{"spec", "a PubSub run has no target"}, pubsub, set("profiling", map[string]any{})),
-		Entry("pubsub with a gRPC app", []string{"spec", "PubSub and Workflow have no app"}, pubsub, set("protocol.app", "GRPC")),
+		Entry("pubsub with a gRPC app", []string{"spec", "Workflow and Scheduler have no app"}, pubsub, set("protocol.app", "GRPC")),
 		Entry("bulk publish of none", []string{"spec.pubsub.bulkPublish", "greater than or equal to 1"}, pubsub, set("pubsub.bulkPublish", int64(0))),
 		Entry("bulk publish above 3 MiB", []string{"spec", "pubsub.bulkPublish × the payload must be at most 3 MiB"},
 			pubsub, set("pubsub.bulkPublish", int64(100)), set("load.payloadBytes", int64(65536))),
@@ -223,12 +225,21 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("profiling a Workflow run", []string{"spec", "a Workflow run has no target"}, workflows, set("profiling", map[string]any{})),
 		Entry("placing a Workflow run", []string{"spec", "a Workflow run has none: leave placement Any"}, workflows, set("placement", "SameNode")),
 		Entry("a workflow input above 64 KiB", []string{"spec", "a Workflow run's payload must be at most 64 KiB"}, workflows, set("load.payloadBytes", int64(65537))),
-		Entry("workflows with a gRPC app", []string{"spec", "PubSub and Workflow have no app"}, workflows, set("protocol.app", "GRPC")),
+		Entry("workflows with a gRPC app", []string{"spec", "Workflow and Scheduler have no app"}, workflows, set("protocol.app", "GRPC")),
 		Entry("no activities", []string{"spec.workflow.activities", "greater than or equal to 1"}, workflows, set("workflow.activities", int64(0))),
 		Entry("an unknown pattern", []string{"spec.workflow.pattern", "Unsupported value"}, workflows, set("workflow.pattern", "Saga")),
 		Entry("an activity delay above 10s", []string{"spec.workflow.activityDelay", "activityDelay must be from 0s to 10s"}, workflows, set("workflow.activityDelay", "11s")),
 		Entry("a completion gate on pubsub", []string{"spec", "gate workflow instances: they need scenario Workflow"}, pubsub, set("thresholds.maxCompletionP99", "1s")),
 		Entry("added latency on workflows", []string{"spec", "need added latency"}, workflows, set("thresholds.maxAddedP90", "2ms")),
+		Entry("scheduler settings on workflows", []string{"spec", "scheduler may only be set when scenario is Scheduler"}, workflows, set("scheduler.api", "Jobs")),
+		Entry("a scheduler baseline", []string{"spec", "baseline cannot be true for Scheduler"}, scheduler, set("baseline", true)),
+		Entry("a target on a Scheduler run", []string{"spec", "a Scheduler run has none"}, scheduler, set("target.image", "daprbench:dev")),
+		Entry("scheduler over two load testers", []string{"spec", "loadTester.replicas must be 1 for Scheduler"}, scheduler, set("loadTester.replicas", int64(2))),
+		Entry("scheduler over gRPC", []string{"spec", "a Scheduler run registers over daprd's HTTP API"}, scheduler, set("protocol.caller", "GRPC")),
+		Entry("a due time below 100ms", []string{"spec.scheduler.dueTime", "dueTime must be from 100ms to 1m"}, scheduler, set("scheduler.dueTime", "50ms")),
+		Entry("actors for jobs", []string{"spec.scheduler", "actors is how many actor ids the reminders spread over"}, scheduler, set("scheduler.actors", int64(10))),
+		Entry("an unknown scheduler API", []string{"spec.scheduler.api", "Unsupported value"}, scheduler, set("scheduler.api", "Timers")),
+		Entry("a trigger gate on workflows", []string{"spec", "gate jobs' and reminders' triggers: they need scenario Scheduler"}, workflows, set("thresholds.maxMissedTriggers", int64(0))),
 		Entry("pubsub without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, pubsub, set("dapr.enabled", false)),
 		Entry("pubsub subscription unknown", []string{"spec.pubsub.subscription", "Unsupported value"}, pubsub, set("pubsub.subscription", "Streaming")),
 		Entry("pubsub topic not a name", []string{"spec.pubsub.topic", "should match"}, pubsub, set("pubsub.topic", "orders/eu")),
@@ -666,6 +677,24 @@ var _ = Describe("PerfRun admission", func() {
 				Thresholds: &perfv1alpha1.Thresholds{MaxCompletionP99: &metav1.Duration{Duration: time.Second}, MaxFailedWorkflows: ptr.To[int64](0)}},
 		}
 		Expect(k8s.Create(ctx, fanOut, client.DryRunAll)).To(Succeed(), "the limits, over HTTP, with the workflow gates")
+	})
+
+	It("accepts Scheduler runs of jobs and of reminders, and resolves their defaults", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "minimal-jobs", Namespace: "default"},
+			Spec:       perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioScheduler, Load: perfv1alpha1.LoadSpec{QPS: 50}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		Expect(run.Spec.BaselineEnabled()).To(BeFalse())
+		Expect(run.Spec.SchedulerSettings()).To(Equal(perfv1alpha1.SchedulerSpec{API: perfv1alpha1.SchedulerJobs, DueTime: &metav1.Duration{Duration: time.Second}}))
+		reminders := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "reminders", Namespace: "default"},
+			Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioScheduler, Load: perfv1alpha1.LoadSpec{QPS: 50},
+				Scheduler:  &perfv1alpha1.SchedulerSpec{API: perfv1alpha1.SchedulerActorReminders, DueTime: &metav1.Duration{Duration: time.Minute}},
+				Thresholds: &perfv1alpha1.Thresholds{MaxTriggerLatenessP99: &metav1.Duration{Duration: time.Second}, MaxMissedTriggers: ptr.To[int64](0)}},
+		}
+		Expect(k8s.Create(ctx, reminders, client.DryRunAll)).To(Succeed(), "the longest due time, with the trigger gates")
+		Expect(reminders.Spec.SchedulerSettings().Actors).To(Equal(int32(100)), "reminders spread over 100 actors unless told")
 	})
 
 	It("accepts bulk publish and bulk subscribe, and defaults a bulk subscription as Dapr does", func() {

@@ -20,6 +20,8 @@ import (
 	"cmp"
 	"fmt"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Defaults that depend on other fields cannot be set by the API server's structural
@@ -154,6 +156,23 @@ func (s *PerfRunSpec) WorkflowSettings() WorkflowSpec {
 		w.ActivityDelay, w.StateStore = s.Workflow.ActivityDelay, s.Workflow.StateStore
 	}
 	return w
+}
+
+// SchedulerSettings returns spec.scheduler with defaults filled in (actors only for
+// ActorReminders).
+func (s *PerfRunSpec) SchedulerSettings() SchedulerSpec {
+	c := SchedulerSpec{API: SchedulerJobs, DueTime: &metav1.Duration{Duration: DefaultSchedulerDueTime}}
+	if s.Scheduler != nil {
+		c.API = cmp.Or(s.Scheduler.API, c.API)
+		if s.Scheduler.DueTime != nil {
+			c.DueTime = s.Scheduler.DueTime
+		}
+		c.Actors = s.Scheduler.Actors
+	}
+	if c.API == SchedulerActorReminders {
+		c.Actors = cmp.Or(c.Actors, DefaultReminderActors)
+	}
+	return c
 }
 
 // PubSubSettings returns spec.pubsub with defaults filled in (the topic stays empty: the

@@ -16,14 +16,18 @@ limitations under the License.
 
 package v1alpha1
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
 
 // A scenario's own settings sit in a sub-object of the spec named after it (serviceInvocation,
 // actors, ...), as a Pod's volume sources do: a run sets at most the one its scenario names.
 // docs/architecture.md says how to add a scenario.
 
 // Scenario names what a PerfRun measures.
-// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation;State;PubSub;Workflow
+// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation;State;PubSub;Workflow;Scheduler
 type Scenario string
 
 const (
@@ -45,6 +49,55 @@ const (
 	// SDK), as the app of Dapr's own suite does: the start call's latency and each
 	// instance's start-to-completion latency. No Dapr-less baseline exists for a workflow.
 	ScenarioWorkflow Scenario = "Workflow"
+	// ScenarioScheduler registers one-shot jobs (Dapr's Jobs API) or actor reminders through
+	// the load tester's own daprd; Dapr's scheduler triggers each back to the load tester
+	// after its due time: the registration call's latency and each trigger's lateness. No
+	// Dapr-less baseline.
+	ScenarioScheduler Scenario = "Scheduler"
+)
+
+// SchedulerSpec configures Scheduler.
+// +kubebuilder:validation:XValidation:rule="!has(self.actors) || (has(self.api) && self.api == 'ActorReminders')",message="actors is how many actor ids the reminders spread over: set api to ActorReminders, or leave actors out"
+type SchedulerSpec struct {
+	// api is what every request registers: Jobs (the default: a one-shot job through Dapr's
+	// Jobs API, alpha, POST /v1.0-alpha1/jobs/<name>) or ActorReminders (a one-shot reminder
+	// on one of actors actor ids of a type the load tester hosts). Both are kept and
+	// triggered by Dapr's scheduler (reminders since Dapr 1.15).
+	// +kubebuilder:default=Jobs
+	// +optional
+	API SchedulerAPI `json:"api,omitempty"`
+
+	// dueTime is how long after its registration each job or reminder is due: 1s by default.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('100ms') && duration(self) <= duration('1m')",message="dueTime must be from 100ms to 1m"
+	// +optional
+	DueTime *metav1.Duration `json:"dueTime,omitempty"`
+
+	// actors is how many actor ids an ActorReminders run's reminders spread over (each
+	// request's id is its number modulo actors): 100 by default. Only with ActorReminders.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100000
+	// +optional
+	Actors int32 `json:"actors,omitempty"`
+}
+
+// SchedulerAPI is what a Scheduler run registers.
+// +kubebuilder:validation:Enum=Jobs;ActorReminders
+type SchedulerAPI string
+
+const (
+	// SchedulerJobs schedules one-shot jobs.
+	SchedulerJobs SchedulerAPI = "Jobs"
+	// SchedulerActorReminders registers one-shot actor reminders.
+	SchedulerActorReminders SchedulerAPI = "ActorReminders"
+)
+
+// Defaults of spec.scheduler's fields.
+const (
+	DefaultSchedulerDueTime = time.Second
+	DefaultReminderActors   = 100
 )
 
 // WorkflowSpec configures Workflow.

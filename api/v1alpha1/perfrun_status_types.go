@@ -297,6 +297,11 @@ type Result struct {
 	// +optional
 	Completion *CompletionResult `json:"completion,omitempty"`
 
+	// triggers is a Scheduler run's jobs or reminders, each from its registration's slot
+	// plus its due time to its trigger (latency above is the registration call's own).
+	// +optional
+	Triggers *TriggerResult `json:"triggers,omitempty"`
+
 	// latencySignificantDigits is the precision of every latency figure: each request's
 	// latency was recorded to this many significant digits (3: within 0.1%).
 	// +optional
@@ -957,6 +962,36 @@ type WorkflowCounts struct {
 	// unfinished is the started instances that had not ended by then.
 	// +optional
 	Unfinished int64 `json:"unfinished,omitempty"`
+}
+
+// TriggerResult is a Scheduler run's triggers: each job's or reminder's lateness, its
+// trigger's receipt by the load tester minus its registration's slot plus its due time, on
+// the load tester's one clock (daprd counts the due time from its receipt of the
+// registration, so the lateness holds the registration call's time up to daprd). A
+// registration not triggered by 10s after its due time is in the lateness at the least it
+// waited. No baseline: jobs and reminders only exist behind a sidecar.
+type TriggerResult struct {
+	// lateness of the triggers over every repetition.
+	// +optional
+	Lateness *LatencySummary `json:"lateness,omitempty"`
+	// counts accounts for the registrations of the measured phases.
+	// +optional
+	Counts *TriggerCounts `json:"counts,omitempty"`
+}
+
+// TriggerCounts accounts for a Scheduler run's registrations.
+type TriggerCounts struct {
+	// registered is the jobs or reminders whose registration call succeeded.
+	Registered int64 `json:"registered"`
+	// triggered is the distinct ones the load tester received by 10s after their phase's end
+	// plus the due time.
+	Triggered int64 `json:"triggered"`
+	// missed is the registered ones not triggered by then.
+	// +optional
+	Missed int64 `json:"missed,omitempty"`
+	// doubled counts triggers beyond a registration's first.
+	// +optional
+	Doubled int64 `json:"doubled,omitempty"`
 }
 
 // MessageCounts accounts for one path's messages.

@@ -78,6 +78,15 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'Workflow' || (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 65536",message="a Workflow run's payload must be at most 64 KiB: an instance's history keeps it for every activity"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'Workflow' || !has(self.placement) || self.placement == 'Any'",message="placement places the load tester relative to a target, and a Workflow run has none: leave placement Any"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxCompletionP99) || has(self.thresholds.maxFailedWorkflows)) || self.scenario == 'Workflow'",message="thresholds.maxCompletionP99/maxFailedWorkflows gate workflow instances: they need scenario Workflow"
+// +kubebuilder:validation:XValidation:rule="!has(self.scheduler) || self.scenario == 'Scheduler'",message="scheduler may only be set when scenario is Scheduler"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || !has(self.baseline) || !self.baseline",message="baseline cannot be true for Scheduler: jobs and reminders only exist behind a sidecar"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || !has(self.target) || !(has(self.target.image) || has(self.target.nodeSelector) || has(self.target.tolerations) || has(self.target.affinity) || (has(self.target.resources) && (has(self.target.resources.requests) || has(self.target.resources.limits))))",message="target configures a target app, and a Scheduler run has none: the load tester registers the jobs or reminders and takes their triggers itself"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || !has(self.loadTester) || !has(self.loadTester.replicas) || self.loadTester.replicas == 1",message="loadTester.replicas must be 1 for Scheduler: the load tester times the triggers of what its own pod registered, on one clock"
+// +kubebuilder:validation:XValidation:rule="!has(self.profiling) || self.scenario != 'Scheduler'",message="profiling profiles the target's daprd, and a Scheduler run has no target"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 65536",message="a Scheduler run's payload must be at most 64 KiB: the scheduler keeps every job's data until it is triggered"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || !has(self.placement) || self.placement == 'Any'",message="placement places the load tester relative to a target, and a Scheduler run has none: leave placement Any"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || !has(self.protocol.caller) || self.protocol.caller == 'HTTP'",message="a Scheduler run registers over daprd's HTTP API (protocol.caller HTTP): its triggers come to the load tester's HTTP app server"
+// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxTriggerLatenessP99) || has(self.thresholds.maxMissedTriggers)) || self.scenario == 'Scheduler'",message="thresholds.maxTriggerLatenessP99/maxMissedTriggers gate jobs' and reminders' triggers: they need scenario Scheduler"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'State' || !has(self.target) || !(has(self.target.image) || has(self.target.nodeSelector) || has(self.target.tolerations) || has(self.target.affinity) || (has(self.target.resources) && (has(self.target.resources.requests) || has(self.target.resources.limits))))",message="target configures a target app, and a State run has none: its load ends at the store"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'State' || !has(self.state) || !has(self.state.component) || !has(self.placement) || self.placement == 'Any'",message="placement places the load tester beside or away from the store a State run deploys; a named Component's store is not the run's to place: leave placement Any"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'State' || (has(self.state) && has(self.state.keys) ? self.state.keys : 1000) * (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 134217728",message="state.keys × the payload must be at most 128 MiB: every key is written before the load, into a store that may be a team's own"
@@ -90,7 +99,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + ((has(self.baseline) ? self.baseline : ((self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)) || (self.scenario == 'State' && !(has(self.state) && has(self.state.component))) || (self.scenario == 'PubSub' && !(has(self.pubsub) && has(self.pubsub.component))))) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"
 // +kubebuilder:validation:XValidation:rule="has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + ((has(self.baseline) ? self.baseline : ((self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)) || (self.scenario == 'State' && !(has(self.state) && has(self.state.component))) || (self.scenario == 'PubSub' && !(has(self.pubsub) && has(self.pubsub.component))))) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0)) + 300 <= 259200",message="the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS need a sidecar: they cannot be set with dapr.enabled=false"
-// +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((self.scenario == 'State' || self.scenario == 'PubSub' || self.scenario == 'Workflow' || !has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP (protocol.caller and protocol.app HTTP), and State, PubSub and Workflow have no app (protocol.app HTTP, its default)"
+// +kubebuilder:validation:XValidation:rule="self.scenario == 'ServiceInvocation' || ((self.scenario == 'State' || self.scenario == 'PubSub' || self.scenario == 'Workflow' || self.scenario == 'Scheduler' || !has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",message="ActorActivation is measured over HTTP (protocol.caller and protocol.app HTTP), and State, PubSub, Workflow and Scheduler have no app (protocol.app HTTP, its default)"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled))",message="variants compare sidecars: they need scenario ServiceInvocation with dapr.enabled"
 // +kubebuilder:validation:XValidation:rule="!has(self.loadTester) || !has(self.loadTester.replicas) || (self.loadTester.replicas <= self.load.qps && self.loadTester.replicas <= (has(self.load.connections) ? self.load.connections : 16))",message="loadTester.replicas must not exceed load.connections nor load.qps: every load-tester pod needs a connection and a share of the rate"
 // +kubebuilder:validation:XValidation:rule="!(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled) && (!has(self.baseline) || self.baseline) && !has(self.variants))",message="serviceInvocation.paths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants"
@@ -105,7 +114,8 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths')",message="profiling cannot be combined with serviceInvocation.paths FourPaths: the server-only path opens the target's daprd on its pod address, and daprd binds its profiler, which asks for no token, wherever its API listens"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || (has(self.profiling.seconds) ? self.profiling.seconds : 10) + 4 <= ((has(self.load.repetitions) ? self.load.repetitions : 3) == 1 && (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) >= 60 ? (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) / 2 : (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60))",message="profiling.seconds must leave 2s of the profiled phase on each side of its window (the phase's edges, where load ramps, are not measured): at most load.duration − 4s, or half of it less 4s with one repetition of 60s or more (measured in two halves)"
 type PerfRunSpec struct {
-	// scenario is what is measured: ServiceInvocation, ActorActivation, State or PubSub. It cannot
+	// scenario is what is measured: ServiceInvocation, ActorActivation, State, PubSub,
+	// Workflow or Scheduler. It cannot
 	// change: a run's children are its scenario's (create another run instead).
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="scenario cannot be changed: create another run"
 	// +required
@@ -171,6 +181,10 @@ type PerfRunSpec struct {
 	// workflow configures Workflow; only allowed with that scenario.
 	// +optional
 	Workflow *WorkflowSpec `json:"workflow,omitempty"`
+
+	// scheduler configures Scheduler; only allowed with that scenario.
+	// +optional
+	Scheduler *SchedulerSpec `json:"scheduler,omitempty"`
 
 	// target customises the target app's pods (and its baseline twin's).
 	// +optional
@@ -292,6 +306,20 @@ type Thresholds struct {
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	MaxFailedWorkflows *int64 `json:"maxFailedWorkflows,omitempty"`
+	// maxTriggerLatenessP99 is the highest p99 of a Scheduler run's trigger lateness, each
+	// trigger's receipt minus its registration's slot plus its due time
+	// (status.result.triggers.lateness). Only with scenario Scheduler.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('1h')",message="maxTriggerLatenessP99 must be above 0s and at most 1h"
+	// +optional
+	MaxTriggerLatenessP99 *metav1.Duration `json:"maxTriggerLatenessP99,omitempty"`
+	// maxMissedTriggers is the most registered jobs or reminders a Scheduler run may leave
+	// untriggered or triggered twice (status.result.triggers.counts). Only with scenario Scheduler.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	MaxMissedTriggers *int64 `json:"maxMissedTriggers,omitempty"`
 	// minQPSPercent is the lowest actual rate, in percent of the requested rate (Dapr's gate: 99).
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100

@@ -48,6 +48,8 @@ func preflightOf(run *perfv1alpha1.PerfRun) scenarioPreflight {
 		return pubsubPreflight{}
 	case perfv1alpha1.ScenarioWorkflow:
 		return workflowPreflight{}
+	case perfv1alpha1.ScenarioScheduler:
+		return schedulerPreflight{}
 	default:
 		return noPreflight{}
 	}

@@ -39,18 +39,8 @@ const schedulerApp = "dapr-scheduler-server"
 type workflowPreflight struct{}
 
 func (workflowPreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
-	version := run.Status.Environment.DaprVersion
-	if ok, known := diagnose.AtLeast(version, 1, 15); known && !ok {
-		return perfv1alpha1.ReasonDaprFeatureMissing, fmt.Sprintf("scenario Workflow needs Dapr 1.15 or later (workflows on Dapr's scheduler, "+
-			"as the load tester's Go SDK expects), but the control plane is Dapr %s: upgrade Dapr", version), nil
-	}
-	var pods corev1.PodList
-	if err := r.APIReader.List(ctx, &pods, client.InNamespace(r.DaprNamespace), client.MatchingLabels{"app": schedulerApp}); err != nil {
-		return "", "", err
-	}
-	if !anyRunning(pods.Items) {
-		return perfv1alpha1.ReasonDaprFeatureMissing, fmt.Sprintf("scenario Workflow needs Dapr's scheduler, and no pod labelled app=%s runs in "+
-			"namespace %q: install Dapr 1.15+ with its scheduler (Helm value dapr_scheduler.enabled)", schedulerApp, r.DaprNamespace), nil
+	if reason, msg, err := schedulerRefusal(ctx, r, run, "workflows on Dapr's scheduler, as the load tester's Go SDK expects"); reason != "" || err != nil {
+		return reason, msg, err
 	}
 	name := run.Spec.WorkflowSettings().StateStore
 	if name == "" {
@@ -64,6 +54,32 @@ func (workflowPreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1
 			"(with metadata actorStateStore: \"true\") or leave stateStore empty for an in-memory one", name, run.Namespace), nil
 	}
 	return "", "", err
+}
+
+// schedulerPreflight is Scheduler's check: a Dapr whose scheduler keeps jobs and reminders.
+type schedulerPreflight struct{}
+
+func (schedulerPreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1alpha1.PerfRun) (string, string, error) {
+	return schedulerRefusal(ctx, r, run, "jobs and actor reminders on Dapr's scheduler")
+}
+
+// schedulerRefusal refuses, with DaprFeatureMissing, a Dapr older than 1.15 or one whose
+// scheduler runs no pod; why says what the run's scenario needs the scheduler for.
+func schedulerRefusal(ctx context.Context, r *Reconciler, run *perfv1alpha1.PerfRun, why string) (reason, msg string, err error) {
+	version := run.Status.Environment.DaprVersion
+	if ok, known := diagnose.AtLeast(version, 1, 15); known && !ok {
+		return perfv1alpha1.ReasonDaprFeatureMissing, fmt.Sprintf("scenario %s needs Dapr 1.15 or later (%s), "+
+			"but the control plane is Dapr %s: upgrade Dapr", run.Spec.Scenario, why, version), nil
+	}
+	var pods corev1.PodList
+	if err := r.APIReader.List(ctx, &pods, client.InNamespace(r.DaprNamespace), client.MatchingLabels{"app": schedulerApp}); err != nil {
+		return "", "", err
+	}
+	if !anyRunning(pods.Items) {
+		return perfv1alpha1.ReasonDaprFeatureMissing, fmt.Sprintf("scenario %s needs Dapr's scheduler, and no pod labelled app=%s runs in "+
+			"namespace %q: install Dapr 1.15+ with its scheduler (Helm value dapr_scheduler.enabled)", run.Spec.Scenario, schedulerApp, r.DaprNamespace), nil
+	}
+	return "", "", nil
 }
 
 func anyRunning(pods []corev1.Pod) bool {

@@ -141,6 +141,8 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		}
 	}
 	b.WriteString(deliveryTable(res))
+	b.WriteString(completionTable(res))
+	b.WriteString(triggerTable(res))
 	b.WriteString(pathsTable(res))
 	for _, s := range res.Saturated {
 		who := "the path could not carry the rate"

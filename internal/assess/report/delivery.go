@@ -70,3 +70,19 @@ func completionOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.
 	return &perfv1alpha1.CompletionResult{Latency: deliveryLatency(p), Workflows: &perfv1alpha1.WorkflowCounts{
 		Started: n.Published, Completed: n.Delivered - n.Failed, Failed: n.Failed, Unfinished: n.Lost}}
 }
+
+// triggersOf maps a Scheduler run's triggers (the load tester's book counts them as
+// messages: registered as published, triggered as delivered, missed as lost, doubled as
+// duplicated); nil for other scenarios.
+func triggersOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.TriggerResult {
+	if run.Spec.Scenario != perfv1alpha1.ScenarioScheduler || sum.Delivery == nil {
+		return nil
+	}
+	p, ok := sum.Delivery.PathOf(result.Dapr)
+	if !ok {
+		return nil
+	}
+	n := p.Messages
+	return &perfv1alpha1.TriggerResult{Lateness: deliveryLatency(p), Counts: &perfv1alpha1.TriggerCounts{
+		Registered: n.Published, Triggered: n.Delivered, Missed: n.Lost, Doubled: n.Duplicated}}
+}

@@ -180,7 +180,8 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 			res.Added, res.AddedInterval = addedOf(a)
 		}
 	}
-	if res.Completion = completionOf(run, sum); res.Completion == nil {
+	res.Triggers = triggersOf(run, sum)
+	if res.Completion = completionOf(run, sum); res.Completion == nil && res.Triggers == nil {
 		res.Delivery = deliveryOf(sum, len(res.Saturated) == 0 && !erroring && res.AddedNotClaimed == "")
 	}
 	if reps > 1 {

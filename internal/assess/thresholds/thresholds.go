@@ -136,6 +136,7 @@ func runChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []Check {
 	latency("p99", t.MaxP99, p99, res.Latency, measured, false)
 	checks = append(checks, deliveryChecks(t, res.Delivery)...)
 	checks = append(checks, completionChecks(t, res.Completion)...)
+	checks = append(checks, triggerChecks(t, res.Triggers)...)
 
 	if t.MinQPSPercent != nil {
 		c := Check{Name: "actual qps", Limit: fmt.Sprintf(">= %d%% of %d", *t.MinQPSPercent, res.RequestedQPS), Outcome: Inconclusive, Measured: "not measured"}
@@ -349,6 +350,29 @@ func completionChecks(t *perfv1alpha1.Thresholds, c *perfv1alpha1.CompletionResu
 			bad := c.Workflows.Failed + c.Workflows.Unfinished
 			ch.Measured = fmt.Sprintf("%d of %d (%d failed, %d unfinished)", bad, c.Workflows.Started, c.Workflows.Failed, c.Workflows.Unfinished)
 			ch.Outcome = judge(bad <= *t.MaxFailedWorkflows)
+		}
+		checks = append(checks, ch)
+	}
+	return checks
+}
+
+// triggerChecks are a Scheduler run's gates on its triggers: their lateness p99 and the
+// registrations missed or triggered twice.
+func triggerChecks(t *perfv1alpha1.Thresholds, tr *perfv1alpha1.TriggerResult) []Check {
+	var checks []Check
+	if t.MaxTriggerLatenessP99 != nil {
+		var s *perfv1alpha1.LatencySummary
+		if tr != nil {
+			s = tr.Lateness
+		}
+		checks = append(checks, latencyCheck("trigger lateness p99", t.MaxTriggerLatenessP99.Duration, s, nil, perfv1alpha1.FigureP99))
+	}
+	if t.MaxMissedTriggers != nil {
+		ch := Check{Name: "missed triggers", Limit: fmt.Sprintf("<= %d", *t.MaxMissedTriggers), Outcome: Inconclusive, Measured: "not measured"}
+		if tr != nil && tr.Counts != nil {
+			bad := tr.Counts.Missed + tr.Counts.Doubled
+			ch.Measured = fmt.Sprintf("%d of %d (%d missed, %d doubled)", bad, tr.Counts.Registered, tr.Counts.Missed, tr.Counts.Doubled)
+			ch.Outcome = judge(bad <= *t.MaxMissedTriggers)
 		}
 		checks = append(checks, ch)
 	}

@@ -61,6 +61,8 @@ func sideOf(run *perfv1alpha1.PerfRun) scenarioSide {
 		return pubsubSide{}
 	case perfv1alpha1.ScenarioWorkflow:
 		return workflowSide{}
+	case perfv1alpha1.ScenarioScheduler:
+		return schedulerSide{}
 	default:
 		return invocationSide{}
 	}

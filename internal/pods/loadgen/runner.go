@@ -345,6 +345,14 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 			return outcome{}, err
 		}
 		full = out
+	} else if ep.isScheduler() {
+		if cfg.sub == nil {
+			return outcome{}, errors.New("a Scheduler path needs the run's app server")
+		}
+		if out, err = runScheduler(&opts, ep, body, cfg.RequestTimeout, cfg.sub.book, label); err != nil {
+			return outcome{}, err
+		}
+		full = out
 	} else if ep.isWorkflow() {
 		if cfg.sub == nil || cfg.sub.workflows == nil {
 			return outcome{}, errors.New("a workflow path needs the run's workflow host")

@@ -51,6 +51,9 @@ type subscriber struct {
 	bulk          bool          // daprd delivers in batches (bulk subscribe)
 	hold          time.Duration // each delivery through daprd waits this long before its receipt (the known answer)
 	drain         time.Duration // how long a phase waits for its last messages (DeliveryDrain + a batch's wait)
+	// actorType is the actor type a Scheduler run's reminders are registered on: the load
+	// tester hosts it (GET /dapr/config names it) and takes its reminders (empty: none).
+	actorType string
 	// workflows hosts a Workflow run's workflows and awaits its instances (nil otherwise).
 	workflows *workflowHost
 	wg        sync.WaitGroup
@@ -65,6 +68,14 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait 
 	daprPath := false
 	for _, t := range targets {
 		ep, err := parseEndpoint(t.URL)
+		if err == nil && ep.isScheduler() {
+			daprPath = true
+			s.drain = DeliveryDrain + ep.due
+			if ep.kind == viaDaprReminders {
+				s.actorType = ep.method
+			}
+			continue
+		}
 		if err == nil && ep.isWorkflow() {
 			s.drain = DeliveryDrain + time.Duration(ep.activities)*ep.delay
 			s.workflows = newWorkflowHost(ep, s.book, log, max(wait, 60*time.Second)+s.drain)
@@ -142,6 +153,7 @@ func (s *subscriber) serve(listen string) error {
 		// SUCCESS whatever it was: a message this subscriber cannot read is not one to retry.
 		_, _ = io.WriteString(w, `{"status":"SUCCESS"}`)
 	})
+	s.serveTriggers(mux)
 	s.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	s.wg.Add(1)
 	go func() {

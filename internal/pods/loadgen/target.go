@@ -46,6 +46,8 @@ const (
 	viaRedisStream                          // the broker itself: a Redis stream (a PubSub run's baseline)
 	viaDaprWorkflowHTTP                     // daprd's HTTP workflow API starts an instance (a Workflow run)
 	viaDaprWorkflowGRPC                     // daprd's gRPC workflow API, through the SDK's client
+	viaDaprJobs                             // daprd's Jobs API schedules a one-shot job (a Scheduler run)
+	viaDaprReminders                        // daprd's actor reminders API registers a one-shot reminder
 )
 
 // endpoint is a parsed target URL.
@@ -74,6 +76,8 @@ type endpoint struct {
 	delay      time.Duration
 	// grpcAddr is daprd's gRPC API, where a Workflow path's worker and waits go.
 	grpcAddr string
+	// due is how long after its registration a Scheduler path's job or reminder is due.
+	due time.Duration
 }
 
 // parseEndpoint reads a target URL: http(s)://… is called over HTTP;
@@ -96,13 +100,16 @@ func parseEndpoint(raw string) (endpoint, error) {
 		return parsePubSubEndpoint(raw, u)
 	case u.Scheme == "dapr-workflow+http" || u.Scheme == "dapr-workflow+grpc":
 		return parseWorkflowEndpoint(raw, u)
+	case u.Scheme == "dapr-jobs+http" || u.Scheme == "dapr-reminders+http":
+		return parseSchedulerEndpoint(raw, u)
 	case u.Scheme == "grpc" && u.Port() != "" && len(path) == 1 && path[0] != "":
 		return endpoint{kind: viaAppGRPC, addr: u.Host, method: path[0]}, nil
 	}
 	return endpoint{}, fmt.Errorf("%q: want http(s)://…, dapr-grpc://HOST:PORT/APPID/METHOD, grpc://HOST:PORT/METHOD, "+
 		"dapr-state+http|grpc://HOST:PORT/STORE?op=…&keys=…, redis://HOST:PORT/?op=…&keys=…, "+
 		"dapr-pubsub+http|grpc://HOST:PORT/PUBSUB/TOPIC, redis-stream://HOST:PORT/STREAM "+
-		"or dapr-workflow+http|grpc://HOST:PORT/PATTERN?activities=…", raw)
+		"dapr-workflow+http|grpc://HOST:PORT/PATTERN?activities=…, dapr-jobs+http://HOST:PORT/?due=… "+
+		"or dapr-reminders+http://HOST:PORT/ACTORTYPE?due=…&actors=…", raw)
 }
 
 // waitForTarget sends the run's own request (its method and body; a fresh id for {uuid})
@@ -118,6 +125,15 @@ func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Durati
 		bound = max(bound, 10*time.Second)
 		if last, err := waitForState(ctx, ep, body, conns, bound); err != nil {
 			return fmt.Errorf("%s path %s: not ready within %v (last: %s)", t.Variant, t.URL, bound, last)
+		}
+		return nil
+	}
+	if ep.isScheduler() {
+		// A Scheduler path is ready when a job or reminder it registers is triggered: daprd's
+		// scheduler connection up (and, for reminders, the actor type placed).
+		bound = max(bound, 60*time.Second)
+		if last, err := waitForTrigger(ctx, ep, sub, bound); err != nil {
+			return fmt.Errorf("%s path %s: nothing triggered within %v (last: %s)", t.Variant, t.URL, bound, last)
 		}
 		return nil
 	}
@@ -138,7 +154,9 @@ func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Durati
 			return fmt.Errorf("%s path %s: a workflow path needs the run's workflow host", t.Variant, t.URL)
 		}
 		if last, err := waitForWorkflows(ctx, ep, sub.workflows, bound); err != nil {
-			return fmt.Errorf("%s path %s: no workflow completed within %v (last: %s)", t.Variant, t.URL, bound, last)
+			return fmt.Errorf("%s path %s: no workflow completed within %v (last: %s); if daprd's log repeats "+
+				"DaprBuiltInActorNotFoundRetries, Dapr's placement never placed the load tester's workflow actors "+
+				"(seen on Dapr 1.16.0 until dapr-placement-server was restarted)", t.Variant, t.URL, bound, last)
 		}
 		return nil
 	}

@@ -1,0 +1,74 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// schedulerSide is Scheduler's operator side: no target app. The load tester registers
+// one-shot jobs or actor reminders through its own daprd, and Dapr's scheduler triggers them
+// back through that daprd to the load tester's app server (its app port: the subscriber's).
+// Reminders need the load tester to host an actor type (the run's own), and so an actor
+// state store: an in-memory one the run creates. No baseline.
+type schedulerSide struct{}
+
+func (schedulerSide) children(run *perfv1alpha1.PerfRun, _ Options) []client.Object {
+	if run.Spec.SchedulerSettings().API != perfv1alpha1.SchedulerActorReminders {
+		return nil
+	}
+	return []client.Object{StateStoreComponent(run)}
+}
+
+func (schedulerSide) waited(*perfv1alpha1.PerfRun) []string { return nil }
+
+func (schedulerSide) demands(*perfv1alpha1.PerfRun, Options) []PodDemand { return nil }
+
+func (schedulerSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+	c := run.Spec.SchedulerSettings()
+	q := url.Values{"due": {c.DueTime.Duration.String()}}
+	u := fmt.Sprintf("dapr-jobs+http://localhost:%d/", SidecarHTTPPort)
+	if c.API == perfv1alpha1.SchedulerActorReminders {
+		q.Set("actors", strconv.Itoa(int(c.Actors)))
+		u = fmt.Sprintf("dapr-reminders+http://localhost:%d/%s", SidecarHTTPPort, run.ActorType())
+	}
+	return []corev1.EnvVar{setting(ls.DaprURL, u+"?"+q.Encode())}
+}
+
+// unwanted: an earlier generation's actor store, once the run registers jobs.
+func (schedulerSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+	if run.Spec.SchedulerSettings().API == perfv1alpha1.SchedulerActorReminders {
+		return nil
+	}
+	return []client.Object{daprObject(run, ComponentGVK, NamesFor(run).StateStore)}
+}
+
+// peer: none (admission keeps placement Any).
+func (schedulerSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
+
+func (schedulerSide) needsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
+
+// testerAppPort: daprd triggers the jobs and reminders on the load tester's app server.
+func (schedulerSide) testerAppPort(*perfv1alpha1.PerfRun) int { return ls.SubscriberPort }

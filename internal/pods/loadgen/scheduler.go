@@ -1,0 +1,236 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"fortio.org/fortio/periodic"
+
+	"github.com/daprbench/daprbench/internal/pods/latency"
+)
+
+// A Scheduler run's path (the operator writes its URL, see workload's schedulerSide):
+//
+//	dapr-jobs+http://localhost:3500/?due=1s                        one-shot jobs (Dapr's Jobs API)
+//	dapr-reminders+http://localhost:3500/ACTORTYPE?due=1s&actors=N one-shot reminders on N actors
+//
+// A request registers one job or reminder due `due` after it; Dapr's scheduler triggers it
+// back through the load tester's daprd to the load tester's own app server (the subscriber:
+// POST /job/NAME, or PUT /actors/TYPE/ID/method/remind/NAME). Each carries, as its data, the
+// message a PubSub run publishes — its phase, its number and its slot plus the due time — so
+// each trigger's lateness (its receipt minus the slot plus the due time) is read on this
+// process's one clock, in the delivery book: triggered as delivered, missed as lost, a
+// second trigger as duplicated. The lateness includes the registration call's own time up
+// to daprd (daprd counts the due time from its receipt).
+
+func (ep endpoint) isScheduler() bool { return ep.kind == viaDaprJobs || ep.kind == viaDaprReminders }
+
+func parseSchedulerEndpoint(raw string, u *url.URL) (endpoint, error) {
+	q := u.Query()
+	ep := endpoint{kind: viaDaprJobs, addr: u.Host}
+	if u.Scheme == "dapr-reminders+http" {
+		ep.kind, ep.method = viaDaprReminders, strings.Trim(u.Path, "/")
+	}
+	due, err := time.ParseDuration(q.Get("due"))
+	switch {
+	case u.Port() == "":
+		return endpoint{}, fmt.Errorf("%q: the address needs a port", raw)
+	case err != nil || due < 100*time.Millisecond || due > time.Minute:
+		return endpoint{}, fmt.Errorf("%q: due must be a duration from 100ms to 1m", raw)
+	case ep.kind == viaDaprReminders && (ep.method == "" || strings.Contains(ep.method, "/")):
+		return endpoint{}, fmt.Errorf("%q: want dapr-reminders+http://HOST:PORT/ACTORTYPE?due=…&actors=…", raw)
+	}
+	ep.due = due
+	if ep.kind == viaDaprReminders {
+		n, err := strconv.Atoi(q.Get("actors"))
+		if err != nil || n < 1 || n > 100000 {
+			return endpoint{}, fmt.Errorf("%q: actors must be a number from 1 to 100000", raw)
+		}
+		ep.keys = n
+	}
+	return ep, nil
+}
+
+// schedConn is a fortio thread's connection: each call registers the next job or reminder of
+// its phase on one keep-alive connection to daprd.
+type schedConn struct {
+	ep     endpoint
+	client *http.Client
+	book   *deliveryBook
+	phase  string
+	pad    string
+	due    string // the due time as Dapr reads it
+	n      uint64 // this connection's registrations, for names
+	id     string // this connection's part of names
+}
+
+func (c *schedConn) call(ctx context.Context) error {
+	phase := c.phase
+	if warming(ctx) {
+		phase = warmPhase
+	}
+	slot, paced := latency.DueOf(ctx)
+	if !paced {
+		slot = time.Now()
+	}
+	m := message{Nonce: c.book.nonce, Phase: phase, Seq: c.book.next(phase), Due: c.book.offset(slot.Add(c.ep.due)), Pad: c.pad}
+	c.n++
+	name := fmt.Sprintf("%s-%s-%s-%d", c.book.nonce[:8], phase, c.id, c.n)
+	body, _ := json.Marshal(map[string]any{"dueTime": c.due, "data": m})
+	u := fmt.Sprintf("http://%s/v1.0-alpha1/jobs/%s", c.ep.addr, url.PathEscape(name))
+	if c.ep.kind == viaDaprReminders {
+		actor := strconv.FormatUint(m.Seq%uint64(c.ep.keys), 10)
+		u = fmt.Sprintf("http://%s/v1.0/actors/%s/%s/reminders/%s", c.ep.addr, url.PathEscape(c.ep.method), actor, url.PathEscape(name))
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	answer, code, err := readAnswer(c.client, req)
+	switch {
+	case err != nil:
+		return err
+	case code != http.StatusNoContent && code != http.StatusOK:
+		return statusError{code, string(answer)}
+	}
+	c.book.published(m.Phase, m.Seq, m.Due)
+	return nil
+}
+
+func (c *schedConn) close() { c.client.CloseIdleConnections() }
+
+// runScheduler makes one fortio run of a Scheduler path, its registrations tagged with phase.
+func runScheduler(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout time.Duration, book *deliveryBook, phase string) (outcome, error) {
+	pad := lettersOf(body)
+	conns := 0
+	return runThreads(opts, timeout, stateStatusOf, func() (threadConn, error) {
+		conns++
+		return &schedConn{ep: ep, book: book, phase: phase, pad: pad, due: ep.due.String(), id: strconv.Itoa(conns),
+			client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, MaxConnsPerHost: 1}}}, nil
+	})
+}
+
+// Where daprd triggers a Scheduler run's jobs and reminders on the load tester's app server.
+const (
+	jobRoute      = "POST /job/{name}"
+	reminderRoute = "PUT /actors/{type}/{id}/method/remind/{name}"
+)
+
+// triggered reads a trigger's body: a job's data as daprd delivers it (the message itself,
+// or wrapped as {"value": …} or base64), or a reminder's ({"data": message, "dueTime": …}).
+func triggered(body []byte) (message, bool) {
+	if m, err := decodeMessage(body); err == nil {
+		return m, true
+	}
+	var wrapped struct {
+		Data  json.RawMessage `json:"data"`
+		Value json.RawMessage `json:"value"`
+	}
+	if json.Unmarshal(body, &wrapped) != nil {
+		return message{}, false
+	}
+	for _, inner := range []json.RawMessage{wrapped.Data, wrapped.Value} {
+		if len(inner) == 0 {
+			continue
+		}
+		if m, err := decodeMessage(inner); err == nil {
+			return m, true
+		}
+		var b64 []byte // a string holding the message, base64 or quoted JSON
+		if json.Unmarshal(inner, &b64) == nil {
+			if m, err := decodeMessage(b64); err == nil {
+				return m, true
+			}
+		}
+		var s string
+		if json.Unmarshal(inner, &s) == nil {
+			if m, err := decodeMessage([]byte(s)); err == nil {
+				return m, true
+			}
+		}
+	}
+	return message{}, false
+}
+
+// serveTriggers answers daprd's triggers of a Scheduler run's jobs and reminders, and, for
+// reminders, daprd's questions to an actor host: which types it hosts, and deactivations.
+func (s *subscriber) serveTriggers(mux *http.ServeMux) {
+	take := func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+		if m, ok := triggered(body); err == nil && ok {
+			s.book.delivered(m)
+		}
+		w.WriteHeader(http.StatusOK) // whatever it was: a trigger this server cannot read is not one to retry
+	}
+	mux.HandleFunc(jobRoute, take)
+	if s.actorType == "" {
+		return
+	}
+	mux.HandleFunc(reminderRoute, take)
+	mux.HandleFunc("GET /dapr/config", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"entities": []string{s.actorType}})
+	})
+	mux.HandleFunc("DELETE /actors/{type}/{id}", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+}
+
+// waitForTrigger registers a probe (due in 100 ms) every 2 s until one is triggered, for at
+// most bound. Probes are their own phase, never counted in a measured one.
+func waitForTrigger(ctx context.Context, ep endpoint, sub *subscriber, bound time.Duration) (last string, err error) {
+	if sub == nil {
+		return "no app server", errors.New("no app server")
+	}
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	probe := ep
+	probe.due = 100 * time.Millisecond
+	phase := "probe-scheduler"
+	sub.book.begin(phase)
+	defer sub.book.close(phase, time.Time{})
+	c := &schedConn{ep: probe, book: sub.book, phase: phase, due: probe.due.String(), id: "probe", client: &http.Client{Timeout: 5 * time.Second}}
+	defer c.close()
+	last = "nothing registered yet"
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		if err := c.call(ctx); err != nil {
+			last = err.Error()
+		} else {
+			last = "registered, not triggered yet"
+		}
+		select {
+		case <-ctx.Done():
+			return last, ctx.Err()
+		case <-tick.C:
+		}
+		if sub.book.deliveredCount(phase) > 0 {
+			return "", nil
+		}
+	}
+}
