@@ -24,15 +24,14 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
 // Dapr Workflows on real Dapr (its placement, scheduler and workflow engine as its chart
 // installs them): the load tester hosts a chain through Dapr's Go SDK and starts instances
-// open loop through its own daprd. A functional check at a low rate, short, run beside the
-// State spec's run (both non-exclusive) to share its wait: the workflow-chain sample measures.
+// open loop through its own daprd. A functional check at a low rate, short: the
+// workflow-chain sample measures.
 
 const workflowQPS, workflowSeconds = 20, 10
 
@@ -43,7 +42,6 @@ func startWorkflowRun(ns string) *perfv1alpha1.PerfRun {
 		s.Load.Connections = 2
 		s.Protocol.Caller = perfv1alpha1.ProtocolGRPC
 		s.Workflow = &perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowChain, Activities: 3}
-		s.Exclusive = ptr.To(false)
 	})
 }
 
@@ -72,3 +70,9 @@ func expectWorkflowRun(run *perfv1alpha1.PerfRun) {
 	GinkgoWriter.Printf("load tester's daprd: %s CPU per workflow\n", d.CPUPerRequest.Duration)
 	expectNoTargetCPU(res)
 }
+
+var _ = Describe("The Workflow scenario", func() {
+	It("starts chained workflows at the rate asked, completes every one and times each from its slot", func() {
+		expectWorkflowRun(startWorkflowRun(newNamespace()))
+	})
+})

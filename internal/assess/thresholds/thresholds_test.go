@@ -247,3 +247,31 @@ func TestDeliveryGates(t *testing.T) {
 		}
 	}
 }
+
+// A Scheduler run's gates: its trigger lateness p99 and its registrations missed or doubled;
+// a run without trigger figures leaves both not measured.
+func TestTriggerGates(t *testing.T) {
+	gate := &perfv1alpha1.Thresholds{MaxTriggerLatenessP99: d("500ms"), MaxMissedTriggers: ptr.To[int64](0)}
+	triggered := func(p99 string, missed, doubled int64) *perfv1alpha1.Result {
+		r := result("1ms")
+		r.Triggers = &perfv1alpha1.TriggerResult{Lateness: &perfv1alpha1.LatencySummary{P99: d(p99)},
+			Counts: &perfv1alpha1.TriggerCounts{Registered: 1000, Triggered: 1000 - missed, Missed: missed, Doubled: doubled}}
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		res  *perfv1alpha1.Result
+		want Outcome
+		says string
+	}{
+		{"met", triggered("400ms", 0, 0), Met, "trigger lateness p99 400ms (limit <= 500ms): met; missed triggers 0 of 1000 (0 missed, 0 doubled) (limit <= 0): met"},
+		{"late", triggered("600ms", 0, 0), Violated, "trigger lateness p99 600ms (limit <= 500ms): VIOLATED"},
+		{"doubled", triggered("400ms", 0, 2), Violated, "missed triggers 2 of 1000 (0 missed, 2 doubled) (limit <= 0): VIOLATED"},
+		{"no trigger figures", result("1ms"), Inconclusive, "trigger lateness p99 not measured (limit <= 500ms): inconclusive"},
+	} {
+		v, ok := Evaluate(gate, tc.res)
+		if !ok || v.Outcome != tc.want || !strings.Contains(v.Message(), tc.says) {
+			t.Errorf("%s: %s %q, want %s saying %q", tc.name, v.Outcome, v.Message(), tc.want, tc.says)
+		}
+	}
+}
