@@ -35,8 +35,10 @@ import (
 // Actor reminders on real Dapr's scheduler (three replicas, as its chart installs them):
 // the load tester hosts the run's actor type and registers one-shot reminders through its
 // own daprd; the scheduler triggers each back to it. One of the scheduler's replicas is
-// deleted mid-run: the run names it as a disturbance of its phase, and every reminder is
-// accounted for (triggered, or missed). A functional check at a low rate, short.
+// deleted mid-run: the run names it as a disturbance of its phase, with its time, in its
+// verdict (the e2e suite's one check of a control-plane pod's disturbance: it deleted
+// placement during an actor run before), and every reminder is accounted for (triggered,
+// or missed). A functional check at a low rate, short.
 var _ = Describe("The Scheduler scenario", func() {
 	It("registers actor reminders at the rate asked, names a scheduler replica deleted mid-run, and accounts for every reminder", func() {
 		ns := newNamespace()
@@ -52,6 +54,7 @@ var _ = Describe("The Scheduler scenario", func() {
 			func() string { return describe(run) })
 		time.Sleep(5 * time.Second)
 		replica := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "dapr-system", Name: "dapr-scheduler-server-2"}}
+		deleted := time.Now()
 		Expect(k8sClient.Delete(ctx, replica)).To(Succeed())
 
 		Eventually(func() bool { return get(run).Finished() }, 3*time.Minute, 2*time.Second).Should(BeTrue(), func() string { return describe(run) })
@@ -63,6 +66,18 @@ var _ = Describe("The Scheduler scenario", func() {
 		disturbed := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionDisturbed)
 		Expect(disturbed).NotTo(BeNil())
 		Expect(disturbed.Status).To(Equal(metav1.ConditionTrue))
+		verdict := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded)
+		Expect(verdict.Message).To(MatchRegexp(`control-plane pod dapr-scheduler-server-2 \(dapr-scheduler-server\) (deleted|created) at \d\d:\d\d:\d\d \(dapr run 1 of 1, \d+s in`))
+		var seen *perfv1alpha1.Disturbance
+		for i, d := range st.Disturbances {
+			if d.Pod == replica.Name && seen == nil {
+				seen = &st.Disturbances[i]
+			}
+		}
+		// The deletion itself when a poll saw the pod terminating, else its successor's
+		// creation: within the old pod's shutdown of the deletion.
+		Expect(seen.Time.Time).To(BeTemporally("~", deleted, 35*time.Second))
+		Expect(seen.Time.Time).NotTo(BeTemporally("<", deleted.Add(-time.Second).Truncate(time.Second)))
 
 		res := st.Result
 		Expect(res).NotTo(BeNil())
