@@ -257,6 +257,10 @@ bench-pubsub: ## The PubSub scenario at Dapr's suite setting: publish over gRPC 
 bench-workflow: ## The Workflow scenario: a chain, a fan-out and the chain's known answer (activities held 2 ms), with the scheduler's and placement's CPU per 1000 workflows (operator installed; ~8 min).
 	hack/bench/workflow.sh
 
+.PHONY: bench-scheduler
+bench-scheduler: ## The Scheduler scenario: one-shot jobs, then actor reminders, 100 a second due 1 s later: registration latency, trigger lateness, counts, the scheduler's CPU (operator installed; ~5 min).
+	hack/bench/scheduler.sh
+
 bench-known-answer: ## The instrument's calibration: 0, 500us and 2ms injected behind Dapr; the added p50 must rise by them (after make demo; ~21 min, DURATION=20s ~8).
 	hack/bench/known-answer.sh
 

@@ -67,6 +67,7 @@ var _ = Describe("The Scheduler scenario", func() {
 		Expect(disturbed).NotTo(BeNil())
 		Expect(disturbed.Status).To(Equal(metav1.ConditionTrue))
 		verdict := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded)
+		Expect(verdict.Status).To(Equal(metav1.ConditionTrue), "a disturbed run still succeeds (the load tester's daprd shut down cleanly): %s", verdict.Message)
 		Expect(verdict.Message).To(MatchRegexp(`control-plane pod dapr-scheduler-server-2 \(dapr-scheduler-server\) (deleted|created) at \d\d:\d\d:\d\d \(dapr run 1 of 1, \d+s in`))
 		var seen *perfv1alpha1.Disturbance
 		for i, d := range st.Disturbances {

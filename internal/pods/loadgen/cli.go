@@ -214,6 +214,10 @@ func runWithSidecar(ctx context.Context, cfg Config, sidecarURL string, wait tim
 	defer func() {
 		if err := sc.Shutdown(context.WithoutCancel(ctx)); err != nil {
 			logf(cfg.Log, "%v", err)
+			return
+		}
+		if hostsActors(cfg.Targets) {
+			sc.WaitDown(context.WithoutCancel(ctx), actorHostGrace)
 		}
 	}()
 	if err := cfg.Validate(); err != nil {

@@ -136,6 +136,17 @@ func runScheduler(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeou
 	})
 }
 
+// hostsActors reports whether the load tester hosts actors for one of targets (a Scheduler
+// path's reminders): its app server must outlive daprd's shutdown.
+func hostsActors(targets []Target) bool {
+	for _, t := range targets {
+		if ep, err := parseEndpoint(t.URL); err == nil && ep.kind == viaDaprReminders {
+			return true
+		}
+	}
+	return false
+}
+
 // Where daprd triggers a Scheduler run's jobs and reminders on the load tester's app server.
 const (
 	jobRoute      = "POST /job/{name}"

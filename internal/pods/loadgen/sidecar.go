@@ -19,7 +19,9 @@ package loadgen
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -62,6 +64,32 @@ func (s *Sidecar) Shutdown(ctx context.Context) error {
 		return fmt.Errorf("stopping dapr sidecar: %s", resp.Status)
 	}
 	return nil
+}
+
+// WaitDown waits, for at most bound, until the sidecar no longer accepts connections on its
+// API port: a run hosting actors (a Scheduler run's reminders) keeps its app server up until
+// daprd has deactivated them through it (daprd exits 1 when its app is gone first). It dials
+// and closes, holding no connection open that daprd's shutdown would wait for.
+func (s *Sidecar) WaitDown(ctx context.Context, bound time.Duration) {
+	u, err := url.Parse(s.BaseURL)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	var d net.Dialer
+	for {
+		conn, err := d.DialContext(ctx, "tcp", u.Host)
+		if err != nil {
+			return // refused (down), or the bound passed
+		}
+		_ = conn.Close()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 func (s *Sidecar) client() *http.Client {

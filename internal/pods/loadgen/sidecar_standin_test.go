@@ -17,6 +17,7 @@ limitations under the License.
 package loadgen
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -24,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 )
 
@@ -109,4 +111,26 @@ func (s *sidecarStandIn) distinctActors() int {
 		}
 	}
 	return n
+}
+
+// After the shutdown the load tester waits while daprd still answers (an actor host's app
+// server must outlive daprd's deactivations) and stops waiting once it is gone.
+func TestWaitDownWaitsWhileTheSidecarAnswersAndNoLonger(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	done := make(chan struct{})
+	go func() {
+		(&Sidecar{BaseURL: srv.URL}).WaitDown(context.Background(), 5*time.Second)
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("stopped waiting while the sidecar still answered")
+	case <-time.After(300 * time.Millisecond):
+	}
+	srv.Close()
+	select {
+	case <-done:
+	case <-time.After(4 * time.Second):
+		t.Fatal("still waiting for a sidecar that is gone")
+	}
 }

@@ -155,10 +155,9 @@ func (s *subscriber) serve(listen string) error {
 	})
 	s.serveTriggers(mux)
 	s.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		if err := s.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	server := s.server
+	go func() { // not in wg: an actor host's server outlives stop (see actorHostGrace)
+		if err := server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			logf(s.log, "subscriber: %v", err)
 		}
 	}()
@@ -231,6 +230,14 @@ func (s *subscriber) stop() {
 	}
 	s.cancel()
 	s.workflows.stop()
+	if s.server != nil && s.actorType != "" {
+		// An actor host answers daprd's deactivations while daprd shuts down, after the run
+		// (daprd exits 1 when its app refuses them): the load tester waits for daprd to go
+		// (Sidecar.WaitDown) and ends, or the server closes after the grace.
+		server := s.server
+		time.AfterFunc(actorHostGrace, func() { _ = server.Close() })
+		s.server = nil
+	}
 	if s.server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_ = s.server.Shutdown(ctx)
@@ -238,6 +245,12 @@ func (s *subscriber) stop() {
 	}
 	s.wg.Wait()
 }
+
+// actorHostGrace bounds how long the app server of a run hosting actors (a Scheduler run's
+// reminders) keeps answering after the run, and how long the load tester waits for its daprd
+// to go: daprd's shutdown, asked right after the run, deactivates every actor through the
+// app server (it exits 1 when the app is gone by then).
+const actorHostGrace = time.Minute
 
 // subscriberListen is where the subscriber listens by default: the port the operator gives
 // the load tester's daprd as its app port, on loopback, where daprd's app channel calls it
