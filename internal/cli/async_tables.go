@@ -30,18 +30,12 @@ func completionTable(res *perfv1alpha1.Result) string {
 	if c == nil {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString("\ncompletion: from each instance's scheduled start to daprd reporting it complete, on the load tester's one clock (no baseline: a workflow needs Dapr)\n")
-	lat, row := latencyTable()
-	row("dapr", c.Latency)
-	b.WriteString(lat.String())
+	var counts []int64
 	if n := c.Workflows; n != nil {
-		t := &table{}
-		t.add("STARTED", "COMPLETED", "FAILED", "UNFINISHED")
-		t.add(fmt.Sprint(n.Started), fmt.Sprint(n.Completed), fmt.Sprint(n.Failed), fmt.Sprint(n.Unfinished))
-		b.WriteString(t.String())
+		counts = []int64{n.Started, n.Completed, n.Failed, n.Unfinished}
 	}
-	return b.String()
+	return outcomeTable("completion: from each instance's scheduled start to daprd reporting it complete, on the load tester's one clock (no baseline: a workflow needs Dapr)",
+		c.Latency, []string{"STARTED", "COMPLETED", "FAILED", "UNFINISHED"}, counts)
 }
 
 // triggerTable renders a Scheduler run's trigger lateness and its registrations; empty for
@@ -51,16 +45,31 @@ func triggerTable(res *perfv1alpha1.Result) string {
 	if tr == nil {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString("\ntrigger lateness: each trigger's receipt minus its registration's slot plus its due time, on the load tester's one clock\n")
-	lat, row := latencyTable()
-	row("dapr", tr.Lateness)
-	b.WriteString(lat.String())
+	var counts []int64
 	if n := tr.Counts; n != nil {
-		t := &table{}
-		t.add("REGISTERED", "TRIGGERED", "MISSED", "DOUBLED")
-		t.add(fmt.Sprint(n.Registered), fmt.Sprint(n.Triggered), fmt.Sprint(n.Missed), fmt.Sprint(n.Doubled))
-		b.WriteString(t.String())
+		counts = []int64{n.Registered, n.Triggered, n.Missed, n.Doubled}
+	}
+	return outcomeTable("trigger lateness: each trigger's receipt minus its registration's slot plus its due time, on the load tester's one clock",
+		tr.Lateness, []string{"REGISTERED", "TRIGGERED", "MISSED", "DOUBLED"}, counts)
+}
+
+// outcomeTable is an asynchronous outcome's latency (the Dapr path's: it has no baseline)
+// under its title, and its counts under their names (none: no counts).
+func outcomeTable(title string, lat *perfv1alpha1.LatencySummary, names []string, counts []int64) string {
+	var b strings.Builder
+	b.WriteString("\n" + title + "\n")
+	t, row := latencyTable()
+	row("dapr", lat)
+	b.WriteString(t.String())
+	if counts != nil {
+		c := &table{}
+		c.add(names...)
+		values := make([]string, len(counts))
+		for i, n := range counts {
+			values[i] = fmt.Sprint(n)
+		}
+		c.add(values...)
+		b.WriteString(c.String())
 	}
 	return b.String()
 }

@@ -309,72 +309,73 @@ func judge(ok bool) Outcome {
 	return Violated
 }
 
-// deliveryChecks are a PubSub run's gates on its delivery through Dapr: its p99 (over every
-// repetition's messages merged, so no spread: the figure against the limit) and its lost
-// messages. A run without delivery figures leaves them Inconclusive, "not measured".
-func deliveryChecks(t *perfv1alpha1.Thresholds, d *perfv1alpha1.DeliveryResult) []Check {
+// asyncFigure is what an asynchronous outcome's two gates read: a run's delivery, workflow
+// completion or triggers. counted false: the run has no counts (not measured).
+type asyncFigure struct {
+	latency   *perfv1alpha1.LatencySummary
+	counted   bool
+	bad, of   int64
+	breakdown string // what bad is made of, when more than one count ("" otherwise)
+}
+
+// asyncChecks are the gates on an asynchronous outcome: its p99 (every repetition merged, so
+// no spread: the figure against the limit) and its bad outcomes. Figures a run lacks leave
+// them Inconclusive, "not measured".
+func asyncChecks(latencyName string, maxP99 *metav1.Duration, countName string, maxBad *int64, f asyncFigure) []Check {
 	var checks []Check
-	if t.MaxDeliveryP99 != nil {
-		var s *perfv1alpha1.LatencySummary
-		if d != nil {
-			s = d.Latency
-		}
-		checks = append(checks, latencyCheck("delivery p99", t.MaxDeliveryP99.Duration, s, nil, perfv1alpha1.FigureP99))
+	if maxP99 != nil {
+		checks = append(checks, latencyCheck(latencyName, maxP99.Duration, f.latency, nil, perfv1alpha1.FigureP99))
 	}
-	if t.MaxLostMessages != nil {
-		c := Check{Name: "lost messages", Limit: fmt.Sprintf("<= %d", *t.MaxLostMessages), Outcome: Inconclusive, Measured: "not measured"}
-		if d != nil && d.Messages != nil {
-			c.Measured = fmt.Sprintf("%d of %d", d.Messages.Lost, d.Messages.Published)
-			c.Outcome = judge(d.Messages.Lost <= *t.MaxLostMessages)
+	if maxBad != nil {
+		c := Check{Name: countName, Limit: fmt.Sprintf("<= %d", *maxBad), Outcome: Inconclusive, Measured: "not measured"}
+		if f.counted {
+			c.Measured = fmt.Sprintf("%d of %d", f.bad, f.of)
+			if f.breakdown != "" {
+				c.Measured += " (" + f.breakdown + ")"
+			}
+			c.Outcome = judge(f.bad <= *maxBad)
 		}
 		checks = append(checks, c)
 	}
 	return checks
 }
 
-// completionChecks are a Workflow run's gates on its instances: their completion p99 (every
-// repetition's instances merged: the figure against the limit) and the instances failed or
-// unfinished. A run without completion figures leaves them Inconclusive, "not measured".
-func completionChecks(t *perfv1alpha1.Thresholds, c *perfv1alpha1.CompletionResult) []Check {
-	var checks []Check
-	if t.MaxCompletionP99 != nil {
-		var s *perfv1alpha1.LatencySummary
-		if c != nil {
-			s = c.Latency
+// deliveryChecks are a PubSub run's gates: its delivery p99 through Dapr and its lost messages.
+func deliveryChecks(t *perfv1alpha1.Thresholds, d *perfv1alpha1.DeliveryResult) []Check {
+	var f asyncFigure
+	if d != nil {
+		f.latency = d.Latency
+		if n := d.Messages; n != nil {
+			f.counted, f.bad, f.of = true, n.Lost, n.Published
 		}
-		checks = append(checks, latencyCheck("completion p99", t.MaxCompletionP99.Duration, s, nil, perfv1alpha1.FigureP99))
 	}
-	if t.MaxFailedWorkflows != nil {
-		ch := Check{Name: "failed workflows", Limit: fmt.Sprintf("<= %d", *t.MaxFailedWorkflows), Outcome: Inconclusive, Measured: "not measured"}
-		if c != nil && c.Workflows != nil {
-			bad := c.Workflows.Failed + c.Workflows.Unfinished
-			ch.Measured = fmt.Sprintf("%d of %d (%d failed, %d unfinished)", bad, c.Workflows.Started, c.Workflows.Failed, c.Workflows.Unfinished)
-			ch.Outcome = judge(bad <= *t.MaxFailedWorkflows)
-		}
-		checks = append(checks, ch)
-	}
-	return checks
+	return asyncChecks("delivery p99", t.MaxDeliveryP99, "lost messages", t.MaxLostMessages, f)
 }
 
-// triggerChecks are a Scheduler run's gates on its triggers: their lateness p99 and the
-// registrations missed or triggered twice.
+// completionChecks are a Workflow run's gates: its completion p99 and its instances failed or
+// unfinished.
+func completionChecks(t *perfv1alpha1.Thresholds, c *perfv1alpha1.CompletionResult) []Check {
+	var f asyncFigure
+	if c != nil {
+		f.latency = c.Latency
+		if n := c.Workflows; n != nil {
+			f = asyncFigure{latency: c.Latency, counted: true, bad: n.Failed + n.Unfinished, of: n.Started,
+				breakdown: fmt.Sprintf("%d failed, %d unfinished", n.Failed, n.Unfinished)}
+		}
+	}
+	return asyncChecks("completion p99", t.MaxCompletionP99, "failed workflows", t.MaxFailedWorkflows, f)
+}
+
+// triggerChecks are a Scheduler run's gates: its trigger lateness p99 and its registrations
+// missed or triggered twice.
 func triggerChecks(t *perfv1alpha1.Thresholds, tr *perfv1alpha1.TriggerResult) []Check {
-	var checks []Check
-	if t.MaxTriggerLatenessP99 != nil {
-		var s *perfv1alpha1.LatencySummary
-		if tr != nil {
-			s = tr.Lateness
+	var f asyncFigure
+	if tr != nil {
+		f.latency = tr.Lateness
+		if n := tr.Counts; n != nil {
+			f = asyncFigure{latency: tr.Lateness, counted: true, bad: n.Missed + n.Doubled, of: n.Registered,
+				breakdown: fmt.Sprintf("%d missed, %d doubled", n.Missed, n.Doubled)}
 		}
-		checks = append(checks, latencyCheck("trigger lateness p99", t.MaxTriggerLatenessP99.Duration, s, nil, perfv1alpha1.FigureP99))
 	}
-	if t.MaxMissedTriggers != nil {
-		ch := Check{Name: "missed triggers", Limit: fmt.Sprintf("<= %d", *t.MaxMissedTriggers), Outcome: Inconclusive, Measured: "not measured"}
-		if tr != nil && tr.Counts != nil {
-			bad := tr.Counts.Missed + tr.Counts.Doubled
-			ch.Measured = fmt.Sprintf("%d of %d (%d missed, %d doubled)", bad, tr.Counts.Registered, tr.Counts.Missed, tr.Counts.Doubled)
-			ch.Outcome = judge(bad <= *t.MaxMissedTriggers)
-		}
-		checks = append(checks, ch)
-	}
-	return checks
+	return asyncChecks("trigger lateness p99", t.MaxTriggerLatenessP99, "missed triggers", t.MaxMissedTriggers, f)
 }
