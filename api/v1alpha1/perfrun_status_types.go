@@ -939,8 +939,8 @@ type DeliveryResult struct {
 
 // CompletionResult is a Workflow run's instances: each timed from the slot its start was
 // due in to daprd telling the load tester it completed (its WaitForInstanceCompletion
-// answer), on the load tester's one clock. An instance not ended by 10s after its phase is
-// in the latency at the least it waited. No baseline: a workflow cannot run without Dapr.
+// answer), on the load tester's one clock. An instance not ended by 10s (plus activities ×
+// activityDelay) after its phase is in the latency at the least it waited. No baseline: a workflow cannot run without Dapr.
 type CompletionResult struct {
 	// latency of the instances, start slot to completion, over every repetition.
 	// +optional
@@ -954,7 +954,8 @@ type CompletionResult struct {
 type WorkflowCounts struct {
 	// started is the instances whose start call succeeded.
 	Started int64 `json:"started"`
-	// completed is the started instances that completed within 10s of their phase's end.
+	// completed is the started instances that completed within 10s (plus activities ×
+	// activityDelay) of their phase's end.
 	Completed int64 `json:"completed"`
 	// failed is the started instances that ended without completing (failed, terminated).
 	// +optional

@@ -73,7 +73,8 @@ func completionOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.
 
 // triggersOf maps a Scheduler run's triggers (the load tester's book counts them as
 // messages: registered as published, triggered as delivered, missed as lost, doubled as
-// duplicated); nil for other scenarios.
+// duplicated; a trigger of a registration whose call failed is not one of the registered's,
+// so not counted triggered); nil for other scenarios.
 func triggersOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.TriggerResult {
 	if run.Spec.Scenario != perfv1alpha1.ScenarioScheduler || sum.Delivery == nil {
 		return nil
@@ -84,5 +85,5 @@ func triggersOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Tr
 	}
 	n := p.Messages
 	return &perfv1alpha1.TriggerResult{Lateness: deliveryLatency(p), Counts: &perfv1alpha1.TriggerCounts{
-		Registered: n.Published, Triggered: n.Delivered, Missed: n.Lost, Doubled: n.Duplicated}}
+		Registered: n.Published, Triggered: n.Delivered - n.Unacknowledged, Missed: n.Lost, Doubled: n.Duplicated}}
 }

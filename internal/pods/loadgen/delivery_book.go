@@ -104,6 +104,8 @@ type phaseMessages struct {
 	// matched counts messages both published and delivered, whichever came second.
 	matched int64
 	dups    int64
+	// failed counts deliveries that were failures (a Workflow instance that ended failed).
+	failed int64
 }
 
 func newDeliveryBook() *deliveryBook {
@@ -147,7 +149,11 @@ func (b *deliveryBook) published(phase string, seq uint64, due int64) {
 }
 
 // delivered notes a delivery of m, now.
-func (b *deliveryBook) delivered(m message) {
+func (b *deliveryBook) delivered(m message) { b.ended(m, false) }
+
+// ended notes m's outcome, now: delivered, and a failure when failed (counted in the same
+// step, so a phase's close never sees the one without the other).
+func (b *deliveryBook) ended(m message, failed bool) {
 	received := b.now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -161,6 +167,9 @@ func (b *deliveryBook) delivered(m message) {
 		p.dups++
 	default:
 		p.delivered[m.Seq] = latency.Delivery{Due: time.Duration(m.Due), Received: received}
+		if failed {
+			p.failed++
+		}
 		if hasKey(p.published, m.Seq) {
 			b.match(p)
 		}
@@ -230,6 +239,7 @@ func (b *deliveryBook) close(phase string, start time.Time) (*latency.Recorded, 
 		Lost:           int64(len(p.published)) - p.matched,
 		Duplicated:     p.dups,
 		Unacknowledged: int64(len(p.delivered)) - p.matched,
+		Failed:         p.failed,
 	}
 	return latency.RecordDeliveries(from, ds), counts
 }

@@ -104,7 +104,11 @@ func (c *schedConn) call(ctx context.Context) error {
 	body, _ := json.Marshal(map[string]any{"dueTime": c.due, "data": m})
 	u := fmt.Sprintf("http://%s/v1.0-alpha1/jobs/%s", c.ep.addr, url.PathEscape(name))
 	if c.ep.kind == viaDaprReminders {
-		actor := strconv.FormatUint(m.Seq%uint64(c.ep.keys), 10)
+		n := m.Seq
+		if n == 0 { // a phase not opened (a warm-up): this connection's count spreads its reminders
+			n = c.n
+		}
+		actor := strconv.FormatUint(n%uint64(c.ep.keys), 10)
 		u = fmt.Sprintf("http://%s/v1.0/actors/%s/%s/reminders/%s", c.ep.addr, url.PathEscape(c.ep.method), actor, url.PathEscape(name))
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))

@@ -223,6 +223,14 @@ func createGroup(ctx context.Context, client *redis.Client, stream, group string
 	return err
 }
 
+// workflowHost is the run's workflow host (nil: none, or no subscriber).
+func (s *subscriber) workflowHost() *workflowHost {
+	if s == nil {
+		return nil
+	}
+	return s.workflows
+}
+
 // stop ends the server and the consumers.
 func (s *subscriber) stop() {
 	if s == nil {
@@ -235,7 +243,7 @@ func (s *subscriber) stop() {
 		// (daprd exits 1 when its app refuses them): the load tester waits for daprd to go
 		// (Sidecar.WaitDown) and ends, or the server closes after the grace.
 		server := s.server
-		time.AfterFunc(actorHostGrace, func() { _ = server.Close() })
+		time.AfterFunc(actorHostGrace+15*time.Second, func() { _ = server.Close() }) // past the shutdown call and WaitDown
 		s.server = nil
 	}
 	if s.server != nil {

@@ -106,21 +106,19 @@ type workflowHost struct {
 	name   string // the pattern's workflow
 	log    io.Writer
 	waiter completionWaiter
-	// bound caps each wait for a completion: a phase's length and its drain at most.
+	// bound caps each wait for a completion: the readiness wait, a repetition's length and
+	// its drain (Run sets it; an instance not ended by then is unfinished at its phase's close).
 	bound  time.Duration
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	stopFn func()
-	// failed counts the instances, per phase, that ended without completing.
-	mu     sync.Mutex
-	failed map[string]int64
 }
 
 func newWorkflowHost(ep endpoint, book *deliveryBook, log io.Writer, bound time.Duration) *workflowHost {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &workflowHost{book: book, name: workflowName(ep.method), log: log, bound: bound, ctx: ctx, cancel: cancel,
-		failed: map[string]int64{}, stopFn: func() {}}
+		stopFn: func() {}}
 }
 
 // await times instance id's end in the book as message m's delivery: the end arrives on
@@ -135,20 +133,8 @@ func (h *workflowHost) await(id string, m message) {
 		if err != nil && !errors.Is(err, errWorkflowFailed) {
 			return // not ended within the bound (or the host stopped): unfinished at the phase's close
 		}
-		h.book.delivered(m)
-		if err != nil {
-			h.mu.Lock()
-			h.failed[m.Phase]++
-			h.mu.Unlock()
-		}
+		h.book.ended(m, err != nil)
 	}()
-}
-
-// failedIn is how many of phase's instances ended without completing.
-func (h *workflowHost) failedIn(phase string) int64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.failed[phase]
 }
 
 // restartWorker ends the worker (its work-item stream) so that the next startWorker opens a
@@ -191,6 +177,7 @@ func (h *workflowHost) startWorker(addr string) error {
 	client, err := workflow.NewClient(workflow.WithDaprClient(dapr.NewClientWithConnection(conn)))
 	if err != nil {
 		_ = worker.Shutdown()
+		_ = conn.Close()
 		return err
 	}
 	h.waiter = sdkWaiter{client}
