@@ -165,7 +165,7 @@ func runWithInput(stdin []byte, name string, args ...string) []byte {
 
 // The operator is installed in the chart's namespaced mode, which runs benchmarks only in
 // the namespaces named at install: the suite names them up front, one per spec.
-const namespacePoolSize = 32
+const namespacePoolSize = 40
 
 var (
 	namespacePool []string
