@@ -59,10 +59,7 @@ func messageCounts(m result.Messages) *perfv1alpha1.MessageCounts {
 // messages: started as published, ended as delivered, unfinished as lost); nil for other
 // scenarios. There is no baseline, so nothing is added or claimed.
 func completionOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.CompletionResult {
-	if run.Spec.Scenario != perfv1alpha1.ScenarioWorkflow || sum.Delivery == nil {
-		return nil
-	}
-	p, ok := sum.Delivery.PathOf(result.Dapr)
+	p, ok := daprOutcomes(run, sum, perfv1alpha1.ScenarioWorkflow)
 	if !ok {
 		return nil
 	}
@@ -76,14 +73,20 @@ func completionOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.
 // duplicated; a trigger of a registration whose call failed is not one of the registered's,
 // so not counted triggered); nil for other scenarios.
 func triggersOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.TriggerResult {
-	if run.Spec.Scenario != perfv1alpha1.ScenarioScheduler || sum.Delivery == nil {
-		return nil
-	}
-	p, ok := sum.Delivery.PathOf(result.Dapr)
+	p, ok := daprOutcomes(run, sum, perfv1alpha1.ScenarioScheduler)
 	if !ok {
 		return nil
 	}
 	n := p.Messages
 	return &perfv1alpha1.TriggerResult{Lateness: deliveryLatency(p), Counts: &perfv1alpha1.TriggerCounts{
 		Registered: n.Published, Triggered: n.Delivered - n.Unacknowledged, Missed: n.Lost, Doubled: n.Duplicated}}
+}
+
+// daprOutcomes is the Dapr path's asynchronous outcomes of a run of scenario (the load
+// tester's book, which PubSub, Workflow and Scheduler share); false for a run of another.
+func daprOutcomes(run *perfv1alpha1.PerfRun, sum *result.Summary, scenario perfv1alpha1.Scenario) (result.DeliveryPath, bool) {
+	if run.Spec.Scenario != scenario || sum.Delivery == nil {
+		return result.DeliveryPath{}, false
+	}
+	return sum.Delivery.PathOf(result.Dapr)
 }

@@ -441,7 +441,7 @@ func TestAGRPCBulkPublishIsOneCallAndAFailedEntryFailsIt(t *testing.T) {
 func TestABulkSubscriptionsBatchWaitIsAddedToTheDrain(t *testing.T) {
 	for query, want := range map[string]time.Duration{"": DeliveryDrain, "?batch=100&awaitMs=2500": DeliveryDrain + 2500*time.Millisecond} {
 		s, err := startSubscriber(context.Background(), []Target{{Variant: result.Dapr, URL: "dapr-pubsub+http://localhost:3500/pubsub/orders" + query}},
-			freeAddr(t), time.Second, io.Discard)
+			freeAddr(t), time.Second, time.Second, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}

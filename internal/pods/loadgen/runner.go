@@ -65,11 +65,8 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	if listen == "" {
 		listen = subscriberListen()
 	}
-	if cfg.sub, err = startSubscriber(ctx, cfg.Targets, listen, cfg.TargetWait, cfg.Log); err != nil {
+	if cfg.sub, err = startSubscriber(ctx, cfg.Targets, listen, cfg.TargetWait, cfg.Duration, cfg.Log); err != nil {
 		return sum, err
-	}
-	if h := cfg.sub.workflowHost(); h != nil {
-		h.bound += cfg.Duration // an instance started at a repetition's first slot may end as late as its drain
 	}
 	defer cfg.sub.stop()
 	prof := newProfiler(cfg)

@@ -61,8 +61,10 @@ type subscriber struct {
 }
 
 // startSubscriber serves the Dapr paths' deliveries on listen and consumes each baseline
-// stream of targets; nil when no target is a pub/sub path. stop ends both.
-func startSubscriber(ctx context.Context, targets []Target, listen string, wait time.Duration, log io.Writer) (*subscriber, error) {
+// stream of targets; nil when no target is a pub/sub path. stop ends both. wait is the
+// readiness wait and repetition a measured repetition's length: together with the drain they
+// bound how long a workflow's completion is awaited.
+func startSubscriber(ctx context.Context, targets []Target, listen string, wait, repetition time.Duration, log io.Writer) (*subscriber, error) {
 	s := &subscriber{book: newDeliveryBook(), log: log, drain: DeliveryDrain}
 	var streams []endpoint
 	daprPath := false
@@ -78,7 +80,8 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait 
 		}
 		if err == nil && ep.isWorkflow() {
 			s.drain = DeliveryDrain + time.Duration(ep.activities)*ep.delay
-			s.workflows = newWorkflowHost(ep, s.book, log, max(wait, 60*time.Second)+s.drain)
+			// An instance started at a repetition's first slot may end as late as its drain.
+			s.workflows = newWorkflowHost(ep, s.book, log, max(wait, 60*time.Second)+repetition+s.drain)
 			continue
 		}
 		if err != nil || !ep.isPubSub() {
@@ -221,14 +224,6 @@ func createGroup(ctx context.Context, client *redis.Client, stream, group string
 		return nil
 	}
 	return err
-}
-
-// workflowHost is the run's workflow host (nil: none, or no subscriber).
-func (s *subscriber) workflowHost() *workflowHost {
-	if s == nil {
-		return nil
-	}
-	return s.workflows
 }
 
 // stop ends the server and the consumers.

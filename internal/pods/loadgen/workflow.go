@@ -24,7 +24,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"fortio.org/fortio/periodic"
@@ -173,11 +172,8 @@ func runWorkflows(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeou
 	})
 }
 
-// instanceIDs numbers every instance this process starts, warm-ups and probes included:
-// an instance ID is never reused within a run.
-var instanceIDs atomic.Uint64
-
-// instanceID is a fresh instance ID: the process's nonce, the phase and a number.
+// instanceID is a fresh instance ID: the process's nonce, the phase and the host's count of
+// every instance it started, warm-ups and probes included (never reused within a run).
 func (h *workflowHost) instanceID(phase string) string {
-	return fmt.Sprintf("%s-%s-%d", h.book.nonce[:8], phase, instanceIDs.Add(1))
+	return fmt.Sprintf("%s-%s-%d", h.book.nonce[:8], phase, h.started.Add(1))
 }

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	dapr "github.com/dapr/go-sdk/client"
@@ -107,12 +108,14 @@ type workflowHost struct {
 	log    io.Writer
 	waiter completionWaiter
 	// bound caps each wait for a completion: the readiness wait, a repetition's length and
-	// its drain (Run sets it; an instance not ended by then is unfinished at its phase's close).
+	// its drain (an instance not ended by then is unfinished at its phase's close).
 	bound  time.Duration
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	stopFn func()
+	// started counts the instances started, for their IDs.
+	started atomic.Uint64
 }
 
 func newWorkflowHost(ep endpoint, book *deliveryBook, log io.Writer, bound time.Duration) *workflowHost {
