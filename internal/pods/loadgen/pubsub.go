@@ -113,14 +113,7 @@ type pubConn struct {
 }
 
 func (c *pubConn) call(ctx context.Context) error {
-	phase := c.phase
-	if warming(ctx) {
-		phase = warmPhase // the connection's warm-up call: no slot of the phase, never counted in it
-	}
-	due, paced := latency.DueOf(ctx)
-	if !paced {
-		due = time.Now() // fortio's own pacing: no slot is known, the send is the best there is
-	}
+	phase, due := phaseAndSlot(ctx, c.phase)
 	at := c.book.offset(due)
 	for i := range c.seqs {
 		c.seqs[i] = c.book.next(phase)
@@ -137,6 +130,20 @@ func (c *pubConn) call(ctx context.Context) error {
 
 // warmPhase tags the messages of the connections' warm-up calls: a phase never opened.
 const warmPhase = "warm"
+
+// phaseAndSlot is what a request whose outcome comes back later (a message, a workflow, a
+// trigger) is tagged with: its phase (a connection's warm-up call is no phase's) and the slot
+// it was due in, from which the outcome is timed.
+func phaseAndSlot(ctx context.Context, phase string) (string, time.Time) {
+	if warming(ctx) {
+		phase = warmPhase // the connection's warm-up call: no slot of the phase, never counted in it
+	}
+	due, paced := latency.DueOf(ctx)
+	if !paced {
+		due = time.Now() // fortio's own pacing: no slot is known, the send is the best there is
+	}
+	return phase, due
+}
 
 func (c *pubConn) close() { c.pub.close() }
 

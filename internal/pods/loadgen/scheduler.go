@@ -30,8 +30,6 @@ import (
 	"time"
 
 	"fortio.org/fortio/periodic"
-
-	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
 // A Scheduler run's path (the operator writes its URL, see workload's schedulerSide):
@@ -90,14 +88,7 @@ type schedConn struct {
 }
 
 func (c *schedConn) call(ctx context.Context) error {
-	phase := c.phase
-	if warming(ctx) {
-		phase = warmPhase
-	}
-	slot, paced := latency.DueOf(ctx)
-	if !paced {
-		slot = time.Now()
-	}
+	phase, slot := phaseAndSlot(ctx, c.phase)
 	m := message{Nonce: c.book.nonce, Phase: phase, Seq: c.book.next(phase), Due: c.book.offset(slot.Add(c.ep.due)), Pad: c.pad}
 	c.n++
 	name := fmt.Sprintf("%s-%s-%s-%d", c.book.nonce[:8], phase, c.id, c.n)

@@ -27,8 +27,6 @@ import (
 	"time"
 
 	"fortio.org/fortio/periodic"
-
-	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
 // A Workflow run's path (the operator writes its URL, see workload's workflowSide):
@@ -139,14 +137,7 @@ type wfConn struct {
 }
 
 func (c *wfConn) call(ctx context.Context) error {
-	phase := c.phase
-	if warming(ctx) {
-		phase = warmPhase // the connection's warm-up start: no slot of the phase, never counted in it
-	}
-	due, paced := latency.DueOf(ctx)
-	if !paced {
-		due = time.Now() // fortio's own pacing: no slot is known, the send is the best there is
-	}
+	phase, due := phaseAndSlot(ctx, c.phase)
 	book := c.host.book
 	m := message{Nonce: book.nonce, Phase: phase, Seq: book.next(phase), Due: book.offset(due)}
 	id := c.host.instanceID(phase)
