@@ -92,9 +92,11 @@ var _ = Describe("PerfRun Workflow scenario", Ordered, func() {
 		Expect(envValue(job, "DAPRBENCH_BASELINE_URL")).To(BeEmpty())
 
 		sum := result.Summary{RequestedQPS: 50, Runs: []result.Run{summaryRun(result.Dapr, 0, 900)}}
-		sum.Delivery = &result.Delivery{Paths: []result.DeliveryPath{
-			deliveryPath(result.Dapr, 40000, result.Messages{Published: 500, Delivered: 498, Lost: 2, Failed: 1}),
-		}}
+		completion := deliveryPath(result.Dapr, 40000, result.Messages{Published: 500, Delivered: 498, Lost: 2, Failed: 1})
+		completion.Interval = &result.Added{Confidence: 0.95, Resamples: 1000, Reps: 3, Avg: result.Interval{Us: 40050, LowUs: 39000, HighUs: 41000},
+			Percentiles: []result.AddedPercentile{{P: 50, Interval: result.Interval{Us: 40000, LowUs: 38000, HighUs: 42000}}}}
+		completion.Activities = result.Spectrum{Percentiles: []result.Percentile{{P: 50, Us: 3000}}, AvgUs: 3100, MaxUs: 9000}
+		sum.Delivery = &result.Delivery{Paths: []result.DeliveryPath{completion}}
 		finishLoad(run, sum, true)
 		f := failedWith(run, perfv1alpha1.ReasonThresholdsViolated)
 		Expect(f.Message).To(ContainSubstring("failed workflows 3 of 500 (1 failed, 2 unfinished) (limit <= 0): VIOLATED"))
@@ -103,6 +105,12 @@ var _ = Describe("PerfRun Workflow scenario", Ordered, func() {
 		Expect(res.Delivery).To(BeNil(), "a workflow's figures are its completion's, not a delivery's")
 		Expect(res.Completion).NotTo(BeNil())
 		Expect(res.Completion.Latency.P50.Duration).To(Equal(40000 * time.Microsecond))
+		iv := res.Completion.LatencyInterval
+		Expect(iv).NotTo(BeNil())
+		Expect(iv.Basis).To(Equal(perfv1alpha1.IntervalBetweenRepetitions), "three repetitions: the interval covers a rerun")
+		Expect(iv.Low.P50.Duration).To(Equal(38 * time.Millisecond))
+		Expect(iv.High.P50.Duration).To(Equal(42 * time.Millisecond))
+		Expect(res.Completion.ActivityDispatch.P50.Duration).To(Equal(3 * time.Millisecond))
 		Expect(*res.Completion.Workflows).To(Equal(perfv1alpha1.WorkflowCounts{Started: 500, Completed: 497, Failed: 1, Unfinished: 2}))
 	})
 

@@ -237,7 +237,9 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("scheduler over two load testers", []string{"spec", "loadTester.replicas must be 1 for Scheduler"}, scheduler, set("loadTester.replicas", int64(2))),
 		Entry("scheduler over gRPC", []string{"spec", "a Scheduler run registers over daprd's HTTP API"}, scheduler, set("protocol.caller", "GRPC")),
 		Entry("a due time below 100ms", []string{"spec.scheduler.dueTime", "dueTime must be from 100ms to 1m"}, scheduler, set("scheduler.dueTime", "50ms")),
-		Entry("actors for jobs", []string{"spec.scheduler", "actors is how many actor ids the reminders spread over"}, scheduler, set("scheduler.actors", int64(10))),
+		Entry("actors for jobs", []string{"spec.scheduler", "actors is how many actor ids the reminders or timers spread over"}, scheduler, set("scheduler.actors", int64(10))),
+		Entry("another method on the Go SDK's actor", []string{"spec.actors", "the Go SDK host's actor has one method, Activate"}, actors, set("actors.host", "GoSDK"), set("actors.method", "activate")),
+		Entry("an unknown actor host", []string{"spec.actors.host", "Unsupported value"}, actors, set("actors.host", "JavaSDK")),
 		Entry("an unknown scheduler API", []string{"spec.scheduler.api", "Unsupported value"}, scheduler, set("scheduler.api", "Timers")),
 		Entry("a trigger gate on workflows", []string{"spec", "gate jobs' and reminders' triggers: they need scenario Scheduler"}, workflows, set("thresholds.maxMissedTriggers", int64(0))),
 		Entry("pubsub without Dapr", []string{"spec", "dapr.enabled=false needs scenario ServiceInvocation"}, pubsub, set("dapr.enabled", false)),
@@ -588,7 +590,9 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(filled.Load.Duration.Duration).To(Equal(unset.Load.EffectiveDuration()))
 		Expect(filled.Load.Warmup.Duration).To(Equal(unset.Load.EffectiveWarmup()))
 		Expect(*filled.Dapr.Enabled).To(Equal(unset.DaprEnabled()))
-		Expect(*filled.Actors).To(Equal(unset.ActorSettings()))
+		// The method's default depends on the host: the operator resolves it.
+		Expect(filled.Actors.Host).To(Equal(unset.ActorSettings().Host))
+		Expect(filled.Actors.Method).To(BeEmpty())
 		Expect(filled.EffectiveTimeout()).To(Equal(unset.EffectiveTimeout()))
 	})
 
@@ -601,8 +605,25 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(run.Spec.BaselineEnabled()).To(BeFalse())
 		_, literal := run.Spec.Body()
 		Expect(literal).To(Equal(ptr.To("{}")))
-		Expect(run.Spec.ActorSettings()).To(Equal(perfv1alpha1.ActorsSpec{Method: "activate"}))
+		Expect(run.Spec.ActorSettings()).To(Equal(perfv1alpha1.ActorsSpec{Host: perfv1alpha1.ActorHostMinimal, Method: "activate"}))
 		Expect(run.ActorType()).To(MatchRegexp(`^PerfActor-[0-9a-f]{8}-1$`), "a type of the run's own, unique per uid and generation")
+	})
+
+	It("accepts the Go SDK actor host with its one method by default, and timers on actors", func() {
+		run := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "sdk-actors", Namespace: "default"},
+			Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioActorActivation, Load: perfv1alpha1.LoadSpec{QPS: 500},
+				Actors: &perfv1alpha1.ActorsSpec{Host: perfv1alpha1.ActorHostGoSDK}},
+		}
+		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
+		Expect(run.Spec.ActorSettings()).To(Equal(perfv1alpha1.ActorsSpec{Host: perfv1alpha1.ActorHostGoSDK, Method: "Activate"}))
+		timers := &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Name: "timers", Namespace: "default"},
+			Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioScheduler, Load: perfv1alpha1.LoadSpec{QPS: 50},
+				Scheduler: &perfv1alpha1.SchedulerSpec{API: perfv1alpha1.SchedulerActorTimers}},
+		}
+		Expect(k8s.Create(ctx, timers, client.DryRunAll)).To(Succeed())
+		Expect(timers.Spec.SchedulerSettings().Actors).To(Equal(int32(perfv1alpha1.DefaultReminderActors)))
 	})
 
 	It("refuses a change of scenario: a run's children are its scenario's", func() {

@@ -48,6 +48,8 @@ const (
 	// empty (see PerfRun.ActorType); DefaultActorMethod is the method called.
 	DefaultActorType   = "PerfActor"
 	DefaultActorMethod = "activate"
+	// GoSDKActorMethod is the one method of the GoSDK host's actor.
+	GoSDKActorMethod = "Activate"
 	// DefaultControlPlaneNamespace is where a standard Dapr install runs: the default of the
 	// manager's --dapr-namespace.
 	DefaultControlPlaneNamespace = "dapr-system"
@@ -169,7 +171,7 @@ func (s *PerfRunSpec) SchedulerSettings() SchedulerSpec {
 		}
 		c.Actors = s.Scheduler.Actors
 	}
-	if c.API == SchedulerActorReminders {
+	if c.API.HostsActors() {
 		c.Actors = cmp.Or(c.Actors, DefaultReminderActors)
 	}
 	return c
@@ -194,7 +196,10 @@ func (s *PerfRunSpec) PubSubSettings() PubSubSpec {
 
 // ActorSettings returns spec.actors with defaults filled in.
 func (s *PerfRunSpec) ActorSettings() ActorsSpec {
-	a := ActorsSpec{Method: DefaultActorMethod}
+	a := ActorsSpec{Host: ActorHostMinimal, Method: DefaultActorMethod}
+	if s.Actors != nil && s.Actors.Host == ActorHostGoSDK {
+		a.Host, a.Method = ActorHostGoSDK, GoSDKActorMethod
+	}
 	if s.Actors != nil {
 		if s.Actors.ActorType != "" {
 			a.ActorType = s.Actors.ActorType

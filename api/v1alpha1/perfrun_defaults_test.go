@@ -41,25 +41,25 @@ func TestScenarioDependentDefaults(t *testing.T) {
 			spec:     PerfRunSpec{Scenario: ScenarioServiceInvocation},
 			baseline: true, randomBytes: 1024,
 			// three repetitions (the default) of two paths of 60 s
-			loadTime: 10*time.Second + 6*time.Minute, timeout: 10*time.Second + 6*time.Minute + 5*time.Minute, actorSettings: ActorsSpec{Method: "activate"},
+			loadTime: 10*time.Second + 6*time.Minute, timeout: 10*time.Second + 6*time.Minute + 5*time.Minute, actorSettings: ActorsSpec{Host: ActorHostMinimal, Method: "activate"},
 		},
 		{
 			name:     "actors: no baseline, {} body",
 			spec:     PerfRunSpec{Scenario: ScenarioActorActivation, Load: LoadSpec{Repetitions: 3, Duration: minute, Warmup: &metav1.Duration{}}},
 			literal:  ptr.To("{}"),
-			loadTime: 3 * time.Minute, timeout: 8 * time.Minute, actorSettings: ActorsSpec{Method: "activate"},
+			loadTime: 3 * time.Minute, timeout: 8 * time.Minute, actorSettings: ActorsSpec{Host: ActorHostMinimal, Method: "activate"},
 		},
 		{
 			name: "Dapr off: no baseline; explicit payload, timeout and control plane",
 			spec: PerfRunSpec{Scenario: ScenarioServiceInvocation, Dapr: DaprSpec{Enabled: ptr.To(false), ControlPlaneNamespace: "dapr"},
 				Load: LoadSpec{PayloadBytes: ptr.To[int32](0)}, Timeout: &metav1.Duration{Duration: time.Hour}},
-			randomBytes: 0, loadTime: 10*time.Second + 3*time.Minute, timeout: time.Hour, actorSettings: ActorsSpec{Method: "activate"},
+			randomBytes: 0, loadTime: 10*time.Second + 3*time.Minute, timeout: time.Hour, actorSettings: ActorsSpec{Host: ActorHostMinimal, Method: "activate"},
 		},
 		{
 			name: "explicit baseline off, literal wins, actor overrides",
 			spec: PerfRunSpec{Scenario: ScenarioServiceInvocation, Baseline: ptr.To(false), Load: LoadSpec{Payload: ptr.To("x")},
 				Actors: &ActorsSpec{Method: "bump", StateStore: "redis"}},
-			literal: ptr.To("x"), loadTime: 10*time.Second + 3*time.Minute, timeout: 10*time.Second + 3*time.Minute + 5*time.Minute, actorSettings: ActorsSpec{Method: "bump", StateStore: "redis"},
+			literal: ptr.To("x"), loadTime: 10*time.Second + 3*time.Minute, timeout: 10*time.Second + 3*time.Minute + 5*time.Minute, actorSettings: ActorsSpec{Host: ActorHostMinimal, Method: "bump", StateStore: "redis"},
 		},
 	}
 	for _, tc := range cases {

@@ -57,12 +57,14 @@ const (
 )
 
 // SchedulerSpec configures Scheduler.
-// +kubebuilder:validation:XValidation:rule="!has(self.actors) || (has(self.api) && self.api == 'ActorReminders')",message="actors is how many actor ids the reminders spread over: set api to ActorReminders, or leave actors out"
+// +kubebuilder:validation:XValidation:rule="!has(self.actors) || (has(self.api) && self.api in ['ActorReminders', 'ActorTimers'])",message="actors is how many actor ids the reminders or timers spread over: set api to ActorReminders or ActorTimers, or leave actors out"
 type SchedulerSpec struct {
 	// api is what every request registers: Jobs (the default: a one-shot job through Dapr's
-	// Jobs API, alpha, POST /v1.0-alpha1/jobs/<name>) or ActorReminders (a one-shot reminder
-	// on one of actors actor ids of a type the load tester hosts). Both are kept and
-	// triggered by Dapr's scheduler (reminders since Dapr 1.15).
+	// Jobs API, alpha, POST /v1.0-alpha1/jobs/<name>), ActorReminders (a one-shot reminder
+	// on one of actors actor ids of a type the load tester hosts) or ActorTimers (a one-shot
+	// timer on one of them). Jobs and reminders are kept and triggered by Dapr's scheduler
+	// (reminders since Dapr 1.15); a timer is kept in memory by the daprd hosting its actor,
+	// so ActorTimers reads the same lateness with the scheduler out of the path.
 	// +kubebuilder:default=Jobs
 	// +optional
 	API SchedulerAPI `json:"api,omitempty"`
@@ -75,8 +77,9 @@ type SchedulerSpec struct {
 	// +optional
 	DueTime *metav1.Duration `json:"dueTime,omitempty"`
 
-	// actors is how many actor ids an ActorReminders run's reminders spread over (each
-	// request's id is its number modulo actors): 100 by default. Only with ActorReminders.
+	// actors is how many actor ids an ActorReminders or ActorTimers run's registrations
+	// spread over (each request's id is its number modulo actors): 100 by default. Only
+	// with those APIs.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100000
 	// +optional
@@ -84,7 +87,7 @@ type SchedulerSpec struct {
 }
 
 // SchedulerAPI is what a Scheduler run registers.
-// +kubebuilder:validation:Enum=Jobs;ActorReminders
+// +kubebuilder:validation:Enum=Jobs;ActorReminders;ActorTimers
 type SchedulerAPI string
 
 const (
@@ -92,7 +95,14 @@ const (
 	SchedulerJobs SchedulerAPI = "Jobs"
 	// SchedulerActorReminders registers one-shot actor reminders.
 	SchedulerActorReminders SchedulerAPI = "ActorReminders"
+	// SchedulerActorTimers registers one-shot actor timers.
+	SchedulerActorTimers SchedulerAPI = "ActorTimers"
 )
+
+// HostsActors reports whether api's registrations are on actors the load tester hosts.
+func (api SchedulerAPI) HostsActors() bool {
+	return api == SchedulerActorReminders || api == SchedulerActorTimers
+}
 
 // Defaults of spec.scheduler's fields.
 const (
@@ -203,7 +213,17 @@ const (
 )
 
 // ActorsSpec configures ActorActivation.
+// +kubebuilder:validation:XValidation:rule="!has(self.host) || self.host != 'GoSDK' || !has(self.method) || self.method == 'Activate'",message="the Go SDK host's actor has one method, Activate (a Go SDK actor's methods are exported Go methods): leave method out or set it to Activate"
 type ActorsSpec struct {
+	// host is the actor runtime of the target app: Minimal (the default: a hand-written host
+	// that answers daprd's actor protocol itself — Dapr's routing and nothing else) or GoSDK
+	// (Dapr's Go SDK actor runtime, github.com/dapr/go-sdk, serving an actor with one method,
+	// Activate, as a Go user hosts actors). The two runs' activation latencies differ by the
+	// SDK's share.
+	// +kubebuilder:default=Minimal
+	// +optional
+	Host ActorHost `json:"host,omitempty"`
+
 	// actorType is the actor type the target app hosts and the load tester calls. Empty (the
 	// default): PerfActor-<run uid>-<generation>, unique, so Dapr's placement never spreads a
 	// run's calls over the targets of other runs (or of its own earlier generations) that
@@ -213,10 +233,10 @@ type ActorsSpec struct {
 	// +optional
 	ActorType string `json:"actorType,omitempty"`
 
-	// method is the actor method called on every request.
+	// method is the actor method called on every request: activate by default (Activate
+	// with the GoSDK host, whose actor has that one method).
 	// +kubebuilder:validation:MaxLength=63
 	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_.-]*$`
-	// +kubebuilder:default=activate
 	// +optional
 	Method string `json:"method,omitempty"`
 
@@ -227,6 +247,17 @@ type ActorsSpec struct {
 	// +optional
 	StateStore string `json:"stateStore,omitempty"`
 }
+
+// ActorHost is the actor runtime an ActorActivation run's target app hosts its actors with.
+// +kubebuilder:validation:Enum=Minimal;GoSDK
+type ActorHost string
+
+const (
+	// ActorHostMinimal answers daprd's actor protocol by hand: any method, an empty answer.
+	ActorHostMinimal ActorHost = "Minimal"
+	// ActorHostGoSDK is Dapr's Go SDK actor runtime.
+	ActorHostGoSDK ActorHost = "GoSDK"
+)
 
 // StateSpec configures State.
 // +kubebuilder:validation:XValidation:rule="!has(self.bulkSize) || (has(self.operation) && self.operation in ['BulkGet', 'BulkSave', 'Transaction'])",message="bulkSize is how many keys a BulkGet, BulkSave or Transaction request carries: set operation to one of them, or leave bulkSize out"

@@ -297,10 +297,15 @@ type Result struct {
 	// +optional
 	Completion *CompletionResult `json:"completion,omitempty"`
 
-	// triggers is a Scheduler run's jobs or reminders, each from its registration's slot
-	// plus its due time to its trigger (latency above is the registration call's own).
+	// triggers is a Scheduler run's jobs, reminders or timers, each from its registration's
+	// slot plus its due time to its trigger (latency above is the registration call's own).
 	// +optional
 	Triggers *TriggerResult `json:"triggers,omitempty"`
+
+	// actorHost is an ActorActivation run's actor runtime (spec.actors.host, defaulted):
+	// Minimal or GoSDK. Two runs that differ only in it read the SDK's share of the latency.
+	// +optional
+	ActorHost ActorHost `json:"actorHost,omitempty"`
 
 	// latencySignificantDigits is the precision of every latency figure: each request's
 	// latency was recorded to this many significant digits (3: within 0.1%).
@@ -919,6 +924,10 @@ type DeliveryResult struct {
 	// by it to the subscriber), over every repetition.
 	// +optional
 	Latency *LatencySummary `json:"latency,omitempty"`
+	// latencyInterval is each figure of latency's interval: BetweenRepetitions covers a
+	// rerun of the run.
+	// +optional
+	LatencyInterval *LatencyInterval `json:"latencyInterval,omitempty"`
 	// baseline is the delivery latency with the broker's own client publishing and
 	// consuming, from the same pod.
 	// +optional
@@ -945,6 +954,16 @@ type CompletionResult struct {
 	// latency of the instances, start slot to completion, over every repetition.
 	// +optional
 	Latency *LatencySummary `json:"latency,omitempty"`
+	// latencyInterval is each figure of latency's interval: BetweenRepetitions covers a
+	// rerun of the run.
+	// +optional
+	LatencyInterval *LatencyInterval `json:"latencyInterval,omitempty"`
+	// activityDispatch is the completed instances' activities, each from its workflow
+	// scheduling it to the SDK's worker running it (the engine's hand-over: the activity's
+	// own work and its result's way back are not in it), on the load tester's clock. A
+	// chain's mean completion holds activities × (this mean + activityDelay) and more.
+	// +optional
+	ActivityDispatch *LatencySummary `json:"activityDispatch,omitempty"`
 	// workflows accounts for the instances started in the measured phases.
 	// +optional
 	Workflows *WorkflowCounts `json:"workflows,omitempty"`
@@ -975,6 +994,10 @@ type TriggerResult struct {
 	// lateness of the triggers over every repetition.
 	// +optional
 	Lateness *LatencySummary `json:"lateness,omitempty"`
+	// latenessInterval is each figure of lateness's interval: BetweenRepetitions covers a
+	// rerun of the run.
+	// +optional
+	LatenessInterval *LatencyInterval `json:"latenessInterval,omitempty"`
 	// counts accounts for the registrations of the measured phases.
 	// +optional
 	Counts *TriggerCounts `json:"counts,omitempty"`

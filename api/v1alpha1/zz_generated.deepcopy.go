@@ -217,6 +217,16 @@ func (in *CompletionResult) DeepCopyInto(out *CompletionResult) {
 		*out = new(LatencySummary)
 		(*in).DeepCopyInto(*out)
 	}
+	if in.LatencyInterval != nil {
+		in, out := &in.LatencyInterval, &out.LatencyInterval
+		*out = new(LatencyInterval)
+		(*in).DeepCopyInto(*out)
+	}
+	if in.ActivityDispatch != nil {
+		in, out := &in.ActivityDispatch, &out.ActivityDispatch
+		*out = new(LatencySummary)
+		(*in).DeepCopyInto(*out)
+	}
 	if in.Workflows != nil {
 		in, out := &in.Workflows, &out.Workflows
 		*out = new(WorkflowCounts)
@@ -355,6 +365,11 @@ func (in *DeliveryResult) DeepCopyInto(out *DeliveryResult) {
 	if in.Latency != nil {
 		in, out := &in.Latency, &out.Latency
 		*out = new(LatencySummary)
+		(*in).DeepCopyInto(*out)
+	}
+	if in.LatencyInterval != nil {
+		in, out := &in.LatencyInterval, &out.LatencyInterval
+		*out = new(LatencyInterval)
 		(*in).DeepCopyInto(*out)
 	}
 	if in.Baseline != nil {
@@ -2363,6 +2378,11 @@ func (in *TriggerResult) DeepCopyInto(out *TriggerResult) {
 	if in.Lateness != nil {
 		in, out := &in.Lateness, &out.Lateness
 		*out = new(LatencySummary)
+		(*in).DeepCopyInto(*out)
+	}
+	if in.LatenessInterval != nil {
+		in, out := &in.LatenessInterval, &out.LatenessInterval
+		*out = new(LatencyInterval)
 		(*in).DeepCopyInto(*out)
 	}
 	if in.Counts != nil {

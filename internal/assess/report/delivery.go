@@ -31,7 +31,7 @@ func deliveryOf(sum *result.Summary, claimed bool) *perfv1alpha1.DeliveryResult 
 	}
 	out := &perfv1alpha1.DeliveryResult{}
 	if p, ok := d.PathOf(result.Dapr); ok {
-		out.Latency, out.Messages = deliveryLatency(p), messageCounts(p.Messages)
+		out.Latency, out.LatencyInterval, out.Messages = deliveryLatency(p), intervalOf(p), messageCounts(p.Messages)
 	}
 	if p, ok := d.PathOf(result.Baseline); ok {
 		out.Baseline, out.BaselineMessages = deliveryLatency(p), messageCounts(p.Messages)
@@ -50,6 +50,16 @@ func deliveryLatency(p result.DeliveryPath) *perfv1alpha1.LatencySummary {
 	return summarize(result.Merged{Percentiles: p.Percentiles, AvgUs: p.AvgUs, MaxUs: p.MaxUs})
 }
 
+// intervalOf is a path's own latency interval (its point is the merged latency); nil
+// without one.
+func intervalOf(p result.DeliveryPath) *perfv1alpha1.LatencyInterval {
+	if p.Interval == nil {
+		return nil
+	}
+	_, iv := addedOf(p.Interval)
+	return iv
+}
+
 func messageCounts(m result.Messages) *perfv1alpha1.MessageCounts {
 	return &perfv1alpha1.MessageCounts{Published: m.Published, Delivered: m.Delivered, Lost: m.Lost,
 		Duplicated: m.Duplicated, Unacknowledged: m.Unacknowledged}
@@ -64,8 +74,9 @@ func completionOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.
 		return nil
 	}
 	n := p.Messages
-	return &perfv1alpha1.CompletionResult{Latency: deliveryLatency(p), Workflows: &perfv1alpha1.WorkflowCounts{
-		Started: n.Published, Completed: n.Delivered - n.Failed, Failed: n.Failed, Unfinished: n.Lost}}
+	return &perfv1alpha1.CompletionResult{Latency: deliveryLatency(p), LatencyInterval: intervalOf(p),
+		ActivityDispatch: spectrum(p.Activities), Workflows: &perfv1alpha1.WorkflowCounts{
+			Started: n.Published, Completed: n.Delivered - n.Failed, Failed: n.Failed, Unfinished: n.Lost}}
 }
 
 // triggersOf maps a Scheduler run's triggers (the load tester's book counts them as
@@ -78,7 +89,7 @@ func triggersOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Tr
 		return nil
 	}
 	n := p.Messages
-	return &perfv1alpha1.TriggerResult{Lateness: deliveryLatency(p), Counts: &perfv1alpha1.TriggerCounts{
+	return &perfv1alpha1.TriggerResult{Lateness: deliveryLatency(p), LatenessInterval: intervalOf(p), Counts: &perfv1alpha1.TriggerCounts{
 		Registered: n.Published, Triggered: n.Delivered - n.Unacknowledged, Missed: n.Lost, Doubled: n.Duplicated}}
 }
 

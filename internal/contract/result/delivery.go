@@ -34,6 +34,14 @@ type DeliveryPath struct {
 	AvgUs       int64        `json:"a,omitempty"`
 	MaxUs       int64        `json:"m,omitempty"`
 	Messages    Messages     `json:"n"`
+	// Interval is the path's own latency (no baseline taken off) with an interval over its
+	// repetitions, as an added latency's is estimated: what a rerun would read. nil without
+	// a recording; dropped first when the termination message is short of room.
+	Interval *Added `json:"iv,omitempty"`
+	// Activities is a Workflow run's activity dispatch latency: each activity from its
+	// workflow scheduling it to the worker running it, on the load tester's clock. Empty for
+	// other scenarios.
+	Activities Spectrum `json:"act,omitzero"`
 }
 
 // Latency returns the delivery latency at percentile p, selected by value.

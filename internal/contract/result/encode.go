@@ -21,19 +21,21 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 )
 
 // Encode returns the summary as JSON of at most MaxMessageBytes. When the full form does
 // not fit it drops detail step by step — per-run return codes become per-variant totals,
 // then each run's own percentiles go (the merged ones stay: they are the result; only the
 // spread over repetitions is lost), then an attribution's per-path intervals go (its three
-// parts stay; each path's latency is in the merged figures), then the daprds' CPU readings
+// parts stay; each path's latency is in the merged figures), then the delivery paths' own
+// intervals go (their merged figures stay), then the daprds' CPU readings
 // go (the kubelet's counters remain), then run start times go, then the error text is
 // shortened — and as a last resort keeps
 // only the error. It never cuts JSON short. s is not modified.
 func Encode(s Summary) ([]byte, error) {
 	s.Version = SchemaVersion
-	steps := []func(*Summary){foldCodes, dropRunPercentiles, dropPathEstimates, dropDaprdCPU, dropTimes, shortenError}
+	steps := []func(*Summary){foldCodes, dropRunPercentiles, dropPathEstimates, dropDeliveryIntervals, dropDaprdCPU, dropTimes, shortenError}
 	for level := 0; ; level++ {
 		b, err := json.Marshal(s)
 		if err != nil {
@@ -126,6 +128,17 @@ func dropPathEstimates(s *Summary) {
 		a := *s.Attribution
 		a.Paths = nil
 		s.Attribution = &a
+	}
+}
+
+func dropDeliveryIntervals(s *Summary) {
+	if s.Delivery != nil {
+		d := *s.Delivery
+		d.Paths = slices.Clone(d.Paths)
+		for i := range d.Paths {
+			d.Paths[i].Interval = nil
+		}
+		s.Delivery = &d
 	}
 }
 

@@ -247,6 +247,56 @@ func TestLargestFourPathRunFitsWithItsTimelineAndAttribution(t *testing.T) {
 	}
 }
 
+// A PubSub run of two paths over five repetitions, with its delivery's intervals and a
+// workflow's activity figures, fits with its timeline and every path's delivery counts and
+// merged delivery latency; only the delivery intervals (and what goes before them) may go.
+func TestDeliveryWithIntervalsFitsWithItsTimelineAndCounts(t *testing.T) {
+	s := Summary{RequestedQPS: 99_999, Digits: 3}
+	interval := Interval{Us: 123_456, LowUs: 120_001, HighUs: 126_999}
+	added := Added{Confidence: 0.95, Resamples: 1000, Reps: 5, Avg: interval}
+	for _, p := range StandardPercentiles {
+		added.Percentiles = append(added.Percentiles, AddedPercentile{P: p, Interval: interval})
+	}
+	for rep := range 5 {
+		for _, v := range []Variant{Baseline, Dapr} {
+			r := run(v, rep, 123_456)
+			r.Requests, r.ActualQPS, r.Scheduled = 5_999_999, 99_999.99, 5_999_999
+			s.Runs = append(s.Runs, r)
+		}
+	}
+	spectrum := Spectrum{Percentiles: s.Runs[0].Percentiles, AvgUs: 123_456, MaxUs: 9_999_999}
+	s.Added = &added
+	s.Delivery = &Delivery{Added: &added}
+	for _, v := range []Variant{Baseline, Dapr} {
+		s.Merged = append(s.Merged, Merged{Variant: v, Percentiles: s.Runs[0].Percentiles, AvgUs: 123_456, MaxUs: 9_999_999,
+			Service: spectrum, Lag: spectrum, TesterLag: spectrum})
+		s.Delivery.Paths = append(s.Delivery.Paths, DeliveryPath{Variant: v, Percentiles: s.Runs[0].Percentiles,
+			AvgUs: 123_456, MaxUs: 9_999_999, Messages: Messages{Published: 5_999_999, Delivered: 5_999_999},
+			Interval: &added, Activities: spectrum})
+	}
+	b, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes, degraded %d", len(b), got.Degraded)
+	if len(got.Runs) != 10 || got.Runs[9].StartUnix == 0 || got.Delivery == nil || len(got.Delivery.Paths) != 2 {
+		t.Fatalf("degraded %d, %d runs, last start %d, delivery %+v: the timeline or the delivery was lost",
+			got.Degraded, len(got.Runs), got.Runs[9].StartUnix, got.Delivery)
+	}
+	for _, p := range got.Delivery.Paths {
+		if p.Messages.Delivered != 5_999_999 || len(p.Percentiles) != len(StandardPercentiles) || p.Activities.AvgUs != 123_456 {
+			t.Errorf("%s delivery %+v lost its counts or figures", p.Variant, p)
+		}
+	}
+	if s.Delivery.Paths[0].Interval == nil {
+		t.Error("Encode modified its input")
+	}
+}
+
 // A path is saturated by its tester only when the tester fell a whole slot behind (its
 // lateness is left out of the latency, so less does not bias the figures), or by a rate
 // below 99%.

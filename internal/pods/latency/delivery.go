@@ -20,6 +20,8 @@ import (
 	"slices"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
@@ -52,11 +54,38 @@ func RecordDeliveries(start time.Duration, ds []Delivery) *Recorded {
 	return out
 }
 
-// SummarizeDelivery is a PubSub run's delivery figures: each path's publish-to-delivery
-// latency over its repetitions (merged), what Dapr adds to it over the baseline with its
+// RecordSpans adds each span (a Workflow activity's dispatch latency) to h, in microseconds.
+func RecordSpans(h *hdrhistogram.Histogram, spans []time.Duration) {
+	for _, d := range spans {
+		_ = h.RecordValue(micros(d))
+	}
+}
+
+// own is path v's own latency over its repetitions with an interval (EstimateContrast of
+// the one path): what a rerun would read. nil without a recording.
+func own(runs []result.Run, recs map[Key]*Recorded, percentiles []float64, v result.Variant) *result.Added {
+	var reps []*Recorded
+	seen := map[int]bool{}
+	for _, r := range runs {
+		if rec := recs[Key{v, r.Rep}]; r.Variant == v && rec != nil && !seen[r.Rep] {
+			seen[r.Rep] = true
+			reps = append(reps, rec)
+		}
+	}
+	a, ok := EstimateContrast([]Term{{Weight: 1, Reps: reps}}, percentiles, DefaultResamples, DefaultConfidence)
+	if !ok {
+		return nil
+	}
+	return encoded(a)
+}
+
+// SummarizeDelivery is a PubSub run's delivery figures (a Workflow run's completion, a
+// Scheduler run's trigger lateness): each path's publish-to-delivery latency over its
+// repetitions (merged) with its interval, a Workflow run's activity dispatch latency, what Dapr adds to it over the baseline with its
 // interval (the same estimate as the request latency's), and each path's message counts.
 // nil without a recording.
-func SummarizeDelivery(runs []result.Run, recs map[Key]*Recorded, counts map[Key]result.Messages, percentiles []float64) *result.Delivery {
+func SummarizeDelivery(runs []result.Run, recs map[Key]*Recorded, counts map[Key]result.Messages,
+	activities map[Key]*hdrhistogram.Histogram, percentiles []float64) *result.Delivery {
 	if len(recs) == 0 && len(counts) == 0 {
 		return nil
 	}
@@ -71,11 +100,20 @@ func SummarizeDelivery(runs []result.Run, recs map[Key]*Recorded, counts map[Key
 		p := result.DeliveryPath{Variant: v}
 		if m := merged[v]; m != nil {
 			p.Percentiles, p.AvgUs, p.MaxUs = describe(m.Latency, percentiles)
+			p.Interval = own(runs, recs, percentiles, v)
 		}
+		acts := NewHistogram()
 		for _, r := range runs {
 			if r.Variant == v {
 				p.Messages = p.Messages.Plus(counts[Key{r.Variant, r.Rep}])
+				if h := activities[Key{r.Variant, r.Rep}]; h != nil {
+					acts.Merge(h)
+				}
 			}
+		}
+		if acts.TotalCount() > 0 {
+			a := &p.Activities
+			a.Percentiles, a.AvgUs, a.MaxUs = describe(acts, percentiles)
 		}
 		out.Paths = append(out.Paths, p)
 	}

@@ -106,6 +106,9 @@ type phaseMessages struct {
 	dups    int64
 	// failed counts deliveries that were failures (a Workflow instance that ended failed).
 	failed int64
+	// spans holds what each delivery brought of its own timing: a Workflow instance's
+	// activities' dispatch latencies.
+	spans []time.Duration
 }
 
 func newDeliveryBook() *deliveryBook {
@@ -149,11 +152,12 @@ func (b *deliveryBook) published(phase string, seq uint64, due int64) {
 }
 
 // delivered notes a delivery of m, now.
-func (b *deliveryBook) delivered(m message) { b.ended(m, false) }
+func (b *deliveryBook) delivered(m message) { b.ended(m, false, nil) }
 
 // ended notes m's outcome, now: delivered, and a failure when failed (counted in the same
-// step, so a phase's close never sees the one without the other).
-func (b *deliveryBook) ended(m message, failed bool) {
+// step, so a phase's close never sees the one without the other), with the spans it timed
+// (kept for its first delivery only).
+func (b *deliveryBook) ended(m message, failed bool, spans []time.Duration) {
 	received := b.now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -170,6 +174,7 @@ func (b *deliveryBook) ended(m message, failed bool) {
 		if failed {
 			p.failed++
 		}
+		p.spans = append(p.spans, spans...)
 		if hasKey(p.published, m.Seq) {
 			b.match(p)
 		}
@@ -208,17 +213,17 @@ func (b *deliveryBook) await(ctx context.Context, phase string, bound time.Durat
 }
 
 // close ends phase, whose first slot was at start (zero: when it began): its delivery
-// latency and its counts. A message published and never delivered is in the latency too,
+// latency, its counts and its deliveries' spans. A message published and never delivered is in the latency too,
 // at the least it waited (from its slot to now), as a request never sent is: leaving it out
 // would let a lossy path read fast. Deliveries after close are strays.
-func (b *deliveryBook) close(phase string, start time.Time) (*latency.Recorded, result.Messages) {
+func (b *deliveryBook) close(phase string, start time.Time) (*latency.Recorded, result.Messages, []time.Duration) {
 	now := b.now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p := b.open[phase]
 	delete(b.open, phase)
 	if p == nil {
-		return latency.NewRecorded(), result.Messages{}
+		return latency.NewRecorded(), result.Messages{}, nil
 	}
 	ds := make([]latency.Delivery, 0, len(p.delivered)+len(p.published)-int(p.matched))
 	for _, d := range p.delivered {
@@ -241,7 +246,7 @@ func (b *deliveryBook) close(phase string, start time.Time) (*latency.Recorded, 
 		Unacknowledged: int64(len(p.delivered)) - p.matched,
 		Failed:         p.failed,
 	}
-	return latency.RecordDeliveries(from, ds), counts
+	return latency.RecordDeliveries(from, ds), counts, p.spans
 }
 
 // deliveredCount is how many distinct messages of phase were delivered so far.

@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"net/http"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
@@ -29,9 +31,11 @@ import (
 type measured struct {
 	runs []result.Run
 	recs map[latency.Key]*latency.Recorded
-	// deliveries and messages are a PubSub run's, per phase (one pod measures it).
+	// deliveries and messages are a PubSub, Workflow or Scheduler run's, per phase (one pod
+	// measures it); activities a Workflow run's activity dispatch latencies.
 	deliveries map[latency.Key]*latency.Recorded
 	messages   map[latency.Key]result.Messages
+	activities map[latency.Key]*hdrhistogram.Histogram
 }
 
 // member is a pod's part in its group; a run without a group is a group of one.

@@ -327,7 +327,7 @@ func TestTheDeliveryBookTimesOnItsOwnClock(t *testing.T) {
 	b.delivered(message{Nonce: b.nonce, Phase: "warm", Seq: 1})
 	b.delivered(message{Nonce: "another run", Phase: "d-0", Seq: 3})
 	now = 2*time.Second + 7*time.Millisecond
-	rec, n := b.close("d-0", time.Time{})
+	rec, n, _ := b.close("d-0", time.Time{})
 	b.delivered(message{Nonce: b.nonce, Phase: "d-0", Seq: 3}) // after the drain
 	want := result.Messages{Published: 3, Delivered: 3, Lost: 1, Duplicated: 1, Unacknowledged: 1}
 	if n != want {

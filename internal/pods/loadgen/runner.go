@@ -29,6 +29,7 @@ import (
 	"fortio.org/fortio/fhttp"
 	"fortio.org/fortio/fnet"
 	"fortio.org/fortio/periodic"
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 	"github.com/daprbench/daprbench/internal/contract/result"
@@ -60,7 +61,7 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
 	// and added-latency intervals all come from these.
 	own := measured{recs: map[latency.Key]*latency.Recorded{}, deliveries: map[latency.Key]*latency.Recorded{},
-		messages: map[latency.Key]result.Messages{}}
+		messages: map[latency.Key]result.Messages{}, activities: map[latency.Key]*hdrhistogram.Histogram{}}
 	listen := cfg.SubscriberListen
 	if listen == "" {
 		listen = subscriberListen()
@@ -77,7 +78,7 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	sum.GapUs = schedule(cfg, cfg.QPS, cfg.Duration, time.Time{}, cfg.Connections).Gap().Microseconds()
 	latency.Summarize(&sum, all.recs, result.StandardPercentiles)
 	if cfg.sub != nil {
-		sum.Delivery = latency.SummarizeDelivery(sum.Runs, own.deliveries, own.messages, result.StandardPercentiles)
+		sum.Delivery = latency.SummarizeDelivery(sum.Runs, own.deliveries, own.messages, own.activities, result.StandardPercentiles)
 		if stray, foreign := cfg.sub.book.strays(); stray+foreign > 0 {
 			logf(cfg.Log, "%d deliveries (messages, completions, triggers) of no measured phase (the warm-ups', the readiness probes', or later than a phase's drain), %d of another process",
 				stray, foreign)
@@ -165,7 +166,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		run := toRun(t.Variant, rep, res)
 		run.DaprdCPU = meter.since(ctx, cpuBefore)
 		// After the CPU's edge: the phase's daprd CPU is its load's, not the drain's idle wait.
-		delivered, messages := drainPhase(ctx, cfg, label, rec.Schedule().Start)
+		delivered, messages, spans := drainPhase(ctx, cfg, label, rec.Schedule().Start)
 		// Successes and failures as the recording split them (fortio's own test of a
 		// code), and every slot of the schedule.
 		run.Errors, run.Scheduled = recorded.Tally.Failed, recorded.Tally.Scheduled
@@ -176,6 +177,12 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		k := latency.Key{Variant: t.Variant, Rep: rep}
 		if delivered != nil {
 			out.messages[k] = out.messages[k].Plus(messages)
+			if len(spans) > 0 {
+				if out.activities[k] == nil {
+					out.activities[k] = latency.NewHistogram()
+				}
+				latency.RecordSpans(out.activities[k], spans)
+			}
 			if first := out.deliveries[k]; first != nil && ph.Half == 2 {
 				first.Append(delivered)
 			} else {
@@ -201,26 +208,27 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 // (maxAwaitDurationMs) comes on top: a batch may hold the phase's last messages that long.
 const DeliveryDrain = 10 * time.Second
 
-// drainPhase waits for a PubSub phase's messages still in flight and closes the phase: its
-// delivery latency and message counts (nil for another scenario's phase).
-func drainPhase(ctx context.Context, cfg Config, label string, start time.Time) (*latency.Recorded, result.Messages) {
+// drainPhase waits for a PubSub, Workflow or Scheduler phase's messages still in flight and
+// closes the phase: its delivery latency, message counts and spans (nil for another
+// scenario's phase).
+func drainPhase(ctx context.Context, cfg Config, label string, start time.Time) (*latency.Recorded, result.Messages, []time.Duration) {
 	if cfg.sub == nil {
-		return nil, result.Messages{}
+		return nil, result.Messages{}, nil
 	}
 	cfg.sub.book.await(ctx, label, cfg.sub.drain)
-	rec, n := cfg.sub.book.close(label, start)
+	rec, n, spans := cfg.sub.book.close(label, start)
 	if cfg.sub.workflows != nil {
 		if n.Lost > 0 || n.Failed > 0 {
 			logf(cfg.Log, "%s: of %d workflow instances started, %d failed and %d had not ended within %v of the phase's end",
 				label, n.Published, n.Failed, n.Lost, cfg.sub.drain)
 		}
-		return rec, n
+		return rec, n, spans
 	}
 	if n.Lost > 0 || n.Duplicated > 0 {
 		logf(cfg.Log, "%s: %d of %d sent (published messages, registered jobs or reminders) not received back within %v of the phase's end, %d received more than once",
 			label, n.Lost, n.Published, cfg.sub.drain, n.Duplicated)
 	}
-	return rec, n
+	return rec, n, spans
 }
 
 // joinHalves is one repetition measured in two halves (see loadsettings.PhaseOrder) of

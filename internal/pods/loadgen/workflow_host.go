@@ -33,8 +33,8 @@ import (
 	"github.com/daprbench/daprbench/internal/pods/fineclock"
 )
 
-// workflowInput is every instance's input, passed on to each of its activities: how many
-// activities, how long each takes, and the run's payload (as letters, so it is valid JSON).
+// workflowInput is every instance's input: how many activities, how long each takes, and
+// the run's payload (as letters, so it is valid JSON), which every activity is given too.
 type workflowInput struct {
 	Activities int    `json:"n"`
 	DelayUs    int64  `json:"d,omitempty"`
@@ -46,6 +46,34 @@ func workflowInputOf(ep endpoint, body []byte) []byte {
 	return b
 }
 
+// activityInput is an activity's input: the instance's delay and payload, and when its
+// workflow scheduled it on this process's clock (sinceProcessStart). A replay of the workflow
+// makes the call again with a later time, which the engine drops: an activity is given the
+// input of the call that scheduled it.
+type activityInput struct {
+	DelayUs     int64  `json:"d,omitempty"`
+	Pad         string `json:"pad,omitempty"`
+	ScheduledNs int64  `json:"s"`
+}
+
+func (in workflowInput) activity() activityInput {
+	return activityInput{DelayUs: in.DelayUs, Pad: in.Pad, ScheduledNs: sinceProcessStart()}
+}
+
+// workflowOutput is an instance's output: each activity's dispatch latency, from its
+// workflow scheduling it to the worker running it, in nanoseconds, in the order they were
+// called. The workflows and their activities run in this process, so one clock times both
+// ends.
+type workflowOutput struct {
+	DispatchNs []int64 `json:"dispatch"`
+}
+
+// processStart is the origin of sinceProcessStart: a monotonic clock shared by the
+// workflows, their activities and nothing else.
+var processStart = time.Now()
+
+func sinceProcessStart() int64 { return int64(time.Since(processStart)) }
+
 // DaprbenchChain calls its activities one after another. The SDK registers a workflow or an
 // activity under its function's name: these names are the wire's.
 func DaprbenchChain(ctx *workflow.WorkflowContext) (any, error) {
@@ -53,12 +81,15 @@ func DaprbenchChain(ctx *workflow.WorkflowContext) (any, error) {
 	if err := ctx.GetInput(&in); err != nil {
 		return nil, err
 	}
+	var out workflowOutput
 	for range in.Activities {
-		if err := ctx.CallActivity(DaprbenchActivity, workflow.ActivityInput(in)).Await(nil); err != nil {
+		var dispatch int64
+		if err := ctx.CallActivity(DaprbenchActivity, workflow.ActivityInput(in.activity())).Await(&dispatch); err != nil {
 			return nil, err
 		}
+		out.DispatchNs = append(out.DispatchNs, dispatch)
 	}
-	return nil, nil
+	return out, nil
 }
 
 // DaprbenchFanOut calls its activities all at once and waits for every one.
@@ -69,32 +100,36 @@ func DaprbenchFanOut(ctx *workflow.WorkflowContext) (any, error) {
 	}
 	calls := make([]interface{ Await(any) error }, in.Activities)
 	for i := range calls {
-		calls[i] = ctx.CallActivity(DaprbenchActivity, workflow.ActivityInput(in))
+		calls[i] = ctx.CallActivity(DaprbenchActivity, workflow.ActivityInput(in.activity()))
 	}
-	for _, c := range calls {
-		if err := c.Await(nil); err != nil {
+	out := workflowOutput{DispatchNs: make([]int64, len(calls))}
+	for i, c := range calls {
+		if err := c.Await(&out.DispatchNs[i]); err != nil {
 			return nil, err
 		}
 	}
-	return nil, nil
+	return out, nil
 }
 
-// DaprbenchActivity does no work, or waits the run's stated delay (the known answer: a chain
-// of N activities then takes at least N delays more).
+// DaprbenchActivity returns its dispatch latency (its start minus its scheduling), then
+// does no work or waits the run's stated delay (the known answer: a chain of N activities
+// then takes at least N delays more).
 func DaprbenchActivity(ctx workflow.ActivityContext) (any, error) {
-	var in workflowInput
+	start := sinceProcessStart()
+	var in activityInput
 	if err := ctx.GetInput(&in); err != nil {
 		return nil, err
 	}
 	if in.DelayUs > 0 {
 		fineclock.Sleep(time.Duration(in.DelayUs) * time.Microsecond)
 	}
-	return nil, nil
+	return max(start-in.ScheduledNs, 0), nil
 }
 
-// completionWaiter waits for an instance to end: completed (nil) or failed (a failure).
+// completionWaiter waits for an instance to end: completed (nil, with its activities'
+// dispatch latencies) or failed (a failure).
 type completionWaiter interface {
-	waitDone(ctx context.Context, id string) error
+	waitDone(ctx context.Context, id string) ([]time.Duration, error)
 }
 
 // errWorkflowFailed is an instance that ended, but not completed (failed, terminated).
@@ -132,11 +167,11 @@ func (h *workflowHost) await(id string, m message) {
 		defer h.wg.Done()
 		ctx, cancel := context.WithTimeout(h.ctx, h.bound)
 		defer cancel()
-		err := h.waiter.waitDone(ctx, id)
+		dispatches, err := h.waiter.waitDone(ctx, id)
 		if err != nil && !errors.Is(err, errWorkflowFailed) {
 			return // not ended within the bound (or the host stopped): unfinished at the phase's close
 		}
-		h.book.ended(m, err != nil)
+		h.book.ended(m, err != nil, dispatches)
 	}()
 }
 
@@ -194,15 +229,29 @@ func (h *workflowHost) startWorker(addr string) error {
 // sdkWaiter waits through the SDK's client (daprd's WaitForInstanceCompletion).
 type sdkWaiter struct{ client *workflow.Client }
 
-func (w sdkWaiter) waitDone(ctx context.Context, id string) error {
+func (w sdkWaiter) waitDone(ctx context.Context, id string) ([]time.Duration, error) {
 	md, err := w.client.WaitForWorkflowCompletion(ctx, id)
 	switch {
 	case err != nil:
-		return err
+		return nil, err
 	case md.RuntimeStatus != workflow.StatusCompleted:
-		return fmt.Errorf("%w: %s", errWorkflowFailed, md.RuntimeStatus)
+		return nil, fmt.Errorf("%w: %s", errWorkflowFailed, md.RuntimeStatus)
 	}
-	return nil
+	return dispatchesOf(md.SerializedOutput), nil
+}
+
+// dispatchesOf reads an instance's activity dispatch latencies from its output; none from
+// an output that is not a workflowOutput.
+func dispatchesOf(output string) []time.Duration {
+	var out workflowOutput
+	if json.Unmarshal([]byte(output), &out) != nil {
+		return nil
+	}
+	ds := make([]time.Duration, len(out.DispatchNs))
+	for i, ns := range out.DispatchNs {
+		ds[i] = time.Duration(ns)
+	}
+	return ds
 }
 
 // sdkStarter starts instances through the SDK's client on a gRPC connection of its own.
@@ -260,7 +309,7 @@ func waitForWorkflows(ctx context.Context, ep endpoint, host *workflowHost, boun
 		defer acancel()
 		err := s.start(actx, host.name, id, input)
 		if err == nil {
-			if err = host.waiter.waitDone(actx, id); err != nil {
+			if _, err = host.waiter.waitDone(actx, id); err != nil {
 				err = fmt.Errorf("started, not completed: %w", err)
 			}
 		} else {

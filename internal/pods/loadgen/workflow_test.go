@@ -30,6 +30,7 @@ import (
 	"github.com/dapr/durabletask-go/api/protos"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
@@ -37,11 +38,12 @@ import (
 // workflowStandIn is a TEST-ONLY stand-in for daprd's workflow gRPC service (durabletask's
 // TaskHubSidecarService), as the SDK's worker and client call it: it accepts the worker's
 // stream (and sends no work), starts instances and ends each one `took` after its start —
-// failed when fail says so, never when stuck does. It runs no workflow: the e2e runs the
-// SDK's workflows on real Dapr.
+// failed when fail says so, never when stuck does — with output as its output. It runs no
+// workflow: the e2e runs the SDK's workflows on real Dapr.
 type workflowStandIn struct {
 	protos.UnimplementedTaskHubSidecarServiceServer
 	took         time.Duration
+	output       string
 	fail, stuck  func(n int64) bool
 	mu           sync.Mutex
 	started      map[string]time.Time
@@ -88,12 +90,12 @@ func (s *workflowStandIn) WaitForInstanceCompletion(ctx context.Context, req *pr
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	st := protos.OrchestrationStatus_ORCHESTRATION_STATUS_COMPLETED
+	st, output := protos.OrchestrationStatus_ORCHESTRATION_STATUS_COMPLETED, wrapperspb.String(s.output)
 	if s.fail(n) {
-		st = protos.OrchestrationStatus_ORCHESTRATION_STATUS_FAILED
+		st, output = protos.OrchestrationStatus_ORCHESTRATION_STATUS_FAILED, nil
 	}
 	return &protos.GetInstanceResponse{Exists: true, OrchestrationState: &protos.OrchestrationState{
-		InstanceId: req.InstanceId, Name: "DaprbenchChain", OrchestrationStatus: st}}, nil
+		InstanceId: req.InstanceId, Name: "DaprbenchChain", OrchestrationStatus: st, Output: output}}, nil
 }
 
 func (s *workflowStandIn) serve(t *testing.T) string {
@@ -105,8 +107,11 @@ func (s *workflowStandIn) serve(t *testing.T) string {
 // Open loop and the known answer: instances that take 150 ms each are started at 100 a
 // second over 2 connections — a closed loop could start at most 13 a second — and each one's
 // completion reads 150 ms from its slot; the start call's own latency does not wait for it.
+// Each instance's output names its 3 activities' dispatch latencies (4, 5 and 6 ms): the
+// summary's activity figures are theirs, every one counted.
 func TestWorkflowStartsAreOpenLoopAndCompletionIsTimedFromTheSlot(t *testing.T) {
 	daprd := newWorkflowStandIn(150 * time.Millisecond)
+	daprd.output = `{"dispatch":[4000000,5000000,6000000]}`
 	addr := daprd.serve(t)
 	r := runCLI(t, "--qps=100", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=1",
 		"--payload-bytes=100", "--target-wait=5s", "--dapr-url=dapr-workflow+grpc://"+addr+"/Chain?activities=3&delay=2ms")
@@ -132,6 +137,14 @@ func TestWorkflowStartsAreOpenLoopAndCompletionIsTimedFromTheSlot(t *testing.T) 
 	if p0 := p.Percentiles[0].Us; p0 < 150000 || p50 > 180000 {
 		t.Errorf("completion: lowest percentile %d µs, p50 %d µs: want from 150 ms, about 150 ms", p0, p50)
 	}
+	if a := p.Activities; len(a.Percentiles) == 0 || a.Percentiles[0].Us < 3990 || a.MaxUs > 6010 || a.AvgUs < 4990 || a.AvgUs > 5010 {
+		t.Errorf("activity dispatch %+v: want 4 to 6 ms, 5 ms on average", a)
+	}
+	if iv := p.Interval; iv == nil || iv.Reps != 1 {
+		t.Errorf("completion interval %+v: want one within one repetition", iv)
+	} else if p50, _ := iv.At(50); p50.LowUs > p50.Us || p50.HighUs < p50.Us || p50.LowUs < 150000 {
+		t.Errorf("completion p50's interval %+v: want around its point, from 150 ms", p50)
+	}
 	if m, _ := r.summary.MergedOf(result.Dapr); m.Percentiles[0].Us >= 100000 {
 		t.Errorf("the start call's own p50 is %d µs: it must not wait for the completion", m.Percentiles[0].Us)
 	}
@@ -145,6 +158,7 @@ func TestWorkflowStartsAreOpenLoopAndCompletionIsTimedFromTheSlot(t *testing.T) 
 // ended by the phase's close are counted unfinished, never completed.
 func TestFailedAndUnfinishedWorkflowsAreCounted(t *testing.T) {
 	daprd := newWorkflowStandIn(10 * time.Millisecond)
+	daprd.output = `{"dispatch":[1000000,2000000]}`
 	daprd.fail = func(n int64) bool { return n%10 == 0 }
 	daprd.stuck = func(n int64) bool { return n%7 == 0 }
 	addr := daprd.serve(t)
@@ -164,7 +178,7 @@ func TestFailedAndUnfinishedWorkflowsAreCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	host.book.await(context.Background(), "dapr-0", 300*time.Millisecond)
-	_, n := host.book.close("dapr-0", time.Time{})
+	_, n, dispatches := host.book.close("dapr-0", time.Time{})
 	started := daprd.count.Load() - 2 // the connections' warm-up starts are no phase's
 	if n.Published != started || out.DurationHistogram.Count != started {
 		t.Fatalf("%d started in the phase, %d counted, %d requests", started, n.Published, out.DurationHistogram.Count)
@@ -180,6 +194,9 @@ func TestFailedAndUnfinishedWorkflowsAreCounted(t *testing.T) {
 	}
 	if n.Lost != stuck || n.Failed != failed || n.Delivered != started-stuck {
 		t.Errorf("counts %+v: want %d unfinished, %d failed, %d ended", n, stuck, failed, started-stuck)
+	}
+	if completed := started - stuck - failed; int64(len(dispatches)) != 2*completed {
+		t.Errorf("%d activity dispatches: want 2 for each of the %d completed instances", len(dispatches), completed)
 	}
 }
 
