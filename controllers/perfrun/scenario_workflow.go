@@ -57,9 +57,13 @@ func (workflowPreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1
 }
 
 // schedulerPreflight is Scheduler's check: a Dapr whose scheduler keeps jobs and reminders.
+// Timers are kept by the daprd hosting their actor, in every Dapr: nothing to check.
 type schedulerPreflight struct{}
 
 func (schedulerPreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1alpha1.PerfRun) (string, string, error) {
+	if run.Spec.SchedulerSettings().API == perfv1alpha1.SchedulerActorTimers {
+		return "", "", nil
+	}
 	return schedulerRefusal(ctx, r, run, "jobs and actor reminders on Dapr's scheduler")
 }
 

@@ -29,14 +29,15 @@ import (
 )
 
 // schedulerSide is Scheduler's operator side: no target app. The load tester registers
-// one-shot jobs or actor reminders through its own daprd, and Dapr's scheduler triggers them
-// back through that daprd to the load tester's app server (its app port: the subscriber's).
-// Reminders need the load tester to host an actor type (the run's own), and so an actor
-// state store: an in-memory one the run creates. No baseline.
+// one-shot jobs, actor reminders or actor timers through its own daprd, and Dapr's scheduler
+// (a timer: that daprd) triggers them back through that daprd to the load tester's app
+// server (its app port: the subscriber's). Reminders and timers need the load tester to
+// host an actor type (the run's own), and so an actor state store: an in-memory one the run
+// creates. No baseline.
 type schedulerSide struct{}
 
 func (schedulerSide) children(run *perfv1alpha1.PerfRun, _ Options) []client.Object {
-	if run.Spec.SchedulerSettings().API != perfv1alpha1.SchedulerActorReminders {
+	if !run.Spec.SchedulerSettings().API.HostsActors() {
 		return nil
 	}
 	return []client.Object{StateStoreComponent(run)}
@@ -50,16 +51,21 @@ func (schedulerSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVa
 	c := run.Spec.SchedulerSettings()
 	q := url.Values{"due": {c.DueTime.Duration.String()}}
 	u := fmt.Sprintf("dapr-jobs+http://localhost:%d/", SidecarHTTPPort)
-	if c.API == perfv1alpha1.SchedulerActorReminders {
+	switch c.API {
+	case perfv1alpha1.SchedulerActorReminders, perfv1alpha1.SchedulerActorTimers:
 		q.Set("actors", strconv.Itoa(int(c.Actors)))
-		u = fmt.Sprintf("dapr-reminders+http://localhost:%d/%s", SidecarHTTPPort, run.ActorType())
+		scheme := "dapr-reminders+http"
+		if c.API == perfv1alpha1.SchedulerActorTimers {
+			scheme = "dapr-timers+http"
+		}
+		u = fmt.Sprintf("%s://localhost:%d/%s", scheme, SidecarHTTPPort, run.ActorType())
 	}
 	return []corev1.EnvVar{setting(ls.DaprURL, u+"?"+q.Encode())}
 }
 
 // unwanted: an earlier generation's actor store, once the run registers jobs.
 func (schedulerSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
-	if run.Spec.SchedulerSettings().API == perfv1alpha1.SchedulerActorReminders {
+	if run.Spec.SchedulerSettings().API.HostsActors() {
 		return nil
 	}
 	return []client.Object{daprObject(run, ComponentGVK, NamesFor(run).StateStore)}

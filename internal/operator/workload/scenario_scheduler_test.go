@@ -27,8 +27,8 @@ import (
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
-// A Scheduler run of jobs deploys nothing; one of reminders an actor store for the type the
-// load tester hosts. Either way daprd triggers on the load tester's app server.
+// A Scheduler run of jobs deploys nothing; one of reminders or timers an actor store for the
+// type the load tester hosts. Either way daprd triggers on the load tester's app server.
 func TestASchedulerRunTakesItsTriggersOnTheLoadTestersAppServer(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioScheduler)
 	if n := len(ScenarioChildren(run, Options{})); n != 0 || HasTargetPod(run) || len(UnwantedChildren(run)) != 1 {
@@ -48,6 +48,14 @@ func TestASchedulerRunTakesItsTriggersOnTheLoadTestersAppServer(t *testing.T) {
 	}
 	env = envMap(LoadTesterJob(run, Options{}, "").Spec.Template.Spec.Containers[0].Env)
 	if got, want := env[ls.Env(ls.DaprURL)], "dapr-reminders+http://localhost:3500/"+run.ActorType()+"?actors=100&due=500ms"; got != want {
+		t.Errorf("dapr URL %q, want %q", got, want)
+	}
+	run.Spec.Scheduler.API, run.Spec.Scheduler.Actors = perfv1alpha1.SchedulerActorTimers, 7
+	if n := len(ScenarioChildren(run, Options{})); n != 1 || len(UnwantedChildren(run)) != 0 {
+		t.Errorf("timers: %d children, want the actor state store, kept", n)
+	}
+	env = envMap(LoadTesterJob(run, Options{}, "").Spec.Template.Spec.Containers[0].Env)
+	if got, want := env[ls.Env(ls.DaprURL)], "dapr-timers+http://localhost:3500/"+run.ActorType()+"?actors=7&due=500ms"; got != want {
 		t.Errorf("dapr URL %q, want %q", got, want)
 	}
 }

@@ -36,23 +36,39 @@ import (
 //
 //	dapr-jobs+http://localhost:3500/?due=1s                        one-shot jobs (Dapr's Jobs API)
 //	dapr-reminders+http://localhost:3500/ACTORTYPE?due=1s&actors=N one-shot reminders on N actors
+//	dapr-timers+http://localhost:3500/ACTORTYPE?due=1s&actors=N    one-shot timers on N actors
 //
-// A request registers one job or reminder due `due` after it; Dapr's scheduler triggers it
-// back through the load tester's daprd to the load tester's own app server (the subscriber:
-// POST /job/NAME, or PUT /actors/TYPE/ID/method/remind/NAME). Each carries, as its data, the
+// A request registers one job, reminder or timer due `due` after it; Dapr's scheduler (a
+// timer: the daprd hosting its actor) triggers it back through the load tester's daprd to
+// the load tester's own app server (the subscriber: POST /job/NAME, or PUT
+// /actors/TYPE/ID/method/remind/NAME or …/method/timer/NAME). Each carries, as its data, the
 // message a PubSub run publishes — its phase, its number and its slot plus the due time — so
 // each trigger's lateness (its receipt minus the slot plus the due time) is read on this
 // process's one clock, in the delivery book: triggered as delivered, missed as lost, a
 // second trigger as duplicated. The lateness includes the registration call's own time up
 // to daprd (daprd counts the due time from its receipt).
 
-func (ep endpoint) isScheduler() bool { return ep.kind == viaDaprJobs || ep.kind == viaDaprReminders }
+func (ep endpoint) isScheduler() bool { return ep.kind == viaDaprJobs || ep.onActors() }
+
+// onActors reports whether a Scheduler path registers on actors the load tester hosts.
+func (ep endpoint) onActors() bool { return ep.kind == viaDaprReminders || ep.kind == viaDaprTimers }
+
+// actorAPI is the segment of daprd's actor API a path registers through.
+func (ep endpoint) actorAPI() string {
+	if ep.kind == viaDaprTimers {
+		return "timers"
+	}
+	return "reminders"
+}
 
 func parseSchedulerEndpoint(raw string, u *url.URL) (endpoint, error) {
 	q := u.Query()
 	ep := endpoint{kind: viaDaprJobs, addr: u.Host}
-	if u.Scheme == "dapr-reminders+http" {
+	switch u.Scheme {
+	case "dapr-reminders+http":
 		ep.kind, ep.method = viaDaprReminders, strings.Trim(u.Path, "/")
+	case "dapr-timers+http":
+		ep.kind, ep.method = viaDaprTimers, strings.Trim(u.Path, "/")
 	}
 	due, err := time.ParseDuration(q.Get("due"))
 	switch {
@@ -60,11 +76,11 @@ func parseSchedulerEndpoint(raw string, u *url.URL) (endpoint, error) {
 		return endpoint{}, fmt.Errorf("%q: the address needs a port", raw)
 	case err != nil || due < 100*time.Millisecond || due > time.Minute:
 		return endpoint{}, fmt.Errorf("%q: due must be a duration from 100ms to 1m", raw)
-	case ep.kind == viaDaprReminders && (ep.method == "" || strings.Contains(ep.method, "/")):
-		return endpoint{}, fmt.Errorf("%q: want dapr-reminders+http://HOST:PORT/ACTORTYPE?due=…&actors=…", raw)
+	case ep.onActors() && (ep.method == "" || strings.Contains(ep.method, "/")):
+		return endpoint{}, fmt.Errorf("%q: want %s://HOST:PORT/ACTORTYPE?due=…&actors=…", raw, u.Scheme)
 	}
 	ep.due = due
-	if ep.kind == viaDaprReminders {
+	if ep.onActors() {
 		n, err := strconv.Atoi(q.Get("actors"))
 		if err != nil || n < 1 || n > 100000 {
 			return endpoint{}, fmt.Errorf("%q: actors must be a number from 1 to 100000", raw)
@@ -94,13 +110,13 @@ func (c *schedConn) call(ctx context.Context) error {
 	name := fmt.Sprintf("%s-%s-%s-%d", c.book.nonce[:8], phase, c.id, c.n)
 	body, _ := json.Marshal(map[string]any{"dueTime": c.due, "data": m})
 	u := fmt.Sprintf("http://%s/v1.0-alpha1/jobs/%s", c.ep.addr, url.PathEscape(name))
-	if c.ep.kind == viaDaprReminders {
+	if c.ep.onActors() {
 		n := m.Seq
-		if n == 0 { // a phase not opened (a warm-up): this connection's count spreads its reminders
+		if n == 0 { // a phase not opened (a warm-up): this connection's count spreads its registrations
 			n = c.n
 		}
 		actor := strconv.FormatUint(n%uint64(c.ep.keys), 10)
-		u = fmt.Sprintf("http://%s/v1.0/actors/%s/%s/reminders/%s", c.ep.addr, url.PathEscape(c.ep.method), actor, url.PathEscape(name))
+		u = fmt.Sprintf("http://%s/v1.0/actors/%s/%s/%s/%s", c.ep.addr, url.PathEscape(c.ep.method), actor, c.ep.actorAPI(), url.PathEscape(name))
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
@@ -132,10 +148,10 @@ func runScheduler(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeou
 }
 
 // hostsActors reports whether the load tester hosts actors for one of targets (a Scheduler
-// path's reminders): its app server must outlive daprd's shutdown.
+// path's reminders or timers): its app server must outlive daprd's shutdown.
 func hostsActors(targets []Target) bool {
 	for _, t := range targets {
-		if ep, err := parseEndpoint(t.URL); err == nil && ep.kind == viaDaprReminders {
+		if ep, err := parseEndpoint(t.URL); err == nil && ep.onActors() {
 			return true
 		}
 	}
@@ -146,10 +162,12 @@ func hostsActors(targets []Target) bool {
 const (
 	jobRoute      = "POST /job/{name}"
 	reminderRoute = "PUT /actors/{type}/{id}/method/remind/{name}"
+	timerRoute    = "PUT /actors/{type}/{id}/method/timer/{name}"
 )
 
 // triggered reads a trigger's body: a job's data as daprd delivers it (the message itself,
-// or wrapped as {"value": …} or base64), or a reminder's ({"data": message, "dueTime": …}).
+// or wrapped as {"value": …} or base64), or a reminder's or timer's ({"data": message,
+// "dueTime": …}).
 func triggered(body []byte) (message, bool) {
 	if m, err := decodeMessage(body); err == nil {
 		return m, true
@@ -184,8 +202,9 @@ func triggered(body []byte) (message, bool) {
 	return message{}, false
 }
 
-// serveTriggers answers daprd's triggers of a Scheduler run's jobs and reminders, and, for
-// reminders, daprd's questions to an actor host: which types it hosts, and deactivations.
+// serveTriggers answers daprd's triggers of a Scheduler run's jobs, reminders and timers,
+// and, for actors, daprd's questions to an actor host: which types it hosts, and
+// deactivations.
 func (s *subscriber) serveTriggers(mux *http.ServeMux) {
 	take := func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
@@ -199,6 +218,7 @@ func (s *subscriber) serveTriggers(mux *http.ServeMux) {
 		return
 	}
 	mux.HandleFunc(reminderRoute, take)
+	mux.HandleFunc(timerRoute, take)
 	mux.HandleFunc("GET /dapr/config", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"entities": []string{s.actorType}})

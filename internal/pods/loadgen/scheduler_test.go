@@ -33,10 +33,11 @@ import (
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
-// schedulerStandIn is a TEST-ONLY stand-in for daprd's Jobs and actor reminders APIs with
-// Dapr's scheduler behind them: it takes a one-shot job or reminder and, its due time plus
-// late after, triggers it on the app server as daprd does — a job's data as the body of
-// POST /job/NAME, a reminder's as {"data": …} in PUT /actors/TYPE/ID/method/remind/NAME —
+// schedulerStandIn is a TEST-ONLY stand-in for daprd's Jobs and actor reminders and timers
+// APIs with Dapr's scheduler behind them: it takes a one-shot job, reminder or timer and,
+// its due time plus late after, triggers it on the app server as daprd does — a job's data
+// as the body of POST /job/NAME, a reminder's as {"data": …} in PUT
+// /actors/TYPE/ID/method/remind/NAME, a timer's in …/method/timer/NAME —
 // missing every missEvery-th and triggering every doubleEvery-th twice.
 type schedulerStandIn struct {
 	appURL                 string
@@ -52,22 +53,27 @@ func (s *schedulerStandIn) serve(t *testing.T) string {
 	mux.HandleFunc("POST /v1.0-alpha1/jobs/{name}", func(w http.ResponseWriter, r *http.Request) {
 		s.take(w, r, http.MethodPost, "/job/"+r.PathValue("name"), false)
 	})
-	mux.HandleFunc("POST /v1.0/actors/{type}/{id}/reminders/{name}", func(w http.ResponseWriter, r *http.Request) {
-		if !s.configAsked.Load() {
-			resp, err := http.Get(s.appURL + "/dapr/config")
-			var cfg struct{ Entities []string }
-			if err == nil {
-				_ = json.NewDecoder(resp.Body).Decode(&cfg)
-				resp.Body.Close()
+	// A reminder or a timer: daprd refuses either on a type its app does not host.
+	onActor := func(callback string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if !s.configAsked.Load() {
+				resp, err := http.Get(s.appURL + "/dapr/config")
+				var cfg struct{ Entities []string }
+				if err == nil {
+					_ = json.NewDecoder(resp.Body).Decode(&cfg)
+					resp.Body.Close()
+				}
+				if len(cfg.Entities) != 1 || cfg.Entities[0] != r.PathValue("type") {
+					http.Error(w, "the app does not host this actor type", http.StatusInternalServerError)
+					return
+				}
+				s.configAsked.Store(true)
 			}
-			if len(cfg.Entities) != 1 || cfg.Entities[0] != r.PathValue("type") {
-				http.Error(w, "the app does not host this actor type", http.StatusInternalServerError)
-				return
-			}
-			s.configAsked.Store(true)
+			s.take(w, r, http.MethodPut, "/actors/"+r.PathValue("type")+"/"+r.PathValue("id")+"/method/"+callback+"/"+r.PathValue("name"), true)
 		}
-		s.take(w, r, http.MethodPut, "/actors/"+r.PathValue("type")+"/"+r.PathValue("id")+"/method/remind/"+r.PathValue("name"), true)
-	})
+	}
+	mux.HandleFunc("POST /v1.0/actors/{type}/{id}/reminders/{name}", onActor("remind"))
+	mux.HandleFunc("POST /v1.0/actors/{type}/{id}/timers/{name}", onActor("timer"))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() { s.wg.Wait(); srv.Close() })
 	return srv.Listener.Addr().String()
@@ -112,18 +118,18 @@ func (s *schedulerStandIn) take(w http.ResponseWriter, r *http.Request, method, 
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// The known answer: jobs and reminders due 200 ms after their registration, triggered 30 ms
-// late, read as 30 ms of lateness (from the slot plus the due time), every one triggered once;
-// the registration call's own latency does not wait for the trigger.
+// The known answer: jobs, reminders and timers due 200 ms after their registration,
+// triggered 30 ms late, read as 30 ms of lateness (from the slot plus the due time), every
+// one triggered once; the registration call's own latency does not wait for the trigger.
 func TestATriggerThirtyMillisecondsLateReadsAsThirtyMillisecondsOfLateness(t *testing.T) {
-	for _, api := range []string{"jobs", "reminders"} {
+	for _, api := range []string{"jobs", "reminders", "timers"} {
 		t.Run(api, func(t *testing.T) {
 			listen := freeAddr(t)
 			daprd := &schedulerStandIn{appURL: "http://" + listen, late: 30 * time.Millisecond}
 			addr := daprd.serve(t)
 			url := "dapr-jobs+http://" + addr + "/?due=200ms"
-			if api == "reminders" {
-				url = "dapr-reminders+http://" + addr + "/PerfActor-x-1?due=200ms&actors=10"
+			if api != "jobs" {
+				url = "dapr-" + api + "+http://" + addr + "/PerfActor-x-1?due=200ms&actors=10"
 			}
 			r := runCLI(t, "--qps=100", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=1",
 				"--payload-bytes=64", "--target-wait=5s", "--subscriber-listen="+listen, "--dapr-url="+url)
@@ -177,6 +183,7 @@ func TestSchedulerURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 		"dapr-reminders+http://localhost:3500/?due=1s&actors=5",            // no actor type
 		"dapr-reminders+http://localhost:3500/PerfActor?due=1s",            // no actors
 		"dapr-reminders+http://localhost:3500/PerfActor/x?due=1s&actors=5", // a path, not a type
+		"dapr-timers+http://localhost:3500/PerfActor?due=1s",               // no actors
 	} {
 		if _, err := parseEndpoint(raw); err == nil {
 			t.Errorf("%s: accepted", raw)
@@ -185,5 +192,9 @@ func TestSchedulerURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 	ep, err := parseEndpoint("dapr-reminders+http://localhost:3500/PerfActor-u-1?due=2s&actors=100")
 	if err != nil || ep.kind != viaDaprReminders || ep.method != "PerfActor-u-1" || ep.due != 2*time.Second || ep.keys != 100 {
 		t.Errorf("reminders URL -> %+v, %v", ep, err)
+	}
+	ep, err = parseEndpoint("dapr-timers+http://localhost:3500/PerfActor-u-1?due=2s&actors=100")
+	if err != nil || ep.kind != viaDaprTimers || ep.method != "PerfActor-u-1" || ep.actorAPI() != "timers" {
+		t.Errorf("timers URL -> %+v, %v", ep, err)
 	}
 }

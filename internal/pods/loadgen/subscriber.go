@@ -73,7 +73,7 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait,
 		if err == nil && ep.isScheduler() {
 			daprPath = true
 			s.drain = DeliveryDrain + ep.due
-			if ep.kind == viaDaprReminders {
+			if ep.onActors() {
 				s.actorType = ep.method
 			}
 			continue

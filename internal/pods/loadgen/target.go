@@ -48,6 +48,7 @@ const (
 	viaDaprWorkflowGRPC                     // daprd's gRPC workflow API, through the SDK's client
 	viaDaprJobs                             // daprd's Jobs API schedules a one-shot job (a Scheduler run)
 	viaDaprReminders                        // daprd's actor reminders API registers a one-shot reminder
+	viaDaprTimers                           // daprd's actor timers API registers a one-shot timer
 )
 
 // endpoint is a parsed target URL.
@@ -100,7 +101,7 @@ func parseEndpoint(raw string) (endpoint, error) {
 		return parsePubSubEndpoint(raw, u)
 	case u.Scheme == "dapr-workflow+http" || u.Scheme == "dapr-workflow+grpc":
 		return parseWorkflowEndpoint(raw, u)
-	case u.Scheme == "dapr-jobs+http" || u.Scheme == "dapr-reminders+http":
+	case u.Scheme == "dapr-jobs+http" || u.Scheme == "dapr-reminders+http" || u.Scheme == "dapr-timers+http":
 		return parseSchedulerEndpoint(raw, u)
 	case u.Scheme == "grpc" && u.Port() != "" && len(path) == 1 && path[0] != "":
 		return endpoint{kind: viaAppGRPC, addr: u.Host, method: path[0]}, nil
@@ -109,7 +110,7 @@ func parseEndpoint(raw string) (endpoint, error) {
 		"dapr-state+http|grpc://HOST:PORT/STORE?op=…&keys=…, redis://HOST:PORT/?op=…&keys=…, "+
 		"dapr-pubsub+http|grpc://HOST:PORT/PUBSUB/TOPIC, redis-stream://HOST:PORT/STREAM "+
 		"dapr-workflow+http|grpc://HOST:PORT/PATTERN?activities=…, dapr-jobs+http://HOST:PORT/?due=… "+
-		"or dapr-reminders+http://HOST:PORT/ACTORTYPE?due=…&actors=…", raw)
+		"or dapr-reminders|timers+http://HOST:PORT/ACTORTYPE?due=…&actors=…", raw)
 }
 
 // waitForTarget sends the run's own request (its method and body; a fresh id for {uuid})
