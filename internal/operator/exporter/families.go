@@ -26,7 +26,9 @@ type family struct {
 }
 
 var (
-	famLatency = &family{"latency_seconds", "Latency of the latest finished run by quantile (0.5..0.999, avg, max) and variant: measured (from each request's scheduled send), baseline, added (measured minus baseline), service (the measured path from each actual send), sendlag (how late the measured path's requests were sent), or a PubSub run's delivery, delivery_baseline and delivery_added (from each message's scheduled publish to its subscriber).",
+	famLatency = &family{"latency_seconds", "Latency of the latest finished run by quantile (0.5..0.999, avg, max) and variant: measured (from each request's scheduled send), baseline, added (measured minus baseline), service (the measured path from each actual send), sendlag (how late the measured path's requests were sent), a PubSub run's delivery, delivery_baseline and delivery_added (from each message's scheduled publish to its subscriber), " +
+		"a Workflow run's completion (from each instance's scheduled start to its end; an unfinished one at the least it waited) and activity_dispatch (each activity of its completed instances, from the workflow scheduling it to the worker running it), " +
+		"or a Scheduler run's trigger_lateness (each trigger's receipt minus its registration's slot plus its due time; a missed one at the least it waited).",
 		[]string{"variant", "quantile"}}
 	famActualQPS            = &family{"actual_qps", "Achieved requests per second of the measured path.", nil}
 	famRequestedQPS         = &family{"requested_qps", "Requested requests per second.", nil}
@@ -41,8 +43,10 @@ var (
 	famDisturbances         = &family{"disturbances", "Pods of the run or of Dapr's control plane that restarted, were deleted or were created during the measured runs, by role (status.disturbances).", []string{"role"}}
 	famCalibration          = &family{"node_calibration_units_per_cpu_second", "The calibration of a node that hosted the run's pods: units of daprbench's fixed sidecar-like workload per CPU-second (status.environment.calibration); absent when most of its windows ran slow.", []string{"node"}}
 	famMessages             = &family{"messages", "A PubSub run's messages over its measured phases, by path (dapr, baseline) and outcome: published, delivered, lost (published, not delivered within 10s of the phase's end), duplicated (deliveries beyond a message's first).", []string{"path", "outcome"}}
+	famWorkflows            = &family{"workflows", "A Workflow run's instances over its measured phases, by outcome: started (the start call succeeded), completed, failed (ended without completing: failed or terminated), unfinished (not ended within 10s, plus activities × activityDelay, of the phase's end).", []string{"outcome"}}
+	famTriggers             = &family{"triggers", "A Scheduler run's jobs or reminders over its measured phases, by outcome: registered (the registration call succeeded), triggered (distinct ones received within 10s of the phase's end plus the due time), missed (registered, not triggered by then), doubled (triggers beyond a registration's first).", []string{"outcome"}}
 	famSidecarCPUPerRequest = &family{"sidecar_cpu_per_request_seconds", "CPU time a sidecar spent per completed request during the measured runs, by role, from the kubelet's counters (status.result.sidecarCost).", []string{"role"}}
 
 	families = []*family{famLatency, famActualQPS, famRequestedQPS, famErrors, famCPU, famMemory, famOutcome, famCompletion,
-		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest, famMessages}
+		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest, famMessages, famWorkflows, famTriggers}
 )

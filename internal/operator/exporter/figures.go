@@ -87,7 +87,9 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 		name string
 		s    *perfv1alpha1.LatencySummary
 	}{{"measured", res.Latency}, {"baseline", res.Baseline}, {"added", res.Added}, {"service", res.ServiceTime}, {"sendlag", res.SendLag},
-		{"delivery", deliveryOf(res).Latency}, {"delivery_baseline", deliveryOf(res).Baseline}, {"delivery_added", deliveryOf(res).Added}} {
+		{"delivery", orEmpty(res.Delivery).Latency}, {"delivery_baseline", orEmpty(res.Delivery).Baseline}, {"delivery_added", orEmpty(res.Delivery).Added},
+		{"completion", orEmpty(res.Completion).Latency}, {"activity_dispatch", orEmpty(res.Completion).ActivityDispatch},
+		{"trigger_lateness", orEmpty(res.Triggers).Lateness}} {
 		if v.s == nil {
 			continue
 		}
@@ -100,13 +102,25 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 	for _, p := range []struct {
 		path string
 		n    *perfv1alpha1.MessageCounts
-	}{{"dapr", deliveryOf(res).Messages}, {"baseline", deliveryOf(res).BaselineMessages}} {
+	}{{"dapr", orEmpty(res.Delivery).Messages}, {"baseline", orEmpty(res.Delivery).BaselineMessages}} {
 		if p.n != nil {
 			add(famMessages, float64(p.n.Published), p.path, "published")
 			add(famMessages, float64(p.n.Delivered), p.path, "delivered")
 			add(famMessages, float64(p.n.Lost), p.path, "lost")
 			add(famMessages, float64(p.n.Duplicated), p.path, "duplicated")
 		}
+	}
+	if n := orEmpty(res.Completion).Workflows; n != nil {
+		add(famWorkflows, float64(n.Started), "started")
+		add(famWorkflows, float64(n.Completed), "completed")
+		add(famWorkflows, float64(n.Failed), "failed")
+		add(famWorkflows, float64(n.Unfinished), "unfinished")
+	}
+	if n := orEmpty(res.Triggers).Counts; n != nil {
+		add(famTriggers, float64(n.Registered), "registered")
+		add(famTriggers, float64(n.Triggered), "triggered")
+		add(famTriggers, float64(n.Missed), "missed")
+		add(famTriggers, float64(n.Doubled), "doubled")
 	}
 	if c := res.CPU; c != nil {
 		for _, m := range c.Measured {
@@ -133,10 +147,11 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 	return out
 }
 
-// deliveryOf is a PubSub run's delivery figures, empty for other scenarios.
-func deliveryOf(res *perfv1alpha1.Result) *perfv1alpha1.DeliveryResult {
-	if res.Delivery == nil {
-		return &perfv1alpha1.DeliveryResult{}
+// orEmpty is a scenario's own figures (delivery, completion, triggers), empty for a run of
+// another scenario: every figure of it reads as absent.
+func orEmpty[T any](figures *T) *T {
+	if figures == nil {
+		return new(T)
 	}
-	return res.Delivery
+	return figures
 }

@@ -96,3 +96,34 @@ func exposition(t *testing.T, cs ...prometheus.Collector) string {
 	}
 	return b.String()
 }
+
+// asyncRuns are finished PubSub, Workflow and Scheduler runs of schedule "nightly", each
+// with its scenario's own figures; their exposition is pinned in testdata/scenarios.prom,
+// which config/grafana's test reads to check the dashboard's panels of them.
+func asyncRuns() []*perfv1alpha1.PerfRun {
+	lat := func(p50, p99 time.Duration) *perfv1alpha1.LatencySummary {
+		return &perfv1alpha1.LatencySummary{P50: &metav1.Duration{Duration: p50}, P90: &metav1.Duration{Duration: p50 + (p99-p50)/2},
+			P99: &metav1.Duration{Duration: p99}}
+	}
+	run := func(name string, scenario perfv1alpha1.Scenario, res perfv1alpha1.Result) *perfv1alpha1.PerfRun {
+		res.Generation, res.RequestedQPS, res.ActualQPS, res.Latency = 1, 100, "100", lat(time.Millisecond, 3*time.Millisecond)
+		return &perfv1alpha1.PerfRun{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "perf", Name: name, Generation: 1, Labels: map[string]string{perfv1alpha1.LabelSchedule: "nightly"}},
+			Spec:       perfv1alpha1.PerfRunSpec{Scenario: scenario},
+			Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, CompletionTime: &metav1.Time{Time: time.Unix(1_800_000_000, 0)},
+				Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: perfv1alpha1.ReasonSucceeded, ObservedGeneration: 1}},
+				Result:     &res},
+		}
+	}
+	return []*perfv1alpha1.PerfRun{
+		run("orders-1", perfv1alpha1.ScenarioPubSub, perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
+			Latency: lat(2*time.Millisecond, 3*time.Millisecond), Baseline: lat(time.Millisecond, time.Millisecond), Added: lat(time.Millisecond, 2*time.Millisecond),
+			Messages: &perfv1alpha1.MessageCounts{Published: 3000, Delivered: 2998, Lost: 2, Duplicated: 1}}}),
+		run("flows-1", perfv1alpha1.ScenarioWorkflow, perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
+			Latency: lat(60*time.Millisecond, 250*time.Millisecond), ActivityDispatch: lat(4*time.Millisecond, 20*time.Millisecond),
+			Workflows: &perfv1alpha1.WorkflowCounts{Started: 3000, Completed: 2996, Failed: 1, Unfinished: 3}}}),
+		run("jobs-1", perfv1alpha1.ScenarioScheduler, perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
+			Lateness: lat(12*time.Millisecond, 40*time.Millisecond),
+			Counts:   &perfv1alpha1.TriggerCounts{Registered: 3000, Triggered: 2999, Missed: 1, Doubled: 4}}}),
+	}
+}

@@ -22,10 +22,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
 // resetRuns drops every run's series: the metrics are package state shared by the tests.
@@ -41,20 +37,7 @@ func TestRecordExportsEveryFigureOfARun(t *testing.T) {
 	resetRuns()
 	t.Cleanup(resetRuns)
 	Record(finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
-	got := exposition(t, Collectors()...)
-	golden := filepath.Join("testdata", "run.prom")
-	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("exposition differs from %s (UPDATE_GOLDEN=1 rewrites it):\n%s", golden, got)
-	}
+	checkGolden(t, filepath.Join("testdata", "run.prom"), exposition(t, Collectors()...))
 
 	Forget("perf", "nightly-1")
 	if got := exposition(t, Collectors()...); got != "" {
@@ -79,27 +62,56 @@ func TestLatencyQuantileLabelsAreTheDocumentedOnes(t *testing.T) {
 	}
 }
 
-// A PubSub run's delivery latency joins the latency family under its own variants, and its
-// messages are a family of their own, by path and outcome.
-func TestRecordExportsAPubSubRunsDelivery(t *testing.T) {
+// Each asynchronous scenario's own latency joins the latency family under its own variants
+// (PubSub's delivery, Workflow's completion and activity dispatch, Scheduler's trigger
+// lateness), and its counts are a family of their own, by outcome. The whole exposition is
+// pinned in testdata/scenarios.prom (UPDATE_GOLDEN=1 rewrites it), which the dashboard's
+// test checks its panels against.
+func TestRecordExportsEachAsyncScenariosOwnFigures(t *testing.T) {
 	resetRuns()
 	t.Cleanup(resetRuns)
-	run := finishedRun("orders-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond)
-	run.Status.Result.Delivery = &perfv1alpha1.DeliveryResult{
-		Latency:  &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 3 * time.Millisecond}},
-		Added:    &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 2 * time.Millisecond}},
-		Messages: &perfv1alpha1.MessageCounts{Published: 3000, Delivered: 2998, Lost: 2, Duplicated: 1},
+	for _, run := range asyncRuns() {
+		Record(run)
 	}
-	Record(run)
 	got := exposition(t, Collectors()...)
 	for _, want := range []string{
 		`daprbench_perfrun_latency_seconds{namespace="perf",perfrun="orders-1",quantile="0.99",schedule="nightly",variant="delivery"} 0.003`,
 		`daprbench_perfrun_latency_seconds{namespace="perf",perfrun="orders-1",quantile="0.99",schedule="nightly",variant="delivery_added"} 0.002`,
 		`daprbench_perfrun_messages{namespace="perf",outcome="lost",path="dapr",perfrun="orders-1",schedule="nightly"} 2`,
 		`daprbench_perfrun_messages{namespace="perf",outcome="published",path="dapr",perfrun="orders-1",schedule="nightly"} 3000`,
+		`daprbench_perfrun_latency_seconds{namespace="perf",perfrun="flows-1",quantile="0.99",schedule="nightly",variant="completion"} 0.25`,
+		`daprbench_perfrun_latency_seconds{namespace="perf",perfrun="flows-1",quantile="0.5",schedule="nightly",variant="activity_dispatch"} 0.004`,
+		`daprbench_perfrun_workflows{namespace="perf",outcome="started",perfrun="flows-1",schedule="nightly"} 3000`,
+		`daprbench_perfrun_workflows{namespace="perf",outcome="unfinished",perfrun="flows-1",schedule="nightly"} 3`,
+		`daprbench_perfrun_latency_seconds{namespace="perf",perfrun="jobs-1",quantile="0.99",schedule="nightly",variant="trigger_lateness"} 0.04`,
+		`daprbench_perfrun_triggers{namespace="perf",outcome="missed",perfrun="jobs-1",schedule="nightly"} 1`,
+		`daprbench_perfrun_triggers{namespace="perf",outcome="doubled",perfrun="jobs-1",schedule="nightly"} 4`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("exposition lacks %s", want)
 		}
+	}
+	for _, line := range strings.Split(got, "\n") {
+		if strings.Contains(line, `perfrun="flows-1"`) && (strings.Contains(line, `variant="delivery`) || strings.Contains(line, "_messages{") || strings.Contains(line, "_triggers{")) {
+			t.Errorf("a Workflow run exports another scenario's figure: %s", line)
+		}
+	}
+	checkGolden(t, filepath.Join("testdata", "scenarios.prom"), got)
+}
+
+// checkGolden compares got with a golden file; UPDATE_GOLDEN=1 rewrites it.
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("exposition differs from %s (UPDATE_GOLDEN=1 rewrites it):\n%s", golden, got)
 	}
 }
