@@ -3,7 +3,9 @@
 # instances a second started open loop, 5 activities of no work, 1 KiB input, 3 × 30 s): a
 # chain, a fan-out, and the chain's known answer — every activity held 2 ms, so its mean
 # completion must rise by 5 × 2 ms = 10 ms. Prints each run's start rate, start-call latency,
-# completion latency (start slot to completion, on the load tester's clock), the instances,
+# completion latency (start slot to completion, on the load tester's clock) with the 95%
+# intervals of its p50 and p99 (BetweenRepetitions: what a rerun would read), each
+# activity's dispatch (its workflow scheduling it to the worker running it), the instances,
 # the load tester's daprd's CPU per workflow, and the control plane's CPU per 1000 workflows:
 # the scheduler's and placement's cumulative CPU counters (the kubelet's stats summary) read
 # before and after each run, less their idle rate over the 30 s before it.
@@ -59,8 +61,8 @@ def counter(name, pod, edge):
         return float(t), int(ns)
     except (OSError, ValueError):
         return None
-print("| run | starts/s asked / achieved | start p50 / p90 / p99 | completion p50 / p90 / p99 / p99.9 (mean) | instances started / completed / failed / unfinished | load tester daprd CPU per workflow | bounded by |")
-print("|---|---|---|---|---|---|---|")
+print("| run | starts/s asked / achieved | start p50 / p90 / p99 | completion p50 / p90 / p99 / p99.9 (mean) | completion p50 [95%], p99 [95%] | activity dispatch p50 / p99 (mean) | instances started / completed / failed / unfinished | load tester daprd CPU per workflow | bounded by |")
+print("|---|---|---|---|---|---|---|---|---|")
 runs = {}
 for name in names:
     r = json.load(open(os.path.join(cp, name + ".json")))
@@ -70,8 +72,12 @@ for name in names:
     n = c.get("workflows", {})
     lat = lambda s, ps: " / ".join(str(g(s, p)) for p in ps)
     cost = next((x for x in res.get("sidecarCost", []) if x.get("role") == "clientSidecar"), {})
-    print("| %s | %s / %s | %s | %s (%s) | %s / %s / %s / %s | %s %s | %s |" % (name, res.get("requestedQPS", "-"), res.get("actualQPS", "-"),
+    iv = c.get("latencyInterval", {})
+    within = lambda p: "%s [%s–%s]" % (g(c, "latency", p), g(iv, "low", p), g(iv, "high", p))
+    act = c.get("activityDispatch")
+    print("| %s | %s / %s | %s | %s (%s) | %s, %s (%s) | %s (%s) | %s / %s / %s / %s | %s %s | %s |" % (name, res.get("requestedQPS", "-"), res.get("actualQPS", "-"),
         lat(res.get("latency"), ("p50", "p90", "p99")), lat(c.get("latency"), ("p50", "p90", "p99", "p999")), g(c, "latency", "avg"),
+        within("p50"), within("p99"), iv.get("basis", "-"), lat(act, ("p50", "p99")), g(act, "avg"),
         n.get("started", "-"), n.get("completed", "-"), n.get("failed", 0), n.get("unfinished", 0),
         g(cost, "daprd", "cpuPerRequest"), g(cost, "daprd", "perRepetition"), bounded_by(r)))
 print()

@@ -62,6 +62,19 @@ func expectWorkflowRun(run *perfv1alpha1.PerfRun) {
 	// A chain of three activities is at least four turns of the orchestrator after the
 	// start call returned: its completion comes after the start's answer.
 	Expect(c.Latency.P50.Duration).To(BeNumerically(">", res.Latency.P50.Duration))
+	// Each activity's dispatch is timed inside the instance; three of them are part of its
+	// completion, so three dispatch means fit in the mean completion (means add up).
+	a := c.ActivityDispatch
+	Expect(a).NotTo(BeNil(), "each activity's dispatch, carried back in the instance's output")
+	GinkgoWriter.Printf("activity dispatch: %s\n", summary(a))
+	Expect(a.P50.Duration).To(BeNumerically(">", 0))
+	Expect(3 * a.Avg.Duration).To(BeNumerically("<", c.Latency.Avg.Duration))
+	Expect(c.LatencyInterval).NotTo(BeNil())
+	Expect(c.LatencyInterval.Basis).To(Equal(perfv1alpha1.IntervalWithinRunOnly), "one repetition: the interval cannot see a rerun")
+	// Around the merged p50 (to the histograms' 0.1% and the blocks' rounding).
+	p50 := c.Latency.P50.Duration
+	Expect(c.LatencyInterval.Low.P50.Duration).To(BeNumerically("<=", p50*101/100))
+	Expect(c.LatencyInterval.High.P50.Duration).To(BeNumerically(">=", p50*99/100))
 	// daprd's own CPU counter at the phase's edges; no baseline, so no idle floor to take.
 	d := sidecarCost(res, "clientSidecar").Daprd
 	Expect(d).NotTo(BeNil(), "the load tester's daprd's cost per workflow")
