@@ -107,9 +107,9 @@ func dashboardQueries(extraSchedules ...string) []dashboardQuery {
 // expectScraped waits until Prometheus has scraped the finished run's series and checks them
 // against its status, then that every dashboard query of runs shows the run, with no
 // schedule and with one: the run is outside any schedule, which Prometheus stores as no
-// schedule label. (The schedule-history panels have nothing of it to show, nor the PubSub
-// panels of a run of another scenario; a PubSub run is checked on its own panels: its short
-// phases leave the usage panels' metrics-server windows to chance.)
+// schedule label. (The schedule-history panels have nothing of it to show, nor a scenario's
+// own panels of a run of another scenario; a PubSub run is checked on its own panels: its
+// short phases leave the usage panels' metrics-server windows to chance.)
 func expectScraped(ns, name string, scenario perfv1alpha1.Scenario, requestedQPS int32, addedP90 time.Duration) {
 	sel := `{namespace="` + ns + `", perfrun="` + name + `"}`
 	EventuallyWithOffset(1, func() []promSample { return promQuery("daprbench_perfrun_requested_qps" + sel) }, 90*time.Second, 2*time.Second).
@@ -121,7 +121,8 @@ func expectScraped(ns, name string, scenario perfv1alpha1.Scenario, requestedQPS
 	ExpectWithOffset(1, added[0].Metric).NotTo(HaveKey("schedule"))
 	for _, schedules := range [][]string{nil, {"nightly"}} {
 		for _, q := range dashboardQueries(schedules...) {
-			if strings.Contains(q.expr, "daprbench_perfschedule_") || (scenario == perfv1alpha1.ScenarioPubSub) != pubsubPanel(q.expr) {
+			own := panelScenario(q.expr)
+			if strings.Contains(q.expr, "daprbench_perfschedule_") || (own != "" && own != scenario) || (own == "" && scenario == perfv1alpha1.ScenarioPubSub) {
 				continue
 			}
 			// a counter's increase needs two scrapes of it
@@ -133,8 +134,17 @@ func expectScraped(ns, name string, scenario perfv1alpha1.Scenario, requestedQPS
 	}
 }
 
-// pubsubPanel says whether a dashboard query shows a PubSub run's own figures: its delivery
-// latency or its messages.
-func pubsubPanel(expr string) bool {
-	return strings.Contains(expr, `variant="delivery`) || strings.Contains(expr, "daprbench_perfrun_messages")
+// panelScenario is the scenario whose own figures a dashboard query shows (PubSub's delivery
+// and messages, Workflow's completion, activity dispatch and instances, Scheduler's trigger
+// lateness and triggers), "" for a query of every run's figures.
+func panelScenario(expr string) perfv1alpha1.Scenario {
+	switch {
+	case strings.Contains(expr, `variant="delivery`) || strings.Contains(expr, "daprbench_perfrun_messages"):
+		return perfv1alpha1.ScenarioPubSub
+	case strings.Contains(expr, `variant="completion"`) || strings.Contains(expr, `variant="activity_dispatch"`) || strings.Contains(expr, "daprbench_perfrun_workflows"):
+		return perfv1alpha1.ScenarioWorkflow
+	case strings.Contains(expr, `variant="trigger_lateness"`) || strings.Contains(expr, "daprbench_perfrun_triggers"):
+		return perfv1alpha1.ScenarioScheduler
+	}
+	return ""
 }
