@@ -10,6 +10,7 @@ require (
 	github.com/dapr/durabletask-go v0.10.0
 	github.com/dapr/go-sdk v1.13.0
 	github.com/distribution/reference v0.6.0
+	github.com/go-chi/chi/v5 v5.2.2
 	github.com/google/pprof v0.0.0-20250403155104-27863c87afa6
 	github.com/google/uuid v1.6.0
 	github.com/onsi/ginkgo/v2 v2.27.4

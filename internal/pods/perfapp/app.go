@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,8 @@ type Config struct {
 	ResponseBytes int
 	// ActorType is the actor type this app hosts; empty hosts none.
 	ActorType string
+	// ActorHost is the runtime that hosts it: Minimal (empty too) or GoSDK.
+	ActorHost ActorHost
 	// ActorIdleTimeout is reported to daprd in /dapr/config.
 	ActorIdleTimeout time.Duration
 	// DaprDelay is added to the service time of every HTTP invocation that arrived through
@@ -61,13 +64,18 @@ var KnownAnswerHeaders = []string{"dapr-caller-app-id", "dapr-callee-app-id"}
 // Stats counts what the app has served, for tests and /stats.
 type Stats struct {
 	Invocations atomic.Int64
-	ActorCalls  atomic.Int64
+	// ActorCalls counts actor method calls: any method on the minimal host, Activate with
+	// the GoSDK host (the SDK refuses any other before the actor sees it).
+	ActorCalls atomic.Int64
 	// ActorsActivated counts distinct actor ids called: in Dapr an actor is activated by its
-	// first call, so with a fresh id per request it equals ActorCalls.
+	// first call, so with a fresh id per request it equals ActorCalls. With the GoSDK host,
+	// the SDK's actor instances whose Activate was called (it makes one per activation).
 	ActorsActivated atomic.Int64
-	Deactivations   atomic.Int64
-	Timers          atomic.Int64
-	Reminders       atomic.Int64
+	// Deactivations, Timers and Reminders are the minimal host's: the Go SDK answers those
+	// calls itself (v1.13.0 tells its actors of none of them).
+	Deactivations atomic.Int64
+	Timers        atomic.Int64
+	Reminders     atomic.Int64
 	// Delayed counts the invocations DaprDelay held, and DelayedMicros the time they were
 	// held in all, as measured (the truth a known-answer test compares with).
 	Delayed       atomic.Int64
@@ -108,21 +116,35 @@ func New(cfg Config) *App {
 	return a
 }
 
-// Handler routes the invocation method, the actor host protocol and health.
+// Handler routes the invocation method, the minimal host's actor protocol and health.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/"+InvokeMethod, a.invoke)
+	for _, r := range a.appRoutes() {
+		mux.Handle(strings.TrimSpace(r.method+" "+r.path), r.h)
+	}
 	mux.HandleFunc("GET /healthz", ok)
 	mux.HandleFunc("GET /dapr/config", a.daprConfig)
 	mux.HandleFunc("PUT /actors/{type}/{id}/method/{method}", a.actor(&a.Stats.ActorCalls, a.activated))
 	mux.HandleFunc("PUT /actors/{type}/{id}/method/timer/{name}", a.actor(&a.Stats.Timers, nil))
 	mux.HandleFunc("PUT /actors/{type}/{id}/method/remind/{name}", a.actor(&a.Stats.Reminders, nil))
 	mux.HandleFunc("DELETE /actors/{type}/{id}", a.actor(&a.Stats.Deactivations, a.deactivated))
-	mux.HandleFunc("GET /stats", a.stats)
-	if c := newProfileCapture(a.cfg); c != nil {
-		mux.Handle("GET "+ProfileCapturePath, c)
-	}
 	return mux
+}
+
+// appRoute is one of the app's own routes, which either actor host serves; an empty method
+// is any.
+type appRoute struct {
+	method, path string
+	h            http.Handler
+}
+
+// appRoutes are the invocation method, the counters and the profile capture.
+func (a *App) appRoutes() []appRoute {
+	routes := []appRoute{{"", "/" + InvokeMethod, http.HandlerFunc(a.invoke)}, {http.MethodGet, "/stats", http.HandlerFunc(a.stats)}}
+	if c := newProfileCapture(a.cfg); c != nil {
+		routes = append(routes, appRoute{http.MethodGet, ProfileCapturePath, c})
+	}
+	return routes
 }
 
 func (a *App) invoke(w http.ResponseWriter, r *http.Request) {

@@ -28,14 +28,14 @@ import (
 	"time"
 )
 
-// daprdCall makes the request daprd would make to the app.
-func daprdCall(t *testing.T, srv *httptest.Server, method, path, body string) (int, string) {
+// daprdCall makes the request daprd would make to the app at base.
+func daprdCall(t *testing.T, base, method, path, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := srv.Client().Do(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,22 +44,30 @@ func daprdCall(t *testing.T, srv *httptest.Server, method, path, body string) (i
 	return resp.StatusCode, string(b)
 }
 
+// checkActorConfig reads the app's /dapr/config as daprd does at start: it must name the
+// one actor type, the idle timeout and drainRebalancedActors.
+func checkActorConfig(t *testing.T, base, actorType, idle string) {
+	t.Helper()
+	code, body := daprdCall(t, base, http.MethodGet, "/dapr/config", "")
+	var cfg struct {
+		Entities              []string `json:"entities"`
+		ActorIdleTimeout      string   `json:"actorIdleTimeout"`
+		DrainRebalancedActors bool     `json:"drainRebalancedActors"`
+	}
+	if err := json.Unmarshal([]byte(body), &cfg); code != 200 || err != nil {
+		t.Fatalf("/dapr/config = %d %q (%v)", code, body, err)
+	}
+	if len(cfg.Entities) != 1 || cfg.Entities[0] != actorType || cfg.ActorIdleTimeout != idle || !cfg.DrainRebalancedActors {
+		t.Errorf("config = %+v, want %s, %s, drainRebalancedActors", cfg, actorType, idle)
+	}
+}
+
 func TestActorHostProtocolAsDaprdDrivesIt(t *testing.T) {
 	app := New(Config{ActorType: "PerfActor", ActorIdleTimeout: 30 * time.Minute})
 	srv := httptest.NewServer(app.Handler())
 	defer srv.Close()
 
-	code, body := daprdCall(t, srv, http.MethodGet, "/dapr/config", "")
-	var cfg struct {
-		Entities         []string `json:"entities"`
-		ActorIdleTimeout string   `json:"actorIdleTimeout"`
-	}
-	if err := json.Unmarshal([]byte(body), &cfg); code != 200 || err != nil {
-		t.Fatalf("/dapr/config = %d %q (%v)", code, body, err)
-	}
-	if len(cfg.Entities) != 1 || cfg.Entities[0] != "PerfActor" || cfg.ActorIdleTimeout != "30m0s" {
-		t.Errorf("config = %+v", cfg)
-	}
+	checkActorConfig(t, srv.URL, "PerfActor", "30m0s")
 
 	steps := []struct {
 		method, path string
@@ -77,7 +85,7 @@ func TestActorHostProtocolAsDaprdDrivesIt(t *testing.T) {
 		{http.MethodGet, "/healthz", 200},
 	}
 	for _, s := range steps {
-		if code, body := daprdCall(t, srv, s.method, s.path, "{}"); code != s.want {
+		if code, body := daprdCall(t, srv.URL, s.method, s.path, "{}"); code != s.want {
 			t.Errorf("%s %s = %d %q, want %d", s.method, s.path, code, body, s.want)
 		}
 	}
@@ -96,14 +104,14 @@ func TestInvokeReturnsConfiguredBodyAndNoActors(t *testing.T) {
 	app := New(Config{ResponseBytes: 128})
 	srv := httptest.NewServer(app.Handler())
 	defer srv.Close()
-	code, body := daprdCall(t, srv, http.MethodPost, "/test", strings.Repeat("p", 1024))
+	code, body := daprdCall(t, srv.URL, http.MethodPost, "/test", strings.Repeat("p", 1024))
 	if code != 200 || len(body) != 128 {
 		t.Errorf("POST /test = %d, %d bytes", code, len(body))
 	}
-	if code, _ := daprdCall(t, srv, http.MethodPut, "/actors/PerfActor/a/method/m", ""); code != 404 {
+	if code, _ := daprdCall(t, srv.URL, http.MethodPut, "/actors/PerfActor/a/method/m", ""); code != 404 {
 		t.Errorf("actor call on an app hosting no actors = %d, want 404", code)
 	}
-	_, cfg := daprdCall(t, srv, http.MethodGet, "/dapr/config", "")
+	_, cfg := daprdCall(t, srv.URL, http.MethodGet, "/dapr/config", "")
 	if !strings.Contains(cfg, `"entities":[]`) {
 		t.Errorf("config of an app with no actors = %s", cfg)
 	}

@@ -35,22 +35,46 @@ import (
 // up to grace to finish.
 func Serve(ctx context.Context, l net.Listener, h http.Handler, grace time.Duration) error {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	return serveUntil(ctx, func() error { return srv.Serve(l) }, func() error {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	})
+}
+
+// serveUntil runs an HTTP server's serve until ctx ends, then its graceful shutdown.
+func serveUntil(ctx context.Context, serve, shutdown func() error) error {
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(l) }()
+	go func() { errc <- serve() }()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
+	if err := shutdown(); err != nil {
 		return fmt.Errorf("graceful shutdown: %w", err)
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
+}
+
+// serveHTTP serves the app's HTTP port on addr until ctx ends: its own server and handler,
+// or with the GoSDK host the Go SDK's service, which listens itself and stops in its own
+// five seconds (grace is not the SDK's to take).
+func serveHTTP(ctx context.Context, app *App, addr string, grace time.Duration, log io.Writer) error {
+	if app.cfg.ActorHost == ActorHostGoSDK {
+		fmt.Fprintf(log, "perfapp: HTTP on %s through Dapr's Go SDK (actor type %q)\n", addr, app.cfg.ActorType)
+		s := app.sdkService(addr)
+		return serveUntil(ctx, s.Start, s.GracefulStop)
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "perfapp: HTTP on %s (actor type %q)\n", l.Addr(), app.cfg.ActorType)
+	return Serve(ctx, l, app.Handler(), grace)
 }
 
 // ServeGRPC serves s on l until ctx ends, then stops gracefully: in-flight calls get up to
@@ -88,6 +112,8 @@ func Main(ctx context.Context, args, env []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.ResponseBytes, "response-bytes", 2, "size of the invocation response body")
 	fs.StringVar(&cfg.ActorType, "actor-type", "", "actor type to host (empty: none)")
 	fs.DurationVar(&cfg.ActorIdleTimeout, "actor-idle-timeout", time.Hour, "actorIdleTimeout reported to daprd")
+	cfg.ActorHost = ActorHostMinimal
+	fs.Var(&cfg.ActorHost, "actor-host", "the actor runtime: Minimal (answers daprd's actor calls by hand) or GoSDK (serves the HTTP port through Dapr's Go SDK, its actor's one method "+SDKActorMethod+"; --listen must then name a port)")
 	fs.StringVar(&cfg.DaprdProfiler, "daprd-profiler", "", "this pod's daprd profiling server, e.g. http://localhost:7777: its CPU profile is served at "+ProfileCapturePath+" to the bearer of --profile-token")
 	fs.StringVar(&cfg.ProfileToken, "profile-token", "", "the token "+ProfileCapturePath+" asks for (set from the run's Secret as DAPRBENCH_PROFILE_TOKEN; never on the command line)")
 	fs.DurationVar(&cfg.DaprDelay, "dapr-delay", 0, "test knob: delay every HTTP invocation that arrived through a Dapr sidecar by this much (a known answer for the added latency)")
@@ -119,23 +145,18 @@ func Main(ctx context.Context, args, env []string, stderr io.Writer) int {
 // serveBoth serves HTTP on httpAddr and, unless grpcAddr is empty, gRPC on grpcAddr, until
 // ctx ends or either server fails (which stops the other).
 func serveBoth(ctx context.Context, app *App, httpAddr, grpcAddr string, grace time.Duration, log io.Writer) error {
-	hl, err := net.Listen("tcp", httpAddr)
-	if err != nil {
-		return err
-	}
 	var gl net.Listener
 	if grpcAddr != "" {
+		var err error
 		if gl, err = net.Listen("tcp", grpcAddr); err != nil {
-			hl.Close()
 			return err
 		}
 		fmt.Fprintf(log, "perfapp: gRPC on %s\n", gl.Addr())
 	}
-	fmt.Fprintf(log, "perfapp: HTTP on %s (actor type %q)\n", hl.Addr(), app.cfg.ActorType)
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	errc := make(chan error, 2)
-	go func() { errc <- Serve(ctx, hl, app.Handler(), grace); stop() }()
+	go func() { errc <- serveHTTP(ctx, app, httpAddr, grace, log); stop() }()
 	servers := 1
 	if gl != nil {
 		servers++
