@@ -21,6 +21,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -100,17 +101,22 @@ var _ = Describe("PerfRun images", func() {
 })
 
 var _ = Describe("PerfRun actor types", func() {
-	It("gives each run a type of its own, and refuses a second live run with the same explicit type", func() {
+	It("gives each run a type of its own, hosted as the run says, and refuses a second live run with the same explicit type", func() {
 		ns := newNamespace()
-		actorTypeOf := func(name string) string {
+		targetOf := func(name string) *appsv1.Deployment {
 			d := deployment(ns, name+"-target")
 			Eventually(exists(d)).Should(BeTrue())
-			return d.Annotations[workload.AnnotationActorType]
+			return d
 		}
+		actorTypeOf := func(name string) string { return targetOf(name).Annotations[workload.AnnotationActorType] }
 		createRun(ns, "first", perfv1alpha1.ScenarioActorActivation)
-		createRun(ns, "second", perfv1alpha1.ScenarioActorActivation)
+		createRun(ns, "second", perfv1alpha1.ScenarioActorActivation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Actors = &perfv1alpha1.ActorsSpec{Host: perfv1alpha1.ActorHostGoSDK}
+		})
 		Expect(actorTypeOf("first")).To(HavePrefix("PerfActor-"))
 		Expect(actorTypeOf("first")).NotTo(Equal(actorTypeOf("second")), "two runs never share the default type")
+		Expect(targetOf("first").Spec.Template.Spec.Containers[0].Args).NotTo(ContainElement(HavePrefix("--actor-host")), "Minimal is the app's default")
+		Expect(targetOf("second").Spec.Template.Spec.Containers[0].Args).To(ContainElement("--actor-host=GoSDK"))
 
 		explicit := func(s *perfv1alpha1.PerfRunSpec) { s.Actors = &perfv1alpha1.ActorsSpec{ActorType: "Counter"} }
 		createRun(ns, "mine", perfv1alpha1.ScenarioActorActivation, explicit)
