@@ -47,7 +47,7 @@ type Comparison struct {
 	A              string   `json:"a"`
 	B              string   `json:"b"`
 	SettingsDiffer []string `json:"settingsDiffer,omitempty"`
-	// Intervals says what the added-latency intervals cover: a rerun, or this run alone.
+	// Intervals says what the confidence intervals cover: a rerun, or this run alone.
 	Intervals   string       `json:"intervals"`
 	Differences []Difference `json:"differences"`
 	ExitCode    ExitCode     `json:"exitCode"`
@@ -72,14 +72,17 @@ its run or its setting), or a file written by "kubectl daprbench export RUN -o j
 artifact of main's pipeline). A is the reference; B is the change under test.
 
 Each figure's change (B - A) gets an interval from the two sides' uncertainty: the 95%
-intervals of added latency combined as independent estimates, or the repetitions' spread of
-measured latency. A run's own interval covers its repetitions, not a rerun: each is widened
+intervals of added latency (and of a PubSub run's delivery, a Workflow run's completion, a
+Scheduler run's trigger lateness) combined as independent estimates, or the repetitions'
+spread of measured latency. A run's own interval covers its repetitions, not a rerun: each is widened
 by --rerun-spread, how far unchanged reruns move a percentile (3% on the local cluster;
 make bench-rerun measures yours), so an unchanged rerun does not read as a change. The verdict is slower or faster when the interval excludes zero, else
 "no difference shown".
 
 The gated figures are the added-latency percentiles (the measured ones when either side has
-no baseline). A gated figure fails when even the lowest change its interval allows is above
+no baseline), and likewise a PubSub run's added delivery latency (its delivery when a side has
+none), a Workflow run's completion and a Scheduler run's trigger lateness (they have no
+baseline). A gated figure fails when even the lowest change its interval allows is above
 --max-slowdown (a duration, or a percentage of A's value); it is inconclusive when the limit
 lies inside the interval or a side has no interval. Exit codes:
   0 no gated figure slower than allowed; 1 could not compare (bad argument, no result);
@@ -177,93 +180,102 @@ func comparisonTable(r Comparison) string {
 
 // Compare lists the figures two results share, each with the interval of its change. The
 // added-latency percentiles are gated against m (or the measured ones when a side has no
-// added latency); nil gates against no slowdown at all. Their intervals are each run's own
-// widened by rerun, the between-run relative spread (coveringRerun; 0 leaves them as they are).
+// added latency), and so are an asynchronous scenario's own (asyncPaths); nil gates against
+// no slowdown at all. Confidence intervals are each run's own widened by rerun, the
+// between-run relative spread (coveringRerun; 0 leaves them as they are).
 func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun float64) []Difference {
 	if m == nil {
 		m = &maxSlowdown{text: "0"}
 	}
-	var out []Difference
+	c := &comparer{a: a, b: b, m: m, rerun: rerun}
 	gateAdded := a.Added != nil && b.Added != nil
-	figure := func(name string, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration, la, lb *perfv1alpha1.LatencySummary,
-		bounds func(*perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary), combine func(a, loA, hiA, b, loB, hiB time.Duration) delta, gated bool) {
-		if la == nil || lb == nil || pick(la) == nil || pick(lb) == nil {
-			return
-		}
-		va, vb := pick(la).Duration, pick(lb).Duration
-		ch := changeWithoutInterval(va, vb)
-		loA, hiA := bounds(a)
-		loB, hiB := bounds(b)
-		if loA != nil && loB != nil && pick(loA) != nil && pick(hiA) != nil && pick(loB) != nil && pick(hiB) != nil {
-			ch = combine(va, pick(loA).Duration, pick(hiA).Duration, vb, pick(loB).Duration, pick(hiB).Duration)
-		}
-		d := Difference{Figure: name, A: va.String(), B: vb.String(), Change: changeText(float64(va), float64(vb), (vb - va).String()),
-			Interval: ch.String(), Verdict: ch.verdict()}
-		if ch.String() == "-" {
-			d.Interval = ""
-		}
-		if gated {
-			var limit time.Duration
-			d.Gate, limit = ch.gate(m)
-			d.Limit = limit.String()
-		}
-		out = append(out, d)
-	}
-	spread := func(r *perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary) {
-		if r.Spread == nil || r.Spread.Latency == nil {
-			return nil, nil
-		}
-		return &r.Spread.Latency.Min, &r.Spread.Latency.Max
-	}
-	interval := func(r *perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary) {
-		if r.AddedInterval == nil {
-			return nil, nil
-		}
-		return &r.AddedInterval.Low, &r.AddedInterval.High
-	}
-	acrossReruns := func(a, loA, hiA, b, loB, hiB time.Duration) delta {
-		loA, hiA = coveringRerun(a, loA, hiA, rerun)
-		loB, hiB = coveringRerun(b, loB, hiB, rerun)
-		return changeOf(a, loA, hiA, b, loB, hiB)
+	for _, p := range perfv1alpha1.HeadlinePercentiles {
+		c.figure("latency "+p.Name, p.Of, a.Latency, b.Latency, spreadEnds(a), spreadEnds(b), changeOfSpreads, !gateAdded)
 	}
 	for _, p := range perfv1alpha1.HeadlinePercentiles {
-		figure("latency "+p.Name, p.Of, a.Latency, b.Latency, spread, changeOfSpreads, !gateAdded)
+		c.figure("added "+p.Name, p.Of, a.Added, b.Added, intervalEnds(a.AddedInterval), intervalEnds(b.AddedInterval), c.acrossReruns, gateAdded)
 	}
-	for _, p := range perfv1alpha1.HeadlinePercentiles {
-		figure("added "+p.Name, p.Of, a.Added, b.Added, interval, acrossReruns, gateAdded)
-	}
-	if da, db := a.Delivery, b.Delivery; da != nil && db != nil {
-		// A PubSub run's delivery: the Dapr path's (no interval: delivery has no spread of
-		// repetitions of its own) and Dapr's added, gated as the added latency is.
-		deliveryInterval := func(r *perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary) {
-			if r.Delivery.AddedInterval == nil {
-				return nil, nil
-			}
-			return &r.Delivery.AddedInterval.Low, &r.Delivery.AddedInterval.High
-		}
-		none := func(*perfv1alpha1.Result) (lo, hi *perfv1alpha1.LatencySummary) { return nil, nil }
-		for _, p := range perfv1alpha1.HeadlinePercentiles {
-			figure("delivery "+p.Name, p.Of, da.Latency, db.Latency, none, changeOfSpreads, false)
-		}
-		for _, p := range perfv1alpha1.HeadlinePercentiles {
-			figure("delivery added "+p.Name, p.Of, da.Added, db.Added, deliveryInterval, acrossReruns, da.Added != nil && db.Added != nil)
-		}
-		if da.Messages != nil && db.Messages != nil {
-			out = append(out, Difference{Figure: "messages lost", A: strconv.FormatInt(da.Messages.Lost, 10), B: strconv.FormatInt(db.Messages.Lost, 10),
-				Change: fmt.Sprintf("%+d", db.Messages.Lost-da.Messages.Lost), Verdict: "-"})
-		}
-	}
+	c.asyncPaths()
 	if qa, ok := a.ActualRate(); ok {
 		if qb, ok := b.ActualRate(); ok {
-			out = append(out, Difference{Figure: "actual qps", A: a.ActualQPS, B: b.ActualQPS,
+			c.out = append(c.out, Difference{Figure: "actual qps", A: a.ActualQPS, B: b.ActualQPS,
 				Change: changeText(qa, qb, strconv.FormatFloat(qb-qa, 'f', 1, 64)), Verdict: "-"})
 		}
 	}
 	if ca, cb := sidecarCPU(a), sidecarCPU(b); ca >= 0 && cb >= 0 {
-		out = append(out, Difference{Figure: "sidecar CPU per 1000 rps", A: fmt.Sprintf("%dm", ca), B: fmt.Sprintf("%dm", cb),
+		c.out = append(c.out, Difference{Figure: "sidecar CPU per 1000 rps", A: fmt.Sprintf("%dm", ca), B: fmt.Sprintf("%dm", cb),
 			Change: changeText(float64(ca), float64(cb), fmt.Sprintf("%+dm", cb-ca)), Verdict: "-"})
 	}
-	return out
+	return c.out
+}
+
+// comparer collects the differences of two results, A the reference and B the change.
+type comparer struct {
+	a, b  *perfv1alpha1.Result
+	m     *maxSlowdown
+	rerun float64
+	out   []Difference
+}
+
+// ends are the low and high ends of one side's interval, or spread, of every figure.
+type ends struct{ lo, hi *perfv1alpha1.LatencySummary }
+
+// intervalEnds are a confidence interval's ends; nil without one.
+func intervalEnds(in *perfv1alpha1.LatencyInterval) *ends {
+	if in == nil {
+		return nil
+	}
+	return &ends{&in.Low, &in.High}
+}
+
+// spreadEnds are the measured latency's lowest and highest of the repetitions; nil without.
+func spreadEnds(r *perfv1alpha1.Result) *ends {
+	if r.Spread == nil || r.Spread.Latency == nil {
+		return nil
+	}
+	return &ends{&r.Spread.Latency.Min, &r.Spread.Latency.Max}
+}
+
+// figure adds one percentile's difference, its change bounded by combine from both sides'
+// ends when both have them. A nil combine: the figure has no interval at all, so no verdict
+// is claimed.
+func (c *comparer) figure(name string, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration, la, lb *perfv1alpha1.LatencySummary,
+	ea, eb *ends, combine func(a, loA, hiA, b, loB, hiB time.Duration) delta, gated bool) {
+	if la == nil || lb == nil || pick(la) == nil || pick(lb) == nil {
+		return
+	}
+	va, vb := pick(la).Duration, pick(lb).Duration
+	ch := changeWithoutInterval(va, vb)
+	if combine != nil && ea != nil && eb != nil && pick(ea.lo) != nil && pick(ea.hi) != nil && pick(eb.lo) != nil && pick(eb.hi) != nil {
+		ch = combine(va, pick(ea.lo).Duration, pick(ea.hi).Duration, vb, pick(eb.lo).Duration, pick(eb.hi).Duration)
+	}
+	d := Difference{Figure: name, A: va.String(), B: vb.String(), Change: changeText(float64(va), float64(vb), (vb - va).String()),
+		Interval: ch.String(), Verdict: ch.verdict()}
+	if ch.String() == "-" {
+		d.Interval = ""
+	}
+	if combine == nil {
+		d.Verdict = "-"
+	}
+	if gated {
+		var limit time.Duration
+		d.Gate, limit = ch.gate(c.m)
+		d.Limit = limit.String()
+	}
+	c.out = append(c.out, d)
+}
+
+// acrossReruns combines two confidence intervals, each widened to cover a rerun.
+func (c *comparer) acrossReruns(a, loA, hiA, b, loB, hiB time.Duration) delta {
+	loA, hiA = coveringRerun(a, loA, hiA, c.rerun)
+	loB, hiB = coveringRerun(b, loB, hiB, c.rerun)
+	return changeOf(a, loA, hiA, b, loB, hiB)
+}
+
+// count adds a count both results have, without a verdict: a count has no interval.
+func (c *comparer) count(name string, a, b int64) {
+	c.out = append(c.out, Difference{Figure: name, A: strconv.FormatInt(a, 10), B: strconv.FormatInt(b, 10),
+		Change: fmt.Sprintf("%+d", b-a), Verdict: "-"})
 }
 
 // ComparisonOutcome is compare's exit code: 4 when a gated figure is slower than allowed,

@@ -62,11 +62,12 @@ func coveringRerun(v, lo, hi time.Duration, spread float64) (time.Duration, time
 	return v - widen(v-lo), v + widen(hi-v)
 }
 
-// rerunNote says what the added-latency intervals of a comparison cover.
+// rerunNote says what the confidence intervals of a comparison cover (the added latency's,
+// and a delivery's, completion's or lateness's own).
 func rerunNote(spread float64) string {
 	if spread == 0 {
-		return "added-latency intervals: each run's own repetitions only (--rerun-spread 0); an unchanged rerun can fall outside them"
+		return "95% intervals (added latency, delivery, completion, lateness): each run's own repetitions only (--rerun-spread 0); an unchanged rerun can fall outside them"
 	}
-	return fmt.Sprintf("added-latency intervals cover a rerun: each run's own interval widened by a between-run spread of %s%% "+
+	return fmt.Sprintf("95%% intervals (added latency, delivery, completion, lateness) cover a rerun: each run's own interval widened by a between-run spread of %s%% "+
 		"(--rerun-spread; measure your cluster's with make bench-rerun)", strconv.FormatFloat(spread*100, 'f', -1, 64))
 }

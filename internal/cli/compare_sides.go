@@ -158,6 +158,18 @@ type settings struct {
 	Scenario perfv1alpha1.Scenario `json:"scenario"`
 	Load     ExportLoad            `json:"load"`
 	Dapr     ExportDapr            `json:"dapr"`
+	// ActorHost is an ActorActivation run's actor runtime: two runs that differ in it
+	// measure the SDK's share of the latency, not the change under test.
+	ActorHost perfv1alpha1.ActorHost `json:"actorHost"`
 }
 
-func settingsOf(e Export) settings { return settings{e.Scenario, e.Load, e.Dapr} }
+func settingsOf(e Export) settings {
+	s := settings{Scenario: e.Scenario, Load: e.Load, Dapr: e.Dapr}
+	if e.Result != nil {
+		s.ActorHost = e.Result.ActorHost
+	}
+	if s.ActorHost == "" && e.Scenario == perfv1alpha1.ScenarioActorActivation {
+		s.ActorHost = perfv1alpha1.ActorHostMinimal // a result from before status.result.actorHost: the minimal host was the only one
+	}
+	return s
+}

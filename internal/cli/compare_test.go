@@ -29,7 +29,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -290,10 +289,7 @@ func TestTheRerunSpreadWidensEachRunsInterval(t *testing.T) {
 // Two PubSub results compare their delivery too: the Dapr path's delivery percentiles, Dapr's
 // added delivery latency gated as the added latency is, and the messages lost.
 func TestComparePubSubResultsGatesTheAddedDeliveryLatency(t *testing.T) {
-	flat := func(v time.Duration) *perfv1alpha1.LatencySummary {
-		d := &metav1.Duration{Duration: v}
-		return &perfv1alpha1.LatencySummary{P50: d, P90: d, P99: d}
-	}
+	flat := flatLatency
 	pubsub := func(added time.Duration, lost int64) *perfv1alpha1.Result {
 		return &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
 			Latency: flat(added + ms(1)), Added: flat(added),
