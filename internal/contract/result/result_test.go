@@ -81,16 +81,9 @@ func TestEncodeWorstCaseFitsAndDegradesWithoutLosingCounts(t *testing.T) {
 
 func TestEncodeSmallSummaryIsNotDegraded(t *testing.T) {
 	s := Summary{RequestedQPS: 1000, Runs: []Run{run(Baseline, 0, 600), run(Dapr, 0, 1100)}}
-	b, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := roundTrip(t, s)
 	if got.Degraded != 0 || got.Runs[1].Codes["200"] != 59_992 || got.Runs[1].StartUnix == 0 {
-		t.Errorf("small summary lost detail: %s", b)
+		t.Errorf("small summary lost detail: %+v", got)
 	}
 }
 
@@ -133,14 +126,7 @@ func TestMergedAndAddedSurviveEncoding(t *testing.T) {
 		Merged: []Merged{{Variant: Dapr, Percentiles: []Percentile{{99.9, 5100}, {90, 3100}}, AvgUs: 1200, MaxUs: 9000}},
 		Added: &Added{Confidence: 0.95, Resamples: 2000, Avg: Interval{Us: 500, LowUs: 450, HighUs: 560},
 			Percentiles: []AddedPercentile{{P: 99.9, Interval: Interval{Us: -20, LowUs: -90, HighUs: 40}}, {P: 90, Interval: Interval{Us: 510, LowUs: 480, HighUs: 530}}}}}
-	b, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := roundTrip(t, s)
 	m, ok := got.MergedOf(Dapr)
 	if p90, _ := m.Latency(90); !ok || p90 != 3100*time.Microsecond || m.MaxUs != 9000 {
 		t.Errorf("merged dapr = %+v", m)
@@ -163,11 +149,7 @@ func TestMergedAndAddedSurviveEncoding(t *testing.T) {
 func TestLargestVariantComparisonFitsWithItsTimeline(t *testing.T) {
 	s := Summary{RequestedQPS: 99_999, Digits: 3}
 	paths := []Variant{Baseline, DaprVariant(0), DaprVariant(1), DaprVariant(2), DaprVariant(3)}
-	interval := Interval{Us: 123_456, LowUs: 120_001, HighUs: 126_999}
-	added := Added{Confidence: 0.95, Resamples: 2000, Avg: interval}
-	for _, p := range StandardPercentiles {
-		added.Percentiles = append(added.Percentiles, AddedPercentile{P: p, Interval: interval})
-	}
+	interval, added := widestAdded(2000, 0)
 	for rep := range 3 {
 		for _, v := range paths {
 			r := run(v, rep, 123_456)
@@ -185,15 +167,7 @@ func TestLargestVariantComparisonFitsWithItsTimeline(t *testing.T) {
 	for _, v := range paths[2:] {
 		s.Compared = append(s.Compared, Comparison{Variant: v, Against: Baseline, Added: added}, Comparison{Variant: v, Against: Dapr, Added: added})
 	}
-	b, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d bytes, degraded %d", len(b), got.Degraded)
+	got := roundTrip(t, s)
 	if got.Degraded > 3 || len(got.Runs) != 15 || got.Runs[14].StartUnix == 0 {
 		t.Fatalf("degraded %d, %d runs, last start %d: the timeline was lost", got.Degraded, len(got.Runs), got.Runs[14].StartUnix)
 	}
@@ -207,11 +181,7 @@ func TestLargestVariantComparisonFitsWithItsTimeline(t *testing.T) {
 // per-path intervals and per-run percentiles may go.
 func TestLargestFourPathRunFitsWithItsTimelineAndAttribution(t *testing.T) {
 	s := Summary{RequestedQPS: 99_999, Digits: 3}
-	interval := Interval{Us: 123_456, LowUs: 120_001, HighUs: 126_999}
-	added := Added{Confidence: 0.95, Resamples: 2000, Reps: 5, Avg: interval}
-	for _, p := range StandardPercentiles {
-		added.Percentiles = append(added.Percentiles, AddedPercentile{P: p, Interval: interval})
-	}
+	interval, added := widestAdded(2000, 5)
 	for rep := range 3 {
 		for _, v := range AttributionPaths {
 			r := run(v, rep, 123_456)
@@ -230,15 +200,7 @@ func TestLargestFourPathRunFitsWithItsTimelineAndAttribution(t *testing.T) {
 	for _, v := range AttributionPaths {
 		s.Attribution.Paths = append(s.Attribution.Paths, PathEstimate{Variant: v, Estimate: added})
 	}
-	b, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d bytes, degraded %d", len(b), got.Degraded)
+	got := roundTrip(t, s)
 	if len(got.Runs) != 12 || got.Runs[11].StartUnix == 0 {
 		t.Fatalf("degraded %d, %d runs, last start %d: the timeline was lost", got.Degraded, len(got.Runs), got.Runs[11].StartUnix)
 	}
@@ -252,11 +214,7 @@ func TestLargestFourPathRunFitsWithItsTimelineAndAttribution(t *testing.T) {
 // merged delivery latency; only the delivery intervals (and what goes before them) may go.
 func TestDeliveryWithIntervalsFitsWithItsTimelineAndCounts(t *testing.T) {
 	s := Summary{RequestedQPS: 99_999, Digits: 3}
-	interval := Interval{Us: 123_456, LowUs: 120_001, HighUs: 126_999}
-	added := Added{Confidence: 0.95, Resamples: 1000, Reps: 5, Avg: interval}
-	for _, p := range StandardPercentiles {
-		added.Percentiles = append(added.Percentiles, AddedPercentile{P: p, Interval: interval})
-	}
+	_, added := widestAdded(1000, 5)
 	for rep := range 5 {
 		for _, v := range []Variant{Baseline, Dapr} {
 			r := run(v, rep, 123_456)
@@ -274,15 +232,7 @@ func TestDeliveryWithIntervalsFitsWithItsTimelineAndCounts(t *testing.T) {
 			AvgUs: 123_456, MaxUs: 9_999_999, Messages: Messages{Published: 5_999_999, Delivered: 5_999_999},
 			Interval: &added, Activities: spectrum})
 	}
-	b, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d bytes, degraded %d", len(b), got.Degraded)
+	got := roundTrip(t, s)
 	if len(got.Runs) != 10 || got.Runs[9].StartUnix == 0 || got.Delivery == nil || len(got.Delivery.Paths) != 2 {
 		t.Fatalf("degraded %d, %d runs, last start %d, delivery %+v: the timeline or the delivery was lost",
 			got.Degraded, len(got.Runs), got.Runs[9].StartUnix, got.Delivery)
@@ -316,4 +266,30 @@ func TestSaturationIsARateOrASlotBehind(t *testing.T) {
 	if len(sat) != 2 || sat[0].Variant != Baseline || sat[0].Rep != 0 || sat[1].Variant != Dapr || sat[1].Rep != 1 {
 		t.Errorf("saturated %+v, want dapr (197 qps in repetition 2) and the baseline (41 ms late, beyond its 40 ms gap)", sat)
 	}
+}
+
+// roundTrip encodes s as the load tester does and decodes it as the operator does.
+func roundTrip(t *testing.T, s Summary) *Summary {
+	t.Helper()
+	b, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes, degraded %d", len(b), got.Degraded)
+	return got
+}
+
+// widestAdded is an estimate at the widest figures every percentile of it holds, and the
+// interval it holds.
+func widestAdded(resamples, reps int) (Interval, Added) {
+	interval := Interval{Us: 123_456, LowUs: 120_001, HighUs: 126_999}
+	added := Added{Confidence: 0.95, Resamples: resamples, Reps: reps, Avg: interval}
+	for _, p := range StandardPercentiles {
+		added.Percentiles = append(added.Percentiles, AddedPercentile{P: p, Interval: interval})
+	}
+	return interval, added
 }
