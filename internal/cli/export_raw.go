@@ -162,6 +162,15 @@ type RunRow struct {
 	DeliveryP99      string `json:"deliveryP99"`
 	AddedDeliveryP99 string `json:"addedDeliveryP99"`
 	LostMessages     string `json:"lostMessages"`
+	// A Workflow run's completion and its instances that failed or did not end.
+	CompletionP50       string `json:"completionP50"`
+	CompletionP99       string `json:"completionP99"`
+	FailedWorkflows     string `json:"failedWorkflows"`
+	UnfinishedWorkflows string `json:"unfinishedWorkflows"`
+	// A Scheduler run's trigger lateness and its registrations never triggered.
+	TriggerLatenessP50 string `json:"triggerLatenessP50"`
+	TriggerLatenessP99 string `json:"triggerLatenessP99"`
+	MissedTriggers     string `json:"missedTriggers"`
 }
 
 func runRow(run *perfv1alpha1.PerfRun) RunRow {
@@ -195,9 +204,7 @@ func runRow(run *perfv1alpha1.PerfRun) RunRow {
 		}
 	}
 	if d := res.Delivery; d != nil {
-		if l := d.Latency; l != nil {
-			row.DeliveryP50, row.DeliveryP99 = dur(l.P50), dur(l.P99)
-		}
+		row.DeliveryP50, row.DeliveryP99 = p50p99(d.Latency)
 		if a := d.Added; a != nil {
 			row.AddedDeliveryP99 = dur(a.P99)
 		}
@@ -205,7 +212,27 @@ func runRow(run *perfv1alpha1.PerfRun) RunRow {
 			row.LostMessages = fmt.Sprint(m.Lost)
 		}
 	}
+	if c := res.Completion; c != nil {
+		row.CompletionP50, row.CompletionP99 = p50p99(c.Latency)
+		if n := c.Workflows; n != nil {
+			row.FailedWorkflows, row.UnfinishedWorkflows = fmt.Sprint(n.Failed), fmt.Sprint(n.Unfinished)
+		}
+	}
+	if tr := res.Triggers; tr != nil {
+		row.TriggerLatenessP50, row.TriggerLatenessP99 = p50p99(tr.Lateness)
+		if n := tr.Counts; n != nil {
+			row.MissedTriggers = fmt.Sprint(n.Missed)
+		}
+	}
 	return row
+}
+
+// p50p99 are a latency's p50 and p99 as a row's cells; empty without the latency.
+func p50p99(l *perfv1alpha1.LatencySummary) (p50, p99 string) {
+	if l == nil {
+		return "", ""
+	}
+	return dur(l.P50), dur(l.P99)
 }
 
 // PointRow is a sweep's point as one CSV row.
