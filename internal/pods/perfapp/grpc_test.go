@@ -68,12 +68,5 @@ func TestAppCallbackOverGRPC(t *testing.T) {
 		t.Errorf("invocations = %d, want 1 (the unknown method is not one)", got)
 	}
 	cancel()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Errorf("ServeGRPC = %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("ServeGRPC did not return after cancel")
-	}
+	waitServed(t, served, "ServeGRPC")
 }

@@ -115,14 +115,7 @@ func TestGoSDKHostAsDaprdDrivesIt(t *testing.T) {
 	}
 
 	cancel()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Errorf("serveHTTP = %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the SDK's service did not stop after cancel")
-	}
+	waitServed(t, served, "the SDK's service")
 }
 
 func TestMainRejectsAnUnknownActorHost(t *testing.T) {
