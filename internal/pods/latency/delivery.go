@@ -62,7 +62,9 @@ func RecordSpans(h *hdrhistogram.Histogram, spans []time.Duration) {
 }
 
 // own is path v's own latency over its repetitions with an interval (EstimateContrast of
-// the one path): what a rerun would read. nil without a recording.
+// the one path): what a rerun would read. A latency is never below zero, so neither is an
+// interval's low end (repetitions that disagree widely can put point − t·se there). nil
+// without a recording.
 func own(runs []result.Run, recs map[Key]*Recorded, percentiles []float64, v result.Variant) *result.Added {
 	var reps []*Recorded
 	seen := map[int]bool{}
@@ -76,6 +78,10 @@ func own(runs []result.Run, recs map[Key]*Recorded, percentiles []float64, v res
 	if !ok {
 		return nil
 	}
+	for i := range a.Estimates {
+		a.Estimates[i].LowUs = max(a.Estimates[i].LowUs, 0)
+	}
+	a.Avg.LowUs = max(a.Avg.LowUs, 0)
 	return encoded(a)
 }
 
