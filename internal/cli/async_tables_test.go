@@ -17,6 +17,7 @@ limitations under the License.
 package cli
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,5 +69,71 @@ func TestWorkflowAndSchedulerCSVRowsCarryTheirFigures(t *testing.T) {
 			Counts:   &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 299, Missed: 1}}}}})
 	if sched.TriggerLatenessP50 != "12ms" || sched.TriggerLatenessP99 != "40ms" || sched.MissedTriggers != "1" || sched.CompletionP50 != "" {
 		t.Errorf("scheduler row %+v", sched)
+	}
+}
+
+// The completion and the lateness carry their intervals over the repetitions, beneath them
+// and said what they hold; a Workflow run's activity dispatch is a row of its own.
+func TestWorkflowAndSchedulerTablesShowTheirIntervalsAndActivityDispatch(t *testing.T) {
+	in := func(lo, hi float64) *perfv1alpha1.LatencyInterval {
+		return &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
+			Low: perfv1alpha1.LatencySummary{P50: msDur(lo)}, High: perfv1alpha1.LatencySummary{P50: msDur(hi)}}
+	}
+	wf := &perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
+		Latency: &perfv1alpha1.LatencySummary{P50: msDur(57.8)}, LatencyInterval: in(55, 61),
+		ActivityDispatch: &perfv1alpha1.LatencySummary{P50: msDur(4.2)}}}
+	sched := &perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
+		Lateness: &perfv1alpha1.LatencySummary{P50: msDur(12)}, LatenessInterval: in(11, 13.5)}}
+	for _, c := range []struct {
+		out  string
+		want []string
+	}{
+		{completionTable(wf), []string{"  95% low           55ms", "  95% high          61ms", "activity dispatch   4.2ms",
+			"the completion's interval holds across the 3 repetitions' spread"}},
+		{triggerTable(sched), []string{"  95% low    11ms", "  95% high   13.5ms", "the lateness's interval holds across the 3 repetitions' spread"}},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.out, w) {
+				t.Errorf("the table lacks %q:\n%s", w, c.out)
+			}
+		}
+	}
+}
+
+// report.html gets a Completion section for a Workflow run and a Triggers section for a
+// Scheduler run: the latency with its interval beneath each figure, activity dispatch, and
+// the counts; neither for another run.
+func TestReportHTMLHasCompletionAndTriggersSections(t *testing.T) {
+	in := &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalWithinRunOnly, Repetitions: 1,
+		Low: perfv1alpha1.LatencySummary{P50: msDur(55)}, High: perfv1alpha1.LatencySummary{P50: msDur(61)}}
+	wf := completionSection(&perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
+		Latency: &perfv1alpha1.LatencySummary{P50: msDur(57.8)}, LatencyInterval: in,
+		ActivityDispatch: &perfv1alpha1.LatencySummary{P50: msDur(4.2)},
+		Workflows:        &perfv1alpha1.WorkflowCounts{Started: 200, Completed: 197, Failed: 1, Unfinished: 2}}})
+	if len(wf.Tables) != 2 || wf.Tables[0].ID != "completion-figures" || len(wf.Tables[0].Rows) != 2 || wf.Tables[1].ID != "workflows" {
+		t.Fatalf("completion section %+v: want the figures (completion, activity dispatch) and the instances", wf)
+	}
+	if got := wf.Tables[0].Rows[0][1]; got.Text != "57.8ms" || got.Detail != "95%: 55ms – 61ms" {
+		t.Errorf("completion p50 cell %+v, want its interval beneath it", got)
+	}
+	if got := wf.Tables[0].Rows[1][0].Text; got != "activity dispatch" {
+		t.Errorf("second row %q, want activity dispatch", got)
+	}
+	if got := wf.Tables[1].Rows[0]; got[2].Text != "1" || got[3].Text != "2" {
+		t.Errorf("instances %+v", got)
+	}
+	if !slices.ContainsFunc(wf.Notes, func(n string) bool { return strings.Contains(n, "The completion's 95% interval is within-run only") }) {
+		t.Errorf("notes %q lack the interval's basis", wf.Notes)
+	}
+	tr := triggersSection(&perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
+		Lateness: &perfv1alpha1.LatencySummary{P50: msDur(12)}, LatenessInterval: in,
+		Counts: &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 299, Missed: 1, Doubled: 4}}})
+	if len(tr.Tables) != 2 || tr.Tables[0].ID != "trigger-figures" || tr.Tables[0].Rows[0][1].Detail == "" || tr.Tables[1].Rows[0][3].Text != "4" {
+		t.Errorf("triggers section %+v: want the lateness with its interval and the registrations", tr)
+	}
+	for _, s := range []htmlSection{completionSection(&perfv1alpha1.Result{}), triggersSection(&perfv1alpha1.Result{})} {
+		if len(s.Tables)+len(s.Notes) != 0 {
+			t.Errorf("a run without the figures gets a %s section", s.Title)
+		}
 	}
 }

@@ -34,13 +34,16 @@ func deliveryTable(res *perfv1alpha1.Result) string {
 	b.WriteString("\ndelivery: from each message's scheduled publish to the subscriber's handler, on the load tester's one clock\n")
 	lat, row := latencyTable()
 	row("dapr", d.Latency)
+	intervalRows(row, d.LatencyInterval)
 	row("baseline", d.Baseline)
 	row("added", d.Added)
-	if in := d.AddedInterval; in != nil {
-		row(fmt.Sprintf("  %d%% low", in.ConfidencePercent), &in.Low)
-		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
-	}
+	intervalRows(row, d.AddedInterval)
 	b.WriteString(lat.String())
+	in := d.LatencyInterval
+	if in == nil {
+		in = d.AddedInterval
+	}
+	b.WriteString(intervalNote("each delivery", in))
 	msgs := &table{}
 	msgs.add("PATH", "PUBLISHED", "DELIVERED", "LOST", "DUPLICATED", "UNACKNOWLEDGED")
 	for _, p := range []struct {

@@ -80,3 +80,21 @@ func TestReportHTMLHasADeliverySectionForPubSub(t *testing.T) {
 		t.Error("a run without delivery figures gets a Delivery section")
 	}
 }
+
+// A PubSub run's delivery through Dapr carries its own interval over the repetitions, in the
+// text table and report.html alike.
+func TestADeliveryShowsItsOwnInterval(t *testing.T) {
+	res := &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
+		Latency: &perfv1alpha1.LatencySummary{P50: msDur(1.5)},
+		LatencyInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
+			Low: perfv1alpha1.LatencySummary{P50: msDur(1.4)}, High: perfv1alpha1.LatencySummary{P50: msDur(1.7)}}}}
+	out := deliveryTable(res)
+	for _, want := range []string{"dapr         1.5ms", "  95% low    1.4ms", "  95% high   1.7ms", "each delivery interval holds across the 3 repetitions' spread"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the delivery table lacks %q:\n%s", want, out)
+		}
+	}
+	if got := deliverySection(res).Tables[0].Rows[0][1].Detail; got != "95%: 1.4ms – 1.7ms" {
+		t.Errorf("report.html's delivery p50 detail %q, want its interval", got)
+	}
+}

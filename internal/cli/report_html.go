@@ -496,17 +496,7 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 	if len(t.Rows) == 0 {
 		lat.Notes = append(lat.Notes, "The result holds no latency.")
 	}
-	if in := res.AddedInterval; in != nil {
-		if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
-			lat.Notes = append(lat.Notes, fmt.Sprintf("The added latency's %d%% interval is within-run only (one repetition): a rerun may differ by more.", in.ConfidencePercent))
-		} else {
-			lat.Notes = append(lat.Notes, fmt.Sprintf("The added latency's %d%% interval holds across the %d repetitions' spread: this run's, not a rerun's (reruns drift further).", in.ConfidencePercent, in.Repetitions))
-		}
-		if len(in.Approximate) > 0 {
-			lat.Notes = append(lat.Notes, fmt.Sprintf("Approximate (≈): the %s intervals; an episodic tail needs more repetitions than %d for its interval to hold at %d%%.",
-				strings.Join(in.Approximate, ", "), in.Repetitions, in.ConfidencePercent))
-		}
-	}
+	lat.Notes = append(lat.Notes, intervalNotes("The added latency's", res.AddedInterval)...)
 	if res.AddedLimitBound {
 		lat.Notes = append(lat.Notes, "The added latency is that of a sidecar held at its CPU limit at the requested rate (the Dapr path could not carry it): a queue's, not Dapr's work alone.")
 	}
@@ -530,52 +520,7 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 		paths.addText(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), dur(p.TesterLagP99))
 	}
 	lat.table(paths)
-	return []htmlSection{lat, deliverySection(res), {ID: chartsID, Title: "Charts"}, attributionSection(res), variantsSection(res), resourcesSection(res, run.Status.Disturbances)}
-}
-
-// deliverySection is a PubSub run's delivery latency and messages (empty otherwise).
-func deliverySection(res *perfv1alpha1.Result) htmlSection {
-	sec := htmlSection{ID: "delivery", Title: "Delivery"}
-	d := res.Delivery
-	if d == nil {
-		return sec
-	}
-	sec.Notes = append(sec.Notes, "Each message timed from the slot its publish was due in to the subscriber's handler, on the load tester's one clock "+
-		"(publisher and subscriber are one process). The latency table above is the publish call's own.")
-	t := htmlTable{ID: "delivery-figures", Header: []string{"Path"}}
-	for _, f := range perfv1alpha1.LatencyFigures {
-		t.Header = append(t.Header, f.Name)
-	}
-	row := func(name string, l *perfv1alpha1.LatencySummary, in *perfv1alpha1.LatencyInterval) {
-		if l == nil {
-			return
-		}
-		cells := []htmlCell{{Text: name}}
-		for _, f := range perfv1alpha1.LatencyFigures {
-			c := htmlCell{Text: dur(f.Of(l))}
-			if in != nil && f.Of(l) != nil {
-				c.Detail = intervalDetail(in)(f)
-			}
-			cells = append(cells, c)
-		}
-		t.add(cells...)
-	}
-	row("dapr", d.Latency, nil)
-	row("baseline (the broker's own client)", d.Baseline, nil)
-	row("added by Dapr", d.Added, d.AddedInterval)
-	sec.table(t)
-	msgs := htmlTable{ID: "messages", Caption: "Messages over the measured phases",
-		Header: []string{"Path", "Published", "Delivered", "Lost", "Duplicated", "Unacknowledged"}}
-	for _, p := range []struct {
-		name string
-		n    *perfv1alpha1.MessageCounts
-	}{{"dapr", d.Messages}, {"baseline", d.BaselineMessages}} {
-		if p.n != nil {
-			msgs.addText(p.name, fmt.Sprint(p.n.Published), fmt.Sprint(p.n.Delivered), fmt.Sprint(p.n.Lost), fmt.Sprint(p.n.Duplicated), fmt.Sprint(p.n.Unacknowledged))
-		}
-	}
-	sec.table(msgs)
-	return sec
+	return []htmlSection{lat, deliverySection(res), completionSection(res), triggersSection(res), {ID: chartsID, Title: "Charts"}, attributionSection(res), variantsSection(res), resourcesSection(res, run.Status.Disturbances)}
 }
 
 // intervalDetail writes each figure's interval: "95%: low – high", ≈ for an approximate one.

@@ -93,6 +93,33 @@ func latencyTable() (*table, func(name string, l *perfv1alpha1.LatencySummary)) 
 	}
 }
 
+// intervalRows puts an interval's low and high ends, indented, under the row they bound.
+func intervalRows(row func(string, *perfv1alpha1.LatencySummary), in *perfv1alpha1.LatencyInterval) {
+	if in != nil {
+		row(fmt.Sprintf("  %d%% low", in.ConfidencePercent), &in.Low)
+		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
+	}
+}
+
+// intervalNote says what the interval of a figure (whose: "the added latency's") holds and
+// which of its ends are approximate; empty without an interval.
+func intervalNote(whose string, in *perfv1alpha1.LatencyInterval) string {
+	if in == nil {
+		return ""
+	}
+	var b strings.Builder
+	if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
+		fprintf(&b, "%s interval is within-run only (one repetition): a rerun may differ by more\n", whose)
+	} else {
+		fprintf(&b, "%s interval holds across the %d repetitions' spread: this run's, not a rerun's (reruns drift further: docs/measurement.md)\n", whose, in.Repetitions)
+	}
+	if len(in.Approximate) > 0 {
+		fprintf(&b, "%s intervals are approximate: %d repetitions, an episodic tail needs %d for its interval to hold at %d%%\n",
+			strings.Join(in.Approximate, ", "), in.Repetitions, result.MinRepetitionsForTail, in.ConfidencePercent)
+	}
+	return b.String()
+}
+
 // runTables renders a run's result: latency per path, usage per role.
 func runTables(run *perfv1alpha1.PerfRun) string {
 	var b strings.Builder
@@ -120,26 +147,13 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	} else {
 		row("added", res.Added)
 	}
-	if in := res.AddedInterval; in != nil {
-		row(fmt.Sprintf("  %d%% low", in.ConfidencePercent), &in.Low)
-		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
-	}
+	intervalRows(row, res.AddedInterval)
 	b.WriteString(lat.String())
 	b.WriteString("latency is timed from each request's scheduled send to its completion, nothing taken off; service from its actual send\n")
 	if res.AddedLimitBound {
 		b.WriteString("the added latency is that of a sidecar held at its CPU limit at the requested rate (the Dapr path could not carry it): a queue's, not Dapr's work alone\n")
 	}
-	if in := res.AddedInterval; in != nil {
-		if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
-			fprintf(&b, "the added latency's interval is within-run only (one repetition): a rerun may differ by more\n")
-		} else {
-			fprintf(&b, "the added latency's interval holds across the %d repetitions' spread: this run's, not a rerun's (reruns drift further: docs/measurement.md)\n", in.Repetitions)
-		}
-		if len(in.Approximate) > 0 {
-			fprintf(&b, "%s intervals are approximate: %d repetitions, an episodic tail needs %d for its interval to hold at %d%%\n",
-				strings.Join(in.Approximate, ", "), in.Repetitions, result.MinRepetitionsForTail, in.ConfidencePercent)
-		}
-	}
+	b.WriteString(intervalNote("the added latency's", res.AddedInterval))
 	b.WriteString(deliveryTable(res))
 	b.WriteString(completionTable(res))
 	b.WriteString(triggerTable(res))

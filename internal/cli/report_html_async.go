@@ -1,0 +1,153 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// The HTML report's sections of an asynchronous scenario's own figures: PubSub's delivery,
+// Workflow's completion, Scheduler's trigger lateness. Each is empty (and left out) for a run
+// of another scenario.
+
+// deliverySection is a PubSub run's delivery latency and messages.
+func deliverySection(res *perfv1alpha1.Result) htmlSection {
+	sec := htmlSection{ID: "delivery", Title: "Delivery"}
+	d := res.Delivery
+	if d == nil {
+		return sec
+	}
+	sec.Notes = append(sec.Notes, "Each message timed from the slot its publish was due in to the subscriber's handler, on the load tester's one clock "+
+		"(publisher and subscriber are one process). The latency table above is the publish call's own.")
+	sec.table(latencyFiguresTable("delivery-figures", []latencyRow{{"dapr", d.Latency, d.LatencyInterval},
+		{"baseline (the broker's own client)", d.Baseline, nil}, {"added by Dapr", d.Added, d.AddedInterval}}))
+	in := d.LatencyInterval
+	if in == nil {
+		in = d.AddedInterval
+	}
+	sec.Notes = append(sec.Notes, intervalNotes("Each delivery", in)...)
+	msgs := htmlTable{ID: "messages", Caption: "Messages over the measured phases",
+		Header: []string{"Path", "Published", "Delivered", "Lost", "Duplicated", "Unacknowledged"}}
+	for _, p := range []struct {
+		name string
+		n    *perfv1alpha1.MessageCounts
+	}{{"dapr", d.Messages}, {"baseline", d.BaselineMessages}} {
+		if p.n != nil {
+			msgs.addText(p.name, fmt.Sprint(p.n.Published), fmt.Sprint(p.n.Delivered), fmt.Sprint(p.n.Lost), fmt.Sprint(p.n.Duplicated), fmt.Sprint(p.n.Unacknowledged))
+		}
+	}
+	sec.table(msgs)
+	return sec
+}
+
+// completionSection is a Workflow run's completion latency, its activities' dispatch and its
+// instances.
+func completionSection(res *perfv1alpha1.Result) htmlSection {
+	sec := htmlSection{ID: "completion", Title: "Completion"}
+	c := res.Completion
+	if c == nil {
+		return sec
+	}
+	sec.Notes = append(sec.Notes, "Each instance timed from the slot its start was due in to daprd reporting it ended, on the load tester's one clock; "+
+		"one not ended in time is in at the least it waited. The latency table above is the start call's own. "+
+		"Activity dispatch: each activity of the completed instances, from its workflow scheduling it to the worker running it. "+
+		"No baseline: a workflow needs Dapr; compare two runs for a change's cost.")
+	sec.table(latencyFiguresTable("completion-figures", completionRows(c)))
+	sec.Notes = append(sec.Notes, intervalNotes("The completion's", c.LatencyInterval)...)
+	if n := c.Workflows; n != nil {
+		sec.table(countsTable("workflows", "Instances started in the measured phases", []string{"Started", "Completed", "Failed", "Unfinished"},
+			n.Started, n.Completed, n.Failed, n.Unfinished))
+	}
+	return sec
+}
+
+// triggersSection is a Scheduler run's trigger lateness and its registrations.
+func triggersSection(res *perfv1alpha1.Result) htmlSection {
+	sec := htmlSection{ID: "triggers", Title: "Triggers"}
+	tr := res.Triggers
+	if tr == nil {
+		return sec
+	}
+	sec.Notes = append(sec.Notes, "Each trigger's lateness: its receipt by the load tester minus its registration's slot plus its due time, on the load tester's one clock "+
+		"(daprd counts the due time from its own receipt, so the registration call's time is in it); a registration not triggered in time is in at the least it waited. "+
+		"The latency table above is the registration call's own. No baseline: jobs and reminders only exist behind a sidecar.")
+	sec.table(latencyFiguresTable("trigger-figures", []latencyRow{{"dapr", tr.Lateness, tr.LatenessInterval}}))
+	sec.Notes = append(sec.Notes, intervalNotes("The lateness's", tr.LatenessInterval)...)
+	if n := tr.Counts; n != nil {
+		sec.table(countsTable("registrations", "Registrations of the measured phases", []string{"Registered", "Triggered", "Missed", "Doubled"},
+			n.Registered, n.Triggered, n.Missed, n.Doubled))
+	}
+	return sec
+}
+
+// latencyFiguresTable is latency rows with every figure, each row's interval beneath its
+// figures.
+func latencyFiguresTable(id string, rows []latencyRow) htmlTable {
+	t := htmlTable{ID: id, Header: []string{"Path"}}
+	for _, f := range perfv1alpha1.LatencyFigures {
+		t.Header = append(t.Header, f.Name)
+	}
+	for _, r := range rows {
+		if r.l == nil {
+			continue
+		}
+		detail := intervalDetail(r.in)
+		cells := []htmlCell{{Text: r.name}}
+		for _, f := range perfv1alpha1.LatencyFigures {
+			c := htmlCell{Text: dur(f.Of(r.l))}
+			if detail != nil && f.Of(r.l) != nil {
+				c.Detail = detail(f)
+			}
+			cells = append(cells, c)
+		}
+		t.add(cells...)
+	}
+	return t
+}
+
+// countsTable is one row of counts under their names.
+func countsTable(id, caption string, names []string, counts ...int64) htmlTable {
+	t := htmlTable{ID: id, Caption: caption, Header: names}
+	var cells []string
+	for _, n := range counts {
+		cells = append(cells, fmt.Sprint(n))
+	}
+	t.addText(cells...)
+	return t
+}
+
+// intervalNotes say what the interval of a figure (whose: "The added latency's") holds and
+// which of its figures are approximate; none without an interval.
+func intervalNotes(whose string, in *perfv1alpha1.LatencyInterval) []string {
+	if in == nil {
+		return nil
+	}
+	var notes []string
+	if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
+		notes = append(notes, fmt.Sprintf("%s %d%% interval is within-run only (one repetition): a rerun may differ by more.", whose, in.ConfidencePercent))
+	} else {
+		notes = append(notes, fmt.Sprintf("%s %d%% interval holds across the %d repetitions' spread: this run's, not a rerun's (reruns drift further).", whose, in.ConfidencePercent, in.Repetitions))
+	}
+	if len(in.Approximate) > 0 {
+		notes = append(notes, fmt.Sprintf("Approximate (≈): the %s intervals; an episodic tail needs more repetitions than %d for its interval to hold at %d%%.",
+			strings.Join(in.Approximate, ", "), in.Repetitions, in.ConfidencePercent))
+	}
+	return notes
+}
