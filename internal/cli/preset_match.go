@@ -71,6 +71,9 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		{"pubsub.rawPayload", strconv.FormatBool(run.PubSubSettings().RawPayload), strconv.FormatBool(preset.PubSubSettings().RawPayload)},
 		{"pubsub.bulkPublish", strconv.Itoa(int(run.PubSubSettings().BulkPublish)), strconv.Itoa(int(preset.PubSubSettings().BulkPublish))},
 		{"pubsub.bulkSubscribe", bulkSubscribeOf(run), bulkSubscribeOf(preset)},
+		{"workflow.pattern", string(run.WorkflowSettings().Pattern), string(preset.WorkflowSettings().Pattern)},
+		{"workflow.activities", strconv.Itoa(int(run.WorkflowSettings().Activities)), strconv.Itoa(int(preset.WorkflowSettings().Activities))},
+		{"workflow.activityDelay", activityDelayOf(run), activityDelayOf(preset)},
 	}
 	for _, s := range settings {
 		if s.run != s.set {
@@ -87,4 +90,12 @@ func bulkSubscribeOf(spec *perfv1alpha1.PerfRunSpec) string {
 		return "off"
 	}
 	return fmt.Sprintf("%d messages, %d ms", b.MaxMessagesCount, b.MaxAwaitDurationMs)
+}
+
+// activityDelayOf is a Workflow run's activity delay, 0s when unset (its default).
+func activityDelayOf(spec *perfv1alpha1.PerfRunSpec) string {
+	if d := spec.WorkflowSettings().ActivityDelay; d != nil {
+		return d.Duration.String()
+	}
+	return "0s"
 }

@@ -119,6 +119,9 @@ func measuredFigure(res *perfv1alpha1.Result, figure string) string {
 	}
 	family, percentile, _ := strings.Cut(figure, " ")
 	of := map[string]*perfv1alpha1.LatencySummary{"added": res.Added, "latency": res.Latency}[family]
+	if family == "completion" && res.Completion != nil {
+		of = res.Completion.Latency
+	}
 	for _, f := range perfv1alpha1.LatencyFigures {
 		if f.Name == percentile && of != nil {
 			return dur(f.Of(of))

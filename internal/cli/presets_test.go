@@ -20,6 +20,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -47,6 +48,7 @@ func TestEveryPresetStartsARunAndNamesKnownFigures(t *testing.T) {
 		res := &perfv1alpha1.Result{Added: &perfv1alpha1.LatencySummary{P50: d("1ms"), P90: d("2ms"), P99: d("3ms")},
 			Latency: &perfv1alpha1.LatencySummary{P50: d("3ms"), P90: d("4ms"), P99: d("5ms")}}
 		res.Resources = sampleResult("2ms", "1ms", "3ms", "300m").Resources
+		res.Completion = &perfv1alpha1.CompletionResult{Latency: &perfv1alpha1.LatencySummary{P50: d("900ms"), P90: d("1.1s")}}
 		for _, r := range p.Rows {
 			if measuredFigure(res, r.Figure) == "-" {
 				t.Errorf("preset %s: the plugin cannot read figure %q", p.Name, r.Figure)
@@ -116,6 +118,37 @@ func TestPresetMismatchNamesTheSettingThatDiffers(t *testing.T) {
 	} {
 		spec := preset.Spec.DeepCopy()
 		edit(spec)
+		if why := presetMismatch(spec, &preset.Spec); !strings.HasPrefix(why, want) {
+			t.Errorf("mismatch %q, want it to start %q", why, want)
+		}
+	}
+}
+
+// The workflow preset's published figures are its completion's: shown beside a Workflow
+// run's completion, and kept from a run of another workflow (a Chain, other activities or a
+// delay measure another thing).
+func TestTheWorkflowPresetShowsTheCompletionBesideDaprs(t *testing.T) {
+	preset, err := presetSpec("workflow-perf-suite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{perfv1alpha1.AnnotationPreset: "workflow-perf-suite"}},
+		Spec: preset.Spec, Status: perfv1alpha1.PerfRunStatus{Result: &perfv1alpha1.Result{
+			Completion: &perfv1alpha1.CompletionResult{Latency: &perfv1alpha1.LatencySummary{P50: d("240ms"), P90: d("410ms")}}}}}
+	source, rows := publishedBeside(run)
+	if !strings.Contains(source, "closed loop") || !strings.Contains(source, "open loop") {
+		t.Errorf("source %q does not say the published load differs from this run's", source)
+	}
+	if len(rows) != 2 || rows[0] != [3]string{"completion p50", "1.06s", "240ms"} || rows[1] != [3]string{"completion p90", "1.27s", "410ms"} {
+		t.Errorf("rows %q", rows)
+	}
+	for want, edit := range map[string]func(*perfv1alpha1.WorkflowSpec){
+		"workflow.pattern is Chain":     func(w *perfv1alpha1.WorkflowSpec) { w.Pattern = perfv1alpha1.WorkflowChain },
+		"workflow.activities is 10":     func(w *perfv1alpha1.WorkflowSpec) { w.Activities = 10 },
+		"workflow.activityDelay is 5ms": func(w *perfv1alpha1.WorkflowSpec) { w.ActivityDelay = &metav1.Duration{Duration: 5 * time.Millisecond} },
+	} {
+		spec := preset.Spec.DeepCopy()
+		edit(spec.Workflow)
 		if why := presetMismatch(spec, &preset.Spec); !strings.HasPrefix(why, want) {
 			t.Errorf("mismatch %q, want it to start %q", why, want)
 		}
