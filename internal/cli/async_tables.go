@@ -23,34 +23,20 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// completionTable renders a Workflow run's completion latency with its interval, its
-// activities' dispatch and its instances; empty for other scenarios.
-func completionTable(res *perfv1alpha1.Result) string {
-	c := res.Completion
-	if c == nil {
-		return ""
-	}
-	var counts []int64
-	if n := c.Workflows; n != nil {
-		counts = []int64{n.Started, n.Completed, n.Failed, n.Unfinished}
-	}
-	return outcomeTable("completion: from each instance's scheduled start to daprd reporting it complete, on the load tester's one clock (no baseline: a workflow needs Dapr)",
-		"the completion's", completionRows(c), []string{"STARTED", "COMPLETED", "FAILED", "UNFINISHED"}, counts)
-}
-
-// triggerTable renders a Scheduler run's trigger lateness with its interval and its
-// registrations; empty for other scenarios.
-func triggerTable(res *perfv1alpha1.Result) string {
-	tr := res.Triggers
-	if tr == nil {
-		return ""
-	}
-	var counts []int64
-	if n := tr.Counts; n != nil {
-		counts = []int64{n.Registered, n.Triggered, n.Missed, n.Doubled}
-	}
-	return outcomeTable("trigger lateness: each trigger's receipt minus its registration's slot plus its due time, on the load tester's one clock",
-		"the lateness's", []latencyRow{{"dapr", tr.Lateness, tr.LatenessInterval}}, []string{"REGISTERED", "TRIGGERED", "MISSED", "DOUBLED"}, counts)
+// outcome is an asynchronous scenario's own figures that have no baseline (a Workflow run's
+// completion, a Scheduler run's trigger lateness), as the text and HTML reports show them.
+type outcome struct {
+	id, title string // the HTML section's
+	// what says what the latency times: the text table's title and the HTML section's note.
+	what, note string
+	// whose interval the notes speak of: "completion's".
+	whose string
+	// rows are the latencies, the first one the outcome's own: its interval is the one noted.
+	rows []latencyRow
+	// names and counts of what was counted; nil counts: none.
+	caption string
+	names   []string
+	counts  []int64
 }
 
 // latencyRow is one latency of a scenario's own table, with its interval when it has one.
@@ -60,30 +46,85 @@ type latencyRow struct {
 	in   *perfv1alpha1.LatencyInterval
 }
 
-// completionRows are a Workflow run's completion and, beneath it, how long the engine took
-// to hand each activity to the worker (no interval: one histogram over the repetitions).
-func completionRows(c *perfv1alpha1.CompletionResult) []latencyRow {
-	return []latencyRow{{"dapr", c.Latency, c.LatencyInterval}, {"activity dispatch", c.ActivityDispatch, nil}}
+// completionOutcome is a Workflow run's completion, its activities' dispatch beneath it (no
+// interval: one histogram over the repetitions) and its instances; ok is false for other
+// scenarios.
+func completionOutcome(res *perfv1alpha1.Result) (o outcome, ok bool) {
+	c := res.Completion
+	if c == nil {
+		return outcome{}, false
+	}
+	o = outcome{id: "completion", title: "Completion",
+		what: "completion: from each instance's scheduled start to daprd reporting it complete, on the load tester's one clock (no baseline: a workflow needs Dapr)",
+		note: "Each instance timed from the slot its start was due in to daprd reporting it ended, on the load tester's one clock; " +
+			"one not ended in time is in at the least it waited. The latency table above is the start call's own. " +
+			"Activity dispatch: each activity of the completed instances, from its workflow scheduling it to the worker running it. " +
+			"No baseline: a workflow needs Dapr; compare two runs for a change's cost.",
+		whose:   "completion's",
+		rows:    []latencyRow{{"dapr", c.Latency, c.LatencyInterval}, {"activity dispatch", c.ActivityDispatch, nil}},
+		caption: "Instances started in the measured phases", names: []string{"STARTED", "COMPLETED", "FAILED", "UNFINISHED"}}
+	if n := c.Workflows; n != nil {
+		o.counts = []int64{n.Started, n.Completed, n.Failed, n.Unfinished}
+	}
+	return o, true
 }
 
-// outcomeTable is an asynchronous outcome's latency (the Dapr path's: it has no baseline),
-// each row's interval beneath it, under its title; a note on the first row's interval (whose
-// it is); and its counts under their names (none: no counts).
-func outcomeTable(title, whose string, rows []latencyRow, names []string, counts []int64) string {
+// triggersOutcome is a Scheduler run's trigger lateness and its registrations; ok is false
+// for other scenarios.
+func triggersOutcome(res *perfv1alpha1.Result) (o outcome, ok bool) {
+	tr := res.Triggers
+	if tr == nil {
+		return outcome{}, false
+	}
+	o = outcome{id: "triggers", title: "Triggers",
+		what: "trigger lateness: each trigger's receipt minus its registration's slot plus its due time, on the load tester's one clock",
+		note: "Each trigger's lateness: its receipt by the load tester minus its registration's slot plus its due time, on the load tester's one clock " +
+			"(daprd counts the due time from its own receipt, so the registration call's time is in it); a registration not triggered in time is in at the least it waited. " +
+			"The latency table above is the registration call's own. No baseline: jobs and reminders only exist behind a sidecar.",
+		whose:   "lateness's",
+		rows:    []latencyRow{{"dapr", tr.Lateness, tr.LatenessInterval}},
+		caption: "Registrations of the measured phases", names: []string{"REGISTERED", "TRIGGERED", "MISSED", "DOUBLED"}}
+	if n := tr.Counts; n != nil {
+		o.counts = []int64{n.Registered, n.Triggered, n.Missed, n.Doubled}
+	}
+	return o, true
+}
+
+// completionTable renders a Workflow run's completion; empty for other scenarios.
+func completionTable(res *perfv1alpha1.Result) string {
+	o, ok := completionOutcome(res)
+	if !ok {
+		return ""
+	}
+	return o.text()
+}
+
+// triggerTable renders a Scheduler run's trigger lateness; empty for other scenarios.
+func triggerTable(res *perfv1alpha1.Result) string {
+	o, ok := triggersOutcome(res)
+	if !ok {
+		return ""
+	}
+	return o.text()
+}
+
+// text is the outcome's latency (the Dapr path's: it has no baseline), each row's interval
+// beneath it, under its title; a note on the first row's interval; and its counts.
+func (o outcome) text() string {
 	var b strings.Builder
-	b.WriteString("\n" + title + "\n")
+	b.WriteString("\n" + o.what + "\n")
 	t, row := latencyTable()
-	for _, r := range rows {
+	for _, r := range o.rows {
 		row(r.name, r.l)
 		intervalRows(row, r.in)
 	}
 	b.WriteString(t.String())
-	b.WriteString(intervalNote(whose, rows[0].in))
-	if counts != nil {
+	b.WriteString(intervalNote("the "+o.whose, o.rows[0].in))
+	if o.counts != nil {
 		c := &table{}
-		c.add(names...)
-		values := make([]string, len(counts))
-		for i, n := range counts {
+		c.add(o.names...)
+		values := make([]string, len(o.counts))
+		for i, n := range o.counts {
 			values[i] = fmt.Sprint(n)
 		}
 		c.add(values...)

@@ -110,7 +110,7 @@ func TestReportHTMLHasCompletionAndTriggersSections(t *testing.T) {
 		Latency: &perfv1alpha1.LatencySummary{P50: msDur(57.8)}, LatencyInterval: in,
 		ActivityDispatch: &perfv1alpha1.LatencySummary{P50: msDur(4.2)},
 		Workflows:        &perfv1alpha1.WorkflowCounts{Started: 200, Completed: 197, Failed: 1, Unfinished: 2}}})
-	if len(wf.Tables) != 2 || wf.Tables[0].ID != "completion-figures" || len(wf.Tables[0].Rows) != 2 || wf.Tables[1].ID != "workflows" {
+	if len(wf.Tables) != 2 || wf.Tables[0].ID != "completion-figures" || len(wf.Tables[0].Rows) != 2 || wf.Tables[1].ID != "completion-counts" {
 		t.Fatalf("completion section %+v: want the figures (completion, activity dispatch) and the instances", wf)
 	}
 	if got := wf.Tables[0].Rows[0][1]; got.Text != "57.8ms" || got.Detail != "95%: 55ms – 61ms" {
@@ -128,7 +128,7 @@ func TestReportHTMLHasCompletionAndTriggersSections(t *testing.T) {
 	tr := triggersSection(&perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
 		Lateness: &perfv1alpha1.LatencySummary{P50: msDur(12)}, LatenessInterval: in,
 		Counts: &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 299, Missed: 1, Doubled: 4}}})
-	if len(tr.Tables) != 2 || tr.Tables[0].ID != "trigger-figures" || tr.Tables[0].Rows[0][1].Detail == "" || tr.Tables[1].Rows[0][3].Text != "4" {
+	if len(tr.Tables) != 2 || tr.Tables[0].ID != "triggers-figures" || tr.Tables[0].Rows[0][1].Detail == "" || tr.Tables[1].Rows[0][3].Text != "4" {
 		t.Errorf("triggers section %+v: want the lateness with its interval and the registrations", tr)
 	}
 	for _, s := range []htmlSection{completionSection(&perfv1alpha1.Result{}), triggersSection(&perfv1alpha1.Result{})} {

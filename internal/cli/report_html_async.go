@@ -60,39 +60,37 @@ func deliverySection(res *perfv1alpha1.Result) htmlSection {
 // completionSection is a Workflow run's completion latency, its activities' dispatch and its
 // instances.
 func completionSection(res *perfv1alpha1.Result) htmlSection {
-	sec := htmlSection{ID: "completion", Title: "Completion"}
-	c := res.Completion
-	if c == nil {
-		return sec
+	o, ok := completionOutcome(res)
+	if !ok {
+		return htmlSection{ID: "completion", Title: "Completion"}
 	}
-	sec.Notes = append(sec.Notes, "Each instance timed from the slot its start was due in to daprd reporting it ended, on the load tester's one clock; "+
-		"one not ended in time is in at the least it waited. The latency table above is the start call's own. "+
-		"Activity dispatch: each activity of the completed instances, from its workflow scheduling it to the worker running it. "+
-		"No baseline: a workflow needs Dapr; compare two runs for a change's cost.")
-	sec.table(latencyFiguresTable("completion-figures", completionRows(c)))
-	sec.Notes = append(sec.Notes, intervalNotes("The completion's", c.LatencyInterval)...)
-	if n := c.Workflows; n != nil {
-		sec.table(countsTable("workflows", "Instances started in the measured phases", []string{"Started", "Completed", "Failed", "Unfinished"},
-			n.Started, n.Completed, n.Failed, n.Unfinished))
-	}
-	return sec
+	return o.section()
 }
 
 // triggersSection is a Scheduler run's trigger lateness and its registrations.
 func triggersSection(res *perfv1alpha1.Result) htmlSection {
-	sec := htmlSection{ID: "triggers", Title: "Triggers"}
-	tr := res.Triggers
-	if tr == nil {
-		return sec
+	o, ok := triggersOutcome(res)
+	if !ok {
+		return htmlSection{ID: "triggers", Title: "Triggers"}
 	}
-	sec.Notes = append(sec.Notes, "Each trigger's lateness: its receipt by the load tester minus its registration's slot plus its due time, on the load tester's one clock "+
-		"(daprd counts the due time from its own receipt, so the registration call's time is in it); a registration not triggered in time is in at the least it waited. "+
-		"The latency table above is the registration call's own. No baseline: jobs and reminders only exist behind a sidecar.")
-	sec.table(latencyFiguresTable("trigger-figures", []latencyRow{{"dapr", tr.Lateness, tr.LatenessInterval}}))
-	sec.Notes = append(sec.Notes, intervalNotes("The lateness's", tr.LatenessInterval)...)
-	if n := tr.Counts; n != nil {
-		sec.table(countsTable("registrations", "Registrations of the measured phases", []string{"Registered", "Triggered", "Missed", "Doubled"},
-			n.Registered, n.Triggered, n.Missed, n.Doubled))
+	return o.section()
+}
+
+// section is the outcome as a section of the HTML report: what it times, its latency with
+// each row's interval beneath its figures and said what it holds, and its counts.
+func (o outcome) section() htmlSection {
+	sec := htmlSection{ID: o.id, Title: o.title, Notes: []string{o.note}}
+	sec.table(latencyFiguresTable(o.id+"-figures", o.rows))
+	sec.Notes = append(sec.Notes, intervalNotes("The "+o.whose, o.rows[0].in)...)
+	if o.counts != nil {
+		counts := htmlTable{ID: o.id + "-counts", Caption: o.caption}
+		var cells []string
+		for i, n := range o.counts {
+			counts.Header = append(counts.Header, strings.ToUpper(o.names[i][:1])+strings.ToLower(o.names[i][1:]))
+			cells = append(cells, fmt.Sprint(n))
+		}
+		counts.addText(cells...)
+		sec.table(counts)
 	}
 	return sec
 }
@@ -119,17 +117,6 @@ func latencyFiguresTable(id string, rows []latencyRow) htmlTable {
 		}
 		t.add(cells...)
 	}
-	return t
-}
-
-// countsTable is one row of counts under their names.
-func countsTable(id, caption string, names []string, counts ...int64) htmlTable {
-	t := htmlTable{ID: id, Caption: caption, Header: names}
-	var cells []string
-	for _, n := range counts {
-		cells = append(cells, fmt.Sprint(n))
-	}
-	t.addText(cells...)
 	return t
 }
 
