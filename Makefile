@@ -257,6 +257,10 @@ bench-pubsub: ## The PubSub scenario at Dapr's suite setting: publish over gRPC 
 bench-workflow: ## The Workflow scenario: a chain, a fan-out and the chain's known answer (activities held 2 ms), with the scheduler's and placement's CPU per 1000 workflows (operator installed; ~8 min).
 	hack/bench/workflow.sh
 
+.PHONY: bench-actor-host
+bench-actor-host: ## The Go SDK's share of actor activation: the published actor scenario hosted by hand, then by Dapr's Go SDK, in the order A B B A (operator installed; ~20 min).
+	hack/bench/actor-host.sh
+
 .PHONY: bench-scheduler
 bench-scheduler: ## The Scheduler scenario: one-shot jobs, then actor reminders, 100 a second due 1 s later: registration latency, trigger lateness, counts, the scheduler's CPU (operator installed; ~5 min).
 	hack/bench/scheduler.sh

@@ -219,12 +219,22 @@ var _ = Describe("PerfRun through real Dapr", func() {
 	It("measures actor activation: every call activates a fresh actor of its own run, and the load tester's sidecar shuts down", func() {
 		// An earlier actor run whose target stays (cleanup Never) still hosts its actor type:
 		// had both runs one type, Dapr's placement would spread the second's calls over it.
+		// Its actors are hosted by Dapr's Go SDK actor runtime: every call reaches the SDK's
+		// actor, one activation each.
 		earlier := daprRun(ns, "earlier", perfv1alpha1.ScenarioActorActivation, 20, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Cleanup = perfv1alpha1.CleanupNever
 			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 10 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
+			s.Actors = &perfv1alpha1.ActorsSpec{Host: perfv1alpha1.ActorHostGoSDK}
 		})
 		expectSucceeded(earlier, 5*time.Minute)
-		earlierCalls := targetStats(earlier)["actorCalls"]
+		sdk := get(earlier).Status.Result
+		GinkgoWriter.Printf("Go SDK host: latency %s\n", summary(sdk.Latency))
+		Expect(sdk.ActorHost).To(Equal(perfv1alpha1.ActorHostGoSDK))
+		Expect(sdk.Errors).To(BeZero(), "every call reached the SDK's Activate: %v", sdk.ReturnCodes)
+		earlierStats := targetStats(earlier)
+		earlierCalls := earlierStats["actorCalls"]
+		Expect(earlierCalls).To(BeNumerically(">=", sdk.Requests))
+		Expect(earlierStats["actorsActivated"]).To(Equal(earlierCalls), "the SDK activated a fresh actor for every call")
 
 		run := daprRun(ns, "actors", perfv1alpha1.ScenarioActorActivation, actorQPS, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Cleanup = perfv1alpha1.CleanupNever // keep the target to read its counters
@@ -232,6 +242,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		expectSucceeded(run, 5*time.Minute)
 		res := get(run).Status.Result
 		GinkgoWriter.Printf("latency %s\n", summary(res.Latency))
+		Expect(res.ActorHost).To(Equal(perfv1alpha1.ActorHostMinimal))
 		expectActualQPS(res, actorQPS)
 		Expect(res.Errors).To(BeZero())
 		Expect(res.Latency.P90).NotTo(BeNil())
