@@ -80,7 +80,7 @@ func triggersOutcome(res *perfv1alpha1.Result) (o outcome, ok bool) {
 		what: "trigger lateness: each trigger's receipt minus its registration's slot plus its due time, on the load tester's one clock",
 		note: "Each trigger's lateness: its receipt by the load tester minus its registration's slot plus its due time, on the load tester's one clock " +
 			"(daprd counts the due time from its own receipt, so the registration call's time is in it); a registration not triggered in time is in at the least it waited. " +
-			"The latency table above is the registration call's own. No baseline: jobs and reminders only exist behind a sidecar.",
+			"The latency table above is the registration call's own. No baseline: jobs, reminders and timers only exist behind a sidecar.",
 		whose:   "lateness's",
 		rows:    []latencyRow{{"dapr", tr.Lateness, tr.LatenessInterval}},
 		caption: "Registrations of the measured phases", names: []string{"REGISTERED", "TRIGGERED", "MISSED", "DOUBLED"}}
