@@ -924,8 +924,9 @@ type DeliveryResult struct {
 	// by it to the subscriber), over every repetition.
 	// +optional
 	Latency *LatencySummary `json:"latency,omitempty"`
-	// latencyInterval is each figure of latency's interval: BetweenRepetitions covers a
-	// rerun of the run.
+	// latencyInterval is each figure of latency's 95% interval.
+	// BetweenRepetitions covers how the run's repetitions differ (a fresh rerun can drift
+	// further: compare widens it by --rerun-spread).
 	// +optional
 	LatencyInterval *LatencyInterval `json:"latencyInterval,omitempty"`
 	// baseline is the delivery latency with the broker's own client publishing and
@@ -954,8 +955,9 @@ type CompletionResult struct {
 	// latency of the instances, start slot to completion, over every repetition.
 	// +optional
 	Latency *LatencySummary `json:"latency,omitempty"`
-	// latencyInterval is each figure of latency's interval: BetweenRepetitions covers a
-	// rerun of the run.
+	// latencyInterval is each figure of latency's 95% interval.
+	// BetweenRepetitions covers how the run's repetitions differ (a fresh rerun can drift
+	// further: compare widens it by --rerun-spread).
 	// +optional
 	LatencyInterval *LatencyInterval `json:"latencyInterval,omitempty"`
 	// activityDispatch is the completed instances' activities, each from its workflow
@@ -994,8 +996,9 @@ type TriggerResult struct {
 	// lateness of the triggers over every repetition.
 	// +optional
 	Lateness *LatencySummary `json:"lateness,omitempty"`
-	// latenessInterval is each figure of lateness's interval: BetweenRepetitions covers a
-	// rerun of the run.
+	// latenessInterval is each figure of lateness's 95% interval.
+	// BetweenRepetitions covers how the run's repetitions differ (a fresh rerun can drift
+	// further: compare widens it by --rerun-spread).
 	// +optional
 	LatenessInterval *LatencyInterval `json:"latenessInterval,omitempty"`
 	// counts accounts for the registrations of the measured phases.

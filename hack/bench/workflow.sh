@@ -4,7 +4,7 @@
 # chain, a fan-out, and the chain's known answer — every activity held 2 ms, so its mean
 # completion must rise by 5 × 2 ms = 10 ms. Prints each run's start rate, start-call latency,
 # completion latency (start slot to completion, on the load tester's clock) with the 95%
-# intervals of its p50 and p99 (BetweenRepetitions: what a rerun would read), each
+# intervals of its p50 and p99 (BetweenRepetitions: how the repetitions differ), each
 # activity's dispatch (its workflow scheduling it to the worker running it), the instances,
 # the load tester's daprd's CPU per workflow, and the control plane's CPU per 1000 workflows:
 # the scheduler's and placement's cumulative CPU counters (the kubelet's stats summary) read

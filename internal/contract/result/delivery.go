@@ -35,7 +35,7 @@ type DeliveryPath struct {
 	MaxUs       int64        `json:"m,omitempty"`
 	Messages    Messages     `json:"n"`
 	// Interval is the path's own latency (no baseline taken off) with an interval over its
-	// repetitions, as an added latency's is estimated: what a rerun would read. nil without
+	// repetitions, as an added latency's is estimated (how its repetitions differ). nil without
 	// a recording; dropped first when the termination message is short of room.
 	Interval *Added `json:"iv,omitempty"`
 	// Activities is a Workflow run's activity dispatch latency: each activity from its

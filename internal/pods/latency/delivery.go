@@ -62,7 +62,7 @@ func RecordSpans(h *hdrhistogram.Histogram, spans []time.Duration) {
 }
 
 // own is path v's own latency over its repetitions with an interval (EstimateContrast of
-// the one path): what a rerun would read. A latency is never below zero, so neither is an
+// the one path), as wide as its repetitions differ. A latency is never below zero, so neither is an
 // interval's low end (repetitions that disagree widely can put point − t·se there). nil
 // without a recording.
 func own(runs []result.Run, recs map[Key]*Recorded, percentiles []float64, v result.Variant) *result.Added {
