@@ -4,7 +4,8 @@
 # another run's point, the runs' spread, and the smallest slowdown two runs can tell from
 # that spread here; beside them what may drive the drift (the baseline's p50, the node's CPU
 # busy, each daprd's CPU per request from its own counter). A PubSub sample's runs get the
-# same table for their added delivery latency.
+# same table for their added delivery latency, a Workflow sample's for its completion and a
+# Scheduler sample's for its trigger lateness (their own latency: no baseline).
 #
 #   KUBECONFIG=... hack/bench/rerun.sh [SAMPLE]
 #     (default config/samples/perf_v1alpha1_perfrun_invocation.yaml, Dapr's published

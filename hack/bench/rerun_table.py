@@ -31,14 +31,20 @@ print("| run | added p50 [95%] ms | added p90 [95%] ms | added p99 [95%] ms | ba
 print("|---|---|---|---|---|---|---|---|")
 points = {p: [] for p in ("p50", "p90", "p99")}
 intervals = {p: [] for p in points}
-# A PubSub run's added delivery latency, read the same way (empty for other scenarios).
-delivery_points = {p: [] for p in points}
-delivery_intervals = {p: [] for p in points}
+# A PubSub run's added delivery latency, a Workflow run's completion and a Scheduler run's
+# trigger lateness, read the same way (empty for other scenarios): (result field, value,
+# its interval) -> (points, intervals).
+asynchronous = {
+    "Added delivery latency (PubSub)": ("delivery", "added", "addedInterval"),
+    "Completion (Workflow; no baseline: the path's own latency)": ("completion", "latency", "latencyInterval"),
+    "Trigger lateness (Scheduler; no baseline)": ("triggers", "lateness", "latenessInterval"),
+}
+async_points = {title: ({p: [] for p in points}, {p: [] for p in points}) for title in asynchronous}
 
 
-def take(figure, pts, ivs):
-    """The figure's (added, addedInterval) per percentile into pts and ivs; its cells."""
-    added, iv = figure.get("added") or {}, figure.get("addedInterval") or {}
+def take(figure, pts, ivs, value="added", interval="addedInterval"):
+    """The figure's value and interval per percentile into pts and ivs; its cells."""
+    added, iv = figure.get(value) or {}, figure.get(interval) or {}
     cells = []
     for p in pts:
         pt, lo, hi = micros(added.get(p)), micros((iv.get("low") or {}).get(p)), micros((iv.get("high") or {}).get(p))
@@ -51,8 +57,9 @@ def take(figure, pts, ivs):
 for r in runs:
     res = r["status"]["result"]
     cells = take(res, points, intervals)
-    if res.get("delivery"):
-        take(res["delivery"], delivery_points, delivery_intervals)
+    for title, (field, value, interval) in asynchronous.items():
+        if res.get(field):
+            take(res[field], *async_points[title], value, interval)
     busy = [c.get("capacityPercent") for c in (res.get("cpu") or {}).get("measured", []) if c["role"].startswith("node/")]
     cost = {c["role"]: c for c in res.get("sidecarCost", [])}
 
@@ -89,6 +96,8 @@ def spread(title, points, intervals):
               f"{held}/{len(pairs)} ({100 * held / max(len(pairs), 1):.0f}%) | {smallest / 1000:.3f} ms ({100 * smallest / mean:.0f}% of the mean) |")
 
 
-spread("Added latency", points, intervals)
-if any(v is not None for pts in delivery_points.values() for v in pts):
-    spread("Added delivery latency (PubSub)", delivery_points, delivery_intervals)
+if any(v is not None for pts in points.values() for v in pts):
+    spread("Added latency", points, intervals)
+for title, (pts, ivs) in async_points.items():
+    if any(v is not None for vs in pts.values() for v in vs):
+        spread(title, pts, ivs)
