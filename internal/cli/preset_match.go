@@ -65,6 +65,9 @@ func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 		{"serviceInvocation.baselineTarget", string(run.InvocationSettings().BaselineTarget), string(preset.InvocationSettings().BaselineTarget)},
 		{"serviceInvocation.paths", string(run.InvocationSettings().Paths), string(preset.InvocationSettings().Paths)},
 		{"variants", strconv.Itoa(len(run.Variants)), strconv.Itoa(len(preset.Variants))},
+		// The host before the method: a GoSDK run's default method is Activate, a Minimal one's
+		// activate, and the host is what differs (its SDK's share of the latency is in the one).
+		{"actors.host", string(run.ActorSettings().Host), string(preset.ActorSettings().Host)},
 		{"actors.method", run.ActorSettings().Method, preset.ActorSettings().Method},
 		{"state.operation", string(run.StateSettings().Operation), string(preset.StateSettings().Operation)},
 		{"state.bulkSize", strconv.Itoa(int(run.StateSettings().BulkSize)), strconv.Itoa(int(preset.StateSettings().BulkSize))},

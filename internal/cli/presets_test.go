@@ -154,3 +154,31 @@ func TestTheWorkflowPresetShowsTheCompletionBesideDaprs(t *testing.T) {
 		}
 	}
 }
+
+// The actor host is a setting of its own: a run on Dapr's Go SDK measures the SDK's runtime
+// too, so it is kept from a Minimal preset's figures even with the preset's method, and a
+// Minimal run calling Activate from a GoSDK preset's. A spec that leaves the host out is
+// Minimal's.
+func TestPresetMismatchNamesTheActorHost(t *testing.T) {
+	preset, err := presetSpec("actors-v1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unset := preset.Spec.DeepCopy()
+	unset.Actors.Host = ""
+	if why := presetMismatch(unset, &preset.Spec); why != "" {
+		t.Errorf("the preset's spec without its host (Minimal by default): %s", why)
+	}
+	sdk := preset.Spec.DeepCopy()
+	sdk.Actors.Host = perfv1alpha1.ActorHostGoSDK // method stays the preset's: activate
+	if why := presetMismatch(sdk, &preset.Spec); !strings.HasPrefix(why, "actors.host is GoSDK, the preset's Minimal") {
+		t.Errorf("a GoSDK run with the preset's method: mismatch %q, want the host named", why)
+	}
+	sdkPreset := preset.Spec.DeepCopy()
+	sdkPreset.Actors = &perfv1alpha1.ActorsSpec{Host: perfv1alpha1.ActorHostGoSDK}
+	minimal := preset.Spec.DeepCopy()
+	minimal.Actors = &perfv1alpha1.ActorsSpec{Method: perfv1alpha1.GoSDKActorMethod}
+	if why := presetMismatch(minimal, sdkPreset); !strings.HasPrefix(why, "actors.host is Minimal, the preset's GoSDK") {
+		t.Errorf("a Minimal run calling %s against a GoSDK preset: mismatch %q, want the host named", perfv1alpha1.GoSDKActorMethod, why)
+	}
+}
