@@ -67,4 +67,19 @@ type SweepSetting struct {
 	// +kubebuilder:validation:Maximum=100
 	// +optional
 	BulkSize int32 `json:"bulkSize,omitempty"`
+
+	// workflowPattern is the point's spec.workflow.pattern (a Workflow template).
+	// +optional
+	WorkflowPattern WorkflowPattern `json:"workflowPattern,omitempty"`
+
+	// activities is the point's spec.workflow.activities (a Workflow template).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	Activities int32 `json:"activities,omitempty"`
+
+	// actorHost is the point's spec.actors.host (an ActorActivation template): the method
+	// becomes the host's default, so Minimal and GoSDK points compare in one sweep.
+	// +optional
+	ActorHost ActorHost `json:"actorHost,omitempty"`
 }

@@ -41,6 +41,8 @@ const MaxSweepPoints = 50
 // +kubebuilder:validation:XValidation:rule="!has(self.search) || !has(self.search.objective) || !(has(self.search.objective.maxTriggerLatenessP99) || has(self.search.objective.maxMissedTriggers)) || self.template.spec.scenario == 'Scheduler'",message="objective.maxTriggerLatenessP99/maxMissedTriggers judge jobs' and reminders' triggers: they need a Scheduler template",fieldPath=".search.objective"
 // +kubebuilder:validation:XValidation:rule="!has(self.points) || !has(self.points.settings) || self.points.settings.all(s, !has(s.component)) || self.template.spec.scenario in ['State', 'PubSub']",message="spec.points.settings: component names a point's state store or broker, for a State or PubSub template"
 // +kubebuilder:validation:XValidation:rule="!has(self.points) || !has(self.points.settings) || self.points.settings.all(s, !has(s.bulkSize)) || self.template.spec.scenario == 'PubSub' || (self.template.spec.scenario == 'State' && has(self.template.spec.state) && has(self.template.spec.state.operation) && self.template.spec.state.operation in ['BulkGet', 'BulkSave', 'Transaction'])",message="spec.points.settings: bulkSize is a point's keys a request of a State template's BulkGet, BulkSave or Transaction, or messages a request of a PubSub template's"
+// +kubebuilder:validation:XValidation:rule="!has(self.points) || !has(self.points.settings) || self.points.settings.all(s, !has(s.workflowPattern) && !has(s.activities)) || self.template.spec.scenario == 'Workflow'",message="spec.points.settings: workflowPattern and activities are a point's workflow, for a Workflow template",fieldPath=".points.settings"
+// +kubebuilder:validation:XValidation:rule="!has(self.points) || !has(self.points.settings) || self.points.settings.all(s, !has(s.actorHost)) || self.template.spec.scenario == 'ActorActivation'",message="spec.points.settings: actorHost is a point's actor runtime, for an ActorActivation template",fieldPath=".points.settings"
 // +kubebuilder:validation:XValidation:rule="!has(self.points) || !has(self.points.settings) || self.template.spec.scenario == 'ServiceInvocation' || self.points.settings.all(s, !has(s.appProtocol) || s.appProtocol == 'HTTP')",message="spec.points.settings: appProtocol GRPC needs a ServiceInvocation template (ActorActivation is measured over HTTP)",fieldPath=".points.settings"
 // +kubebuilder:validation:XValidation:rule="!has(self.points) || !has(self.points.settings) || self.points.settings.all(s, !has(s.sidecarImage)) || (self.template.spec.scenario == 'ServiceInvocation' && (!has(self.template.spec.dapr.enabled) || self.template.spec.dapr.enabled) && !has(self.template.spec.variants))",message="spec.points.settings: a sidecarImage needs a ServiceInvocation template through Dapr without variants (the point measures the image as the run's one sidecar variant)",fieldPath=".points.settings"
 // +kubebuilder:validation:XValidation:rule="!has(self.points) || !has(self.points.settings) || !(has(self.template.spec.serviceInvocation) && has(self.template.spec.serviceInvocation.paths) && self.template.spec.serviceInvocation.paths == 'FourPaths') || self.points.settings.all(s, !has(s.sidecarImage) && (!has(s.appProtocol) || s.appProtocol == 'HTTP'))",message="spec.points.settings: a FourPaths template measures HTTP without variants: a setting may not set appProtocol GRPC or a sidecarImage (a variant)",fieldPath=".points.settings"
@@ -223,6 +225,11 @@ type SweepPointStatus struct {
 	// sidecarCPUPer1kQPS is the server sidecar's CPU per 1000 rps.
 	// +optional
 	SidecarCPUPer1kQPS *resource.Quantity `json:"sidecarCPUPer1kQPS,omitempty"`
+	// outcome is the latency of what an asynchronous scenario's call started (latency above
+	// is the call's own): a PubSub point's delivery through Dapr, a Workflow point's
+	// completion, a Scheduler point's trigger lateness.
+	// +optional
+	Outcome *PointLatency `json:"outcome,omitempty"`
 }
 
 // PointLatency is the compact latency of a point.

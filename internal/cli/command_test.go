@@ -279,6 +279,23 @@ func TestReportOfASweepDrawsItsCharts(t *testing.T) {
 	}
 }
 
+// A Workflow sweep's table carries each point's completion beside its start call's latency;
+// an invocation sweep's has no such column.
+func TestAWorkflowSweepsTableShowsEachPointsCompletion(t *testing.T) {
+	sw := &perfv1alpha1.PerfSweep{Spec: perfv1alpha1.PerfSweepSpec{Template: perfv1alpha1.PerfRunTemplate{
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow}}}}
+	sw.Status.Points = []perfv1alpha1.SweepPointStatus{{Step: 0, QPS: 20, Setting: "fanout", Phase: perfv1alpha1.PhaseSucceeded,
+		Latency: &perfv1alpha1.PointLatency{P50: d("15ms")}, Outcome: &perfv1alpha1.PointLatency{P50: d("113ms"), P99: d("251ms")}}}
+	out := sweepTable(sw)
+	if !strings.Contains(out, "COMPLETION P50") || !strings.Contains(out, "COMPLETION P99") || !strings.Contains(out, "113ms") || !strings.Contains(out, "251ms") {
+		t.Errorf("workflow sweep table lacks its completion:\n%s", out)
+	}
+	sw.Spec.Template.Spec.Scenario = perfv1alpha1.ScenarioServiceInvocation
+	if out := sweepTable(sw); strings.Contains(out, "COMPLETION") || strings.Contains(out, "113ms") {
+		t.Errorf("an invocation sweep's table shows a completion:\n%s", out)
+	}
+}
+
 func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
 	nightly := createSchedule(t, "nightly")
 	scheduledRun(t, nightly, "nightly-1", "2026-11-20T03:00:00Z", sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)

@@ -295,7 +295,14 @@ func sweepTable(sw *perfv1alpha1.PerfSweep) string {
 	}
 	b.WriteString("\n")
 	t := &table{}
-	t.add("STEP", "SETTING", "CONNECTIONS", "QPS", "PHASE", "ACTUAL", "ERRORS", "P50", "P90", "P99", "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")
+	// An asynchronous scenario's points carry what their calls started (its delivery,
+	// completion or lateness) beside the calls' own latency.
+	outcome := outcomeName(sw.Spec.Template.Spec.Scenario)
+	header := []string{"STEP", "SETTING", "CONNECTIONS", "QPS", "PHASE", "ACTUAL", "ERRORS", "P50", "P90", "P99"}
+	if outcome != "" {
+		header = append(header, outcome+" P50", outcome+" P99")
+	}
+	t.add(append(header, "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")...)
 	for _, p := range sw.Status.Points {
 		l, base, added := pick(p.Latency), pick(p.Baseline), pick(p.Added)
 		interval := "-"
@@ -306,12 +313,24 @@ func sweepTable(sw *perfv1alpha1.PerfSweep) string {
 		if p.Passed != nil {
 			objective = map[bool]string{true: "met", false: "missed: " + p.Message}[*p.Passed]
 		}
-		t.add(fmt.Sprint(p.Step), orDash(p.Setting), orDash(intOrEmpty(p.Connections)), fmt.Sprint(p.QPS), orDash(string(p.Phase)), orDash(p.ActualQPS),
-			fmt.Sprint(p.Errors), dur(l.P50), dur(l.P90), dur(l.P99), dur(base.P90), dur(added.P90), interval, qty(p.SidecarCPUPer1kQPS), objective)
+		row := []string{fmt.Sprint(p.Step), orDash(p.Setting), orDash(intOrEmpty(p.Connections)), fmt.Sprint(p.QPS), orDash(string(p.Phase)), orDash(p.ActualQPS),
+			fmt.Sprint(p.Errors), dur(l.P50), dur(l.P90), dur(l.P99)}
+		if outcome != "" {
+			o := pick(p.Outcome)
+			row = append(row, dur(o.P50), dur(o.P99))
+		}
+		t.add(append(row, dur(base.P90), dur(added.P90), interval, qty(p.SidecarCPUPer1kQPS), objective)...)
 	}
 	b.WriteString(t.String())
 	b.WriteString(settingsTable(sw))
 	return b.String()
+}
+
+// outcomeName is what an asynchronous scenario's calls start, as a column names it; empty
+// for a scenario whose call is the whole request.
+func outcomeName(s perfv1alpha1.Scenario) string {
+	return map[perfv1alpha1.Scenario]string{perfv1alpha1.ScenarioPubSub: "DELIVERY",
+		perfv1alpha1.ScenarioWorkflow: "COMPLETION", perfv1alpha1.ScenarioScheduler: "LATENESS"}[s]
 }
 
 func pick(l *perfv1alpha1.PointLatency) perfv1alpha1.PointLatency {

@@ -35,6 +35,21 @@ func Record(p *perfv1alpha1.SweepPointStatus, res *perfv1alpha1.Result) {
 	if u := res.Resources; u != nil && u.SidecarPer1kQPS != nil && u.SidecarPer1kQPS.CPU != nil {
 		p.SidecarCPUPer1kQPS = ptrTo(u.SidecarPer1kQPS.CPU.DeepCopy())
 	}
+	p.Outcome = perfv1alpha1.Compact(outcomeOf(res))
+}
+
+// outcomeOf is the latency of what an asynchronous scenario's call started: delivery,
+// completion or trigger lateness; nil for a run of another scenario.
+func outcomeOf(res *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+	switch {
+	case res.Delivery != nil:
+		return res.Delivery.Latency
+	case res.Completion != nil:
+		return res.Completion.Latency
+	case res.Triggers != nil:
+		return res.Triggers.Lateness
+	}
+	return nil
 }
 
 func ptrTo(q resource.Quantity) *resource.Quantity { return &q }

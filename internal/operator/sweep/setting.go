@@ -66,6 +66,7 @@ func ApplySetting(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.SweepSetting) 
 		spec.Protocol.App = s.AppProtocol
 	}
 	applyComponentAndBulk(spec, s)
+	applyWorkflowAndActorHost(spec, s)
 	if s.SidecarImage != "" {
 		// Admission keeps a template with variants out of image settings; a variant name
 		// has no dots.
@@ -92,6 +93,25 @@ func applyComponentAndBulk(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.Sweep
 		}
 		spec.PubSub.Component = cmp.Or(s.Component, spec.PubSub.Component)
 		spec.PubSub.BulkPublish = cmp.Or(s.BulkSize, spec.PubSub.BulkPublish)
+	}
+}
+
+// applyWorkflowAndActorHost puts a Workflow point's pattern and activities, or an
+// ActorActivation point's actor host, on its spec (admission keeps them to those templates).
+// A point's host takes its method with it: the host's default (GoSDK's actor has one).
+func applyWorkflowAndActorHost(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.SweepSetting) {
+	if s.WorkflowPattern != "" || s.Activities != 0 {
+		if spec.Workflow == nil {
+			spec.Workflow = &perfv1alpha1.WorkflowSpec{}
+		}
+		spec.Workflow.Pattern = cmp.Or(s.WorkflowPattern, spec.Workflow.Pattern)
+		spec.Workflow.Activities = cmp.Or(s.Activities, spec.Workflow.Activities)
+	}
+	if s.ActorHost != "" {
+		if spec.Actors == nil {
+			spec.Actors = &perfv1alpha1.ActorsSpec{}
+		}
+		spec.Actors.Host, spec.Actors.Method = s.ActorHost, ""
 	}
 }
 

@@ -18,6 +18,9 @@ package sweep
 
 import (
 	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
@@ -113,5 +116,47 @@ func TestASettingNamesAPointsComponentAndBulkSize(t *testing.T) {
 	ApplySetting(&invocation, &perfv1alpha1.SweepSetting{Name: "x", Component: "x"})
 	if invocation.State != nil || invocation.PubSub != nil {
 		t.Errorf("an invocation point got a store: %+v %+v", invocation.State, invocation.PubSub)
+	}
+}
+
+// A Workflow point sets its pattern and activities on top of the template's; an
+// ActorActivation point its actor host, and with it the host's own method (a template's
+// activate is no method of the Go SDK's actor).
+func TestASettingNamesAPointsWorkflowAndActorHost(t *testing.T) {
+	wf := perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow,
+		Workflow: &perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowChain, Activities: 5, ActivityDelay: &metav1.Duration{Duration: time.Millisecond}}}
+	ApplySetting(&wf, &perfv1alpha1.SweepSetting{Name: "fanout", WorkflowPattern: perfv1alpha1.WorkflowFanOut})
+	if w := wf.Workflow; w.Pattern != perfv1alpha1.WorkflowFanOut || w.Activities != 5 || w.ActivityDelay == nil {
+		t.Errorf("fan-out point: %+v", w)
+	}
+	ApplySetting(&wf, &perfv1alpha1.SweepSetting{Name: "chain-20", WorkflowPattern: perfv1alpha1.WorkflowChain, Activities: 20})
+	if w := wf.Workflow; w.Pattern != perfv1alpha1.WorkflowChain || w.Activities != 20 {
+		t.Errorf("chain of 20 point: %+v", w)
+	}
+	actors := perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioActorActivation,
+		Actors: &perfv1alpha1.ActorsSpec{Method: "activate", StateStore: "redis"}}
+	ApplySetting(&actors, &perfv1alpha1.SweepSetting{Name: "gosdk", ActorHost: perfv1alpha1.ActorHostGoSDK})
+	if a := actors.ActorSettings(); a.Host != perfv1alpha1.ActorHostGoSDK || a.Method != perfv1alpha1.GoSDKActorMethod || a.StateStore != "redis" {
+		t.Errorf("Go SDK point: %+v", a)
+	}
+	if (&perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioActorActivation}).ActorSettings().Method != perfv1alpha1.DefaultActorMethod {
+		t.Error("a template without actors keeps the minimal host's method")
+	}
+}
+
+// A point of an asynchronous scenario records what its calls started beside the calls' own
+// latency: a Workflow point its completion.
+func TestRecordKeepsAPointsOutcome(t *testing.T) {
+	ms := func(n int) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(n) * time.Millisecond} }
+	var p perfv1alpha1.SweepPointStatus
+	Record(&p, &perfv1alpha1.Result{Latency: &perfv1alpha1.LatencySummary{P50: ms(15)},
+		Completion: &perfv1alpha1.CompletionResult{Latency: &perfv1alpha1.LatencySummary{P50: ms(150), P99: ms(800)}}})
+	if p.Latency.P50.Duration != 15*time.Millisecond || p.Outcome == nil || p.Outcome.P50.Duration != 150*time.Millisecond || p.Outcome.P99.Duration != 800*time.Millisecond {
+		t.Errorf("point %+v, outcome %+v: want the start's 15 ms and the completion's 150 / 800 ms", p.Latency, p.Outcome)
+	}
+	var q perfv1alpha1.SweepPointStatus
+	Record(&q, &perfv1alpha1.Result{Latency: &perfv1alpha1.LatencySummary{P50: ms(3)}})
+	if q.Outcome != nil {
+		t.Errorf("an invocation point has no outcome: %+v", q.Outcome)
 	}
 }

@@ -158,7 +158,8 @@ func TestLargestSweepStatusStaysSmall(t *testing.T) {
 		st.Points = append(st.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: 1024, QPS: 100000,
 			PayloadBytes: ptr.To[int32](4194304), Run: "a-thirty-character-sweep-name-9999-49", Phase: perfv1alpha1.PhaseFailed,
 			Passed: ptr.To(false), Message: strings.Repeat("x", 512), ActualQPS: "99999.9", Errors: 1 << 40,
-			Latency: full, Baseline: full, Added: full, AddedLow: full, AddedHigh: full, SidecarCPUPer1kQPS: ptr.To(resource.MustParse("1234m"))})
+			Latency: full, Baseline: full, Added: full, AddedLow: full, AddedHigh: full, SidecarCPUPer1kQPS: ptr.To(resource.MustParse("1234m")),
+			Outcome: full})
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
