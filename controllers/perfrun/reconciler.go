@@ -276,13 +276,10 @@ func conditionEvents(orig, run *perfv1alpha1.PerfRun, q *pass.Events) *pass.Even
 	return q
 }
 
-// eventType is Warning for a condition that reports a failure.
+// eventType is Warning for a condition that reports trouble (the API's one table of what
+// each condition's statuses mean), Normal otherwise.
 func eventType(c metav1.Condition) string {
-	failing := c.Type == perfv1alpha1.ConditionFailed ||
-		c.Type == perfv1alpha1.ConditionRegressed && c.Status == metav1.ConditionTrue ||
-		c.Status == metav1.ConditionFalse && c.Type != perfv1alpha1.ConditionRegressed && c.Type != perfv1alpha1.ConditionQueued &&
-			c.Reason != perfv1alpha1.ReasonProvisioning
-	if failing {
+	if perfv1alpha1.ConditionIsTrouble(c) {
 		return corev1.EventTypeWarning
 	}
 	return corev1.EventTypeNormal

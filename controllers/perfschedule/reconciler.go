@@ -326,12 +326,11 @@ func slotRunName(s *perfv1alpha1.PerfSchedule, slot time.Time) string {
 // setScheduled records what the last slot did, with an event when it changes.
 func setScheduled(s *perfv1alpha1.PerfSchedule, q *pass.Events, status metav1.ConditionStatus, reason, msg string) {
 	old := meta.FindStatusCondition(s.Status.Conditions, perfv1alpha1.ConditionScheduled)
-	meta.SetStatusCondition(&s.Status.Conditions, metav1.Condition{
-		Type: perfv1alpha1.ConditionScheduled, Status: status, Reason: reason, Message: msg, ObservedGeneration: s.Generation,
-	})
+	c := metav1.Condition{Type: perfv1alpha1.ConditionScheduled, Status: status, Reason: reason, Message: msg, ObservedGeneration: s.Generation}
+	meta.SetStatusCondition(&s.Status.Conditions, c)
 	if old == nil || old.Message != msg {
 		eventType := corev1.EventTypeNormal
-		if reason == perfv1alpha1.ReasonOverlap || reason == perfv1alpha1.ReasonMissedDeadline || reason == perfv1alpha1.ReasonInvalidSchedule {
+		if perfv1alpha1.ConditionIsTrouble(c) { // a slot not kept; suspended is the owner's choice
 			eventType = corev1.EventTypeWarning
 		}
 		q.Eventf(eventType, reason, "Schedule", "%s", msg)

@@ -19,6 +19,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,7 +28,8 @@ import (
 )
 
 // ExitCode is what `run --wait` and `watch` exit with, so a CI step fails a pull request
-// for the right reason. The table is in the README; keep the two together.
+// for the right reason. ExitCodes declares them once, with their words; run --help, the
+// Action (action.sh, action.yml), its test and docs/ci.md are checked against it.
 type ExitCode int
 
 const (
@@ -57,6 +59,51 @@ const (
 	ExitCancelled ExitCode = 7
 )
 
+// ExitCodes is every exit code with its word (the Action's `verdict` output) and what it
+// means, in order: the one declaration of the table.
+var ExitCodes = []struct {
+	Code          ExitCode
+	Word, Meaning string
+}{
+	{ExitPassed, "passed", "passed"},
+	{ExitCouldNotRun, "could-not-run", "could not run (bad file, admission refused, cluster unreachable)"},
+	{ExitFailed, "failed", "Failed for a runtime reason"},
+	{ExitThresholds, "thresholds", "a threshold violated or inconclusive"},
+	{ExitRegressed, "regressed", "regressed"},
+	{ExitNotClean, "not-clean", "Saturated or CPULimitBound (--strict only)"},
+	{ExitStillRunning, "timeout", "--timeout passed first"},
+	{ExitCancelled, "cancelled", `cancelled (SIGINT or SIGTERM cancels the run, as "kubectl daprbench cancel" does)`},
+}
+
+// ExitCodeWords is the table as "0 passed, 1 could-not-run, …": the line the Action's
+// outputs describe themselves with.
+func ExitCodeWords() string {
+	words := make([]string, len(ExitCodes))
+	for i, e := range ExitCodes {
+		words[i] = fmt.Sprintf("%d %s", e.Code, e.Word)
+	}
+	return strings.Join(words, ", ")
+}
+
+// exitCodeHelp is the table as run --help prints it, one code and meaning after another.
+func exitCodeHelp() string {
+	var lines []string
+	line := " "
+	for i, e := range ExitCodes {
+		item := fmt.Sprintf(" %d %s", e.Code, e.Meaning)
+		if i < len(ExitCodes)-1 {
+			item += ";"
+		} else {
+			item += "."
+		}
+		if len(line)+len(item) > 92 {
+			lines, line = append(lines, line), " "
+		}
+		line += item
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
 // Outcome is a finished run's exit code and the words that explain it.
 type Outcome struct {
 	Code   ExitCode
@@ -82,15 +129,16 @@ func RunOutcome(run *perfv1alpha1.PerfRun, strict bool) Outcome {
 		}
 		return Outcome{ExitFailed, c.Reason + ": " + c.Message}
 	}
-	if c := cond(perfv1alpha1.ConditionThresholdsMet); c != nil && c.Status != metav1.ConditionTrue {
+	// The gates read their conditions as the operator's events do (the API's one table).
+	if c := cond(perfv1alpha1.ConditionThresholdsMet); c != nil && perfv1alpha1.ConditionIsTrouble(*c) {
 		return Outcome{ExitThresholds, c.Reason + ": " + c.Message}
 	}
-	if c := cond(perfv1alpha1.ConditionRegressed); c != nil && c.Status == metav1.ConditionTrue {
+	if c := cond(perfv1alpha1.ConditionRegressed); c != nil && perfv1alpha1.ConditionIsTrouble(*c) {
 		return Outcome{ExitRegressed, c.Reason + ": " + c.Message}
 	}
 	if strict {
 		for _, t := range []string{perfv1alpha1.ConditionSaturated, perfv1alpha1.ConditionCPULimitBound} {
-			if c := cond(t); c != nil && c.Status == metav1.ConditionTrue {
+			if c := cond(t); c != nil && perfv1alpha1.ConditionIsTrouble(*c) {
 				return Outcome{ExitNotClean, fmt.Sprintf("%s (--strict): %s", t, c.Message)}
 			}
 		}
