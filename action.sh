@@ -3,7 +3,8 @@
 # release's archive, or built from this checkout), starts the run in FILE, follows it, writes
 # a JUnit file, a Markdown summary and the run's report, and exits with the plugin's code
 # (0 passed, 1 could not run, 2 failed, 3 gate missed or inconclusive, 4 regressed, 5 strict,
-# 6 timed out).
+# 6 timed out, 7 cancelled: internal/cli's ExitCodes, which the Action's test checks this
+# against).
 #
 #   FILE=run.yaml [KUBECONFIG_DATA=…] [NAMESPACE=…] [OUT=daprbench-out] [STRICT=true] \
 #     [TIMEOUT=30m] [SUMMARY=$GITHUB_STEP_SUMMARY] [PLUGIN_FROM=release|source] \
@@ -14,8 +15,8 @@
 #   action.sh --plugin [DIR]   # gets the plugin as a run would and prints its path
 #
 # Outputs, appended to $GITHUB_OUTPUT when it is set (and summed up on stderr): exit-code;
-# verdict (passed, could-not-run, failed, thresholds, regressed, not-clean, timeout: the
-# exit code's meaning); run-name (the run's or sweep's generated name, from `run -o name`:
+# verdict (passed, could-not-run, failed, thresholds, regressed, not-clean, timeout,
+# cancelled: the exit code's word); run-name (the run's or sweep's generated name, from `run -o name`:
 # empty when none finished, e.g. on a timeout); report-path (the directory of junit.xml,
 # run.log, report/report.html and the charts: OUT, else a new daprbench-XXXXXX under
 # RUNNER_TEMP, else daprbench-out); artifact-name (ARTIFACT_NAME, else daprbench-<run name>).
@@ -120,6 +121,7 @@ verdict() {
 	4) echo regressed ;;
 	5) echo not-clean ;;
 	6) echo timeout ;;
+	7) echo cancelled ;;
 	*) echo could-not-run ;;
 	esac
 }

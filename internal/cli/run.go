@@ -63,10 +63,7 @@ schedule's own history); --preset NAME one of Dapr's published settings (kubectl
 presets), whose report shows Dapr's published figures beside the run's.
 
 With --wait it follows the one object with a watch until it finishes and exits:
-  0 passed; 1 could not run (bad file, admission refused, cluster unreachable);
-  2 Failed for a runtime reason; 3 a threshold violated or inconclusive;
-  4 regressed; 5 Saturated or CPULimitBound (--strict only); 6 --timeout passed first;
-  7 cancelled (SIGINT or SIGTERM cancels the run, as "kubectl daprbench cancel" does).`,
+` + exitCodeHelp(),
 		Example: `  kubectl daprbench run -f https://raw.githubusercontent.com/daprbench/daprbench/main/config/samples/perf_v1alpha1_perfrun_smoke.yaml --wait
   kubectl daprbench run --from=perfschedule/nightly --wait --junit junit.xml
   kubectl daprbench run -f perfrun.yaml -o name

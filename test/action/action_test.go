@@ -34,6 +34,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/daprbench/daprbench/internal/cli"
 )
 
 // stub plays kubectl-daprbench: `run` logs its arguments, prints STUB_OBJECT on stdout (as
@@ -132,7 +134,8 @@ func must(t *testing.T, err error) {
 
 func TestOutputsNameTheVerdictAndTheRun(t *testing.T) {
 	mirror := release(t, false)
-	for code, verdict := range []string{"passed", "could-not-run", "failed", "thresholds", "regressed", "not-clean", "timeout"} {
+	for _, e := range cli.ExitCodes {
+		code, verdict := int(e.Code), e.Word
 		t.Run(verdict, func(t *testing.T) {
 			r := action(t, mirror, fmt.Sprint("STUB_CODE=", code), "STUB_OBJECT=perfrun.perf.daprbench.io/gate-7xk2p")
 			if r.code != code {
@@ -235,5 +238,22 @@ func TestPluginVersion(t *testing.T) {
 	r = action(t, release(t, true))
 	if r.code != 1 || r.outputs["verdict"] != "could-not-run" || r.outputs["exit-code"] != "1" || r.calls != "" || !strings.Contains(r.stderr, "checksums.txt says") {
 		t.Errorf("tampered: exit %d, outputs %v:\n%s", r.code, r.outputs, r.stderr)
+	}
+}
+
+// The exit codes are declared once (internal/cli's ExitCodes); the Action's outputs and the
+// CI docs name every one of them with its word, 7 cancelled included.
+func TestTheActionAndTheDocsNameEveryExitCode(t *testing.T) {
+	yml, err := os.ReadFile("../../action.yml")
+	must(t, err)
+	if n := strings.Count(string(yml), "("+cli.ExitCodeWords()+")"); n != 2 {
+		t.Errorf("action.yml: the exit-code and verdict outputs should each describe themselves as (%s); %d do", cli.ExitCodeWords(), n)
+	}
+	doc, err := os.ReadFile("../../docs/ci.md")
+	must(t, err)
+	for _, e := range cli.ExitCodes {
+		if want := fmt.Sprintf("`%s` (%d", e.Word, e.Code); !strings.Contains(string(doc), want) {
+			t.Errorf("docs/ci.md's verdict row lacks %s", want)
+		}
 	}
 }
