@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -71,5 +72,44 @@ func TestAlertingRules(t *testing.T) {
 		if err != nil {
 			t.Errorf("promtool %v: %v\n%s", args, err, out)
 		}
+	}
+}
+
+// Every alert links its runbook, a heading of docs/observability.md that exists.
+func TestEveryAlertHasARunbook(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "prometheus", "prometheusrule.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rule struct {
+		Spec struct {
+			Groups []struct {
+				Rules []struct {
+					Alert       string            `json:"alert"`
+					Annotations map[string]string `json:"annotations"`
+				} `json:"rules"`
+			} `json:"groups"`
+		}
+	}
+	if err := yaml.Unmarshal(b, &rule); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "observability.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = "https://github.com/daprbench/daprbench/blob/main/docs/observability.md#"
+	alerts := 0
+	for _, g := range rule.Spec.Groups {
+		for _, r := range g.Rules {
+			alerts++
+			url := r.Annotations["runbook_url"]
+			if url != page+strings.ToLower(r.Alert) || !strings.Contains(string(doc), "\n#### "+r.Alert+"\n") {
+				t.Errorf("%s: runbook_url %q: want %s%s and a heading #### %s in docs/observability.md", r.Alert, url, page, strings.ToLower(r.Alert), r.Alert)
+			}
+		}
+	}
+	if alerts == 0 {
+		t.Fatal("no alert read")
 	}
 }
