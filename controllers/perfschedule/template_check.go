@@ -67,9 +67,10 @@ func (r *Reconciler) checkTemplate(ctx context.Context, s *perfv1alpha1.PerfSche
 		status, reason = metav1.ConditionUnknown, perfv1alpha1.ReasonTemplateNotChecked
 		msg = "the template's run could not be checked (dry run), asked again at the next pass: " + textcut.Truncate(err.Error(), 1000)
 	}
-	if status == metav1.ConditionFalse && (old == nil || old.Status != status || old.Message != msg) {
+	c := metav1.Condition{Type: perfv1alpha1.ConditionTemplateAdmitted, Status: status, Reason: reason, Message: msg, ObservedGeneration: s.Generation}
+	// Only trouble (a refused template) is an event, a Warning: the API's one table says so.
+	if perfv1alpha1.ConditionIsTrouble(c) && (old == nil || old.Status != status || old.Message != msg) {
 		q.Eventf(corev1.EventTypeWarning, reason, "Template", "%s", msg)
 	}
-	meta.SetStatusCondition(&s.Status.Conditions, metav1.Condition{Type: perfv1alpha1.ConditionTemplateAdmitted, Status: status,
-		Reason: reason, Message: msg, ObservedGeneration: s.Generation})
+	meta.SetStatusCondition(&s.Status.Conditions, c)
 }
