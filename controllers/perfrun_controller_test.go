@@ -501,6 +501,8 @@ var _ = Describe("PerfRun controller", func() {
 		pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable,
 			Message: "0/1 nodes are available: 1 Insufficient cpu.", LastTransitionTime: metav1.NewTime(fakeClock.Now())}}
 		Expect(k8sClient.Status().Update(suiteCtx, pod)).To(Succeed())
+		// The pass that created the Deployment writes the phase after it: wait for that first.
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseProvisioning))
 		Consistently(phaseOf(run), time.Second).Should(Equal(perfv1alpha1.PhaseProvisioning), "an autoscaler may add a node within the grace")
 		fakeClock.Step(time.Minute + time.Second) // the suite's image-start grace
 		c := failedWith(run, perfv1alpha1.ReasonPodsUnschedulable)
