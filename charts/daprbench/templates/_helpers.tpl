@@ -55,3 +55,29 @@ app.kubernetes.io/name: {{ include "daprbench.name" . }}
 {{- required "serviceAccount.name: the ServiceAccount to run the manager as (serviceAccount.create=false makes none)" .Values.serviceAccount.name -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+Monitoring switches: each object's own value, or monitoring.kubePrometheusStack.release, which
+turns on all of them for that stack. "true" or empty.
+*/}}
+{{- define "daprbench.serviceMonitor.enabled" -}}
+{{- if or .Values.serviceMonitor.enabled .Values.monitoring.kubePrometheusStack.release }}true{{ end -}}
+{{- end -}}
+{{- define "daprbench.prometheusRule.enabled" -}}
+{{- if or .Values.prometheusRule.enabled .Values.monitoring.kubePrometheusStack.release }}true{{ end -}}
+{{- end -}}
+{{- define "daprbench.grafanaDashboard.enabled" -}}
+{{- if or .Values.grafanaDashboard.enabled .Values.monitoring.kubePrometheusStack.release }}true{{ end -}}
+{{- end -}}
+
+{{/*
+The extra labels of the ServiceMonitor or the PrometheusRule (dict "labels" <its labels value>
+"root" $): release: <monitoring.kubePrometheusStack.release>, which that stack's Prometheus
+selects by, and the object's own labels, which win.
+*/}}
+{{- define "daprbench.monitoringLabels" -}}
+{{- $labels := dict }}
+{{- with .root.Values.monitoring.kubePrometheusStack.release }}{{ $_ := set $labels "release" . }}{{ end }}
+{{- $labels = merge (deepCopy (.labels | default dict)) $labels }}
+{{- with $labels }}{{ toYaml . }}{{ end }}
+{{- end -}}

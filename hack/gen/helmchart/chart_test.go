@@ -225,17 +225,28 @@ func TestChartMonitoringMatchesThePrometheusComponent(t *testing.T) {
 	helm, kustomize := tool(t, "HELM", "helm"), tool(t, "KUSTOMIZE", "kustomize")
 	chart := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "daprbench-system",
 		"--show-only", "templates/metrics.yaml", "--show-only", "templates/servicemonitor.yaml", "--show-only", "templates/prometheusrule.yaml",
-		"--set", "serviceMonitor.enabled=true", "--set", "prometheusRule.enabled=true")
+		"--show-only", "templates/metrics-scraper.yaml", "--set", "serviceMonitor.enabled=true", "--set", "prometheusRule.enabled=true")
 	dir := t.TempDir()
 	component, err := filepath.Rel(dir, filepath.Join(testenv.RepoRoot(), "config", "prometheus"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	overlay := "namespace: daprbench-system\nnamePrefix: daprbench-\ncomponents:\n- " + component + "\n"
+	// The metrics-reader ClusterRole too, so that the scraper's binding refers to it by its
+	// prefixed name as in config/default's build (it is compared there, not here).
+	reader := filepath.Join(component, "..", "rbac", "metrics_reader_role.yaml")
+	overlay := "namespace: daprbench-system\nnamePrefix: daprbench-\nresources:\n- " + reader + "\ncomponents:\n- " + component + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(overlay), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	compare(t, chart, render(t, kustomize, "build", "--load-restrictor=LoadRestrictionsNone", dir))
+	built := render(t, kustomize, "build", "--load-restrictor=LoadRestrictionsNone", dir)
+	if _, ok := built["ClusterRole/daprbench-metrics-reader"]; !ok {
+		t.Fatal("the overlay built no metrics-reader ClusterRole")
+	}
+	delete(built, "ClusterRole/daprbench-metrics-reader")
+	compare(t, chart, built)
+	if _, ok := chart["Secret/daprbench-metrics-scraper-token"]; !ok {
+		t.Error("the ServiceMonitor's token Secret is not compared")
+	}
 }
 
 func TestChartValuesReachTheManager(t *testing.T) {
@@ -430,6 +441,9 @@ func metadata(obj map[string]any) (name string, labels map[string]any) {
 func serviceAccountRefs(t *testing.T, obj map[string]any) []string {
 	t.Helper()
 	var refs []string
+	if name, _ := metadata(obj); strings.HasSuffix(name, "-metrics-scraper") {
+		return nil // the ServiceMonitor's own ServiceAccount and its binding
+	}
 	switch obj["kind"] {
 	case "ServiceAccount":
 		name, _ := metadata(obj)
@@ -552,6 +566,121 @@ func TestChartMonitoringValuesReachTheObjects(t *testing.T) {
 		if podLabels[k] != v {
 			t.Errorf("the Service selects %s=%v, the manager's pod has %v", k, v, podLabels[k])
 		}
+	}
+}
+
+// monitoring.kubePrometheusStack.release alone makes everything that stack needs: the metrics
+// Service, a ServiceMonitor and a PrometheusRule labelled release: <its release>, which its
+// Prometheus selects, the dashboard its Grafana's sidecar picks up, and the ServiceMonitor's
+// credentials (authorization from a token Secret of a ServiceAccount bound to the
+// metrics-reader ClusterRole; no bearerTokenFile, no ClusterRoleBinding to make by hand).
+// Without it the default install makes none of them.
+func TestChartKubePrometheusStackInOneValue(t *testing.T) {
+	byKey := func(args ...string) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, obj := range helmTemplate(t, args...) {
+			name, _ := metadata(obj)
+			out[obj["kind"].(string)+"/"+name] = obj
+		}
+		return out
+	}
+	monitoring := []string{"ServiceMonitor/daprbench-controller-manager-metrics", "PrometheusRule/daprbench-alerts",
+		"Service/daprbench-controller-manager-metrics", "ConfigMap/daprbench-grafana-dashboard", "ServiceAccount/daprbench-metrics-scraper",
+		"Secret/daprbench-metrics-scraper-token", "ClusterRoleBinding/daprbench-metrics-scraper"}
+	defaults := byKey()
+	for _, key := range monitoring {
+		if _, ok := defaults[key]; ok {
+			t.Errorf("the default install renders %s", key)
+		}
+	}
+	objects := byKey("--set", "monitoring.kubePrometheusStack.release=kps")
+	for _, key := range monitoring {
+		if _, ok := objects[key]; !ok {
+			t.Fatalf("monitoring.kubePrometheusStack.release renders no %s", key)
+		}
+	}
+	sm, pr := objects[monitoring[0]], objects[monitoring[1]]
+	for _, obj := range []map[string]any{sm, pr} {
+		if _, labels := metadata(obj); labels["release"] != "kps" {
+			t.Errorf("%s labels %v lack release: kps", obj["kind"], labels)
+		}
+	}
+	if _, labels := metadata(objects["ConfigMap/daprbench-grafana-dashboard"]); labels["grafana_dashboard"] != "1" {
+		t.Errorf("the dashboard's labels %v: kube-prometheus-stack's Grafana sidecar looks for grafana_dashboard: \"1\"", labels)
+	}
+
+	// The ServiceMonitor's credentials: a Secret in its namespace, the token of the scraper's
+	// ServiceAccount, which is bound to the ClusterRole that grants GET /metrics.
+	smNamespace := sm["metadata"].(map[string]any)["namespace"]
+	endpoints := sm["spec"].(map[string]any)["endpoints"].([]any)
+	if len(endpoints) != 1 {
+		t.Fatalf("%d endpoints", len(endpoints))
+	}
+	endpoint := endpoints[0].(map[string]any)
+	if _, ok := endpoint["bearerTokenFile"]; ok {
+		t.Error("the ServiceMonitor still uses the deprecated bearerTokenFile")
+	}
+	auth, _ := endpoint["authorization"].(map[string]any)
+	credentials, _ := auth["credentials"].(map[string]any)
+	if auth["type"] != "Bearer" || credentials["key"] != "token" {
+		t.Fatalf("the ServiceMonitor's authorization %v: want type Bearer, credentials {name: <the token Secret>, key: token}", auth)
+	}
+	secret := objects["Secret/"+fmt.Sprint(credentials["name"])]
+	if secret == nil {
+		t.Fatalf("the ServiceMonitor reads Secret %v, which the chart does not make", credentials["name"])
+	}
+	secretMeta := secret["metadata"].(map[string]any)
+	annotations, _ := secretMeta["annotations"].(map[string]any)
+	if secret["type"] != "kubernetes.io/service-account-token" || secretMeta["namespace"] != smNamespace ||
+		annotations["kubernetes.io/service-account.name"] != "daprbench-metrics-scraper" {
+		t.Errorf("the token Secret: type %v, namespace %v (the ServiceMonitor's: %v), annotations %v", secret["type"], secretMeta["namespace"], smNamespace, annotations)
+	}
+	if ns := objects["ServiceAccount/daprbench-metrics-scraper"]["metadata"].(map[string]any)["namespace"]; ns != secretMeta["namespace"] {
+		t.Errorf("the scraper's ServiceAccount is in %v, its token Secret in %v", ns, secretMeta["namespace"])
+	}
+	binding := objects["ClusterRoleBinding/daprbench-metrics-scraper"]
+	subjects, _ := yaml.Marshal(binding["subjects"])
+	if want := "- kind: ServiceAccount\n  name: daprbench-metrics-scraper\n  namespace: " + fmt.Sprint(smNamespace) + "\n"; string(subjects) != want {
+		t.Errorf("the scraper's binding's subjects:\n%s\nwant:\n%s", subjects, want)
+	}
+	role := objects["ClusterRole/"+fmt.Sprint(binding["roleRef"].(map[string]any)["name"])]
+	if rules, _ := yaml.Marshal(role["rules"]); role == nil || string(rules) != "- nonResourceURLs:\n  - /metrics\n  verbs:\n  - get\n" {
+		t.Errorf("the scraper is bound to %v, which grants\n%s", binding["roleRef"], rules)
+	}
+
+	// Each object's own labels win over the stack's release label.
+	objects = byKey("--set", "monitoring.kubePrometheusStack.release=kps", "--set", "serviceMonitor.labels.release=other",
+		"--set", "prometheusRule.labels.team=perf")
+	if _, labels := metadata(objects[monitoring[0]]); labels["release"] != "other" {
+		t.Errorf("serviceMonitor.labels.release does not win: %v", labels)
+	}
+	if _, labels := metadata(objects[monitoring[1]]); labels["release"] != "kps" || labels["team"] != "perf" {
+		t.Errorf("the PrometheusRule's labels %v: want release: kps and team: perf", labels)
+	}
+}
+
+// grafanaDashboard.namespace puts the ConfigMap where a Grafana sidecar watches, and
+// grafanaDashboard.folder annotates it with the folder, under the annotation the sidecar is
+// told to read (grafana_folder unless folderAnnotation says otherwise).
+func TestChartDashboardNamespaceAndFolder(t *testing.T) {
+	dashboard := func(args ...string) map[string]any {
+		t.Helper()
+		for _, obj := range helmTemplate(t, append([]string{"--show-only", "templates/grafana-dashboard.yaml", "--set", "grafanaDashboard.enabled=true"}, args...)...) {
+			return obj["metadata"].(map[string]any)
+		}
+		t.Fatal("no dashboard ConfigMap")
+		return nil
+	}
+	if meta := dashboard(); meta["namespace"] != "perf" || meta["annotations"] != nil {
+		t.Errorf("by default the dashboard is in namespace %v (want the release's, perf), annotated %v (want none)", meta["namespace"], meta["annotations"])
+	}
+	meta := dashboard("--set", "grafanaDashboard.namespace=monitoring", "--set", "grafanaDashboard.folder=Benchmarks")
+	if annotations, _ := meta["annotations"].(map[string]any); meta["namespace"] != "monitoring" || len(annotations) != 1 || annotations["grafana_folder"] != "Benchmarks" {
+		t.Errorf("namespace %v, annotations %v: want monitoring, {grafana_folder: Benchmarks}", meta["namespace"], annotations)
+	}
+	meta = dashboard("--set", "grafanaDashboard.folder=Benchmarks", "--set", "grafanaDashboard.folderAnnotation=k8s-sidecar-target-directory")
+	if annotations, _ := meta["annotations"].(map[string]any); len(annotations) != 1 || annotations["k8s-sidecar-target-directory"] != "Benchmarks" {
+		t.Errorf("annotations %v: want {k8s-sidecar-target-directory: Benchmarks}", annotations)
 	}
 }
 
