@@ -39,5 +39,6 @@ local total = 0
 if obj.status.points ~= nil then
   total = #obj.status.points
 end
-hs.message = string.format("%d of %d points measured", obj.status.measured or 0, total)
+-- No string.format: Argo CD opens no string library for a script from argocd-cm.
+hs.message = (obj.status.measured or 0) .. " of " .. total .. " points measured"
 return hs
