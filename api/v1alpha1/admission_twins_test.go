@@ -328,6 +328,16 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 		Entry("a sidecar objective for a template without Dapr", sweepKind, []string{"spec.search.objective", "need a sidecar"},
 			both(at("spec.template.spec.dapr", map[string]any{"enabled": false}), at("spec.template.spec.baseline", false), searchWith(map[string]any{"maxSidecarCPUPer1kQPS": "100m"})),
 			both(at("spec.template.spec.dapr", map[string]any{"enabled": false}), at("spec.template.spec.baseline", false), searchWith(map[string]any{"maxP90": "10ms"}))),
+		// Issue #48 item 3: a run measures a team's own Configuration, by name, in its namespace.
+		Entry("a named Configuration in another namespace", runKind, []string{"spec.dapr.configuration", "should match"},
+			at("spec.dapr.configuration", "dapr-system/daprsystem"), at("spec.dapr.configuration", "appconfig")),
+		Entry("a named Configuration beside a sampling rate the run would write", runKind,
+			[]string{"spec.dapr", "the named Configuration's own spec.tracing.samplingRate is measured"},
+			both(at("spec.dapr.configuration", "appconfig"), at("spec.dapr.tracingSamplingRate", "1")),
+			both(at("spec.dapr.configuration", "appconfig"), at("spec.dapr.tracingSamplingRate", "0.1"))),
+		Entry("a variant naming a Configuration and a sampling rate", runKind, []string{"spec.variants[0]", "names a Configuration or sets a tracingSamplingRate, not both"},
+			at("spec.variants", variantWith(map[string]any{"configuration": "with-middleware", "tracingSamplingRate": "1"})),
+			at("spec.variants", variantWith(map[string]any{"configuration": "with-middleware"}))),
 	)
 })
 

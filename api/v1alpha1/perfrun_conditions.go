@@ -104,6 +104,9 @@ const (
 	// ReasonDaprFeatureMissing: the cluster's Dapr lacks a feature the spec needs (a
 	// four-path run's invocation of non-Dapr endpoints, Dapr 1.11+).
 	ReasonDaprFeatureMissing = "DaprFeatureMissing"
+	// ReasonConfigurationNotFound: spec.dapr.configuration (or a variant's configuration)
+	// names a Dapr Configuration that does not exist in the run's namespace.
+	ReasonConfigurationNotFound = "ConfigurationNotFound"
 	// ReasonStateStoreNotFound: spec.actors.stateStore names a Component that does not exist.
 	ReasonStateStoreNotFound = "StateStoreNotFound"
 	// ReasonComponentNotFound: spec.state.component names no state store Component of the

@@ -178,6 +178,14 @@ type Environment struct {
 	// pod: the sidecar build that was actually measured.
 	// +optional
 	SidecarImage string `json:"sidecarImage,omitempty"`
+	// daprConfigurations are the Dapr Configurations the run's sidecars used (dapr.io/config):
+	// the run's own, or the ones it named (spec.dapr.configuration, a variant's
+	// configuration), read at preflight.
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=5
+	// +optional
+	DaprConfigurations []DaprConfigurationRecord `json:"daprConfigurations,omitempty"`
 	// kubernetesVersion is the API server's version.
 	// +optional
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
@@ -222,6 +230,44 @@ type Environment struct {
 	// +kubebuilder:validation:MaxItems=100
 	// +optional
 	Calibration []NodeCalibration `json:"calibration,omitempty"`
+}
+
+// DaprConfigurationRecord is one Dapr Configuration a run's sidecars used, and the settings
+// in it that shape a latency or CPU figure.
+type DaprConfigurationRecord struct {
+	// name is the Configuration's name in the run's namespace.
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Name string `json:"name"`
+	// ownedByRun is true for a Configuration the run wrote (and deletes), false for one it
+	// was named.
+	// +optional
+	OwnedByRun bool `json:"ownedByRun,omitempty"`
+	// generation is a named Configuration's metadata.generation when the run read it: a
+	// later run on a changed Configuration records another.
+	// +optional
+	Generation int64 `json:"generation,omitempty"`
+	// variants are the spec.variants using it; empty without variants.
+	// +kubebuilder:validation:MaxItems=4
+	// +optional
+	Variants []string `json:"variants,omitempty"`
+	// tracingSamplingRate is its spec.tracing.samplingRate; empty when unset (Dapr then
+	// samples nothing).
+	// +kubebuilder:validation:MaxLength=32
+	// +optional
+	TracingSamplingRate string `json:"tracingSamplingRate,omitempty"`
+	// middleware are its HTTP pipelines' handlers in order, "name (type)"; the app
+	// pipeline's are prefixed "app: ".
+	// +kubebuilder:validation:MaxItems=16
+	// +optional
+	Middleware []string `json:"middleware,omitempty"`
+	// features are the preview features it enables.
+	// +kubebuilder:validation:MaxItems=16
+	// +optional
+	Features []string `json:"features,omitempty"`
+	// apiAllowlist is true when it restricts daprd's APIs (spec.api.allowed or denied).
+	// +optional
+	APIAllowlist bool `json:"apiAllowlist,omitempty"`
 }
 
 // NodeCalibration is one node's calibration score.

@@ -445,6 +445,7 @@ const (
 )
 
 // DaprSpec is the Dapr side of a run.
+// +kubebuilder:validation:XValidation:rule="!has(self.configuration) || !has(self.tracingSamplingRate) || self.tracingSamplingRate == '0.1'",message="tracingSamplingRate sets the Configuration the run writes; with configuration set, the named Configuration's own spec.tracing.samplingRate is measured (status.environment.daprConfigurations records it): set the rate there and leave tracingSamplingRate unset"
 type DaprSpec struct {
 	// enabled measures through Dapr sidecars. false measures only the direct, sidecar-free
 	// path (the cluster's own network floor) and needs ServiceInvocation.
@@ -466,6 +467,18 @@ type DaprSpec struct {
 	// +kubebuilder:default="0.1"
 	// +optional
 	TracingSamplingRate string `json:"tracingSamplingRate,omitempty"`
+
+	// configuration names an existing Dapr Configuration in the run's namespace for every
+	// sidecar of the run (dapr.io/config), instead of the one the run writes: your own
+	// tracing, middleware, API allowlists and features, measured as you run them. The run
+	// fails with reason ConfigurationNotFound when it does not exist; the run never changes
+	// or deletes it. status.environment.daprConfigurations records its generation and the
+	// settings that shape a figure. Empty: the run writes a Configuration of its own holding
+	// tracingSamplingRate only.
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	// +optional
+	Configuration string `json:"configuration,omitempty"`
 
 	// sidecar sets the daprd sidecar's resources (the dapr.io/sidecar-* annotations).
 	// +kubebuilder:default={}

@@ -45,6 +45,7 @@ type ProtocolSpec struct {
 
 // SidecarVariant is one sidecar setup of the target, compared with the others in one run.
 // Unset fields take the run's own setting (spec.dapr, spec.protocol.app).
+// +kubebuilder:validation:XValidation:rule="!has(self.configuration) || !has(self.tracingSamplingRate)",message="a variant names a Configuration or sets a tracingSamplingRate, not both: the rate is the named Configuration's own"
 // +kubebuilder:validation:XValidation:rule="!has(self.mtls)",message="mtls cannot vary between variants: mTLS is cluster-wide in Dapr (the control plane's daprsystem Configuration); compare it with two PerfRuns, one per cluster setting"
 // +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, k.startsWith('dapr.io/'))",message="annotations must be dapr.io/ annotations: a variant varies the sidecar only"
 // +kubebuilder:validation:XValidation:rule="!has(self.annotations) || self.annotations.all(k, !(k in ['dapr.io/enabled', 'dapr.io/app-id', 'dapr.io/app-port', 'dapr.io/app-protocol', 'dapr.io/config', 'dapr.io/sidecar-image', 'dapr.io/log-level', 'dapr.io/sidecar-cpu-limit', 'dapr.io/sidecar-cpu-request', 'dapr.io/sidecar-memory-limit', 'dapr.io/sidecar-memory-request']))",message="annotations must not set dapr.io/enabled, app-id, app-port or config (the operator owns them) nor app-protocol, sidecar-image, log-level or sidecar-* resources (use the variant's own fields)"
@@ -80,6 +81,14 @@ type SidecarVariant struct {
 	// +kubebuilder:validation:MaxLength=8
 	// +optional
 	TracingSamplingRate string `json:"tracingSamplingRate,omitempty"`
+
+	// configuration names an existing Dapr Configuration in the run's namespace for this
+	// variant's sidecar (as spec.dapr.configuration does for the run): two variants naming
+	// two Configurations measure what one costs against the other, e.g. a middleware.
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	// +optional
+	Configuration string `json:"configuration,omitempty"`
 
 	// appProtocol is how this variant's sidecar calls the app.
 	// +optional

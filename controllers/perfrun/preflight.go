@@ -121,6 +121,15 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 			mtlsWord(want), mtlsWord(mtls), source, mtlsWord(mtls))
 	}
 
+	configurations, refused, err := r.daprConfigurations(ctx, run)
+	if err != nil {
+		return proceed, err
+	}
+	if refused != nil {
+		return r.failPreflight(run, refused.reason, "%s", refused.message)
+	}
+	env.DaprConfigurations = configurations
+
 	if msg, err := r.fourPathsRefusal(run, env.DaprVersion); err != nil || msg != "" {
 		if err != nil {
 			return proceed, err

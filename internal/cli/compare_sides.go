@@ -161,12 +161,18 @@ type settings struct {
 	// ActorHost is an ActorActivation run's actor runtime: two runs that differ in it
 	// measure the SDK's share of the latency, not the change under test.
 	ActorHost perfv1alpha1.ActorHost `json:"actorHost"`
+	// Configuration is the Dapr Configuration a run named, with its generation and the
+	// settings that shape a figure; empty for one the run wrote (its settings are dapr's).
+	Configuration string `json:"daprConfiguration"`
 }
 
 func settingsOf(e Export) settings {
 	s := settings{Scenario: e.Scenario, Load: e.Load, Dapr: e.Dapr}
 	if e.Result != nil {
 		s.ActorHost = e.Result.ActorHost
+	}
+	if named := e.Environment.NamedConfiguration(); named != nil {
+		s.Configuration = named.Describe()
 	}
 	if s.ActorHost == "" && e.Scenario == perfv1alpha1.ScenarioActorActivation {
 		s.ActorHost = perfv1alpha1.ActorHostMinimal // a result from before status.result.actorHost: the minimal host was the only one

@@ -355,6 +355,9 @@ func environmentSection(run *perfv1alpha1.PerfRun) htmlSection {
 		}
 		t.addText("Variant "+v.Name+" sidecar image", image)
 	}
+	for _, c := range env.DaprConfigurations {
+		t.addText("Dapr Configuration", c.Describe())
+	}
 	if env.DaprInstalled != nil {
 		t.addText("Dapr installed", yesNo(*env.DaprInstalled))
 	}

@@ -73,6 +73,9 @@ func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
 	}
 	if env := run.Status.Environment; env != nil && env.DaprVersion != "" {
 		fmt.Fprintf(b, "Dapr %s on Kubernetes %s.\n", markdownText(env.DaprVersion), markdownText(orDash(env.KubernetesVersion)))
+		if named := env.NamedConfiguration(); named != nil {
+			fmt.Fprintf(b, "Dapr Configuration %s.\n", markdownText(named.Describe()))
+		}
 	} else if env != nil {
 		fmt.Fprintf(b, "Kubernetes %s.\n", markdownText(orDash(env.KubernetesVersion)))
 	}

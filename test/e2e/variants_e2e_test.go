@@ -29,6 +29,7 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
@@ -113,6 +114,13 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		split.Spec.Variants = nil
 		split.Spec.Load.QPS = protocolQPS
 		split.Spec.Load.Connections = 12 // four per pod: 60 ms between a connection's slots
+		// On the team's own Dapr Configuration (issue #48): tracing off, as a team might run it.
+		teamConfig := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "dapr.io/v1alpha1", "kind": "Configuration",
+			"metadata": map[string]any{"name": "team-config", "namespace": ns},
+			"spec":     map[string]any{"tracing": map[string]any{"samplingRate": "0"}}}}
+		Expect(k8sClient.Create(ctx, teamConfig)).To(Succeed())
+		split.Spec.Dapr.Configuration = "team-config"
+		split.Spec.Dapr.TracingSamplingRate = "" // the named Configuration's rate is measured
 		Expect(k8sClient.Create(ctx, split)).To(Succeed())
 
 		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller, ab, split} {
@@ -188,8 +196,12 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 			Expect(p.Completed+p.Failed).To(Equal(p.Sent), "%+v", p)
 		}
 		// The target's app served every pod's requests: all of them reached it through Dapr.
-		stats, _ := appStats(split, nil)
+		stats, annotations := appStats(split, nil)
 		Expect(stats["invocations"]).To(BeNumerically(">=", res.Requests))
+		// Its sidecars ran on the team's Configuration, and the result says what that held.
+		Expect(annotations).To(HaveKeyWithValue("dapr.io/config", "team-config"))
+		Expect(get(split).Status.Environment.DaprConfigurations).To(Equal([]perfv1alpha1.DaprConfigurationRecord{
+			{Name: "team-config", Generation: 1, TracingSamplingRate: "0"}}))
 		GinkgoWriter.Printf("split over 3 pods: %d requests at %s qps; latency %s; added %s; pods %+v\n", res.Requests, res.ActualQPS,
 			summary(res.Latency), summary(res.Added), res.LoadTesters)
 	})

@@ -29,6 +29,33 @@ var (
 	ComponentGVK     = schema.GroupVersionKind{Group: "dapr.io", Version: "v1alpha1", Kind: "Component"}
 )
 
+// ConfigurationName is the Dapr Configuration the run's sidecars use: the one it names
+// (spec.dapr.configuration), or the one it writes.
+func ConfigurationName(run *perfv1alpha1.PerfRun) string {
+	if named := run.Spec.Dapr.Configuration; named != "" {
+		return named
+	}
+	return NamesFor(run).Tracing
+}
+
+// NamedConfigurations are the Configurations the run names and does not own, each once, in
+// spec order (the run's, then its variants').
+func NamedConfigurations(run *perfv1alpha1.PerfRun) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(name string) {
+		if name != "" && !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	add(run.Spec.Dapr.Configuration)
+	for _, v := range run.Spec.Variants {
+		add(v.Configuration)
+	}
+	return out
+}
+
 // TracingConfiguration is the per-run Dapr Configuration named by dapr.io/config, carrying
 // the tracing sampling rate. mTLS is not here: it is cluster-wide (daprsystem).
 func TracingConfiguration(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {

@@ -56,7 +56,7 @@ func daprAnnotations(run *perfv1alpha1.PerfRun, appID string, appPort int) map[s
 	a := map[string]string{
 		AnnotationDaprEnabled: "true",
 		"dapr.io/app-id":      appID,
-		"dapr.io/config":      NamesFor(run).Tracing,
+		"dapr.io/config":      ConfigurationName(run),
 		"dapr.io/log-level":   string(d.LogLevel),
 		// Without an API token the built-in Kubernetes secret store cannot start, and a
 		// benchmark reads no secrets.

@@ -51,12 +51,15 @@ func VariantTargets(run *perfv1alpha1.PerfRun) []VariantTarget {
 	var out []VariantTarget
 	for i, v := range run.Spec.EffectiveVariants() {
 		t := VariantTarget{Code: result.DaprVariant(i), Name: v.Name, Deployment: names.Target, AppID: names.TargetAppID,
-			Tracing: names.Tracing, Spec: v}
+			Tracing: ConfigurationName(run), Spec: v}
 		if i > 0 {
 			t.Deployment = names.Target + "-" + v.Name
 			t.AppID = t.Deployment
 		}
-		if v.TracingSamplingRate != "" {
+		switch {
+		case v.Configuration != "":
+			t.Tracing = v.Configuration
+		case v.TracingSamplingRate != "":
 			t.Tracing = names.Tracing + "-" + strconv.Itoa(i)
 		}
 		out = append(out, t)
@@ -73,10 +76,13 @@ func TargetDeployments(run *perfv1alpha1.PerfRun, o Options) []*appsv1.Deploymen
 	return out
 }
 
-// TracingConfigurations are the run's Configuration and one per variant with a sampling
-// rate of its own.
+// TracingConfigurations are the Configurations the run writes: its own, unless it names
+// one, and one per variant with a sampling rate of its own.
 func TracingConfigurations(run *perfv1alpha1.PerfRun) []*unstructured.Unstructured {
-	out := []*unstructured.Unstructured{TracingConfiguration(run)}
+	var out []*unstructured.Unstructured
+	if run.Spec.Dapr.Configuration == "" {
+		out = append(out, TracingConfiguration(run))
+	}
 	for _, v := range VariantTargets(run) {
 		if v.Spec.TracingSamplingRate != "" {
 			out = append(out, tracingConfiguration(run, v.Tracing, v.Spec.TracingSamplingRate))
