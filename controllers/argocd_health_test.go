@@ -25,7 +25,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	lua "github.com/yuin/gopher-lua"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,50 +36,17 @@ import (
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 
-// health runs an Argo CD health script (config/argocd/<group>/<kind>/health.lua) the way
-// Argo CD does: the object as the global `obj`, the script's returned table as the verdict.
+// health runs an Argo CD health script (config/argocd/<group>/<kind>/health.lua) as Argo CD
+// runs one from argocd-cm (argocd_lua_test.go): the object as the global `obj`, the
+// script's returned table as the verdict.
 func health(kind string, obj runtime.Object) (status, message string) {
 	script, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "argocd", "perf.daprbench.io", kind, "health.lua"))
 	Expect(err).NotTo(HaveOccurred())
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	Expect(err).NotTo(HaveOccurred())
-	L := lua.NewState()
-	defer L.Close()
-	L.SetGlobal("obj", toLua(L, u))
-	Expect(L.DoString(string(script))).To(Succeed())
-	ret, ok := L.Get(-1).(*lua.LTable)
-	Expect(ok).To(BeTrue(), "the script must return a table")
-	return ret.RawGetString("status").String(), ret.RawGetString("message").String()
-}
-
-// toLua converts decoded JSON to Lua values as Argo CD does: objects and arrays become tables.
-func toLua(L *lua.LState, v any) lua.LValue {
-	switch x := v.(type) {
-	case map[string]any:
-		t := L.NewTable()
-		for k, e := range x {
-			t.RawSetString(k, toLua(L, e))
-		}
-		return t
-	case []any:
-		t := L.NewTable()
-		for _, e := range x {
-			t.Append(toLua(L, e))
-		}
-		return t
-	case string:
-		return lua.LString(x)
-	case bool:
-		return lua.LBool(x)
-	case int64:
-		return lua.LNumber(x)
-	case float64:
-		return lua.LNumber(x)
-	case nil:
-		return lua.LNil
-	}
-	Fail("unexpected JSON value")
-	return lua.LNil
+	status, message, err = argoHealth(string(script), u)
+	Expect(err).NotTo(HaveOccurred())
+	return status, message
 }
 
 var _ = Describe("Argo CD health scripts", func() {
