@@ -65,6 +65,11 @@ sed -i -E '/^image:/,/^[^[:space:]#]/{
   s#^(  tag:).*#\1 "'"$version"'"#
   s#^(  digest:).*#\1 "'"$digest"'"#
 }' "$stage/daprbench/values.yaml"
+# Artifact Hub's artifacthub.io/images (generated as the repository's image at appVersion):
+# the release's image.
+sed -i -E '/^  artifacthub\.io\/images:/,/^  [^ ]/ s#^(      image: ).*#\1'"$image:$version"'#' "$stage/daprbench/Chart.yaml"
+grep -qxF "      image: $image:$version" "$stage/daprbench/Chart.yaml" ||
+  { echo "release.sh: Chart.yaml's artifacthub.io/images does not name $image:$version" >&2; exit 1; }
 "$HELM" lint --strict "$stage/daprbench"
 "$HELM" package "$stage/daprbench" --version "$version" --app-version "$version" -d dist
 chart=dist/daprbench-$version.tgz

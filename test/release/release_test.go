@@ -415,14 +415,20 @@ func TestChartPinsTheImageByDigest(t *testing.T) {
 	files := tgzFiles(t, f)
 	f.Close()
 	var chart struct {
-		Version    string `json:"version"`
-		AppVersion string `json:"appVersion"`
+		Version     string            `json:"version"`
+		AppVersion  string            `json:"appVersion"`
+		Annotations map[string]string `json:"annotations"`
 	}
 	if err := yaml.Unmarshal(files["daprbench/Chart.yaml"], &chart); err != nil {
 		t.Fatal(err)
 	}
 	if chart.Version != r.Version || chart.AppVersion != r.Version {
 		t.Errorf("Chart.yaml version %q appVersion %q, want %q", chart.Version, chart.AppVersion, r.Version)
+	}
+	// Artifact Hub lists (and scans) the release's image.
+	var images []struct{ Name, Image string }
+	if err := yaml.Unmarshal([]byte(chart.Annotations["artifacthub.io/images"]), &images); err != nil || len(images) != 1 || images[0].Image != r.Image+":"+r.Version {
+		t.Errorf("Chart.yaml artifacthub.io/images %+v (%v), want %s:%s", images, err, r.Image, r.Version)
 	}
 	var values struct {
 		Image struct{ Repository, Tag, Digest string }

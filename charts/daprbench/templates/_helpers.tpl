@@ -1,9 +1,12 @@
-{{/* The manager's image (also the runs' load tester and target app): by digest when one is given. */}}
+{{/*
+The manager's image (also the runs' load tester and target app): by digest when one is given,
+else at image.tag, else at the chart's appVersion (a released chart's is its release's).
+*/}}
 {{- define "daprbench.image" -}}
 {{- if .Values.image.digest -}}
 {{ .Values.image.repository }}@{{ .Values.image.digest }}
 {{- else -}}
-{{ .Values.image.repository }}:{{ .Values.image.tag }}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end -}}
 {{- end -}}
 

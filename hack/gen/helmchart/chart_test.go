@@ -461,6 +461,156 @@ func serviceAccountRefs(t *testing.T, obj map[string]any) []string {
 	return refs
 }
 
+// chartMetadata is Chart.yaml's.
+type chartMetadata struct {
+	Version, AppVersion, Home, Icon string
+	Sources                         []string
+	Maintainers                     []struct{ Name, Email, URL string }
+	Annotations                     map[string]string
+}
+
+func readChart(t *testing.T) chartMetadata {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "charts", "daprbench", "Chart.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta chartMetadata
+	if err := yaml.Unmarshal(b, &meta); err != nil {
+		t.Fatal(err)
+	}
+	return meta
+}
+
+// managerImages returns the manager's image and the runs' (DAPRBENCH_IMAGE) as rendered.
+func managerImages(t *testing.T, args ...string) (manager, runs string) {
+	t.Helper()
+	for _, obj := range helmTemplate(t, append([]string{"--show-only", "templates/deployment.yaml"}, args...)...) {
+		spec := obj["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+		c := spec["containers"].([]any)[0].(map[string]any)
+		for _, e := range c["env"].([]any) {
+			if e := e.(map[string]any); e["name"] == "DAPRBENCH_IMAGE" {
+				runs, _ = e["value"].(string)
+			}
+		}
+		return c["image"].(string), runs
+	}
+	t.Fatal("no Deployment")
+	return "", ""
+}
+
+// The chart's default image is the one a release publishes (hack/release/release.sh: the
+// image $REGISTRY/daprbench, the registry ghcr.io/<the repository's owner>, daprbench's), at
+// the chart's appVersion, which the release sets to its version; image.tag and image.digest
+// override it. Artifact Hub's artifacthub.io/images names the same image.
+func TestChartDefaultImageIsTheReleasesImage(t *testing.T) {
+	meta := readChart(t)
+	const published = "ghcr.io/daprbench/daprbench"
+	release, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "hack", "release", "release.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"registry=${REGISTRY:-ghcr.io/${GITHUB_REPOSITORY_OWNER:-daprbench}}", "image=$registry/daprbench",
+		`"$HELM" package "$stage/daprbench" --version "$version" --app-version "$version"`} {
+		if !strings.Contains(string(release), line) {
+			t.Errorf("hack/release/release.sh no longer says %q: is %s:<version> still what a release publishes?", line, published)
+		}
+	}
+	want := published + ":" + meta.AppVersion
+	if manager, runs := managerImages(t); manager != want || runs != want {
+		t.Errorf("the default image: manager %s, runs %s; want %s", manager, runs, want)
+	}
+	if manager, runs := managerImages(t, "--set", "image.repository=localhost:5000/daprbench", "--set", "image.tag=dev"); manager != "localhost:5000/daprbench:dev" || runs != manager {
+		t.Errorf("image.repository and image.tag: manager %s, runs %s", manager, runs)
+	}
+	if manager, _ := managerImages(t, "--set", "image.tag=1.2.3", "--set", "image.digest=sha256:0123"); manager != published+"@sha256:0123" {
+		t.Errorf("a digest does not pin the default repository: %s", manager)
+	}
+	var images []struct{ Name, Image string }
+	if err := yaml.Unmarshal([]byte(meta.Annotations["artifacthub.io/images"]), &images); err != nil || len(images) != 1 || images[0].Image != want {
+		t.Errorf("artifacthub.io/images %+v (%v), want [{daprbench %s}]", images, err, want)
+	}
+}
+
+// Chart.yaml says what Artifact Hub and Helm users look for: its sources, an icon that
+// exists in the repository, maintainers, and the Artifact Hub annotations, the CRDs and
+// their examples equal to what the chart installs and config/samples holds.
+func TestChartMetadataForArtifactHub(t *testing.T) {
+	meta := readChart(t)
+	if !slices.Contains(meta.Sources, meta.Home) {
+		t.Errorf("sources %v lack the project's home %s", meta.Sources, meta.Home)
+	}
+	const raw = "https://raw.githubusercontent.com/daprbench/daprbench/main/"
+	if icon, ok := strings.CutPrefix(meta.Icon, raw); !ok || !strings.HasSuffix(icon, ".svg") {
+		t.Errorf("icon %q: want an SVG under %s", meta.Icon, raw)
+	} else if _, err := os.Stat(filepath.Join(testenv.RepoRoot(), filepath.FromSlash(icon))); err != nil {
+		t.Errorf("icon %s: %v", meta.Icon, err)
+	}
+	if len(meta.Maintainers) == 0 || meta.Maintainers[0].Name == "" {
+		t.Errorf("maintainers %+v", meta.Maintainers)
+	}
+	if meta.Annotations["artifacthub.io/operator"] != "true" || meta.Annotations["artifacthub.io/license"] != "Apache-2.0" {
+		t.Errorf("annotations operator %q, license %q", meta.Annotations["artifacthub.io/operator"], meta.Annotations["artifacthub.io/license"])
+	}
+
+	installed := map[string]map[string]any{} // kind → CRD
+	for _, obj := range helmTemplate(t) {
+		if obj["kind"] == "CustomResourceDefinition" {
+			installed[obj["spec"].(map[string]any)["names"].(map[string]any)["kind"].(string)] = obj
+		}
+	}
+	var crds []struct{ Kind, Version, Name, DisplayName, Description string }
+	if err := yaml.Unmarshal([]byte(meta.Annotations["artifacthub.io/crds"]), &crds); err != nil || len(crds) != len(installed) {
+		t.Fatalf("artifacthub.io/crds lists %d CRDs (%v), the chart installs %d", len(crds), err, len(installed))
+	}
+	for _, c := range crds {
+		crd, ok := installed[c.Kind]
+		if !ok {
+			t.Errorf("artifacthub.io/crds lists %s, which the chart does not install", c.Kind)
+			continue
+		}
+		versions, _ := yaml.Marshal(crd["spec"].(map[string]any)["versions"])
+		if name, _ := metadata(crd); c.Name != name || c.Description == "" || !strings.Contains(string(versions), "name: "+c.Version+"\n") {
+			t.Errorf("artifacthub.io/crds' %s: name %s, version %s (the CRD: %s)", c.Kind, c.Name, c.Version, name)
+		}
+	}
+
+	samples := map[string]map[string]any{} // kind/name → sample
+	files, _ := filepath.Glob(filepath.Join(testenv.RepoRoot(), "config", "samples", "*.yaml"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var obj map[string]any
+		if err := yaml.Unmarshal(b, &obj); err != nil {
+			t.Fatal(err)
+		}
+		if kind, ok := obj["kind"].(string); ok && kind != "Kustomization" {
+			name, _ := metadata(obj)
+			samples[kind+"/"+name] = obj
+		}
+	}
+	var examples []map[string]any
+	if err := yaml.Unmarshal([]byte(meta.Annotations["artifacthub.io/crdsExamples"]), &examples); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, ex := range examples {
+		name, _ := metadata(ex)
+		key := fmt.Sprint(ex["kind"]) + "/" + name
+		kinds[fmt.Sprint(ex["kind"])] = true
+		if sample, ok := samples[key]; !ok || !reflect.DeepEqual(sample, ex) {
+			t.Errorf("artifacthub.io/crdsExamples' %s is not config/samples' (run make manifests)", key)
+		}
+	}
+	for kind := range installed {
+		if !kinds[kind] {
+			t.Errorf("artifacthub.io/crdsExamples has no %s", kind)
+		}
+	}
+}
+
 // fullnameOverride names every object the chart makes (but the CRDs, whose names are their
 // API's), what the bindings refer to, and the ServiceAccount everything binds and runs as.
 func TestChartFullnameOverrideNamesEverything(t *testing.T) {
