@@ -67,6 +67,10 @@ manifests: controller-gen kustomize api-docs ## Generate the CRDs and RBAC from 
 argocd-health: ## Generate config/argocd's argocd-cm patch and argo-cd Helm chart values from the health.lua scripts.
 	go run ./hack/gen/argocd config/argocd
 
+.PHONY: chart-docs
+chart-docs: ## Generate the values table of charts/daprbench/README.md from values.yaml's comments.
+	go run ./hack/gen/chartdocs charts/daprbench
+
 .PHONY: api-docs
 api-docs: crd-ref-docs ## Generate docs/reference/api.md from the API's Go types (doc comments, defaults, validation).
 	$(CRD_REF_DOCS) --source-path=./api --config=hack/gen/crd-ref-docs/config.yaml --renderer=markdown --output-path=docs/reference/api.md --log-level=WARN
@@ -98,11 +102,11 @@ lint: staticcheck ## staticcheck over every package (e2e suite and local-cluster
 	cd hack/local-cluster && $(STATICCHECK) ./...
 
 .PHONY: verify
-verify: manifests generate argocd-health fmt ## Fail when generated code, manifests, the API reference, the Argo CD patch and values, formatting or go.mod are stale.
+verify: manifests generate argocd-health chart-docs fmt ## Fail when generated code, manifests, the API reference, the Argo CD patch and values, the chart's values table, formatting or go.mod are stale.
 	go mod tidy
 	cd hack/local-cluster && go mod tidy
 	@if [ -n "$$(git status --porcelain -- api config charts docs/reference go.mod go.sum hack '*.go')" ]; then \
-	  echo "generated files, formatting or go.mod are stale; run 'make manifests generate argocd-health fmt' and 'go mod tidy':"; \
+	  echo "generated files, formatting or go.mod are stale; run 'make manifests generate argocd-health chart-docs fmt' and 'go mod tidy':"; \
 	  git status --porcelain -- api config charts docs/reference go.mod go.sum hack '*.go'; git --no-pager diff --stat; exit 1; fi
 
 .PHONY: prometheus
@@ -365,8 +369,12 @@ test-e2e-multinode: ## The three-node e2e specs (placement across nodes, load te
 	@if [ "$$($(KUBECTL) --kubeconfig $(LOCAL_KUBECONFIG) get nodes --no-headers 2>/dev/null | wc -l)" != 3 ]; then $(MAKE) cluster-down; fi
 	$(MAKE) test-e2e NODES=3 E2E_LABELS=multinode
 
-demo: kustomize helm ## The main job: Dapr's published invocation scenario end to end (on the local cluster with real Dapr when no cluster is configured).
-	KUSTOMIZE=$(KUSTOMIZE) KUBECTL=$(KUBECTL) HELM=$(HELM) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) hack/local-cluster/demo.sh
+demo: helm ## The main job: Dapr's published invocation scenario end to end (on the local cluster with real Dapr when no cluster is configured; refuses a context that is not local unless DEMO_CONTEXT names it).
+	KUBECTL=$(KUBECTL) HELM=$(HELM) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) hack/local-cluster/demo.sh
+
+.PHONY: demo-down
+demo-down: helm ## Remove what make demo installed: its namespace and runs, the operator's Helm release (the CRDs stay; the local cluster: make cluster-down).
+	KUBECTL=$(KUBECTL) HELM=$(HELM) hack/local-cluster/demo.sh down
 
 ##@ Tools
 

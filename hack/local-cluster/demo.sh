@@ -15,17 +15,81 @@
 #   DEMO_SAMPLE=config/samples/perf_v1alpha1_perfrun_actors.yaml make demo
 #   DEMO_SAMPLE=config/samples/perf_v1alpha1_perfrun_direct.yaml make demo    # no Dapr needed
 #   DEMO_SKIP_PERFSUITE=1 make demo             # the published setting only
+#   DEMO_CONTEXT=my-ctx make demo               # a cluster that is not local: named, or refused
+#   DEMO_LOCAL_CLUSTER=1 make demo              # the local cluster, whatever the kubeconfig says
+#   make demo-down                              # remove what the demo installed (the local cluster: make cluster-down)
+#
+# The operator goes in through the Helm chart (release daprbench in daprbench-system, its
+# RBAC limited to the demo's namespace), so a later `helm upgrade` of the same release works.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 IMG=${IMG:-daprbench:dev}
-KUSTOMIZE=$(realpath "${KUSTOMIZE:-bin/kustomize}")
 NS=${DEMO_NAMESPACE:-daprbench-demo}
 TIMEOUT=${DEMO_TIMEOUT:-600}
 
 KUBECTL=${KUBECTL:-kubectl}
 kubectl() { command "$KUBECTL" "$@"; }
+HELM=${HELM:-bin/helm}
+helm() { command "$HELM" "$@"; }
 say() { printf '\n== %s\n' "$*"; }
+RELEASE=daprbench
+OPERATOR_NS=daprbench-system
+
+# local_context: a context whose cluster is a throwaway one on this machine (the project's
+# local cluster, kind, minikube): the demo installs there without being told.
+local_context() {
+  case "$1" in daprbench-local | kind-* | minikube) return 0 ;; esac
+  return 1
+}
+
+# refuse_foreign_context stops, having changed nothing, when the kubeconfig points at a
+# cluster that is not local and the user did not name it: the demo installs CRDs, an
+# operator and RBAC, and runs an exclusive benchmark that queues every other run.
+refuse_foreign_context() {
+  local ctx=$1 what=$2
+  if local_context "$ctx" || [ "${DEMO_CONTEXT:-}" = "$ctx" ]; then
+    return
+  fi
+  {
+    echo "make $what refuses context \"$ctx\": it is not a local cluster (daprbench-local, kind-*, minikube). Nothing was changed."
+    echo "The demo installs daprbench's CRDs, its operator (Helm release $RELEASE in $OPERATOR_NS) and RBAC for namespace $NS,"
+    echo "and runs a benchmark of several minutes that queues every other exclusive run on the cluster."
+    echo "  DEMO_CONTEXT=$ctx make $what     # yes, this cluster"
+    echo "  DEMO_LOCAL_CLUSTER=1 make $what  # the local one-node cluster instead (root; built the first time)"
+  } >&2
+  exit 2
+}
+
+# image_parts splits IMG into repository and tag (a registry's port is not a tag).
+image_parts() {
+  local last=${IMG##*/}
+  if [[ "$last" == *:* ]]; then
+    repository=${IMG%:*} tag=${last##*:}
+  else
+    repository=$IMG tag=latest
+  fi
+}
+
+if [ "${1:-}" = down ]; then
+  if [ -n "${DEMO_LOCAL_CLUSTER:-}" ] || ! kubectl version --request-timeout=5s >/dev/null 2>&1; then
+    export KUBECONFIG=${DAPRBENCH_KUBECONFIG:-$HOME/.cache/daprbench/cluster/kubeconfig}
+    if ! kubectl version --request-timeout=5s >/dev/null 2>&1; then
+      echo "No cluster answers (neither the kubeconfig's nor the local one): nothing to remove."
+      exit 0
+    fi
+  fi
+  ctx=$(kubectl config current-context 2>/dev/null || echo in-cluster)
+  refuse_foreign_context "$ctx" demo-down
+  say "removing the demo from context $ctx: namespace $NS (its runs), Helm release $RELEASE"
+  kubectl delete namespace "$NS" --ignore-not-found --wait=true --timeout=3m
+  helm uninstall "$RELEASE" --namespace "$OPERATOR_NS" --ignore-not-found --wait --timeout 2m
+  kubectl delete namespace "$OPERATOR_NS" --ignore-not-found --wait=false
+  echo "The CRDs stay (the chart keeps them, so an uninstall never deletes anyone's runs): remove them with"
+  echo "  kubectl delete crd perfruns.perf.daprbench.io perfschedules.perf.daprbench.io perfsweeps.perf.daprbench.io"
+  if [ "$ctx" = daprbench-local ]; then echo "The local cluster itself: make cluster-down"; fi
+  exit 0
+fi
 
 # registry_ref: IMG names a registry host (registry.example.com/x, localhost:5000/x), so
 # pushing to it can make the image available to any cluster.
@@ -71,8 +135,10 @@ provide_image() {
   esac
 }
 
-if kubectl version --request-timeout=5s >/dev/null 2>&1; then
-  say "using the cluster of the current kubeconfig ($(kubectl config current-context 2>/dev/null || echo in-cluster))"
+if [ -z "${DEMO_LOCAL_CLUSTER:-}" ] && kubectl version --request-timeout=5s >/dev/null 2>&1; then
+  ctx=$(kubectl config current-context 2>/dev/null || echo in-cluster)
+  refuse_foreign_context "$ctx" demo
+  say "using the cluster of the current kubeconfig ($ctx)"
   provide_image
   local_cluster=false
 else
@@ -92,18 +158,21 @@ if [ -z "${DEMO_SAMPLE:-}" ]; then
   fi
 fi
 
-say "deploying the operator"
-(cd config/manager && "$KUSTOMIZE" edit set image controller="$IMG")
-"$KUSTOMIZE" build config/default | kubectl apply --server-side --force-conflicts -f - >/dev/null
-(cd config/manager && "$KUSTOMIZE" edit set image controller=daprbench:dev)
-if ! kubectl -n daprbench-system rollout status deploy/daprbench-controller-manager --timeout=120s; then
-  kubectl -n daprbench-system get pods -o wide >&2 || true
-  echo "The manager did not start (its pods above); removing what was applied, so no half-deployed operator stays." >&2
-  "$KUSTOMIZE" build config/default | kubectl delete --ignore-not-found --wait=false -f - >/dev/null || true
+# The runs' namespace exists before the install: the chart puts the operator's Role in it.
+kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+image_parts
+say "installing the operator: Helm release $RELEASE in $OPERATOR_NS, image $repository:$tag, runs in namespace $NS"
+# kubeletCounters: CPU read at each phase's edges from the kubelet's counters (a ClusterRole
+# with nodes/proxy get), as the figures in docs/results.md were. --take-ownership adopts what
+# an older demo applied with kustomize.
+if ! helm upgrade --install "$RELEASE" charts/daprbench --namespace "$OPERATOR_NS" --create-namespace \
+  --take-ownership --wait --timeout 3m \
+  --set image.repository="$repository" --set image.tag="$tag" \
+  --set-json "rbac.namespaces=[\"$NS\"]" --set kubeletCounters=true; then
+  kubectl -n "$OPERATOR_NS" get pods -o wide >&2 || true
+  echo "The operator did not start (its pods above). Remove what was installed with: make demo-down" >&2
   exit 1
 fi
-
-kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 
 # run_sample FILE: applies a sample (a fresh run of it), streams its progress until it
 # finishes, and sets $name to the run's name.
@@ -203,8 +272,10 @@ else
   costs "$published_run"
 fi
 phase=$(kubectl -n "$NS" get perfrun "$name" -o jsonpath='{.status.phase}')
+echo
 if $local_cluster; then
-  echo
-  echo "The local cluster stays up: export KUBECONFIG=$KUBECONFIG; tear it down with 'make cluster-down'."
+  echo "The local cluster stays up: export KUBECONFIG=$KUBECONFIG; remove the demo with 'make demo-down', the cluster with 'make cluster-down'."
+else
+  echo "Remove what the demo installed with 'make demo-down'."
 fi
 [ "$phase" = Succeeded ]
