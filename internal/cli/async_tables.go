@@ -116,7 +116,7 @@ func (o outcome) text() string {
 	t, row := latencyTable()
 	for _, r := range o.rows {
 		row(r.name, r.l)
-		intervalRows(row, r.in)
+		intervalRows(t, r.in)
 	}
 	b.WriteString(t.String())
 	b.WriteString(intervalNote("the "+o.whose, o.rows[0].in))

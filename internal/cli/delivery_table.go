@@ -34,10 +34,10 @@ func deliveryTable(res *perfv1alpha1.Result) string {
 	b.WriteString("\ndelivery: from each message's scheduled publish to the subscriber's handler, on the load tester's one clock\n")
 	lat, row := latencyTable()
 	row("dapr", d.Latency)
-	intervalRows(row, d.LatencyInterval)
+	intervalRows(lat, d.LatencyInterval)
 	row("baseline", d.Baseline)
 	row("added", d.Added)
-	intervalRows(row, d.AddedInterval)
+	intervalRows(lat, d.AddedInterval)
 	b.WriteString(lat.String())
 	in := d.LatencyInterval
 	if in == nil {

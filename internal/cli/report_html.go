@@ -494,7 +494,7 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 	if res.AddedLimitBound {
 		added += " (limit-bound)"
 	}
-	row(added, res.Added, intervalDetail(res.AddedInterval))
+	row(added, res.Added, addedIntervalDetail(res.AddedInterval))
 	lat.table(t)
 	if len(t.Rows) == 0 {
 		lat.Notes = append(lat.Notes, "The result holds no latency.")
@@ -543,6 +543,23 @@ func intervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyF
 			}
 		}
 		return fmt.Sprintf("%s%d%%: %s – %s", mark, in.ConfidencePercent, dur(lo), dur(hi))
+	}
+}
+
+// addedIntervalDetail is intervalDetail for an added latency, whose low end below zero says
+// only that the run does not resolve the figure: "<0" (intervalNotes says so), not a
+// negative number of milliseconds. A difference between variants keeps its sign.
+func addedIntervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
+	detail := intervalDetail(in)
+	if detail == nil {
+		return nil
+	}
+	return func(f perfv1alpha1.LatencyFigure) string {
+		text := detail(f)
+		if lo := f.Of(&in.Low); lo != nil && lo.Duration < 0 {
+			text = strings.Replace(text, dur(lo)+" – ", "<0 – ", 1)
+		}
+		return text
 	}
 }
 

@@ -93,12 +93,41 @@ func latencyTable() (*table, func(name string, l *perfv1alpha1.LatencySummary)) 
 	}
 }
 
-// intervalRows puts an interval's low and high ends, indented, under the row they bound.
-func intervalRows(row func(string, *perfv1alpha1.LatencySummary), in *perfv1alpha1.LatencyInterval) {
-	if in != nil {
-		row(fmt.Sprintf("  %d%% low", in.ConfidencePercent), &in.Low)
-		row(fmt.Sprintf("  %d%% high", in.ConfidencePercent), &in.High)
+// intervalRows puts an interval's low and high ends, indented, under the row they bound. A
+// low end below zero is shown as "<0": such an interval does not tell whether Dapr adds
+// anything at that figure, and the milliseconds past zero mean nothing (intervalNote says so).
+func intervalRows(t *table, in *perfv1alpha1.LatencyInterval) {
+	if in == nil {
+		return
 	}
+	low := []string{fmt.Sprintf("  %d%% low", in.ConfidencePercent)}
+	high := []string{fmt.Sprintf("  %d%% high", in.ConfidencePercent)}
+	for _, f := range perfv1alpha1.LatencyFigures {
+		lowEnd := dur(f.Of(&in.Low))
+		if d := f.Of(&in.Low); d != nil && d.Duration < 0 {
+			lowEnd = "<0"
+		}
+		low = append(low, lowEnd)
+		high = append(high, dur(f.Of(&in.High)))
+	}
+	t.add(low...)
+	t.add(high...)
+}
+
+// unresolvedFigures are the figures whose interval reaches below zero: the run cannot tell
+// whether the path adds anything there (a tail seen too few times, or repetitions that
+// disagree).
+func unresolvedFigures(in *perfv1alpha1.LatencyInterval) []string {
+	if in == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range perfv1alpha1.LatencyFigures {
+		if d := f.Of(&in.Low); d != nil && d.Duration < 0 {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }
 
 // intervalNote says what the interval of a figure (whose: "the added latency's") holds and
@@ -116,6 +145,10 @@ func intervalNote(whose string, in *perfv1alpha1.LatencyInterval) string {
 	if len(in.Approximate) > 0 {
 		fprintf(&b, "%s intervals are approximate: %d repetitions, an episodic tail needs %d for its interval to hold at %d%%\n",
 			strings.Join(in.Approximate, ", "), in.Repetitions, result.MinRepetitionsForTail, in.ConfidencePercent)
+	}
+	if u := unresolvedFigures(in); len(u) > 0 {
+		fprintf(&b, "%s: the interval reaches below zero (<0), so this run does not resolve whether anything is added there; more repetitions or a longer run narrow it\n",
+			strings.Join(u, ", "))
 	}
 	return b.String()
 }
@@ -147,7 +180,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 	} else {
 		row("added", res.Added)
 	}
-	intervalRows(row, res.AddedInterval)
+	intervalRows(lat, res.AddedInterval)
 	b.WriteString(lat.String())
 	b.WriteString("latency is timed from each request's scheduled send to its completion, nothing taken off; service from its actual send\n")
 	if res.AddedLimitBound {
