@@ -46,11 +46,26 @@ action_ref() {
 	fi
 }
 
-# plugin_from is release or source (see the header).
+# plugin_from is release or source (see the header). Falling back to source because the
+# Action's ref names no release (a branch, a commit SHA pin, a clone) is said on stderr: the
+# plugin is then built with Go, not the release's verified archive.
 plugin_from() {
+	local ref
 	case "${PLUGIN_FROM:-}" in
 	release | source) echo "$PLUGIN_FROM" ;;
-	"") if [[ -n "${PLUGIN_VERSION:-}" || "$(action_ref)" =~ $version_tag ]]; then echo release; else echo source; fi ;;
+	"")
+		ref=$(action_ref)
+		if [[ -n "${PLUGIN_VERSION:-}" || "$ref" =~ $version_tag ]]; then
+			echo release
+		else
+			if [[ "$ref" =~ ^[0-9a-f]{40}$ ]]; then
+				ref="commit $ref (a SHA pin names no release)"
+			fi
+			echo "daprbench: the Action runs at ${ref:-a checkout with no ref}, not a release tag (vX.Y.Z): building the plugin from source with Go." \
+				"To download a release's verified plugin instead, set plugin-version to the release you pin (uses: …@<commit> # v0.2.0 with plugin-version: v0.2.0)." >&2
+			echo source
+		fi
+		;;
 	*)
 		echo "daprbench: PLUGIN_FROM=$PLUGIN_FROM: want release or source" >&2
 		return 1
@@ -134,6 +149,7 @@ get_plugin() {
 		release_plugin "$1"
 	else
 		[[ -z "${PLUGIN_VERSION:-}" ]] || echo "daprbench: plugin-from source: plugin-version $PLUGIN_VERSION is not used" >&2
+		echo "daprbench: building kubectl-daprbench from source ($here)" >&2
 		# Built from the checkout the script is in (incremental: seconds once Go's cache is warm).
 		(cd "$here" && CGO_ENABLED=0 go build -o "$here/bin/kubectl-daprbench" ./cmd/kubectl-daprbench) >&2 || return 1
 		echo "$here/bin/kubectl-daprbench"

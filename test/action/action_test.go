@@ -257,3 +257,48 @@ func TestTheActionAndTheDocsNameEveryExitCode(t *testing.T) {
 		}
 	}
 }
+
+// pluginFrom runs `action.sh --plugin-from` (action.yml's first step) with env and returns
+// its answer and what it logged.
+func pluginFrom(t *testing.T, env ...string) (from, log string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	must(t, err)
+	cmd := exec.Command(filepath.Join(root, "action.sh"), "--plugin-from")
+	cmd.Env = append(os.Environ(), append([]string{"PLUGIN_FROM=", "PLUGIN_VERSION=", "ACTION_REF="}, env...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("action.sh --plugin-from %v: %v\n%s", env, err, stderr.String())
+	}
+	return strings.TrimSpace(string(out)), stderr.String()
+}
+
+// At a release tag the Action downloads that release's plugin, silently. At any other ref —
+// a branch, a commit SHA pin (which names no release), a clone — it builds the plugin from
+// source, and says so and how to get the release's plugin instead: plugin-version, which
+// makes a commit pin download it.
+func TestAnActionRefThatIsNoReleaseSaysItBuildsFromSource(t *testing.T) {
+	sha := strings.Repeat("0123456789abcdef", 3)[:40]
+	if from, log := pluginFrom(t, "ACTION_REF=v0.2.0"); from != "release" || log != "" {
+		t.Errorf("at v0.2.0: %s, logged %q", from, log)
+	}
+	for ref, says := range map[string]string{"main": "runs at main,", sha: "runs at commit " + sha + " (a SHA pin names no release)", "": "a checkout with no ref"} {
+		from, log := pluginFrom(t, "ACTION_REF="+ref)
+		if from != "source" {
+			t.Errorf("at %q: %s, want source", ref, from)
+		}
+		for _, want := range []string{says, "not a release tag", "building the plugin from source", "set plugin-version"} {
+			if !strings.Contains(log, want) {
+				t.Errorf("at %q the log lacks %q:\n%s", ref, want, log)
+			}
+		}
+	}
+	if from, log := pluginFrom(t, "ACTION_REF="+sha, "PLUGIN_VERSION=v0.2.0"); from != "release" || log != "" {
+		t.Errorf("a commit pin with plugin-version: %s, logged %q", from, log)
+	}
+	if from, log := pluginFrom(t, "ACTION_REF="+sha, "PLUGIN_FROM=source"); from != "source" || log != "" {
+		t.Errorf("plugin-from source, asked for: %s, logged %q", from, log)
+	}
+}

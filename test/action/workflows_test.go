@@ -67,3 +67,41 @@ func TestTheReleaseJobRestoresNoCache(t *testing.T) {
 		t.Error("release.yml's setup-go restores Go's module and build caches (want cache: false)")
 	}
 }
+
+// The docs show the Action the way the workflows use theirs: pinned by a commit (a 40-hex
+// SHA, or a placeholder naming the release's), its version in a comment, and plugin-version
+// naming that same release, since at a commit the Action cannot tell which release it is and
+// would build the plugin from source.
+func TestTheDocsPinTheActionByCommit(t *testing.T) {
+	use := regexp.MustCompile(`uses: daprbench/daprbench@([0-9a-f]{40}|<commit SHA of (v\d+\.\d+\.\d+)>) # (v\d+\.\d+\.\d+)`)
+	n := 0
+	for _, f := range []string{filepath.Join("..", "..", "docs", "ci.md"), filepath.Join("..", "..", "README.md")} {
+		b, err := os.ReadFile(f)
+		must(t, err)
+		lines := strings.Split(string(b), "\n")
+		for i, line := range lines {
+			if !strings.Contains(line, "daprbench/daprbench@") {
+				continue
+			}
+			n++
+			m := use.FindStringSubmatch(line)
+			if m == nil || (m[2] != "" && m[2] != m[3]) {
+				t.Errorf("%s:%d: %q is not pinned by commit with its version in a comment (daprbench/daprbench@<40 hex> # vX.Y.Z)", filepath.Base(f), i+1, strings.TrimSpace(line))
+				continue
+			}
+			// plugin-version names the same release: in the step's with: (docs/ci.md), or on
+			// the same or the next line (README.md's prose).
+			end := min(i+2, len(lines))
+			if strings.HasPrefix(strings.TrimSpace(line), "- uses:") {
+				for end = i + 1; end < len(lines) && !strings.HasPrefix(lines[end], "- ") && !strings.HasPrefix(lines[end], "```"); end++ {
+				}
+			}
+			if !strings.Contains(strings.Join(lines[i:end], "\n"), "plugin-version: "+m[3]) {
+				t.Errorf("%s:%d: the Action pinned at %s is not given plugin-version: %s (at a commit it would build the plugin from source)", filepath.Base(f), i+1, m[3], m[3])
+			}
+		}
+	}
+	if n < 2 {
+		t.Errorf("only %d uses of the Action in docs/ci.md and README.md", n)
+	}
+}
