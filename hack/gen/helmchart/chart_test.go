@@ -485,18 +485,18 @@ func readChart(t *testing.T) chartMetadata {
 // managerImages returns the manager's image and the runs' (DAPRBENCH_IMAGE) as rendered.
 func managerImages(t *testing.T, args ...string) (manager, runs string) {
 	t.Helper()
-	for _, obj := range helmTemplate(t, append([]string{"--show-only", "templates/deployment.yaml"}, args...)...) {
-		spec := obj["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
-		c := spec["containers"].([]any)[0].(map[string]any)
-		for _, e := range c["env"].([]any) {
-			if e := e.(map[string]any); e["name"] == "DAPRBENCH_IMAGE" {
-				runs, _ = e["value"].(string)
-			}
-		}
-		return c["image"].(string), runs
+	objects := helmTemplate(t, append([]string{"--show-only", "templates/deployment.yaml"}, args...)...)
+	if len(objects) != 1 {
+		t.Fatalf("%d objects, want the Deployment", len(objects))
 	}
-	t.Fatal("no Deployment")
-	return "", ""
+	spec := objects[0]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+	c := spec["containers"].([]any)[0].(map[string]any)
+	for _, e := range c["env"].([]any) {
+		if e := e.(map[string]any); e["name"] == "DAPRBENCH_IMAGE" {
+			runs, _ = e["value"].(string)
+		}
+	}
+	return c["image"].(string), runs
 }
 
 // The chart's default image is the one a release publishes (hack/release/release.sh: the
@@ -815,11 +815,11 @@ func TestChartKubePrometheusStackInOneValue(t *testing.T) {
 func TestChartDashboardNamespaceAndFolder(t *testing.T) {
 	dashboard := func(args ...string) map[string]any {
 		t.Helper()
-		for _, obj := range helmTemplate(t, append([]string{"--show-only", "templates/grafana-dashboard.yaml", "--set", "grafanaDashboard.enabled=true"}, args...)...) {
-			return obj["metadata"].(map[string]any)
+		objects := helmTemplate(t, append([]string{"--show-only", "templates/grafana-dashboard.yaml", "--set", "grafanaDashboard.enabled=true"}, args...)...)
+		if len(objects) != 1 {
+			t.Fatalf("%d objects, want the dashboard's ConfigMap", len(objects))
 		}
-		t.Fatal("no dashboard ConfigMap")
-		return nil
+		return objects[0]["metadata"].(map[string]any)
 	}
 	if meta := dashboard(); meta["namespace"] != "perf" || meta["annotations"] != nil {
 		t.Errorf("by default the dashboard is in namespace %v (want the release's, perf), annotated %v (want none)", meta["namespace"], meta["annotations"])
