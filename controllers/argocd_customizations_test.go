@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,6 +28,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 
@@ -188,3 +190,36 @@ func TestArgoCDHealthTestsFailOnAWrongExpectation(t *testing.T) {
 	}
 }
 
+// The PostSync example (docs/gitops.md) is a PerfRun hook Argo CD runs after every sync: its
+// fields decode strictly, it carries the hook annotations, its name fits what Argo CD makes
+// of it, and its spec is the smoke sample's, which api/v1alpha1's admission test shows the API
+// server accepts (as it accepts every sample).
+func TestArgoCDPostSyncExample(t *testing.T) {
+	var run, smoke perfv1alpha1.PerfRun
+	if err := readStrict(filepath.Join(testenv.RepoRoot(), "config", "argocd", "examples", "postsync-perfrun.yaml"), &run); err != nil {
+		t.Fatal(err)
+	}
+	if err := readStrict(filepath.Join(testenv.RepoRoot(), "config", "samples", "perf_v1alpha1_perfrun_smoke.yaml"), &smoke); err != nil {
+		t.Fatal(err)
+	}
+	if run.APIVersion != perfv1alpha1.GroupVersion.String() || run.Kind != "PerfRun" {
+		t.Errorf("a %s %s, want a PerfRun", run.APIVersion, run.Kind)
+	}
+	if got := run.Annotations["argocd.argoproj.io/hook"]; got != "PostSync" {
+		t.Errorf("argocd.argoproj.io/hook %q, want PostSync", got)
+	}
+	if got := run.Annotations["argocd.argoproj.io/hook-delete-policy"]; !slices.Contains(strings.Split(got, ","), "BeforeHookCreation") {
+		t.Errorf("argocd.argoproj.io/hook-delete-policy %q, want BeforeHookCreation", got)
+	}
+	// Argo CD names a hook with generateName <generateName><7 of the commit>-postsync-<unix time>.
+	name := run.Name
+	if name == "" {
+		name = run.GenerateName + "0123abc-postsync-1767225600"
+	}
+	if len(name) > 40 || !regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`).MatchString(name) {
+		t.Errorf("the hook's name %q is not a PerfRun name (a DNS-1035 label of at most 40 characters)", name)
+	}
+	if !reflect.DeepEqual(run.Spec, smoke.Spec) {
+		t.Errorf("the spec is not the smoke sample's:\n%+v\n%+v", run.Spec, smoke.Spec)
+	}
+}
