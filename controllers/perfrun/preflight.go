@@ -20,26 +20,14 @@ import (
 	"context"
 	"fmt"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/daprcluster"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
 	"github.com/daprbench/daprbench/internal/operator/queue"
 	"github.com/daprbench/daprbench/internal/operator/workload"
-)
-
-const (
-	// sidecarInjectorLabel selects Dapr's sidecar injector Deployment (set by Dapr's chart).
-	sidecarInjectorApp = "dapr-sidecar-injector"
-	// daprSystemConfig is the control plane's Configuration, which holds the mTLS setting.
-	daprSystemConfig = "daprsystem"
 )
 
 // preflight checks, before anything is created, that the cluster can run what the spec
@@ -82,7 +70,7 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 	}
 	ns := r.DaprNamespace
 
-	installed, err := r.daprCRDsInstalled()
+	installed, err := daprcluster.CRDsServed(r.RESTMapper())
 	if err != nil {
 		return proceed, err
 	}
@@ -93,7 +81,7 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 				"Install Dapr (dapr init -k, or the dapr Helm chart), or set spec.dapr.enabled=false to measure the direct path only")
 	}
 
-	injector, err := r.sidecarInjector(ctx, ns)
+	injector, err := daprcluster.Injector(ctx, r.APIReader, ns)
 	if err != nil {
 		return proceed, err
 	}
@@ -101,15 +89,15 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 		env.DaprInstalled = ptr.To(false)
 		return r.failPreflight(run, perfv1alpha1.ReasonDaprNotInstalled,
 			"Dapr's CRDs are installed but no sidecar injector runs in namespace %q (no Deployment labelled app=%s): "+
-				"install Dapr there, or set the operator's --dapr-namespace (Helm value daprNamespace) to the namespace of Dapr's control plane", ns, sidecarInjectorApp)
+				"install Dapr there, or set the operator's --dapr-namespace (Helm value daprNamespace) to the namespace of Dapr's control plane", ns, daprcluster.InjectorApp)
 	}
-	env.DaprVersion = imageTag(injector)
-	if refused := r.Policy.ImageRefusal(run, imageOf(injector)); refused != "" {
+	env.DaprVersion = daprcluster.Version(injector)
+	if refused := r.Policy.ImageRefusal(run, daprcluster.Image(injector)); refused != "" {
 		markFailed(run, r.now(), perfv1alpha1.ReasonImageNotAllowed, "%s", refused)
 		return stopHere, nil
 	}
 
-	mtls, source, err := r.clusterMTLS(ctx, ns)
+	mtls, source, err := daprcluster.MTLS(ctx, r, ns)
 	if err != nil {
 		return proceed, err
 	}
@@ -161,69 +149,6 @@ func (r *Reconciler) failPreflight(run *perfv1alpha1.PerfRun, reason, format str
 	setDaprReady(run, false, reason, msg)
 	markFailed(run, r.now(), reason, "%s", msg)
 	return stopHere, nil
-}
-
-// daprCRDsInstalled asks the API server (through the manager's REST mapper, which
-// re-discovers on a miss) whether Dapr's kinds are served.
-func (r *Reconciler) daprCRDsInstalled() (bool, error) {
-	for _, gvk := range []schema.GroupVersionKind{workload.ConfigurationGVK, workload.ComponentGVK} {
-		_, err := r.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
-		if meta.IsNoMatchError(err) {
-			return false, nil
-		}
-		if err != nil {
-			return false, fmt.Errorf("discovering %s: %w", gvk.GroupKind(), err)
-		}
-	}
-	return true, nil
-}
-
-// sidecarInjector finds Dapr's sidecar injector Deployment in the control-plane namespace,
-// past the cache (which holds only the runs' own Deployments; see CacheOptions).
-func (r *Reconciler) sidecarInjector(ctx context.Context, ns string) (*appsv1.Deployment, error) {
-	var list appsv1.DeploymentList
-	if err := r.APIReader.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{"app": sidecarInjectorApp}); err != nil {
-		return nil, fmt.Errorf("looking for Dapr's sidecar injector: %w", err)
-	}
-	if len(list.Items) == 0 {
-		return nil, nil
-	}
-	return &list.Items[0], nil
-}
-
-// clusterMTLS reads mTLS from the control plane's daprsystem Configuration. Like Dapr's
-// injector, a missing Configuration or field means enabled.
-func (r *Reconciler) clusterMTLS(ctx context.Context, ns string) (enabled bool, source string, err error) {
-	cfg := &unstructured.Unstructured{}
-	cfg.SetGroupVersionKind(workload.ConfigurationGVK)
-	err = r.Get(ctx, client.ObjectKey{Namespace: ns, Name: daprSystemConfig}, cfg)
-	if apierrors.IsNotFound(err) {
-		return true, fmt.Sprintf("no Configuration %s/%s: Dapr's default", ns, daprSystemConfig), nil
-	}
-	if err != nil {
-		return false, "", fmt.Errorf("reading Configuration %s/%s: %w", ns, daprSystemConfig, err)
-	}
-	v, found, _ := unstructured.NestedBool(cfg.Object, "spec", "mtls", "enabled")
-	if !found {
-		return true, fmt.Sprintf("Configuration %s/%s sets no spec.mtls.enabled: Dapr's default", ns, daprSystemConfig), nil
-	}
-	return v, fmt.Sprintf("Configuration %s/%s has spec.mtls.enabled=%v", ns, daprSystemConfig, v), nil
-}
-
-func imageTag(d *appsv1.Deployment) string {
-	for _, c := range d.Spec.Template.Spec.Containers {
-		if tag := diagnose.ImageTag(c.Image); tag != "" {
-			return tag
-		}
-	}
-	return ""
-}
-
-func imageOf(d *appsv1.Deployment) string {
-	if c := d.Spec.Template.Spec.Containers; len(c) > 0 {
-		return c[0].Image
-	}
-	return ""
 }
 
 // refusal is a reason and message a run fails with.

@@ -85,7 +85,7 @@ func newCommand(streams Streams, newClient func() (client.WithWatch, error)) *co
 	o.config.AddFlags(root.PersistentFlags())
 	o.output.addFlags(root.PersistentFlags())
 	root.AddCommand(newRunCommand(o), newWatchCommand(o), newListCommand(o), newReportCommand(o), newCompareCommand(o), newHistoryCommand(o), newExportCommand(o),
-		newVersionCommand(o), newCancelCommand(o), newPresetsCommand(o))
+		newVersionCommand(o), newCancelCommand(o), newPresetsCommand(o), newDoctorCommand(o))
 	return root
 }
 

@@ -58,6 +58,23 @@ var _ = Describe("kubectl daprbench run --wait on a real cluster", func() {
 		out, err := build.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), "%s", out)
 
+		By("doctor, before anything is created: this cluster can run a benchmark in the namespace")
+		diagnosis, err := exec.Command(plugin, "doctor", "-n", ns, "-o", "json").Output()
+		Expect(err).NotTo(HaveOccurred(), "%s", diagnosis)
+		var report struct {
+			Checks []struct{ Name, Status, Detail string }
+		}
+		Expect(json.Unmarshal(diagnosis, &report)).To(Succeed())
+		passed := map[string]string{}
+		for _, c := range report.Checks {
+			Expect(c.Status).NotTo(Equal("fail"), "%s: %s", c.Name, c.Detail)
+			passed[c.Name] = c.Status
+		}
+		for _, name := range []string{"kubernetes", "crds", "operator", "dapr", "mtls", "metrics-api", "kubelet-counters", "namespace", "admission", "fit", "quota"} {
+			Expect(passed).To(HaveKeyWithValue(name, "pass"), "%s", diagnosis)
+		}
+		AddReportEntry("kubectl daprbench doctor -o json", string(diagnosis))
+
 		file := func(name, gate string) string {
 			path := filepath.Join(dir, name+".yaml")
 			Expect(os.WriteFile(path, fmt.Appendf(nil, gateRun, name, gate), 0o644)).To(Succeed())

@@ -1,0 +1,70 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/daprbench/daprbench/internal/doctor"
+)
+
+// doctor runs as a user runs it, through a kubeconfig: on this API server (no operator, no
+// Dapr, no metrics-server) it fails, each failing row with its fix, and exits 1. The checks
+// themselves are tested row by row in internal/doctor.
+func TestDoctorSaysWhatToFixAndExitsOne(t *testing.T) {
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["envtest"] = &clientcmdapi.Cluster{Server: restConfig.Host, CertificateAuthorityData: restConfig.CAData}
+	cfg.AuthInfos["admin"] = &clientcmdapi.AuthInfo{ClientCertificateData: restConfig.CertData, ClientKeyData: restConfig.KeyData}
+	cfg.Contexts["envtest"] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "admin"}
+	cfg.CurrentContext = "envtest"
+	if err := clientcmd.WriteToFile(*cfg, kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	doctorRun := func(args ...string) (string, ExitCode) {
+		var out, errOut bytes.Buffer
+		code := execute(Streams{Out: &out, ErrOut: &errOut}, append([]string{"doctor", "--kubeconfig", kubeconfig, "-n", "default"}, args...), nil)
+		return out.String() + errOut.String(), code
+	}
+
+	out, code := doctorRun()
+	if code != ExitCouldNotRun {
+		t.Errorf("exit %d, want %d:\n%s", code, ExitCouldNotRun, out)
+	}
+	for _, want := range []string{"CHECK", "kubernetes", "PASS", "operator", "FAIL", "fix: install the operator", "dapr", "fix: install Dapr",
+		"checks failed: fix them (each row says how)", "Error: doctor: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor's table lacks %q:\n%s", want, out)
+		}
+	}
+
+	out, code = doctorRun("-o", "json")
+	var report doctor.Report
+	if err := json.Unmarshal([]byte(out[:strings.LastIndex(out, "}")+1]), &report); err != nil {
+		t.Fatalf("-o json: %v\n%s", err, out)
+	}
+	if code != ExitCouldNotRun || report.Namespace != "default" || report.Failed() == 0 || len(report.Checks) < 10 {
+		t.Errorf("-o json: exit %d, %+v", code, report)
+	}
+}

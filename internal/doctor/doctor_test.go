@@ -1,0 +1,219 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package doctor
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/version"
+	"k8s.io/client-go/discovery"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	clienttesting "k8s.io/client-go/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/testenv"
+)
+
+// The doctor is tested against a real API server (envtest, with Dapr's CRDs), whose cluster
+// the tests build up row by row: each check is seen failing, then passing once its cause
+// is fixed. envtest runs no controllers: a Deployment's status and a node are written here.
+
+var (
+	k8s   client.Client
+	disco discovery.DiscoveryInterface
+)
+
+func TestMain(m *testing.M) {
+	env, err := testenv.New(true)
+	if err != nil {
+		panic(err)
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		panic(err)
+	}
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		panic(err)
+	}
+	if disco, err = discovery.NewDiscoveryClientForConfig(cfg); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	_ = env.Stop()
+	os.Exit(code)
+}
+
+func create(t *testing.T, obj client.Object) {
+	t.Helper()
+	if err := k8s.Create(context.Background(), obj); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// deployment creates a Deployment of one container and marks it Available, as the
+// Deployment controller would.
+func deployment(t *testing.T, ns, name string, labels map[string]string, image string, args ...string) *appsv1.Deployment {
+	t.Helper()
+	create(t, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager", Image: image, Args: args}}}}}}
+	create(t, d)
+	d.Status = appsv1.DeploymentStatus{Replicas: 1, ReadyReplicas: 1, AvailableReplicas: 1,
+		Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue}}}
+	if err := k8s.Status().Update(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func node(t *testing.T, name, cpu string) {
+	t.Helper()
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	create(t, n)
+	n.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse("16Gi"),
+		corev1.ResourcePods: resource.MustParse("110")}
+	n.Status.Capacity = n.Status.Allocatable
+	if err := k8s.Status().Update(context.Background(), n); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rows runs the doctor for namespace ns and returns each check by name.
+func rows(t *testing.T, ns string) (Report, map[string]Check) {
+	t.Helper()
+	r := Run(context.Background(), Cluster{Client: k8s, Discovery: disco, Namespace: ns, PluginVersion: "v0.2.0"})
+	by := map[string]Check{}
+	for _, c := range r.Checks {
+		by[c.Name] = c
+		t.Logf("%-16s %-4s %s | %s", c.Name, c.Status, c.Detail, c.Fix)
+	}
+	return r, by
+}
+
+func expect(t *testing.T, by map[string]Check, name string, status Status, detail string) {
+	t.Helper()
+	c, ok := by[name]
+	if !ok {
+		t.Fatalf("no %s row", name)
+	}
+	if c.Status != status || !strings.Contains(c.Detail, detail) {
+		t.Errorf("%s: %s %q, want %s with %q", name, c.Status, c.Detail, status, detail)
+	}
+	if c.Status == Fail && c.Fix == "" {
+		t.Errorf("%s fails without a fix", name)
+	}
+}
+
+// One cluster, built up: every row fails first for its own reason, then passes.
+func TestDoctorRowByRow(t *testing.T) {
+	ns := "perf"
+	create(t, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
+
+	report, by := rows(t, ns)
+	expect(t, by, "kubernetes", Pass, "Kubernetes v1.")
+	expect(t, by, "crds", Pass, "perfruns, perfschedules, perfsweeps served")
+	expect(t, by, "operator", Fail, "no Deployment labelled app.kubernetes.io/name=daprbench")
+	expect(t, by, "dapr", Fail, "no sidecar injector")
+	expect(t, by, "metrics-api", Fail, "metrics.k8s.io/v1beta1 is not served")
+	expect(t, by, "admission", Pass, "the smoke sample is admitted in perf")
+	expect(t, by, "fit", Fail, "no nodes")
+	expect(t, by, "quota", Pass, "no ResourceQuota")
+	if report.Failed() == 0 {
+		t.Fatal("a cluster without an operator passes")
+	}
+
+	By := func(what string) { t.Log("== " + what) }
+	By("the operator, running benchmarks in another namespace only, with the chart's kubeletCounters=false")
+	deployment(t, "daprbench-system", "daprbench-controller-manager", map[string]string{"app.kubernetes.io/name": "daprbench", "app.kubernetes.io/component": "manager"},
+		"ghcr.io/daprbench/daprbench:v0.1.0", "--watch-namespaces=team-a", "--kubelet-counters=false", "--dapr-namespace=dapr-system")
+	_, by = rows(t, ns)
+	expect(t, by, "operator", Pass, "daprbench-system/daprbench-controller-manager available, image ghcr.io/daprbench/daprbench:v0.1.0")
+	expect(t, by, "versions", Warn, "plugin v0.2.0, operator v0.1.0: they differ")
+	expect(t, by, "namespace", Fail, "the operator runs benchmarks in team-a only")
+	if fix := by["namespace"].Fix; !strings.Contains(fix, `rbac.namespaces=["team-a","perf"]`) {
+		t.Errorf("the namespace fix keeps the operator's namespaces: %s", fix)
+	}
+	expect(t, by, "kubelet-counters", Warn, "off")
+
+	By("Dapr 1.10, then 1.16 with mTLS off")
+	injector := deployment(t, "dapr-system", "dapr-sidecar-injector", map[string]string{"app": "dapr-sidecar-injector"}, "ghcr.io/dapr/dapr:1.10.4")
+	_, by = rows(t, ns)
+	expect(t, by, "dapr", Fail, "Dapr 1.10.4 in dapr-system is older than 1.11")
+	expect(t, by, "mtls", Pass, "enabled (no Configuration dapr-system/daprsystem: Dapr's default)")
+	injector.Spec.Template.Spec.Containers[0].Image = "ghcr.io/dapr/dapr:1.16.0"
+	if err := k8s.Update(context.Background(), injector); err != nil {
+		t.Fatal(err)
+	}
+	system := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "dapr.io/v1alpha1", "kind": "Configuration",
+		"metadata": map[string]any{"name": "daprsystem", "namespace": "dapr-system"}, "spec": map[string]any{"mtls": map[string]any{"enabled": false, "controlPlaneTrustDomain": "cluster.local", "sentryAddress": "dapr-sentry.dapr-system.svc:443"}}}}
+	create(t, system)
+	_, by = rows(t, ns)
+	expect(t, by, "dapr", Pass, "Dapr 1.16.0 in dapr-system")
+	expect(t, by, "mtls", Warn, "disabled")
+
+	By("a node too small for the smoke sample's pods, then one with room; a quota too small")
+	node(t, "tiny", "50m")
+	_, by = rows(t, ns)
+	expect(t, by, "fit", Fail, "the smoke sample: the ")
+	node(t, "roomy", "4")
+	create(t, &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "small"},
+		Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourceRequestsCPU: resource.MustParse("100m")}}})
+	_, by = rows(t, ns)
+	expect(t, by, "fit", Pass, "fits a node (2 nodes)")
+	expect(t, by, "quota", Fail, "ResourceQuota small leaves 100m of requests.cpu")
+
+	By("a namespace that does not exist")
+	_, by = rows(t, "nowhere")
+	expect(t, by, "namespace", Fail, "namespace nowhere does not exist")
+}
+
+// The rows envtest cannot fail: an old API server, and one without daprbench's kinds.
+func TestDoctorOnAnOldClusterWithoutTheCRDs(t *testing.T) {
+	fake := &fakediscovery.FakeDiscovery{Fake: &clienttesting.Fake{}, FakedServerVersion: &version.Info{Major: "1", Minor: "28+", GitVersion: "v1.28.9-eks-1"}}
+	c := Cluster{Discovery: fake}
+	if got := kubernetesVersion(c); got.Status != Fail || !strings.Contains(got.Detail, "v1.28.9-eks-1 is older than 1.29") {
+		t.Errorf("kubernetes 1.28: %+v", got)
+	}
+	fake.Resources = []*metav1.APIResourceList{{GroupVersion: "perf.daprbench.io/v1alpha1", APIResources: []metav1.APIResource{{Name: "perfruns"}}}}
+	if got := crdsServed(c); got.Status != Fail || got.Detail != "perfschedules.perf.daprbench.io, perfsweeps.perf.daprbench.io not served at perf.daprbench.io/v1alpha1" {
+		t.Errorf("two CRDs missing: %+v", got)
+	}
+	fake.FakedServerVersion = &version.Info{Major: "1", Minor: "29", GitVersion: "v1.29.0"}
+	if got := kubernetesVersion(c); got.Status != Pass {
+		t.Errorf("kubernetes 1.29: %+v", got)
+	}
+}

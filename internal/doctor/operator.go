@@ -1,0 +1,154 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/diagnose"
+)
+
+// managerLabels select the operator's Deployment, from the chart or the kustomize build.
+var managerLabels = client.MatchingLabels{"app.kubernetes.io/name": "daprbench", "app.kubernetes.io/component": "manager"}
+
+// operator is the daprbench manager found, and the settings of its flags that decide what
+// a run may do.
+type operator struct {
+	deployment *appsv1.Deployment
+	// lookup is why no Deployment was found (empty when one was).
+	lookup string
+	// watchNamespaces are the namespaces it runs benchmarks in; empty: every namespace.
+	watchNamespaces []string
+	daprNamespace   string
+	kubeletCounters bool
+	networkPolicies bool
+}
+
+func findOperator(ctx context.Context, c Cluster) operator {
+	op := operator{daprNamespace: perfv1alpha1.DefaultControlPlaneNamespace, kubeletCounters: true, networkPolicies: true}
+	var list appsv1.DeploymentList
+	opts := []client.ListOption{managerLabels}
+	where := "any namespace"
+	if c.OperatorNamespace != "" {
+		opts, where = append(opts, client.InNamespace(c.OperatorNamespace)), "namespace "+c.OperatorNamespace
+	}
+	if err := c.Client.List(ctx, &list, opts...); err != nil {
+		op.lookup = fmt.Sprintf("cannot list Deployments in %s: %v", where, err)
+		return op
+	}
+	if len(list.Items) == 0 {
+		op.lookup = "no Deployment labelled app.kubernetes.io/name=daprbench, app.kubernetes.io/component=manager in " + where
+		return op
+	}
+	op.deployment = &list.Items[0]
+	op.readFlags()
+	return op
+}
+
+// readFlags reads the manager container's flags and their environment twins, with the
+// manager's own defaults (cmd/manager/flags.go).
+func (op *operator) readFlags() {
+	for _, c := range op.deployment.Spec.Template.Spec.Containers {
+		if c.Name != "manager" {
+			continue
+		}
+		flags := map[string]string{}
+		for _, e := range c.Env {
+			flags[strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(e.Name, "DAPRBENCH_"), "_", "-"))] = e.Value
+		}
+		for _, a := range c.Args {
+			name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if !hasValue {
+				value = "true"
+			}
+			flags[name] = value
+		}
+		if v := flags["watch-namespaces"]; v != "" {
+			op.watchNamespaces = strings.Split(v, ",")
+		}
+		if v := flags["dapr-namespace"]; v != "" {
+			op.daprNamespace = v
+		}
+		op.kubeletCounters = flags["kubelet-counters"] != "false"
+		op.networkPolicies = flags["network-policies"] != "false"
+	}
+}
+
+func (op operator) name() string {
+	return op.deployment.Namespace + "/" + op.deployment.Name
+}
+
+// image is the manager container's image.
+func (op operator) image() string {
+	for _, c := range op.deployment.Spec.Template.Spec.Containers {
+		if c.Name == "manager" {
+			return c.Image
+		}
+	}
+	return ""
+}
+
+const installFix = "install the operator: helm install daprbench charts/daprbench -n daprbench-system --create-namespace " +
+	`--set-json 'rbac.namespaces=["<namespace>"]' (README, "Install on your cluster"); elsewhere than daprbench-system: --operator-namespace`
+
+func (op operator) check() Check {
+	if op.deployment == nil {
+		return Check{Name: "operator", Status: Fail, Detail: op.lookup, Fix: installFix}
+	}
+	for _, cond := range op.deployment.Status.Conditions {
+		if cond.Type == appsv1.DeploymentAvailable && cond.Status == corev1.ConditionTrue {
+			return Check{Name: "operator", Status: Pass, Detail: fmt.Sprintf("%s available, image %s", op.name(), op.image())}
+		}
+	}
+	return Check{Name: "operator", Status: Fail,
+		Detail: fmt.Sprintf("%s is not available (%d of %d replicas ready)", op.name(), op.deployment.Status.ReadyReplicas, op.deployment.Status.Replicas),
+		Fix:    fmt.Sprintf("kubectl -n %s describe deployment %s; kubectl -n %s logs deployment/%s", op.deployment.Namespace, op.deployment.Name, op.deployment.Namespace, op.deployment.Name)}
+}
+
+// versions compares the plugin's version with the operator image's tag: a plugin newer
+// than the operator may send fields its CRDs do not know (admission refuses them).
+func versions(c Cluster, op operator) Check {
+	if op.deployment == nil {
+		return Check{Name: "versions", Status: Warn, Detail: "plugin " + c.PluginVersion + "; no operator to compare with"}
+	}
+	operatorVersion := diagnose.ImageTag(op.image())
+	detail := fmt.Sprintf("plugin %s, operator %s", c.PluginVersion, orUnknown(operatorVersion))
+	switch {
+	case slices.Contains([]string{"", "dev", "latest"}, operatorVersion) || c.PluginVersion == "dev":
+		return Check{Name: "versions", Status: Warn, Detail: detail + ": a development build on one side, not compared",
+			Fix: "use the plugin of the operator's release: go install github.com/daprbench/daprbench/cmd/kubectl-daprbench@<operator's version>"}
+	case strings.TrimPrefix(operatorVersion, "v") != strings.TrimPrefix(c.PluginVersion, "v"):
+		return Check{Name: "versions", Status: Warn, Detail: detail + ": they differ",
+			Fix: "install the plugin of the operator's release: go install github.com/daprbench/daprbench/cmd/kubectl-daprbench@" + operatorVersion}
+	}
+	return Check{Name: "versions", Status: Pass, Detail: detail}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
