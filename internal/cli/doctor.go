@@ -94,7 +94,7 @@ func doctorTable(r doctor.Report) string {
 	if n := r.Failed(); n > 0 {
 		fprintf(&b, "\n%d of %d checks failed: fix them (each row says how) and run doctor again\n", n, len(r.Checks))
 	} else {
-		fprintf(&b, "\nready: a run can start in namespace %s (kubectl daprbench run -f config/samples/perf_v1alpha1_perfrun_smoke.yaml --wait)\n", r.Namespace)
+		fprintf(&b, "\nready: a run can start in namespace %s (kubectl daprbench run -f config/samples/perf_v1alpha1_perfrun_smoke.yaml -n %s --wait)\n", r.Namespace, r.Namespace)
 	}
 	return b.String()
 }

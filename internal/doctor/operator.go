@@ -110,8 +110,9 @@ func (op operator) image() string {
 	return ""
 }
 
-const installFix = "install the operator: helm install daprbench charts/daprbench -n daprbench-system --create-namespace " +
-	`--set-json 'rbac.namespaces=["<namespace>"]' (README, "Install on your cluster"); elsewhere than daprbench-system: --operator-namespace`
+const installFix = "install the operator from a clone: helm install daprbench charts/daprbench -n daprbench-system --create-namespace --wait " +
+	"--set image.repository=<registry>/daprbench --set image.tag=<tag> " +
+	`--set-json 'rbac.namespaces=["<namespace>"]' (README, "Quickstart on your cluster"); installed elsewhere than daprbench-system: --operator-namespace`
 
 func (op operator) check() Check {
 	if op.deployment == nil {
