@@ -1,4 +1,4 @@
-# One image holds every binary: the manager, the load tester and the target app.
+# One image holds every binary: the manager, the load tester, the target app and the plugin.
 # (No container engine runs on the dev machines here; hack/local-cluster builds the same
 # layout as an OCI archive without one.)
 FROM golang:1.26 AS build
@@ -9,7 +9,8 @@ COPY api/ api/
 COPY cmd/ cmd/
 COPY controllers/ controllers/
 COPY internal/ internal/
-RUN for b in manager loadtester perfapp; do \
+COPY config/samples/ config/samples/
+RUN for b in manager loadtester perfapp kubectl-daprbench; do \
       CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/$b ./cmd/$b || exit 1; \
     done
 

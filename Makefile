@@ -64,7 +64,7 @@ manifests: controller-gen kustomize api-docs ## Generate the CRDs and RBAC from 
 	$(KUSTOMIZE) build config/default | go run ./hack/gen/helmchart charts/daprbench
 
 .PHONY: argocd-health
-argocd-health: ## Generate config/argocd's argocd-cm patch and argo-cd Helm chart values from the health.lua scripts.
+argocd-health: ## Generate config/argocd's argocd-cm patch and argo-cd Helm chart values from the health and action Lua scripts.
 	go run ./hack/gen/argocd config/argocd
 
 .PHONY: chart-docs
