@@ -218,6 +218,8 @@ added_figure() {
   local f
   f=$(kubectl -n "$NS" get perfrun "$1" -o jsonpath="{.status.result.added.$2} ({.status.result.addedInterval.low.$2}..{.status.result.addedInterval.high.$2})")
   case "$f" in " (..)" | "") echo "none claimed"; return ;; esac
+  # A low end below zero resolves nothing (the report says so): <0, not negative milliseconds.
+  f=$(sed -E 's/\(-[0-9.]+[µmn]?s\.\./(<0../' <<<"$f")
   if [ "$(kubectl -n "$NS" get perfrun "$1" -o jsonpath='{.status.result.addedLimitBound}')" = true ]; then
     f="$f limit-bound"
   fi
@@ -225,7 +227,8 @@ added_figure() {
 }
 if [ -n "$(jp '{.status.result.resources.serverSidecar.cpuAvg}')" ]; then
   echo
-  echo "Beside Dapr's published v1.0 figures (3 nodes of 4 cores; this run: $(jp '{.status.environment.sidecarImage}'), $(jp '{.status.result.requestedQPS}') rps, $(nproc) cores, one node):"
+  cores=$(kubectl get node "$(jp '{.status.environment.targetNode}')" -o jsonpath='{.status.capacity.cpu}' 2>/dev/null || true)
+  echo "Beside Dapr's published v1.0 figures (3 nodes of 4 cores; this run: $(jp '{.status.environment.sidecarImage}'), $(jp '{.status.result.requestedQPS}') rps, the target's node of ${cores:-?} cores):"
   published FIGURE PUBLISHED MEASURED
   if [ "$(jp '{.spec.scenario}')" = ActorActivation ]; then
     published "achieved rate at 500 rps" "~500 qps" "$(jp '{.status.result.actualQPS}') qps"
