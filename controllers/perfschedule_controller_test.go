@@ -367,4 +367,40 @@ var _ = Describe("PerfSchedule controller", func() {
 		}).Should(Equal(&metav1.Time{Time: slot}))
 		Expect(runsOf(s)()).To(ConsistOf(runName(s, slot)), "the retry created the slot's run")
 	})
+
+	It("never starts an overlapping run when its cache has not seen the previous slot's run yet", func() {
+		s := createSchedule(ns, "lagging")
+		slot1 := slotAfter(fakeClock.Now())
+		Eventually(func() *metav1.Time { return scheduleOf(s).Status.NextScheduleTime }).Should(Equal(&metav1.Time{Time: slot1}))
+		// A reconciler of its own whose clock has reached the slots (the manager's has not) and
+		// whose cache never shows a run: the moment after a run's creation, stretched.
+		clock := clocktesting.NewFakeClock(slot1.Add(time.Second))
+		base, err := client.NewWithWatch(restConfig, client.Options{Scheme: scheme})
+		Expect(err).NotTo(HaveOccurred())
+		lagging := interceptor.NewClient(base, interceptor.Funcs{
+			List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+				if _, runs := list.(*perfv1alpha1.PerfRunList); runs {
+					return nil // the cache has not caught up
+				}
+				return c.List(ctx, list, opts...)
+			},
+		})
+		r := &perfschedule.Reconciler{Client: lagging, APIReader: base, Recorder: events.NewFakeRecorder(10), Clock: clock}
+		req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(s)}
+		reconcileUntil := func(slot time.Time) {
+			Eventually(func() *metav1.Time {
+				_, err := r.Reconcile(suiteCtx, req)
+				Expect(err).NotTo(HaveOccurred())
+				return scheduleOf(s).Status.LastScheduleTime
+			}).Should(Equal(&metav1.Time{Time: slot}))
+		}
+		reconcileUntil(slot1)
+		Expect(runsOf(s)()).To(ConsistOf(runName(s, slot1)))
+
+		slot2 := slot1.Add(10 * time.Minute)
+		clock.SetTime(slot2.Add(time.Second))
+		reconcileUntil(slot2)
+		Expect(scheduled(s)()).To(And(HavePrefix(perfv1alpha1.ReasonOverlap), ContainSubstring(runName(s, slot1)+" is still active")))
+		Expect(runsOf(s)()).To(ConsistOf(runName(s, slot1)), "the run of slot 1 is still measuring: Forbid starts none beside it")
+	})
 })

@@ -164,9 +164,10 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string, tune ...func(*pe
 	}
 	Expect(runReconciler.SetupWithManager(mgr)).To(Succeed())
 	Expect((&perfschedule.Reconciler{
-		Client:   mgr.GetClient(),
-		Recorder: mgr.GetEventRecorder("daprbench-schedule"),
-		Clock:    fakeClock,
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Recorder:  mgr.GetEventRecorder("daprbench-schedule"),
+		Clock:     fakeClock,
 	}).SetupWithManager(mgr)).To(Succeed())
 	Expect((&perfsweep.Reconciler{
 		Client:   mgr.GetClient(),

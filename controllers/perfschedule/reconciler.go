@@ -48,8 +48,12 @@ import (
 // controller creates Jobs: deterministic names, no overlap by default, bounded history.
 type Reconciler struct {
 	client.Client
-	Recorder events.EventRecorder
-	Clock    clock.PassiveClock
+	// APIReader reads past the cache; nil: the Client. A slot's decision (overlap, or this
+	// slot's run already made) reads the runs through it, as a run created a moment ago
+	// may not be in the cache yet.
+	APIReader client.Reader
+	Recorder  events.EventRecorder
+	Clock     clock.PassiveClock
 }
 
 // Reconcile brings the schedule's history and status up to date and handles the latest slot.
@@ -91,13 +95,25 @@ func (r *Reconciler) schedule(ctx context.Context, s *perfv1alpha1.PerfSchedule,
 		return ctrl.Result{}, err
 	}
 	r.checkTemplate(ctx, s, q)
-	return r.handleSlot(ctx, s, runs, q)
+	return r.handleSlot(ctx, s, q)
 }
 
-// ownedRuns lists the schedule's runs, oldest slot first.
+// ownedRuns lists the schedule's runs from the cache, oldest slot first.
 func (r *Reconciler) ownedRuns(ctx context.Context, s *perfv1alpha1.PerfSchedule) ([]perfv1alpha1.PerfRun, error) {
+	return listOwnedRuns(ctx, r.Client, s)
+}
+
+// liveRuns lists them past the cache.
+func (r *Reconciler) liveRuns(ctx context.Context, s *perfv1alpha1.PerfSchedule) ([]perfv1alpha1.PerfRun, error) {
+	if r.APIReader == nil {
+		return r.ownedRuns(ctx, s)
+	}
+	return listOwnedRuns(ctx, r.APIReader, s)
+}
+
+func listOwnedRuns(ctx context.Context, reader client.Reader, s *perfv1alpha1.PerfSchedule) ([]perfv1alpha1.PerfRun, error) {
 	var list perfv1alpha1.PerfRunList
-	if err := r.List(ctx, &list, client.InNamespace(s.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: s.Name}); err != nil {
+	if err := reader.List(ctx, &list, client.InNamespace(s.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: s.Name}); err != nil {
 		return nil, err
 	}
 	var runs []perfv1alpha1.PerfRun
@@ -179,7 +195,7 @@ func (r *Reconciler) pruneHistory(ctx context.Context, s *perfv1alpha1.PerfSched
 
 // handleSlot creates, skips or records the latest slot that has come, and returns when to
 // look again (the next slot).
-func (r *Reconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun, q *pass.Events) (ctrl.Result, error) {
+func (r *Reconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedule, q *pass.Events) (ctrl.Result, error) {
 	now := r.Clock.Now()
 	sched, err := parseSchedule(s)
 	if err != nil {
@@ -222,6 +238,12 @@ func (r *Reconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedul
 		setScheduled(s, q, metav1.ConditionFalse, perfv1alpha1.ReasonMissedDeadline,
 			fmt.Sprintf("slot %s found %v late, past startingDeadlineSeconds (%ds): not run", slot.UTC().Format(time.RFC3339), now.Sub(slot).Round(time.Second), *d))
 		return requeue, nil
+	}
+	// Once per slot, past the cache: the previous slot's run, created a moment ago, may not
+	// be in it yet, and a stale list would start an overlapping run.
+	runs, err := r.liveRuns(ctx, s)
+	if err != nil {
+		return retryLater(err)
 	}
 	name := slotRunName(s, slot)
 	if slices.ContainsFunc(runs, func(r perfv1alpha1.PerfRun) bool { return r.Name == name }) {
