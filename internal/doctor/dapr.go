@@ -20,6 +20,8 @@ import (
 	"context"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
 	"github.com/daprbench/daprbench/internal/operator/daprcluster"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
 )
@@ -45,8 +47,12 @@ func dapr(ctx context.Context, c Cluster, op operator) []Check {
 	}
 	ns := op.daprNamespace
 	injector, err := daprcluster.Injector(ctx, c.Client, ns)
+	if apierrors.IsForbidden(err) {
+		return []Check{{Name: "dapr", Status: Warn, Detail: "Dapr's CRDs are served; cannot tell its version: " + err.Error(),
+			Fix: "read access to Deployments in " + ns + " is needed to tell; a run's preflight reads it itself"}}
+	}
 	if err != nil {
-		return []Check{{Name: "dapr", Status: Fail, Detail: err.Error(), Fix: "read access to Deployments in " + ns + " is needed to tell"}}
+		return []Check{{Name: "dapr", Status: Fail, Detail: err.Error(), Fix: "check the API server's health (kubectl get --raw /readyz)"}}
 	}
 	if injector == nil {
 		return []Check{{Name: "dapr", Status: Fail,

@@ -24,6 +24,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -32,6 +33,7 @@ import (
 	"k8s.io/client-go/discovery"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	clienttesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -44,8 +46,10 @@ import (
 // is fixed. envtest runs no controllers: a Deployment's status and a node are written here.
 
 var (
-	k8s   client.Client
-	disco discovery.DiscoveryInterface
+	k8s     client.Client
+	disco   discovery.DiscoveryInterface
+	restCfg *rest.Config
+	scheme  = runtime.NewScheme()
 )
 
 func TestMain(m *testing.M) {
@@ -57,7 +61,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	scheme := runtime.NewScheme()
+	restCfg = cfg
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		panic(err)
 	}
@@ -216,4 +220,36 @@ func TestDoctorOnAnOldClusterWithoutTheCRDs(t *testing.T) {
 	if got := kubernetesVersion(c); got.Status != Pass {
 		t.Errorf("kubernetes 1.29: %+v", got)
 	}
+}
+
+// A tenant who may only run benchmarks in their namespace cannot read the operator or Dapr's
+// control plane: doctor says it cannot tell (warn), never that the cluster is broken.
+func TestDoctorAsATenantWhoMayOnlyRunBenchmarks(t *testing.T) {
+	ns := "tenant-a"
+	create(t, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
+	create(t, &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "perfrun-editor"},
+		Rules: []rbacv1.PolicyRule{{APIGroups: []string{"perf.daprbench.io"}, Resources: []string{"perfruns"}, Verbs: []string{"create", "get", "list", "watch"}}}})
+	create(t, &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "tenant"},
+		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "perfrun-editor"},
+		Subjects: []rbacv1.Subject{{Kind: "User", APIGroup: "rbac.authorization.k8s.io", Name: "tenant"}}})
+	cfg := rest.CopyConfig(restCfg)
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: "tenant"}
+	tenant, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tenantDisco, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run(context.Background(), Cluster{Client: tenant, Discovery: tenantDisco, Namespace: ns, PluginVersion: "v0.2.0"})
+	by := map[string]Check{}
+	for _, c := range r.Checks {
+		by[c.Name] = c
+		t.Logf("%-16s %-4s %s | %s", c.Name, c.Status, c.Detail, c.Fix)
+	}
+	expect(t, by, "operator", Warn, "cannot tell: cannot list Deployments in any namespace")
+	expect(t, by, "dapr", Warn, "cannot tell its version")
+	expect(t, by, "admission", Pass, "the smoke sample is admitted in tenant-a")
+	expect(t, by, "crds", Pass, "served")
 }

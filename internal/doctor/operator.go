@@ -24,6 +24,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -39,6 +40,8 @@ type operator struct {
 	deployment *appsv1.Deployment
 	// lookup is why no Deployment was found (empty when one was).
 	lookup string
+	// unreadable: the user may not list Deployments there, so nothing can be told.
+	unreadable bool
 	// watchNamespaces are the namespaces it runs benchmarks in; empty: every namespace.
 	watchNamespaces []string
 	daprNamespace   string
@@ -56,6 +59,7 @@ func findOperator(ctx context.Context, c Cluster) operator {
 	}
 	if err := c.Client.List(ctx, &list, opts...); err != nil {
 		op.lookup = fmt.Sprintf("cannot list Deployments in %s: %v", where, err)
+		op.unreadable = apierrors.IsForbidden(err)
 		return op
 	}
 	if len(list.Items) == 0 {
@@ -115,6 +119,11 @@ const installFix = "install the operator from a clone: helm install daprbench ch
 	`--set-json 'rbac.namespaces=["<namespace>"]' (README, "Quickstart on your cluster"); installed elsewhere than daprbench-system: --operator-namespace`
 
 func (op operator) check() Check {
+	if op.deployment == nil && op.unreadable {
+		// A tenant who may only create runs in their namespace: not a broken cluster.
+		return Check{Name: "operator", Status: Warn, Detail: "cannot tell: " + op.lookup,
+			Fix: "give --operator-namespace (where the operator runs, e.g. daprbench-system), or ask whoever installed daprbench"}
+	}
 	if op.deployment == nil {
 		return Check{Name: "operator", Status: Fail, Detail: op.lookup, Fix: installFix}
 	}
