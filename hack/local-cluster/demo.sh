@@ -61,10 +61,14 @@ refuse_foreign_context() {
   exit 2
 }
 
-# image_parts splits IMG into repository and tag (a registry's port is not a tag).
+# image_parts splits IMG into repository and tag, or digest (a registry's port is not a tag).
 image_parts() {
   local last=${IMG##*/}
-  if [[ "$last" == *:* ]]; then
+  digest=""
+  if [[ "$IMG" == *@* ]]; then
+    repository=${IMG%%@*} digest=${IMG#*@} tag=""
+    [[ "${repository##*/}" != *:* ]] || repository=${repository%:*} # name:tag@digest: the digest decides
+  elif [[ "$last" == *:* ]]; then
     repository=${IMG%:*} tag=${last##*:}
   else
     repository=$IMG tag=latest
@@ -161,13 +165,13 @@ fi
 # The runs' namespace exists before the install: the chart puts the operator's Role in it.
 kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 image_parts
-say "installing the operator: Helm release $RELEASE in $OPERATOR_NS, image $repository:$tag, runs in namespace $NS"
+say "installing the operator: Helm release $RELEASE in $OPERATOR_NS, image $IMG, runs in namespace $NS"
 # kubeletCounters: CPU read at each phase's edges from the kubelet's counters (a ClusterRole
 # with nodes/proxy get), as the figures in docs/results.md were. --take-ownership adopts what
 # an older demo applied with kustomize.
 if ! helm upgrade --install "$RELEASE" charts/daprbench --namespace "$OPERATOR_NS" --create-namespace \
   --take-ownership --wait --timeout 3m \
-  --set image.repository="$repository" --set image.tag="$tag" \
+  --set-string image.repository="$repository" --set-string image.tag="$tag" --set-string image.digest="$digest" \
   --set-json "rbac.namespaces=[\"$NS\"]" --set kubeletCounters=true; then
   kubectl -n "$OPERATOR_NS" get pods -o wide >&2 || true
   echo "The operator did not start (its pods above). Remove what was installed with: make demo-down" >&2
@@ -219,7 +223,7 @@ added_figure() {
   f=$(kubectl -n "$NS" get perfrun "$1" -o jsonpath="{.status.result.added.$2} ({.status.result.addedInterval.low.$2}..{.status.result.addedInterval.high.$2})")
   case "$f" in " (..)" | "") echo "none claimed"; return ;; esac
   # A low end below zero resolves nothing (the report says so): <0, not negative milliseconds.
-  f=$(sed -E 's/\(-[0-9.]+[µmn]?s\.\./(<0../' <<<"$f")
+  f=$(sed -E 's/\(-[0-9.]+(µ|m|n)?s\.\./(<0../' <<<"$f")
   if [ "$(kubectl -n "$NS" get perfrun "$1" -o jsonpath='{.status.result.addedLimitBound}')" = true ]; then
     f="$f limit-bound"
   fi

@@ -111,9 +111,11 @@ func TestDemoInstallsThroughTheChartWhereAllowed(t *testing.T) {
 		env       []string
 		wantImage string
 	}{
-		{"a kind cluster", "kind-dev", []string{"DEMO_IMAGE_AVAILABLE=true"}, "--set image.repository=daprbench --set image.tag=dev"},
+		{"a kind cluster", "kind-dev", []string{"DEMO_IMAGE_AVAILABLE=true"}, "--set-string image.repository=daprbench --set-string image.tag=dev --set-string image.digest="},
 		{"a cluster the user named", "prod-eu", []string{"DEMO_CONTEXT=prod-eu", "IMG=localhost:5000/team/daprbench:v1", "DEMO_IMAGE_AVAILABLE=true"},
-			"--set image.repository=localhost:5000/team/daprbench --set image.tag=v1"},
+			"--set-string image.repository=localhost:5000/team/daprbench --set-string image.tag=v1 "},
+		{"an image pinned by digest", "minikube", []string{"IMG=registry.example.com/daprbench:1.10@sha256:0123abcd", "DEMO_IMAGE_AVAILABLE=true"},
+			"--set-string image.repository=registry.example.com/daprbench --set-string image.tag= --set-string image.digest=sha256:0123abcd"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := runDemo(t, tc.ctx, tc.env)
