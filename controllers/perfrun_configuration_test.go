@@ -17,6 +17,8 @@ limitations under the License.
 package controllers
 
 import (
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
@@ -109,21 +111,10 @@ var _ = Describe("PerfRun on a Dapr Configuration the team runs", func() {
 			var out []string
 			if env := latest(run).Status.Environment; env != nil {
 				for _, c := range env.DaprConfigurations {
-					out = append(out, c.Name+" owned="+map[bool]string{true: "yes", false: "no"}[c.OwnedByRun]+" rate="+c.TracingSamplingRate+" variants="+joinNames(c.Variants))
+					out = append(out, c.Name+" owned="+map[bool]string{true: "yes", false: "no"}[c.OwnedByRun]+" rate="+c.TracingSamplingRate+" variants="+strings.Join(c.Variants, ","))
 				}
 			}
 			return out
 		}).Should(Equal([]string{"cfgab-tracing owned=yes rate=0.1 variants=plain", "with-middleware owned=no rate=0.5 variants=mw"}))
 	})
 })
-
-func joinNames(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ","
-		}
-		out += n
-	}
-	return out
-}

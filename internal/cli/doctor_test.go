@@ -19,12 +19,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/daprbench/daprbench/internal/doctor"
 )
@@ -33,15 +29,7 @@ import (
 // Dapr, no metrics-server) it fails, each failing row with its fix, and exits 1. The checks
 // themselves are tested row by row in internal/doctor.
 func TestDoctorSaysWhatToFixAndExitsOne(t *testing.T) {
-	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters["envtest"] = &clientcmdapi.Cluster{Server: restConfig.Host, CertificateAuthorityData: restConfig.CAData}
-	cfg.AuthInfos["admin"] = &clientcmdapi.AuthInfo{ClientCertificateData: restConfig.CertData, ClientKeyData: restConfig.KeyData}
-	cfg.Contexts["envtest"] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "admin"}
-	cfg.CurrentContext = "envtest"
-	if err := clientcmd.WriteToFile(*cfg, kubeconfig); err != nil {
-		t.Fatal(err)
-	}
+	kubeconfig := envtestKubeconfig(t, "envtest", map[string]string{"envtest": ""})
 	doctorRun := func(args ...string) (string, ExitCode) {
 		var out, errOut bytes.Buffer
 		code := execute(Streams{Out: &out, ErrOut: &errOut}, append([]string{"doctor", "--kubeconfig", kubeconfig, "-n", "default"}, args...), nil)

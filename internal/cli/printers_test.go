@@ -210,16 +210,7 @@ func TestRunPrintsTheCreatedObjectAlone(t *testing.T) {
 // client: --kubeconfig and --context choose the cluster and the context's namespace.
 func TestContextFlagPicksTheKubeconfigsNamespace(t *testing.T) {
 	printerRuns(t)
-	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters["envtest"] = &clientcmdapi.Cluster{Server: restConfig.Host, CertificateAuthorityData: restConfig.CAData}
-	cfg.AuthInfos["admin"] = &clientcmdapi.AuthInfo{ClientCertificateData: restConfig.CertData, ClientKeyData: restConfig.KeyData}
-	cfg.Contexts["home"] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "admin", Namespace: "printing"}
-	cfg.Contexts["away"] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "admin", Namespace: "elsewhere"}
-	cfg.CurrentContext = "home"
-	if err := clientcmd.WriteToFile(*cfg, kubeconfig); err != nil {
-		t.Fatal(err)
-	}
+	kubeconfig := envtestKubeconfig(t, "home", map[string]string{"home": "printing", "away": "elsewhere"})
 	list := func(args ...string) string {
 		var out bytes.Buffer
 		cmd := NewCommand(Streams{Out: &out, ErrOut: os.Stderr})
@@ -238,4 +229,22 @@ func TestContextFlagPicksTheKubeconfigsNamespace(t *testing.T) {
 	if got := list("--context", "away", "-n", "printing"); !strings.Contains(got, "print-a") {
 		t.Errorf("-n overrides the context's namespace: %q", got)
 	}
+}
+
+// envtestKubeconfig writes a kubeconfig reaching envtest's API server as its admin, with a
+// context for each name (its namespace the map's value), current the one named.
+func envtestKubeconfig(t *testing.T, current string, contexts map[string]string) string {
+	t.Helper()
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["envtest"] = &clientcmdapi.Cluster{Server: restConfig.Host, CertificateAuthorityData: restConfig.CAData}
+	cfg.AuthInfos["admin"] = &clientcmdapi.AuthInfo{ClientCertificateData: restConfig.CertData, ClientKeyData: restConfig.KeyData}
+	for name, ns := range contexts {
+		cfg.Contexts[name] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "admin", Namespace: ns}
+	}
+	cfg.CurrentContext = current
+	if err := clientcmd.WriteToFile(*cfg, kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	return kubeconfig
 }
