@@ -30,12 +30,17 @@ import (
 
 // kubectlStub answers `version` (the cluster is up) and `config current-context`
 // ($STUB_CONTEXT), and succeeds at everything else; helmStub fails its install, which ends
-// the demo right after it. Both log their arguments, one call per line.
+// the demo right after it. Both log their arguments, one call per line. `apply -f -` reads
+// its standard input to the end, as kubectl does: a stub that left it unread would let the
+// writer of the demo's pipe die of SIGPIPE (exit 141 under pipefail) when it wrote late.
 const kubectlStub = `#!/usr/bin/env bash
 echo "kubectl $*" >>"$STUB_LOG"
 case "$1 $2" in
 "config current-context") echo "$STUB_CONTEXT" ;;
 "create namespace") echo "apiVersion: v1" ;;
+esac
+case " $* " in
+*" -f - "*) cat >/dev/null ;;
 esac
 exit 0
 `
