@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -528,6 +529,18 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 
 // intervalDetail writes each figure's interval: "95%: low – high", ≈ for an approximate one.
 func intervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
+	return intervalDetailWithLow(in, dur)
+}
+
+// addedIntervalDetail is intervalDetail for an added latency, whose low end below zero says
+// only that the run does not resolve the figure (perfv1alpha1.UnresolvedLow; intervalNotes
+// says so), not a negative number of milliseconds. A difference between variants keeps its
+// sign: it uses intervalDetail.
+func addedIntervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
+	return intervalDetailWithLow(in, func(d *metav1.Duration) string { return perfv1alpha1.LowEnd(d, dur) })
+}
+
+func intervalDetailWithLow(in *perfv1alpha1.LatencyInterval, low func(*metav1.Duration) string) func(perfv1alpha1.LatencyFigure) string {
 	if in == nil {
 		return nil
 	}
@@ -537,29 +550,10 @@ func intervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyF
 			return ""
 		}
 		mark := ""
-		for _, a := range in.Approximate {
-			if a == f.Name {
-				mark = "≈"
-			}
+		if slices.Contains(in.Approximate, f.Name) {
+			mark = "≈"
 		}
-		return fmt.Sprintf("%s%d%%: %s – %s", mark, in.ConfidencePercent, dur(lo), dur(hi))
-	}
-}
-
-// addedIntervalDetail is intervalDetail for an added latency, whose low end below zero says
-// only that the run does not resolve the figure: "<0" (intervalNotes says so), not a
-// negative number of milliseconds. A difference between variants keeps its sign.
-func addedIntervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
-	detail := intervalDetail(in)
-	if detail == nil {
-		return nil
-	}
-	return func(f perfv1alpha1.LatencyFigure) string {
-		text := detail(f)
-		if lo := f.Of(&in.Low); lo != nil && lo.Duration < 0 {
-			text = strings.Replace(text, dur(lo)+" – ", "<0 – ", 1)
-		}
-		return text
+		return fmt.Sprintf("%s%d%%: %s – %s", mark, in.ConfidencePercent, low(lo), dur(hi))
 	}
 }
 

@@ -136,7 +136,7 @@ func intervalNotes(whose string, in *perfv1alpha1.LatencyInterval) []string {
 		notes = append(notes, fmt.Sprintf("Approximate (≈): the %s intervals; an episodic tail needs more repetitions than %d for its interval to hold at %d%%.",
 			strings.Join(in.Approximate, ", "), in.Repetitions, in.ConfidencePercent))
 	}
-	if u := unresolvedFigures(in); len(u) > 0 {
+	if u := in.Unresolved(); len(u) > 0 {
 		notes = append(notes, fmt.Sprintf("Unresolved: the %s intervals reach below zero, so this run does not tell whether anything is added there; more repetitions or a longer run narrow them.",
 			strings.Join(u, ", ")))
 	}

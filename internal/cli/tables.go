@@ -93,9 +93,8 @@ func latencyTable() (*table, func(name string, l *perfv1alpha1.LatencySummary)) 
 	}
 }
 
-// intervalRows puts an interval's low and high ends, indented, under the row they bound. A
-// low end below zero is shown as "<0": such an interval does not tell whether Dapr adds
-// anything at that figure, and the milliseconds past zero mean nothing (intervalNote says so).
+// intervalRows puts an interval's low and high ends, indented, under the row they bound; a
+// low end below zero as perfv1alpha1.UnresolvedLow (intervalNote says what it means).
 func intervalRows(t *table, in *perfv1alpha1.LatencyInterval) {
 	if in == nil {
 		return
@@ -103,31 +102,11 @@ func intervalRows(t *table, in *perfv1alpha1.LatencyInterval) {
 	low := []string{fmt.Sprintf("  %d%% low", in.ConfidencePercent)}
 	high := []string{fmt.Sprintf("  %d%% high", in.ConfidencePercent)}
 	for _, f := range perfv1alpha1.LatencyFigures {
-		lowEnd := dur(f.Of(&in.Low))
-		if d := f.Of(&in.Low); d != nil && d.Duration < 0 {
-			lowEnd = "<0"
-		}
-		low = append(low, lowEnd)
+		low = append(low, perfv1alpha1.LowEnd(f.Of(&in.Low), dur))
 		high = append(high, dur(f.Of(&in.High)))
 	}
 	t.add(low...)
 	t.add(high...)
-}
-
-// unresolvedFigures are the figures whose interval reaches below zero: the run cannot tell
-// whether the path adds anything there (a tail seen too few times, or repetitions that
-// disagree).
-func unresolvedFigures(in *perfv1alpha1.LatencyInterval) []string {
-	if in == nil {
-		return nil
-	}
-	var out []string
-	for _, f := range perfv1alpha1.LatencyFigures {
-		if d := f.Of(&in.Low); d != nil && d.Duration < 0 {
-			out = append(out, f.Name)
-		}
-	}
-	return out
 }
 
 // intervalNote says what the interval of a figure (whose: "the added latency's") holds and
@@ -146,9 +125,9 @@ func intervalNote(whose string, in *perfv1alpha1.LatencyInterval) string {
 		fprintf(&b, "%s intervals are approximate: %d repetitions, an episodic tail needs %d for its interval to hold at %d%%\n",
 			strings.Join(in.Approximate, ", "), in.Repetitions, result.MinRepetitionsForTail, in.ConfidencePercent)
 	}
-	if u := unresolvedFigures(in); len(u) > 0 {
-		fprintf(&b, "%s: the interval reaches below zero (<0), so this run does not resolve whether anything is added there; more repetitions or a longer run narrow it\n",
-			strings.Join(u, ", "))
+	if u := in.Unresolved(); len(u) > 0 {
+		fprintf(&b, "%s: the interval reaches below zero (%s), so this run does not resolve whether anything is added there; more repetitions or a longer run narrow it\n",
+			strings.Join(u, ", "), perfv1alpha1.UnresolvedLow)
 	}
 	return b.String()
 }

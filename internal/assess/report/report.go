@@ -503,11 +503,7 @@ func Headline(res *perfv1alpha1.Result) string {
 func withInterval(res *perfv1alpha1.Result, pick func(*perfv1alpha1.LatencySummary) *metav1.Duration) string {
 	point := str(pick(res.Added))
 	if in := res.AddedInterval; in != nil && pick(&in.Low) != nil && pick(&in.High) != nil {
-		low := str(pick(&in.Low))
-		if pick(&in.Low).Duration < 0 {
-			low = "<0" // the interval does not resolve the figure: its milliseconds below zero mean nothing
-		}
-		return fmt.Sprintf("%s [%s, %s]", point, low, str(pick(&in.High)))
+		return fmt.Sprintf("%s [%s, %s]", point, perfv1alpha1.LowEnd(pick(&in.Low), str), str(pick(&in.High)))
 	}
 	return point
 }
