@@ -74,52 +74,30 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 	var ns string
 	BeforeEach(func() { ns = newNamespace() })
 
-	It("sweeps connections through real Dapr, a PerfRun per point, with added latency at each", func() {
-		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "conns", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
-			Template: shortTemplate(200, true, 25*time.Second), Points: &perfv1alpha1.SweepPoints{Connections: []int32{2, 8}}}}
+	// One sweep checks both axes it crosses: a connections list of one (applied to every
+	// point) crossed with two tracing settings. The connections axis alone, and wider
+	// crossings, are envtest's (controllers/perfsweep_controller_test.go); here each point is
+	// a real run through Dapr, so two points pay for it.
+	It("sweeps tracing 0 and 1 at 8 connections through real Dapr, a PerfRun per point with its own Configuration's rate, added latency and usage at each", func() {
+		tpl := shortTemplate(200, true, 25*time.Second)
+		tpl.Spec.Cleanup = perfv1alpha1.CleanupNever // keep each run's Configuration to read its rate
+		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "features", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
+			Template: tpl, Points: &perfv1alpha1.SweepPoints{Connections: []int32{8}, Settings: []perfv1alpha1.SweepSetting{
+				{Name: "trace-0", TracingSamplingRate: "0"}, {Name: "trace-1", TracingSamplingRate: "1"}}}}}
 		Expect(k8sClient.Create(ctx, sw)).To(Succeed())
 		start := time.Now()
 		Eventually(sweepDone(sw), 6*time.Minute, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
 		GinkgoWriter.Printf("2-point sweep through Dapr took %v\n%s", time.Since(start).Round(time.Second), describeSweep(sw)())
 		Expect(sw.Status.Points).To(HaveLen(2))
-		for _, p := range sw.Status.Points {
-			Expect(p.Phase).To(Equal(perfv1alpha1.PhaseSucceeded), p.Message)
-			Expect(p.Errors).To(BeZero())
-			Expect(p.Latency.P90.Duration).To(BeNumerically(">", p.Baseline.P90.Duration), "two sidecars cost more than none")
-			Expect(p.AddedLow.P90.Duration).To(BeNumerically(">", 0))
-			Expect(p.SidecarCPUPer1kQPS).NotTo(BeNil())
-		}
-		var runs perfv1alpha1.PerfRunList
-		Expect(k8sClient.List(ctx, &runs, client.InNamespace(ns), client.MatchingLabels{perfv1alpha1.LabelSweep: "conns"})).To(Succeed())
-		Expect(runs.Items).To(HaveLen(2))
-		for _, r := range runs.Items {
-			Expect(r.Status.StartTime).NotTo(BeNil())
-		}
-		first, second := runs.Items[0], runs.Items[1]
-		if first.Status.StartTime.After(second.Status.StartTime.Time) {
-			first, second = second, first
-		}
-		Expect(second.Status.StartTime.Time).NotTo(BeTemporally("<", first.Status.CompletionTime.Time), "points never overlap")
-	})
-
-	It("sweeps tracing 0 and 1, a point each, each run with its own Configuration's sampling rate", func() {
-		tpl := shortTemplate(200, true, 10*time.Second) // no usage asked of it: 10 s points check the function
-		tpl.Spec.Cleanup = perfv1alpha1.CleanupNever    // keep each run's Configuration to read its rate
-		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "features", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
-			Template: tpl, Points: &perfv1alpha1.SweepPoints{Settings: []perfv1alpha1.SweepSetting{
-				{Name: "trace-0", TracingSamplingRate: "0"}, {Name: "trace-1", TracingSamplingRate: "1"}}}}}
-		Expect(k8sClient.Create(ctx, sw)).To(Succeed())
-		start := time.Now()
-		Eventually(sweepDone(sw), 6*time.Minute, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
-		GinkgoWriter.Printf("2-setting sweep through Dapr took %v\n%s", time.Since(start).Round(time.Second), describeSweep(sw)())
-		Expect(sw.Status.Points).To(HaveLen(2))
 		want := map[string]string{"trace-0": "0", "trace-1": "1"}
 		for _, p := range sw.Status.Points {
 			Expect(p.Phase).To(Equal(perfv1alpha1.PhaseSucceeded), p.Message)
+			Expect(p.Errors).To(BeZero())
+			Expect(p.Connections).To(Equal(int32(8)))
+			Expect(p.Latency.P90.Duration).To(BeNumerically(">", p.Baseline.P90.Duration), "two sidecars cost more than none")
+			Expect(p.AddedLow.P90.Duration).To(BeNumerically(">", 0))
+			Expect(p.SidecarCPUPer1kQPS).NotTo(BeNil())
 			Expect(want).To(HaveKey(p.Setting))
-			Expect(p.Added).NotTo(BeNil())
-			Expect(p.Added.P90).NotTo(BeNil())
-			Expect(p.AddedLow).NotTo(BeNil())
 			// The run's own Dapr Configuration (names.Tracing), which its sidecars use.
 			cfg := &unstructured.Unstructured{}
 			cfg.SetGroupVersionKind(workload.ConfigurationGVK)
@@ -129,6 +107,19 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 			delete(want, p.Setting)
 		}
 		Expect(want).To(BeEmpty(), "one point per setting")
+
+		var runs perfv1alpha1.PerfRunList
+		Expect(k8sClient.List(ctx, &runs, client.InNamespace(ns), client.MatchingLabels{perfv1alpha1.LabelSweep: "features"})).To(Succeed())
+		Expect(runs.Items).To(HaveLen(2))
+		for _, r := range runs.Items {
+			Expect(r.Status.StartTime).NotTo(BeNil())
+			Expect(r.Spec.Load.Connections).To(Equal(int32(8)), "the point's connections reach its run")
+		}
+		first, second := runs.Items[0], runs.Items[1]
+		if first.Status.StartTime.After(second.Status.StartTime.Time) {
+			first, second = second, first
+		}
+		Expect(second.Status.StartTime.Time).NotTo(BeTemporally("<", first.Status.CompletionTime.Time), "points never overlap")
 	})
 
 	It("finds the highest rate the direct path sustains within an objective", func() {
