@@ -100,6 +100,42 @@ var _ = Describe("PerfRun on a Dapr Configuration the team runs", func() {
 		Expect(after.GetOwnerReferences()).To(BeEmpty())
 	})
 
+	It("records the Resiliencies that apply to its sidecars: unscoped or scoped to one of its app ids, not one scoped to other apps", func() {
+		resiliency := func(name string, scopes []any, targets map[string]any) *unstructured.Unstructured {
+			r := daprObj("Resiliency", ns, name)
+			if scopes != nil {
+				r.Object["scopes"] = scopes
+			}
+			r.Object["spec"] = map[string]any{
+				"policies": map[string]any{"timeouts": map[string]any{"short": "50ms"}},
+				"targets":  targets,
+			}
+			Expect(k8sClient.Create(suiteCtx, r)).To(Succeed())
+			return r
+		}
+		team := resiliency("team-wide", nil, map[string]any{
+			"components": map[string]any{"statestore": map[string]any{"outbound": map[string]any{"timeout": "short"}}},
+			"apps":       map[string]any{"orders": map[string]any{"timeout": "short"}, "billing": map[string]any{"timeout": "short"}},
+		})
+		mine := resiliency("for-the-target", []any{"other-app", "res-target"}, map[string]any{
+			"apps": map[string]any{"res-target": map[string]any{"timeout": "short"}},
+		})
+		resiliency("elsewhere", []any{"other-app"}, map[string]any{"apps": map[string]any{"res-target": map[string]any{"timeout": "short"}}})
+
+		run := createRun(ns, "res", perfv1alpha1.ScenarioServiceInvocation)
+		Eventually(func() []perfv1alpha1.DaprResiliencyRecord {
+			if env := latest(run).Status.Environment; env != nil {
+				return env.DaprResiliencies
+			}
+			return nil
+		}).Should(Equal([]perfv1alpha1.DaprResiliencyRecord{
+			{Name: "for-the-target", Generation: mine.GetGeneration(), Scopes: []string{"res-target"}, Targets: []string{"app res-target"}},
+			{Name: "team-wide", Generation: team.GetGeneration(), Targets: []string{"app billing", "app orders", "component statestore"}},
+		}))
+		Expect(latest(run).Status.Environment.DescribeResiliencies()).To(Equal("for-the-target (generation 1): scoped to res-target; targets app res-target; " +
+			"team-wide (generation 1): unscoped; targets app billing, app orders, component statestore"))
+	})
+
 	It("compares two Configurations as two variants, each sidecar on its own, the run's own Configuration beside", func() {
 		teamConfiguration(ns, "with-middleware")
 		run := createRun(ns, "cfgab", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {

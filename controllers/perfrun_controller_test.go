@@ -136,11 +136,7 @@ func exists(obj client.Object) func() bool {
 
 func daprObj(gvkKind string, ns, name string) *unstructured.Unstructured {
 	u := &unstructured.Unstructured{}
-	if gvkKind == "Component" {
-		u.SetGroupVersionKind(workload.ComponentGVK)
-	} else {
-		u.SetGroupVersionKind(workload.ConfigurationGVK)
-	}
+	u.SetGroupVersionKind(workload.ConfigurationGVK.GroupVersion().WithKind(gvkKind))
 	u.SetNamespace(ns)
 	u.SetName(name)
 	return u

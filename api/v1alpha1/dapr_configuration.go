@@ -54,3 +54,30 @@ func (e *Environment) NamedConfiguration() *DaprConfigurationRecord {
 	}
 	return &e.DaprConfigurations[0]
 }
+
+// Describe is the record in one line, as reports and compare show it: "retries (generation
+// 2): scoped to run-target; targets app run-target, component statestore"; "unscoped" when
+// it applies to every app in the namespace.
+func (r DaprResiliencyRecord) Describe() string {
+	scope := "unscoped"
+	if len(r.Scopes) > 0 {
+		scope = "scoped to " + strings.Join(r.Scopes, ", ")
+	}
+	targets := "no targets"
+	if len(r.Targets) > 0 {
+		targets = "targets " + strings.Join(r.Targets, ", ")
+	}
+	return fmt.Sprintf("%s (generation %d): %s; %s", r.Name, r.Generation, scope, targets)
+}
+
+// DescribeResiliencies is every record's Describe, "; "-joined; "none" without one.
+func (e *Environment) DescribeResiliencies() string {
+	if e == nil || len(e.DaprResiliencies) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(e.DaprResiliencies))
+	for i, r := range e.DaprResiliencies {
+		parts[i] = r.Describe()
+	}
+	return strings.Join(parts, "; ")
+}

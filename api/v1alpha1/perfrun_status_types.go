@@ -186,6 +186,15 @@ type Environment struct {
 	// +kubebuilder:validation:MaxItems=5
 	// +optional
 	DaprConfigurations []DaprConfigurationRecord `json:"daprConfigurations,omitempty"`
+	// daprResiliencies are the Dapr Resiliency objects in the run's namespace that applied to
+	// its sidecars when it started (unscoped, or scoped to one of its app ids): a timeout,
+	// retry or circuit breaker on its calls shapes a figure. The run never writes one; a team
+	// measures its own by having it in the namespace. Read at preflight.
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=16
+	// +optional
+	DaprResiliencies []DaprResiliencyRecord `json:"daprResiliencies,omitempty"`
 	// kubernetesVersion is the API server's version.
 	// +optional
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
@@ -268,6 +277,27 @@ type DaprConfigurationRecord struct {
 	// apiAllowlist is true when it restricts daprd's APIs (spec.api.allowed or denied).
 	// +optional
 	APIAllowlist bool `json:"apiAllowlist,omitempty"`
+}
+
+// DaprResiliencyRecord is one Dapr Resiliency that applied to a run's sidecars.
+type DaprResiliencyRecord struct {
+	// name is the Resiliency's name in the run's namespace.
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Name string `json:"name"`
+	// generation is its metadata.generation when the run read it.
+	// +optional
+	Generation int64 `json:"generation,omitempty"`
+	// scopes are the run's app ids it is scoped to; empty when it is unscoped and applies
+	// to every app in the namespace.
+	// +kubebuilder:validation:MaxItems=8
+	// +optional
+	Scopes []string `json:"scopes,omitempty"`
+	// targets are what its policies are set on, as its spec.targets names them: "app ID",
+	// "actor TYPE", "component NAME".
+	// +kubebuilder:validation:MaxItems=16
+	// +optional
+	Targets []string `json:"targets,omitempty"`
 }
 
 // NodeCalibration is one node's calibration score.

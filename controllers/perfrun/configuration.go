@@ -99,8 +99,8 @@ func configurationRecord(run *perfv1alpha1.PerfRun, name string, cfg *unstructur
 	_, allowed, _ := unstructured.NestedFieldNoCopy(cfg.Object, "spec", "api", "allowed")
 	_, denied, _ := unstructured.NestedFieldNoCopy(cfg.Object, "spec", "api", "denied")
 	rec.APIAllowlist = allowed || denied
-	rec.Middleware = capped(rec.Middleware)
-	rec.Features = capped(rec.Features)
+	rec.Middleware = capped(rec.Middleware, 16)
+	rec.Features = capped(rec.Features, 16)
 	return rec
 }
 
@@ -117,10 +117,9 @@ func pipelineHandlers(cfg *unstructured.Unstructured, pipeline, prefix string) [
 	return out
 }
 
-// capped keeps a record inside the status's bounds (16 items): a Configuration with more
-// says so in its last item.
-func capped(items []string) []string {
-	const most = 16
+// capped keeps a record's list inside the status's bound (most items): a longer one says so
+// in its last item.
+func capped(items []string, most int) []string {
 	if len(items) <= most {
 		return items
 	}

@@ -117,6 +117,9 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 		return r.failPreflight(run, refused.reason, "%s", refused.message)
 	}
 	env.DaprConfigurations = configurations
+	if env.DaprResiliencies, err = r.daprResiliencies(ctx, run); err != nil {
+		return proceed, err
+	}
 
 	if msg, err := r.fourPathsRefusal(run, env.DaprVersion); err != nil || msg != "" {
 		if err != nil {

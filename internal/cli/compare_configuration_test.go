@@ -69,3 +69,23 @@ func TestConfigurationRecordDescribe(t *testing.T) {
 		t.Error("no environment names a Configuration")
 	}
 }
+
+// A Resiliency that applied to one run's sidecars and not the other's (a timeout or retry
+// on its calls) is a difference in setting.
+func TestCompareNamesAResiliencyInEffect(t *testing.T) {
+	with := func(records ...perfv1alpha1.DaprResiliencyRecord) Export {
+		return Export{Scenario: perfv1alpha1.ScenarioServiceInvocation, Environment: &perfv1alpha1.Environment{DaprResiliencies: records}}
+	}
+	retries := perfv1alpha1.DaprResiliencyRecord{Name: "retries", Generation: 2, Targets: []string{"app orders", "component statestore"}}
+	got := settingsDiffer(with(), with(retries))
+	want := "daprResiliency: none → retries (generation 2): unscoped; targets app orders, component statestore"
+	if !slices.Contains(got, want) {
+		t.Errorf("settings differ: %q, want %q", got, want)
+	}
+	if got := settingsDiffer(with(retries), with(retries)); len(got) != 0 {
+		t.Errorf("the same Resiliency differs: %q", got)
+	}
+	if got := settingsDiffer(Export{Scenario: perfv1alpha1.ScenarioServiceInvocation}, with()); len(got) != 0 {
+		t.Errorf("no environment and no Resiliency differ: %q", got)
+	}
+}

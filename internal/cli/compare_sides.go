@@ -164,6 +164,9 @@ type settings struct {
 	// Configuration is the Dapr Configuration a run named, with its generation and the
 	// settings that shape a figure; empty for one the run wrote (its settings are dapr's).
 	Configuration string `json:"daprConfiguration"`
+	// Resiliency is every Dapr Resiliency that applied to a run's sidecars (a timeout or
+	// retry on its calls shapes a figure); "none" without one.
+	Resiliency string `json:"daprResiliency"`
 }
 
 func settingsOf(e Export) settings {
@@ -174,6 +177,7 @@ func settingsOf(e Export) settings {
 	if named := e.Environment.NamedConfiguration(); named != nil {
 		s.Configuration = named.Describe()
 	}
+	s.Resiliency = e.Environment.DescribeResiliencies()
 	if s.ActorHost == "" && e.Scenario == perfv1alpha1.ScenarioActorActivation {
 		s.ActorHost = perfv1alpha1.ActorHostMinimal // a result from before status.result.actorHost: the minimal host was the only one
 	}

@@ -359,6 +359,9 @@ func environmentSection(run *perfv1alpha1.PerfRun) htmlSection {
 	for _, c := range env.DaprConfigurations {
 		t.addText("Dapr Configuration", c.Describe())
 	}
+	for _, r := range env.DaprResiliencies {
+		t.addText("Dapr Resiliency", r.Describe())
+	}
 	if env.DaprInstalled != nil {
 		t.addText("Dapr installed", yesNo(*env.DaprInstalled))
 	}

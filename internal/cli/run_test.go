@@ -253,7 +253,8 @@ func TestSummaryMatchesItsGoldenFile(t *testing.T) {
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "invoke-x7k2p", Namespace: "perf", Generation: 1},
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000},
 			Thresholds: &perfv1alpha1.Thresholds{MaxAddedP90: d("5ms"), MaxErrors: ptrTo(int64(0))}},
-		Status: perfv1alpha1.PerfRunStatus{Result: res, Environment: &perfv1alpha1.Environment{DaprVersion: "1.16.0", KubernetesVersion: "v1.36.3"},
+		Status: perfv1alpha1.PerfRunStatus{Result: res, Environment: &perfv1alpha1.Environment{DaprVersion: "1.16.0", KubernetesVersion: "v1.36.3",
+			DaprResiliencies: []perfv1alpha1.DaprResiliencyRecord{{Name: "team-timeouts", Generation: 3, Targets: []string{"app orders"}}}},
 			Conditions: []metav1.Condition{
 				{Type: perfv1alpha1.ConditionSucceeded, Status: "True", Reason: "Succeeded", ObservedGeneration: 1},
 				{Type: perfv1alpha1.ConditionThresholdsMet, Status: "False", Reason: "ThresholdsViolated", Message: "added p90 7ms (limit <= 5ms): VIOLATED", ObservedGeneration: 1}}}}

@@ -120,6 +120,14 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 			"spec":     map[string]any{"tracing": map[string]any{"samplingRate": "0"}}}}
 		Expect(k8sClient.Create(ctx, teamConfig)).To(Succeed())
 		split.Spec.Dapr.Configuration = "team-config"
+		// The team's Resiliency, scoped to the split run's target: recorded for that run only.
+		// Its policy sits on the target's own outbound calls, which a benchmark makes none of.
+		teamResiliency := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "dapr.io/v1alpha1", "kind": "Resiliency",
+			"metadata": map[string]any{"name": "team-timeouts", "namespace": ns},
+			"scopes":   []any{split.Name + "-target"},
+			"spec": map[string]any{"policies": map[string]any{"timeouts": map[string]any{"generous": "10s"}},
+				"targets": map[string]any{"apps": map[string]any{"orders": map[string]any{"timeout": "generous"}}}}}}
+		Expect(k8sClient.Create(ctx, teamResiliency)).To(Succeed())
 		split.Spec.Dapr.TracingSamplingRate = "" // the named Configuration's rate is measured
 		Expect(k8sClient.Create(ctx, split)).To(Succeed())
 
@@ -202,6 +210,9 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		Expect(annotations).To(HaveKeyWithValue("dapr.io/config", "team-config"))
 		Expect(get(split).Status.Environment.DaprConfigurations).To(Equal([]perfv1alpha1.DaprConfigurationRecord{
 			{Name: "team-config", Generation: 1, TracingSamplingRate: "0"}}))
+		Expect(get(split).Status.Environment.DaprResiliencies).To(Equal([]perfv1alpha1.DaprResiliencyRecord{
+			{Name: "team-timeouts", Generation: 1, Scopes: []string{split.Name + "-target"}, Targets: []string{"app orders"}}}))
+		Expect(get(httpCaller).Status.Environment.DaprResiliencies).To(BeEmpty(), "scoped to another run's app")
 		GinkgoWriter.Printf("split over 3 pods: %d requests at %s qps; latency %s; added %s; pods %+v\n", res.Requests, res.ActualQPS,
 			summary(res.Latency), summary(res.Added), res.LoadTesters)
 	})

@@ -27,6 +27,7 @@ import (
 var (
 	ConfigurationGVK = schema.GroupVersionKind{Group: "dapr.io", Version: "v1alpha1", Kind: "Configuration"}
 	ComponentGVK     = schema.GroupVersionKind{Group: "dapr.io", Version: "v1alpha1", Kind: "Component"}
+	ResiliencyGVK    = schema.GroupVersionKind{Group: "dapr.io", Version: "v1alpha1", Kind: "Resiliency"}
 )
 
 // ConfigurationName is the Dapr Configuration the run's sidecars use: the one it names

@@ -67,6 +67,16 @@ func VariantTargets(run *perfv1alpha1.PerfRun) []VariantTarget {
 	return out
 }
 
+// AppIDs are the Dapr app ids of the run's sidecars: the load tester's and each variant
+// target's. A Resiliency or Component scoped to one of them applies to that sidecar.
+func AppIDs(run *perfv1alpha1.PerfRun) []string {
+	ids := []string{NamesFor(run).TesterAppID}
+	for _, v := range VariantTargets(run) {
+		ids = append(ids, v.AppID)
+	}
+	return ids
+}
+
 // TargetDeployments are the targets of every variant, the first being TargetDeployment.
 func TargetDeployments(run *perfv1alpha1.PerfRun, o Options) []*appsv1.Deployment {
 	var out []*appsv1.Deployment

@@ -1,0 +1,90 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package perfrun
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// +kubebuilder:rbac:groups=dapr.io,resources=resiliencies,verbs=list
+
+// daprResiliencies records the Dapr Resiliency objects that apply to the run's sidecars:
+// daprd loads every Resiliency of its namespace that is unscoped or scoped to its app id,
+// and its timeouts, retries and circuit breakers then shape the run's figures. None is a
+// refusal: a team's own policies are what it wants measured. A cluster without Dapr's
+// Resiliency CRD has none.
+func (r *Reconciler) daprResiliencies(ctx context.Context, run *perfv1alpha1.PerfRun) ([]perfv1alpha1.DaprResiliencyRecord, error) {
+	list := &unstructured.UnstructuredList{}
+	list.SetGroupVersionKind(workload.ResiliencyGVK.GroupVersion().WithKind(workload.ResiliencyGVK.Kind + "List"))
+	if err := r.List(ctx, list, client.InNamespace(run.Namespace)); err != nil {
+		if meta.IsNoMatchError(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("listing Dapr Resiliencies in %s: %w", run.Namespace, err)
+	}
+	appIDs := workload.AppIDs(run)
+	var records []perfv1alpha1.DaprResiliencyRecord
+	for i := range list.Items {
+		if rec, applies := resiliencyRecord(&list.Items[i], appIDs); applies {
+			records = append(records, rec)
+		}
+	}
+	sort.Slice(records, func(i, j int) bool { return records[i].Name < records[j].Name })
+	const most = 16 // the status's bound: the last one left says how many more applied
+	if len(records) > most {
+		records = append(records[:most-1], perfv1alpha1.DaprResiliencyRecord{Name: fmt.Sprintf("… and %d more", len(records)-most+1)})
+	}
+	return records, nil
+}
+
+// resiliencyRecord is what one Resiliency sets, and whether it applies to one of appIDs.
+func resiliencyRecord(res *unstructured.Unstructured, appIDs []string) (perfv1alpha1.DaprResiliencyRecord, bool) {
+	rec := perfv1alpha1.DaprResiliencyRecord{Name: res.GetName(), Generation: res.GetGeneration()}
+	scopes, _, _ := unstructured.NestedStringSlice(res.Object, "scopes")
+	for _, s := range scopes {
+		if slices.Contains(appIDs, s) {
+			rec.Scopes = append(rec.Scopes, s)
+		}
+	}
+	if len(scopes) > 0 && len(rec.Scopes) == 0 {
+		return rec, false // scoped to other apps only
+	}
+	for _, kind := range []struct{ field, word string }{{"apps", "app"}, {"actors", "actor"}, {"components", "component"}} {
+		targets, _, _ := unstructured.NestedMap(res.Object, "spec", "targets", kind.field)
+		names := make([]string, 0, len(targets))
+		for name := range targets {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			rec.Targets = append(rec.Targets, kind.word+" "+name)
+		}
+	}
+	rec.Scopes = capped(rec.Scopes, 8)
+	rec.Targets = capped(rec.Targets, 16)
+	return rec, true
+}
