@@ -38,9 +38,15 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// protocolQPS is what each of the three concurrent runs below sends: together they stay
-// well inside what the one two-core node sustains through Dapr.
-const protocolQPS = 200
+// protocolQPS is what the A/B and the split run below send, callerQPS each of the two runs
+// of protocols beside them: together they stay inside what the one two-core node sustains
+// through Dapr with every load tester on schedule. At 200 each, the gRPC caller's load
+// tester ran 2.3 ms late at p90 (past its 2 ms limit: no added latency claimed) in three
+// runs of three on this machine's AMD EPYC.
+const (
+	protocolQPS = 200
+	callerQPS   = 100
+)
 
 // variantStats reads the counters of one sidecar variant's target app, and its pod's
 // Dapr annotations.
@@ -75,7 +81,7 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 			// 16 connections at 200 rps: 80 ms between one connection's slots. These four runs
 			// share two cores, and a path's p99 reached 46 ms there: with 8 connections (40 ms)
 			// one path carried 197.7 of 200 qps (Saturated: no added latency claimed), which is
-			// not what this spec checks.
+			// not what this spec checks. The callers at 100 rps keep 160 ms.
 			s.Load.Connections = 16
 			s.Load.PayloadBytes = ptr.To[int32](1024)
 			s.Baseline = ptr.To(true)
@@ -92,8 +98,8 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 				{Name: "app-grpc", AppProtocol: perfv1alpha1.ProtocolGRPC},
 			}
 		}
-		httpCaller := daprRun(ns, "caller-http", perfv1alpha1.ScenarioServiceInvocation, protocolQPS, short)
-		grpcCaller := daprRun(ns, "caller-grpc", perfv1alpha1.ScenarioServiceInvocation, protocolQPS, short,
+		httpCaller := daprRun(ns, "caller-http", perfv1alpha1.ScenarioServiceInvocation, callerQPS, short)
+		grpcCaller := daprRun(ns, "caller-grpc", perfv1alpha1.ScenarioServiceInvocation, callerQPS, short,
 			func(s *perfv1alpha1.PerfRunSpec) { s.Protocol.Caller = perfv1alpha1.ProtocolGRPC })
 
 		// The A/B sample as shipped, shortened: one repetition of 45 s runs, so each variant's
@@ -143,7 +149,7 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 			for i, v := range res.Variants {
 				path := fmt.Sprintf("%s → %s", run.Spec.CallerProtocol(), run.Spec.AppProtocolOf(run.Spec.Variants[i]))
 				Expect(v.Errors).To(BeZero(), path)
-				Expect(v.Requests).To(BeNumerically(">=", int64(0.9*protocolQPS*15)), path)
+				Expect(v.Requests).To(BeNumerically(">=", int64(0.9*callerQPS*15)), path)
 				Expect(v.Latency).NotTo(BeNil(), path)
 				Expect(v.Added).NotTo(BeNil(), path+": "+describe(run))
 				Expect(v.AddedInterval).NotTo(BeNil(), path)
