@@ -498,7 +498,7 @@ func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
 	if res.AddedLimitBound {
 		added += " (limit-bound)"
 	}
-	row(added, res.Added, addedIntervalDetail(res.AddedInterval))
+	row(added, res.Added, latencyIntervalDetail(res.AddedInterval))
 	lat.table(t)
 	if len(t.Rows) == 0 {
 		lat.Notes = append(lat.Notes, "The result holds no latency.")
@@ -535,11 +535,12 @@ func intervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyF
 	return intervalDetailWithLow(in, dur)
 }
 
-// addedIntervalDetail is intervalDetail for an added latency, whose low end below zero says
-// only that the run does not resolve the figure (perfv1alpha1.UnresolvedLow; intervalNotes
-// says so), not a negative number of milliseconds. A difference between variants keeps its
-// sign: it uses intervalDetail.
-func addedIntervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
+// latencyIntervalDetail is intervalDetail for a latency, added or a path's own (a delivery,
+// a completion), whose low end below zero says only that the run does not resolve the figure
+// (perfv1alpha1.UnresolvedLow; intervalNotes says so), not a negative number of
+// milliseconds. A difference, which can be negative (between variants, an attribution's
+// part), keeps its sign: it uses intervalDetail.
+func latencyIntervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
 	return intervalDetailWithLow(in, func(d *metav1.Duration) string { return perfv1alpha1.LowEnd(d, dur) })
 }
 

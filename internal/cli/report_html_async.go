@@ -96,7 +96,7 @@ func (o outcome) section() htmlSection {
 }
 
 // latencyFiguresTable is latency rows with every figure, each row's interval beneath its
-// figures.
+// figures (a low end below zero as perfv1alpha1.UnresolvedLow, as the text tables write it).
 func latencyFiguresTable(id string, rows []latencyRow) htmlTable {
 	t := htmlTable{ID: id, Header: []string{"Path"}}
 	for _, f := range perfv1alpha1.LatencyFigures {
@@ -106,7 +106,7 @@ func latencyFiguresTable(id string, rows []latencyRow) htmlTable {
 		if r.l == nil {
 			continue
 		}
-		detail := intervalDetail(r.in)
+		detail := latencyIntervalDetail(r.in)
 		cells := []htmlCell{{Text: r.name}}
 		for _, f := range perfv1alpha1.LatencyFigures {
 			c := htmlCell{Text: dur(f.Of(r.l))}

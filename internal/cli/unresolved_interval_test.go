@@ -17,6 +17,7 @@ limitations under the License.
 package cli
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,9 +60,16 @@ func TestAnAddedIntervalBelowZeroIsShownUnresolved(t *testing.T) {
 	}
 	cells := map[string]string{}
 	for _, f := range perfv1alpha1.LatencyFigures {
-		cells[f.Name] = addedIntervalDetail(in)(f)
+		cells[f.Name] = latencyIntervalDetail(in)(f)
 	}
 	if cells["p99.9"] != "95%: <0 – 80ms" || cells["p90"] != "95%: 4.7ms – 6ms" {
 		t.Errorf("report.html's cells: %q, want p99.9 95%%: <0 – 80ms and p90 unchanged", cells)
+	}
+	// A path's own latency (a delivery, a completion) says so in report.html as the text
+	// tables do.
+	own := latencyFiguresTable("delivery", []latencyRow{{"delivery", run.Status.Result.Latency, in}})
+	p999 := 1 + slices.IndexFunc(perfv1alpha1.LatencyFigures, func(f perfv1alpha1.LatencyFigure) bool { return f.Name == "p99.9" }) // after the path's name
+	if got := own.Rows[0][p999].Detail; got != "95%: <0 – 80ms" {
+		t.Errorf("report.html's delivery table: p99.9 cell %q, want 95%%: <0 – 80ms", got)
 	}
 }
