@@ -101,14 +101,19 @@ var _ = Describe("PerfRun on a Dapr Configuration the team runs", func() {
 	})
 
 	It("records the Resiliencies that apply to its sidecars: unscoped or scoped to one of its app ids, not one scoped to other apps", func() {
-		resiliency := func(name string, scopes []any, targets map[string]any) *unstructured.Unstructured {
+		resiliency := func(name string, scopes []any, targets map[string]any, timeouts ...string) *unstructured.Unstructured {
 			r := daprObj("Resiliency", ns, name)
 			if scopes != nil {
 				r.Object["scopes"] = scopes
 			}
+			policies := map[string]any{"short": "50ms"}
+			for _, t := range timeouts {
+				policies[t] = "1s"
+			}
 			r.Object["spec"] = map[string]any{
-				"policies": map[string]any{"timeouts": map[string]any{"short": "50ms"}},
-				"targets":  targets,
+				"policies": map[string]any{"timeouts": policies,
+					"retries": map[string]any{"DaprBuiltInServiceRetries": map[string]any{"policy": "constant", "duration": "5ms", "maxRetries": int64(2)}}},
+				"targets": targets,
 			}
 			Expect(k8sClient.Create(suiteCtx, r)).To(Succeed())
 			return r
@@ -116,7 +121,7 @@ var _ = Describe("PerfRun on a Dapr Configuration the team runs", func() {
 		team := resiliency("team-wide", nil, map[string]any{
 			"components": map[string]any{"statestore": map[string]any{"outbound": map[string]any{"timeout": "short"}}},
 			"apps":       map[string]any{"orders": map[string]any{"timeout": "short"}, "billing": map[string]any{"timeout": "short"}},
-		})
+		}, "DefaultAppTimeoutPolicy")
 		mine := resiliency("for-the-target", []any{"other-app", "res-target"}, map[string]any{
 			"apps": map[string]any{"res-target": map[string]any{"timeout": "short"}},
 		})
@@ -129,11 +134,14 @@ var _ = Describe("PerfRun on a Dapr Configuration the team runs", func() {
 			}
 			return nil
 		}).Should(Equal([]perfv1alpha1.DaprResiliencyRecord{
-			{Name: "for-the-target", Generation: mine.GetGeneration(), Scopes: []string{"res-target"}, Targets: []string{"app res-target"}},
-			{Name: "team-wide", Generation: team.GetGeneration(), Targets: []string{"app billing", "app orders", "component statestore"}},
+			{Name: "for-the-target", Generation: mine.GetGeneration(), Scopes: []string{"res-target"},
+				Targets: []string{"app res-target", "built-in DaprBuiltInServiceRetries"}},
+			{Name: "team-wide", Generation: team.GetGeneration(),
+				Targets: []string{"app billing", "app orders", "component statestore", "default DefaultAppTimeoutPolicy", "built-in DaprBuiltInServiceRetries"}},
 		}))
-		Expect(latest(run).Status.Environment.DescribeResiliencies()).To(Equal("for-the-target (generation 1): scoped to res-target; targets app res-target; " +
-			"team-wide (generation 1): unscoped; targets app billing, app orders, component statestore"))
+		env := latest(run).Status.Environment
+		Expect(env.DescribeResiliencies("")).To(HavePrefix("for-the-target (generation 1): scoped to res-target; targets app res-target, built-in DaprBuiltInServiceRetries; "))
+		Expect(env.DescribeResiliencies("res")).To(HavePrefix("for-the-target (generation 1): scoped to the run's target; "), "compare's form, without the run's name")
 	})
 
 	It("compares two Configurations as two variants, each sidecar on its own, the run's own Configuration beside", func() {

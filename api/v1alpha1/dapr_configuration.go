@@ -55,13 +55,27 @@ func (e *Environment) NamedConfiguration() *DaprConfigurationRecord {
 	return &e.DaprConfigurations[0]
 }
 
-// Describe is the record in one line, as reports and compare show it: "retries (generation
-// 2): scoped to run-target; targets app run-target, component statestore"; "unscoped" when
-// it applies to every app in the namespace.
-func (r DaprResiliencyRecord) Describe() string {
+// Describe is the record in one line, as reports show it: "retries (generation 2): scoped
+// to run-target; targets app run-target, component statestore"; "unscoped" when it applies
+// to every app in the namespace. The record that stands for those past the status's bound
+// ("… and 3 more") is its name alone.
+func (r DaprResiliencyRecord) Describe() string { return r.describe("") }
+
+// describe writes each scope without the prefix "<run>-" when run is set.
+func (r DaprResiliencyRecord) describe(run string) string {
+	if r.Generation == 0 {
+		return r.Name // not an object: the count of those left out
+	}
 	scope := "unscoped"
 	if len(r.Scopes) > 0 {
-		scope = "scoped to " + strings.Join(r.Scopes, ", ")
+		scopes := make([]string, len(r.Scopes))
+		for i, s := range r.Scopes {
+			scopes[i] = s
+			if run != "" {
+				scopes[i] = "the run's " + strings.TrimPrefix(s, run+"-")
+			}
+		}
+		scope = "scoped to " + strings.Join(scopes, ", ")
 	}
 	targets := "no targets"
 	if len(r.Targets) > 0 {
@@ -70,14 +84,16 @@ func (r DaprResiliencyRecord) Describe() string {
 	return fmt.Sprintf("%s (generation %d): %s; %s", r.Name, r.Generation, scope, targets)
 }
 
-// DescribeResiliencies is every record's Describe, "; "-joined; "none" without one.
-func (e *Environment) DescribeResiliencies() string {
+// DescribeResiliencies is every record's Describe, "; "-joined; "none" without one. With run
+// (the run's name) set, a scope reads "the run's target" rather than "<run>-target": two runs
+// under one Resiliency scoped to both read alike, as compare needs.
+func (e *Environment) DescribeResiliencies(run string) string {
 	if e == nil || len(e.DaprResiliencies) == 0 {
 		return "none"
 	}
 	parts := make([]string, len(e.DaprResiliencies))
 	for i, r := range e.DaprResiliencies {
-		parts[i] = r.Describe()
+		parts[i] = r.describe(run)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -186,10 +186,11 @@ type Environment struct {
 	// +kubebuilder:validation:MaxItems=5
 	// +optional
 	DaprConfigurations []DaprConfigurationRecord `json:"daprConfigurations,omitempty"`
-	// daprResiliencies are the Dapr Resiliency objects in the run's namespace that applied to
-	// its sidecars when it started (unscoped, or scoped to one of its app ids): a timeout,
-	// retry or circuit breaker on its calls shapes a figure. The run never writes one; a team
-	// measures its own by having it in the namespace. Read at preflight.
+	// daprResiliencies are the Dapr Resiliency objects in the run's namespace that apply to
+	// its sidecars (unscoped, or scoped to one of its app ids): a timeout, retry or circuit
+	// breaker on its calls shapes a figure. The run never writes one; a team measures its own
+	// by having it in the namespace. Read at preflight, before the run may wait in the queue;
+	// daprd reads them when its pod starts, so one changed while the run waited is not seen.
 	// +listType=map
 	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=16
@@ -294,7 +295,9 @@ type DaprResiliencyRecord struct {
 	// +optional
 	Scopes []string `json:"scopes,omitempty"`
 	// targets are what its policies are set on, as its spec.targets names them: "app ID",
-	// "actor TYPE", "component NAME".
+	// "actor TYPE", "component NAME"; and "default NAME" or "built-in NAME" for a policy
+	// named as Dapr's defaults (DefaultAppRetryPolicy…) or built-in overrides
+	// (DaprBuiltInServiceRetries…), which apply to every call of their kind.
 	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Targets []string `json:"targets,omitempty"`

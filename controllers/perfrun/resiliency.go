@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -34,8 +35,8 @@ import (
 
 // daprResiliencies records the Dapr Resiliency objects that apply to the run's sidecars:
 // daprd loads every Resiliency of its namespace that is unscoped or scoped to its app id,
-// and its timeouts, retries and circuit breakers then shape the run's figures. None is a
-// refusal: a team's own policies are what it wants measured. A cluster without Dapr's
+// and its timeouts, retries and circuit breakers then shape the run's figures. No Resiliency
+// is refused: a team's own policies are what it wants measured. A cluster without Dapr's
 // Resiliency CRD has none.
 func (r *Reconciler) daprResiliencies(ctx context.Context, run *perfv1alpha1.PerfRun) ([]perfv1alpha1.DaprResiliencyRecord, error) {
 	list := &unstructured.UnstructuredList{}
@@ -75,16 +76,32 @@ func resiliencyRecord(res *unstructured.Unstructured, appIDs []string) (perfv1al
 	}
 	for _, kind := range []struct{ field, word string }{{"apps", "app"}, {"actors", "actor"}, {"components", "component"}} {
 		targets, _, _ := unstructured.NestedMap(res.Object, "spec", "targets", kind.field)
-		names := make([]string, 0, len(targets))
-		for name := range targets {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range sortedKeys(targets) {
 			rec.Targets = append(rec.Targets, kind.word+" "+name)
+		}
+	}
+	// Policies named as Dapr's defaults or built-in overrides apply without a target.
+	for _, kind := range []string{"timeouts", "retries", "circuitBreakers"} {
+		policies, _, _ := unstructured.NestedMap(res.Object, "spec", "policies", kind)
+		for _, name := range sortedKeys(policies) {
+			switch {
+			case strings.HasPrefix(name, "Default") && strings.HasSuffix(name, "Policy"):
+				rec.Targets = append(rec.Targets, "default "+name)
+			case strings.HasPrefix(name, "DaprBuiltIn"):
+				rec.Targets = append(rec.Targets, "built-in "+name)
+			}
 		}
 	}
 	rec.Scopes = capped(rec.Scopes, 8)
 	rec.Targets = capped(rec.Targets, 16)
 	return rec, true
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

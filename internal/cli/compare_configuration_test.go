@@ -88,4 +88,30 @@ func TestCompareNamesAResiliencyInEffect(t *testing.T) {
 	if got := settingsDiffer(Export{Scenario: perfv1alpha1.ScenarioServiceInvocation}, with()); len(got) != 0 {
 		t.Errorf("no environment and no Resiliency differ: %q", got)
 	}
+	// One Resiliency scoped to both runs' targets: each records its own app id, and they
+	// read alike.
+	scopedTo := func(run string) Export {
+		e := with(perfv1alpha1.DaprResiliencyRecord{Name: "retries", Generation: 2, Scopes: []string{run + "-target"}, Targets: []string{"app orders"}})
+		e.Run.Name = run
+		return e
+	}
+	if got := settingsDiffer(scopedTo("before"), scopedTo("after")); len(got) != 0 {
+		t.Errorf("one Resiliency scoped to both runs differs: %q", got)
+	}
+}
+
+func TestResiliencyRecordDescribe(t *testing.T) {
+	for _, tc := range []struct {
+		rec  perfv1alpha1.DaprResiliencyRecord
+		want string
+	}{
+		{perfv1alpha1.DaprResiliencyRecord{Name: "team", Generation: 1}, "team (generation 1): unscoped; no targets"},
+		{perfv1alpha1.DaprResiliencyRecord{Name: "mine", Generation: 4, Scopes: []string{"r-target", "r-loadtester"}, Targets: []string{"default DefaultRetryPolicy"}},
+			"mine (generation 4): scoped to r-target, r-loadtester; targets default DefaultRetryPolicy"},
+		{perfv1alpha1.DaprResiliencyRecord{Name: "… and 3 more"}, "… and 3 more"},
+	} {
+		if got := tc.rec.Describe(); got != tc.want {
+			t.Errorf("Describe() = %q, want %q", got, tc.want)
+		}
+	}
 }

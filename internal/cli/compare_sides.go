@@ -177,7 +177,7 @@ func settingsOf(e Export) settings {
 	if named := e.Environment.NamedConfiguration(); named != nil {
 		s.Configuration = named.Describe()
 	}
-	s.Resiliency = e.Environment.DescribeResiliencies()
+	s.Resiliency = e.Environment.DescribeResiliencies(e.Run.Name)
 	if s.ActorHost == "" && e.Scenario == perfv1alpha1.ScenarioActorActivation {
 		s.ActorHost = perfv1alpha1.ActorHostMinimal // a result from before status.result.actorHost: the minimal host was the only one
 	}

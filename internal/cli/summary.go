@@ -77,7 +77,7 @@ func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
 			fmt.Fprintf(b, "Dapr Configuration %s.\n", markdownText(named.Describe()))
 		}
 		if len(env.DaprResiliencies) > 0 {
-			fmt.Fprintf(b, "Dapr Resiliency in effect: %s.\n", markdownText(env.DescribeResiliencies()))
+			fmt.Fprintf(b, "Dapr Resiliency in effect: %s.\n", markdownText(env.DescribeResiliencies("")))
 		}
 	} else if env != nil {
 		fmt.Fprintf(b, "Kubernetes %s.\n", markdownText(orDash(env.KubernetesVersion)))
