@@ -27,12 +27,10 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // shortTemplate is a run short enough to sweep on this machine, through Dapr unless dapr
@@ -80,7 +78,6 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 	// a real run through Dapr, so two points pay for it.
 	It("sweeps tracing 0 and 1 at 8 connections through real Dapr, a PerfRun per point with its own Configuration's rate, added latency and usage at each", func() {
 		tpl := shortTemplate(200, true, 25*time.Second)
-		tpl.Spec.Cleanup = perfv1alpha1.CleanupNever // keep each run's Configuration to read its rate
 		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "features", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
 			Template: tpl, Points: &perfv1alpha1.SweepPoints{Connections: []int32{8}, Settings: []perfv1alpha1.SweepSetting{
 				{Name: "trace-0", TracingSamplingRate: "0"}, {Name: "trace-1", TracingSamplingRate: "1"}}}}}
@@ -98,12 +95,13 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 			Expect(p.AddedLow.P90.Duration).To(BeNumerically(">", 0))
 			Expect(p.SidecarCPUPer1kQPS).NotTo(BeNil())
 			Expect(want).To(HaveKey(p.Setting))
-			// The run's own Dapr Configuration (names.Tracing), which its sidecars use.
-			cfg := &unstructured.Unstructured{}
-			cfg.SetGroupVersionKind(workload.ConfigurationGVK)
-			Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: p.Run + "-tracing"}, cfg)).To(Succeed())
-			rate, _, _ := unstructured.NestedString(cfg.Object, "spec", "tracing", "samplingRate")
-			Expect(rate).To(Equal(want[p.Setting]), "point %s", p.Setting)
+			// The run's own Dapr Configuration, which its sidecars used, as the run recorded it
+			// from the object it wrote (cleaned up since: its pods would sit beside the next
+			// point's measured phases).
+			run := &perfv1alpha1.PerfRun{}
+			Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: p.Run}, run)).To(Succeed())
+			Expect(run.Status.Environment.DaprConfigurations).To(Equal([]perfv1alpha1.DaprConfigurationRecord{
+				{Name: p.Run + "-tracing", OwnedByRun: true, TracingSamplingRate: want[p.Setting]}}), "point %s", p.Setting)
 			delete(want, p.Setting)
 		}
 		Expect(want).To(BeEmpty(), "one point per setting")

@@ -74,6 +74,16 @@ func per1k(u *perfv1alpha1.ResourceUsage) string {
 var _ = Describe("Invocation protocols and sidecar variants through real Dapr", func() {
 	It("measures all four invocation paths, an A/B of two sidecar setups and a load split over three load-tester pods", func() {
 		ns := newNamespace()
+		// The team's Resiliency, scoped to the split run's target, in place before any run
+		// starts: recorded for that run only. Its policy sits on the target's own outbound
+		// calls, which a benchmark makes none of.
+		splitName := sampleRun("perf_v1alpha1_perfrun_split_load.yaml", ns).Name
+		teamResiliency := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "dapr.io/v1alpha1", "kind": "Resiliency",
+			"metadata": map[string]any{"name": "team-timeouts", "namespace": ns},
+			"scopes":   []any{splitName + "-target"},
+			"spec": map[string]any{"policies": map[string]any{"timeouts": map[string]any{"generous": "10s"}},
+				"targets": map[string]any{"apps": map[string]any{"orders": map[string]any{"timeout": "generous"}}}}}}
+		Expect(k8sClient.Create(ctx, teamResiliency)).To(Succeed())
 		short := func(s *perfv1alpha1.PerfRunSpec) {
 			s.Load.Duration = &metav1.Duration{Duration: 15 * time.Second}
 			s.Load.Warmup = &metav1.Duration{Duration: 3 * time.Second}
@@ -126,14 +136,6 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 			"spec":     map[string]any{"tracing": map[string]any{"samplingRate": "0"}}}}
 		Expect(k8sClient.Create(ctx, teamConfig)).To(Succeed())
 		split.Spec.Dapr.Configuration = "team-config"
-		// The team's Resiliency, scoped to the split run's target: recorded for that run only.
-		// Its policy sits on the target's own outbound calls, which a benchmark makes none of.
-		teamResiliency := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "dapr.io/v1alpha1", "kind": "Resiliency",
-			"metadata": map[string]any{"name": "team-timeouts", "namespace": ns},
-			"scopes":   []any{split.Name + "-target"},
-			"spec": map[string]any{"policies": map[string]any{"timeouts": map[string]any{"generous": "10s"}},
-				"targets": map[string]any{"apps": map[string]any{"orders": map[string]any{"timeout": "generous"}}}}}}
-		Expect(k8sClient.Create(ctx, teamResiliency)).To(Succeed())
 		split.Spec.Dapr.TracingSamplingRate = "" // the named Configuration's rate is measured
 		Expect(k8sClient.Create(ctx, split)).To(Succeed())
 
