@@ -19,8 +19,8 @@ package perfrun
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -54,7 +54,7 @@ func (r *Reconciler) daprResiliencies(ctx context.Context, run *perfv1alpha1.Per
 			records = append(records, rec)
 		}
 	}
-	sort.Slice(records, func(i, j int) bool { return records[i].Name < records[j].Name })
+	slices.SortFunc(records, func(a, b perfv1alpha1.DaprResiliencyRecord) int { return strings.Compare(a.Name, b.Name) })
 	const most = 16 // the status's bound: the last one left says how many more applied
 	if len(records) > most {
 		records = append(records[:most-1], perfv1alpha1.DaprResiliencyRecord{Name: fmt.Sprintf("… and %d more", len(records)-most+1)})
@@ -76,14 +76,14 @@ func resiliencyRecord(res *unstructured.Unstructured, appIDs []string) (perfv1al
 	}
 	for _, kind := range []struct{ field, word string }{{"apps", "app"}, {"actors", "actor"}, {"components", "component"}} {
 		targets, _, _ := unstructured.NestedMap(res.Object, "spec", "targets", kind.field)
-		for _, name := range sortedKeys(targets) {
+		for _, name := range slices.Sorted(maps.Keys(targets)) {
 			rec.Targets = append(rec.Targets, kind.word+" "+name)
 		}
 	}
 	// Policies named as Dapr's defaults or built-in overrides apply without a target.
 	for _, kind := range []string{"timeouts", "retries", "circuitBreakers"} {
 		policies, _, _ := unstructured.NestedMap(res.Object, "spec", "policies", kind)
-		for _, name := range sortedKeys(policies) {
+		for _, name := range slices.Sorted(maps.Keys(policies)) {
 			switch {
 			case strings.HasPrefix(name, "Default") && strings.HasSuffix(name, "Policy"):
 				rec.Targets = append(rec.Targets, "default "+name)
@@ -95,13 +95,4 @@ func resiliencyRecord(res *unstructured.Unstructured, appIDs []string) (perfv1al
 	rec.Scopes = capped(rec.Scopes, 8)
 	rec.Targets = capped(rec.Targets, 16)
 	return rec, true
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
