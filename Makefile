@@ -59,9 +59,10 @@ help: ## Show this help.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen kustomize api-docs ## Generate the CRDs and RBAC from the Go markers, the Helm chart's copies of them, and the API reference.
+manifests: controller-gen kustomize api-docs ## Generate the CRDs and RBAC from the Go markers, the Helm chart's copies of them, the API reference and the result document's JSON Schema.
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases
 	$(KUSTOMIZE) build config/default | go run ./hack/gen/helmchart charts/daprbench
+	go run ./hack/gen/resultschema
 
 .PHONY: argocd-health
 argocd-health: ## Generate config/argocd's argocd-cm patch and argo-cd Helm chart values from the health and action Lua scripts.
@@ -74,6 +75,9 @@ chart-docs: ## Generate the values table of charts/daprbench/README.md from valu
 .PHONY: api-docs
 api-docs: crd-ref-docs ## Generate docs/reference/api.md from the API's Go types (doc comments, defaults, validation).
 	$(CRD_REF_DOCS) --source-path=./api --config=hack/gen/crd-ref-docs/config.yaml --renderer=markdown --output-path=docs/reference/api.md --log-level=WARN
+	@# The result document is no CRD type, so crd-ref-docs renders no section for it: its
+	@# figures' "Appears in" point at the document's own description.
+	sed -i 's|(#resultdocument)|(../result-schema.md)|' docs/reference/api.md
 
 .PHONY: generate
 generate: controller-gen ## Generate DeepCopy methods.

@@ -17,9 +17,12 @@ limitations under the License.
 package controllers
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -37,8 +40,11 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/document/schema"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/pods/latency"
+	"github.com/daprbench/daprbench/internal/testenv"
 )
 
 // These helpers play the parts envtest lacks — the kubelet and the Deployment and Job
@@ -98,18 +104,44 @@ func podWaiting(ns, deployment, reason, message string) {
 }
 
 // finishLoad plays the Job controller and kubelet for the run's current Job: a pod whose
-// load-tester container terminated with the encoded summary, then a Complete or Failed Job.
+// load tester wrote sum's report (completed as its summarizer would) at the end of its log
+// and the pointer to it as its termination message, then a Complete or Failed Job.
 func finishLoad(run *perfv1alpha1.PerfRun, sum result.Summary, succeeded bool) {
-	finishLoadWithMessage(run, encoded(sum), succeeded)
+	finishLoadWith(run, reportOf(sum), succeeded)
 }
 
-// encoded is the termination message the load tester writes for sum. The load tester's own
-// summarizer completes it: each run becomes the recording of 10 000 requests, sent on time,
-// whose percentiles are the run's, and those give the merged latencies and the added latency.
+// finishLoadWith is finishLoad with the whole report given.
+func finishLoadWith(run *perfv1alpha1.PerfRun, rep result.Report, succeeded bool) {
+	finishLoadWithMessage(run, wrote(run.Namespace, currentJobOf(run).Name+"-pod", rep), succeeded)
+}
+
+// encoded is the termination message of a load tester in pod that measured sum, its report
+// written to the pod's log.
+func encoded(ns, pod string, sum result.Summary) string { return wrote(ns, pod, reportOf(sum)) }
+
+// wrote plays a load tester in pod that wrote rep: its frame at the end of the pod's log
+// (what the fake kubelet serves), and the pointer to it, returned as the termination
+// message.
+func wrote(ns, pod string, rep result.Report) string {
+	var log bytes.Buffer
+	log.WriteString(`{"fortio":"json"}` + "\n")
+	p, err := result.WriteFrame(&log, rep, rep.Summary.Error)
+	ExpectWithOffset(2, err).NotTo(HaveOccurred())
+	log.WriteString("loadtester: sidecar stopped\n")
+	testLogs.set(ns, pod, log.String())
+	msg, err := result.EncodePointer(p)
+	ExpectWithOffset(2, err).NotTo(HaveOccurred())
+	return string(msg)
+}
+
+// reportOf is the report the load tester writes for sum. The load tester's own summarizer
+// completes it: each run becomes the recording of 10 000 requests, sent on time, whose
+// percentiles are the run's, and those give the merged latencies, the added latency and
+// each path's histograms.
 //
 // A summary whose runs are all repetition 0 stands for a run of the default repetitions:
 // its runs are repeated, one after another, as the load tester would have measured them.
-func encoded(sum result.Summary) string {
+func reportOf(sum result.Summary) result.Report {
 	if len(sum.Runs) > 0 && !slices.ContainsFunc(sum.Runs, func(r result.Run) bool { return r.Rep > 0 }) {
 		first := sum.Runs
 		for rep := 1; rep < perfv1alpha1.DefaultRepetitions; rep++ {
@@ -122,23 +154,27 @@ func encoded(sum result.Summary) string {
 			}
 		}
 	}
-	if len(sum.Runs) > 0 && sum.Merged == nil {
+	rep := result.Report{Summary: sum}
+	if len(sum.Runs) > 0 {
 		recs := map[latency.Key]*latency.Recorded{}
 		for _, r := range sum.Runs {
 			recs[latency.Key{Variant: r.Variant, Rep: r.Rep}] = recordingOf(r)
 		}
-		latency.Summarize(&sum, recs, result.StandardPercentiles)
+		if sum.Merged == nil {
+			latency.Summarize(&rep.Summary, recs, result.StandardPercentiles)
+		}
+		var err error
+		rep.Histograms, err = latency.HistogramsOf(sum.Runs, recs)
+		ExpectWithOffset(2, err).NotTo(HaveOccurred())
 	}
-	msg, err := result.Encode(sum)
-	ExpectWithOffset(1, err).NotTo(HaveOccurred())
-	return string(msg)
+	return rep
 }
 
 // recordingOf returns 10 000 requests with r's percentiles (see histogramOf), sent on time,
 // dealt round-robin into ten one-second blocks of the same distribution.
 func recordingOf(r result.Run) *latency.Recorded {
 	h := histogramOf(r)
-	rec := &latency.Recorded{Latency: h, Service: h, Lag: latency.NewHistogram()}
+	rec := &latency.Recorded{Latency: h, Service: h, Lag: result.NewHistogram()}
 	_ = rec.Lag.RecordValues(0, h.TotalCount())
 	blocks := make([]map[int64]int64, 10)
 	for i := range blocks {
@@ -173,7 +209,7 @@ func histogramOf(r result.Run) *hdrhistogram.Histogram {
 		knots = append(knots, knot{p / 100 * n, float64(v.Microseconds())})
 	}
 	knots = append(knots, knot{n, float64(r.MaxUs)})
-	h := latency.NewHistogram()
+	h := result.NewHistogram()
 	for k, i := 1.0, 1; k <= n; k++ {
 		for k > knots[i].rank {
 			i++
@@ -344,6 +380,30 @@ func setPodStatus(pod *corev1.Pod, phase corev1.PodPhase, state func(container s
 }
 
 // latest re-reads a PerfRun.
+// documentOf is run's result document as every reader reads it: through the ConfigMap its
+// status names, checked against the status's digest; and it matches the document's JSON
+// Schema, as every document a spec reads does.
+func documentOf(run *perfv1alpha1.PerfRun) *perfv1alpha1.ResultDocument {
+	l := latest(run)
+	ExpectWithOffset(1, l.Status.Result).NotTo(BeNil(), "run %s has no result", run.Name)
+	doc, js, err := document.Read(suiteCtx, k8sClient, l)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	ExpectWithOffset(1, schema.Validate(resultSchema, js)).To(Succeed(), "run %s's document against %s", run.Name, schema.File)
+	return doc
+}
+
+// resultOf is run's result: its document's figures.
+func resultOf(run *perfv1alpha1.PerfRun) *perfv1alpha1.Result { return documentOf(run).Result }
+
+// resultSchema is the result document's JSON Schema, as the repository ships it.
+var resultSchema = func() []byte {
+	b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), schema.File))
+	if err != nil {
+		panic(err)
+	}
+	return b
+}()
+
 func latest(run *perfv1alpha1.PerfRun) *perfv1alpha1.PerfRun {
 	out := &perfv1alpha1.PerfRun{}
 	ExpectWithOffset(1, k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(run), out)).To(Succeed())

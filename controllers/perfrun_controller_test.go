@@ -44,7 +44,6 @@ import (
 	"github.com/daprbench/daprbench/controllers/perfrun"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/workload"
-	"github.com/daprbench/daprbench/internal/pods/latency"
 	"github.com/daprbench/daprbench/internal/version"
 )
 
@@ -254,7 +253,7 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(latest(run).Status.Progress).To(BeNil(), "progress is cleared when the run ends")
 
 		mergedP90 := func(v result.Variant) time.Duration {
-			h := latency.NewHistogram()
+			h := result.NewHistogram()
 			for _, r := range runs {
 				if r.Variant == v {
 					h.Merge(histogramOf(r))
@@ -264,7 +263,7 @@ var _ = Describe("PerfRun controller", func() {
 		}
 		st := latest(run).Status
 		Expect(st.CompletionTime).NotTo(BeNil())
-		res := st.Result
+		res := resultOf(run)
 		Expect(res.Generation).To(Equal(int64(1)))
 		Expect(res.RequestedQPS).To(Equal(int32(1000)))
 		Expect(res.ActualQPS).To(Equal("998.4"))
@@ -339,7 +338,7 @@ var _ = Describe("PerfRun controller", func() {
 
 		finishLoad(run, result.Summary{RequestedQPS: 500, Runs: []result.Run{summaryRun(result.Dapr, 0, 3000)}}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		res := latest(run).Status.Result
+		res := resultOf(run)
 		Expect(res.Latency.P90.Duration).To(Equal(3201 * time.Microsecond)) // 3.2 ms, reported as the top of its 2 µs HDR bucket
 		Expect(res.Baseline).To(BeNil())
 		Expect(res.Added).To(BeNil())
@@ -441,7 +440,7 @@ var _ = Describe("PerfRun controller", func() {
 		Eventually(eventReasons(run)).Should(ContainElement(perfv1alpha1.ReasonLoadTesterFailed))
 	})
 
-	It("fails with InvalidResult when the load tester's summary is unreadable", func() {
+	It("fails with InvalidResult when the load tester's termination message is unreadable", func() {
 		run := createRun(ns, "garbled", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) { s.Baseline = ptr.To(false) })
 		markAvailable(ns, "garbled-target")
 		finishLoadWithMessage(run, "panic: runtime error: index out of range", true)
@@ -464,7 +463,7 @@ var _ = Describe("PerfRun controller", func() {
 		startLoad(run)
 		completeJob(job, true)
 		Consistently(phaseOf(run), 2*time.Second).Should(Equal(perfv1alpha1.PhaseRunning), "the summary is on its way, not missing")
-		terminateLoadTester(job, encoded(result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}), true)
+		terminateLoadTester(job, encoded(ns, job.Name+"-pod", result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}), true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), func() string { return fmt.Sprint(latest(run).Status.Conditions) })
 
 		By("a pod that never reports is InvalidResult once the grace has passed")
@@ -600,7 +599,7 @@ var _ = Describe("PerfRun controller", func() {
 		markAvailable(ns, "rerun-target")
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Dapr, 0, 1000)}}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		Expect(latest(run).Status.Result.Generation).To(Equal(int64(1)))
+		Expect(resultOf(run).Generation).To(Equal(int64(1)))
 
 		updated := latest(run)
 		updated.Spec.Load.QPS = 2000
@@ -617,10 +616,10 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(envValue(job, "DAPRBENCH_QPS")).To(Equal("2000"))
 		finishLoad(run, result.Summary{RequestedQPS: 2000, Runs: []result.Run{summaryRun(result.Dapr, 0, 2000)}}, true)
 		Eventually(func() int64 {
-			r := latest(run).Status.Result
+			r := resultOf(run)
 			return r.Generation
 		}, 10*time.Second).Should(Equal(int64(2)))
-		Expect(latest(run).Status.Result.RequestedQPS).To(Equal(int32(2000)))
+		Expect(resultOf(run).RequestedQPS).To(Equal(int32(2000)))
 		Expect(latest(run).Status.Phase).To(Equal(perfv1alpha1.PhaseSucceeded))
 	})
 
@@ -758,7 +757,7 @@ var _ = Describe("PerfRun controller", func() {
 		violated := finish("violated", 2500, 2600, 2550)
 		f := failedWith(violated, perfv1alpha1.ReasonThresholdsViolated)
 		Expect(f.Message).To(MatchRegexp(`added p90 2\.[0-9.]+ms \(95% interval 2\.[0-9.]+ms\.\.2\.[0-9.]+ms\) \(limit <= 2ms\): VIOLATED`))
-		Expect(latest(violated).Status.Result.Added.P90.Duration).To(BeNumerically("~", 2550*time.Microsecond, 50*time.Microsecond), "the result is kept")
+		Expect(resultOf(violated).Added.P90.Duration).To(BeNumerically("~", 2550*time.Microsecond, 50*time.Microsecond), "the result is kept")
 	})
 
 	It("judges a variant's thresholds on its difference from the first into ThresholdsMet, and re-judges an edit of them", func() {
@@ -778,7 +777,7 @@ var _ = Describe("PerfRun controller", func() {
 		}
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: runs}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), "without failRun a violation does not fail the run")
-		fast := latest(run).Status.Result.Variants[1]
+		fast := resultOf(run).Variants[1]
 		Expect(fast.DifferenceInterval.Low.P90.Duration).To(BeNumerically(">", 200*time.Microsecond))
 		c := conditionOf(run, perfv1alpha1.ConditionThresholdsMet)
 		Expect(c).NotTo(BeNil(), "the variant's thresholds are gates: ThresholdsMet reports them")
@@ -810,7 +809,7 @@ var _ = Describe("PerfRun controller", func() {
 		slow.ActualQPS, slow.Requests = 714.2, 7142
 		finishLoad(run, result.Summary{RequestedQPS: 1000, GapUs: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), slow}}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		res := latest(run).Status.Result
+		res := resultOf(run)
 		Expect(res.Added).To(BeNil(), "no added latency for a rate that was not carried")
 		Expect(res.Saturated).To(HaveLen(1))
 		Expect(res.Saturated[0].Path).To(Equal("dapr"))
@@ -902,7 +901,7 @@ var _ = Describe("PerfRun controller", func() {
 			summaryRun(result.Baseline, 1, 700), summaryRun(result.Dapr, 1, 720),
 		}}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		res := latest(run).Status.Result
+		res := resultOf(run)
 		Expect(res.AddedInterval.Low.P50.Duration).To(BeNumerically("<=", 0))
 		Expect(res.AddedInterval.High.P50.Duration).To(BeNumerically(">", 0))
 		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(
@@ -928,6 +927,6 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(anti[0].TopologyKey).To(Equal(corev1.LabelHostname))
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Direct, 0, 400)}}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		Expect(latest(run).Status.Result.Latency.P50.Duration).To(Equal(400 * time.Microsecond))
+		Expect(resultOf(run).Latency.P50.Duration).To(Equal(400 * time.Microsecond))
 	})
 })

@@ -194,8 +194,7 @@ var _ = Describe("A CPU-limit-bound run", func() {
 		finishLoad(run, sum, true)
 		Eventually(phaseOf(run), 20*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
 
-		st := latest(run).Status
-		res := st.Result
+		res := resultOf(run)
 		Expect(conditionOf(run, perfv1alpha1.ConditionCPULimitBound).Status).To(Equal(metav1.ConditionTrue))
 		Expect(conditionOf(run, perfv1alpha1.ConditionSaturated).Status).To(Equal(metav1.ConditionTrue))
 		Expect(res.LimitBound).To(BeTrue())

@@ -94,7 +94,7 @@ var _ = Describe("A four-path run", func() {
 		}
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: runs}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		res := latest(run).Status.Result
+		res := resultOf(run)
 		a := res.Attribution
 		Expect(a).NotTo(BeNil())
 		Expect(a.Paths).To(HaveLen(4))
@@ -114,7 +114,7 @@ var _ = Describe("A four-path run", func() {
 		Expect(conditionOf(run, perfv1alpha1.ConditionSucceeded).Message).To(ContainSubstring("added mean split: client sidecar "))
 	})
 
-	It("takes each path's interval from the histograms line when the termination message had no room for it", func() {
+	It("keeps each path's interval, which arrives with the rest of the report", func() {
 		run := createRun(ns, "roomless", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
 			s.Load.Repetitions = 2
@@ -132,24 +132,15 @@ var _ = Describe("A four-path run", func() {
 		}
 		sum := result.Summary{RequestedQPS: 1000, Runs: runs}
 		latency.Summarize(&sum, recs, result.StandardPercentiles)
-		estimates := sum.Attribution.Paths
-		Expect(estimates).To(HaveLen(4))
-		sum.Attribution.Paths = nil // as the encoder drops them when the message is short of room
-		h, err := latency.HistogramsOf(sum.Runs, recs)
-		Expect(err).NotTo(HaveOccurred())
-		h.PathEstimates = estimates
-		line, err := h.Line()
-		Expect(err).NotTo(HaveOccurred())
-		job := currentJobOf(run)
-		testLogs.set(ns, job.Name+"-pod", line+"\n")
+		Expect(sum.Attribution.Paths).To(HaveLen(4))
 		startLoad(run)
 		finishLoad(run, sum, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		a := latest(run).Status.Result.Attribution
+		a := resultOf(run).Attribution
 		Expect(a).NotTo(BeNil())
 		Expect(a.Paths).To(HaveLen(4))
 		for _, p := range a.Paths {
-			Expect(p.Interval).NotTo(BeNil(), "%s: its interval, from the histograms line", p.Path)
+			Expect(p.Interval).NotTo(BeNil(), "%s: its interval, from the report", p.Path)
 			Expect(p.Interval.Low.P90.Duration).To(BeNumerically("<=", p.Latency.P90.Duration))
 		}
 	})

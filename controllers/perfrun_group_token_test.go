@@ -40,7 +40,7 @@ func groupPodEnded(job *batchv1.Job, index int, node string, sum result.Summary,
 	pod.Annotations[batchv1.JobCompletionIndexAnnotation] = strconv.Itoa(index)
 	pod.Spec.NodeName = node
 	Expect(k8sClient.Create(suiteCtx, pod)).To(Succeed())
-	msg := encoded(sum)
+	msg := encoded(job.Namespace, pod.Name, sum)
 	setPodStatus(pod, corev1.PodSucceeded, func(string) corev1.ContainerState {
 		return corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: exit, Reason: "Completed",
 			Message: msg, FinishedAt: metav1.NewTime(finished)}}
@@ -114,7 +114,7 @@ var _ = Describe("PerfRun with several load-tester pods", func() {
 		completeJob(job, true)
 
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		res := latest(run).Status.Result
+		res := resultOf(run)
 		Expect(res.Latency.P90.Duration).To(Equal(1200*time.Microsecond), "the leader's merged latency, not a peer's")
 		Expect(res.LoadTesters).To(Equal([]perfv1alpha1.LoadTesterPod{
 			{Index: 0, Node: testNode, RequestedQPS: "333.3", ActualQPS: "333.3"},

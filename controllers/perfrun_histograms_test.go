@@ -19,18 +19,16 @@ package controllers
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/perfrun"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
 // fakeLogs stands in for the kubelet's log endpoint, which envtest does not run: a pod's
@@ -51,7 +49,7 @@ func (f *fakeLogs) set(ns, pod string, logs ...string) {
 	f.logs[ns+"/"+pod] = logs
 }
 
-func (f *fakeLogs) Tail(_ context.Context, ns, pod, _ string) ([]byte, error) {
+func (f *fakeLogs) Tail(_ context.Context, ns, pod, _ string, lines, limitBytes int64) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	key := ns + "/" + pod
@@ -61,7 +59,18 @@ func (f *fakeLogs) Tail(_ context.Context, ns, pod, _ string) ([]byte, error) {
 	}
 	read := min(f.reads[key], len(logs)-1)
 	f.reads[key]++
-	return []byte(logs[read]), nil
+	log := logs[read]
+	if n := strings.Count(log, "\n"); int64(n) > lines || int64(len(log)) > limitBytes {
+		return nil, fmt.Errorf("the reader asked for %d lines of at most %d bytes: the log's end has %d lines, %d bytes", lines, limitBytes, n, len(log))
+	}
+	return []byte(log), nil
+}
+
+// forget makes the pod's log unreadable, as a pod without a node's is.
+func (f *fakeLogs) forget(ns, pod string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.logs, ns+"/"+pod)
 }
 
 func (f *fakeLogs) readsOf(ns, pod string) int {
@@ -72,23 +81,21 @@ func (f *fakeLogs) readsOf(ns, pod string) int {
 
 var testLogs = &fakeLogs{}
 
-// histogramsLine is a load tester's histograms line of one direct request of 1234µs.
-func histogramsLine() string { return histogramsLineOf(result.Direct) }
-
-// histogramsLineOf is histogramsLine's path under the variant code v.
-func histogramsLineOf(v result.Variant) string {
-	h := latency.NewHistogram()
+// oneRequest is a load tester's report of one direct request of 1234µs, its histograms
+// under the variant code v.
+func oneRequest(v result.Variant) result.Report {
+	h := result.NewHistogram()
 	ExpectWithOffset(1, h.RecordValue(1234)).To(Succeed())
-	enc, err := latency.Encode(h)
+	enc, err := result.EncodeHistogram(h)
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())
-	line, err := result.Histograms{Version: result.SchemaVersion, Paths: []result.PathHistograms{{Variant: v, Latency: enc, Service: enc}}}.Line()
-	ExpectWithOffset(1, err).NotTo(HaveOccurred())
-	return line
+	rep := reportOf(result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Direct, 0, 600)}})
+	rep.Histograms = result.Histograms{Paths: []result.PathHistograms{{Variant: v, Latency: enc, Service: enc}}}
+	return rep
 }
 
-// runWithLogs takes a direct run to the end of its load, its leader's log reads returning
-// logs in turn, and waits for it to succeed.
-func runWithLogs(name string, logs ...string) (*perfv1alpha1.PerfRun, string) {
+// runWithLogs takes a direct run to the end of its load, the load tester having written rep;
+// its leader's log reads return logs(the log as written) in turn.
+func runWithLogs(name string, rep result.Report, logs func(written string) []string) (*perfv1alpha1.PerfRun, string) {
 	ns := newNamespace()
 	run := createRun(ns, name, perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 		s.Dapr.Enabled = ptrTo(false)
@@ -97,46 +104,75 @@ func runWithLogs(name string, logs ...string) (*perfv1alpha1.PerfRun, string) {
 	markAvailable(ns, name+"-target")
 	Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
 	pod := currentJobOf(run).Name + "-pod"
-	testLogs.set(ns, pod, logs...)
 	startLoad(run)
-	finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Direct, 0, 600)}}, true)
-	Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseSucceeded))
+	msg := wrote(ns, pod, rep)
+	testLogs.mu.Lock()
+	written := testLogs.logs[ns+"/"+pod][0]
+	testLogs.mu.Unlock()
+	testLogs.set(ns, pod, logs(written)...)
+	finishLoadWithMessage(run, msg, true)
+	Eventually(phaseOf(run)).Should(BeElementOf(perfv1alpha1.PhaseSucceeded, perfv1alpha1.PhaseFailed))
 	return run, pod
 }
 
-var _ = Describe("A run's histograms", func() {
-	It("are copied from the load tester leader's log into a ConfigMap the run owns, named in its status", func() {
-		run, _ := runWithLogs("hist", `{"fortio":"json"}`+"\n"+histogramsLine()+"\nloadtester: done\n")
+func asWritten(written string) []string { return []string{written} }
 
-		Expect(latest(run).Status.Histograms).To(Equal("hist-histograms"))
-		cm := &corev1.ConfigMap{}
-		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: run.Namespace, Name: "hist-histograms"}, cm)).To(Succeed())
-		Expect(cm.OwnerReferences).To(HaveLen(1))
-		Expect(cm.OwnerReferences[0].UID).To(Equal(latest(run).UID))
-		got, ok, err := result.ParseHistograms(cm.Data[result.HistogramsKey])
-		Expect(err).NotTo(HaveOccurred())
-		Expect(ok).To(BeTrue())
-		decoded, err := latency.Decode(got.Paths[0].Latency)
+var _ = Describe("A run's report", func() {
+	It("is read whole from the load tester leader's log, its histograms kept in the run's result document", func() {
+		run, pod := runWithLogs("hist", oneRequest(result.Direct), asWritten)
+
+		Expect(latest(run).Status.Phase).To(Equal(perfv1alpha1.PhaseSucceeded))
+		Expect(testLogs.readsOf(run.Namespace, pod)).To(Equal(1), "read once, then kept while the run waits for its last usage readings")
+		got := documentOf(run).Histograms
+		Expect(got).To(HaveLen(1))
+		Expect(got[0].Path).To(Equal("direct"))
+		Expect(got[0].Variant).To(Equal(string(result.Direct)))
+		decoded, err := result.DecodeHistogram(got[0].Latency)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(decoded.TotalCount()).To(Equal(int64(1)))
 	})
 
-	It("are looked for again when a read finds none yet, and a run whose log never holds them still concludes", func() {
-		late, _ := runWithLogs("hist-late", "fortio: a log without the line yet\n", `{"fortio":"json"}`+"\n"+histogramsLine()+"\n")
-		Expect(latest(late).Status.Histograms).To(Equal("hist-late-histograms"), "the second read's histograms were kept")
+	It("is read again when a read fails, within a bound; a run whose log never holds it fails ResultUnreadable and keeps nothing", func() {
+		late, _ := runWithLogs("hist-late", oneRequest(result.Direct), func(written string) []string {
+			return []string{"fortio: a log whose end was not served whole\n", written}
+		})
+		Expect(latest(late).Status.Phase).To(Equal(perfv1alpha1.PhaseSucceeded))
+		Expect(documentOf(late).Histograms).To(HaveLen(1), "the second read's report was kept")
 
-		never, pod := runWithLogs("hist-never", "fortio: no histograms in this log\n")
-		Expect(latest(never).Status.Histograms).To(BeEmpty())
-		Expect(latest(never).Status.Result).NotTo(BeNil(), "the result stands without the histograms")
-		Expect(testLogs.readsOf(never.Namespace, pod)).To(Equal(perfrun.HistogramsRetries+1), "bounded: one read and the retries")
+		never, pod := runWithLogs("hist-never", oneRequest(result.Direct), func(string) []string {
+			return []string{"fortio: no report in this log\n"}
+		})
+		c := failedWith(never, perfv1alpha1.ReasonResultUnreadable)
+		Expect(c.Message).To(ContainSubstring("in 4 tries: no report of the termination message's digest in the load tester's log; nothing of it is kept"))
+		Expect(latest(never).Status.Result).To(BeNil(), "nothing unchecked is kept")
+		Expect(testLogs.readsOf(never.Namespace, pod)).To(Equal(perfrun.ReportRetries+1), "bounded: one read and the retries")
+
+		cut, _ := runWithLogs("hist-cut", oneRequest(result.Direct), func(written string) []string {
+			begin := strings.Index(written, result.FramePrefix+"begin")
+			return []string{written[:begin+strings.Index(written[begin:], "\n")+1]} // the log served up to the frame's first line
+		})
+		Expect(failedWith(cut, perfv1alpha1.ReasonResultUnreadable).Message).To(ContainSubstring("cut short"))
 	})
 
-	It("are not kept when they carry a variant the load tester cannot have written", func() {
+	It("is refused whole when its histograms carry a variant the load tester cannot have written", func() {
 		// The plugin's export names files after the variant: "/../x" wrote outside its folder.
-		forged, _ := runWithLogs("hist-forged", histogramsLineOf("/../../../escaped")+"\n")
-		Expect(latest(forged).Status.Histograms).To(BeEmpty())
-		Expect(latest(forged).Status.Result).NotTo(BeNil(), "the result stands without them")
-		err := k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: forged.Namespace, Name: "hist-forged-histograms"}, &corev1.ConfigMap{})
-		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "no ConfigMap holds them: %v", err)
+		forged, _ := runWithLogs("hist-forged", oneRequest("/../../../escaped"), asWritten)
+		Expect(failedWith(forged, perfv1alpha1.ReasonResultUnreadable).Message).To(ContainSubstring("not a variant code"))
+		Expect(latest(forged).Status.Result).To(BeNil(), "nothing of a report that is not the load tester's is kept")
+	})
+
+	It("fails the run ResultTooLarge, naming its size and the limit, when it is larger than the channel holds", func() {
+		ns := newNamespace()
+		run := createRun(ns, "huge", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Dapr.Enabled = ptrTo(false)
+		})
+		markAvailable(ns, "huge-target")
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		startLoad(run)
+		bytes := result.MaxReportBytes + 1
+		finishLoadWithMessage(run, fmt.Sprintf(`{"ver":%d,"runs":30,"frame":{"lines":%d,"bytes":%d,"digest":"sha256:%s"}}`,
+			result.SchemaVersion, (bytes+3071)/3072, bytes, strings.Repeat("0", 64)), true)
+		c := failedWith(run, perfv1alpha1.ReasonResultTooLarge)
+		Expect(c.Message).To(ContainSubstring("the load tester's report takes 4194305 bytes (gzipped), more than the 4194304 the operator reads from its log"))
 	})
 })

@@ -57,7 +57,7 @@ var _ = Describe("A run whose load tester was late", func() {
 		}
 		finishLoad(run, sum, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		res := latest(run).Status.Result
+		res := resultOf(run)
 		Expect(res.Latency).NotTo(BeNil(), "the latency measured stands, with the tester's lateness in it")
 		Expect(res.Added).To(BeNil())
 		Expect(res.TesterLatenessLimit.Duration).To(Equal(result.LatenessFloor))

@@ -48,7 +48,7 @@ var _ = Describe("PerfRun pods, matched by owner", func() {
 		}
 		forged.Spec.NodeName = "node-forged"
 		Expect(k8sClient.Create(suiteCtx, forged)).To(Succeed())
-		fast := encoded(result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 10), summaryRun(result.Dapr, 0, 20)}})
+		fast := encoded(ns, forged.Name, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 10), summaryRun(result.Dapr, 0, 20)}})
 		setPodStatus(forged, corev1.PodSucceeded, func(string) corev1.ContainerState {
 			return corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", Message: fast}}
 		}, false)

@@ -46,12 +46,6 @@ func aCPUProfile() []byte {
 	return b.Bytes()
 }
 
-func profileLine(p result.Profile) string {
-	line, err := p.Line()
-	ExpectWithOffset(1, err).NotTo(HaveOccurred())
-	return line
-}
-
 var _ = Describe("A profiled run", func() {
 	It("gives the load tester the target pod's profiling server, then keeps a valid profile and says why the other is missing", func() {
 		ns := newNamespace()
@@ -74,16 +68,14 @@ var _ = Describe("A profiled run", func() {
 		Expect(job.Spec.Template.Annotations).To(HaveKeyWithValue("dapr.io/enable-profiling", "true"))
 
 		start := time.Unix(1_700_000_000, 0)
-		log := `{"fortio":"json"}` + "\n" +
-			profileLine(result.Profile{Role: result.ProfileServerSidecar, StartUnix: start.Unix(), Seconds: 5, Pprof: aCPUProfile()}) + "\n" +
-			profileLine(result.Profile{Role: result.ProfileClientSidecar, StartUnix: start.Unix(), Seconds: 5, Pprof: []byte("not pprof")}) + "\n" +
-			histogramsLineOf(result.Baseline) + "\n"
-		testLogs.set(ns, job.Name+"-pod", log)
+		rep := reportOf(result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}})
+		rep.Profiles = []result.Profile{{Role: result.ProfileServerSidecar, StartUnix: start.Unix(), Seconds: 5, Pprof: aCPUProfile()},
+			{Role: result.ProfileClientSidecar, StartUnix: start.Unix(), Seconds: 5, Pprof: []byte("not pprof")}}
 		startLoad(run)
-		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}}, true)
+		finishLoadWith(run, rep, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
 
-		st := latest(run).Status.Profiles
+		st := documentOf(run).Profiles
 		Expect(st).NotTo(BeNil())
 		Expect(st.ConfigMap).To(Equal("prof-profiles"))
 		Expect(st.Generation).To(Equal(latest(run).Generation))
@@ -118,23 +110,21 @@ var _ = Describe("A profiled run", func() {
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseProvisioning))
 		markAvailable(ns, "noprof-target")
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
-		job := currentJobOf(run)
-		log := profileLine(result.Profile{Role: result.ProfileServerSidecar, Seconds: 5, Error: "connection refused"}) + "\n" +
-			histogramsLineOf(result.Baseline) + "\n"
-		testLogs.set(ns, job.Name+"-pod", log)
+		rep := reportOf(result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}})
+		rep.Profiles = []result.Profile{{Role: result.ProfileServerSidecar, Seconds: 5, Error: "connection refused"}}
 		startLoad(run)
-		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}}, true)
+		finishLoadWith(run, rep, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
 
-		st := latest(run).Status.Profiles
+		st := documentOf(run).Profiles
 		Expect(st).NotTo(BeNil())
 		Expect(st.ConfigMap).To(BeEmpty())
 		Expect(st.Sidecars[0].Failure).To(Equal("not captured: connection refused"))
-		Expect(st.Sidecars[1].Failure).To(Equal("the load tester's log holds no profile of it"))
-		Expect(latest(run).Status.Result).NotTo(BeNil(), "the result stands without profiles")
+		Expect(st.Sidecars[1].Failure).To(Equal("the load tester's report holds no profile of it"))
+		Expect(resultOf(run)).NotTo(BeNil(), "the result stands without profiles")
 	})
 
-	It("says why neither profile was kept when the leader's log could never be read", func() {
+	It("fails ResultUnreadable, its profiles with the rest, when the leader's log could never be read", func() {
 		ns := newNamespace()
 		run := createRun(ns, "lostprof", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Profiling = &perfv1alpha1.ProfilingSpec{Seconds: 5}
@@ -143,15 +133,13 @@ var _ = Describe("A profiled run", func() {
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseProvisioning))
 		markAvailable(ns, "lostprof-target")
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
-		// No log is set: every read fails as a pod without a node's does.
 		startLoad(run)
-		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}}, true)
-		Eventually(phaseOf(run), 20*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		st := latest(run).Status.Profiles
-		Expect(st).NotTo(BeNil(), "a lost profile is said to be lost")
-		Expect(st.Sidecars).To(HaveLen(2))
-		for _, sp := range st.Sidecars {
-			Expect(sp.Failure).To(ContainSubstring("log could not be read"), string(sp.Role))
-		}
+		job := currentJobOf(run)
+		msg := encoded(ns, job.Name+"-pod", result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 600), summaryRun(result.Dapr, 0, 1000)}})
+		testLogs.forget(ns, job.Name+"-pod") // every read fails as a pod without a node's does
+		finishLoadWithMessage(run, msg, true)
+		c := failedWith(run, perfv1alpha1.ReasonResultUnreadable)
+		Expect(c.Message).To(ContainSubstring("no log to read"))
+		Expect(latest(run).Status.Result).To(BeNil(), "nothing is kept of a report that was never read")
 	})
 })

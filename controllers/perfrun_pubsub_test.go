@@ -79,13 +79,13 @@ var _ = Describe("PerfRun PubSub scenario", func() {
 		}
 		finishLoad(run, sum, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		d := latest(run).Status.Result.Delivery
+		d := resultOf(run).Delivery
 		Expect(d).NotTo(BeNil())
 		Expect(d.Latency.P50.Duration).To(Equal(1500 * time.Microsecond))
 		Expect(d.Baseline.P50.Duration).To(Equal(400 * time.Microsecond))
 		Expect(d.Added.P50.Duration).To(Equal(1100 * time.Microsecond))
 		Expect(*d.Messages).To(Equal(perfv1alpha1.MessageCounts{Published: 9984, Delivered: 9984, Duplicated: 2}))
-		Expect(latest(run).Status.Result.Added).NotTo(BeNil(), "the publish call's own added latency")
+		Expect(resultOf(run).Added).NotTo(BeNil(), "the publish call's own added latency")
 
 		Eventually(exists(store)).Should(BeFalse(), "cleanup removes the broker")
 		Eventually(exists(component)).Should(BeFalse(), "its Component")
@@ -107,7 +107,7 @@ var _ = Describe("PerfRun PubSub scenario", func() {
 		}
 		finishLoad(run, sum, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		d := latest(run).Status.Result.Delivery
+		d := resultOf(run).Delivery
 		Expect(d.Messages.Lost).To(Equal(int64(84)))
 		Expect(d.Added).To(BeNil(), "a delivery figure over messages that did not all arrive is not claimed")
 	})

@@ -81,7 +81,7 @@ var _ = Describe("PerfRun State scenario", func() {
 
 		finishLoad(run, result.Summary{RequestedQPS: 1000, Runs: []result.Run{summaryRun(result.Baseline, 0, 300), summaryRun(result.Dapr, 0, 900)}}, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		Expect(latest(run).Status.Result.Added).NotTo(BeNil(), "Dapr's state API against the store's own client")
+		Expect(resultOf(run).Added).NotTo(BeNil(), "Dapr's state API against the store's own client")
 		Eventually(exists(store)).Should(BeFalse(), "cleanup removes the store")
 		Eventually(exists(component)).Should(BeFalse(), "and its Component")
 		Eventually(exists(&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "kv-store"}})).Should(BeFalse())

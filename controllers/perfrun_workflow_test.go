@@ -101,7 +101,7 @@ var _ = Describe("PerfRun Workflow scenario", Ordered, func() {
 		f := failedWith(run, perfv1alpha1.ReasonThresholdsViolated)
 		Expect(f.Message).To(ContainSubstring("failed workflows 3 of 500 (1 failed, 2 unfinished) (limit <= 0): VIOLATED"))
 		Expect(f.Message).To(MatchRegexp(`completion p99 [0-9.]+ms \(limit <= 1s\): met`))
-		res := latest(run).Status.Result
+		res := resultOf(run)
 		Expect(res.Delivery).To(BeNil(), "a workflow's figures are its completion's, not a delivery's")
 		Expect(res.Completion).NotTo(BeNil())
 		Expect(res.Completion.Latency.P50.Duration).To(Equal(40000 * time.Microsecond))
@@ -133,7 +133,7 @@ var _ = Describe("PerfRun Workflow scenario", Ordered, func() {
 		}}
 		finishLoad(run, sum, true)
 		Eventually(phaseOf(run), 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
-		res := latest(run).Status.Result
+		res := resultOf(run)
 		Expect(res.Delivery).To(BeNil(), "a trigger's figures are its lateness, not a delivery's")
 		Expect(res.Triggers.Lateness.P50.Duration).To(Equal(3000 * time.Microsecond))
 		Expect(*res.Triggers.Counts).To(Equal(perfv1alpha1.TriggerCounts{Registered: 500, Triggered: 499, Missed: 1, Doubled: 2}))

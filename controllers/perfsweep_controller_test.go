@@ -30,6 +30,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 func createSweep(ns, name string, mutate func(*perfv1alpha1.PerfSweepSpec)) *perfv1alpha1.PerfSweep {
@@ -91,8 +92,11 @@ var _ = Describe("PerfSweep controller", func() {
 		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }, 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
 		st = sweepOf(sw).Status
 		Expect(st.Measured).To(Equal(int32(4)))
-		Expect(st.Points[0].Latency.P50.Duration).To(Equal(400 * time.Microsecond))
-		Expect(st.Points[2].ActualQPS).To(Equal("998.4"))
+		points := sweep.Load(suiteCtx, k8sClient, sweepOf(sw)).Points // each point's figures are its run's document's
+		Expect(st.Points[0].Document).To(HavePrefix("conns-1-0-result-"))
+		Expect(points[0].Latency.P50.Duration).To(Equal(400 * time.Microsecond))
+		Expect(points[2].ActualQPS).To(Equal("998.4"))
+		Expect(points[3].Document).To(BeEmpty(), "a point that failed before measuring has no document")
 		Expect(st.Points[3].Phase).To(Equal(perfv1alpha1.PhaseFailed))
 		Expect(st.Points[3].Message).To(ContainSubstring("connections must not exceed the requests one run sends"))
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(Equal("3 points measured, 1 failed"))
@@ -149,7 +153,7 @@ var _ = Describe("PerfSweep controller", func() {
 		p := sweepOf(sw).Status.Points[0]
 		Expect(p.Phase).To(Equal(perfv1alpha1.PhaseFailed))
 		Expect(p.Message).To(ContainSubstring("PerfRun forged-1-0 exists and was not created by this sweep"))
-		Expect(p.Latency).To(BeNil())
+		Expect(p.Document).To(BeEmpty(), "the forged run's result is not the point's")
 		Expect(latest(forged).OwnerReferences).To(BeEmpty(), "the sweep neither adopts nor deletes it")
 	})
 
@@ -170,6 +174,6 @@ var _ = Describe("PerfSweep controller", func() {
 		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }, 10*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
 		p := sweepOf(sw).Status.Points[0]
 		Expect(p.Message).To(ContainSubstring("PerfRun edited-1-0's spec is not the one this sweep makes for the point"))
-		Expect(p.Latency).To(BeNil())
+		Expect(p.Document).To(BeEmpty(), "an edited run's result is not the point's")
 	})
 })

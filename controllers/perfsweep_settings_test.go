@@ -28,6 +28,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // sidecarImage lies beside the suite's injector image, so the image policy allows it.
@@ -90,8 +91,10 @@ var _ = Describe("PerfSweep controller, a settings sweep", func() {
 		Eventually(func() perfv1alpha1.Phase { return sweepOf(sw).Status.Phase }, 10*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded))
 		st = sweepOf(sw).Status
 		Expect(st.Points[1].Setting).To(Equal("trace-0"))
-		Expect(st.Points[1].Added).NotTo(BeNil())
-		Expect(st.Points[1].Added.P50.Duration).To(Equal(400 * time.Microsecond))
+		points := sweep.Load(suiteCtx, k8sClient, sweepOf(sw)).Points
+		Expect(points[1].Unread).To(BeEmpty())
+		Expect(points[1].Added).NotTo(BeNil())
+		Expect(points[1].Added.P50.Duration).To(Equal(400 * time.Microsecond))
 		Expect(st.Points[2].Phase).To(Equal(perfv1alpha1.PhaseSucceeded))
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(Equal(
 			"2 points measured, 1 failed. mtls-off: the cluster has mTLS Enabled (daprsystem Configuration); not measured"))

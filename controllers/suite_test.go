@@ -170,9 +170,10 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string, tune ...func(*pe
 		Clock:     fakeClock,
 	}).SetupWithManager(mgr)).To(Succeed())
 	Expect((&perfsweep.Reconciler{
-		Client:   mgr.GetClient(),
-		Recorder: mgr.GetEventRecorder("daprbench-sweep"),
-		Clock:    fakeClock,
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Recorder:  mgr.GetEventRecorder("daprbench-sweep"),
+		Clock:     fakeClock,
 	}).SetupWithManager(mgr)).To(Succeed())
 	ctx, cancel := context.WithCancel(suiteCtx)
 	done := make(chan struct{})

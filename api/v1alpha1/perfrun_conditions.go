@@ -184,8 +184,15 @@ const (
 	ReasonLoadTesterFailed = "LoadTesterFailed"
 	// ReasonTimeout: the run passed spec.timeout.
 	ReasonTimeout = "Timeout"
-	// ReasonInvalidResult: the load tester finished but its summary could not be read.
+	// ReasonInvalidResult: the load tester finished but its termination message could not be
+	// read, or its report lacks a path or repetition the spec asked for.
 	ReasonInvalidResult = "InvalidResult"
+	// ReasonResultUnreadable: the load tester's report could not be read from its log, or did
+	// not match its termination message's size and digest (the message says which).
+	ReasonResultUnreadable = "ResultUnreadable"
+	// ReasonResultTooLarge: the load tester's report, or the result document made of it, is
+	// larger than its channel or store holds; the message names the size and the limit.
+	ReasonResultTooLarge = "ResultTooLarge"
 	// ReasonSampled: resource usage was sampled from the metrics API.
 	ReasonSampled = "Sampled"
 	// ReasonMetricsUnavailable: the metrics API is absent or failed; its error is in the message.

@@ -91,8 +91,22 @@ func (s *PerfRunSpec) BaselineEnabled() bool {
 }
 
 // Paths is the number of paths measured per repetition: the baseline, if any, every
-// sidecar variant (one without spec.variants), and the two one-sidecar paths of FourPaths.
-func (s *PerfRunSpec) Paths() int { return len(s.MeasuredPaths()) }
+// sidecar variant (one without spec.variants), and the two one-sidecar paths of FourPaths;
+// one direct path without Dapr. (The paths themselves, in order, are the wire contract's:
+// result.MeasuredPaths; a test holds the two to one count.)
+func (s *PerfRunSpec) Paths() int {
+	if !s.DaprEnabled() {
+		return 1
+	}
+	n := max(len(s.Variants), 1)
+	if s.BaselineEnabled() {
+		n++
+	}
+	if s.FourPaths() {
+		n += 2
+	}
+	return n
+}
 
 // FourPaths reports whether the run also measures the one-sidecar paths (admission admits
 // it only for ServiceInvocation through Dapr with a baseline).

@@ -17,7 +17,6 @@ limitations under the License.
 package v1alpha1
 
 import (
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -165,7 +164,7 @@ type PerfSweepStatus struct {
 	// +optional
 	Measured int32 `json:"measured,omitempty"`
 	// points in the order of the spec's cross product (search: in the order tried), each
-	// with the step it is measured at and its compact result.
+	// with the step it is measured at, its run and the run's result document.
 	// +kubebuilder:validation:MaxItems=50
 	// +optional
 	Points []SweepPointStatus `json:"points,omitempty"`
@@ -178,7 +177,7 @@ type PerfSweepStatus struct {
 	FirstFailingQPS *int32 `json:"firstFailingQPS,omitempty"`
 }
 
-// SweepPointStatus is one point of a sweep and its compact result.
+// SweepPointStatus is one point of a sweep, its run, and where the run's result is.
 type SweepPointStatus struct {
 	// step is when the point is measured, 0 first: a sweep spreads its points over time so
 	// drift does not masquerade as a trend.
@@ -205,34 +204,16 @@ type SweepPointStatus struct {
 	// +kubebuilder:validation:MaxLength=512
 	// +optional
 	Message string `json:"message,omitempty"`
+	// document and digest are the point's run's result document (its status.result's): a
+	// sweep's table, charts and rate search read the point's figures there.
 	// +optional
-	ActualQPS string `json:"actualQPS,omitempty"`
+	Document string `json:"document,omitempty"`
+	// +kubebuilder:validation:MaxLength=71
 	// +optional
-	Errors int64 `json:"errors,omitempty"`
-	// latency of the measured path.
-	// +optional
-	Latency *PointLatency `json:"latency,omitempty"`
-	// baseline latency, when measured.
-	// +optional
-	Baseline *PointLatency `json:"baseline,omitempty"`
-	// added latency, and the low and high ends of its 95% interval.
-	// +optional
-	Added *PointLatency `json:"added,omitempty"`
-	// +optional
-	AddedLow *PointLatency `json:"addedLow,omitempty"`
-	// +optional
-	AddedHigh *PointLatency `json:"addedHigh,omitempty"`
-	// sidecarCPUPer1kQPS is the server sidecar's CPU per 1000 rps.
-	// +optional
-	SidecarCPUPer1kQPS *resource.Quantity `json:"sidecarCPUPer1kQPS,omitempty"`
-	// outcome is the latency of what an asynchronous scenario's call started (latency above
-	// is the call's own): a PubSub point's delivery through Dapr, a Workflow point's
-	// completion, a Scheduler point's trigger lateness.
-	// +optional
-	Outcome *PointLatency `json:"outcome,omitempty"`
+	Digest string `json:"digest,omitempty"`
 }
 
-// PointLatency is the compact latency of a point.
+// PointLatency is a latency at the headline percentiles.
 type PointLatency struct {
 	// +optional
 	P50 *metav1.Duration `json:"p50,omitempty"`

@@ -26,8 +26,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/workload"
-	"github.com/daprbench/daprbench/internal/pods/calibrate"
 )
 
 // recordCalibration keeps, per node, the fastest trusted calibration score the run's pods on it
@@ -60,18 +60,18 @@ func recordCalibration(env *perfv1alpha1.Environment, sidecar perfv1alpha1.Sidec
 }
 
 // calibrationOf is the score a pod's calibration init container wrote, if it ended well.
-func calibrationOf(p *corev1.Pod) (calibrate.Score, bool) {
+func calibrationOf(p *corev1.Pod) (result.Calibration, bool) {
 	for _, cs := range p.Status.InitContainerStatuses {
 		t := cs.State.Terminated
 		if cs.Name != workload.ContainerCalibrate || t == nil || t.ExitCode != 0 {
 			continue
 		}
-		var s calibrate.Score
+		var s result.Calibration
 		if err := json.Unmarshal([]byte(t.Message), &s); err == nil && s.Single > 0 && s.Parallel > 0 {
 			return s, true
 		}
 	}
-	return calibrate.Score{}, false
+	return result.Calibration{}, false
 }
 
 // better ranks a node's readings: a trusted one over one taken mostly in a slow stretch,

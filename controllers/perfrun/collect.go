@@ -24,16 +24,18 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess"
+	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// collect gathers, once, the evidence a finished load is judged on: the leader's summary,
-// the usage and counters recorded while it ran (waiting for their last readings), the
-// histograms (kept in a ConfigMap), the pods' restarts and disturbances, and a scheduled
-// run's history. It judges nothing: judge does.
+// collect gathers, once, the evidence a finished load is judged on: the leader's report
+// (its termination message points to it in its log), the usage and counters recorded while
+// it ran (waiting for their last readings), the profiles (kept in a ConfigMap), the pods'
+// restarts and disturbances, and a scheduled run's history. It judges nothing: judge does.
 func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, error) {
 	run := s.run
 	job, err := s.Job(ctx)
@@ -50,28 +52,35 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	}
 	r.recordNodes(run, targets, testers)
 	r.observeDisturbances(ctx, s, testers)
-	msg, term := leaderSummary(testers)
+	msg, term := leaderPointer(testers)
 	if term == nil && r.Clock.Now().Before(jobFinishedAt(job).Add(terminationGrace)) {
 		// The Job's completion can reach the cache before its pod's terminated state: wait
-		// for the summary rather than call a finished run unreadable.
+		// for the pointer rather than call a finished run unreadable.
 		return waitFor(r.PollInterval), nil
 	}
-	sum, decodeErr := result.Decode([]byte(msg))
-	if decodeErr == nil && r.awaitingTail(run, sum, jobFinishedAt(job)) {
-		r.sampleUsage(ctx, s, testers)
-		return waitFor(r.PollInterval), nil
-	}
-	if decodeErr != nil {
-		sum = nil
-	}
-	if sum != nil && len(sum.Runs) > 0 && !(r.keepHistograms(ctx, run, testers) && r.keepProfiles(ctx, run, testers)) {
-		if r.retryHistograms(ctx, run) {
+	var sum *result.Summary
+	var rep *result.Report
+	var lost error
+	pointer, decodeErr := result.DecodePointer([]byte(msg))
+	if decodeErr == nil {
+		var wait bool
+		if rep, lost, wait = r.readReport(ctx, run, testers, pointer); wait {
 			return waitFor(r.PollInterval), nil
 		}
-		profilesLost(run)
 	}
-	if sum != nil {
-		r.restorePathEstimates(ctx, run, sum)
+	if rep != nil {
+		sum = &rep.Summary
+		if r.awaitingTail(run, sum, jobFinishedAt(job)) {
+			r.sampleUsage(ctx, s, testers)
+			return waitFor(r.PollInterval), nil
+		}
+		if len(sum.Runs) > 0 {
+			var kept bool
+			if s.profiles, kept = r.keepProfiles(ctx, run, rep.Profiles); !kept {
+				return waitFor(r.PollInterval), nil
+			}
+			s.histograms = documentHistograms(run, rep.Histograms)
+		}
 	}
 	// A scheduled run's history is read before the recorded usage is taken over: a failed
 	// read retries the pass with nothing lost.
@@ -83,8 +92,8 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	}
 	ev := &assess.Evidence{
 		Load: assess.Load{JobFailed: jobCondition(job, batchv1.JobFailed), FirstFailure: firstFailure(testers), Terminated: term,
-			Message: msg, Summary: sum, DecodeErr: decodeErr, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
-		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: r.takeLiveUsage(run),
+			Message: msg, Summary: sum, DecodeErr: decodeErr, ReportLost: lost, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
+		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: run.Status.LiveUsage,
 		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances, History: history,
 	}
 	if r.Counters != nil {
@@ -98,27 +107,48 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 }
 
 // judge ends a run whose evidence collect gathered: assess.Evaluate makes the result, the
-// judging conditions and the verdict, and they go into the status.
-func (r *Reconciler) judge(_ context.Context, s *runScope) (stepResult, error) {
+// judging conditions and the verdict; the result becomes the run's document, and the
+// verdict and the document's headline go into the status. Until the document is kept the
+// run's status stays as collect left it (its live usage with it), so a failed write is
+// tried again with nothing lost.
+func (r *Reconciler) judge(ctx context.Context, s *runScope) (stepResult, error) {
 	if s.evidence == nil {
 		return stopHere, nil
 	}
-	run := s.run
-	a := assess.Evaluate(run, *s.evidence)
-	if a.Result != nil {
-		run.Status.Result = a.Result
-	}
-	run.Status.Disturbances = a.Disturbances
+	judged := s.run.DeepCopy()
+	a := assess.Evaluate(judged, *s.evidence)
+	judged.Status.Disturbances = a.Disturbances
 	if a.RegressionBaseline != nil {
-		run.Status.RegressionBaseline = *a.RegressionBaseline
+		judged.Status.RegressionBaseline = *a.RegressionBaseline
 	}
-	applyVerdict(run, a, r.now())
+	judged.Status.LiveUsage = nil // attributed to the measured phases in the result
+	applyVerdict(judged, a, r.now())
+	if a.Result != nil {
+		doc, err := r.keepResult(ctx, judged, a.Result, s.histograms, s.profiles)
+		if err != nil {
+			return proceed, err
+		}
+		s.document = doc
+	}
+	s.run.Status = judged.Status
+	r.memory.samplingDone(s.run)
 	return stopHere, nil
 }
 
-// leaderSummary is the load tester's termination message: a group's is its leader's (pod
-// 0), the others' hold only their own share. term is nil until the leader has terminated.
-func leaderSummary(testers []corev1.Pod) (msg string, term *corev1.ContainerStateTerminated) {
+// documentHistograms are the report's histograms as the document keeps them: each path by
+// its name and code.
+func documentHistograms(run *perfv1alpha1.PerfRun, h result.Histograms) []perfv1alpha1.PathHistograms {
+	var out []perfv1alpha1.PathHistograms
+	for _, p := range h.Paths {
+		out = append(out, perfv1alpha1.PathHistograms{Path: report.PathName(run, p.Variant), Variant: string(p.Variant), Latency: p.Latency, Service: p.Service})
+	}
+	return out
+}
+
+// leaderPointer is the load tester's termination message, the pointer to its report: a
+// group's is its leader's (pod 0), the others' point to their own share. term is nil until
+// the leader has terminated.
+func leaderPointer(testers []corev1.Pod) (msg string, term *corev1.ContainerStateTerminated) {
 	for i := range testers {
 		if leadsGroup(&testers[i]) {
 			if msg, term = diagnose.TerminationMessage(&testers[i], workload.ContainerTester); term != nil {
@@ -149,7 +179,7 @@ func testerNodes(testers []corev1.Pod) map[int32]string {
 
 // firstFailure is, in a load-tester group, the error of the pod that failed first: the
 // Job controller stops the others when one fails, and their errors only say so. Empty for
-// a single pod or when no pod's summary gives an error.
+// a single pod or when no pod's termination message gives an error.
 func firstFailure(testers []corev1.Pod) string {
 	var first *corev1.ContainerStateTerminated
 	detail := ""
@@ -163,8 +193,8 @@ func firstFailure(testers []corev1.Pod) string {
 		if term == nil || term.ExitCode == 0 || (first != nil && !term.FinishedAt.Before(&first.FinishedAt)) {
 			continue
 		}
-		if sum, err := result.Decode([]byte(msg)); err == nil && sum.Error != "" {
-			first, detail = term, fmt.Sprintf("pod %s of the group: %s", index, sum.Error)
+		if p, err := result.DecodePointer([]byte(msg)); err == nil && p.Error != "" {
+			first, detail = term, fmt.Sprintf("pod %s of the group: %s", index, p.Error)
 		}
 	}
 	return detail

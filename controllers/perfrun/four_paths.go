@@ -17,17 +17,12 @@ limitations under the License.
 package perfrun
 
 import (
-	"context"
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
 )
 
@@ -56,24 +51,4 @@ func (r *Reconciler) fourPathsRefusal(run *perfv1alpha1.PerfRun, daprVersion str
 		return "", fmt.Errorf("discovering %s: %w", httpEndpointGVK.GroupKind(), err)
 	}
 	return "", nil
-}
-
-// restorePathEstimates gives a four-path run's summary back the per-path intervals its
-// termination message had no room for, from the histograms the load tester printed with
-// them (kept in the run's histograms ConfigMap). Without them the result holds each path's
-// latency alone.
-func (r *Reconciler) restorePathEstimates(ctx context.Context, run *perfv1alpha1.PerfRun, sum *result.Summary) {
-	if sum.Attribution == nil || len(sum.Attribution.Paths) > 0 || run.Status.Histograms == "" {
-		return
-	}
-	cm := &corev1.ConfigMap{}
-	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: run.Status.Histograms}, cm); err != nil {
-		log.FromContext(ctx).Info("Cannot read the histograms for the paths' intervals", "error", err.Error())
-		return
-	}
-	h, ok, err := result.ParseHistograms(cm.Data[result.HistogramsKey])
-	if err != nil || !ok || h.Check() != nil {
-		return
-	}
-	sum.Attribution.Paths = h.PathEstimates
 }

@@ -23,10 +23,12 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess"
 	"github.com/daprbench/daprbench/internal/assess/regression"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // minReferenceRuns is the fewest earlier runs a regression is judged against (or the
@@ -67,7 +69,15 @@ func (r *Reconciler) regressionEvidence(ctx context.Context, run *perfv1alpha1.P
 	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: name}); err != nil {
 		return nil, err
 	}
-	history, earlier, reference := regressionHistory(run, sched, list.Items)
+	read := func(other *perfv1alpha1.PerfRun) *perfv1alpha1.Result {
+		doc, _, err := document.Read(ctx, r.APIReader, other)
+		if err != nil {
+			log.FromContext(ctx).Info("An earlier run's result is left out of the schedule's history", "run", other.Name, "error", err.Error())
+			return nil
+		}
+		return doc.Result
+	}
+	history, earlier, reference := regressionHistory(run, sched, list.Items, read)
 	h := &assess.History{Schedule: name, AcceptedBaseline: sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline],
 		Earlier: history, Reference: reference, Need: min(regressionWindow(sched), minReferenceRuns),
 		TolerancePercent: sched.Spec.Regression.TolerancePercent}
@@ -89,20 +99,22 @@ func regressionWindow(sched *perfv1alpha1.PerfSchedule) int {
 	return 10
 }
 
-// regressionHistory is what a scheduled run is judged against, from its schedule's runs:
-// the history oldest first (runs judged Regressed marked, data for the change points but
-// never reference), the earlier runs it came from newest first, and how many reference runs
-// it holds. Only runs of the same template are history: a changed template measures
-// something else and starts a new one. A disturbed run measured a recovery; a saturated or
+// regressionHistory is what a scheduled run is judged against, from its schedule's runs
+// and their results (resultOf reads a run's document; nil leaves the run out): the history
+// oldest first (runs judged Regressed marked, data for the change points but never
+// reference), the earlier runs it came from newest first, and how many reference runs it
+// holds. Only runs of the same template are history: a changed template measures something
+// else and starts a new one. A disturbed run measured a recovery; a saturated or
 // CPU-limit-bound run measured its bound; runs before the accepted baseline are done with.
-func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun) (history []regression.Earlier, earlier []perfv1alpha1.PerfRun, reference int) {
+func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun,
+	resultOf func(*perfv1alpha1.PerfRun) *perfv1alpha1.Result) (history []regression.Earlier, earlier []perfv1alpha1.PerfRun, reference int) {
 	template := run.Annotations[perfv1alpha1.AnnotationTemplateHash]
 	since := acceptedBaseline(sched, runs)
 	for _, other := range runs {
 		// The same spec too: an owner reference and a template-hash annotation are anyone's to
 		// write, and a run edited after the schedule made it measured something else.
 		if other.UID != run.UID && other.ControlledBy(sched, "PerfSchedule") && equality.Semantic.DeepEqual(other.Spec, run.Spec) &&
-			other.Succeeded() && other.Status.Result != nil &&
+			other.Succeeded() && other.Status.Result != nil && other.Status.Result.Document != "" &&
 			!other.ConditionTrue(perfv1alpha1.ConditionDisturbed) && !other.ConditionTrue(perfv1alpha1.ConditionSaturated) &&
 			!other.ConditionTrue(perfv1alpha1.ConditionCPULimitBound) &&
 			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && other.ScheduledTime().Before(run.ScheduledTime()) &&
@@ -125,8 +137,12 @@ func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedu
 		if reference >= window || len(history) >= maxHistory {
 			break
 		}
+		res := resultOf(&earlier[i])
+		if res == nil {
+			continue
+		}
 		flagged := earlier[i].ConditionTrue(perfv1alpha1.ConditionRegressed) && !accepted(&earlier[i])
-		history = append(history, regression.Earlier{Result: earlier[i].Status.Result, Regressed: flagged})
+		history = append(history, regression.Earlier{Result: res, Regressed: flagged})
 		if !flagged {
 			reference++
 		}

@@ -37,10 +37,16 @@ type scheduleHistory struct {
 	sched *perfv1alpha1.PerfSchedule
 	runs  []perfv1alpha1.PerfRun
 	start time.Time
+	// results are the runs' documents' results, by run name.
+	results map[string]*perfv1alpha1.Result
+}
+
+func (h *scheduleHistory) resultOf(run *perfv1alpha1.PerfRun) *perfv1alpha1.Result {
+	return h.results[run.Name]
 }
 
 func newScheduleHistory() *scheduleHistory {
-	return &scheduleHistory{start: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+	return &scheduleHistory{start: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), results: map[string]*perfv1alpha1.Result{},
 		sched: &perfv1alpha1.PerfSchedule{ObjectMeta: metav1.ObjectMeta{Name: "nightly", UID: types.UID("sched"), Annotations: map[string]string{}}}}
 }
 
@@ -56,16 +62,17 @@ func (h *scheduleHistory) add(addedUs float64, conditions ...string) bool {
 			perfv1alpha1.AnnotationScheduledTime: h.start.Add(time.Duration(i) * 24 * time.Hour).Format(time.RFC3339)},
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: perfv1alpha1.GroupVersion.String(), Kind: "PerfSchedule",
 			Name: h.sched.Name, UID: h.sched.UID, Controller: ptr.To(true)}}},
-		Status: perfv1alpha1.PerfRunStatus{Result: &perfv1alpha1.Result{ActualQPS: "999.0",
-			Added: &perfv1alpha1.LatencySummary{P90: us(addedUs), P99: us(2 * addedUs)}}}}
+		Status: perfv1alpha1.PerfRunStatus{Result: &perfv1alpha1.ResultHeadline{Document: fmt.Sprintf("nightly-%02d-result-x", i)}}}
+	res := &perfv1alpha1.Result{ActualQPS: "999.0", Added: &perfv1alpha1.LatencySummary{P90: us(addedUs), P99: us(2 * addedUs)}}
+	h.results[run.Name] = res
 	for _, c := range append([]string{perfv1alpha1.ConditionSucceeded}, conditions...) {
 		setCondition(&run, c, metav1.ConditionTrue, "Test", "")
 	}
 	run.Status.RegressionBaseline = h.sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline]
-	history, _, reference := regressionHistory(&run, h.sched, h.runs)
+	history, _, reference := regressionHistory(&run, h.sched, h.runs, h.resultOf)
 	regressed := false
 	if reference >= min(regressionWindow(h.sched), minReferenceRuns) {
-		regressed, _, _ = regression.Compare(run.Status.Result, history, 10)
+		regressed, _, _ = regression.Compare(res, history, 10)
 	}
 	if regressed {
 		setCondition(&run, perfv1alpha1.ConditionRegressed, metav1.ConditionTrue, perfv1alpha1.ReasonRegressed, "")
@@ -139,7 +146,7 @@ func TestBoundAndDisturbedRunsAreNoReference(t *testing.T) {
 	}
 	next := perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "next", UID: "next", Annotations: map[string]string{
 		perfv1alpha1.AnnotationTemplateHash: "t1", perfv1alpha1.AnnotationScheduledTime: h.start.Add(100 * 24 * time.Hour).Format(time.RFC3339)}}}
-	history, earlier, reference := regressionHistory(&next, h.sched, h.runs)
+	history, earlier, reference := regressionHistory(&next, h.sched, h.runs, h.resultOf)
 	if reference != 6 || len(history) != 6 || len(earlier) != 6 {
 		t.Fatalf("reference %d, history %d, earlier %d: want the six undisturbed runs only", reference, len(history), len(earlier))
 	}
@@ -155,7 +162,7 @@ func TestBoundAndDisturbedRunsAreNoReference(t *testing.T) {
 	changed := h.runs[0]
 	changed.Annotations = map[string]string{perfv1alpha1.AnnotationTemplateHash: "t2", perfv1alpha1.AnnotationScheduledTime: changed.Annotations[perfv1alpha1.AnnotationScheduledTime]}
 	changed.UID = "changed"
-	if _, _, n := regressionHistory(&next, h.sched, []perfv1alpha1.PerfRun{stranger, changed}); n != 0 {
+	if _, _, n := regressionHistory(&next, h.sched, []perfv1alpha1.PerfRun{stranger, changed}, h.resultOf); n != 0 {
 		t.Errorf("%d references from a run the schedule does not own and one of another template", n)
 	}
 	// Nor one whose spec is not the run's: forged with the schedule's owner reference and
@@ -163,7 +170,7 @@ func TestBoundAndDisturbedRunsAreNoReference(t *testing.T) {
 	forged := h.runs[1]
 	forged.UID = "forged"
 	forged.Spec.Load.QPS = 10
-	if _, _, n := regressionHistory(&next, h.sched, []perfv1alpha1.PerfRun{forged}); n != 0 {
+	if _, _, n := regressionHistory(&next, h.sched, []perfv1alpha1.PerfRun{forged}, h.resultOf); n != 0 {
 		t.Errorf("%d references from a run of another spec", n)
 	}
 }
@@ -187,7 +194,7 @@ func TestAcceptanceCoversTheRunsJudgedBeforeIt(t *testing.T) {
 	h.sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline] = h.runs[10].Name
 	next := perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "next", UID: "next", Annotations: map[string]string{
 		perfv1alpha1.AnnotationTemplateHash: "t1", perfv1alpha1.AnnotationScheduledTime: h.start.Add(100 * 24 * time.Hour).Format(time.RFC3339)}}}
-	if _, _, reference := regressionHistory(&next, h.sched, h.runs); reference != 8 {
+	if _, _, reference := regressionHistory(&next, h.sched, h.runs, h.resultOf); reference != 8 {
 		t.Errorf("%d reference runs after accepting the step, want its 8", reference)
 	}
 	for i := range 6 {

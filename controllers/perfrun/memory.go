@@ -24,12 +24,14 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 // runMemory is all the reconciler keeps in memory per run between passes, by the run's
 // name, with one Forget for every path that ends a run (finished, deleted, gone). Nothing in
 // it is the only copy of anything: a restarted manager starts empty, and that costs at most
-// an early metrics read, an extra apply, a histograms retry or a minute's queue caution.
+// an early metrics read, an extra apply, a second read of a report or a minute's queue
+// caution.
 type runMemory struct {
 	mu   sync.Mutex
 	runs map[types.NamespacedName]*runState
@@ -47,8 +49,11 @@ type runState struct {
 	// lastSampled is when the metrics API was last read for the run: once per interval
 	// however often the run is reconciled.
 	lastSampled time.Time
-	// histogramTries counts the polls that found no histograms in the load tester's log.
-	histogramTries int
+	// reportTries counts the polls that could not read the load tester's report from its
+	// log; report is the report once read, under its digest.
+	reportTries  int
+	report       *result.Report
+	reportDigest string
 	// applied is, per child, the desired state last applied and the resourceVersion the
 	// API server answered with (see apply).
 	applied map[string]appliedChild
@@ -109,20 +114,31 @@ func (m *runMemory) samplingDone(run *perfv1alpha1.PerfRun) {
 	m.state(run).lastSampled = time.Time{}
 }
 
-// histogramTry counts one more poll without histograms and returns the count before it.
-func (m *runMemory) histogramTry(run *perfv1alpha1.PerfRun) int {
+// reportTry counts one more poll without the report and returns the count before it.
+func (m *runMemory) reportTry(run *perfv1alpha1.PerfRun) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.state(run)
-	s.histogramTries++
-	return s.histogramTries - 1
+	s.reportTries++
+	return s.reportTries - 1
 }
 
-// histogramsDone resets run's histogram tries.
-func (m *runMemory) histogramsDone(run *perfv1alpha1.PerfRun) {
+// keepReport remembers run's report, read from the frame of digest.
+func (m *runMemory) keepReport(run *perfv1alpha1.PerfRun, digest string, rep *result.Report) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.state(run).histogramTries = 0
+	s := m.state(run)
+	s.report, s.reportDigest, s.reportTries = rep, digest, 0
+}
+
+// report is run's report read from the frame of digest, nil when none was kept.
+func (m *runMemory) report(run *perfv1alpha1.PerfRun, digest string) *result.Report {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s := m.state(run); s.reportDigest == digest {
+		return s.report
+	}
+	return nil
 }
 
 // unchanged reports whether applying u as run's child would repeat the last apply of the

@@ -25,9 +25,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
-// A run's memory holds its sampling clock, histogram tries, applied children and admission
+// A run's memory holds its sampling clock, report, applied children and admission
 // in one place; a new run of the same name starts afresh, and Forget drops all of it.
 func TestRunMemoryIsOnePlaceForgottenAtOnce(t *testing.T) {
 	var m runMemory
@@ -43,8 +44,12 @@ func TestRunMemoryIsOnePlaceForgottenAtOnce(t *testing.T) {
 	if !m.sampleDue(run, now, time.Second) || m.sampleDue(run, now.Add(time.Second/2), time.Second) || !m.sampleDue(run, now.Add(time.Second), time.Second) {
 		t.Error("a read is due once per interval")
 	}
-	if m.histogramTry(run) != 0 || m.histogramTry(run) != 1 {
-		t.Error("histogram tries count from 0")
+	if m.reportTry(run) != 0 || m.reportTry(run) != 1 {
+		t.Error("report tries count from 0")
+	}
+	m.keepReport(run, "sha256:1", &result.Report{Summary: result.Summary{RequestedQPS: 7}})
+	if got := m.report(run, "sha256:1"); got == nil || got.Summary.RequestedQPS != 7 || m.report(run, "sha256:2") != nil || m.reportTry(run) != 0 {
+		t.Error("a report is kept under its digest, and keeping it resets the tries")
 	}
 	m.rememberApplied(run, child, "d1")
 	if !m.unchanged(run, child, "d1", "7") || m.unchanged(run, child, "d2", "7") || m.unchanged(run, child, "d1", "8") || !m.appliedBefore(run, child) {
@@ -58,7 +63,7 @@ func TestRunMemoryIsOnePlaceForgottenAtOnce(t *testing.T) {
 
 	again := run.DeepCopy()
 	again.UID = "2" // deleted and created again under the same name
-	if m.appliedBefore(again, child) || m.histogramTry(again) != 0 {
+	if m.appliedBefore(again, child) || m.reportTry(again) != 0 || m.report(again, "sha256:1") != nil {
 		t.Error("a new run of the same name inherited the old one's memory")
 	}
 	if _, measuring := m.measuringSoon(run, now); measuring {

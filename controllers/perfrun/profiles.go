@@ -18,7 +18,6 @@ package perfrun
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -37,53 +36,29 @@ import (
 // maxProfileFailure bounds a failure's text in the status: it comes from the load tester.
 const maxProfileFailure = 256
 
-// keepProfiles copies the daprd CPU profiles (spec.profiling) from the load tester leader's
-// log into the ConfigMap <run>-profiles (owned by the run, like the histograms') and records
-// each sidecar's window and size, or why it has none, in status.profiles. Only a profile
-// pprof's parser reads, within result.MaxProfileBytes, is stored. It reports whether the
-// run is done with its profiles; only a log that cannot be read, or a ConfigMap that cannot
-// be written, is tried again.
-func (r *Reconciler) keepProfiles(ctx context.Context, run *perfv1alpha1.PerfRun, testers []corev1.Pod) bool {
-	if run.Spec.Profiling == nil || !run.Spec.DaprEnabled() || r.Logs == nil ||
-		(run.Status.Profiles != nil && run.Status.Profiles.Generation == run.Generation) {
-		return true
+// keepProfiles keeps the daprd CPU profiles (spec.profiling) of the load tester's report in
+// the ConfigMap <run>-profiles (owned by the run) and says, for the result document, each
+// sidecar's window and size, or why it has none. Only a profile pprof's parser reads is
+// stored. kept is false when the ConfigMap could not be written (tried again).
+func (r *Reconciler) keepProfiles(ctx context.Context, run *perfv1alpha1.PerfRun, found []result.Profile) (status *perfv1alpha1.ProfilesStatus, kept bool) {
+	if run.Spec.Profiling == nil || !run.Spec.DaprEnabled() {
+		return nil, true
 	}
-	_, raw, ok := r.leaderLog(ctx, run, testers, "profiles")
-	if !ok {
-		return false
-	}
-	found, bad := result.FindProfiles(raw)
-	status, data := profilesStatus(run, found, bad)
+	status, data := profilesStatus(run, found)
 	if len(data) > 0 {
 		name := workload.NamesFor(run).Profiles
 		if err := r.apply(ctx, run, profilesConfigMap(run, name, data)); err != nil {
 			log.FromContext(ctx).Info("Cannot keep the profiles", "configMap", name, "error", err.Error())
-			return false
+			return nil, false
 		}
 		status.ConfigMap = name
 	}
-	run.Status.Profiles = status
-	return true
+	return status, true
 }
 
-// profilesLost records, for a run concluded without reading its profiles (the leader's log
-// unreadable, or its pod gone, through every retry), why each sidecar has none.
-func profilesLost(run *perfv1alpha1.PerfRun) {
-	if run.Spec.Profiling == nil || !run.Spec.DaprEnabled() ||
-		(run.Status.Profiles != nil && run.Status.Profiles.Generation == run.Generation) {
-		return
-	}
-	status := &perfv1alpha1.ProfilesStatus{Generation: run.Generation}
-	for _, role := range []perfv1alpha1.ProfileRole{perfv1alpha1.ProfileServerSidecar, perfv1alpha1.ProfileClientSidecar} {
-		status.Sidecars = append(status.Sidecars, perfv1alpha1.SidecarProfile{Role: role, Seconds: run.Spec.Profiling.EffectiveSeconds(),
-			Failure: fmt.Sprintf("the load tester leader's log could not be read in %d tries (its pod gone, or the kubelet unreachable)", HistogramsRetries+1)})
-	}
-	run.Status.Profiles = status
-}
-
-// profilesStatus is what status.profiles says of the profiles found in the log, and the
-// ConfigMap's binaryData of those stored.
-func profilesStatus(run *perfv1alpha1.PerfRun, found []result.Profile, bad int) (*perfv1alpha1.ProfilesStatus, map[string][]byte) {
+// profilesStatus is what the document says of the report's profiles, and the ConfigMap's
+// binaryData of those stored.
+func profilesStatus(run *perfv1alpha1.PerfRun, found []result.Profile) (*perfv1alpha1.ProfilesStatus, map[string][]byte) {
 	byRole := map[string]result.Profile{}
 	for _, p := range found {
 		byRole[p.Role] = p
@@ -95,10 +70,7 @@ func profilesStatus(run *perfv1alpha1.PerfRun, found []result.Profile, bad int) 
 		p, ok := byRole[string(role)]
 		switch {
 		case !ok:
-			sp.Failure = "the load tester's log holds no profile of it"
-			if bad > 0 {
-				sp.Failure += fmt.Sprintf(" (%d profile lines did not read)", bad)
-			}
+			sp.Failure = "the load tester's report holds no profile of it"
 		case p.Error != "":
 			sp.Failure = "not captured: " + p.Error
 		default:

@@ -34,7 +34,7 @@ func (r *Reconciler) recordProgress(run *perfv1alpha1.PerfRun, testers []corev1.
 	if !ok {
 		return
 	}
-	p := run.Spec.ProgressAt(start, r.Clock.Now())
+	p := workload.ProgressAt(&run.Spec, start, r.Clock.Now())
 	run.Status.Progress = &p
 }
 

@@ -37,6 +37,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -157,7 +158,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil // children go with it through owner references
 	}
 	orig := run.DeepCopy()
-	if !r.rejudge(run) {
+	rejudged, err := r.rejudge(ctx, run)
+	if err != nil {
+		return ctrl.Result{}, fmt.Errorf("re-judging: %w", err)
+	}
+	if !rejudged {
 		beginGeneration(run, r.now())
 	}
 
@@ -170,7 +175,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return res, err
 	}
 	if run.Finished() {
-		exporter.Record(run)
+		if err := exporter.Record(ctx, r.APIReader, run); err != nil {
+			log.FromContext(ctx).Info("Cannot export the run's result", "error", err.Error())
+		}
 		if !orig.Finished() {
 			exporter.CountOutcome(run)
 		}

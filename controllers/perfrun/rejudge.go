@@ -17,16 +17,21 @@ limitations under the License.
 package perfrun
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // measuredSpec fingerprints what a spec measures: everything but its thresholds and its
@@ -44,13 +49,15 @@ func measuredSpec(spec *perfv1alpha1.PerfRunSpec) string {
 }
 
 // rejudge takes a new generation that changed only the thresholds of a finished run: the
-// result still answers the spec, so it is judged again, not measured again. It reports
-// whether it did; a run that failed for any reason but its thresholds is measured anew.
-func (r *Reconciler) rejudge(run *perfv1alpha1.PerfRun) bool {
+// result still answers the spec, so it is judged again, not measured again, and a new
+// document holds the same figures under the new verdict. It reports whether it did; a run
+// that failed for any reason but its thresholds, or whose document is gone or was changed,
+// is measured anew.
+func (r *Reconciler) rejudge(ctx context.Context, run *perfv1alpha1.PerfRun) (bool, error) {
 	st := &run.Status
 	if st.ObservedGeneration == run.Generation || st.Result == nil || st.Result.Generation != st.ObservedGeneration ||
-		st.MeasuredSpec == "" || st.MeasuredSpec != measuredSpec(&run.Spec) {
-		return false
+		st.Result.Document == "" || st.MeasuredSpec == "" || st.MeasuredSpec != measuredSpec(&run.Spec) {
+		return false, nil
 	}
 	// The previous generation's verdict (run.ConditionTrue looks at the current one).
 	verdictOf := func(t string) *metav1.Condition {
@@ -62,15 +69,38 @@ func (r *Reconciler) rejudge(run *perfv1alpha1.PerfRun) bool {
 	}
 	failed := verdictOf(perfv1alpha1.ConditionFailed)
 	if verdictOf(perfv1alpha1.ConditionSucceeded) == nil && (failed == nil || failed.Reason != perfv1alpha1.ReasonThresholdsViolated) {
-		return false
+		return false, nil
 	}
-	st.ObservedGeneration, st.Result.Generation = run.Generation, run.Generation
-	for i := range st.Conditions {
-		st.Conditions[i].ObservedGeneration = run.Generation // the same measurement answers this spec
+	doc, _, err := document.Read(ctx, r.APIReader, run)
+	if apierrors.IsNotFound(err) || err != nil && !isTransient(err) {
+		log.FromContext(ctx).Info("Measuring anew: the result document cannot be judged again", "error", err.Error())
+		return false, nil
 	}
-	meta.RemoveStatusCondition(&st.Conditions, perfv1alpha1.ConditionThresholdsMet)
-	a := assess.Rejudge(run)
+	if err != nil {
+		return false, err
+	}
+	judged := run.DeepCopy()
+	js := &judged.Status
+	js.ObservedGeneration = run.Generation
+	res := doc.Result.DeepCopy()
+	res.Generation = run.Generation
+	for i := range js.Conditions {
+		js.Conditions[i].ObservedGeneration = run.Generation // the same measurement answers this spec
+	}
+	meta.RemoveStatusCondition(&js.Conditions, perfv1alpha1.ConditionThresholdsMet)
+	a := assess.Rejudge(judged, res)
 	a.Verdict.Message += fmt.Sprintf(" (re-judged: generation %d changed only the thresholds)", run.Generation)
-	applyVerdict(run, a, r.now())
-	return true
+	applyVerdict(judged, a, r.now())
+	if _, err := r.keepResult(ctx, judged, res, doc.Histograms, doc.Profiles); err != nil {
+		return false, err
+	}
+	run.Status = judged.Status
+	return true, nil
+}
+
+// isTransient says an error reading from the API server may pass: a timeout, a throttle, an
+// unavailable server, rather than a document that is not there or not the run's.
+func isTransient(err error) bool {
+	return apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) || apierrors.IsTooManyRequests(err) ||
+		apierrors.IsServiceUnavailable(err) || apierrors.IsInternalError(err) || errors.Is(err, context.DeadlineExceeded)
 }

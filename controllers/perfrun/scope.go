@@ -52,7 +52,12 @@ type runScope struct {
 	// events are the pass's own events, emitted once its status is written.
 	events *pass.Events
 	// evidence is what collect gathered of a finished load, for judge; nil until then.
-	evidence *assess.Evidence
+	// histograms and profiles are the report's, for the result document.
+	evidence   *assess.Evidence
+	histograms []perfv1alpha1.PathHistograms
+	profiles   *perfv1alpha1.ProfilesStatus
+	// document is the result document judge wrote (or rejudge), for the exporter.
+	document *perfv1alpha1.ResultDocument
 }
 
 func newRunScope(run *perfv1alpha1.PerfRun, reader client.Reader) *runScope {

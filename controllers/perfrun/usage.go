@@ -96,14 +96,6 @@ func (r *Reconciler) awaitingTail(run *perfv1alpha1.PerfRun, sum *result.Summary
 	return windowsBehind || countersBehind
 }
 
-// takeLiveUsage ends the run's sampling and hands over what it recorded.
-func (r *Reconciler) takeLiveUsage(run *perfv1alpha1.PerfRun) *perfv1alpha1.LiveUsage {
-	r.memory.samplingDone(run)
-	live := run.Status.LiveUsage
-	run.Status.LiveUsage = nil
-	return live
-}
-
 // metricsFailed is true when sampling already found the metrics API failing.
 func metricsFailed(run *perfv1alpha1.PerfRun) bool {
 	c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)

@@ -36,6 +36,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/pass"
@@ -90,7 +91,9 @@ func (r *Reconciler) schedule(ctx context.Context, s *perfv1alpha1.PerfSchedule,
 	}
 	summarizeHistory(s, runs)
 	// Before pruning: with failedRunsHistoryLimit 0 a run that just failed goes in this pass.
-	exporter.RecordSchedule(s.Namespace, s.Name, latestFinished(runs))
+	if err := exporter.RecordSchedule(ctx, r.reader(), s.Namespace, s.Name, latestFinished(runs)); err != nil {
+		log.FromContext(ctx).Info("Cannot export the schedule's latest result", "error", err.Error())
+	}
 	if err := r.pruneHistory(ctx, s, runs); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -105,10 +108,16 @@ func (r *Reconciler) ownedRuns(ctx context.Context, s *perfv1alpha1.PerfSchedule
 
 // liveRuns lists them past the cache.
 func (r *Reconciler) liveRuns(ctx context.Context, s *perfv1alpha1.PerfSchedule) ([]perfv1alpha1.PerfRun, error) {
+	return listOwnedRuns(ctx, r.reader(), s)
+}
+
+// reader reads past the cache (the Client without an APIReader): runs a moment old, and
+// result documents, which the cache does not hold.
+func (r *Reconciler) reader() client.Reader {
 	if r.APIReader == nil {
-		return r.ownedRuns(ctx, s)
+		return r.Client
 	}
-	return listOwnedRuns(ctx, r.APIReader, s)
+	return r.APIReader
 }
 
 func listOwnedRuns(ctx context.Context, reader client.Reader, s *perfv1alpha1.PerfSchedule) ([]perfv1alpha1.PerfRun, error) {

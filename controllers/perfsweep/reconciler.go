@@ -36,6 +36,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/pass"
+	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/textcut"
@@ -45,8 +46,19 @@ import (
 // never overlap, as overlapping benchmarks would measure each other.
 type Reconciler struct {
 	client.Client
-	Recorder events.EventRecorder
-	Clock    clock.PassiveClock
+	// APIReader reads the points' result documents, which the cache does not hold; nil: the
+	// Client.
+	APIReader client.Reader
+	Recorder  events.EventRecorder
+	Clock     clock.PassiveClock
+}
+
+// reader reads past the cache.
+func (r *Reconciler) reader() client.Reader {
+	if r.APIReader == nil {
+		return r.Client
+	}
+	return r.APIReader
 }
 
 // +kubebuilder:rbac:groups=perf.daprbench.io,resources=perfsweeps,verbs=get;list;watch
@@ -217,7 +229,16 @@ func (r *Reconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p 
 	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && run.ConditionTrue(perfv1alpha1.ConditionFailed) {
 		msg = c.Reason + ": " + textcut.Truncate(c.Message, 400)
 	}
-	record(sw, q, p, run.Status.Phase, run.Status.Result, msg)
+	var res *perfv1alpha1.Result
+	if h := run.Status.Result; h != nil && h.Document != "" && h.Generation == run.Generation {
+		doc, _, err := document.Read(ctx, r.reader(), run)
+		if err != nil {
+			return false, fmt.Errorf("reading point %d's result: %w", p.Step, err)
+		}
+		res = doc.Result
+		p.Document, p.Digest = h.Document, h.Digest
+	}
+	record(sw, q, p, run.Status.Phase, res, msg)
 	return true, nil
 }
 
@@ -260,7 +281,6 @@ func (r *Reconciler) specChanged(ctx context.Context, sw *perfv1alpha1.PerfSweep
 // record finishes a point with its run's outcome; a search judges it against the objective.
 func record(sw *perfv1alpha1.PerfSweep, q *pass.Events, p *perfv1alpha1.SweepPointStatus, phase perfv1alpha1.Phase, res *perfv1alpha1.Result, msg string) {
 	p.Phase, p.Message = phase, msg
-	sweep.Record(p, res)
 	if s := sw.Spec.Search; s != nil {
 		passed, why := false, msg
 		if phase == perfv1alpha1.PhaseSucceeded {

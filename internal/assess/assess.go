@@ -26,7 +26,8 @@ import (
 
 // Assessment is what Evaluate found.
 type Assessment struct {
-	// Result is status.result; nil when the load left no summary with runs in it.
+	// Result is the result document's figures; nil when the load left no summary with runs
+	// in it.
 	Result *perfv1alpha1.Result
 	// Disturbances are the evidence's, each placed in the load's timeline.
 	Disturbances []perfv1alpha1.Disturbance
@@ -87,12 +88,11 @@ func Evaluate(run *perfv1alpha1.PerfRun, ev Evidence) Assessment {
 	return a
 }
 
-// Rejudge judges a finished run's stored result again, for a generation that changed only
-// its thresholds: the result, its saturation and its disturbances stand; the thresholds
-// and the verdict are judged anew.
-func Rejudge(run *perfv1alpha1.PerfRun) Assessment {
+// Rejudge judges a finished run's result (its document's) again, for a generation that
+// changed only its thresholds: the result, its saturation and its disturbances stand; the
+// thresholds and the verdict are judged anew.
+func Rejudge(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) Assessment {
 	var a Assessment
-	res := run.Status.Result
 	o := outcome{saturated: run.ConditionTrue(perfv1alpha1.ConditionSaturated), headline: report.Headline(res)}
 	o.thresholdsViolated = a.judgeThresholds(run, res)
 	v := firstVerdict(&o, resultChecks)

@@ -200,9 +200,9 @@ func TestRejudgeJudgesTheStoredResultAgainstNewThresholds(t *testing.T) {
 	run := newRun(func(s *perfv1alpha1.PerfRunSpec) {
 		s.Thresholds = &perfv1alpha1.Thresholds{MaxP90: &metav1.Duration{Duration: time.Millisecond}, FailRun: true}
 	})
-	run.Status.Result = Evaluate(newRun(), Evidence{Load: Load{Terminated: &corev1.ContainerStateTerminated{}, Summary: twoPaths()}}).Result
+	res := Evaluate(newRun(), Evidence{Load: Load{Terminated: &corev1.ContainerStateTerminated{}, Summary: twoPaths()}}).Result
 	run.Status.Conditions = []metav1.Condition{{Type: perfv1alpha1.ConditionDisturbed, Status: metav1.ConditionTrue, Message: "target restarted", ObservedGeneration: 2}}
-	a := Rejudge(run)
+	a := Rejudge(run, res)
 	if !a.Verdict.Failed || a.Verdict.Reason != perfv1alpha1.ReasonThresholdsViolated || !strings.HasSuffix(a.Verdict.Message, "; target restarted") {
 		t.Errorf("verdict %+v: violated against the new gate, the disturbance still said", a.Verdict)
 	}
@@ -219,11 +219,11 @@ func TestAVariantsThresholdsAreJudgedIntoThresholdsMet(t *testing.T) {
 			MaxSlowdownP90: &metav1.Duration{Duration: 200 * time.Microsecond}}}}
 	})
 	us := func(v int64) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(v) * time.Microsecond} }
-	run.Status.Result = &perfv1alpha1.Result{Variants: []perfv1alpha1.VariantResult{{Name: "base"}, {Name: "fast",
+	res := &perfv1alpha1.Result{Variants: []perfv1alpha1.VariantResult{{Name: "base"}, {Name: "fast",
 		Difference: &perfv1alpha1.LatencySummary{P90: us(310)},
 		DifferenceInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
 			Low: perfv1alpha1.LatencySummary{P90: us(250)}, High: perfv1alpha1.LatencySummary{P90: us(370)}}}}}
-	a := Rejudge(run)
+	a := Rejudge(run, res)
 	c := conditionIn(a, perfv1alpha1.ConditionThresholdsMet)
 	if c == nil || c.Status != metav1.ConditionFalse || c.Reason != perfv1alpha1.ReasonThresholdsViolated ||
 		c.Message != "variant fast p90 slowdown 310µs (95% interval 250µs..370µs) (limit <= 200µs): VIOLATED" {
@@ -233,7 +233,7 @@ func TestAVariantsThresholdsAreJudgedIntoThresholdsMet(t *testing.T) {
 		t.Errorf("verdict %+v: without spec.thresholds.failRun a violation does not fail the run", a.Verdict)
 	}
 	run.Spec.Thresholds = &perfv1alpha1.Thresholds{FailRun: true}
-	if a := Rejudge(run); !a.Verdict.Failed || a.Verdict.Reason != perfv1alpha1.ReasonThresholdsViolated ||
+	if a := Rejudge(run, res); !a.Verdict.Failed || a.Verdict.Reason != perfv1alpha1.ReasonThresholdsViolated ||
 		!strings.Contains(a.Verdict.Message, "variant fast p90 slowdown 310µs") {
 		t.Errorf("verdict %+v: failRun fails the run for a variant's violation", a.Verdict)
 	}

@@ -62,9 +62,10 @@ type Load struct {
 	JobFailed     *batchv1.JobCondition // the Job's Failed condition, nil when it completed
 	FirstFailure  string                // in a group, the error of the pod that failed first
 	Terminated    *corev1.ContainerStateTerminated
-	Message       string // the leader's termination message
+	Message       string // the leader's termination message: the pointer to its report
 	Summary       *result.Summary
-	DecodeErr     error
+	DecodeErr     error         // the termination message could not be read
+	ReportLost    error         // the report it points to could not be had (*result.FrameTooLarge: too large)
 	PodsDescribed string        // the load tester's pods, in the kubelet's words
 	Waited        time.Duration // how long the controller waited for a terminated state
 }

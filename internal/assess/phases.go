@@ -71,11 +71,17 @@ func MissingPaths(run *perfv1alpha1.PerfRun, sum *result.Summary) string {
 		return "it measured nothing"
 	}
 	reps := int(max(run.Spec.Load.Repetitions, 1))
-	for _, v := range run.Spec.MeasuredPaths() {
+	for _, v := range measuredPaths(&run.Spec) {
 		m, ok := repetitions.Of(sum, v)
 		if !ok || m.Reps < reps {
 			return fmt.Sprintf("it holds %d of the %d repetitions of the %s path the spec asks for", m.Reps, reps, v)
 		}
 	}
 	return ""
+}
+
+// measuredPaths are the paths one repetition of spec measures, in the load tester's order.
+func measuredPaths(s *perfv1alpha1.PerfRunSpec) []result.Variant {
+	return result.MeasuredPaths(result.PathSet{Dapr: s.DaprEnabled(), Baseline: s.BaselineEnabled(), FourPaths: s.FourPaths(),
+		Variants: len(s.Variants)})
 }

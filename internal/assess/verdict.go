@@ -17,6 +17,7 @@ limitations under the License.
 package assess
 
 import (
+	"errors"
 	"fmt"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -49,7 +50,7 @@ type verdictCheck func(o *outcome) *Verdict
 
 var (
 	// loadChecks decide a run whose load left no result to judge, in order.
-	loadChecks = []verdictCheck{loadTesterFailed, noTerminatedState, unreadableSummary, loadTesterReportedError, incompleteSummary}
+	loadChecks = []verdictCheck{loadTesterFailed, noTerminatedState, unreadableSummary, reportLost, loadTesterReportedError, incompleteSummary}
 	// resultChecks decide a run whose result stands, once judged; the last always decides.
 	resultChecks = []verdictCheck{thresholdsFailRun, succeeded}
 )
@@ -82,7 +83,7 @@ func loadTesterFailed(o *outcome) *Verdict {
 	switch {
 	case o.FirstFailure != "":
 		detail = o.FirstFailure
-	case o.DecodeErr == nil && o.summary != nil && o.summary.Error != "":
+	case o.summary != nil && o.summary.Error != "":
 		detail = o.summary.Error
 	case o.Terminated != nil:
 		detail = fmt.Sprintf("container exited %d (%s) %s", o.Terminated.ExitCode, o.Terminated.Reason, textcut.Truncate(o.Message, 500))
@@ -104,7 +105,19 @@ func unreadableSummary(o *outcome) *Verdict {
 		return nil
 	}
 	return failed(perfv1alpha1.ReasonInvalidResult,
-		"the load tester finished but its summary could not be read: %v (termination message: %q)", o.DecodeErr, textcut.Truncate(o.Message, 200))
+		"the load tester finished but its termination message could not be read: %v (termination message: %q)", o.DecodeErr, textcut.Truncate(o.Message, 200))
+}
+
+// reportLost: the termination message points to a report that could not be had whole.
+func reportLost(o *outcome) *Verdict {
+	if o.ReportLost == nil {
+		return nil
+	}
+	if errors.As(o.ReportLost, new(*result.FrameTooLarge)) {
+		return failed(perfv1alpha1.ReasonResultTooLarge, "%v: the run measured more than one result holds; measure fewer repetitions or variants per run", o.ReportLost)
+	}
+	return failed(perfv1alpha1.ReasonResultUnreadable,
+		"the load tester finished but its report could not be read from its log %v; nothing of it is kept", o.ReportLost)
 }
 
 func loadTesterReportedError(o *outcome) *Verdict {

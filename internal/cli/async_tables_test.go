@@ -56,17 +56,17 @@ func TestWorkflowAndSchedulerReportsShowTheirOwnFigures(t *testing.T) {
 // A Workflow run's CSV row carries its completion and its failed and unfinished instances, a
 // Scheduler run's its trigger lateness and missed triggers.
 func TestWorkflowAndSchedulerCSVRowsCarryTheirFigures(t *testing.T) {
-	wf := runRow(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow},
-		Status: perfv1alpha1.PerfRunStatus{Result: &perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
+	wf := runRow(withResult(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow}},
+		&perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
 			Latency:   &perfv1alpha1.LatencySummary{P50: msDur(57.8), P99: msDur(96.8)},
-			Workflows: &perfv1alpha1.WorkflowCounts{Started: 200, Completed: 197, Failed: 1, Unfinished: 2}}}}})
+			Workflows: &perfv1alpha1.WorkflowCounts{Started: 200, Completed: 197, Failed: 1, Unfinished: 2}}}))
 	if wf.CompletionP50 != "57.8ms" || wf.CompletionP99 != "96.8ms" || wf.FailedWorkflows != "1" || wf.UnfinishedWorkflows != "2" || wf.TriggerLatenessP50 != "" {
 		t.Errorf("workflow row %+v", wf)
 	}
-	sched := runRow(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioScheduler},
-		Status: perfv1alpha1.PerfRunStatus{Result: &perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
+	sched := runRow(withResult(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioScheduler}},
+		&perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
 			Lateness: &perfv1alpha1.LatencySummary{P50: msDur(12), P99: msDur(40)},
-			Counts:   &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 299, Missed: 1}}}}})
+			Counts:   &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 299, Missed: 1}}}))
 	if sched.TriggerLatenessP50 != "12ms" || sched.TriggerLatenessP99 != "40ms" || sched.MissedTriggers != "1" || sched.CompletionP50 != "" {
 		t.Errorf("scheduler row %+v", sched)
 	}

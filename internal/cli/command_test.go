@@ -37,6 +37,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 
@@ -109,15 +113,63 @@ func createRunWithSpec(t *testing.T, meta metav1.ObjectMeta, spec perfv1alpha1.P
 	if err := k8s.Create(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
-	run.Status = perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, Result: res, Conditions: []metav1.Condition{
+	run.Status = perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, Conditions: []metav1.Condition{
 		{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: "Succeeded", Message: "done", ObservedGeneration: run.Generation, LastTransitionTime: metav1.Now()}}}
 	if regressed {
 		run.Status.Conditions = append(run.Status.Conditions, metav1.Condition{Type: perfv1alpha1.ConditionRegressed, Status: metav1.ConditionTrue,
 			Reason: "Regressed", Message: "p99", ObservedGeneration: run.Generation, LastTransitionTime: metav1.Now()})
 	}
+	if res != nil {
+		res.Generation = run.Generation
+		run.Status.Result = keepDocument(t, run, res, nil)
+	}
 	if err := k8s.Status().Update(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// keepDocument keeps res (and the histograms) as run's result document in the test's API
+// server, as the operator keeps it, and returns the headline that points at it.
+func keepDocument(t testing.TB, run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result, histograms []perfv1alpha1.PathHistograms) *perfv1alpha1.ResultHeadline {
+	t.Helper()
+	doc := perfv1alpha1.NewResultDocument(run, res, histograms, nil)
+	return keepGivenDocument(t, run, &doc)
+}
+
+// keepGivenDocument keeps doc as run's result document and returns the headline that
+// points at it.
+func keepGivenDocument(t testing.TB, run *perfv1alpha1.PerfRun, doc *perfv1alpha1.ResultDocument) *perfv1alpha1.ResultHeadline {
+	t.Helper()
+	res := doc.Result
+	enc, err := document.Encode(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := document.ConfigMap(run, enc, map[string]string{perfv1alpha1.GroupVersion.Group + "/run": run.Name})
+	if err := k8s.Create(context.Background(), cm); err != nil {
+		t.Fatal(err)
+	}
+	h := report.StatusHeadline(res)
+	h.Document, h.Digest = cm.Name, enc.Digest
+	return h
+}
+
+// keepPointDocument keeps res as the result document of a sweep point's run, and returns
+// the point with its reference.
+func keepPointDocument(t testing.TB, ns string, p perfv1alpha1.SweepPointStatus, res *perfv1alpha1.Result) perfv1alpha1.SweepPointStatus {
+	t.Helper()
+	if p.Run == "" {
+		p.Run = fmt.Sprintf("point-%d", p.Step)
+	}
+	h := keepDocument(t, &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: p.Run, Namespace: ns}}, res, nil)
+	p.Document, p.Digest = h.Document, h.Digest
+	return p
+}
+
+// withResult is run as the plugin reads a finished one: with a result document of res.
+func withResult(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) document.Run {
+	doc := perfv1alpha1.NewResultDocument(run, res, nil, nil)
+	return document.With(run, &doc)
 }
 
 func sampleResult(addedP90, low, high string, cpu string) *perfv1alpha1.Result {
@@ -251,10 +303,11 @@ func TestReportOfASweepDrawsItsCharts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range []int32{1, 4} {
-		sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: c, QPS: 1000, Phase: perfv1alpha1.PhaseSucceeded,
-			ActualQPS: "999.9", Latency: &perfv1alpha1.PointLatency{P50: d("2ms"), P90: d("3ms"), P99: d("9ms")},
-			Baseline: &perfv1alpha1.PointLatency{P90: d("1ms")}, Added: &perfv1alpha1.PointLatency{P90: d("2ms")},
-			AddedLow: &perfv1alpha1.PointLatency{P90: d("1.9ms")}, AddedHigh: &perfv1alpha1.PointLatency{P90: d("2.1ms")}})
+		sw.Status.Points = append(sw.Status.Points, keepPointDocument(t, sw.Namespace,
+			perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: c, QPS: 1000, Phase: perfv1alpha1.PhaseSucceeded},
+			&perfv1alpha1.Result{ActualQPS: "999.9", Latency: &perfv1alpha1.LatencySummary{P50: d("2ms"), P90: d("3ms"), P99: d("9ms")},
+				Baseline: &perfv1alpha1.LatencySummary{P90: d("1ms")}, Added: &perfv1alpha1.LatencySummary{P90: d("2ms")},
+				AddedInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Low: perfv1alpha1.LatencySummary{P90: d("1.9ms")}, High: perfv1alpha1.LatencySummary{P90: d("2.1ms")}}}))
 	}
 	sw.Status.Phase, sw.Status.Measured = perfv1alpha1.PhaseSucceeded, 2
 	if err := k8s.Status().Update(context.Background(), sw); err != nil {
@@ -282,10 +335,11 @@ func TestReportOfASweepDrawsItsCharts(t *testing.T) {
 // A Workflow sweep's table carries each point's completion beside its start call's latency;
 // an invocation sweep's has no such column.
 func TestAWorkflowSweepsTableShowsEachPointsCompletion(t *testing.T) {
-	sw := &perfv1alpha1.PerfSweep{Spec: perfv1alpha1.PerfSweepSpec{Template: perfv1alpha1.PerfRunTemplate{
+	spec := &perfv1alpha1.PerfSweep{Spec: perfv1alpha1.PerfSweepSpec{Template: perfv1alpha1.PerfRunTemplate{
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow}}}}
-	sw.Status.Points = []perfv1alpha1.SweepPointStatus{{Step: 0, QPS: 20, Setting: "fanout", Phase: perfv1alpha1.PhaseSucceeded,
-		Latency: &perfv1alpha1.PointLatency{P50: d("15ms")}, Outcome: &perfv1alpha1.PointLatency{P50: d("113ms"), P99: d("251ms")}}}
+	sw := sweep.Measured{PerfSweep: spec, Points: []sweep.MeasuredPoint{{
+		SweepPointStatus: perfv1alpha1.SweepPointStatus{Step: 0, QPS: 20, Setting: "fanout", Phase: perfv1alpha1.PhaseSucceeded},
+		Figures:          sweep.Figures{Latency: &perfv1alpha1.PointLatency{P50: d("15ms")}, Outcome: &perfv1alpha1.PointLatency{P50: d("113ms"), P99: d("251ms")}}}}}
 	out := sweepTable(sw)
 	if !strings.Contains(out, "COMPLETION P50") || !strings.Contains(out, "COMPLETION P99") || !strings.Contains(out, "113ms") || !strings.Contains(out, "251ms") {
 		t.Errorf("workflow sweep table lacks its completion:\n%s", out)
@@ -351,13 +405,13 @@ func TestProgress(t *testing.T) {
 	}
 	// The controller last looked at 200 s, in the fourth run (repetition 2 runs dapr, then
 	// baseline); the plugin shows that at 205 s, with its own clock's elapsed time.
-	p := run.Spec.ProgressAt(start, start.Add(200*time.Second))
+	p := workload.ProgressAt(&run.Spec, start, start.Add(200*time.Second))
 	run.Status.Progress = &p
 	got := Progress(run, start.Add(205*time.Second))
 	if want := "[########################------]  82% repetition 2/2, baseline path, 3m25s elapsed, ~45s left"; got != want {
 		t.Errorf("progress\n got %q\nwant %q", got, want)
 	}
-	p = run.Spec.ProgressAt(start, start.Add(5*time.Second))
+	p = workload.ProgressAt(&run.Spec, start, start.Add(5*time.Second))
 	run.Status.Progress = &p
 	if got := Progress(run, start.Add(5*time.Second)); !strings.Contains(got, "warm-up") {
 		t.Errorf("progress %q", got)
@@ -374,7 +428,7 @@ func TestExportIsOneVersionedDocument(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not one JSON document: %v\n%s", err, out)
 	}
-	if doc["schema"] != ExportSchema || doc["scenario"] != "ServiceInvocation" {
+	if doc["schema"] != perfv1alpha1.ResultSchema || doc["scenario"] != "ServiceInvocation" {
 		t.Errorf("schema %v scenario %v", doc["schema"], doc["scenario"])
 	}
 	load := doc["load"].(map[string]any)
@@ -396,7 +450,7 @@ func TestExportIsOneVersionedDocument(t *testing.T) {
 	}
 	for section, v := range doc {
 		fields := []string{section}
-		if m, ok := v.(map[string]any); ok && section != "result" && section != "environment" {
+		if m, ok := v.(map[string]any); ok && section != "result" && section != "environment" && section != "spec" {
 			fields = nil
 			for k := range m {
 				fields = append(fields, section+"."+k)

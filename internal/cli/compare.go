@@ -99,7 +99,7 @@ lies inside the interval or a side has no interval. Exit codes:
 			}
 			a, b := sides[0], sides[1]
 			result := Comparison{A: a.label, B: b.label, SettingsDiffer: settingsDiffer(a.result, b.result), Intervals: rerunNote(f.rerunSpread.fraction),
-				Differences: append(Compare(a.result.Result, b.result.Result, &f.maxSlowdown, f.rerunSpread.fraction), CompareCost(a.result.asRun(), b.result.asRun())...)}
+				Differences: append(Compare(a.result.Result, b.result.Result, &f.maxSlowdown, f.rerunSpread.fraction), CompareCost(&a.result, &b.result)...)}
 			outcome := ComparisonOutcome(result.Differences, f.failInconclusive)
 			result.ExitCode, result.Verdict = outcome.Code, outcome.Reason
 			if err := writeComparisonReports(result, f); err != nil {

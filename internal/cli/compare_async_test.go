@@ -124,8 +124,8 @@ func TestComparePubSubJudgesTheDeliveryOnItsInterval(t *testing.T) {
 // Two ActorActivation runs on different actor hosts differ in a setting; a result from
 // before status.result.actorHost ran on the minimal host.
 func TestCompareNamesADifferentActorHost(t *testing.T) {
-	actors := func(host perfv1alpha1.ActorHost) Export {
-		return Export{Scenario: perfv1alpha1.ScenarioActorActivation, Result: &perfv1alpha1.Result{ActorHost: host}}
+	actors := func(host perfv1alpha1.ActorHost) perfv1alpha1.ResultDocument {
+		return perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioActorActivation, Result: &perfv1alpha1.Result{ActorHost: host}}
 	}
 	if got := settingsDiffer(actors(perfv1alpha1.ActorHostMinimal), actors(perfv1alpha1.ActorHostGoSDK)); !slices.Contains(got, "actorHost: Minimal → GoSDK") {
 		t.Errorf("settings differ: %q, want the actor host", got)
@@ -133,7 +133,7 @@ func TestCompareNamesADifferentActorHost(t *testing.T) {
 	if got := settingsDiffer(actors(""), actors(perfv1alpha1.ActorHostMinimal)); len(got) != 0 {
 		t.Errorf("an older result against a Minimal one: %q, want no difference", got)
 	}
-	invocation := Export{Scenario: perfv1alpha1.ScenarioServiceInvocation, Result: &perfv1alpha1.Result{}}
+	invocation := perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation, Result: &perfv1alpha1.Result{}}
 	if got := settingsDiffer(invocation, invocation); len(got) != 0 {
 		t.Errorf("two invocation runs: %q", got)
 	}

@@ -26,8 +26,8 @@ import (
 // Two runs on a team's Configuration measure what it was when each ran: a changed
 // generation (its middleware, its tracing) is a difference in setting, not in Dapr.
 func TestCompareNamesAChangedConfiguration(t *testing.T) {
-	on := func(records ...perfv1alpha1.DaprConfigurationRecord) Export {
-		return Export{Scenario: perfv1alpha1.ScenarioServiceInvocation, Environment: &perfv1alpha1.Environment{DaprConfigurations: records}}
+	on := func(records ...perfv1alpha1.DaprConfigurationRecord) perfv1alpha1.ResultDocument {
+		return perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation, Environment: &perfv1alpha1.Environment{DaprConfigurations: records}}
 	}
 	v3 := perfv1alpha1.DaprConfigurationRecord{Name: "appconfig", Generation: 3, TracingSamplingRate: "0.1"}
 	v4 := perfv1alpha1.DaprConfigurationRecord{Name: "appconfig", Generation: 4, TracingSamplingRate: "1",
@@ -41,7 +41,7 @@ func TestCompareNamesAChangedConfiguration(t *testing.T) {
 		t.Errorf("the same generation differs: %q", got)
 	}
 	// Each run's own Configuration has the run's name: its settings are compared as dapr.*.
-	own := func(run string) Export {
+	own := func(run string) perfv1alpha1.ResultDocument {
 		return on(perfv1alpha1.DaprConfigurationRecord{Name: run + "-tracing", OwnedByRun: true, TracingSamplingRate: "0.1"})
 	}
 	if got := settingsDiffer(own("a"), own("b")); len(got) != 0 {
@@ -73,8 +73,8 @@ func TestConfigurationRecordDescribe(t *testing.T) {
 // A Resiliency that applied to one run's sidecars and not the other's (a timeout or retry
 // on its calls) is a difference in setting.
 func TestCompareNamesAResiliencyInEffect(t *testing.T) {
-	with := func(records ...perfv1alpha1.DaprResiliencyRecord) Export {
-		return Export{Scenario: perfv1alpha1.ScenarioServiceInvocation, Environment: &perfv1alpha1.Environment{DaprResiliencies: records}}
+	with := func(records ...perfv1alpha1.DaprResiliencyRecord) perfv1alpha1.ResultDocument {
+		return perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation, Environment: &perfv1alpha1.Environment{DaprResiliencies: records}}
 	}
 	retries := perfv1alpha1.DaprResiliencyRecord{Name: "retries", Generation: 2, Targets: []string{"app orders", "component statestore"}}
 	got := settingsDiffer(with(), with(retries))
@@ -85,12 +85,12 @@ func TestCompareNamesAResiliencyInEffect(t *testing.T) {
 	if got := settingsDiffer(with(retries), with(retries)); len(got) != 0 {
 		t.Errorf("the same Resiliency differs: %q", got)
 	}
-	if got := settingsDiffer(Export{Scenario: perfv1alpha1.ScenarioServiceInvocation}, with()); len(got) != 0 {
+	if got := settingsDiffer(perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation}, with()); len(got) != 0 {
 		t.Errorf("no environment and no Resiliency differ: %q", got)
 	}
 	// One Resiliency scoped to both runs' targets: each records its own app id, and they
 	// read alike.
-	scopedTo := func(run string) Export {
+	scopedTo := func(run string) perfv1alpha1.ResultDocument {
 		e := with(perfv1alpha1.DaprResiliencyRecord{Name: "retries", Generation: 2, Scopes: []string{run + "-target"}, Targets: []string{"app orders"}})
 		e.Run.Name = run
 		return e

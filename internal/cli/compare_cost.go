@@ -37,11 +37,11 @@ const calibrationFigure = "node calibration (units per CPU-second)"
 // say so. No normalised cost is offered: the compute-only calibration moved two machines'
 // daprd costs apart where the raw ones agreed (docs/cost-and-change-points.md). Calibrations compare
 // only between scores of one calibration workload, and only trusted ones.
-func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
+func CompareCost(a, b *perfv1alpha1.ResultDocument) []Difference {
 	var out []Difference
 	machinesDiffer := false
-	ca, wa, okA := a.Status.Environment.TargetCalibration()
-	cb, wb, okB := b.Status.Environment.TargetCalibration()
+	ca, wa, okA := a.Environment.TargetCalibration()
+	cb, wb, okB := b.Environment.TargetCalibration()
 	switch {
 	case okA && okB && wa != wb:
 		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0), Change: "-",
@@ -64,10 +64,10 @@ func CompareCost(a, b *perfv1alpha1.PerfRun) []Difference {
 		out = append(out, Difference{Figure: calibrationFigure, A: show(ca, okA), B: show(cb, okB), Change: "-",
 			Verdict: "one run has no trusted calibration: whether the machines differ is unknown"})
 	}
-	costs := func(r *perfv1alpha1.PerfRun) map[string]perfv1alpha1.SidecarCost {
+	costs := func(d *perfv1alpha1.ResultDocument) map[string]perfv1alpha1.SidecarCost {
 		m := map[string]perfv1alpha1.SidecarCost{}
-		if r.Status.Result != nil {
-			for _, c := range r.Status.Result.SidecarCost {
+		if d.Result != nil {
+			for _, c := range d.Result.SidecarCost {
 				m[c.Role] = c
 			}
 		}

@@ -26,12 +26,12 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-func costedRun(perCPUSecond string, serverCost time.Duration) *perfv1alpha1.PerfRun {
-	return &perfv1alpha1.PerfRun{Status: perfv1alpha1.PerfRunStatus{
+func costedRun(perCPUSecond string, serverCost time.Duration) *perfv1alpha1.ResultDocument {
+	return &perfv1alpha1.ResultDocument{
 		Environment: &perfv1alpha1.Environment{TargetNode: "n1", Calibration: []perfv1alpha1.NodeCalibration{{Node: "n1", PerCPUSecond: perCPUSecond, Workload: "v2"}}},
 		Result: &perfv1alpha1.Result{SidecarCost: []perfv1alpha1.SidecarCost{
 			{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: serverCost}}}},
-	}}
+	}
 }
 
 // A run on a machine half as fast costs twice the CPU per request: compare says the
@@ -67,17 +67,17 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 			t.Errorf("raw row on one machine class: %+v", d)
 		}
 	}
-	if got := CompareCost(&perfv1alpha1.PerfRun{}, &perfv1alpha1.PerfRun{}); len(got) != 0 {
+	if got := CompareCost(&perfv1alpha1.ResultDocument{}, &perfv1alpha1.ResultDocument{}); len(got) != 0 {
 		t.Errorf("runs without results or calibrations: %+v", got)
 	}
 
 	// Scores of another calibration workload (another daprbench version) compare nothing,
 	// nor does a calibration taken mostly in a slow stretch.
 	older := costedRun("25000", 200*time.Microsecond)
-	older.Status.Environment.Calibration[0].Workload = "v1"
+	older.Environment.Calibration[0].Workload = "v1"
 	slowRead := costedRun("30000", 200*time.Microsecond)
-	slowRead.Status.Environment.Calibration[0].SlowWindowsPercent = 75
-	for other, verdict := range map[*perfv1alpha1.PerfRun]string{
+	slowRead.Environment.Calibration[0].SlowWindowsPercent = 75
+	for other, verdict := range map[*perfv1alpha1.ResultDocument]string{
 		older:    "calibration workloads differ (daprbench versions): whether the machines differ is unknown",
 		slowRead: "one run has no trusted calibration: whether the machines differ is unknown"} {
 		for _, d := range CompareCost(fast, other) {
@@ -94,9 +94,9 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 // Costs measured at different rates, arrivals or throttled shares are not compared as if
 // they were one figure: the verdict says why.
 func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
-	tagged := func(qps, arrival, throttled string, cost time.Duration) *perfv1alpha1.PerfRun {
+	tagged := func(qps, arrival, throttled string, cost time.Duration) *perfv1alpha1.ResultDocument {
 		r := costedRun("50000", cost)
-		c := &r.Status.Result.SidecarCost[0]
+		c := &r.Result.SidecarCost[0]
 		c.AtQPS, c.Arrival, c.ThrottledPercent = qps, arrival, throttled
 		c.Daprd = &perfv1alpha1.DaprdCost{CPUPerRequest: metav1.Duration{Duration: cost - 5*time.Microsecond},
 			Low: &metav1.Duration{Duration: cost - 15*time.Microsecond}, High: &metav1.Duration{Duration: cost + 5*time.Microsecond}}
@@ -105,7 +105,7 @@ func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
 	base := tagged("1000.0", "Synchronized", "0.0", 200*time.Microsecond)
 	for _, c := range []struct {
 		name  string
-		other *perfv1alpha1.PerfRun
+		other *perfv1alpha1.ResultDocument
 		why   string
 	}{
 		{"like", tagged("980.0", "Synchronized", "0.4", 210*time.Microsecond), ""},

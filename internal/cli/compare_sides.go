@@ -25,18 +25,17 @@ import (
 	"strconv"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// side is one result compare reads: a run, a sweep point's run, or a result exported with
-// `export` (so main's result can be an artifact of main's pipeline). Every side becomes
-// the exported document, so all three compare alike.
+// side is one result compare reads: a run's, a sweep point's run's, or one exported with
+// `export` (so main's result can be an artifact of main's pipeline). Each is a result
+// document, so all three compare alike.
 type side struct {
 	label  string
-	result Export
+	result perfv1alpha1.ResultDocument
 }
 
 // sideInCluster says where an argument is read from, without reading it: a kind prefix
@@ -62,12 +61,12 @@ func readResultFile(path string) (side, error) {
 	if err != nil {
 		return side{}, err
 	}
-	var e Export
+	var e perfv1alpha1.ResultDocument
 	if err := json.Unmarshal(b, &e); err != nil {
 		return side{}, fmt.Errorf("%s: not an exported result: %w", path, err)
 	}
-	if e.Schema != ExportSchema {
-		return side{}, fmt.Errorf("%s: schema %q, want %q (kubectl daprbench export RUN -o json)", path, e.Schema, ExportSchema)
+	if e.Schema != perfv1alpha1.ResultSchema {
+		return side{}, fmt.Errorf("%s: schema %q, want %q (kubectl daprbench export RUN -o json)", path, e.Schema, perfv1alpha1.ResultSchema)
 	}
 	if e.Result == nil {
 		return side{}, fmt.Errorf("%s: run %s/%s has no result (phase %s)", path, e.Run.Namespace, e.Run.Name, orDash(e.Run.Phase))
@@ -102,10 +101,11 @@ func readClusterSide(ctx context.Context, c client.Client, ns, arg string) (side
 	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, run); err != nil {
 		return side{}, err
 	}
-	if run.Status.Result == nil {
-		return side{}, fmt.Errorf("run %s has no result yet (phase %s)", name, orDash(string(run.Status.Phase)))
+	doc, _, err := readDocument(ctx, c, run)
+	if err != nil {
+		return side{}, err
 	}
-	return side{label: arg, result: ToExport(run)}, nil
+	return side{label: arg, result: *doc.Doc}, nil
 }
 
 // pointRun is the run of the sweep's point named by its step or its run's name.
@@ -125,15 +125,9 @@ func pointRun(sw *perfv1alpha1.PerfSweep, step string) string {
 	return bySetting
 }
 
-// asRun is the exported document as the run it came from, as far as comparing needs.
-func (e Export) asRun() *perfv1alpha1.PerfRun {
-	return &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: e.Run.Namespace, Name: e.Run.Name},
-		Status: perfv1alpha1.PerfRunStatus{Environment: e.Environment, Result: e.Result}}
-}
-
 // settingsDiffer lists the settings in which two results' runs differ ("qps: 1000 → 500"):
 // a comparison of runs that differ in more than the change under test is not that change's.
-func settingsDiffer(a, b Export) []string {
+func settingsDiffer(a, b perfv1alpha1.ResultDocument) []string {
 	var out []string
 	var walk func(prefix string, x, y reflect.Value)
 	walk = func(prefix string, x, y reflect.Value) {
@@ -155,9 +149,9 @@ func settingsDiffer(a, b Export) []string {
 
 // settings are what a run was asked to measure, as its exported document says.
 type settings struct {
-	Scenario perfv1alpha1.Scenario `json:"scenario"`
-	Load     ExportLoad            `json:"load"`
-	Dapr     ExportDapr            `json:"dapr"`
+	Scenario perfv1alpha1.Scenario     `json:"scenario"`
+	Load     perfv1alpha1.DocumentLoad `json:"load"`
+	Dapr     perfv1alpha1.DocumentDapr `json:"dapr"`
 	// ActorHost is an ActorActivation run's actor runtime: two runs that differ in it
 	// measure the SDK's share of the latency, not the change under test.
 	ActorHost perfv1alpha1.ActorHost `json:"actorHost"`
@@ -169,7 +163,7 @@ type settings struct {
 	Resiliency string `json:"daprResiliency"`
 }
 
-func settingsOf(e Export) settings {
+func settingsOf(e perfv1alpha1.ResultDocument) settings {
 	s := settings{Scenario: e.Scenario, Load: e.Load, Dapr: e.Dapr}
 	if e.Result != nil {
 		s.ActorHost = e.Result.ActorHost

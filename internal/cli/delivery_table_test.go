@@ -56,11 +56,11 @@ func TestAPubSubRunsReportShowsDeliveryAndMessages(t *testing.T) {
 
 // A PubSub run's CSV row carries its delivery figures and lost messages.
 func TestAPubSubRunsCSVRowCarriesItsDelivery(t *testing.T) {
-	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioPubSub},
-		Status: perfv1alpha1.PerfRunStatus{Result: &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
+	run := withResult(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioPubSub}},
+		&perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
 			Latency:  &perfv1alpha1.LatencySummary{P50: msDur(1.5), P99: msDur(4)},
 			Added:    &perfv1alpha1.LatencySummary{P99: msDur(3)},
-			Messages: &perfv1alpha1.MessageCounts{Published: 10, Delivered: 9, Lost: 1}}}}}
+			Messages: &perfv1alpha1.MessageCounts{Published: 10, Delivered: 9, Lost: 1}}})
 	row := runRow(run)
 	if row.DeliveryP50 != "1.5ms" || row.DeliveryP99 != "4ms" || row.AddedDeliveryP99 != "3ms" || row.LostMessages != "1" {
 		t.Errorf("row %+v", row)

@@ -17,113 +17,26 @@ limitations under the License.
 package cli
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
-
-// ExportSchema names the version of the exported document; bumped on any incompatible
-// change (docs/result-schema.md describes each field and its SMP counterpart).
-const ExportSchema = "perf.daprbench.io/result/v1"
-
-// Export is one finished run as a self-describing document for a results store or a CI job.
-type Export struct {
-	Schema      string                    `json:"schema"`
-	Run         ExportRun                 `json:"run"`
-	Scenario    perfv1alpha1.Scenario     `json:"scenario"`
-	Load        ExportLoad                `json:"load"`
-	Dapr        ExportDapr                `json:"dapr"`
-	Environment *perfv1alpha1.Environment `json:"environment,omitempty"`
-	Result      *perfv1alpha1.Result      `json:"result"`
-	Conditions  []ExportCondition         `json:"conditions,omitempty"`
-}
-
-// ExportRun identifies the run.
-type ExportRun struct {
-	Namespace  string     `json:"namespace"`
-	Name       string     `json:"name"`
-	UID        string     `json:"uid"`
-	Generation int64      `json:"generation"`
-	Schedule   string     `json:"schedule,omitempty"`
-	Sweep      string     `json:"sweep,omitempty"`
-	Phase      string     `json:"phase"`
-	StartTime  *time.Time `json:"startTime,omitempty"`
-	EndTime    *time.Time `json:"endTime,omitempty"`
-}
-
-// ExportLoad is the load as it ran, defaults resolved.
-type ExportLoad struct {
-	QPS          int32   `json:"qps"`
-	Connections  int32   `json:"connections"`
-	DurationSec  float64 `json:"durationSeconds"`
-	WarmupSec    float64 `json:"warmupSeconds"`
-	Repetitions  int32   `json:"repetitions"`
-	PayloadBytes int     `json:"payloadBytes"`
-	Baseline     bool    `json:"baseline"`
-	Arrival      string  `json:"arrival"`
-	Replicas     int32   `json:"loadTesterReplicas"`
-}
-
-// ExportDapr is the Dapr side as it ran.
-type ExportDapr struct {
-	Enabled             bool   `json:"enabled"`
-	MTLS                string `json:"mtls,omitempty"`
-	TracingSamplingRate string `json:"tracingSamplingRate,omitempty"`
-	SidecarCPULimit     string `json:"sidecarCPULimit,omitempty"`
-}
-
-// ExportCondition is a condition without its bookkeeping.
-type ExportCondition struct {
-	Type    string `json:"type"`
-	Status  string `json:"status"`
-	Reason  string `json:"reason"`
-	Message string `json:"message"`
-}
-
-// ToExport builds the document of a run.
-func ToExport(run *perfv1alpha1.PerfRun) Export {
-	s := &run.Spec
-	random, literal := s.Body()
-	payload := random
-	if literal != nil {
-		payload = len(*literal)
-	}
-	e := Export{Schema: ExportSchema, Scenario: s.Scenario, Environment: run.Status.Environment, Result: run.Status.Result,
-		Run: ExportRun{Namespace: run.Namespace, Name: run.Name, UID: string(run.UID), Generation: run.Generation,
-			Schedule: run.Labels[perfv1alpha1.LabelSchedule], Sweep: run.Labels[perfv1alpha1.LabelSweep], Phase: string(run.Status.Phase)},
-		Load: ExportLoad{QPS: s.Load.QPS, Connections: s.Load.EffectiveConnections(), DurationSec: s.Load.EffectiveDuration().Seconds(),
-			WarmupSec: s.Load.EffectiveWarmup().Seconds(), Repetitions: s.Load.EffectiveRepetitions(), PayloadBytes: payload, Baseline: s.BaselineEnabled(),
-			Arrival: string(s.Load.EffectiveArrival()), Replicas: s.LoadTester.EffectiveReplicas()},
-		Dapr: ExportDapr{Enabled: s.DaprEnabled()},
-	}
-	if s.DaprEnabled() {
-		e.Dapr.MTLS, e.Dapr.TracingSamplingRate = string(s.Dapr.MTLS), s.Dapr.TracingSamplingRate
-		if q := s.Dapr.Sidecar.CPULimit; q != nil {
-			e.Dapr.SidecarCPULimit = q.String()
-		}
-	}
-	if t := run.Status.StartTime; t != nil {
-		e.Run.StartTime = &t.Time
-	}
-	if t := run.Status.CompletionTime; t != nil {
-		e.Run.EndTime = &t.Time
-	}
-	for _, c := range run.Status.Conditions {
-		e.Conditions = append(e.Conditions, ExportCondition{Type: c.Type, Status: string(c.Status), Reason: c.Reason, Message: c.Message})
-	}
-	return e
-}
 
 func newExportCommand(o *options) *cobra.Command {
 	var format, dir string
 	cmd := &cobra.Command{
 		Use:   "export RUN|perfsweep/SWEEP",
-		Short: "A finished run's result out of the cluster: one JSON document (schema " + ExportSchema + "), fortio result files, or CSV",
-		Long: `--format json (default): the run as one versioned document (docs/result-schema.md).
+		Short: "A finished run's result out of the cluster: its result document (schema " + perfv1alpha1.ResultSchema + "), fortio result files, or CSV",
+		Long: `--format json (default): the run's result document, byte for byte as the operator wrote it
+  (docs/result-schema.md; its SHA-256 is the run's status.result.digest).
 --format fortio: one fortio result JSON per path in --dir, from the run's full histograms
   (latency from each request's scheduled send, every repetition merged): fortio report
   and any tool reading fortio's JSON show them.
@@ -149,23 +62,24 @@ func newExportCommand(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			run, isRun := obj.(*perfv1alpha1.PerfRun)
-			switch {
-			case format == "csv" && isRun:
-				return writeCSV(o.streams.Out, []RunRow{runRow(run)})
-			case format == "csv":
-				return writeCSV(o.streams.Out, pointRows(obj.(*perfv1alpha1.PerfSweep)))
-			case !isRun:
-				return fmt.Errorf("--format %s exports a run; a sweep exports as csv, its points' runs one by one", format)
-			case format == "fortio":
-				h, err := runHistograms(ctx, c, run)
-				if err != nil {
-					return err
+			if sw, ok := obj.(*perfv1alpha1.PerfSweep); ok {
+				if format != "csv" {
+					return fmt.Errorf("--format %s exports a run; a sweep exports as csv, its points' runs one by one", format)
 				}
+				return writeCSV(o.streams.Out, pointRows(sweep.Load(ctx, c, sw)))
+			}
+			run, js, err := readDocument(ctx, c, obj.(*perfv1alpha1.PerfRun))
+			if err != nil {
+				return err
+			}
+			switch {
+			case format == "csv":
+				return writeCSV(o.streams.Out, []RunRow{runRow(run)})
+			case format == "fortio":
 				if dir == "" {
 					dir = "daprbench-export-" + run.Name
 				}
-				written, skipped, err := writeFortio(dir, run, h)
+				written, skipped, err := writeFortio(dir, run)
 				for _, f := range written {
 					fprintf(o.streams.Out, "written: %s\n", f)
 				}
@@ -174,15 +88,30 @@ func newExportCommand(o *options) *cobra.Command {
 				}
 				return err
 			case !o.output.table():
-				_, err := o.printData(ToExport(run))
+				_, err := o.printData(run.Doc)
 				return err
 			}
-			enc := json.NewEncoder(o.streams.Out)
-			enc.SetIndent("", "  ")
-			return enc.Encode(ToExport(run))
+			_, err = o.streams.Out.Write(js) // as the operator wrote it: its digest is the status's
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "json", "json, fortio or csv")
 	cmd.Flags().StringVar(&dir, "dir", "", "folder for --format fortio (default daprbench-export-RUN)")
 	return cmd
+}
+
+// readDocument reads a finished run's result document: the run with it, and the document's
+// JSON as kept. A run without one says why (not finished, or its Failed condition).
+func readDocument(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun) (document.Run, []byte, error) {
+	if h := run.Status.Result; h == nil || h.Document == "" {
+		why := "it has not finished"
+		if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && c.Status == metav1.ConditionTrue {
+			why = fmt.Sprintf("it failed, %s: %s", c.Reason, c.Message)
+		} else if run.Finished() {
+			why = "it finished without one"
+		}
+		return document.Run{PerfRun: run}, nil, fmt.Errorf("run %s has no result document: %s", run.Name, why)
+	}
+	doc, js, err := document.Read(ctx, c, run)
+	return document.Run{PerfRun: run, Doc: doc}, js, err
 }

@@ -23,17 +23,16 @@ import (
 	"testing"
 
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
 // tinyHistogram is a valid encoded histogram of one 1 ms request.
 func tinyHistogram(t testing.TB) string {
 	t.Helper()
-	h := latency.NewHistogram()
+	h := result.NewHistogram()
 	if err := h.RecordValue(1000); err != nil {
 		t.Fatal(err)
 	}
-	enc, err := latency.Encode(h)
+	enc, err := result.EncodeHistogram(h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +44,7 @@ func tinyHistogram(t testing.TB) string {
 func keepCraftedHistograms(t *testing.T, runName string, variants ...result.Variant) {
 	t.Helper()
 	enc := tinyHistogram(t)
-	h := result.Histograms{Version: result.SchemaVersion}
+	h := result.Histograms{}
 	for _, v := range variants {
 		h.Paths = append(h.Paths, result.PathHistograms{Variant: v, Latency: enc, Service: enc})
 	}

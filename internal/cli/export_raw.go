@@ -17,7 +17,6 @@ limitations under the License.
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -30,33 +29,33 @@ import (
 	"fortio.org/fortio/periodic"
 	"fortio.org/fortio/stats"
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/pods/latency"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
-// runHistograms reads a finished run's histograms from the ConfigMap its status names.
-func runHistograms(ctx context.Context, c client.Client, run *perfv1alpha1.PerfRun) (result.Histograms, error) {
-	if run.Status.Histograms == "" {
-		return result.Histograms{}, fmt.Errorf("run %s has no histograms (status.histograms is empty: it has not finished, or its load tester's log could not be read)", run.Name)
+// runHistograms are a run's histograms, from its document, as the load tester encoded them:
+// each path under its variant code, which checkedPaths checks before a file is named by it.
+func runHistograms(run document.Run) result.Histograms {
+	var h result.Histograms
+	for _, p := range run.Histograms() {
+		h.Paths = append(h.Paths, result.PathHistograms{Variant: result.Variant(p.Variant), Latency: p.Latency, Service: p.Service})
 	}
-	cm := &corev1.ConfigMap{}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: run.Status.Histograms}, cm); err != nil {
-		return result.Histograms{}, err
-	}
-	h, _, err := result.ParseHistograms(cm.Data[result.HistogramsKey])
-	return h, err
+	return h
 }
 
 // writeFortio writes one fortio result JSON per path into dir (fortio report, and every
 // tool reading fortio's JSON, show it): the path's latency from each request's scheduled
 // send, every repetition and load-tester pod merged, as fortio's DurationHistogram.
 // skipped names the paths left out (checkedPaths).
-func writeFortio(dir string, run *perfv1alpha1.PerfRun, h result.Histograms) (written, skipped []string, err error) {
+func writeFortio(dir string, run document.Run) (written, skipped []string, err error) {
+	h := runHistograms(run)
+	if len(h.Paths) == 0 {
+		return nil, nil, fmt.Errorf("run %s's result document holds no histograms (it measured nothing)", run.Name)
+	}
 	paths, skipped, err := checkedPaths(h)
 	if err != nil {
 		return nil, nil, err
@@ -65,7 +64,7 @@ func writeFortio(dir string, run *perfv1alpha1.PerfRun, h result.Histograms) (wr
 		return nil, skipped, err
 	}
 	for _, p := range paths {
-		hist, err := latency.Decode(p.Latency)
+		hist, err := result.DecodeHistogram(p.Latency)
 		if err != nil {
 			return written, skipped, fmt.Errorf("the %s path's histogram: %w", p.Variant, err)
 		}
@@ -88,7 +87,7 @@ func writeFortio(dir string, run *perfv1alpha1.PerfRun, h result.Histograms) (wr
 
 // fortioResult is one path of a run as fortio's HTTP result. Its duration is the measured
 // time of that path (repetitions × duration), so ActualQPS is the path's mean rate.
-func fortioResult(run *perfv1alpha1.PerfRun, v result.Variant, h *hdrhistogram.Histogram) *fhttp.HTTPRunnerResults {
+func fortioResult(run document.Run, v result.Variant, h *hdrhistogram.Histogram) *fhttp.HTTPRunnerResults {
 	load := &run.Spec.Load
 	measured := time.Duration(load.EffectiveRepetitions()) * load.EffectiveDuration()
 	start := time.Time{}
@@ -104,11 +103,11 @@ func fortioResult(run *perfv1alpha1.PerfRun, v result.Variant, h *hdrhistogram.H
 		ActualQPS:         float64(h.TotalCount()) / measured.Seconds(),
 		ActualDuration:    measured,
 		NumThreads:        int(load.EffectiveConnections()),
-		Version:           "daprbench " + ExportSchema,
+		Version:           "daprbench " + perfv1alpha1.ResultSchema,
 		DurationHistogram: fortioHistogram(h),
 		Uniform:           load.EffectiveArrival() == perfv1alpha1.ArrivalUniform,
 	}}
-	if res := run.Status.Result; res != nil && res.Errors == 0 {
+	if res := run.Result(); res != nil && res.Errors == 0 {
 		out.RetCodes = map[int]int64{200: h.TotalCount()}
 	}
 	return out
@@ -173,12 +172,12 @@ type RunRow struct {
 	MissedTriggers     string `json:"missedTriggers"`
 }
 
-func runRow(run *perfv1alpha1.PerfRun) RunRow {
+func runRow(run document.Run) RunRow {
 	row := RunRow{Run: run.Name, Phase: string(run.Status.Phase), Scenario: string(run.Spec.Scenario), QPS: run.Spec.Load.QPS}
 	if v, _, ok := run.Status.Environment.TargetCalibration(); ok {
 		row.Calibration = fmtUnits(v, 0)
 	}
-	res := run.Status.Result
+	res := run.Result()
 	if res == nil {
 		return row
 	}
@@ -255,9 +254,9 @@ type PointRow struct {
 	Setting string `json:"setting"`
 }
 
-func pointRows(sw *perfv1alpha1.PerfSweep) []PointRow {
+func pointRows(sw sweep.Measured) []PointRow {
 	var rows []PointRow
-	for _, p := range sw.Status.Points {
+	for _, p := range sw.Points {
 		row := PointRow{Step: p.Step, QPS: p.QPS, Connections: p.Connections, Run: p.Run, Phase: string(p.Phase),
 			ActualQPS: p.ActualQPS, Errors: p.Errors, SidecarCPU: qty(p.SidecarCPUPer1kQPS), Setting: p.Setting}
 		if p.PayloadBytes != nil {
@@ -283,13 +282,10 @@ func pointDurs(l *perfv1alpha1.PointLatency) (p90, p99 string) {
 // distributionChart is a run's latency distribution (every path, from its histograms);
 // ok is false for a run without histograms. note says why histograms the run has were
 // not drawn, or which of their paths were left out.
-func distributionChart(ctx context.Context, c client.Client, run *perfv1alpha1.PerfRun) (chart plots.Chart, ok bool, note string) {
-	if run.Status.Histograms == "" {
+func distributionChart(run document.Run) (chart plots.Chart, ok bool, note string) {
+	h := runHistograms(run)
+	if len(h.Paths) == 0 {
 		return plots.Chart{}, false, ""
-	}
-	h, err := runHistograms(ctx, c, run)
-	if err != nil {
-		return plots.Chart{}, false, "latency distribution not drawn: " + err.Error()
 	}
 	checked, skipped, err := checkedPaths(h)
 	if err != nil {
@@ -297,7 +293,7 @@ func distributionChart(ctx context.Context, c client.Client, run *perfv1alpha1.P
 	}
 	var paths []plots.Path
 	for _, p := range checked {
-		if hist, err := latency.Decode(p.Latency); err == nil {
+		if hist, err := result.DecodeHistogram(p.Latency); err == nil {
 			paths = append(paths, plots.Path{Name: p.Variant.String(), Histogram: hist})
 		}
 	}

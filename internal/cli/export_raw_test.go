@@ -27,49 +27,48 @@ import (
 	"testing"
 
 	"fortio.org/fortio/fhttp"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/pods/latency"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // keepHistograms stores, as the controller does, histograms of 1..n ms for the run's paths.
 func keepHistograms(t *testing.T, runName string, n int64) {
 	t.Helper()
-	h := latency.NewHistogram()
+	h := result.NewHistogram()
 	for v := int64(1); v <= n; v++ {
 		if err := h.RecordValue(v * 1000); err != nil {
 			t.Fatal(err)
 		}
 	}
-	enc, err := latency.Encode(h)
+	enc, err := result.EncodeHistogram(h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	storeHistograms(t, runName, result.Histograms{Version: result.SchemaVersion, Paths: []result.PathHistograms{
+	storeHistograms(t, runName, result.Histograms{Paths: []result.PathHistograms{
 		{Variant: result.Baseline, Latency: enc, Service: enc}, {Variant: result.Dapr, Latency: enc, Service: enc}}})
 }
 
-// storeHistograms puts h into the run's histograms ConfigMap and names it in its status.
+// storeHistograms keeps the run's result document anew with h beside its figures, as the
+// operator writes the histograms into it, and points the run's status at it.
 func storeHistograms(t *testing.T, runName string, h result.Histograms) {
 	t.Helper()
-	body, err := json.Marshal(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: runName + "-histograms", Namespace: "default"},
-		Data: map[string]string{result.HistogramsKey: string(body)}}
-	if err := k8s.Create(context.Background(), cm); err != nil {
-		t.Fatal(err)
-	}
 	run := &perfv1alpha1.PerfRun{}
 	if err := k8s.Get(context.Background(), keyOf(runName), run); err != nil {
 		t.Fatal(err)
 	}
-	run.Status.Histograms = cm.Name
+	doc, _, err := document.Read(context.Background(), k8s, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []perfv1alpha1.PathHistograms
+	for _, p := range h.Paths {
+		paths = append(paths, perfv1alpha1.PathHistograms{Path: p.Variant.String(), Variant: string(p.Variant), Latency: p.Latency, Service: p.Service})
+	}
+	run.Status.Result = keepDocument(t, run, doc.Result, paths)
 	if err := k8s.Status().Update(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +121,7 @@ func TestExportFortioRoundTripsThroughFortiosTypes(t *testing.T) {
 func TestExportFortioWithoutHistogramsSaysWhy(t *testing.T) {
 	createRun(t, "nohist", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	_, err := run(t, "export", "nohist", "--format", "fortio", "--dir", t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "status.histograms is empty") {
+	if err == nil || !strings.Contains(err.Error(), "holds no histograms") {
 		t.Errorf("error %v, want one saying the run has no histograms", err)
 	}
 }
@@ -140,9 +139,10 @@ func TestExportCSVMatchesItsGoldenFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, q := range []int32{500, 1000} {
-		sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), QPS: q, Connections: 16, Run: "csv-sweep-" + strconv.Itoa(i),
-			Phase: perfv1alpha1.PhaseSucceeded, ActualQPS: strconv.Itoa(int(q)), Latency: &perfv1alpha1.PointLatency{P90: d("3ms"), P99: d("9ms")},
-			Added: &perfv1alpha1.PointLatency{P90: d("2ms"), P99: d("6ms")}})
+		sw.Status.Points = append(sw.Status.Points, keepPointDocument(t, sw.Namespace, perfv1alpha1.SweepPointStatus{Step: int32(i), QPS: q, Connections: 16,
+			Run: "csv-sweep-" + strconv.Itoa(i), Phase: perfv1alpha1.PhaseSucceeded},
+			&perfv1alpha1.Result{ActualQPS: strconv.Itoa(int(q)), Latency: &perfv1alpha1.LatencySummary{P90: d("3ms"), P99: d("9ms")},
+				Added: &perfv1alpha1.LatencySummary{P90: d("2ms"), P99: d("6ms")}}))
 	}
 	if err := k8s.Status().Update(context.Background(), sw); err != nil {
 		t.Fatal(err)

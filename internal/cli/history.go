@@ -17,17 +17,20 @@ limitations under the License.
 package cli
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/regression"
 	"github.com/daprbench/daprbench/internal/assess/repetitions"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // TrendRow is one run of a schedule's history.
@@ -61,14 +64,15 @@ func newHistoryCommand(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			runs, err := scheduleRuns(ctx, c, ns, args[0])
+			objs, err := scheduleRuns(ctx, c, ns, args[0])
 			if err != nil {
 				return err
 			}
-			if len(runs) == 0 {
+			if len(objs) == 0 {
 				return fmt.Errorf("no runs of schedule %q in namespace %q", args[0], ns)
 			}
-			slices.SortFunc(runs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+			slices.SortFunc(objs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+			runs, unread := loadRuns(ctx, c, objs)
 			rows := trend(runs)
 			if ok, err := o.printData(rows); ok {
 				return err
@@ -80,6 +84,9 @@ func newHistoryCommand(o *options) *cobra.Command {
 					map[bool]string{true: "changed", false: "-"}[r.LevelChange], r.Calibration, r.ServerCPUPerRequest)
 			}
 			text := t.String()
+			for _, u := range unread {
+				text += "\nnot in the trend: " + u
+			}
 			if w := calibrationSpread(runs); w != "" {
 				text += "\n" + w + "\n"
 			}
@@ -94,7 +101,7 @@ func newHistoryCommand(o *options) *cobra.Command {
 	return cmd
 }
 
-func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
+func trend(runs []document.Run) []TrendRow {
 	var rows []TrendRow
 	for _, r := range runs {
 		row := TrendRow{Run: r.Name, Scheduled: orDash(r.Annotations[perfv1alpha1.AnnotationScheduledTime]), Phase: orDash(string(r.Status.Phase)),
@@ -103,7 +110,7 @@ func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
 		if v, _, ok := r.Status.Environment.TargetCalibration(); ok {
 			row.Calibration = fmtUnits(v, 0)
 		}
-		if res := r.Status.Result; res != nil {
+		if res := r.Result(); res != nil {
 			if a := res.Added; a != nil {
 				row.AddedP90, row.AddedP99 = dur(a.P90), dur(a.P99)
 			}
@@ -126,14 +133,14 @@ func trend(runs []perfv1alpha1.PerfRun) []TrendRow {
 // regression.CalibrationDrift from the history's median: their raw CPU and latency may
 // reflect the machine, not Dapr. Only runs of the newest run's calibration workload count
 // (other versions do not compare). Empty when all agree or there are fewer than two.
-func calibrationSpread(runs []perfv1alpha1.PerfRun) string {
+func calibrationSpread(runs []document.Run) string {
 	latest := ""
 	for i := range runs {
 		if _, w, ok := runs[i].Status.Environment.TargetCalibration(); ok {
 			latest = w
 		}
 	}
-	calibration := func(r *perfv1alpha1.PerfRun) (float64, bool) {
+	calibration := func(r *document.Run) (float64, bool) {
 		v, w, ok := r.Status.Environment.TargetCalibration()
 		return v, ok && w == latest
 	}
@@ -161,15 +168,28 @@ func calibrationSpread(runs []perfv1alpha1.PerfRun) string {
 }
 
 // markLevelChanges marks the rows where the history of added p90 changes level.
-func markLevelChanges(runs []perfv1alpha1.PerfRun, rows []TrendRow) {
+func markLevelChanges(runs []document.Run, rows []TrendRow) {
 	var series []float64
 	var at []int
 	for i, r := range runs {
-		if res := r.Status.Result; res != nil && res.Added != nil && res.Added.P90 != nil && !res.AddedLimitBound {
+		if res := r.Result(); res != nil && res.Added != nil && res.Added.P90 != nil && !res.AddedLimitBound {
 			series, at = append(series, float64(res.Added.P90.Duration)), append(at, i)
 		}
 	}
 	for _, cp := range regression.LevelChanges(series) {
 		rows[at[cp]].LevelChange = true
 	}
+}
+
+// loadRuns reads each run's result document; a run whose document cannot be read is kept
+// without it, and unread says which and why.
+func loadRuns(ctx context.Context, c client.Reader, runs []perfv1alpha1.PerfRun) (loaded []document.Run, unread []string) {
+	for i := range runs {
+		r, err := document.Load(ctx, c, &runs[i])
+		if err != nil {
+			unread = append(unread, fmt.Sprintf("%s (%v)", runs[i].Name, err))
+		}
+		loaded = append(loaded, r)
+	}
+	return loaded, unread
 }

@@ -27,15 +27,18 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // A history whose runs ran on nodes of different speed says which, and the rows carry each
 // run's calibration and the server sidecar's cost in its units.
 func TestHistoryNamesRunsOnADifferentMachine(t *testing.T) {
-	runs := []perfv1alpha1.PerfRun{*costedRun("50000", 200*time.Microsecond), *costedRun("51000", 196*time.Microsecond),
-		*costedRun("30000", 330*time.Microsecond)}
+	var runs []document.Run
 	for i, n := range []string{"mon", "tue", "wed"} {
-		runs[i].Name = n
+		doc := []*perfv1alpha1.ResultDocument{costedRun("50000", 200*time.Microsecond), costedRun("51000", 196*time.Microsecond),
+			costedRun("30000", 330*time.Microsecond)}[i]
+		runs = append(runs, document.With(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: n},
+			Status: perfv1alpha1.PerfRunStatus{Environment: doc.Environment}}, doc))
 	}
 	w := calibrationSpread(runs)
 	if !strings.Contains(w, "wed (-40%)") || strings.Contains(w, "mon") || strings.Contains(w, "tue") {
@@ -48,7 +51,7 @@ func TestHistoryNamesRunsOnADifferentMachine(t *testing.T) {
 	if w := calibrationSpread(runs[:2]); w != "" {
 		t.Errorf("two runs 2%% apart: %q", w)
 	}
-	if w := calibrationSpread(append(runs[:1:1], perfv1alpha1.PerfRun{})); w != "" {
+	if w := calibrationSpread(append(runs[:1:1], document.Run{PerfRun: &perfv1alpha1.PerfRun{}})); w != "" {
 		t.Errorf("one calibrated run: %q", w)
 	}
 	// A run of an older calibration workload is not compared with the newer ones.

@@ -18,6 +18,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"os"
 	"path/filepath"
@@ -30,6 +31,8 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // Finding 8 of issue 34: condition messages repeat spec strings, and status strings are
@@ -40,19 +43,19 @@ const (
 	terminalControls = "\x1b]0;owned\a\x1b[2J\u009b31m"
 )
 
-func hostileRun() *perfv1alpha1.PerfRun {
+func hostileRun() document.Run {
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "hostile", Namespace: "default"},
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000}}}
 	run.Status = perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseFailed, Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionFailed,
 		Status: metav1.ConditionTrue, Reason: "ImageNotAllowed", Message: "image " + fakeVerdict + terminalControls + "\n| forged | row |"}},
-		Environment: &perfv1alpha1.Environment{DaprVersion: "1.16.0 [click](https://evil.example) @everyone :x: " + fakeVerdict, KubernetesVersion: "v1.36.3"},
-		Result:      sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")}
-	run.Status.Result.ActualQPS = "<img src=x onerror=alert(1)>"
-	return run
+		Environment: &perfv1alpha1.Environment{DaprVersion: "1.16.0 [click](https://evil.example) @everyone :x: " + fakeVerdict, KubernetesVersion: "v1.36.3"}}
+	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	res.ActualQPS = "<img src=x onerror=alert(1)>"
+	return withResult(run, res)
 }
 
 func TestSummaryEscapesWhatUsersWrote(t *testing.T) {
-	md := Summary(hostileRun(), RunOutcome(hostileRun(), false), false)
+	md := Summary(hostileRun(), RunOutcome(hostileRun().PerfRun, false), false)
 	for _, bad := range []string{"<h3>", "<img", "\x1b", "\a", "\u009b", "[click](", " @everyone", ":x:", "\n| forged"} {
 		if strings.Contains(md, bad) {
 			t.Errorf("the summary carries %q:\n%s", bad, md)
@@ -61,9 +64,9 @@ func TestSummaryEscapesWhatUsersWrote(t *testing.T) {
 	if !strings.Contains(md, "&lt;h3&gt;") {
 		t.Errorf("the summary drops the text instead of escaping it:\n%s", md)
 	}
-	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw"}, Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseFailed,
-		Points: []perfv1alpha1.SweepPointStatus{{Run: "r", Phase: perfv1alpha1.Phase(fakeVerdict + "|x")}}}}
-	if md := Summary(sw, SweepOutcome(sw), false); strings.Contains(md, "<h3>") || strings.Contains(md, "</h3>|x") {
+	sw := sweep.Load(context.Background(), k8s, &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw"}, Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseFailed,
+		Points: []perfv1alpha1.SweepPointStatus{{Run: "r", Phase: perfv1alpha1.Phase(fakeVerdict + "|x")}}}})
+	if md := Summary(sw, SweepOutcome(sw.PerfSweep), false); strings.Contains(md, "<h3>") || strings.Contains(md, "</h3>|x") {
 		t.Errorf("the sweep summary carries a point's phase as written:\n%s", md)
 	}
 }
@@ -72,7 +75,7 @@ func TestWatchLineCarriesNoTerminalControls(t *testing.T) {
 	var out bytes.Buffer
 	p := newProgressWriter(&out)
 	run := hostileRun()
-	p.show(func(now time.Time) string { return Progress(run, now) })
+	p.show(func(now time.Time) string { return Progress(run.PerfRun, now) })
 	for _, bad := range []string{"\x1b", "\a", "\u009b"} {
 		if strings.Contains(out.String(), bad) {
 			t.Errorf("watch printed %q: %q", bad, out.String())
@@ -84,9 +87,9 @@ func TestWatchLineCarriesNoTerminalControls(t *testing.T) {
 }
 
 func TestTablesCarryNoTerminalControls(t *testing.T) {
-	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw", Namespace: "default"}, Status: perfv1alpha1.PerfSweepStatus{
-		Points: []perfv1alpha1.SweepPointStatus{{Run: "r", Phase: perfv1alpha1.PhaseSucceeded, ActualQPS: "1000" + terminalControls,
-			Passed: ptr.To(false), Message: "p99 " + terminalControls}}}}
+	sw := sweep.Measured{PerfSweep: &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw", Namespace: "default"}},
+		Points: []sweep.MeasuredPoint{{SweepPointStatus: perfv1alpha1.SweepPointStatus{Run: "r", Phase: perfv1alpha1.PhaseSucceeded,
+			Passed: ptr.To(false), Message: "p99 " + terminalControls}, Figures: sweep.Figures{ActualQPS: "1000" + terminalControls}}}}
 	for name, text := range map[string]string{"sweep": sweepTable(sw), "run": runTables(hostileRun())} {
 		for _, bad := range []string{"\x1b", "\a", "\u009b"} {
 			if strings.Contains(text, bad) {
@@ -132,16 +135,17 @@ func TestReportHTMLEscapesWhatUsersWrote(t *testing.T) {
 	env.Calibration = []perfv1alpha1.NodeCalibration{{Node: "<img src=x onerror=alert(2)>", Single: fakeVerdict, Workload: terminalControls}}
 	run.Spec.Target.Image = "</pre><script>alert(3)</script>"
 	run.Spec.Variants = []perfv1alpha1.SidecarVariant{{Name: "v", SidecarImage: "<svg onload=alert(4)>"}}
-	run.Status.Result.Variants = []perfv1alpha1.VariantResult{{Name: "<i>v</i>", Difference: &perfv1alpha1.LatencySummary{}, BeyondNoise: []string{fakeVerdict}}}
-	run.Status.Result.Paths = []perfv1alpha1.PathAccounting{{Path: "</table><h3>x</h3>"}}
+	run.Result().Variants = []perfv1alpha1.VariantResult{{Name: "<i>v</i>", Difference: &perfv1alpha1.LatencySummary{}, BeyondNoise: []string{fakeVerdict}}}
+	run.Result().Paths = []perfv1alpha1.PathAccounting{{Path: "</table><h3>x</h3>"}}
 	run.Status.Disturbances = []perfv1alpha1.Disturbance{{Role: "<u>r</u>", Detail: terminalControls}}
 	run.Labels = map[string]string{perfv1alpha1.LabelSchedule: "<s>nightly</s>"}
 	run.UID = "<em>uid</em>"
-	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw", Namespace: "default"},
-		Spec: perfv1alpha1.PerfSweepSpec{Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{Target: perfv1alpha1.WorkloadSpec{Image: fakeVerdict}}}},
-		Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.Phase(fakeVerdict), Conditions: run.Status.Conditions,
-			Points: []perfv1alpha1.SweepPointStatus{{Run: "<b>r</b>", Phase: perfv1alpha1.PhaseSucceeded, ActualQPS: terminalControls,
-				Passed: ptr.To(false), Message: "p99 " + fakeVerdict + "\u202e"}}}}
+	sw := sweep.Measured{PerfSweep: &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw", Namespace: "default"},
+		Spec:   perfv1alpha1.PerfSweepSpec{Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{Target: perfv1alpha1.WorkloadSpec{Image: fakeVerdict}}}},
+		Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.Phase(fakeVerdict), Conditions: run.Status.Conditions}},
+		Points: []sweep.MeasuredPoint{{SweepPointStatus: perfv1alpha1.SweepPointStatus{Run: "<b>r</b>", Phase: perfv1alpha1.PhaseSucceeded,
+			Passed: ptr.To(false), Message: "p99 " + fakeVerdict + "\u202e"}, Figures: sweep.Figures{ActualQPS: terminalControls}}}}
+	sw.Status.Points = []perfv1alpha1.SweepPointStatus{sw.Points[0].SweepPointStatus}
 	chart := plots.Chart{Name: "hostile", Title: fakeVerdict, XLabel: "<i>x</i>", Series: []plots.Series{{Name: "<script>alert(5)</script>", X: []float64{1, 2}, Y: []float64{1, 2}}}}
 	for name, c := range map[string]struct {
 		obj  any
@@ -150,9 +154,9 @@ func TestReportHTMLEscapesWhatUsersWrote(t *testing.T) {
 		dir := t.TempDir()
 		var err error
 		switch o := c.obj.(type) {
-		case *perfv1alpha1.PerfRun:
+		case document.Run:
 			_, err = writeReport(dir, name, o, c.text, []plots.Chart{chart})
-		case *perfv1alpha1.PerfSweep:
+		case sweep.Measured:
 			_, err = writeReport(dir, name, o, c.text, []plots.Chart{chart})
 		default:
 			_, err = writeReport(dir, fakeVerdict, nil, c.text, []plots.Chart{chart})

@@ -27,6 +27,8 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // The JUnit XML that CI systems read (Jenkins, GitLab, GitHub's test reporters): a
@@ -72,9 +74,9 @@ type junitProblem struct {
 func JUnit(obj client.Object, outcome Outcome, strict bool) ([]byte, error) {
 	var suite junitSuite
 	switch o := obj.(type) {
-	case *perfv1alpha1.PerfRun:
+	case document.Run:
 		suite = runSuite(o, strict)
-	case *perfv1alpha1.PerfSweep:
+	case sweep.Measured:
 		suite = sweepSuite(o)
 	}
 	suite.Properties = append(suite.Properties, junitProperty{"exitCode", fmt.Sprint(int(outcome.Code))}, junitProperty{"verdict", outcome.Reason})
@@ -93,7 +95,7 @@ func JUnit(obj client.Object, outcome Outcome, strict bool) ([]byte, error) {
 
 // runSuite: whether the run finished, then a testcase per threshold (measured, limit and
 // interval in the message), then regression and, with --strict, saturation and throttling.
-func runSuite(run *perfv1alpha1.PerfRun, strict bool) junitSuite {
+func runSuite(run document.Run, strict bool) junitSuite {
 	class := "daprbench." + run.Namespace + "." + run.Name
 	s := junitSuite{Name: "perfrun/" + run.Namespace + "/" + run.Name, Time: seconds(run.Status.StartTime, run.Status.CompletionTime)}
 	if run.Status.StartTime != nil {
@@ -114,7 +116,7 @@ func runSuite(run *perfv1alpha1.PerfRun, strict bool) junitSuite {
 		completed.SystemOut = c.Message
 	}
 	s.Cases = append(s.Cases, completed)
-	if v, ok := thresholds.EvaluateRun(&run.Spec, run.Status.Result); ok {
+	if v, ok := thresholds.EvaluateRun(&run.Spec, run.Result()); ok {
 		for _, check := range v.Checks {
 			tc := junitCase{Name: check.Name + " " + check.Limit, Classname: class, Time: "0", SystemOut: check.String()}
 			if check.Outcome != thresholds.Met {
@@ -144,10 +146,10 @@ func runSuite(run *perfv1alpha1.PerfRun, strict bool) junitSuite {
 
 // sweepSuite: a testcase per point, an error when its run failed. A point that missed a
 // search's objective is what the search is for, not a failure: its message says so.
-func sweepSuite(sw *perfv1alpha1.PerfSweep) junitSuite {
+func sweepSuite(sw sweep.Measured) junitSuite {
 	class := "daprbench." + sw.Namespace + "." + sw.Name
 	s := junitSuite{Name: "perfsweep/" + sw.Namespace + "/" + sw.Name, Time: "0"}
-	for _, p := range sw.Status.Points {
+	for _, p := range sw.Points {
 		tc := junitCase{Name: fmt.Sprintf("step %d: %d qps, %d connections", p.Step, p.QPS, p.Connections), Classname: class, Time: "0",
 			SystemOut: fmt.Sprintf("run %s: %s %s", p.Run, p.Phase, p.Message)}
 		if p.Phase == perfv1alpha1.PhaseFailed {

@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // listing is one kind `list` can show: how to list it and its table's columns. Columns
@@ -113,6 +114,13 @@ func newListCommand(o *options) *cobra.Command {
 			table := &metav1.Table{ColumnDefinitions: l.columns}
 			now := time.Now()
 			for _, obj := range objs {
+				if run, ok := obj.(*perfv1alpha1.PerfRun); ok {
+					// The wide columns the headline does not hold are the document's.
+					obj = document.Run{PerfRun: run}
+					if o.output.wide() {
+						obj, _ = document.Load(ctx, c, run) // a document not read leaves its columns "-"
+					}
+				}
 				cells := l.row(obj, now)
 				for i, c := range cells {
 					if s, ok := c.(string); ok {
@@ -160,36 +168,41 @@ var runColumns = []metav1.TableColumnDefinition{
 	column("Schedule", "the PerfSchedule that started the run", true),
 }
 
-// runListRow is a run's row of runColumns.
+// runListRow is a run's row of runColumns, from its status's headline; the wide columns
+// the headline does not hold (the baseline, the sidecar's CPU per 1000 rps) from the
+// document, which list reads only for -o wide.
 func runListRow(obj runtime.Object, now time.Time) []any {
-	run := obj.(*perfv1alpha1.PerfRun)
-	res := run.Status.Result
-	if res == nil {
-		res = &perfv1alpha1.Result{}
+	run := obj.(document.Run)
+	h := run.Status.Result
+	if h == nil {
+		h = &perfv1alpha1.ResultHeadline{}
 	}
-	p90 := func(l *perfv1alpha1.LatencySummary) string {
+	point := func(l *perfv1alpha1.PointLatency, f func(*perfv1alpha1.PointLatency) *metav1.Duration) string {
 		if l == nil {
 			return "-"
 		}
-		return dur(l.P90)
+		return dur(f(l))
 	}
-	p99 := "-"
-	if res.Added != nil {
-		p99 = dur(res.Added.P99)
-	}
-	interval, sidecarCPU, errs := "-", "-", "-"
-	if in := res.AddedInterval; in != nil {
+	p90 := func(l *perfv1alpha1.PointLatency) *metav1.Duration { return l.P90 }
+	p99 := func(l *perfv1alpha1.PointLatency) *metav1.Duration { return l.P99 }
+	interval, baseline, sidecarCPU, errs := "-", "-", "-", "-"
+	if in := h.AddedInterval; in != nil {
 		interval = fmt.Sprintf("%s..%s (%d%%)", dur(in.Low.P90), dur(in.High.P90), in.ConfidencePercent)
 	}
-	if res.Resources != nil && res.Resources.SidecarPer1kQPS != nil {
-		sidecarCPU = qty(res.Resources.SidecarPer1kQPS.CPU)
+	if res := run.Result(); res != nil {
+		if res.Baseline != nil {
+			baseline = dur(res.Baseline.P90)
+		}
+		if res.Resources != nil && res.Resources.SidecarPer1kQPS != nil {
+			sidecarCPU = qty(res.Resources.SidecarPer1kQPS.CPU)
+		}
 	}
 	if run.Status.Result != nil {
-		errs = fmt.Sprint(res.Errors)
+		errs = fmt.Sprint(h.Errors)
 	}
 	return []any{run.Name, string(run.Spec.Scenario), fmt.Sprint(run.Spec.Load.QPS), orDash(string(run.Status.Phase)),
-		p90(res.Added), p99, verdict(run), age(run.CreationTimestamp, now),
-		orDash(res.ActualQPS), errs, p90(res.Latency), p90(res.Baseline), interval, sidecarCPU, orDash(run.Labels[perfv1alpha1.LabelSchedule])}
+		point(h.Added, p90), point(h.Added, p99), verdict(run.PerfRun), age(run.CreationTimestamp, now),
+		orDash(h.ActualQPS), errs, point(h.Latency, p90), baseline, interval, sidecarCPU, orDash(run.Labels[perfv1alpha1.LabelSchedule])}
 }
 
 // verdict is a finished run's outcome in a word: Passed, or the reason of the condition

@@ -26,6 +26,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/config/samples"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 func newPresetsCommand(o *options) *cobra.Command {
@@ -87,7 +88,7 @@ func presetSpec(name string) (*perfv1alpha1.PerfRun, error) {
 // publishedBeside is the preset's published row beside the run's figures: nil when the
 // run was not started from a preset. The annotation is anyone's to set, so a run whose spec
 // does not measure the preset's setting gets no rows, and source says why.
-func publishedBeside(run *perfv1alpha1.PerfRun) (source string, rows [][3]string) {
+func publishedBeside(run document.Run) (source string, rows [][3]string) {
 	name := run.Annotations[perfv1alpha1.AnnotationPreset]
 	p, err := samples.Lookup(name)
 	if err != nil {
@@ -101,7 +102,7 @@ func publishedBeside(run *perfv1alpha1.PerfRun) (source string, rows [][3]string
 		return "annotated with preset " + p.Name + ", but not its setting (" + why + "): Dapr's published figures are not shown beside it", nil
 	}
 	for _, r := range p.Rows {
-		rows = append(rows, [3]string{r.Figure, r.Value, measuredFigure(run.Status.Result, r.Figure)})
+		rows = append(rows, [3]string{r.Figure, r.Value, measuredFigure(run.Result(), r.Figure)})
 	}
 	return p.Source + " for preset " + p.Name, rows
 }
@@ -131,7 +132,7 @@ func measuredFigure(res *perfv1alpha1.Result, figure string) string {
 }
 
 // publishedTable is publishedBeside as a text table; empty without a preset.
-func publishedTable(run *perfv1alpha1.PerfRun) string {
+func publishedTable(run document.Run) string {
 	source, rows := publishedBeside(run)
 	if rows == nil {
 		if source != "" {
@@ -148,7 +149,7 @@ func publishedTable(run *perfv1alpha1.PerfRun) string {
 }
 
 // publishedSection is publishedBeside as a section of the HTML report.
-func publishedSection(run *perfv1alpha1.PerfRun) htmlSection {
+func publishedSection(run document.Run) htmlSection {
 	s := htmlSection{ID: "published", Title: "Beside Dapr's published figures"}
 	source, rows := publishedBeside(run)
 	t := htmlTable{ID: "published-figures", Caption: source, Header: []string{"Figure", "Published", "This run"}}

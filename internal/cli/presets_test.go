@@ -132,9 +132,9 @@ func TestTheWorkflowPresetShowsTheCompletionBesideDaprs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{perfv1alpha1.AnnotationPreset: "workflow-perf-suite"}},
-		Spec: preset.Spec, Status: perfv1alpha1.PerfRunStatus{Result: &perfv1alpha1.Result{
-			Completion: &perfv1alpha1.CompletionResult{Latency: &perfv1alpha1.LatencySummary{P50: d("240ms"), P90: d("410ms")}}}}}
+	run := withResult(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{perfv1alpha1.AnnotationPreset: "workflow-perf-suite"}},
+		Spec: preset.Spec}, &perfv1alpha1.Result{
+		Completion: &perfv1alpha1.CompletionResult{Latency: &perfv1alpha1.LatencySummary{P50: d("240ms"), P90: d("410ms")}}})
 	source, rows := publishedBeside(run)
 	if !strings.Contains(source, "closed loop") || !strings.Contains(source, "open loop") {
 		t.Errorf("source %q does not say the published load differs from this run's", source)

@@ -159,7 +159,7 @@ func (o *options) printData(v any) (ok bool, err error) {
 	if err != nil {
 		return true, o.output.unknown(err)
 	}
-	return true, printer.PrintObj(document{v}, o.streams.Out)
+	return true, printer.PrintObj(printable{v}, o.streams.Out)
 }
 
 // templateFormat is -o, or go-template when only --template was given (as kubectl does).
@@ -188,10 +188,10 @@ func (p *output) unknown(err error) error {
 	return err
 }
 
-// document carries figures to cli-runtime's template printers, which marshal what they
+// printable carries figures to cli-runtime's template printers, which marshal what they
 // are given to JSON and read that.
-type document struct{ v any }
+type printable struct{ v any }
 
-func (d document) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
-func (d document) DeepCopyObject() runtime.Object   { return d }
-func (d document) MarshalJSON() ([]byte, error)     { return json.Marshal(d.v) }
+func (d printable) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
+func (d printable) DeepCopyObject() runtime.Object   { return d }
+func (d printable) MarshalJSON() ([]byte, error)     { return json.Marshal(d.v) }

@@ -28,6 +28,8 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 func newReportCommand(o *options) *cobra.Command {
@@ -40,26 +42,30 @@ func newReportCommand(o *options) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := withTimeout(cmd.Context())
 			defer cancel()
-			c, obj, err := o.connectAndGet(ctx, args[0])
+			c, got, err := o.connectAndGet(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			obj, err := loaded(ctx, c, got)
 			if err != nil {
 				return err
 			}
 			var text string
 			var figures []plots.Chart
 			switch v := obj.(type) {
-			case *perfv1alpha1.PerfRun:
+			case document.Run:
 				if ok, err := o.printData(v.Status); ok {
 					return err
 				}
 				text = runTables(v) + publishedTable(v)
-				chart, ok, note := distributionChart(ctx, c, v)
+				chart, ok, note := distributionChart(v)
 				if ok {
 					figures = append(figures, chart)
 				}
 				if note != "" {
 					text += "\n" + note + "\n"
 				}
-			case *perfv1alpha1.PerfSweep:
+			case sweep.Measured:
 				if ok, err := o.printData(v.Status); ok {
 					return err
 				}
@@ -70,7 +76,7 @@ func newReportCommand(o *options) *cobra.Command {
 				return err
 			}
 			var parts []reportPart
-			if run, ok := obj.(*perfv1alpha1.PerfRun); ok {
+			if run, ok := obj.(document.Run); ok {
 				if err := os.MkdirAll(out, 0o755); err != nil {
 					return err
 				}

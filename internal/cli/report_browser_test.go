@@ -30,8 +30,6 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
-
-	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
 // make test-report-browser: report.html as a reader sees it, in headless Chromium (Debian's
@@ -187,9 +185,7 @@ func TestReportInABrowser(t *testing.T) {
 	})
 
 	t.Run("sweep", func(t *testing.T) {
-		sw := &perfv1alpha1.PerfSweep{}
-		fixtureObject(t, "report-sweep.yaml", sw)
-		createFixture(t, "browser-sweep", sw)
+		createFixtureSweep(t, "browser-sweep")
 		_, _, dir := reportOf(t, "perfsweep/browser-sweep")
 		page := filepath.Join(dir, "report.html")
 		dom, tables := domOf(t, bin, page)

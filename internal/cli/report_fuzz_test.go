@@ -30,59 +30,67 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/pods/latency"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // Finding 9 of issue 34: no status a user can write may crash the plugin or make it
 // print what the sinks forbid. The seeds run in every `go test`; `make fuzz` explores.
 
+// FuzzRunReport renders a run's object beside its result document, each any JSON: the
+// document is digest-checked against the status, but the renderers hold on their own.
 func FuzzRunReport(f *testing.F) {
 	good := sampleRunForFuzz()
 	enc := tinyHistogram(f)
 	for _, seed := range []struct {
-		run        *perfv1alpha1.PerfRun
+		run        document.Run
 		histograms []result.Variant
 	}{
 		{good, []result.Variant{result.Baseline, result.Dapr}},
 		{hostileRun(), []result.Variant{result.Dapr, "/../../../escaped", result.Dapr}},
 		{good, crowdedVariants()}, // the 4,221-histogram ConfigMap, kept small
-		{&perfv1alpha1.PerfRun{}, nil},
+		{document.Run{PerfRun: &perfv1alpha1.PerfRun{}, Doc: &perfv1alpha1.ResultDocument{}}, nil},
 	} {
-		h := result.Histograms{Version: result.SchemaVersion}
+		doc := *seed.run.Doc
+		doc.Histograms = nil
 		for _, v := range seed.histograms {
-			h.Paths = append(h.Paths, result.PathHistograms{Variant: v, Latency: enc, Service: enc})
+			doc.Histograms = append(doc.Histograms, perfv1alpha1.PathHistograms{Path: v.String(), Variant: string(v), Latency: enc, Service: enc})
 		}
-		f.Add(mustJSON(f, seed.run), string(mustJSON(f, h)))
+		f.Add(mustJSON(f, seed.run.PerfRun), mustJSON(f, doc))
 	}
-	f.Fuzz(func(t *testing.T, obj []byte, histograms string) {
-		run := &perfv1alpha1.PerfRun{}
-		if json.Unmarshal(obj, run) != nil {
+	f.Fuzz(func(t *testing.T, obj, doc []byte) {
+		run := document.Run{PerfRun: &perfv1alpha1.PerfRun{}, Doc: &perfv1alpha1.ResultDocument{}}
+		if json.Unmarshal(obj, run.PerfRun) != nil {
 			return
 		}
+		if json.Unmarshal(doc, run.Doc) != nil {
+			run.Doc = nil
+		}
 		checkRunRenders(t, run)
-		checkHistogramsRender(t, run, histograms)
+		checkHistogramsRender(t, run)
 	})
 }
 
 func FuzzSweepReport(f *testing.F) {
 	f.Add(mustJSON(f, sampleSweepForFuzz()))
 	zero := sampleSweepForFuzz()
-	zero.Status.Points[0].Connections = 0 // the hand-edited point that panicked
+	zero.Points[0].Connections = 0 // the hand-edited point that panicked
 	f.Add(mustJSON(f, zero))
 	hostile := sampleSweepForFuzz()
-	hostile.Status.Points[1].Phase, hostile.Status.Points[1].Message = perfv1alpha1.Phase(fakeVerdict), terminalControls
-	hostile.Status.Points[1].ActualQPS = "=1+2"
+	hostile.Points[1].Phase, hostile.Points[1].Message = perfv1alpha1.Phase(fakeVerdict), terminalControls
+	hostile.Points[1].ActualQPS = "=1+2"
 	f.Add(mustJSON(f, hostile))
 	f.Fuzz(func(t *testing.T, obj []byte) {
-		sw := &perfv1alpha1.PerfSweep{}
-		if json.Unmarshal(obj, sw) != nil {
+		sw := sweep.Measured{}
+		if json.Unmarshal(obj, &sw) != nil || sw.PerfSweep == nil {
 			return
 		}
 		checkTerminal(t, "sweep table", ForTerminal(sweepTable(sw)))
-		checkTerminal(t, "sweep progress", terminalCell(sweepProgress(sw)))
-		checkMarkdown(t, Summary(sw, SweepOutcome(sw), false))
+		checkTerminal(t, "sweep progress", terminalCell(sweepProgress(sw.PerfSweep)))
+		checkMarkdown(t, Summary(sw, SweepOutcome(sw.PerfSweep), false))
 		checkCSV(t, pointRows(sw))
 		checkHTML(t, sweepDoc(sw))
 		for _, c := range plots.ForSweep(sw) {
@@ -92,22 +100,22 @@ func FuzzSweepReport(f *testing.F) {
 }
 
 // checkRunRenders renders every view of a run the plugin prints or writes.
-func checkRunRenders(t *testing.T, run *perfv1alpha1.PerfRun) {
+func checkRunRenders(t *testing.T, run document.Run) {
 	checkTerminal(t, "run tables", ForTerminal(runTables(run)))
-	checkTerminal(t, "progress", terminalCell(Progress(run, time.Unix(1_800_000_000, 0))))
+	checkTerminal(t, "progress", terminalCell(Progress(run.PerfRun, time.Unix(1_800_000_000, 0))))
 	for _, strict := range []bool{false, true} {
-		outcome := RunOutcome(run, strict)
+		outcome := RunOutcome(run.PerfRun, strict)
 		checkMarkdown(t, Summary(run, outcome, strict))
 		if _, err := JUnit(run, outcome, strict); err != nil {
 			t.Errorf("junit: %v", err)
 		}
 	}
-	if _, err := json.Marshal(ToExport(run)); err != nil {
-		t.Errorf("export: %v", err)
+	if _, err := json.Marshal(perfv1alpha1.NewResultDocument(run.PerfRun, run.Result(), run.Histograms(), nil)); err != nil {
+		t.Errorf("document: %v", err)
 	}
 	checkCSV(t, []RunRow{runRow(run)})
 	checkHTML(t, runDoc(run))
-	runs := []perfv1alpha1.PerfRun{*run, *run}
+	runs := []document.Run{run, run}
 	checkCSV(t, trend(runs))
 	_ = calibrationSpread(runs)
 	for _, c := range plots.ForHistory("fuzz", runs) {
@@ -115,14 +123,10 @@ func checkRunRenders(t *testing.T, run *perfv1alpha1.PerfRun) {
 	}
 }
 
-// checkHistogramsRender takes data as the histograms ConfigMap's to the distribution
-// chart and the fortio files.
-func checkHistogramsRender(t *testing.T, run *perfv1alpha1.PerfRun, data string) {
-	h, _, err := result.ParseHistograms(data)
-	if err != nil {
-		return
-	}
-	checked, _, err := checkedPaths(h)
+// checkHistogramsRender takes the document's histograms to the distribution chart and the
+// fortio files.
+func checkHistogramsRender(t *testing.T, run document.Run) {
+	checked, _, err := checkedPaths(runHistograms(run))
 	if err != nil {
 		return
 	}
@@ -135,7 +139,7 @@ func checkHistogramsRender(t *testing.T, run *perfv1alpha1.PerfRun, data string)
 		if err != nil || !filepath.IsLocal(name) || filepath.Base(name) != name {
 			t.Fatalf("variant %q names file %q (%v)", p.Variant, name, err)
 		}
-		hist, err := latency.Decode(p.Latency)
+		hist, err := result.DecodeHistogram(p.Latency)
 		if err != nil {
 			continue
 		}
@@ -225,30 +229,36 @@ func crowdedVariants() []result.Variant {
 	return vs
 }
 
-// sampleRunForFuzz is a finished run as the controller writes it, with progress.
-func sampleRunForFuzz() *perfv1alpha1.PerfRun {
+// sampleRunForFuzz is a finished run as the controller writes it, with progress, and its
+// document.
+func sampleRunForFuzz() document.Run {
 	start := metav1.NewTime(time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC))
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "sample", Namespace: "default",
 		Labels: map[string]string{perfv1alpha1.LabelSchedule: "nightly"}, Annotations: map[string]string{perfv1alpha1.AnnotationScheduledTime: "2026-11-22T03:00:00Z"}},
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000, Repetitions: 3, Duration: d("60s")},
 			Variants: []perfv1alpha1.SidecarVariant{{Name: "release"}, {Name: "api-logging"}}},
-		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, StartTime: &start, Histograms: "sample-histograms",
-			Result:     sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"),
+		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, StartTime: &start,
 			Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: "Succeeded", Message: "done"}}}}
-	run.Status.Result.Variants = []perfv1alpha1.VariantResult{{Name: "release", ActualQPS: "499.9"},
+	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	res.Variants = []perfv1alpha1.VariantResult{{Name: "release", ActualQPS: "499.9"},
 		{Name: "api-logging", ActualQPS: "499.8", Difference: &perfv1alpha1.LatencySummary{P50: d("-444us")}, BeyondNoise: []string{"p50"}}}
-	return run
+	run.Status.Result = report.StatusHeadline(res)
+	return withResult(run, res)
 }
 
-// sampleSweepForFuzz is a finished connections sweep of two points.
-func sampleSweepForFuzz() *perfv1alpha1.PerfSweep {
-	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sweep", Namespace: "default"},
+// sampleSweepForFuzz is a finished connections sweep of two points, with their runs'
+// figures.
+func sampleSweepForFuzz() sweep.Measured {
+	sw := sweep.Measured{PerfSweep: &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sweep", Namespace: "default"},
 		Spec:   perfv1alpha1.PerfSweepSpec{Points: &perfv1alpha1.SweepPoints{Connections: []int32{16, 64}}},
-		Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseSucceeded, Measured: 2, MaxSustainableQPS: ptr.To[int32](1000)}}
+		Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseSucceeded, Measured: 2, MaxSustainableQPS: ptr.To[int32](1000)}}}
 	for i, c := range []int32{16, 64} {
-		sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), QPS: 1000, Connections: c, Run: "sweep-" + string(rune('0'+i)),
-			Phase: perfv1alpha1.PhaseSucceeded, ActualQPS: "999.9", Passed: ptr.To(true), Latency: &perfv1alpha1.PointLatency{P50: d("1ms"), P90: d("3ms"), P99: d("9ms")},
-			Baseline: &perfv1alpha1.PointLatency{P90: d("1ms")}, Added: &perfv1alpha1.PointLatency{P90: d("2ms"), P99: d("6ms")}})
+		p := perfv1alpha1.SweepPointStatus{Step: int32(i), QPS: 1000, Connections: c, Run: "sweep-" + string(rune('0'+i)),
+			Phase: perfv1alpha1.PhaseSucceeded, Passed: ptr.To(true)}
+		sw.Status.Points = append(sw.Status.Points, p)
+		sw.Points = append(sw.Points, sweep.MeasuredPoint{SweepPointStatus: p, Figures: sweep.Figures{ActualQPS: "999.9",
+			Latency:  &perfv1alpha1.PointLatency{P50: d("1ms"), P90: d("3ms"), P99: d("9ms")},
+			Baseline: &perfv1alpha1.PointLatency{P90: d("1ms")}, Added: &perfv1alpha1.PointLatency{P90: d("2ms"), P99: d("6ms")}}})
 	}
 	return sw
 }

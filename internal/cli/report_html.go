@@ -33,10 +33,13 @@ import (
 	"sigs.k8s.io/yaml"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/contract/roles"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 	"github.com/daprbench/daprbench/internal/version"
 )
 
@@ -61,9 +64,9 @@ func writeReport(dir, title string, obj client.Object, text string, figures []pl
 	}
 	var doc htmlDoc
 	switch o := obj.(type) {
-	case *perfv1alpha1.PerfRun:
+	case document.Run:
 		doc = runDoc(o)
-	case *perfv1alpha1.PerfSweep:
+	case sweep.Measured:
 		doc = sweepDoc(o)
 	default:
 		doc = htmlDoc{Title: title, TextOpen: true}
@@ -286,9 +289,9 @@ func inlineSVG(svg []byte, title string) (template.HTML, error) {
 
 // The run's report.
 
-func runDoc(run *perfv1alpha1.PerfRun) htmlDoc {
+func runDoc(run document.Run) htmlDoc {
 	doc := htmlDoc{Title: fmt.Sprintf("PerfRun %s/%s", run.Namespace, run.Name), SpecTitle: "The run's spec (YAML)"}
-	outcome := RunOutcome(run, false)
+	outcome := RunOutcome(run.PerfRun, false)
 	doc.Verdict, doc.Passed = outcome.Reason, outcome.Code == ExitPassed
 	st := run.Status
 
@@ -331,7 +334,7 @@ func runDoc(run *perfv1alpha1.PerfRun) htmlDoc {
 
 // environmentSection: the versions and images the run found and used, where it ran, and
 // each node's calibration.
-func environmentSection(run *perfv1alpha1.PerfRun) htmlSection {
+func environmentSection(run document.Run) htmlSection {
 	s := htmlSection{ID: "environment", Title: "Environment"}
 	env := run.Status.Environment
 	if env == nil {
@@ -421,9 +424,9 @@ func imageOrDefault(image string) string {
 func yesNo(b bool) string { return map[bool]string{true: "yes", false: "no"}[b] }
 
 // thresholdsSection: each gate of spec.thresholds with what was measured.
-func thresholdsSection(run *perfv1alpha1.PerfRun) htmlSection {
+func thresholdsSection(run document.Run) htmlSection {
 	s := htmlSection{ID: "thresholds", Title: "Thresholds"}
-	v, ok := thresholds.EvaluateRun(&run.Spec, run.Status.Result)
+	v, ok := thresholds.EvaluateRun(&run.Spec, run.Result())
 	if !ok {
 		return s
 	}
@@ -438,8 +441,8 @@ func thresholdsSection(run *perfv1alpha1.PerfRun) htmlSection {
 
 // resultSections: latency with its intervals and spread, the requests' accounting, the
 // variants, the load-tester pods, CPU and resources, and disturbances.
-func resultSections(run *perfv1alpha1.PerfRun) []htmlSection {
-	res := run.Status.Result
+func resultSections(run document.Run) []htmlSection {
+	res := run.Result()
 	lat := htmlSection{ID: "latency", Title: "Latency"}
 	if res == nil {
 		lat.Notes = append(lat.Notes, "No result yet.")
@@ -651,7 +654,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 			continue
 		}
 		t := htmlTable{ID: part.id, Caption: part.caption, Header: []string{"Role", "CPU avg", "CPU max", "Memory avg", "Memory max", "Samples"}}
-		roles.EachRole(part.u, func(role roles.Role, ru *perfv1alpha1.RoleUsage) {
+		accounting.EachRole(part.u, func(role roles.Role, ru *perfv1alpha1.RoleUsage) {
 			if ru != nil {
 				t.addText(string(role), qty(ru.CPUAvg), qty(ru.CPUMax), qty(ru.MemoryAvg), qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
 			}
@@ -695,9 +698,9 @@ func conditionsSection(conds []metav1.Condition) htmlSection {
 
 // The sweep's report.
 
-func sweepDoc(sw *perfv1alpha1.PerfSweep) htmlDoc {
+func sweepDoc(sw sweep.Measured) htmlDoc {
 	doc := htmlDoc{Title: fmt.Sprintf("PerfSweep %s/%s", sw.Namespace, sw.Name), SpecTitle: "The sweep's spec: the template run and its points (YAML)"}
-	outcome := SweepOutcome(sw)
+	outcome := SweepOutcome(sw.PerfSweep)
 	doc.Verdict, doc.Passed = outcome.Reason, outcome.Code == ExitPassed
 	st := sw.Status
 	id := htmlSection{ID: "sweep", Title: "Sweep"}
@@ -735,7 +738,7 @@ func sweepDoc(sw *perfv1alpha1.PerfSweep) htmlDoc {
 	points := htmlSection{ID: "points", Title: "Points"}
 	t := htmlTable{ID: "point-figures", Header: []string{"Step", "Connections", "QPS", "Payload", "Setting", "Run", "Phase", "Actual QPS", "Errors",
 		"p50", "p90", "p99", "Baseline p90", "Added p50", "Added p90", "Added p99", "Sidecar CPU / 1000 rps", "Objective"}}
-	for _, p := range st.Points {
+	for _, p := range sw.Points {
 		l, base := pick(p.Latency), pick(p.Baseline)
 		payload := "-"
 		if p.PayloadBytes != nil {

@@ -18,6 +18,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,13 +27,15 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/pods/latency"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // Issue 36 item 7: report.html was a <pre> of the terminal's tables and PNGs: no versions,
@@ -52,64 +55,137 @@ func fixtureObject(t testing.TB, file string, obj any) {
 	}
 }
 
-// createFixture creates obj under name in namespace default, then writes its status as the
-// controller would.
-func createFixture(t *testing.T, name string, obj client.Object) {
-	t.Helper()
-	obj.SetName(name)
-	obj.SetNamespace("default")
-	var status any
-	switch o := obj.(type) {
-	case *perfv1alpha1.PerfRun:
-		s := o.Status
-		status, o.Status = &s, perfv1alpha1.PerfRunStatus{}
-		defer func() { o.Status = *status.(*perfv1alpha1.PerfRunStatus) }()
-	case *perfv1alpha1.PerfSweep:
-		s := o.Status
-		status, o.Status = &s, perfv1alpha1.PerfSweepStatus{}
-		defer func() { o.Status = *status.(*perfv1alpha1.PerfSweepStatus) }()
-	}
-	if err := k8s.Create(context.Background(), obj); err != nil {
-		t.Fatal(err)
-	}
-	switch o := obj.(type) {
-	case *perfv1alpha1.PerfRun:
-		o.Status = *status.(*perfv1alpha1.PerfRunStatus)
-		for i := range o.Status.Conditions {
-			o.Status.Conditions[i].ObservedGeneration = o.Generation
-		}
-	case *perfv1alpha1.PerfSweep:
-		o.Status = *status.(*perfv1alpha1.PerfSweepStatus)
-	}
-	if err := k8s.Status().Update(context.Background(), obj); err != nil {
-		t.Fatal(err)
-	}
+// runFixture is testdata's finished run as the operator leaves it: the object, with the
+// figures of its result document in the file's status.result (createFixtureRun keeps them
+// as the document, and status.result becomes its headline).
+type runFixture struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              perfv1alpha1.PerfRunSpec `json:"spec"`
+	Status            struct {
+		perfv1alpha1.PerfRunStatus `json:",inline"`
+		Result                     *perfv1alpha1.Result `json:"result"`
+	} `json:"status"`
 }
 
-// createFixtureRun creates testdata's sidecar A/B run under name, with its histograms (the
-// baseline's and each variant's) so the report draws the latency distribution.
+// sweepFixture is testdata's finished sweep, each point with its run's figures (kept as
+// the point's result document by createFixtureSweep).
+type sweepFixture struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              perfv1alpha1.PerfSweepSpec `json:"spec"`
+	Status            struct {
+		perfv1alpha1.PerfSweepStatus `json:",inline"`
+		Points                       []pointFixture `json:"points"`
+	} `json:"status"`
+}
+
+// pointFixture is a point and its run's compact figures.
+type pointFixture struct {
+	perfv1alpha1.SweepPointStatus `json:",inline"`
+	ActualQPS                     string                     `json:"actualQPS"`
+	Errors                        int64                      `json:"errors"`
+	Latency                       *perfv1alpha1.PointLatency `json:"latency"`
+	Baseline                      *perfv1alpha1.PointLatency `json:"baseline"`
+	Added                         *perfv1alpha1.PointLatency `json:"added"`
+	AddedLow                      *perfv1alpha1.PointLatency `json:"addedLow"`
+	AddedHigh                     *perfv1alpha1.PointLatency `json:"addedHigh"`
+	SidecarCPUPer1kQPS            *resource.Quantity         `json:"sidecarCPUPer1kQPS"`
+}
+
+// result is the point's run's result holding its figures.
+func (p pointFixture) result() *perfv1alpha1.Result {
+	full := func(l *perfv1alpha1.PointLatency) *perfv1alpha1.LatencySummary {
+		if l == nil {
+			return nil
+		}
+		return &perfv1alpha1.LatencySummary{P50: l.P50, P90: l.P90, P99: l.P99}
+	}
+	res := &perfv1alpha1.Result{ActualQPS: p.ActualQPS, Errors: p.Errors, Latency: full(p.Latency), Baseline: full(p.Baseline), Added: full(p.Added)}
+	if p.AddedLow != nil && p.AddedHigh != nil {
+		res.AddedInterval = &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Low: *full(p.AddedLow), High: *full(p.AddedHigh)}
+	}
+	if p.SidecarCPUPer1kQPS != nil {
+		res.Resources = &perfv1alpha1.ResourceUsage{SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: p.SidecarCPUPer1kQPS}}
+	}
+	return res
+}
+
+// createSweep creates sw under name in namespace default, then writes its status as the
+// controller would, each point with a result document of its figures (nil: none).
+func createSweep(t *testing.T, name string, sw *perfv1alpha1.PerfSweep, figures []*perfv1alpha1.Result) *perfv1alpha1.PerfSweep {
+	t.Helper()
+	sw.SetName(name)
+	sw.SetNamespace("default")
+	status := sw.Status
+	sw.Status = perfv1alpha1.PerfSweepStatus{}
+	if err := k8s.Create(context.Background(), sw); err != nil {
+		t.Fatal(err)
+	}
+	sw.Status = status
+	for i := range sw.Status.Points {
+		if i < len(figures) && figures[i] != nil {
+			sw.Status.Points[i] = keepPointDocument(t, sw.Namespace, sw.Status.Points[i], figures[i])
+		}
+	}
+	if err := k8s.Status().Update(context.Background(), sw); err != nil {
+		t.Fatal(err)
+	}
+	return sw
+}
+
+// createFixtureSweep creates testdata's connections sweep under name.
+func createFixtureSweep(t *testing.T, name string) *perfv1alpha1.PerfSweep {
+	t.Helper()
+	var f sweepFixture
+	fixtureObject(t, "report-sweep.yaml", &f)
+	sw := &perfv1alpha1.PerfSweep{TypeMeta: f.TypeMeta, ObjectMeta: f.ObjectMeta, Spec: f.Spec, Status: f.Status.PerfSweepStatus}
+	var figures []*perfv1alpha1.Result
+	sw.Status.Points = nil
+	for _, p := range f.Status.Points {
+		sw.Status.Points = append(sw.Status.Points, p.SweepPointStatus)
+		var res *perfv1alpha1.Result
+		if p.Latency != nil {
+			res = p.result()
+		}
+		figures = append(figures, res)
+	}
+	return createSweep(t, name, sw, figures)
+}
+
+// createFixtureRun creates testdata's sidecar A/B run under name, with its result document
+// and histograms (the baseline's and each variant's) so the report draws the latency
+// distribution.
 func createFixtureRun(t *testing.T, name string) *perfv1alpha1.PerfRun {
 	t.Helper()
-	run := &perfv1alpha1.PerfRun{}
-	fixtureObject(t, "report-run.yaml", run)
-	run.Status.Histograms = ""
-	createFixture(t, name, run)
-	h := result.Histograms{Version: result.SchemaVersion}
+	var f runFixture
+	fixtureObject(t, "report-run.yaml", &f)
+	run := &perfv1alpha1.PerfRun{TypeMeta: f.TypeMeta, ObjectMeta: f.ObjectMeta, Spec: f.Spec}
+	run.SetName(name)
+	run.SetNamespace("default")
+	if err := k8s.Create(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	run.Status = f.Status.PerfRunStatus
+	for i := range run.Status.Conditions {
+		run.Status.Conditions[i].ObservedGeneration = run.Generation
+	}
+	var paths []perfv1alpha1.PathHistograms
 	for i, v := range []result.Variant{result.Baseline, result.DaprVariant(0), result.DaprVariant(1)} {
-		hist := latency.NewHistogram()
+		hist := result.NewHistogram()
 		for us := int64(1); us <= 2000; us++ {
 			if err := hist.RecordValue(300 + us*int64(1+3*i) + us*us*int64(i)/200); err != nil {
 				t.Fatal(err)
 			}
 		}
-		enc, err := latency.Encode(hist)
+		enc, err := result.EncodeHistogram(hist)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.Paths = append(h.Paths, result.PathHistograms{Variant: v, Latency: enc, Service: enc})
+		paths = append(paths, perfv1alpha1.PathHistograms{Path: v.String(), Variant: string(v), Latency: enc, Service: enc})
 	}
-	storeHistograms(t, name, h)
-	if err := k8s.Get(context.Background(), keyOf(name), run); err != nil {
+	run.Status.Result = keepDocument(t, run, f.Status.Result, paths)
+	if err := k8s.Status().Update(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
 	return run
@@ -286,9 +362,7 @@ func TestReportHTMLOfARunCarriesItsIdentityEnvironmentAndIntervals(t *testing.T)
 }
 
 func TestReportHTMLOfASweepCarriesItsPointsWithIntervals(t *testing.T) {
-	sw := &perfv1alpha1.PerfSweep{}
-	fixtureObject(t, "report-sweep.yaml", sw)
-	createFixture(t, "html-sweep", sw)
+	sw := createFixtureSweep(t, "html-sweep")
 	out, page, dir := reportOf(t, "perfsweep/html-sweep")
 	tables := htmlTables(t, page)
 
@@ -317,12 +391,14 @@ func TestReportHTMLDrawsNoEmptyChart(t *testing.T) {
 	sw := &perfv1alpha1.PerfSweep{Spec: perfv1alpha1.PerfSweepSpec{Search: &perfv1alpha1.RateSearch{StartQPS: 500, MaxQPS: 4000, MaxSteps: 4, PrecisionPercent: 5},
 		Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 500}}}}}
 	// The sidecar's CPU was not measured at any step.
+	var figures []*perfv1alpha1.Result
 	for i, q := range []int32{500, 1000, 2000} {
 		sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), QPS: q, Phase: perfv1alpha1.PhaseSucceeded,
-			Passed: ptr.To(q < 2000), Latency: &perfv1alpha1.PointLatency{P50: d("1ms"), P90: d("2ms"), P99: d("5ms")}})
+			Run: fmt.Sprintf("html-search-%d", i), Passed: ptr.To(q < 2000)})
+		figures = append(figures, &perfv1alpha1.Result{Latency: &perfv1alpha1.LatencySummary{P50: d("1ms"), P90: d("2ms"), P99: d("5ms")}})
 	}
 	sw.Status.Phase, sw.Status.Measured, sw.Status.MaxSustainableQPS = perfv1alpha1.PhaseSucceeded, 3, ptr.To[int32](1000)
-	createFixture(t, "html-search", sw)
+	createSweep(t, "html-search", sw.DeepCopy(), figures)
 	out, page, dir := reportOf(t, "perfsweep/html-search")
 	checkSelfContained(t, page, "latency-vs-qps")
 	if !strings.Contains(page, "html-search: server sidecar CPU per 1000 rps, by rate: not drawn, no point has a value for it.") {
@@ -335,9 +411,9 @@ func TestReportHTMLDrawsNoEmptyChart(t *testing.T) {
 	none := sw.DeepCopy()
 	none.ResourceVersion, none.UID = "", ""
 	for i := range none.Status.Points {
-		none.Status.Points[i].Phase, none.Status.Points[i].Latency = perfv1alpha1.PhaseFailed, nil
+		none.Status.Points[i].Phase = perfv1alpha1.PhaseFailed
 	}
-	createFixture(t, "html-search-none", none)
+	createSweep(t, "html-search-none", none, nil)
 	out, page, dir = reportOf(t, "perfsweep/html-search-none")
 	checkSelfContained(t, page)
 	if strings.Count(page, "not drawn, no point has a value for it.") != 2 {
@@ -376,7 +452,7 @@ func checkWritten(t *testing.T, out, dir string, files ...string) {
 // says so instead of drawing empty tables.
 func TestReportHTMLOfARunWithoutAResult(t *testing.T) {
 	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 10}}}
-	page, err := renderHTML(runDoc(run))
+	page, err := renderHTML(runDoc(document.Run{PerfRun: run}))
 	if err != nil {
 		t.Fatal(err)
 	}

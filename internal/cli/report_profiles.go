@@ -31,6 +31,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cpuprofile"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // profileTopN is how many functions the report lists by flat and by cumulative CPU.
@@ -62,8 +63,11 @@ func profileTitle(role perfv1alpha1.ProfileRole) string {
 // daprd-<server|client>.pprof, for go tool pprof, with its flame graph as an SVG beside it,
 // and returns the top functions as text and the report's section. A run without profiles
 // gives nothing; a missing or unreadable one is said in a note.
-func profilesReport(ctx context.Context, c client.Client, run *perfv1alpha1.PerfRun, dir string) (string, *reportPart) {
-	st := run.Status.Profiles
+func profilesReport(ctx context.Context, c client.Client, run document.Run, dir string) (string, *reportPart) {
+	var st *perfv1alpha1.ProfilesStatus
+	if run.Doc != nil {
+		st = run.Doc.Profiles
+	}
 	if st == nil {
 		return "", nil
 	}

@@ -32,6 +32,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cpuprofile"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // daprdLikeProfile: 60% of the CPU in syscall under the HTTP server, 40% in the
@@ -80,10 +81,15 @@ func TestReportOfAProfiledRunListsTopFunctionsAndDrawsFlameGraphs(t *testing.T) 
 		t.Fatal(err)
 	}
 	start := metav1.NewTime(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
-	r.Status.Profiles = &perfv1alpha1.ProfilesStatus{ConfigMap: cm.Name, Generation: r.Generation, Sidecars: []perfv1alpha1.SidecarProfile{
+	doc, _, err := document.Read(ctx, k8s, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiled := perfv1alpha1.NewResultDocument(r, doc.Result, nil, &perfv1alpha1.ProfilesStatus{ConfigMap: cm.Name, Generation: r.Generation, Sidecars: []perfv1alpha1.SidecarProfile{
 		{Role: perfv1alpha1.ProfileServerSidecar, Start: &start, Seconds: 5, Bytes: int64(len(data)), Key: "serverSidecar.pprof"},
 		{Role: perfv1alpha1.ProfileClientSidecar, Seconds: 5, Failure: "not captured: connection refused"},
-	}}
+	}})
+	r.Status.Result = keepGivenDocument(t, r, &profiled)
 	if err := k8s.Status().Update(ctx, r); err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
@@ -159,10 +160,24 @@ func placeIn(obj client.Object, ns string, nsFlagSet bool) error {
 }
 
 func kindOf(obj client.Object) string {
-	if _, ok := obj.(*perfv1alpha1.PerfSweep); ok {
+	switch obj.(type) {
+	case *perfv1alpha1.PerfSweep, sweep.Measured:
 		return "PerfSweep"
 	}
 	return "PerfRun"
+}
+
+// loaded is obj as the plugin's readers show it: a run with its result document, a sweep
+// with its points' documents (see sweep.Load); a run's document that cannot be read is an
+// error.
+func loaded(ctx context.Context, c client.Reader, obj client.Object) (client.Object, error) {
+	switch o := obj.(type) {
+	case *perfv1alpha1.PerfRun:
+		return document.Load(ctx, c, o)
+	case *perfv1alpha1.PerfSweep:
+		return sweep.Load(ctx, c, o), nil
+	}
+	return obj, nil
 }
 
 // waitAndJudge follows obj until it finishes, writes the reports asked for, prints the
@@ -194,7 +209,11 @@ func (o *options) waitAndJudge(parent context.Context, c client.WithWatch, obj c
 	case err != nil:
 		return waitError(kindOf(obj), key, timeout, err)
 	}
-	if err := writeReports(finished, outcome, ci); err != nil {
+	shown, err := loaded(ctx, c, finished)
+	if err != nil {
+		return err
+	}
+	if err := writeReports(shown, outcome, ci); err != nil {
 		return err
 	}
 	fprintf(o.messages(), "%s/%s: %s (exit %d)\n", strings.ToLower(kindOf(obj)), key.Name, terminalCell(outcome.Reason), outcome.Code)

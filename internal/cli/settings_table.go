@@ -23,6 +23,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // settingRow is one point of a sweep of settings as the per-setting table shows it, for
@@ -48,9 +49,9 @@ func (f intervalFigure) String() string {
 
 // settingRows are the points that carry a setting, in the order of the spec's settings
 // (the sweep's points list them outermost); none for a sweep without settings.
-func settingRows(sw *perfv1alpha1.PerfSweep) []settingRow {
+func settingRows(sw sweep.Measured) []settingRow {
 	var rows []settingRow
-	for _, p := range sw.Status.Points {
+	for _, p := range sw.Points {
 		if p.Setting == "" {
 			continue
 		}
@@ -76,7 +77,7 @@ func failureReason(msg string) string {
 }
 
 // settingsTable is the terminal's per-setting table; empty for a sweep without settings.
-func settingsTable(sw *perfv1alpha1.PerfSweep) string {
+func settingsTable(sw sweep.Measured) string {
 	rows := settingRows(sw)
 	if len(rows) == 0 {
 		return ""
@@ -103,7 +104,7 @@ func settingsTable(sw *perfv1alpha1.PerfSweep) string {
 
 // settingsSection is the HTML report's per-setting table, each added figure with its 95%
 // interval beneath it and a failed point's full message; ok is false without settings.
-func settingsSection(sw *perfv1alpha1.PerfSweep) (htmlSection, bool) {
+func settingsSection(sw sweep.Measured) (htmlSection, bool) {
 	rows := settingRows(sw)
 	if len(rows) == 0 {
 		return htmlSection{}, false

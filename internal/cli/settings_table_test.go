@@ -27,6 +27,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 func us(n int) *metav1.Duration {
@@ -39,25 +40,30 @@ func lat(p50, p90, p99 int) *perfv1alpha1.PointLatency {
 
 // featureSweep is a measured sweep of settings: tracing 0 and 1 measured, mtls-off not
 // (the cluster has mTLS on).
-func featureSweep() *perfv1alpha1.PerfSweep {
+func featureSweep() sweep.Measured {
 	cpu := resource.MustParse("120m")
-	measured := func(step int32, setting string, base int) perfv1alpha1.SweepPointStatus {
-		return perfv1alpha1.SweepPointStatus{Step: step, Setting: setting, QPS: 1000, Connections: 16, Run: "features-1-" + setting,
-			Phase: perfv1alpha1.PhaseSucceeded, ActualQPS: "999.9", Latency: lat(base+500, base+900, base+2000),
-			Added: lat(base, base+100, base+300), AddedLow: lat(base-50, base+50, base+200), AddedHigh: lat(base+50, base+150, base+400),
-			SidecarCPUPer1kQPS: &cpu}
+	measured := func(step int32, setting string, base int) sweep.MeasuredPoint {
+		return sweep.MeasuredPoint{SweepPointStatus: perfv1alpha1.SweepPointStatus{Step: step, Setting: setting, QPS: 1000, Connections: 16,
+			Run: "features-1-" + setting, Phase: perfv1alpha1.PhaseSucceeded},
+			Figures: sweep.Figures{ActualQPS: "999.9", Latency: lat(base+500, base+900, base+2000),
+				Added: lat(base, base+100, base+300), AddedLow: lat(base-50, base+50, base+200), AddedHigh: lat(base+50, base+150, base+400),
+				SidecarCPUPer1kQPS: &cpu}}
 	}
-	return &perfv1alpha1.PerfSweep{
+	sw := sweep.Measured{PerfSweep: &perfv1alpha1.PerfSweep{
 		ObjectMeta: metav1.ObjectMeta{Name: "features", Namespace: "default"},
 		Spec: perfv1alpha1.PerfSweepSpec{Points: &perfv1alpha1.SweepPoints{Settings: []perfv1alpha1.SweepSetting{
 			{Name: "trace-0", TracingSamplingRate: "0"}, {Name: "mtls-off", MTLS: perfv1alpha1.MTLSDisabled}, {Name: "trace-1", TracingSamplingRate: "1"}}}},
-		Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseSucceeded, Measured: 3, Points: []perfv1alpha1.SweepPointStatus{
+		Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseSucceeded, Measured: 3}},
+		Points: []sweep.MeasuredPoint{
 			measured(0, "trace-0", 400),
-			{Step: 2, Setting: "mtls-off", QPS: 1000, Connections: 16, Phase: perfv1alpha1.PhaseFailed,
-				Message: "MTLSMismatch: spec.dapr.mtls is Disabled but the cluster has mTLS Enabled"},
+			{SweepPointStatus: perfv1alpha1.SweepPointStatus{Step: 2, Setting: "mtls-off", QPS: 1000, Connections: 16, Phase: perfv1alpha1.PhaseFailed,
+				Message: "MTLSMismatch: spec.dapr.mtls is Disabled but the cluster has mTLS Enabled"}},
 			measured(1, "trace-1", 700),
-		}},
+		}}
+	for _, p := range sw.Points {
+		sw.Status.Points = append(sw.Status.Points, p.SweepPointStatus)
 	}
+	return sw
 }
 
 func TestSettingsTableShowsEachSettingsAddedLatencyWithItsInterval(t *testing.T) {
@@ -91,7 +97,7 @@ func TestSettingsTableShowsEachSettingsAddedLatencyWithItsInterval(t *testing.T)
 	if f := strings.Fields(strings.Split(text, "\n")[2]); len(f) < 2 || f[1] != "SETTING" || !strings.Contains(text, "trace-1 ") {
 		t.Errorf("the points table does not name each point's setting:\n%s", text)
 	}
-	if s := settingsTable(&perfv1alpha1.PerfSweep{Status: perfv1alpha1.PerfSweepStatus{Points: []perfv1alpha1.SweepPointStatus{{Connections: 16}}}}); s != "" {
+	if s := settingsTable(sweep.Measured{PerfSweep: &perfv1alpha1.PerfSweep{}, Points: []sweep.MeasuredPoint{{SweepPointStatus: perfv1alpha1.SweepPointStatus{Connections: 16}}}}); s != "" {
 		t.Errorf("a sweep without settings has a per-setting table: %q", s)
 	}
 }
@@ -99,7 +105,7 @@ func TestSettingsTableShowsEachSettingsAddedLatencyWithItsInterval(t *testing.T)
 func TestSettingsTableSaysWhereOnTheOtherDimensions(t *testing.T) {
 	sw := featureSweep()
 	sw.Spec.Points.Connections = []int32{1, 16}
-	sw.Status.Points[0].Connections = 1
+	sw.Points[0].Connections = 1
 	if text := settingsTable(sw); !strings.Contains(text, "AT") || !strings.Contains(text, "1 connections") || !strings.Contains(text, "16 connections") {
 		t.Errorf("no AT column naming the connections:\n%s", text)
 	}

@@ -26,6 +26,8 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // Summary is a finished run's or sweep's verdict in GitHub-flavoured Markdown, as a CI step
@@ -39,16 +41,16 @@ func Summary(obj client.Object, outcome Outcome, strict bool) string {
 	}
 	fmt.Fprintf(&b, "### daprbench %s/%s: %s\n\n%s\n\n", strings.ToLower(kindOf(obj)), obj.GetName(), mark, markdownText(outcome.Reason))
 	switch o := obj.(type) {
-	case *perfv1alpha1.PerfRun:
+	case document.Run:
 		runSummary(&b, o)
-	case *perfv1alpha1.PerfSweep:
+	case sweep.Measured:
 		sweepSummary(&b, o)
 	}
 	return b.String()
 }
 
-func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
-	if res := run.Status.Result; res != nil && res.Latency != nil {
+func runSummary(b *strings.Builder, run document.Run) {
+	if res := run.Result(); res != nil && res.Latency != nil {
 		b.WriteString("| path | p50 | p90 | p99 |\n|---|---|---|---|\n")
 		row := func(name string, s *perfv1alpha1.LatencySummary) {
 			if s != nil {
@@ -64,7 +66,7 @@ func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
 		row("added by Dapr", res.Added)
 		fmt.Fprintf(b, "\n%d requests at %s of %d qps, %d errors.\n\n", res.Requests, markdownText(res.ActualQPS), res.RequestedQPS, res.Errors)
 	}
-	if v, ok := thresholds.EvaluateRun(&run.Spec, run.Status.Result); ok {
+	if v, ok := thresholds.EvaluateRun(&run.Spec, run.Result()); ok {
 		b.WriteString("| threshold | measured | limit | outcome |\n|---|---|---|---|\n")
 		for _, c := range v.Checks {
 			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", markdownText(c.Name), markdownText(c.Measured), markdownText(c.Limit), markdownText(string(c.Outcome)))
@@ -84,12 +86,12 @@ func runSummary(b *strings.Builder, run *perfv1alpha1.PerfRun) {
 	}
 }
 
-func sweepSummary(b *strings.Builder, sw *perfv1alpha1.PerfSweep) {
-	if len(sw.Status.Points) == 0 {
+func sweepSummary(b *strings.Builder, sw sweep.Measured) {
+	if len(sw.Points) == 0 {
 		return
 	}
 	b.WriteString("| step | setting | qps | connections | run | phase | p90 | p99 | added p90 |\n|---|---|---|---|---|---|---|---|---|\n")
-	for _, p := range sw.Status.Points {
+	for _, p := range sw.Points {
 		var p90, p99, added *metav1.Duration
 		if p.Latency != nil {
 			p90, p99 = p.Latency.P90, p.Latency.P99

@@ -26,9 +26,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/contract/roles"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // table collects rows and renders them aligned, as kubectl does.
@@ -133,12 +136,12 @@ func intervalNote(whose string, in *perfv1alpha1.LatencyInterval) string {
 }
 
 // runTables renders a run's result: latency per path, usage per role.
-func runTables(run *perfv1alpha1.PerfRun) string {
+func runTables(run document.Run) string {
 	var b strings.Builder
-	res := run.Status.Result
+	res := run.Result()
 	fprintf(&b, "PerfRun %s/%s: %s, %s\n", run.Namespace, run.Name, orDash(string(run.Status.Phase)), run.Spec.Scenario)
 	if env := run.Status.Environment; env != nil && env.Store != "" {
-		fprintf(&b, "%s: %s\n", storeLabel(run), ForTerminal(env.Store))
+		fprintf(&b, "%s: %s\n", storeLabel(run.PerfRun), ForTerminal(env.Store))
 	}
 	if res == nil {
 		fprintf(&b, "no result yet\n")
@@ -203,7 +206,7 @@ func runTables(run *perfv1alpha1.PerfRun) string {
 		fprintf(&b, "\nresources %s\n", part.title)
 		t := &table{}
 		t.add("ROLE", "CPU-AVG", "CPU-MAX", "MEM-AVG", "MEM-MAX", "SAMPLES")
-		roles.EachRole(part.u, func(role roles.Role, ru *perfv1alpha1.RoleUsage) {
+		accounting.EachRole(part.u, func(role roles.Role, ru *perfv1alpha1.RoleUsage) {
 			if ru != nil {
 				t.add(string(role), qty(ru.CPUAvg), qty(ru.CPUMax), qty(ru.MemoryAvg), qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
 			}
@@ -295,7 +298,7 @@ func pickOrEmpty(l *perfv1alpha1.LatencySummary) perfv1alpha1.LatencySummary {
 }
 
 // sweepTable renders a sweep's points in the order of the curve.
-func sweepTable(sw *perfv1alpha1.PerfSweep) string {
+func sweepTable(sw sweep.Measured) string {
 	var b strings.Builder
 	fprintf(&b, "PerfSweep %s/%s: %s, %d of %d points measured\n", sw.Namespace, sw.Name, orDash(string(sw.Status.Phase)), sw.Status.Measured, len(sw.Status.Points))
 	if sw.Spec.Search != nil && sw.Status.MaxSustainableQPS != nil {
@@ -315,7 +318,7 @@ func sweepTable(sw *perfv1alpha1.PerfSweep) string {
 		header = append(header, outcome+" P50", outcome+" P99")
 	}
 	t.add(append(header, "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")...)
-	for _, p := range sw.Status.Points {
+	for _, p := range sw.Points {
 		l, base, added := pick(p.Latency), pick(p.Baseline), pick(p.Added)
 		interval := "-"
 		if p.AddedLow != nil && p.AddedHigh != nil {

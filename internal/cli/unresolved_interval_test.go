@@ -40,10 +40,10 @@ func TestAnAddedIntervalBelowZeroIsShownUnresolved(t *testing.T) {
 	in := &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
 		Low:  perfv1alpha1.LatencySummary{P50: d("3.2ms"), P90: d("4.7ms"), P999: d("-44.858ms")},
 		High: perfv1alpha1.LatencySummary{P50: d("3.9ms"), P90: d("6ms"), P999: d("80ms")}}
-	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation},
-		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, Result: &perfv1alpha1.Result{
-			Latency: &perfv1alpha1.LatencySummary{P50: d("4ms"), P90: d("6ms"), P999: d("24ms")},
-			Added:   &perfv1alpha1.LatencySummary{P50: d("3.5ms"), P90: d("5.3ms"), P999: d("21ms")}, AddedInterval: in}}}
+	run := withResult(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation},
+		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded}}, &perfv1alpha1.Result{
+		Latency: &perfv1alpha1.LatencySummary{P50: d("4ms"), P90: d("6ms"), P999: d("24ms")},
+		Added:   &perfv1alpha1.LatencySummary{P50: d("3.5ms"), P90: d("5.3ms"), P999: d("21ms")}, AddedInterval: in})
 
 	text := runTables(run)
 	if strings.Contains(text, "-44.858ms") {
@@ -67,7 +67,7 @@ func TestAnAddedIntervalBelowZeroIsShownUnresolved(t *testing.T) {
 	}
 	// A path's own latency (a delivery, a completion) says so in report.html as the text
 	// tables do.
-	own := latencyFiguresTable("delivery", []latencyRow{{"delivery", run.Status.Result.Latency, in}})
+	own := latencyFiguresTable("delivery", []latencyRow{{"delivery", run.Result().Latency, in}})
 	p999 := 1 + slices.IndexFunc(perfv1alpha1.LatencyFigures, func(f perfv1alpha1.LatencyFigure) bool { return f.Name == "p99.9" }) // after the path's name
 	if got := own.Rows[0][p999].Detail; got != "95%: <0 – 80ms" {
 		t.Errorf("report.html's delivery table: p99.9 cell %q, want 95%%: <0 – 80ms", got)

@@ -48,7 +48,7 @@ var _ = Describe("A four-path run through real Dapr", func() {
 			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
 		})
 		expectSucceeded(run, 6*time.Minute)
-		res := get(run).Status.Result
+		res := resultOf(run)
 		Expect(res.Errors).To(BeZero(), describe(run))
 		a := res.Attribution
 		Expect(a).NotTo(BeNil(), describe(run))

@@ -134,7 +134,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		})
 		expectSucceeded(run, 5*time.Minute)
 		st := get(run).Status
-		res := st.Result
+		res := resultOf(run)
 		GinkgoWriter.Printf("latency %s\nbaseline %s\nadded %s\n", summary(res.Latency), summary(res.Baseline), summary(res.Added))
 
 		expectActualQPS(res, invocationQPS)
@@ -227,7 +227,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 			s.Actors = &perfv1alpha1.ActorsSpec{Host: perfv1alpha1.ActorHostGoSDK}
 		})
 		expectSucceeded(earlier, 5*time.Minute)
-		sdk := get(earlier).Status.Result
+		sdk := resultOf(earlier)
 		GinkgoWriter.Printf("Go SDK host: latency %s\n", summary(sdk.Latency))
 		Expect(sdk.ActorHost).To(Equal(perfv1alpha1.ActorHostGoSDK))
 		Expect(sdk.Errors).To(BeZero(), "every call reached the SDK's Activate: %v", sdk.ReturnCodes)
@@ -240,7 +240,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 			s.Cleanup = perfv1alpha1.CleanupNever // keep the target to read its counters
 		})
 		expectSucceeded(run, 5*time.Minute)
-		res := get(run).Status.Result
+		res := resultOf(run)
 		GinkgoWriter.Printf("latency %s\n", summary(res.Latency))
 		Expect(res.ActorHost).To(Equal(perfv1alpha1.ActorHostMinimal))
 		expectActualQPS(res, actorQPS)
@@ -294,7 +294,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		expectSucceeded(smoke, 4*time.Minute)
 		st := get(smoke).Status
 		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionThresholdsMet)).To(BeTrue(), describe(smoke))
-		Expect(st.Result.Added).NotTo(BeNil(), "a Dapr path and its baseline")
+		Expect(resultOf(smoke).Added).NotTo(BeNil(), "a Dapr path and its baseline")
 		var list perfv1alpha1.PerfRunList
 		Expect(k8sClient.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
 		Expect(list.Items).To(HaveLen(1), "apply -k starts the smoke run alone")

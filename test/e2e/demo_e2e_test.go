@@ -47,7 +47,7 @@ func shortSample(file, ns string) *perfv1alpha1.PerfRun {
 // expectAddedWithInterval checks that a run claims an added p90 with its interval, and
 // returns the claim as the demo prints it.
 func expectAddedWithInterval(run *perfv1alpha1.PerfRun) string {
-	res := run.Status.Result
+	res := resultOf(run)
 	ExpectWithOffset(1, res.Added).NotTo(BeNil(), describe(run))
 	ExpectWithOffset(1, res.Added.P90).NotTo(BeNil())
 	ExpectWithOffset(1, res.AddedInterval).NotTo(BeNil())
@@ -68,7 +68,7 @@ var _ = Describe("make demo's scenario on a real cluster", func() {
 
 		By("the published setting says what bounded it and what Dapr costs per request")
 		Expect(done.Message).To(Or(ContainSubstring("bounded by "), ContainSubstring("nothing found bounding it")))
-		cost := sidecarCost(st.Result, "serverSidecar")
+		cost := sidecarCost(resultOf(published), "serverSidecar")
 		Expect(cost.CPUPerRequest.Duration).To(BeNumerically(">", 0))
 		projected, err := strconv.ParseFloat(cost.LimitProjectedQPS, 64)
 		Expect(err).NotTo(HaveOccurred(), "the 500m limit's projected rate")
@@ -80,7 +80,7 @@ var _ = Describe("make demo's scenario on a real cluster", func() {
 			return c.Node == st.Environment.TargetNode && c.PerCPUSecond != ""
 		})).To(BeTrue(), "calibration %+v, target node %s", st.Environment.Calibration, st.Environment.TargetNode)
 
-		if res := st.Result; res.Added != nil {
+		if res := resultOf(published); res.Added != nil {
 			GinkgoWriter.Printf("published setting: added p90 %s, limit-bound %v\n", expectAddedWithInterval(published), res.AddedLimitBound)
 			if len(res.Saturated) > 0 {
 				// Saturated and still claimed: only as the limit's, and said so.
@@ -96,7 +96,7 @@ var _ = Describe("make demo's scenario on a real cluster", func() {
 				Expect(done.Message).To(ContainSubstring(res.AddedNotClaimed))
 			}
 		}
-		if !st.Result.LimitBound && len(st.Result.Saturated) == 0 {
+		if !resultOf(published).LimitBound && len(resultOf(published).Saturated) == 0 {
 			return // the published setting's figure is Dapr's alone here
 		}
 
@@ -104,6 +104,6 @@ var _ = Describe("make demo's scenario on a real cluster", func() {
 		suite := shortSample("perf_v1alpha1_perfrun_invocation_perfsuite.yaml", ns)
 		GinkgoWriter.Printf("perf-suite setting: added p90 %s; %s\n", expectAddedWithInterval(suite),
 			meta.FindStatusCondition(suite.Status.Conditions, perfv1alpha1.ConditionSucceeded).Message)
-		Expect(suite.Status.Result.AddedLimitBound).To(BeFalse(), describe(suite))
+		Expect(resultOf(suite).AddedLimitBound).To(BeFalse(), describe(suite))
 	})
 })

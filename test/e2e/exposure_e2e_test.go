@@ -72,8 +72,12 @@ func probeFromElsewhere(urls ...string) []string {
 		for _, s := range pod.Status.ContainerStatuses {
 			if t := s.State.Terminated; t != nil {
 				i, _ := strconv.Atoi(s.Name[len("probe-"):])
-				sum, err := result.Decode([]byte(t.Message))
+				p, err := result.DecodePointer([]byte(t.Message))
 				Expect(err).NotTo(HaveOccurred(), "%s: %q", s.Name, t.Message)
+				Expect(p.Frame).NotTo(BeNil(), "%s wrote no report: %s", s.Name, p.Error)
+				rep, err := result.ReadFrame(run(kubectlBin(), "logs", "-n", pod.Namespace, pod.Name, "-c", s.Name), *p.Frame)
+				Expect(err).NotTo(HaveOccurred(), "%s's report", s.Name)
+				sum := rep.Summary
 				outcomes[i] = sum.Error
 				if sum.Error == "" {
 					codes := map[string]int64{}

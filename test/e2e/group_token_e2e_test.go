@@ -81,7 +81,7 @@ var _ = Describe("A load-tester group's leader on a real cluster", func() {
 		Expect(message).To(ContainSubstring("the leader pod refused this pod: this run's group token is required"))
 
 		expectSucceeded(run, 4*time.Minute)
-		res := get(run).Status.Result
+		res := resultOf(run)
 		Expect(res.LoadTesters).To(HaveLen(2))
 		Expect(res.Requests).To(BeNumerically("~", 200*30, 200*30/10), "the run's two pods' requests, nobody else's")
 	})

@@ -52,7 +52,7 @@ var _ = Describe("The instrument's known answer", func() {
 			perfv1alpha1.ScenarioServiceInvocation, 200, short)
 		expectSucceeded(plain, 5*time.Minute)
 		expectSucceeded(held, 5*time.Minute)
-		a, b := get(plain).Status.Result, get(held).Status.Result
+		a, b := resultOf(plain), resultOf(held)
 		for name, res := range map[string]*perfv1alpha1.Result{"plain": a, "held": b} {
 			Expect(res.Added).NotTo(BeNil(), "%s: %s", name, res.AddedNotClaimed)
 			Expect(res.AddedInterval).NotTo(BeNil(), name)

@@ -76,7 +76,7 @@ var _ = Describe("Dapr's published topology on three nodes", Label("multinode"),
 		Expect(env.SameNode).To(Equal(ptr.To(true)))
 
 		By("three load-tester pods spread over the nodes, one merged result")
-		res := get(spread).Status.Result
+		res := resultOf(spread)
 		Expect(res.LoadTesters).To(HaveLen(3), describe(spread))
 		used := map[string]bool{}
 		for _, p := range res.LoadTesters {
@@ -91,7 +91,7 @@ var _ = Describe("Dapr's published topology on three nodes", Label("multinode"),
 		for _, run := range []*perfv1alpha1.PerfRun{apart, together, spread} {
 			r := get(run)
 			rows = append(rows, fmt.Sprintf("| %s | %s → %s | %s | %s | %s |", r.Name, r.Status.Environment.LoadTesterNode, r.Status.Environment.TargetNode,
-				r.Status.Result.ActualQPS, summary(r.Status.Result.Latency), summary(r.Status.Result.Added)))
+				resultOf(r).ActualQPS, summary(resultOf(r).Latency), summary(resultOf(r).Added)))
 		}
 		GinkgoWriter.Println(strings.Join(rows, "\n"))
 	})

@@ -57,8 +57,8 @@ var _ = Describe("A profiled run through real Dapr", func() {
 		Expect(got[1]).To(ContainSubstring(unheard(profiler)))
 		Expect(got[2]).To(ContainSubstring(refusedFor(capture)))
 
-		st := get(run).Status.Profiles
-		Expect(st).NotTo(BeNil(), "status.profiles")
+		st := documentOf(run).Profiles
+		Expect(st).NotTo(BeNil(), "the result document's profiles")
 		Expect(st.ConfigMap).To(Equal("profiled-profiles"))
 		cm := &corev1.ConfigMap{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: st.ConfigMap}, cm)).To(Succeed())

@@ -50,7 +50,7 @@ var _ = Describe("The PubSub scenario", func() {
 		})
 		expectSucceeded(run, 4*time.Minute)
 		st := get(run).Status
-		res := st.Result
+		res := resultOf(run)
 		d := res.Delivery
 		Expect(d).NotTo(BeNil(), "a PubSub run reports delivery")
 		GinkgoWriter.Printf("broker %s\npublish: dapr %s\nbaseline %s\nadded %s\ndelivery: dapr %s\nbaseline %s\nadded %s\nmessages: dapr %+v baseline %+v\n",
@@ -112,13 +112,13 @@ var _ = Describe("The PubSub scenario", func() {
 		Expect(disturbed).NotTo(BeNil())
 		Expect(disturbed.Status).To(Equal(metav1.ConditionTrue))
 
-		Expect(st.Result).NotTo(BeNil())
-		Expect(st.Result.Delivery).NotTo(BeNil())
-		n := st.Result.Delivery.Messages
-		GinkgoWriter.Printf("publishes failed %d of %d; messages %+v\n", st.Result.Errors, st.Result.Requests, n)
+		Expect(resultOf(run)).NotTo(BeNil())
+		Expect(resultOf(run).Delivery).NotTo(BeNil())
+		n := resultOf(run).Delivery.Messages
+		GinkgoWriter.Printf("publishes failed %d of %d; messages %+v\n", resultOf(run).Errors, resultOf(run).Requests, n)
 		Expect(n.Published).To(BeNumerically(">", 0))
 		Expect(n.Delivered+n.Lost).To(Equal(n.Published), "every published message is delivered or lost, none unaccounted")
-		Expect(st.Result.Errors+n.Lost+n.Duplicated).To(BeNumerically(">", 0),
+		Expect(resultOf(run).Errors+n.Lost+n.Duplicated).To(BeNumerically(">", 0),
 			"the outage shows: publishes refused while the broker was away, or messages lost or delivered twice")
 	})
 })

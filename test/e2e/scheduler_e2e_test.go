@@ -80,7 +80,7 @@ var _ = Describe("The Scheduler scenario", func() {
 		Expect(seen.Time.Time).To(BeTemporally("~", deleted, 35*time.Second))
 		Expect(seen.Time.Time).NotTo(BeTemporally("<", deleted.Add(-time.Second).Truncate(time.Second)))
 
-		res := st.Result
+		res := resultOf(run)
 		Expect(res).NotTo(BeNil())
 		tr := res.Triggers
 		Expect(tr).NotTo(BeNil(), "a Scheduler run reports its triggers")

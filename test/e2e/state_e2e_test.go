@@ -50,7 +50,7 @@ var _ = Describe("The State scenario", func() {
 		})
 		expectSucceeded(run, 4*time.Minute)
 		st := get(run).Status
-		res := st.Result
+		res := resultOf(run)
 		GinkgoWriter.Printf("store %s\nstate save then get: dapr %s\nbaseline %s\nadded %s\n", st.Environment.Store,
 			summary(res.Latency), summary(res.Baseline), summary(res.Added))
 		Expect(st.Environment.Store).To(Equal("kv-statestore (state.redis, deployed by the run) at kv-store:6379"))

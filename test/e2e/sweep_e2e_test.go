@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // shortTemplate is a run short enough to sweep on this machine, through Dapr unless dapr
@@ -62,7 +63,7 @@ func describeSweep(sw *perfv1alpha1.PerfSweep) func() string {
 			fmt.Fprintf(&b, "%s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
 		}
 		for _, p := range sw.Status.Points {
-			fmt.Fprintf(&b, "step %d qps %d conns %d setting %q: %s %s %s\n", p.Step, p.QPS, p.Connections, p.Setting, p.Phase, p.ActualQPS, p.Message)
+			fmt.Fprintf(&b, "step %d qps %d conns %d setting %q: %s %s %s\n", p.Step, p.QPS, p.Connections, p.Setting, p.Phase, p.Document, p.Message)
 		}
 		return b.String()
 	}
@@ -87,7 +88,8 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 		GinkgoWriter.Printf("2-point sweep through Dapr took %v\n%s", time.Since(start).Round(time.Second), describeSweep(sw)())
 		Expect(sw.Status.Points).To(HaveLen(2))
 		want := map[string]string{"trace-0": "0", "trace-1": "1"}
-		for _, p := range sw.Status.Points {
+		for _, p := range sweep.Load(ctx, k8sClient, sw).Points { // each point's figures: its run's result document's
+			Expect(p.Unread).To(BeEmpty())
 			Expect(p.Phase).To(Equal(perfv1alpha1.PhaseSucceeded), p.Message)
 			Expect(p.Errors).To(BeZero())
 			Expect(p.Connections).To(Equal(int32(8)))
@@ -133,7 +135,7 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 			time.Since(start).Round(time.Second), describeSweep(sw)())
 		Expect(len(sw.Status.Points)).To(BeNumerically("<=", 3))
 		Expect(*sw.Status.MaxSustainableQPS).To(BeNumerically(">=", 500))
-		for _, p := range sw.Status.Points {
+		for _, p := range sweep.Load(ctx, k8sClient, sw).Points {
 			Expect(p.Passed).NotTo(BeNil())
 			if *p.Passed {
 				Expect(p.QPS).To(BeNumerically("<=", *sw.Status.MaxSustainableQPS))

@@ -157,13 +157,13 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		Expect(c).NotTo(BeNil(), describe(tight))
 		GinkgoWriter.Printf("tight: %s: %s\n", c.Reason, c.Message)
 		Expect(c.Status).To(Equal(metav1.ConditionTrue), c.Message)
-		sc := sidecarCPU(st.Result)
+		sc := sidecarCPU(resultOf(tight))
 		GinkgoWriter.Printf("tight: serverSidecar %s CPU, %s%% of %d periods throttled (%s), over %ds; source %s\n",
-			sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Throttled.Duration, sc.Seconds, st.Result.CPU.Source)
+			sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Throttled.Duration, sc.Seconds, resultOf(tight).CPU.Source)
 		Expect(percent(sc.ThrottledPeriodsPercent)).To(BeNumerically(">", 50))
 		// Limit-bound, it still says what Dapr costs: CPU per request, and the rate its limit would carry.
-		Expect(st.Result.LimitBound).To(BeTrue(), describe(tight))
-		cost := sidecarCost(st.Result, "serverSidecar")
+		Expect(resultOf(tight).LimitBound).To(BeTrue(), describe(tight))
+		cost := sidecarCost(resultOf(tight), "serverSidecar")
 		GinkgoWriter.Printf("tight: serverSidecar %s CPU per request on %s, its limit would carry %s rps at 80%%; calibration %+v\n",
 			cost.CPUPerRequest.Duration, cost.Node, cost.LimitProjectedQPS, st.Environment.Calibration)
 		Expect(st.Environment.Calibration).NotTo(BeEmpty(), "each node of the run scores itself before the load")
@@ -174,7 +174,7 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		Expect(meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded).Message).To(
 			And(ContainSubstring("bounded by the CPU limit: "), MatchRegexp(`the CPU limit: [^;]*serverSidecar`)))
 		// The counters' CPU over the 60 s phase and metrics-server's windows inside it agree.
-		if ms := st.Result.Resources; ms != nil && ms.ServerSidecar != nil {
+		if ms := resultOf(tight).Resources; ms != nil && ms.ServerSidecar != nil {
 			counted, sampled := float64(sc.CPU.MilliValue()), float64(ms.ServerSidecar.CPUAvg.MilliValue())
 			GinkgoWriter.Printf("tight: serverSidecar counters %vm, metrics-server %vm\n", counted, sampled)
 			Expect(math.Abs(counted-sampled) / sampled).To(BeNumerically("<=", 0.10))
@@ -187,12 +187,12 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		Expect(c).NotTo(BeNil(), describe(roomy))
 		GinkgoWriter.Printf("roomy: %s: %s\n", c.Reason, c.Message)
 		Expect(c.Status).To(Equal(metav1.ConditionFalse), c.Message)
-		sc = sidecarCPU(st.Result)
+		sc = sidecarCPU(resultOf(roomy))
 		GinkgoWriter.Printf("roomy: serverSidecar %s CPU, %s%% of %d periods throttled, over %ds\n", sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Seconds)
 		Expect(percent(sc.ThrottledPeriodsPercent)).To(BeNumerically("<", 1))
 		Expect(sc.CPU.MilliValue()).To(BeNumerically(">", 0), "a 20 s phase has a CPU figure")
-		Expect(st.Result.LimitBound).To(BeFalse())
-		roomyCost := sidecarCost(st.Result, "serverSidecar")
+		Expect(resultOf(roomy).LimitBound).To(BeFalse())
+		roomyCost := sidecarCost(resultOf(roomy), "serverSidecar")
 		GinkgoWriter.Printf("roomy: serverSidecar %s CPU per request\n", roomyCost.CPUPerRequest.Duration)
 		Expect(roomyCost.CPUPerRequest.Duration).To(BeNumerically(">", 0))
 	})

@@ -146,7 +146,7 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		By("every path succeeds with added latency, whichever protocol each end speaks")
 		table := []string{"| caller → app | added p50 | added p90 | added p99 | sidecar CPU per 1000 rps |", "|---|---|---|---|---|"}
 		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller} {
-			res := get(run).Status.Result
+			res := resultOf(run)
 			Expect(res.Variants).To(HaveLen(2), describe(run))
 			for i, v := range res.Variants {
 				path := fmt.Sprintf("%s → %s", run.Spec.CallerProtocol(), run.Spec.AppProtocolOf(run.Spec.Variants[i]))
@@ -171,7 +171,7 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		GinkgoWriter.Println(strings.Join(table, "\n"))
 
 		By("the A/B gives each variant its own latency and its target's usage, and their difference")
-		res := get(ab).Status.Result
+		res := resultOf(ab)
 		Expect(res.Variants).To(HaveLen(2), describe(ab))
 		for _, v := range res.Variants {
 			Expect(v.Errors).To(BeZero(), v.Name)
@@ -192,7 +192,7 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		Expect(res.Latency).To(Equal(res.Variants[0].Latency))
 
 		By("three load-tester pods send a third each, and the result is every request of theirs")
-		res = get(split).Status.Result
+		res = resultOf(split)
 		Expect(res.LoadTesters).To(HaveLen(3), describe(split))
 		for _, p := range res.LoadTesters {
 			Expect(p.Node).NotTo(BeEmpty())

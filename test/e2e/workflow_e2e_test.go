@@ -49,7 +49,7 @@ func startWorkflowRun(ns string) *perfv1alpha1.PerfRun {
 // one, and timed each from its slot.
 func expectWorkflowRun(run *perfv1alpha1.PerfRun) {
 	expectSucceeded(run, 4*time.Minute)
-	res := get(run).Status.Result
+	res := resultOf(run)
 	c := res.Completion
 	Expect(c).NotTo(BeNil(), "a Workflow run reports its instances' completion")
 	GinkgoWriter.Printf("workflow start: %s\ncompletion: %s\ninstances %+v\n", summary(res.Latency), summary(c.Latency), *c.Workflows)

@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Package benchkit is what the benchmarks under hack/ share: perfapp pinned to a CPU on
-// loopback, CPU time from rusage, and failing loudly.
+// loopback, CPU time from rusage, the load tester's report, and failing loudly.
 package benchkit
 
 import (
@@ -26,6 +26,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 // StartPerfapp serves bin on a free loopback port pinned to cpu (taskset) and returns the
@@ -37,6 +39,21 @@ func StartPerfapp(bin, cpu string) (url string, stop func()) {
 	Must(app.Start())
 	waitListening(addr)
 	return "http://" + addr + "/test", func() { _ = app.Process.Signal(syscall.SIGTERM); _ = app.Wait() }
+}
+
+// Summary reads a load tester's report as the operator does: its termination message
+// (termLog) points to a frame of its stdout.
+func Summary(termLog string, stdout []byte) result.Summary {
+	b, err := os.ReadFile(termLog)
+	Must(err)
+	p, err := result.DecodePointer(b)
+	Must(err)
+	if p.Frame == nil {
+		Must(fmt.Errorf("the load tester wrote no report: %s", p.Error))
+	}
+	rep, err := result.ReadFrame(stdout, *p.Frame)
+	Must(err)
+	return rep.Summary
 }
 
 // Seconds is the user plus system CPU time of a rusage.

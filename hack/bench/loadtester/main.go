@@ -23,6 +23,7 @@ limitations under the License.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -34,7 +35,6 @@ import (
 	"time"
 
 	"github.com/daprbench/daprbench/hack/bench/benchkit"
-	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 type sample struct {
@@ -88,12 +88,8 @@ func runLoadtester(bin, url, dir string, qps, conns int, d time.Duration, pin st
 	}
 	args := []string{"--qps=" + q, "--connections=" + strconv.Itoa(conns), "--duration=" + d.String(), "--warmup=0s",
 		"--payload-bytes=1024", "--resolution=0.001", "--direct-url=" + url, "--termination-log=" + term}
-	cpu := runTimed(bin, args, pin)
-	b, err := os.ReadFile(term)
-	benchkit.Must(err)
-	s, err := result.Decode(b)
-	benchkit.Must(err)
-	r := s.Runs[0]
+	cpu, stdout := runTimed(bin, args, pin)
+	r := benchkit.Summary(term, stdout).Runs[0]
 	p50, _ := r.Latency(50)
 	p99, _ := r.Latency(99)
 	return sample{qps: r.ActualQPS, requests: r.Requests, cpuPer1k: cpu / float64(r.Requests) * 1000,
@@ -108,7 +104,7 @@ func runFortio(bin, url, dir string, qps, conns int, d time.Duration, pin string
 	}
 	args := []string{"load", "-qps", q, "-c", strconv.Itoa(conns), "-t", d.String(), "-payload-size", "1024",
 		"-r", "0.001", "-p", "50,75,90,99,99.9", "-json", out, "-quiet", url}
-	cpu := runTimed(bin, args, pin)
+	cpu, _ := runTimed(bin, args, pin)
 	b, err := os.ReadFile(out)
 	benchkit.Must(err)
 	var res struct {
@@ -132,15 +128,16 @@ func runFortio(bin, url, dir string, qps, conns int, d time.Duration, pin string
 }
 
 // runTimed runs bin and returns the CPU seconds (user + system) it used.
-func runTimed(bin string, args []string, pin string) float64 {
+func runTimed(bin string, args []string, pin string) (cpuSeconds float64, stdout []byte) {
 	cmd := exec.Command(bin, args...)
 	if pin != "" {
 		cmd = exec.Command("taskset", append([]string{"-c", pin, bin}, args...)...)
 		cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
 	}
-	cmd.Stdout, cmd.Stderr = nil, nil
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, nil
 	benchkit.Must(cmd.Run())
-	return benchkit.Seconds(cmd.ProcessState.SysUsage().(*syscall.Rusage))
+	return benchkit.Seconds(cmd.ProcessState.SysUsage().(*syscall.Rusage)), out.Bytes()
 }
 
 func mean(s []sample) sample {

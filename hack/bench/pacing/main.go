@@ -25,6 +25,7 @@ limitations under the License.
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -99,12 +100,11 @@ func run(bin, url, dir string, qps, conns int, d time.Duration, uniform, fortioP
 	args := []string{"--qps=" + strconv.Itoa(qps), "--connections=" + strconv.Itoa(conns), "--duration=" + d.String(), "--warmup=2s",
 		"--payload-bytes=1024", "--direct-url=" + url, "--termination-log=" + term, "--fortio-pacing=" + strconv.FormatBool(fortioPacing), "--uniform=" + strconv.FormatBool(uniform)}
 	cmd := exec.Command(bin, args...)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
 	benchkit.Must(cmd.Run())
 	cpu := benchkit.Seconds(cmd.ProcessState.SysUsage().(*syscall.Rusage))
-	b, err := os.ReadFile(term)
-	benchkit.Must(err)
-	s, err := result.Decode(b)
-	benchkit.Must(err)
+	s := benchkit.Summary(term, stdout.Bytes())
 	m, ok := s.MergedOf(result.Direct)
 	if !ok {
 		benchkit.Must(fmt.Errorf("no direct path in the summary"))

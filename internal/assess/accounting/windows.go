@@ -70,7 +70,7 @@ func Attribute(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.Dur
 			u = &perfv1alpha1.ResourceUsage{}
 			out[phases[i].Variant] = u
 		}
-		Fold(roles.Slot(u, role), w)
+		Fold(Slot(u, role), w)
 	}
 	for _, u := range out {
 		slices.SortFunc(u.ControlPlane, func(a, b perfv1alpha1.ComponentUsage) int { return strings.Compare(a.Component, b.Component) })
@@ -84,7 +84,7 @@ func Counts(u *perfv1alpha1.ResourceUsage) string {
 		return "none"
 	}
 	var parts []string
-	roles.EachRole(u, func(role roles.Role, usage *perfv1alpha1.RoleUsage) {
+	EachRole(u, func(role roles.Role, usage *perfv1alpha1.RoleUsage) {
 		if usage != nil && usage.Samples > 0 {
 			parts = append(parts, string(role)+" "+strconv.Itoa(int(usage.Samples)))
 		}

@@ -191,6 +191,7 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 		res.Spread = &spread
 	}
 	res.FirstRepetitions = firstRepetitions(run, sum)
+	res.Repetitions = repetitionsOf(run, sum)
 	res.Variants = variantsOf(run, sum)
 	if len(res.Saturated) == 0 && !erroring && res.AddedNotClaimed == "" {
 		res.Attribution = attributionOf(sum)
@@ -341,6 +342,45 @@ func PathName(run *perfv1alpha1.PerfRun, v result.Variant) string {
 		}
 	}
 	return v.String()
+}
+
+// repetitionsOf is every run of the summary, as the document lists them.
+func repetitionsOf(run *perfv1alpha1.PerfRun, sum *result.Summary) []perfv1alpha1.RepetitionResult {
+	var out []perfv1alpha1.RepetitionResult
+	at := func(unix int64) *metav1.Time {
+		if unix <= 0 {
+			return nil
+		}
+		return &metav1.Time{Time: time.Unix(unix, 0).UTC()}
+	}
+	cpu := func(ms *int64) *metav1.Duration {
+		if ms == nil {
+			return nil
+		}
+		return duration(time.Duration(*ms) * time.Millisecond)
+	}
+	for _, r := range sum.Runs {
+		rr := perfv1alpha1.RepetitionResult{Path: PathName(run, r.Variant), Repetition: int32(r.Rep + 1), Start: at(r.StartUnix),
+			SecondHalfStart: at(r.SecondHalfUnix), ActualQPS: formatQPS(r.ActualQPS), Requests: r.Requests, Errors: r.Errors,
+			Scheduled: r.Scheduled, ReturnCodes: r.Codes}
+		if r.LagP99Us > 0 { // the wire omits a zero: recorded on time, or not recorded
+			rr.SendLagP99 = micros(r.LagP99Us)
+		}
+		if r.TesterLagP99Us > 0 {
+			rr.TesterLagP99 = micros(r.TesterLagP99Us)
+		}
+		if r.Seconds > 0 {
+			rr.Duration = duration(time.Duration(r.Seconds * float64(time.Second)))
+		}
+		if len(r.Percentiles) > 0 {
+			rr.Latency = summarize(result.Merged{Percentiles: r.Percentiles, AvgUs: r.AvgUs, MaxUs: r.MaxUs})
+		}
+		if d := r.DaprdCPU; d != nil {
+			rr.ServerSidecarCPU, rr.ClientSidecarCPU = cpu(d.ServerMs), cpu(d.ClientMs)
+		}
+		out = append(out, rr)
+	}
+	return out
 }
 
 // rangeOf is the lowest and highest value of each percentile over repetitions.

@@ -34,6 +34,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 func dur(v float64) *metav1.Duration {
@@ -41,20 +43,20 @@ func dur(v float64) *metav1.Duration {
 }
 
 // fixture: a connections sweep whose Dapr p90 is 2 + conns/4 ms and baseline p90 0.5 ms.
-func fixture() *perfv1alpha1.PerfSweep {
-	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "conns"}}
+func fixture() sweep.Measured {
+	sw := sweep.Measured{PerfSweep: &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "conns"}}}
 	for i, c := range []int32{1, 2, 4, 8, 16} {
 		p90 := 2 + float64(c)/4
 		cpu := resource.MustParse(fmt.Sprintf("%dm", 400+c))
-		sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: c, QPS: 1000,
-			Phase:              perfv1alpha1.PhaseSucceeded,
+		sw.Points = append(sw.Points, sweep.MeasuredPoint{SweepPointStatus: perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: c, QPS: 1000,
+			Phase: perfv1alpha1.PhaseSucceeded}, Figures: sweep.Figures{
 			Latency:            &perfv1alpha1.PointLatency{P50: dur(p90 / 2), P90: dur(p90), P99: dur(p90 * 2)},
 			Baseline:           &perfv1alpha1.PointLatency{P50: dur(0.3), P90: dur(0.5), P99: dur(1)},
 			Added:              &perfv1alpha1.PointLatency{P50: dur(p90/2 - 0.3), P90: dur(p90 - 0.5), P99: dur(p90*2 - 1)},
-			SidecarCPUPer1kQPS: &cpu})
+			SidecarCPUPer1kQPS: &cpu}})
 	}
 	// a failed point is left out of every chart
-	sw.Status.Points = append(sw.Status.Points, perfv1alpha1.SweepPointStatus{Step: 5, Connections: 64, Phase: perfv1alpha1.PhaseFailed})
+	sw.Points = append(sw.Points, sweep.MeasuredPoint{SweepPointStatus: perfv1alpha1.SweepPointStatus{Step: 5, Connections: 64, Phase: perfv1alpha1.PhaseFailed}})
 	return sw
 }
 
@@ -82,14 +84,14 @@ func TestForSweepPlotsDaprsPublishedCharts(t *testing.T) {
 // Settings crossed with connections: a line per setting, each through its own points.
 func TestASweepOfSettingsAndConnectionsDrawsALinePerSetting(t *testing.T) {
 	sw := fixture()
-	var points []perfv1alpha1.SweepPointStatus
+	var points []sweep.MeasuredPoint
 	for _, setting := range []string{"trace-0", "trace-1"} {
-		for _, p := range sw.Status.Points {
+		for _, p := range sw.Points {
 			p.Setting = setting
 			points = append(points, p)
 		}
 	}
-	sw.Status.Points = points
+	sw.Points = points
 	var added *Chart
 	for i, c := range ForSweep(sw) {
 		if c.Name == "added-vs-connections" {
@@ -174,11 +176,12 @@ func TestRenderWritesPNGAndSVGThatCarryTheValues(t *testing.T) {
 
 func TestForHistoryMarksRegressions(t *testing.T) {
 	start := time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)
-	var runs []perfv1alpha1.PerfRun
+	var runs []document.Run
 	for i, p90 := range []float64{1.4, 1.5, 2.4} {
-		r := perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Generation: 1, CreationTimestamp: metav1.NewTime(start.Add(time.Duration(i) * 24 * time.Hour))}}
+		r := document.With(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Generation: 1, CreationTimestamp: metav1.NewTime(start.Add(time.Duration(i) * 24 * time.Hour))}},
+			&perfv1alpha1.ResultDocument{})
 		cpu := resource.MustParse("480m")
-		r.Status.Result = &perfv1alpha1.Result{Added: &perfv1alpha1.LatencySummary{P90: dur(p90), P99: dur(p90 * 2)},
+		r.Doc.Result = &perfv1alpha1.Result{Added: &perfv1alpha1.LatencySummary{P90: dur(p90), P99: dur(p90 * 2)},
 			Resources: &perfv1alpha1.ResourceUsage{SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: &cpu}}}
 		r.Status.Conditions = []metav1.Condition{{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, ObservedGeneration: 1}}
 		if i == 2 {
@@ -186,7 +189,7 @@ func TestForHistoryMarksRegressions(t *testing.T) {
 		}
 		runs = append(runs, r)
 	}
-	charts := ForHistory("nightly", []perfv1alpha1.PerfRun{runs[2], runs[0], runs[1]})
+	charts := ForHistory("nightly", []document.Run{runs[2], runs[0], runs[1]})
 	added := charts[0]
 	if fmt.Sprint(added.Series[0].X) != "[0 24 48]" || fmt.Sprint(added.Series[0].Y) != "[1.4 1.5 2.4]" {
 		t.Errorf("added p90 over time: %v %v", added.Series[0].X, added.Series[0].Y)

@@ -25,7 +25,7 @@ import (
 func TestSweepWithPointsALogAxisCannotPlaceDrawsWithoutPanic(t *testing.T) {
 	for _, conns := range []int32{0, -4} {
 		sw := fixture()
-		sw.Status.Points[0].Connections = conns
+		sw.Points[0].Connections = conns
 		charts := ForSweep(sw)
 		if len(charts) == 0 {
 			t.Fatal("no charts")
@@ -38,8 +38,8 @@ func TestSweepWithPointsALogAxisCannotPlaceDrawsWithoutPanic(t *testing.T) {
 	}
 	// Every point at 0: nothing to draw on the log axis, still no panic.
 	sw := fixture()
-	for i := range sw.Status.Points {
-		sw.Status.Points[i].Connections = int32(i % 2)
+	for i := range sw.Points {
+		sw.Points[i].Connections = int32(i % 2)
 	}
 	for _, c := range ForSweep(sw) {
 		if _, err := c.Render(t.TempDir()); err != nil {

@@ -27,19 +27,20 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // withIntervals gives every successful point of the fixture an added p90 interval of
 // ±0.25 ms, and the p99 none.
-func withIntervals() *perfv1alpha1.PerfSweep {
+func withIntervals() sweep.Measured {
 	sw := fixture()
-	for i, p := range sw.Status.Points {
+	for i, p := range sw.Points {
 		if p.Added == nil {
 			continue
 		}
 		v := float64(p.Added.P90.Duration) / 1e6
-		sw.Status.Points[i].AddedLow = &perfv1alpha1.PointLatency{P90: dur(v - 0.25)}
-		sw.Status.Points[i].AddedHigh = &perfv1alpha1.PointLatency{P90: dur(v + 0.25)}
+		sw.Points[i].AddedLow = &perfv1alpha1.PointLatency{P90: dur(v - 0.25)}
+		sw.Points[i].AddedHigh = &perfv1alpha1.PointLatency{P90: dur(v + 0.25)}
 	}
 	return sw
 }
@@ -99,8 +100,8 @@ func TestAddedVsConnectionsDrawsEachPointsInterval(t *testing.T) {
 // hand-edited status) still draws, and a point with one end alone draws no bar.
 func TestAnIntervalOnTheWrongSideStillDraws(t *testing.T) {
 	sw := withIntervals()
-	sw.Status.Points[0].AddedLow, sw.Status.Points[0].AddedHigh = sw.Status.Points[0].AddedHigh, sw.Status.Points[0].AddedLow
-	sw.Status.Points[1].AddedHigh = nil
+	sw.Points[0].AddedLow, sw.Points[0].AddedHigh = sw.Points[0].AddedHigh, sw.Points[0].AddedLow
+	sw.Points[1].AddedHigh = nil
 	added := ForSweep(sw)[1]
 	if bars := intervals(added.Series[1]); len(bars.XYs) != 4 {
 		t.Errorf("%d bars, want 4 (the point with one end has none)", len(bars.XYs))
@@ -115,8 +116,8 @@ func TestChartsWithoutDataSayTheyHaveNone(t *testing.T) {
 	// A search whose every step failed: no point to draw on either rate chart.
 	sw := fixture()
 	sw.Spec.Search = &perfv1alpha1.RateSearch{StartQPS: 100}
-	for i := range sw.Status.Points {
-		sw.Status.Points[i].Phase = perfv1alpha1.PhaseFailed
+	for i := range sw.Points {
+		sw.Points[i].Phase = perfv1alpha1.PhaseFailed
 	}
 	charts := ForSweep(sw)
 	if len(charts) == 0 {
@@ -129,9 +130,9 @@ func TestChartsWithoutDataSayTheyHaveNone(t *testing.T) {
 	}
 	// Points without the sidecar's CPU: that chart alone has none.
 	sw = fixture()
-	for i := range sw.Status.Points {
-		sw.Status.Points[i].SidecarCPUPer1kQPS = nil
-		sw.Status.Points[i].QPS = int32(100 * (i + 1))
+	for i := range sw.Points {
+		sw.Points[i].SidecarCPUPer1kQPS = nil
+		sw.Points[i].QPS = int32(100 * (i + 1))
 	}
 	for _, c := range ForSweep(sw) {
 		if want := c.Name != "sidecar-cpu-vs-qps"; c.HasData() != want {
@@ -140,8 +141,8 @@ func TestChartsWithoutDataSayTheyHaveNone(t *testing.T) {
 	}
 	// Every point at 0 or fewer connections (hand-edited): nothing a log axis can place.
 	sw = fixture()
-	for i := range sw.Status.Points {
-		sw.Status.Points[i].Connections = int32(-4 * (i % 2))
+	for i := range sw.Points {
+		sw.Points[i].Connections = int32(-4 * (i % 2))
 	}
 	for _, c := range ForSweep(sw) {
 		if c.LogX && c.HasData() {

@@ -22,11 +22,12 @@ import (
 	"strings"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // At names where a point lies on the sweep's other swept dimensions (those with more than
 // one value), e.g. "16 connections"; empty when the sweep varies only its settings.
-func At(p perfv1alpha1.SweepPointStatus, sp *perfv1alpha1.SweepPoints) string {
+func At(p sweep.MeasuredPoint, sp *perfv1alpha1.SweepPoints) string {
 	if sp == nil {
 		return ""
 	}
@@ -46,7 +47,7 @@ func At(p perfv1alpha1.SweepPointStatus, sp *perfv1alpha1.SweepPoints) string {
 // settingCharts are the cost of each setting: its added p90 with the 95% interval as error
 // bars, and the server sidecar's CPU per 1000 rps, one series per place on the other swept
 // dimensions. None for a sweep without settings.
-func settingCharts(sw *perfv1alpha1.PerfSweep, points []perfv1alpha1.SweepPointStatus) []Chart {
+func settingCharts(sw sweep.Measured, points []sweep.MeasuredPoint) []Chart {
 	sp := sw.Spec.Points
 	if sp == nil || len(sp.Settings) == 0 {
 		return nil
@@ -56,8 +57,8 @@ func settingCharts(sw *perfv1alpha1.PerfSweep, points []perfv1alpha1.SweepPointS
 		names = append(names, s.Name)
 	}
 	// Points of a setting the spec no longer lists (a hand-edited status) have no place.
-	points = slices.DeleteFunc(slices.Clone(points), func(p perfv1alpha1.SweepPointStatus) bool { return !slices.Contains(names, p.Setting) })
-	x := func(p perfv1alpha1.SweepPointStatus) float64 { return float64(slices.Index(names, p.Setting)) }
+	points = slices.DeleteFunc(slices.Clone(points), func(p sweep.MeasuredPoint) bool { return !slices.Contains(names, p.Setting) })
+	x := func(p sweep.MeasuredPoint) float64 { return float64(slices.Index(names, p.Setting)) }
 	var groups []string
 	for _, p := range points {
 		if at := At(p, sp); !slices.Contains(groups, at) {
@@ -66,13 +67,13 @@ func settingCharts(sw *perfv1alpha1.PerfSweep, points []perfv1alpha1.SweepPointS
 	}
 	var added, cpu []Series
 	for _, at := range groups {
-		in := slices.DeleteFunc(slices.Clone(points), func(p perfv1alpha1.SweepPointStatus) bool { return At(p, sp) != at })
+		in := slices.DeleteFunc(slices.Clone(points), func(p sweep.MeasuredPoint) bool { return At(p, sp) != at })
 		suffix := ""
 		if at != "" {
 			suffix = " at " + at
 		}
 		added = append(added, addedFigureSeries("added p90"+suffix, in, x, perfv1alpha1.FigureP90))
-		cpu = append(cpu, series("sidecar CPU"+suffix, in, x, func(p perfv1alpha1.SweepPointStatus) (float64, bool) {
+		cpu = append(cpu, series("sidecar CPU"+suffix, in, x, func(p sweep.MeasuredPoint) (float64, bool) {
 			if p.SidecarCPUPer1kQPS == nil {
 				return 0, false
 			}

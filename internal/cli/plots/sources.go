@@ -24,34 +24,36 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
 // ForSweep returns the charts a sweep's points make: against connections (Dapr's published
 // charts) and against rate, whichever the sweep varied, for a search against the rates it
 // tried, and for a sweep of settings, by setting.
-func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
-	var points []perfv1alpha1.SweepPointStatus
-	for _, p := range sw.Status.Points {
+func ForSweep(sw sweep.Measured) []Chart {
+	var points []sweep.MeasuredPoint
+	for _, p := range sw.Points {
 		if p.Phase == perfv1alpha1.PhaseSucceeded && p.Latency != nil {
 			points = append(points, p)
 		}
 	}
 	var out []Chart
-	if varies(points, func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.Connections) }) {
-		x := func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.Connections) }
+	if varies(points, func(p sweep.MeasuredPoint) float64 { return float64(p.Connections) }) {
+		x := func(p sweep.MeasuredPoint) float64 { return float64(p.Connections) }
 		out = append(out,
 			Chart{Name: "latency-vs-connections", Title: sw.Name + ": latency by client connections",
-				XLabel: "connections", YLabel: "latency (ms)", Series: perSetting(points, func(ps []perfv1alpha1.SweepPointStatus) []Series { return latencySeries(ps, x) }), LogX: true},
+				XLabel: "connections", YLabel: "latency (ms)", Series: perSetting(points, func(ps []sweep.MeasuredPoint) []Series { return latencySeries(ps, x) }), LogX: true},
 			addedChart(sw.Name, points, x))
 	}
-	if sw.Spec.Search != nil || varies(points, func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.QPS) }) {
-		x := func(p perfv1alpha1.SweepPointStatus) float64 { return float64(p.QPS) }
+	if sw.Spec.Search != nil || varies(points, func(p sweep.MeasuredPoint) float64 { return float64(p.QPS) }) {
+		x := func(p sweep.MeasuredPoint) float64 { return float64(p.QPS) }
 		out = append(out,
 			Chart{Name: "latency-vs-qps", Title: sw.Name + ": latency by requested rate",
-				XLabel: "requested rate (qps)", YLabel: "latency (ms)", Series: perSetting(points, func(ps []perfv1alpha1.SweepPointStatus) []Series { return latencySeries(ps, x) })},
+				XLabel: "requested rate (qps)", YLabel: "latency (ms)", Series: perSetting(points, func(ps []sweep.MeasuredPoint) []Series { return latencySeries(ps, x) })},
 			Chart{Name: "sidecar-cpu-vs-qps", Title: sw.Name + ": server sidecar CPU per 1000 rps, by rate",
-				XLabel: "requested rate (qps)", YLabel: "millicores per 1000 rps", Series: perSetting(points, func(ps []perfv1alpha1.SweepPointStatus) []Series {
-					return nonEmpty(series("sidecar CPU", ps, x, func(p perfv1alpha1.SweepPointStatus) (float64, bool) {
+				XLabel: "requested rate (qps)", YLabel: "millicores per 1000 rps", Series: perSetting(points, func(ps []sweep.MeasuredPoint) []Series {
+					return nonEmpty(series("sidecar CPU", ps, x, func(p sweep.MeasuredPoint) (float64, bool) {
 						if p.SidecarCPUPer1kQPS == nil {
 							return 0, false
 						}
@@ -64,18 +66,18 @@ func ForSweep(sw *perfv1alpha1.PerfSweep) []Chart {
 
 // addedChart is the added latency by connections, with each point's 95% interval as error
 // bars when the points have one (the legend says which series have them).
-func addedChart(name string, points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) Chart {
+func addedChart(name string, points []sweep.MeasuredPoint, x func(sweep.MeasuredPoint) float64) Chart {
 	return Chart{Name: "added-vs-connections", Title: name + ": latency Dapr adds, by client connections",
 		XLabel: "connections", YLabel: "added latency (ms)", LogX: true,
-		Series: perSetting(points, func(ps []perfv1alpha1.SweepPointStatus) []Series { return addedSeries(ps, x) })}
+		Series: perSetting(points, func(ps []sweep.MeasuredPoint) []Series { return addedSeries(ps, x) })}
 }
 
 // perSetting makes each setting's series from its own points, named after it, when the
 // sweep crossed settings with another list: a line per setting, never one line zigzagging
 // through them.
-func perSetting(points []perfv1alpha1.SweepPointStatus, of func([]perfv1alpha1.SweepPointStatus) []Series) []Series {
+func perSetting(points []sweep.MeasuredPoint, of func([]sweep.MeasuredPoint) []Series) []Series {
 	var order []string
-	groups := map[string][]perfv1alpha1.SweepPointStatus{}
+	groups := map[string][]sweep.MeasuredPoint{}
 	for _, p := range points {
 		if _, seen := groups[p.Setting]; !seen {
 			order = append(order, p.Setting)
@@ -106,7 +108,7 @@ func nonEmpty(series ...Series) []Series {
 	return out
 }
 
-func varies(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) bool {
+func varies(points []sweep.MeasuredPoint, x func(sweep.MeasuredPoint) float64) bool {
 	seen := map[float64]bool{}
 	for _, p := range points {
 		seen[x(p)] = true
@@ -117,14 +119,14 @@ func varies(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPoi
 type pick func(*perfv1alpha1.PointLatency) *metav1.Duration
 
 // latencySeries: the measured path's p50/p90/p99, then the baseline's when measured.
-func latencySeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) []Series {
+func latencySeries(points []sweep.MeasuredPoint, x func(sweep.MeasuredPoint) float64) []Series {
 	var out []Series
 	for _, path := range []struct {
 		name string
-		of   func(perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency
+		of   func(sweep.MeasuredPoint) *perfv1alpha1.PointLatency
 	}{
-		{"dapr", func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Latency }},
-		{"baseline", func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Baseline }},
+		{"dapr", func(p sweep.MeasuredPoint) *perfv1alpha1.PointLatency { return p.Latency }},
+		{"baseline", func(p sweep.MeasuredPoint) *perfv1alpha1.PointLatency { return p.Baseline }},
 	} {
 		for _, f := range perfv1alpha1.HeadlinePercentiles {
 			s := series(path.name+" "+f.Name, points, x, ms(path.of, f.OfPoint))
@@ -138,7 +140,7 @@ func latencySeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.S
 
 // addedSeries: the added p50/p90/p99, each point with its 95% interval where the point
 // has both ends (addedLow, addedHigh).
-func addedSeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64) []Series {
+func addedSeries(points []sweep.MeasuredPoint, x func(sweep.MeasuredPoint) float64) []Series {
 	var out []Series
 	for _, f := range perfv1alpha1.HeadlinePercentiles {
 		if s := addedFigureSeries("added "+f.Name, points, x, f); len(s.X) > 0 {
@@ -150,10 +152,10 @@ func addedSeries(points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.Swe
 
 // addedFigureSeries is one added percentile f of the points, each with its 95% interval as
 // error bars where the point has both ends; the name says when bars are drawn.
-func addedFigureSeries(name string, points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64, f perfv1alpha1.LatencyFigure) Series {
-	added := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.Added }, f.OfPoint)
-	low := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.AddedLow }, f.OfPoint)
-	high := ms(func(p perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency { return p.AddedHigh }, f.OfPoint)
+func addedFigureSeries(name string, points []sweep.MeasuredPoint, x func(sweep.MeasuredPoint) float64, f perfv1alpha1.LatencyFigure) Series {
+	added := ms(func(p sweep.MeasuredPoint) *perfv1alpha1.PointLatency { return p.Added }, f.OfPoint)
+	low := ms(func(p sweep.MeasuredPoint) *perfv1alpha1.PointLatency { return p.AddedLow }, f.OfPoint)
+	high := ms(func(p sweep.MeasuredPoint) *perfv1alpha1.PointLatency { return p.AddedHigh }, f.OfPoint)
 	s := Series{Name: name}
 	bounded := false
 	for _, p := range points {
@@ -177,8 +179,8 @@ func addedFigureSeries(name string, points []perfv1alpha1.SweepPointStatus, x fu
 	return s
 }
 
-func ms(of func(perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency, pc pick) func(perfv1alpha1.SweepPointStatus) (float64, bool) {
-	return func(p perfv1alpha1.SweepPointStatus) (float64, bool) {
+func ms(of func(sweep.MeasuredPoint) *perfv1alpha1.PointLatency, pc pick) func(sweep.MeasuredPoint) (float64, bool) {
+	return func(p sweep.MeasuredPoint) (float64, bool) {
 		l := of(p)
 		if l == nil || pc(l) == nil {
 			return 0, false
@@ -187,8 +189,8 @@ func ms(of func(perfv1alpha1.SweepPointStatus) *perfv1alpha1.PointLatency, pc pi
 	}
 }
 
-func series(name string, points []perfv1alpha1.SweepPointStatus, x func(perfv1alpha1.SweepPointStatus) float64,
-	y func(perfv1alpha1.SweepPointStatus) (float64, bool)) Series {
+func series(name string, points []sweep.MeasuredPoint, x func(sweep.MeasuredPoint) float64,
+	y func(sweep.MeasuredPoint) (float64, bool)) Series {
 	s := Series{Name: name}
 	for _, p := range points {
 		if v, ok := y(p); ok {
@@ -200,15 +202,15 @@ func series(name string, points []perfv1alpha1.SweepPointStatus, x func(perfv1al
 
 // ForHistory returns a schedule's trend: added p90/p99 and the server sidecar's CPU per
 // 1000 rps of each successful run over time (hours since the first), regressed runs marked.
-func ForHistory(name string, runs []perfv1alpha1.PerfRun) []Chart {
+func ForHistory(name string, runs []document.Run) []Chart {
 	runs = slices.Clone(runs)
-	slices.SortFunc(runs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+	slices.SortFunc(runs, func(a, b document.Run) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
 	var first time.Time
 	added := []Series{{Name: "added p90"}, {Name: "added p99"}}
 	cpu := Series{Name: "sidecar CPU per 1000 rps"}
 	regressedAdded, regressedCPU := Series{Name: "regressed"}, Series{Name: "regressed"}
 	for _, r := range runs {
-		res := r.Status.Result
+		res := r.Result()
 		if !r.Succeeded() || res == nil {
 			continue
 		}

@@ -36,7 +36,7 @@ type DeliveryPath struct {
 	Messages    Messages     `json:"n"`
 	// Interval is the path's own latency (no baseline taken off) with an interval over its
 	// repetitions, as an added latency's is estimated (how its repetitions differ). nil without
-	// a recording; dropped first when the termination message is short of room.
+	// a recording.
 	Interval *Added `json:"iv,omitempty"`
 	// Activities is a Workflow run's activity dispatch latency: each activity from its
 	// workflow scheduling it to the worker running it, on the load tester's clock. Empty for

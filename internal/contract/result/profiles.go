@@ -16,26 +16,14 @@ limitations under the License.
 
 package result
 
-import (
-	"encoding/json"
-	"fmt"
-	"strings"
-)
+import "fmt"
 
-// A daprd CPU profile (spec.profiling) is far larger than the 4 KiB termination message:
-// like the histograms, each leaves the load tester as one line of its log, printed just
-// before the histograms line, and the controller keeps it in a ConfigMap owned by the run.
-
-// ProfilePrefix starts a profile line; the rest is the JSON of Profile.
-const ProfilePrefix = "daprbench-profile "
+// A daprd CPU profile (spec.profiling) travels in the report beside the histograms, and the
+// operator keeps it in a ConfigMap owned by the run.
 
 // MaxProfileBytes bounds one profile (gzipped pprof, as daprd serves it): two of them, the
 // server's and the client's, must fit one ConfigMap's 1 MiB with room for its metadata.
 const MaxProfileBytes = 480 << 10
-
-// MaxProfileLineBytes bounds a profile line: the prefix, the profile in base64 and the
-// window's few fields.
-const MaxProfileLineBytes = len(ProfilePrefix) + (MaxProfileBytes+2)/3*4 + 4<<10
 
 // Profile roles, as the load tester names them (the API's ProfileRole values).
 const (
@@ -55,40 +43,18 @@ type Profile struct {
 	Error string `json:"error,omitempty"`
 }
 
-// Line is p as the load tester prints it.
-func (p Profile) Line() (string, error) {
-	if len(p.Pprof) > MaxProfileBytes {
-		return "", fmt.Errorf("the %s profile takes %d bytes, more than %d", p.Role, len(p.Pprof), MaxProfileBytes)
-	}
-	b, err := json.Marshal(p)
-	if err != nil {
-		return "", err
-	}
-	return ProfilePrefix + string(b), nil
-}
-
-// FindProfiles reads the profile lines of a log, the last one of each role, in the order
-// they first appear. A line that is too long or not a profile is skipped and counted in
-// bad.
-func FindProfiles(log []byte) (profiles []Profile, bad int) {
-	byRole := map[string]int{}
-	for _, line := range strings.Split(string(log), "\n") {
-		body, found := strings.CutPrefix(strings.TrimSpace(line), ProfilePrefix)
-		if !found {
-			continue
+// checkProfiles refuses profiles the load tester would not write: a role it does not
+// profile, a role twice, or a profile over MaxProfileBytes.
+func checkProfiles(profiles []Profile) error {
+	seen := map[string]bool{}
+	for _, p := range profiles {
+		if p.Role != ProfileServerSidecar && p.Role != ProfileClientSidecar || seen[p.Role] {
+			return fmt.Errorf("a profile of role %q: not one the load tester takes, or taken twice", p.Role)
 		}
-		var p Profile
-		if len(body) > MaxProfileLineBytes || json.Unmarshal([]byte(body), &p) != nil || len(p.Pprof) > MaxProfileBytes ||
-			(p.Role != ProfileServerSidecar && p.Role != ProfileClientSidecar) {
-			bad++
-			continue
+		if len(p.Pprof) > MaxProfileBytes {
+			return fmt.Errorf("the %s profile takes %d bytes, more than %d", p.Role, len(p.Pprof), MaxProfileBytes)
 		}
-		if i, seen := byRole[p.Role]; seen {
-			profiles[i] = p
-			continue
-		}
-		byRole[p.Role] = len(profiles)
-		profiles = append(profiles, p)
+		seen[p.Role] = true
 	}
-	return profiles, bad
+	return nil
 }

@@ -17,7 +17,7 @@ limitations under the License.
 package result
 
 import (
-	"encoding/json"
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -49,84 +49,82 @@ func worstCase() Summary {
 	return s
 }
 
-func TestEncodeWorstCaseFitsAndDegradesWithoutLosingCounts(t *testing.T) {
+// A run's every figure arrives whole, however many repetitions and variants: ten
+// repetitions of a baseline and four sidecar variants at the widest figures (admission
+// refused such a run while the termination message carried the summary) keep every run's
+// percentiles, codes and start time, and every comparison.
+func TestTenRepetitionsOfFourVariantsArriveWhole(t *testing.T) {
 	s := worstCase()
-	b, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
+	s.Runs = nil
+	paths := []Variant{Baseline, DaprVariant(0), DaprVariant(1), DaprVariant(2), DaprVariant(3)}
+	interval, added := widestAdded(2000, 10)
+	for rep := range 10 {
+		for _, v := range paths {
+			r := run(v, rep, 123_456)
+			r.Requests, r.Errors, r.ActualQPS = 5_999_999_999, 1_999_999, 99_999.99
+			r.Codes = map[string]int64{"-1": 99_999, "200": 5_999_999_999, "400": 99_999, "404": 99_999,
+				"429": 99_999, "500": 99_999, "502": 99_999, "503": 99_999, "504": 99_999}
+			ms := int64(12_345_678)
+			r.DaprdCPU = &DaprdCPU{ServerMs: &ms, ClientMs: &ms, ClientPods: 1, WallMs: 60_001}
+			s.Runs = append(s.Runs, r)
+		}
 	}
-	if len(b) > MaxMessageBytes {
-		t.Fatalf("encoded %d bytes, limit %d", len(b), MaxMessageBytes)
+	spectrum := Spectrum{Percentiles: s.Runs[0].Percentiles, AvgUs: 123_456, MaxUs: 9_999_999}
+	for _, v := range paths {
+		s.Merged = append(s.Merged, Merged{Variant: v, Percentiles: s.Runs[0].Percentiles, AvgUs: 123_456, MaxUs: 9_999_999,
+			Service: spectrum, Lag: spectrum, TesterLag: spectrum})
 	}
-	got, err := Decode(b)
-	if err != nil {
-		t.Fatalf("decode: %v (%s)", err, b)
+	s.Added = &added
+	for _, v := range paths[2:] {
+		s.Compared = append(s.Compared, Comparison{Variant: v, Against: Baseline, Added: added}, Comparison{Variant: v, Against: Dapr, Added: added})
 	}
-	if got.Degraded == 0 {
-		t.Fatalf("worst case should need degradation, got full form of %d bytes", len(b))
+	got, f := roundTrip(t, s)
+	if len(got.Runs) != 50 {
+		t.Fatalf("%d runs arrived, want all 50", len(got.Runs))
 	}
-	if len(got.Runs) != 20 {
-		t.Fatalf("runs = %d, want all 20 kept", len(got.Runs))
+	for i, r := range got.Runs {
+		if len(r.Percentiles) != len(StandardPercentiles) || r.Codes["503"] != 99_999 || r.StartUnix == 0 || r.DaprdCPU == nil || r.Errors != 1_999_999 {
+			t.Fatalf("run %d lost detail: %+v", i, r)
+		}
 	}
-	if n := got.CodesOf(Dapr)["503"]; n != 10*99_999 {
-		t.Errorf("dapr 503 total = %d after folding codes, want %d", n, 10*99_999)
+	if n := got.CodesOf(DaprVariant(3))["503"]; n != 10*99_999 {
+		t.Errorf("d3's 503s = %d, want %d", n, 10*99_999)
 	}
-	if got.Runs[19].Errors != 1_999_999 {
-		t.Errorf("per-run error count lost: %d", got.Runs[19].Errors)
+	if c, ok := got.Comparison(DaprVariant(3), Dapr); !ok || c.Avg != interval || len(c.Percentiles) != len(StandardPercentiles) {
+		t.Errorf("comparison d3 vs d = %+v, %v", c, ok)
 	}
-	if s.Runs[0].Codes == nil {
-		t.Error("Encode modified its argument")
+	if got.Error != s.Error {
+		t.Error("the error was shortened")
 	}
-}
-
-func TestEncodeSmallSummaryIsNotDegraded(t *testing.T) {
-	s := Summary{RequestedQPS: 1000, Runs: []Run{run(Baseline, 0, 600), run(Dapr, 0, 1100)}}
-	got := roundTrip(t, s)
-	if got.Degraded != 0 || got.Runs[1].Codes["200"] != 59_992 || got.Runs[1].StartUnix == 0 {
-		t.Errorf("small summary lost detail: %+v", got)
-	}
-}
-
-func TestEncodeHugeErrorKeepsValidJSON(t *testing.T) {
-	s := worstCase()
-	s.Error = strings.Repeat("x", 100_000)
-	for range 3 { // more runs than the API allows: the last resort must still be valid JSON
-		s.Runs = append(s.Runs, s.Runs...)
-	}
-	b, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b) > MaxMessageBytes || !json.Valid(b) {
-		t.Fatalf("len %d valid %v", len(b), json.Valid(b))
-	}
-	got, _ := Decode(b)
-	if got.Error == "" || len(got.Runs) != 0 {
-		t.Errorf("last resort should keep only an error, got %+v", got)
+	if f.Bytes > MaxReportBytes/10 {
+		t.Errorf("the report takes %d bytes gzipped: a tenth of the channel's %d is the budget of a run this size", f.Bytes, MaxReportBytes)
 	}
 }
 
-func TestDecodeRejectsBadInput(t *testing.T) {
+func TestDecodePointerRejectsBadInput(t *testing.T) {
 	for name, in := range map[string]string{
-		"empty":         "",
-		"not json":      "panic: runtime error",
-		"other version": `{"ver":99,"rq":1}`,
-		"truncated":     `{"ver":1,"rq":1,"runs":[{"v":"d"`,
+		"empty":                            "",
+		"not json":                         "panic: runtime error",
+		"other version":                    `{"ver":99,"runs":1}`,
+		"an older load tester's summary":   `{"ver":3,"rq":1,"runs":[]}`,
+		"truncated":                        `{"ver":4,"runs":1,"frame":{"lines"`,
+		"a frame of no size":               `{"ver":4,"runs":1,"frame":{"lines":1,"bytes":0,"digest":"sha256:00"}}`,
+		"lines that do not hold its bytes": `{"ver":4,"runs":1,"frame":{"lines":1,"bytes":99999,"digest":"sha256:00"}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := Decode([]byte(in)); err == nil {
-				t.Errorf("Decode(%q) = nil error", in)
+			if _, err := DecodePointer([]byte(in)); err == nil {
+				t.Errorf("DecodePointer(%q) = nil error", in)
 			}
 		})
 	}
 }
 
-func TestMergedAndAddedSurviveEncoding(t *testing.T) {
+func TestMergedAndAddedArriveWhole(t *testing.T) {
 	s := Summary{RequestedQPS: 1000, Digits: 3, Runs: []Run{run(Baseline, 0, 600), run(Dapr, 0, 1100)},
 		Merged: []Merged{{Variant: Dapr, Percentiles: []Percentile{{99.9, 5100}, {90, 3100}}, AvgUs: 1200, MaxUs: 9000}},
 		Added: &Added{Confidence: 0.95, Resamples: 2000, Avg: Interval{Us: 500, LowUs: 450, HighUs: 560},
 			Percentiles: []AddedPercentile{{P: 99.9, Interval: Interval{Us: -20, LowUs: -90, HighUs: 40}}, {P: 90, Interval: Interval{Us: 510, LowUs: 480, HighUs: 530}}}}}
-	got := roundTrip(t, s)
+	got, _ := roundTrip(t, s)
 	m, ok := got.MergedOf(Dapr)
 	if p90, _ := m.Latency(90); !ok || p90 != 3100*time.Microsecond || m.MaxUs != 9000 {
 		t.Errorf("merged dapr = %+v", m)
@@ -142,47 +140,12 @@ func TestMergedAndAddedSurviveEncoding(t *testing.T) {
 	}
 }
 
-// The largest variant comparison admission allows — four sidecar variants and a baseline,
-// three repetitions (variants × repetitions ≤ 12) — fits the termination message with every
-// run's start time kept (usage is attributed to variants by those times); only per-run
-// percentiles may go.
-func TestLargestVariantComparisonFitsWithItsTimeline(t *testing.T) {
-	s := Summary{RequestedQPS: 99_999, Digits: 3}
-	paths := []Variant{Baseline, DaprVariant(0), DaprVariant(1), DaprVariant(2), DaprVariant(3)}
-	interval, added := widestAdded(2000, 0)
-	for rep := range 3 {
-		for _, v := range paths {
-			r := run(v, rep, 123_456)
-			r.Requests, r.ActualQPS = 5_999_999, 99_999.99
-			r.Codes = map[string]int64{"200": 5_999_000, "503": 999}
-			s.Runs = append(s.Runs, r)
-		}
-	}
-	for _, v := range paths {
-		m := Merged{Variant: v, AvgUs: 123_456, MaxUs: 9_999_999}
-		m.Percentiles = s.Runs[0].Percentiles
-		s.Merged = append(s.Merged, m)
-	}
-	s.Added = &added
-	for _, v := range paths[2:] {
-		s.Compared = append(s.Compared, Comparison{Variant: v, Against: Baseline, Added: added}, Comparison{Variant: v, Against: Dapr, Added: added})
-	}
-	got := roundTrip(t, s)
-	if got.Degraded > 3 || len(got.Runs) != 15 || got.Runs[14].StartUnix == 0 {
-		t.Fatalf("degraded %d, %d runs, last start %d: the timeline was lost", got.Degraded, len(got.Runs), got.Runs[14].StartUnix)
-	}
-	if c, ok := got.Comparison(DaprVariant(3), Dapr); !ok || c.Avg != interval {
-		t.Errorf("comparison d3 vs d = %+v, %v", c, ok)
-	}
-}
-
-// The largest four-path run admission allows — the four paths over three repetitions, at
-// the widest figures — fits with its timeline and the attribution's three parts; only the
-// per-path intervals and per-run percentiles may go.
-func TestLargestFourPathRunFitsWithItsTimelineAndAttribution(t *testing.T) {
+// A four-path run's attribution arrives with each path's own interval: the operator no
+// longer rebuilds them from the histograms.
+func TestFourPathRunArrivesWithItsAttributionAndPathEstimates(t *testing.T) {
 	s := Summary{RequestedQPS: 99_999, Digits: 3}
 	interval, added := widestAdded(2000, 5)
-	for rep := range 3 {
+	for rep := range 5 {
 		for _, v := range AttributionPaths {
 			r := run(v, rep, 123_456)
 			r.Requests, r.ActualQPS, r.Scheduled = 5_999_999, 99_999.99, 5_999_999
@@ -200,18 +163,17 @@ func TestLargestFourPathRunFitsWithItsTimelineAndAttribution(t *testing.T) {
 	for _, v := range AttributionPaths {
 		s.Attribution.Paths = append(s.Attribution.Paths, PathEstimate{Variant: v, Estimate: added})
 	}
-	got := roundTrip(t, s)
-	if len(got.Runs) != 12 || got.Runs[11].StartUnix == 0 {
-		t.Fatalf("degraded %d, %d runs, last start %d: the timeline was lost", got.Degraded, len(got.Runs), got.Runs[11].StartUnix)
+	got, _ := roundTrip(t, s)
+	if len(got.Runs) != 20 || got.Runs[19].StartUnix == 0 || len(got.Runs[19].Percentiles) != len(StandardPercentiles) {
+		t.Fatalf("%d runs, last %+v: the timeline was lost", len(got.Runs), got.Runs[19])
 	}
-	if got.Attribution == nil || got.Attribution.Interaction.Avg != interval {
+	if got.Attribution == nil || got.Attribution.Interaction.Avg != interval || len(got.Attribution.Paths) != 4 {
 		t.Errorf("attribution %+v lost", got.Attribution)
 	}
 }
 
-// A PubSub run of two paths over five repetitions, with its delivery's intervals and a
-// workflow's activity figures, fits with its timeline and every path's delivery counts and
-// merged delivery latency; only the delivery intervals (and what goes before them) may go.
+// A PubSub run of two paths over five repetitions arrives with its timeline, every path's
+// delivery counts, merged delivery latency and interval, and a workflow's activity figures.
 func TestDeliveryWithIntervalsFitsWithItsTimelineAndCounts(t *testing.T) {
 	s := Summary{RequestedQPS: 99_999, Digits: 3}
 	_, added := widestAdded(1000, 5)
@@ -232,18 +194,15 @@ func TestDeliveryWithIntervalsFitsWithItsTimelineAndCounts(t *testing.T) {
 			AvgUs: 123_456, MaxUs: 9_999_999, Messages: Messages{Published: 5_999_999, Delivered: 5_999_999},
 			Interval: &added, Activities: spectrum})
 	}
-	got := roundTrip(t, s)
+	got, _ := roundTrip(t, s)
 	if len(got.Runs) != 10 || got.Runs[9].StartUnix == 0 || got.Delivery == nil || len(got.Delivery.Paths) != 2 {
-		t.Fatalf("degraded %d, %d runs, last start %d, delivery %+v: the timeline or the delivery was lost",
-			got.Degraded, len(got.Runs), got.Runs[9].StartUnix, got.Delivery)
+		t.Fatalf("%d runs, last start %d, delivery %+v: the timeline or the delivery was lost",
+			len(got.Runs), got.Runs[9].StartUnix, got.Delivery)
 	}
 	for _, p := range got.Delivery.Paths {
-		if p.Messages.Delivered != 5_999_999 || len(p.Percentiles) != len(StandardPercentiles) || p.Activities.AvgUs != 123_456 {
-			t.Errorf("%s delivery %+v lost its counts or figures", p.Variant, p)
+		if p.Messages.Delivered != 5_999_999 || len(p.Percentiles) != len(StandardPercentiles) || p.Activities.AvgUs != 123_456 || p.Interval == nil {
+			t.Errorf("%s delivery %+v lost its counts, figures or interval", p.Variant, p)
 		}
-	}
-	if s.Delivery.Paths[0].Interval == nil {
-		t.Error("Encode modified its input")
 	}
 }
 
@@ -268,19 +227,31 @@ func TestSaturationIsARateOrASlotBehind(t *testing.T) {
 	}
 }
 
-// roundTrip encodes s as the load tester does and decodes it as the operator does.
-func roundTrip(t *testing.T, s Summary) *Summary {
+// roundTrip writes s as the load tester does (a frame amid other log lines, the pointer as
+// its termination message) and reads it back as the operator does.
+func roundTrip(t *testing.T, s Summary) (*Summary, Frame) {
 	t.Helper()
-	b, err := Encode(s)
+	var log bytes.Buffer
+	log.WriteString("fortio: warming up\n")
+	p, err := WriteFrame(&log, Report{Summary: s}, s.Error)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Decode(b)
+	log.WriteString("loadtester: stopping the sidecar\n")
+	msg, err := EncodePointer(p)
+	if err != nil || len(msg) > MaxMessageBytes {
+		t.Fatalf("termination message of %d bytes (limit %d): %v", len(msg), MaxMessageBytes, err)
+	}
+	back, err := DecodePointer(msg)
+	if err != nil || back.Frame == nil || back.Runs != len(s.Runs) {
+		t.Fatalf("pointer %s: %+v, %v", msg, back, err)
+	}
+	r, err := ReadFrame(log.Bytes(), *back.Frame)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d bytes, degraded %d", len(b), got.Degraded)
-	return got
+	t.Logf("a frame of %d lines, %d bytes", back.Frame.Lines, back.Frame.Bytes)
+	return &r.Summary, *back.Frame
 }
 
 // widestAdded is an estimate at the widest figures every percentile of it holds, and the

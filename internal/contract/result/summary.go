@@ -14,10 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package result is the contract between the load tester and the controller: the compact,
-// versioned summary the load tester writes to its termination message (each path's merged
-// latency and added latency, computed by the load tester from its histograms), and the
-// percentile maths both sides read it with (by percentile value, never by list index).
+// Package result is the contract between the load tester and the controller: the versioned
+// report the load tester writes at the end of its log, whole (report.go) — the summary of
+// every run (each path's merged latency and added latency, computed by the load tester from
+// its histograms), the histograms and the profiles — and the percentile maths both sides
+// read it with (by percentile value, never by list index).
 package result
 
 import (
@@ -34,9 +35,11 @@ import (
 // latency with its bootstrap interval.
 // 3: latency from each request's scheduled send (coordinated omission corrected), service
 // time and send lag beside it, the schedule's gap, the interval's repetitions.
-const SchemaVersion = 3
+// 4: the whole report in one frame of the log; the termination message a pointer to it.
+const SchemaVersion = 4
 
-// MaxMessageBytes is the Kubernetes limit on a container's termination message.
+// MaxMessageBytes is the Kubernetes limit on a container's termination message: a Pointer
+// fits it.
 const MaxMessageBytes = 4096
 
 // Variant names a measured path.
@@ -113,7 +116,7 @@ type Run struct {
 	Variant Variant `json:"v"`
 	// Rep is the repetition index, from 0. Baseline and Dapr runs with the same Rep form a pair.
 	Rep int `json:"i"`
-	// StartUnix is the start time in Unix seconds (dropped first when space is short).
+	// StartUnix is the start time in Unix seconds.
 	StartUnix int64 `json:"t,omitempty"`
 	// SecondHalfUnix is set when the repetition was measured in two halves (an odd
 	// repetition count is balanced that way): the second half's start; each half lasts
@@ -127,11 +130,10 @@ type Run struct {
 	Requests int64 `json:"n"`
 	// Errors is the number of requests that did not return 200, socket errors included.
 	Errors int64 `json:"e,omitempty"`
-	// Codes counts responses by status code ("-1": socket errors). Moved to Summary.Codes
-	// when space is short.
+	// Codes counts responses by status code ("-1": socket errors).
 	Codes map[string]int64 `json:"c,omitempty"`
-	// Percentiles of latency, in microseconds, from each request's scheduled send (dropped
-	// when space is short: Summary.Merged holds every variant's latency over all its runs).
+	// Percentiles of latency, in microseconds, from each request's scheduled send
+	// (Summary.Merged holds every variant's latency over all its runs).
 	Percentiles []Percentile `json:"p,omitempty"`
 	AvgUs       int64        `json:"a"`
 	MaxUs       int64        `json:"m"`
@@ -165,7 +167,7 @@ func (r *Run) Latency(p float64) (time.Duration, bool) {
 // SamePercentile compares percentiles as float values may differ in their last bits.
 func SamePercentile(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
-// Summary is what the load tester writes to its termination message.
+// Summary is the load tester's figures of every run it made (Report.Summary).
 type Summary struct {
 	Version int `json:"ver"`
 	// RequestedQPS is the rate asked for.
@@ -174,10 +176,6 @@ type Summary struct {
 	Error string `json:"err,omitempty"`
 	// Runs in the order they were made (B D B D ... when interleaved).
 	Runs []Run `json:"runs,omitempty"`
-	// Codes per variant, set instead of Run.Codes when detail was dropped to fit.
-	Codes map[Variant]map[string]int64 `json:"codes,omitempty"`
-	// Degraded counts the detail-dropping steps taken to fit MaxMessageBytes (0: none).
-	Degraded int `json:"deg,omitempty"`
 	// Digits is the precision of every latency: significant decimal digits of the
 	// histograms every request was recorded into.
 	Digits int `json:"sd,omitempty"`

@@ -14,15 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package roles names what each container of a run does, as status records it: the
+// Package roles names what each container of a run does, as a result records it: the
 // operator's samplers write these names, the assessment, the exporter and the CLI read them.
 package roles
 
-import (
-	"strings"
-
-	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-)
+import "strings"
 
 // Role is what a container does in a run.
 type Role string
@@ -72,50 +68,4 @@ func JudgedForThrottling(role string) bool {
 func IsSidecar(role string) bool {
 	base, _ := SplitVariant(role)
 	return Role(base) == ServerSidecar || Role(base) == ClientSidecar
-}
-
-// roleField is a data-plane role and its place in a ResourceUsage.
-type roleField struct {
-	name Role
-	slot **perfv1alpha1.RoleUsage
-}
-
-// dataPlaneRoles is the one list of a run's own roles, in reporting order.
-func dataPlaneRoles(u *perfv1alpha1.ResourceUsage) []roleField {
-	return []roleField{{ServerApp, &u.ServerApp}, {ServerSidecar, &u.ServerSidecar}, {ClientSidecar, &u.ClientSidecar},
-		{LoadTester, &u.LoadTester}, {BaselineApp, &u.BaselineApp}, {Store, &u.Store}}
-}
-
-// EachRole calls fn for every data-plane role of u, in reporting order, with its usage
-// (nil when not measured).
-func EachRole(u *perfv1alpha1.ResourceUsage, fn func(Role, *perfv1alpha1.RoleUsage)) {
-	for _, r := range dataPlaneRoles(u) {
-		fn(r.name, *r.slot)
-	}
-}
-
-// Slot returns the aggregate of a role in u, creating it: a control plane component's
-// (ControlPlanePrefix) in u.ControlPlane, a data-plane role's in its field, and any other
-// role's in BaselineApp.
-func Slot(u *perfv1alpha1.ResourceUsage, role string) *perfv1alpha1.RoleUsage {
-	if component, ok := strings.CutPrefix(role, ControlPlanePrefix); ok {
-		for i := range u.ControlPlane {
-			if u.ControlPlane[i].Component == component {
-				return &u.ControlPlane[i].Usage
-			}
-		}
-		u.ControlPlane = append(u.ControlPlane, perfv1alpha1.ComponentUsage{Component: component})
-		return &u.ControlPlane[len(u.ControlPlane)-1].Usage
-	}
-	fields := dataPlaneRoles(u)
-	p := &u.BaselineApp // for a role not in the list
-	for _, f := range fields {
-		if string(f.name) == role {
-			p = f.slot
-		}
-	}
-	if *p == nil {
-		*p = &perfv1alpha1.RoleUsage{}
-	}
-	return *p
 }

@@ -19,6 +19,7 @@ limitations under the License.
 package exporter
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -27,7 +28,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // The latest result of every PerfRun, on the manager's metrics endpoint (controller-runtime's
@@ -76,7 +80,14 @@ func Forget(namespace, name string) {
 	for _, f := range families {
 		runGauge[f].DeletePartialMatch(prometheus.Labels{"namespace": namespace, "perfrun": name})
 	}
+	recorded.Delete(runKey{namespace, name})
 }
+
+// recorded is, per run, what its series were made of (its status's resource version), so a
+// finished run reconciled again is not read again.
+var recorded sync.Map // runKey → string
+
+type runKey struct{ namespace, name string }
 
 // Collectors are every metric the manager can export, series or not.
 func Collectors() []prometheus.Collector {
@@ -87,16 +98,40 @@ func Collectors() []prometheus.Collector {
 	return out
 }
 
-// Record exports a finished run's result; it replaces whatever the run exported before.
-func Record(run *perfv1alpha1.PerfRun) {
+// Record exports a finished run's result, read from its document through c; it replaces
+// whatever the run exported before. A run whose series are of its current status already
+// is not read again. A document that cannot be read leaves the run's state figures alone
+// exported (its outcome, completion, disturbances), and the error is returned.
+func Record(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun) error {
 	if !run.Finished() {
-		return
+		return nil
 	}
+	if v, ok := recorded.Load(runKey{run.Namespace, run.Name}); ok && v == run.ResourceVersion && run.ResourceVersion != "" {
+		return nil
+	}
+	res, err := resultOf(ctx, c, run)
 	Forget(run.Namespace, run.Name)
 	identity := []string{run.Namespace, run.Name, run.Labels[perfv1alpha1.LabelSchedule]}
-	for _, f := range figuresOf(run) {
+	for _, f := range figuresOf(run, res) {
 		runGauge[f.fam].WithLabelValues(append(append([]string{}, identity...), f.values...)...).Set(f.value)
 	}
+	if err == nil {
+		recorded.Store(runKey{run.Namespace, run.Name}, run.ResourceVersion)
+	}
+	return err
+}
+
+// resultOf is a finished run's result from its document; nil, without an error, for a run
+// that has none (it failed before measuring).
+func resultOf(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun) (*perfv1alpha1.Result, error) {
+	if h := run.Status.Result; h == nil || h.Document == "" || h.Generation != run.Generation {
+		return nil, nil
+	}
+	doc, _, err := document.Read(ctx, c, run)
+	if err != nil {
+		return nil, err
+	}
+	return doc.Result, nil
 }
 
 // CountOutcome counts a run that has just finished.

@@ -21,6 +21,7 @@ import (
 	"strconv"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/contract/roles"
 )
@@ -33,10 +34,11 @@ type figure struct {
 	value  float64
 }
 
-// figuresOf lists the figures of a finished run, computed once for both of its exports (the
-// run's series and its schedule's). A figure listed twice keeps its last value, as a gauge
-// set twice would.
-func figuresOf(run *perfv1alpha1.PerfRun) []figure {
+// figuresOf lists the figures of a finished run, its result read from its document (nil:
+// none, or it could not be read), computed once for both of its exports (the run's series
+// and its schedule's). A figure listed twice keeps its last value, as a gauge set twice
+// would.
+func figuresOf(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) []figure {
 	var out []figure
 	add := func(fam *family, v float64, values ...string) {
 		i := slices.IndexFunc(out, func(f figure) bool { return f.fam == fam && slices.Equal(f.values, values) })
@@ -70,7 +72,6 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 			}
 		}
 	}
-	res := run.Status.Result
 	if res == nil || res.Generation != run.Generation {
 		return out // a previous generation's result is not this run's
 	}
@@ -139,7 +140,7 @@ func figuresOf(run *perfv1alpha1.PerfRun) []figure {
 		add(famMemory, float64(ru.MemoryMax.Value()), role, "max")
 	}
 	if u := res.Resources; u != nil {
-		roles.EachRole(u, func(r roles.Role, ru *perfv1alpha1.RoleUsage) { role(string(r), ru) })
+		accounting.EachRole(u, func(r roles.Role, ru *perfv1alpha1.RoleUsage) { role(string(r), ru) })
 		for i := range u.ControlPlane {
 			role(u.ControlPlane[i].Component, &u.ControlPlane[i].Usage)
 		}

@@ -40,7 +40,7 @@ func finishedRun(name string, completed time.Time, addedP90 time.Duration) *perf
 			P99: d(base + 3*time.Microsecond), P999: d(base + 4*time.Microsecond), Avg: d(base), Max: d(base + time.Millisecond)}
 	}
 	role := &perfv1alpha1.RoleUsage{CPUAvg: q("480m"), CPUMax: q("510m"), MemoryAvg: q("23Mi"), MemoryMax: q("24Mi"), Samples: 4}
-	return &perfv1alpha1.PerfRun{
+	return withDocument(&perfv1alpha1.PerfRun{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "perf", Name: name, Generation: 1,
 			Labels: map[string]string{perfv1alpha1.LabelSchedule: "nightly"}},
 		Status: perfv1alpha1.PerfRunStatus{
@@ -57,23 +57,22 @@ func finishedRun(name string, completed time.Time, addedP90 time.Duration) *perf
 			Environment: &perfv1alpha1.Environment{Calibration: []perfv1alpha1.NodeCalibration{
 				{Node: "node-a", PerCPUSecond: "12500"}, {Node: "node-b", PerCPUSecond: "9000", SlowWindowsPercent: 75},
 			}},
-			Result: &perfv1alpha1.Result{
-				Generation: 1, RequestedQPS: 1000, ActualQPS: "998.4", Errors: 2,
-				Latency: lat(time.Millisecond + addedP90), Baseline: lat(time.Millisecond), Added: lat(addedP90),
-				ServiceTime: lat(time.Millisecond), SendLag: lat(0),
-				Saturated: []perfv1alpha1.SaturatedPath{{Path: "baseline", ActualQPS: "900"}},
-				SidecarCost: []perfv1alpha1.SidecarCost{
-					{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 480 * time.Microsecond}},
-					{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 400 * time.Microsecond}},
-				},
-				CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{
-					{Role: "serverSidecar", ThrottledPeriodsPercent: "12.5"}, {Role: "clientSidecar"},
-				}},
-				Resources: &perfv1alpha1.ResourceUsage{ServerSidecar: role, ClientSidecar: role, ServerApp: &perfv1alpha1.RoleUsage{},
-					ControlPlane: []perfv1alpha1.ComponentUsage{{Component: "dapr-sentry", Usage: *role}}},
-			},
 		},
-	}
+	}, &perfv1alpha1.Result{
+		Generation: 1, RequestedQPS: 1000, ActualQPS: "998.4", Errors: 2,
+		Latency: lat(time.Millisecond + addedP90), Baseline: lat(time.Millisecond), Added: lat(addedP90),
+		ServiceTime: lat(time.Millisecond), SendLag: lat(0),
+		Saturated: []perfv1alpha1.SaturatedPath{{Path: "baseline", ActualQPS: "900"}},
+		SidecarCost: []perfv1alpha1.SidecarCost{
+			{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 480 * time.Microsecond}},
+			{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 400 * time.Microsecond}},
+		},
+		CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{
+			{Role: "serverSidecar", ThrottledPeriodsPercent: "12.5"}, {Role: "clientSidecar"},
+		}},
+		Resources: &perfv1alpha1.ResourceUsage{ServerSidecar: role, ClientSidecar: role, ServerApp: &perfv1alpha1.RoleUsage{},
+			ControlPlane: []perfv1alpha1.ComponentUsage{{Component: "dapr-sentry", Usage: *role}}},
+	})
 }
 
 // exposition is the text format of the collectors' series, sorted as Prometheus sorts them.
@@ -107,13 +106,12 @@ func asyncRuns() []*perfv1alpha1.PerfRun {
 	}
 	run := func(name string, scenario perfv1alpha1.Scenario, res perfv1alpha1.Result) *perfv1alpha1.PerfRun {
 		res.Generation, res.RequestedQPS, res.ActualQPS, res.Latency = 1, 100, "100", lat(time.Millisecond, 3*time.Millisecond)
-		return &perfv1alpha1.PerfRun{
+		return withDocument(&perfv1alpha1.PerfRun{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "perf", Name: name, Generation: 1, Labels: map[string]string{perfv1alpha1.LabelSchedule: "nightly"}},
 			Spec:       perfv1alpha1.PerfRunSpec{Scenario: scenario},
 			Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, CompletionTime: &metav1.Time{Time: time.Unix(1_800_000_000, 0)},
-				Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: perfv1alpha1.ReasonSucceeded, ObservedGeneration: 1}},
-				Result:     &res},
-		}
+				Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: perfv1alpha1.ReasonSucceeded, ObservedGeneration: 1}}},
+		}, &res)
 	}
 	return []*perfv1alpha1.PerfRun{
 		run("orders-1", perfv1alpha1.ScenarioPubSub, perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{

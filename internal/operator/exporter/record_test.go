@@ -36,7 +36,7 @@ func resetRuns() {
 func TestRecordExportsEveryFigureOfARun(t *testing.T) {
 	resetRuns()
 	t.Cleanup(resetRuns)
-	Record(finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
+	Record(ctx, testDocs, finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
 	checkGolden(t, filepath.Join("testdata", "run.prom"), exposition(t, Collectors()...))
 
 	Forget("perf", "nightly-1")
@@ -50,7 +50,7 @@ func TestRecordExportsEveryFigureOfARun(t *testing.T) {
 func TestLatencyQuantileLabelsAreTheDocumentedOnes(t *testing.T) {
 	resetRuns()
 	t.Cleanup(resetRuns)
-	Record(finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
+	Record(ctx, testDocs, finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
 	got := exposition(t, runGauge[famLatency])
 	for _, q := range []string{"0.5", "0.75", "0.9", "0.99", "0.999", "avg", "max"} {
 		if !strings.Contains(got, `quantile="`+q+`"`) {
@@ -71,7 +71,7 @@ func TestRecordExportsEachAsyncScenariosOwnFigures(t *testing.T) {
 	resetRuns()
 	t.Cleanup(resetRuns)
 	for _, run := range asyncRuns() {
-		Record(run)
+		Record(ctx, testDocs, run)
 	}
 	got := exposition(t, Collectors()...)
 	for _, want := range []string{

@@ -17,9 +17,12 @@ limitations under the License.
 package exporter
 
 import (
+	"context"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
@@ -37,13 +40,15 @@ import (
 type scheduleHistory struct {
 	mu     sync.RWMutex
 	latest map[scheduleKey][]figure
-	descs  map[*family]*prometheus.Desc
+	// of is the run (name@resourceVersion) latest's figures are of.
+	of    map[scheduleKey]string
+	descs map[*family]*prometheus.Desc
 }
 
 type scheduleKey struct{ namespace, name string }
 
 var scheduleCollector = func() *scheduleHistory {
-	h := &scheduleHistory{latest: map[scheduleKey][]figure{}, descs: map[*family]*prometheus.Desc{}}
+	h := &scheduleHistory{latest: map[scheduleKey][]figure{}, of: map[scheduleKey]string{}, descs: map[*family]*prometheus.Desc{}}
 	for _, f := range families {
 		h.descs[f] = prometheus.NewDesc("daprbench_perfschedule_"+f.name,
 			"Of the PerfSchedule's latest finished run, kept when its runs are pruned, until the schedule is deleted. "+f.help,
@@ -52,18 +57,30 @@ var scheduleCollector = func() *scheduleHistory {
 	return h
 }()
 
-// RecordSchedule makes latest's figures the schedule's history. The caller passes the
-// schedule's latest finished run (its slot order), or nil when none remains, which keeps
-// what was exported: pruning the runs must not end the trend. An unfinished run changes
-// nothing.
-func RecordSchedule(namespace, schedule string, latest *perfv1alpha1.PerfRun) {
+// RecordSchedule makes latest's figures, read from its document through c, the schedule's
+// history. The caller passes the schedule's latest finished run (its slot order), or nil
+// when none remains, which keeps what was exported: pruning the runs must not end the
+// trend. An unfinished run changes nothing, and the history's run is not read again.
+func RecordSchedule(ctx context.Context, c client.Reader, namespace, schedule string, latest *perfv1alpha1.PerfRun) error {
 	if latest == nil || !latest.Finished() {
-		return
+		return nil
 	}
-	figs := figuresOf(latest)
+	key := scheduleKey{namespace, schedule}
+	scheduleCollector.mu.RLock()
+	was := scheduleCollector.of[key]
+	scheduleCollector.mu.RUnlock()
+	if was == latest.Name+"@"+latest.ResourceVersion && latest.ResourceVersion != "" {
+		return nil
+	}
+	res, err := resultOf(ctx, c, latest)
+	figs := figuresOf(latest, res)
 	scheduleCollector.mu.Lock()
 	defer scheduleCollector.mu.Unlock()
-	scheduleCollector.latest[scheduleKey{namespace, schedule}] = figs
+	scheduleCollector.latest[key] = figs
+	if err == nil {
+		scheduleCollector.of[key] = latest.Name + "@" + latest.ResourceVersion
+	}
+	return err
 }
 
 // ForgetSchedule drops everything a deleted schedule exported: its history and its interval.
@@ -72,6 +89,7 @@ func ForgetSchedule(namespace, schedule string) {
 	scheduleCollector.mu.Lock()
 	defer scheduleCollector.mu.Unlock()
 	delete(scheduleCollector.latest, scheduleKey{namespace, schedule})
+	delete(scheduleCollector.of, scheduleKey{namespace, schedule})
 }
 
 func (h *scheduleHistory) Describe(ch chan<- *prometheus.Desc) {

@@ -66,12 +66,12 @@ func TestScheduleHistoryIsOneSeriesPerFigureThatOutlivesItsRuns(t *testing.T) {
 	second := finishedRun("nightly-2", time.Unix(1_800_086_400, 0), 500*time.Microsecond)
 	second.Status.Conditions = second.Status.Conditions[:1] // not regressed
 
-	Record(second)
+	Record(ctx, testDocs, second)
 	want := asSchedule(series(exposition(t, Collectors()...)))
 	resetRuns()
 
-	RecordSchedule("perf", "nightly", first)
-	RecordSchedule("perf", "nightly", second)
+	RecordSchedule(ctx, testDocs, "perf", "nightly", first)
+	RecordSchedule(ctx, testDocs, "perf", "nightly", second)
 	RecordScheduleInterval("perf", "nightly", 24*time.Hour)
 	got := series(exposition(t, scheduleCollector))
 	if !slices.Equal(got, want) {
@@ -87,7 +87,7 @@ func TestScheduleHistoryIsOneSeriesPerFigureThatOutlivesItsRuns(t *testing.T) {
 		}
 	}
 
-	RecordSchedule("perf", "nightly", nil) // every run pruned: the history stays
+	RecordSchedule(ctx, testDocs, "perf", "nightly", nil) // every run pruned: the history stays
 	ForgetScheduleInterval("perf", "nightly")
 	if got := series(exposition(t, scheduleCollector)); !slices.Equal(got, want) {
 		t.Errorf("the history went with the runs or the suspension:\n%s", strings.Join(got, "\n"))
@@ -106,15 +106,15 @@ func TestScheduleHistoryIsOneSeriesPerFigureThatOutlivesItsRuns(t *testing.T) {
 func TestScheduleHistoryKeepsSchedulesApartAndIgnoresUnfinishedRuns(t *testing.T) {
 	resetSchedules()
 	t.Cleanup(resetSchedules)
-	RecordSchedule("perf", "nightly", finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
+	RecordSchedule(ctx, testDocs, "perf", "nightly", finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
 	before := exposition(t, scheduleCollector)
 	running := finishedRun("nightly-2", time.Unix(1_800_086_400, 0), 500*time.Microsecond)
 	running.Status.Conditions = nil
-	RecordSchedule("perf", "nightly", running)
+	RecordSchedule(ctx, testDocs, "perf", "nightly", running)
 	if got := exposition(t, scheduleCollector); got != before {
 		t.Errorf("an unfinished run replaced the schedule's history:\n%s", got)
 	}
-	RecordSchedule("perf", "weekly", finishedRun("weekly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
+	RecordSchedule(ctx, testDocs, "perf", "weekly", finishedRun("weekly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond))
 	ForgetSchedule("perf", "weekly")
 	if got := exposition(t, scheduleCollector); got != before {
 		t.Errorf("forgetting one schedule changed another's history:\n%s", got)

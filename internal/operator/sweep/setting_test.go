@@ -146,16 +146,14 @@ func TestASettingNamesAPointsWorkflowAndActorHost(t *testing.T) {
 
 // A point of an asynchronous scenario records what its calls started beside the calls' own
 // latency: a Workflow point its completion.
-func TestRecordKeepsAPointsOutcome(t *testing.T) {
+func TestAPointsFiguresKeepItsOutcome(t *testing.T) {
 	ms := func(n int) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(n) * time.Millisecond} }
-	var p perfv1alpha1.SweepPointStatus
-	Record(&p, &perfv1alpha1.Result{Latency: &perfv1alpha1.LatencySummary{P50: ms(15)},
+	p := FiguresOf(&perfv1alpha1.Result{Latency: &perfv1alpha1.LatencySummary{P50: ms(15)},
 		Completion: &perfv1alpha1.CompletionResult{Latency: &perfv1alpha1.LatencySummary{P50: ms(150), P99: ms(800)}}})
 	if p.Latency.P50.Duration != 15*time.Millisecond || p.Outcome == nil || p.Outcome.P50.Duration != 150*time.Millisecond || p.Outcome.P99.Duration != 800*time.Millisecond {
 		t.Errorf("point %+v, outcome %+v: want the start's 15 ms and the completion's 150 / 800 ms", p.Latency, p.Outcome)
 	}
-	var q perfv1alpha1.SweepPointStatus
-	Record(&q, &perfv1alpha1.Result{Latency: &perfv1alpha1.LatencySummary{P50: ms(3)}})
+	q := FiguresOf(&perfv1alpha1.Result{Latency: &perfv1alpha1.LatencySummary{P50: ms(3)}})
 	if q.Outcome != nil {
 		t.Errorf("an invocation point has no outcome: %+v", q.Outcome)
 	}

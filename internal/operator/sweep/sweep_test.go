@@ -25,7 +25,6 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -149,17 +148,12 @@ func TestJudgeNamesEveryMissedFigure(t *testing.T) {
 
 // The largest sweep the API allows must keep its PerfSweep far below etcd's 1.5 MiB.
 func TestLargestSweepStatusStaysSmall(t *testing.T) {
-	d := func(us int) *metav1.Duration {
-		return &metav1.Duration{Duration: time.Duration(us)*time.Microsecond + 123*time.Nanosecond}
-	}
-	full := &perfv1alpha1.PointLatency{P50: d(12345), P90: d(23456), P99: d(123456)}
 	st := perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseSucceeded, MaxSustainableQPS: ptr.To[int32](99999)}
 	for i := range perfv1alpha1.MaxSweepPoints {
 		st.Points = append(st.Points, perfv1alpha1.SweepPointStatus{Step: int32(i), Connections: 1024, QPS: 100000,
 			PayloadBytes: ptr.To[int32](4194304), Run: "a-thirty-character-sweep-name-9999-49", Phase: perfv1alpha1.PhaseFailed,
-			Passed: ptr.To(false), Message: strings.Repeat("x", 512), ActualQPS: "99999.9", Errors: 1 << 40,
-			Latency: full, Baseline: full, Added: full, AddedLow: full, AddedHigh: full, SidecarCPUPer1kQPS: ptr.To(resource.MustParse("1234m")),
-			Outcome: full})
+			Passed: ptr.To(false), Message: strings.Repeat("x", 512), Document: "a-thirty-character-sweep-name-9999-49-result-abcde",
+			Digest: "sha256:" + strings.Repeat("f", 64)})
 	}
 	b, err := json.Marshal(st)
 	if err != nil {

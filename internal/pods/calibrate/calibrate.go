@@ -40,33 +40,12 @@ import (
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 // recordBytes is the payload of one unit: Dapr's published scenario sends 1 KiB.
 const recordBytes = 1024
-
-// Score is a node's calibration: units of the fixed workload per second.
-type Score struct {
-	// Single is units per second on one goroutine, under the CPU limit: what one request
-	// path of the sidecar gets done per second of wall time (the upper decile of 100-ms
-	// windows).
-	Single float64 `json:"single"`
-	// PerCPUSecond is units per CPU-second of the single-goroutine run (the process's own
-	// CPU time, upper decile of the windows): the speed of the node's core whatever the
-	// limit, and what CPU time converts with (Units).
-	PerCPUSecond float64 `json:"perCPUSecond,omitempty"`
-	// SlowShare is the share of windows below 80% of that speed: how often something else
-	// held the core back while the node was scored.
-	SlowShare float64 `json:"slowShare"`
-	// Parallel is units per second on Parallelism goroutines at once.
-	Parallel    float64 `json:"parallel"`
-	Parallelism int     `json:"parallelism"`
-	// Seconds each measurement lasted.
-	Seconds float64 `json:"seconds"`
-	// Workload names the version of the workload that was run (its checksum): scores of
-	// different versions do not compare.
-	Workload string `json:"workload"`
-}
 
 // worker holds one goroutine's state: every unit does the same work on the same bytes, in
 // buffers the worker keeps where it can (the protobuf's maps and values and the frames read
@@ -171,11 +150,11 @@ const slowWindow = 0.8
 
 // Measure runs the workload for d on one goroutine, in 100-ms windows, then for d on
 // parallelism goroutines (GOMAXPROCS when 0 or less: the CPU limit's whole cores, at least one).
-func Measure(d time.Duration, parallelism int) Score {
+func Measure(d time.Duration, parallelism int) result.Calibration {
 	if parallelism <= 0 {
 		parallelism = runtime.GOMAXPROCS(0)
 	}
-	s := Score{Parallelism: parallelism, Seconds: d.Seconds(), Workload: WorkloadVersion}
+	s := result.Calibration{Parallelism: parallelism, Seconds: d.Seconds(), Workload: WorkloadVersion}
 	var single, perCPU []float64
 	for range max(int(d/window), 5) {
 		cpu0, ok0 := processCPU()
@@ -234,11 +213,6 @@ func rate(d time.Duration, n int) (float64, int64) {
 	}
 	wg.Wait()
 	return float64(units.Load()) / time.Since(start).Seconds(), units.Load()
-}
-
-// String is the score as a reader sees it.
-func (s Score) String() string {
-	return fmt.Sprintf("%.0f units/s on one goroutine, %.0f on %d", s.Single, s.Parallel, s.Parallelism)
 }
 
 // workloadChecksum is Checksum(64) of this version of the workload.

@@ -152,7 +152,7 @@ func TestLatencyIsTheQueuesWithNothingSubtracted(t *testing.T) {
 	slices.SortFunc(reqs, func(a, b req) int { return a.due.Compare(b.due) })
 	rng := rand.New(rand.NewPCG(3, 5))
 	r := NewRecorder(threads)
-	truth, subtracted := NewHistogram(), NewHistogram()
+	truth, subtracted := result.NewHistogram(), result.NewHistogram()
 	serverFree, connFree := s.Start, make([]time.Time, threads)
 	for _, q := range reqs {
 		testerLate := time.Duration(rng.IntN(800)) * time.Microsecond // a late timer, every send

@@ -17,6 +17,7 @@ limitations under the License.
 package latency
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -130,7 +131,7 @@ func TestIndependentSidecarsInteractOnlyAtTheMean(t *testing.T) {
 	const reps, blocks, perBlock, base = 3, 60, 200, 400.0
 	var sum result.Summary
 	recs := map[Key]*Recorded{}
-	direct, clientOnly, serverOnly, both := NewHistogram(), NewHistogram(), NewHistogram(), NewHistogram()
+	direct, clientOnly, serverOnly, both := result.NewHistogram(), result.NewHistogram(), result.NewHistogram(), result.NewHistogram()
 	record := func(v result.Variant, rep int, delay func() float64, all *Recorded, pooled interface{ RecordValue(int64) error }) {
 		for range blocks {
 			m := map[int64]int64{}
@@ -187,10 +188,10 @@ func TestNoAttributionWithoutAllFourPaths(t *testing.T) {
 // Four paths of three repetitions (the most admission lets a four-path run make), the first
 // split in halves as the phase order makes it, fit a termination message with their
 // attribution and their timeline.
-func TestAFourPathSummaryFitsTheTerminationMessage(t *testing.T) {
-	sum, recs := fourPathRun(rand.New(rand.NewPCG(7, 8)), 3, 20, 10, 5)
+func TestAFourPathSummaryArrivesWholeInItsReport(t *testing.T) {
+	sum, recs := fourPathRun(rand.New(rand.NewPCG(7, 8)), 5, 20, 10, 5)
 	for _, rec := range recs {
-		rec.TesterLag = NewHistogram()
+		rec.TesterLag = result.NewHistogram()
 		_ = rec.TesterLag.RecordValues(180, 900)
 		_ = rec.TesterLag.RecordValues(2500, 100)
 	}
@@ -203,13 +204,15 @@ func TestAFourPathSummaryFitsTheTerminationMessage(t *testing.T) {
 		}
 	}
 	Summarize(&sum, recs, []float64{50, 75, 90, 99, 99.9})
-	b, err := result.Encode(sum)
+	var log bytes.Buffer
+	p, err := result.WriteFrame(&log, result.Report{Summary: sum}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := result.Decode(b)
-	if err != nil || back.Attribution == nil || back.Error != "" || back.Runs[len(back.Runs)-1].StartUnix == 0 {
-		t.Fatalf("%d bytes decoded to attribution %v, error %q (%v)", len(b), back != nil && back.Attribution != nil, back.Error, err)
+	rep, err := result.ReadFrame(log.Bytes(), *p.Frame)
+	back := rep.Summary
+	if err != nil || back.Attribution == nil || back.Error != "" || back.Runs[len(back.Runs)-1].StartUnix == 0 || len(back.Attribution.Paths) != 4 {
+		t.Fatalf("a report of %d bytes read back to attribution %+v, error %q (%v)", p.Frame.Bytes, back.Attribution, back.Error, err)
 	}
-	t.Logf("a four-path summary of %d runs: %d bytes, degraded %d steps, path intervals kept %v", len(sum.Runs), len(b), back.Degraded, len(back.Attribution.Paths) == 4)
+	t.Logf("a four-path summary of %d runs over 5 repetitions: a report of %d bytes gzipped", len(sum.Runs), p.Frame.Bytes)
 }

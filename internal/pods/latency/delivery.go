@@ -41,7 +41,7 @@ func RecordDeliveries(start time.Duration, ds []Delivery) *Recorded {
 	out := NewRecorded()
 	blocks := map[int]map[int64]int64{}
 	for _, d := range ds {
-		us := min(max(micros(d.Received-d.Due), 0), highestMicros)
+		us := min(max(micros(d.Received-d.Due), 0), result.HighestMicros)
 		_ = out.Latency.RecordValue(us)
 		b := max(int((d.Due-start)/BlockLength), 0)
 		if blocks[b] == nil {
@@ -108,7 +108,7 @@ func SummarizeDelivery(runs []result.Run, recs map[Key]*Recorded, counts map[Key
 			p.Percentiles, p.AvgUs, p.MaxUs = describe(m.Latency, percentiles)
 			p.Interval = own(runs, recs, percentiles, v)
 		}
-		acts := NewHistogram()
+		acts := result.NewHistogram()
 		for _, r := range runs {
 			if r.Variant == v {
 				p.Messages = p.Messages.Plus(counts[Key{r.Variant, r.Rep}])

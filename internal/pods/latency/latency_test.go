@@ -154,10 +154,10 @@ func (l *sendLog) Info() string { return "send log" }
 
 func TestEquivalentIsTheHistogramsBucket(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	h := NewHistogram()
+	h := result.NewHistogram()
 	want := map[int64]int64{}
 	for range 20000 {
-		v := int64(math.Exp(rng.Float64() * math.Log(float64(highestMicros))))
+		v := int64(math.Exp(rng.Float64() * math.Log(float64(result.HighestMicros))))
 		_ = h.RecordValue(v)
 		want[Equivalent(v)]++
 	}
@@ -198,7 +198,7 @@ func run(rng *rand.Rand, blocks, perBlock int, median, shift, offset, blockSD fl
 func TestEstimateAddedPointIsMergedDaprMinusMergedBaseline(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var pairs []Pair
-	mb, md := NewHistogram(), NewHistogram()
+	mb, md := result.NewHistogram(), result.NewHistogram()
 	for range 3 {
 		p := Pair{Baseline: run(rng, 40, 100, 700, 0, 0, 0), Dapr: run(rng, 40, 100, 700, 2000, 0, 0)}
 		mb.Merge(p.Baseline.Latency)
@@ -344,7 +344,7 @@ func TestSummarizeFillsRunsMergedAndAddedFromRecordings(t *testing.T) {
 		{result.Dapr, 2}: constant(2000, 1000), // values below 2048 µs are exact
 	}
 	Summarize(&sum, recs, []float64{50, 90, 99.9})
-	if sum.Digits != SignificantDigits {
+	if sum.Digits != result.SignificantDigits {
 		t.Errorf("digits %d", sum.Digits)
 	}
 	if p90, _ := sum.Runs[3].Latency(90); p90 != 1200*time.Microsecond || sum.Runs[3].MaxUs != 1200 || sum.Runs[3].AvgUs != 1200 || sum.Runs[3].LagP99Us != 100 {

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 // BlockLength is the time span of one block of a run: requests whose slots fall in one
@@ -72,8 +74,8 @@ func (t Tally) Plus(o Tally) Tally {
 
 // NewRecorded returns an empty recording.
 func NewRecorded() *Recorded {
-	return &Recorded{Latency: NewHistogram(), Service: NewHistogram(), Lag: NewHistogram(),
-		TesterLag: NewHistogram(), Failed: NewHistogram()}
+	return &Recorded{Latency: result.NewHistogram(), Service: result.NewHistogram(), Lag: result.NewHistogram(),
+		TesterLag: result.NewHistogram(), Failed: result.NewHistogram()}
 }
 
 // Merge adds another recording of the same run (another load-tester pod's share): the

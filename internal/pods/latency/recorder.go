@@ -28,22 +28,9 @@ import (
 	"time"
 
 	"fortio.org/fortio/periodic"
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
-
-// SignificantDigits of every recorded latency: a recorded value is within 0.1% of the
-// request's latency (exact to the microsecond up to 2.048 ms, 2 µs steps up to 4.096 ms, ...).
-const SignificantDigits = 3
-
-// Latencies are recorded in whole microseconds from 1 µs to highestMicros (longer requests
-// are recorded as highestMicros: no request timeout daprbench allows is that long).
-const highestMicros = int64(10 * time.Minute / time.Microsecond)
-
-// NewHistogram returns an empty histogram of daprbench's geometry; histograms of one
-// geometry merge exactly.
-func NewHistogram() *hdrhistogram.Histogram {
-	return hdrhistogram.New(1, highestMicros, SignificantDigits)
-}
 
 // Recorder is a fortio AccessLogger that keeps every request's slot index, actual send time,
 // service time and outcome, per fortio thread: each thread reports only from its own
@@ -198,7 +185,7 @@ func (r *Recorder) Finish(s Schedule, end time.Time) *Recorded {
 		// (coordinated omission), and so may be a late send's — on a queue-bound path the
 		// request would have waited in the queue anyway. The tester's own lateness is kept
 		// apart (TesterLag) and judged, never subtracted; the pacer keeps it small.
-		latency := min(service+lag, highestMicros)
+		latency := min(service+lag, result.HighestMicros)
 		_ = out.TesterLag.RecordValue(testerLag) // every sent request: the tester's punctuality
 		out.Tally.Sent++
 		if !x.ok {
@@ -286,5 +273,5 @@ func (r *Recorder) accountUnsent(s Schedule, end time.Time, out *Recorded, block
 
 // micros rounds to whole microseconds within the histograms' range (a lag may be 0).
 func micros(d time.Duration) int64 {
-	return min(max(d.Round(time.Microsecond).Microseconds(), 0), highestMicros)
+	return min(max(d.Round(time.Microsecond).Microseconds(), 0), result.HighestMicros)
 }

@@ -19,6 +19,8 @@ package latency
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 // TailModel is a synthetic pair of paths the added-latency interval is checked against: a
@@ -84,7 +86,7 @@ func (m TailModel) simulatedRun(rng *rand.Rand, dapr bool) *Recorded {
 // paths' quantiles over runs (many runs pooled, so the episodes count at their rate).
 func (m TailModel) TrueAdded(percentiles []float64, seed uint64) map[float64]float64 {
 	rng := rand.New(rand.NewPCG(seed, 0x74727565))
-	base, dapr := NewHistogram(), NewHistogram()
+	base, dapr := result.NewHistogram(), result.NewHistogram()
 	for range 3000 {
 		base.Merge(m.simulatedRun(rng, false).Latency)
 		dapr.Merge(m.simulatedRun(rng, true).Latency)

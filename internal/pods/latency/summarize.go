@@ -38,7 +38,7 @@ type Key struct {
 // measured both; and each further sidecar variant's comparisons. Runs without a recording
 // keep what they hold.
 func Summarize(sum *result.Summary, recs map[Key]*Recorded, percentiles []float64) {
-	sum.Digits = SignificantDigits
+	sum.Digits = result.SignificantDigits
 	for i := range sum.Runs {
 		r := &sum.Runs[i]
 		rec := recs[Key{r.Variant, r.Rep}]
@@ -88,16 +88,16 @@ func MergeByVariant(runs []result.Run, recs map[Key]*Recorded) ([]result.Variant
 	return order, merged
 }
 
-// HistogramsOf is every variant's merged latency and service time, encoded for the log.
+// HistogramsOf is every variant's merged latency and service time, encoded for the report.
 func HistogramsOf(runs []result.Run, recs map[Key]*Recorded) (result.Histograms, error) {
-	h := result.Histograms{Version: result.SchemaVersion}
+	var h result.Histograms
 	order, merged := MergeByVariant(runs, recs)
 	for _, v := range order {
-		lat, err := Encode(merged[v].Latency)
+		lat, err := result.EncodeHistogram(merged[v].Latency)
 		if err != nil {
 			return h, err
 		}
-		svc, err := Encode(merged[v].Service)
+		svc, err := result.EncodeHistogram(merged[v].Service)
 		if err != nil {
 			return h, err
 		}

@@ -34,13 +34,14 @@ import (
 )
 
 const usageIntro = `loadtester drives a daprbench run with fortio: a warm-up, then measured runs of every
-target URL, interleaved across repetitions. It writes a compact summary to the termination
-log, each run's full fortio JSON to stdout and progress to stderr, and stops its Dapr
-sidecar at the end (on failure too).`
+target URL, interleaved across repetitions. It writes each run's full fortio JSON to stdout
+and progress to stderr, stops its Dapr sidecar at the end (on failure too), then writes its
+whole report as one frame to stdout and a pointer to it (size, digest, error) to the
+termination log.`
 
 // Main is cmd/loadtester: it parses flags (and DAPRBENCH_* variables, env in os.Environ's
-// form), runs the load and returns the process exit code. The summary is written whatever
-// happens.
+// form), runs the load and returns the process exit code. The report and its pointer are
+// written whatever happens.
 func Main(ctx context.Context, args, env []string, stdout, stderr io.Writer) int {
 	inv, err := parse(args, env, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -48,19 +49,25 @@ func Main(ctx context.Context, args, env []string, stdout, stderr io.Writer) int
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "loadtester:", err)
-		writeSummary(terminationLog(args, env), result.Summary{RequestedQPS: inv.cfg.QPS, Error: "bad flags: " + err.Error()}, stderr)
+		writePointer(terminationLog(args, env), result.Pointer{Error: "bad flags: " + err.Error()}, stderr)
 		return 2
 	}
 	if inv.calibrate > 0 {
 		return calibrateNode(inv.calibrate, inv.termLog, stdout, stderr)
 	}
-	sum, err := runWithSidecar(ctx, inv.cfg, inv.sidecarURL, inv.sidecarWait)
+	rep, err := runWithSidecar(ctx, inv.cfg, inv.sidecarURL, inv.sidecarWait)
 	if err != nil {
-		sum.Error = err.Error()
+		rep.Summary.Error = err.Error()
 		fmt.Fprintln(stderr, "loadtester:", err)
 	}
-	writeSummary(inv.termLog, sum, stderr)
-	if err != nil {
+	// Last on stdout, after the sidecar stopped: the operator reads the log's end.
+	p, werr := result.WriteFrame(stdout, rep, rep.Summary.Error)
+	if werr != nil {
+		fmt.Fprintln(stderr, "loadtester:", werr)
+		p.Error = strings.TrimPrefix(p.Error+"; ", "; ") + werr.Error()
+	}
+	writePointer(inv.termLog, p, stderr)
+	if err != nil || werr != nil {
 		return 1
 	}
 	return 0
@@ -88,7 +95,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = cliflags.UsageWithEnv(fs, usageIntro)
 	var (
-		inv         = invocation{cfg: Config{FortioJSON: stdout, Histograms: stdout, Log: stderr}}
+		inv         = invocation{cfg: Config{FortioJSON: stdout, Log: stderr}}
 		cfg         = &inv.cfg
 		daprURL     = fs.String(ls.DaprURL, "", "URL measured through the Dapr sidecar: http://localhost:3500/v1.0/invoke/APP/method/test ({uuid} is replaced per request) or dapr-grpc://localhost:50001/APP/test (daprd's InvokeService); a baseline or direct URL may be grpc://HOST:PORT/test (the app's OnInvoke)")
 		baselineURL = fs.String(ls.BaselineURL, "", "URL of the sidecar-free twin, measured before the Dapr URL in every repetition")
@@ -103,7 +110,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	)
 	fs.StringVar(&inv.sidecarURL, ls.SidecarURL, "", "base URL of the load tester's own Dapr sidecar, e.g. http://localhost:3500; empty: no sidecar")
 	fs.DurationVar(&inv.sidecarWait, ls.SidecarWait, 2*time.Minute, "how long to wait for the sidecar to become healthy")
-	fs.StringVar(&inv.termLog, ls.TerminationLog, defaultTerminationLog, "where the summary is written")
+	fs.StringVar(&inv.termLog, ls.TerminationLog, defaultTerminationLog, "where the pointer to the report (its size and digest, the error) is written")
 	fs.DurationVar(&inv.calibrate, ls.Calibrate, 0, "instead of a load: score this node on the calibration workload for this long (each of one goroutine and GOMAXPROCS goroutines) and write the score as the termination message")
 	fs.Float64Var(&cfg.QPS, ls.QPS, 0, "requested requests per second, across all connections")
 	fs.IntVar(&cfg.Connections, ls.Connections, 16, "concurrent connections")
@@ -206,7 +213,7 @@ func calibrateNode(d time.Duration, termLog string, stdout, stderr io.Writer) in
 }
 
 // runWithSidecar waits for the sidecar (if any), runs the load, and always stops the sidecar.
-func runWithSidecar(ctx context.Context, cfg Config, sidecarURL string, wait time.Duration) (result.Summary, error) {
+func runWithSidecar(ctx context.Context, cfg Config, sidecarURL string, wait time.Duration) (result.Report, error) {
 	if sidecarURL == "" {
 		return Run(ctx, cfg)
 	}
@@ -221,11 +228,11 @@ func runWithSidecar(ctx context.Context, cfg Config, sidecarURL string, wait tim
 		}
 	}()
 	if err := cfg.Validate(); err != nil {
-		return result.Summary{RequestedQPS: cfg.QPS}, err
+		return result.Report{Summary: result.Summary{RequestedQPS: cfg.QPS}}, err
 	}
 	logf(cfg.Log, "waiting up to %v for the dapr sidecar at %s", wait, sidecarURL)
 	if err := sc.WaitReady(ctx, wait); err != nil {
-		return result.Summary{RequestedQPS: cfg.QPS}, err
+		return result.Report{Summary: result.Summary{RequestedQPS: cfg.QPS}}, err
 	}
 	return Run(ctx, cfg)
 }
@@ -248,12 +255,12 @@ func terminationLog(args, env []string) string {
 	return defaultTerminationLog
 }
 
-func writeSummary(path string, s result.Summary, log io.Writer) {
-	b, err := result.Encode(s)
+func writePointer(path string, p result.Pointer, log io.Writer) {
+	b, err := result.EncodePointer(p)
 	if err == nil {
 		err = os.WriteFile(path, b, 0o644)
 	}
 	if err != nil {
-		fmt.Fprintf(log, "loadtester: writing summary to %s: %v\n", path, err)
+		fmt.Fprintf(log, "loadtester: writing the termination message to %s: %v\n", path, err)
 	}
 }

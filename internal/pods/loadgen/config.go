@@ -61,9 +61,6 @@ type Config struct {
 	TargetWait time.Duration
 	// FortioJSON receives the full fortio result of every run, one JSON document per line.
 	FortioJSON io.Writer
-	// Histograms receives, from the pod that holds the whole result (a group's leader), one
-	// line with every path's merged histograms (result.HistogramsPrefix), for the controller.
-	Histograms io.Writer
 	// Log receives progress (fortio's text report included).
 	Log io.Writer
 	// Uniform staggers the connections' requests evenly over each one's period (fortio's

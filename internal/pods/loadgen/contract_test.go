@@ -114,8 +114,8 @@ func TestTheLoadTesterMeasuresTheSpecsPlanInEveryMode(t *testing.T) {
 		for _, target := range inv.cfg.Targets {
 			paths = append(paths, target.Variant)
 		}
-		if want := run.Spec.MeasuredPaths(); !slices.Equal(paths, want) || len(paths) != run.Spec.Paths() || len(run.Spec.PathNames()) != len(paths) {
-			t.Errorf("%s: the load tester measures %v; the plan is %v (%d paths, named %v)", c.name, paths, want, run.Spec.Paths(), run.Spec.PathNames())
+		if want := workload.MeasuredPaths(&run.Spec); !slices.Equal(paths, want) || len(paths) != run.Spec.Paths() || len(workload.PathNames(&run.Spec)) != len(paths) {
+			t.Errorf("%s: the load tester measures %v; the plan is %v (%d paths, named %v)", c.name, paths, want, run.Spec.Paths(), workload.PathNames(&run.Spec))
 		}
 	}
 }
@@ -193,8 +193,8 @@ func TestAMisspeltVariableFailsTheLoadTesterInsteadOfMeasuringTheDefault(t *test
 		t.Fatalf("exit %d, want 2: %s", code, stderr.String())
 	}
 	b, _ := os.ReadFile(termLog)
-	sum, err := result.Decode(b)
-	if err != nil || !strings.Contains(sum.Error, "DAPRBENCH_CONECTIONS set no flag of loadtester") {
-		t.Errorf("summary %s (%v): the run's Failed message would not name the variable", b, err)
+	p, err := result.DecodePointer(b)
+	if err != nil || !strings.Contains(p.Error, "DAPRBENCH_CONECTIONS set no flag of loadtester") || p.Frame != nil {
+		t.Errorf("termination message %s (%v): the run's Failed message would not name the variable", b, err)
 	}
 }

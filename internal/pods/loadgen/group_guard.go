@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
@@ -79,7 +80,7 @@ func checkMeasurements(m podMeasurements, plan map[latency.Key]bool) error {
 			return fmt.Errorf("recording %s: impossible tally %+v", key, t)
 		}
 		for _, enc := range append([]string{w.Latency, w.Service, w.Lag, w.TesterLag, w.Failed}, w.Blocks...) {
-			if err := latency.CheckEncoded(enc); err != nil {
+			if err := result.CheckEncodedHistogram(enc); err != nil {
 				return fmt.Errorf("recording %s: %w", key, err)
 			}
 		}

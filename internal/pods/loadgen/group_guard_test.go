@@ -71,7 +71,7 @@ func TestCoordinatorTakesOnlyWhatAPodOfTheRunCanHaveSent(t *testing.T) {
 		return m
 	}
 	wide := hdrhistogram.New(1, 1<<50, 5)
-	wideEnc, _ := latency.Encode(wide)
+	wideEnc, _ := result.EncodeHistogram(wide)
 
 	for _, tc := range []struct {
 		name, token string

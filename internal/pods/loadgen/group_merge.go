@@ -114,16 +114,16 @@ func encodeRecordings(recs map[latency.Key]*latency.Recorded) (map[string]wireRe
 			to *string
 			h  *hdrhistogram.Histogram
 		}{{&w.Latency, r.Latency}, {&w.Service, r.Service}, {&w.Lag, r.Lag}, {&w.TesterLag, r.TesterLag}, {&w.Failed, r.Failed}} {
-			if *f.to, err = latency.Encode(f.h); err != nil {
+			if *f.to, err = result.EncodeHistogram(f.h); err != nil {
 				return nil, fmt.Errorf("encoding the recording of %s: %w", recordingKey(k), err)
 			}
 		}
 		for _, b := range r.Blocks {
-			h := latency.NewHistogram()
+			h := result.NewHistogram()
 			for i, v := range b.Values {
 				_ = h.RecordValues(v, b.Counts[i]) // values came from such a histogram
 			}
-			enc, err := latency.Encode(h)
+			enc, err := result.EncodeHistogram(h)
 			if err != nil {
 				return nil, fmt.Errorf("encoding a block of %s: %w", recordingKey(k), err)
 			}

@@ -32,7 +32,6 @@ import (
 	"time"
 
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/pods/calibrate"
 	"github.com/daprbench/daprbench/internal/pods/latency"
 	"github.com/daprbench/daprbench/internal/pods/perfapp"
 )
@@ -50,6 +49,7 @@ func startPerfapp(t *testing.T, cfg perfapp.Config) (*perfapp.App, string) {
 type cliRun struct {
 	code           int
 	summary        *result.Summary
+	report         result.Report
 	stdout, stderr string
 	elapsed        time.Duration
 }
@@ -61,14 +61,37 @@ func runCLI(t *testing.T, args ...string) cliRun {
 	start := time.Now()
 	code := Main(context.Background(), append(args, "--termination-log="+termLog), nil, &stdout, &stderr)
 	out := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
+	out.report = readReport(t, termLog, out.stdout, out.stderr)
+	out.summary = &out.report.Summary
+	return out
+}
+
+// readReport reads the termination message, then the report it points to in the log, as
+// the operator does.
+func readReport(t *testing.T, termLog, stdout, stderr string) result.Report {
+	t.Helper()
 	b, err := os.ReadFile(termLog)
 	if err != nil {
-		t.Fatalf("no summary written: %v\nstderr:\n%s", err, out.stderr)
+		t.Fatalf("no termination message written: %v\nstderr:\n%s", err, stderr)
 	}
-	if out.summary, err = result.Decode(b); err != nil {
-		t.Fatalf("summary does not decode: %v: %s", err, b)
+	if len(b) > result.MaxMessageBytes {
+		t.Fatalf("a termination message of %d bytes", len(b))
 	}
-	return out
+	p, err := result.DecodePointer(b)
+	if err != nil {
+		t.Fatalf("the termination message does not decode: %v: %s", err, b)
+	}
+	if p.Frame == nil {
+		return result.Report{Summary: result.Summary{Error: p.Error}}
+	}
+	rep, err := result.ReadFrame([]byte(stdout), *p.Frame)
+	if err != nil {
+		t.Fatalf("the report does not read: %v", err)
+	}
+	if rep.Summary.Error != p.Error || len(rep.Summary.Runs) != p.Runs {
+		t.Fatalf("the pointer (%d runs, error %q) does not match its report (%d runs, error %q)", p.Runs, p.Error, len(rep.Summary.Runs), rep.Summary.Error)
+	}
+	return rep
 }
 
 func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
@@ -117,11 +140,11 @@ func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
 	if got := sidecar.shutdowns.Load(); got != 1 {
 		t.Errorf("sidecar shutdowns = %d, want 1", got)
 	}
-	// Full fortio JSON per run (two warm-ups + four measured) on stdout, then the merged
-	// histograms of each path.
+	// Full fortio JSON per run (two warm-ups + four measured) on stdout, then the report's
+	// frame with the merged histograms of each path.
 	all := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if !strings.HasPrefix(all[len(all)-1], result.HistogramsPrefix) {
-		t.Errorf("the last stdout line is not the histograms: %.80s", all[len(all)-1])
+	if all[len(all)-1] != result.FramePrefix+"end" {
+		t.Errorf("the last stdout line does not end the report: %.80s", all[len(all)-1])
 	}
 	fortio := fortioLines(r.stdout)
 	for _, line := range fortio {
@@ -133,7 +156,7 @@ func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
 		t.Errorf("fortio JSON documents on stdout = %d, want 6", len(fortio))
 	}
 	checkExactLatencies(t, s, fortio[2:])
-	checkHistogramsLine(t, s, r.stdout)
+	checkHistograms(t, s, r.report.Histograms)
 	if app.Stats.Invocations.Load() < 4*500 {
 		t.Errorf("app saw %d invocations", app.Stats.Invocations.Load())
 	}
@@ -281,15 +304,15 @@ func TestEnvironmentSetsFlags(t *testing.T) {
 		"DAPRBENCH_DIRECT_URL=" + appURL + "/test", "DAPRBENCH_CONNECTIONS=99", "HOME=/root"}
 	termLog := filepath.Join(t.TempDir(), "log")
 	var stderr bytes.Buffer
+	var stdout bytes.Buffer
 	code := Main(context.Background(), []string{"--connections=1", "--termination-log=" + termLog},
-		env, &bytes.Buffer{}, &stderr)
+		env, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	b, _ := os.ReadFile(termLog)
-	s, err := result.Decode(b)
-	if err != nil || len(s.Runs) != 1 || s.Runs[0].Variant != result.Direct || s.RequestedQPS != 100 {
-		t.Fatalf("summary %s (%v)", b, err)
+	s := readReport(t, termLog, stdout.String(), stderr.String()).Summary
+	if len(s.Runs) != 1 || s.Runs[0].Variant != result.Direct || s.RequestedQPS != 100 {
+		t.Fatalf("summary %+v", s)
 	}
 	if !strings.Contains(stderr.String(), "for 500ms") {
 		t.Errorf("DAPRBENCH_DURATION not applied: %s", stderr.String())
@@ -413,16 +436,15 @@ func TestVariantsAreInterleavedAndCompared(t *testing.T) {
 	}
 }
 
-// checkHistogramsLine: the last stdout line holds each path's merged histograms, and they
-// give the summary's merged percentiles exactly.
-func checkHistogramsLine(t *testing.T, s *result.Summary, stdout string) {
+// checkHistograms: the report holds each path's merged histograms, and they give the
+// summary's merged percentiles exactly.
+func checkHistograms(t *testing.T, s *result.Summary, h result.Histograms) {
 	t.Helper()
-	h, ok, err := result.FindHistograms([]byte(stdout))
-	if err != nil || !ok || len(h.Paths) != 2 {
-		t.Fatalf("histograms line: ok %v, err %v, %d paths", ok, err, len(h.Paths))
+	if len(h.Paths) != 2 {
+		t.Fatalf("histograms of %d paths", len(h.Paths))
 	}
 	for _, p := range h.Paths {
-		lat, err := latency.Decode(p.Latency)
+		lat, err := result.DecodeHistogram(p.Latency)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -438,11 +460,11 @@ func checkHistogramsLine(t *testing.T, s *result.Summary, stdout string) {
 }
 
 // fortioLines are the load tester's stdout lines that are fortio results (not the
-// histograms line).
+// report's frame).
 func fortioLines(stdout string) []string {
 	var out []string
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		if !strings.HasPrefix(line, result.HistogramsPrefix) {
+		if !strings.HasPrefix(line, result.FramePrefix) {
 			out = append(out, line)
 		}
 	}
@@ -461,7 +483,7 @@ func TestCalibrateWritesTheNodesScore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s calibrate.Score
+	var s result.Calibration
 	if err := json.Unmarshal(b, &s); err != nil || s.Single <= 0 || s.Parallel <= 0 || s.Parallelism < 1 {
 		t.Errorf("termination message %q (%v), want a score", b, err)
 	}

@@ -218,19 +218,3 @@ func (p *profiler) failedAll(err error) []result.Profile {
 	}
 	return out
 }
-
-// writeProfiles prints one line per profile (result.Profile), before the histograms line.
-func writeProfiles(cfg Config, profiles []result.Profile) {
-	if cfg.Histograms == nil {
-		return
-	}
-	for _, pr := range profiles {
-		line, err := pr.Line()
-		if err == nil {
-			_, err = fmt.Fprintln(cfg.Histograms, line)
-		}
-		if err != nil {
-			logf(cfg.Log, "not writing the %s profile: %v", pr.Role, err)
-		}
-	}
-}

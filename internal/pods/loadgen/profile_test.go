@@ -58,12 +58,7 @@ func newProfileServer(t *testing.T, serve func(w http.ResponseWriter, r *http.Re
 	return s
 }
 
-func profileLines(t *testing.T, stdout string) map[string]result.Profile {
-	t.Helper()
-	got, bad := result.FindProfiles([]byte(stdout))
-	if bad != 0 {
-		t.Errorf("%d profile lines do not read", bad)
-	}
+func profilesByRole(got []result.Profile) map[string]result.Profile {
 	out := map[string]result.Profile{}
 	for _, p := range got {
 		out[p.Role] = p
@@ -87,7 +82,7 @@ func TestProfilesAreTakenInTheDaprPhaseAndAFailedOneIsReported(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: a failed profile must not fail the load: %s\n%s", r.code, r.summary.Error, r.stderr)
 	}
-	got := profileLines(t, r.stdout)
+	got := profilesByRole(r.report.Profiles)
 	if s := got[result.ProfileServerSidecar]; !bytes.Equal(s.Pprof, cannedPprof) || s.Seconds != 1 || s.Error != "" {
 		t.Errorf("server profile = %+v, want the canned bytes over 1s", s)
 	}
@@ -114,10 +109,9 @@ func TestProfilesAreTakenInTheDaprPhaseAndAFailedOneIsReported(t *testing.T) {
 	if into < time.Second || into > 3*time.Second {
 		t.Errorf("the window began %v after the Dapr phase's start second, want about 2s", into)
 	}
-	// The profiles come before the histograms, which stay the last line.
-	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if !strings.HasPrefix(lines[len(lines)-1], result.HistogramsPrefix) || !strings.HasPrefix(lines[len(lines)-2], result.ProfilePrefix) {
-		t.Errorf("the last two lines are not a profile then the histograms")
+	// The profiles travel in the report beside the histograms.
+	if len(r.report.Profiles) != 2 || len(r.report.Histograms.Paths) != 2 {
+		t.Errorf("the report holds %d profiles and %d paths' histograms", len(r.report.Profiles), len(r.report.Histograms.Paths))
 	}
 }
 
@@ -132,7 +126,7 @@ func TestAPhaseWithoutRoomForAWindowIsNotProfiled(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.summary.Error)
 	}
-	for role, p := range profileLines(t, r.stdout) {
+	for role, p := range profilesByRole(r.report.Profiles) {
 		if p.Pprof != nil || !strings.Contains(p.Error, "no whole second between its edges") {
 			t.Errorf("%s profile = %+v, want it refused for want of room", role, p)
 		}
@@ -145,21 +139,21 @@ func TestAPhaseWithoutRoomForAWindowIsNotProfiled(t *testing.T) {
 func TestAProfileThatHangsIsBoundedAndTheLoadStands(t *testing.T) {
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
 	hang := newProfileServer(t, func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
-	var stdout, log bytes.Buffer
+	var log bytes.Buffer
 	cfg := Config{
 		Targets: []Target{{Variant: result.Dapr, URL: appURL + "/test"}}, QPS: 50, Connections: 1, Duration: 5 * time.Second,
-		Repetitions: 1, Resolution: 0.0001, RequestTimeout: time.Second, Histograms: &stdout, Log: &log,
+		Repetitions: 1, Resolution: 0.0001, RequestTimeout: time.Second, Log: &log,
 		Profile: &ProfileCapture{Seconds: 1, ServerURL: hang.URL, ClientURL: hang.URL, Slack: 300 * time.Millisecond},
 	}
 	start := time.Now()
-	sum, err := Run(context.Background(), cfg)
-	if err != nil || len(sum.Runs) != 1 {
-		t.Fatalf("the load failed with a hanging profile: %v, %d runs", err, len(sum.Runs))
+	rep, err := Run(context.Background(), cfg)
+	if err != nil || len(rep.Summary.Runs) != 1 {
+		t.Fatalf("the load failed with a hanging profile: %v, %d runs", err, len(rep.Summary.Runs))
 	}
 	if took := time.Since(start); took > 7*time.Second {
 		t.Errorf("took %v: the hanging profile was waited for past its bound", took)
 	}
-	for role, p := range profileLines(t, stdout.String()) {
+	for role, p := range profilesByRole(rep.Profiles) {
 		if p.Error == "" || p.Pprof != nil || strings.Contains(p.Error, "no whole second") {
 			t.Errorf("%s: %+v, want a reported failure of the hanging capture", role, p)
 		}

@@ -38,13 +38,15 @@ import (
 )
 
 // Run warms up, then measures every target Repetitions times, interleaved, and returns the
-// summary of the measured runs. In a group of pods (cfg.Group) this pod sends its share of
-// the load, meets the others before every phase, and the leader's summary is the group's.
-// On error the summary holds the runs finished so far.
-func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
-	sum = result.Summary{RequestedQPS: cfg.QPS}
+// report of the measured runs: their summary, each path's histograms and the daprds'
+// profiles. In a group of pods (cfg.Group) this pod sends its share of the load, meets the
+// others before every phase, and the leader's report is the group's. On error the report
+// holds the runs finished so far.
+func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
+	sum := &rep.Summary
+	sum.RequestedQPS = cfg.QPS
 	if err := cfg.Validate(); err != nil {
-		return sum, err
+		return rep, err
 	}
 	if !cfg.FortioPacing && !fineclock.Fine() {
 		logf(cfg.Log, "no timerfd here: the pacer waits on Go's timers, up to ~1 ms late (status.result.testerLag shows it)")
@@ -55,7 +57,7 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	}
 	m, err := joinGroup(cfg.Group, cfg.QPS, planOf(cfg))
 	if err != nil {
-		return sum, err
+		return rep, err
 	}
 	defer m.close()
 	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
@@ -67,7 +69,7 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 		listen = subscriberListen()
 	}
 	if cfg.sub, err = startSubscriber(ctx, cfg.Targets, listen, cfg.TargetWait, cfg.Duration, cfg.Log); err != nil {
-		return sum, err
+		return rep, err
 	}
 	defer cfg.sub.stop()
 	prof := newProfiler(cfg)
@@ -76,7 +78,7 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 	all, pods, err := m.finish(ctx, own, runErr)
 	sum.Runs, sum.Pods = all.runs, pods
 	sum.GapUs = schedule(cfg, cfg.QPS, cfg.Duration, time.Time{}, cfg.Connections).Gap().Microseconds()
-	latency.Summarize(&sum, all.recs, result.StandardPercentiles)
+	latency.Summarize(sum, all.recs, result.StandardPercentiles)
 	if cfg.sub != nil {
 		sum.Delivery = latency.SummarizeDelivery(sum.Runs, own.deliveries, own.messages, own.activities, result.StandardPercentiles)
 		if stray, foreign := cfg.sub.book.strays(); stray+foreign > 0 {
@@ -88,33 +90,15 @@ func Run(ctx context.Context, cfg Config) (sum result.Summary, err error) {
 		cfg.sub.workflows.stop() // before the last lines: the SDK's worker logs its shutdown
 	}
 	if cfg.Group == nil || cfg.Group.Index == 0 {
-		writeProfiles(cfg, profiles) // before the histograms: the controller reads the log's end
-		writeHistograms(cfg, sum.Runs, all.recs, sum.Attribution)
+		rep.Profiles = profiles
+		if len(sum.Runs) > 0 {
+			var herr error
+			if rep.Histograms, herr = latency.HistogramsOf(sum.Runs, all.recs); herr != nil {
+				err = errors.Join(err, fmt.Errorf("encoding the histograms: %w", herr))
+			}
+		}
 	}
-	return sum, err
-}
-
-// writeHistograms prints every path's merged histograms as one line (see result.Histograms),
-// with the attribution's per-path intervals, which the termination message may have no room
-// for; a result without them still stands, so a failure is only logged.
-func writeHistograms(cfg Config, runs []result.Run, recs map[latency.Key]*latency.Recorded, att *result.Attribution) {
-	if cfg.Histograms == nil || len(runs) == 0 {
-		return
-	}
-	h, err := latency.HistogramsOf(runs, recs)
-	if att != nil {
-		h.PathEstimates = att.Paths
-	}
-	line := ""
-	if err == nil {
-		line, err = h.Line()
-	}
-	if err == nil {
-		_, err = fmt.Fprintln(cfg.Histograms, line)
-	}
-	if err != nil {
-		logf(cfg.Log, "not writing the histograms: %v", err)
-	}
+	return rep, err
 }
 
 // measure waits for the targets, warms up and makes the measured runs into out, meeting
@@ -179,7 +163,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 			out.messages[k] = out.messages[k].Plus(messages)
 			if len(spans) > 0 {
 				if out.activities[k] == nil {
-					out.activities[k] = latency.NewHistogram()
+					out.activities[k] = result.NewHistogram()
 				}
 				latency.RecordSpans(out.activities[k], spans)
 			}

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package v1alpha1
+package workload
 
 import (
 	"fmt"
@@ -22,6 +22,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	. "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
 // The load tester runs the paths A B on even repetitions and B A on odd ones.
@@ -31,14 +33,14 @@ func TestProgressFollowsTheLoadTestersAlternatingOrder(t *testing.T) {
 	start := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 	var got []string
 	for _, at := range []time.Duration{5, 15, 75, 135, 195, 255, 315, 375, 999} {
-		p := spec.ProgressAt(start, start.Add(at*time.Second))
+		p := ProgressAt(&spec, start, start.Add(at*time.Second))
 		got = append(got, fmt.Sprintf("%d %s", p.Repetition, p.Path))
 	}
 	want := []string{"0 warm-up", "1 baseline", "1 dapr (a)", "1 dapr (b)", "2 dapr (b)", "2 dapr (a)", "2 baseline", "2 baseline", "2 baseline"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("paths over time\n got %v\nwant %v", got, want)
 	}
-	if p := spec.ProgressAt(start, start); p.ExpectedEndTime.Sub(start) != 10*time.Second+6*time.Minute || p.Repetitions != 2 {
+	if p := ProgressAt(&spec, start, start); p.ExpectedEndTime.Sub(start) != 10*time.Second+6*time.Minute || p.Repetitions != 2 {
 		t.Errorf("expected end %v, repetitions %d", p.ExpectedEndTime.Sub(start), p.Repetitions)
 	}
 }
@@ -55,7 +57,7 @@ func TestPathNamesCountWhatPathsCounts(t *testing.T) {
 					if !dapr && (len(variants) > 0 || paths == PathsFour) {
 						continue // refused at admission
 					}
-					if names := spec.PathNames(); len(names) != spec.Paths() && dapr {
+					if names := PathNames(&spec); len(names) != spec.Paths() && dapr {
 						t.Errorf("dapr %v baseline %v variants %d %s: names %v, Paths() %d", dapr, baseline, len(variants), paths, names, spec.Paths())
 					}
 				}
@@ -68,7 +70,7 @@ func TestPathNamesCountWhatPathsCounts(t *testing.T) {
 	var got []string
 	// One repetition runs in halves, each path 30 s, then the order reversed.
 	for _, at := range []time.Duration{15, 45, 75, 105} {
-		got = append(got, four.ProgressAt(start, start.Add(at*time.Second)).Path)
+		got = append(got, ProgressAt(&four, start, start.Add(at*time.Second)).Path)
 	}
 	if want := []string{"baseline", PathClientSidecarOnly, PathServerSidecarOnly, "dapr"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("a four-path run's progress %v, want the load tester's order %v", got, want)

@@ -14,36 +14,37 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package v1alpha1
+package workload
 
 import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
-// MeasuredPaths are the paths one repetition measures, in the load tester's order
+// MeasuredPaths are the paths one repetition of spec measures, in the load tester's order
 // (result.MeasuredPaths, their one home).
-func (s *PerfRunSpec) MeasuredPaths() []result.Variant {
+func MeasuredPaths(s *perfv1alpha1.PerfRunSpec) []result.Variant {
 	return result.MeasuredPaths(result.PathSet{Dapr: s.DaprEnabled(), Baseline: s.BaselineEnabled(), FourPaths: s.FourPaths(),
 		Variants: len(s.Variants)})
 }
 
 // PathNames are MeasuredPaths as status.progress names them.
-func (s *PerfRunSpec) PathNames() []string {
+func PathNames(s *perfv1alpha1.PerfRunSpec) []string {
 	variants := s.EffectiveVariants() // the Dapr paths, in this order
 	var names []string
-	for _, v := range s.MeasuredPaths() {
+	for _, v := range MeasuredPaths(s) {
 		switch v {
 		case result.Baseline:
 			names = append(names, "baseline")
 		case result.ClientOnly:
-			names = append(names, PathClientSidecarOnly)
+			names = append(names, perfv1alpha1.PathClientSidecarOnly)
 		case result.ServerOnly:
-			names = append(names, PathServerSidecarOnly)
+			names = append(names, perfv1alpha1.PathServerSidecarOnly)
 		case result.Direct:
 			names = append(names, "direct")
 		default:
@@ -58,16 +59,16 @@ func (s *PerfRunSpec) PathNames() []string {
 	return names
 }
 
-// ProgressAt is where a load that started at start is at now, by the spec's timings.
-func (s *PerfRunSpec) ProgressAt(start, now time.Time) RunProgress {
+// ProgressAt is where a load of spec that started at start is at now, by the spec's timings.
+func ProgressAt(s *perfv1alpha1.PerfRunSpec, start, now time.Time) perfv1alpha1.RunProgress {
 	reps := s.Load.EffectiveRepetitions()
-	p := RunProgress{LoadStartTime: metav1.NewTime(start), ExpectedEndTime: metav1.NewTime(start.Add(s.LoadTime())),
+	p := perfv1alpha1.RunProgress{LoadStartTime: metav1.NewTime(start), ExpectedEndTime: metav1.NewTime(start.Add(s.LoadTime())),
 		Repetitions: reps, Path: "warm-up"}
 	elapsed := now.Sub(start) - s.Load.EffectiveWarmup()
 	if elapsed < 0 {
 		return p
 	}
-	paths := s.PathNames()
+	paths := PathNames(s)
 	order := loadsettings.PhaseOrder(len(paths), int(reps), s.Load.EffectiveDuration())
 	ph := order[len(order)-1]
 	for _, o := range order {

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package latency
+package result
 
 import (
 	"bytes"
@@ -25,31 +25,50 @@ import (
 	"fmt"
 	"io"
 
+	"time"
+
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// Encode is a histogram as text: base64 of HDR's V2 compressed encoding, as every HDR
+// The load tester records each latency into an HDR histogram of one geometry and sends it
+// encoded (HDR V2 compressed, base64): the operator and the plugin decode it.
+
+// SignificantDigits of every recorded latency: a recorded value is within 0.1% of the
+// request's latency (exact to the microsecond up to 2.048 ms, 2 µs steps up to 4.096 ms, ...).
+const SignificantDigits = 3
+
+// Latencies are recorded in whole microseconds from 1 µs to HighestMicros (longer requests
+// are recorded as HighestMicros: no request timeout daprbench allows is that long).
+const HighestMicros = int64(10 * time.Minute / time.Microsecond)
+
+// NewHistogram returns an empty histogram of daprbench's geometry; histograms of one
+// geometry merge exactly.
+func NewHistogram() *hdrhistogram.Histogram {
+	return hdrhistogram.New(1, HighestMicros, SignificantDigits)
+}
+
+// EncodeHistogram is a histogram as text: base64 of HDR's V2 compressed encoding, as every HDR
 // tool reads it.
-func Encode(h *hdrhistogram.Histogram) (string, error) {
+func EncodeHistogram(h *hdrhistogram.Histogram) (string, error) {
 	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
 	return string(b), err
 }
 
-// Decode reads what Encode wrote, refusing (CheckEncoded) before anything is allocated a
+// DecodeHistogram reads what EncodeHistogram wrote, refusing (CheckEncodedHistogram) before anything is allocated a
 // histogram whose header asks for more than the load tester's own histograms take: the
 // text may come from a pod or a log that anyone could have written.
-func Decode(enc string) (*hdrhistogram.Histogram, error) {
-	if err := CheckEncoded(enc); err != nil {
+func DecodeHistogram(enc string) (*hdrhistogram.Histogram, error) {
+	if err := CheckEncodedHistogram(enc); err != nil {
 		return nil, err
 	}
 	return hdrhistogram.Decode([]byte(enc))
 }
 
-// CheckEncoded reads an encoded histogram's header (base64 of a V2 compressed
+// CheckEncodedHistogram reads an encoded histogram's header (base64 of a V2 compressed
 // encoding: cookie, length, then zlib of the V2 encoding, whose header gives the range)
 // and refuses one the decoder would allocate more for than the load tester's own
 // histograms take.
-func CheckEncoded(enc string) error {
+func CheckEncodedHistogram(enc string) error {
 	raw, err := base64.StdEncoding.DecodeString(enc)
 	if err != nil || len(raw) < 8 {
 		return errors.New("a histogram that is not an HDR V2 compressed encoding")
