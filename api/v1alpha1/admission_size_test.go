@@ -74,6 +74,24 @@ var _ = Describe("The largest admitted objects", func() {
 	})
 })
 
+// A run's whole result reaches the operator on one channel and is kept as a document, so
+// repetitions and variants are bounded by the run's time and the document's size alone:
+// what the 4096-byte termination message once refused is admitted (the documents of the
+// largest such runs fit their store: controllers/perfrun's
+// TestTheLargestAdmittedRunsReportAndDocumentFit).
+var _ = Describe("Repetitions and variants, bounded by time and the document alone", func() {
+	It("admits four variants over ten repetitions, and four paths over ten", func() {
+		variants := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "ab-ten", Namespace: "default"}, Spec: perfv1alpha1.PerfRunSpec{
+			Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100, Repetitions: 10},
+			Variants: []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}}}
+		Expect(k8s.Create(ctx, variants, client.DryRunAll)).To(Succeed())
+		four := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "four-ten", Namespace: "default"}, Spec: perfv1alpha1.PerfRunSpec{
+			Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100, Repetitions: 10},
+			ServiceInvocation: &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}}}
+		Expect(k8s.Create(ctx, four, client.DryRunAll)).To(Succeed())
+	})
+})
+
 // jsonSize is the object's JSON size, printed for the record.
 func jsonSize(kind string, obj any) int {
 	b, err := json.Marshal(obj)

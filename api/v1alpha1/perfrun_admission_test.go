@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 
@@ -253,16 +254,12 @@ var _ = Describe("PerfRun admission", func() {
 		Entry("more than four variants", []string{"spec.variants", "must have at most 4 items"}, variants("a", "b", "c", "d", "e")),
 		Entry("variant names repeat", []string{"spec.variants[1]", "Duplicate value"}, variants("a", "a")),
 		Entry("variant name too long", []string{"spec.variants[0].name", "12"}, variants("a-very-long-name")),
-		Entry("variants × repetitions above 12", []string{"spec", "variants × repetitions must be at most 12", "4096-byte termination message"},
-			variants("a", "b", "c"), set("load.repetitions", int64(5))),
 		Entry("four paths on actors", []string{"spec", "serviceInvocation.paths FourPaths splits what Dapr adds"}, actors, set("serviceInvocation.paths", "FourPaths")),
 		Entry("four paths without the baseline", []string{"spec", "with the baseline (the direct path)"}, set("baseline", false), set("serviceInvocation.paths", "FourPaths")),
 		Entry("four paths with variants", []string{"spec", "without variants"}, variants("a", "b"), set("serviceInvocation.paths", "FourPaths")),
 		Entry("four paths with a gRPC caller", []string{"spec", "needs protocol.caller and protocol.app HTTP", "non-Dapr HTTP endpoint"},
 			set("protocol.caller", "GRPC"), set("serviceInvocation.paths", "FourPaths")),
 		Entry("four paths to a gRPC app", []string{"spec", "needs protocol.caller and protocol.app HTTP"}, set("protocol.app", "GRPC"), set("serviceInvocation.paths", "FourPaths")),
-		Entry("four paths over four repetitions", []string{"spec", "at most 3 repetitions", "4096-byte termination message"},
-			set("load.repetitions", int64(4)), set("serviceInvocation.paths", "FourPaths")),
 		Entry("an unknown path set", []string{"spec.serviceInvocation.paths", "Unsupported value"}, set("serviceInvocation.paths", "Three")),
 		Entry("timeout shorter than four paths' runs", []string{"spec", "timeout must be longer than warmup + duration × repetitions × paths"},
 			set("serviceInvocation.paths", "FourPaths"), set("load.duration", "60s"), set("load.repetitions", int64(2)), set("timeout", "8m")), // 10s + 2 × 4 × 60s > 8m
@@ -499,14 +496,14 @@ var _ = Describe("PerfRun admission", func() {
 							var spec perfv1alpha1.PerfRunSpec
 							Expect(runtime.DefaultUnstructuredConverter.FromUnstructured(probe.Object["spec"].(map[string]any), &spec)).To(Succeed())
 							load := spec.LoadTime()
-							Expect(spec.PathNames()).To(HaveLen(spec.Paths()))
+							Expect(workload.PathNames(&spec)).To(HaveLen(spec.Paths()))
 							exact := perfRun("plan", append(edits, set("timeout", load.String()))...)
 							err := k8s.Create(ctx, exact, client.DryRunAll)
 							Expect(err).To(MatchError(ContainSubstring("timeout must be longer than warmup")),
-								"%s dapr %v baseline %v variants %v %s: a timeout of the load time %v (%v)", scenario, dapr, baseline, vs, paths, load, spec.MeasuredPaths())
+								"%s dapr %v baseline %v variants %v %s: a timeout of the load time %v (%v)", scenario, dapr, baseline, vs, paths, load, workload.MeasuredPaths(&spec))
 							longer := perfRun("plan", append(edits, set("timeout", (load+time.Second).String()))...)
 							Expect(k8s.Create(ctx, longer, client.DryRunAll)).To(Succeed(),
-								"%s dapr %v baseline %v variants %v %s: a timeout past the load time %v (%v)", scenario, dapr, baseline, vs, paths, load, spec.MeasuredPaths())
+								"%s dapr %v baseline %v variants %v %s: a timeout past the load time %v (%v)", scenario, dapr, baseline, vs, paths, load, workload.MeasuredPaths(&spec))
 							admitted++
 						}
 					}
@@ -644,7 +641,7 @@ var _ = Describe("PerfRun admission", func() {
 		}
 		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
 		Expect(run.Spec.BaselineEnabled()).To(BeTrue(), "the run deploys the store, so its baseline can call it")
-		Expect(run.Spec.PathNames()).To(Equal([]string{"baseline", "dapr"}))
+		Expect(workload.PathNames(&run.Spec)).To(Equal([]string{"baseline", "dapr"}))
 		n, _ := run.Spec.Body()
 		Expect(n).To(Equal(1024))
 		Expect(run.Spec.StateSettings()).To(Equal(perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateGet, Keys: 1000}))
@@ -673,7 +670,7 @@ var _ = Describe("PerfRun admission", func() {
 		}
 		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
 		Expect(run.Spec.BaselineEnabled()).To(BeTrue(), "the run deploys the broker, so its baseline can reach it")
-		Expect(run.Spec.PathNames()).To(Equal([]string{"baseline", "dapr"}))
+		Expect(workload.PathNames(&run.Spec)).To(Equal([]string{"baseline", "dapr"}))
 		Expect(run.Spec.PubSubSettings()).To(Equal(perfv1alpha1.PubSubSpec{Subscription: perfv1alpha1.SubscriptionProgrammatic}))
 		run.Spec.PubSub = &perfv1alpha1.PubSubSpec{Component: "orders"}
 		Expect(run.Spec.BaselineEnabled()).To(BeFalse(), "a named Component's broker is measured through Dapr alone unless asked")
@@ -687,7 +684,7 @@ var _ = Describe("PerfRun admission", func() {
 		}
 		Expect(k8s.Create(ctx, run, client.DryRunAll)).To(Succeed())
 		Expect(run.Spec.BaselineEnabled()).To(BeFalse(), "a workflow cannot run without Dapr")
-		Expect(run.Spec.PathNames()).To(Equal([]string{"dapr"}))
+		Expect(workload.PathNames(&run.Spec)).To(Equal([]string{"dapr"}))
 		Expect(*run.Spec.Workflow).To(Equal(perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowChain, Activities: 5}), "the API server fills in the defaults")
 		run.Spec.Workflow = nil
 		Expect(run.Spec.WorkflowSettings()).To(Equal(perfv1alpha1.WorkflowSpec{Pattern: perfv1alpha1.WorkflowChain, Activities: 5}))

@@ -59,7 +59,7 @@ func LargestRunSpec() perfv1alpha1.PerfRunSpec {
 	}
 	return perfv1alpha1.PerfRunSpec{
 		Scenario: perfv1alpha1.ScenarioServiceInvocation,
-		Load: perfv1alpha1.LoadSpec{QPS: 100000, Connections: 1024, Duration: d("60s"), Warmup: d("10s"), Repetitions: 3,
+		Load: perfv1alpha1.LoadSpec{QPS: 100000, Connections: 1024, Duration: d("60s"), Warmup: d("10s"), Repetitions: 10,
 			Payload: ptr.To(strings.Repeat("p", 65536)), Arrival: perfv1alpha1.ArrivalUniform},
 		Baseline:   ptr.To(true),
 		Dapr:       perfv1alpha1.DaprSpec{Enabled: ptr.To(true), MTLS: perfv1alpha1.MTLSEnabled, TracingSamplingRate: "0.123456", Sidecar: sidecar, LogLevel: "debug", ControlPlaneNamespace: strings.Repeat("d", 63)},

@@ -1,0 +1,140 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package perfrun
+
+import (
+	"bytes"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/pods/latency"
+	"github.com/daprbench/daprbench/internal/testenv"
+)
+
+// The largest run the API admits — every bounded list and string full, four sidecar
+// variants and a baseline over ten repetitions, split over ten load-tester pods — leaves a
+// report the channel carries and a document its ConfigMap holds, each with room to spare:
+// with the termination message gone, the bounds that remain on repetitions and variants
+// are the run's time and this size, and admission needs no rule of its own for the size.
+// The latencies are heavy-tailed and different in every run, so neither the histograms nor
+// gzip get the help of repeated values.
+func TestTheLargestAdmittedRunsReportAndDocumentFit(t *testing.T) {
+	spec := testenv.LargestRunSpec()
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: strings.Repeat("r", 38), Namespace: strings.Repeat("n", 63), Generation: 1},
+		Spec: spec}
+	rng := rand.New(rand.NewPCG(59, 1))
+	sum := result.Summary{RequestedQPS: float64(spec.Load.QPS), GapUs: 10_240, Error: strings.Repeat("e", result.MaxPointerErrorBytes)}
+	recs := map[latency.Key]*latency.Recorded{}
+	start := time.Date(2026, 11, 26, 3, 0, 0, 0, time.UTC)
+	for rep := range int(spec.Load.Repetitions) {
+		for _, v := range workload.MeasuredPaths(&spec) {
+			rec := heavyTailed(rng, 20_000)
+			recs[latency.Key{Variant: v, Rep: rep}] = rec
+			n := rec.Latency.TotalCount()
+			ms := int64(rng.IntN(60_000))
+			sum.Runs = append(sum.Runs, result.Run{Variant: v, Rep: rep, StartUnix: start.Add(time.Duration(len(sum.Runs)) * time.Minute).Unix(),
+				SecondHalfUnix: start.Unix() + int64(rep), Seconds: 60 + rng.Float64(), ActualQPS: 99_000 + rng.Float64()*999, Requests: n, Scheduled: n + 7,
+				Errors: 3, Codes: map[string]int64{"200": n - 3, "503": 1, "504": 1, "-1": 1}, LagP99Us: rng.Int64N(9_999), TesterLagP99Us: rng.Int64N(999),
+				DaprdCPU: &result.DaprdCPU{ClientMs: &ms, ClientPods: 10, ServerMs: &ms, WallMs: 60_000}})
+		}
+	}
+	for pod := range int(spec.LoadTester.Replicas) {
+		sum.Pods = append(sum.Pods, result.PodLoad{Pod: pod, RequestedQPS: 10_000, ActualQPS: 9_999.9})
+	}
+	latency.Summarize(&sum, recs, result.StandardPercentiles)
+	h, err := latency.HistogramsOf(sum.Runs, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := result.Report{Summary: sum, Histograms: h}
+	for _, role := range []string{result.ProfileServerSidecar, result.ProfileClientSidecar} {
+		pprof := make([]byte, result.MaxProfileBytes) // gzipped already: random bytes, as incompressible
+		for i := range pprof {
+			pprof[i] = byte(rng.Uint32())
+		}
+		rep.Profiles = append(rep.Profiles, result.Profile{Role: role, StartUnix: start.Unix(), Seconds: 60, Pprof: pprof})
+	}
+
+	var log bytes.Buffer
+	p, err := result.WriteFrame(&log, rep, sum.Error)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the largest run's report: %d bytes gzipped in %d lines (the channel holds %d)", p.Frame.Bytes, p.Frame.Lines, result.MaxReportBytes)
+	if p.Frame.Bytes > result.MaxReportBytes/2 {
+		t.Errorf("the largest run's report takes %d bytes: more than half the channel's %d", p.Frame.Bytes, result.MaxReportBytes)
+	}
+	back, err := result.ReadFrame(log.Bytes(), *p.Frame)
+	if err != nil || len(back.Summary.Runs) != len(sum.Runs) {
+		t.Fatalf("the report read back: %d runs, %v", len(back.Summary.Runs), err)
+	}
+
+	terminated := &corev1.ContainerStateTerminated{}
+	a := assess.Evaluate(run, assess.Evidence{Load: assess.Load{Terminated: terminated, Summary: &back.Summary}})
+	if a.Result == nil || len(a.Result.Repetitions) != len(sum.Runs) || len(a.Result.Variants) != len(spec.Variants) {
+		t.Fatalf("the result of %d runs: %+v", len(sum.Runs), a.Result)
+	}
+	run.Status.Environment = &perfv1alpha1.Environment{KubernetesVersion: "v1.36.3", LoadTesterNodes: slices.Repeat([]string{strings.Repeat("n", 63)}, 10)}
+	doc := perfv1alpha1.NewResultDocument(run, a.Result, documentHistograms(run, back.Histograms), &perfv1alpha1.ProfilesStatus{ConfigMap: "p"})
+	enc, err := document.Encode(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the largest run's document: %d bytes of JSON, %d gzipped (a ConfigMap holds %d)", len(enc.JSON), len(enc.Gzip), document.MaxBytes)
+	if len(enc.Gzip) > document.MaxBytes/2 {
+		t.Errorf("the largest run's document takes %d bytes gzipped: more than half of the %d a ConfigMap holds", len(enc.Gzip), document.MaxBytes)
+	}
+}
+
+// heavyTailed is a run of n requests whose latencies are log-normal around 2 ms with a
+// tail to seconds, as a recording of the load tester's, in ten one-second blocks.
+func heavyTailed(rng *rand.Rand, n int) *latency.Recorded {
+	lat := result.NewHistogram()
+	blocks := make([]map[int64]int64, 10)
+	for i := range blocks {
+		blocks[i] = map[int64]int64{}
+	}
+	for i := range n {
+		us := int64(math.Exp(math.Log(2000)+1.5*rng.NormFloat64())) + 1
+		_ = lat.RecordValue(us)
+		blocks[i%10][us]++
+	}
+	rec := &latency.Recorded{Latency: lat, Service: lat, Lag: result.NewHistogram(), TesterLag: result.NewHistogram()}
+	_ = rec.Lag.RecordValues(100, lat.TotalCount())
+	_ = rec.TesterLag.RecordValues(10, lat.TotalCount())
+	for _, b := range blocks {
+		var c latency.Counts
+		for _, v := range slices.Sorted(maps.Keys(b)) {
+			c.Values, c.Counts = append(c.Values, v), append(c.Counts, b[v])
+		}
+		rec.Blocks = append(rec.Blocks, c)
+	}
+	return rec
+}
