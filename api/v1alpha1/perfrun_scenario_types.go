@@ -163,7 +163,7 @@ const DefaultWorkflowActivities = 5
 type ServiceInvocationSpec struct {
 	// paths is which paths the run measures. Standard (the default): the baseline (direct,
 	// no sidecar) and the Dapr path (both sidecars). FourPaths adds the two one-sidecar paths
-	// and splits what Dapr adds between the sidecars (status.result.attribution):
+	// and splits what Dapr adds between the sidecars (the result document's result.attribution):
 	//   - client sidecar only: the load tester's daprd invokes the app as a non-Dapr HTTP
 	//     endpoint (an http:// URL as the app id, Dapr 1.11+), no sidecar on the target's
 	//     side; that hop is plain HTTP, never mTLS;

@@ -278,7 +278,7 @@ type Thresholds struct {
 	// +optional
 	MaxP99 *metav1.Duration `json:"maxP99,omitempty"`
 	// maxDeliveryP99 is the highest p99 of a PubSub run's delivery through Dapr, from each
-	// message's scheduled publish to the subscriber's handler (status.result.delivery.latency).
+	// message's scheduled publish to the subscriber's handler (the result document's result.delivery.latency).
 	// Only with scenario PubSub.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
@@ -287,12 +287,12 @@ type Thresholds struct {
 	// +optional
 	MaxDeliveryP99 *metav1.Duration `json:"maxDeliveryP99,omitempty"`
 	// maxLostMessages is the most published messages a PubSub run's Dapr path may leave
-	// undelivered (status.result.delivery.messages.lost). Only with scenario PubSub.
+	// undelivered (the result document's result.delivery.messages.lost). Only with scenario PubSub.
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	MaxLostMessages *int64 `json:"maxLostMessages,omitempty"`
 	// maxCompletionP99 is the highest p99 of a Workflow run's completion, from each
-	// instance's scheduled start to its completion (status.result.completion.latency).
+	// instance's scheduled start to its completion (the result document's result.completion.latency).
 	// Only with scenario Workflow.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
@@ -301,13 +301,13 @@ type Thresholds struct {
 	// +optional
 	MaxCompletionP99 *metav1.Duration `json:"maxCompletionP99,omitempty"`
 	// maxFailedWorkflows is the most started instances a Workflow run may leave failed or
-	// unfinished (status.result.completion.workflows). Only with scenario Workflow.
+	// unfinished (the result document's result.completion.workflows). Only with scenario Workflow.
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	MaxFailedWorkflows *int64 `json:"maxFailedWorkflows,omitempty"`
 	// maxTriggerLatenessP99 is the highest p99 of a Scheduler run's trigger lateness, each
 	// trigger's receipt minus its registration's slot plus its due time
-	// (status.result.triggers.lateness). Only with scenario Scheduler.
+	// (the result document's result.triggers.lateness). Only with scenario Scheduler.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
@@ -315,7 +315,7 @@ type Thresholds struct {
 	// +optional
 	MaxTriggerLatenessP99 *metav1.Duration `json:"maxTriggerLatenessP99,omitempty"`
 	// maxMissedTriggers is the most registered jobs or reminders a Scheduler run may leave
-	// untriggered or triggered twice (status.result.triggers.counts). Only with scenario Scheduler.
+	// untriggered or triggered twice (the result document's result.triggers.counts). Only with scenario Scheduler.
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	MaxMissedTriggers *int64 `json:"maxMissedTriggers,omitempty"`
@@ -337,7 +337,7 @@ type Thresholds struct {
 	// +optional
 	MaxSidecarCPUPer1kQPS *resource.Quantity `json:"maxSidecarCPUPer1kQPS,omitempty"`
 	// maxSidecarMemoryPer1kQPS is the most memory (working set, not scaled by the rate: see
-	// status.result.resources.sidecarPer1kQPS) the target's sidecar may use.
+	// the result document's result.resources.sidecarPer1kQPS) the target's sidecar may use.
 	// +kubebuilder:validation:XValidation:rule="size(string(self)) <= 32 && quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarMemoryPer1kQPS must not be negative (a quantity of at most 32 characters)"
 	// +optional
 	MaxSidecarMemoryPer1kQPS *resource.Quantity `json:"maxSidecarMemoryPer1kQPS,omitempty"`
@@ -584,7 +584,7 @@ type LoadTesterSpec struct {
 	// send: each sends qps/replicas over its share of the connections, the pods start every
 	// measured phase together, and pod 0 merges their exact histograms into the one result
 	// (percentiles of every request, never averages of per-pod percentiles);
-	// status.result.loadTesters shows each pod's achieved rate. Pods spread over nodes where
+	// the result document's result.loadTesters shows each pod's achieved rate. Pods spread over nodes where
 	// the cluster has several. At most spec.load.connections.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=10

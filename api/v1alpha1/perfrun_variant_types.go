@@ -109,7 +109,7 @@ type SidecarVariant struct {
 	MTLS *MTLSMode `json:"mtls,omitempty"`
 
 	// thresholds gate this variant's difference from the first variant (its latency minus
-	// the first's, status.result.variants[].difference), judged with that difference's 95%
+	// the first's, the result document's result.variants[].difference), judged with that difference's 95%
 	// interval and reported with spec.thresholds in the ThresholdsMet condition
 	// (spec.thresholds.failRun applies to them too). Not on the first variant: it is the
 	// reference the others are compared with.

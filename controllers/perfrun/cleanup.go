@@ -38,12 +38,16 @@ import (
 
 // cleanup deletes a finished run's children as spec.cleanup says. The PerfRun itself is
 // never deleted. Whatever spec.cleanup keeps, a run that did not succeed (cancelled, failed,
-// timed out) leaves no daprd opened on its pod's address behind (closeExposedSidecars).
+// timed out) leaves no daprd opened on its pod's address behind (closeExposedSidecars), and
+// only the result documents its status names are kept (retireDocuments).
 func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) error {
 	if !run.Finished() {
 		return nil
 	}
 	if err := r.stopLoad(ctx, run); err != nil {
+		return err
+	}
+	if err := r.retireDocuments(ctx, run); err != nil {
 		return err
 	}
 	if err := r.closeExposedSidecars(ctx, run); err != nil {

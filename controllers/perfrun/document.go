@@ -20,12 +20,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/report"
@@ -47,6 +49,7 @@ const roleResult workload.Role = "result"
 // ConfigMap holds fails the run with ResultTooLarge, its headline kept in status.
 func (r *Reconciler) keepResult(ctx context.Context, run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result,
 	histograms []perfv1alpha1.PathHistograms, profiles *perfv1alpha1.ProfilesStatus) (*perfv1alpha1.ResultDocument, error) {
+	began := time.Now()
 	doc := perfv1alpha1.NewResultDocument(run, res, histograms, profiles)
 	enc, err := document.Encode(&doc)
 	if tooLarge := (*document.TooLarge)(nil); errors.As(err, &tooLarge) {
@@ -65,6 +68,8 @@ func (r *Reconciler) keepResult(ctx context.Context, run *perfv1alpha1.PerfRun, 
 	if err := r.Create(ctx, cm); err != nil {
 		return nil, fmt.Errorf("keeping the result document: %w", err)
 	}
+	log.FromContext(ctx).Info("Kept the result document", "configMap", cm.Name, "jsonBytes", len(enc.JSON), "gzipBytes", len(enc.Gzip),
+		"took", time.Since(began).Round(time.Microsecond).String())
 	h := report.StatusHeadline(res)
 	h.Document, h.Digest = cm.Name, enc.Digest
 	run.Status.Result = h

@@ -122,7 +122,7 @@ func TestComparePubSubJudgesTheDeliveryOnItsInterval(t *testing.T) {
 }
 
 // Two ActorActivation runs on different actor hosts differ in a setting; a result from
-// before status.result.actorHost ran on the minimal host.
+// before the result document's result.actorHost ran on the minimal host.
 func TestCompareNamesADifferentActorHost(t *testing.T) {
 	actors := func(host perfv1alpha1.ActorHost) perfv1alpha1.ResultDocument {
 		return perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioActorActivation, Result: &perfv1alpha1.Result{ActorHost: host}}

@@ -173,7 +173,7 @@ func settingsOf(e perfv1alpha1.ResultDocument) settings {
 	}
 	s.Resiliency = e.Environment.DescribeResiliencies(e.Run.Name)
 	if s.ActorHost == "" && e.Scenario == perfv1alpha1.ScenarioActorActivation {
-		s.ActorHost = perfv1alpha1.ActorHostMinimal // a result from before status.result.actorHost: the minimal host was the only one
+		s.ActorHost = perfv1alpha1.ActorHostMinimal // a result from before the result document's result.actorHost: the minimal host was the only one
 	}
 	return s
 }

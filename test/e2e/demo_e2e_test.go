@@ -29,6 +29,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/document"
 )
 
 // shortSample is a sample of config/samples with two repetitions of 30 s phases (the
@@ -62,6 +63,10 @@ var _ = Describe("make demo's scenario on a real cluster", func() {
 	It("ends with an added-latency figure and its interval: the published setting's, labelled when its CPU limit bound it, or the perf-suite setting's", func() {
 		ns := newNamespace()
 		published := shortSample("perf_v1alpha1_perfrun_invocation.yaml", ns)
+		began := time.Now()
+		_, js, err := document.Read(ctx, k8sClient, published)
+		Expect(err).NotTo(HaveOccurred())
+		GinkgoWriter.Printf("published setting's result document: %d bytes of JSON, read and checked in %v\n", len(js), time.Since(began).Round(time.Millisecond))
 		st := published.Status
 		done := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionSucceeded)
 		GinkgoWriter.Printf("published setting: %s: %s\n", done.Reason, done.Message)

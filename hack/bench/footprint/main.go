@@ -25,7 +25,12 @@ limitations under the License.
 // preflight at once (their spec names a control plane the operator does not read) and
 // stay cached; the time until every run has a phase is reported instead.
 //
-//	hack/bench/footprint.sh [-pods 10000] [-runs 1000] [-largest]
+// With -finished N, N finished runs are created first, each with its result document
+// (finished.go): the manager reads each document once to export its figures. Their memory
+// is read once all are exported, and again after the manager restarts and reads them all
+// anew.
+//
+//	hack/bench/footprint.sh [-pods 10000] [-runs 1000] [-largest] [-finished 1000]
 package main
 
 import (
@@ -70,6 +75,7 @@ type options struct {
 	provision  time.Duration
 	parallel   int
 	largest    bool
+	finished   int
 }
 
 func main() {
@@ -82,6 +88,7 @@ func main() {
 	flag.DurationVar(&o.provision, "provision-bound", 5*time.Minute, "give up waiting for the runs to be provisioned after this")
 	flag.IntVar(&o.parallel, "parallel", 32, "concurrent creates")
 	flag.BoolVar(&o.largest, "largest", false, "create the largest PerfRuns the CRDs admit (they fail their preflight and stay cached)")
+	flag.IntVar(&o.finished, "finished", 0, "finished PerfRuns, each with its result document, to create before the runs (0: none)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-footprint:", err)
@@ -143,6 +150,15 @@ func run(o options) error {
 		return err
 	}
 
+	var finishedRows []string
+	if o.finished > 0 {
+		rows, err := finishedRuns(ctx, c, o, env, &mgr, &metricsURL)
+		if err != nil {
+			return err
+		}
+		finishedRows = rows
+	}
+
 	newRun, wait, reached := perfRun, waitProvisioned, "provisioned"
 	if o.largest {
 		newRun, wait, reached = largestRun, waitObserved, "observed (a phase in their status)"
@@ -200,7 +216,64 @@ func run(o options) error {
 	sort.Strings(methods)
 	fmt.Printf("| API requests by method | — | %s |\n", strings.Join(methods, ", "))
 	fmt.Printf("| CPU with %d runs waiting on their targets (over %v) | — | %.4f vCPU |\n", o.runs, o.cpuWindow, busyCPU)
+	for _, r := range finishedRows {
+		fmt.Println(r)
+	}
 	return nil
+}
+
+// finishedRuns creates o.finished finished runs with their documents, reads the manager's
+// memory once it exported all their figures, restarts it (mgr, metricsURL are replaced)
+// and reads its memory again once it exported them anew: the table's rows.
+func finishedRuns(ctx context.Context, c client.Client, o options, env *envtest.Environment, mgr **exec.Cmd, metricsURL *string) ([]string, error) {
+	sizes := make([]int, o.finished)
+	start := time.Now()
+	if err := inParallel(o.parallel, o.finished, func(i int) error {
+		n, err := createFinished(ctx, c, i)
+		sizes[i] = n
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if _, err := waitExported(*metricsURL, o.finished, o.provision); err != nil {
+		return nil, err
+	}
+	exported := time.Since(start)
+	time.Sleep(o.settle)
+	rss, err := rssKiB((*mgr).Process.Pid)
+	if err != nil {
+		return nil, err
+	}
+	_ = (*mgr).Process.Kill()
+	_ = (*mgr).Wait()
+	restarted := time.Now()
+	next, url, err := startManager(env, o.manager)
+	if err != nil {
+		return nil, err
+	}
+	*mgr, *metricsURL = next, url
+	if _, err := waitExported(url, o.finished, o.provision); err != nil {
+		return nil, err
+	}
+	reread := time.Since(restarted)
+	var peak int
+	for range 5 {
+		if r, err := rssKiB(next.Process.Pid); err == nil && r > peak {
+			peak = r
+		}
+		time.Sleep(time.Second)
+	}
+	time.Sleep(o.settle)
+	settled, err := rssKiB(next.Process.Pid)
+	if err != nil {
+		return nil, err
+	}
+	return []string{
+		fmt.Sprintf("| result document of one finished run (gzipped) | — | %d bytes |", sizes[0]),
+		fmt.Sprintf("| RSS with %d finished runs, each document read once (created and exported in %v) | ≤ 80 MiB | %.1f MiB |", o.finished, exported.Round(time.Second), mib(rss)),
+		fmt.Sprintf("| after a restart: every document read anew, until all exported | — | %v |", reread.Round(100*time.Millisecond)),
+		fmt.Sprintf("| RSS after the restart (peak / settled) | ≤ 80 MiB | %.1f / %.1f MiB |", mib(peak), mib(settled)),
+	}, nil
 }
 
 func newClient(cfg *rest.Config) (client.Client, error) {

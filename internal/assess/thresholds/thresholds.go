@@ -180,7 +180,7 @@ func runChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []Check {
 }
 
 // variantChecks are the checks of each variant's thresholds on its difference from the
-// first variant (status.result.variants[].difference), in spec order: absolute limits at
+// first variant (the result document's result.variants[].difference), in spec order: absolute limits at
 // p50, p90 and p99, then the percent limit at p90 and p99.
 func variantChecks(variants []perfv1alpha1.SidecarVariant, res *perfv1alpha1.Result) []Check {
 	var checks []Check

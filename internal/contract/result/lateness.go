@@ -25,7 +25,7 @@ import "time"
 // Go-timer sleeps read 1.24 ms alone (the demo before the pacer, disturbed for a minute by a
 // compile; docs/measurement.md). 2 ms, twice the contended figure, flags a tester short of
 // CPU, not one sharing a small node; it no longer tells fortio's own sleeps apart, which the
-// pacer's measured lateness (status.result.testerLag) shows instead.
+// pacer's measured lateness (the result document's result.testerLag) shows instead.
 const LatenessFloor = 2 * time.Millisecond
 
 // LatenessShare is the share of the baseline's p50 the tester's lateness may reach at p90.

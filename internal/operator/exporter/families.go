@@ -45,7 +45,7 @@ var (
 	famMessages             = &family{"messages", "A PubSub run's messages over its measured phases, by path (dapr, baseline) and outcome: published, delivered, lost (published, not delivered within 10s of the phase's end), duplicated (deliveries beyond a message's first).", []string{"path", "outcome"}}
 	famWorkflows            = &family{"workflows", "A Workflow run's instances over its measured phases, by outcome: started (the start call succeeded), completed, failed (ended without completing: failed or terminated), unfinished (not ended within 10s, plus activities × activityDelay, of the phase's end).", []string{"outcome"}}
 	famTriggers             = &family{"triggers", "A Scheduler run's jobs, reminders or timers over its measured phases, by outcome: registered (the registration call succeeded), triggered (distinct ones received within 10s of the phase's end plus the due time), missed (registered, not triggered by then), doubled (triggers beyond a registration's first).", []string{"outcome"}}
-	famSidecarCPUPerRequest = &family{"sidecar_cpu_per_request_seconds", "CPU time a sidecar spent per completed request during the measured runs, by role, from the kubelet's counters (status.result.sidecarCost).", []string{"role"}}
+	famSidecarCPUPerRequest = &family{"sidecar_cpu_per_request_seconds", "CPU time a sidecar spent per completed request during the measured runs, by role, from the kubelet's counters (the result document's result.sidecarCost).", []string{"role"}}
 
 	families = []*family{famLatency, famActualQPS, famRequestedQPS, famErrors, famCPU, famMemory, famOutcome, famCompletion,
 		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest, famMessages, famWorkflows, famTriggers}

@@ -49,7 +49,7 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 		return rep, err
 	}
 	if !cfg.FortioPacing && !fineclock.Fine() {
-		logf(cfg.Log, "no timerfd here: the pacer waits on Go's timers, up to ~1 ms late (status.result.testerLag shows it)")
+		logf(cfg.Log, "no timerfd here: the pacer waits on Go's timers, up to ~1 ms late (the result document's result.testerLag shows it)")
 	}
 	if g := cfg.Group; g != nil {
 		cfg.QPS, cfg.Connections = g.ShareQPS(cfg.QPS), g.ShareConnections(cfg.Connections)
