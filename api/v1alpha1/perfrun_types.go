@@ -377,8 +377,8 @@ type LoadSpec struct {
 	Duration *metav1.Duration `json:"duration,omitempty"`
 
 	// warmup is an unmeasured run at qps through every measured path (split evenly over
-	// them) before the measurements start, between 0s and 10m. status.result
-	// .firstRepetitions shows whether it warmed.
+	// them) before the measurements start, between 0s and 10m. The result document's
+	// result.firstRepetitions shows whether it warmed.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`

@@ -340,7 +340,7 @@ type SidecarCost struct {
 	// would carry at that cost with the sidecar at 80% of its limit (0.8 × limit / cost), a
 	// decimal string; absent without a limit. At 100% the queue never drains; at 80% a
 	// sidecar with this cost keeps up with bursts. A run held at its limit says what the limit
-	// actually carried: atQPS, with the latency in status.result.
+	// actually carried: atQPS, with the latency in the result's latency.
 	// +optional
 	LimitProjectedQPS string `json:"limitProjectedQPS,omitempty"`
 	// node the sidecar ran on (a split load's client sidecars: the leader's).

@@ -54,7 +54,7 @@ func (r *Reconciler) keepResult(ctx context.Context, run *perfv1alpha1.PerfRun, 
 	enc, err := document.Encode(&doc)
 	if tooLarge := (*document.TooLarge)(nil); errors.As(err, &tooLarge) {
 		run.Status.Result = report.StatusHeadline(res)
-		markFailed(run, r.now(), perfv1alpha1.ReasonResultTooLarge, "%v: its figures are in status.result, the rest is lost; "+
+		markFailed(run, r.now(), perfv1alpha1.ReasonResultTooLarge, "%v: its headline is in status.result, the rest is lost; "+
 			"measure fewer repetitions, variants or paths per run", tooLarge)
 		return nil, nil
 	}
