@@ -108,6 +108,7 @@ var _ = AfterSuite(func() {
 	if k8sClient == nil {
 		return
 	}
+	printKeptDocuments()
 	By("removing the operator and the namespaces no spec took")
 	run(helmBin(), "uninstall", "daprbench", "--namespace", operatorNamespace, "--wait", "--timeout", "2m")
 	for _, name := range namespacePool[nextNamespace:] {
@@ -116,6 +117,22 @@ var _ = AfterSuite(func() {
 	// helm uninstall keeps the CRDs (crds.keep): the suite removes them, and every object left.
 	run(kubectlBin(), append([]string{"delete", "--ignore-not-found", "--wait=true", "--timeout=2m", "crd"}, crdNames[:]...)...)
 })
+
+// printKeptDocuments prints the manager's log line for each result document it kept this
+// suite (its size and how long writing it took), so CI's log says what documents cost. The
+// log is the current manager pod's; a failure to read it fails nothing.
+func printKeptDocuments() {
+	out, err := exec.Command(kubectlBin(), "-n", operatorNamespace, "logs", "deployment/daprbench-controller-manager").Output()
+	if err != nil {
+		GinkgoWriter.Printf("the manager's log: %v\n", err)
+		return
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "Kept the result document") {
+			GinkgoWriter.Println(line)
+		}
+	}
+}
 
 // crdNames are the chart's CRDs (templates/crds).
 var crdNames = [3]string{"perfruns.perf.daprbench.io", "perfschedules.perf.daprbench.io", "perfsweeps.perf.daprbench.io"}
