@@ -50,10 +50,12 @@ type runState struct {
 	// however often the run is reconciled.
 	lastSampled time.Time
 	// reportTries counts the polls that could not read the load tester's report from its
-	// log; report is the report once read, under its digest.
-	reportTries  int
-	report       *result.Report
-	reportDigest string
+	// log, the first of them at reportFirstMiss; report is the report once read, under its
+	// digest.
+	reportTries     int
+	reportFirstMiss time.Time
+	report          *result.Report
+	reportDigest    string
 	// applied is, per child, the desired state last applied and the resourceVersion the
 	// API server answered with (see apply).
 	applied map[string]appliedChild
@@ -114,13 +116,17 @@ func (m *runMemory) samplingDone(run *perfv1alpha1.PerfRun) {
 	m.state(run).lastSampled = time.Time{}
 }
 
-// reportTry counts one more poll without the report and returns the count before it.
-func (m *runMemory) reportTry(run *perfv1alpha1.PerfRun) int {
+// reportMiss counts one more poll without the report, at now, and returns the count before
+// it and when the first was.
+func (m *runMemory) reportMiss(run *perfv1alpha1.PerfRun, now time.Time) (tries int, first time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.state(run)
+	if s.reportTries == 0 {
+		s.reportFirstMiss = now
+	}
 	s.reportTries++
-	return s.reportTries - 1
+	return s.reportTries - 1, s.reportFirstMiss
 }
 
 // keepReport remembers run's report, read from the frame of digest.
@@ -128,7 +134,7 @@ func (m *runMemory) keepReport(run *perfv1alpha1.PerfRun, digest string, rep *re
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.state(run)
-	s.report, s.reportDigest, s.reportTries = rep, digest, 0
+	s.report, s.reportDigest, s.reportTries, s.reportFirstMiss = rep, digest, 0, time.Time{}
 }
 
 // report is run's report read from the frame of digest, nil when none was kept.

@@ -44,12 +44,18 @@ func TestRunMemoryIsOnePlaceForgottenAtOnce(t *testing.T) {
 	if !m.sampleDue(run, now, time.Second) || m.sampleDue(run, now.Add(time.Second/2), time.Second) || !m.sampleDue(run, now.Add(time.Second), time.Second) {
 		t.Error("a read is due once per interval")
 	}
-	if m.reportTry(run) != 0 || m.reportTry(run) != 1 {
+	if tries, first := m.reportMiss(run, now); tries != 0 || !first.Equal(now) {
 		t.Error("report tries count from 0")
 	}
+	if tries, first := m.reportMiss(run, now.Add(time.Minute)); tries != 1 || !first.Equal(now) {
+		t.Error("the first miss is remembered")
+	}
 	m.keepReport(run, "sha256:1", &result.Report{Summary: result.Summary{RequestedQPS: 7}})
-	if got := m.report(run, "sha256:1"); got == nil || got.Summary.RequestedQPS != 7 || m.report(run, "sha256:2") != nil || m.reportTry(run) != 0 {
-		t.Error("a report is kept under its digest, and keeping it resets the tries")
+	if got := m.report(run, "sha256:1"); got == nil || got.Summary.RequestedQPS != 7 || m.report(run, "sha256:2") != nil {
+		t.Error("a report is kept under its digest")
+	}
+	if tries, first := m.reportMiss(run, now.Add(time.Hour)); tries != 0 || !first.Equal(now.Add(time.Hour)) {
+		t.Error("keeping a report resets the tries")
 	}
 	m.rememberApplied(run, child, "d1")
 	if !m.unchanged(run, child, "d1", "7") || m.unchanged(run, child, "d2", "7") || m.unchanged(run, child, "d1", "8") || !m.appliedBefore(run, child) {
@@ -63,7 +69,7 @@ func TestRunMemoryIsOnePlaceForgottenAtOnce(t *testing.T) {
 
 	again := run.DeepCopy()
 	again.UID = "2" // deleted and created again under the same name
-	if m.appliedBefore(again, child) || m.reportTry(again) != 0 || m.report(again, "sha256:1") != nil {
+	if tries, _ := m.reportMiss(again, now); m.appliedBefore(again, child) || tries != 0 || m.report(again, "sha256:1") != nil {
 		t.Error("a new run of the same name inherited the old one's memory")
 	}
 	if _, measuring := m.measuringSoon(run, now); measuring {

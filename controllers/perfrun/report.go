@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -28,6 +29,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/operator/retry"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -48,10 +50,15 @@ func (l APIServerLogs) Tail(ctx context.Context, namespace, pod, container strin
 		TailLines: ptr.To(lines), LimitBytes: ptr.To(limitBytes)}).DoRaw(ctx)
 }
 
-// ReportRetries is how many more polls a finished load waits for its report: a log read
-// through the API server and the kubelet can fail for a moment, and a run concluded
-// without it cannot get it back (its pods go).
-const ReportRetries = 3
+const (
+	// ReportRetries is how many more polls a finished load waits for a report its log does
+	// not hold whole or that does not check (a runtime may be slow to flush the log's end).
+	ReportRetries = 3
+	// ReportPatience is how long a log read that fails for a moment (the API server or the
+	// kubelet unreachable, throttled) is tried again: a run concluded without its report
+	// cannot get it back (its pods go), and the pods stay while it waits.
+	ReportPatience = 10 * time.Minute
+)
 
 // readReport is the report the leader's termination message points to, read from the end
 // of its log once and checked against the pointer (kept in the run's memory for the passes
@@ -81,12 +88,17 @@ func (r *Reconciler) readReport(ctx context.Context, run *perfv1alpha1.PerfRun, 
 		r.memory.keepReport(run, p.Frame.Digest, &got)
 		return &got, nil, false
 	}
-	tries := r.memory.reportTry(run)
+	now := r.Clock.Now()
+	tries, first := r.memory.reportMiss(run, now)
 	log.FromContext(ctx).Info("Cannot read the load tester's report", "pod", pod, "try", tries+1, "error", err.Error())
-	if tries < ReportRetries && !errors.As(err, new(*result.FrameTooLarge)) {
+	switch {
+	case errors.As(err, new(*result.FrameTooLarge)):
+	case retry.Transient(err) && now.Sub(first) < ReportPatience:
+		return nil, nil, true
+	case tries < ReportRetries:
 		return nil, nil, true
 	}
-	return nil, fmt.Errorf("in %d tries: %w", tries+1, err), false
+	return nil, fmt.Errorf("in %d tries over %s: %w", tries+1, now.Sub(first).Round(time.Second), err), false
 }
 
 // leaderPod is the load-tester pod that holds the whole report (a group's pod 0).

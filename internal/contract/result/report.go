@@ -74,8 +74,8 @@ const (
 	MaxPointerErrorBytes = 2048
 	// MaxReportBytes bounds a report's frame (gzipped): the operator reads no more of a log,
 	// and a container log rotates at 10 MiB by default (the kubelet's containerLogMaxSize),
-	// which must not split the frame. A report of the largest run the API admits takes a
-	// few hundred KiB (TestTheLargestAdmittedRunsReportFits).
+	// which must not split the frame. A report of the largest run the API admits takes
+	// 1.3 MB (TestTheLargestAdmittedRunsReportAndDocumentFit).
 	MaxReportBytes = 4 << 20
 	// maxReportJSONBytes bounds the report once decompressed.
 	maxReportJSONBytes = 64 << 20
@@ -152,13 +152,27 @@ func DecodePointer(b []byte) (Pointer, error) {
 	return p, nil
 }
 
-// TailLines is how many lines of the log's end hold frame f and whatever the load tester
-// may print after it (its sidecar's shutdown, the SDK's last words).
-func (f *Frame) TailLines() int64 { return int64(f.Lines) + 2 + 512 }
+const (
+	// tailSlackLines are the lines read besides the frame's: whatever the load tester's
+	// goroutines print on stderr between its chunks or after its end line.
+	tailSlackLines = 128
+	// maxLogLineBytes is the longest line a container's log holds: containerd stores a
+	// longer one in pieces of 16 KiB (CRI-O in 8), and the kubelet counts each piece as a
+	// line of the tail.
+	maxLogLineBytes = 16 << 10
+	// frameLineBytes is the longest line of a frame: the prefix, an index, a chunk.
+	frameLineBytes = len(FramePrefix) + 8 + 4*chunkBytes/3 + 1
+)
 
-// LimitBytes is how many bytes of the log's end to read for frame f.
+// TailLines is how many lines of the log's end hold frame f and the lines around it.
+func (f *Frame) TailLines() int64 { return int64(f.Lines) + 2 + tailSlackLines }
+
+// LimitBytes is how many bytes to read of the TailLines last lines. The kubelet counts
+// LimitBytes from the first of those lines, not back from the log's end, so the budget
+// holds every line of the tail at its longest: a few long lines before the frame (fortio's
+// JSON results) must not push the frame's end past the limit.
 func (f *Frame) LimitBytes() int64 {
-	return int64(f.Lines)*int64(len(FramePrefix)+8+base64.StdEncoding.EncodedLen(chunkBytes)+1) + 1<<20
+	return int64(f.Lines+2)*int64(frameLineBytes) + tailSlackLines*maxLogLineBytes
 }
 
 // ReadFrame finds frame f in a log and returns its report: the last frame of f's digest,

@@ -73,6 +73,55 @@ func TestAFrameArrivesWholeAmidOtherLines(t *testing.T) {
 	}
 }
 
+// kubeletTail is what the kubelet serves for a log read with TailLines and LimitBytes: the
+// last lines of the log as the runtime stored it (a line longer than maxLogLineBytes in
+// pieces, each counted as a line), then at most limit bytes of those, from the first on.
+func kubeletTail(log string, lines, limit int64) []byte {
+	var stored []string
+	for _, l := range strings.SplitAfter(log, "\n") {
+		for len(l) > maxLogLineBytes {
+			stored, l = append(stored, l[:maxLogLineBytes]), l[maxLogLineBytes:]
+		}
+		if l != "" {
+			stored = append(stored, l)
+		}
+	}
+	tail := []byte(strings.Join(stored[max(0, len(stored)-int(lines)):], ""))
+	return tail[:min(int64(len(tail)), limit)]
+}
+
+// The frame's TailLines and LimitBytes get it whole from the kubelet however long the
+// lines before it (a fortio JSON result per measured run, pieces of 16 KiB each) and with
+// the load tester's last words after it and between its chunks.
+func TestTheTailReadHoldsTheFrameAmidLongLines(t *testing.T) {
+	pprof := make([]byte, MaxProfileBytes) // incompressible: a frame of 160 lines
+	_, _ = rand.Read(pprof)
+	frame, f := frameOf(t, Report{Summary: Summary{RequestedQPS: 1000, Runs: []Run{run(Dapr, 0, 1100)}},
+		Profiles: []Profile{{Role: ProfileServerSidecar, Pprof: pprof}}})
+	fortio := `{"RunType":"HTTP","Labels":"` + strings.Repeat("x", 40<<10) + `"}` + "\n"
+	var log strings.Builder
+	for range 600 {
+		log.WriteString(fortio)
+	}
+	chunks := strings.SplitAfter(frame, "\n")
+	for i, l := range chunks {
+		log.WriteString(l)
+		if i%20 == 10 { // a goroutine's line on stderr, amid the frame
+			log.WriteString("loadtester: " + strings.Repeat("w", maxLogLineBytes) + "\n")
+		}
+	}
+	for range tailSlackLines - 2*len(chunks)/20 - 2 {
+		log.WriteString("dapr-sdk: " + strings.Repeat("z", maxLogLineBytes-12) + "\n")
+	}
+	got, err := ReadFrame(kubeletTail(log.String(), f.TailLines(), f.LimitBytes()), f)
+	if err != nil || !bytes.Equal(got.Profiles[0].Pprof, pprof) {
+		t.Fatalf("the frame read through the kubelet's tail: %v", err)
+	}
+	if f.LimitBytes() > 2*MaxReportBytes {
+		t.Errorf("a frame of %d bytes reads %d bytes of log", f.Bytes, f.LimitBytes())
+	}
+}
+
 // Nothing the operator cannot check is kept: a frame cut short, out of order, altered or
 // missing fails with what is wrong, and one over the channel's limit says its size.
 func TestAFrameThatDoesNotCheckIsRefused(t *testing.T) {
