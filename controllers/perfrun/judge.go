@@ -17,7 +17,9 @@ limitations under the License.
 package perfrun
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -29,6 +31,7 @@ import (
 	"github.com/daprbench/daprbench/internal/assess"
 	"github.com/daprbench/daprbench/internal/assess/regression"
 	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/retry"
 )
 
 // minReferenceRuns is the fewest earlier runs a regression is judged against (or the
@@ -69,15 +72,25 @@ func (r *Reconciler) regressionEvidence(ctx context.Context, run *perfv1alpha1.P
 	if err := r.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{perfv1alpha1.LabelSchedule: name}); err != nil {
 		return nil, err
 	}
+	// A run whose document is gone or not its own is left out; a read that failed for a
+	// moment fails the pass instead, so a blip never changes the verdict kept in status.
+	var blip error
 	read := func(other *perfv1alpha1.PerfRun) *perfv1alpha1.Result {
 		doc, _, err := document.Read(ctx, r.APIReader, other)
-		if err != nil {
+		switch {
+		case retry.Transient(err):
+			blip = cmp.Or(blip, err)
+		case err != nil:
 			log.FromContext(ctx).Info("An earlier run's result is left out of the schedule's history", "run", other.Name, "error", err.Error())
-			return nil
+		default:
+			return doc.Result
 		}
-		return doc.Result
+		return nil
 	}
 	history, earlier, reference := regressionHistory(run, sched, list.Items, read)
+	if blip != nil {
+		return nil, fmt.Errorf("reading the schedule's earlier results: %w", blip)
+	}
 	h := &assess.History{Schedule: name, AcceptedBaseline: sched.Annotations[perfv1alpha1.AnnotationAcceptedBaseline],
 		Earlier: history, Reference: reference, Need: min(regressionWindow(sched), minReferenceRuns),
 		TolerancePercent: sched.Spec.Regression.TolerancePercent}

@@ -44,6 +44,7 @@ import (
 	"github.com/daprbench/daprbench/controllers/pass"
 	"github.com/daprbench/daprbench/internal/operator/exporter"
 	"github.com/daprbench/daprbench/internal/operator/policy"
+	"github.com/daprbench/daprbench/internal/operator/retry"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/version"
@@ -171,13 +172,23 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	res, written, err := pass.Finish(ctx, r.Client, r.Recorder, pass.End{Orig: orig, Obj: run, OrigStatus: orig.Status, Status: run.Status,
 		OrigConditions: orig.Status.Conditions, Conditions: run.Status.Conditions, Now: r.now(),
 		Events: conditionEvents(orig, run, events), Result: res, Err: runErr})
-	if !written || err != nil {
+	if err != nil {
 		return res, err
 	}
 	if run.Finished() {
+		// Every pass of a finished run, written or not: a restarted manager exports what
+		// it finds, and a read that failed for a moment is tried again.
 		if err := exporter.Record(ctx, r.APIReader, run); err != nil {
 			log.FromContext(ctx).Info("Cannot export the run's result", "error", err.Error())
+			if retry.Transient(err) && (res.RequeueAfter == 0 || res.RequeueAfter > r.PollInterval) {
+				res.RequeueAfter = r.PollInterval
+			}
 		}
+	}
+	if !written {
+		return res, nil
+	}
+	if run.Finished() {
 		if !orig.Finished() {
 			exporter.CountOutcome(run)
 		}

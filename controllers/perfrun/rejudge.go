@@ -21,10 +21,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -32,6 +30,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess"
 	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/retry"
 )
 
 // measuredSpec fingerprints what a spec measures: everything but its thresholds and its
@@ -72,7 +71,7 @@ func (r *Reconciler) rejudge(ctx context.Context, run *perfv1alpha1.PerfRun) (bo
 		return false, nil
 	}
 	doc, _, err := document.Read(ctx, r.APIReader, run)
-	if apierrors.IsNotFound(err) || err != nil && !isTransient(err) {
+	if err != nil && !retry.Transient(err) {
 		log.FromContext(ctx).Info("Measuring anew: the result document cannot be judged again", "error", err.Error())
 		return false, nil
 	}
@@ -96,11 +95,4 @@ func (r *Reconciler) rejudge(ctx context.Context, run *perfv1alpha1.PerfRun) (bo
 	}
 	run.Status = judged.Status
 	return true, nil
-}
-
-// isTransient says an error reading from the API server may pass: a timeout, a throttle, an
-// unavailable server, rather than a document that is not there or not the run's.
-func isTransient(err error) bool {
-	return apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) || apierrors.IsTooManyRequests(err) ||
-		apierrors.IsServiceUnavailable(err) || apierrors.IsInternalError(err) || errors.Is(err, context.DeadlineExceeded)
 }

@@ -37,6 +37,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/pass"
 	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/retry"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/textcut"
@@ -232,8 +233,13 @@ func (r *Reconciler) measure(ctx context.Context, sw *perfv1alpha1.PerfSweep, p 
 	var res *perfv1alpha1.Result
 	if h := run.Status.Result; h != nil && h.Document != "" && h.Generation == run.Generation {
 		doc, _, err := document.Read(ctx, r.reader(), run)
-		if err != nil {
+		if retry.Transient(err) {
 			return false, fmt.Errorf("reading point %d's result: %w", p.Step, err)
+		}
+		if err != nil {
+			// Gone or not the run's: it will not be read on the next pass either.
+			record(sw, q, p, perfv1alpha1.PhaseFailed, nil, "the point's result cannot be read: "+textcut.Truncate(err.Error(), 400))
+			return true, nil
 		}
 		res = doc.Result
 		p.Document, p.Digest = h.Document, h.Digest

@@ -32,6 +32,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/operator/retry"
 )
 
 // The latest result of every PerfRun, on the manager's metrics endpoint (controller-runtime's
@@ -100,8 +101,10 @@ func Collectors() []prometheus.Collector {
 
 // Record exports a finished run's result, read from its document through c; it replaces
 // whatever the run exported before. A run whose series are of its current status already
-// is not read again. A document that cannot be read leaves the run's state figures alone
-// exported (its outcome, completion, disturbances), and the error is returned.
+// is not read again. A read that failed for a moment (retry.Transient) changes nothing and
+// is returned, for the caller to try again; a document that cannot be read at all leaves
+// the run's state figures alone exported (its outcome, completion, disturbances), and the
+// error is returned.
 func Record(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun) error {
 	if !run.Finished() {
 		return nil
@@ -110,6 +113,9 @@ func Record(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun) err
 		return nil
 	}
 	res, err := resultOf(ctx, c, run)
+	if retry.Transient(err) {
+		return err
+	}
 	Forget(run.Namespace, run.Name)
 	identity := []string{run.Namespace, run.Name, run.Labels[perfv1alpha1.LabelSchedule]}
 	for _, f := range figuresOf(run, res) {

@@ -17,11 +17,16 @@ limitations under the License.
 package exporter
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // resetRuns drops every run's series: the metrics are package state shared by the tests.
@@ -42,6 +47,46 @@ func TestRecordExportsEveryFigureOfARun(t *testing.T) {
 	Forget("perf", "nightly-1")
 	if got := exposition(t, Collectors()...); got != "" {
 		t.Errorf("after Forget:\n%s", got)
+	}
+}
+
+// failingReader answers every read with err.
+type failingReader struct{ err error }
+
+func (f failingReader) Get(context.Context, client.ObjectKey, client.Object, ...client.GetOption) error {
+	return f.err
+}
+
+func (f failingReader) List(context.Context, client.ObjectList, ...client.ListOption) error {
+	return f.err
+}
+
+// A read that fails for a moment leaves a run's series as they were (and says so, for the
+// caller to try again); a document gone for good leaves its state figures alone.
+func TestRecordKeepsARunsSeriesWhenItsDocumentCannotBeReadForAMoment(t *testing.T) {
+	resetRuns()
+	t.Cleanup(resetRuns)
+	run := finishedRun("nightly-1", time.Unix(1_800_000_000, 0), 400*time.Microsecond)
+	if err := Record(ctx, testDocs, run); err != nil {
+		t.Fatal(err)
+	}
+	before := exposition(t, Collectors()...)
+	edited := run.DeepCopy()
+	edited.ResourceVersion = "2" // a later status of the run: read again
+	unavailable := failingReader{apierrors.NewServiceUnavailable("the API server is restarting")}
+	if err := Record(ctx, unavailable, edited); err == nil {
+		t.Error("a failed read was not returned")
+	}
+	if got := exposition(t, Collectors()...); got != before {
+		t.Errorf("a read that failed for a moment changed the series:\n%s", got)
+	}
+	gone := failingReader{apierrors.NewNotFound(schema.GroupResource{Resource: "configmaps"}, run.Status.Result.Document)}
+	if err := Record(ctx, gone, edited); err == nil {
+		t.Error("a document gone was not said")
+	}
+	got := exposition(t, Collectors()...)
+	if strings.Contains(got, "daprbench_perfrun_latency_seconds{") || !strings.Contains(got, "daprbench_perfrun_outcome{") {
+		t.Errorf("a run whose document is gone exports its state alone:\n%s", got)
 	}
 }
 
