@@ -576,6 +576,24 @@ var _ = Describe("PerfRun admission", func() {
 		Expect(literal).To(BeNil())
 	})
 
+	It("keeps a status the previous release wrote writable: an added-latency interval without covers is ThisRun", func() {
+		u := perfRun("old-status")
+		Expect(k8s.Create(ctx, u)).To(Succeed())
+		DeferCleanup(func() { Expect(k8s.Delete(ctx, u)).To(Succeed()) })
+		// What the previous release's status.result held: the interval with its basis, no
+		// covers; and figures the headline no longer has (pruned).
+		Expect(unstructured.SetNestedField(u.Object, map[string]any{
+			"generation": int64(1), "requestedQPS": int64(100), "actualQPS": "99.9", "basis": "BetweenRepetitions",
+			"addedInterval": map[string]any{"confidencePercent": int64(95), "basis": "BetweenRepetitions",
+				"low": map[string]any{"p90": "1ms"}, "high": map[string]any{"p90": "2ms"}},
+		}, "status", "result")).To(Succeed())
+		Expect(k8s.Status().Update(ctx, u)).To(Succeed())
+		got := &perfv1alpha1.PerfRun{}
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(u), got)).To(Succeed())
+		Expect(got.Status.Result.AddedInterval.Covers).To(Equal(perfv1alpha1.CoversThisRun))
+		Expect(got.Status.Result.AddedInterval.High.P90.Duration).To(Equal(2 * time.Millisecond))
+	})
+
 	It("fills in the same defaults as the operator's helpers resolve for an unset field", func() {
 		unset := perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioActorActivation, Load: perfv1alpha1.LoadSpec{QPS: 100},
 			Actors: &perfv1alpha1.ActorsSpec{}}

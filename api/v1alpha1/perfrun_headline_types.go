@@ -79,7 +79,10 @@ const (
 
 // HeadlineInterval is a figure's interval at p50, p90 and p99.
 type HeadlineInterval struct {
-	// covers says what the interval holds: ThisRun.
+	// covers says what the interval holds: ThisRun. (Defaulted: a status written by the
+	// release before it has none, and must stay writable where the API server does not
+	// ratchet validation, Kubernetes 1.29.)
+	// +kubebuilder:default=ThisRun
 	Covers IntervalCoverage `json:"covers"`
 	// confidencePercent is the interval's confidence, e.g. 95.
 	ConfidencePercent int32 `json:"confidencePercent"`

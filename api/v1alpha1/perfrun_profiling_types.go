@@ -84,6 +84,11 @@ type SidecarProfile struct {
 	// key is the profile's key in the ConfigMap's binaryData; empty when none is stored.
 	// +optional
 	Key string `json:"key,omitempty"`
+	// digest is the stored profile's SHA-256 ("sha256:<hex>"): the ConfigMap is rewritten by
+	// each measured generation and writable by the namespace, so a reader shows the profile
+	// under key only when it is this one.
+	// +optional
+	Digest string `json:"digest,omitempty"`
 	// failure says why no profile is stored: the capture failed, or the profile was not
 	// a valid pprof profile or too large.
 	// +optional

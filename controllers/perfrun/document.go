@@ -79,9 +79,9 @@ func (r *Reconciler) keepResult(ctx context.Context, run *perfv1alpha1.PerfRun, 
 	return &doc, nil
 }
 
-// retireDocuments deletes the run's result documents that neither status.result nor
-// status.lastSuccessful names: a generation's whose result a later one replaced, and one a
-// pass wrote before its status write failed.
+// retireDocuments deletes the run's result documents that neither status.result,
+// status.lastSuccessful nor its sweep's point names: a generation's whose result a later
+// one replaced, and one a pass wrote before its status write failed.
 func (r *Reconciler) retireDocuments(ctx context.Context, run *perfv1alpha1.PerfRun) error {
 	var cms corev1.ConfigMapList
 	if err := r.APIReader.List(ctx, &cms, client.InNamespace(run.Namespace),
@@ -95,11 +95,34 @@ func (r *Reconciler) retireDocuments(ctx context.Context, run *perfv1alpha1.Perf
 	if d := run.Status.LastSuccessful; d != nil {
 		keep[d.Document] = true
 	}
+	if err := r.keepPointDocuments(ctx, run, keep); err != nil {
+		return err
+	}
 	for i := range cms.Items {
 		if cm := &cms.Items[i]; !keep[cm.Name] {
 			if err := r.deleteChild(ctx, run, cm); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// keepPointDocuments adds to keep the documents the sweep that made run names in its
+// points: a point keeps the figures its run had when the sweep recorded it, also after a
+// thresholds edit judged the run again into a new document.
+func (r *Reconciler) keepPointDocuments(ctx context.Context, run *perfv1alpha1.PerfRun, keep map[string]bool) error {
+	ref := metav1.GetControllerOf(run)
+	if ref == nil || ref.Kind != "PerfSweep" {
+		return nil
+	}
+	sw := &perfv1alpha1.PerfSweep{}
+	if err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: ref.Name}, sw); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	for _, p := range sw.Status.Points {
+		if p.Run == run.Name && p.Document != "" {
+			keep[p.Document] = true
 		}
 	}
 	return nil

@@ -18,6 +18,8 @@ package perfrun
 
 import (
 	"bytes"
+	"context"
+	"encoding/base64"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -27,7 +29,14 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess"
@@ -142,4 +151,88 @@ func heavyTailed(rng *rand.Rand, n int) *latency.Recorded {
 		rec.Blocks = append(rec.Blocks, c)
 	}
 	return rec
+}
+
+// A document larger than a ConfigMap holds fails the run with ResultTooLarge, naming its
+// size and the limit; no ConfigMap is written, the headline stays in status, and
+// status.lastSuccessful still names the last result that was kept, not this one.
+func TestADocumentLargerThanItsStoreFailsTheRunNamingItsSize(t *testing.T) {
+	c := fakeClient(t)
+	r := &Reconciler{Client: c, APIReader: c, Clock: clocktesting.NewFakePassiveClock(time.Unix(1_800_000_000, 0))}
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "big", UID: "1", Generation: 2}}
+	earlier := &perfv1alpha1.ResultDigest{Generation: 1, Document: "big-result-g1"}
+	run.Status.LastSuccessful = earlier.DeepCopy()
+	res := &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "999.1"}
+	applyVerdict(run, assess.Assessment{Result: res, Verdict: assess.Verdict{Reason: perfv1alpha1.ReasonSucceeded, Message: "measured"}}, r.now())
+
+	noise := make([]byte, 2<<20) // as incompressible as a histogram gets: random
+	_, _ = rand.NewChaCha8([32]byte{59}).Read(noise)
+	huge := []perfv1alpha1.PathHistograms{{Path: "dapr", Variant: string(result.Dapr), Latency: base64.StdEncoding.EncodeToString(noise)}}
+	doc, err := r.keepResult(context.Background(), run, res, huge, nil)
+	if doc != nil || err != nil {
+		t.Fatalf("keepResult = %v, %v: want no document and no error", doc, err)
+	}
+	failed := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed)
+	if failed == nil || failed.Status != metav1.ConditionTrue || failed.Reason != perfv1alpha1.ReasonResultTooLarge ||
+		!strings.Contains(failed.Message, "gzipped, more than the 1040384 a ConfigMap holds") || run.Status.Phase != perfv1alpha1.PhaseFailed {
+		t.Errorf("the run: %s, %+v", run.Status.Phase, failed)
+	}
+	if h := run.Status.Result; h == nil || h.ActualQPS != "999.1" || h.Document != "" {
+		t.Errorf("the headline: %+v", h)
+	}
+	if got := run.Status.LastSuccessful; got == nil || *got != *earlier {
+		t.Errorf("lastSuccessful: %+v, want generation 1's, untouched", got)
+	}
+	var cms corev1.ConfigMapList
+	if err := c.List(context.Background(), &cms); err != nil || len(cms.Items) != 0 {
+		t.Errorf("%d ConfigMaps written, %v", len(cms.Items), err)
+	}
+}
+
+// fakeClient is controller-runtime's fake client with the API's and Kubernetes' kinds,
+// objs in it.
+func fakeClient(t *testing.T, objs ...client.Object) client.Client {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	return fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).Build()
+}
+
+// Retiring a run's documents keeps those its status names and the one its sweep's point
+// names (a thresholds edit judged the run again: the point keeps the figures it recorded),
+// and deletes the rest.
+func TestRetiringDocumentsKeepsTheOnesStatusAndTheSweepName(t *testing.T) {
+	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "conns", UID: "sweep-1"}}
+	sw.Status.Points = []perfv1alpha1.SweepPointStatus{{Run: "conns-1-0", Document: "conns-1-0-result-recorded"}, {Run: "conns-1-1", Document: "conns-1-1-result-x"}}
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "conns-1-0", UID: "run-1",
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(sw, perfv1alpha1.GroupVersion.WithKind("PerfSweep"))}}}
+	run.Status.Result = &perfv1alpha1.ResultHeadline{Document: "conns-1-0-result-rejudged"}
+	run.Status.LastSuccessful = &perfv1alpha1.ResultDigest{Document: "conns-1-0-result-rejudged"}
+	var objs []client.Object
+	for _, name := range []string{"recorded", "rejudged", "replaced", "unnamed"} {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "conns-1-0-result-" + name, UID: types.UID(name),
+			Labels: workload.Labels(run, roleResult), OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(run, perfv1alpha1.GroupVersion.WithKind("PerfRun"))}}}
+		objs = append(objs, cm)
+	}
+	c := fakeClient(t, append(objs, sw, run)...)
+	r := &Reconciler{Client: c, APIReader: c}
+	if err := r.retireDocuments(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	var left corev1.ConfigMapList
+	if err := c.List(context.Background(), &left); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, cm := range left.Items {
+		names = append(names, strings.TrimPrefix(cm.Name, "conns-1-0-result-"))
+	}
+	if slices.Sort(names); !slices.Equal(names, []string{"recorded", "rejudged"}) {
+		t.Errorf("documents left: %v, want the point's and the status's", names)
+	}
 }

@@ -30,6 +30,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/cpuprofile"
+	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -78,7 +79,7 @@ func profilesStatus(run *perfv1alpha1.PerfRun, found []result.Profile) (*perfv1a
 				sp.Failure = "not stored: " + err.Error()
 				break
 			}
-			sp.Key, sp.Bytes = ProfileKey(role), int64(len(p.Pprof))
+			sp.Key, sp.Bytes, sp.Digest = ProfileKey(role), int64(len(p.Pprof)), document.Digest(p.Pprof)
 			data[sp.Key] = p.Pprof
 		}
 		if ok && p.StartUnix > 0 {

@@ -24,7 +24,6 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess"
-	"github.com/daprbench/daprbench/internal/assess/report"
 )
 
 // The status is computed in memory during a reconcile and written once at its end. These
@@ -88,14 +87,14 @@ func setRunning(run *perfv1alpha1.PerfRun) {
 }
 
 // markSucceeded ends the run with a result; reason is Succeeded, or Saturated when a path's
-// latency is that of a lower rate than requested.
+// latency is that of a lower rate than requested. status.lastSuccessful follows once the
+// result's document is kept (keepResult): until then it names the last one kept.
 func markSucceeded(run *perfv1alpha1.PerfRun, now metav1.Time, reason, msg string) {
 	setCondition(run, perfv1alpha1.ConditionSucceeded, metav1.ConditionTrue, reason, msg)
 	setCondition(run, perfv1alpha1.ConditionFailed, metav1.ConditionFalse, perfv1alpha1.ReasonSucceeded, "")
 	run.Status.Phase = perfv1alpha1.PhaseSucceeded
 	run.Status.CompletionTime = &now
 	run.Status.Progress = nil
-	run.Status.LastSuccessful = report.Digest(run.Status.Result, &now, msg)
 }
 
 // applyVerdict sets an assessment's judging conditions, in order, then ends the run as its

@@ -100,7 +100,15 @@ func profilesReport(ctx context.Context, c client.Client, run document.Run, dir 
 			part.Section.Notes = append(part.Section.Notes, note)
 			continue
 		}
-		t, files, err := oneProfile(dir, name, sp, cm.BinaryData[sp.Key], &part.Section)
+		data := cm.BinaryData[sp.Key]
+		if document.Digest(data) != sp.Digest {
+			note := fmt.Sprintf("%s: the stored profile of %s is not the one this result names (its digest differs): "+
+				"a later generation's, or changed since the operator wrote it", name, profileTitle(sp.Role))
+			fmt.Fprintf(&text, "  %s\n", note)
+			part.Section.Notes = append(part.Section.Notes, note)
+			continue
+		}
+		t, files, err := oneProfile(dir, name, sp, data, &part.Section)
 		part.Files = append(part.Files, files...)
 		if err != nil {
 			note := fmt.Sprintf("%s: the profile of %s is not shown: %v", name, profileTitle(sp.Role), err)

@@ -86,7 +86,7 @@ func TestReportOfAProfiledRunListsTopFunctionsAndDrawsFlameGraphs(t *testing.T) 
 		t.Fatal(err)
 	}
 	profiled := perfv1alpha1.NewResultDocument(r, doc.Result, nil, &perfv1alpha1.ProfilesStatus{ConfigMap: cm.Name, Generation: r.Generation, Sidecars: []perfv1alpha1.SidecarProfile{
-		{Role: perfv1alpha1.ProfileServerSidecar, Start: &start, Seconds: 5, Bytes: int64(len(data)), Key: "serverSidecar.pprof"},
+		{Role: perfv1alpha1.ProfileServerSidecar, Start: &start, Seconds: 5, Bytes: int64(len(data)), Key: "serverSidecar.pprof", Digest: document.Digest(data)},
 		{Role: perfv1alpha1.ProfileClientSidecar, Seconds: 5, Failure: "not captured: connection refused"},
 	}})
 	r.Status.Result = keepGivenDocument(t, r, &profiled)
@@ -142,5 +142,17 @@ func TestReportOfAProfiledRunListsTopFunctionsAndDrawsFlameGraphs(t *testing.T) 
 	}
 	if strings.Contains(html, "<script>") {
 		t.Error("a function name ran as script in report.html")
+	}
+
+	// The ConfigMap rewritten (a later generation's profile, or anyone who may write
+	// ConfigMaps there): the report does not show it as this result's.
+	cm.BinaryData["serverSidecar.pprof"] = daprdLikeProfile(t)[:len(data)-1]
+	if err := k8s.Update(ctx, cm); err != nil {
+		t.Fatal(err)
+	}
+	out, err = run(t, "report", "profiled", "--dir", t.TempDir())
+	if err != nil || strings.Contains(out, "top 10 by flat CPU") ||
+		!strings.Contains(out, "daprd-server: the stored profile of the target's daprd (server) is not the one this result names") {
+		t.Errorf("a profile that is not the document's: %v\n%s", err, out)
 	}
 }

@@ -86,7 +86,8 @@ func Encode(d *perfv1alpha1.ResultDocument) (Encoded, error) {
 	return enc, nil
 }
 
-// Digest is the SHA-256 of a document's JSON, as status.result.digest has it.
+// Digest is the SHA-256 of b as the status and the document name what they bind: a
+// document's JSON (status.result.digest), a stored profile (its sidecar's digest).
 func Digest(js []byte) string {
 	sum := sha256.Sum256(js)
 	return "sha256:" + hex.EncodeToString(sum[:])
