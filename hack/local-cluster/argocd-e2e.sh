@@ -257,13 +257,16 @@ say "a gate tightened in git to inside the spread of the repetitions: re-judged 
 # thresholds change, so the operator judges the result again instead of measuring anew.
 mark=$(($(wc -l <"$WORK/health.log") + 1))
 started=$(kc -n "$NS" get perfrun floor -o jsonpath='{.status.startTime}')
+# The spread is in the run's result document, read as a user reads it (checked against the
+# status's digest).
+go build -o "$WORK/kubectl-daprbench" ./cmd/kubectl-daprbench
+spread() { "$WORK/kubectl-daprbench" -n "$NS" export floor -o jsonpath="{.result.spread.latency$1}"; }
 limit="" figure=""
 for f in p90 p99; do
-  lo=$(kc -n "$NS" get perfrun floor -o jsonpath="{.status.result.spread.latency.min.$f}")
-  hi=$(kc -n "$NS" get perfrun floor -o jsonpath="{.status.result.spread.latency.max.$f}")
+  lo=$(spread ".min.$f") hi=$(spread ".max.$f")
   if [ -n "$lo" ] && [ "$lo" != "$hi" ]; then limit=$lo figure=$f; break; fi
 done
-[ -n "$limit" ] || die "floor's repetitions agree on p90 and p99 (spread: $(kc -n "$NS" get perfrun floor -o jsonpath='{.status.result.spread.latency}')): no limit lies inside"
+[ -n "$limit" ] || die "floor's repetitions agree on p90 and p99 (spread: $(spread "")): no limit lies inside"
 max_key=maxP${figure#p}
 printf '  thresholds: {%s: "%s"}\n' "$max_key" "$limit" >>"$WORK/src/passing/run.yaml"
 commit "floor: $max_key $limit (inside its repetitions' spread)"

@@ -224,8 +224,8 @@ func TestReportOfARun(t *testing.T) {
 		t.Errorf("report.html: %v", err)
 	}
 	out, err = run(t, "report", "perfrun/published", "-o", "json")
-	var st perfv1alpha1.PerfRunStatus
-	if err != nil || json.Unmarshal([]byte(out), &st) != nil || st.Result.Added.P90.Duration != 12100*time.Microsecond {
+	var doc perfv1alpha1.ResultDocument // the run's result document, as export prints it
+	if err != nil || json.Unmarshal([]byte(out), &doc) != nil || doc.Schema != perfv1alpha1.ResultSchema || doc.Result.Added.P90.Duration != 12100*time.Microsecond {
 		t.Errorf("json: %v %s", err, out)
 	}
 	if _, err := run(t, "report", "nothing-here"); err == nil || !strings.Contains(err.Error(), `no PerfRun or PerfSweep "nothing-here"`) {
@@ -329,6 +329,20 @@ func TestReportOfASweepDrawsItsCharts(t *testing.T) {
 	html, _ := os.ReadFile(filepath.Join(dir, "report.html"))
 	if strings.Count(string(html), "<svg ") != 2 {
 		t.Error("report.html does not inline both charts")
+	}
+	// -o json: the sweep's status with each point's figures, read from its run's document.
+	out, err = run(t, "report", "perfsweep/conns", "-o", "json")
+	var st struct {
+		Measured int32 `json:"measured"`
+		Points   []struct {
+			Connections int32                      `json:"connections"`
+			ActualQPS   string                     `json:"actualQPS"`
+			AddedLow    *perfv1alpha1.PointLatency `json:"addedLow"`
+		} `json:"points"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &st) != nil || st.Measured != 2 || len(st.Points) != 2 ||
+		st.Points[1].Connections != 4 || st.Points[1].ActualQPS != "999.9" || st.Points[1].AddedLow.P90.Duration != 1900*time.Microsecond {
+		t.Errorf("json: %v %s", err, out)
 	}
 }
 

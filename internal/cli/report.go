@@ -54,7 +54,7 @@ func newReportCommand(o *options) *cobra.Command {
 			var figures []plots.Chart
 			switch v := obj.(type) {
 			case document.Run:
-				if ok, err := o.printData(v.Status); ok {
+				if ok, err := o.printData(runData(v)); ok {
 					return err
 				}
 				text = runTables(v) + publishedTable(v)
@@ -66,7 +66,7 @@ func newReportCommand(o *options) *cobra.Command {
 					text += "\n" + note + "\n"
 				}
 			case sweep.Measured:
-				if ok, err := o.printData(v.Status); ok {
+				if ok, err := o.printData(sweepData{v.Status, v.Points}); ok {
 					return err
 				}
 				text, figures = sweepTable(v), plots.ForSweep(v)
@@ -171,4 +171,20 @@ func reportDir(dir, prefix string) (string, error) {
 		return dir, nil
 	}
 	return os.MkdirTemp("", prefix+"-")
+}
+
+// runData is what report -o json|yaml prints of a run: its result document, or its status
+// when it has none (it failed before measuring, or its document cannot be read).
+func runData(run document.Run) any {
+	if run.Doc != nil {
+		return run.Doc
+	}
+	return run.Status
+}
+
+// sweepData is what report -o json|yaml prints of a sweep: its status, each point with its
+// run's figures, read from the run's document.
+type sweepData struct {
+	perfv1alpha1.PerfSweepStatus
+	Points []sweep.MeasuredPoint `json:"points"`
 }

@@ -34,22 +34,27 @@ type MeasuredPoint struct {
 	Figures
 	// Unread says why the point's document could not be read; empty when it was, or the
 	// point has none.
-	Unread string
+	Unread string `json:"unread,omitempty"`
 }
 
 // Figures are the compact figures of a point's run.
+// (JSON names as the points' status had them before the result document.)
 type Figures struct {
-	ActualQPS string
-	Errors    int64
+	ActualQPS string `json:"actualQPS,omitempty"`
+	Errors    int64  `json:"errors,omitempty"`
 	// Latency, Baseline and Added at the headline percentiles; AddedLow and AddedHigh the
 	// ends of Added's interval.
-	Latency, Baseline, Added, AddedLow, AddedHigh *perfv1alpha1.PointLatency
+	Latency   *perfv1alpha1.PointLatency `json:"latency,omitempty"`
+	Baseline  *perfv1alpha1.PointLatency `json:"baseline,omitempty"`
+	Added     *perfv1alpha1.PointLatency `json:"added,omitempty"`
+	AddedLow  *perfv1alpha1.PointLatency `json:"addedLow,omitempty"`
+	AddedHigh *perfv1alpha1.PointLatency `json:"addedHigh,omitempty"`
 	// SidecarCPUPer1kQPS is the server sidecar's CPU per 1000 rps.
-	SidecarCPUPer1kQPS *resource.Quantity
+	SidecarCPUPer1kQPS *resource.Quantity `json:"sidecarCPUPer1kQPS,omitempty"`
 	// Outcome is the latency of what an asynchronous scenario's call started (Latency is the
 	// call's own): a PubSub point's delivery through Dapr, a Workflow point's completion, a
 	// Scheduler point's trigger lateness.
-	Outcome *perfv1alpha1.PointLatency
+	Outcome *perfv1alpha1.PointLatency `json:"outcome,omitempty"`
 }
 
 // FiguresOf are the compact figures of a run's result.

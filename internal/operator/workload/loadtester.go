@@ -33,7 +33,8 @@ import (
 )
 
 // LoadTesterJob runs cmd/loadtester once: no retries (a retried benchmark would measure
-// twice), bounded by the run's timeout, its summary in the termination message.
+// twice), bounded by the run's timeout, its report a frame at the end of its log and the
+// pointer to it in the termination message.
 // targetIP is the target pod's IP, for a same-pod baseline, a four-path run's server-only
 // path and profiling (see LoadTesterEnv).
 func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string) *batchv1.Job {
