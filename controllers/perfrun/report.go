@@ -98,7 +98,7 @@ func (r *Reconciler) readReport(ctx context.Context, run *perfv1alpha1.PerfRun, 
 	case tries < ReportRetries:
 		return nil, nil, true
 	}
-	return nil, fmt.Errorf("in %d tries over %s: %w", tries+1, now.Sub(first).Round(time.Second), err), false
+	return nil, fmt.Errorf("in %d tries: %w", tries+1, err), false
 }
 
 // leaderPod is the load-tester pod that holds the whole report (a group's pod 0).

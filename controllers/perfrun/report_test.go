@@ -77,7 +77,7 @@ func TestAReportIsWaitedForWhileItsReadFailsForAMoment(t *testing.T) {
 	for i := 0; ; i++ {
 		_, lost, wait := r.readReport(context.Background(), gone, testers, p)
 		if !wait {
-			if lost == nil || !strings.Contains(lost.Error(), "over 10m") || clock.Since(time.Unix(1_800_000_000, 0)) < 5*time.Minute+ReportPatience {
+			if lost == nil || !strings.Contains(lost.Error(), "in 11 tries: ") || clock.Since(time.Unix(1_800_000_000, 0)) < 5*time.Minute+ReportPatience {
 				t.Fatalf("after %d tries: lost %v", i+1, lost)
 			}
 			break
