@@ -28,6 +28,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -113,8 +114,17 @@ func createFinished(ctx context.Context, c client.Client, i int) (int, error) {
 	}
 	h := report.StatusHeadline(doc.Result)
 	h.Document, h.Digest = cm.Name, enc.Digest
-	run.Status.Result = h
-	return len(enc.Gzip), c.Status().Update(ctx, run)
+	status := run.Status
+	status.Result = h
+	// The running manager may have written the new run's status meanwhile (its queue's
+	// decision): the finished status goes over the latest.
+	return len(enc.Gzip), retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(run), run); err != nil {
+			return err
+		}
+		run.Status = status
+		return c.Status().Update(ctx, run)
+	})
 }
 
 // waitExported waits until the manager exports the figures of want finished runs (each
