@@ -331,11 +331,22 @@ type ContainerCPU struct {
 type SidecarCost struct {
 	// role is serverSidecar, or clientSidecar (every load-tester pod's sidecar together).
 	Role string `json:"role"`
-	// cpuPerRequest is the CPU time per completed request over the measured runs: the
-	// kubelet's CPU counter differenced at their edges, over the requests completed. CFS
-	// throttling delays a sidecar's work without changing its amount, so a limit-bound run
-	// measures it too (at the requested rate: per-request work may differ at other rates).
+	// cpuPerRequest is the CPU time per completed request over the measured runs, from the
+	// counter named by source. CFS throttling delays a sidecar's work without changing its
+	// amount, so a limit-bound run measures it too (at the requested rate: per-request work
+	// may differ at other rates).
 	CPUPerRequest metav1.Duration `json:"cpuPerRequest"`
+	// source is the counter cpuPerRequest comes from: Daprd (daprd's own counter, read by
+	// the load tester at each repetition's exact edges, the mean over repetitions) whenever
+	// every repetition read it; otherwise Kubelet (the container's counter differenced at
+	// the samples nearest the phases' edges, which misses part of a short phase).
+	// +optional
+	Source CostSource `json:"source,omitempty"`
+	// kubeletCPUPerRequest is the kubelet's figure over the same runs beside daprd's: the
+	// cross-check (daprd.kubeletDifferencePercent says how far apart they read). Absent when
+	// the kubelet's is the headline, or was not read.
+	// +optional
+	KubeletCPUPerRequest *metav1.Duration `json:"kubeletCPUPerRequest,omitempty"`
 	// limitProjectedQPS is a projection, not a measurement: the rate the sidecar's CPU limit
 	// would carry at that cost with the sidecar at 80% of its limit (0.8 × limit / cost), a
 	// decimal string; absent without a limit. At 100% the queue never drains; at 80% a
@@ -359,10 +370,22 @@ type SidecarCost struct {
 	ThrottledPercent string `json:"throttledPercent,omitempty"`
 	// daprd is the same cost from daprd's own CPU counter, read by the load tester at each
 	// repetition's exact edges: per repetition, with an interval, and the idle floor apart.
-	// cpuPerRequest above is the kubelet's (this one's mean when the kubelet's is missing).
+	// cpuPerRequest above is this one's mean (source Daprd).
 	// +optional
 	Daprd *DaprdCost `json:"daprd,omitempty"`
 }
+
+// CostSource is the counter a sidecar's cost per request was read from.
+// +kubebuilder:validation:Enum=Daprd;Kubelet
+type CostSource string
+
+const (
+	// CostFromDaprd is daprd's own CPU counter, read at each repetition's exact edges.
+	CostFromDaprd CostSource = "Daprd"
+	// CostFromKubelet is the kubelet's container CPU counter, differenced at the sampled
+	// edges nearest the measured runs.
+	CostFromKubelet CostSource = "Kubelet"
+)
 
 // FirstRepetition is a path's first repetition beside its later ones.
 type FirstRepetition struct {

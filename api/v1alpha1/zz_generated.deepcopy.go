@@ -2331,6 +2331,11 @@ func (in *ServiceInvocationSpec) DeepCopy() *ServiceInvocationSpec {
 func (in *SidecarCost) DeepCopyInto(out *SidecarCost) {
 	*out = *in
 	out.CPUPerRequest = in.CPUPerRequest
+	if in.KubeletCPUPerRequest != nil {
+		in, out := &in.KubeletCPUPerRequest, &out.KubeletCPUPerRequest
+		*out = new(v1.Duration)
+		**out = **in
+	}
 	if in.Daprd != nil {
 		in, out := &in.Daprd, &out.Daprd
 		*out = new(DaprdCost)

@@ -107,8 +107,8 @@ func fmtUnits(v float64, decimals int) string { return strconv.FormatFloat(v, 'f
 const likeRate = 0.10
 
 // unlikeCosts says why two costs do not compare — measured at rates more than likeRate
-// apart, under different arrivals, or one throttled by its limit and the other not —
-// empty when they do, or when either lacks its tags (a result from before they existed).
+// apart, under different arrivals, by different counters (daprd's, the kubelet's), or one
+// throttled by its limit and the other not — empty when they do, or when either lacks its tags (a result from before they existed).
 func unlikeCosts(a, b perfv1alpha1.SidecarCost) string {
 	var why []string
 	ra, errA := strconv.ParseFloat(a.AtQPS, 64)
@@ -118,6 +118,9 @@ func unlikeCosts(a, b perfv1alpha1.SidecarCost) string {
 	}
 	if a.Arrival != "" && b.Arrival != "" && a.Arrival != b.Arrival {
 		why = append(why, a.Arrival+" vs "+b.Arrival+" arrival")
+	}
+	if a.Source != "" && b.Source != "" && a.Source != b.Source {
+		why = append(why, fmt.Sprintf("%s's counter vs %s's", strings.ToLower(string(a.Source)), strings.ToLower(string(b.Source))))
 	}
 	ta, errA := strconv.ParseFloat(a.ThrottledPercent, 64)
 	tb, errB := strconv.ParseFloat(b.ThrottledPercent, 64)

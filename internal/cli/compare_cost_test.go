@@ -103,6 +103,12 @@ func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
 		return r
 	}
 	base := tagged("1000.0", "Synchronized", "0.0", 200*time.Microsecond)
+	base.Result.SidecarCost[0].Source = perfv1alpha1.CostFromDaprd
+	// A run whose daprd counter was not read has the kubelet's as its headline: another method.
+	fromKubelet := func(r *perfv1alpha1.ResultDocument) *perfv1alpha1.ResultDocument {
+		r.Result.SidecarCost[0].Source = perfv1alpha1.CostFromKubelet
+		return r
+	}
 	for _, c := range []struct {
 		name  string
 		other *perfv1alpha1.ResultDocument
@@ -112,6 +118,7 @@ func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
 		{"rate", tagged("500.0", "Synchronized", "0.0", 260*time.Microsecond), "1000.0 vs 500.0 rps"},
 		{"arrival", tagged("1000.0", "Uniform", "0.0", 200*time.Microsecond), "Synchronized vs Uniform arrival"},
 		{"throttled", tagged("1000.0", "Synchronized", "63.0", 230*time.Microsecond), "throttled in 0.0% vs 63.0% of periods"},
+		{"counter", fromKubelet(tagged("1000.0", "Synchronized", "0.0", 200*time.Microsecond)), "daprd's counter vs kubelet's"},
 	} {
 		rows := map[string]Difference{}
 		for _, d := range CompareCost(base, c.other) {

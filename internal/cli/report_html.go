@@ -621,7 +621,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 		s.table(cpu)
 	}
 	cost := htmlTable{ID: "sidecar-cost", Caption: "Sidecar CPU per request",
-		Header: []string{"Role", "CPU per request (kubelet)", "daprd's own counter, per repetition", "Idle floor", "Marginal", "Measured at",
+		Header: []string{"Role", "CPU per request", "From", "daprd's own counter, over repetitions", "The kubelet's cross-check", "Idle floor", "Marginal", "Measured at",
 			"The CPU limit would carry at 80% (qps, projected)", "Node"}}
 	for _, c := range res.SidecarCost {
 		own, idle, marginal := "-", "-", "-"
@@ -634,7 +634,11 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 				marginal = d.MarginalPerRequest.Duration.String()
 			}
 		}
-		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), own, idle, marginal, costTags(c),
+		kubelet := "-"
+		if c.KubeletCPUPerRequest != nil {
+			kubelet = c.KubeletCPUPerRequest.Duration.String()
+		}
+		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), orDash(string(c.Source)), own, kubelet, idle, marginal, costTags(c),
 			orDash(c.LimitProjectedQPS), orDash(c.Node))
 	}
 	s.table(cost)

@@ -67,9 +67,12 @@ func expectDaprdCost(res *perfv1alpha1.Result, role string, reps int, kubeletWit
 	cost := sidecarCost(res, role)
 	d := cost.Daprd
 	ExpectWithOffset(1, d).NotTo(BeNil(), "%s: no cost from daprd's own counter: %+v", role, cost)
-	GinkgoWriter.Printf("%s: daprd's counter %s per request (per repetition %v, low %v, high %v), idle %v, marginal %v; kubelet %s (%s%% apart); at %s rps, %s, throttled %s%%\n",
-		role, d.CPUPerRequest.Duration, d.PerRepetition, d.Low, d.High, d.IdleCPU, d.MarginalPerRequest, cost.CPUPerRequest.Duration,
+	GinkgoWriter.Printf("%s: daprd's counter %s per request (per repetition %v, low %v, high %v), idle %v, marginal %v; kubelet %v (%s%% apart); at %s rps, %s, throttled %s%%\n",
+		role, d.CPUPerRequest.Duration, d.PerRepetition, d.Low, d.High, d.IdleCPU, d.MarginalPerRequest, cost.KubeletCPUPerRequest,
 		d.KubeletDifferencePercent, cost.AtQPS, cost.Arrival, cost.ThrottledPercent)
+	// The headline is daprd's own counter whenever it was read.
+	ExpectWithOffset(1, cost.Source).To(Equal(perfv1alpha1.CostFromDaprd), role)
+	ExpectWithOffset(1, cost.CPUPerRequest).To(Equal(d.CPUPerRequest), role)
 	ExpectWithOffset(1, d.PerRepetition).To(HaveLen(reps), role)
 	for _, c := range d.PerRepetition {
 		ExpectWithOffset(1, c.Duration).To(BeNumerically(">", 0), role)
@@ -87,8 +90,9 @@ func expectDaprdCost(res *perfv1alpha1.Result, role string, reps int, kubeletWit
 	ExpectWithOffset(1, cost.Arrival).NotTo(BeEmpty(), role)
 	if kubeletWithin > 0 {
 		ExpectWithOffset(1, d.KubeletDifferencePercent).NotTo(BeEmpty(), "%s: both CPU sources", role)
+		ExpectWithOffset(1, cost.KubeletCPUPerRequest).NotTo(BeNil(), "%s: the kubelet's cross-check", role)
 		ExpectWithOffset(1, math.Abs(percent(d.KubeletDifferencePercent))).To(BeNumerically("<=", kubeletWithin),
-			"%s: the kubelet's %s against daprd's %s", role, cost.CPUPerRequest.Duration, d.CPUPerRequest.Duration)
+			"%s: the kubelet's %s against daprd's %s", role, cost.KubeletCPUPerRequest.Duration, d.CPUPerRequest.Duration)
 	}
 }
 

@@ -86,19 +86,18 @@ var figures = []figure{
 		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + "m" }},
 	// The server sidecar's CPU per request, raw: no normaliser is offered (a compute-only
 	// calibration moved two machines' costs apart where the raw ones agreed), so a run on
-	// another machine says so through CalibrationWarning instead. Only the kubelet's costs
-	// measured clear of the limit's stalls are judged: a throttled cost is not like an
-	// unthrottled one, nor daprd's counter like the kubelet's.
+	// another machine says so through CalibrationWarning instead. Only daprd's own counter's
+	// costs measured clear of the limit's stalls are judged: a throttled cost is not like an
+	// unthrottled one, nor the kubelet's counter like daprd's.
 	{"server sidecar CPU per request (µs)", true, serverSidecarCost, nil, func(*perfv1alpha1.Result, float64) float64 { return 0.1 },
 		func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }},
 }
 
 func serverSidecarCost(r *perfv1alpha1.Result) (float64, bool) {
 	for _, c := range r.SidecarCost {
-		if c.Role == "serverSidecar" && c.CPUPerRequest.Duration > 0 {
-			// ThrottledPercent is set only with the kubelet's counters: a cost without it is
-			// daprd's own counter's, which reads apart from the kubelet's on short phases, and
-			// its throttling is unknown. One source, unthrottled, is judged.
+		if c.Role == "serverSidecar" && c.CPUPerRequest.Duration > 0 && c.Source == perfv1alpha1.CostFromDaprd {
+			// ThrottledPercent is set only with the kubelet's counters: without them the
+			// cost's throttling is unknown. One source, unthrottled, is judged.
 			throttled, err := strconv.ParseFloat(c.ThrottledPercent, 64)
 			if err != nil || throttled >= ThrottledShare {
 				return 0, false

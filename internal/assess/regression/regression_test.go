@@ -95,13 +95,16 @@ func TestCompare(t *testing.T) {
 }
 
 // The server sidecar's raw cost per request is judged against the history's, but only where
-// both were measured clear of the limit's stalls.
+// both were measured clear of the limit's stalls, by daprd's own counter.
 func TestTheSidecarCostIsJudgedOnlyUnthrottled(t *testing.T) {
-	costing := func(us int64, throttled string) *perfv1alpha1.Result {
+	costingFrom := func(source perfv1alpha1.CostSource, us int64, throttled string) *perfv1alpha1.Result {
 		r := res(1400, 4400, "999.0", 480)
 		r.SidecarCost = []perfv1alpha1.SidecarCost{{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: time.Duration(us) * time.Microsecond},
-			ThrottledPercent: throttled}}
+			Source: source, ThrottledPercent: throttled}}
 		return r
+	}
+	costing := func(us int64, throttled string) *perfv1alpha1.Result {
+		return costingFrom(perfv1alpha1.CostFromDaprd, us, throttled)
 	}
 	history := earlier(costing(200, "0.0"), costing(202, "0.0"), costing(198, "0.0"), costing(201, "0.0"), costing(199, "0.0"))
 	regressed, findings, _ := Compare(costing(300, "0.0"), history, 10)
@@ -113,6 +116,11 @@ func TestTheSidecarCostIsJudgedOnlyUnthrottled(t *testing.T) {
 		if msg := Message(findings); regressed || strings.Contains(msg, "server sidecar CPU") {
 			t.Errorf("a cost throttled %q was judged against unthrottled ones: regressed %v, %s", throttled, regressed, msg)
 		}
+	}
+	// The kubelet's counter, the headline only when daprd's was not read, is another method.
+	regressed, findings, _ = Compare(costingFrom(perfv1alpha1.CostFromKubelet, 300, "0.0"), history, 10)
+	if msg := Message(findings); regressed || strings.Contains(msg, "server sidecar CPU") {
+		t.Errorf("the kubelet's cost was judged against daprd's: regressed %v, %s", regressed, msg)
 	}
 }
 

@@ -157,16 +157,16 @@ func TestALimitBoundRunStillSaysWhatDaprCosts(t *testing.T) {
 	}
 	want := []perfv1alpha1.SidecarCost{
 		// Raw, whatever the nodes' calibrations (10,000 and 5,000 units/s): no normaliser.
-		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, LimitProjectedQPS: "851.0", Node: "a",
+		{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: 470 * time.Microsecond}, Source: perfv1alpha1.CostFromKubelet, LimitProjectedQPS: "851.0", Node: "a",
 			AtQPS: "1000.0", Arrival: "Synchronized", ThrottledPercent: "63.0"},
-		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, LimitProjectedQPS: "3333.0", Node: "b",
+		{Role: "clientSidecar", CPUPerRequest: metav1.Duration{Duration: 120 * time.Microsecond}, Source: perfv1alpha1.CostFromKubelet, LimitProjectedQPS: "3333.0", Node: "b",
 			AtQPS: "1000.0", Arrival: "Synchronized", ThrottledPercent: "0.0"},
 	}
 	if !equality.Semantic.DeepEqual(res.SidecarCost, want) {
 		t.Errorf("sidecar cost %+v, want %+v", res.SidecarCost, want)
 	}
 	h := Headline(res)
-	for _, part := range []string{"serverSidecar 470µs CPU per request (projected: its CPU limit would carry ~851.0 rps at 80% use)", "limit-bound", "added by Dapr p90 40ms"} {
+	for _, part := range []string{"serverSidecar 470µs CPU per request by the kubelet's counters (daprd's own was not read) (projected: its CPU limit would carry ~851.0 rps at 80% use)", "limit-bound", "added by Dapr p90 40ms"} {
 		if !strings.Contains(h, part) {
 			t.Errorf("headline %q lacks %q", h, part)
 		}
