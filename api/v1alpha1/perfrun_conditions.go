@@ -217,9 +217,14 @@ const (
 	ReasonSaturated = "Saturated"
 	// ReasonScheduleKept: every path carried the requested rate on schedule.
 	ReasonScheduleKept = "ScheduleKept"
-	// ReasonThrottled: a container was throttled in more than 1% of its CFS periods.
+	// ReasonThrottled: a container was throttled in more than 1% of its CFS periods, the
+	// share's 95% interval wholly above that line.
 	ReasonThrottled = "Throttled"
-	// ReasonNotThrottled: no daprd or app was throttled in more than 1% of its periods.
+	// ReasonThrottledMarginal (CPULimitBound Unknown): no container was bound, but one's
+	// throttled share has an interval that holds the 1% line: a rerun may read either way.
+	ReasonThrottledMarginal = "ThrottledMarginal"
+	// ReasonNotThrottled: every daprd and app was throttled clear of the 1% line: its
+	// share's interval wholly below it, or under half of it.
 	ReasonNotThrottled = "NotThrottled"
 	// ReasonCountersUnavailable: the kubelet's CPU counters could not be read; the message
 	// says why (CPU figures then come from the metrics API alone).

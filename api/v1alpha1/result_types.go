@@ -205,8 +205,10 @@ type Result struct {
 	// +optional
 	SidecarCost []SidecarCost `json:"sidecarCost,omitempty"`
 	// limitBound is true when a sidecar or app was throttled by its CPU limit during the
-	// measured runs (condition CPULimitBound): the added latency is then that of a sidecar
-	// at its limit at the requested rate, not of Dapr's work alone.
+	// measured runs, its throttled share's interval wholly above 1% of its CFS periods
+	// (condition CPULimitBound True): the added latency is then that of a sidecar at its
+	// limit at the requested rate, not of Dapr's work alone. A share whose interval holds
+	// the 1% line is marginal: CPULimitBound Unknown, reason ThrottledMarginal.
 	// +optional
 	LimitBound bool `json:"limitBound,omitempty"`
 	// saturated lists the paths whose load tester could not keep its schedule: their
@@ -319,6 +321,10 @@ type ContainerCPU struct {
 	// its quota and was stalled until the next, a decimal string such as "12.5".
 	// +optional
 	ThrottledPeriodsPercent string `json:"throttledPeriodsPercent,omitempty"`
+	// throttledPeriods is how many of those periods that was: the count the share's interval
+	// and the CPULimitBound verdict are taken over.
+	// +optional
+	ThrottledPeriods int64 `json:"throttledPeriods,omitempty"`
 	// throttled is the total time the container's threads were stalled by its limit.
 	// +optional
 	Throttled *metav1.Duration `json:"throttled,omitempty"`

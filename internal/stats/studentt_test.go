@@ -42,3 +42,20 @@ func TestMeanIntervalCoversTheMeanOfRepetitions(t *testing.T) {
 		t.Error("an interval from one repetition")
 	}
 }
+
+// Known answers of the Wilson interval (Newcombe 1998, table I: 81 of 263 gives
+// 0.2553–0.3662; 0 of 10, 0–0.2775).
+func TestWilsonKnownAnswers(t *testing.T) {
+	for _, c := range []struct {
+		k, n      int64
+		low, high float64
+	}{{81, 263, 0.2553, 0.3662}, {0, 10, 0, 0.2775}, {15, 148, 0.0624, 0.1605}} {
+		low, high := Wilson(c.k, c.n)
+		if math.Abs(low-c.low) > 0.00006 || math.Abs(high-c.high) > 0.00006 {
+			t.Errorf("Wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", c.k, c.n, low, high, c.low, c.high)
+		}
+	}
+	if low, high := Wilson(0, 0); low != 0 || high != 1 {
+		t.Errorf("no trials: [%v, %v], want [0, 1]", low, high)
+	}
+}

@@ -181,6 +181,7 @@ func figures(role string, pods ...*counterDelta) perfv1alpha1.ContainerCPU {
 	if periods > 0 {
 		c.Periods = int64(math.Round(periods))
 		c.ThrottledPeriodsPercent = strconv.FormatFloat(100*throttled/periods, 'f', 1, 64)
+		c.ThrottledPeriods = int64(math.Round(math.Max(throttled, 0)))
 		c.Throttled = &metav1.Duration{Duration: time.Duration(math.Max(thrMill, 0)) * time.Millisecond}
 	}
 	if capacity > 0 {

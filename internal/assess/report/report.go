@@ -62,8 +62,7 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 	addUsage(run, res, in.Usage, m.ActualQPS)
 	res.SidecarCost = sidecarCosts(run, in.CPU, in.Summary, completedRate(in.Summary, MeasuredVariant(run), m))
 	if in.CPU != nil {
-		bound, _ := ThrottledContainers(in.CPU.Measured)
-		res.LimitBound = len(bound) > 0
+		res.LimitBound = len(ThrottledContainers(in.CPU.Measured).Bound) > 0
 	}
 	if res.Added == nil && addedIsTheLimits(run, res, in.Summary) {
 		res.Added, res.AddedInterval = addedOf(in.Summary.Added)

@@ -334,7 +334,7 @@ func TestBoundedByNamesWhatLimitedTheLatency(t *testing.T) {
 		{"nothing found", &perfv1alpha1.Result{CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{
 			cpu("serverSidecar", "0.4", ""), cpu("node/a", "", "61.0")}}}, "nothing found bounding it"},
 		{"the sidecar's limit", &perfv1alpha1.Result{CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{
-			cpu("serverSidecar", "37.5", ""), cpu("loadTester", "80.0", "")}}}, "bounded by the CPU limit: serverSidecar 37.5% of 600 periods (3s stalled, 480m CPU)"},
+			cpu("serverSidecar", "37.5", ""), cpu("loadTester", "80.0", "")}}}, "bounded by the CPU limit: serverSidecar 37.5% [33.7%, 41.4%] of 600 periods (3s stalled, 480m CPU)"},
 		{"the node", &perfv1alpha1.Result{CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{cpu("node/a", "", "96.5")}}},
 			"bounded by node CPU (node/a 96.5% busy)"},
 		{"the load tester, late itself", &perfv1alpha1.Result{Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr",
@@ -345,7 +345,7 @@ func TestBoundedByNamesWhatLimitedTheLatency(t *testing.T) {
 		{"the limit, then the path it held back", &perfv1alpha1.Result{RequestedQPS: 1000, Saturated: []perfv1alpha1.SaturatedPath{{Path: "dapr",
 			ActualQPS: "912.4", TesterLagP99: &metav1.Duration{Duration: 300 * time.Microsecond}, TesterLagBound: &metav1.Duration{Duration: 2 * time.Millisecond}}},
 			CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{cpu("serverSidecar", "97.2", "")}}},
-			"bounded by the CPU limit: serverSidecar 97.2% of 600 periods (3s stalled, 480m CPU); the dapr path's capacity (912.4 of 1000 qps, the load tester on time)"},
+			"bounded by the CPU limit: serverSidecar 97.2% [95.5%, 98.2%] of 600 periods (3s stalled, 480m CPU); the dapr path's capacity (912.4 of 1000 qps, the load tester on time)"},
 	}
 	for _, c := range cases {
 		got := BoundedBy(c.res)
