@@ -204,6 +204,13 @@ type Result struct {
 	// +listMapKey=role
 	// +optional
 	SidecarCost []SidecarCost `json:"sidecarCost,omitempty"`
+	// foreignCPU is, per node the run's counters read, the CPU it spent outside the run's own
+	// containers during the measured runs: other tenants, Dapr's control plane, the
+	// kubelet. Large, it competes with the run for the node's cores.
+	// +listType=map
+	// +listMapKey=node
+	// +optional
+	ForeignCPU []ForeignCPU `json:"foreignCPU,omitempty"`
 	// limitBound is true when a sidecar or app was throttled by its CPU limit during the
 	// measured runs, its throttled share's interval wholly above 1% of its CFS periods
 	// (condition CPULimitBound True): the added latency is then that of a sidecar at its
@@ -331,6 +338,26 @@ type ContainerCPU struct {
 	// capacityPercent is, for a node, its CPU busy as a share of its capacity.
 	// +optional
 	CapacityPercent string `json:"capacityPercent,omitempty"`
+}
+
+// ForeignCPU is the CPU a node spent outside a run's own containers during its measured runs.
+type ForeignCPU struct {
+	// node the figure is of.
+	Node string `json:"node"`
+	// cpu is the node's root cgroup's average CPU less that of every container of the run
+	// on it, over the same phases.
+	CPU resource.Quantity `json:"cpu"`
+	// capacityPercent is cpu as a share of the node's capacity, a decimal string.
+	// +optional
+	CapacityPercent string `json:"capacityPercent,omitempty"`
+	// nodeBusyPercent is the node's whole CPU busy over the phases, a decimal string.
+	// +optional
+	NodeBusyPercent string `json:"nodeBusyPercent,omitempty"`
+	// upperBound is true when some of the run's containers could not be placed on a node
+	// (on a cluster of several, the store and the baseline app, or a load split over nodes):
+	// cpu then may include theirs.
+	// +optional
+	UpperBound bool `json:"upperBound,omitempty"`
 }
 
 // SidecarCost is one sidecar role's CPU per request.

@@ -141,7 +141,8 @@ func busyNodes(cpu []perfv1alpha1.ContainerCPU) []string {
 }
 
 // BoundedBy names what bounded a result's latency, causes before effects: a container's CPU
-// limit (throttled beyond 1% of its periods, or near that line), a node's CPU (over 90% busy), the load tester
+// limit (throttled beyond 1% of its periods, or near that line), a node's CPU (over 90%
+// busy, or a quarter of it spent outside the run) (over 90% busy), the load tester
 // (a path fell behind its schedule, often because of the first two) — or that none of them
 // was found. Empty when nothing was found and the CPU counters were not read.
 func BoundedBy(res *perfv1alpha1.Result) string {
@@ -159,6 +160,7 @@ func BoundedBy(res *perfv1alpha1.Result) string {
 		}
 		found = append(found, busyNodes(res.CPU.Measured)...)
 	}
+	found = append(found, foreignWork(res)...)
 	for _, s := range res.Saturated {
 		if TesterLate(s) {
 			found = append(found, fmt.Sprintf("the load tester (its own lag on the %s path, p99 %s)", s.Path, s.TesterLagP99.Duration))
@@ -173,5 +175,5 @@ func BoundedBy(res *perfv1alpha1.Result) string {
 	case res.CPU == nil:
 		return ""
 	}
-	return "nothing found bounding it (no sidecar or app throttled beyond 1% of its CFS periods, nodes below 90% busy, the load tester on schedule)"
+	return "nothing found bounding it (no sidecar or app throttled beyond 1% of its CFS periods, nodes below 90% busy and under 25% of their CPU outside the run, the load tester on schedule)"
 }

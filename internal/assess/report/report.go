@@ -58,6 +58,7 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 		res.LoadTesters[i].Node = in.TesterNodes[res.LoadTesters[i].Index]
 	}
 	res.CPU = in.CPU
+	res.ForeignCPU = foreignCPU(run.Status.Environment, in.CPU)
 	m, _ := repetitions.Of(in.Summary, MeasuredVariant(run))
 	addUsage(run, res, in.Usage, m.ActualQPS)
 	res.SidecarCost = sidecarCosts(run, in.CPU, in.Summary, completedRate(in.Summary, MeasuredVariant(run), m))

@@ -54,6 +54,14 @@ const nodeRolePrefix = "node/"
 // NodeRole names a node's root cgroup among the counters' roles.
 func NodeRole(node string) string { return nodeRolePrefix + node }
 
+// NodeOfRole is the node a node role names ("" for a container's role).
+func NodeOfRole(role string) string {
+	if !IsNodeRole(role) {
+		return ""
+	}
+	return strings.TrimPrefix(role, nodeRolePrefix)
+}
+
 // IsNodeRole reports whether role is a node's root cgroup.
 func IsNodeRole(role string) bool { return strings.HasPrefix(role, nodeRolePrefix) }
 
