@@ -193,7 +193,7 @@ func Compare(current *perfv1alpha1.Result, history []Earlier, tolerancePercent i
 		return false, nil, false
 	}
 	tol := float64(tolerancePercent) / 100
-	for _, fig := range figures {
+	for _, fig := range slices.Concat(figures, outcomeFigures) {
 		cur, ok := fig.get(current)
 		if !ok {
 			continue

@@ -158,3 +158,57 @@ func TestChangesWithinThePrecisionAreNotRegressions(t *testing.T) {
 		t.Errorf("10 µs on 1 ms over an exact reference is a regression at tolerance 0: %s", Message(findings))
 	}
 }
+
+// A Workflow schedule's measured call is the start; its headline is the completion. A
+// history whose completion doubled while the start stayed put reads Regressed and names the
+// figure; so do a PubSub run's delivery and a Scheduler run's trigger lateness, and what
+// never arrived.
+func TestAScenariosHeadlineIsJudged(t *testing.T) {
+	us := func(v int64) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(v) * time.Microsecond} }
+	summary := func(p90us int64) *perfv1alpha1.LatencySummary {
+		return &perfv1alpha1.LatencySummary{P90: us(p90us), P99: us(p90us * 3 / 2)}
+	}
+	interval := func(p90us int64) *perfv1alpha1.LatencyInterval { // ±5% over the run's repetitions
+		return &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Low: *summary(p90us * 95 / 100), High: *summary(p90us * 105 / 100)}
+	}
+	workflow := func(completionUs int64, failed int64) *perfv1alpha1.Result {
+		r := res(1400, 4400, "999.0", 480)
+		r.Completion = &perfv1alpha1.CompletionResult{Latency: summary(completionUs), LatencyInterval: interval(completionUs),
+			Workflows: &perfv1alpha1.WorkflowCounts{Started: 600, Completed: 600 - failed, Failed: failed}}
+		return r
+	}
+	history := earlier(workflow(40_000, 0), workflow(41_000, 0), workflow(39_500, 0), workflow(40_500, 0), workflow(39_800, 0), workflow(40_200, 0))
+	regressed, findings, _ := Compare(workflow(80_000, 0), history, 10)
+	msg := Message(findings)
+	if !regressed || !strings.Contains(msg, "completion p90 80ms vs median 40.1ms") || !strings.Contains(msg, "REGRESSED") {
+		t.Errorf("completion doubled, the start unchanged: regressed %v, %s", regressed, msg)
+	}
+	if regressed, findings, _ := Compare(workflow(40_300, 0), history, 10); regressed {
+		t.Errorf("an unchanged completion: %s", Message(findings))
+	}
+	if regressed, findings, _ := Compare(workflow(40_300, 12), history, 10); !regressed || !strings.Contains(Message(findings), "workflows failed or unfinished 12 vs median 0") {
+		t.Errorf("12 workflows failed against none before: %s", Message(findings))
+	}
+
+	pubsub := func(deliveryUs, lost int64) *perfv1alpha1.Result {
+		r := res(1400, 4400, "999.0", 480)
+		r.Delivery = &perfv1alpha1.DeliveryResult{Latency: summary(deliveryUs), LatencyInterval: interval(deliveryUs),
+			Messages: &perfv1alpha1.MessageCounts{Published: 6000, Delivered: 6000 - lost, Lost: lost}}
+		return r
+	}
+	regressed, findings, _ = Compare(pubsub(9_000, 0), earlier(pubsub(4_000, 0), pubsub(4_100, 0), pubsub(3_950, 0), pubsub(4_050, 0), pubsub(4_000, 0)), 10)
+	if msg := Message(findings); !regressed || !strings.Contains(msg, "delivery p90 9ms vs median 4ms") {
+		t.Errorf("delivery over twice as slow: regressed %v, %s", regressed, msg)
+	}
+
+	scheduler := func(latenessUs int64) *perfv1alpha1.Result {
+		r := res(1400, 4400, "999.0", 480)
+		r.Triggers = &perfv1alpha1.TriggerResult{Lateness: summary(latenessUs), LatenessInterval: interval(latenessUs),
+			Counts: &perfv1alpha1.TriggerCounts{Registered: 500, Triggered: 500}}
+		return r
+	}
+	regressed, findings, _ = Compare(scheduler(300_000), earlier(scheduler(150_000), scheduler(152_000), scheduler(149_000), scheduler(151_000), scheduler(150_500)), 10)
+	if msg := Message(findings); !regressed || !strings.Contains(msg, "trigger lateness p90 300ms vs median 150.5ms") {
+		t.Errorf("triggers twice as late: regressed %v, %s", regressed, msg)
+	}
+}
