@@ -56,14 +56,15 @@ type Comparison struct {
 
 type compareFlags struct {
 	maxSlowdown      maxSlowdown
-	rerunSpread      rerunSpread
+	rerunSpread      rerunSpreadFlag
+	rerunSpreadDF    int
+	rerunSpreadFrom  string
 	failInconclusive bool
 	junit, summary   string
 }
 
 func newCompareCommand(o *options) *cobra.Command {
-	f := compareFlags{maxSlowdown: maxSlowdown{text: "0"},
-		rerunSpread: rerunSpread{fraction: DefaultRerunSpread, text: strconv.FormatFloat(DefaultRerunSpread*100, 'f', -1, 64) + "%"}}
+	f := compareFlags{maxSlowdown: maxSlowdown{text: "0"}, rerunSpread: rerunSpreadFlag{text: "the scenario's, assumed"}}
 	cmd := &cobra.Command{
 		Use:   "compare A B",
 		Short: "Two results side by side (runs, sweep points or exported files): each figure's change with its interval, and a gate CI can fail on",
@@ -75,9 +76,12 @@ Each figure's change (B - A) gets an interval from the two sides' uncertainty: t
 intervals of added latency (and of a PubSub run's delivery, a Workflow run's completion, a
 Scheduler run's trigger lateness) combined as independent estimates, or the repetitions'
 spread of measured latency. A run's own interval covers its repetitions, not a rerun: each is widened
-by --rerun-spread, how far unchanged reruns move a percentile (3% on the local cluster;
-make bench-rerun measures yours), so an unchanged rerun does not read as a change. The verdict is slower or faster when the interval excludes zero, else
-"no difference shown".
+by how far unchanged reruns move a percentile, so an unchanged rerun does not read as a change —
+measured by --rerun-spread-from perfschedule/NAME (the schedule's unchanged runs since its last
+change of level: their robust spread, with t for their degrees of freedom), given by
+--rerun-spread (with --rerun-spread-df), or else assumed from the project's own reruns of the
+scenario, and the note says which. The verdict is slower or faster when the interval excludes
+zero, else "no difference shown".
 
 The gated figures are the added-latency percentiles (the measured ones when either side has
 no baseline), and likewise a PubSub run's added delivery latency (its delivery when a side has
@@ -98,8 +102,12 @@ lies inside the interval or a side has no interval. Exit codes:
 				return err
 			}
 			a, b := sides[0], sides[1]
-			result := Comparison{A: a.label, B: b.label, SettingsDiffer: settingsDiffer(a.result, b.result), Intervals: rerunNote(f.rerunSpread.fraction),
-				Differences: append(Compare(a.result.Result, b.result.Result, &f.maxSlowdown, f.rerunSpread.fraction), CompareCost(&a.result, &b.result)...)}
+			spread, err := o.rerunSpread(cmd, f, a.result.Scenario)
+			if err != nil {
+				return err
+			}
+			result := Comparison{A: a.label, B: b.label, SettingsDiffer: settingsDiffer(a.result, b.result), Intervals: rerunNote(spread),
+				Differences: append(Compare(a.result.Result, b.result.Result, &f.maxSlowdown, spread), CompareCost(&a.result, &b.result)...)}
 			outcome := ComparisonOutcome(result.Differences, f.failInconclusive)
 			result.ExitCode, result.Verdict = outcome.Code, outcome.Reason
 			if err := writeComparisonReports(result, f); err != nil {
@@ -122,7 +130,10 @@ lies inside the interval or a side has no interval. Exit codes:
 		},
 	}
 	cmd.Flags().Var(&f.maxSlowdown, "max-slowdown", "how much slower B's gated figures may be than A's: a percentage of A's value (10%) or a duration (200us); 0 fails any slowdown shown beyond noise")
-	cmd.Flags().Var(&f.rerunSpread, "rerun-spread", "how far unchanged reruns move an added-latency percentile (its relative SD): widens each run's own interval so the change's covers a rerun; 0 for each run's own interval alone")
+	cmd.Flags().Var(&f.rerunSpread, "rerun-spread", "how far unchanged reruns move an added-latency percentile (its relative SD): widens each run's own interval so the change's covers a rerun; 0 for each run's own interval alone (default: the scenario's from the project's own reruns, assumed)")
+	cmd.Flags().IntVar(&f.rerunSpreadDF, "rerun-spread-df", 0, "the degrees of freedom of --rerun-spread (the reruns it was measured over, less one): the interval scales it by t for them; 0 takes it as known (1.96)")
+	cmd.Flags().StringVar(&f.rerunSpreadFrom, "rerun-spread-from", "", "measure the rerun spread from a schedule's unchanged runs: perfschedule/NAME in the current namespace")
+	cmd.MarkFlagsMutuallyExclusive("rerun-spread", "rerun-spread-from")
 	cmd.Flags().BoolVar(&f.failInconclusive, "fail-inconclusive", false, "exit 3 when a gated figure cannot be shown within --max-slowdown (its interval straddles the limit, or a side has one repetition)")
 	cmd.Flags().StringVar(&f.junit, "junit", "", "write a JUnit XML report here: one testcase per gated figure")
 	cmd.Flags().StringVar(&f.summary, "summary", "", "append a Markdown summary here (e.g. \"$GITHUB_STEP_SUMMARY\")")
@@ -182,8 +193,8 @@ func comparisonTable(r Comparison) string {
 // added-latency percentiles are gated against m (or the measured ones when a side has no
 // added latency), and so are an asynchronous scenario's own (asyncPaths); nil gates against
 // no slowdown at all. Confidence intervals are each run's own widened by rerun, the
-// between-run relative spread (coveringRerun; 0 leaves them as they are).
-func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun float64) []Difference {
+// between-run relative spread (coveringRerun; none leaves them as they are).
+func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun RerunSpread) []Difference {
 	if m == nil {
 		m = &maxSlowdown{text: "0"}
 	}
@@ -193,7 +204,7 @@ func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun float64) []Differe
 		c.figure("latency "+p.Name, p.Of, a.Latency, b.Latency, spreadEnds(a), spreadEnds(b), changeOfSpreads, !gateAdded)
 	}
 	for _, p := range perfv1alpha1.HeadlinePercentiles {
-		c.figure("added "+p.Name, p.Of, a.Added, b.Added, intervalEnds(a.AddedInterval), intervalEnds(b.AddedInterval), c.acrossReruns, gateAdded)
+		c.figure("added "+p.Name, p.Of, a.Added, b.Added, intervalEnds(a.AddedInterval), intervalEnds(b.AddedInterval), c.acrossReruns(p.Name), gateAdded)
 	}
 	c.asyncPaths()
 	if qa, ok := a.ActualRate(); ok {
@@ -213,7 +224,7 @@ func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun float64) []Differe
 type comparer struct {
 	a, b  *perfv1alpha1.Result
 	m     *maxSlowdown
-	rerun float64
+	rerun RerunSpread
 	out   []Difference
 }
 
@@ -265,11 +276,15 @@ func (c *comparer) figure(name string, pick func(*perfv1alpha1.LatencySummary) *
 	c.out = append(c.out, d)
 }
 
-// acrossReruns combines two confidence intervals, each widened to cover a rerun.
-func (c *comparer) acrossReruns(a, loA, hiA, b, loB, hiB time.Duration) delta {
-	loA, hiA = coveringRerun(a, loA, hiA, c.rerun)
-	loB, hiB = coveringRerun(b, loB, hiB, c.rerun)
-	return changeOf(a, loA, hiA, b, loB, hiB)
+// acrossReruns combines two confidence intervals of percentile p, each widened to cover a
+// rerun.
+func (c *comparer) acrossReruns(p string) func(a, loA, hiA, b, loB, hiB time.Duration) delta {
+	spread, multiplier := c.rerun.fraction(p), c.rerun.multiplier()
+	return func(a, loA, hiA, b, loB, hiB time.Duration) delta {
+		loA, hiA = coveringRerun(a, loA, hiA, spread, multiplier)
+		loB, hiB = coveringRerun(b, loB, hiB, spread, multiplier)
+		return changeOf(a, loA, hiA, b, loB, hiB)
+	}
 }
 
 // count adds a count both results have, without a verdict: a count has no interval.

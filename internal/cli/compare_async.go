@@ -90,10 +90,10 @@ func (c *comparer) asyncPaths() {
 		pa, pb := ap.of(c.a), ap.of(c.b)
 		gateAdded := pa.added != nil && pb.added != nil
 		for _, p := range perfv1alpha1.HeadlinePercentiles {
-			c.figure(ap.name+" "+p.Name, p.Of, pa.latency, pb.latency, intervalEnds(pa.latencyInterval), intervalEnds(pb.latencyInterval), c.acrossReruns, !gateAdded)
+			c.figure(ap.name+" "+p.Name, p.Of, pa.latency, pb.latency, intervalEnds(pa.latencyInterval), intervalEnds(pb.latencyInterval), c.acrossReruns(p.Name), !gateAdded)
 		}
 		for _, p := range perfv1alpha1.HeadlinePercentiles {
-			c.figure(ap.name+" added "+p.Name, p.Of, pa.added, pb.added, intervalEnds(pa.addedInterval), intervalEnds(pb.addedInterval), c.acrossReruns, gateAdded)
+			c.figure(ap.name+" added "+p.Name, p.Of, pa.added, pb.added, intervalEnds(pa.addedInterval), intervalEnds(pb.addedInterval), c.acrossReruns(p.Name), gateAdded)
 		}
 		for _, p := range perfv1alpha1.HeadlinePercentiles {
 			c.figure(pa.besideName+" "+p.Name, p.Of, pa.beside, pb.beside, nil, nil, nil, false)

@@ -57,7 +57,7 @@ func TestCompareWorkflowResultsGatesTheCompletion(t *testing.T) {
 			Latency: flatLatency(completion), LatencyInterval: flatInterval(completion, ms(1)), ActivityDispatch: flatLatency(ms(4)),
 			Workflows: &perfv1alpha1.WorkflowCounts{Started: 600, Completed: 600 - failed, Failed: failed}}}
 	}
-	diffs := Compare(workflow(ms(100), 0), workflow(ms(105), 2), nil, 0)
+	diffs := Compare(workflow(ms(100), 0), workflow(ms(105), 2), nil, RerunSpread{})
 	if d := differenceOf(t, diffs, "completion p90"); d.Verdict != VerdictSlower || d.Gate != GateSlower || d.Interval == "" {
 		t.Errorf("completion p90 on each run's own interval: %+v, want slower, gated slower", d)
 	}
@@ -72,16 +72,16 @@ func TestCompareWorkflowResultsGatesTheCompletion(t *testing.T) {
 	}
 	differenceOf(t, diffs, "workflows unfinished")
 	// 5% apart, each ±1%: a 3% rerun spread covers that.
-	if d := differenceOf(t, Compare(workflow(ms(100), 0), workflow(ms(105), 0), nil, DefaultRerunSpread), "completion p90"); d.Verdict != VerdictNoDifference {
+	if d := differenceOf(t, Compare(workflow(ms(100), 0), workflow(ms(105), 0), nil, KnownRerunSpread(0.03)), "completion p90"); d.Verdict != VerdictNoDifference {
 		t.Errorf("completion p90 covering a rerun: %+v, want no difference shown", d)
 	}
 	// A result from before the interval: compared, not judged.
 	old := workflow(ms(100), 0)
 	old.Completion.LatencyInterval = nil
-	if d := differenceOf(t, Compare(old, workflow(ms(150), 0), nil, 0), "completion p90"); d.Verdict != VerdictNoInterval || d.Gate != GateInconclusive {
+	if d := differenceOf(t, Compare(old, workflow(ms(150), 0), nil, RerunSpread{}), "completion p90"); d.Verdict != VerdictNoInterval || d.Gate != GateInconclusive {
 		t.Errorf("completion p90 without A's interval: %+v, want no interval, gate inconclusive", d)
 	}
-	if len(Compare(&perfv1alpha1.Result{}, workflow(ms(100), 0), nil, 0)) != 0 {
+	if len(Compare(&perfv1alpha1.Result{}, workflow(ms(100), 0), nil, RerunSpread{})) != 0 {
 		t.Error("a side without completion compared completion figures")
 	}
 }
@@ -94,7 +94,7 @@ func TestCompareSchedulerResultsGatesTheLateness(t *testing.T) {
 			Lateness: flatLatency(lateness), LatenessInterval: flatInterval(lateness, ms(0.5)),
 			Counts: &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 300 - missed, Missed: missed}}}
 	}
-	diffs := Compare(scheduler(ms(20), 1), scheduler(ms(12), 0), nil, 0)
+	diffs := Compare(scheduler(ms(20), 1), scheduler(ms(12), 0), nil, RerunSpread{})
 	if d := differenceOf(t, diffs, "trigger lateness p99"); d.Verdict != VerdictFaster || d.Gate != GatePassed {
 		t.Errorf("trigger lateness p99: %+v, want faster, gate passed", d)
 	}
@@ -112,7 +112,7 @@ func TestComparePubSubJudgesTheDeliveryOnItsInterval(t *testing.T) {
 			Latency: flatLatency(delivery), LatencyInterval: flatInterval(delivery, ms(0.1)),
 			Added: flatLatency(delivery - ms(1)), AddedInterval: flatInterval(delivery-ms(1), ms(0.1))}}
 	}
-	diffs := Compare(pubsub(ms(3)), pubsub(ms(4)), nil, 0)
+	diffs := Compare(pubsub(ms(3)), pubsub(ms(4)), nil, RerunSpread{})
 	if d := differenceOf(t, diffs, "delivery p90"); d.Verdict != VerdictSlower || d.Gate != "" {
 		t.Errorf("delivery p90: %+v, want slower, not gated (its added figure is)", d)
 	}

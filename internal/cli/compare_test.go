@@ -241,7 +241,7 @@ func TestCompareEscapesAFilesSettings(t *testing.T) {
 // Compare without a gate (as a test or a library caller uses it) reports every shared figure.
 func TestCompareWithoutAGate(t *testing.T) {
 	a, b := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), sampleResult("14.0ms", "13.6ms", "14.5ms", "450m")
-	diffs := Compare(a, b, nil, 0)
+	diffs := Compare(a, b, nil, RerunSpread{})
 	if !slices.ContainsFunc(diffs, func(d Difference) bool { return d.Figure == "added p90" && d.Verdict == VerdictSlower }) {
 		t.Errorf("no slower added p90 in %+v", diffs)
 	}
@@ -253,7 +253,7 @@ func TestCompareWithoutAGate(t *testing.T) {
 func TestTheRerunSpreadWidensEachRunsInterval(t *testing.T) {
 	a, b := sampleResult("10ms", "9.9ms", "10.1ms", "390m"), sampleResult("10.5ms", "10.4ms", "10.6ms", "390m")
 	p90 := func(rerun float64) Difference {
-		for _, d := range Compare(a, b, nil, rerun) {
+		for _, d := range Compare(a, b, nil, KnownRerunSpread(rerun)) {
 			if d.Figure == "added p90" {
 				return d
 			}
@@ -264,15 +264,15 @@ func TestTheRerunSpreadWidensEachRunsInterval(t *testing.T) {
 	if d := p90(0); d.Verdict != VerdictSlower {
 		t.Errorf("within-run intervals alone: %+v, want slower", d)
 	}
-	if d := p90(DefaultRerunSpread); d.Verdict != VerdictNoDifference || d.Gate != GateInconclusive {
+	if d := p90(0.03); d.Verdict != VerdictNoDifference || d.Gate != GateInconclusive {
 		t.Errorf("covering a rerun: %+v, want no difference shown, gate inconclusive", d)
 	}
 	// An interval of no width widened by 3%: 1.96 × 3% of the value on each side.
-	lo, hi := coveringRerun(10*time.Millisecond, 10*time.Millisecond, 10*time.Millisecond, 0.03)
+	lo, hi := coveringRerun(10*time.Millisecond, 10*time.Millisecond, 10*time.Millisecond, 0.03, 1.96)
 	if want := 588 * time.Microsecond; (10*time.Millisecond-lo-want).Abs() > time.Microsecond || (hi-10*time.Millisecond-want).Abs() > time.Microsecond {
 		t.Errorf("widened to [%v, %v], want ±%v", lo, hi, want)
 	}
-	var r rerunSpread
+	var r rerunSpreadFlag
 	for _, bad := range []string{"3", "-1%", "101%", "x%", "NaN%"} {
 		if r.Set(bad) == nil {
 			t.Errorf("--rerun-spread %q accepted", bad)
@@ -296,7 +296,7 @@ func TestComparePubSubResultsGatesTheAddedDeliveryLatency(t *testing.T) {
 			AddedInterval: &perfv1alpha1.LatencyInterval{Low: *flat(added - ms(0.2)), High: *flat(added + ms(0.2))},
 			Messages:      &perfv1alpha1.MessageCounts{Published: 1000, Delivered: 1000 - lost, Lost: lost}}}
 	}
-	diffs := Compare(pubsub(ms(3), 0), pubsub(ms(5), 7), nil, 0)
+	diffs := Compare(pubsub(ms(3), 0), pubsub(ms(5), 7), nil, RerunSpread{})
 	var added, lost *Difference
 	for i, d := range diffs {
 		switch d.Figure {
@@ -315,7 +315,7 @@ func TestComparePubSubResultsGatesTheAddedDeliveryLatency(t *testing.T) {
 	if got := ComparisonOutcome(diffs, false).Code; got != ExitRegressed {
 		t.Errorf("exit %d, want %d: a slower delivery is a regression", got, ExitRegressed)
 	}
-	if len(Compare(&perfv1alpha1.Result{}, pubsub(ms(3), 0), nil, 0)) != 0 {
+	if len(Compare(&perfv1alpha1.Result{}, pubsub(ms(3), 0), nil, RerunSpread{})) != 0 {
 		t.Error("a side without delivery compared delivery figures")
 	}
 }

@@ -78,7 +78,7 @@ var _ = Describe("The instrument's known answer", func() {
 		meanHeld := time.Duration(stats["delayedMicros"]/stats["delayed"]) * time.Microsecond
 		Expect(meanHeld).To(BeNumerically(">=", injected))
 
-		diffs := cli.Compare(a, b, nil, cli.DefaultRerunSpread) // two runs: the change covers a rerun
+		diffs := cli.Compare(a, b, nil, cli.DefaultRerunSpread(perfv1alpha1.ScenarioServiceInvocation)) // two runs: the change covers a rerun
 		var p50 *cli.Difference
 		for i := range diffs {
 			if diffs[i].Figure == "added p50" {

@@ -1,0 +1,177 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cli
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/regression"
+	"github.com/daprbench/daprbench/internal/assess/repetitions"
+	"github.com/daprbench/daprbench/internal/document"
+)
+
+// minSpreadRuns is the fewest unchanged runs a rerun spread is measured from.
+const minSpreadRuns = 3
+
+// madEfficiency is the median absolute deviation's efficiency against the standard
+// deviation for normal data (~0.37): a robust spread from n runs knows the spread about as
+// well as a plain SD from 0.37·(n−1) degrees of freedom, so its t is taken for those.
+const madEfficiency = 0.37
+
+// rerunSpread is the spread compare widens each run's interval by: measured from a
+// schedule's runs (--rerun-spread-from), given (--rerun-spread), or assumed for scenario.
+// The flags are checked before any connection is made.
+func (o *options) rerunSpread(cmd *cobra.Command, f compareFlags, scenario perfv1alpha1.Scenario) (RerunSpread, error) {
+	if f.rerunSpreadDF < 0 {
+		return RerunSpread{}, fmt.Errorf("--rerun-spread-df %d: the degrees of freedom are 0 (the spread known) or more", f.rerunSpreadDF)
+	}
+	if f.rerunSpreadDF > 0 && !f.rerunSpread.set {
+		return RerunSpread{}, fmt.Errorf("--rerun-spread-df needs --rerun-spread: it says how many reruns that spread was measured over")
+	}
+	switch {
+	case f.rerunSpreadFrom != "":
+		name, ok := strings.CutPrefix(f.rerunSpreadFrom, "perfschedule/")
+		if !ok || name == "" {
+			return RerunSpread{}, fmt.Errorf("--rerun-spread-from %q: perfschedule/NAME, a schedule of the current namespace", f.rerunSpreadFrom)
+		}
+		c, ns, err := o.connect()
+		if err != nil {
+			return RerunSpread{}, err
+		}
+		ctx, cancel := withTimeout(cmd.Context())
+		defer cancel()
+		objs, err := scheduleRuns(ctx, c, ns, name)
+		if err != nil {
+			return RerunSpread{}, err
+		}
+		slices.SortFunc(objs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+		runs, _ := loadRuns(ctx, c, objs)
+		return SpreadFromRuns("perfschedule/"+name, runs)
+	case f.rerunSpread.set:
+		s := KnownRerunSpread(f.rerunSpread.fraction)
+		s.DF = f.rerunSpreadDF
+		if s.DF > 0 {
+			s.From += fmt.Sprintf(" over %d degrees of freedom", s.DF)
+		}
+		return s, nil
+	}
+	return DefaultRerunSpread(scenario), nil
+}
+
+// SpreadFromRuns measures the rerun spread from a schedule's runs, oldest first: those of
+// its newest template that succeeded undisturbed — not Regressed, Disturbed, Saturated or
+// limit-bound — since the last change of level of each percentile (E-divisive means, as
+// the regression judge finds it), their robust relative SD (1.4826 × MAD over the median)
+// of the scenario's headline, and the degrees of freedom that spread is worth.
+func SpreadFromRuns(label string, runs []document.Run) (RerunSpread, error) {
+	unchanged := unchangedRuns(runs)
+	out := RerunSpread{ByPercentile: map[string]float64{}}
+	fewest := math.MaxInt
+	for _, p := range perfv1alpha1.HeadlinePercentiles {
+		var series []float64
+		for _, r := range unchanged {
+			if d := p.Of(headlineOf(r.Result())); d != nil && d.Duration > 0 {
+				series = append(series, float64(d.Duration))
+			}
+		}
+		if cps := regression.LevelChanges(series); len(cps) > 0 {
+			series = series[cps[len(cps)-1]:]
+		}
+		if len(series) < minSpreadRuns {
+			return RerunSpread{}, fmt.Errorf("%s: %d unchanged runs of its newest template with a %s since its last change of level; a rerun spread needs %d "+
+				"(succeeded, not Regressed, Disturbed, Saturated or limit-bound)", label, len(series), p.Name, minSpreadRuns)
+		}
+		out.ByPercentile[p.Name] = robustRelativeSD(series)
+		fewest = min(fewest, len(series))
+	}
+	out.All = out.ByPercentile[perfv1alpha1.FigureP90.Name]
+	out.DF = max(1, int(math.Round(madEfficiency*float64(fewest-1))))
+	out.From = fmt.Sprintf("measured: %s, %d or more unchanged runs of its newest template since its last change of level, 1.4826 × MAD", label, fewest)
+	return out, nil
+}
+
+// unchangedRuns are the runs of the newest template that succeeded with nothing found
+// disturbing or bounding them.
+func unchangedRuns(runs []document.Run) []document.Run {
+	if len(runs) == 0 {
+		return nil
+	}
+	template := runs[len(runs)-1].Annotations[perfv1alpha1.AnnotationTemplateHash]
+	var out []document.Run
+	for _, r := range runs {
+		res := r.Result()
+		if res == nil || r.Status.Phase != perfv1alpha1.PhaseSucceeded || r.Annotations[perfv1alpha1.AnnotationTemplateHash] != template ||
+			res.LimitBound || len(res.Saturated) > 0 {
+			continue
+		}
+		if r.ConditionTrue(perfv1alpha1.ConditionRegressed) || r.ConditionTrue(perfv1alpha1.ConditionDisturbed) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// headlineOf is the latency a run's comparison turns on: the added latency, or for a
+// scenario whose call is not the whole story (and no added latency), its outcome.
+func headlineOf(res *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+	switch {
+	case res == nil:
+		return nil
+	case res.Delivery != nil && res.Delivery.Added != nil:
+		return res.Delivery.Added
+	case res.Added != nil:
+		return res.Added
+	case res.Completion != nil && res.Completion.Latency != nil:
+		return res.Completion.Latency
+	case res.Triggers != nil && res.Triggers.Lateness != nil:
+		return res.Triggers.Lateness
+	}
+	return res.Latency
+}
+
+// robustRelativeSD is 1.4826 × the median absolute deviation over the median (the SD for
+// normal data, unmoved by one wild run); the plain SD where the MAD is zero.
+func robustRelativeSD(xs []float64) float64 {
+	med := repetitions.Median(xs)
+	if med == 0 {
+		return 0
+	}
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		dev[i] = math.Abs(x - med)
+	}
+	mad := repetitions.Median(dev)
+	if mad > 0 {
+		return 1.4826 * mad / med
+	}
+	var sum, sq float64
+	for _, x := range xs {
+		sum += x
+	}
+	mean := sum / float64(len(xs))
+	for _, x := range xs {
+		sq += (x - mean) * (x - mean)
+	}
+	return math.Sqrt(sq/float64(len(xs)-1)) / med
+}
