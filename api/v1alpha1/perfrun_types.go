@@ -280,6 +280,7 @@ type Thresholds struct {
 	// maxDeliveryP99 is the highest p99 of a PubSub run's delivery through Dapr, from each
 	// message's scheduled publish to the subscriber's handler (the result document's result.delivery.latency).
 	// Only with scenario PubSub.
+	// Judged from 1000 or more samples (ten beyond the p99); fewer read inconclusive.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
@@ -294,6 +295,7 @@ type Thresholds struct {
 	// maxCompletionP99 is the highest p99 of a Workflow run's completion, from each
 	// instance's scheduled start to its completion (the result document's result.completion.latency).
 	// Only with scenario Workflow.
+	// Judged from 1000 or more samples (ten beyond the p99); fewer read inconclusive.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
@@ -308,6 +310,7 @@ type Thresholds struct {
 	// maxTriggerLatenessP99 is the highest p99 of a Scheduler run's trigger lateness, each
 	// trigger's receipt minus its registration's slot plus its due time
 	// (the result document's result.triggers.lateness). Only with scenario Scheduler.
+	// Judged from 1000 or more samples (ten beyond the p99); fewer read inconclusive.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`

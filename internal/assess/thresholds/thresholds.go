@@ -22,6 +22,7 @@ package thresholds
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -316,7 +317,19 @@ type asyncFigure struct {
 	counted   bool
 	bad, of   int64
 	breakdown string // what bad is made of, when more than one count ("" otherwise)
+	// samples is how many outcomes the latency is over (completed, delivered, triggered),
+	// and what they are called; 0 when not counted.
+	samples     int64
+	samplesName string
 }
+
+// tailBeyond is how many samples must lie beyond a percentile for a gate to judge it: with
+// fewer, a p99 is one of the few largest values, which a rerun moves at will (a completion
+// p99 from 3 × 200 instances is each repetition's second-largest).
+const tailBeyond = 10
+
+// samplesFor is the fewest samples a percentile p (99 for p99) can be judged from.
+func samplesFor(p float64) int64 { return int64(math.Ceil(tailBeyond / (1 - p/100))) }
 
 // asyncChecks are the gates on an asynchronous outcome: its p99 (every repetition merged, so
 // no spread: the figure against the limit) and its bad outcomes. Figures a run lacks leave
@@ -324,7 +337,12 @@ type asyncFigure struct {
 func asyncChecks(latencyName string, maxP99 *metav1.Duration, countName string, maxBad *int64, f asyncFigure) []Check {
 	var checks []Check
 	if maxP99 != nil {
-		checks = append(checks, latencyCheck(latencyName, maxP99.Duration, f.latency, nil, perfv1alpha1.FigureP99))
+		c := latencyCheck(latencyName, maxP99.Duration, f.latency, nil, perfv1alpha1.FigureP99)
+		if need := samplesFor(perfv1alpha1.FigureP99.Percentile); f.counted && f.samples < need && c.Measured != "not measured" {
+			c.Outcome = Inconclusive
+			c.Measured += fmt.Sprintf(" from %d %s: a p99 is judged from %d or more (%d beyond it)", f.samples, f.samplesName, need, tailBeyond)
+		}
+		checks = append(checks, c)
 	}
 	if maxBad != nil {
 		c := Check{Name: countName, Limit: fmt.Sprintf("<= %d", *maxBad), Outcome: Inconclusive, Measured: "not measured"}
@@ -346,7 +364,7 @@ func deliveryChecks(t *perfv1alpha1.Thresholds, d *perfv1alpha1.DeliveryResult) 
 	if d != nil {
 		f.latency = d.Latency
 		if n := d.Messages; n != nil {
-			f.counted, f.bad, f.of = true, n.Lost, n.Published
+			f.counted, f.bad, f.of, f.samples, f.samplesName = true, n.Lost, n.Published, n.Delivered, "delivered"
 		}
 	}
 	return asyncChecks("delivery p99", t.MaxDeliveryP99, "lost messages", t.MaxLostMessages, f)
@@ -360,7 +378,7 @@ func completionChecks(t *perfv1alpha1.Thresholds, c *perfv1alpha1.CompletionResu
 		f.latency = c.Latency
 		if n := c.Workflows; n != nil {
 			f = asyncFigure{latency: c.Latency, counted: true, bad: n.Failed + n.Unfinished, of: n.Started,
-				breakdown: fmt.Sprintf("%d failed, %d unfinished", n.Failed, n.Unfinished)}
+				breakdown: fmt.Sprintf("%d failed, %d unfinished", n.Failed, n.Unfinished), samples: n.Completed, samplesName: "completed"}
 		}
 	}
 	return asyncChecks("completion p99", t.MaxCompletionP99, "failed workflows", t.MaxFailedWorkflows, f)
@@ -374,7 +392,7 @@ func triggerChecks(t *perfv1alpha1.Thresholds, tr *perfv1alpha1.TriggerResult) [
 		f.latency = tr.Lateness
 		if n := tr.Counts; n != nil {
 			f = asyncFigure{latency: tr.Lateness, counted: true, bad: n.Missed + n.Doubled, of: n.Registered,
-				breakdown: fmt.Sprintf("%d missed, %d doubled", n.Missed, n.Doubled)}
+				breakdown: fmt.Sprintf("%d missed, %d doubled", n.Missed, n.Doubled), samples: n.Triggered, samplesName: "triggered"}
 		}
 	}
 	return asyncChecks("trigger lateness p99", t.MaxTriggerLatenessP99, "missed triggers", t.MaxMissedTriggers, f)

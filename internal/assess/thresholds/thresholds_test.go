@@ -275,3 +275,33 @@ func TestTriggerGates(t *testing.T) {
 		}
 	}
 }
+
+// A tail gate judges a p99 only from enough samples: 1,000 (ten beyond it). A Workflow run
+// of 3 × 200 instances has a completion p99 that is each repetition's second-largest value:
+// its gate reads inconclusive and says how many it takes, where it read met or VIOLATED on
+// noise; from 1,000 completed it judges as before.
+func TestATailGateNeedsTheSamplesForIt(t *testing.T) {
+	gate := &perfv1alpha1.Thresholds{MaxCompletionP99: d("1s")}
+	completed := func(p99 string, n int64) *perfv1alpha1.Result {
+		r := result("1ms")
+		r.Completion = &perfv1alpha1.CompletionResult{Latency: &perfv1alpha1.LatencySummary{P99: d(p99)},
+			Workflows: &perfv1alpha1.WorkflowCounts{Started: n, Completed: n}}
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		res  *perfv1alpha1.Result
+		want Outcome
+		says string
+	}{
+		{"600 under the limit", completed("800ms", 600), Inconclusive, "completion p99 800ms from 600 completed: a p99 is judged from 1000 or more (10 beyond it) (limit <= 1s): inconclusive"},
+		{"600 over it", completed("1.2s", 600), Inconclusive, "from 600 completed"},
+		{"1000 under", completed("800ms", 1000), Met, "completion p99 800ms (limit <= 1s): met"},
+		{"1000 over", completed("1.2s", 1000), Violated, "completion p99 1.2s (limit <= 1s): VIOLATED"},
+	} {
+		v, ok := Evaluate(gate, tc.res)
+		if !ok || v.Outcome != tc.want || !strings.Contains(v.Message(), tc.says) {
+			t.Errorf("%s: %s %q, want %s saying %q", tc.name, v.Outcome, v.Message(), tc.want, tc.says)
+		}
+	}
+}
