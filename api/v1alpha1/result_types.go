@@ -134,6 +134,12 @@ type Result struct {
 	// so a late tester's delay is in every figure; its p99 is shown (paths), not judged.
 	// +optional
 	TesterLatenessLimit *metav1.Duration `json:"testerLatenessLimit,omitempty"`
+	// testerLagDifference is the measured path's tester lateness at p90 less the baseline's:
+	// lateness only the Dapr path suffered, which the added latency carries (each path's is
+	// in its own latency). Named among what bounded the latency from 0.5 ms and a tenth of
+	// the added p50; absent without both paths' lateness.
+	// +optional
+	TesterLagDifference *metav1.Duration `json:"testerLagDifference,omitempty"`
 	// addedNotClaimed says why added is absent although every path carried the rate: the
 	// load tester was later than testerLatenessLimit (the message gives each late path's
 	// p90; its p99 is in paths).

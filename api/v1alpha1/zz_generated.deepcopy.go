@@ -1997,6 +1997,11 @@ func (in *Result) DeepCopyInto(out *Result) {
 		*out = new(v1.Duration)
 		**out = **in
 	}
+	if in.TesterLagDifference != nil {
+		in, out := &in.TesterLagDifference, &out.TesterLagDifference
+		*out = new(v1.Duration)
+		**out = **in
+	}
 	if in.AddedInterval != nil {
 		in, out := &in.AddedInterval, &out.AddedInterval
 		*out = new(LatencyInterval)

@@ -161,6 +161,9 @@ func BoundedBy(res *perfv1alpha1.Result) string {
 		found = append(found, busyNodes(res.CPU.Measured)...)
 	}
 	found = append(found, foreignWork(res)...)
+	if w := testerLagWork(res); w != "" {
+		found = append(found, w)
+	}
 	for _, s := range res.Saturated {
 		if TesterLate(s) {
 			found = append(found, fmt.Sprintf("the load tester (its own lag on the %s path, p99 %s)", s.Path, s.TesterLagP99.Duration))

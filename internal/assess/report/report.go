@@ -173,6 +173,7 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 	if limit > 0 {
 		res.TesterLatenessLimit = duration(limit)
 	}
+	res.TesterLagDifference = testerLagDifference(sum, measured)
 	if a := sum.Added; a != nil && len(res.Saturated) == 0 && !erroring {
 		if len(late) > 0 {
 			res.AddedNotClaimed = latenessMessage(run, limit, late)
