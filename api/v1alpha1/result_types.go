@@ -134,6 +134,13 @@ type Result struct {
 	// so a late tester's delay is in every figure; its p99 is shown (paths), not judged.
 	// +optional
 	TesterLatenessLimit *metav1.Duration `json:"testerLatenessLimit,omitempty"`
+	// baselineMethod says, when the baseline does the work by another method than daprd,
+	// how: a State BulkGet or BulkSave, and a bulk publish, go through daprd as one round
+	// trip per key or entry, in parallel, while the baseline pipelines them into one. The
+	// added latency then holds that difference of method beside Dapr's cost; every message
+	// and gate that reads it says so. Empty: like for like.
+	// +optional
+	BaselineMethod string `json:"baselineMethod,omitempty"`
 	// testerLagDifference is the measured path's tester lateness at p90 less the baseline's:
 	// lateness only the Dapr path suffered, which the added latency carries (each path's is
 	// in its own latency). Named among what bounded the latency from 0.5 ms and a tenth of

@@ -106,7 +106,7 @@ lies inside the interval or a side has no interval. Exit codes:
 			if err != nil {
 				return err
 			}
-			result := Comparison{A: a.label, B: b.label, SettingsDiffer: settingsDiffer(a.result, b.result), Intervals: rerunNote(spread),
+			result := Comparison{A: a.label, B: b.label, SettingsDiffer: settingsDiffer(a.result, b.result), Intervals: rerunNote(spread) + methodNote(a, b),
 				Differences: append(Compare(a.result.Result, b.result.Result, &f.maxSlowdown, spread), CompareCost(&a.result, &b.result)...)}
 			outcome := ComparisonOutcome(result.Differences, f.failInconclusive)
 			result.ExitCode, result.Verdict = outcome.Code, outcome.Reason
@@ -167,6 +167,17 @@ func (o *options) readSides(cmd *cobra.Command, args []string) ([2]side, error) 
 		}
 	}
 	return sides, nil
+}
+
+// methodNote says when a side's added latency is against a baseline of another method (a
+// bulk against a pipelining client): its change holds that method's too.
+func methodNote(a, b side) string {
+	for _, s := range []side{a, b} {
+		if r := s.result.Result; r != nil && r.BaselineMethod != "" {
+			return "; the added latency is " + r.BaselineMethod + ": a difference of method beside Dapr's cost"
+		}
+	}
+	return ""
 }
 
 func comparisonTable(r Comparison) string {

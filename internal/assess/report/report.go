@@ -174,6 +174,7 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 		res.TesterLatenessLimit = duration(limit)
 	}
 	res.TesterLagDifference = testerLagDifference(sum, measured)
+	res.BaselineMethod = baselineMethod(run)
 	if a := sum.Added; a != nil && len(res.Saturated) == 0 && !erroring {
 		if len(late) > 0 {
 			res.AddedNotClaimed = latenessMessage(run, limit, late)
@@ -511,6 +512,9 @@ func Headline(res *perfv1alpha1.Result) string {
 			label = "added by Dapr held at its CPU limit (limit-bound)"
 		}
 		msg += fmt.Sprintf("; %s p90 %s, p99 %s", label, withInterval(res, perfv1alpha1.FigureP90.Of), withInterval(res, perfv1alpha1.FigureP99.Of))
+		if res.BaselineMethod != "" {
+			msg += " (" + res.BaselineMethod + ": a difference of method beside Dapr's cost)"
+		}
 		if in := res.AddedInterval; in != nil && in.Basis == perfv1alpha1.IntervalWithinRunOnly {
 			msg += " (within-run intervals)"
 		}

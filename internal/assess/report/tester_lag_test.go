@@ -59,3 +59,30 @@ func TestLatenessOnlyTheDaprPathSufferedIsNamed(t *testing.T) {
 		t.Errorf("lateness both paths share (1.5 and 1.4 ms): %q", got)
 	}
 }
+
+// A bulk figure carries its method: a State BulkGet's added latency is against a client that
+// pipelines the keys, where daprd makes a round trip per key, and the Succeeded message says
+// so; a Get's is like for like.
+func TestABulkFigureCarriesItsMethod(t *testing.T) {
+	added := result.Added{Confidence: 0.95, Reps: 3, Percentiles: []result.AddedPercentile{
+		{P: 90, Interval: result.Interval{Us: 4500, LowUs: 4000, HighUs: 5000}}, {P: 99, Interval: result.Interval{Us: 9000, LowUs: 8000, HighUs: 10000}}}}
+	sum := &result.Summary{RequestedQPS: 100, Added: &added,
+		Merged: []result.Merged{{Variant: result.Dapr, Percentiles: []result.Percentile{{P: 50, Us: 4000}, {P: 90, Us: 6000}, {P: 99, Us: 12000}}},
+			{Variant: result.Baseline, Percentiles: []result.Percentile{{P: 50, Us: 1000}, {P: 90, Us: 1500}, {P: 99, Us: 3000}}}},
+		Runs: []result.Run{{Variant: result.Baseline, ActualQPS: 100, Requests: 6000, Scheduled: 6000},
+			{Variant: result.Dapr, ActualQPS: 100, Requests: 6000, Scheduled: 6000}}}
+	state := func(op perfv1alpha1.StateOperation) *perfv1alpha1.PerfRun {
+		return &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioState, Load: perfv1alpha1.LoadSpec{QPS: 100},
+			State: &perfv1alpha1.StateSpec{Operation: op, BulkSize: 20}}}
+	}
+	res := Build(state(perfv1alpha1.StateBulkGet), Inputs{Summary: sum})
+	if !strings.Contains(res.BaselineMethod, "against a pipelining client") || !strings.Contains(res.BaselineMethod, "all 20") {
+		t.Errorf("BulkGet's baseline method %q", res.BaselineMethod)
+	}
+	if msg := Headline(res); !strings.Contains(msg, "added by Dapr p90 4.5ms [4ms, 5ms], p99 9ms [8ms, 10ms] (against a pipelining client") {
+		t.Errorf("message %q does not say the added latency is against a pipelining client", msg)
+	}
+	if m := Build(state(perfv1alpha1.StateGet), Inputs{Summary: sum}).BaselineMethod; m != "" {
+		t.Errorf("a Get's baseline method %q, want like for like", m)
+	}
+}

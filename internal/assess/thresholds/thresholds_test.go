@@ -305,3 +305,13 @@ func TestATailGateNeedsTheSamplesForIt(t *testing.T) {
 		}
 	}
 }
+
+// A gate on a bulk's added latency says it is against a pipelining client.
+func TestABulkGateSaysItsMethod(t *testing.T) {
+	res := result("1.5ms", "1.4ms", "1.6ms")
+	res.BaselineMethod = "against a pipelining client: daprd makes one round trip per key of a BulkGet, in parallel, the baseline one pipelined round trip for all 20"
+	v, ok := Evaluate(&perfv1alpha1.Thresholds{MaxAddedP90: d("2ms")}, res)
+	if !ok || v.Outcome != Met || !strings.Contains(v.Message(), "added (against a pipelining client) p90 1.5ms") {
+		t.Errorf("%s %q", v.Outcome, v.Message())
+	}
+}
