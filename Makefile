@@ -234,7 +234,7 @@ bench-compare-gate: ## A CI-style comparison gate on the cluster: main's exporte
 	hack/bench/compare-gate.sh $(or $(DURATION),30s) $(or $(MAX_SLOWDOWN),10%)
 
 .PHONY: bench-coverage
-bench-coverage: ## How often the added-latency interval holds, per model and repetitions (docs/measurement-coverage.md; ~4 min).
+bench-coverage: ## How often the added-latency interval holds, per model and repetitions, this run's and covering a rerun (docs/measurement-coverage.md; ~7 min).
 	go run ./hack/bench/coverage -trials 400
 
 .PHONY: bench-calibration

@@ -33,15 +33,28 @@ func main() {
 	seed := flag.Uint64("seed", 42, "seed of the experiments")
 	flag.Parse()
 	ps := []float64{50, 90, 99, 99.9}
-	for _, m := range []latency.TailModel{latency.ShiftModel, latency.EpisodicModel} {
+	models := []latency.TailModel{latency.ShiftModel, latency.EpisodicModel, latency.SharedRunModel}
+	for _, m := range models {
 		truth := m.TrueAdded(ps, *seed)
 		fmt.Printf("true added, %s: p50 %.0f µs, p90 %.0f µs, p99 %.0f µs, p99.9 %.0f µs\n\n", m.Name, truth[50], truth[90], truth[99], truth[99.9])
 	}
+	fmt.Println("This run's interval (what a run reports):")
+	fmt.Println()
+	table(models, ps, *trials, *seed, 0)
+	// A user comparing two runs reads an interval widened to cover a rerun (compare): with
+	// the shared run effect's SD known, 1.96 × it.
+	shared := latency.SharedRunModel
+	fmt.Printf("\nThe interval widened to cover a rerun by 1.96 × the run effect's %.0f µs SD, as compare widens it:\n\n", shared.RunSDUs)
+	table([]latency.TailModel{shared}, ps, *trials, *seed, 1.96*shared.RunSDUs)
+}
+
+// table prints how often each model's interval held the truth, per repetitions.
+func table(models []latency.TailModel, ps []float64, trials int, seed uint64, widenUs float64) {
 	fmt.Printf("| model | repetitions | %s |\n", strings.Join(headers(ps), " | "))
 	fmt.Printf("|---|---|%s\n", strings.Repeat("---|", len(ps)))
-	for _, m := range []latency.TailModel{latency.ShiftModel, latency.EpisodicModel} {
+	for _, m := range models {
 		for _, reps := range []int{2, 3, 4, 5, 6, 8} {
-			cov := latency.Coverage(m, reps, *trials, ps, *seed)
+			cov := latency.CoverageWidened(m, reps, trials, ps, seed, widenUs)
 			cells := make([]string, len(ps))
 			for i, p := range ps {
 				cells[i] = fmt.Sprintf("%.1f%%", cov[p])
