@@ -37,7 +37,8 @@ for delay in 0 500us 2ms; do
   kubectl -n "$ns" wait perfrun "$name" --for=jsonpath='{.status.completionTime}' --timeout=30m >/dev/null
   echo "$(date -u +%T) $name finished: $(kubectl -n "$ns" get perfrun "$name" -o jsonpath='{.status.conditions[?(@.type=="Succeeded")].reason}')" >&2
 done
-jp() { kubectl -n "$ns" get perfrun "$1" -o jsonpath="$2"; }
+. hack/bench/result.sh
+jp() { run_jsonpath "$ns" "$1" "$2"; }
 # change SPREAD NAME: compare's change of the added p50 from the 0 µs run to NAME and its
 # interval, each run's own interval widened by --rerun-spread SPREAD (0: within-run only).
 change() {

@@ -17,6 +17,7 @@
 #   BENCH_QPS=1000 BENCH_REPLICAS=2 hack/bench/load-split.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. hack/bench/result.sh
 
 QPS=${BENCH_QPS:-500}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
@@ -45,7 +46,7 @@ for replicas in $SEQUENCE; do
     config/samples/perf_v1alpha1_perfrun_split_load.yaml >"$work/$name.yaml"
   DEMO_SAMPLE="$work/$name.yaml" DEMO_REPORT_DIR="$work/report-$name" hack/local-cluster/demo.sh >"$work/$name.log" 2>&1 ||
     { echo "bench-load-split: the run with $replicas pod(s) did not succeed; its log:" >&2; tail -30 "$work/$name.log" >&2; exit 1; }
-  jp() { "$KUBECTL" -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
+  jp() { run_jsonpath "$NS" "$name" "$1"; }
   rows+=("$(printf '| %s | %s | %s | %s | %s | %s [%s, %s] | %s [%s, %s] | %s |' "$replicas" "$(jp '{.status.result.actualQPS}')" \
     "$(jp '{.status.result.latency.p50}')" "$(jp '{.status.result.latency.p90}')" "$(jp '{.status.result.latency.p99}')" \
     "$(jp '{.status.result.added.p50}')" "$(jp '{.status.result.addedInterval.low.p50}')" "$(jp '{.status.result.addedInterval.high.p50}')" \

@@ -31,11 +31,12 @@ YAML
     kubectl -n "$ns" wait perfrun "$name" --for=jsonpath='{.status.completionTime}' --timeout=30m >/dev/null
   done
 done
-jp() { kubectl -n "$ns" get perfrun "$1" -o jsonpath="$2"; }
+. "$(dirname "$0")/result.sh"
+jp() { run_jsonpath "$ns" "$1" "$2"; }
 cpu() { # role -> "throttled% / cpu"
-  kubectl -n "$ns" get perfrun "$1" -o jsonpath="{range .status.result.cpu.measured[?(@.role==\"$2\")]}{.throttledPeriodsPercent}% of periods, {.cpu}{end}"
+  run_jsonpath "$ns" "$1" "{range .status.result.cpu.measured[?(@.role==\"$2\")]}{.throttledPeriodsPercent}% of periods, {.cpu}{end}"
 }
-node() { kubectl -n "$ns" get perfrun "$1" -o jsonpath='{range .status.result.cpu.measured[*]}{.role}={.capacityPercent} {end}' | tr ' ' '\n' | grep '^node/' | sed 's/.*=//' | head -1; }
+node() { run_jsonpath "$ns" "$1" '{range .status.result.cpu.measured[*]}{.role}={.capacityPercent} {end}' | tr ' ' '\n' | grep '^node/' | sed 's/.*=//' | head -1; }
 printf '| arrival | sidecar limit | added p50 / p90 / p99 (from scheduled send) | interval p90 | service-time p50 / p90 / p99, Dapr | send-lag p99, Dapr | server sidecar throttled | client sidecar throttled | node busy | bounded by |\n|---|---|---|---|---|---|---|---|---|---|\n'
 for name in m-synchronized-500m m-synchronized-2 m-uniform-500m m-uniform-2; do
   a=$(jp "$name" '{.spec.load.arrival}'); l=$(jp "$name" '{.spec.dapr.sidecar.cpuLimit}')

@@ -10,6 +10,7 @@
 #   BENCH_CONNECTIONS=1 BENCH_QPS=200 hack/bench/protocols.sh   # one request at a time: no queueing
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. hack/bench/result.sh
 
 QPS=${BENCH_QPS:-1000}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
@@ -27,7 +28,7 @@ for caller in HTTP GRPC; do
       -e "s/^(    qps: )[0-9]+$/\1$QPS/" -e "s/^(    connections: )[0-9]+$/\1$CONNECTIONS/" config/samples/perf_v1alpha1_perfrun_grpc.yaml >"$work/$name.yaml"
     DEMO_SAMPLE="$work/$name.yaml" DEMO_REPORT_DIR="$work/report-$name" hack/local-cluster/demo.sh >"$work/$name.log" 2>&1 ||
       { echo "bench-protocols: $caller → $app did not succeed; its log:" >&2; tail -30 "$work/$name.log" >&2; exit 1; }
-    jp() { "$KUBECTL" -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
+    jp() { run_jsonpath "$NS" "$name" "$1"; }
     rows+=("$(printf '| %s → %s | %s | %s [%s, %s] | %s | %s | %s |' "$caller" "$app" \
       "$(jp '{.status.result.added.p50}')" "$(jp '{.status.result.added.p90}')" \
       "$(jp '{.status.result.addedInterval.low.p90}')" "$(jp '{.status.result.addedInterval.high.p90}')" \

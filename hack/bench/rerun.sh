@@ -31,4 +31,9 @@ for i in $(seq 1 "$runs"); do
   kubectl -n "$ns" wait perfrun "$name" --for=jsonpath='{.status.completionTime}' --timeout=30m >/dev/null
   echo "$(date -u +%T) $name finished: $(kubectl -n "$ns" get perfrun "$name" -o jsonpath='{.status.conditions[?(@.type=="Succeeded")].reason}')" >&2
 done
-kubectl -n "$ns" get perfrun "${names[@]}" -o json | python3 "$(dirname "$0")/rerun_table.py"
+# The figures are in each run's result document: the plugin's export, one JSON document a run.
+. hack/bench/result.sh
+[ -x "$daprbench_plugin" ] || CGO_ENABLED=0 go build -o "$daprbench_plugin" ./cmd/kubectl-daprbench
+for name in "${names[@]}"; do
+  "$daprbench_plugin" -n "$ns" export "$name" -o json || echo "$name: no result document" >&2
+done | python3 "$(dirname "$0")/rerun_table.py"

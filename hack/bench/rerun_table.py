@@ -1,4 +1,4 @@
-"""Tables of hack/bench/rerun.sh: reads a kubectl list of PerfRuns on stdin."""
+"""Tables of hack/bench/rerun.sh: reads the runs' result documents on stdin."""
 import itertools
 import json
 import math
@@ -23,7 +23,21 @@ def fmt(us):
     return "-" if us is None else f"{us / 1000:.3f}"
 
 
-runs = [r for r in json.load(sys.stdin)["items"] if (r.get("status") or {}).get("result")]
+def documents(text):
+    """The result documents on stdin, one after another (kubectl daprbench export -o json)."""
+    decoder, at, out = json.JSONDecoder(), 0, []
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at >= len(text):
+            return out
+        doc, at = decoder.raw_decode(text, at)
+        out.append(doc)
+
+
+# Each document as the PerfRun fields the tables read: its name, spec and result.
+runs = [{"metadata": {"name": d["run"]["name"]}, "spec": d.get("spec") or {}, "status": {"result": d["result"]}}
+        for d in documents(sys.stdin.read()) if d.get("result")]
 if len(runs) < 2:
     sys.exit("fewer than two finished runs")
 print(f"\n{len(runs)} runs of {runs[0]['spec']['load']['qps']} rps\n")

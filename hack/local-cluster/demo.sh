@@ -214,54 +214,57 @@ jp() { kubectl -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
 kubectl_plugin=${KUBECTL_DAPRBENCH:-bin/kubectl-daprbench}
 [ -n "${KUBECTL_DAPRBENCH:-}" ] || CGO_ENABLED=0 go build -o "$kubectl_plugin" ./cmd/kubectl-daprbench
 "$kubectl_plugin" -n "$NS" report "$name" --dir "${DEMO_REPORT_DIR:-daprbench-report-$name}"
+# rj RUN JSONPATH: a jsonpath over RUN's result document (its figures; status.result holds
+# only the headline), through the plugin.
+rj() { "$kubectl_plugin" -n "$NS" export "$1" -o jsonpath="$2" 2>/dev/null || true; }
 # Dapr's published v1.0 figures beside this run's, for the scenario that ran.
 published() { printf '  %-30s %-16s %s\n' "$@"; }
 # added_figure RUN P prints a run's added latency at percentile P with its interval, and says
 # when it is the figure of a sidecar held at its CPU limit; "none claimed" when there is none.
 added_figure() {
   local f
-  f=$(kubectl -n "$NS" get perfrun "$1" -o jsonpath="{.status.result.added.$2} ({.status.result.addedInterval.low.$2}..{.status.result.addedInterval.high.$2})")
+  f=$(rj "$1" "{.result.added.$2} ({.result.addedInterval.low.$2}..{.result.addedInterval.high.$2})")
   case "$f" in " (..)" | "") echo "none claimed"; return ;; esac
   # A low end below zero resolves nothing (the report says so): <0, not negative milliseconds.
   f=$(sed -E 's/\(-[0-9.]+(µ|m|n)?s\.\./(<0../' <<<"$f")
-  if [ "$(kubectl -n "$NS" get perfrun "$1" -o jsonpath='{.status.result.addedLimitBound}')" = true ]; then
+  if [ "$(rj "$1" '{.result.addedLimitBound}')" = true ]; then
     f="$f limit-bound"
   fi
   echo "$f"
 }
-if [ -n "$(jp '{.status.result.resources.serverSidecar.cpuAvg}')" ]; then
+if [ -n "$(rj "$name" '{.result.resources.serverSidecar.cpuAvg}')" ]; then
   echo
   cores=$(kubectl get node "$(jp '{.status.environment.targetNode}')" -o jsonpath='{.status.capacity.cpu}' 2>/dev/null || true)
-  echo "Beside Dapr's published v1.0 figures (3 nodes of 4 cores; this run: $(jp '{.status.environment.sidecarImage}'), $(jp '{.status.result.requestedQPS}') rps, the target's node of ${cores:-?} cores):"
+  echo "Beside Dapr's published v1.0 figures (3 nodes of 4 cores; this run: $(jp '{.status.environment.sidecarImage}'), $(rj "$name" '{.result.requestedQPS}') rps, the target's node of ${cores:-?} cores):"
   published FIGURE PUBLISHED MEASURED
   if [ "$(jp '{.spec.scenario}')" = ActorActivation ]; then
-    published "achieved rate at 500 rps" "~500 qps" "$(jp '{.status.result.actualQPS}') qps"
-    published "latency p90" "~3ms" "$(jp '{.status.result.latency.p90}')"
-    published "latency p99" "~6.2ms" "$(jp '{.status.result.latency.p99}')"
-    published "app CPU / memory" "523m / 305 MB" "$(jp '{.status.result.resources.serverApp.cpuAvg} / {.status.result.resources.serverApp.memoryAvg}')"
-    published "sidecar CPU / memory" "2m / 18 MB" "$(jp '{.status.result.resources.serverSidecar.cpuAvg} / {.status.result.resources.serverSidecar.memoryAvg}')"
+    published "achieved rate at 500 rps" "~500 qps" "$(rj "$name" '{.result.actualQPS}') qps"
+    published "latency p90" "~3ms" "$(rj "$name" '{.result.latency.p90}')"
+    published "latency p99" "~6.2ms" "$(rj "$name" '{.result.latency.p99}')"
+    published "app CPU / memory" "523m / 305 MB" "$(rj "$name" '{.result.resources.serverApp.cpuAvg} / {.result.resources.serverApp.memoryAvg}')"
+    published "sidecar CPU / memory" "2m / 18 MB" "$(rj "$name" '{.result.resources.serverSidecar.cpuAvg} / {.result.resources.serverSidecar.memoryAvg}')"
   else
     published "added latency p90" "~1.40ms" "$(added_figure "$name" p90)"
     published "added latency p99" "~2.10ms" "$(added_figure "$name" p99)"
-    published "sidecar CPU per 1000 rps" "0.48 vCPU" "$(jp '{.status.result.resources.sidecarPer1kQPS.cpu}')"
+    published "sidecar CPU per 1000 rps" "0.48 vCPU" "$(rj "$name" '{.result.resources.sidecarPer1kQPS.cpu}')"
     # Memory does not grow with the rate: the published "23 MB per 1000 rps" was the sidecar's
     # memory at 1000 rps, so the sidecar's own average is what compares.
-    published "sidecar memory (working set)" "23 MB" "$(jp '{.status.result.resources.serverSidecar.memoryAvg}')"
+    published "sidecar memory (working set)" "23 MB" "$(rj "$name" '{.result.resources.serverSidecar.memoryAvg}')"
   fi
-  published "restarts (app, sidecar)" "0, 0" "$(jp '{.status.result.restarts.app}, {.status.result.restarts.sidecar}')"
+  published "restarts (app, sidecar)" "0, 0" "$(rj "$name" '{.result.restarts.app}, {.result.restarts.sidecar}')"
 fi
 echo
 jp '{range .status.conditions[*]}{.type}={.status} ({.reason}): {.message}{"\n"}{end}'
 
 # costs NAME prints what each sidecar cost per request in a run, and what its limit would carry.
 costs() {
-  kubectl -n "$NS" get perfrun "$1" -o jsonpath='{range .status.result.sidecarCost[*]}  {.role}: {.cpuPerRequest} CPU per request on {.node} at {.atQPS} rps; its CPU limit would carry ~{.limitProjectedQPS} rps at 80% use (a projection){"\n"}{end}'
+  rj "$1" '{range .result.sidecarCost[*]}  {.role}: {.cpuPerRequest} CPU per request ({.source}'"'"'s counter) on {.node} at {.atQPS} rps; its CPU limit would carry ~{.limitProjectedQPS} rps at 80% use (a projection){"\n"}{end}'
 }
 published_run=$name
 if [ "$(jp '{.spec.scenario}')" = ServiceInvocation ] && [ -z "${DEMO_SKIP_PERFSUITE:-}" ] &&
-  { [ "$(jp '{.status.result.limitBound}')" = true ] || [ -n "$(jp '{.status.result.saturated}')" ] || [ -z "$(jp '{.status.result.added.p90}')" ]; }; then
+  { [ "$(rj "$name" '{.result.limitBound}')" = true ] || [ -n "$(rj "$name" '{.result.saturated}')" ] || [ -z "$(rj "$name" '{.result.added.p90}')" ]; }; then
   echo
-  echo "The published setting was bounded on this machine ($(jp '{.status.result.limitBound}' | sed 's/true/CPU-limit bound/')$(jp '{.status.result.saturated[*].path}' | sed 's/^./ saturated: &/')); what Dapr cost per request there:"
+  echo "The published setting was bounded on this machine ($(rj "$name" '{.result.limitBound}' | sed 's/true/CPU-limit bound/')$(rj "$name" '{.result.saturated[*].path}' | sed 's/^./ saturated: &/')); what Dapr cost per request there:"
   costs "$published_run"
   run_sample config/samples/perf_v1alpha1_perfrun_invocation_perfsuite.yaml
   jq() { kubectl -n "$NS" get perfrun "$name" -o jsonpath="$1"; }
@@ -271,7 +274,7 @@ if [ "$(jp '{.spec.scenario}')" = ServiceInvocation ] && [ -z "${DEMO_SKIP_PERFS
   published "added latency p50" "+1.06ms" "$(added_figure "$name" p50)"
   published "added latency p90" "+1.48ms" "$(added_figure "$name" p90)"
   published "added latency p99" "+2.90ms" "$(added_figure "$name" p99)"
-  published "sidecar CPU per 1000 rps" "202m" "$(jq '{.status.result.resources.sidecarPer1kQPS.cpu}')"
+  published "sidecar CPU per 1000 rps" "202m" "$(rj "$name" '{.result.resources.sidecarPer1kQPS.cpu}')"
   costs "$name"
   jq '{range .status.conditions[?(@.type=="Succeeded")]}{.reason}: {.message}{"\n"}{end}'
   name=$published_run
