@@ -49,7 +49,7 @@ type DaprdCost struct {
 	// costs, where cpuPerRequest is what a request costs at this rate.
 	// +optional
 	MarginalPerRequest *metav1.Duration `json:"marginalPerRequest,omitempty"`
-	// kubeletDifferencePercent is how far the kubelet's figure (the cost's cpuPerRequest)
+	// kubeletDifferencePercent is how far the kubelet's figure (the cost's kubeletCPUPerRequest)
 	// lies from this one's mean, (kubelet − daprd) / daprd, a decimal string. The kubelet
 	// counts the container's cgroup over the phases less a trimmed edge, refreshed every
 	// 10–15 s, so short phases can differ by more than long ones.

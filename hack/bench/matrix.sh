@@ -31,7 +31,8 @@ YAML
     kubectl -n "$ns" wait perfrun "$name" --for=jsonpath='{.status.completionTime}' --timeout=30m >/dev/null
   done
 done
-. "$(dirname "$0")/result.sh"
+cd "$(dirname "$0")/../.."
+. hack/bench/result.sh
 jp() { run_jsonpath "$ns" "$1" "$2"; }
 cpu() { # role -> "throttled% / cpu"
   run_jsonpath "$ns" "$1" "{range .status.result.cpu.measured[?(@.role==\"$2\")]}{.throttledPeriodsPercent}% of periods, {.cpu}{end}"
@@ -41,7 +42,7 @@ printf '| arrival | sidecar limit | added p50 / p90 / p99 (from scheduled send) 
 for name in m-synchronized-500m m-synchronized-2 m-uniform-500m m-uniform-2; do
   a=$(jp "$name" '{.spec.load.arrival}'); l=$(jp "$name" '{.spec.dapr.sidecar.cpuLimit}')
   added=$(jp "$name" '{.status.result.added.p50} / {.status.result.added.p90} / {.status.result.added.p99}')
-  [ "$added" = " /  / " ] && added="none claimed ($(jp "$name" '{.status.conditions[?(@.type=="Succeeded")].reason}'))"
+  { [ -z "$added" ] || [ "$added" = " /  / " ]; } && added="none claimed ($(jp "$name" '{.status.conditions[?(@.type=="Succeeded")].reason}'))"
   interval=$(jp "$name" '[{.status.result.addedInterval.low.p90}, {.status.result.addedInterval.high.p90}]')
   st=$(jp "$name" '{.status.result.serviceTime.p50} / {.status.result.serviceTime.p90} / {.status.result.serviceTime.p99}')
   lag=$(jp "$name" '{.status.result.sendLag.p99}')

@@ -33,7 +33,7 @@ for i in $(seq 1 "$runs"); do
 done
 # The figures are in each run's result document: the plugin's export, one JSON document a run.
 . hack/bench/result.sh
-[ -x "$daprbench_plugin" ] || CGO_ENABLED=0 go build -o "$daprbench_plugin" ./cmd/kubectl-daprbench
+build_daprbench_plugin
 for name in "${names[@]}"; do
   "$daprbench_plugin" -n "$ns" export "$name" -o json || echo "$name: no result document" >&2
 done | python3 "$(dirname "$0")/rerun_table.py"

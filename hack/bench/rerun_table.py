@@ -36,11 +36,11 @@ def documents(text):
 
 
 # Each document as the PerfRun fields the tables read: its name, spec and result.
-runs = [{"metadata": {"name": d["run"]["name"]}, "spec": d.get("spec") or {}, "status": {"result": d["result"]}}
+runs = [{"metadata": {"name": d["run"]["name"]}, "spec": d.get("spec") or {"load": d.get("load") or {}}, "status": {"result": d["result"]}}
         for d in documents(sys.stdin.read()) if d.get("result")]
 if len(runs) < 2:
     sys.exit("fewer than two finished runs")
-print(f"\n{len(runs)} runs of {runs[0]['spec']['load']['qps']} rps\n")
+print(f"\n{len(runs)} runs of {runs[0]['spec'].get('load', {}).get('qps', '?')} rps\n")
 print("| run | added p50 [95%] ms | added p90 [95%] ms | added p99 [95%] ms | baseline p50 ms | node busy % | server daprd µs/req [95%] | client daprd µs/req |")
 print("|---|---|---|---|---|---|---|---|")
 points = {p: [] for p in ("p50", "p90", "p99")}

@@ -130,7 +130,7 @@ lies inside the interval or a side has no interval. Exit codes:
 		},
 	}
 	cmd.Flags().Var(&f.maxSlowdown, "max-slowdown", "how much slower B's gated figures may be than A's: a percentage of A's value (10%) or a duration (200us); 0 fails any slowdown shown beyond noise")
-	cmd.Flags().Var(&f.rerunSpread, "rerun-spread", "how far unchanged reruns move an added-latency percentile (its relative SD): widens each run's own interval so the change's covers a rerun; 0 for each run's own interval alone (default: the scenario's from the project's own reruns, assumed)")
+	cmd.Flags().Var(&f.rerunSpread, "rerun-spread", "how far unchanged reruns move an added-latency percentile (its relative SD): widens each run's own interval so the change's covers a rerun; 0 for each run's own interval alone")
 	cmd.Flags().IntVar(&f.rerunSpreadDF, "rerun-spread-df", 0, "the degrees of freedom of --rerun-spread (the reruns it was measured over, less one): the interval scales it by t for them; 0 takes it as known (1.96)")
 	cmd.Flags().StringVar(&f.rerunSpreadFrom, "rerun-spread-from", "", "measure the rerun spread from a schedule's unchanged runs: perfschedule/NAME in the current namespace")
 	cmd.MarkFlagsMutuallyExclusive("rerun-spread", "rerun-spread-from")

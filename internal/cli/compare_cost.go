@@ -119,8 +119,8 @@ func unlikeCosts(a, b perfv1alpha1.SidecarCost) string {
 	if a.Arrival != "" && b.Arrival != "" && a.Arrival != b.Arrival {
 		why = append(why, a.Arrival+" vs "+b.Arrival+" arrival")
 	}
-	if a.Source != "" && b.Source != "" && a.Source != b.Source {
-		why = append(why, fmt.Sprintf("%s's counter vs %s's", strings.ToLower(string(a.Source)), strings.ToLower(string(b.Source))))
+	if sa, sb := costSource(a), costSource(b); sa != "" && sb != "" && sa != sb {
+		why = append(why, fmt.Sprintf("%s's counter vs %s's", strings.ToLower(string(sa)), strings.ToLower(string(sb))))
 	}
 	ta, errA := strconv.ParseFloat(a.ThrottledPercent, 64)
 	tb, errB := strconv.ParseFloat(b.ThrottledPercent, 64)
@@ -128,6 +128,21 @@ func unlikeCosts(a, b perfv1alpha1.SidecarCost) string {
 		why = append(why, fmt.Sprintf("throttled in %s%% vs %s%% of periods", a.ThrottledPercent, b.ThrottledPercent))
 	}
 	return strings.Join(why, ", ")
+}
+
+// costSource is the counter a cost's headline came from; for a document written before
+// source was kept, the kubelet's whenever its counters were read (throttledPercent is set
+// only then), daprd's otherwise.
+func costSource(c perfv1alpha1.SidecarCost) perfv1alpha1.CostSource {
+	switch {
+	case c.Source != "":
+		return c.Source
+	case c.ThrottledPercent != "":
+		return perfv1alpha1.CostFromKubelet
+	case c.Daprd != nil:
+		return perfv1alpha1.CostFromDaprd
+	}
+	return ""
 }
 
 // costTags is what a cost was measured under, e.g. "1000.0 rps, Synchronized, throttled 0.0%".

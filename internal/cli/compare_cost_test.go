@@ -97,16 +97,20 @@ func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
 	tagged := func(qps, arrival, throttled string, cost time.Duration) *perfv1alpha1.ResultDocument {
 		r := costedRun("50000", cost)
 		c := &r.Result.SidecarCost[0]
-		c.AtQPS, c.Arrival, c.ThrottledPercent = qps, arrival, throttled
+		c.AtQPS, c.Arrival, c.ThrottledPercent, c.Source = qps, arrival, throttled, perfv1alpha1.CostFromDaprd
 		c.Daprd = &perfv1alpha1.DaprdCost{CPUPerRequest: metav1.Duration{Duration: cost - 5*time.Microsecond},
 			Low: &metav1.Duration{Duration: cost - 15*time.Microsecond}, High: &metav1.Duration{Duration: cost + 5*time.Microsecond}}
 		return r
 	}
 	base := tagged("1000.0", "Synchronized", "0.0", 200*time.Microsecond)
-	base.Result.SidecarCost[0].Source = perfv1alpha1.CostFromDaprd
 	// A run whose daprd counter was not read has the kubelet's as its headline: another method.
 	fromKubelet := func(r *perfv1alpha1.ResultDocument) *perfv1alpha1.ResultDocument {
 		r.Result.SidecarCost[0].Source = perfv1alpha1.CostFromKubelet
+		return r
+	}
+	// A document from before source was kept, its kubelet's counters read (throttledPercent set).
+	untagged := func(r *perfv1alpha1.ResultDocument) *perfv1alpha1.ResultDocument {
+		r.Result.SidecarCost[0].Source = ""
 		return r
 	}
 	for _, c := range []struct {
@@ -119,6 +123,7 @@ func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
 		{"arrival", tagged("1000.0", "Uniform", "0.0", 200*time.Microsecond), "Synchronized vs Uniform arrival"},
 		{"throttled", tagged("1000.0", "Synchronized", "63.0", 230*time.Microsecond), "throttled in 0.0% vs 63.0% of periods"},
 		{"counter", fromKubelet(tagged("1000.0", "Synchronized", "0.0", 200*time.Microsecond)), "daprd's counter vs kubelet's"},
+		{"counter, untagged", untagged(tagged("1000.0", "Synchronized", "0.0", 200*time.Microsecond)), "daprd's counter vs kubelet's"},
 	} {
 		rows := map[string]Difference{}
 		for _, d := range CompareCost(base, c.other) {

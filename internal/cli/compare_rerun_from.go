@@ -65,8 +65,12 @@ func (o *options) rerunSpread(cmd *cobra.Command, f compareFlags, scenario perfv
 			return RerunSpread{}, err
 		}
 		slices.SortFunc(objs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
-		runs, _ := loadRuns(ctx, c, objs)
-		return SpreadFromRuns("perfschedule/"+name, runs)
+		runs, unread := loadRuns(ctx, c, objs)
+		s, err := SpreadFromRuns("perfschedule/"+name, runs)
+		if err == nil && len(unread) > 0 {
+			s.From += fmt.Sprintf("; %d runs' documents not read: %s", len(unread), strings.Join(unread, "; "))
+		}
+		return s, err
 	case f.rerunSpread.set:
 		s := KnownRerunSpread(f.rerunSpread.fraction)
 		s.DF = f.rerunSpreadDF
@@ -79,8 +83,8 @@ func (o *options) rerunSpread(cmd *cobra.Command, f compareFlags, scenario perfv
 }
 
 // SpreadFromRuns measures the rerun spread from a schedule's runs, oldest first: those of
-// its newest template that succeeded undisturbed — not Regressed, Disturbed, Saturated or
-// limit-bound — since the last change of level of each percentile (E-divisive means, as
+// its newest template that succeeded undisturbed — not Regressed, Disturbed, Saturated,
+// limit-bound or marginally throttled — since the last change of level of each percentile (E-divisive means, as
 // the regression judge finds it), their robust relative SD (1.4826 × MAD over the median)
 // of the scenario's headline, and the degrees of freedom that spread is worth.
 func SpreadFromRuns(label string, runs []document.Run) (RerunSpread, error) {
@@ -124,12 +128,23 @@ func unchangedRuns(runs []document.Run) []document.Run {
 			res.LimitBound || len(res.Saturated) > 0 {
 			continue
 		}
-		if r.ConditionTrue(perfv1alpha1.ConditionRegressed) || r.ConditionTrue(perfv1alpha1.ConditionDisturbed) {
+		if r.ConditionTrue(perfv1alpha1.ConditionRegressed) || r.ConditionTrue(perfv1alpha1.ConditionDisturbed) || marginallyThrottled(r) {
 			continue
 		}
 		out = append(out, r)
 	}
 	return out
+}
+
+// marginallyThrottled reports whether a run's CPU limit may have bound it (CPULimitBound
+// Unknown, ThrottledMarginal): a rerun of it may read bound, so it is no unchanged rerun.
+func marginallyThrottled(r document.Run) bool {
+	for _, c := range r.Status.Conditions {
+		if c.Type == perfv1alpha1.ConditionCPULimitBound && c.Reason == perfv1alpha1.ReasonThrottledMarginal {
+			return true
+		}
+	}
+	return false
 }
 
 // headlineOf is the latency a run's comparison turns on: the added latency, or for a

@@ -31,11 +31,11 @@ func baselineMethod(run *perfv1alpha1.PerfRun) string {
 	if run.Spec.Baseline != nil && !*run.Spec.Baseline {
 		return ""
 	}
+	state := run.Spec.StateSettings()
 	switch {
-	case run.Spec.Scenario == perfv1alpha1.ScenarioState && run.Spec.State != nil &&
-		(run.Spec.State.Operation == perfv1alpha1.StateBulkGet || run.Spec.State.Operation == perfv1alpha1.StateBulkSave):
+	case run.Spec.Scenario == perfv1alpha1.ScenarioState && (state.Operation == perfv1alpha1.StateBulkGet || state.Operation == perfv1alpha1.StateBulkSave):
 		return fmt.Sprintf("against a pipelining client: daprd makes one round trip per key of a %s, in parallel, the baseline one pipelined round trip for all %d",
-			run.Spec.State.Operation, run.Spec.State.BulkSize)
+			state.Operation, state.BulkSize)
 	case run.Spec.Scenario == perfv1alpha1.ScenarioPubSub && run.Spec.PubSub != nil && run.Spec.PubSub.BulkPublish > 1:
 		return fmt.Sprintf("against a pipelining client: daprd publishes a bulk's %d entries one call each, in parallel, the baseline in one pipelined round trip",
 			run.Spec.PubSub.BulkPublish)

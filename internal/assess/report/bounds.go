@@ -142,7 +142,7 @@ func busyNodes(cpu []perfv1alpha1.ContainerCPU) []string {
 
 // BoundedBy names what bounded a result's latency, causes before effects: a container's CPU
 // limit (throttled beyond 1% of its periods, or near that line), a node's CPU (over 90%
-// busy, or a quarter of it spent outside the run) (over 90% busy), the load tester
+// busy, or a quarter of it spent outside the run), the load tester
 // (a path fell behind its schedule, often because of the first two) — or that none of them
 // was found. Empty when nothing was found and the CPU counters were not read.
 func BoundedBy(res *perfv1alpha1.Result) string {

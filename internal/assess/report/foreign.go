@@ -34,7 +34,8 @@ const foreignSharePercent = 25.0
 
 // foreignCPU is each node's CPU outside the run's containers over the measured runs: the
 // node's root cgroup less every container of the run placed on it. Server roles run on the
-// target's node and client roles on the load tester's; on one node every role is placed.
+// target's node and client roles on the load tester's; when the target and the load tester
+// shared the one node read, every role is placed on it.
 // Nil without node counters.
 func foreignCPU(env *perfv1alpha1.Environment, cpu *perfv1alpha1.CPUAccounting) []perfv1alpha1.ForeignCPU {
 	if cpu == nil {
@@ -56,7 +57,9 @@ func foreignCPU(env *perfv1alpha1.Environment, cpu *perfv1alpha1.CPUAccounting) 
 			continue
 		}
 		node := nodeOfRole(env, c.Role)
-		if len(nodes) == 1 {
+		if len(nodes) == 1 && env.TargetNode == env.LoadTesterNode && len(env.LoadTesterNodes) <= 1 {
+			// One node ran everything: the store and the baseline app are on it too. (One
+			// node's counters of several nodes' run places roles by the environment alone.)
 			node = roles.NodeOfRole(nodes[0].Role)
 		}
 		if node == "" {

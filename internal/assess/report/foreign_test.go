@@ -84,4 +84,12 @@ func TestForeignWorkOnTheNodeIsNamed(t *testing.T) {
 	if got := BoundedBy(res); !strings.Contains(got, "work outside the run on node kind-worker (up to 1250m CPU") || strings.Contains(got, "kind-worker2 (") {
 		t.Errorf("bounded by %q", got)
 	}
+
+	// On nodes apart with only the target's node read, the load tester's roles stay on
+	// theirs: the target's node is not charged with them.
+	cpu = measured("1700m", "85.0")
+	res = Build(split, Inputs{Summary: sum, CPU: cpu})
+	if len(res.ForeignCPU) != 1 || res.ForeignCPU[0].CPU.MilliValue() != 1250 {
+		t.Errorf("one node of two read: %+v, want 1250m outside the run on kind-worker", res.ForeignCPU)
+	}
 }

@@ -82,6 +82,11 @@ func TestABulkFigureCarriesItsMethod(t *testing.T) {
 	if msg := Headline(res); !strings.Contains(msg, "added by Dapr p90 4.5ms [4ms, 5ms], p99 9ms [8ms, 10ms] (against a pipelining client") {
 		t.Errorf("message %q does not say the added latency is against a pipelining client", msg)
 	}
+	defaulted := state(perfv1alpha1.StateBulkSave)
+	defaulted.Spec.State.BulkSize = 0 // the API's default, 10
+	if m := Build(defaulted, Inputs{Summary: sum}).BaselineMethod; !strings.Contains(m, "a BulkSave") || !strings.Contains(m, "all 10") {
+		t.Errorf("BulkSave with the default bulk size: %q", m)
+	}
 	if m := Build(state(perfv1alpha1.StateGet), Inputs{Summary: sum}).BaselineMethod; m != "" {
 		t.Errorf("a Get's baseline method %q, want like for like", m)
 	}
