@@ -787,9 +787,17 @@ type TriggerCounts struct {
 	// missed is the registered ones not triggered by then.
 	// +optional
 	Missed int64 `json:"missed,omitempty"`
-	// doubled counts triggers beyond a registration's first.
+	// doubled counts triggers beyond a registration's first, those after the phase's end
+	// included (through watchedFor).
 	// +optional
 	Doubled int64 `json:"doubled,omitempty"`
+	// late is the missed ones triggered after all, after the bound (still missed).
+	// +optional
+	Late int64 `json:"late,omitempty"`
+	// watchedFor is how long after its end a phase was watched for late and doubled
+	// triggers: the shortest of the path's phases, its last one's.
+	// +optional
+	WatchedFor *metav1.Duration `json:"watchedFor,omitempty"`
 }
 
 // MessageCounts accounts for one path's messages.
@@ -808,4 +816,25 @@ type MessageCounts struct {
 	// message got through).
 	// +optional
 	Unacknowledged int64 `json:"unacknowledged,omitempty"`
+	// late is the lost messages delivered after all, after the drain (still lost).
+	// +optional
+	Late int64 `json:"late,omitempty"`
+	// watchedFor is how long after its end a phase was watched for late deliveries and
+	// redeliveries (a broker's, after its processing timeout; counted in duplicated): the
+	// shortest of the path's phases, its last one's. A redelivery later than that is not
+	// counted.
+	// +optional
+	WatchedFor *metav1.Duration `json:"watchedFor,omitempty"`
+	// receiptLag is the subscriber's own time per delivery, from its arrival (where its
+	// delivery latency ends) to its booking: reading the body and decoding it.
+	// +optional
+	ReceiptLag *ReceiptLag `json:"receiptLag,omitempty"`
+}
+
+// ReceiptLag is the subscriber's own time from a delivery's arrival to its booking.
+type ReceiptLag struct {
+	// p99 is the highest of the path's phases' 99th percentiles.
+	P99 metav1.Duration `json:"p99"`
+	// max is the longest.
+	Max metav1.Duration `json:"max"`
 }

@@ -45,20 +45,52 @@ func deliveryTable(res *perfv1alpha1.Result) string {
 	}
 	b.WriteString(intervalNote("each delivery", in))
 	msgs := &table{}
-	msgs.add("PATH", "PUBLISHED", "DELIVERED", "LOST", "DUPLICATED", "UNACKNOWLEDGED")
-	for _, p := range []struct {
-		name string
-		n    *perfv1alpha1.MessageCounts
-	}{{"dapr", d.Messages}, {"baseline", d.BaselineMessages}} {
-		if p.n != nil {
-			msgs.add(p.name, fmt.Sprint(p.n.Published), fmt.Sprint(p.n.Delivered), fmt.Sprint(p.n.Lost), fmt.Sprint(p.n.Duplicated), fmt.Sprint(p.n.Unacknowledged))
-		}
+	header := make([]string, len(messageHeader))
+	for i, h := range messageHeader {
+		header[i] = strings.ToUpper(h)
+	}
+	msgs.add(header...)
+	for _, p := range messagePaths(d) {
+		msgs.add(messageRow(p.name, p.n)...)
 	}
 	b.WriteString(msgs.String())
 	if d.Added == nil && d.Latency != nil && d.Baseline != nil {
 		b.WriteString("no added delivery latency is claimed: messages were lost, or the run's added latency is not claimed\n")
 	}
 	return b.String()
+}
+
+// messageHeader heads a path's message counts (messageRow) in the text and HTML reports.
+var messageHeader = []string{"Path", "Published", "Delivered", "Lost", "Late", "Duplicated", "Watched after", "Unacknowledged", "Receipt lag p99"}
+
+type messagePath struct {
+	name string
+	n    *perfv1alpha1.MessageCounts
+}
+
+// messagePaths is each path of d with message counts.
+func messagePaths(d *perfv1alpha1.DeliveryResult) []messagePath {
+	var out []messagePath
+	for _, p := range []messagePath{{"dapr", d.Messages}, {"baseline", d.BaselineMessages}} {
+		if p.n != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// messageRow is one path's counts: late (after the drain, still lost) and duplicated through
+// the watch after the phases (its shortest), and the subscriber's own receipt lag.
+func messageRow(name string, n *perfv1alpha1.MessageCounts) []string {
+	watched, lag := "-", "-"
+	if n.WatchedFor != nil {
+		watched = n.WatchedFor.Duration.String()
+	}
+	if n.ReceiptLag != nil {
+		lag = n.ReceiptLag.P99.Duration.String()
+	}
+	return []string{name, fmt.Sprint(n.Published), fmt.Sprint(n.Delivered), fmt.Sprint(n.Lost), fmt.Sprint(n.Late),
+		fmt.Sprint(n.Duplicated), watched, fmt.Sprint(n.Unacknowledged), lag}
 }
 
 // storeLabel names what a run without a target app loads: its state store or its broker.

@@ -36,12 +36,13 @@ func TestAPubSubRunsReportShowsDeliveryAndMessages(t *testing.T) {
 	res := &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
 		Latency:          &perfv1alpha1.LatencySummary{P50: msDur(1.5), P99: msDur(4)},
 		Baseline:         &perfv1alpha1.LatencySummary{P50: msDur(0.4), P99: msDur(1)},
-		Messages:         &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 29990, Lost: 10, Duplicated: 3},
+		Messages: &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 29990, Lost: 10, Duplicated: 3, Late: 2,
+			WatchedFor: &metav1.Duration{Duration: 45 * time.Second}, ReceiptLag: &perfv1alpha1.ReceiptLag{P99: metav1.Duration{Duration: 120 * time.Microsecond}}},
 		BaselineMessages: &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 30000},
 	}}
 	out := deliveryTable(res)
 	for _, want := range []string{"delivery: from each message's scheduled publish", "dapr       1.5ms", "baseline   400µs",
-		"dapr       30000       29990       10     3            0", "no added delivery latency is claimed"} {
+		"dapr       30000       29990       10     2      3            45s             0                120µs", "no added delivery latency is claimed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the delivery table lacks %q:\n%s", want, out)
 		}

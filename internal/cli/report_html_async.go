@@ -43,15 +43,9 @@ func deliverySection(res *perfv1alpha1.Result) htmlSection {
 		in = d.AddedInterval
 	}
 	sec.Notes = append(sec.Notes, intervalNotes("Each delivery", in)...)
-	msgs := htmlTable{ID: "messages", Caption: "Messages over the measured phases",
-		Header: []string{"Path", "Published", "Delivered", "Lost", "Duplicated", "Unacknowledged"}}
-	for _, p := range []struct {
-		name string
-		n    *perfv1alpha1.MessageCounts
-	}{{"dapr", d.Messages}, {"baseline", d.BaselineMessages}} {
-		if p.n != nil {
-			msgs.addText(p.name, fmt.Sprint(p.n.Published), fmt.Sprint(p.n.Delivered), fmt.Sprint(p.n.Lost), fmt.Sprint(p.n.Duplicated), fmt.Sprint(p.n.Unacknowledged))
-		}
+	msgs := htmlTable{ID: "messages", Caption: "Messages over the measured phases", Header: messageHeader}
+	for _, p := range messagePaths(d) {
+		msgs.addText(messageRow(p.name, p.n)...)
 	}
 	sec.table(msgs)
 	return sec

@@ -17,6 +17,10 @@ limitations under the License.
 package report
 
 import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
@@ -61,8 +65,20 @@ func intervalOf(p result.DeliveryPath) *perfv1alpha1.LatencyInterval {
 }
 
 func messageCounts(m result.Messages) *perfv1alpha1.MessageCounts {
-	return &perfv1alpha1.MessageCounts{Published: m.Published, Delivered: m.Delivered, Lost: m.Lost,
-		Duplicated: m.Duplicated, Unacknowledged: m.Unacknowledged}
+	out := &perfv1alpha1.MessageCounts{Published: m.Published, Delivered: m.Delivered, Lost: m.Lost,
+		Duplicated: m.Duplicated, Unacknowledged: m.Unacknowledged, Late: m.Late, WatchedFor: watchedFor(m)}
+	if l := m.ReceiptLag; l != nil {
+		out.ReceiptLag = &perfv1alpha1.ReceiptLag{P99: *micros(l.P99Us), Max: *micros(l.MaxUs)}
+	}
+	return out
+}
+
+// watchedFor is how long the path's phases were watched after their close; nil: not.
+func watchedFor(m result.Messages) *metav1.Duration {
+	if m.WatchedMs == nil {
+		return nil
+	}
+	return duration(time.Duration(*m.WatchedMs) * time.Millisecond)
 }
 
 // completionOf maps a Workflow run's instances (the load tester's book counts them as
@@ -90,7 +106,8 @@ func triggersOf(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1.Tr
 	}
 	n := p.Messages
 	return &perfv1alpha1.TriggerResult{Lateness: deliveryLatency(p), LatenessInterval: intervalOf(p), Counts: &perfv1alpha1.TriggerCounts{
-		Registered: n.Published, Triggered: n.Delivered - n.Unacknowledged, Missed: n.Lost, Doubled: n.Duplicated}}
+		Registered: n.Published, Triggered: n.Delivered - n.Unacknowledged, Missed: n.Lost, Doubled: n.Duplicated,
+		Late: n.Late, WatchedFor: watchedFor(n)}}
 }
 
 // daprOutcomes is the Dapr path's asynchronous outcomes of a run of scenario (the load

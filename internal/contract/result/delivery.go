@@ -16,6 +16,8 @@ limitations under the License.
 
 package result
 
+import "cmp"
+
 // Delivery is a PubSub run's publish-to-delivery figures. A path's request latency (Runs,
 // Merged, Added) is its publish call's own; Delivery times each message from the slot its
 // publish was due in to its subscriber's handler, on the load tester's one clock.
@@ -76,10 +78,42 @@ type Messages struct {
 	// Failed is, of a Workflow run's instances (counted as messages: started as published,
 	// ended as delivered, unfinished as lost), those that ended without completing.
 	Failed int64 `json:"fail,omitempty"`
+	// Late is the lost messages delivered after all, after their phase's drain (still lost:
+	// the drain bounds a delivery).
+	Late int64 `json:"late,omitempty"`
+	// WatchedMs is how long after its close a phase was watched for late deliveries and
+	// redeliveries (in Duplicated): the shortest of the path's phases, the last one's. nil:
+	// not watched.
+	WatchedMs *int64 `json:"wms,omitempty"`
+	// ReceiptLag is the subscriber's own time per delivery, not in the delivery latency;
+	// nil: none delivered.
+	ReceiptLag *ReceiptLag `json:"rl,omitempty"`
 }
 
-// Plus adds another phase's counts.
+// ReceiptLag is the subscriber's own time from a delivery's arrival (its stamp) to its
+// booking: reading the body, decoding it, the book's lock.
+type ReceiptLag struct {
+	P99Us int64 `json:"p99"` // the highest of the phases' p99s
+	MaxUs int64 `json:"max"`
+}
+
+// Plus adds another phase's counts: its watch is the shorter, its receipt lag the higher.
 func (m Messages) Plus(o Messages) Messages {
 	return Messages{Published: m.Published + o.Published, Delivered: m.Delivered + o.Delivered, Lost: m.Lost + o.Lost,
-		Duplicated: m.Duplicated + o.Duplicated, Unacknowledged: m.Unacknowledged + o.Unacknowledged, Failed: m.Failed + o.Failed}
+		Duplicated: m.Duplicated + o.Duplicated, Unacknowledged: m.Unacknowledged + o.Unacknowledged, Failed: m.Failed + o.Failed,
+		Late: m.Late + o.Late, WatchedMs: shorter(m.WatchedMs, o.WatchedMs), ReceiptLag: m.ReceiptLag.higher(o.ReceiptLag)}
+}
+
+func shorter(a, b *int64) *int64 {
+	if a == nil || b != nil && *b < *a {
+		return b
+	}
+	return a
+}
+
+func (l *ReceiptLag) higher(o *ReceiptLag) *ReceiptLag {
+	if l == nil || o == nil {
+		return cmp.Or(l, o)
+	}
+	return &ReceiptLag{P99Us: max(l.P99Us, o.P99Us), MaxUs: max(l.MaxUs, o.MaxUs)}
 }

@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -77,17 +78,23 @@ func decodeMessage(b []byte) (message, error) {
 // deliveryBook keeps, per open phase, which messages were published and when each was
 // first delivered. Publisher and subscriber are this one process, so a message's delivery
 // latency (its delivery minus the slot its publish was due in) is read on one monotonic
-// clock and no two clocks need agree. A message of a phase no longer open (a late delivery
-// after the phase's drain, the warm-up's, a readiness probe's) or of another process (its
-// nonce) is counted apart, never in a phase.
+// clock and no two clocks need agree. A delivery is stamped when it arrives, before its body
+// is read; what the subscriber then spends on it is its receipt lag, kept apart. A closed
+// phase is still watched: a redelivery of one of its messages (a broker's, after its
+// processing timeout) is its duplicate, a first delivery after its drain is late (and stays
+// lost). A message of no measured phase (the warm-up's, a readiness probe's) or of another
+// process (its nonce) is counted apart.
 type deliveryBook struct {
 	epoch time.Time
 	nonce string
 	now   func() time.Duration // since epoch; a fake in tests
 	mu    sync.Mutex
 	open  map[string]*phaseMessages
-	// stray counts deliveries of phases not open: warm-up, probes and the late; foreign
-	// those of another process.
+	// closed holds each closed phase's messages, watched for late deliveries until the run
+	// ends (afterClose).
+	closed map[string]*closedPhase
+	// stray counts deliveries of phases never measured: warm-up and probes; foreign those
+	// of another process.
 	stray, foreign int64
 	// changed is closed and replaced whenever a phase gains a message both published and
 	// delivered (await's wake-up).
@@ -109,12 +116,27 @@ type phaseMessages struct {
 	// spans holds what each delivery brought of its own timing: a Workflow instance's
 	// activities' dispatch latencies.
 	spans []time.Duration
+	// lags holds each delivery's receipt lag: from its arrival to its booking.
+	lags []time.Duration
 }
+
+// closedPhase is what a closed phase keeps to judge a delivery after its close: which of
+// its numbers (1 to last, dense) were delivered, as bits, so a long run's phases stay cheap.
+type closedPhase struct {
+	at        time.Duration // when it closed
+	last      uint64
+	delivered []uint64 // bit seq: delivered, before or after the close
+	// dups counts redeliveries after the close; lates first deliveries after it.
+	dups, lates int64
+}
+
+func (c *closedPhase) has(seq uint64) bool { return c.delivered[seq/64]&(1<<(seq%64)) != 0 }
+func (c *closedPhase) set(seq uint64)      { c.delivered[seq/64] |= 1 << (seq % 64) }
 
 func newDeliveryBook() *deliveryBook {
 	epoch := time.Now()
 	return &deliveryBook{epoch: epoch, nonce: uuid.NewString(), now: func() time.Duration { return time.Since(epoch) },
-		open: map[string]*phaseMessages{}, changed: make(chan struct{})}
+		open: map[string]*phaseMessages{}, closed: map[string]*closedPhase{}, changed: make(chan struct{})}
 }
 
 // offset is t on the book's clock.
@@ -151,14 +173,17 @@ func (b *deliveryBook) published(phase string, seq uint64, due int64) {
 	}
 }
 
-// delivered notes a delivery of m, now.
-func (b *deliveryBook) delivered(m message) { b.ended(m, false, nil) }
+// arrival is a delivery's arrival on the book's clock: stamp it before reading the delivery.
+func (b *deliveryBook) arrival() time.Duration { return b.now() }
 
-// ended notes m's outcome, now: delivered, and a failure when failed (counted in the same
-// step, so a phase's close never sees the one without the other), with the spans it timed
-// (kept for its first delivery only).
-func (b *deliveryBook) ended(m message, failed bool, spans []time.Duration) {
-	received := b.now()
+// delivered notes a delivery of m that arrived at arrived (arrival).
+func (b *deliveryBook) delivered(m message, arrived time.Duration) { b.ended(m, arrived, false, nil) }
+
+// ended notes m's outcome, which arrived at arrived: delivered, and a failure when failed
+// (counted in the same step, so a phase's close never sees the one without the other),
+// with the spans it timed (kept for its first delivery only).
+func (b *deliveryBook) ended(m message, arrived time.Duration, failed bool, spans []time.Duration) {
+	lag := b.now() - arrived
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p := b.open[m.Phase]
@@ -166,11 +191,12 @@ func (b *deliveryBook) ended(m message, failed bool, spans []time.Duration) {
 	case m.Nonce != b.nonce:
 		b.foreign++
 	case p == nil:
-		b.stray++
+		b.afterClose(m)
 	case hasKey(p.delivered, m.Seq):
 		p.dups++
 	default:
-		p.delivered[m.Seq] = latency.Delivery{Due: time.Duration(m.Due), Received: received}
+		p.delivered[m.Seq] = latency.Delivery{Due: time.Duration(m.Due), Received: arrived}
+		p.lags = append(p.lags, lag)
 		if failed {
 			p.failed++
 		}
@@ -178,6 +204,21 @@ func (b *deliveryBook) ended(m message, failed bool, spans []time.Duration) {
 		if hasKey(p.published, m.Seq) {
 			b.match(p)
 		}
+	}
+}
+
+// afterClose notes a delivery of a phase not open: a closed phase's duplicate or late
+// message, or a stray of a phase never measured.
+func (b *deliveryBook) afterClose(m message) {
+	c := b.closed[m.Phase]
+	switch {
+	case c == nil || m.Seq > c.last:
+		b.stray++
+	case c.has(m.Seq):
+		c.dups++
+	default:
+		c.set(m.Seq)
+		c.lates++
 	}
 }
 
@@ -225,6 +266,13 @@ func (b *deliveryBook) close(phase string, start time.Time) (*latency.Recorded, 
 	if p == nil {
 		return latency.NewRecorded(), result.Messages{}, nil
 	}
+	c := &closedPhase{at: now, last: p.seq, delivered: make([]uint64, p.seq/64+1)}
+	for seq := range p.delivered {
+		if seq <= p.seq {
+			c.set(seq)
+		}
+	}
+	b.closed[phase] = c
 	ds := make([]latency.Delivery, 0, len(p.delivered)+len(p.published)-int(p.matched))
 	for _, d := range p.delivered {
 		ds = append(ds, d)
@@ -245,6 +293,7 @@ func (b *deliveryBook) close(phase string, start time.Time) (*latency.Recorded, 
 		Duplicated:     p.dups,
 		Unacknowledged: int64(len(p.delivered)) - p.matched,
 		Failed:         p.failed,
+		ReceiptLag:     receiptLagOf(p.lags),
 	}
 	return latency.RecordDeliveries(from, ds), counts, p.spans
 }
@@ -259,9 +308,33 @@ func (b *deliveryBook) deliveredCount(phase string) int {
 	return 0
 }
 
-// strays is the deliveries of no open phase so far, and of other processes.
+// lateSince is, per closed phase, what was delivered after its close until now (the
+// duplicates and late first deliveries, with how long it was watched); the phases then
+// stay watched.
+func (b *deliveryBook) lateSince() map[string]result.Messages {
+	now := b.now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make(map[string]result.Messages, len(b.closed))
+	for phase, c := range b.closed {
+		watched := (now - c.at).Milliseconds()
+		out[phase] = result.Messages{Duplicated: c.dups, Late: c.lates, WatchedMs: &watched}
+	}
+	return out
+}
+
+// strays is the deliveries of no measured phase so far, and of other processes.
 func (b *deliveryBook) strays() (stray, foreign int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.stray, b.foreign
+}
+
+// receiptLagOf is a phase's receipt lags' p99 and maximum; nil for none.
+func receiptLagOf(lags []time.Duration) *result.ReceiptLag {
+	if len(lags) == 0 {
+		return nil
+	}
+	slices.Sort(lags)
+	return &result.ReceiptLag{P99Us: lags[(len(lags)*99-1)/100].Microseconds(), MaxUs: lags[len(lags)-1].Microseconds()}
 }

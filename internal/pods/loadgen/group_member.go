@@ -36,6 +36,22 @@ type measured struct {
 	deliveries map[latency.Key]*latency.Recorded
 	messages   map[latency.Key]result.Messages
 	activities map[latency.Key]*hdrhistogram.Histogram
+	// phases names each phase of messages by its book label (a split repetition's halves
+	// are one phase's).
+	phases map[string]latency.Key
+}
+
+// addLate adds to each phase's messages what sub's book saw after the phase closed: late
+// deliveries and redeliveries, and how long it watched.
+func (o *measured) addLate(sub *subscriber) {
+	if sub == nil {
+		return
+	}
+	for label, late := range sub.book.lateSince() {
+		if k, ok := o.phases[label]; ok {
+			o.messages[k] = o.messages[k].Plus(late)
+		}
+	}
 }
 
 // member is a pod's part in its group; a run without a group is a group of one.

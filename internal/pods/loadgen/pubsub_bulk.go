@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	runtimev1 "github.com/dapr/dapr/pkg/proto/runtime/v1"
 )
@@ -71,10 +72,10 @@ type bulkDelivery struct {
 	} `json:"entries"`
 }
 
-// deliverBulk reads a bulk delivery into the book and answers daprd's statuses: SUCCESS for
-// every entry, as the single delivery does (a message this subscriber cannot read is not one
-// to retry).
-func deliverBulk(body []byte, book *deliveryBook) []byte {
+// deliverBulk reads a bulk delivery that arrived at arrived into the book and answers
+// daprd's statuses: SUCCESS for every entry, as the single delivery does (a message this
+// subscriber cannot read is not one to retry).
+func deliverBulk(body []byte, arrived time.Duration, book *deliveryBook) []byte {
 	var d bulkDelivery
 	_ = json.Unmarshal(body, &d)
 	statuses := make([]map[string]string, 0, len(d.Entries))
@@ -87,7 +88,7 @@ func deliverBulk(body []byte, book *deliveryBook) []byte {
 			}
 		}
 		if m, err := decodeMessage(event); err == nil {
-			book.delivered(m)
+			book.delivered(m, arrived)
 		}
 		statuses = append(statuses, map[string]string{"entryId": e.EntryID, "status": "SUCCESS"})
 	}

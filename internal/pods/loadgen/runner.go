@@ -63,7 +63,7 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
 	// and added-latency intervals all come from these.
 	own := measured{recs: map[latency.Key]*latency.Recorded{}, deliveries: map[latency.Key]*latency.Recorded{},
-		messages: map[latency.Key]result.Messages{}, activities: map[latency.Key]*hdrhistogram.Histogram{}}
+		messages: map[latency.Key]result.Messages{}, activities: map[latency.Key]*hdrhistogram.Histogram{}, phases: map[string]latency.Key{}}
 	listen := cfg.SubscriberListen
 	if listen == "" {
 		listen = subscriberListen()
@@ -74,6 +74,7 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 	defer cfg.sub.stop()
 	prof := newProfiler(cfg)
 	runErr := measure(ctx, cfg, m, &own, prof)
+	own.addLate(cfg.sub)
 	profiles := prof.finish(runErr)
 	all, pods, err := m.finish(ctx, own, runErr)
 	sum.Runs, sum.Pods = all.runs, pods
@@ -148,9 +149,10 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		}
 		recorded := rec.Finish(scheduleOf(rec, cfg, d, res), res.StartTime.Add(res.ActualDuration))
 		run := toRun(t.Variant, rep, res)
-		run.DaprdCPU = meter.since(ctx, cpuBefore)
-		// After the CPU's edge: the phase's daprd CPU is its load's, not the drain's idle wait.
 		delivered, messages, spans := drainPhase(ctx, cfg, label, rec.Schedule().Start)
+		// After the drain: delivering, completing and triggering the phase's last messages,
+		// instances and jobs is its work too (the wall time, and the idle floor on it, with it).
+		run.DaprdCPU = meter.since(ctx, cpuBefore)
 		// Successes and failures as the recording split them (fortio's own test of a
 		// code), and every slot of the schedule.
 		run.Errors, run.Scheduled = recorded.Tally.Failed, recorded.Tally.Scheduled
@@ -160,6 +162,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		}
 		k := latency.Key{Variant: t.Variant, Rep: rep}
 		if delivered != nil {
+			out.phases[label] = k
 			out.messages[k] = out.messages[k].Plus(messages)
 			if len(spans) > 0 {
 				if out.activities[k] == nil {

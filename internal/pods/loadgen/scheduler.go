@@ -207,9 +207,10 @@ func triggered(body []byte) (message, bool) {
 // deactivations.
 func (s *subscriber) serveTriggers(mux *http.ServeMux) {
 	take := func(w http.ResponseWriter, r *http.Request) {
+		arrived := s.book.arrival()
 		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
 		if m, ok := triggered(body); err == nil && ok {
-			s.book.delivered(m)
+			s.book.delivered(m, arrived)
 		}
 		w.WriteHeader(http.StatusOK) // whatever it was: a trigger this server cannot read is not one to retry
 	}

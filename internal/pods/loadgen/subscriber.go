@@ -141,17 +141,18 @@ func (s *subscriber) serve(listen string) error {
 		if s.bulk {
 			limit = 128 << 20 // up to 1000 messages of 64 KiB, base64 when raw
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, limit))
 		if s.hold > 0 {
 			fineclock.Sleep(s.hold) // as if daprd had taken this much longer to deliver; the pacer's fine clock, not a timer's late wake-up
 		}
+		arrived := s.book.arrival() // before the body is read: reading and decoding it are the receipt lag
+		body, err := io.ReadAll(io.LimitReader(r.Body, limit))
 		w.Header().Set("Content-Type", "application/json")
 		if err == nil && s.bulk {
-			_, _ = w.Write(deliverBulk(body, s.book))
+			_, _ = w.Write(deliverBulk(body, arrived, s.book))
 			return
 		}
 		if m, derr := decodeMessage(body); err == nil && derr == nil {
-			s.book.delivered(m)
+			s.book.delivered(m, arrived)
 		}
 		// SUCCESS whatever it was: a message this subscriber cannot read is not one to retry.
 		_, _ = io.WriteString(w, `{"status":"SUCCESS"}`)
@@ -180,13 +181,24 @@ func (s *subscriber) consume(ctx context.Context, ep endpoint, bound time.Durati
 		_ = client.Close()
 		return fmt.Errorf("creating the baseline's consumer group on stream %s at %s within %v: %s", ep.topic, ep.addr, bound, last)
 	}
-	s.wg.Add(1)
+	// Acknowledged apart, as Dapr's component does, so the next read never waits on the
+	// last batch's XACK round trip.
+	acks := make(chan []string, 64)
+	s.wg.Add(2)
+	go func() {
+		defer s.wg.Done()
+		for ids := range acks {
+			_ = client.XAck(context.WithoutCancel(ctx), ep.topic, group, ids...).Err()
+		}
+	}()
 	go func() {
 		defer s.wg.Done()
 		defer client.Close()
+		defer close(acks)
 		for ctx.Err() == nil {
 			streams, err := client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: group, Consumer: "loadtester",
 				Streams: []string{ep.topic, ">"}, Count: cmp.Or(ep.batch, 100), Block: time.Second}).Result()
+			arrived := s.book.arrival() // the batch's entries all arrived now: decoding them is their receipt lag
 			if err != nil {
 				if !errors.Is(err, redis.Nil) && ctx.Err() == nil {
 					logf(s.log, "baseline consumer on %s: %v", ep.topic, err)
@@ -202,13 +214,13 @@ func (s *subscriber) consume(ctx context.Context, ep endpoint, bound time.Durati
 				for _, x := range st.Messages {
 					if data, ok := x.Values["data"].(string); ok {
 						if m, err := decodeMessage([]byte(data)); err == nil {
-							s.book.delivered(m)
+							s.book.delivered(m, arrived)
 						}
 					}
 					ids = append(ids, x.ID)
 				}
 				if len(ids) > 0 {
-					_ = client.XAck(ctx, ep.topic, group, ids...).Err()
+					acks <- ids
 				}
 			}
 		}

@@ -171,7 +171,7 @@ func (h *workflowHost) await(id string, m message) {
 		if err != nil && !errors.Is(err, errWorkflowFailed) {
 			return // not ended within the bound (or the host stopped): unfinished at the phase's close
 		}
-		h.book.ended(m, err != nil, dispatches)
+		h.book.ended(m, h.book.arrival(), err != nil, dispatches)
 	}()
 }
 
