@@ -10,7 +10,13 @@
 #   KUBECONFIG=... hack/bench/rerun.sh [SAMPLE]
 #     (default config/samples/perf_v1alpha1_perfrun_invocation.yaml, Dapr's published
 #      setting; RUNS=6; DURATION=20s shortens each repetition; TABLE_ONLY=1 prints the
-#      tables of runs already made; the operator installed)
+#      tables of runs already made; DOCS=dir keeps their result documents there; the
+#      operator installed)
+#
+# Beside the spread: how often each run's interval, widened by the other runs' robust spread
+# as compare widens it, holds another run's point; and compare with its default flags on every
+# pair (how often it calls an unchanged pair different). A known slowdown's detection by a
+# schedule's judge: go run ./hack/bench/regression-replay over the documents.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 sample=${1:-config/samples/perf_v1alpha1_perfrun_invocation.yaml}
@@ -31,9 +37,20 @@ for i in $(seq 1 "$runs"); do
   kubectl -n "$ns" wait perfrun "$name" --for=jsonpath='{.status.completionTime}' --timeout=30m >/dev/null
   echo "$(date -u +%T) $name finished: $(kubectl -n "$ns" get perfrun "$name" -o jsonpath='{.status.conditions[?(@.type=="Succeeded")].reason}')" >&2
 done
-# The figures are in each run's result document: the plugin's export, one JSON document a run.
+# The figures are in each run's result document: the plugin's export, one JSON document a
+# run, kept in DOCS (default a new temporary directory) for compare and regression-replay.
 . hack/bench/result.sh
 build_daprbench_plugin
+docs=${DOCS:-$(mktemp -d)}
+mkdir -p "$docs"
+files=()
 for name in "${names[@]}"; do
-  "$daprbench_plugin" -n "$ns" export "$name" -o json || echo "$name: no result document" >&2
-done | python3 "$(dirname "$0")/rerun_table.py"
+  if "$daprbench_plugin" -n "$ns" export "$name" -o json > "$docs/$name.json"; then
+    files+=("$docs/$name.json")
+  else
+    echo "$name: no result document" >&2
+    rm -f "$docs/$name.json"
+  fi
+done
+echo "documents: $docs" >&2
+DAPRBENCH_PLUGIN=$daprbench_plugin python3 "$(dirname "$0")/rerun_table.py" "${files[@]}"

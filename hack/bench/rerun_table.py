@@ -2,6 +2,7 @@
 import itertools
 import json
 import math
+import os
 import re
 import statistics
 import sys
@@ -36,8 +37,11 @@ def documents(text):
 
 
 # Each document as the PerfRun fields the tables read: its name, spec and result.
+# The documents: files named on the command line (compare reads them too), or stdin.
+files = sys.argv[1:]
+docs = [json.load(open(f)) for f in files] if files else documents(sys.stdin.read())
 runs = [{"metadata": {"name": d["run"]["name"]}, "spec": d.get("spec") or {"load": d.get("load") or {}}, "status": {"result": d["result"]}}
-        for d in documents(sys.stdin.read()) if d.get("result")]
+        for d in docs if d.get("result")]
 if len(runs) < 2:
     sys.exit("fewer than two finished runs")
 print(f"\n{len(runs)} runs of {runs[0]['spec'].get('load', {}).get('qps', '?')} rps\n")
@@ -89,25 +93,53 @@ for r in runs:
     print(f"| {r['metadata']['name']} | {' | '.join(cells)} | {fmt(micros((res.get('baseline') or {}).get('p50')))} | "
           f"{', '.join(b for b in busy if b) or '-'} | {daprd('serverSidecar', True)} | {daprd('clientSidecar', False)} |")
 
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+
+
+def robust_relative_sd(vals):
+    """1.4826 MAD / median: the spread compare --rerun-spread-from measures from a schedule."""
+    med = statistics.median(vals)
+    return 1.4826 * statistics.median([abs(v - med) for v in vals]) / med if med else 0.0
+
+
+def rerun_held(p, pts, intervals):
+    """How often run i's interval, widened to cover a rerun by the robust spread of the runs
+    other than i and j (t for their degrees of freedom, as compare widens it), holds run j's
+    point: the spread measured without the pair it judges."""
+    held = total = 0
+    for i, j in itertools.permutations(range(len(pts)), 2):
+        lo, hi = intervals[i]
+        others = [v for k, v in enumerate(pts) if k not in (i, j) and v is not None]
+        if pts[i] is None or pts[j] is None or lo is None or hi is None or len(others) < 2:
+            continue
+        between = T975.get(len(others) - 1, 2.0) * robust_relative_sd(others) * abs(pts[i])
+        low = pts[i] - math.hypot(pts[i] - lo, between)
+        high = pts[i] + math.hypot(hi - pts[i], between)
+        total += 1
+        held += low <= pts[j] <= high
+    return held, total
+
+
 def spread(title, points, intervals):
     """How far the runs' points of one figure spread, and how often intervals hold them."""
     print(f"\n{title}\n")
-    print("| percentile | runs' mean ms | runs' SD ms (CV) | range ms | one run's interval holds another's point | smallest slowdown two runs tell from noise |")
-    print("|---|---|---|---|---|---|")
+    print("| percentile | runs' mean ms | runs' SD ms (CV) | range ms | one run's interval holds another's point | its rerun interval holds another's point | smallest slowdown two runs tell from noise |")
+    print("|---|---|---|---|---|---|---|")
     for p, pts in points.items():
         pairs = [(i, j) for i, j in itertools.permutations(range(len(pts)), 2)
                  if pts[j] is not None and None not in intervals[p][i]]
         held = sum(1 for i, j in pairs if intervals[p][i][0] <= pts[j] <= intervals[p][i][1])
         vals = [v for v in pts if v is not None]
         if len(vals) < 2:
-            print(f"| {p} | - | - | - | - | - |")
+            print(f"| {p} | - | - | - | - | - | - |")
             continue
         mean, sd = statistics.mean(vals), statistics.stdev(vals)
         # Two runs' difference has SD sd*sqrt(2); outside t(0.975, n-1) of it, it is not noise.
-        t = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}.get(len(vals) - 1, 2.0)
-        smallest = t * sd * math.sqrt(2)
+        smallest = T975.get(len(vals) - 1, 2.0) * sd * math.sqrt(2)
+        rheld, rtotal = rerun_held(p, pts, intervals[p])
         print(f"| {p} | {mean / 1000:.3f} | {sd / 1000:.3f} ({100 * sd / mean:.0f}%) | {min(vals) / 1000:.3f} – {max(vals) / 1000:.3f} | "
-              f"{held}/{len(pairs)} ({100 * held / max(len(pairs), 1):.0f}%) | {smallest / 1000:.3f} ms ({100 * smallest / mean:.0f}% of the mean) |")
+              f"{held}/{len(pairs)} ({100 * held / max(len(pairs), 1):.0f}%) | {rheld}/{rtotal} ({100 * rheld / max(rtotal, 1):.0f}%) | "
+              f"{smallest / 1000:.3f} ms ({100 * smallest / mean:.0f}% of the mean) |")
 
 
 if any(v is not None for pts in points.values() for v in pts):
@@ -115,3 +147,30 @@ if any(v is not None for pts in points.values() for v in pts):
 for title, (pts, ivs) in async_points.items():
     if any(v is not None for vs in pts.values() for v in vs):
         spread(title, pts, ivs)
+
+
+# compare with its default flags on every pair of runs (A the earlier): how often it calls an
+# unchanged pair different, and the smallest change its interval tells from noise (the
+# median half-width of the change's interval).
+plugin = os.environ.get("DAPRBENCH_PLUGIN")
+if plugin and len(files) >= 2:
+    import subprocess
+    rows = {}
+    for a, b in itertools.combinations(files, 2):
+        out = subprocess.run([plugin, "compare", a, b], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"^((?:delivery |completion |lateness )?added p\d+|added p\d+)\s+(\S+)\s+(\S+)\s+\S+ \(([-+0-9.]+)%\)\s+\[(\S+), (\S+)\]\s+(slower|faster|no difference shown)", line)
+            if m:
+                name, va = m.group(1), micros(m.group(2))
+                lo, hi = micros(m.group(5)), micros(m.group(6))
+                rows.setdefault(name, []).append((m.group(7), (hi - lo) / 2 / va if va else None))
+    if rows:
+        print("\n`compare` with its default flags, every pair of these unchanged runs\n")
+        print("| figure | pairs | read slower | read faster | false alarms | change it tells from noise (median half-width of its interval, % of A) |")
+        print("|---|---|---|---|---|---|")
+        for name, vs in rows.items():
+            slower = sum(1 for v, _ in vs if v == "slower")
+            faster = sum(1 for v, _ in vs if v == "faster")
+            halves = [h for _, h in vs if h is not None]
+            print(f"| {name} | {len(vs)} | {slower} | {faster} | {100 * (slower + faster) / len(vs):.0f}% | "
+                  f"{100 * statistics.median(halves):.0f}% |" if halves else "| - |")

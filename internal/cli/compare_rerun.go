@@ -152,8 +152,9 @@ func rerunNote(s RerunSpread) string {
 	if s.DF > 0 {
 		multiplier = fmt.Sprintf("t = %.2f for its %d degrees of freedom", s.multiplier(), s.DF)
 	}
-	note := fmt.Sprintf("95%% intervals (added latency, delivery, completion, lateness) cover a rerun: each run's own interval widened by a between-run spread of %s (%s; %s)",
-		spreadText(s), s.From, multiplier)
+	note := fmt.Sprintf("95%% intervals (added latency, delivery, completion, lateness) cover a rerun: each run's own interval widened by a between-run spread of %s (%s; %s); "+
+		"so two runs differ beyond noise from at least %s (√2 × t × spread, before each run's own interval)",
+		spreadText(s), s.From, multiplier, smallestChangeText(s))
 	if s.Assumed {
 		note += "; this cluster's rerun spread is unknown, so that is assumed: measure it with --rerun-spread-from perfschedule/NAME, or give it with --rerun-spread"
 	}
@@ -162,13 +163,24 @@ func rerunNote(s RerunSpread) string {
 
 // spreadText is the spread at each percentile: "3%", or "p50 19%, p90 34%, p99 38%".
 func spreadText(s RerunSpread) string {
-	pct := func(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + "%" }
+	return perPercentile(s, func(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + "%" })
+}
+
+// smallestChangeText is the smallest change two runs tell from the spread alone at each
+// percentile: their difference's SD is √2 × spread, scaled by the spread's multiplier.
+func smallestChangeText(s RerunSpread) string {
+	return perPercentile(s, func(f float64) string { return fmt.Sprintf("%.0f%%", 100*math.Sqrt2*s.multiplier()*f) })
+}
+
+// perPercentile is text(fraction) once when the spread is one at every percentile, or per
+// headline percentile.
+func perPercentile(s RerunSpread, text func(float64) string) string {
 	if len(s.ByPercentile) == 0 {
-		return pct(s.All)
+		return text(s.All)
 	}
 	var parts []string
 	for _, p := range perfv1alpha1.HeadlinePercentiles {
-		parts = append(parts, p.Name+" "+pct(s.fraction(p.Name)))
+		parts = append(parts, p.Name+" "+text(s.fraction(p.Name)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -147,7 +147,9 @@ func TestTheRerunSpreadIsMeasuredFromASchedulesUnchangedRuns(t *testing.T) {
 	if s.DF != 3 || s.Assumed || !strings.Contains(s.From, "perfschedule/nightly, 9 or more unchanged runs") {
 		t.Errorf("spread %+v: want 3 degrees of freedom (0.37 × 8), measured from perfschedule/nightly's 9 runs", s)
 	}
-	if note := rerunNote(s); !strings.Contains(note, "t = 3.18 for its 3 degrees of freedom") || strings.Contains(note, "unknown") {
+	// √2 × 3.18 × 4.94% = 22%: the smallest change two runs tell from this spread.
+	if note := rerunNote(s); !strings.Contains(note, "t = 3.18 for its 3 degrees of freedom") || strings.Contains(note, "unknown") ||
+		!strings.Contains(note, "differ beyond noise from at least p50 22%, p90 22%, p99 22%") {
 		t.Errorf("note %q", note)
 	}
 
@@ -159,7 +161,8 @@ func TestTheRerunSpreadIsMeasuredFromASchedulesUnchangedRuns(t *testing.T) {
 
 	// With nothing measured, compare says the spread is unknown and what it assumed.
 	if note := rerunNote(DefaultRerunSpread(perfv1alpha1.ScenarioScheduler)); !strings.Contains(note, "rerun spread is unknown, so that is assumed") ||
-		!strings.Contains(note, "invocation's, for want of Scheduler reruns") || !strings.Contains(note, "t = 2.57 for its 5 degrees of freedom") {
+		!strings.Contains(note, "invocation's, for want of Scheduler reruns") || !strings.Contains(note, "t = 2.57 for its 5 degrees of freedom") ||
+		!strings.Contains(note, "from at least 11% (√2 × t × spread") {
 		t.Errorf("the assumed spread's note: %q", note)
 	}
 }
