@@ -34,8 +34,8 @@ func msDur(f float64) *metav1.Duration {
 // messages were lost says why no added delivery latency is claimed.
 func TestAPubSubRunsReportShowsDeliveryAndMessages(t *testing.T) {
 	res := &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
-		Latency:          &perfv1alpha1.LatencySummary{P50: msDur(1.5), P99: msDur(4)},
-		Baseline:         &perfv1alpha1.LatencySummary{P50: msDur(0.4), P99: msDur(1)},
+		Latency:  &perfv1alpha1.LatencySummary{P50: msDur(1.5), P99: msDur(4)},
+		Baseline: &perfv1alpha1.LatencySummary{P50: msDur(0.4), P99: msDur(1)},
 		Messages: &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 29990, Lost: 10, Duplicated: 3, Late: 2,
 			WatchedFor: &metav1.Duration{Duration: 45 * time.Second}, ReceiptLag: &perfv1alpha1.ReceiptLag{P99: metav1.Duration{Duration: 120 * time.Microsecond}}},
 		BaselineMessages: &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 30000},
