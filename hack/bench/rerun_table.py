@@ -102,17 +102,23 @@ def robust_relative_sd(vals):
     return 1.4826 * statistics.median([abs(v - med) for v in vals]) / med if med else 0.0
 
 
+def robust_df(n):
+    """The degrees of freedom compare gives a robust spread of n runs: the MAD's efficiency
+    (0.37) times n - 1, at least 1 (internal/cli/compare_rerun_from.go)."""
+    return max(1, round(0.37 * (n - 1)))
+
+
 def rerun_held(p, pts, intervals):
     """How often run i's interval, widened to cover a rerun by the robust spread of the runs
-    other than i and j (t for their degrees of freedom, as compare widens it), holds run j's
-    point: the spread measured without the pair it judges."""
+    other than i and j (t for its degrees of freedom, robust_df, as compare widens it), holds
+    run j's point: the spread measured without the pair it judges."""
     held = total = 0
     for i, j in itertools.permutations(range(len(pts)), 2):
         lo, hi = intervals[i]
         others = [v for k, v in enumerate(pts) if k not in (i, j) and v is not None]
         if pts[i] is None or pts[j] is None or lo is None or hi is None or len(others) < 2:
             continue
-        between = T975.get(len(others) - 1, 2.0) * robust_relative_sd(others) * abs(pts[i])
+        between = T975.get(robust_df(len(others)), 2.0) * robust_relative_sd(others) * abs(pts[i])
         low = pts[i] - math.hypot(pts[i] - lo, between)
         high = pts[i] + math.hypot(hi - pts[i], between)
         total += 1
@@ -153,24 +159,51 @@ for title, (pts, ivs) in async_points.items():
 # unchanged pair different, and the smallest change its interval tells from noise (the
 # median half-width of the change's interval).
 plugin = os.environ.get("DAPRBENCH_PLUGIN")
-if plugin and len(files) >= 2:
+COMPARED = re.compile(r"^(added p\d+)\s+(\S+)\s+(\S+)\s+\S+ \(([-+0-9.]+)%\)\s+\[(\S+), (\S+)\]\s+(slower|faster|no difference shown)")
+
+
+def compared(a, b, *flags):
+    """compare's verdict and the half-width of its interval (a share of A) per added figure."""
     import subprocess
+    out = subprocess.run([plugin, "compare", a, b, *flags], capture_output=True, text=True).stdout
     rows = {}
-    for a, b in itertools.combinations(files, 2):
-        out = subprocess.run([plugin, "compare", a, b], capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            m = re.match(r"^((?:delivery |completion |lateness )?added p\d+|added p\d+)\s+(\S+)\s+(\S+)\s+\S+ \(([-+0-9.]+)%\)\s+\[(\S+), (\S+)\]\s+(slower|faster|no difference shown)", line)
-            if m:
-                name, va = m.group(1), micros(m.group(2))
-                lo, hi = micros(m.group(5)), micros(m.group(6))
-                rows.setdefault(name, []).append((m.group(7), (hi - lo) / 2 / va if va else None))
-    if rows:
-        print("\n`compare` with its default flags, every pair of these unchanged runs\n")
-        print("| figure | pairs | read slower | read faster | false alarms | change it tells from noise (median half-width of its interval, % of A) |")
-        print("|---|---|---|---|---|---|")
-        for name, vs in rows.items():
-            slower = sum(1 for v, _ in vs if v == "slower")
-            faster = sum(1 for v, _ in vs if v == "faster")
-            halves = [h for _, h in vs if h is not None]
-            print(f"| {name} | {len(vs)} | {slower} | {faster} | {100 * (slower + faster) / len(vs):.0f}% | "
-                  f"{100 * statistics.median(halves):.0f}% |" if halves else "| - |")
+    for line in out.splitlines():
+        m = COMPARED.match(line)
+        if m:
+            va, lo, hi = micros(m.group(2)), micros(m.group(5)), micros(m.group(6))
+            rows[m.group(1)] = (m.group(7), (hi - lo) / 2 / va if va else None)
+    return rows
+
+
+def verdict_table(title, rows):
+    print(f"\n{title}\n")
+    print("| figure | pairs | read slower | read faster | false alarms | change it tells from noise (median half-width of its interval, % of A) |")
+    print("|---|---|---|---|---|---|")
+    for name, vs in rows.items():
+        slower = sum(1 for v, _ in vs if v == "slower")
+        faster = sum(1 for v, _ in vs if v == "faster")
+        halves = [h for _, h in vs if h is not None]
+        print(f"| {name} | {len(vs)} | {slower} | {faster} | {100 * (slower + faster) / len(vs):.0f}% | "
+              f"{100 * statistics.median(halves):.0f}% |" if halves else f"| {name} | - |")
+
+
+if plugin and len(files) >= 2 and any(v is not None for v in points["p50"]):
+    default, measured = {}, {}
+    for i, j in itertools.combinations(range(len(files)), 2):
+        for name, row in compared(files[i], files[j]).items():
+            default.setdefault(name, []).append(row)
+        # The spread a schedule's history would give: the other runs' robust spread, with
+        # their degrees of freedom, passed per percentile (compare takes one at a time).
+        for p in points:
+            others = [v for k, v in enumerate(points[p]) if k not in (i, j) and v is not None]
+            if len(others) < 3:
+                continue
+            flags = (f"--rerun-spread={100 * robust_relative_sd(others):.2f}%", f"--rerun-spread-df={robust_df(len(others))}")
+            row = compared(files[i], files[j], *flags).get(f"added {p}")
+            if row:
+                measured.setdefault(f"added {p}", []).append(row)
+    if default:
+        verdict_table("`compare` with its default flags (the rerun spread assumed), every pair of these unchanged runs", default)
+    if measured:
+        verdict_table("`compare` with the rerun spread measured from the other runs (their robust spread and degrees of freedom, "
+                      "as a schedule's history gives it), every pair", measured)
