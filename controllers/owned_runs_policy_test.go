@@ -109,10 +109,16 @@ var _ = Describe("The owned-runs admission policy", Serial, func() {
 		}
 		installOwnedRunsPolicy(ns, tenant, func() *perfv1alpha1.PerfRun { return newRun("probe", owned("PerfSchedule")) })
 
+		labelled := func(r *perfv1alpha1.PerfRun) { r.Labels = map[string]string{perfv1alpha1.LabelSchedule: "nightly"} }
+		hashed := func(r *perfv1alpha1.PerfRun) {
+			r.Annotations = map[string]string{perfv1alpha1.AnnotationTemplateHash: "5f2c9a"}
+		}
 		for name, forged := range map[string]*perfv1alpha1.PerfRun{
-			"a schedule's run": newRun("forged-slot", owned("PerfSchedule")),
-			"a sweep's point":  newRun("forged-point", owned("PerfSweep")),
-			"a scheduled time": newRun("forged-time", stamped),
+			"a schedule's run":   newRun("forged-slot", owned("PerfSchedule")),
+			"a sweep's point":    newRun("forged-point", owned("PerfSweep")),
+			"a scheduled time":   newRun("forged-time", stamped),
+			"a schedule's label": newRun("forged-label", labelled),
+			"a template's hash":  newRun("forged-hash", hashed),
 		} {
 			err := tenant.Create(suiteCtx, forged)
 			Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%s: %v", name, err)
@@ -145,6 +151,16 @@ var _ = Describe("The owned-runs admission policy", Serial, func() {
 		scheduled.Annotations[perfv1alpha1.AnnotationScheduledTime] = "2026-11-24T03:00:00Z"
 		Expect(apierrors.IsForbidden(tenant.Update(suiteCtx, scheduled))).To(BeTrue(), "a scheduled time rewritten")
 		Expect(tenant.Get(suiteCtx, client.ObjectKeyFromObject(scheduled), scheduled)).To(Succeed())
+		// A calibration hold on a run the schedule judges: refused; on a run of one's own: admitted.
+		scheduled.Annotations[perfv1alpha1.AnnotationKnownAnswerDelay] = "3ms"
+		err := tenant.Update(suiteCtx, scheduled)
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "a known-answer hold added to a schedule's run: %v", err)
+		Expect(err.Error()).To(ContainSubstring("may not carry it"))
+		Expect(tenant.Get(suiteCtx, client.ObjectKeyFromObject(scheduled), scheduled)).To(Succeed())
+		held := newRun("held", func(r *perfv1alpha1.PerfRun) {
+			r.Annotations = map[string]string{perfv1alpha1.AnnotationKnownAnswerDelay: "3ms"}
+		})
+		Expect(tenant.Create(suiteCtx, held)).To(Succeed(), "a known answer in a run of its own")
 		scheduled.OwnerReferences = nil
 		Expect(tenant.Update(suiteCtx, scheduled)).To(Succeed(), "orphaning a run")
 	})

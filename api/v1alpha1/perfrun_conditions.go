@@ -210,6 +210,9 @@ const (
 	ReasonNoRegression = "NoRegression"
 	// ReasonNoReference: no earlier successful run of the schedule to compare with.
 	ReasonNoReference = "NoReference"
+	// ReasonKnownAnswer: the run carried a known-answer hold (its figures are the
+	// instrument's calibration, not Dapr's), so it is not judged.
+	ReasonKnownAnswer = "KnownAnswer"
 	// ReasonSucceeded: the run finished and status.result holds its measurements.
 	ReasonSucceeded = "Succeeded"
 	// ReasonSaturated: the run finished, but some path did not carry the requested rate on

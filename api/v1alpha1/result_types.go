@@ -141,6 +141,12 @@ type Result struct {
 	// and gate that reads it says so. Empty: like for like.
 	// +optional
 	BaselineMethod string `json:"baselineMethod,omitempty"`
+	// knownAnswerDelay is the calibration hold the run carried (its
+	// perf.daprbench.io/known-answer-dapr-delay annotation): every call or delivery through
+	// Dapr was held this long on purpose, so its figures are the instrument's known answer,
+	// not Dapr's. A schedule never judges such a run, nor keeps it as history.
+	// +optional
+	KnownAnswerDelay *metav1.Duration `json:"knownAnswerDelay,omitempty"`
 	// testerLagDifference is the measured path's tester lateness at p90 less the baseline's:
 	// lateness only the Dapr path suffered, which the added latency carries (each path's is
 	// in its own latency). Named among what bounded the latency from 0.5 ms and a tenth of

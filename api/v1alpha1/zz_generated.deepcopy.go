@@ -2024,6 +2024,11 @@ func (in *Result) DeepCopyInto(out *Result) {
 		*out = new(v1.Duration)
 		**out = **in
 	}
+	if in.KnownAnswerDelay != nil {
+		in, out := &in.KnownAnswerDelay, &out.KnownAnswerDelay
+		*out = new(v1.Duration)
+		**out = **in
+	}
 	if in.TesterLagDifference != nil {
 		in, out := &in.TesterLagDifference, &out.TesterLagDifference
 		*out = new(v1.Duration)

@@ -104,6 +104,8 @@ func (r *Reconciler) regressionEvidence(ctx context.Context, run *perfv1alpha1.P
 	return h, nil
 }
 
+func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
+
 // regressionWindow is the number of reference runs a schedule's runs are judged against.
 func regressionWindow(sched *perfv1alpha1.PerfSchedule) int {
 	if w := int(sched.Spec.Regression.Window); w > 0 {
@@ -118,7 +120,8 @@ func regressionWindow(sched *perfv1alpha1.PerfSchedule) int {
 // reference), the earlier runs it came from newest first, and how many reference runs it
 // holds. Only runs of the same template are history: a changed template measures something
 // else and starts a new one. A disturbed run measured a recovery; a saturated or
-// CPU-limit-bound run measured its bound; runs before the accepted baseline are done with.
+// CPU-limit-bound run measured its bound; a run held on purpose (the known-answer knob)
+// measured the instrument; runs before the accepted baseline are done with.
 func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedule, runs []perfv1alpha1.PerfRun,
 	resultOf func(*perfv1alpha1.PerfRun) *perfv1alpha1.Result) (history []regression.Earlier, earlier []perfv1alpha1.PerfRun, reference int) {
 	template := run.Annotations[perfv1alpha1.AnnotationTemplateHash]
@@ -129,7 +132,7 @@ func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedu
 		if other.UID != run.UID && other.ControlledBy(sched, "PerfSchedule") && equality.Semantic.DeepEqual(other.Spec, run.Spec) &&
 			other.Succeeded() && other.Status.Result != nil && other.Status.Result.Document != "" &&
 			!other.ConditionTrue(perfv1alpha1.ConditionDisturbed) && !other.ConditionTrue(perfv1alpha1.ConditionSaturated) &&
-			!other.ConditionTrue(perfv1alpha1.ConditionCPULimitBound) &&
+			!other.ConditionTrue(perfv1alpha1.ConditionCPULimitBound) && !hasKey(other.Annotations, perfv1alpha1.AnnotationKnownAnswerDelay) &&
 			other.Annotations[perfv1alpha1.AnnotationTemplateHash] == template && other.ScheduledTime().Before(run.ScheduledTime()) &&
 			!other.ScheduledTime().Before(since) {
 			earlier = append(earlier, other)

@@ -203,3 +203,25 @@ func TestAcceptanceCoversTheRunsJudgedBeforeIt(t *testing.T) {
 		}
 	}
 }
+
+// A run held on purpose (the known-answer annotation) is never history: ten held runs twice
+// as slow leave the reference to the unheld ones, and an unheld run like them is no
+// regression (issue #62 item 1).
+func TestAKnownAnswerRunIsNoPartOfTheHistory(t *testing.T) {
+	h := newScheduleHistory()
+	for range 6 {
+		h.add(1000)
+	}
+	for range 10 {
+		h.add(2000)
+		held := &h.runs[len(h.runs)-1]
+		held.Annotations[perfv1alpha1.AnnotationKnownAnswerDelay] = "1ms"
+	}
+	run := h.runs[0].DeepCopy()
+	run.Name, run.UID = "nightly-next", "run-next"
+	run.Annotations[perfv1alpha1.AnnotationScheduledTime] = h.start.Add(30 * 24 * time.Hour).Format(time.RFC3339)
+	history, _, reference := regressionHistory(run, h.sched, h.runs, h.resultOf)
+	if reference != 6 || len(history) != 6 {
+		t.Errorf("%d reference runs of %d in history, want the 6 unheld ones", reference, len(history))
+	}
+}

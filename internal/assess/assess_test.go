@@ -164,6 +164,25 @@ func TestEvaluateJudgesAFinishedLoad(t *testing.T) {
 		},
 		reason: perfv1alpha1.ReasonSucceeded,
 	}, {
+		name: "a scheduled run held on purpose (known answer)",
+		run: func() *perfv1alpha1.PerfRun {
+			r := newRun()
+			r.Annotations = map[string]string{perfv1alpha1.AnnotationKnownAnswerDelay: "3ms"}
+			return r
+		}(),
+		ev: Evidence{Load: Load{Terminated: completed, Summary: twoPaths()}, History: &History{Schedule: "nightly", Reference: 9, Need: 5}},
+		check: func(t *testing.T, a Assessment) {
+			c := conditionIn(a, perfv1alpha1.ConditionRegressed)
+			if c == nil || c.Reason != perfv1alpha1.ReasonKnownAnswer || !strings.Contains(c.Message, "held 3ms on purpose") {
+				t.Errorf("Regressed %+v", c)
+			}
+			if a.Result == nil || a.Result.KnownAnswerDelay == nil || a.Result.KnownAnswerDelay.Duration != 3*time.Millisecond ||
+				!strings.Contains(a.Verdict.Message, "a known answer, not Dapr's cost") {
+				t.Errorf("the hold is not in the result or its message: %+v, %q", a.Result, a.Verdict.Message)
+			}
+		},
+		reason: perfv1alpha1.ReasonSucceeded,
+	}, {
 		name: "a scheduled run without enough history",
 		run:  newRun(),
 		ev:   Evidence{Load: Load{Terminated: completed, Summary: twoPaths()}, History: &History{Schedule: "nightly", AcceptedBaseline: "nightly-3", Reference: 2, Need: 5}},

@@ -142,6 +142,12 @@ func (a *Assessment) judgeRegression(run *perfv1alpha1.PerfRun, h *History, res 
 		return
 	}
 	a.RegressionBaseline = &h.AcceptedBaseline
+	if d := res.KnownAnswerDelay; d != nil {
+		a.add(run, condition(perfv1alpha1.ConditionRegressed, metav1.ConditionFalse, perfv1alpha1.ReasonKnownAnswer,
+			fmt.Sprintf("not judged: every call or delivery through Dapr was held %v on purpose (annotation %s), so its figures are a known answer, not this schedule's history",
+				d.Duration, perfv1alpha1.AnnotationKnownAnswerDelay)))
+		return
+	}
 	// A few reference runs have no spread worth the name: their noise would be reported as
 	// regressions.
 	if h.Reference < h.Need {

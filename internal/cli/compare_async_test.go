@@ -138,3 +138,18 @@ func TestCompareNamesADifferentActorHost(t *testing.T) {
 		t.Errorf("two invocation runs: %q", got)
 	}
 }
+
+// A run held on purpose (the known-answer annotation) differs in a setting from one that was
+// not: compare never reads the hold as Dapr's change (issue #62 item 1).
+func TestCompareNamesAKnownAnswerHold(t *testing.T) {
+	run := func(hold time.Duration) perfv1alpha1.ResultDocument {
+		res := &perfv1alpha1.Result{}
+		if hold > 0 {
+			res.KnownAnswerDelay = &metav1.Duration{Duration: hold}
+		}
+		return perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation, Result: res}
+	}
+	if got := settingsDiffer(run(0), run(3*time.Millisecond)); !slices.Contains(got, "knownAnswerDelay: none → 3ms") {
+		t.Errorf("settings differ: %q, want the hold named", got)
+	}
+}

@@ -161,12 +161,18 @@ type settings struct {
 	// Resiliency is every Dapr Resiliency that applied to a run's sidecars (a timeout or
 	// retry on its calls shapes a figure); "none" without one.
 	Resiliency string `json:"daprResiliency"`
+	// KnownAnswerDelay is the calibration hold on every call through Dapr ("none" without).
+	KnownAnswerDelay string `json:"knownAnswerDelay"`
 }
 
 func settingsOf(e perfv1alpha1.ResultDocument) settings {
 	s := settings{Scenario: e.Scenario, Load: e.Load, Dapr: e.Dapr}
+	s.KnownAnswerDelay = "none"
 	if e.Result != nil {
 		s.ActorHost = e.Result.ActorHost
+		if d := e.Result.KnownAnswerDelay; d != nil {
+			s.KnownAnswerDelay = d.Duration.String()
+		}
 	}
 	if named := e.Environment.NamedConfiguration(); named != nil {
 		s.Configuration = named.Describe()

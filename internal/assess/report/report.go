@@ -175,6 +175,9 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 	}
 	res.TesterLagDifference = testerLagDifference(sum, measured)
 	res.BaselineMethod = baselineMethod(run)
+	if d, err := run.KnownAnswerDelay(); err == nil && d > 0 {
+		res.KnownAnswerDelay = duration(d)
+	}
 	if a := sum.Added; a != nil && len(res.Saturated) == 0 && !erroring {
 		if len(late) > 0 {
 			res.AddedNotClaimed = latenessMessage(run, limit, late)
@@ -525,6 +528,10 @@ func Headline(res *perfv1alpha1.Result) string {
 		if noise := withinNoise(res); len(noise) > 0 {
 			msg += "; " + strings.Join(noise, ", ") + " within noise: Dapr's cost there cannot be told from zero"
 		}
+	}
+	if d := res.KnownAnswerDelay; d != nil {
+		msg += fmt.Sprintf("; a known answer, not Dapr's cost: every call or delivery through Dapr was held %v on purpose (annotation %s)",
+			d.Duration, perfv1alpha1.AnnotationKnownAnswerDelay)
 	}
 	if v := VariantsHeadline(res); v != "" {
 		msg += "; variants: " + v
