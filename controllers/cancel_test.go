@@ -73,8 +73,10 @@ var _ = Describe("Cancelling", func() {
 		Expect(c.Message).To(Equal("cancelled: SIGINT in CI job 42"))
 		Eventually(stopped(job), 10*time.Second).Should(BeTrue(), "the load stops")
 		Expect(exists(run)()).To(BeTrue(), "the run stays, with its record")
+		// Cancel removes the workloads, as its help says (issue #62 item 10): under cleanup
+		// OnSuccess a failed run keeps its pods for inspection, a cancelled one does not.
 		target := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "doomed-target"}}
-		Expect(exists(target)()).To(BeTrue(), "a failed run keeps its pods for inspection (cleanup OnSuccess): its daprd was never opened")
+		Eventually(exists(target), 10*time.Second).Should(BeFalse(), "a cancelled run's target is removed (cleanup OnSuccess)")
 		markAvailable(ns, "next-target") // the queued run takes the freed place, and creates its target
 		Eventually(jobCount(next), 10*time.Second).Should(Equal(1), "the queued run takes the freed place")
 	})

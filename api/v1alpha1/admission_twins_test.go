@@ -342,6 +342,21 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 		Entry("a variant naming a Configuration and a sampling rate", runKind, []string{"spec.variants[0]", "names a Configuration or sets a tracingSamplingRate, not both"},
 			at("spec.variants", variantWith(map[string]any{"configuration": "with-middleware", "tracingSamplingRate": "1"})),
 			at("spec.variants", variantWith(map[string]any{"configuration": "with-middleware"}))),
+		// Issue #62 item 3: what a Scheduler run holds in the shared scheduler at once.
+		Entry("a Scheduler run holding 393 GB in the shared scheduler", runKind, []string{"spec", "at most 256 MiB at once"},
+			both(at("spec.scenario", "Scheduler"), at("spec.scheduler", map[string]any{"dueTime": "1m"}), at("spec.load.payloadBytes", int64(65536)),
+				at("spec.load.qps", int64(100000))),
+			both(at("spec.scenario", "Scheduler"), at("spec.scheduler", map[string]any{"dueTime": "1s"}), at("spec.load.payloadBytes", int64(65536)),
+				at("spec.load.qps", int64(4000)))),
+		// Issue #62 item 12: what can never run, refused when it is applied.
+		Entry("a named Configuration on a run without Dapr", runKind, []string{"spec.dapr", "enabled: false runs no sidecar"},
+			both(at("spec.dapr", map[string]any{"enabled": false, "configuration": "appconfig"}), at("spec.baseline", false)),
+			both(at("spec.dapr", map[string]any{"enabled": true, "configuration": "appconfig"}), at("spec.baseline", false))),
+		Entry("a rate search starting below its load-tester pods", sweepKind, []string{"spec.search.startQPS", "at least template.spec.loadTester.replicas"},
+			both(at("spec.template.spec.loadTester", map[string]any{"replicas": int64(4)}), at("spec.template.spec.load.connections", int64(16)),
+				searchWith(map[string]any{"maxP90": "10ms"}), at("spec.search.startQPS", int64(2))),
+			both(at("spec.template.spec.loadTester", map[string]any{"replicas": int64(4)}), at("spec.template.spec.load.connections", int64(16)),
+				searchWith(map[string]any{"maxP90": "10ms"}), at("spec.search.startQPS", int64(4)))),
 	)
 })
 

@@ -18,7 +18,7 @@ package v1alpha1
 
 // AnnotationCancel asks the operator to stop a PerfRun or PerfSweep that has not finished;
 // its value says who asked and why. The run ends Failed with reason Cancelled (its load
-// stopped, its workloads removed, its place in the queue freed) and keeps its status, so
+// stopped, its workloads removed unless spec.cleanup is Never, its place in the queue freed) and keeps its status, so
 // the record stays and GitOps tools do not recreate it. kubectl daprbench cancel sets it,
 // and so does run --wait on SIGINT or SIGTERM.
 const AnnotationCancel = "perf.daprbench.io/cancel"

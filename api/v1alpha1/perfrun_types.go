@@ -85,6 +85,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || !has(self.loadTester) || !has(self.loadTester.replicas) || self.loadTester.replicas == 1",message="loadTester.replicas must be 1 for Scheduler: the load tester times the triggers of what its own pod registered, on one clock"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || self.scenario != 'Scheduler'",message="profiling profiles the target's daprd, and a Scheduler run has no target"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 65536",message="a Scheduler run's payload must be at most 64 KiB: the scheduler keeps every job's data until it is triggered"
+// +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || self.load.qps * (has(self.scheduler) && has(self.scheduler.dueTime) ? duration(self.scheduler.dueTime).getMilliseconds() : 1000) * (has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024)) <= 268435456000",message="a Scheduler run holds load.qps × scheduler.dueTime × the payload in Dapr's scheduler, which every namespace's jobs, reminders and workflows share: at most 256 MiB at once (1000 rps × 1s × 64 KiB is 64 MiB)"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || !has(self.placement) || self.placement == 'Any'",message="placement places the load tester relative to a target, and a Scheduler run has none: leave placement Any"
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'Scheduler' || !has(self.protocol.caller) || self.protocol.caller == 'HTTP'",message="a Scheduler run registers over daprd's HTTP API (protocol.caller HTTP): its triggers come to the load tester's HTTP app server"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxTriggerLatenessP99) || has(self.thresholds.maxMissedTriggers)) || self.scenario == 'Scheduler'",message="thresholds.maxTriggerLatenessP99/maxMissedTriggers gate jobs' and reminders' triggers: they need scenario Scheduler"
@@ -238,7 +239,8 @@ type PerfRunSpec struct {
 	Profiling *ProfilingSpec `json:"profiling,omitempty"`
 
 	// cleanup says when the run's workloads are deleted once it has finished:
-	// Always, OnSuccess (keep a failed run's pods for inspection) or Never.
+	// Always, OnSuccess (keep a failed run's pods for inspection; a cancelled run's go) or
+	// Never (a cancelled run's stay too).
 	// The PerfRun itself is never deleted by the operator.
 	// +kubebuilder:default=OnSuccess
 	// +optional
@@ -447,6 +449,7 @@ const (
 )
 
 // DaprSpec is the Dapr side of a run.
+// +kubebuilder:validation:XValidation:rule="!has(self.configuration) || !has(self.enabled) || self.enabled",message="configuration names the Dapr Configuration the run's sidecars load, and enabled: false runs no sidecar: drop one of them"
 // +kubebuilder:validation:XValidation:rule="!has(self.configuration) || !has(self.tracingSamplingRate) || self.tracingSamplingRate == '0.1'",message="tracingSamplingRate sets the Configuration the run writes; with configuration set, the named Configuration's own spec.tracing.samplingRate is measured (status.environment.daprConfigurations records it): set the rate there and leave tracingSamplingRate unset"
 type DaprSpec struct {
 	// enabled measures through Dapr sidecars. false measures only the direct, sidecar-free

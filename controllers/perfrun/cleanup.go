@@ -36,8 +36,8 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// cleanup deletes a finished run's children as spec.cleanup says. The PerfRun itself is
-// never deleted. Whatever spec.cleanup keeps, a run that did not succeed (cancelled, failed,
+// cleanup deletes a finished run's children as spec.cleanup says (under OnSuccess a
+// cancelled run's too: cancel removes the workloads). The PerfRun itself is never deleted. Whatever spec.cleanup keeps, a run that did not succeed (cancelled, failed,
 // timed out) leaves no daprd opened on its pod's address behind (closeExposedSidecars), and
 // only the result documents its status names are kept (retireDocuments).
 func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) error {
@@ -57,8 +57,8 @@ func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) err
 	case perfv1alpha1.CleanupNever:
 		return nil
 	case perfv1alpha1.CleanupAlways:
-	default: // OnSuccess: keep a failed run's pods for inspection
-		if !run.Succeeded() {
+	default: // OnSuccess: keep a failed run's pods for inspection; a cancelled run's are not kept
+		if !run.Succeeded() && !cancelled(run) {
 			return nil
 		}
 	}
@@ -105,6 +105,13 @@ func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) err
 		}
 	}
 	return nil
+}
+
+// cancelled is a run someone cancelled: they asked for it to stop, and its workloads go
+// as a succeeded run's do (cleanup Never keeps them all the same).
+func cancelled(run *perfv1alpha1.PerfRun) bool {
+	c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed)
+	return c != nil && c.Status == metav1.ConditionTrue && c.Reason == perfv1alpha1.ReasonCancelled
 }
 
 // closeExposedSidecars deletes the target Deployments of a run that did not succeed and
