@@ -25,6 +25,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -252,4 +253,49 @@ func TestDoctorAsATenantWhoMayOnlyRunBenchmarks(t *testing.T) {
 	expect(t, by, "dapr", Warn, "cannot tell its version")
 	expect(t, by, "admission", Pass, "the smoke sample is admitted in tenant-a")
 	expect(t, by, "crds", Pass, "served")
+}
+
+// A Deployment anyone may create can carry the operator's labels. doctor reads the operator
+// where it is installed, names one found elsewhere as unsure, and never pastes its flags'
+// text into the command it suggests: a --watch-namespaces that is a shell command is not a
+// namespace.
+func TestDoctorDoesNotTrustALookAlikeOperator(t *testing.T) {
+	ctx := context.Background()
+	labels := map[string]string{"app.kubernetes.io/name": "daprbench", "app.kubernetes.io/component": "manager"}
+	injection := `--watch-namespaces=team-a,x"]'; touch /tmp/pwned; echo '`
+	// Sorted first: today's code took the first Deployment so labelled in any namespace.
+	deployment(t, "a-lookalike", "daprbench-controller-manager", labels, "example.com/not-daprbench:v9", injection)
+	ns := "perf-lookalike"
+	create(t, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
+
+	var real appsv1.Deployment
+	switch err := k8s.Get(ctx, client.ObjectKey{Namespace: DefaultOperatorNamespace, Name: "daprbench-controller-manager"}, &real); {
+	case apierrors.IsNotFound(err): // this test alone: the operator as TestDoctorRowByRow installs it
+		deployment(t, DefaultOperatorNamespace, "daprbench-controller-manager", labels, "ghcr.io/daprbench/daprbench:v0.1.0", "--watch-namespaces=team-a")
+	case err != nil:
+		t.Fatal(err)
+	}
+	_, by := rows(t, ns)
+	expect(t, by, "operator", Pass, DefaultOperatorNamespace+"/daprbench-controller-manager available")
+	if fix := by["namespace"].Fix; strings.Contains(fix, "touch") || !strings.Contains(fix, `'rbac.namespaces=["team-a","perf-lookalike"]'`) {
+		t.Errorf("the namespace fix is the installed operator's: %s", fix)
+	}
+
+	// Told to read the look-alike (or finding only it): its text never reaches the command.
+	r := Run(ctx, Cluster{Client: k8s, Discovery: disco, Namespace: ns, OperatorNamespace: "a-lookalike", PluginVersion: "v0.2.0"})
+	for _, c := range r.Checks {
+		if c.Name == "namespace" {
+			if strings.Contains(c.Fix, "touch") || strings.Contains(c.Fix, `x"]`) || !strings.Contains(c.Detail, "1 more of its --watch-namespaces cannot be namespaces") {
+				t.Errorf("the look-alike's flags: %s | %s", c.Detail, c.Fix)
+			}
+		}
+	}
+	if err := k8s.Delete(ctx, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: DefaultOperatorNamespace, Name: "daprbench-controller-manager"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, by = rows(t, ns)
+	expect(t, by, "operator", Warn, "found in namespace a-lookalike, not daprbench-system, by its labels alone")
+	deployment(t, "b-lookalike", "manager", labels, "example.com/not-daprbench:v9")
+	_, by = rows(t, ns)
+	expect(t, by, "operator", Warn, "2 Deployments carry the operator's labels (a-lookalike/daprbench-controller-manager, b-lookalike/manager)")
 }

@@ -18,6 +18,7 @@ package doctor
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -62,11 +63,16 @@ func operatorReach(op operator, ns string) Check {
 	case slices.Contains(op.watchNamespaces, ns):
 		return Check{Name: "namespace", Status: Pass, Detail: "the operator runs benchmarks in " + ns}
 	}
-	list := append(slices.Clone(op.watchNamespaces), ns)
-	return Check{Name: "namespace", Status: Fail,
-		Detail: fmt.Sprintf("the operator runs benchmarks in %s only: a run in %s would never start", strings.Join(op.watchNamespaces, ", "), ns),
-		Fix: fmt.Sprintf(`helm upgrade daprbench charts/daprbench -n %s --reset-then-reuse-values --set-json 'rbac.namespaces=["%s"]'`,
-			op.deployment.Namespace, strings.Join(list, `","`))}
+	detail := fmt.Sprintf("the operator runs benchmarks in %s only: a run in %s would never start", strings.Join(op.watchNamespaces, ", "), ns)
+	if len(op.notNamespaces) > 0 {
+		detail += fmt.Sprintf(" (%d more of its --watch-namespaces cannot be namespaces: left out)", len(op.notNamespaces))
+	}
+	// Every name is a DNS label (readFlags, and ns is one the API server has): the JSON
+	// needs no escaping, and the single quotes hold no quote.
+	list, _ := json.Marshal(append(slices.Clone(op.watchNamespaces), ns))
+	return Check{Name: "namespace", Status: Fail, Detail: detail,
+		Fix: fmt.Sprintf(`helm upgrade daprbench charts/daprbench -n %s --reset-then-reuse-values --set-json 'rbac.namespaces=%s'`,
+			op.deployment.Namespace, list)}
 }
 
 // smokeAdmitted creates the smoke sample in the namespace, server-side dry run: the user's

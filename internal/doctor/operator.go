@@ -25,6 +25,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -42,6 +43,12 @@ type operator struct {
 	lookup string
 	// unreadable: the user may not list Deployments there, so nothing can be told.
 	unreadable bool
+	// unsure says why the Deployment found may not be the operator: found outside the
+	// namespace it is installed in, where anyone who may create a Deployment can copy its
+	// labels (empty: found where asked, or in DefaultOperatorNamespace).
+	unsure string
+	// notNamespaces are the names in its --watch-namespaces that cannot be namespaces.
+	notNamespaces []string
 	// watchNamespaces are the namespaces it runs benchmarks in; empty: every namespace.
 	watchNamespaces []string
 	daprNamespace   string
@@ -49,26 +56,63 @@ type operator struct {
 	networkPolicies bool
 }
 
+// DefaultOperatorNamespace is where the chart's instructions and the kustomize build
+// install the operator: looked in first.
+const DefaultOperatorNamespace = "daprbench-system"
+
+// findOperator finds the manager's Deployment: in c.OperatorNamespace when given; else in
+// DefaultOperatorNamespace, and only then in any namespace — where a look-alike with the
+// same labels may be anyone's, so one found there is named unsure and several are not
+// chosen between.
 func findOperator(ctx context.Context, c Cluster) operator {
 	op := operator{daprNamespace: perfv1alpha1.DefaultControlPlaneNamespace, kubeletCounters: true, networkPolicies: true}
-	var list appsv1.DeploymentList
-	opts := []client.ListOption{managerLabels}
-	where := "any namespace"
 	if c.OperatorNamespace != "" {
-		opts, where = append(opts, client.InNamespace(c.OperatorNamespace)), "namespace "+c.OperatorNamespace
+		op.find(ctx, c, c.OperatorNamespace)
+		return op
 	}
-	if err := c.Client.List(ctx, &list, opts...); err != nil {
-		op.lookup = fmt.Sprintf("cannot list Deployments in %s: %v", where, err)
+	if op.find(ctx, c, DefaultOperatorNamespace); op.deployment != nil {
+		return op
+	}
+	var list appsv1.DeploymentList
+	if err := c.Client.List(ctx, &list, managerLabels); err != nil {
+		op.lookup = fmt.Sprintf("cannot list Deployments in any namespace: %v", err)
 		op.unreadable = apierrors.IsForbidden(err)
 		return op
 	}
-	if len(list.Items) == 0 {
-		op.lookup = "no Deployment labelled app.kubernetes.io/name=daprbench, app.kubernetes.io/component=manager in " + where
-		return op
+	switch len(list.Items) {
+	case 0:
+		op.lookup = "no Deployment labelled " + managerLabelText + " in any namespace"
+	case 1:
+		op.deployment = &list.Items[0]
+		op.unsure = fmt.Sprintf("found in namespace %s, not %s, by its labels alone (which any Deployment can carry)", op.deployment.Namespace, DefaultOperatorNamespace)
+		op.readFlags()
+	default:
+		var names []string
+		for _, d := range list.Items {
+			names = append(names, d.Namespace+"/"+d.Name)
+		}
+		op.lookup = fmt.Sprintf("%d Deployments carry the operator's labels (%s): which is the operator cannot be told by labels", len(names), strings.Join(names, ", "))
+		op.unreadable = true // not a broken cluster: an ambiguous one, told with --operator-namespace
 	}
-	op.deployment = &list.Items[0]
-	op.readFlags()
 	return op
+}
+
+const managerLabelText = "app.kubernetes.io/name=daprbench, app.kubernetes.io/component=manager"
+
+// find looks for the manager's Deployment in namespace ns.
+func (op *operator) find(ctx context.Context, c Cluster, ns string) {
+	var list appsv1.DeploymentList
+	if err := c.Client.List(ctx, &list, managerLabels, client.InNamespace(ns)); err != nil {
+		op.lookup = fmt.Sprintf("cannot list Deployments in namespace %s: %v", ns, err)
+		op.unreadable = apierrors.IsForbidden(err)
+		return
+	}
+	if len(list.Items) == 0 {
+		op.lookup = "no Deployment labelled " + managerLabelText + " in namespace " + ns
+		return
+	}
+	op.deployment, op.lookup, op.unreadable = &list.Items[0], "", false
+	op.readFlags()
 }
 
 // readFlags reads the manager container's flags and their environment twins, with the
@@ -90,7 +134,15 @@ func (op *operator) readFlags() {
 			flags[name] = value
 		}
 		if v := flags["watch-namespaces"]; v != "" {
-			op.watchNamespaces = strings.Split(v, ",")
+			// Only names that can be namespaces: the value goes into a command doctor
+			// suggests, and a look-alike's flags are anyone's text.
+			for _, ns := range strings.Split(v, ",") {
+				if len(validation.IsDNS1123Label(ns)) == 0 {
+					op.watchNamespaces = append(op.watchNamespaces, ns)
+				} else {
+					op.notNamespaces = append(op.notNamespaces, ns)
+				}
+			}
 		}
 		if v := flags["dapr-namespace"]; v != "" {
 			op.daprNamespace = v
@@ -123,6 +175,10 @@ func (op operator) check() Check {
 		// A tenant who may only create runs in their namespace: not a broken cluster.
 		return Check{Name: "operator", Status: Warn, Detail: "cannot tell: " + op.lookup,
 			Fix: "give --operator-namespace (where the operator runs, e.g. daprbench-system), or ask whoever installed daprbench"}
+	}
+	if op.deployment != nil && op.unsure != "" {
+		return Check{Name: "operator", Status: Warn, Detail: fmt.Sprintf("%s, image %s: %s", op.name(), op.image(), op.unsure),
+			Fix: "give --operator-namespace " + op.deployment.Namespace + " if that is where the operator runs"}
 	}
 	if op.deployment == nil {
 		return Check{Name: "operator", Status: Fail, Detail: op.lookup, Fix: installFix}
