@@ -374,7 +374,7 @@ test-e2e-multinode: ## The three-node e2e specs (placement across nodes, load te
 	$(MAKE) test-e2e NODES=3 E2E_LABELS=multinode
 
 demo: helm ## The main job: Dapr's published invocation scenario end to end (on the local cluster with real Dapr when no cluster is configured; refuses a context that is not local unless DEMO_CONTEXT names it).
-	KUBECTL=$(KUBECTL) HELM=$(HELM) IMG=$(IMG) DAPR_VERSION=$(DAPR_VERSION) hack/local-cluster/demo.sh
+	KUBECTL=$(KUBECTL) HELM=$(HELM) IMG=$(IMG) REDIS_IMG=$(REDIS_IMG) DAPR_VERSION=$(DAPR_VERSION) hack/local-cluster/demo.sh
 
 .PHONY: demo-down
 demo-down: helm ## Remove what make demo installed: its namespace and runs, the operator's Helm release (the CRDs stay; the local cluster: make cluster-down).

@@ -485,6 +485,18 @@ var _ = Describe("PerfRun controller", func() {
 		Expect(c.Message).To(ContainSubstring("is not present with pull policy of Never"))
 	})
 
+	It("names a pod in ImagePullBackOff at once while it waits, before the grace ends the run", func() {
+		run := createRun(ns, "pulling", perfv1alpha1.ScenarioServiceInvocation)
+		podWaiting(ns, "pulling-target", "ImagePullBackOff", `Back-off pulling image "redis:7"`)
+		Eventually(func() string {
+			if c := conditionOf(run, perfv1alpha1.ConditionWorkloadsReady); c != nil {
+				return c.Message
+			}
+			return ""
+		}, 10*time.Second).Should(And(ContainSubstring("pod pulling-target-pod container"), ContainSubstring(`is in ImagePullBackOff: Back-off pulling image "redis:7"`)))
+		Expect(phaseOf(run)()).NotTo(Equal(perfv1alpha1.PhaseFailed), "within the grace the run waits")
+	})
+
 	It("fails with PodsUnschedulable, in the scheduler's words and with the sidecar-request hint, once the grace has passed", func() {
 		run := createRun(ns, "nocpu", perfv1alpha1.ScenarioServiceInvocation)
 		d := &appsv1.Deployment{}

@@ -78,7 +78,11 @@ func (r *Reconciler) waitForWorkloads(ctx context.Context, s *runScope) (stepRes
 		markFailed(run, r.now(), reason, "the target %s: %s", what, failure)
 		return stopHere, nil
 	}
-	setWorkloadsReady(run, false, perfv1alpha1.ReasonProvisioning, "waiting for Deployments to become Available: "+strings.Join(waiting, ", "))
+	msg := "waiting for Deployments to become Available: " + strings.Join(waiting, ", ")
+	if b := diagnose.BackingOff(pods); b != "" {
+		msg += fmt.Sprintf("; %s (the run fails ImageNotStarting if it lasts %v)", b, r.ImageStartGrace)
+	}
+	setWorkloadsReady(run, false, perfv1alpha1.ReasonProvisioning, msg)
 	return waitFor(r.PollInterval), nil
 }
 

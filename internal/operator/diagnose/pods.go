@@ -50,6 +50,20 @@ func StartFailure(pods []corev1.Pod, now time.Time, grace time.Duration) string 
 	return ""
 }
 
+// BackingOff names, at once, the first container of pods waiting in a back-off (an image
+// it cannot pull, a crash loop), in the kubelet's words: while a run waits for its workloads
+// a user sees why before StartFailure's grace ends it. Empty: none.
+func BackingOff(pods []corev1.Pod) string {
+	for _, p := range pods {
+		for _, cs := range allStatuses(&p) {
+			if w := cs.State.Waiting; w != nil && slices.Contains(backoffWaiting, w.Reason) {
+				return fmt.Sprintf("pod %s container %s (image %s) is in %s", p.Name, cs.Name, cs.Image, describeWaiting(cs))
+			}
+		}
+	}
+	return ""
+}
+
 // Unschedulable names the first pod the scheduler has found no node for since longer than
 // grace (a cluster autoscaler may add one meanwhile), in the scheduler's words, with a hint
 // when CPU is short: Kubernetes makes a container with a limit and no request request its
