@@ -42,6 +42,7 @@ type managerFlags struct {
 	allowedTolerations             string
 	allowedNodeLabels              string
 	allowedStateStores             string
+	allowNamedTopics               bool
 	daprNamespace                  string
 	kubeletCounters                bool
 	maxRunsPerNamespace            int
@@ -75,6 +76,8 @@ func parseFlags() (managerFlags, zap.Options) {
 		"comma-separated node label keys a run may select or require (nodeSelector, node affinity); empty: any [DAPRBENCH_ALLOWED_NODE_LABELS]")
 	flag.StringVar(&f.allowedStateStores, "allowed-state-stores", envOr("DAPRBENCH_ALLOWED_STATE_STORES", ""),
 		"comma-separated Dapr Components an actor run's spec.actors.stateStore may name; empty: none (runs use the in-memory store they create) [DAPRBENCH_ALLOWED_STATE_STORES]")
+	flag.BoolVar(&f.allowNamedTopics, "allow-named-topics", envOr("DAPRBENCH_ALLOW_NAMED_TOPICS", "false") == "true",
+		"let a PubSub run on an allowed named Component choose its topic (spec.pubsub.topic); false: such a run uses a topic of its own, never one other namespaces read [DAPRBENCH_ALLOW_NAMED_TOPICS]")
 	flag.StringVar(&f.daprNamespace, "dapr-namespace", envOr("DAPRBENCH_DAPR_NAMESPACE", perfv1alpha1.DefaultControlPlaneNamespace),
 		"the namespace of Dapr's control plane: the only one the operator reads it in; a run naming another fails ControlPlaneNotAllowed [DAPRBENCH_DAPR_NAMESPACE]")
 	flag.BoolVar(&f.kubeletCounters, "kubelet-counters", envOr("DAPRBENCH_KUBELET_COUNTERS", "true") == "true",

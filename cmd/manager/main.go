@@ -98,7 +98,7 @@ func main() {
 		Policy: policy.Policy{OwnImage: f.opts.Image, AllowedImagePrefixes: splitList(f.allowedImagePrefixes),
 			AllowedLoadTesterImagePrefixes: splitList(f.allowedLoadTesterImagePrefixes),
 			AllowedTolerations:             splitList(f.allowedTolerations), AllowedNodeLabels: splitList(f.allowedNodeLabels),
-			AllowedStateStores: splitList(f.allowedStateStores)},
+			AllowedStateStores: splitList(f.allowedStateStores), AllowNamedTopics: f.allowNamedTopics},
 		DaprNamespace:       f.daprNamespace,
 		MaxRunsPerNamespace: f.maxRunsPerNamespace,
 		NetworkPolicies:     f.networkPolicies,

@@ -51,6 +51,10 @@ type Policy struct {
 	// AllowedStateStores are the Components a run's spec.actors.stateStore may name. Empty:
 	// none; an actor run then uses the in-memory store it creates itself.
 	AllowedStateStores []string
+	// AllowNamedTopics lets a PubSub run on an allowed named Component choose its topic
+	// (spec.pubsub.topic). false: such a run uses its own per-run topic, so it never
+	// publishes into a topic other namespaces' apps read on a shared broker.
+	AllowNamedTopics bool
 }
 
 // repositoryComponent is one path component of an image repository (the distribution

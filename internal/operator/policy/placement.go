@@ -109,12 +109,28 @@ func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
 	case perfv1alpha1.ScenarioWorkflow:
 		store, field, instead = run.Spec.WorkflowSettings().StateStore, "spec.workflow.stateStore", "the in-memory store the run creates"
 	}
-	if store == "" || slices.Contains(p.AllowedStateStores, store) {
+	if store == "" {
 		return ""
+	}
+	if slices.Contains(p.AllowedStateStores, store) {
+		return p.topicRefusal(run)
 	}
 	return fmt.Sprintf("%s %q is not a store runs may write (allowed: %s): leave it empty for %s, "+
 		"or ask whoever installed daprbench to list it (--allowed-state-stores, Helm value allowedStateStores)",
 		field, store, listOr(p.AllowedStateStores, "none"), instead)
+}
+
+// topicRefusal says why a PubSub run on a named Component may not name its topic: the
+// allowlist admits the broker, not every topic on it (another namespace's among them).
+func (p Policy) topicRefusal(run *perfv1alpha1.PerfRun) string {
+	topic := run.Spec.PubSubSettings().Topic
+	if run.Spec.Scenario != perfv1alpha1.ScenarioPubSub || topic == "" || p.AllowNamedTopics {
+		return ""
+	}
+	return fmt.Sprintf("spec.pubsub.topic %q on the named Component %q would publish the run's whole rate into a topic of a broker "+
+		"others may read: leave it empty (the run uses a topic of its own, daprbench-<run uid>-<generation>), "+
+		"or ask whoever installed daprbench to allow it (--allow-named-topics, Helm value allowNamedTopics)",
+		topic, run.Spec.PubSubSettings().Component)
 }
 
 func listOr(items []string, none string) string {

@@ -139,4 +139,26 @@ func TestStateStoreRefusal(t *testing.T) {
 	if got := (Policy{AllowedStateStores: []string{"bench-redis"}}).StateStoreRefusal(actors("bench-redis")); got != "" {
 		t.Errorf("a listed store: %q", got)
 	}
+	// A listed broker admits the run, not every topic on it (issue #62 item 5).
+	pubsub := func(component, topic string) *perfv1alpha1.PerfRun {
+		return &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioPubSub,
+			PubSub: &perfv1alpha1.PubSubSpec{Component: component, Topic: topic}}}
+	}
+	listed := Policy{AllowedStateStores: []string{"shared-kafka"}}
+	if got := listed.StateStoreRefusal(pubsub("shared-kafka", "orders")); !strings.Contains(got, `spec.pubsub.topic "orders" on the named Component "shared-kafka"`) ||
+		!strings.Contains(got, "--allow-named-topics") {
+		t.Errorf("a named topic on a shared broker: %q", got)
+	}
+	for name, run := range map[string]*perfv1alpha1.PerfRun{
+		"the run's own topic on a listed broker":     pubsub("shared-kafka", ""),
+		"a named topic on the Redis the run deploys": pubsub("", "orders"),
+	} {
+		if got := listed.StateStoreRefusal(run); got != "" {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+	listed.AllowNamedTopics = true
+	if got := listed.StateStoreRefusal(pubsub("shared-kafka", "orders")); got != "" {
+		t.Errorf("named topics allowed: %q", got)
+	}
 }
