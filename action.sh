@@ -25,7 +25,7 @@
 # PLUGIN_VERSION from PLUGIN_REPOSITORY's GitHub release, checks its sha256 against the
 # release's checksums.txt and — since checksums.txt comes from the same, mutable release —
 # verifies the archive's build provenance with `gh attestation verify`: signed by
-# PLUGIN_REPOSITORY's own release workflow (PLUGIN_VERIFY=attestation, the default for
+# PLUGIN_REPOSITORY's own release workflow for that very tag (--source-ref; PLUGIN_VERIFY=attestation, the default for
 # GitHub's downloads; PLUGIN_VERIFY=checksum, the default for a PLUGIN_DOWNLOAD_URL mirror,
 # trusts checksums.txt alone). `latest`, a version that moves, is refused unless
 # PLUGIN_ALLOW_LATEST=true. PLUGIN_FROM=source builds it from this checkout with Go. Empty:
@@ -118,8 +118,16 @@ release_plugin() {
 	if [[ "$verify" == attestation ]]; then
 		command -v gh >/dev/null ||
 			{ echo "daprbench: verifying $archive's provenance needs the GitHub CLI (gh, on GitHub's runners); plugin-verify checksum trusts checksums.txt alone" >&2; return 1; }
-		gh attestation verify "$dir/$archive" --repo "$repo" --signer-workflow "$repo/.github/workflows/release.yml" >&2 ||
-			{ echo "daprbench: $archive of $repo $ver carries no build provenance signed by $repo's release workflow: not run" >&2; return 1; }
+		# Bound to the tag asked for: another tag's archive (an older one, signed all the same)
+		# beside a swapped checksums.txt must not pass. `latest` names no tag to bind.
+		local bind=()
+		if [[ "$ver" =~ $version_tag ]]; then
+			bind=(--source-ref "refs/tags/$ver")
+		else
+			echo "daprbench: $ver names no tag: the provenance is checked against $repo's release workflow, not bound to a version" >&2
+		fi
+		gh attestation verify "$dir/$archive" --repo "$repo" --signer-workflow "$repo/.github/workflows/release.yml" "${bind[@]}" >&2 ||
+			{ echo "daprbench: $archive of $repo $ver carries no build provenance signed by $repo's release workflow for tag $ver: not run" >&2; return 1; }
 	fi
 	tar -xzf "$dir/$archive" -C "$dir" || return 1
 	[[ -x "$dir/kubectl-daprbench$exe" ]] || { echo "daprbench: $archive holds no kubectl-daprbench$exe" >&2; return 1; }

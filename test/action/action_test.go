@@ -172,8 +172,8 @@ func fakeGH(t *testing.T, code int) (path, log string) {
 }
 
 // A download's checksum comes from the same release as the archive: the archive's build
-// provenance is verified too, signed by the repository's own release workflow, and a
-// plugin without it never runs.
+// provenance is verified too, signed by the repository's own release workflow for the tag
+// asked for (another tag's signed archive does not pass), and a plugin without it never runs.
 func TestTheReleasesProvenanceIsVerified(t *testing.T) {
 	mirror := release(t, false)
 	path, log := fakeGH(t, 0)
@@ -181,7 +181,7 @@ func TestTheReleasesProvenanceIsVerified(t *testing.T) {
 	calls, _ := os.ReadFile(log)
 	archive := fmt.Sprintf("kubectl-daprbench_%s_%s.tar.gz", runtime.GOOS, runtime.GOARCH)
 	if r.code != 0 || !strings.Contains(r.stderr, "provenance verified") ||
-		!strings.Contains(string(calls), "attestation verify ") || !strings.Contains(string(calls), archive+" --repo acme/daprbench --signer-workflow acme/daprbench/.github/workflows/release.yml") {
+		!strings.Contains(string(calls), "attestation verify ") || !strings.Contains(string(calls), archive+" --repo acme/daprbench --signer-workflow acme/daprbench/.github/workflows/release.yml --source-ref refs/tags/v0.9.0") {
 		t.Errorf("exit %d, gh called %q:\n%s", r.code, calls, r.stderr)
 	}
 
