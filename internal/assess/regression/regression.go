@@ -165,6 +165,11 @@ type Finding struct {
 	// Shifted: the current run lies in a segment after a change point, worse than the
 	// reference by more than the tolerance; Outlier: it is an outlier of the reference.
 	Shifted, Outlier bool
+	// FlagsFromPercent is the smallest worsening, in percent of the median, at which this
+	// reference flags a single run as an outlier (the tolerance, or the outlier line over
+	// the reference's spread, whichever is larger; the run's own interval comes on top): how
+	// sensitive the history is. 0: too few reference runs for the outlier test.
+	FlagsFromPercent float64
 }
 
 func (f Finding) String() string {
@@ -175,8 +180,12 @@ func (f Finding) String() string {
 	case f.Regressed:
 		verdict = "REGRESSED (an outlier of the reference)"
 	}
-	return fmt.Sprintf("%s %s vs median %s of %d reference runs (%s..%s), %+.1f%%: %s",
+	out := fmt.Sprintf("%s %s vs median %s of %d reference runs (%s..%s), %+.1f%%: %s",
 		f.Figure, f.Current, f.Median, f.ReferenceRuns, f.Low, f.High, f.ChangePercent, verdict)
+	if f.FlagsFromPercent > 0 {
+		out += fmt.Sprintf(" (this reference flags a single run from %.0f%% worse)", f.FlagsFromPercent)
+	}
+	return out
 }
 
 // Earlier is one earlier run of the history: its result, and whether it was itself judged
@@ -251,6 +260,9 @@ func Compare(current *perfv1alpha1.Result, history []Earlier, tolerancePercent i
 		// No spread at all: precision decides. Otherwise the MAD needs a few runs to be
 		// worth judging against.
 		f.Outlier = (mad == 0 && len(ref) > 1) || (len(ref) >= minOutlierReference && 0.6745*worse/mad > outlierScore)
+		if len(ref) >= minOutlierReference && med != 0 {
+			f.FlagsFromPercent = 100 * max(tol, outlierScore/0.6745*mad/abs(med))
+		}
 		f.Regressed = (f.Shifted || f.Outlier) && worse > abs(med)*tol && worse > fig.precision(current, cur)
 		regressed = regressed || f.Regressed
 		findings = append(findings, f)

@@ -59,7 +59,12 @@ func TestCompare(t *testing.T) {
 		{"same as before", res(1405, 4400, "999.0", 480), steady, false, []string{"added p90 1.405ms vs median 1.4ms of 5 reference runs (1.38ms..1.42ms)"}},
 		{"added p90 up 30%", res(1820, 4400, "999.0", 480), steady, true, []string{"added p90 1.82ms", "REGRESSED"}},
 		{"within tolerance though above every reference run", res(1500, 4400, "999.0", 480), steady, false, nil},
-		{"a 20% rise inside a noisy reference's spread", res(1680, 4400, "999", 480), noisy, false, []string{"(1ms..1.9ms)"}},
+		// The reference says how sensitive it is: a MAD of 300 µs on a median of 1.4 ms flags a
+		// single run only from 3.5/0.6745 × 300/1400 = 111% worse; a steady one from the tolerance.
+		{"a 20% rise inside a noisy reference's spread", res(1680, 4400, "999", 480), noisy, false,
+			[]string{"(1ms..1.9ms)", "(this reference flags a single run from 111% worse)"}},
+		{"a steady reference flags from the tolerance", res(1405, 4400, "999.0", 480), steady, false,
+			[]string{"1.4ms of 5 reference runs (1.38ms..1.42ms), +0.4%: ok (this reference flags a single run from 10% worse)"}},
 		{"qps dropped", res(1400, 4400, "850.0", 480), steady, true, []string{"actual qps 850.0", "-14.9%: REGRESSED"}},
 		{"qps rose: better, not a regression", res(1400, 4400, "1100.0", 480), steady, false, nil},
 		{"sidecar CPU up", res(1400, 4400, "999.0", 600), steady, true, []string{"sidecar CPU per 1000 rps 600m vs median 480m", "REGRESSED"}},
