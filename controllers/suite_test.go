@@ -157,7 +157,7 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string, tune ...func(*pe
 		Logs:            testLogs,
 		Counters:        testKubelet,
 		// The one store the specs name on purpose; any other is the platform team's to allow.
-		Policy: policy.Policy{AllowedStateStores: []string{"redis-actors"}},
+		Policy: policy.Policy{AllowedStateStores: []string{"redis-actors"}, AllowNamedTopics: true},
 	}
 	for _, t := range tune {
 		t(runReconciler)

@@ -42,6 +42,7 @@ files = sys.argv[1:]
 docs = [json.load(open(f)) for f in files] if files else documents(sys.stdin.read())
 runs = [{"metadata": {"name": d["run"]["name"]}, "spec": d.get("spec") or {"load": d.get("load") or {}}, "status": {"result": d["result"]}}
         for d in docs if d.get("result")]
+files = [f for f, d in zip(files, docs) if d.get("result")]  # compare's pairs follow the runs kept
 if len(runs) < 2:
     sys.exit("fewer than two finished runs")
 print(f"\n{len(runs)} runs of {runs[0]['spec'].get('load', {}).get('qps', '?')} rps\n")

@@ -178,7 +178,7 @@ say "installing the operator: Helm release $RELEASE in $OPERATOR_NS, image $IMG,
 if ! helm upgrade --install "$RELEASE" charts/daprbench --namespace "$OPERATOR_NS" --create-namespace \
   --take-ownership --wait --timeout 3m \
   --set-string image.repository="$repository" --set-string image.tag="$tag" --set-string image.digest="$digest" \
-  --set-json "rbac.namespaces=[\"$NS\"]" --set kubeletCounters=true "${redis_image[@]}"; then
+  --set-json "rbac.namespaces=[\"$NS\"]" --set kubeletCounters=true ${redis_image[@]+"${redis_image[@]}"}; then
   kubectl -n "$OPERATOR_NS" get pods -o wide >&2 || true
   echo "The operator did not start (its pods above). Remove what was installed with: make demo-down" >&2
   exit 1

@@ -26,6 +26,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -58,7 +59,7 @@ func operatorReach(op operator, ns string) Check {
 	switch {
 	case op.deployment == nil:
 		return Check{Name: "namespace", Status: Warn, Detail: "no operator to ask whether it runs benchmarks in " + ns}
-	case len(op.watchNamespaces) == 0:
+	case len(op.watchNamespaces) == 0 && !op.restricted:
 		return Check{Name: "namespace", Status: Pass, Detail: "the operator runs benchmarks in every namespace, " + ns + " included"}
 	case slices.Contains(op.watchNamespaces, ns):
 		return Check{Name: "namespace", Status: Pass, Detail: "the operator runs benchmarks in " + ns}
@@ -67,9 +68,13 @@ func operatorReach(op operator, ns string) Check {
 	if len(op.notNamespaces) > 0 {
 		detail += fmt.Sprintf(" (%d more of its --watch-namespaces cannot be namespaces: left out)", len(op.notNamespaces))
 	}
-	// Every name is a DNS label (readFlags, and ns is one the API server has): the JSON
-	// needs no escaping, and the single quotes hold no quote.
-	list, _ := json.Marshal(append(slices.Clone(op.watchNamespaces), ns))
+	// Every name is a DNS label (readFlags; ns only when it is one): the JSON needs no
+	// escaping, and the single quotes hold no quote.
+	names := slices.Clone(op.watchNamespaces)
+	if len(validation.IsDNS1123Label(ns)) == 0 {
+		names = append(names, ns)
+	}
+	list, _ := json.Marshal(names)
 	return Check{Name: "namespace", Status: Fail, Detail: detail,
 		Fix: fmt.Sprintf(`helm upgrade daprbench charts/daprbench -n %s --reset-then-reuse-values --set-json 'rbac.namespaces=%s'`,
 			op.deployment.Namespace, list)}

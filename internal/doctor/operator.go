@@ -49,8 +49,10 @@ type operator struct {
 	unsure string
 	// notNamespaces are the names in its --watch-namespaces that cannot be namespaces.
 	notNamespaces []string
-	// watchNamespaces are the namespaces it runs benchmarks in; empty: every namespace.
+	// watchNamespaces are the namespaces it runs benchmarks in; empty: every namespace,
+	// unless restricted (its flag named only what cannot be a namespace).
 	watchNamespaces []string
+	restricted      bool
 	daprNamespace   string
 	kubeletCounters bool
 	networkPolicies bool
@@ -136,7 +138,11 @@ func (op *operator) readFlags() {
 		if v := flags["watch-namespaces"]; v != "" {
 			// Only names that can be namespaces: the value goes into a command doctor
 			// suggests, and a look-alike's flags are anyone's text.
+			op.restricted = true
 			for _, ns := range strings.Split(v, ",") {
+				if ns = strings.TrimSpace(ns); ns == "" {
+					continue
+				}
 				if len(validation.IsDNS1123Label(ns)) == 0 {
 					op.watchNamespaces = append(op.watchNamespaces, ns)
 				} else {

@@ -123,15 +123,22 @@ type phaseMessages struct {
 // closedPhase is what a closed phase keeps to judge a delivery after its close: which of
 // its numbers (1 to last, dense) were delivered, as bits, so a long run's phases stay cheap.
 type closedPhase struct {
-	at        time.Duration // when it closed
-	last      uint64
-	delivered []uint64 // bit seq: delivered, before or after the close
-	// dups counts redeliveries after the close; lates first deliveries after it.
+	at   time.Duration // when it closed
+	last uint64
+	// published and delivered hold a bit per number: published (its call succeeded), and
+	// delivered, before or after the close.
+	published, delivered bits
+	// dups counts redeliveries after the close; lates first deliveries after it of
+	// published messages (those counted lost).
 	dups, lates int64
 }
 
-func (c *closedPhase) has(seq uint64) bool { return c.delivered[seq/64]&(1<<(seq%64)) != 0 }
-func (c *closedPhase) set(seq uint64)      { c.delivered[seq/64] |= 1 << (seq % 64) }
+// bits is a set of a phase's message numbers.
+type bits []uint64
+
+func newBits(last uint64) bits     { return make(bits, last/64+1) }
+func (b bits) has(seq uint64) bool { return b[seq/64]&(1<<(seq%64)) != 0 }
+func (b bits) set(seq uint64)      { b[seq/64] |= 1 << (seq % 64) }
 
 func newDeliveryBook() *deliveryBook {
 	epoch := time.Now()
@@ -214,11 +221,13 @@ func (b *deliveryBook) afterClose(m message) {
 	switch {
 	case c == nil || m.Seq > c.last:
 		b.stray++
-	case c.has(m.Seq):
+	case c.delivered.has(m.Seq):
 		c.dups++
 	default:
-		c.set(m.Seq)
-		c.lates++
+		c.delivered.set(m.Seq)
+		if c.published.has(m.Seq) {
+			c.lates++ // else its publish call failed: delivered after all, never counted lost
+		}
 	}
 }
 
@@ -266,10 +275,15 @@ func (b *deliveryBook) close(phase string, start time.Time) (*latency.Recorded, 
 	if p == nil {
 		return latency.NewRecorded(), result.Messages{}, nil
 	}
-	c := &closedPhase{at: now, last: p.seq, delivered: make([]uint64, p.seq/64+1)}
+	c := &closedPhase{at: now, last: p.seq, published: newBits(p.seq), delivered: newBits(p.seq)}
 	for seq := range p.delivered {
 		if seq <= p.seq {
-			c.set(seq)
+			c.delivered.set(seq)
+		}
+	}
+	for seq := range p.published {
+		if seq <= p.seq {
+			c.published.set(seq)
 		}
 	}
 	b.closed[phase] = c

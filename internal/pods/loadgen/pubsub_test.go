@@ -328,6 +328,7 @@ func TestTheDeliveryBookTimesOnItsOwnClock(t *testing.T) {
 			t.Fatalf("next = %d, want %d", got, seq)
 		}
 	}
+	b.next("d-0") // 5: its publish call failed, and nothing of it arrived by the close
 	b.published("d-0", 1, 0)
 	b.published("d-0", 3, int64(2*time.Second)) // never delivered
 	deliver := func(seq uint64, due, at time.Duration) {
@@ -354,6 +355,7 @@ func TestTheDeliveryBookTimesOnItsOwnClock(t *testing.T) {
 	b.delivered(message{Nonce: b.nonce, Phase: "d-0", Seq: 3}, now) // after the drain: late
 	b.delivered(message{Nonce: b.nonce, Phase: "d-0", Seq: 1}, now) // a redelivery after the close
 	b.delivered(message{Nonce: b.nonce, Phase: "d-0", Seq: 3}, now) // and of the late one
+	b.delivered(message{Nonce: b.nonce, Phase: "d-0", Seq: 5}, now) // never published: not late, never lost
 	now += 40 * time.Second
 	late := b.lateSince()["d-0"]
 	if late.Late != 1 || late.Duplicated != 2 || late.WatchedMs == nil || *late.WatchedMs != 40000 {

@@ -187,13 +187,13 @@ func (s *subscriber) consume(ctx context.Context, ep endpoint, bound time.Durati
 	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
+		defer client.Close() // once the reader is done and the last acks are sent
 		for ids := range acks {
 			_ = client.XAck(context.WithoutCancel(ctx), ep.topic, group, ids...).Err()
 		}
 	}()
 	go func() {
 		defer s.wg.Done()
-		defer client.Close()
 		defer close(acks)
 		for ctx.Err() == nil {
 			streams, err := client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: group, Consumer: "loadtester",
