@@ -97,7 +97,7 @@ func nodeLabelKeys(w perfv1alpha1.WorkloadSpec) []string {
 // not create may be a team's production store: a PerfRun-only user must not be able to flood
 // it with activations or writes.
 func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
-	var store, field, instead string
+	var store, field, instead, topic string
 	switch run.Spec.Scenario {
 	case perfv1alpha1.ScenarioActorActivation:
 		store, field, instead = run.Spec.ActorSettings().StateStore, "spec.actors.stateStore", "the in-memory store the run creates"
@@ -106,6 +106,7 @@ func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
 	case perfv1alpha1.ScenarioPubSub:
 		// A broker takes the run's whole publish rate: the same list guards it.
 		store, field, instead = run.Spec.PubSubSettings().Component, "spec.pubsub.component", "the Redis the run deploys"
+		topic = run.Spec.PubSubSettings().Topic
 	case perfv1alpha1.ScenarioWorkflow:
 		store, field, instead = run.Spec.WorkflowSettings().StateStore, "spec.workflow.stateStore", "the in-memory store the run creates"
 	}
@@ -113,24 +114,23 @@ func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
 		return ""
 	}
 	if slices.Contains(p.AllowedStateStores, store) {
-		return p.topicRefusal(run)
+		return p.topicRefusal(store, topic)
 	}
 	return fmt.Sprintf("%s %q is not a store runs may write (allowed: %s): leave it empty for %s, "+
 		"or ask whoever installed daprbench to list it (--allowed-state-stores, Helm value allowedStateStores)",
 		field, store, listOr(p.AllowedStateStores, "none"), instead)
 }
 
-// topicRefusal says why a PubSub run on a named Component may not name its topic: the
+// topicRefusal says why a run on the named broker store may not name its topic: the
 // allowlist admits the broker, not every topic on it (another namespace's among them).
-func (p Policy) topicRefusal(run *perfv1alpha1.PerfRun) string {
-	topic := run.Spec.PubSubSettings().Topic
-	if run.Spec.Scenario != perfv1alpha1.ScenarioPubSub || topic == "" || p.AllowNamedTopics {
+func (p Policy) topicRefusal(store, topic string) string {
+	if topic == "" || p.AllowNamedTopics {
 		return ""
 	}
 	return fmt.Sprintf("spec.pubsub.topic %q on the named Component %q would publish the run's whole rate into a topic of a broker "+
 		"others may read: leave it empty (the run uses a topic of its own, daprbench-<run uid>-<generation>), "+
 		"or ask whoever installed daprbench to allow it (--allow-named-topics, Helm value allowNamedTopics)",
-		topic, run.Spec.PubSubSettings().Component)
+		topic, store)
 }
 
 func listOr(items []string, none string) string {
