@@ -80,14 +80,15 @@ func unchangedShare(t *testing.T, scenario perfv1alpha1.Scenario, runs []*perfv1
 // Unchanged reruns at the scenario's measured spread read "no difference shown" in at least
 // 95% of pairs with compare's default flags: 40 Workflow runs whose completion moves 19% at
 // p50 and 34–38% at p90/p99 between runs (the project's own reruns), and 40 invocation runs
-// moving 3%. Before, one typed-in 3% with 1.96 read 17% / 16% / 7% of Workflow pairs as
-// changed.
+// moving as eight did on an AMD EPYC node (7–12%). Before, one typed-in 3% with 1.96 read
+// 17% / 16% / 7% of Workflow pairs as changed; the Intel node's 3% with t(5) read invocation's
+// as changed in up to 18% of the real pairs (docs/results.md).
 func TestUnchangedRerunsReadUnchangedAtTheScenariosSpread(t *testing.T) {
 	rng := rand.New(rand.NewPCG(60, 2))
 	workflow := rerunModel{value: map[string]time.Duration{"p50": ms(177), "p90": ms(270), "p99": ms(404)},
 		between: map[string]float64{"p50": 0.19, "p90": 0.34, "p99": 0.38}, within: 0.10}
-	invocation := rerunModel{value: map[string]time.Duration{"p50": 3191 * time.Microsecond, "p90": 4350 * time.Microsecond, "p99": 8889 * time.Microsecond},
-		between: map[string]float64{"p50": 0.03, "p90": 0.03, "p99": 0.03}, within: 0.02}
+	invocation := rerunModel{value: map[string]time.Duration{"p50": 3811 * time.Microsecond, "p90": 5942 * time.Microsecond, "p99": 12849 * time.Microsecond},
+		between: map[string]float64{"p50": 0.073, "p90": 0.078, "p99": 0.123}, within: 0.10}
 	var workflows, invocations []*perfv1alpha1.Result
 	for range 40 {
 		point, in := workflow.run(rng)
@@ -161,8 +162,8 @@ func TestTheRerunSpreadIsMeasuredFromASchedulesUnchangedRuns(t *testing.T) {
 
 	// With nothing measured, compare says the spread is unknown and what it assumed.
 	if note := rerunNote(DefaultRerunSpread(perfv1alpha1.ScenarioScheduler)); !strings.Contains(note, "rerun spread is unknown, so that is assumed") ||
-		!strings.Contains(note, "invocation's, for want of Scheduler reruns") || !strings.Contains(note, "t = 2.57 for its 5 degrees of freedom") ||
-		!strings.Contains(note, "from at least 11% (√2 × t × spread") {
+		!strings.Contains(note, "invocation's, for want of Scheduler reruns") || !strings.Contains(note, "t = 3.18 for its 3 degrees of freedom") ||
+		!strings.Contains(note, "from at least p50 33%, p90 35%, p99 55%") {
 		t.Errorf("the assumed spread's note: %q", note)
 	}
 }

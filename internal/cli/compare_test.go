@@ -95,8 +95,9 @@ func TestTheGate(t *testing.T) {
 
 // The golden pairs: a slower run, a faster one and one within noise, each against the same
 // reference, by exit code — on each run's own interval (--rerun-spread 0), then covering a
-// rerun: a 10% gate between two runs 0.8% apart becomes inconclusive at the noise floor, and
-// a 15.7% slowdown is still shown, but no longer within 25%.
+// rerun of the Intel node's measured 3% (5 degrees of freedom): a 10% gate between two runs
+// 0.8% apart becomes inconclusive at the noise floor, and a 15.7% slowdown is still shown,
+// but no longer within 25%. (The assumed default is wider: TestTheRerunSpreadIsMeasured….)
 func TestCompareExitsWithTheGatesVerdict(t *testing.T) {
 	createRun(t, "cmp-ref", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	createRun(t, "cmp-slower", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
@@ -128,6 +129,9 @@ func TestCompareExitsWithTheGatesVerdict(t *testing.T) {
 		{"cmp-slower", []string{"--max-slowdown", "25%"}, ExitPassed, "slower " + GateInconclusive},
 		{"cmp-same", []string{"--max-slowdown", "10%", "--fail-inconclusive"}, ExitThresholds, VerdictNoDifference + " " + GateInconclusive},
 	}...)
+	for i := len(cases) - 3; i < len(cases); i++ {
+		cases[i].args = append(cases[i].args, "--rerun-spread", "3%", "--rerun-spread-df", "5")
+	}
 	for _, c := range cases {
 		out, err := run(t, append([]string{"compare", "cmp-ref", c.b}, c.args...)...)
 		if got := ExitCodeOf(err); got != c.want {
@@ -149,7 +153,8 @@ func rowOf(out, figure string) string {
 }
 
 // main's result, exported as main's pipeline keeps it, against a run in the cluster and
-// against a sweep's point; two files compare without a cluster.
+// against a sweep's point; two files compare without a cluster. The rerun spread is the Intel
+// node's measured 3%, under which the 15.7% slowdown is shown (the assumed default is wider).
 func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
 	createRun(t, "cmp-main", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	createRun(t, "cmp-pr", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
@@ -163,7 +168,7 @@ func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	junit, summary := filepath.Join(dir, "compare.xml"), filepath.Join(dir, "summary.md")
-	out, err = run(t, "compare", main, "perfrun/cmp-pr", "--junit", junit, "--summary", summary)
+	out, err = run(t, "compare", main, "perfrun/cmp-pr", "--junit", junit, "--summary", summary, "--rerun-spread", "3%", "--rerun-spread-df", "5")
 	if ExitCodeOf(err) != ExitRegressed || !strings.Contains(squeeze(rowOf(out, "added p90")), "slower "+GateSlower) {
 		t.Fatalf("file against run: exit %d\n%s", ExitCodeOf(err), out)
 	}
@@ -180,7 +185,7 @@ func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
 	out, _ = run(t, "export", "cmp-pr", "-o", "json")
 	_ = os.WriteFile(pr, []byte(out), 0o644)
 	var cmp Comparison
-	out, err = runWithoutCluster(t, "compare", main, pr, "-o", "json")
+	out, err = runWithoutCluster(t, "compare", main, pr, "-o", "json", "--rerun-spread", "3%", "--rerun-spread-df", "5")
 	if jerr := json.Unmarshal([]byte(out), &cmp); jerr != nil || ExitCodeOf(err) != ExitRegressed || cmp.ExitCode != ExitRegressed || len(cmp.Differences) == 0 {
 		t.Errorf("two files, no cluster: %v %v %+v\n%s", err, jerr, cmp, out)
 	}
@@ -197,7 +202,7 @@ func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, point := range []string{"perfsweep/cmp-sweep/0", "perfsweep/cmp-sweep/cmp-pr", "perfsweep/cmp-sweep/trace-1"} {
-		if out, err := run(t, "compare", "cmp-main", point); ExitCodeOf(err) != ExitRegressed {
+		if out, err := run(t, "compare", "cmp-main", point, "--rerun-spread", "3%", "--rerun-spread-df", "5"); ExitCodeOf(err) != ExitRegressed {
 			t.Errorf("against %s: exit %d\n%s", point, ExitCodeOf(err), out)
 		}
 	}

@@ -32,13 +32,14 @@ import (
 )
 
 // The instrument's calibration on real Dapr: the target app holds every request that
-// reaches it through Dapr for a known 2 ms (the baseline calls it directly and is not held),
-// and the added latency must rise by that much. One setting here; make bench-known-answer
+// reaches it through Dapr for a known 3 ms (the baseline calls it directly and is not held),
+// and the added latency must rise by that much. 3 ms, not 2: compare's assumed invocation
+// spread (7-12%, the wider of the nodes measured) widens the interval to about ±1.5 ms here. One setting here; make bench-known-answer
 // runs 0, 500 µs and 2 ms at Dapr's published setting.
 var _ = Describe("The instrument's known answer", func() {
-	It("reads 2 ms held behind Dapr as 2 ms more added latency, within compare's interval", func() {
+	It("reads 3 ms held behind Dapr as 3 ms more added latency, within compare's interval", func() {
 		ns := newNamespace()
-		const injected = 2 * time.Millisecond
+		const injected = 3 * time.Millisecond
 		short := func(s *perfv1alpha1.PerfRunSpec) {
 			// Three repetitions: an interval between repetitions, which compare combines.
 			s.Load.Duration = &metav1.Duration{Duration: 10 * time.Second}
