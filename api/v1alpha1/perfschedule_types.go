@@ -156,9 +156,10 @@ type TemplateMetadata struct {
 // template (a changed template starts a new history), since the accepted baseline
 // (annotation perf.daprbench.io/accepted-baseline): a figure is a regression when the
 // history changed level (E-divisive means, a permutation test) and the run lies after the
-// change — or it is an outlier of the reference (modified z-score above 3.5) — and it is
-// worse than the reference's median by more than tolerancePercent, and the change exceeds
-// the measurement's own precision (for added latency: its confidence interval). The
+// change, the level since worse than the reference's median by more than tolerancePercent
+// and the run worse than it at all — or it is an outlier of the reference (modified z-score
+// above 3.5) worse by more than tolerancePercent — and the change exceeds the
+// measurement's own precision (for added latency: its confidence interval). The
 // reference is the history up to its first change point, without runs judged Regressed.
 type RegressionSpec struct {
 	// window is how many earlier reference runs the history reaches back to: successful

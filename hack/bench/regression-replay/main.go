@@ -20,6 +20,10 @@ limitations under the License.
 // against the others (a false alarm), and how often a known slowdown does (its detection).
 //
 //	go run ./hack/bench/regression-replay -unchanged 'docs/inv-*.json' [-changed 'docs/ka-*.json' [-persisting]] [-tolerance 10]
+//	go run ./hack/bench/regression-replay -model-noise 7.8 -model-step 10 [-histories 200]
+//
+// -model-noise judges modelled histories instead (see model.go): how many runs after a step
+// a schedule takes to flag it, at a run-to-run noise a set of real runs measured.
 //
 // The history holds the unchanged runs in the order given (the files' names sorted), less
 // those a schedule keeps out of its reference: Disturbed, Saturated or CPULimitBound.
@@ -52,7 +56,14 @@ func main() {
 	changed := flag.String("changed", "", "a glob of changed runs' documents (a known slowdown), each judged against all the unchanged")
 	persisting := flag.Bool("persisting", false, "judge the changed runs as a schedule's later runs: each against the unchanged and the changed before it (a slowdown that persists), as the schedule marked them")
 	tolerance := flag.Int("tolerance", 10, "the schedule's tolerancePercent")
+	noise := flag.Float64("model-noise", 0, "model histories instead: the run-to-run SD of the added p90, in percent of its level")
+	step := flag.Float64("model-step", 10, "with -model-noise: the step, in percent, after the modelled history's reference runs")
+	histories := flag.Int("histories", 200, "with -model-noise: how many modelled histories")
 	flag.Parse()
+	if *noise > 0 {
+		model(*noise/100, *step/100, *histories, int32(*tolerance))
+		return
+	}
 	base, err := load(*unchanged)
 	if err != nil || len(base) == 0 {
 		fail("the unchanged runs: %v (%d found)", err, len(base))

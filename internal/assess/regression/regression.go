@@ -23,7 +23,8 @@ limitations under the License.
 //     own can be significant — the current run is an outlier of the reference (modified
 //     z-score, 0.6745·(x − median)/MAD, above 3.5, with at least minOutlierReference runs);
 //   - it is worse than the reference median by more than the tolerance (the minimum
-//     magnitude);
+//     magnitude) — for a run of a shifted segment, the segment's median is, and the run
+//     is worse than the reference at all, so a persisting step's runs stay flagged;
 //   - the change exceeds the measurement's own precision: the latency histograms'
 //     significant digits, the current run's confidence interval for added latency (its
 //     best case must still be worse), a millicore for CPU.
@@ -263,7 +264,11 @@ func Compare(current *perfv1alpha1.Result, history []Earlier, tolerancePercent i
 		if len(ref) >= minOutlierReference && med != 0 {
 			f.FlagsFromPercent = 100 * max(tol, outlierScore/0.6745*mad/abs(med))
 		}
-		f.Regressed = (f.Shifted || f.Outlier) && worse > abs(med)*tol && worse > fig.precision(current, cur)
+		// A shifted segment's level carries the tolerance (its median is worse by more than
+		// it), so a run of a persisting step stays flagged while it is worse than the
+		// reference at all; an outlier carries the tolerance itself.
+		beyondPrecision := worse > fig.precision(current, cur)
+		f.Regressed = beyondPrecision && (f.Shifted || f.Outlier && worse > abs(med)*tol)
 		regressed = regressed || f.Regressed
 		findings = append(findings, f)
 	}
