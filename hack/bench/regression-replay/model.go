@@ -87,7 +87,9 @@ func model(noise, step float64, histories int, tolerance int32) {
 // modelled is a result whose added p90 is v µs (p99 twice it): one figure judged, as the
 // package's own simulation judges it.
 func modelled(v float64) *perfv1alpha1.Result {
-	d := func(us float64) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(us * float64(time.Microsecond))} }
+	d := func(us float64) *metav1.Duration {
+		return &metav1.Duration{Duration: time.Duration(us * float64(time.Microsecond))}
+	}
 	return &perfv1alpha1.Result{ActualQPS: "999.0", Added: &perfv1alpha1.LatencySummary{P90: d(v), P99: d(2 * v)}}
 }
 
