@@ -1,0 +1,240 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package docs
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// scenarioBranchesLeft are the non-test files that still branch on a scenario, and how
+// many branches each holds: what the move to one folder per scenario (#61) has yet to
+// take. The list only shrinks: a new branch anywhere fails, and so does a file that lost
+// branches without its count here falling with it (the next engineer reads a true list).
+var scenarioBranchesLeft = map[string]int{
+	"api/v1alpha1/known_answer.go":              2,
+	"api/v1alpha1/perfrun_defaults.go":          2,
+	"controllers/perfrun/cleanup.go":            1,
+	"controllers/perfrun/scenario.go":           1,
+	"internal/assess/report/baseline_method.go": 2,
+	"internal/assess/report/report.go":          1,
+	"internal/cli/compare_sides.go":             1,
+	"internal/cli/delivery_table.go":            1,
+	"internal/operator/policy/placement.go":     1,
+	"internal/operator/sweep/setting.go":        1,
+	"internal/operator/workload/scenario.go":    1,
+	"internal/operator/workload/target.go":      1,
+}
+
+// A branch on a scenario is a switch whose tag is a scenario, a case or a comparison naming
+// one of the Scenario constants. Only the scenario registry may branch so: everywhere else
+// asks a scenario's definition (docs/architecture.md, "A scenario, and how to add one").
+// Run with -v for the census: the branches per file, and each scenario's files and packages.
+func TestNoScenarioBranchOutsideTheRegistry(t *testing.T) {
+	root := repoRoot(t)
+	constants := scenarioConstants(t, root)
+	found := map[string][]string{}
+	spans := map[string]map[string]bool{} // scenario → its non-test files
+	walkGo(t, root, func(rel string, file *ast.File, fset *token.FileSet) {
+		for _, c := range constants {
+			if namesScenario(file, c) {
+				if spans[c] == nil {
+					spans[c] = map[string]bool{}
+				}
+				spans[c][rel] = true
+			}
+		}
+		for _, pos := range scenarioBranches(file, constants) {
+			found[rel] = append(found[rel], fset.Position(pos).String())
+		}
+	})
+	for _, rel := range slices.Sorted(maps.Keys(found)) {
+		t.Logf("%s: %d", rel, len(found[rel]))
+		want, listed := scenarioBranchesLeft[rel]
+		switch {
+		case !listed:
+			t.Errorf("%s branches on a scenario (%s): ask the scenario's definition instead", rel, strings.Join(found[rel], ", "))
+		case len(found[rel]) > want:
+			t.Errorf("%s: %d branches on a scenario, %d allowed (%s): ask the scenario's definition instead", rel, len(found[rel]), want, strings.Join(found[rel], ", "))
+		case len(found[rel]) < want:
+			t.Errorf("%s: %d branches on a scenario, the list says %d: lower scenarioBranchesLeft", rel, len(found[rel]), want)
+		}
+	}
+	for rel := range scenarioBranchesLeft {
+		if _, ok := found[rel]; !ok {
+			t.Errorf("%s no longer branches on a scenario: take it off scenarioBranchesLeft", rel)
+		}
+	}
+	for _, c := range constants {
+		pkgs := map[string]bool{}
+		for f := range spans[c] {
+			pkgs[filepath.Dir(f)] = true
+		}
+		t.Logf("census: %s in %d non-test files, %d packages", c, len(spans[c]), len(pkgs))
+	}
+}
+
+// scenarioNames are the identifiers that name one scenario's code, by its constant: the
+// census counts a non-test file as the scenario's when it names one of them, or its spec
+// field (run.Spec.PubSub).
+var scenarioNames = map[string]struct {
+	field string
+	names []string
+}{
+	"ScenarioServiceInvocation": {"ServiceInvocation", []string{"InvocationSettings", "ServiceInvocationSpec", "invocationSide"}},
+	"ScenarioActorActivation":   {"Actors", []string{"ActorSettings", "ActorsSpec", "actorsSide", "actorsPreflight"}},
+	"ScenarioState":             {"State", []string{"StateSettings", "StateSpec", "StateOperation", "stateSide", "statePreflight"}},
+	"ScenarioPubSub":            {"PubSub", []string{"PubSubSettings", "PubSubSpec", "pubsubSide", "pubsubPreflight", "DeliveryResult"}},
+	"ScenarioWorkflow":          {"Workflow", []string{"WorkflowSettings", "WorkflowSpec", "workflowSide", "workflowPreflight", "CompletionResult"}},
+	"ScenarioScheduler":         {"Scheduler", []string{"SchedulerSettings", "SchedulerSpec", "schedulerSide", "schedulerPreflight", "TriggerResult"}},
+}
+
+// namesScenario: f names constant's scenario (see scenarioNames).
+func namesScenario(f *ast.File, constant string) bool {
+	own := scenarioNames[constant]
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Ident:
+			found = found || x.Name == constant || slices.Contains(own.names, x.Name)
+		case *ast.SelectorExpr:
+			if spec, ok := x.X.(*ast.SelectorExpr); ok && spec.Sel.Name == "Spec" && x.Sel.Name == own.field {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// scenarioConstants are the names of api/v1alpha1's constants of type Scenario.
+func scenarioConstants(t *testing.T, root string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, filepath.Join(root, "api", "v1alpha1", "perfrun_scenario_types.go"), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if spec, ok := n.(*ast.ValueSpec); ok {
+			if id, ok := spec.Type.(*ast.Ident); ok && id.Name == "Scenario" {
+				for _, name := range spec.Names {
+					out = append(out, name.Name)
+				}
+			}
+		}
+		return true
+	})
+	if len(out) < 6 {
+		t.Fatalf("found %d Scenario constants (%v): the parse is wrong", len(out), out)
+	}
+	return out
+}
+
+// walkGo parses every non-test, non-generated Go file of the module but hack/ and test/.
+func walkGo(t *testing.T, root string, visit func(rel string, f *ast.File, fset *token.FileSet)) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") || rel == "hack" || rel == "test" || rel == "bin" || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.HasPrefix(d.Name(), "zz_generated") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		visit(filepath.ToSlash(rel), f, fset)
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+}
+
+// isScenarioConstant: perfv1alpha1.ScenarioX, or ScenarioX inside api/v1alpha1.
+func isScenarioConstant(e ast.Expr, constants []string) bool {
+	switch x := e.(type) {
+	case *ast.SelectorExpr:
+		return slices.Contains(constants, x.Sel.Name)
+	case *ast.Ident:
+		return slices.Contains(constants, x.Name)
+	}
+	return false
+}
+
+// isScenarioValue: an expression whose last name is Scenario or scenario (run.Spec.Scenario).
+func isScenarioValue(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.SelectorExpr:
+		return x.Sel.Name == "Scenario" || x.Sel.Name == "scenario"
+	case *ast.Ident:
+		return x.Name == "Scenario" || x.Name == "scenario"
+	}
+	return false
+}
+
+// scenarioBranches are the positions of f's switches on a scenario, and of its cases and
+// comparisons naming a scenario outside such a switch.
+func scenarioBranches(f *ast.File, constants []string) []token.Pos {
+	var out []token.Pos
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SwitchStmt:
+			if x.Tag != nil && isScenarioValue(x.Tag) {
+				out = append(out, x.Pos())
+				return false // its cases are this one branch
+			}
+			if x.Tag == nil {
+				break // a tagless switch's cases are comparisons, counted below
+			}
+			for _, stmt := range x.Body.List {
+				for _, e := range stmt.(*ast.CaseClause).List {
+					if isScenarioConstant(e, constants) {
+						out = append(out, x.Pos())
+						return false
+					}
+				}
+			}
+		case *ast.BinaryExpr:
+			if (x.Op == token.EQL || x.Op == token.NEQ) && (isScenarioConstant(x.X, constants) || isScenarioConstant(x.Y, constants)) {
+				out = append(out, x.Pos())
+			}
+		}
+		return true
+	})
+	return out
+}
