@@ -59,7 +59,8 @@ help: ## Show this help.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen kustomize api-docs ## Generate the CRDs and RBAC from the Go markers, the Helm chart's copies of them, the API reference and the result document's JSON Schema.
+manifests: controller-gen kustomize api-docs ## Generate the scenario-dependent admission rules from each scenario's capabilities, the CRDs and RBAC from the Go markers, the Helm chart's copies of them, the API reference and the result document's JSON Schema.
+	go run ./hack/gen/scenariorules
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases
 	$(KUSTOMIZE) build config/default | go run ./hack/gen/helmchart charts/daprbench
 	go run ./hack/gen/resultschema

@@ -79,13 +79,8 @@ func (s *PerfRunSpec) BaselineEnabled() bool {
 	if s.Baseline != nil {
 		return *s.Baseline
 	}
-	switch s.Scenario {
-	case ScenarioServiceInvocation:
-		return s.DaprEnabled()
-	case ScenarioState:
-		return s.StateSettings().Component == "" // a store the run deploys, whose address it knows
-	case ScenarioPubSub:
-		return s.PubSubSettings().Component == "" // a broker the run deploys
+	if byDefault := CapabilityOf(s.Scenario).BaselineByDefault; byDefault != nil {
+		return byDefault(s)
 	}
 	return false
 }

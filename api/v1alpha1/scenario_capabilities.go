@@ -1,0 +1,204 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+// ScenarioCapability is what one scenario supports, declared once. The admission rules
+// that depend on a scenario are generated from these by hack/gen/scenariorules (make
+// manifests writes them into PerfRunSpec's markers; make verify fails on a stale copy), and
+// the defaults read them. A new scenario is a new entry: no rule names it by hand.
+// +kubebuilder:object:generate=false
+type ScenarioCapability struct {
+	Scenario Scenario
+	// Settings is the spec field of the scenario's own settings (JSON name): a run sets it
+	// only with its scenario, as a Pod sets one volume source.
+	Settings string
+	// Sidecarless: a run may go without Dapr (dapr.enabled=false), measuring the direct
+	// path alone.
+	Sidecarless bool
+	// Variants: a run may compare sidecar variants (spec.variants).
+	Variants bool
+	// NoBaseline says why a run cannot have a baseline; empty: it may have one.
+	NoBaseline string
+	// BaselineByDefault is whether the baseline is on when spec.baseline is unset (nil:
+	// off), and BaselineByDefaultCEL the same condition over the spec (self) for admission.
+	BaselineByDefault    func(*PerfRunSpec) bool
+	BaselineByDefaultCEL string
+	// NoTarget says why a run has no target app; empty: it has one. Without one, the
+	// target's fields, profiling (ProfiledDaprd says whose daprd runs the scenario instead)
+	// and a protocol.app other than HTTP are refused.
+	NoTarget      string
+	ProfiledDaprd string
+	// Store is what the run deploys for its load to end at ("store", "broker"; empty: none)
+	// and StoreComponent the field that names a Component in its place: placement places
+	// the load tester relative to a store the run deploys, never a named one's. Without a
+	// target or a store, placement stays Any.
+	Store, StoreComponent string
+	// OneLoadTester says why a run takes one load-tester pod; empty: replicas are free.
+	OneLoadTester string
+	// MaxPayloadBytes caps the payload, and MaxPayloadWhy says why (0: the API's own cap).
+	MaxPayloadBytes int64
+	MaxPayloadWhy   string
+	// Thresholds are spec.thresholds' fields that judge this scenario's own outcome, and
+	// ThresholdsJudge what they judge: set only on its runs.
+	Thresholds      []string
+	ThresholdsJudge string
+	// Rules are the scenario's own rules over its settings, checked on its runs only.
+	Rules []ScenarioRule
+}
+
+// ScenarioRule is one admission rule of a scenario: CEL over the spec (self) and the
+// message a refusal gives. It is checked on the scenario's runs only, or, Everywhere, on
+// every run (a rule on the scenario's settings that says itself that it needs the scenario,
+// so a run of another scenario setting them hears why).
+// +kubebuilder:object:generate=false
+type ScenarioRule struct {
+	Rule, Message string
+	Everywhere    bool
+}
+
+// payloadCEL is a run's payload size in CEL: payloadBytes, a literal payload's size, or
+// the default 1 KiB.
+const payloadCEL = "(has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024))"
+
+// daprEnabledCEL is DaprEnabled in CEL.
+const daprEnabledCEL = "(!has(self.dapr.enabled) || self.dapr.enabled)"
+
+// fourPathsCEL and twinCEL: serviceInvocation.paths FourPaths, serviceInvocation.baselineTarget Twin.
+const (
+	fourPathsCEL = "(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths')"
+	twinCEL      = "(has(self.serviceInvocation) && has(self.serviceInvocation.baselineTarget) && self.serviceInvocation.baselineTarget == 'Twin')"
+)
+
+// ScenarioCapabilities are every scenario's, in the order of the Scenario enum.
+var ScenarioCapabilities = []ScenarioCapability{
+	{
+		Scenario:             ScenarioServiceInvocation,
+		Settings:             "serviceInvocation",
+		Sidecarless:          true,
+		Variants:             true,
+		BaselineByDefault:    func(s *PerfRunSpec) bool { return s.DaprEnabled() },
+		BaselineByDefaultCEL: daprEnabledCEL,
+		Rules: []ScenarioRule{{
+			Rule:       "!" + fourPathsCEL + " || (self.scenario == 'ServiceInvocation' && " + daprEnabledCEL + " && (!has(self.baseline) || self.baseline) && !has(self.variants))",
+			Message:    "serviceInvocation.paths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants",
+			Everywhere: true,
+		}, {
+			Rule:       "!" + fourPathsCEL + " || ((!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP'))",
+			Message:    "serviceInvocation.paths FourPaths needs protocol.caller and protocol.app HTTP: Dapr invokes an app without a sidecar only as a non-Dapr HTTP endpoint, so every path must speak HTTP for the four to compare like with like",
+			Everywhere: true,
+		}, {
+			Rule:       "!" + twinCEL + " || (has(self.baseline) ? self.baseline : (self.scenario == 'ServiceInvocation' && " + daprEnabledCEL + "))",
+			Message:    "serviceInvocation.baselineTarget Twin names what the baseline calls: it needs the baseline (baseline true, or a ServiceInvocation run through Dapr, where it is on by default)",
+			Everywhere: true,
+		}, {
+			Rule:       "!" + fourPathsCEL + " || !" + twinCEL,
+			Message:    "serviceInvocation.paths FourPaths needs serviceInvocation.baselineTarget SamePod: its four paths must end at one app process, and a twin puts the direct and client-only paths on another pod",
+			Everywhere: true,
+		}, {
+			Rule:       "!has(self.profiling) || !" + fourPathsCEL,
+			Message:    "profiling cannot be combined with serviceInvocation.paths FourPaths: the server-only path opens the target's daprd on its pod address, and daprd binds its profiler, which asks for no token, wherever its API listens",
+			Everywhere: true,
+		}},
+	},
+	{
+		Scenario:   ScenarioActorActivation,
+		Settings:   "actors",
+		NoBaseline: "an actor cannot be called without a sidecar",
+		Rules: []ScenarioRule{{
+			Rule:    "(!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP')",
+			Message: "ActorActivation is measured over HTTP (protocol.caller and protocol.app HTTP)",
+		}},
+	},
+	{
+		Scenario:             ScenarioState,
+		Settings:             "state",
+		BaselineByDefault:    func(s *PerfRunSpec) bool { return s.StateSettings().Component == "" }, // a store the run deploys, whose address it knows
+		BaselineByDefaultCEL: "!(has(self.state) && has(self.state.component))",
+		NoTarget:             "its load ends at the store",
+		ProfiledDaprd:        "the load tester's own daprd calls the store",
+		Store:                "store",
+		StoreComponent:       "state.component",
+		Rules: []ScenarioRule{{
+			Rule:    "(has(self.state) && has(self.state.keys) ? self.state.keys : 1000) * " + payloadCEL + " <= 134217728",
+			Message: "state.keys × the payload must be at most 128 MiB: every key is written before the load, into a store that may be a team's own",
+		}, {
+			Rule:    "!has(self.state) || !has(self.state.operation) || !(self.state.operation in ['BulkGet', 'BulkSave', 'Transaction']) || (has(self.state.bulkSize) ? self.state.bulkSize : 10) * " + payloadCEL + " <= 3145728",
+			Message: "state.bulkSize × the payload must be at most 3 MiB: one bulk request carries every key's value, and daprd refuses a body over 4 MiB by default",
+		}},
+	},
+	{
+		Scenario:             ScenarioPubSub,
+		Settings:             "pubsub",
+		BaselineByDefault:    func(s *PerfRunSpec) bool { return s.PubSubSettings().Component == "" }, // a broker the run deploys
+		BaselineByDefaultCEL: "!(has(self.pubsub) && has(self.pubsub.component))",
+		NoTarget:             "the load tester publishes and subscribes itself",
+		ProfiledDaprd:        "the load tester's own daprd publishes and delivers",
+		Store:                "broker",
+		StoreComponent:       "pubsub.component",
+		OneLoadTester:        "the subscriber times the messages its own pod published, on one clock",
+		MaxPayloadBytes:      65536,
+		MaxPayloadWhy:        "each of its two streams keeps its last 1000 to 50000 messages in the broker",
+		Thresholds:           []string{"maxDeliveryP99", "maxLostMessages"},
+		ThresholdsJudge:      "message delivery",
+		Rules: []ScenarioRule{{
+			Rule:    "!has(self.pubsub) || !has(self.pubsub.bulkPublish) || self.pubsub.bulkPublish * " + payloadCEL + " <= 3145728",
+			Message: "pubsub.bulkPublish × the payload must be at most 3 MiB: one bulk publish carries every message, and daprd refuses a body over 4 MiB by default",
+		}},
+	},
+	{
+		Scenario:        ScenarioWorkflow,
+		Settings:        "workflow",
+		NoBaseline:      "a workflow cannot run without Dapr; compare Dapr versions or settings with two runs and kubectl daprbench compare",
+		NoTarget:        "the load tester starts and hosts the workflows itself",
+		ProfiledDaprd:   "the load tester's own daprd runs the workflows",
+		OneLoadTester:   "the load tester times the instances its own pod started, on one clock, and daprd binds a workflow to the app that started it",
+		MaxPayloadBytes: 65536,
+		MaxPayloadWhy:   "an instance's history keeps it for every activity",
+		Thresholds:      []string{"maxCompletionP99", "maxFailedWorkflows"},
+		ThresholdsJudge: "workflow instances",
+	},
+	{
+		Scenario:        ScenarioScheduler,
+		Settings:        "scheduler",
+		NoBaseline:      "jobs and reminders only exist behind a sidecar",
+		NoTarget:        "the load tester registers the jobs or reminders and takes their triggers itself",
+		ProfiledDaprd:   "the load tester's own daprd registers the jobs or reminders",
+		OneLoadTester:   "the load tester times the triggers of what its own pod registered, on one clock",
+		MaxPayloadBytes: 65536,
+		MaxPayloadWhy:   "the scheduler keeps every job's data until it is triggered",
+		Thresholds:      []string{"maxTriggerLatenessP99", "maxMissedTriggers"},
+		ThresholdsJudge: "jobs' and reminders' triggers",
+		Rules: []ScenarioRule{{
+			Rule:    "(has(self.scheduler) && has(self.scheduler.api) && self.scheduler.api == 'ActorTimers') || self.load.qps * (has(self.scheduler) && has(self.scheduler.dueTime) ? duration(self.scheduler.dueTime).getMilliseconds() : 1000) * " + payloadCEL + " <= 268435456000",
+			Message: "a Scheduler run of jobs or reminders holds load.qps × scheduler.dueTime × the payload in Dapr's scheduler, which every namespace's jobs, reminders and workflows share: at most 256 MiB at once (1000 rps × 1s × 64 KiB is 64 MiB)",
+		}, {
+			Rule:    "!has(self.protocol.caller) || self.protocol.caller == 'HTTP'",
+			Message: "a Scheduler run registers over daprd's HTTP API (protocol.caller HTTP): its triggers come to the load tester's HTTP app server",
+		}},
+	},
+}
+
+// CapabilityOf is scenario's entry of ScenarioCapabilities (ServiceInvocation's for a value
+// admission refuses).
+func CapabilityOf(scenario Scenario) ScenarioCapability {
+	for _, c := range ScenarioCapabilities {
+		if c.Scenario == scenario {
+			return c
+		}
+	}
+	return ScenarioCapabilities[0]
+}
