@@ -16,6 +16,8 @@ limitations under the License.
 
 package v1alpha1
 
+import "cmp"
+
 // ScenarioCapability is what one scenario supports, declared once. The admission rules
 // that depend on a scenario are generated from these by hack/gen/scenariorules (make
 // manifests writes them into PerfRunSpec's markers; make verify fails on a stale copy), and
@@ -58,6 +60,19 @@ type ScenarioCapability struct {
 	ThresholdsJudge string
 	// Rules are the scenario's own rules over its settings, checked on its runs only.
 	Rules []ScenarioRule
+	// SweepFields are the fields of a sweep point's settings (spec.points.settings) that set
+	// this scenario's own settings: a sweep of another scenario's template refuses them.
+	// ApplySweepSetting puts them on a point's run (nil: the scenario takes none).
+	SweepFields       []SweepField
+	ApplySweepSetting func(spec *PerfRunSpec, s *SweepSetting)
+}
+
+// SweepField is one field of a sweep point's settings a scenario takes: what it means for
+// the scenario (said when another template sets it), and When, CEL over the template's
+// spec (self), the template must meet for it (empty: always).
+// +kubebuilder:object:generate=false
+type SweepField struct {
+	Field, Means, When string
 }
 
 // ScenarioRule is one admission rule of a scenario: CEL over the spec (self) and the
@@ -113,6 +128,10 @@ var ScenarioCapabilities = []ScenarioCapability{
 			Message:    "profiling cannot be combined with serviceInvocation.paths FourPaths: the server-only path opens the target's daprd on its pod address, and daprd binds its profiler, which asks for no token, wherever its API listens",
 			Everywhere: true,
 		}},
+		// A point's app protocol and sidecar image are the run's own settings (protocol.app,
+		// a variant), applied for every template that takes them.
+		SweepFields: []SweepField{{Field: "appProtocol", Means: "app protocol"},
+			{Field: "sidecarImage", Means: "sidecar image", When: daprEnabledCEL + " && !has(self.variants)"}},
 	},
 	{
 		Scenario:   ScenarioActorActivation,
@@ -122,6 +141,13 @@ var ScenarioCapabilities = []ScenarioCapability{
 			Rule:    "(!has(self.protocol.caller) || self.protocol.caller == 'HTTP') && (!has(self.protocol.app) || self.protocol.app == 'HTTP')",
 			Message: "ActorActivation is measured over HTTP (protocol.caller and protocol.app HTTP)",
 		}},
+		SweepFields: []SweepField{{Field: "actorHost", Means: "actor runtime"}},
+		ApplySweepSetting: func(spec *PerfRunSpec, s *SweepSetting) {
+			if s.ActorHost != "" { // a point's host takes its method with it: the host's default
+				spec.Actors = orNew(spec.Actors)
+				spec.Actors.Host, spec.Actors.Method = s.ActorHost, ""
+			}
+		},
 	},
 	{
 		Scenario:             ScenarioState,
@@ -139,6 +165,16 @@ var ScenarioCapabilities = []ScenarioCapability{
 			Rule:    "!has(self.state) || !has(self.state.operation) || !(self.state.operation in ['BulkGet', 'BulkSave', 'Transaction']) || (has(self.state.bulkSize) ? self.state.bulkSize : 10) * " + payloadCEL + " <= 3145728",
 			Message: "state.bulkSize × the payload must be at most 3 MiB: one bulk request carries every key's value, and daprd refuses a body over 4 MiB by default",
 		}},
+		SweepFields: []SweepField{{Field: "component", Means: "state store"},
+			{Field: "bulkSize", Means: "keys a request of a State template's BulkGet, BulkSave or Transaction",
+				When: "has(self.state) && has(self.state.operation) && self.state.operation in ['BulkGet', 'BulkSave', 'Transaction']"}},
+		ApplySweepSetting: func(spec *PerfRunSpec, s *SweepSetting) {
+			if s.Component != "" || s.BulkSize != 0 {
+				spec.State = orNew(spec.State)
+				spec.State.Component = cmp.Or(s.Component, spec.State.Component)
+				spec.State.BulkSize = cmp.Or(s.BulkSize, spec.State.BulkSize)
+			}
+		},
 	},
 	{
 		Scenario:             ScenarioPubSub,
@@ -158,6 +194,14 @@ var ScenarioCapabilities = []ScenarioCapability{
 			Rule:    "!has(self.pubsub) || !has(self.pubsub.bulkPublish) || self.pubsub.bulkPublish * " + payloadCEL + " <= 3145728",
 			Message: "pubsub.bulkPublish × the payload must be at most 3 MiB: one bulk publish carries every message, and daprd refuses a body over 4 MiB by default",
 		}},
+		SweepFields: []SweepField{{Field: "component", Means: "broker"}, {Field: "bulkSize", Means: "messages a request of a PubSub template's"}},
+		ApplySweepSetting: func(spec *PerfRunSpec, s *SweepSetting) {
+			if s.Component != "" || s.BulkSize != 0 {
+				spec.PubSub = orNew(spec.PubSub)
+				spec.PubSub.Component = cmp.Or(s.Component, spec.PubSub.Component)
+				spec.PubSub.BulkPublish = cmp.Or(s.BulkSize, spec.PubSub.BulkPublish)
+			}
+		},
 	},
 	{
 		Scenario:        ScenarioWorkflow,
@@ -170,6 +214,14 @@ var ScenarioCapabilities = []ScenarioCapability{
 		MaxPayloadWhy:   "an instance's history keeps it for every activity",
 		Thresholds:      []string{"maxCompletionP99", "maxFailedWorkflows"},
 		ThresholdsJudge: "workflow instances",
+		SweepFields:     []SweepField{{Field: "workflowPattern", Means: "workflow"}, {Field: "activities", Means: "workflow"}},
+		ApplySweepSetting: func(spec *PerfRunSpec, s *SweepSetting) {
+			if s.WorkflowPattern != "" || s.Activities != 0 {
+				spec.Workflow = orNew(spec.Workflow)
+				spec.Workflow.Pattern = cmp.Or(s.WorkflowPattern, spec.Workflow.Pattern)
+				spec.Workflow.Activities = cmp.Or(s.Activities, spec.Workflow.Activities)
+			}
+		},
 	},
 	{
 		Scenario:        ScenarioScheduler,
@@ -201,4 +253,12 @@ func CapabilityOf(scenario Scenario) ScenarioCapability {
 		}
 	}
 	return ScenarioCapabilities[0]
+}
+
+// orNew is settings, or new empty ones to set a field of.
+func orNew[T any](settings *T) *T {
+	if settings == nil {
+		return new(T)
+	}
+	return settings
 }

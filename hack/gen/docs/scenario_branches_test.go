@@ -44,7 +44,6 @@ var scenarioBranchesLeft = map[string]int{
 	"internal/cli/compare_sides.go":             1,
 	"internal/cli/delivery_table.go":            1,
 	"internal/operator/policy/placement.go":     1,
-	"internal/operator/sweep/setting.go":        1,
 	"internal/operator/workload/scenario.go":    1,
 	"internal/operator/workload/target.go":      1,
 }

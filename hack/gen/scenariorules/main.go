@@ -14,10 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command scenariorules writes the PerfRun admission rules that depend on a scenario, made
-// from each scenario's capabilities (api/v1alpha1/scenario_capabilities.go), into the
-// marked block of PerfRunSpec's markers in api/v1alpha1/perfrun_types.go. make manifests
-// runs it before controller-gen; make verify fails when the block is stale.
+// Command scenariorules writes the admission rules that depend on a scenario, made from each
+// scenario's capabilities (api/v1alpha1/scenario_capabilities.go), into the marked blocks
+// of PerfRunSpec's and PerfSweepSpec's markers. make manifests runs it before
+// controller-gen; make verify fails when a block is stale.
 //
 //	go run ./hack/gen/scenariorules [-check]
 package main
@@ -31,31 +31,41 @@ import (
 )
 
 const (
-	target = "api/v1alpha1/perfrun_types.go"
-	begin  = "// +daprbench:generated-scenario-rules:begin (hack/gen/scenariorules, from scenario_capabilities.go: edit those, then make manifests)\n"
-	end    = "// +daprbench:generated-scenario-rules:end\n"
+	begin = "// +daprbench:generated-scenario-rules:begin (hack/gen/scenariorules, from scenario_capabilities.go: edit those, then make manifests)\n"
+	end   = "// +daprbench:generated-scenario-rules:end\n"
 )
+
+// targets are the files with a block, and the rules each block holds (make runs this from
+// the repository's root).
+var targets = []struct {
+	file  string
+	rules func() []Rule
+}{
+	{"api/v1alpha1/perfrun_types.go", PerfRunRules},
+	{"api/v1alpha1/perfsweep_types.go", PerfSweepRules},
+}
 
 func main() {
 	check := flag.Bool("check", false, "fail when the block is stale instead of writing it")
 	flag.Parse()
-	path := target // make runs it from the repository's root
-	src, err := os.ReadFile(path)
-	if err != nil {
-		fail("%v", err)
-	}
-	out, err := replaceBlock(src, markers(PerfRunRules()))
-	if err != nil {
-		fail("%s: %v", target, err)
-	}
-	if bytes.Equal(out, src) {
-		return
-	}
-	if *check {
-		fail("%s: the scenario rules are stale: run make manifests", target)
-	}
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		fail("%v", err)
+	for _, t := range targets {
+		src, err := os.ReadFile(t.file)
+		if err != nil {
+			fail("%v", err)
+		}
+		out, err := replaceBlock(src, markers(t.rules()))
+		if err != nil {
+			fail("%s: %v", t.file, err)
+		}
+		if bytes.Equal(out, src) {
+			continue
+		}
+		if *check {
+			fail("%s: the scenario rules are stale: run make manifests", t.file)
+		}
+		if err := os.WriteFile(t.file, out, 0o644); err != nil {
+			fail("%v", err)
+		}
 	}
 }
 
@@ -63,7 +73,11 @@ func main() {
 func markers(rules []Rule) []byte {
 	var b bytes.Buffer
 	for _, r := range rules {
-		fmt.Fprintf(&b, "// +kubebuilder:validation:XValidation:rule=%s,message=%s\n", strconv.Quote(r.Rule), strconv.Quote(r.Message))
+		fmt.Fprintf(&b, "// +kubebuilder:validation:XValidation:rule=%s,message=%s", strconv.Quote(r.Rule), strconv.Quote(r.Message))
+		if r.FieldPath != "" {
+			fmt.Fprintf(&b, ",fieldPath=%s", strconv.Quote(r.FieldPath))
+		}
+		b.WriteString("\n")
 	}
 	return b.Bytes()
 }

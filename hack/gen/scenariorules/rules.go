@@ -23,8 +23,9 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// Rule is one admission rule: CEL over a PerfRunSpec (self) and its message.
-type Rule struct{ Rule, Message string }
+// Rule is one admission rule: CEL over the object's spec (self), its message, and the
+// field it names when not the spec itself.
+type Rule struct{ Rule, Message, FieldPath string }
 
 // PerfRunRules are the PerfRunSpec rules that depend on a scenario: each scenario's own,
 // from its capabilities, then those that weigh every scenario's together.
@@ -41,40 +42,40 @@ func scenarioRules(c perfv1alpha1.ScenarioCapability) []Rule {
 	name := string(c.Scenario)
 	is := fmt.Sprintf("self.scenario == '%s'", name)
 	only := fmt.Sprintf("self.scenario != '%s' || ", name) // the rest holds for its runs only
-	out := []Rule{{"!has(self." + c.Settings + ") || " + is, c.Settings + " may only be set when scenario is " + name}}
+	out := []Rule{rule("!has(self."+c.Settings+") || "+is, c.Settings+" may only be set when scenario is "+name)}
 	if len(c.Thresholds) > 0 {
-		out = append(out, Rule{"!has(self.thresholds) || !(" + hasAny("self.thresholds.", c.Thresholds) + ") || " + is,
-			fmt.Sprintf("thresholds.%s gate %s: they need scenario %s", strings.Join(c.Thresholds, "/"), c.ThresholdsJudge, name)})
+		out = append(out, rule("!has(self.thresholds) || !("+hasAny("self.thresholds.", c.Thresholds)+") || "+is,
+			fmt.Sprintf("thresholds.%s gate %s: they need scenario %s", strings.Join(c.Thresholds, "/"), c.ThresholdsJudge, name)))
 	}
 	if c.NoBaseline != "" {
-		out = append(out, Rule{only + "!has(self.baseline) || !self.baseline", fmt.Sprintf("baseline cannot be true for %s: %s", name, c.NoBaseline)})
+		out = append(out, rule(only+"!has(self.baseline) || !self.baseline", fmt.Sprintf("baseline cannot be true for %s: %s", name, c.NoBaseline)))
 	}
 	if c.NoTarget != "" {
 		out = append(out,
-			Rule{only + "!has(self.target) || !(has(self.target.image) || has(self.target.nodeSelector) || has(self.target.tolerations) || has(self.target.affinity) || (has(self.target.resources) && (has(self.target.resources.requests) || has(self.target.resources.limits))))",
-				fmt.Sprintf("target configures a target app, and a %s run has none: %s", name, c.NoTarget)},
-			Rule{only + "!has(self.profiling)", fmt.Sprintf("profiling profiles the target's daprd, and a %s run has no target: %s", name, c.ProfiledDaprd)})
+			rule(only+"!has(self.target) || !(has(self.target.image) || has(self.target.nodeSelector) || has(self.target.tolerations) || has(self.target.affinity) || (has(self.target.resources) && (has(self.target.resources.requests) || has(self.target.resources.limits))))",
+				fmt.Sprintf("target configures a target app, and a %s run has none: %s", name, c.NoTarget)),
+			rule(only+"!has(self.profiling)", fmt.Sprintf("profiling profiles the target's daprd, and a %s run has no target: %s", name, c.ProfiledDaprd)))
 		if c.Store != "" {
-			out = append(out, Rule{only + "!" + hasPath(c.StoreComponent) + " || !has(self.placement) || self.placement == 'Any'",
-				fmt.Sprintf("placement places the load tester beside or away from the %s a %s run deploys; a named Component's %s is not the run's to place: leave placement Any", c.Store, name, c.Store)})
+			out = append(out, rule(only+"!"+hasPath(c.StoreComponent)+" || !has(self.placement) || self.placement == 'Any'",
+				fmt.Sprintf("placement places the load tester beside or away from the %s a %s run deploys; a named Component's %s is not the run's to place: leave placement Any", c.Store, name, c.Store)))
 		} else {
-			out = append(out, Rule{only + "!has(self.placement) || self.placement == 'Any'",
-				fmt.Sprintf("placement places the load tester relative to a target, and a %s run has none: leave placement Any", name)})
+			out = append(out, rule(only+"!has(self.placement) || self.placement == 'Any'",
+				fmt.Sprintf("placement places the load tester relative to a target, and a %s run has none: leave placement Any", name)))
 		}
 	}
 	if c.OneLoadTester != "" {
-		out = append(out, Rule{only + "!has(self.loadTester) || !has(self.loadTester.replicas) || self.loadTester.replicas == 1",
-			fmt.Sprintf("loadTester.replicas must be 1 for %s: %s", name, c.OneLoadTester)})
+		out = append(out, rule(only+"!has(self.loadTester) || !has(self.loadTester.replicas) || self.loadTester.replicas == 1",
+			fmt.Sprintf("loadTester.replicas must be 1 for %s: %s", name, c.OneLoadTester)))
 	}
 	if c.MaxPayloadBytes > 0 {
-		out = append(out, Rule{fmt.Sprintf("%s%s <= %d", only, payloadCEL, c.MaxPayloadBytes),
-			fmt.Sprintf("a %s run's payload must be at most %d KiB: %s", name, c.MaxPayloadBytes/1024, c.MaxPayloadWhy)})
+		out = append(out, rule(fmt.Sprintf("%s%s <= %d", only, payloadCEL, c.MaxPayloadBytes),
+			fmt.Sprintf("a %s run's payload must be at most %d KiB: %s", name, c.MaxPayloadBytes/1024, c.MaxPayloadWhy)))
 	}
 	for _, r := range c.Rules {
 		if r.Everywhere {
-			out = append(out, Rule{r.Rule, r.Message})
+			out = append(out, Rule{Rule: r.Rule, Message: r.Message})
 		} else {
-			out = append(out, Rule{only + "(" + r.Rule + ")", r.Message})
+			out = append(out, rule(only+"("+r.Rule+")", r.Message))
 		}
 	}
 	return out
@@ -83,8 +84,7 @@ func scenarioRules(c perfv1alpha1.ScenarioCapability) []Rule {
 // acrossScenarios are the rules that weigh the scenarios together: what only some can do,
 // and the baseline each has by default.
 func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
-	var sidecarless, variants, noApp, added []string
-	var byDefault []string
+	var sidecarless, variants, noApp []string
 	for _, c := range cs {
 		name := string(c.Scenario)
 		if c.Sidecarless {
@@ -96,44 +96,79 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 		if c.NoTarget != "" {
 			noApp = append(noApp, name)
 		}
-		if c.NoBaseline == "" {
-			added = append(added, name)
-		}
-		if c.BaselineByDefaultCEL != "" {
-			byDefault = append(byDefault, fmt.Sprintf("(self.scenario == '%s' && %s)", name, c.BaselineByDefaultCEL))
-		}
 	}
-	daprEnabled := "(!has(self.dapr.enabled) || self.dapr.enabled)"
-	baselineOn := "(has(self.baseline) ? self.baseline : (" + strings.Join(byDefault, " || ") + "))"
 	// The time the load alone takes: every path (the variants, 1 without, a baseline, the
 	// two one-sidecar paths of FourPaths) for every repetition, after the warm-up.
-	load := "duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + (" +
-		baselineOn + " ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0))"
+	load := "duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * " + paths("self.", cs)
 	return []Rule{
-		{"!has(self.dapr.enabled) || self.dapr.enabled || " + scenarioIn(sidecarless),
-			fmt.Sprintf("dapr.enabled=false needs scenario %s: the other scenarios' Dapr APIs (actors, state, pub/sub, workflows, jobs) only exist behind a sidecar", or(sidecarless))},
-		{"!has(self.variants) || (" + scenarioIn(variants) + " && " + daprEnabled + ")",
-			fmt.Sprintf("variants compare sidecars: they need scenario %s with dapr.enabled", or(variants))},
-		{"!" + scenarioIn(noApp) + " || !has(self.protocol.app) || self.protocol.app == 'HTTP'",
-			fmt.Sprintf("%s have no app (protocol.app HTTP, its default)", and(noApp))},
-		{"!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || (" + scenarioIn(added) + " && " + daprEnabled + " && " + baselineOn + ")",
-			fmt.Sprintf("thresholds.maxAddedP90/maxAddedP99 need added latency: a %s run through Dapr with the baseline on", or(added))},
-		{"!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > " + load,
-			"timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"},
-		{"has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || " + load + " + 300 <= 259200",
-			"the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"},
+		rule("!has(self.dapr.enabled) || self.dapr.enabled || "+scenarioIn("self.", sidecarless),
+			fmt.Sprintf("dapr.enabled=false needs scenario %s: the other scenarios' Dapr APIs (actors, state, pub/sub, workflows, jobs) only exist behind a sidecar", or(sidecarless))),
+		rule("!has(self.variants) || ("+scenarioIn("self.", variants)+" && "+daprEnabled("self.")+")",
+			fmt.Sprintf("variants compare sidecars: they need scenario %s with dapr.enabled", or(variants))),
+		rule("!"+scenarioIn("self.", noApp)+" || !has(self.protocol.app) || self.protocol.app == 'HTTP'",
+			fmt.Sprintf("%s have no app (protocol.app HTTP, its default)", and(noApp))),
+		rule("!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || "+measuresAdded("self.", cs),
+			fmt.Sprintf("thresholds.maxAddedP90/maxAddedP99 need added latency: a %s run through Dapr with the baseline on", or(addedLatency(cs)))),
+		rule("!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > "+load,
+			"timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"),
+		rule("has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || "+load+" + 300 <= 259200",
+			"the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"),
 	}
 }
+
+// over is CEL written over a run's spec (self.…) made over the spec at prefix (self.template.spec.).
+func over(prefix, cel string) string { return strings.ReplaceAll(cel, "self.", prefix) }
+
+func daprEnabled(spec string) string {
+	return over(spec, "(!has(self.dapr.enabled) || self.dapr.enabled)")
+}
+
+// baselineOn is whether the spec at prefix has its baseline: spec.baseline, or its
+// scenario's default.
+func baselineOn(spec string, cs []perfv1alpha1.ScenarioCapability) string {
+	var byDefault []string
+	for _, c := range cs {
+		if c.BaselineByDefaultCEL != "" {
+			byDefault = append(byDefault, fmt.Sprintf("(%sscenario == '%s' && %s)", spec, c.Scenario, over(spec, c.BaselineByDefaultCEL)))
+		}
+	}
+	return over(spec, "(has(self.baseline) ? self.baseline : (") + strings.Join(byDefault, " || ") + "))"
+}
+
+// addedLatency are the scenarios that may measure a baseline.
+func addedLatency(cs []perfv1alpha1.ScenarioCapability) []string {
+	var out []string
+	for _, c := range cs {
+		if c.NoBaseline == "" {
+			out = append(out, string(c.Scenario))
+		}
+	}
+	return out
+}
+
+// measuresAdded: the spec at prefix measures added latency (a baseline through Dapr).
+func measuresAdded(spec string, cs []perfv1alpha1.ScenarioCapability) string {
+	return "(" + scenarioIn(spec, addedLatency(cs)) + " && " + daprEnabled(spec) + " && " + baselineOn(spec, cs) + ")"
+}
+
+// paths is the number of paths a repetition of the spec at prefix measures.
+func paths(spec string, cs []perfv1alpha1.ScenarioCapability) string {
+	return over(spec, "((has(self.variants) ? self.variants.size() : 1) + (") + baselineOn(spec, cs) +
+		over(spec, " ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0))")
+}
+
+// rule is a rule on the spec itself.
+func rule(cel, message string) Rule { return Rule{Rule: cel, Message: message} }
 
 // payloadCEL is a run's payload size: payloadBytes, a literal payload's size, or 1 KiB.
 const payloadCEL = "(has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024))"
 
-// scenarioIn is CEL for "the scenario is one of names".
-func scenarioIn(names []string) string {
+// scenarioIn is CEL for "the scenario of the spec at prefix is one of names".
+func scenarioIn(spec string, names []string) string {
 	if len(names) == 1 {
-		return "self.scenario == '" + names[0] + "'"
+		return spec + "scenario == '" + names[0] + "'"
 	}
-	return "(self.scenario in ['" + strings.Join(names, "', '") + "'])"
+	return "(" + spec + "scenario in ['" + strings.Join(names, "', '") + "'])"
 }
 
 // hasAny: any of prefix+field is set.

@@ -17,7 +17,6 @@ limitations under the License.
 package sweep
 
 import (
-	"cmp"
 	"fmt"
 	"strings"
 
@@ -65,53 +64,15 @@ func ApplySetting(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.SweepSetting) 
 	if s.AppProtocol != "" {
 		spec.Protocol.App = s.AppProtocol
 	}
-	applyComponentAndBulk(spec, s)
-	applyWorkflowAndActorHost(spec, s)
+	// The scenario's own settings (a store, a bulk size, a workflow, an actor host): admission
+	// keeps a point's fields to the templates whose scenario takes them.
+	if apply := perfv1alpha1.CapabilityOf(spec.Scenario).ApplySweepSetting; apply != nil {
+		apply(spec, s)
+	}
 	if s.SidecarImage != "" {
 		// Admission keeps a template with variants out of image settings; a variant name
 		// has no dots.
 		spec.Variants = []perfv1alpha1.SidecarVariant{{Name: strings.ReplaceAll(s.Name, ".", "-"), SidecarImage: s.SidecarImage}}
-	}
-}
-
-// applyComponentAndBulk puts a State or PubSub point's store or broker and bulk size on its
-// spec; other scenarios have neither (admission keeps them out).
-func applyComponentAndBulk(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.SweepSetting) {
-	if s.Component == "" && s.BulkSize == 0 {
-		return
-	}
-	switch spec.Scenario {
-	case perfv1alpha1.ScenarioState:
-		if spec.State == nil {
-			spec.State = &perfv1alpha1.StateSpec{}
-		}
-		spec.State.Component = cmp.Or(s.Component, spec.State.Component)
-		spec.State.BulkSize = cmp.Or(s.BulkSize, spec.State.BulkSize)
-	case perfv1alpha1.ScenarioPubSub:
-		if spec.PubSub == nil {
-			spec.PubSub = &perfv1alpha1.PubSubSpec{}
-		}
-		spec.PubSub.Component = cmp.Or(s.Component, spec.PubSub.Component)
-		spec.PubSub.BulkPublish = cmp.Or(s.BulkSize, spec.PubSub.BulkPublish)
-	}
-}
-
-// applyWorkflowAndActorHost puts a Workflow point's pattern and activities, or an
-// ActorActivation point's actor host, on its spec (admission keeps them to those templates).
-// A point's host takes its method with it: the host's default (GoSDK's actor has one).
-func applyWorkflowAndActorHost(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.SweepSetting) {
-	if s.WorkflowPattern != "" || s.Activities != 0 {
-		if spec.Workflow == nil {
-			spec.Workflow = &perfv1alpha1.WorkflowSpec{}
-		}
-		spec.Workflow.Pattern = cmp.Or(s.WorkflowPattern, spec.Workflow.Pattern)
-		spec.Workflow.Activities = cmp.Or(s.Activities, spec.Workflow.Activities)
-	}
-	if s.ActorHost != "" {
-		if spec.Actors == nil {
-			spec.Actors = &perfv1alpha1.ActorsSpec{}
-		}
-		spec.Actors.Host, spec.Actors.Method = s.ActorHost, ""
 	}
 }
 

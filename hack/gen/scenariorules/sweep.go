@@ -1,0 +1,138 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+)
+
+// template is the sweep's template spec, as the run rules' self.
+const template = "self.template.spec."
+
+// PerfSweepRules are the PerfSweepSpec rules that depend on the template's scenario: how
+// long the points or the search take (paths by the template's baseline), which objectives
+// its scenario can meet, and which settings' fields its scenario takes.
+func PerfSweepRules() []Rule {
+	cs := perfv1alpha1.ScenarioCapabilities
+	// A point's time: warm-up and every path's repetitions, with the run defaults.
+	point := "((has(self.template.spec.load.warmup) ? duration(self.template.spec.load.warmup).getSeconds() : 10) + (has(self.template.spec.load.duration) ? duration(self.template.spec.load.duration).getSeconds() : 60) * (has(self.template.spec.load.repetitions) ? self.template.spec.load.repetitions : 1) * " +
+		paths(template, cs) + " + 300)"
+	points := "((has(self.points.connections) ? size(self.points.connections) : 1) * (has(self.points.qps) ? size(self.points.qps) : 1) * (has(self.points.payloadBytes) ? size(self.points.payloadBytes) : 1) * (has(self.points.settings) ? size(self.points.settings) : 1))"
+	objective := "!has(self.search) || !has(self.search.objective) || "
+	out := []Rule{
+		rule("!has(self.points) || "+points+" * "+point+" <= 259200",
+			"spec.points: the sweep would take longer than 72h (points × (warmup + duration × repetitions × paths + 5m)): fewer points or a shorter template.spec.load.duration"),
+		rule("!has(self.search) || (has(self.search.maxSteps) ? self.search.maxSteps : 10) * "+point+" <= 259200",
+			"spec.search: maxSteps runs would take longer than 72h: fewer steps or a shorter template.spec.load.duration"),
+		{Rule: objective + "!(has(self.search.objective.maxAddedP90) || has(self.search.objective.maxAddedP99)) || " + measuresAdded(template, cs),
+			Message:   fmt.Sprintf("objective.maxAddedP90/maxAddedP99 need added latency, which the template does not measure: a %s template through Dapr with the baseline on", or(addedLatency(cs))),
+			FieldPath: ".search.objective"},
+	}
+	for _, c := range cs {
+		if len(c.Thresholds) > 0 {
+			out = append(out, Rule{Rule: objective + "!(" + hasAny("self.search.objective.", c.Thresholds) + ") || " + scenarioIn(template, []string{string(c.Scenario)}),
+				Message:   fmt.Sprintf("objective.%s judge %s: they need %s template", strings.Join(c.Thresholds, "/"), c.ThresholdsJudge, article(string(c.Scenario))),
+				FieldPath: ".search.objective"})
+		}
+	}
+	return append(out, settingsRules(cs)...)
+}
+
+// settingGroup is fields of a point's settings refused together, and the refusal's words
+// from the scenarios that take them (each taker's Means).
+type settingGroup struct {
+	fields    []string
+	message   func(means, takers []string) string
+	fieldPath bool
+	// others: a value every template takes (appProtocol HTTP); empty: none.
+	others string
+}
+
+var settingGroups = []settingGroup{
+	{fields: []string{"component"}, message: func(means, takers []string) string {
+		return fmt.Sprintf("component names a point's %s, for %s template", strings.Join(means, " or "), article(or(takers)))
+	}},
+	{fields: []string{"bulkSize"}, message: func(means, _ []string) string {
+		return "bulkSize is a point's " + strings.Join(means, ", or ")
+	}},
+	{fields: []string{"workflowPattern", "activities"}, fieldPath: true, message: func(means, takers []string) string {
+		return fmt.Sprintf("workflowPattern and activities are a point's %s, for %s template", slices.Compact(means)[0], article(or(takers)))
+	}},
+	{fields: []string{"actorHost"}, fieldPath: true, message: func(means, takers []string) string {
+		return fmt.Sprintf("actorHost is a point's %s, for %s template", means[0], article(or(takers)))
+	}},
+	{fields: []string{"appProtocol"}, fieldPath: true, others: "HTTP", message: func(_, takers []string) string {
+		return fmt.Sprintf("appProtocol GRPC needs %s template (the others have no app, or are measured over HTTP)", article(or(takers)))
+	}},
+	{fields: []string{"sidecarImage"}, fieldPath: true, message: func(_, takers []string) string {
+		return fmt.Sprintf("a sidecarImage needs %s template through Dapr without variants (the point measures the image as the run's one sidecar variant)", article(or(takers)))
+	}},
+}
+
+// settingsRules refuse a point's settings fields on a template whose scenario does not take
+// them (or not with the template's settings: When).
+func settingsRules(cs []perfv1alpha1.ScenarioCapability) []Rule {
+	var out []Rule
+	for _, g := range settingGroups {
+		var means, takers, when []string
+		for _, c := range cs {
+			for _, f := range c.SweepFields {
+				if !slices.Contains(g.fields, f.Field) {
+					continue
+				}
+				means = append(means, f.Means)
+				if !slices.Contains(takers, string(c.Scenario)) {
+					takers = append(takers, string(c.Scenario))
+					is := scenarioIn(template, []string{string(c.Scenario)})
+					if f.When != "" {
+						is = "(" + is + " && " + over(template, f.When) + ")"
+					}
+					when = append(when, is)
+				}
+			}
+		}
+		if len(takers) == 0 {
+			panic(fmt.Sprintf("no scenario takes a point's %v: drop the group", g.fields))
+		}
+		unset := make([]string, len(g.fields))
+		for i, f := range g.fields {
+			unset[i] = "!has(s." + f + ")"
+			if g.others != "" {
+				unset[i] = "(" + unset[i] + " || s." + f + " == '" + g.others + "')"
+			}
+		}
+		r := Rule{Rule: "!has(self.points) || !has(self.points.settings) || self.points.settings.all(s, " + strings.Join(unset, " && ") + ") || " + strings.Join(when, " || "),
+			Message: "spec.points.settings: " + g.message(means, takers)}
+		if g.fieldPath {
+			r.FieldPath = ".points.settings"
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// article is "a Workflow", "an ActorActivation".
+func article(word string) string {
+	if strings.ContainsRune("AEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
+}
