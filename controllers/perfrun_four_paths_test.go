@@ -237,7 +237,7 @@ func TestAFourPathRunFailsEarlyWhereDaprCannotInvokeNonDaprEndpoints(t *testing.
 	// it is not refused.
 	unguarded := &perfrun.Reconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(10), Clock: clock.RealClock{},
 		PollInterval: time.Second, ImageStartGrace: time.Minute, DaprNamespace: "dapr-system", NetworkPolicies: false}
-	// A State run's deployed Redis has no password: the same refusal.
+	// A State run's deployed Redis, guarded by its password and the policy: the same refusal.
 	for _, spec := range []struct {
 		name    string
 		paths   perfv1alpha1.InvocationPaths

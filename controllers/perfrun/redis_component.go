@@ -43,9 +43,10 @@ func (k redisBackedComponent) refusal(ctx context.Context, r *Reconciler, run *p
 	env := run.Status.Environment
 	if !named {
 		if !r.NetworkPolicies {
-			// The store has no password: the run's NetworkPolicy is what keeps other pods off it.
-			return perfv1alpha1.ReasonNetworkPoliciesOff, fmt.Sprintf("a %s run deploys a Redis without a password, guarded by the run's NetworkPolicy, "+
-				"and this operator creates no NetworkPolicy (--network-policies=false, Helm value networkPolicies: false): any pod could read or flush it. "+
+			// The store asks for the run's token, and the run's NetworkPolicy keeps other pods
+			// from reaching it at all: without the policy any pod could flood or stall it.
+			return perfv1alpha1.ReasonNetworkPoliciesOff, fmt.Sprintf("a %s run deploys a Redis guarded by its password (the run's token) and the run's NetworkPolicy, "+
+				"and this operator creates no NetworkPolicy (--network-policies=false, Helm value networkPolicies: false): any pod could reach it, and flood or stall it. "+
 				"Name a %s Component of your own (%s), or ask whoever installed daprbench to turn NetworkPolicies on", k.scenario, k.what, k.field), nil
 		}
 		env.Store = fmt.Sprintf("%s (%s, deployed by the run) at %s", name, k.redisType, workload.StoreAddress(run))

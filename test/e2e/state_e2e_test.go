@@ -38,7 +38,7 @@ import (
 // gets the same keys from the same Redis with go-redis. A functional check at a low rate,
 // short: make bench-state measures the published setting.
 var _ = Describe("The State scenario", func() {
-	It("measures Dapr's state API (a save and a get of its key each request) over a store the run deploys against the store's own client, and removes the store", func() {
+	It("measures Dapr's state API (a save and a get of its key each request) over a store the run deploys against the store's own client, refuses other clients, and removes the store", func() {
 		ns := newNamespace()
 		const qps = 200
 		run := daprRun(ns, "kv", perfv1alpha1.ScenarioState, qps, func(s *perfv1alpha1.PerfRunSpec) {
@@ -48,6 +48,13 @@ var _ = Describe("The State scenario", func() {
 			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 15 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
 			s.Load.Connections = 4
 		})
+		By("a pod of another namespace reaches the store, and the store refuses it: it asks for the run's token")
+		// The local cluster's network plugin enforces no NetworkPolicy, so the password is all
+		// that stands between the store and any pod of the cluster, as on any such plugin.
+		Eventually(phase(run), 2*time.Minute).Should(Equal(perfv1alpha1.PhaseRunning), func() string { return describe(run) })
+		storeURL := "redis://kv-store." + ns + ":6379/?op=Get&keys=1"
+		Expect(probeFromElsewhere(storeURL)).To(ConsistOf(ContainSubstring("NOAUTH")),
+			"a client without the run's token must be refused by the run's store")
 		expectSucceeded(run, 4*time.Minute)
 		st := get(run).Status
 		res := resultOf(run)

@@ -80,6 +80,9 @@ const (
 	// wants its daprd's profile (the app reads it too). Both from the run's token Secret.
 	DaprAPIToken = "dapr-api-token"
 	ProfileToken = "profile-token"
+	// StorePassword is the password of the Redis a run deploys (its store or broker), which
+	// the baseline's client presents: the run's token, from its Secret.
+	StorePassword = "store-password"
 )
 
 // ProfileCaptureRoot is the target app's route under which it serves its own daprd's

@@ -165,6 +165,9 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 		}
 	}
 	env = append(env, profilingEnv(run, targetIP)...)
+	if DeploysStore(run) && spec.BaselineEnabled() { // the baseline's client calls the store itself
+		env = append(env, runTokenEnv(run, ls.StorePassword))
+	}
 	if n := spec.LoadTester.EffectiveReplicas(); n > 1 {
 		env = append(env,
 			setting(ls.GroupSize, strconv.Itoa(int(n))),

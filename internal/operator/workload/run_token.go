@@ -17,6 +17,8 @@ limitations under the License.
 package workload
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -31,9 +33,16 @@ const RunTokenKey = "token"
 // NeedsRunToken reports whether the run's pods present a token to one another: a
 // load-tester group's pods to their leader, a four-path run's load tester to the target's
 // daprd API (opened on the pod's address), a profiled run's load tester to the target
-// app, which takes its daprd's profile on localhost.
+// app, which takes its daprd's profile on localhost, and the clients of a store the run
+// deploys (its daprd's Component, the baseline) to the store, as its password.
 func NeedsRunToken(run *perfv1alpha1.PerfRun) bool {
-	return run.Spec.LoadTester.EffectiveReplicas() > 1 || ExposesSidecar(run) || profilesTarget(run)
+	return run.Spec.LoadTester.EffectiveReplicas() > 1 || ExposesSidecar(run) || profilesTarget(run) || DeploysStore(run)
+}
+
+// DeploysStore reports whether the run deploys a store or broker (a Redis of its own)
+// rather than calling a Component the user names.
+func DeploysStore(run *perfv1alpha1.PerfRun) bool {
+	return slices.Contains(WaitedDeployments(run), NamesFor(run).Store)
 }
 
 // RunTokenSecret holds the run's token. Its name is the API server's (generateName),
@@ -48,6 +57,11 @@ func RunTokenSecret(run *perfv1alpha1.PerfRun, token string) *corev1.Secret {
 
 // runTokenEnv sets a load-tester or app setting to the run's token, from its Secret.
 func runTokenEnv(run *perfv1alpha1.PerfRun, name string) corev1.EnvVar {
-	return corev1.EnvVar{Name: ls.Env(name), ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
+	return runTokenEnvNamed(run, ls.Env(name))
+}
+
+// runTokenEnvNamed is the environment variable env set to the run's token, from its Secret.
+func runTokenEnvNamed(run *perfv1alpha1.PerfRun, env string) corev1.EnvVar {
+	return corev1.EnvVar{Name: env, ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
 		LocalObjectReference: corev1.LocalObjectReference{Name: run.Status.TokenSecret}, Key: RunTokenKey}}}
 }

@@ -148,7 +148,8 @@ func StoreAddress(run *perfv1alpha1.PerfRun) string {
 
 // StoreDeployment is the Redis a State run deploys: no persistence (a benchmark's keys are
 // throwaway, and a disk write on the path would measure the disk), the operator's security
-// defaults, a fixed small request.
+// defaults, a fixed small request, and the run's token as its password (requirepass, from
+// the run's Secret: the NetworkPolicy guards it only where the network plugin enforces one).
 func StoreDeployment(run *perfv1alpha1.PerfRun, o Options) *appsv1.Deployment {
 	image := o.RedisImage
 	if image == "" {
@@ -158,8 +159,9 @@ func StoreDeployment(run *perfv1alpha1.PerfRun, o Options) *appsv1.Deployment {
 		Name:    ContainerStore,
 		Image:   image,
 		Command: []string{"redis-server"},
-		Args: []string{"--port", strconv.Itoa(StorePort), "--save", "", "--appendonly", "no", "--protected-mode", "no",
-			"--maxmemory", strconv.Itoa(storeMaxMemoryMiB) + "mb"},
+		Args: []string{"--port", strconv.Itoa(StorePort), "--save", "", "--appendonly", "no",
+			"--maxmemory", strconv.Itoa(storeMaxMemoryMiB) + "mb", "--requirepass", "$(" + storePasswordEnv + ")"},
+		Env:   []corev1.EnvVar{runTokenEnvNamed(run, storePasswordEnv)},
 		Ports: []corev1.ContainerPort{{Name: "redis", ContainerPort: StorePort, Protocol: corev1.ProtocolTCP}},
 		ReadinessProbe: &corev1.Probe{
 			ProbeHandler:  corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(StorePort)}},
@@ -171,6 +173,9 @@ func StoreDeployment(run *perfv1alpha1.PerfRun, o Options) *appsv1.Deployment {
 		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(strconv.Itoa(storeMemoryLimitMiB) + "Mi")}}}
 	return roleDeployment(run, NamesFor(run).Store, RoleStore, podSpec(run, w, c, o))
 }
+
+// storePasswordEnv is the store container's variable holding its password.
+const storePasswordEnv = "REDIS_PASSWORD"
 
 // StoreService reaches the store the run deploys.
 func StoreService(run *perfv1alpha1.PerfRun) *corev1.Service {
@@ -195,7 +200,7 @@ func redisComponent(run *perfv1alpha1.PerfRun, name, kind string, extra ...map[s
 	names := NamesFor(run)
 	metadata := []any{
 		map[string]any{"name": "redisHost", "value": net.JoinHostPort(names.Store, strconv.Itoa(StorePort))},
-		map[string]any{"name": "redisPassword", "value": ""},
+		map[string]any{"name": "redisPassword", "secretKeyRef": map[string]any{"name": run.Status.TokenSecret, "key": RunTokenKey}},
 	}
 	for _, m := range extra {
 		metadata = append(metadata, m)

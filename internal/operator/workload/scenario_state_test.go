@@ -37,6 +37,7 @@ func TestAStateRunDeploysRedisAndPointsBothPathsAtIt(t *testing.T) {
 	run := newRun(perfv1alpha1.ScenarioState, func(s *perfv1alpha1.PerfRunSpec) {
 		s.State = &perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateSave, Keys: 200}
 	})
+	run.Status.TokenSecret = "bench-token-abcde"
 	objs := ScenarioChildren(run, Options{RedisImage: "registry.example/redis:7"})
 	if len(objs) != 3 {
 		t.Fatalf("children = %d, want the store's Service, Deployment and Component", len(objs))
@@ -46,8 +47,16 @@ func TestAStateRunDeploysRedisAndPointsBothPathsAtIt(t *testing.T) {
 	if c.Image != "registry.example/redis:7" || d.Labels[LabelComponent] != string(RoleStore) || d.Spec.Template.Annotations[AnnotationDaprEnabled] != "" {
 		t.Errorf("store Deployment: image %q, role %q, annotations %v", c.Image, d.Labels[LabelComponent], d.Spec.Template.Annotations)
 	}
-	if want := []string{"--port", "6379", "--save", "", "--appendonly", "no", "--protected-mode", "no", "--maxmemory", "384mb"}; !slices.Equal(c.Args, want) {
-		t.Errorf("redis args = %q, want no persistence and a memory cap: %q", c.Args, want)
+	if want := []string{"--port", "6379", "--save", "", "--appendonly", "no", "--maxmemory", "384mb", "--requirepass", "$(REDIS_PASSWORD)"}; !slices.Equal(c.Args, want) {
+		t.Errorf("redis args = %q, want no persistence, a memory cap and a password (protected mode on): %q", c.Args, want)
+	}
+	// Its password is the run's token, from the run's Secret, as its clients' is.
+	if len(c.Env) != 1 || c.Env[0].Name != "REDIS_PASSWORD" || c.Env[0].ValueFrom == nil || c.Env[0].ValueFrom.SecretKeyRef == nil ||
+		c.Env[0].ValueFrom.SecretKeyRef.Name != "bench-token-abcde" || c.Env[0].ValueFrom.SecretKeyRef.Key != RunTokenKey {
+		t.Errorf("store env %+v, want REDIS_PASSWORD from the run's token Secret", c.Env)
+	}
+	if !NeedsRunToken(run) || !DeploysStore(run) {
+		t.Error("a run that deploys its store needs the run's token, as the store's password")
 	}
 	if l := c.Resources.Limits.Memory(); l.String() != "512Mi" {
 		t.Errorf("store memory limit %s, want 512Mi above Redis's own cap", l)
@@ -57,6 +66,16 @@ func TestAStateRunDeploysRedisAndPointsBothPathsAtIt(t *testing.T) {
 	scopes, _, _ := unstructured.NestedStringSlice(comp.Object, "scopes")
 	if comp.GetName() != "bench-statestore" || kind != "state.redis" || !slices.Equal(scopes, []string{"bench-loadtester"}) {
 		t.Errorf("Component %s of type %s, scopes %v", comp.GetName(), kind, scopes)
+	}
+	metadata, _, _ := unstructured.NestedSlice(comp.Object, "spec", "metadata")
+	var password map[string]any
+	for _, m := range metadata {
+		if m.(map[string]any)["name"] == "redisPassword" {
+			password = m.(map[string]any)
+		}
+	}
+	if ref, _ := password["secretKeyRef"].(map[string]any); ref["name"] != "bench-token-abcde" || ref["key"] != RunTokenKey || password["value"] != nil {
+		t.Errorf("Component's redisPassword %v, want a secretKeyRef to the run's token", password)
 	}
 	if got := WaitedDeployments(run); !slices.Equal(got, []string{"bench-store"}) {
 		t.Errorf("waits for %v, want the store", got)
@@ -70,6 +89,9 @@ func TestAStateRunDeploysRedisAndPointsBothPathsAtIt(t *testing.T) {
 	}
 	if got, want := env[ls.Env(ls.BaselineURL)], "redis://bench-store:6379/?keys=200&op=Save"; got != want {
 		t.Errorf("baseline url = %q, want %q", got, want)
+	}
+	if got := secretEnvOf(LoadTesterEnv(run, ""), ls.Env(ls.StorePassword)); got != "bench-token-abcde" {
+		t.Errorf("the baseline's store password comes from Secret %q, want the run's token", got)
 	}
 	demands := PodDemands(run, Options{})
 	if len(demands) != 2 || demands[0].Pod != "store" || demands[0].Target {
@@ -162,4 +184,14 @@ func TestAStateRunPlacesBesideItsStoreAndDropsAStoreItNoLongerWants(t *testing.T
 	if HasTargetPod(run) {
 		t.Error("a run on a named Component has no pod its load ends at")
 	}
+}
+
+// secretEnvOf is the Secret an environment variable is read from ("" when none).
+func secretEnvOf(env []corev1.EnvVar, name string) string {
+	for _, e := range env {
+		if e.Name == name && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+			return e.ValueFrom.SecretKeyRef.Name
+		}
+	}
+	return ""
 }

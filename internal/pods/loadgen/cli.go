@@ -124,6 +124,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.IntVar(&group.Index, ls.GroupIndex, 0, "this pod's index in its group, from 0 (a Job's completion index)")
 	fs.StringVar(&group.LeaderURL, ls.GroupLeader, "", "URL of pod 0's coordinator, e.g. http://run-loadtester-0.run-loadtester:8079")
 	fs.StringVar(&group.Listen, ls.GroupListen, ":8079", "pod 0's listen address for the other pods")
+	fs.StringVar(&storePassword, ls.StorePassword, "", "the password of the Redis the run deploys, which the baseline's client presents (set from the run's Secret as DAPRBENCH_STORE_PASSWORD; never on the command line)")
 	fs.StringVar(&group.Token, ls.GroupToken, "", "the secret the group's pods present to pod 0 (set from the run's Secret as DAPRBENCH_GROUP_TOKEN; never on the command line)")
 	fs.DurationVar(&group.Wait, ls.GroupWait, 3*time.Minute, "how long a pod waits for the others: at each phase's start barrier, and pod 0 for their measurements")
 	fs.BoolVar(&cfg.Uniform, ls.Uniform, false, "stagger the connections' requests evenly (fortio -uniform, without -jitter: latency is timed from each request's slot); default: every connection sends at the same instant (fortio's default)")

@@ -189,8 +189,12 @@ func dialPublisher(ep endpoint) (publisher, error) {
 	}
 }
 
+// storePassword is the password of the Redis a run deploys (ls.StorePassword), which every
+// baseline client presents; empty for a store without one.
+var storePassword string
+
 func newRedisClient(addr string, pool int) *redis.Client {
-	return redis.NewClient(&redis.Options{Addr: addr, PoolSize: pool, MinIdleConns: 1, Protocol: 2, DisableIdentity: true})
+	return redis.NewClient(&redis.Options{Addr: addr, Password: storePassword, PoolSize: pool, MinIdleConns: 1, Protocol: 2, DisableIdentity: true})
 }
 
 // daprHTTPPublisher publishes through daprd's HTTP API on one keep-alive connection: its

@@ -200,8 +200,7 @@ func dialState(ep endpoint) (stateClient, error) {
 		}
 		return &daprGRPCState{conn: conn, client: runtimev1.NewDaprClient(conn), store: ep.method}, nil
 	default:
-		return &redisState{client: redis.NewClient(&redis.Options{Addr: ep.addr, PoolSize: 1, MinIdleConns: 1,
-			Protocol: 2, DisableIdentity: true})}, nil
+		return &redisState{client: newRedisClient(ep.addr, 1)}, nil
 	}
 }
 

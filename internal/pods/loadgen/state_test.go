@@ -32,6 +32,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	runtimev1 "github.com/dapr/dapr/pkg/proto/runtime/v1"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/redis/go-redis/v9"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -407,3 +408,26 @@ type redisErr string
 
 func (e redisErr) Error() string { return string(e) }
 func (e redisErr) RedisError()   {}
+
+// The Redis a run deploys asks for a password (the run's token): the baseline's client
+// presents --store-password, where a client without it is refused.
+func TestTheBaselineAuthenticatesToTheRunsStore(t *testing.T) {
+	store := miniredis.RunT(t)
+	store.RequireAuth("run-token")
+	if err := redis.NewClient(&redis.Options{Addr: store.Addr(), Protocol: 2}).Ping(context.Background()).Err(); err == nil || !strings.Contains(err.Error(), "NOAUTH") {
+		t.Fatalf("a client without the password: %v, want NOAUTH", err)
+	}
+	dapr := newStateStandIn(store)
+	s := grpc.NewServer()
+	runtimev1.RegisterDaprServer(s, dapr)
+	r := runCLI(t, append([]string{"--qps=100", "--connections=2", "--duration=500ms", "--warmup=0s", "--repetitions=1", "--payload-bytes=32",
+		"--target-wait=5s", "--store-password=run-token"}, stateURLs("dapr-state+grpc", serveGRPC(t, s), store.Addr(), "Save", 3)...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	for _, run := range r.summary.Runs {
+		if run.Errors != 0 || run.Requests < 40 {
+			t.Errorf("%s: requests %d, errors %d: the baseline's client must authenticate", run.Variant, run.Requests, run.Errors)
+		}
+	}
+}
