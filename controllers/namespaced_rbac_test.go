@@ -19,6 +19,7 @@ package controllers
 import (
 	"os"
 	"path/filepath"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -70,6 +71,19 @@ var _ = Describe("The manager in the namespaced RBAC mode", Serial, func() {
 		Expect(msg).To(ContainSubstring(`does not run benchmarks in namespace "` + other + `"`))
 		Expect(msg).NotTo(ContainSubstring(watched), "the namespaces it serves are other teams' names")
 		Expect(exists(deployment(other, "elsewhere-target"))()).To(BeFalse())
+
+		By("a served namespace that lost the manager's Role (deleted and created again) fails its runs at once, naming what is missing")
+		for _, obj := range []client.Object{&rbacv1.RoleBinding{}, &rbacv1.Role{}} {
+			obj.SetNamespace(watched)
+			obj.SetName(user)
+			Expect(k8sClient.Delete(suiteCtx, obj)).To(Succeed())
+		}
+		stranded := createRun(watched, "stranded", perfv1alpha1.ScenarioServiceInvocation)
+		Eventually(phaseOf(stranded), 20*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
+		msg = failedWith(stranded, perfv1alpha1.ReasonOperatorForbidden).Message
+		Expect(msg).To(And(ContainSubstring("the operator may not"), ContainSubstring("create deployments.apps"),
+			ContainSubstring(`in namespace "`+watched+`"`), ContainSubstring("helm upgrade")))
+		Expect(exists(deployment(watched, "stranded-target"))()).To(BeFalse())
 	})
 })
 

@@ -158,6 +158,10 @@ const (
 	// given (--watch-namespaces; the Helm chart's rbac.namespaces), and this run is in
 	// another. Nothing was created.
 	ReasonNamespaceNotWatched = "NamespaceNotWatched"
+	// ReasonOperatorForbidden (Failed, at preflight): the operator lacks rights its role
+	// asks for in the run's namespace (a namespace deleted and created again loses the Role
+	// the chart made in it); the message lists them and the fix. Nothing was created.
+	ReasonOperatorForbidden = "OperatorForbidden"
 	// ReasonPodsUnschedulable: a pod of the run found no node for longer than the image-start
 	// grace; the scheduler's own words are in the message.
 	ReasonPodsUnschedulable = "PodsUnschedulable"

@@ -40,6 +40,12 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 	}
 	env := &perfv1alpha1.Environment{KubernetesVersion: r.KubernetesVersion, ManagerVersion: r.ManagerVersion}
 	run.Status.Environment = env
+	if forbidden, err := r.missingRights(ctx, run.Namespace); err != nil {
+		return proceed, err
+	} else if forbidden != "" {
+		markFailed(run, r.now(), perfv1alpha1.ReasonOperatorForbidden, "%s", forbidden)
+		return stopHere, nil
+	}
 	if refused := r.policyRefusal(run); refused != nil {
 		markFailed(run, r.now(), refused.reason, "%s", refused.message)
 		return stopHere, nil

@@ -193,7 +193,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			exporter.CountOutcome(run)
 		}
 		r.memory.Forget(req.NamespacedName)
-		if !r.watches(run.Namespace) {
+		if !r.watches(run.Namespace) || failedForbidden(run) {
 			return res, nil // nothing was created, and nothing there may be listed
 		}
 		// Only now that the finished status is persisted: cleaning up before would make a

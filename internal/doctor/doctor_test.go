@@ -39,6 +39,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/config/rbac"
+	"github.com/daprbench/daprbench/internal/operator/rbacscope"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 
@@ -298,4 +300,41 @@ func TestDoctorDoesNotTrustALookAlikeOperator(t *testing.T) {
 	deployment(t, "b-lookalike", "manager", labels, "example.com/not-daprbench:v9")
 	_, by = rows(t, ns)
 	expect(t, by, "operator", Warn, "2 Deployments carry the operator's labels (a-lookalike/daprbench-controller-manager, b-lookalike/manager)")
+}
+
+// A namespace the operator serves by its flag can still have lost the chart's Role (deleted
+// and created again): doctor asks, by access reviews as the operator's ServiceAccount,
+// whether it holds its rights there, and names what is missing until the Role is back.
+func TestDoctorChecksTheOperatorsRightsInTheNamespace(t *testing.T) {
+	ns, opNS := "perf-rights", "ops-rights"
+	create(t, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
+	deployment(t, opNS, "daprbench-controller-manager", map[string]string{"app.kubernetes.io/name": "daprbench", "app.kubernetes.io/component": "manager"},
+		"ghcr.io/daprbench/daprbench:v0.2.0", "--watch-namespaces="+ns)
+	check := func() Check {
+		r := Run(context.Background(), Cluster{Client: k8s, Discovery: disco, Namespace: ns, OperatorNamespace: opNS, PluginVersion: "v0.2.0"})
+		for _, c := range r.Checks {
+			if c.Name == "operator-rights" {
+				t.Logf("%s %s | %s", c.Status, c.Detail, c.Fix)
+				return c
+			}
+		}
+		t.Fatalf("no operator-rights row: %+v", r.Checks)
+		return Check{}
+	}
+	if c := check(); c.Status != Fail || !strings.Contains(c.Detail, "ops-rights/default may not") ||
+		!strings.Contains(c.Detail, "create deployments.apps") || !strings.Contains(c.Fix, "helm upgrade daprbench charts/daprbench -n ops-rights") {
+		t.Errorf("no Role in %s: %+v, want a failure naming the missing rights and the fix", ns, c)
+	}
+
+	rules, err := rbac.ManagerRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	create(t, &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "daprbench-manager-role"}, Rules: rbacscope.Split(rules).Namespaced})
+	create(t, &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "daprbench-manager-rolebinding"},
+		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "daprbench-manager-role"},
+		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: "default", Namespace: opNS}}})
+	if c := check(); c.Status != Pass || !strings.Contains(c.Detail, "holds the") {
+		t.Errorf("with the chart's Role: %+v, want a pass", c)
+	}
 }

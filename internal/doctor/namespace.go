@@ -46,6 +46,9 @@ func namespaceChecks(ctx context.Context, c Cluster, op operator) []Check {
 			Fix: "kubectl create namespace " + ns + ", then add it to the operator's namespaces (Helm value rbac.namespaces)"}}
 	}
 	checks := []Check{operatorReach(op, ns)}
+	if checks[0].Status == Pass {
+		checks = append(checks, operatorRights(ctx, c, op, ns))
+	}
 	run, admitted := smokeAdmitted(ctx, c)
 	checks = append(checks, admitted)
 	if run == nil {
