@@ -99,6 +99,9 @@ const (
 	// ReasonStateStoreNotAllowed: spec.actors.stateStore names a store the operator's policy
 	// does not list.
 	ReasonStateStoreNotAllowed = "StateStoreNotAllowed"
+	// ReasonSchedulerLoadNotAllowed (Failed, at preflight): a Scheduler run would hold more
+	// in Dapr's shared scheduler at once than the operator allows (--max-scheduler-held-bytes).
+	ReasonSchedulerLoadNotAllowed = "SchedulerLoadNotAllowed"
 	// ReasonMTLSMismatch: spec.dapr.mtls disagrees with the control plane's setting.
 	ReasonMTLSMismatch = "MTLSMismatch"
 	// ReasonDaprFeatureMissing: the cluster's Dapr lacks a feature the spec needs (a

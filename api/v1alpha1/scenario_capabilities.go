@@ -65,6 +65,12 @@ type ScenarioCapability struct {
 	// ApplySweepSetting puts them on a point's run (nil: the scenario takes none).
 	SweepFields       []SweepField
 	ApplySweepSetting func(spec *PerfRunSpec, s *SweepSetting)
+	// LoadsScheduler: a run of it loads Dapr's scheduler, which every namespace's jobs,
+	// reminders and workflows share: the queue lets no two such runs measure at once,
+	// whatever their nodes (nil: never). SchedulerHeldBytes is what a run holds in it at
+	// once, which the operator may cap (--max-scheduler-held-bytes; nil: nothing held).
+	LoadsScheduler     func(*PerfRunSpec) bool
+	SchedulerHeldBytes func(*PerfRunSpec) int64
 }
 
 // SweepField is one field of a sweep point's settings a scenario takes: what it means for
@@ -214,6 +220,8 @@ var ScenarioCapabilities = []ScenarioCapability{
 		MaxPayloadWhy:   "an instance's history keeps it for every activity",
 		Thresholds:      []string{"maxCompletionP99", "maxFailedWorkflows"},
 		ThresholdsJudge: "workflow instances",
+		// A workflow's timers and retries are reminders, kept by the scheduler (Dapr 1.15+).
+		LoadsScheduler: func(*PerfRunSpec) bool { return true },
 		SweepFields:     []SweepField{{Field: "workflowPattern", Means: "workflow"}, {Field: "activities", Means: "workflow"}},
 		ApplySweepSetting: func(spec *PerfRunSpec, s *SweepSetting) {
 			if s.WorkflowPattern != "" || s.Activities != 0 {
@@ -234,6 +242,20 @@ var ScenarioCapabilities = []ScenarioCapability{
 		MaxPayloadWhy:   "the scheduler keeps every job's data until it is triggered",
 		Thresholds:      []string{"maxTriggerLatenessP99", "maxMissedTriggers"},
 		ThresholdsJudge: "jobs' and reminders' triggers",
+		// A timer is kept by the daprd hosting its actor; jobs and reminders by the scheduler.
+		LoadsScheduler: func(s *PerfRunSpec) bool { return s.SchedulerSettings().API != SchedulerActorTimers },
+		// Each registration is held until it is due: the rate × the due time of them at once.
+		SchedulerHeldBytes: func(s *PerfRunSpec) int64 {
+			st := s.SchedulerSettings()
+			if st.API == SchedulerActorTimers {
+				return 0
+			}
+			n, literal := s.Body()
+			if literal != nil {
+				n = len(*literal)
+			}
+			return int64(float64(s.Load.QPS) * st.DueTime.Seconds() * float64(n))
+		},
 		Rules: []ScenarioRule{{
 			Rule:    "(has(self.scheduler) && has(self.scheduler.api) && self.scheduler.api == 'ActorTimers') || self.load.qps * (has(self.scheduler) && has(self.scheduler.dueTime) ? duration(self.scheduler.dueTime).getMilliseconds() : 1000) * " + payloadCEL + " <= 268435456000",
 			Message: "a Scheduler run of jobs or reminders holds load.qps × scheduler.dueTime × the payload in Dapr's scheduler, which every namespace's jobs, reminders and workflows share: at most 256 MiB at once (1000 rps × 1s × 64 KiB is 64 MiB)",

@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -43,6 +44,7 @@ type managerFlags struct {
 	allowedNodeLabels              string
 	allowedStateStores             string
 	allowNamedTopics               bool
+	maxSchedulerHeldBytes          int64
 	daprNamespace                  string
 	kubeletCounters                bool
 	maxRunsPerNamespace            int
@@ -78,6 +80,8 @@ func parseFlags() (managerFlags, zap.Options) {
 		"comma-separated Dapr Components an actor run's spec.actors.stateStore may name; empty: none (runs use the in-memory store they create) [DAPRBENCH_ALLOWED_STATE_STORES]")
 	flag.BoolVar(&f.allowNamedTopics, "allow-named-topics", envOr("DAPRBENCH_ALLOW_NAMED_TOPICS", "false") == "true",
 		"let a PubSub run on an allowed named Component choose its topic (spec.pubsub.topic); false: such a run uses a topic of its own, never one other namespaces read [DAPRBENCH_ALLOW_NAMED_TOPICS]")
+	flag.Int64Var(&f.maxSchedulerHeldBytes, "max-scheduler-held-bytes", envInt64Or("DAPRBENCH_MAX_SCHEDULER_HELD_BYTES", policy.DefaultMaxSchedulerHeldBytes),
+		"the most a run may hold at once in Dapr's scheduler, which every namespace's jobs, reminders and workflows share: load.qps × scheduler.dueTime × the payload of a Scheduler run's jobs or reminders; a run above it fails SchedulerLoadNotAllowed; 0: admission's 256 MiB alone [DAPRBENCH_MAX_SCHEDULER_HELD_BYTES]")
 	flag.StringVar(&f.daprNamespace, "dapr-namespace", envOr("DAPRBENCH_DAPR_NAMESPACE", perfv1alpha1.DefaultControlPlaneNamespace),
 		"the namespace of Dapr's control plane: the only one the operator reads it in; a run naming another fails ControlPlaneNotAllowed [DAPRBENCH_DAPR_NAMESPACE]")
 	flag.BoolVar(&f.kubeletCounters, "kubelet-counters", envOr("DAPRBENCH_KUBELET_COUNTERS", "true") == "true",

@@ -21,6 +21,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -98,7 +99,7 @@ func main() {
 		Policy: policy.Policy{OwnImage: f.opts.Image, AllowedImagePrefixes: splitList(f.allowedImagePrefixes),
 			AllowedLoadTesterImagePrefixes: splitList(f.allowedLoadTesterImagePrefixes),
 			AllowedTolerations:             splitList(f.allowedTolerations), AllowedNodeLabels: splitList(f.allowedNodeLabels),
-			AllowedStateStores: splitList(f.allowedStateStores), AllowNamedTopics: f.allowNamedTopics},
+			AllowedStateStores: splitList(f.allowedStateStores), AllowNamedTopics: f.allowNamedTopics, MaxSchedulerHeldBytes: f.maxSchedulerHeldBytes},
 		DaprNamespace:       f.daprNamespace,
 		MaxRunsPerNamespace: f.maxRunsPerNamespace,
 		NetworkPolicies:     f.networkPolicies,
@@ -146,6 +147,15 @@ func main() {
 
 func envOr(key, def string) string {
 	if v, ok := os.LookupEnv(key); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+// envInt64Or is key's integer, or def when unset or not an integer (the flag's own parse
+// then says nothing of the environment: it stays def).
+func envInt64Or(key string, def int64) int64 {
+	if v, err := strconv.ParseInt(os.Getenv(key), 10, 64); err == nil {
 		return v
 	}
 	return def

@@ -177,6 +177,9 @@ func (r *Reconciler) policyRefusal(run *perfv1alpha1.PerfRun) *refusal {
 	if msg := r.Policy.StateStoreRefusal(run); msg != "" {
 		return &refusal{perfv1alpha1.ReasonStateStoreNotAllowed, msg}
 	}
+	if msg := r.Policy.SchedulerLoadRefusal(run); msg != "" {
+		return &refusal{perfv1alpha1.ReasonSchedulerLoadNotAllowed, msg}
+	}
 	return nil
 }
 

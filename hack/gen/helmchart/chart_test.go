@@ -361,7 +361,8 @@ func TestChartGrantsTheKubeletsAPIOnlyWithKubeletCounters(t *testing.T) {
 		t.Errorf("the cluster-wide mode without kubeletCounters grants nodes/proxy, or lost pods/log:\n%s", b)
 	}
 	on := render(t, helm, "template", "daprbench", "charts/daprbench", "--namespace", "perf", "--set", "kubeletCounters=true",
-		"--set-json", `placement={"allowedTolerations":["bench"],"allowedNodeLabels":["pool"]}`, "--set-json", `allowedStateStores=["redis"]`, "--set", "allowNamedTopics=true")
+		"--set-json", `placement={"allowedTolerations":["bench"],"allowedNodeLabels":["pool"]}`, "--set-json", `allowedStateStores=["redis"]`, "--set", "allowNamedTopics=true",
+		"--set", "maxSchedulerHeldBytes=16777216")
 	role, ok := on["ClusterRole/daprbench-kubelet-reader"]
 	if !ok {
 		t.Fatal("kubeletCounters=true grants no kubelet reader")
@@ -370,7 +371,8 @@ func TestChartGrantsTheKubeletsAPIOnlyWithKubeletCounters(t *testing.T) {
 		t.Errorf("the kubelet reader grants\n%s", b)
 	}
 	d, _ := yaml.Marshal(on["Deployment/daprbench-controller-manager"])
-	for _, want := range []string{"--allowed-tolerations=bench", "--allowed-node-labels=pool", "--allowed-state-stores=redis", "--allow-named-topics"} {
+	for _, want := range []string{"--allowed-tolerations=bench", "--allowed-node-labels=pool", "--allowed-state-stores=redis", "--allow-named-topics",
+		"--max-scheduler-held-bytes=16777216"} {
 		if !strings.Contains(string(d), want) {
 			t.Errorf("the manager is not told %s", want)
 		}

@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 // Package queue orders PerfRuns that must not measure side by side: a run waits only for
-// runs whose nodes overlap its own, in turns by namespace, then first come, first served.
+// runs whose nodes overlap its own, or that load Dapr's shared scheduler as it does, in
+// turns by namespace, then first come, first served.
 // Pure: the controller reads the runs and nodes.
 package queue
 
@@ -41,6 +42,9 @@ type Blocker struct {
 	Run       *perfv1alpha1.PerfRun
 	Measuring bool // false: it waits ahead
 	Nodes     NodeSet
+	// Scheduler: both runs load Dapr's scheduler, which every namespace shares, whatever
+	// their nodes.
+	Scheduler bool
 }
 
 // DescribeFor says what the asking run waits for, naming the other run and its nodes only
@@ -50,10 +54,17 @@ func (b *Blocker) DescribeFor(namespace string) string {
 	if !b.Measuring {
 		state = "queued ahead"
 	}
-	if b.Run.Namespace != namespace {
-		return fmt.Sprintf("a run of another namespace (%s on a node this run may use)", state)
+	where := "on a node this run may use"
+	if b.Scheduler {
+		where = "on Dapr's scheduler, which both runs load"
 	}
-	return fmt.Sprintf("PerfRun %s/%s (%s on %s)", b.Run.Namespace, b.Run.Name, state, b.Nodes)
+	if b.Run.Namespace != namespace {
+		return fmt.Sprintf("a run of another namespace (%s %s)", state, where)
+	}
+	if !b.Scheduler {
+		where = "on " + b.Nodes.String()
+	}
+	return fmt.Sprintf("PerfRun %s/%s (%s %s)", b.Run.Namespace, b.Run.Name, state, where)
 }
 
 // Ahead is the earliest run that run must wait for among runs, nil when none. Two runs
@@ -98,11 +109,22 @@ func Ahead(run *perfv1alpha1.PerfRun, runs []perfv1alpha1.PerfRun, nodes []corev
 		if !isMeasuring && !waitingAhead {
 			continue
 		}
-		if theirs := NodesOf(other, nodes, nodesKnown); mine.Overlaps(theirs) {
+		theirs := NodesOf(other, nodes, nodesKnown)
+		if mine.Overlaps(theirs) {
 			return &Blocker{Run: other, Measuring: isMeasuring, Nodes: theirs}
+		}
+		if loadsScheduler(run) && loadsScheduler(other) {
+			return &Blocker{Run: other, Measuring: isMeasuring, Nodes: theirs, Scheduler: true}
 		}
 	}
 	return nil
+}
+
+// loadsScheduler: run's load lands on Dapr's scheduler, shared by every namespace, so two
+// such runs disturb each other wherever their pods are.
+func loadsScheduler(run *perfv1alpha1.PerfRun) bool {
+	loads := perfv1alpha1.CapabilityOf(run.Spec.Scenario).LoadsScheduler
+	return loads != nil && run.Spec.DaprEnabled() && loads(&run.Spec)
 }
 
 // WaitsForTurn reports whether run waits for its turn on its nodes (Queued, WaitingForRun).

@@ -285,3 +285,45 @@ func TestNodesOfAnUnplacedRunAreThoseItsSelectorsAllow(t *testing.T) {
 		t.Errorf("a run no node can take uses %s, want any node", got)
 	}
 }
+
+// Dapr's scheduler serves every namespace: a run that loads it (a Scheduler run's jobs or
+// reminders, a Workflow run) waits for another such run wherever their nodes are, and a
+// run that does not (invocation, a Scheduler run's timers, kept by their actor's daprd)
+// does not wait for one on another node.
+func TestRunsThatLoadDaprsSchedulerWaitForEachOtherOnAnyNode(t *testing.T) {
+	nodes := []corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, {ObjectMeta: metav1.ObjectMeta{Name: "b"}}}
+	cached := func(r *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
+		return r, r.Status.Phase == perfv1alpha1.PhaseRunning
+	}
+	as := func(r perfv1alpha1.PerfRun, scenario perfv1alpha1.Scenario, api perfv1alpha1.SchedulerAPI) perfv1alpha1.PerfRun {
+		r.Spec.Scenario = scenario
+		if api != "" {
+			r.Spec.Scheduler = &perfv1alpha1.SchedulerSpec{API: api}
+		}
+		return r
+	}
+	jobs := as(runOn("jobs", 1, "a", perfv1alpha1.PhaseRunning), perfv1alpha1.ScenarioScheduler, perfv1alpha1.SchedulerJobs)
+	for _, tc := range []struct {
+		name string
+		me   perfv1alpha1.PerfRun
+		want string
+	}{
+		{"workflows on another node", as(runOn("wf", 5, "b", perfv1alpha1.PhasePending), perfv1alpha1.ScenarioWorkflow, ""),
+			"PerfRun ns/jobs (measuring on Dapr's scheduler, which both runs load)"},
+		{"reminders on another node", as(runOn("rem", 5, "b", perfv1alpha1.PhasePending), perfv1alpha1.ScenarioScheduler, perfv1alpha1.SchedulerActorReminders),
+			"PerfRun ns/jobs (measuring on Dapr's scheduler"},
+		{"timers on another node", as(runOn("tim", 5, "b", perfv1alpha1.PhasePending), perfv1alpha1.ScenarioScheduler, perfv1alpha1.SchedulerActorTimers), ""},
+		{"invocation on another node", runOn("inv", 5, "b", perfv1alpha1.PhasePending), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := describe(Ahead(&tc.me, []perfv1alpha1.PerfRun{jobs, tc.me}, nodes, true, cached, nil), "ns")
+			if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
+				t.Errorf("Ahead = %q, want %q", got, tc.want)
+			}
+			if other := describe(Ahead(&tc.me, []perfv1alpha1.PerfRun{inNamespace("other", jobs), tc.me}, nodes, true, cached, nil), "ns"); tc.want != "" &&
+				other != "a run of another namespace (measuring on Dapr's scheduler, which both runs load)" {
+				t.Errorf("another namespace's run: %q", other)
+			}
+		})
+	}
+}
