@@ -222,7 +222,7 @@ var ScenarioCapabilities = []ScenarioCapability{
 		ThresholdsJudge: "workflow instances",
 		// A workflow's timers and retries are reminders, kept by the scheduler (Dapr 1.15+).
 		LoadsScheduler: func(*PerfRunSpec) bool { return true },
-		SweepFields:     []SweepField{{Field: "workflowPattern", Means: "workflow"}, {Field: "activities", Means: "workflow"}},
+		SweepFields:    []SweepField{{Field: "workflowPattern", Means: "workflow"}, {Field: "activities", Means: "workflow"}},
 		ApplySweepSetting: func(spec *PerfRunSpec, s *SweepSetting) {
 			if s.WorkflowPattern != "" || s.Activities != 0 {
 				spec.Workflow = orNew(spec.Workflow)
