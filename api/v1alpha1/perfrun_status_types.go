@@ -109,7 +109,8 @@ type PerfRunStatus struct {
 	// Secret made before the run can stand in for it): its pods present the token to
 	// each other — a load-tester group to its leader, the load tester to the target's
 	// daprd API (four paths, dapr.io/api-token-secret) and to the target app's capture of
-	// daprd's profile (spec.profiling). Empty when the run needs none.
+	// daprd's profile (spec.profiling), and the clients of a store the run deploys to the
+	// store, as its password. Empty when the run needs none.
 	// +optional
 	TokenSecret string `json:"tokenSecret,omitempty"`
 

@@ -82,7 +82,8 @@ func (k redisBackedComponent) refusal(ctx context.Context, r *Reconciler, run *p
 
 // redisBaselineAddress is the host:port a baseline calls for a Component: only one of type
 // want (state.redis, pubsub.redis), whose redisHost is a plain value and which has no
-// password (the load tester is given no Secret). why says what stands in the way.
+// password (the load tester is given no Secret of the user's; it presents only the run's own
+// token, to the store the run deploys). why says what stands in the way.
 func redisBaselineAddress(component map[string]any, kind, want string) (addr, why string) {
 	if kind != want {
 		return "", fmt.Sprintf("its type is %s, and the load tester has a direct client for %s only", kind, want)

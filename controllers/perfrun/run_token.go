@@ -25,6 +25,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -41,6 +42,11 @@ import (
 func (r *Reconciler) ensureRunToken(ctx context.Context, s *runScope) (stepResult, error) {
 	run := s.run
 	if !workload.NeedsRunToken(run) || run.Status.TokenSecret != "" {
+		return proceed, nil
+	}
+	if workload.StoreOnlyToken(run) && run.Status.Phase != perfv1alpha1.PhasePending {
+		// A run provisioned by a manager that gave its store no password keeps it so: a
+		// password now would restart its store mid-run, and its Job cannot be told it.
 		return proceed, nil
 	}
 	token := make([]byte, 32)

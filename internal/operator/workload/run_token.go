@@ -39,6 +39,15 @@ func NeedsRunToken(run *perfv1alpha1.PerfRun) bool {
 	return run.Spec.LoadTester.EffectiveReplicas() > 1 || ExposesSidecar(run) || profilesTarget(run) || DeploysStore(run)
 }
 
+// StoreOnlyToken: the run needs its token only as its store's password.
+func StoreOnlyToken(run *perfv1alpha1.PerfRun) bool {
+	return DeploysStore(run) && run.Spec.LoadTester.EffectiveReplicas() <= 1 && !ExposesSidecar(run) && !profilesTarget(run)
+}
+
+// storePassworded: the store the run deploys asks for the run's token. Not for a run
+// provisioned before stores had passwords (it has no token Secret, and keeps running so).
+func storePassworded(run *perfv1alpha1.PerfRun) bool { return run.Status.TokenSecret != "" }
+
 // DeploysStore reports whether the run deploys a store or broker (a Redis of its own)
 // rather than calling a Component the user names.
 func DeploysStore(run *perfv1alpha1.PerfRun) bool {

@@ -160,18 +160,32 @@ func StoreDeployment(run *perfv1alpha1.PerfRun, o Options) *appsv1.Deployment {
 		Image:   image,
 		Command: []string{"redis-server"},
 		Args: []string{"--port", strconv.Itoa(StorePort), "--save", "", "--appendonly", "no",
-			"--maxmemory", strconv.Itoa(storeMaxMemoryMiB) + "mb", "--requirepass", "$(" + storePasswordEnv + ")"},
-		Env:   []corev1.EnvVar{runTokenEnvNamed(run, storePasswordEnv)},
+			"--maxmemory", strconv.Itoa(storeMaxMemoryMiB) + "mb"},
 		Ports: []corev1.ContainerPort{{Name: "redis", ContainerPort: StorePort, Protocol: corev1.ProtocolTCP}},
 		ReadinessProbe: &corev1.Probe{
 			ProbeHandler:  corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(StorePort)}},
 			PeriodSeconds: 2,
 		},
 	}
+	if storePassworded(run) {
+		c.Args = append(c.Args, "--requirepass", "$("+storePasswordEnv+")")
+		c.Env = []corev1.EnvVar{runTokenEnvNamed(run, storePasswordEnv)}
+	} else {
+		c.Args = append(c.Args, "--protected-mode", "no") // a run provisioned before passwords
+	}
 	w := perfv1alpha1.WorkloadSpec{Resources: corev1.ResourceRequirements{
 		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")},
 		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(strconv.Itoa(storeMemoryLimitMiB) + "Mi")}}}
 	return roleDeployment(run, NamesFor(run).Store, RoleStore, podSpec(run, w, c, o))
+}
+
+// redisPassword is a Component's redisPassword: the run's token, from its Secret (resolved
+// by Dapr's operator), or none for a store provisioned before passwords.
+func redisPassword(run *perfv1alpha1.PerfRun) map[string]any {
+	if !storePassworded(run) {
+		return map[string]any{"name": "redisPassword", "value": ""}
+	}
+	return map[string]any{"name": "redisPassword", "secretKeyRef": map[string]any{"name": run.Status.TokenSecret, "key": RunTokenKey}}
 }
 
 // storePasswordEnv is the store container's variable holding its password.
@@ -200,7 +214,7 @@ func redisComponent(run *perfv1alpha1.PerfRun, name, kind string, extra ...map[s
 	names := NamesFor(run)
 	metadata := []any{
 		map[string]any{"name": "redisHost", "value": net.JoinHostPort(names.Store, strconv.Itoa(StorePort))},
-		map[string]any{"name": "redisPassword", "secretKeyRef": map[string]any{"name": run.Status.TokenSecret, "key": RunTokenKey}},
+		redisPassword(run),
 	}
 	for _, m := range extra {
 		metadata = append(metadata, m)

@@ -195,3 +195,21 @@ func secretEnvOf(env []corev1.EnvVar, name string) string {
 	}
 	return ""
 }
+
+// A run provisioned by a manager whose stores had no password has no token Secret: its store
+// keeps running without one (a password now would restart it mid-run, and its Job's
+// baseline could not be told it), and nothing refers to a Secret it does not have.
+func TestAStoreProvisionedBeforePasswordsKeepsRunningWithout(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioState)
+	objs := ScenarioChildren(run, Options{})
+	c := objs[1].(*appsv1.Deployment).Spec.Template.Spec.Containers[0]
+	if !slices.Contains(c.Args, "--protected-mode") || slices.Contains(c.Args, "--requirepass") || len(c.Env) != 0 {
+		t.Errorf("store args %q, env %+v: want the store as it was provisioned, without a password", c.Args, c.Env)
+	}
+	if got := secretEnvOf(LoadTesterEnv(run, ""), ls.Env(ls.StorePassword)); got != "" {
+		t.Errorf("the load tester reads a password from Secret %q the run does not have", got)
+	}
+	if !StoreOnlyToken(run) {
+		t.Error("a State run's token is its store's password alone")
+	}
+}

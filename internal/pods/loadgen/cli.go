@@ -103,6 +103,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 		variantURLs = fs.String(ls.VariantURLs, "", "comma-separated URLs of further sidecar variants, measured after the Dapr URL (paths d1, d2, …)")
 		clientOnly  = fs.String(ls.ClientOnlyURL, "", "URL through the load tester's sidecar alone, the app called as a non-Dapr endpoint: http://localhost:3500/v1.0/invoke/http://HOST:PORT/method/test (path c)")
 		serverOnly  = fs.String(ls.ServerOnlyURL, "", "URL of the target's sidecar on its pod address, invoking its own app: http://POD-IP:3500/v1.0/invoke/APP/method/test (path s)")
+		storePass   = fs.String(ls.StorePassword, "", "the password of the Redis the run deploys, which the baseline's client presents (set from the run's Secret as DAPRBENCH_STORE_PASSWORD; never on the command line)")
 		apiToken    = fs.String(ls.DaprAPIToken, "", "the target daprd's API token, sent as dapr-api-token on the server-only path (set from the run's Secret as DAPRBENCH_DAPR_API_TOKEN; never on the command line)")
 		payload     = fs.String(ls.Payload, "", "literal request body, e.g. {} (wins over --payload-bytes)")
 		group       = Group{}
@@ -124,7 +125,6 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.IntVar(&group.Index, ls.GroupIndex, 0, "this pod's index in its group, from 0 (a Job's completion index)")
 	fs.StringVar(&group.LeaderURL, ls.GroupLeader, "", "URL of pod 0's coordinator, e.g. http://run-loadtester-0.run-loadtester:8079")
 	fs.StringVar(&group.Listen, ls.GroupListen, ":8079", "pod 0's listen address for the other pods")
-	fs.StringVar(&storePassword, ls.StorePassword, "", "the password of the Redis the run deploys, which the baseline's client presents (set from the run's Secret as DAPRBENCH_STORE_PASSWORD; never on the command line)")
 	fs.StringVar(&group.Token, ls.GroupToken, "", "the secret the group's pods present to pod 0 (set from the run's Secret as DAPRBENCH_GROUP_TOKEN; never on the command line)")
 	fs.DurationVar(&group.Wait, ls.GroupWait, 3*time.Minute, "how long a pod waits for the others: at each phase's start barrier, and pod 0 for their measurements")
 	fs.BoolVar(&cfg.Uniform, ls.Uniform, false, "stagger the connections' requests evenly (fortio -uniform, without -jitter: latency is timed from each request's slot); default: every connection sends at the same instant (fortio's default)")
@@ -161,8 +161,8 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	if inv.calibrate > 0 {
 		return inv, nil // a node's score, no load
 	}
-	given := map[result.Variant]Target{result.Baseline: {URL: *baselineURL}, result.ClientOnly: {URL: *clientOnly},
-		result.ServerOnly: {URL: *serverOnly, DaprAPIToken: *apiToken}, result.Dapr: {URL: *daprURL}, result.Direct: {URL: *directURL}}
+	given := map[result.Variant]Target{result.Baseline: {URL: *baselineURL, StorePassword: *storePass}, result.ClientOnly: {URL: *clientOnly},
+		result.ServerOnly: {URL: *serverOnly, DaprAPIToken: *apiToken}, result.Dapr: {URL: *daprURL}, result.Direct: {URL: *directURL, StorePassword: *storePass}}
 	var more []string
 	if *variantURLs != "" {
 		more = strings.Split(*variantURLs, ",")

@@ -36,6 +36,16 @@ type Target struct {
 	// DaprAPIToken is sent as dapr-api-token: the server-only path calls a daprd that asks
 	// for one (dapr.io/api-token-secret).
 	DaprAPIToken string
+	// StorePassword is presented to the Redis a baseline path calls (the run's token, as the
+	// store the run deploys asks for it); empty: none.
+	StorePassword string
+}
+
+// endpoint is t's URL read, with what t presents to it.
+func (t Target) endpoint() (endpoint, error) {
+	ep, err := parseEndpoint(t.URL)
+	ep.password = t.StorePassword
+	return ep, err
 }
 
 // Config is everything one load-tester run needs.

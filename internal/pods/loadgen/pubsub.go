@@ -185,16 +185,13 @@ func dialPublisher(ep endpoint) (publisher, error) {
 		return &daprGRPCPublisher{conn: conn, client: runtimev1.NewDaprClient(conn), pubsub: ep.method, topic: ep.topic,
 			metadata: md, bulk: ep.bulkPublish > 0}, nil
 	default:
-		return &streamPublisher{client: newRedisClient(ep.addr, 1), stream: ep.topic, maxLen: ep.maxLen}, nil
+		return &streamPublisher{client: newRedisClient(ep, 1), stream: ep.topic, maxLen: ep.maxLen}, nil
 	}
 }
 
-// storePassword is the password of the Redis a run deploys (ls.StorePassword), which every
-// baseline client presents; empty for a store without one.
-var storePassword string
-
-func newRedisClient(addr string, pool int) *redis.Client {
-	return redis.NewClient(&redis.Options{Addr: addr, Password: storePassword, PoolSize: pool, MinIdleConns: 1, Protocol: 2, DisableIdentity: true})
+// newRedisClient is a client of ep's Redis, presenting ep's password.
+func newRedisClient(ep endpoint, pool int) *redis.Client {
+	return redis.NewClient(&redis.Options{Addr: ep.addr, Password: ep.password, PoolSize: pool, MinIdleConns: 1, Protocol: 2, DisableIdentity: true})
 }
 
 // daprHTTPPublisher publishes through daprd's HTTP API on one keep-alive connection: its

@@ -293,7 +293,7 @@ type outcome struct {
 // not nil, and writes fortio's full JSON result to cfg.FortioJSON.
 func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float64, d time.Duration, label string,
 	rec *latency.Recorder) (outcome, error) {
-	ep, err := parseEndpoint(t.URL)
+	ep, err := t.endpoint()
 	if err != nil {
 		return outcome{}, err
 	}

@@ -200,7 +200,7 @@ func dialState(ep endpoint) (stateClient, error) {
 		}
 		return &daprGRPCState{conn: conn, client: runtimev1.NewDaprClient(conn), store: ep.method}, nil
 	default:
-		return &redisState{client: newRedisClient(ep.addr, 1)}, nil
+		return &redisState{client: newRedisClient(ep, 1)}, nil
 	}
 }
 

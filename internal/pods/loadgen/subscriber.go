@@ -69,7 +69,7 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait,
 	var streams []endpoint
 	daprPath := false
 	for _, t := range targets {
-		ep, err := parseEndpoint(t.URL)
+		ep, err := t.endpoint()
 		if err == nil && ep.isScheduler() {
 			daprPath = true
 			s.drain = DeliveryDrain + ep.due
@@ -173,7 +173,7 @@ func (s *subscriber) serve(listen string) error {
 // The group is this process's own (another run on the same stream reads all of it too). A
 // broker that is not up yet is waited for, up to bound.
 func (s *subscriber) consume(ctx context.Context, ep endpoint, bound time.Duration) error {
-	client := newRedisClient(ep.addr, 2)
+	client := newRedisClient(ep, 2)
 	group := "daprbench-direct-" + s.book.nonce
 	cctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()

@@ -79,6 +79,8 @@ type endpoint struct {
 	grpcAddr string
 	// due is how long after its registration a Scheduler path's job or reminder is due.
 	due time.Duration
+	// password is presented to a Redis the path calls directly (Target.StorePassword).
+	password string
 }
 
 // parseEndpoint reads a target URL: http(s)://… is called over HTTP;
@@ -117,7 +119,7 @@ func parseEndpoint(raw string) (endpoint, error) {
 // until the target answers 2xx, for at most bound, so that no measured or warm-up request
 // meets a route that is not programmed yet.
 func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Duration, conns int, sub *subscriber) error {
-	ep, err := parseEndpoint(t.URL)
+	ep, err := t.endpoint()
 	if err != nil {
 		return err
 	}
