@@ -22,6 +22,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/daprcluster"
@@ -41,7 +42,9 @@ func (r *Reconciler) preflight(ctx context.Context, s *runScope) (stepResult, er
 	env := &perfv1alpha1.Environment{KubernetesVersion: r.KubernetesVersion, ManagerVersion: r.ManagerVersion}
 	run.Status.Environment = env
 	if forbidden, err := r.missingRights(ctx, run.Namespace); err != nil {
-		return proceed, err
+		// The review itself refused or failed (a cluster without system:basic-user, an
+		// authorizer's error): the run goes on, as it would have before the check.
+		log.FromContext(ctx).Info("Cannot review the operator's rights in the run's namespace; going on", "error", err.Error())
 	} else if forbidden != "" {
 		markFailed(run, r.now(), perfv1alpha1.ReasonOperatorForbidden, "%s", forbidden)
 		return stopHere, nil

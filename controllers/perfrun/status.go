@@ -76,7 +76,7 @@ func setWorkloadsReady(run *perfv1alpha1.PerfRun, ready bool, reason, msg string
 // setQueued holds the run Pending behind the run ahead of it in the queue.
 func setQueued(run *perfv1alpha1.PerfRun, ahead string) {
 	setCondition(run, perfv1alpha1.ConditionQueued, metav1.ConditionTrue, perfv1alpha1.ReasonWaitingForRun,
-		"waiting for "+ahead+" to finish measuring on a node this run uses (in turns by namespace, then first come, first served; "+
+		"waiting for "+ahead+" to finish measuring (in turns by namespace, then first come, first served; "+
 			"spec.exclusive=false waits only for exclusive runs)")
 	run.Status.Phase = perfv1alpha1.PhasePending
 }

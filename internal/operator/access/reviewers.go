@@ -18,6 +18,7 @@ package access
 
 import (
 	"context"
+	"strings"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -37,7 +38,7 @@ func (s Self) Rules(ctx context.Context, namespace string) ([]authorizationv1.Re
 
 func (s Self) Allowed(ctx context.Context, namespace string, r Right) (bool, error) {
 	review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
-		ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: namespace, Group: r.Group, Resource: r.Resource, Verb: r.Verb}}}
+		ResourceAttributes: r.attributes(namespace)}}
 	if err := s.Client.Create(ctx, review); err != nil {
 		return false, err
 	}
@@ -60,9 +61,15 @@ func (s ServiceAccount) Allowed(ctx context.Context, namespace string, r Right) 
 	review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
 		User:               "system:serviceaccount:" + s.Namespace + ":" + s.Name,
 		Groups:             []string{"system:serviceaccounts", "system:serviceaccounts:" + s.Namespace, "system:authenticated"},
-		ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: namespace, Group: r.Group, Resource: r.Resource, Verb: r.Verb}}}
+		ResourceAttributes: r.attributes(namespace)}}
 	if err := s.Client.Create(ctx, review); err != nil {
 		return false, err
 	}
 	return review.Status.Allowed, nil
+}
+
+// attributes are r in namespace as an access review asks: a subresource (pods/log) apart.
+func (r Right) attributes(namespace string) *authorizationv1.ResourceAttributes {
+	resource, sub, _ := strings.Cut(r.Resource, "/")
+	return &authorizationv1.ResourceAttributes{Namespace: namespace, Group: r.Group, Resource: resource, Subresource: sub, Verb: r.Verb}
 }
