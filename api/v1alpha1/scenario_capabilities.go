@@ -266,15 +266,15 @@ var ScenarioCapabilities = []ScenarioCapability{
 	},
 }
 
-// CapabilityOf is scenario's entry of ScenarioCapabilities (ServiceInvocation's for a value
-// admission refuses).
+// CapabilityOf is scenario's entry of ScenarioCapabilities; for a value admission refuses,
+// an entry that supports nothing.
 func CapabilityOf(scenario Scenario) ScenarioCapability {
 	for _, c := range ScenarioCapabilities {
 		if c.Scenario == scenario {
 			return c
 		}
 	}
-	return ScenarioCapabilities[0]
+	return ScenarioCapability{Scenario: scenario}
 }
 
 // orNew is settings, or new empty ones to set a field of.

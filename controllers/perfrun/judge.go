@@ -41,6 +41,7 @@ import (
 const (
 	minReferenceRuns = 5
 	maxHistory       = 100
+	stepReach        = 3
 )
 
 // acceptedBaseline is when the history a schedule's runs are judged against starts: the
@@ -148,9 +149,13 @@ func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedu
 	}
 	window := regressionWindow(sched)
 	// The history reaches back until it holds window runs that were not themselves judged
-	// Regressed, so a step that persists never pushes the reference out of the history.
+	// Regressed, so a step whose runs are flagged never pushes the reference out of it — and
+	// at least stepReach × window runs: a small step's first runs pass unflagged until its
+	// change point is significant, and without the runs before them it never becomes so (a
+	// +10% step at 3% noise was flagged by its 10th run in 74% of modelled histories with
+	// window runs, 90% with three times as many).
 	for i := range earlier {
-		if reference >= window || len(history) >= maxHistory {
+		if (reference >= window && len(history) >= stepReach*window) || len(history) >= maxHistory {
 			break
 		}
 		res := resultOf(&earlier[i])

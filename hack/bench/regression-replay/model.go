@@ -19,6 +19,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,14 +30,30 @@ import (
 
 // Modelled histories: referenceRuns unchanged runs, then stepRuns after a step, each run's
 // added p90 (and p99, twice it) its level times Gaussian noise, judged in turn by the
-// schedule's own judge as a schedule judges them (each against the runs before it, marked
-// Regressed as it was judged). A model, not a measurement: the noise is a real set of runs'
-// SD, its shape Gaussian.
+// schedule's own judge as a schedule judges them: against the runs before it as the
+// controller gathers them (back until window runs not judged Regressed and stepReach × window in all, controllers/perfrun
+// regressionHistory), each marked Regressed as it was judged, once minReference of them
+// exist. A model, not a measurement: the noise is a real set of runs' SD, its shape Gaussian.
 const (
 	referenceRuns = 10
 	stepRuns      = 20
-	firstJudged   = 3 // the controller's minReferenceRuns
+	window        = 10 // a schedule's regression.window default
+	stepReach     = 3  // the history holds at least stepReach × window runs (controllers/perfrun)
 )
+
+// scheduleHistory is what the controller judges the next run against: the runs before it,
+// newest first back until window of them were not flagged and stepReach × window in all,
+// oldest first; and how many were not flagged.
+func scheduleHistory(runs []regression.Earlier) (history []regression.Earlier, reference int) {
+	for i := len(runs) - 1; i >= 0 && (reference < window || len(history) < stepReach*window); i-- {
+		history = append(history, runs[i])
+		if !runs[i].Regressed {
+			reference++
+		}
+	}
+	slices.Reverse(history)
+	return history, reference
+}
 
 func model(noise, step float64, histories int, tolerance int32) {
 	rng := rand.New(rand.NewPCG(60, uint64(noise*1e4+step*1e2)))
@@ -52,11 +69,13 @@ func model(noise, step float64, histories int, tolerance int32) {
 			}
 			r := modelled(level * (1 + noise*rng.NormFloat64()))
 			regressed := false
-			if i >= firstJudged {
-				regressed, _, _ = regression.Compare(r, earlier, tolerance)
+			history, reference := scheduleHistory(earlier)
+			judged := reference >= minReference
+			if judged {
+				regressed, _, _ = regression.Compare(r, history, tolerance)
 			}
 			switch {
-			case i < referenceRuns && i >= firstJudged:
+			case i < referenceRuns && judged:
 				unchangedJudged++
 				if regressed {
 					falseAlarms++

@@ -214,8 +214,8 @@ func scenarioBranches(f *ast.File, constants []string) []token.Pos {
 		switch x := n.(type) {
 		case *ast.SwitchStmt:
 			if x.Tag != nil && isScenarioValue(x.Tag) {
-				out = append(out, x.Pos())
-				return false // its cases are this one branch
+				out = append(out, x.Pos()) // its cases are this one branch; comparisons in their bodies count too
+				return true
 			}
 			if x.Tag == nil {
 				break // a tagless switch's cases are comparisons, counted below
@@ -224,7 +224,7 @@ func scenarioBranches(f *ast.File, constants []string) []token.Pos {
 				for _, e := range stmt.(*ast.CaseClause).List {
 					if isScenarioConstant(e, constants) {
 						out = append(out, x.Pos())
-						return false
+						return true
 					}
 				}
 			}
