@@ -54,7 +54,7 @@ var _ = Describe("The largest admitted objects", func() {
 
 	It("admits a PerfSchedule with every bound reached, and its JSON stays small", func() {
 		s := &perfv1alpha1.PerfSchedule{ObjectMeta: metav1.ObjectMeta{Name: strings.Repeat("s", 28), Namespace: "default"},
-			Spec: perfv1alpha1.PerfScheduleSpec{Schedule: strings.Repeat("0", 120) + " * * * *", TimeZone: ptr.To(strings.Repeat("Z", 64)),
+			Spec: perfv1alpha1.PerfScheduleSpec{Schedule: strings.Repeat("0", 120) + " * * * *", TimeZone: ptr.To("America/Argentina/ComodRivadavia"), // the longest zone the API server knows (64 is the field's cap)
 				Template: testenv.LargestTemplate(), StartingDeadlineSeconds: ptr.To(int64(31536000)),
 				SuccessfulRunsHistoryLimit: ptr.To(int32(100)), FailedRunsHistoryLimit: ptr.To(int32(100))}}
 		Expect(k8s.Create(ctx, s, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed())

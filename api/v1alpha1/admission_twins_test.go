@@ -357,8 +357,33 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 				searchWith(map[string]any{"maxP90": "10ms"}), at("spec.search.startQPS", int64(2))),
 			both(at("spec.template.spec.loadTester", map[string]any{"replicas": int64(4)}), at("spec.template.spec.load.connections", int64(16)),
 				searchWith(map[string]any{"maxP90": "10ms"}), at("spec.search.startQPS", int64(4)))),
+		Entry("a store setting beside a placement relative to the deployed store", sweepKind, []string{"spec.points.settings", "leave template.spec.placement Any"},
+			both(at("spec.template.spec.scenario", "State"), at("spec.template.spec.placement", "SameNode"), storeSetting("orders")),
+			both(at("spec.template.spec.scenario", "State"), storeSetting("orders"))),
+		Entry("a store setting beside an added-latency threshold without a baseline", sweepKind, []string{"spec.points.settings", "could never be judged"},
+			both(at("spec.template.spec.scenario", "State"), at("spec.template.spec.thresholds", map[string]any{"maxAddedP90": "2ms"}), storeSetting("orders")),
+			both(at("spec.template.spec.scenario", "State"), at("spec.template.spec.thresholds", map[string]any{"maxAddedP90": "2ms"}), at("spec.template.spec.baseline", true), storeSetting("orders"))),
+		Entry("a bulk size over 3 MiB at every payload of the grid", sweepKind, []string{"spec.points.settings", "bulkSize × the payload must be at most 3 MiB"},
+			both(at("spec.template.spec.scenario", "PubSub"), at("spec.points", map[string]any{"payloadBytes": []any{int64(65536)},
+				"settings": []any{map[string]any{"name": "bulk", "bulkSize": int64(100)}}})),
+			both(at("spec.template.spec.scenario", "PubSub"), at("spec.points", map[string]any{"payloadBytes": []any{int64(65536), int64(1024)},
+				"settings": []any{map[string]any{"name": "bulk", "bulkSize": int64(100)}}}))),
+		Entry("a sampling-rate setting beside the template's named Configuration", sweepKind, []string{"spec.points.settings", "runs on that one instead"},
+			both(at("spec.template.spec.dapr", map[string]any{"configuration": "appconfig"}),
+				at("spec.points", map[string]any{"settings": []any{map[string]any{"name": "traced", "tracingSamplingRate": "1"}}})),
+			at("spec.points", map[string]any{"settings": []any{map[string]any{"name": "traced", "tracingSamplingRate": "1"}}})),
+		Entry("every payload point over a PubSub template's cap", sweepKind, []string{"spec.points.payloadBytes", "a PubSub template's runs take a payload of at most 64 KiB"},
+			both(at("spec.template.spec.scenario", "PubSub"), at("spec.points", map[string]any{"payloadBytes": []any{int64(70000), int64(80000)}})),
+			both(at("spec.template.spec.scenario", "PubSub"), at("spec.points", map[string]any{"payloadBytes": []any{int64(70000), int64(1024)}}))),
+		Entry("a time zone the API server does not know", scheduleKind, []string{"spec.timeZone", "must name an IANA time zone"},
+			at("spec.timeZone", "Mars/Olympus_Mons"), at("spec.timeZone", "Europe/Berlin")),
 	)
 })
+
+// storeSetting is a sweep's one setting naming a store Component.
+func storeSetting(component string) objEdit {
+	return at("spec.points", map[string]any{"settings": []any{map[string]any{"name": "own", "component": component}}})
+}
 
 // searchWith turns a sweep into a rate search with this objective.
 func searchWith(objective map[string]any) objEdit {

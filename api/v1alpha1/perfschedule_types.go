@@ -68,10 +68,12 @@ type PerfScheduleSpec struct {
 	// +required
 	Schedule string `json:"schedule"`
 
-	// timeZone is an IANA time zone name, e.g. Europe/Berlin; UTC when unset. A name the
-	// operator's time zone database does not know sets Scheduled=False (InvalidSchedule).
+	// timeZone is an IANA time zone name, e.g. Europe/Berlin; UTC when unset. Admission asks
+	// the API server's own time zone database, as for a CronJob; a name the operator's does
+	// not know sets Scheduled=False (InvalidSchedule).
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$`
+	// +kubebuilder:validation:XValidation:rule="timestamp('2000-01-01T00:00:00Z').getHours(self) >= 0",message="spec.timeZone must name an IANA time zone the API server knows, e.g. Europe/Berlin"
 	// +optional
 	TimeZone *string `json:"timeZone,omitempty"`
 

@@ -53,7 +53,39 @@ func PerfSweepRules() []Rule {
 				FieldPath: ".search.objective"})
 		}
 	}
-	return append(out, settingsRules(cs)...)
+	out = append(out, settingsRules(cs)...)
+	return append(out, neverRunnablePoints(cs)...)
+}
+
+// neverRunnablePoints refuse a grid whose settings or payloads would make every point's run
+// one the API server refuses (the run's own rules, met through the template).
+func neverRunnablePoints(cs []perfv1alpha1.ScenarioCapability) []Rule {
+	settings := "!has(self.points) || !has(self.points.settings) || "
+	// The smallest payload any point sends: the grid's, or the template's.
+	smallest := "(has(self.points.payloadBytes) ? self.points.payloadBytes.min() : " + over(template, payloadCEL) + ")"
+	out := []Rule{
+		{Rule: settings + "self.points.settings.all(s, !has(s.component)) || !has(self.template.spec.placement) || self.template.spec.placement == 'Any'",
+			Message:   "spec.points.settings: a component setting names a store the run does not deploy, and the template's placement places the load tester relative to one it deploys: leave template.spec.placement Any",
+			FieldPath: ".points.settings"},
+		{Rule: settings + "self.points.settings.all(s, !has(s.component)) || !has(self.template.spec.thresholds) || !(has(self.template.spec.thresholds.maxAddedP90) || has(self.template.spec.thresholds.maxAddedP99)) || (has(self.template.spec.baseline) && self.template.spec.baseline)",
+			Message:   "spec.points.settings: a component setting's runs call a named store, which has no baseline unless the template asks for one, so the template's thresholds.maxAddedP90/maxAddedP99 could never be judged: set template.spec.baseline true (a plain Redis) or drop those thresholds",
+			FieldPath: ".points.settings"},
+		{Rule: settings + "self.points.settings.all(s, !has(s.bulkSize) || s.bulkSize * " + smallest + " <= 3145728)",
+			Message:   "spec.points.settings: bulkSize × the payload must be at most 3 MiB (one bulk request carries every key's value or message, and daprd refuses a body over 4 MiB): a setting over it at the grid's smallest payload refuses every point's run",
+			FieldPath: ".points.settings"},
+		{Rule: settings + "!has(self.template.spec.dapr.configuration) || self.points.settings.all(s, !has(s.tracingSamplingRate) || s.tracingSamplingRate == '0.1')",
+			Message:   "spec.points.settings: tracingSamplingRate sets the Configuration the run writes, and a template naming dapr.configuration runs on that one instead: name a Configuration with the rate in a setting of its own run, or leave the rate out",
+			FieldPath: ".points.settings"},
+	}
+	for _, c := range cs {
+		if c.MaxPayloadBytes > 0 {
+			out = append(out, Rule{Rule: fmt.Sprintf("!has(self.points) || !has(self.points.payloadBytes) || %s || self.points.payloadBytes.min() <= %d",
+				"self.template.spec.scenario != '"+string(c.Scenario)+"'", c.MaxPayloadBytes),
+				Message:   fmt.Sprintf("spec.points.payloadBytes: %s template's runs take a payload of at most %d KiB (%s), and every point here is over it", article(string(c.Scenario)), c.MaxPayloadBytes/1024, c.MaxPayloadWhy),
+				FieldPath: ".points.payloadBytes"})
+		}
+	}
+	return out
 }
 
 // settingGroup is fields of a point's settings refused together, and the refusal's words
