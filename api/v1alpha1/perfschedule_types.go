@@ -168,7 +168,8 @@ type RegressionSpec struct {
 	// runs, not disturbed, saturated or CPU-limit-bound, and not themselves judged Regressed
 	// (those are kept as history between them, up to 100 runs in all); and it holds at least
 	// three times as many runs, so a small step's first unflagged runs do not push the runs
-	// before it out of the history before its change point is found.
+	// before it out of the history before its change point is found. A flat history's
+	// reference is therefore up to three windows of runs.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=50
 	// +kubebuilder:default=10

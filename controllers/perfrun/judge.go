@@ -153,7 +153,8 @@ func regressionHistory(run *perfv1alpha1.PerfRun, sched *perfv1alpha1.PerfSchedu
 	// at least stepReach × window runs: a small step's first runs pass unflagged until its
 	// change point is significant, and without the runs before them it never becomes so (a
 	// +10% step at 3% noise was flagged by its 10th run in 74% of modelled histories with
-	// window runs, 90% with three times as many).
+	// window runs, 92% with three times as many). The reference is then every unflagged run
+	// of the first segment, up to three windows of them.
 	for i := range earlier {
 		if (reference >= window && len(history) >= stepReach*window) || len(history) >= maxHistory {
 			break
