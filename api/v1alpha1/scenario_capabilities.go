@@ -91,12 +91,12 @@ type ScenarioRule struct {
 	Everywhere    bool
 }
 
-// payloadCEL is a run's payload size in CEL: payloadBytes, a literal payload's size, or
-// the default 1 KiB.
-const payloadCEL = "(has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024))"
+// PayloadCEL is a run's payload size in CEL over its spec (self): payloadBytes, a literal
+// payload's size, or the default 1 KiB. hack/gen/scenariorules writes rules with it.
+const PayloadCEL = "(has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024))"
 
-// daprEnabledCEL is DaprEnabled in CEL.
-const daprEnabledCEL = "(!has(self.dapr.enabled) || self.dapr.enabled)"
+// DaprEnabledCEL is DaprEnabled in CEL over a run's spec (self).
+const DaprEnabledCEL = "(!has(self.dapr.enabled) || self.dapr.enabled)"
 
 // fourPathsCEL and twinCEL: serviceInvocation.paths FourPaths, serviceInvocation.baselineTarget Twin.
 const (
@@ -112,9 +112,9 @@ var ScenarioCapabilities = []ScenarioCapability{
 		Sidecarless:          true,
 		Variants:             true,
 		BaselineByDefault:    func(s *PerfRunSpec) bool { return s.DaprEnabled() },
-		BaselineByDefaultCEL: daprEnabledCEL,
+		BaselineByDefaultCEL: DaprEnabledCEL,
 		Rules: []ScenarioRule{{
-			Rule:       "!" + fourPathsCEL + " || (self.scenario == 'ServiceInvocation' && " + daprEnabledCEL + " && (!has(self.baseline) || self.baseline) && !has(self.variants))",
+			Rule:       "!" + fourPathsCEL + " || (self.scenario == 'ServiceInvocation' && " + DaprEnabledCEL + " && (!has(self.baseline) || self.baseline) && !has(self.variants))",
 			Message:    "serviceInvocation.paths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants",
 			Everywhere: true,
 		}, {
@@ -122,7 +122,7 @@ var ScenarioCapabilities = []ScenarioCapability{
 			Message:    "serviceInvocation.paths FourPaths needs protocol.caller and protocol.app HTTP: Dapr invokes an app without a sidecar only as a non-Dapr HTTP endpoint, so every path must speak HTTP for the four to compare like with like",
 			Everywhere: true,
 		}, {
-			Rule:       "!" + twinCEL + " || (has(self.baseline) ? self.baseline : (self.scenario == 'ServiceInvocation' && " + daprEnabledCEL + "))",
+			Rule:       "!" + twinCEL + " || (has(self.baseline) ? self.baseline : (self.scenario == 'ServiceInvocation' && " + DaprEnabledCEL + "))",
 			Message:    "serviceInvocation.baselineTarget Twin names what the baseline calls: it needs the baseline (baseline true, or a ServiceInvocation run through Dapr, where it is on by default)",
 			Everywhere: true,
 		}, {
@@ -137,7 +137,7 @@ var ScenarioCapabilities = []ScenarioCapability{
 		// A point's app protocol and sidecar image are the run's own settings (protocol.app,
 		// a variant), applied for every template that takes them.
 		SweepFields: []SweepField{{Field: "appProtocol", Means: "app protocol"},
-			{Field: "sidecarImage", Means: "sidecar image", When: daprEnabledCEL + " && !has(self.variants)"}},
+			{Field: "sidecarImage", Means: "sidecar image", When: DaprEnabledCEL + " && !has(self.variants)"}},
 	},
 	{
 		Scenario:   ScenarioActorActivation,
@@ -165,10 +165,10 @@ var ScenarioCapabilities = []ScenarioCapability{
 		Store:                "store",
 		StoreComponent:       "state.component",
 		Rules: []ScenarioRule{{
-			Rule:    "(has(self.state) && has(self.state.keys) ? self.state.keys : 1000) * " + payloadCEL + " <= 134217728",
+			Rule:    "(has(self.state) && has(self.state.keys) ? self.state.keys : 1000) * " + PayloadCEL + " <= 134217728",
 			Message: "state.keys × the payload must be at most 128 MiB: every key is written before the load, into a store that may be a team's own",
 		}, {
-			Rule:    "!has(self.state) || !has(self.state.operation) || !(self.state.operation in ['BulkGet', 'BulkSave', 'Transaction']) || (has(self.state.bulkSize) ? self.state.bulkSize : 10) * " + payloadCEL + " <= 3145728",
+			Rule:    "!has(self.state) || !has(self.state.operation) || !(self.state.operation in ['BulkGet', 'BulkSave', 'Transaction']) || (has(self.state.bulkSize) ? self.state.bulkSize : 10) * " + PayloadCEL + " <= 3145728",
 			Message: "state.bulkSize × the payload must be at most 3 MiB: one bulk request carries every key's value, and daprd refuses a body over 4 MiB by default",
 		}},
 		SweepFields: []SweepField{{Field: "component", Means: "state store"},
@@ -197,7 +197,7 @@ var ScenarioCapabilities = []ScenarioCapability{
 		Thresholds:           []string{"maxDeliveryP99", "maxLostMessages"},
 		ThresholdsJudge:      "message delivery",
 		Rules: []ScenarioRule{{
-			Rule:    "!has(self.pubsub) || !has(self.pubsub.bulkPublish) || self.pubsub.bulkPublish * " + payloadCEL + " <= 3145728",
+			Rule:    "!has(self.pubsub) || !has(self.pubsub.bulkPublish) || self.pubsub.bulkPublish * " + PayloadCEL + " <= 3145728",
 			Message: "pubsub.bulkPublish × the payload must be at most 3 MiB: one bulk publish carries every message, and daprd refuses a body over 4 MiB by default",
 		}},
 		SweepFields: []SweepField{{Field: "component", Means: "broker"}, {Field: "bulkSize", Means: "messages a request of a PubSub template's"}},
@@ -257,7 +257,7 @@ var ScenarioCapabilities = []ScenarioCapability{
 			return int64(float64(s.Load.QPS) * st.DueTime.Seconds() * float64(n))
 		},
 		Rules: []ScenarioRule{{
-			Rule:    "(has(self.scheduler) && has(self.scheduler.api) && self.scheduler.api == 'ActorTimers') || self.load.qps * (has(self.scheduler) && has(self.scheduler.dueTime) ? duration(self.scheduler.dueTime).getMilliseconds() : 1000) * " + payloadCEL + " <= 268435456000",
+			Rule:    "(has(self.scheduler) && has(self.scheduler.api) && self.scheduler.api == 'ActorTimers') || self.load.qps * (has(self.scheduler) && has(self.scheduler.dueTime) ? duration(self.scheduler.dueTime).getMilliseconds() : 1000) * " + PayloadCEL + " <= 268435456000",
 			Message: "a Scheduler run of jobs or reminders holds load.qps × scheduler.dueTime × the payload in Dapr's scheduler, which every namespace's jobs, reminders and workflows share: at most 256 MiB at once (1000 rps × 1s × 64 KiB is 64 MiB)",
 		}, {
 			Rule:    "!has(self.protocol.caller) || self.protocol.caller == 'HTTP'",

@@ -68,7 +68,7 @@ func scenarioRules(c perfv1alpha1.ScenarioCapability) []Rule {
 			fmt.Sprintf("loadTester.replicas must be 1 for %s: %s", name, c.OneLoadTester)))
 	}
 	if c.MaxPayloadBytes > 0 {
-		out = append(out, rule(fmt.Sprintf("%s%s <= %d", only, payloadCEL, c.MaxPayloadBytes),
+		out = append(out, rule(fmt.Sprintf("%s%s <= %d", only, perfv1alpha1.PayloadCEL, c.MaxPayloadBytes),
 			fmt.Sprintf("a %s run's payload must be at most %d KiB: %s", name, c.MaxPayloadBytes/1024, c.MaxPayloadWhy)))
 	}
 	for _, r := range c.Rules {
@@ -120,7 +120,7 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 func over(prefix, cel string) string { return strings.ReplaceAll(cel, "self.", prefix) }
 
 func daprEnabled(spec string) string {
-	return over(spec, "(!has(self.dapr.enabled) || self.dapr.enabled)")
+	return over(spec, perfv1alpha1.DaprEnabledCEL)
 }
 
 // baselineOn is whether the spec at prefix has its baseline: spec.baseline, or its
@@ -160,8 +160,6 @@ func paths(spec string, cs []perfv1alpha1.ScenarioCapability) string {
 // rule is a rule on the spec itself.
 func rule(cel, message string) Rule { return Rule{Rule: cel, Message: message} }
 
-// payloadCEL is a run's payload size: payloadBytes, a literal payload's size, or 1 KiB.
-const payloadCEL = "(has(self.load.payloadBytes) ? self.load.payloadBytes : (has(self.load.payload) ? size(self.load.payload) : 1024))"
 
 // scenarioIn is CEL for "the scenario of the spec at prefix is one of names".
 func scenarioIn(spec string, names []string) string {

@@ -62,7 +62,7 @@ func PerfSweepRules() []Rule {
 func neverRunnablePoints(cs []perfv1alpha1.ScenarioCapability) []Rule {
 	settings := "!has(self.points) || !has(self.points.settings) || "
 	// The smallest payload any point sends: the grid's, or the template's.
-	smallest := "(has(self.points.payloadBytes) ? self.points.payloadBytes.min() : " + over(template, payloadCEL) + ")"
+	smallest := "(has(self.points.payloadBytes) ? self.points.payloadBytes.min() : " + over(template, perfv1alpha1.PayloadCEL) + ")"
 	out := []Rule{
 		{Rule: settings + "self.points.settings.all(s, !has(s.component)) || !has(self.template.spec.placement) || self.template.spec.placement == 'Any'",
 			Message:   "spec.points.settings: a component setting names a store the run does not deploy, and the template's placement places the load tester relative to one it deploys: leave template.spec.placement Any",
