@@ -160,7 +160,6 @@ func paths(spec string, cs []perfv1alpha1.ScenarioCapability) string {
 // rule is a rule on the spec itself.
 func rule(cel, message string) Rule { return Rule{Rule: cel, Message: message} }
 
-
 // scenarioIn is CEL for "the scenario of the spec at prefix is one of names".
 func scenarioIn(spec string, names []string) string {
 	if len(names) == 1 {
