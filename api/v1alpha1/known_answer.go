@@ -49,10 +49,7 @@ func (r *PerfRun) KnownAnswerDelay() (time.Duration, error) {
 	if err != nil || d <= 0 || d > maxKnownAnswerDelay {
 		return 0, fmt.Errorf("annotation %s=%q: want a Go duration above 0 and at most %v, e.g. 500us or 2ms", AnnotationKnownAnswerDelay, v, maxKnownAnswerDelay)
 	}
-	if r.Spec.Scenario == ScenarioPubSub {
-		return d, nil
-	}
-	if r.Spec.Scenario != ScenarioServiceInvocation || r.Spec.FourPaths() || r.Spec.Protocol.App == ProtocolGRPC {
+	if holds := CapabilityOf(r.Spec.Scenario).HoldsKnownAnswer; holds == nil || !holds(&r.Spec) {
 		return 0, fmt.Errorf("annotation %s: only a ServiceInvocation run of the standard paths with an HTTP app, or a PubSub run, can hold "+
 			"what comes through Dapr (this run: scenario %s, serviceInvocation.paths %q, app protocol %q)", AnnotationKnownAnswerDelay,
 			r.Spec.Scenario, r.Spec.InvocationSettings().Paths, r.Spec.Protocol.App)

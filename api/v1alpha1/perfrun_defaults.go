@@ -115,8 +115,8 @@ func (s *PerfRunSpec) Body() (randomBytes int, literal *string) {
 		return 0, s.Load.Payload
 	case s.Load.PayloadBytes != nil:
 		return int(*s.Load.PayloadBytes), nil
-	case s.Scenario == ScenarioActorActivation:
-		body := DefaultActorPayload
+	case CapabilityOf(s.Scenario).DefaultBody != "":
+		body := CapabilityOf(s.Scenario).DefaultBody
 		return 0, &body
 	default:
 		return DefaultInvocationPayloadBytes, nil

@@ -88,16 +88,7 @@ func (r *Reconciler) cleanup(ctx context.Context, run *perfv1alpha1.PerfRun) err
 	// The group token's Secret is left to its owner reference: it goes with the run, so the
 	// manager needs no right to delete Secrets.
 	if run.Spec.DaprEnabled() {
-		names := workload.NamesFor(run)
-		children = append(children, daprRef(workload.ComponentGVK, run.Namespace, names.StateStore))
-		if run.Spec.Scenario == perfv1alpha1.ScenarioPubSub {
-			// The Subscription whatever the spec says now: an earlier generation may have declared it.
-			children = append(children, daprRef(workload.ComponentGVK, run.Namespace, names.PubSub),
-				daprRef(workload.SubscriptionGVK, run.Namespace, names.Subscription))
-		}
-		for _, c := range workload.TracingConfigurations(run) {
-			children = append(children, daprRef(workload.ConfigurationGVK, run.Namespace, c.GetName()))
-		}
+		children = append(children, workload.DaprChildren(run)...)
 	}
 	for _, obj := range children {
 		if err := r.deleteChild(ctx, run, obj); err != nil {

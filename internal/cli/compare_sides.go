@@ -178,7 +178,7 @@ func settingsOf(e perfv1alpha1.ResultDocument) settings {
 		s.Configuration = named.Describe()
 	}
 	s.Resiliency = e.Environment.DescribeResiliencies(e.Run.Name)
-	if s.ActorHost == "" && e.Scenario == perfv1alpha1.ScenarioActorActivation {
+	if s.ActorHost == "" && perfv1alpha1.CapabilityOf(e.Scenario).ActorHost != nil {
 		s.ActorHost = perfv1alpha1.ActorHostMinimal // a result from before the result document's result.actorHost: the minimal host was the only one
 	}
 	return s

@@ -17,6 +17,7 @@ limitations under the License.
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -95,8 +96,6 @@ func messageRow(name string, n *perfv1alpha1.MessageCounts) []string {
 
 // storeLabel names what a run without a target app loads: its state store or its broker.
 func storeLabel(run *perfv1alpha1.PerfRun) string {
-	if run.Spec.Scenario == perfv1alpha1.ScenarioPubSub {
-		return "broker"
-	}
-	return "state store"
+	c := perfv1alpha1.CapabilityOf(run.Spec.Scenario)
+	return cmp.Or(c.StoreTitle, c.Store, "store")
 }

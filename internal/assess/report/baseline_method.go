@@ -17,8 +17,6 @@ limitations under the License.
 package report
 
 import (
-	"fmt"
-
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
@@ -31,14 +29,8 @@ func baselineMethod(run *perfv1alpha1.PerfRun) string {
 	if run.Spec.Baseline != nil && !*run.Spec.Baseline {
 		return ""
 	}
-	state := run.Spec.StateSettings()
-	switch {
-	case run.Spec.Scenario == perfv1alpha1.ScenarioState && (state.Operation == perfv1alpha1.StateBulkGet || state.Operation == perfv1alpha1.StateBulkSave):
-		return fmt.Sprintf("against a pipelining client: daprd makes one round trip per key of a %s, in parallel, the baseline one pipelined round trip for all %d",
-			state.Operation, state.BulkSize)
-	case run.Spec.Scenario == perfv1alpha1.ScenarioPubSub && run.Spec.PubSub != nil && run.Spec.PubSub.BulkPublish > 1:
-		return fmt.Sprintf("against a pipelining client: daprd publishes a bulk's %d entries one call each, in parallel, the baseline in one pipelined round trip",
-			run.Spec.PubSub.BulkPublish)
+	if method := perfv1alpha1.CapabilityOf(run.Spec.Scenario).BaselineMethod; method != nil {
+		return method(&run.Spec)
 	}
 	return ""
 }

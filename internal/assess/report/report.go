@@ -186,8 +186,8 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 		}
 	}
 	res.Triggers = triggersOf(run, sum)
-	if run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation {
-		res.ActorHost = run.Spec.ActorSettings().Host
+	if host := perfv1alpha1.CapabilityOf(run.Spec.Scenario).ActorHost; host != nil {
+		res.ActorHost = host(&run.Spec)
 	}
 	if res.Completion = completionOf(run, sum); res.Completion == nil && res.Triggers == nil {
 		res.Delivery = deliveryOf(sum, len(res.Saturated) == 0 && !erroring && res.AddedNotClaimed == "")

@@ -97,19 +97,11 @@ func nodeLabelKeys(w perfv1alpha1.WorkloadSpec) []string {
 // not create may be a team's production store: a PerfRun-only user must not be able to flood
 // it with activations or writes.
 func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
-	var store, field, instead, topic string
-	switch run.Spec.Scenario {
-	case perfv1alpha1.ScenarioActorActivation:
-		store, field, instead = run.Spec.ActorSettings().StateStore, "spec.actors.stateStore", "the in-memory store the run creates"
-	case perfv1alpha1.ScenarioState:
-		store, field, instead = run.Spec.StateSettings().Component, "spec.state.component", "the Redis the run deploys"
-	case perfv1alpha1.ScenarioPubSub:
-		// A broker takes the run's whole publish rate: the same list guards it.
-		store, field, instead = run.Spec.PubSubSettings().Component, "spec.pubsub.component", "the Redis the run deploys"
-		topic = run.Spec.PubSubSettings().Topic
-	case perfv1alpha1.ScenarioWorkflow:
-		store, field, instead = run.Spec.WorkflowSettings().StateStore, "spec.workflow.stateStore", "the in-memory store the run creates"
+	named := perfv1alpha1.CapabilityOf(run.Spec.Scenario).NamedStore
+	if named == nil {
+		return ""
 	}
+	store, topic := named.Of(&run.Spec)
 	if store == "" {
 		return ""
 	}
@@ -118,7 +110,7 @@ func (p Policy) StateStoreRefusal(run *perfv1alpha1.PerfRun) string {
 	}
 	return fmt.Sprintf("%s %q is not a store runs may write (allowed: %s): leave it empty for %s, "+
 		"or ask whoever installed daprbench to list it (--allowed-state-stores, Helm value allowedStateStores)",
-		field, store, listOr(p.AllowedStateStores, "none"), instead)
+		named.Field, store, listOr(p.AllowedStateStores, "none"), named.Instead)
 }
 
 // topicRefusal says why a run on the named broker store may not name its topic: the

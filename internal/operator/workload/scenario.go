@@ -50,6 +50,18 @@ type scenarioSide interface {
 	testerAppPort(run *perfv1alpha1.PerfRun) int
 }
 
+// targetHoster is a side whose target app hosts something of the scenario's own (an actor
+// type): the target's extra arguments and annotations.
+type targetHoster interface {
+	targetApp(run *perfv1alpha1.PerfRun) (args []string, annotations map[string]string)
+}
+
+// leftoverDeclarer is a side that may have declared Dapr objects under any generation of a
+// run (a Component, a Subscription), whatever the spec says now: cleanup deletes them.
+type leftoverDeclarer interface {
+	daprLeftovers(run *perfv1alpha1.PerfRun) []client.Object
+}
+
 // sideOf is the operator side of run's scenario. Admission admits only the scenarios here.
 func sideOf(run *perfv1alpha1.PerfRun) scenarioSide {
 	switch run.Spec.Scenario {
@@ -75,6 +87,19 @@ func ScenarioChildren(run *perfv1alpha1.PerfRun, o Options) []client.Object {
 
 // UnwantedChildren are children of an earlier generation this one does not want.
 func UnwantedChildren(run *perfv1alpha1.PerfRun) []client.Object { return sideOf(run).unwanted(run) }
+
+// DaprChildren are the Dapr objects any generation of run may have declared in its namespace
+// (its stores, subscriptions, tracing Configurations): what cleanup deletes.
+func DaprChildren(run *perfv1alpha1.PerfRun) []client.Object {
+	out := []client.Object{daprObject(run, ComponentGVK, NamesFor(run).StateStore)}
+	if d, ok := sideOf(run).(leftoverDeclarer); ok {
+		out = append(out, d.daprLeftovers(run)...)
+	}
+	for _, c := range TracingConfigurations(run) {
+		out = append(out, daprObject(run, ConfigurationGVK, c.GetName()))
+	}
+	return out
+}
 
 // HasTargetPod reports whether the load of run ends at a pod the run deploys (a target app,
 // a store): the Deployments it waits for. Not so for a State run on the namespace's own Component.

@@ -63,17 +63,14 @@ func (actorsSide) needsTargetIP(run *perfv1alpha1.PerfRun) bool { return profile
 
 func (actorsSide) testerAppPort(*perfv1alpha1.PerfRun) int { return 0 }
 
-// actorTargetArgs and actorTargetAnnotations make the target app host the run's actor type,
-// with the run's actor host. The default, Minimal, is the app's own default and is not
-// passed: a target image built before the flag keeps starting.
-func actorTargetArgs(run *perfv1alpha1.PerfRun) []string {
+// targetApp makes the target app host the run's actor type, with the run's actor host, and
+// marks its Deployment with the type (preflight finds another run's host by it). The
+// default host, Minimal, is the app's own default and is not passed: a target image built
+// before the flag keeps starting.
+func (actorsSide) targetApp(run *perfv1alpha1.PerfRun) ([]string, map[string]string) {
 	args := []string{"--actor-type=" + run.ActorType()}
 	if host := run.Spec.ActorSettings().Host; host != perfv1alpha1.ActorHostMinimal {
 		args = append(args, "--actor-host="+string(host))
 	}
-	return args
-}
-
-func actorTargetAnnotations(run *perfv1alpha1.PerfRun) map[string]string {
-	return map[string]string{AnnotationActorType: run.ActorType()}
+	return args, map[string]string{AnnotationActorType: run.ActorType()}
 }

@@ -131,6 +131,13 @@ func (pubsubSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	return out
 }
 
+// daprLeftovers: the broker's Component and the Subscription whatever the spec says now (an
+// earlier generation may have declared them).
+func (pubsubSide) daprLeftovers(run *perfv1alpha1.PerfRun) []client.Object {
+	names := NamesFor(run)
+	return []client.Object{daprObject(run, ComponentGVK, names.PubSub), daprObject(run, SubscriptionGVK, names.Subscription)}
+}
+
 // peer: the load tester is placed relative to the broker the run deploys.
 func (pubsubSide) peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
 

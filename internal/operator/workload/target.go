@@ -60,9 +60,10 @@ func BaselineService(run *perfv1alpha1.PerfRun) *corev1.Service {
 
 func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options) *appsv1.Deployment {
 	args := []string{"--port=" + strconv.Itoa(AppPort), "--grpc-port=" + strconv.Itoa(AppGRPCPort)}
-	actors := run.Spec.Scenario == perfv1alpha1.ScenarioActorActivation
-	if actors {
-		args = append(args, actorTargetArgs(run)...)
+	var hosted map[string]string
+	if h, ok := sideOf(run).(targetHoster); ok {
+		extra, annotations := h.targetApp(run)
+		args, hosted = append(args, extra...), annotations
 	}
 	if d, err := run.KnownAnswerDelay(); err == nil && d > 0 && role == RoleTarget {
 		args = append(args, "--dapr-delay="+d.String()) // preflight refused a bad value
@@ -81,12 +82,10 @@ func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options)
 			PeriodSeconds: 2,
 		},
 	}
-	var annotations map[string]string
-	if actors && role == RoleTarget {
-		annotations = actorTargetAnnotations(run)
-	}
 	d := roleDeployment(run, name, role, podSpec(run, run.Spec.Target, c, o))
-	d.Annotations = annotations
+	if role == RoleTarget {
+		d.Annotations = hosted
+	}
 	return d
 }
 
