@@ -51,6 +51,8 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
+	// Every scenario, as the manager registers them.
+	_ "github.com/daprbench/daprbench/internal/scenario/all"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
 

@@ -22,6 +22,8 @@ import (
 	"os"
 
 	"github.com/daprbench/daprbench/internal/cli"
+	// Every scenario's operator side and preflight (internal/scenario/<name>).
+	_ "github.com/daprbench/daprbench/internal/scenario/all"
 )
 
 // main exits with the command's code: 0 passed, 1 could not run, 2–7 a finished run's

@@ -46,6 +46,8 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/manager"
 	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
+	// Every scenario's operator side and preflight (internal/scenario/<name>).
+	_ "github.com/daprbench/daprbench/internal/scenario/all"
 	"github.com/daprbench/daprbench/internal/version"
 )
 

@@ -20,6 +20,7 @@ import (
 	"context"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/preflight"
 )
 
 // scenarioPreflight is one scenario's check of the cluster before anything is created: what
@@ -48,14 +49,21 @@ func preflightOf(run *perfv1alpha1.PerfRun) scenarioPreflight {
 		return pubsubPreflight{}
 	case perfv1alpha1.ScenarioWorkflow:
 		return workflowPreflight{}
-	case perfv1alpha1.ScenarioScheduler:
-		return schedulerPreflight{}
 	default:
 		return noPreflight{}
 	}
 }
 
-// scenarioRefusal is the run's scenario's preflight refusal (see scenarioPreflight).
+// scenarioRefusal is the run's scenario's preflight refusal: the check its folder registers
+// (internal/scenario/<name>), or one not yet moved there (see scenarioPreflight).
 func (r *Reconciler) scenarioRefusal(ctx context.Context, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
+	if check, ok := preflight.Of(run.Spec.Scenario); ok {
+		return check.Refusal(ctx, r.preflightCluster(), run)
+	}
 	return preflightOf(run).refusal(ctx, r, run)
+}
+
+// preflightCluster is what a scenario's preflight may read.
+func (r *Reconciler) preflightCluster() preflight.Cluster {
+	return preflight.Cluster{Cached: r.Client, APIReader: r.APIReader, DaprNamespace: r.DaprNamespace}
 }

@@ -68,7 +68,7 @@ func TracingConfiguration(run *perfv1alpha1.PerfRun) *unstructured.Unstructured 
 }
 
 func tracingConfiguration(run *perfv1alpha1.PerfRun, name, rate string) *unstructured.Unstructured {
-	u := daprObject(run, ConfigurationGVK, name)
+	u := DaprObject(run, ConfigurationGVK, name)
 	u.Object["spec"] = map[string]any{
 		"tracing": map[string]any{"samplingRate": rate},
 	}
@@ -80,7 +80,7 @@ func tracingConfiguration(run *perfv1alpha1.PerfRun, name, rate string) *unstruc
 // not load it (daprd refuses two actor state stores).
 func StateStoreComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
 	names := NamesFor(run)
-	u := daprObject(run, ComponentGVK, names.StateStore)
+	u := DaprObject(run, ComponentGVK, names.StateStore)
 	u.Object["spec"] = map[string]any{
 		"type":    "state.in-memory",
 		"version": "v1",
@@ -92,7 +92,9 @@ func StateStoreComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
 	return u
 }
 
-func daprObject(run *perfv1alpha1.PerfRun, gvk schema.GroupVersionKind, name string) *unstructured.Unstructured {
+// DaprObject is a Dapr object (a Component, a Subscription, a Configuration) of run, named
+// name, carrying the run's labels.
+func DaprObject(run *perfv1alpha1.PerfRun, gvk schema.GroupVersionKind, name string) *unstructured.Unstructured {
 	u := &unstructured.Unstructured{Object: map[string]any{}}
 	u.SetGroupVersionKind(gvk)
 	u.SetName(name)

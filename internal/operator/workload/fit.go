@@ -42,7 +42,7 @@ type PodDemand struct {
 // PodDemands is what each of the run's pods will request: its scenario's (every variant's
 // target, the twin baseline, a store) and one load-tester pod, each built as provisioning builds it.
 func PodDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
-	out := sideOf(run).demands(run, o)
+	out := sideOf(run).Demands(run, o)
 	job := LoadTesterJob(run, o, "")
 	out = append(out, PodDemand{Pod: "load tester", Field: "spec.loadTester.resources", NodeSelector: job.Spec.Template.Spec.NodeSelector,
 		Requests: podRequests(&job.Spec.Template.Spec, job.Spec.Template.Annotations), Daprd: injected(job.Spec.Template.Annotations),

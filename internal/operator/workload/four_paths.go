@@ -70,8 +70,8 @@ func exposeSidecarAPI(run *perfv1alpha1.PerfRun, a map[string]string) {
 func onePathSettings(run *perfv1alpha1.PerfRun, appHost, targetIP string) []corev1.EnvVar {
 	app := "http://" + net.JoinHostPort(appHost, strconv.Itoa(AppPort))
 	return []corev1.EnvVar{
-		setting(ls.ClientOnlyURL, fmt.Sprintf("http://localhost:%d/v1.0/invoke/%s/method/%s", SidecarHTTPPort, app, InvokeMethod)),
-		setting(ls.ServerOnlyURL, fmt.Sprintf("http://%s/v1.0/invoke/%s/method/%s",
+		Setting(ls.ClientOnlyURL, fmt.Sprintf("http://localhost:%d/v1.0/invoke/%s/method/%s", SidecarHTTPPort, app, InvokeMethod)),
+		Setting(ls.ServerOnlyURL, fmt.Sprintf("http://%s/v1.0/invoke/%s/method/%s",
 			net.JoinHostPort(targetIP, strconv.Itoa(SidecarHTTPPort)), NamesFor(run).TargetAppID, InvokeMethod)),
 		runTokenEnv(run, ls.DaprAPIToken),
 	}

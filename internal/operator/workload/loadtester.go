@@ -54,7 +54,7 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string) *batch
 	pod.Affinity = loadTesterAffinity(run)
 	tmpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: pod}
 	if run.Spec.DaprEnabled() {
-		tmpl.Annotations = daprAnnotations(run, names.TesterAppID, sideOf(run).testerAppPort(run))
+		tmpl.Annotations = daprAnnotations(run, names.TesterAppID, sideOf(run).TesterAppPort(run))
 		withProfiling(tmpl.Annotations, run)
 	}
 	job := &batchv1.Job{
@@ -141,27 +141,27 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	spec := run.Spec
 	names := NamesFor(run)
 	env := []corev1.EnvVar{
-		setting(ls.QPS, strconv.Itoa(int(spec.Load.QPS))),
-		setting(ls.Connections, strconv.Itoa(int(spec.Load.EffectiveConnections()))),
-		setting(ls.Duration, spec.Load.EffectiveDuration().String()),
-		setting(ls.Warmup, spec.Load.EffectiveWarmup().String()),
-		setting(ls.Repetitions, strconv.Itoa(int(spec.Load.EffectiveRepetitions()))),
-		setting(ls.TerminationLog, TerminationLog),
+		Setting(ls.QPS, strconv.Itoa(int(spec.Load.QPS))),
+		Setting(ls.Connections, strconv.Itoa(int(spec.Load.EffectiveConnections()))),
+		Setting(ls.Duration, spec.Load.EffectiveDuration().String()),
+		Setting(ls.Warmup, spec.Load.EffectiveWarmup().String()),
+		Setting(ls.Repetitions, strconv.Itoa(int(spec.Load.EffectiveRepetitions()))),
+		Setting(ls.TerminationLog, TerminationLog),
 	}
 	if spec.Load.EffectiveArrival() == perfv1alpha1.ArrivalUniform {
-		env = append(env, setting(ls.Uniform, "true"))
+		env = append(env, Setting(ls.Uniform, "true"))
 	}
 	if n, literal := spec.Body(); literal != nil {
-		env = append(env, setting(ls.Payload, *literal))
+		env = append(env, Setting(ls.Payload, *literal))
 	} else {
-		env = append(env, setting(ls.PayloadBytes, strconv.Itoa(n)))
+		env = append(env, Setting(ls.PayloadBytes, strconv.Itoa(n)))
 	}
-	env = append(env, sideOf(run).pathEnv(run, targetIP)...)
+	env = append(env, sideOf(run).PathEnv(run, targetIP)...)
 	sidecar := sidecarHTTPURL()
 	if spec.DaprEnabled() {
-		env = append(env, setting(ls.SidecarURL, sidecar), setting(ls.DaprdMetricsClientURL, daprdMetricsURL("localhost")))
+		env = append(env, Setting(ls.SidecarURL, sidecar), Setting(ls.DaprdMetricsClientURL, daprdMetricsURL("localhost")))
 		if targetIP != "" {
-			env = append(env, setting(ls.DaprdMetricsServerURL, daprdMetricsURL(targetIP)))
+			env = append(env, Setting(ls.DaprdMetricsServerURL, daprdMetricsURL(targetIP)))
 		}
 	}
 	env = append(env, profilingEnv(run, targetIP)...)
@@ -170,11 +170,11 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	}
 	if n := spec.LoadTester.EffectiveReplicas(); n > 1 {
 		env = append(env,
-			setting(ls.GroupSize, strconv.Itoa(int(n))),
+			Setting(ls.GroupSize, strconv.Itoa(int(n))),
 			corev1.EnvVar{Name: ls.Env(ls.GroupIndex), ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{
 				FieldPath: fmt.Sprintf("metadata.annotations['%s']", batchv1.JobCompletionIndexAnnotation)}}},
-			setting(ls.GroupLeader, fmt.Sprintf("http://%s-0.%s:%d", names.Job, names.Job, GroupPort)),
-			setting(ls.GroupListen, fmt.Sprintf(":%d", GroupPort)),
+			Setting(ls.GroupLeader, fmt.Sprintf("http://%s-0.%s:%d", names.Job, names.Job, GroupPort)),
+			Setting(ls.GroupListen, fmt.Sprintf(":%d", GroupPort)),
 			runTokenEnv(run, ls.GroupToken),
 		)
 	}
@@ -192,7 +192,7 @@ func daprdMetricsURL(host string) string {
 	return fmt.Sprintf("http://%s/metrics", net.JoinHostPort(host, strconv.Itoa(SidecarMetricsPort)))
 }
 
-// setting is the variable that gives the load tester's setting its value.
-func setting(name, value string) corev1.EnvVar {
+// Setting is the variable that gives one of the load tester's settings its value.
+func Setting(name, value string) corev1.EnvVar {
 	return corev1.EnvVar{Name: ls.Env(name), Value: value}
 }

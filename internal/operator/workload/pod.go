@@ -92,7 +92,7 @@ func setQuantity(a map[string]string, key string, q *resource.Quantity) {
 func loadTesterAffinity(run *perfv1alpha1.PerfRun) *corev1.Affinity {
 	aff := run.Spec.LoadTester.Affinity.Core()
 	term := corev1.PodAffinityTerm{
-		LabelSelector: &metav1.LabelSelector{MatchLabels: Selector(run, sideOf(run).peer(run))},
+		LabelSelector: &metav1.LabelSelector{MatchLabels: Selector(run, sideOf(run).Peer(run))},
 		TopologyKey:   corev1.LabelHostname,
 	}
 	switch run.Spec.Placement {

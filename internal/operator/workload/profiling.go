@@ -73,12 +73,12 @@ func profilingEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar
 		return nil
 	}
 	env := []corev1.EnvVar{
-		setting(ls.ProfileSeconds, strconv.Itoa(int(run.Spec.Profiling.EffectiveSeconds()))),
-		setting(ls.ProfileClientURL, fmt.Sprintf("http://%s", net.JoinHostPort("localhost", strconv.Itoa(ProfilingPort)))),
+		Setting(ls.ProfileSeconds, strconv.Itoa(int(run.Spec.Profiling.EffectiveSeconds()))),
+		Setting(ls.ProfileClientURL, fmt.Sprintf("http://%s", net.JoinHostPort("localhost", strconv.Itoa(ProfilingPort)))),
 	}
 	if targetPodIP != "" {
 		env = append(env,
-			setting(ls.ProfileServerURL, fmt.Sprintf("http://%s%s", net.JoinHostPort(targetPodIP, strconv.Itoa(AppPort)), ls.ProfileCaptureRoot)),
+			Setting(ls.ProfileServerURL, fmt.Sprintf("http://%s%s", net.JoinHostPort(targetPodIP, strconv.Itoa(AppPort)), ls.ProfileCaptureRoot)),
 			runTokenEnv(run, ls.ProfileToken))
 	}
 	return env

@@ -32,7 +32,7 @@ import (
 // called without a sidecar.
 type actorsSide struct{}
 
-func (actorsSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+func (actorsSide) Children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
 	var objs []client.Object
 	if run.Spec.DaprEnabled() && run.Spec.ActorSettings().StateStore == "" {
 		objs = append(objs, StateStoreComponent(run))
@@ -44,30 +44,30 @@ func (actorsSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Object
 	return objs
 }
 
-func (actorsSide) waited(run *perfv1alpha1.PerfRun) []string { return targetDeploymentNames(run) }
+func (actorsSide) Waited(run *perfv1alpha1.PerfRun) []string { return targetDeploymentNames(run) }
 
-func (actorsSide) demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+func (actorsSide) Demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 	return targetDemands(run, o)
 }
 
-func (actorsSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+func (actorsSide) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	url := fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecarHTTPURL(), run.ActorType(), run.Spec.ActorSettings().Method)
-	return []corev1.EnvVar{setting(ls.DaprURL, url)}
+	return []corev1.EnvVar{Setting(ls.DaprURL, url)}
 }
 
-func (actorsSide) unwanted(*perfv1alpha1.PerfRun) []client.Object { return nil }
+func (actorsSide) Unwanted(*perfv1alpha1.PerfRun) []client.Object { return nil }
 
-func (actorsSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
+func (actorsSide) Peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
 
-func (actorsSide) needsTargetIP(run *perfv1alpha1.PerfRun) bool { return profiledTarget(run) }
+func (actorsSide) NeedsTargetIP(run *perfv1alpha1.PerfRun) bool { return profiledTarget(run) }
 
-func (actorsSide) testerAppPort(*perfv1alpha1.PerfRun) int { return 0 }
+func (actorsSide) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }
 
 // targetApp makes the target app host the run's actor type, with the run's actor host, and
 // marks its Deployment with the type (preflight finds another run's host by it). The
 // default host, Minimal, is the app's own default and is not passed: a target image built
 // before the flag keeps starting.
-func (actorsSide) targetApp(run *perfv1alpha1.PerfRun) ([]string, map[string]string) {
+func (actorsSide) TargetApp(run *perfv1alpha1.PerfRun) ([]string, map[string]string) {
 	args := []string{"--actor-type=" + run.ActorType()}
 	if host := run.Spec.ActorSettings().Host; host != perfv1alpha1.ActorHostMinimal {
 		args = append(args, "--actor-host="+string(host))

@@ -36,7 +36,7 @@ import (
 // the target's method; the baseline calls the app directly.
 type invocationSide struct{}
 
-func (invocationSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+func (invocationSide) Children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
 	objs := []client.Object{TargetService(run)}
 	for _, d := range TargetDeployments(run, o) {
 		objs = append(objs, d)
@@ -47,7 +47,7 @@ func (invocationSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Ob
 	return objs
 }
 
-func (invocationSide) waited(run *perfv1alpha1.PerfRun) []string {
+func (invocationSide) Waited(run *perfv1alpha1.PerfRun) []string {
 	want := targetDeploymentNames(run)
 	if run.Spec.BaselineTwinEnabled() {
 		want = append(want, NamesFor(run).Baseline)
@@ -55,7 +55,7 @@ func (invocationSide) waited(run *perfv1alpha1.PerfRun) []string {
 	return want
 }
 
-func (invocationSide) demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+func (invocationSide) Demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 	out := targetDemands(run, o)
 	if run.Spec.BaselineTwinEnabled() {
 		d := BaselineDeployment(run, o)
@@ -65,7 +65,7 @@ func (invocationSide) demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand 
 	return out
 }
 
-func (invocationSide) pathEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
+func (invocationSide) PathEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	spec := run.Spec
 	names := NamesFor(run)
 	grpcCaller := spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC
@@ -82,23 +82,23 @@ func (invocationSide) pathEnv(run *perfv1alpha1.PerfRun, targetIP string) []core
 		return fmt.Sprintf("%s/v1.0/invoke/%s/method/%s", sidecarHTTPURL(), appID, InvokeMethod)
 	}
 	if !spec.DaprEnabled() {
-		return []corev1.EnvVar{setting(ls.DirectURL, direct(names.Target))}
+		return []corev1.EnvVar{Setting(ls.DirectURL, direct(names.Target))}
 	}
 	targets := VariantTargets(run)
-	env := []corev1.EnvVar{setting(ls.DaprURL, viaDapr(targets[0].AppID))}
+	env := []corev1.EnvVar{Setting(ls.DaprURL, viaDapr(targets[0].AppID))}
 	var more []string
 	for _, t := range targets[1:] {
 		more = append(more, viaDapr(t.AppID))
 	}
 	if len(more) > 0 {
-		env = append(env, setting(ls.VariantURLs, strings.Join(more, ",")))
+		env = append(env, Setting(ls.VariantURLs, strings.Join(more, ",")))
 	}
 	if spec.BaselineEnabled() {
 		host := targetIP
 		if spec.BaselineTwinEnabled() || host == "" {
 			host = names.Baseline
 		}
-		env = append(env, setting(ls.BaselineURL, direct(host)))
+		env = append(env, Setting(ls.BaselineURL, direct(host)))
 		if spec.FourPaths() {
 			env = append(env, onePathSettings(run, host, targetIP)...)
 		}
@@ -106,7 +106,7 @@ func (invocationSide) pathEnv(run *perfv1alpha1.PerfRun, targetIP string) []core
 	return env
 }
 
-func (invocationSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+func (invocationSide) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	if run.Spec.BaselineTwinEnabled() {
 		return nil
 	}
@@ -117,15 +117,15 @@ func (invocationSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	}
 }
 
-func (invocationSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
+func (invocationSide) Peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
 
 // needsTargetIP: a same-pod baseline and a four-path run's server-only path call the target pod.
-func (invocationSide) needsTargetIP(run *perfv1alpha1.PerfRun) bool {
+func (invocationSide) NeedsTargetIP(run *perfv1alpha1.PerfRun) bool {
 	s := &run.Spec
 	return (s.BaselineEnabled() && !s.BaselineTwinEnabled()) || s.FourPaths() || profiledTarget(run)
 }
 
-func (invocationSide) testerAppPort(*perfv1alpha1.PerfRun) int { return 0 }
+func (invocationSide) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }
 
 // targetDeploymentNames are the Deployments of every variant's target.
 func targetDeploymentNames(run *perfv1alpha1.PerfRun) []string {

@@ -54,7 +54,7 @@ func StreamMaxLen(run *perfv1alpha1.PerfRun) int {
 // publishes to and consumes from the same Redis with its Go client from the same pod.
 type pubsubSide struct{}
 
-func (pubsubSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+func (pubsubSide) Children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
 	var out []client.Object
 	if run.Spec.PubSubSettings().Component == "" {
 		out = append(out, StoreService(run), StoreDeployment(run, o), BrokerComponent(run))
@@ -65,21 +65,21 @@ func (pubsubSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Object
 	return out
 }
 
-func (pubsubSide) waited(run *perfv1alpha1.PerfRun) []string {
+func (pubsubSide) Waited(run *perfv1alpha1.PerfRun) []string {
 	if run.Spec.PubSubSettings().Component != "" {
 		return nil
 	}
 	return []string{NamesFor(run).Store}
 }
 
-func (pubsubSide) demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+func (pubsubSide) Demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 	if run.Spec.PubSubSettings().Component != "" {
 		return nil
 	}
 	return storeDemands(run, o)
 }
 
-func (pubsubSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+func (pubsubSide) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	p := run.Spec.PubSubSettings()
 	q := url.Values{}
 	if p.RawPayload {
@@ -112,39 +112,39 @@ func (pubsubSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 		scheme, port = "dapr-pubsub+grpc", SidecarGRPCPort
 	}
 	topic := PubSubTopic(run)
-	env := []corev1.EnvVar{setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s/%s%s", scheme, port, PubSubComponentName(run), topic, query))}
+	env := []corev1.EnvVar{Setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s/%s%s", scheme, port, PubSubComponentName(run), topic, query))}
 	if run.Spec.BaselineEnabled() {
-		env = append(env, setting(ls.BaselineURL, fmt.Sprintf("redis-stream://%s/%s?%s", StoreAddress(run), BaselineStream(run), direct.Encode())))
+		env = append(env, Setting(ls.BaselineURL, fmt.Sprintf("redis-stream://%s/%s?%s", StoreAddress(run), BaselineStream(run), direct.Encode())))
 	}
 	return env
 }
 
-func (pubsubSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+func (pubsubSide) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	var out []client.Object
 	if run.Spec.PubSubSettings().Component != "" {
 		out = deployedStore(run, NamesFor(run).PubSub)
 	}
 	if run.Spec.PubSubSettings().Subscription != perfv1alpha1.SubscriptionDeclarative {
 		// An earlier generation's declared subscription: daprd would still load it.
-		out = append(out, daprObject(run, SubscriptionGVK, NamesFor(run).Subscription))
+		out = append(out, DaprObject(run, SubscriptionGVK, NamesFor(run).Subscription))
 	}
 	return out
 }
 
 // daprLeftovers: the broker's Component and the Subscription whatever the spec says now (an
 // earlier generation may have declared them).
-func (pubsubSide) daprLeftovers(run *perfv1alpha1.PerfRun) []client.Object {
+func (pubsubSide) DaprLeftovers(run *perfv1alpha1.PerfRun) []client.Object {
 	names := NamesFor(run)
-	return []client.Object{daprObject(run, ComponentGVK, names.PubSub), daprObject(run, SubscriptionGVK, names.Subscription)}
+	return []client.Object{DaprObject(run, ComponentGVK, names.PubSub), DaprObject(run, SubscriptionGVK, names.Subscription)}
 }
 
 // peer: the load tester is placed relative to the broker the run deploys.
-func (pubsubSide) peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
+func (pubsubSide) Peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
 
-func (pubsubSide) needsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
+func (pubsubSide) NeedsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
 
 // testerAppPort: the load tester's daprd delivers the run's messages to its subscriber.
-func (pubsubSide) testerAppPort(*perfv1alpha1.PerfRun) int { return ls.SubscriberPort }
+func (pubsubSide) TesterAppPort(*perfv1alpha1.PerfRun) int { return ls.SubscriberPort }
 
 // PubSubComponentName is the pub/sub Component a PubSub run publishes to: the one it names,
 // or the one it deploys.
@@ -188,7 +188,7 @@ func BrokerComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
 // DeclaredSubscription subscribes the load tester to the run's topic declaratively.
 func DeclaredSubscription(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
 	names := NamesFor(run)
-	u := daprObject(run, SubscriptionGVK, names.Subscription)
+	u := DaprObject(run, SubscriptionGVK, names.Subscription)
 	spec := map[string]any{
 		"pubsubname": PubSubComponentName(run),
 		"topic":      PubSubTopic(run),

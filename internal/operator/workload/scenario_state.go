@@ -55,21 +55,21 @@ const DefaultRedisImage = "docker.io/library/redis:7.4"
 // calls the same Redis with its Go client from the same pod.
 type stateSide struct{}
 
-func (stateSide) children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+func (stateSide) Children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
 	if run.Spec.StateSettings().Component != "" {
 		return nil // the user's own store: nothing to deploy
 	}
 	return []client.Object{StoreService(run), StoreDeployment(run, o), StoreComponent(run)}
 }
 
-func (stateSide) waited(run *perfv1alpha1.PerfRun) []string {
+func (stateSide) Waited(run *perfv1alpha1.PerfRun) []string {
 	if run.Spec.StateSettings().Component != "" {
 		return nil
 	}
 	return []string{NamesFor(run).Store}
 }
 
-func (stateSide) demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+func (stateSide) Demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 	if run.Spec.StateSettings().Component != "" {
 		return nil
 	}
@@ -83,7 +83,7 @@ func storeDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 		Requests: podRequests(&d.Spec.Template.Spec, nil)}}
 }
 
-func (stateSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+func (stateSide) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	st := run.Spec.StateSettings()
 	q := url.Values{"op": {string(st.Operation)}, "keys": {strconv.Itoa(int(st.Keys))}}
 	if st.Operation.Bulk() {
@@ -94,14 +94,14 @@ func (stateSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	if run.Spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC {
 		dapr = fmt.Sprintf("dapr-state+grpc://localhost:%d/%s?%s", SidecarGRPCPort, StateComponentName(run), query)
 	}
-	env := []corev1.EnvVar{setting(ls.DaprURL, dapr)}
+	env := []corev1.EnvVar{Setting(ls.DaprURL, dapr)}
 	if run.Spec.BaselineEnabled() {
-		env = append(env, setting(ls.BaselineURL, fmt.Sprintf("redis://%s/?%s", StoreAddress(run), query)))
+		env = append(env, Setting(ls.BaselineURL, fmt.Sprintf("redis://%s/?%s", StoreAddress(run), query)))
 	}
 	return env
 }
 
-func (stateSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+func (stateSide) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	if run.Spec.StateSettings().Component == "" {
 		return nil
 	}
@@ -115,18 +115,18 @@ func deployedStore(run *perfv1alpha1.PerfRun, component string) []client.Object 
 	return []client.Object{
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
 		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
-		daprObject(run, ComponentGVK, component),
+		DaprObject(run, ComponentGVK, component),
 	}
 }
 
 // peer: the load tester is placed relative to the store the run deploys (admission refuses a
 // placement on a named Component, whose store is not the run's to place).
-func (stateSide) peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
+func (stateSide) Peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
 
 // needsTargetIP: no target app (admission refuses profiling on a State run).
-func (stateSide) needsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
+func (stateSide) NeedsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
 
-func (stateSide) testerAppPort(*perfv1alpha1.PerfRun) int { return 0 }
+func (stateSide) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }
 
 // StateComponentName is the state store Component a State run calls: the one it names, or
 // the one it deploys.
@@ -219,7 +219,7 @@ func redisComponent(run *perfv1alpha1.PerfRun, name, kind string, extra ...map[s
 	for _, m := range extra {
 		metadata = append(metadata, m)
 	}
-	u := daprObject(run, ComponentGVK, name)
+	u := DaprObject(run, ComponentGVK, name)
 	u.Object["spec"] = map[string]any{"type": kind, "version": "v1", "metadata": metadata}
 	u.Object["scopes"] = []any{names.TesterAppID}
 	return u

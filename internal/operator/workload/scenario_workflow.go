@@ -36,20 +36,20 @@ import (
 // cannot run without Dapr.
 type workflowSide struct{}
 
-func (workflowSide) children(run *perfv1alpha1.PerfRun, _ Options) []client.Object {
+func (workflowSide) Children(run *perfv1alpha1.PerfRun, _ Options) []client.Object {
 	if run.Spec.WorkflowSettings().StateStore != "" {
 		return nil
 	}
 	return []client.Object{StateStoreComponent(run)}
 }
 
-func (workflowSide) waited(*perfv1alpha1.PerfRun) []string { return nil }
+func (workflowSide) Waited(*perfv1alpha1.PerfRun) []string { return nil }
 
-func (workflowSide) demands(*perfv1alpha1.PerfRun, Options) []PodDemand { return nil }
+func (workflowSide) Demands(*perfv1alpha1.PerfRun, Options) []PodDemand { return nil }
 
 // pathEnv is the Dapr path: the pattern, its activities and their delay; started over the
 // caller protocol, hosted and awaited over daprd's gRPC API (the SDK's only one).
-func (workflowSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+func (workflowSide) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	w := run.Spec.WorkflowSettings()
 	q := url.Values{"activities": {strconv.Itoa(int(w.Activities))}}
 	if w.ActivityDelay != nil && w.ActivityDelay.Duration > 0 {
@@ -60,20 +60,20 @@ func (workflowSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar
 		scheme, port = "dapr-workflow+http", SidecarHTTPPort
 		q.Set("grpc", fmt.Sprintf("localhost:%d", SidecarGRPCPort))
 	}
-	return []corev1.EnvVar{setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s?%s", scheme, port, w.Pattern, q.Encode()))}
+	return []corev1.EnvVar{Setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s?%s", scheme, port, w.Pattern, q.Encode()))}
 }
 
 // unwanted: the in-memory store of an earlier generation, once the run names its own.
-func (workflowSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+func (workflowSide) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	if run.Spec.WorkflowSettings().StateStore == "" {
 		return nil
 	}
-	return []client.Object{daprObject(run, ComponentGVK, NamesFor(run).StateStore)}
+	return []client.Object{DaprObject(run, ComponentGVK, NamesFor(run).StateStore)}
 }
 
 // peer: none (admission keeps placement Any); the target role names no pod of the run.
-func (workflowSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
+func (workflowSide) Peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
 
-func (workflowSide) needsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
+func (workflowSide) NeedsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
 
-func (workflowSide) testerAppPort(*perfv1alpha1.PerfRun) int { return 0 }
+func (workflowSide) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }

@@ -61,8 +61,8 @@ func BaselineService(run *perfv1alpha1.PerfRun) *corev1.Service {
 func appDeployment(run *perfv1alpha1.PerfRun, name string, role Role, o Options) *appsv1.Deployment {
 	args := []string{"--port=" + strconv.Itoa(AppPort), "--grpc-port=" + strconv.Itoa(AppGRPCPort)}
 	var hosted map[string]string
-	if h, ok := sideOf(run).(targetHoster); ok {
-		extra, annotations := h.targetApp(run)
+	if h, ok := sideOf(run).(TargetHoster); ok {
+		extra, annotations := h.TargetApp(run)
 		args, hosted = append(args, extra...), annotations
 	}
 	if d, err := run.KnownAnswerDelay(); err == nil && d > 0 && role == RoleTarget {

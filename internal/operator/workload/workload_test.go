@@ -20,44 +20,23 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/pod-security-admission/api"
 	"k8s.io/pod-security-admission/policy"
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload/workloadtest"
 	"github.com/daprbench/daprbench/internal/pods/perfapp"
 )
 
 var opts = Options{Image: "registry.example/daprbench:v1", PullPolicy: "IfNotPresent"}
 
-func newRun(scenario perfv1alpha1.Scenario, mutate ...func(*perfv1alpha1.PerfRunSpec)) *perfv1alpha1.PerfRun {
-	run := &perfv1alpha1.PerfRun{
-		ObjectMeta: metav1.ObjectMeta{Name: "bench", Namespace: "perf", Generation: 3},
-		Spec: perfv1alpha1.PerfRunSpec{
-			Scenario: scenario,
-			Load:     perfv1alpha1.LoadSpec{QPS: 1000, Connections: 16, Duration: &metav1.Duration{Duration: time.Minute}, Repetitions: 2},
-			Dapr:     perfv1alpha1.DaprSpec{LogLevel: "warn", TracingSamplingRate: "0.25", Sidecar: perfv1alpha1.SidecarSpec{CPULimit: ptr.To(resource.MustParse("500m"))}},
-		},
-	}
-	for _, m := range mutate {
-		m(&run.Spec)
-	}
-	return run
-}
-
-func envMap(env []corev1.EnvVar) map[string]string {
-	m := map[string]string{}
-	for _, e := range env {
-		m[e.Name] = e.Value
-	}
-	return m
-}
+// newRun and envMap are the runs and settings every scenario's side test builds on too.
+var newRun, envMap = workloadtest.NewRun, workloadtest.EnvMap
 
 func TestNamesAreDeterministicAndCarryTheGeneration(t *testing.T) {
 	n := NamesFor(newRun(perfv1alpha1.ScenarioServiceInvocation))

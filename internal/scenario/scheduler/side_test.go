@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package scheduler
 
 import (
 	"strconv"
@@ -25,36 +25,38 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/operator/workload/workloadtest"
 )
 
 // A Scheduler run of jobs deploys nothing; one of reminders or timers an actor store for the
 // type the load tester hosts. Either way daprd triggers on the load tester's app server.
 func TestASchedulerRunTakesItsTriggersOnTheLoadTestersAppServer(t *testing.T) {
-	run := newRun(perfv1alpha1.ScenarioScheduler)
-	if n := len(ScenarioChildren(run, Options{})); n != 0 || HasTargetPod(run) || len(UnwantedChildren(run)) != 1 {
-		t.Fatalf("jobs: %d children, target pod %v: want none, and no actor store kept", n, HasTargetPod(run))
+	run := workloadtest.NewRun(perfv1alpha1.ScenarioScheduler)
+	if n := len(workload.ScenarioChildren(run, workload.Options{})); n != 0 || workload.HasTargetPod(run) || len(workload.UnwantedChildren(run)) != 1 {
+		t.Fatalf("jobs: %d children, target pod %v: want none, and no actor store kept", n, workload.HasTargetPod(run))
 	}
-	job := LoadTesterJob(run, Options{}, "")
+	job := workload.LoadTesterJob(run, workload.Options{}, "")
 	if got := job.Spec.Template.Annotations["dapr.io/app-port"]; got != strconv.Itoa(ls.SubscriberPort) {
 		t.Errorf("load tester's app port %q, want its app server's %d", got, ls.SubscriberPort)
 	}
-	env := envMap(job.Spec.Template.Spec.Containers[0].Env)
+	env := workloadtest.EnvMap(job.Spec.Template.Spec.Containers[0].Env)
 	if got, want := env[ls.Env(ls.DaprURL)], "dapr-jobs+http://localhost:3500/?due=1s"; got != want {
 		t.Errorf("dapr URL %q, want %q", got, want)
 	}
 	run.Spec.Scheduler = &perfv1alpha1.SchedulerSpec{API: perfv1alpha1.SchedulerActorReminders, DueTime: &metav1.Duration{Duration: 500 * time.Millisecond}}
-	if n := len(ScenarioChildren(run, Options{})); n != 1 {
+	if n := len(workload.ScenarioChildren(run, workload.Options{})); n != 1 {
 		t.Errorf("reminders: %d children, want the actor state store", n)
 	}
-	env = envMap(LoadTesterJob(run, Options{}, "").Spec.Template.Spec.Containers[0].Env)
+	env = workloadtest.EnvMap(workload.LoadTesterJob(run, workload.Options{}, "").Spec.Template.Spec.Containers[0].Env)
 	if got, want := env[ls.Env(ls.DaprURL)], "dapr-reminders+http://localhost:3500/"+run.ActorType()+"?actors=100&due=500ms"; got != want {
 		t.Errorf("dapr URL %q, want %q", got, want)
 	}
 	run.Spec.Scheduler.API, run.Spec.Scheduler.Actors = perfv1alpha1.SchedulerActorTimers, 7
-	if n := len(ScenarioChildren(run, Options{})); n != 1 || len(UnwantedChildren(run)) != 0 {
+	if n := len(workload.ScenarioChildren(run, workload.Options{})); n != 1 || len(workload.UnwantedChildren(run)) != 0 {
 		t.Errorf("timers: %d children, want the actor state store, kept", n)
 	}
-	env = envMap(LoadTesterJob(run, Options{}, "").Spec.Template.Spec.Containers[0].Env)
+	env = workloadtest.EnvMap(workload.LoadTesterJob(run, workload.Options{}, "").Spec.Template.Spec.Containers[0].Env)
 	if got, want := env[ls.Env(ls.DaprURL)], "dapr-timers+http://localhost:3500/"+run.ActorType()+"?actors=7&due=500ms"; got != want {
 		t.Errorf("dapr URL %q, want %q", got, want)
 	}

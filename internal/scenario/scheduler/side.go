@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package scheduler
 
 import (
 	"fmt"
@@ -26,31 +26,32 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// schedulerSide is Scheduler's operator side: no target app. The load tester registers
+// side is Scheduler's operator side: no target app. The load tester registers
 // one-shot jobs, actor reminders or actor timers through its own daprd, and Dapr's scheduler
 // (a timer: that daprd) triggers them back through that daprd to the load tester's app
 // server (its app port: the subscriber's). Reminders and timers need the load tester to
 // host an actor type (the run's own), and so an actor state store: an in-memory one the run
 // creates. No baseline.
-type schedulerSide struct{}
+type side struct{}
 
-func (schedulerSide) children(run *perfv1alpha1.PerfRun, _ Options) []client.Object {
+func (side) Children(run *perfv1alpha1.PerfRun, _ workload.Options) []client.Object {
 	if !run.Spec.SchedulerSettings().API.HostsActors() {
 		return nil
 	}
-	return []client.Object{StateStoreComponent(run)}
+	return []client.Object{workload.StateStoreComponent(run)}
 }
 
-func (schedulerSide) waited(*perfv1alpha1.PerfRun) []string { return nil }
+func (side) Waited(*perfv1alpha1.PerfRun) []string { return nil }
 
-func (schedulerSide) demands(*perfv1alpha1.PerfRun, Options) []PodDemand { return nil }
+func (side) Demands(*perfv1alpha1.PerfRun, workload.Options) []workload.PodDemand { return nil }
 
-func (schedulerSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+func (side) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	c := run.Spec.SchedulerSettings()
 	q := url.Values{"due": {c.DueTime.Duration.String()}}
-	u := fmt.Sprintf("dapr-jobs+http://localhost:%d/", SidecarHTTPPort)
+	u := fmt.Sprintf("dapr-jobs+http://localhost:%d/", workload.SidecarHTTPPort)
 	switch c.API {
 	case perfv1alpha1.SchedulerActorReminders, perfv1alpha1.SchedulerActorTimers:
 		q.Set("actors", strconv.Itoa(int(c.Actors)))
@@ -58,23 +59,23 @@ func (schedulerSide) pathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVa
 		if c.API == perfv1alpha1.SchedulerActorTimers {
 			scheme = "dapr-timers+http"
 		}
-		u = fmt.Sprintf("%s://localhost:%d/%s", scheme, SidecarHTTPPort, run.ActorType())
+		u = fmt.Sprintf("%s://localhost:%d/%s", scheme, workload.SidecarHTTPPort, run.ActorType())
 	}
-	return []corev1.EnvVar{setting(ls.DaprURL, u+"?"+q.Encode())}
+	return []corev1.EnvVar{workload.Setting(ls.DaprURL, u+"?"+q.Encode())}
 }
 
 // unwanted: an earlier generation's actor store, once the run registers jobs.
-func (schedulerSide) unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+func (side) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	if run.Spec.SchedulerSettings().API.HostsActors() {
 		return nil
 	}
-	return []client.Object{daprObject(run, ComponentGVK, NamesFor(run).StateStore)}
+	return []client.Object{workload.DaprObject(run, workload.ComponentGVK, workload.NamesFor(run).StateStore)}
 }
 
 // peer: none (admission keeps placement Any).
-func (schedulerSide) peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
+func (side) Peer(*perfv1alpha1.PerfRun) workload.Role { return workload.RoleTarget }
 
-func (schedulerSide) needsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
+func (side) NeedsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
 
 // testerAppPort: daprd triggers the jobs and reminders on the load tester's app server.
-func (schedulerSide) testerAppPort(*perfv1alpha1.PerfRun) int { return ls.SubscriberPort }
+func (side) TesterAppPort(*perfv1alpha1.PerfRun) int { return ls.SubscriberPort }

@@ -1,0 +1,31 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package scheduler is the Scheduler scenario: Dapr's jobs, actor reminders and actor timers,
+// registered through the load tester's daprd, their triggers timed against when they were due.
+// What it supports (its admission rules) is its entry of api/v1alpha1's ScenarioCapabilities.
+package scheduler
+
+import (
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/preflight"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+func init() {
+	workload.RegisterSide(perfv1alpha1.ScenarioScheduler, side{})
+	preflight.Register(perfv1alpha1.ScenarioScheduler, check{})
+}
