@@ -19,6 +19,8 @@ package controllers
 import (
 	"time"
 
+	pubsubscenario "github.com/daprbench/daprbench/internal/scenario/pubsub"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -27,7 +29,6 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // deliveryPath is a path's delivery figures as the load tester reports them.
@@ -55,9 +56,9 @@ var _ = Describe("PerfRun PubSub scenario", func() {
 		Expect(component.Object["spec"]).To(HaveKeyWithValue("type", "pubsub.redis"))
 		Expect(component.Object["scopes"]).To(ConsistOf("orders-loadtester"))
 		subscription := daprObj("Component", ns, "orders-subscription")
-		subscription.SetGroupVersionKind(workload.SubscriptionGVK)
+		subscription.SetGroupVersionKind(pubsubscenario.SubscriptionGVK)
 		Eventually(exists(subscription)).Should(BeTrue())
-		topic := workload.PubSubTopic(latest(run))
+		topic := pubsubscenario.Topic(latest(run))
 		Expect(subscription.Object["spec"]).To(And(HaveKeyWithValue("topic", topic), HaveKeyWithValue("pubsubname", "orders-pubsub"),
 			HaveKeyWithValue("routes", HaveKeyWithValue("default", "/deliver"))))
 		Expect(exists(deployment(ns, "orders-target"))()).To(BeFalse(), "a PubSub run has no target app")

@@ -187,7 +187,7 @@ func (s *PerfRunSpec) SchedulerSettings() SchedulerSpec {
 }
 
 // PubSubSettings returns spec.pubsub with defaults filled in (the topic stays empty: the
-// operator names it after the run, see workload.PubSubTopic).
+// operator names it after the run, see internal/scenario/pubsub's Topic).
 func (s *PerfRunSpec) PubSubSettings() PubSubSpec {
 	p := PubSubSpec{Subscription: SubscriptionProgrammatic}
 	if s.PubSub != nil {

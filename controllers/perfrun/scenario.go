@@ -18,52 +18,24 @@ package perfrun
 
 import (
 	"context"
+	"fmt"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/preflight"
 )
 
-// scenarioPreflight is one scenario's check of the cluster before anything is created: what
-// the run names must exist and be usable. Each scenario's is in scenario_<name>.go.
-type scenarioPreflight interface {
-	// refusal says why the run cannot measure here (a reason and a message saying what to
-	// change); an empty reason: nothing stands in the way.
-	refusal(ctx context.Context, r *Reconciler, run *perfv1alpha1.PerfRun) (reason, msg string, err error)
-}
-
-// noPreflight is a scenario with nothing of its own to check (ServiceInvocation's four-path
-// check has a step of its own).
-type noPreflight struct{}
-
-func (noPreflight) refusal(context.Context, *Reconciler, *perfv1alpha1.PerfRun) (string, string, error) {
-	return "", "", nil
-}
-
-func preflightOf(run *perfv1alpha1.PerfRun) scenarioPreflight {
-	switch run.Spec.Scenario {
-	case perfv1alpha1.ScenarioActorActivation:
-		return actorsPreflight{}
-	case perfv1alpha1.ScenarioState:
-		return statePreflight{}
-	case perfv1alpha1.ScenarioPubSub:
-		return pubsubPreflight{}
-	case perfv1alpha1.ScenarioWorkflow:
-		return workflowPreflight{}
-	default:
-		return noPreflight{}
-	}
-}
-
 // scenarioRefusal is the run's scenario's preflight refusal: the check its folder registers
-// (internal/scenario/<name>), or one not yet moved there (see scenarioPreflight).
+// (internal/scenario/<name>; ServiceInvocation's four-path check is a step of its own).
 func (r *Reconciler) scenarioRefusal(ctx context.Context, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
-	if check, ok := preflight.Of(run.Spec.Scenario); ok {
-		return check.Refusal(ctx, r.preflightCluster(), run)
+	check, ok := preflight.Of(run.Spec.Scenario)
+	if !ok { // the manager imports internal/scenario/all: a scenario left out is a build's mistake
+		return "", "", fmt.Errorf("no preflight registered for scenario %q: the manager must import internal/scenario/all", run.Spec.Scenario)
 	}
-	return preflightOf(run).refusal(ctx, r, run)
+	return check.Refusal(ctx, r.preflightCluster(), run)
 }
 
 // preflightCluster is what a scenario's preflight may read.
 func (r *Reconciler) preflightCluster() preflight.Cluster {
-	return preflight.Cluster{Cached: r.Client, APIReader: r.APIReader, DaprNamespace: r.DaprNamespace}
+	return preflight.Cluster{Cached: r.Client, APIReader: r.APIReader, RESTMapper: r.RESTMapper(),
+		DaprNamespace: r.DaprNamespace, NetworkPolicies: r.NetworkPolicies}
 }

@@ -24,17 +24,21 @@ import (
 	"context"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
 // Cluster is what a check may read: the manager's cached client, a reader past the cache
-// (where a stale read would do harm), and the namespace of Dapr's control plane.
+// (where a stale read would do harm), the kinds the API server serves, the namespace of
+// Dapr's control plane, and whether the operator guards a run's pods with NetworkPolicies.
 type Cluster struct {
-	Cached        client.Reader
-	APIReader     client.Reader
-	DaprNamespace string
+	Cached          client.Reader
+	APIReader       client.Reader
+	RESTMapper      meta.RESTMapper
+	DaprNamespace   string
+	NetworkPolicies bool
 }
 
 // Check is one scenario's preflight.

@@ -45,27 +45,28 @@ func PodDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
 	out := sideOf(run).Demands(run, o)
 	job := LoadTesterJob(run, o, "")
 	out = append(out, PodDemand{Pod: "load tester", Field: "spec.loadTester.resources", NodeSelector: job.Spec.Template.Spec.NodeSelector,
-		Requests: podRequests(&job.Spec.Template.Spec, job.Spec.Template.Annotations), Daprd: injected(job.Spec.Template.Annotations),
+		Requests: PodRequests(&job.Spec.Template.Spec, job.Spec.Template.Annotations), Daprd: Injected(job.Spec.Template.Annotations),
 		WithTarget: run.Spec.Placement == perfv1alpha1.PlacementSameNode})
 	return out
 }
 
-func injected(annotations map[string]string) bool {
+// Injected reports whether a pod template with annotations gets Dapr's sidecar.
+func Injected(annotations map[string]string) bool {
 	return annotations[AnnotationDaprEnabled] == "true"
 }
 
-// podRequests is a pod's effective CPU and memory request, as the scheduler counts it: the
+// PodRequests is a pod's effective CPU and memory request, as the scheduler counts it: the
 // larger of its containers' sum and any one init container, each container's limit standing
 // in for a request it lacks (the API server defaults one to the other), plus the daprd the
 // injector will add, from the pod's dapr.io/sidecar-* annotations.
-func podRequests(spec *corev1.PodSpec, annotations map[string]string) corev1.ResourceList {
+func PodRequests(spec *corev1.PodSpec, annotations map[string]string) corev1.ResourceList {
 	out := corev1.ResourceList{}
 	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
 		var sum resource.Quantity
 		for _, c := range spec.Containers {
 			sum.Add(containerRequest(c, name))
 		}
-		if injected(annotations) {
+		if Injected(annotations) {
 			sum.Add(sidecarRequest(annotations, name))
 		}
 		for _, c := range spec.InitContainers {

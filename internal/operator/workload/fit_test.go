@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package workload_test
 
 import (
 	"testing"
@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	. "github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // A pod's demand counts what the scheduler will: the app's request, the injected daprd's
@@ -50,7 +51,7 @@ func TestPodDemandsCountTheInjectedDaprdAndTheLargerOfInitAndContainers(t *testi
 	big := resource.MustParse("3")
 	spec := corev1.PodSpec{Containers: []corev1.Container{{Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: half}}}},
 		InitContainers: []corev1.Container{{Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: big}}}}}
-	if cpu := podRequests(&spec, nil)[corev1.ResourceCPU]; cpu.String() != "3" {
+	if cpu := PodRequests(&spec, nil)[corev1.ResourceCPU]; cpu.String() != "3" {
 		t.Errorf("pod with a 3-CPU init container asks for %s", cpu.String())
 	}
 }

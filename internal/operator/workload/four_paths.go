@@ -60,14 +60,14 @@ func exposeSidecarAPI(run *perfv1alpha1.PerfRun, a map[string]string) {
 	}
 }
 
-// onePathSettings are the load tester's URLs of the two one-sidecar paths:
+// OnePathSettings are the load tester's URLs of the two one-sidecar paths:
 //   - client only: the load tester's daprd invokes the app at appHost as a non-Dapr HTTP
 //     endpoint (an http:// URL as the app id: Dapr's own app HTTP client, 64 idle
 //     connections a host, where a named HTTPEndpoint would use Go's default of 2 and
 //     reconnect under 16 connections' load);
 //   - server only: the load tester calls the target's daprd at targetIP, which invokes its
 //     own app id — Dapr serves a call to its own app id locally, without mTLS.
-func onePathSettings(run *perfv1alpha1.PerfRun, appHost, targetIP string) []corev1.EnvVar {
+func OnePathSettings(run *perfv1alpha1.PerfRun, appHost, targetIP string) []corev1.EnvVar {
 	app := "http://" + net.JoinHostPort(appHost, strconv.Itoa(AppPort))
 	return []corev1.EnvVar{
 		Setting(ls.ClientOnlyURL, fmt.Sprintf("http://localhost:%d/v1.0/invoke/%s/method/%s", SidecarHTTPPort, app, InvokeMethod)),

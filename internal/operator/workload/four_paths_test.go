@@ -14,13 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package workload_test
 
 import (
 	"testing"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	. "github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 func fourPaths(s *perfv1alpha1.PerfRunSpec) {

@@ -157,7 +157,7 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 		env = append(env, Setting(ls.PayloadBytes, strconv.Itoa(n)))
 	}
 	env = append(env, sideOf(run).PathEnv(run, targetIP)...)
-	sidecar := sidecarHTTPURL()
+	sidecar := SidecarHTTPURL()
 	if spec.DaprEnabled() {
 		env = append(env, Setting(ls.SidecarURL, sidecar), Setting(ls.DaprdMetricsClientURL, daprdMetricsURL("localhost")))
 		if targetIP != "" {

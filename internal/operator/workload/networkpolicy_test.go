@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package workload_test
 
 import (
 	"testing"
@@ -24,6 +24,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	. "github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // covers reports whether a rule's ports admit TCP port p.

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package workload_test
 
 import (
 	"slices"
@@ -22,6 +22,7 @@ import (
 	"testing"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	. "github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 func profiled(s *perfv1alpha1.PerfRunSpec) { s.Profiling = &perfv1alpha1.ProfilingSpec{Seconds: 5} }

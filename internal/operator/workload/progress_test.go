@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package workload_test
 
 import (
 	"fmt"
@@ -24,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	. "github.com/daprbench/daprbench/api/v1alpha1"
+	. "github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // The load tester runs the paths A B on even repetitions and B A on odd ones.

@@ -76,22 +76,16 @@ func RegisterSide(scenario perfv1alpha1.Scenario, side Side) {
 	sides[scenario] = side
 }
 
+// Registered reports whether scenario has an operator side.
+func Registered(scenario perfv1alpha1.Scenario) bool {
+	_, ok := sides[scenario]
+	return ok
+}
+
 // sideOf is the operator side of run's scenario. Admission admits only registered scenarios.
 func sideOf(run *perfv1alpha1.PerfRun) Side {
 	if side, ok := sides[run.Spec.Scenario]; ok {
 		return side
-	}
-	switch run.Spec.Scenario {
-	case perfv1alpha1.ScenarioActorActivation:
-		return actorsSide{}
-	case perfv1alpha1.ScenarioState:
-		return stateSide{}
-	case perfv1alpha1.ScenarioPubSub:
-		return pubsubSide{}
-	case perfv1alpha1.ScenarioWorkflow:
-		return workflowSide{}
-	case perfv1alpha1.ScenarioServiceInvocation:
-		return invocationSide{}
 	}
 	// A binary or test that builds workloads imports internal/scenario/all: a scenario left out
 	// would otherwise build another scenario's pods.
@@ -130,8 +124,3 @@ func WaitedDeployments(run *perfv1alpha1.PerfRun) []string { return sideOf(run).
 // same-pod baseline calls it, so does a four-path run's server-only path, and the load
 // tester takes the target daprd's profile there).
 func NeedsTargetIP(run *perfv1alpha1.PerfRun) bool { return sideOf(run).NeedsTargetIP(run) }
-
-// profiledTarget: the load tester takes the target daprd's profile on the target pod's IP.
-func profiledTarget(run *perfv1alpha1.PerfRun) bool {
-	return run.Spec.Profiling != nil && run.Spec.DaprEnabled()
-}

@@ -17,6 +17,7 @@ limitations under the License.
 package workload
 
 import (
+	"fmt"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -113,4 +114,36 @@ func appService(run *perfv1alpha1.PerfRun, name string, role Role) *corev1.Servi
 			},
 		},
 	}
+}
+
+// TargetDeploymentNames are the Deployments of every variant's target.
+func TargetDeploymentNames(run *perfv1alpha1.PerfRun) []string {
+	var out []string
+	for _, v := range VariantTargets(run) {
+		out = append(out, v.Deployment)
+	}
+	return out
+}
+
+// TargetDemands are what every variant's target pod will request.
+func TargetDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+	var out []PodDemand
+	targets := VariantTargets(run)
+	for i, d := range TargetDeployments(run, o) {
+		pod := "target"
+		if len(targets) > 1 {
+			pod = "target of variant " + targets[i].Spec.Name
+		}
+		out = append(out, PodDemand{Pod: pod, Field: "spec.target.resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
+			Requests: PodRequests(&d.Spec.Template.Spec, d.Spec.Template.Annotations), Target: true, Daprd: Injected(d.Spec.Template.Annotations)})
+	}
+	return out
+}
+
+// SidecarHTTPURL is the load tester's own daprd's HTTP API.
+func SidecarHTTPURL() string { return fmt.Sprintf("http://localhost:%d", SidecarHTTPPort) }
+
+// ProfiledTarget: the load tester takes the target daprd's profile on the target pod's IP.
+func ProfiledTarget(run *perfv1alpha1.PerfRun) bool {
+	return run.Spec.Profiling != nil && run.Spec.DaprEnabled()
 }

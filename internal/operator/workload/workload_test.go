@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package workload_test
 
 import (
 	"slices"
@@ -29,11 +29,15 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	. "github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/operator/workload/workloadtest"
 	"github.com/daprbench/daprbench/internal/pods/perfapp"
+
+	// Every scenario registered, as the manager has them.
+	_ "github.com/daprbench/daprbench/internal/scenario/all"
 )
 
-var opts = Options{Image: "registry.example/daprbench:v1", PullPolicy: "IfNotPresent"}
+var opts = Options{Image: workloadtest.Image, PullPolicy: workloadtest.PullPolicy}
 
 // newRun and envMap are the runs and settings every scenario's side test builds on too.
 var newRun, envMap = workloadtest.NewRun, workloadtest.EnvMap

@@ -34,6 +34,8 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/workload"
+	// Every scenario's operator side, which writes the settings this package reads.
+	_ "github.com/daprbench/daprbench/internal/scenario/all"
 )
 
 // A four-path run's variables reach the load tester as the four paths, in the order the

@@ -19,6 +19,16 @@ limitations under the License.
 package all
 
 import (
+	// ActorActivation: a fresh actor activated on every request.
+	_ "github.com/daprbench/daprbench/internal/scenario/actors"
+	// PubSub: messages published and delivered through daprd, against Redis streams.
+	_ "github.com/daprbench/daprbench/internal/scenario/pubsub"
 	// Scheduler: jobs, actor reminders and actor timers.
 	_ "github.com/daprbench/daprbench/internal/scenario/scheduler"
+	// ServiceInvocation: a method invoked through two sidecars, against the app called directly.
+	_ "github.com/daprbench/daprbench/internal/scenario/invocation"
+	// State: daprd's state API against Redis called directly.
+	_ "github.com/daprbench/daprbench/internal/scenario/state"
+	// Workflow: workflow instances of a pattern, hosted by the load tester.
+	_ "github.com/daprbench/daprbench/internal/scenario/workflow"
 )

@@ -29,6 +29,13 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
+// Image and PullPolicy are the options' operator image and pull policy every workload test
+// builds with.
+const (
+	Image      = "registry.example/daprbench:v1"
+	PullPolicy = "IfNotPresent"
+)
+
 // NewRun is run "bench" in namespace "perf", generation 3, of scenario at 1000 rps over 16
 // connections for a minute, twice, with a 500m sidecar limit; mutate changes its spec.
 func NewRun(scenario perfv1alpha1.Scenario, mutate ...func(*perfv1alpha1.PerfRunSpec)) *perfv1alpha1.PerfRun {

@@ -17,9 +17,7 @@ limitations under the License.
 package workload
 
 import (
-	"fmt"
 	"net"
-	"net/url"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -31,7 +29,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
 // The store's memory: admission caps a State run's data at 128 MiB a path (keys × payload),
@@ -48,94 +45,6 @@ const StorePort = 6379
 // DefaultRedisImage is the store a State run deploys unless the operator names another
 // (--redis-image): the image `dapr init` runs.
 const DefaultRedisImage = "docker.io/library/redis:7.4"
-
-// stateSide is State's operator side: no target app. The load tester's own daprd calls the
-// state API of a store — Redis the run deploys (a Deployment, a Service and a state.redis
-// Component, owned by the run) or the user's Component the run names — and the baseline
-// calls the same Redis with its Go client from the same pod.
-type stateSide struct{}
-
-func (stateSide) Children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
-	if run.Spec.StateSettings().Component != "" {
-		return nil // the user's own store: nothing to deploy
-	}
-	return []client.Object{StoreService(run), StoreDeployment(run, o), StoreComponent(run)}
-}
-
-func (stateSide) Waited(run *perfv1alpha1.PerfRun) []string {
-	if run.Spec.StateSettings().Component != "" {
-		return nil
-	}
-	return []string{NamesFor(run).Store}
-}
-
-func (stateSide) Demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
-	if run.Spec.StateSettings().Component != "" {
-		return nil
-	}
-	return storeDemands(run, o)
-}
-
-// storeDemands is what the store (or broker) a run deploys requests.
-func storeDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
-	d := StoreDeployment(run, o)
-	return []PodDemand{{Pod: "store", Field: "the operator's store resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
-		Requests: podRequests(&d.Spec.Template.Spec, nil)}}
-}
-
-func (stateSide) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
-	st := run.Spec.StateSettings()
-	q := url.Values{"op": {string(st.Operation)}, "keys": {strconv.Itoa(int(st.Keys))}}
-	if st.Operation.Bulk() {
-		q.Set("bulk", strconv.Itoa(int(st.BulkSize)))
-	}
-	query := q.Encode()
-	dapr := fmt.Sprintf("dapr-state+http://localhost:%d/%s?%s", SidecarHTTPPort, StateComponentName(run), query)
-	if run.Spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC {
-		dapr = fmt.Sprintf("dapr-state+grpc://localhost:%d/%s?%s", SidecarGRPCPort, StateComponentName(run), query)
-	}
-	env := []corev1.EnvVar{Setting(ls.DaprURL, dapr)}
-	if run.Spec.BaselineEnabled() {
-		env = append(env, Setting(ls.BaselineURL, fmt.Sprintf("redis://%s/?%s", StoreAddress(run), query)))
-	}
-	return env
-}
-
-func (stateSide) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
-	if run.Spec.StateSettings().Component == "" {
-		return nil
-	}
-	return deployedStore(run, NamesFor(run).StateStore)
-}
-
-// deployedStore is the Redis a run deploys and its Component (component), as objects to
-// delete once a later generation names a Component of the user's instead.
-func deployedStore(run *perfv1alpha1.PerfRun, component string) []client.Object {
-	names := NamesFor(run)
-	return []client.Object{
-		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
-		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
-		DaprObject(run, ComponentGVK, component),
-	}
-}
-
-// peer: the load tester is placed relative to the store the run deploys (admission refuses a
-// placement on a named Component, whose store is not the run's to place).
-func (stateSide) Peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
-
-// needsTargetIP: no target app (admission refuses profiling on a State run).
-func (stateSide) NeedsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
-
-func (stateSide) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }
-
-// StateComponentName is the state store Component a State run calls: the one it names, or
-// the one it deploys.
-func StateComponentName(run *perfv1alpha1.PerfRun) string {
-	if c := run.Spec.StateSettings().Component; c != "" {
-		return c
-	}
-	return NamesFor(run).StateStore
-}
 
 // StoreAddress is the host:port of the Redis a State run's baseline calls: the one the run
 // deploys, or the one preflight read from the named Component (status.environment.storeAddress).
@@ -202,15 +111,9 @@ func StoreService(run *perfv1alpha1.PerfRun) *corev1.Service {
 	}
 }
 
-// StoreComponent is the state.redis Component for the store the run deploys, scoped to the
-// load tester, whose daprd is the only one that calls it.
-func StoreComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
-	return redisComponent(run, NamesFor(run).StateStore, "state.redis")
-}
-
-// redisComponent is a Component of kind (state.redis, pubsub.redis) named name for the Redis
+// RedisComponent is a Component of kind (state.redis, pubsub.redis) named name for the Redis
 // the run deploys, with extra metadata, scoped to the load tester, whose daprd alone calls it.
-func redisComponent(run *perfv1alpha1.PerfRun, name, kind string, extra ...map[string]any) *unstructured.Unstructured {
+func RedisComponent(run *perfv1alpha1.PerfRun, name, kind string, extra ...map[string]any) *unstructured.Unstructured {
 	names := NamesFor(run)
 	metadata := []any{
 		map[string]any{"name": "redisHost", "value": net.JoinHostPort(names.Store, strconv.Itoa(StorePort))},
@@ -223,4 +126,22 @@ func redisComponent(run *perfv1alpha1.PerfRun, name, kind string, extra ...map[s
 	u.Object["spec"] = map[string]any{"type": kind, "version": "v1", "metadata": metadata}
 	u.Object["scopes"] = []any{names.TesterAppID}
 	return u
+}
+
+// StoreDemands is what the store (or broker) a run deploys requests.
+func StoreDemands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+	d := StoreDeployment(run, o)
+	return []PodDemand{{Pod: "store", Field: "the operator's store resources", NodeSelector: d.Spec.Template.Spec.NodeSelector,
+		Requests: PodRequests(&d.Spec.Template.Spec, nil)}}
+}
+
+// DeployedStore is the Redis a run deploys and its Component (component), as objects to
+// delete once a later generation names a Component of the user's instead.
+func DeployedStore(run *perfv1alpha1.PerfRun, component string) []client.Object {
+	names := NamesFor(run)
+	return []client.Object{
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: names.Store, Namespace: run.Namespace}},
+		DaprObject(run, ComponentGVK, component),
+	}
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package perfrun
+package pubsub
 
 import (
 	"context"
@@ -22,31 +22,31 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/operator/preflight"
 )
 
-// pubsubPreflight is PubSub's check: a Component the run names exists in its namespace and
-// is a pub/sub broker, a baseline on it can reach the broker directly, and a declarative
+// check is PubSub's preflight: a Component the run names exists in its namespace and is a
+// pub/sub broker, a baseline on it can reach the broker directly, and a declarative
 // subscription's kind is served. It records the broker in status.environment.
-type pubsubPreflight struct{}
+type check struct{}
 
-func (pubsubPreflight) refusal(ctx context.Context, r *Reconciler, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
+// broker is what a PubSub run publishes to.
+var broker = preflight.RedisBacked{Scenario: "PubSub", Field: "spec.pubsub.component", What: "pub/sub broker", TypePrefix: "pubsub.", RedisType: "pubsub.redis"}
+
+func (check) Refusal(ctx context.Context, c preflight.Cluster, run *perfv1alpha1.PerfRun) (reason, msg string, err error) {
 	settings := run.Spec.PubSubSettings()
 	if settings.Subscription == perfv1alpha1.SubscriptionDeclarative {
-		gvk := workload.SubscriptionGVK
-		if _, err := r.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version); meta.IsNoMatchError(err) {
+		gvk := SubscriptionGVK
+		if _, err := c.RESTMapper.RESTMapping(gvk.GroupKind(), gvk.Version); meta.IsNoMatchError(err) {
 			return perfv1alpha1.ReasonDaprFeatureMissing, "spec.pubsub.subscription Declarative needs Dapr's Subscription kind (dapr.io/v2alpha1), " +
 				"which this cluster does not serve: upgrade Dapr, or subscribe Programmatic", nil
 		} else if err != nil {
 			return "", "", err
 		}
 	}
-	reason, msg, err = broker.refusal(ctx, r, run, workload.PubSubComponentName(run), settings.Component != "")
+	reason, msg, err = broker.Refusal(ctx, c, run, ComponentName(run), settings.Component != "")
 	if reason == "" && err == nil {
-		run.Status.Environment.Store += ", topic " + workload.PubSubTopic(run)
+		run.Status.Environment.Store += ", topic " + Topic(run)
 	}
 	return reason, msg, err
 }
-
-// broker is what a PubSub run publishes to.
-var broker = redisBackedComponent{scenario: "PubSub", field: "spec.pubsub.component", what: "pub/sub broker", typePrefix: "pubsub.", redisType: "pubsub.redis"}

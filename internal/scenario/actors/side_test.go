@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package actors
 
 import (
 	"slices"
@@ -22,8 +22,12 @@ import (
 	"testing"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/operator/workload/workloadtest"
 	"github.com/daprbench/daprbench/internal/pods/perfapp"
 )
+
+var testOptions = workload.Options{Image: workloadtest.Image, PullPolicy: workloadtest.PullPolicy}
 
 // A GoSDK run's target hosts its actors through the Go SDK and its load tester calls the
 // SDK actor's one method; a run left at the default host passes no host, so a target image
@@ -41,8 +45,8 @@ func TestTheActorHostReachesTheTargetAndTheMethodTheLoadTester(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			run := newRun(perfv1alpha1.ScenarioActorActivation, func(s *perfv1alpha1.PerfRunSpec) { s.Actors = tc.actors })
-			args := TargetDeployment(run, opts).Spec.Template.Spec.Containers[0].Args
+			run := workloadtest.NewRun(perfv1alpha1.ScenarioActorActivation, func(s *perfv1alpha1.PerfRunSpec) { s.Actors = tc.actors })
+			args := workload.TargetDeployment(run, testOptions).Spec.Template.Spec.Containers[0].Args
 			if !slices.Contains(args, "--actor-type="+run.ActorType()) {
 				t.Errorf("target args %v name no actor type", args)
 			}
@@ -58,7 +62,7 @@ func TestTheActorHostReachesTheTargetAndTheMethodTheLoadTester(t *testing.T) {
 			if !slices.Equal(hostArgs, want) {
 				t.Errorf("target's host args %v, want %v", hostArgs, want)
 			}
-			url := envMap(LoadTesterEnv(run, ""))["DAPRBENCH_DAPR_URL"]
+			url := workloadtest.EnvMap(workload.LoadTesterEnv(run, ""))["DAPRBENCH_DAPR_URL"]
 			if !strings.HasSuffix(url, tc.wantPath) {
 				t.Errorf("load tester calls %q, want …%s", url, tc.wantPath)
 			}

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package pubsub
 
 import (
 	"slices"
@@ -26,15 +26,19 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/operator/workload/workloadtest"
+	// A caller-only run's load tester, to tell apart from a subscriber's.
+	_ "github.com/daprbench/daprbench/internal/scenario/invocation"
 )
 
 // A PubSub run on a broker it deploys: the store's Redis, a pubsub.redis Component that trims
 // its streams as the baseline trims its own, and the load tester's daprd delivering to the
 // load tester's subscriber; the topic is the generation's own, the baseline's stream apart.
 func TestAPubSubRunDeploysABrokerAndSubscribesTheLoadTester(t *testing.T) {
-	run := newRun(perfv1alpha1.ScenarioPubSub)
+	run := workloadtest.NewRun(perfv1alpha1.ScenarioPubSub)
 	run.UID = "u1"
-	objs := ScenarioChildren(run, Options{})
+	objs := workload.ScenarioChildren(run, workload.Options{})
 	if len(objs) != 3 {
 		t.Fatalf("children = %d, want the broker's Service, Deployment and Component (no Subscription: programmatic)", len(objs))
 	}
@@ -47,18 +51,18 @@ func TestAPubSubRunDeploysABrokerAndSubscribesTheLoadTester(t *testing.T) {
 		}) {
 		t.Errorf("Component %s of type %s, metadata %v: want pubsub.redis trimmed to 64 MiB of 1 KiB messages (43690)", comp.GetName(), kind, md)
 	}
-	job := LoadTesterJob(run, Options{}, "")
+	job := workload.LoadTesterJob(run, workload.Options{}, "")
 	if got := job.Spec.Template.Annotations["dapr.io/app-port"]; got != strconv.Itoa(ls.SubscriberPort) {
 		t.Errorf("load tester's app port %q, want the subscriber's %d", got, ls.SubscriberPort)
 	}
-	env := envMap(job.Spec.Template.Spec.Containers[0].Env)
+	env := workloadtest.EnvMap(job.Spec.Template.Spec.Containers[0].Env)
 	if got, want := env[ls.Env(ls.DaprURL)], "dapr-pubsub+http://localhost:3500/bench-pubsub/daprbench-u1-3"; got != want {
 		t.Errorf("dapr URL %q, want %q", got, want)
 	}
 	if got, want := env[ls.Env(ls.BaselineURL)], "redis-stream://bench-store:6379/daprbench-direct-daprbench-u1-3?maxlen=43690"; got != want {
 		t.Errorf("baseline URL %q, want %q", got, want)
 	}
-	if u := UnwantedChildren(run); len(u) != 1 || u[0].GetName() != "bench-subscription" || !HasTargetPod(run) || NeedsTargetIP(run) {
+	if u := workload.UnwantedChildren(run); len(u) != 1 || u[0].GetName() != "bench-subscription" || !workload.HasTargetPod(run) || workload.NeedsTargetIP(run) {
 		t.Errorf("a broker the run deploys, subscribed programmatically: unwanted %v (want an earlier declared Subscription alone), its store waited for, no target IP", u)
 	}
 	for payload, want := range map[int32]int{16: 50000, 1024: 43690, 65536: 1016, 1 << 20: 1000} {
@@ -70,14 +74,14 @@ func TestAPubSubRunDeploysABrokerAndSubscribesTheLoadTester(t *testing.T) {
 	run.Spec.Load.PayloadBytes = nil
 
 	run.Spec.PubSub = &perfv1alpha1.PubSubSpec{Component: "orders", Subscription: perfv1alpha1.SubscriptionDeclarative}
-	objs = ScenarioChildren(run, Options{})
+	objs = workload.ScenarioChildren(run, workload.Options{})
 	if len(objs) != 1 || objs[0].GetObjectKind().GroupVersionKind() != SubscriptionGVK {
 		t.Fatalf("a named broker, declared subscription: children %v, want the Subscription alone", objs)
 	}
-	if n := len(UnwantedChildren(run)); n != 3 || HasTargetPod(run) {
+	if n := len(workload.UnwantedChildren(run)); n != 3 || workload.HasTargetPod(run) {
 		t.Errorf("a broker given up for a named Component: %d unwanted (want its Deployment, Service, Component)", n)
 	}
-	if invocation := newRun(perfv1alpha1.ScenarioServiceInvocation); LoadTesterJob(invocation, Options{}, "").Spec.Template.Annotations["dapr.io/app-port"] != "" {
+	if invocation := workloadtest.NewRun(perfv1alpha1.ScenarioServiceInvocation); workload.LoadTesterJob(invocation, workload.Options{}, "").Spec.Template.Annotations["dapr.io/app-port"] != "" {
 		t.Error("a caller-only load tester got an app port")
 	}
 }
@@ -86,12 +90,12 @@ func TestAPubSubRunDeploysABrokerAndSubscribesTheLoadTester(t *testing.T) {
 // the baseline's publishes and reads batches of the same size, and a declared Subscription
 // carries Dapr's bulkSubscribe with its defaults filled in.
 func TestBulkPubSubReachesBothPathsAndTheDeclaredSubscription(t *testing.T) {
-	run := newRun(perfv1alpha1.ScenarioPubSub, func(s *perfv1alpha1.PerfRunSpec) {
+	run := workloadtest.NewRun(perfv1alpha1.ScenarioPubSub, func(s *perfv1alpha1.PerfRunSpec) {
 		s.PubSub = &perfv1alpha1.PubSubSpec{BulkPublish: 10, Subscription: perfv1alpha1.SubscriptionDeclarative,
 			BulkSubscribe: &perfv1alpha1.BulkSubscribeSpec{MaxMessagesCount: 50}}
 	})
 	run.UID = "u1"
-	env := envMap(LoadTesterEnv(run, ""))
+	env := workloadtest.EnvMap(workload.LoadTesterEnv(run, ""))
 	if got, want := env[ls.Env(ls.DaprURL)], "dapr-pubsub+http://localhost:3500/bench-pubsub/daprbench-u1-3?awaitMs=1000&batch=50&bulk=10&subscription=declared"; got != want {
 		t.Errorf("dapr URL %q, want %q", got, want)
 	}
@@ -119,9 +123,9 @@ func TestBulkPubSubReachesBothPathsAndTheDeclaredSubscription(t *testing.T) {
 // The known-answer annotation holds a PubSub run's deliveries through daprd: its Dapr path's
 // URL carries the hold, the baseline's does not.
 func TestKnownAnswerDelayHoldsThePubSubDaprPathOnly(t *testing.T) {
-	run := newRun(perfv1alpha1.ScenarioPubSub)
+	run := workloadtest.NewRun(perfv1alpha1.ScenarioPubSub)
 	run.Annotations = map[string]string{perfv1alpha1.AnnotationKnownAnswerDelay: "2ms"}
-	env := envMap(LoadTesterEnv(run, ""))
+	env := workloadtest.EnvMap(workload.LoadTesterEnv(run, ""))
 	if got := env[ls.Env(ls.DaprURL)]; !strings.Contains(got, "hold=2ms") {
 		t.Errorf("dapr URL %q lacks the hold", got)
 	}

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package perfrun
+package preflight
 
 import (
 	"context"
@@ -30,50 +30,50 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// redisBackedComponent is a scenario's Component: Redis the run deploys, or one of the
-// namespace's own the run names (field), which must be of typePrefix; a baseline on it needs
-// a redisType Component it can call directly.
-type redisBackedComponent struct {
-	scenario, field, what, typePrefix, redisType string
+// RedisBacked is a scenario's Component: Redis the run deploys, or one of the namespace's
+// own the run names (Field), which must be of TypePrefix; a baseline on it needs a RedisType
+// Component it can call directly. What names it in messages ("state store").
+type RedisBacked struct {
+	Scenario, Field, What, TypePrefix, RedisType string
 }
 
-// refusal checks the Component name (named: the user's own; else the run deploys it) and
+// Refusal checks the Component name (named: the user's own; else the run deploys it) and
 // records it in status.environment.
-func (k redisBackedComponent) refusal(ctx context.Context, r *Reconciler, run *perfv1alpha1.PerfRun, name string, named bool) (reason, msg string, err error) {
+func (k RedisBacked) Refusal(ctx context.Context, c Cluster, run *perfv1alpha1.PerfRun, name string, named bool) (reason, msg string, err error) {
 	env := run.Status.Environment
 	if !named {
-		if !r.NetworkPolicies {
+		if !c.NetworkPolicies {
 			// The store asks for the run's token, and the run's NetworkPolicy keeps other pods
 			// from reaching it at all: without the policy any pod could flood or stall it.
 			return perfv1alpha1.ReasonNetworkPoliciesOff, fmt.Sprintf("a %s run deploys a Redis guarded by its password (the run's token) and the run's NetworkPolicy, "+
 				"and this operator creates no NetworkPolicy (--network-policies=false, Helm value networkPolicies: false): any pod could reach it, and flood or stall it. "+
-				"Name a %s Component of your own (%s), or ask whoever installed daprbench to turn NetworkPolicies on", k.scenario, k.what, k.field), nil
+				"Name a %s Component of your own (%s), or ask whoever installed daprbench to turn NetworkPolicies on", k.Scenario, k.What, k.Field), nil
 		}
-		env.Store = fmt.Sprintf("%s (%s, deployed by the run) at %s", name, k.redisType, workload.StoreAddress(run))
+		env.Store = fmt.Sprintf("%s (%s, deployed by the run) at %s", name, k.RedisType, workload.StoreAddress(run))
 		return "", "", nil
 	}
-	c := &unstructured.Unstructured{}
-	c.SetGroupVersionKind(workload.ComponentGVK)
-	err = r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, c)
+	comp := &unstructured.Unstructured{}
+	comp.SetGroupVersionKind(workload.ComponentGVK)
+	err = c.Cached.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, comp)
 	if apierrors.IsNotFound(err) {
 		return perfv1alpha1.ReasonComponentNotFound, fmt.Sprintf("%s names Component %q, which does not exist in namespace %q: "+
-			"a run may only name a Component of its own namespace. Create it there, or leave %s empty and the run deploys Redis", k.field, name, run.Namespace, k.field), nil
+			"a run may only name a Component of its own namespace. Create it there, or leave %s empty and the run deploys Redis", k.Field, name, run.Namespace, k.Field), nil
 	}
 	if err != nil {
 		return "", "", err
 	}
-	kind, _, _ := unstructured.NestedString(c.Object, "spec", "type")
-	if !strings.HasPrefix(kind, k.typePrefix) {
-		return perfv1alpha1.ReasonComponentNotFound, fmt.Sprintf("%s names Component %q of type %q, which is not a %s (%s*)", k.field, name, kind, k.what, k.typePrefix), nil
+	kind, _, _ := unstructured.NestedString(comp.Object, "spec", "type")
+	if !strings.HasPrefix(kind, k.TypePrefix) {
+		return perfv1alpha1.ReasonComponentNotFound, fmt.Sprintf("%s names Component %q of type %q, which is not a %s (%s*)", k.Field, name, kind, k.What, k.TypePrefix), nil
 	}
 	env.Store = fmt.Sprintf("%s (%s, the namespace's own)", name, kind)
 	if !run.Spec.BaselineEnabled() {
 		return "", "", nil
 	}
-	addr, why := redisBaselineAddress(c.Object, kind, k.redisType)
+	addr, why := redisBaselineAddress(comp.Object, kind, k.RedisType)
 	if why != "" {
 		return perfv1alpha1.ReasonBaselineImpossible, fmt.Sprintf("spec.baseline is on, but the baseline cannot call Component %q's %s directly: %s. "+
-			"Set spec.baseline false to measure the Dapr path alone", name, k.what, why), nil
+			"Set spec.baseline false to measure the Dapr path alone", name, k.What, why), nil
 	}
 	env.StoreAddress = addr
 	env.Store += " at " + addr

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package workflow
 
 import (
 	"fmt"
@@ -26,54 +26,55 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// workflowSide is Workflow's operator side: no target app. The load tester starts the
+// side is Workflow's operator side: no target app. The load tester starts the
 // instances through its own daprd and hosts the workflows itself (Dapr's Go SDK), since
 // daprd binds a workflow to the app ID that started it; Dapr keeps their state in an actor
 // state store — an in-memory one the run creates, or the Component the run names — and
 // schedules their timers and retries through Dapr's scheduler. No baseline: a workflow
 // cannot run without Dapr.
-type workflowSide struct{}
+type side struct{}
 
-func (workflowSide) Children(run *perfv1alpha1.PerfRun, _ Options) []client.Object {
+func (side) Children(run *perfv1alpha1.PerfRun, _ workload.Options) []client.Object {
 	if run.Spec.WorkflowSettings().StateStore != "" {
 		return nil
 	}
-	return []client.Object{StateStoreComponent(run)}
+	return []client.Object{workload.StateStoreComponent(run)}
 }
 
-func (workflowSide) Waited(*perfv1alpha1.PerfRun) []string { return nil }
+func (side) Waited(*perfv1alpha1.PerfRun) []string { return nil }
 
-func (workflowSide) Demands(*perfv1alpha1.PerfRun, Options) []PodDemand { return nil }
+func (side) Demands(*perfv1alpha1.PerfRun, workload.Options) []workload.PodDemand { return nil }
 
 // pathEnv is the Dapr path: the pattern, its activities and their delay; started over the
 // caller protocol, hosted and awaited over daprd's gRPC API (the SDK's only one).
-func (workflowSide) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+func (side) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	w := run.Spec.WorkflowSettings()
 	q := url.Values{"activities": {strconv.Itoa(int(w.Activities))}}
 	if w.ActivityDelay != nil && w.ActivityDelay.Duration > 0 {
 		q.Set("delay", w.ActivityDelay.Duration.String())
 	}
-	scheme, port := "dapr-workflow+grpc", SidecarGRPCPort
+	scheme, port := "dapr-workflow+grpc", workload.SidecarGRPCPort
 	if run.Spec.CallerProtocol() != perfv1alpha1.ProtocolGRPC {
-		scheme, port = "dapr-workflow+http", SidecarHTTPPort
-		q.Set("grpc", fmt.Sprintf("localhost:%d", SidecarGRPCPort))
+		scheme, port = "dapr-workflow+http", workload.SidecarHTTPPort
+		q.Set("grpc", fmt.Sprintf("localhost:%d", workload.SidecarGRPCPort))
 	}
-	return []corev1.EnvVar{Setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s?%s", scheme, port, w.Pattern, q.Encode()))}
+	return []corev1.EnvVar{workload.Setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s?%s", scheme, port, w.Pattern, q.Encode()))}
 }
 
 // unwanted: the in-memory store of an earlier generation, once the run names its own.
-func (workflowSide) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+func (side) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	if run.Spec.WorkflowSettings().StateStore == "" {
 		return nil
 	}
-	return []client.Object{DaprObject(run, ComponentGVK, NamesFor(run).StateStore)}
+	return []client.Object{workload.DaprObject(run, workload.ComponentGVK, workload.NamesFor(run).StateStore)}
 }
 
 // peer: none (admission keeps placement Any); the target role names no pod of the run.
-func (workflowSide) Peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
+func (side) Peer(*perfv1alpha1.PerfRun) workload.Role { return workload.RoleTarget }
 
-func (workflowSide) NeedsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
+func (side) NeedsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
 
-func (workflowSide) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }
+func (side) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }

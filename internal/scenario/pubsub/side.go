@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package pubsub
 
 import (
 	"fmt"
@@ -28,6 +28,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
 // SubscriptionGVK is Dapr's declarative Subscription.
@@ -47,17 +48,17 @@ func StreamMaxLen(run *perfv1alpha1.PerfRun) int {
 	return min(max((64<<20)/(n+512), 1000), 50000)
 }
 
-// pubsubSide is PubSub's operator side: no target app. The load tester publishes through its
+// side is PubSub's operator side: no target app. The load tester publishes through its
 // own daprd and subscribes to the same topic (its daprd delivers to the load tester's
 // subscriber port), against Redis the run deploys (the State store's Deployment and Service,
 // and a pubsub.redis Component) or the user's Component the run names; the baseline
 // publishes to and consumes from the same Redis with its Go client from the same pod.
-type pubsubSide struct{}
+type side struct{}
 
-func (pubsubSide) Children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+func (side) Children(run *perfv1alpha1.PerfRun, o workload.Options) []client.Object {
 	var out []client.Object
 	if run.Spec.PubSubSettings().Component == "" {
-		out = append(out, StoreService(run), StoreDeployment(run, o), BrokerComponent(run))
+		out = append(out, workload.StoreService(run), workload.StoreDeployment(run, o), BrokerComponent(run))
 	}
 	if run.Spec.PubSubSettings().Subscription == perfv1alpha1.SubscriptionDeclarative {
 		out = append(out, DeclaredSubscription(run))
@@ -65,21 +66,21 @@ func (pubsubSide) Children(run *perfv1alpha1.PerfRun, o Options) []client.Object
 	return out
 }
 
-func (pubsubSide) Waited(run *perfv1alpha1.PerfRun) []string {
+func (side) Waited(run *perfv1alpha1.PerfRun) []string {
 	if run.Spec.PubSubSettings().Component != "" {
 		return nil
 	}
-	return []string{NamesFor(run).Store}
+	return []string{workload.NamesFor(run).Store}
 }
 
-func (pubsubSide) Demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
+func (side) Demands(run *perfv1alpha1.PerfRun, o workload.Options) []workload.PodDemand {
 	if run.Spec.PubSubSettings().Component != "" {
 		return nil
 	}
-	return storeDemands(run, o)
+	return workload.StoreDemands(run, o)
 }
 
-func (pubsubSide) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+func (side) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	p := run.Spec.PubSubSettings()
 	q := url.Values{}
 	if p.RawPayload {
@@ -107,57 +108,57 @@ func (pubsubSide) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
 	if len(q) > 0 {
 		query = "?" + q.Encode()
 	}
-	scheme, port := "dapr-pubsub+http", SidecarHTTPPort
+	scheme, port := "dapr-pubsub+http", workload.SidecarHTTPPort
 	if run.Spec.CallerProtocol() == perfv1alpha1.ProtocolGRPC {
-		scheme, port = "dapr-pubsub+grpc", SidecarGRPCPort
+		scheme, port = "dapr-pubsub+grpc", workload.SidecarGRPCPort
 	}
-	topic := PubSubTopic(run)
-	env := []corev1.EnvVar{Setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s/%s%s", scheme, port, PubSubComponentName(run), topic, query))}
+	topic := Topic(run)
+	env := []corev1.EnvVar{workload.Setting(ls.DaprURL, fmt.Sprintf("%s://localhost:%d/%s/%s%s", scheme, port, ComponentName(run), topic, query))}
 	if run.Spec.BaselineEnabled() {
-		env = append(env, Setting(ls.BaselineURL, fmt.Sprintf("redis-stream://%s/%s?%s", StoreAddress(run), BaselineStream(run), direct.Encode())))
+		env = append(env, workload.Setting(ls.BaselineURL, fmt.Sprintf("redis-stream://%s/%s?%s", workload.StoreAddress(run), BaselineStream(run), direct.Encode())))
 	}
 	return env
 }
 
-func (pubsubSide) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
+func (side) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 	var out []client.Object
 	if run.Spec.PubSubSettings().Component != "" {
-		out = deployedStore(run, NamesFor(run).PubSub)
+		out = workload.DeployedStore(run, workload.NamesFor(run).PubSub)
 	}
 	if run.Spec.PubSubSettings().Subscription != perfv1alpha1.SubscriptionDeclarative {
 		// An earlier generation's declared subscription: daprd would still load it.
-		out = append(out, DaprObject(run, SubscriptionGVK, NamesFor(run).Subscription))
+		out = append(out, workload.DaprObject(run, SubscriptionGVK, workload.NamesFor(run).Subscription))
 	}
 	return out
 }
 
 // daprLeftovers: the broker's Component and the Subscription whatever the spec says now (an
 // earlier generation may have declared them).
-func (pubsubSide) DaprLeftovers(run *perfv1alpha1.PerfRun) []client.Object {
-	names := NamesFor(run)
-	return []client.Object{DaprObject(run, ComponentGVK, names.PubSub), DaprObject(run, SubscriptionGVK, names.Subscription)}
+func (side) DaprLeftovers(run *perfv1alpha1.PerfRun) []client.Object {
+	names := workload.NamesFor(run)
+	return []client.Object{workload.DaprObject(run, workload.ComponentGVK, names.PubSub), workload.DaprObject(run, SubscriptionGVK, names.Subscription)}
 }
 
 // peer: the load tester is placed relative to the broker the run deploys.
-func (pubsubSide) Peer(*perfv1alpha1.PerfRun) Role { return RoleStore }
+func (side) Peer(*perfv1alpha1.PerfRun) workload.Role { return workload.RoleStore }
 
-func (pubsubSide) NeedsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
+func (side) NeedsTargetIP(*perfv1alpha1.PerfRun) bool { return false }
 
 // testerAppPort: the load tester's daprd delivers the run's messages to its subscriber.
-func (pubsubSide) TesterAppPort(*perfv1alpha1.PerfRun) int { return ls.SubscriberPort }
+func (side) TesterAppPort(*perfv1alpha1.PerfRun) int { return ls.SubscriberPort }
 
-// PubSubComponentName is the pub/sub Component a PubSub run publishes to: the one it names,
+// ComponentName is the pub/sub Component a PubSub run publishes to: the one it names,
 // or the one it deploys.
-func PubSubComponentName(run *perfv1alpha1.PerfRun) string {
+func ComponentName(run *perfv1alpha1.PerfRun) string {
 	if c := run.Spec.PubSubSettings().Component; c != "" {
 		return c
 	}
-	return NamesFor(run).PubSub
+	return workload.NamesFor(run).PubSub
 }
 
-// PubSubTopic is the run's topic: the one it names, or one of its own per generation, so
+// Topic is the run's topic: the one it names, or one of its own per generation, so
 // no other subscriber of a shared broker takes its messages and no earlier backlog reaches it.
-func PubSubTopic(run *perfv1alpha1.PerfRun) string {
+func Topic(run *perfv1alpha1.PerfRun) string {
 	if t := run.Spec.PubSubSettings().Topic; t != "" {
 		return t
 	}
@@ -167,7 +168,7 @@ func PubSubTopic(run *perfv1alpha1.PerfRun) string {
 // BaselineStream is the Redis stream the baseline publishes to and consumes: the topic's
 // name under a prefix, so it never shares a stream with daprd's (pubsub.redis keeps a topic
 // in the stream of its name).
-func BaselineStream(run *perfv1alpha1.PerfRun) string { return "daprbench-direct-" + PubSubTopic(run) }
+func BaselineStream(run *perfv1alpha1.PerfRun) string { return "daprbench-direct-" + Topic(run) }
 
 // BrokerComponent is the pubsub.redis Component for the broker the run deploys, scoped to
 // the load tester, whose daprd alone publishes and subscribes.
@@ -182,16 +183,16 @@ func BrokerComponent(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
 	if b := run.Spec.PubSubSettings().BulkSubscribe; b != nil && b.MaxMessagesCount > 10 {
 		md = append(md, map[string]any{"name": "concurrency", "value": strconv.Itoa(int(b.MaxMessagesCount))})
 	}
-	return redisComponent(run, NamesFor(run).PubSub, "pubsub.redis", md...)
+	return workload.RedisComponent(run, workload.NamesFor(run).PubSub, "pubsub.redis", md...)
 }
 
 // DeclaredSubscription subscribes the load tester to the run's topic declaratively.
 func DeclaredSubscription(run *perfv1alpha1.PerfRun) *unstructured.Unstructured {
-	names := NamesFor(run)
-	u := DaprObject(run, SubscriptionGVK, names.Subscription)
+	names := workload.NamesFor(run)
+	u := workload.DaprObject(run, SubscriptionGVK, names.Subscription)
 	spec := map[string]any{
-		"pubsubname": PubSubComponentName(run),
-		"topic":      PubSubTopic(run),
+		"pubsubname": ComponentName(run),
+		"topic":      Topic(run),
 		"routes":     map[string]any{"default": "/deliver"},
 	}
 	p := run.Spec.PubSubSettings()

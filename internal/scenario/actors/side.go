@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package workload
+package actors
 
 import (
 	"fmt"
@@ -24,53 +24,54 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// actorsSide is ActorActivation's operator side: a target app hosting the run's actor type
+// side is ActorActivation's operator side: a target app hosting the run's actor type
 // behind Dapr, an in-memory actor state store unless the run names one, and the load
 // tester's daprd calling a fresh actor id on every request. No baseline: an actor cannot be
 // called without a sidecar.
-type actorsSide struct{}
+type side struct{}
 
-func (actorsSide) Children(run *perfv1alpha1.PerfRun, o Options) []client.Object {
+func (side) Children(run *perfv1alpha1.PerfRun, o workload.Options) []client.Object {
 	var objs []client.Object
 	if run.Spec.DaprEnabled() && run.Spec.ActorSettings().StateStore == "" {
-		objs = append(objs, StateStoreComponent(run))
+		objs = append(objs, workload.StateStoreComponent(run))
 	}
-	objs = append(objs, TargetService(run))
-	for _, d := range TargetDeployments(run, o) {
+	objs = append(objs, workload.TargetService(run))
+	for _, d := range workload.TargetDeployments(run, o) {
 		objs = append(objs, d)
 	}
 	return objs
 }
 
-func (actorsSide) Waited(run *perfv1alpha1.PerfRun) []string { return targetDeploymentNames(run) }
+func (side) Waited(run *perfv1alpha1.PerfRun) []string { return workload.TargetDeploymentNames(run) }
 
-func (actorsSide) Demands(run *perfv1alpha1.PerfRun, o Options) []PodDemand {
-	return targetDemands(run, o)
+func (side) Demands(run *perfv1alpha1.PerfRun, o workload.Options) []workload.PodDemand {
+	return workload.TargetDemands(run, o)
 }
 
-func (actorsSide) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
-	url := fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", sidecarHTTPURL(), run.ActorType(), run.Spec.ActorSettings().Method)
-	return []corev1.EnvVar{Setting(ls.DaprURL, url)}
+func (side) PathEnv(run *perfv1alpha1.PerfRun, _ string) []corev1.EnvVar {
+	url := fmt.Sprintf("%s/v1.0/actors/%s/{uuid}/method/%s", workload.SidecarHTTPURL(), run.ActorType(), run.Spec.ActorSettings().Method)
+	return []corev1.EnvVar{workload.Setting(ls.DaprURL, url)}
 }
 
-func (actorsSide) Unwanted(*perfv1alpha1.PerfRun) []client.Object { return nil }
+func (side) Unwanted(*perfv1alpha1.PerfRun) []client.Object { return nil }
 
-func (actorsSide) Peer(*perfv1alpha1.PerfRun) Role { return RoleTarget }
+func (side) Peer(*perfv1alpha1.PerfRun) workload.Role { return workload.RoleTarget }
 
-func (actorsSide) NeedsTargetIP(run *perfv1alpha1.PerfRun) bool { return profiledTarget(run) }
+func (side) NeedsTargetIP(run *perfv1alpha1.PerfRun) bool { return workload.ProfiledTarget(run) }
 
-func (actorsSide) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }
+func (side) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }
 
 // targetApp makes the target app host the run's actor type, with the run's actor host, and
 // marks its Deployment with the type (preflight finds another run's host by it). The
 // default host, Minimal, is the app's own default and is not passed: a target image built
 // before the flag keeps starting.
-func (actorsSide) TargetApp(run *perfv1alpha1.PerfRun) ([]string, map[string]string) {
+func (side) TargetApp(run *perfv1alpha1.PerfRun) ([]string, map[string]string) {
 	args := []string{"--actor-type=" + run.ActorType()}
 	if host := run.Spec.ActorSettings().Host; host != perfv1alpha1.ActorHostMinimal {
 		args = append(args, "--actor-host="+string(host))
 	}
-	return args, map[string]string{AnnotationActorType: run.ActorType()}
+	return args, map[string]string{workload.AnnotationActorType: run.ActorType()}
 }

@@ -1,0 +1,32 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package actors is the ActorActivation scenario: every request activates a fresh actor of
+// the run's type on the target app (a minimal host or Dapr's Go SDK), called through the load
+// tester's daprd. What it supports (its admission rules) is its entry of api/v1alpha1's
+// ScenarioCapabilities.
+package actors
+
+import (
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/preflight"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+func init() {
+	workload.RegisterSide(perfv1alpha1.ScenarioActorActivation, side{})
+	preflight.Register(perfv1alpha1.ScenarioActorActivation, check{})
+}
