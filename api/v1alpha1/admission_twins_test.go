@@ -352,6 +352,9 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 		Entry("a named Configuration on a run without Dapr", runKind, []string{"spec.dapr", "enabled: false runs no sidecar"},
 			both(at("spec.dapr", map[string]any{"enabled": false, "configuration": "appconfig"}), at("spec.baseline", false)),
 			both(at("spec.dapr", map[string]any{"enabled": true, "configuration": "appconfig"}), at("spec.baseline", false))),
+		Entry("a gRPC app setting for a template without Dapr", sweepKind, []string{"spec.points.settings", "appProtocol GRPC needs a ServiceInvocation template through Dapr"},
+			both(at("spec.template.spec.dapr", map[string]any{"enabled": false}), grpcAppSetting),
+			grpcAppSetting),
 		Entry("a rate search starting below its load-tester pods", sweepKind, []string{"spec.search.startQPS", "at least template.spec.loadTester.replicas"},
 			both(at("spec.template.spec.loadTester", map[string]any{"replicas": int64(4)}), at("spec.template.spec.load.connections", int64(16)),
 				searchWith(map[string]any{"maxP90": "10ms"}), at("spec.search.startQPS", int64(2))),
@@ -384,6 +387,9 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 func storeSetting(component string) objEdit {
 	return at("spec.points", map[string]any{"settings": []any{map[string]any{"name": "own", "component": component}}})
 }
+
+// grpcAppSetting is a sweep whose one point calls the app over gRPC.
+var grpcAppSetting = at("spec.points", map[string]any{"settings": []any{map[string]any{"name": "grpc", "appProtocol": "GRPC"}}})
 
 // searchWith turns a sweep into a rate search with this objective.
 func searchWith(objective map[string]any) objEdit {

@@ -114,6 +114,12 @@ type PerfRunStatus struct {
 	// +optional
 	TokenSecret string `json:"tokenSecret,omitempty"`
 
+	// storePassword: the store or broker the run deploys asks for the run's token as its
+	// password (set with the token). A run whose token a manager made before stores had
+	// passwords keeps its store without one: a password now would restart it mid-run.
+	// +optional
+	StorePassword bool `json:"storePassword,omitempty"`
+
 	// lastSuccessful is the headline of the latest result that Succeeded, and its document:
 	// a rerun that fails replaces result with its partial one, never this (nor its document).
 	// +optional

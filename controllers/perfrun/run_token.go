@@ -60,6 +60,6 @@ func (r *Reconciler) ensureRunToken(ctx context.Context, s *runScope) (stepResul
 	if err := r.Create(ctx, secret); err != nil {
 		return proceed, fmt.Errorf("creating the run's token Secret: %w", err)
 	}
-	run.Status.TokenSecret = secret.Name
+	run.Status.TokenSecret, run.Status.StorePassword = secret.Name, true
 	return waitFor(time.Second), nil // status writes wake no pass of their own
 }

@@ -112,7 +112,8 @@ var settingGroups = []settingGroup{
 		return fmt.Sprintf("actorHost is a point's %s, for %s template", means[0], article(or(takers)))
 	}},
 	{fields: []string{"appProtocol"}, fieldPath: true, others: "HTTP", message: func(_, takers []string) string {
-		return fmt.Sprintf("appProtocol GRPC needs %s template (the others have no app, or are measured over HTTP)", article(or(takers)))
+		return fmt.Sprintf("appProtocol GRPC needs %s template through Dapr (the others have no app, or are measured over HTTP; "+
+			"without a sidecar nothing calls the app by its protocol)", article(or(takers)))
 	}},
 	{fields: []string{"sidecarImage"}, fieldPath: true, message: func(_, takers []string) string {
 		return fmt.Sprintf("a sidecarImage needs %s template through Dapr without variants (the point measures the image as the run's one sidecar variant)", article(or(takers)))

@@ -45,8 +45,12 @@ func StoreOnlyToken(run *perfv1alpha1.PerfRun) bool {
 }
 
 // storePassworded: the store the run deploys asks for the run's token. Not for a run
-// provisioned before stores had passwords (it has no token Secret, and keeps running so).
-func storePassworded(run *perfv1alpha1.PerfRun) bool { return run.Status.TokenSecret != "" }
+// provisioned before stores had passwords: it has no token Secret, or one made before
+// (a load-tester group's, a profiled target's) without status.storePassword, and keeps
+// running so.
+func storePassworded(run *perfv1alpha1.PerfRun) bool {
+	return run.Status.TokenSecret != "" && run.Status.StorePassword
+}
 
 // DeploysStore reports whether the run deploys a store or broker (a Redis of its own)
 // rather than calling a Component the user names.

@@ -39,7 +39,7 @@ func TestAStateRunDeploysRedisAndPointsBothPathsAtIt(t *testing.T) {
 	run := workloadtest.NewRun(perfv1alpha1.ScenarioState, func(s *perfv1alpha1.PerfRunSpec) {
 		s.State = &perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateSave, Keys: 200}
 	})
-	run.Status.TokenSecret = "bench-token-abcde"
+	run.Status.TokenSecret, run.Status.StorePassword = "bench-token-abcde", true
 	objs := workload.ScenarioChildren(run, workload.Options{RedisImage: "registry.example/redis:7"})
 	if len(objs) != 3 {
 		t.Fatalf("children = %d, want the store's Service, Deployment and Component", len(objs))
@@ -213,5 +213,32 @@ func TestAStoreProvisionedBeforePasswordsKeepsRunningWithout(t *testing.T) {
 	}
 	if !workload.StoreOnlyToken(run) {
 		t.Error("a State run's token is its store's password alone")
+	}
+}
+
+// A run whose token a manager made before stores had passwords (a load-tester group's token,
+// no status.storePassword) keeps its store without one after the upgrade: a password now
+// would restart the store under its running Job, whose baseline presents none.
+func TestARunProvisionedBeforeStorePasswordsKeepsItsStoreOpen(t *testing.T) {
+	run := workloadtest.NewRun(perfv1alpha1.ScenarioState, func(s *perfv1alpha1.PerfRunSpec) {
+		s.State = &perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateSave, Keys: 200}
+		s.LoadTester.Replicas = 2
+	})
+	run.Status.Phase, run.Status.TokenSecret = perfv1alpha1.PhaseRunning, "bench-token-abcde"
+	objs := workload.ScenarioChildren(run, workload.Options{})
+	c := objs[1].(*appsv1.Deployment).Spec.Template.Spec.Containers[0]
+	if slices.Contains(c.Args, "--requirepass") || !slices.Contains(c.Args, "--protected-mode") || len(c.Env) != 0 {
+		t.Errorf("store args %q, env %+v: want it kept as provisioned, with no password", c.Args, c.Env)
+	}
+	metadata, _, _ := unstructured.NestedSlice(objs[2].(*unstructured.Unstructured).Object, "spec", "metadata")
+	for _, m := range metadata {
+		if m.(map[string]any)["name"] == "redisPassword" && m.(map[string]any)["value"] != "" {
+			t.Errorf("Component's redisPassword %v, want none", m)
+		}
+	}
+	for _, e := range workload.LoadTesterEnv(run, "") {
+		if e.Name == ls.Env(ls.StorePassword) {
+			t.Errorf("the baseline is given a store password (%+v) its store does not ask for", e)
+		}
 	}
 }
