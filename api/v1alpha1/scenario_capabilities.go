@@ -174,7 +174,7 @@ func scenarioCapabilities() []ScenarioCapability {
 			// A point's app protocol and sidecar image are the run's own settings (protocol.app,
 			// a variant), applied for every template that takes them.
 			// Without Dapr nothing calls the app by its protocol: a point's would change nothing.
-		SweepFields: []SweepField{{Field: "appProtocol", Means: "app protocol", When: DaprEnabledCEL},
+			SweepFields: []SweepField{{Field: "appProtocol", Means: "app protocol", When: DaprEnabledCEL},
 				{Field: "sidecarImage", Means: "sidecar image", When: DaprEnabledCEL + " && !has(self.variants)"}},
 		},
 		{
