@@ -93,8 +93,9 @@ type Config struct {
 	// (empty: loadsettings.SubscriberPort).
 	SubscriberListen string
 
-	// sub receives a PubSub run's messages (set by Run; nil for other scenarios).
-	sub *subscriber
+	// app is the run's app server: deliveries, triggers and workflow completions (set by Run;
+	// nil when no path needs one).
+	app *appServer
 }
 
 // Validate checks a Config before any load is sent.

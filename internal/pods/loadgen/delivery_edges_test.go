@@ -35,7 +35,7 @@ import (
 func TestADeliveryIsTimedFromItsArrivalAndItsReadingIsReceiptLag(t *testing.T) {
 	listen := freeAddr(t)
 	target := Target{Variant: result.Dapr, URL: "dapr-pubsub+http://127.0.0.1:1/pubsub/orders"}
-	sub, err := startSubscriber(context.Background(), []Target{target}, listen, time.Second, time.Second, io.Discard)
+	sub, err := startAppServer(context.Background(), []Target{target}, listen, time.Second, time.Second, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,13 +41,13 @@ type measured struct {
 	phases map[string]latency.Key
 }
 
-// addLate adds to each phase's messages what sub's book saw after the phase closed: late
+// addLate adds to each phase's messages what app's book saw after the phase closed: late
 // deliveries and redeliveries, and how long it watched.
-func (o *measured) addLate(sub *subscriber) {
-	if sub == nil {
+func (o *measured) addLate(app *appServer) {
+	if app == nil {
 		return
 	}
-	for label, late := range sub.book.lateSince() {
+	for label, late := range app.book.lateSince() {
 		if k, ok := o.phases[label]; ok {
 			o.messages[k] = o.messages[k].Plus(late)
 		}

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -33,6 +34,44 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/anypb"
 )
+
+// grpcPaths are invocations over gRPC: through daprd's gRPC API (dapr-grpc://HOST:PORT/APPID/METHOD
+// invokes APPID's METHOD) or the app's callback service called directly
+// (grpc://HOST:PORT/METHOD), each call on fortio's periodic runner.
+type grpcPaths struct{}
+
+func (grpcPaths) schemes() map[string]endpointKind {
+	return map[string]endpointKind{"dapr-grpc": viaDaprGRPC, "grpc": viaAppGRPC}
+}
+
+func (grpcPaths) parse(_ string, u *url.URL) (endpoint, error) {
+	path := strings.Split(strings.Trim(u.Path, "/"), "/")
+	switch {
+	case u.Scheme == "dapr-grpc" && u.Port() != "" && len(path) == 2 && path[0] != "" && path[1] != "":
+		return endpoint{kind: viaDaprGRPC, addr: u.Host, appID: path[0], method: path[1]}, nil
+	case u.Scheme == "grpc" && u.Port() != "" && len(path) == 1 && path[0] != "":
+		return endpoint{kind: viaAppGRPC, addr: u.Host, method: path[0]}, nil
+	}
+	return endpoint{}, errUsage
+}
+
+func (grpcPaths) host(*appServer, endpoint, time.Duration, time.Duration) {}
+
+// ready makes the run's own call until it succeeds (no wait when bound is 0).
+func (grpcPaths) ready(ctx context.Context, p path, bound time.Duration, _ int) error {
+	if bound <= 0 {
+		return nil
+	}
+	if last, err := waitForGRPC(ctx, p.ep, p.body, bound); err != nil {
+		return fmt.Errorf("%s target %s did not answer OK within %v (last: %s)", p.target.Variant, p.target.URL, bound, last)
+	}
+	return nil
+}
+
+func (grpcPaths) run(opts *periodic.RunnerOptions, p path, timeout time.Duration, _ string) (outcome, any, error) {
+	out, err := runGRPC(opts, p.ep, p.body, timeout)
+	return out, out, err
+}
 
 // grpcCall makes one invocation over conn.
 type grpcCall func(ctx context.Context, conn *grpc.ClientConn) error

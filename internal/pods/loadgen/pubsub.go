@@ -63,10 +63,59 @@ func (ep endpoint) isPubSub() bool {
 	return ep.kind == viaDaprPublishHTTP || ep.kind == viaDaprPublishGRPC || ep.kind == viaRedisStream
 }
 
-func parsePubSubEndpoint(raw string, u *url.URL) (endpoint, error) {
-	kinds := map[string]endpointKind{"dapr-pubsub+http": viaDaprPublishHTTP, "dapr-pubsub+grpc": viaDaprPublishGRPC, "redis-stream": viaRedisStream}
+// pubsubPaths are a PubSub run's paths: a publish through daprd's HTTP or gRPC API, its
+// messages delivered by the load tester's own daprd to its app server, or a Redis stream
+// written and read with Redis' client (the baseline).
+type pubsubPaths struct{}
+
+func (pubsubPaths) schemes() map[string]endpointKind {
+	return map[string]endpointKind{"dapr-pubsub+http": viaDaprPublishHTTP, "dapr-pubsub+grpc": viaDaprPublishGRPC, "redis-stream": viaRedisStream}
+}
+
+// host has the app server read a baseline's stream, or take the Dapr path's deliveries: its
+// subscription (unless a Subscription object declares it), batches and known-answer hold.
+func (pubsubPaths) host(app *appServer, ep endpoint, _, _ time.Duration) {
+	if ep.kind == viaRedisStream {
+		app.streams = append(app.streams, ep)
+		return
+	}
+	app.servesDapr = true
+	app.bulk = ep.batch > 0
+	app.drain = DeliveryDrain + time.Duration(ep.awaitMs)*time.Millisecond
+	app.hold = ep.hold
+	if !ep.declared {
+		sub := map[string]any{"pubsubname": ep.method, "topic": ep.topic, "route": deliveryRoute}
+		if ep.raw {
+			sub["metadata"] = map[string]string{"rawPayload": "true"}
+		}
+		if ep.batch > 0 {
+			sub["bulkSubscribe"] = bulkSubscription(ep)
+		}
+		app.subscriptions = append(app.subscriptions, sub)
+	}
+}
+
+// ready publishes until a message is delivered: the broker reachable, daprd's Component
+// loaded and its subscription made (at least 30 s).
+func (pubsubPaths) ready(ctx context.Context, p path, bound time.Duration, _ int) error {
+	bound = max(bound, 30*time.Second)
+	if last, err := waitForDelivery(ctx, p.ep, p.app, bound); err != nil {
+		return fmt.Errorf("%s path %s: no message delivered within %v (last: %s)", p.target.Variant, p.target.URL, bound, last)
+	}
+	return nil
+}
+
+func (pubsubPaths) run(opts *periodic.RunnerOptions, p path, timeout time.Duration, phase string) (outcome, any, error) {
+	if p.app == nil {
+		return outcome{}, nil, errors.New("a pub/sub path needs the run's app server")
+	}
+	out, err := runPubSub(opts, p.ep, p.body, timeout, p.app.book, phase)
+	return out, out, err
+}
+
+func (f pubsubPaths) parse(raw string, u *url.URL) (endpoint, error) {
 	q := u.Query()
-	ep := endpoint{kind: kinds[u.Scheme], addr: u.Host, raw: q.Get("raw") == "true", declared: q.Get("subscription") == "declared"}
+	ep := endpoint{kind: f.schemes()[u.Scheme], addr: u.Host, raw: q.Get("raw") == "true", declared: q.Get("subscription") == "declared"}
 	if h := q.Get("hold"); h != "" {
 		d, err := time.ParseDuration(h)
 		if err != nil || d <= 0 || d > time.Second {
@@ -275,8 +324,8 @@ func (s *streamPublisher) close() { _ = s.client.Close() }
 // waitForDelivery publishes a probe message on ep every half second until one is delivered,
 // for at most bound: the broker is reachable, daprd's Component loaded and the subscription
 // made. Probes are their own phase, never counted in a measured one.
-func waitForDelivery(ctx context.Context, ep endpoint, sub *subscriber, bound time.Duration) (last string, err error) {
-	if sub == nil {
+func waitForDelivery(ctx context.Context, ep endpoint, app *appServer, bound time.Duration) (last string, err error) {
+	if app == nil {
 		return "no subscriber", errors.New("no subscriber")
 	}
 	ctx, cancel := context.WithTimeout(ctx, bound)
@@ -287,17 +336,17 @@ func waitForDelivery(ctx context.Context, ep endpoint, sub *subscriber, bound ti
 	}
 	defer p.close()
 	phase := "probe-" + ep.topic
-	sub.book.begin(phase)
-	defer sub.book.close(phase, time.Time{})
+	app.book.begin(phase)
+	defer app.book.close(phase, time.Time{})
 	last = "nothing published yet"
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if sub.book.deliveredCount(phase) > 0 {
+		if app.book.deliveredCount(phase) > 0 {
 			return "", nil
 		}
 		pctx, pcancel := context.WithTimeout(ctx, 5*time.Second)
-		err := p.publish(pctx, [][]byte{encodeMessage(message{Nonce: sub.book.nonce, Phase: phase, Seq: sub.book.next(phase), Due: sub.book.offset(time.Now())})})
+		err := p.publish(pctx, [][]byte{encodeMessage(message{Nonce: app.book.nonce, Phase: phase, Seq: app.book.next(phase), Due: app.book.offset(time.Now())})})
 		pcancel()
 		if err != nil {
 			last = err.Error()

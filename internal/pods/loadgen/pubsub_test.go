@@ -468,7 +468,7 @@ func TestAGRPCBulkPublishIsOneCallAndAFailedEntryFailsIt(t *testing.T) {
 // batch may hold them that long.
 func TestABulkSubscriptionsBatchWaitIsAddedToTheDrain(t *testing.T) {
 	for query, want := range map[string]time.Duration{"": DeliveryDrain, "?batch=100&awaitMs=2500": DeliveryDrain + 2500*time.Millisecond} {
-		s, err := startSubscriber(context.Background(), []Target{{Variant: result.Dapr, URL: "dapr-pubsub+http://localhost:3500/pubsub/orders" + query}},
+		s, err := startAppServer(context.Background(), []Target{{Variant: result.Dapr, URL: "dapr-pubsub+http://localhost:3500/pubsub/orders" + query}},
 			freeAddr(t), time.Second, time.Second, io.Discard)
 		if err != nil {
 			t.Fatal(err)

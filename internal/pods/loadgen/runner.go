@@ -26,7 +26,6 @@ import (
 	"strconv"
 	"time"
 
-	"fortio.org/fortio/fhttp"
 	"fortio.org/fortio/fnet"
 	"fortio.org/fortio/periodic"
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -68,27 +67,27 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 	if listen == "" {
 		listen = subscriberListen()
 	}
-	if cfg.sub, err = startSubscriber(ctx, cfg.Targets, listen, cfg.TargetWait, cfg.Duration, cfg.Log); err != nil {
+	if cfg.app, err = startAppServer(ctx, cfg.Targets, listen, cfg.TargetWait, cfg.Duration, cfg.Log); err != nil {
 		return rep, err
 	}
-	defer cfg.sub.stop()
+	defer cfg.app.stop()
 	prof := newProfiler(cfg)
 	runErr := measure(ctx, cfg, m, &own, prof)
-	own.addLate(cfg.sub)
+	own.addLate(cfg.app)
 	profiles := prof.finish(runErr)
 	all, pods, err := m.finish(ctx, own, runErr)
 	sum.Runs, sum.Pods = all.runs, pods
 	sum.GapUs = schedule(cfg, cfg.QPS, cfg.Duration, time.Time{}, cfg.Connections).Gap().Microseconds()
 	latency.Summarize(sum, all.recs, result.StandardPercentiles)
-	if cfg.sub != nil {
+	if cfg.app != nil {
 		sum.Delivery = latency.SummarizeDelivery(sum.Runs, own.deliveries, own.messages, own.activities, result.StandardPercentiles)
-		if stray, foreign := cfg.sub.book.strays(); stray+foreign > 0 {
+		if stray, foreign := cfg.app.book.strays(); stray+foreign > 0 {
 			logf(cfg.Log, "%d deliveries (messages, completions, triggers) of no measured phase (the warm-ups', the readiness probes', or later than a phase's drain), %d of another process",
 				stray, foreign)
 		}
 	}
-	if cfg.sub != nil {
-		cfg.sub.workflows.stop() // before the last lines: the SDK's worker logs its shutdown
+	if cfg.app != nil {
+		cfg.app.workflows.stop() // before the last lines: the SDK's worker logs its shutdown
 	}
 	if cfg.Group == nil || cfg.Group.Index == 0 {
 		rep.Profiles = profiles
@@ -110,7 +109,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		body = fnet.GenerateRandomPayload(cfg.PayloadBytes)
 	}
 	for _, t := range cfg.Targets {
-		if err := waitForTarget(ctx, t, body, cfg.TargetWait, cfg.Connections, cfg.sub); err != nil {
+		if err := waitForTarget(ctx, t, body, cfg.TargetWait, cfg.Connections, cfg.app); err != nil {
 			return err
 		}
 	}
@@ -139,8 +138,8 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		prof.startAt(ctx, phase, d)
 		rec := newRecorder(ctx, cfg, d)
 		cpuBefore := meter.read(ctx)
-		if cfg.sub != nil {
-			cfg.sub.book.begin(label)
+		if cfg.app != nil {
+			cfg.app.book.begin(label)
 		}
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		if err != nil {
@@ -199,21 +198,21 @@ const DeliveryDrain = 10 * time.Second
 // closes the phase: its delivery latency, message counts and spans (nil for another
 // scenario's phase).
 func drainPhase(ctx context.Context, cfg Config, label string, start time.Time) (*latency.Recorded, result.Messages, []time.Duration) {
-	if cfg.sub == nil {
+	if cfg.app == nil {
 		return nil, result.Messages{}, nil
 	}
-	cfg.sub.book.await(ctx, label, cfg.sub.drain)
-	rec, n, spans := cfg.sub.book.close(label, start)
-	if cfg.sub.workflows != nil {
+	cfg.app.book.await(ctx, label, cfg.app.drain)
+	rec, n, spans := cfg.app.book.close(label, start)
+	if cfg.app.workflows != nil {
 		if n.Lost > 0 || n.Failed > 0 {
 			logf(cfg.Log, "%s: of %d workflow instances started, %d failed and %d had not ended within %v of the phase's end",
-				label, n.Published, n.Failed, n.Lost, cfg.sub.drain)
+				label, n.Published, n.Failed, n.Lost, cfg.app.drain)
 		}
 		return rec, n, spans
 	}
 	if n.Lost > 0 || n.Duplicated > 0 {
 		logf(cfg.Log, "%s: %d of %d sent (published messages, registered jobs or reminders) not received back within %v of the phase's end, %d received more than once",
-			label, n.Lost, n.Published, cfg.sub.drain, n.Duplicated)
+			label, n.Lost, n.Published, cfg.app.drain, n.Duplicated)
 	}
 	return rec, n, spans
 }
@@ -323,48 +322,9 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 		case <-done:
 		}
 	}()
-	var out outcome
-	var full any
-	if ep.kind == viaHTTP {
-		res, err := runHTTP(opts, t, body, cfg.RequestTimeout)
-		if err != nil {
-			return outcome{}, err
-		}
-		out, full = outcome{RunnerResults: res.RunnerResults, RetCodes: res.RetCodes}, res
-	} else if ep.isPubSub() {
-		if cfg.sub == nil {
-			return outcome{}, errors.New("a pub/sub path needs the run's subscriber")
-		}
-		if out, err = runPubSub(&opts, ep, body, cfg.RequestTimeout, cfg.sub.book, label); err != nil {
-			return outcome{}, err
-		}
-		full = out
-	} else if ep.isScheduler() {
-		if cfg.sub == nil {
-			return outcome{}, errors.New("a Scheduler path needs the run's app server")
-		}
-		if out, err = runScheduler(&opts, ep, body, cfg.RequestTimeout, cfg.sub.book, label); err != nil {
-			return outcome{}, err
-		}
-		full = out
-	} else if ep.isWorkflow() {
-		if cfg.sub == nil || cfg.sub.workflows == nil {
-			return outcome{}, errors.New("a workflow path needs the run's workflow host")
-		}
-		if out, err = runWorkflows(&opts, ep, body, cfg.RequestTimeout, cfg.sub.workflows, label); err != nil {
-			return outcome{}, err
-		}
-		full = out
-	} else if ep.isState() {
-		if out, err = runState(&opts, ep, body, cfg.RequestTimeout); err != nil {
-			return outcome{}, err
-		}
-		full = out
-	} else {
-		if out, err = runGRPC(&opts, ep, body, cfg.RequestTimeout); err != nil {
-			return outcome{}, err
-		}
-		full = out
+	out, full, err := ep.family().run(&opts, path{target: t, ep: ep, body: body, app: cfg.app}, cfg.RequestTimeout, label)
+	if err != nil {
+		return outcome{}, err
 	}
 	if cfg.FortioJSON != nil {
 		if b, err := json.Marshal(full); err == nil {
@@ -372,20 +332,6 @@ func fortioRun(ctx context.Context, cfg Config, t Target, body []byte, qps float
 		}
 	}
 	return out, ctx.Err()
-}
-
-// runHTTP is fortio's own HTTP runner.
-func runHTTP(opts periodic.RunnerOptions, t Target, body []byte, timeout time.Duration) (*fhttp.HTTPRunnerResults, error) {
-	h := fhttp.HTTPRunnerOptions{RunnerOptions: opts}
-	h.HTTPOptions.Init(t.URL)
-	if t.DaprAPIToken != "" {
-		if err := h.AddAndValidateExtraHeader(daprAPITokenHeader + ": " + t.DaprAPIToken); err != nil {
-			return nil, fmt.Errorf("the dapr api token: %w", err)
-		}
-	}
-	h.Payload = body
-	h.HTTPReqTimeOut = timeout
-	return fhttp.RunHTTPTest(&h)
 }
 
 // toRun converts fortio's result: rate, counts and codes. Its latencies are fortio's

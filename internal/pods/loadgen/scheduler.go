@@ -48,7 +48,41 @@ import (
 // second trigger as duplicated. The lateness includes the registration call's own time up
 // to daprd (daprd counts the due time from its receipt).
 
-func (ep endpoint) isScheduler() bool { return ep.kind == viaDaprJobs || ep.onActors() }
+// schedulerPaths are a Scheduler run's paths: one-shot jobs through daprd's Jobs API, or
+// reminders or timers on actors the load tester hosts, each triggered back to its app server.
+type schedulerPaths struct{}
+
+func (schedulerPaths) schemes() map[string]endpointKind {
+	return map[string]endpointKind{"dapr-jobs+http": viaDaprJobs, "dapr-reminders+http": viaDaprReminders, "dapr-timers+http": viaDaprTimers}
+}
+
+// host has the app server take the triggers (and host the actor type of reminders and
+// timers), waiting for the last a due time longer.
+func (schedulerPaths) host(app *appServer, ep endpoint, _, _ time.Duration) {
+	app.servesDapr = true
+	app.drain = DeliveryDrain + ep.due
+	if ep.onActors() {
+		app.actorType = ep.method
+	}
+}
+
+// ready registers until a job or reminder is triggered: daprd's scheduler connection up
+// and, for reminders, the actor type placed (at least 60 s).
+func (schedulerPaths) ready(ctx context.Context, p path, bound time.Duration, _ int) error {
+	bound = max(bound, 60*time.Second)
+	if last, err := waitForTrigger(ctx, p.ep, p.app, bound); err != nil {
+		return fmt.Errorf("%s path %s: nothing triggered within %v (last: %s)", p.target.Variant, p.target.URL, bound, last)
+	}
+	return nil
+}
+
+func (schedulerPaths) run(opts *periodic.RunnerOptions, p path, timeout time.Duration, phase string) (outcome, any, error) {
+	if p.app == nil {
+		return outcome{}, nil, errors.New("a Scheduler path needs the run's app server")
+	}
+	out, err := runScheduler(opts, p.ep, p.body, timeout, p.app.book, phase)
+	return out, out, err
+}
 
 // onActors reports whether a Scheduler path registers on actors the load tester hosts.
 func (ep endpoint) onActors() bool { return ep.kind == viaDaprReminders || ep.kind == viaDaprTimers }
@@ -61,7 +95,7 @@ func (ep endpoint) actorAPI() string {
 	return "reminders"
 }
 
-func parseSchedulerEndpoint(raw string, u *url.URL) (endpoint, error) {
+func (schedulerPaths) parse(raw string, u *url.URL) (endpoint, error) {
 	q := u.Query()
 	ep := endpoint{kind: viaDaprJobs, addr: u.Host}
 	switch u.Scheme {
@@ -205,7 +239,7 @@ func triggered(body []byte) (message, bool) {
 // serveTriggers answers daprd's triggers of a Scheduler run's jobs, reminders and timers,
 // and, for actors, daprd's questions to an actor host: which types it hosts, and
 // deactivations.
-func (s *subscriber) serveTriggers(mux *http.ServeMux) {
+func (s *appServer) serveTriggers(mux *http.ServeMux) {
 	take := func(w http.ResponseWriter, r *http.Request) {
 		arrived := s.book.arrival()
 		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
@@ -230,8 +264,8 @@ func (s *subscriber) serveTriggers(mux *http.ServeMux) {
 // waitForTrigger registers a probe (due in 100 ms) every 2 s until one is triggered, for at
 // most bound, looking for its trigger every 50 ms. Probes are their own phase, never counted
 // in a measured one.
-func waitForTrigger(ctx context.Context, ep endpoint, sub *subscriber, bound time.Duration) (last string, err error) {
-	if sub == nil {
+func waitForTrigger(ctx context.Context, ep endpoint, app *appServer, bound time.Duration) (last string, err error) {
+	if app == nil {
 		return "no app server", errors.New("no app server")
 	}
 	ctx, cancel := context.WithTimeout(ctx, bound)
@@ -239,15 +273,15 @@ func waitForTrigger(ctx context.Context, ep endpoint, sub *subscriber, bound tim
 	probe := ep
 	probe.due = 100 * time.Millisecond
 	phase := "probe-scheduler"
-	sub.book.begin(phase)
-	defer sub.book.close(phase, time.Time{})
-	c := &schedConn{ep: probe, book: sub.book, phase: phase, due: probe.due.String(), id: "probe", client: &http.Client{Timeout: 5 * time.Second}}
+	app.book.begin(phase)
+	defer app.book.close(phase, time.Time{})
+	c := &schedConn{ep: probe, book: app.book, phase: phase, due: probe.due.String(), id: "probe", client: &http.Client{Timeout: 5 * time.Second}}
 	defer c.close()
 	last = "nothing registered yet"
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	var registered time.Time
-	for sub.book.deliveredCount(phase) == 0 {
+	for app.book.deliveredCount(phase) == 0 {
 		if time.Since(registered) >= 2*time.Second {
 			registered = time.Now()
 			if err := c.call(ctx); err != nil {

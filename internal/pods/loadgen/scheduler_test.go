@@ -157,7 +157,7 @@ func TestMissedAndDoubledTriggersAreCounted(t *testing.T) {
 	listen := freeAddr(t)
 	daprd := &schedulerStandIn{appURL: "http://" + listen, missEvery: 9, doubleEvery: 7}
 	target := Target{Variant: result.Dapr, URL: "dapr-jobs+http://" + daprd.serve(t) + "/?due=100ms"}
-	sub, err := startSubscriber(context.Background(), []Target{target}, listen, time.Second, time.Second, io.Discard)
+	sub, err := startAppServer(context.Background(), []Target{target}, listen, time.Second, time.Second, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,13 +74,32 @@ type statusError struct {
 
 func (e statusError) Error() string { return fmt.Sprintf("HTTP %d: %s", e.code, e.body) }
 
-func (ep endpoint) isState() bool {
-	return ep.kind == viaDaprStateHTTP || ep.kind == viaDaprStateGRPC || ep.kind == viaRedis
+// statePaths are a State run's paths: daprd's state API over HTTP or gRPC, or the store
+// itself with its Go client (the baseline).
+type statePaths struct{}
+
+func (statePaths) schemes() map[string]endpointKind {
+	return map[string]endpointKind{"dapr-state+http": viaDaprStateHTTP, "dapr-state+grpc": viaDaprStateGRPC, "redis": viaRedis}
 }
 
-func parseStateEndpoint(raw string, u *url.URL) (endpoint, error) {
-	kinds := map[string]endpointKind{"dapr-state+http": viaDaprStateHTTP, "dapr-state+grpc": viaDaprStateGRPC, "redis": viaRedis}
-	ep := endpoint{kind: kinds[u.Scheme], addr: u.Host, method: strings.Trim(u.Path, "/"), op: u.Query().Get("op")}
+func (statePaths) host(*appServer, endpoint, time.Duration, time.Duration) {}
+
+// ready writes the path's keys before any load, whatever the bound (at least 10 s).
+func (statePaths) ready(ctx context.Context, p path, bound time.Duration, conns int) error {
+	bound = max(bound, 10*time.Second)
+	if last, err := waitForState(ctx, p.ep, p.body, conns, bound); err != nil {
+		return fmt.Errorf("%s path %s: not ready within %v (last: %s)", p.target.Variant, p.target.URL, bound, last)
+	}
+	return nil
+}
+
+func (statePaths) run(opts *periodic.RunnerOptions, p path, timeout time.Duration, _ string) (outcome, any, error) {
+	out, err := runState(opts, p.ep, p.body, timeout)
+	return out, out, err
+}
+
+func (f statePaths) parse(raw string, u *url.URL) (endpoint, error) {
+	ep := endpoint{kind: f.schemes()[u.Scheme], addr: u.Host, method: strings.Trim(u.Path, "/"), op: u.Query().Get("op")}
 	keys, err := strconv.Atoi(u.Query().Get("keys"))
 	bulk, bulkErr := strconv.Atoi(u.Query().Get("bulk"))
 	bulkOp := ep.op == stateBulkGet || ep.op == stateBulkSave || ep.op == stateTransaction

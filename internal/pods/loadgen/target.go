@@ -16,17 +16,7 @@ limitations under the License.
 
 package loadgen
 
-import (
-	"bytes"
-	"context"
-	"fmt"
-	"net/http"
-	"net/url"
-	"strings"
-	"time"
-
-	"github.com/google/uuid"
-)
+import "time"
 
 // daprAPITokenHeader carries a daprd's API token (Dapr's security.APITokenHeader).
 const daprAPITokenHeader = "dapr-api-token"
@@ -49,6 +39,8 @@ const (
 	viaDaprJobs                             // daprd's Jobs API schedules a one-shot job (a Scheduler run)
 	viaDaprReminders                        // daprd's actor reminders API registers a one-shot reminder
 	viaDaprTimers                           // daprd's actor timers API registers a one-shot timer
+
+	endpointKinds // how many kinds there are (not a kind)
 )
 
 // endpoint is a parsed target URL.
@@ -81,113 +73,4 @@ type endpoint struct {
 	due time.Duration
 	// password is presented to a Redis the path calls directly (Target.StorePassword).
 	password string
-}
-
-// parseEndpoint reads a target URL: http(s)://… is called over HTTP;
-// dapr-grpc://HOST:PORT/APPID/METHOD invokes APPID's METHOD through daprd's gRPC API;
-// grpc://HOST:PORT/METHOD calls the app's gRPC callback service directly.
-func parseEndpoint(raw string) (endpoint, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return endpoint{}, err
-	}
-	path := strings.Split(strings.Trim(u.Path, "/"), "/")
-	switch {
-	case u.Scheme == "http" || u.Scheme == "https":
-		return endpoint{kind: viaHTTP}, nil
-	case u.Scheme == "dapr-grpc" && u.Port() != "" && len(path) == 2 && path[0] != "" && path[1] != "":
-		return endpoint{kind: viaDaprGRPC, addr: u.Host, appID: path[0], method: path[1]}, nil
-	case u.Scheme == "dapr-state+http" || u.Scheme == "dapr-state+grpc" || u.Scheme == "redis":
-		return parseStateEndpoint(raw, u)
-	case u.Scheme == "dapr-pubsub+http" || u.Scheme == "dapr-pubsub+grpc" || u.Scheme == "redis-stream":
-		return parsePubSubEndpoint(raw, u)
-	case u.Scheme == "dapr-workflow+http" || u.Scheme == "dapr-workflow+grpc":
-		return parseWorkflowEndpoint(raw, u)
-	case u.Scheme == "dapr-jobs+http" || u.Scheme == "dapr-reminders+http" || u.Scheme == "dapr-timers+http":
-		return parseSchedulerEndpoint(raw, u)
-	case u.Scheme == "grpc" && u.Port() != "" && len(path) == 1 && path[0] != "":
-		return endpoint{kind: viaAppGRPC, addr: u.Host, method: path[0]}, nil
-	}
-	return endpoint{}, fmt.Errorf("%q: want http(s)://…, dapr-grpc://HOST:PORT/APPID/METHOD, grpc://HOST:PORT/METHOD, "+
-		"dapr-state+http|grpc://HOST:PORT/STORE?op=…&keys=…, redis://HOST:PORT/?op=…&keys=…, "+
-		"dapr-pubsub+http|grpc://HOST:PORT/PUBSUB/TOPIC, redis-stream://HOST:PORT/STREAM "+
-		"dapr-workflow+http|grpc://HOST:PORT/PATTERN?activities=…, dapr-jobs+http://HOST:PORT/?due=… "+
-		"or dapr-reminders|timers+http://HOST:PORT/ACTORTYPE?due=…&actors=…", raw)
-}
-
-// waitForTarget sends the run's own request (its method and body; a fresh id for {uuid})
-// until the target answers 2xx, for at most bound, so that no measured or warm-up request
-// meets a route that is not programmed yet.
-func waitForTarget(ctx context.Context, t Target, body []byte, bound time.Duration, conns int, sub *subscriber) error {
-	ep, err := t.endpoint()
-	if err != nil {
-		return err
-	}
-	if ep.isState() {
-		// A state path writes its keys before any load, whatever the bound.
-		bound = max(bound, 10*time.Second)
-		if last, err := waitForState(ctx, ep, body, conns, bound); err != nil {
-			return fmt.Errorf("%s path %s: not ready within %v (last: %s)", t.Variant, t.URL, bound, last)
-		}
-		return nil
-	}
-	if ep.isScheduler() {
-		// A Scheduler path is ready when a job or reminder it registers is triggered: daprd's
-		// scheduler connection up (and, for reminders, the actor type placed).
-		bound = max(bound, 60*time.Second)
-		if last, err := waitForTrigger(ctx, ep, sub, bound); err != nil {
-			return fmt.Errorf("%s path %s: nothing triggered within %v (last: %s)", t.Variant, t.URL, bound, last)
-		}
-		return nil
-	}
-	if ep.isPubSub() {
-		// A pub/sub path is ready when a message it publishes is delivered: the broker
-		// reachable, daprd's Component loaded and its subscription made.
-		bound = max(bound, 30*time.Second)
-		if last, err := waitForDelivery(ctx, ep, sub, bound); err != nil {
-			return fmt.Errorf("%s path %s: no message delivered within %v (last: %s)", t.Variant, t.URL, bound, last)
-		}
-		return nil
-	}
-	if ep.isWorkflow() {
-		// A workflow path is ready when an instance it starts completes: the worker
-		// connected, daprd's workflow actors placed, its state store and scheduler answering.
-		bound = max(bound, 60*time.Second)
-		if sub == nil || sub.workflows == nil {
-			return fmt.Errorf("%s path %s: a workflow path needs the run's workflow host", t.Variant, t.URL)
-		}
-		if last, err := waitForWorkflows(ctx, ep, sub.workflows, bound); err != nil {
-			return fmt.Errorf("%s path %s: no workflow completed within %v (last: %s); if daprd's log repeats "+
-				"DaprBuiltInActorNotFoundRetries, Dapr's placement never placed the load tester's workflow actors "+
-				"(seen on Dapr 1.16.0 until dapr-placement-server was restarted)", t.Variant, t.URL, bound, last)
-		}
-		return nil
-	}
-	if bound <= 0 {
-		return nil
-	}
-	if ep.kind != viaHTTP {
-		if last, err := waitForGRPC(ctx, ep, body, bound); err != nil {
-			return fmt.Errorf("%s target %s did not answer OK within %v (last: %s)", t.Variant, t.URL, bound, last)
-		}
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, bound)
-	defer cancel()
-	method := http.MethodGet
-	if len(body) > 0 {
-		method = http.MethodPost
-	}
-	last, err := poll2xx(ctx, &http.Client{Timeout: 5 * time.Second}, func(ctx context.Context) (*http.Request, error) {
-		url := strings.ReplaceAll(t.URL, "{uuid}", uuid.NewString())
-		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
-		if err == nil && t.DaprAPIToken != "" {
-			req.Header.Set(daprAPITokenHeader, t.DaprAPIToken)
-		}
-		return req, err
-	})
-	if err != nil {
-		return fmt.Errorf("%s target %s did not answer 2xx within %v (last: %s)", t.Variant, t.URL, bound, last)
-	}
-	return nil
 }

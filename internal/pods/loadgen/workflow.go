@@ -19,6 +19,7 @@ package loadgen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -50,11 +51,45 @@ const (
 	workflowFanOut = "FanOut"
 )
 
-func (ep endpoint) isWorkflow() bool {
-	return ep.kind == viaDaprWorkflowHTTP || ep.kind == viaDaprWorkflowGRPC
+// workflowPaths are a Workflow run's paths: instances started through daprd's HTTP workflow
+// API or its gRPC one (the SDK's client), run by the workflow host in the load tester.
+type workflowPaths struct{}
+
+func (workflowPaths) schemes() map[string]endpointKind {
+	return map[string]endpointKind{"dapr-workflow+http": viaDaprWorkflowHTTP, "dapr-workflow+grpc": viaDaprWorkflowGRPC}
 }
 
-func parseWorkflowEndpoint(raw string, u *url.URL) (endpoint, error) {
+// host starts the workflow host: an instance started at a repetition's first slot may end
+// as late as its drain.
+func (workflowPaths) host(app *appServer, ep endpoint, wait, repetition time.Duration) {
+	app.drain = DeliveryDrain + time.Duration(ep.activities)*ep.delay
+	app.workflows = newWorkflowHost(ep, app.book, app.log, max(wait, 60*time.Second)+repetition+app.drain)
+}
+
+// ready starts instances until one completes: the worker connected, daprd's workflow actors
+// placed, its state store and scheduler answering (at least 60 s).
+func (workflowPaths) ready(ctx context.Context, p path, bound time.Duration, _ int) error {
+	bound = max(bound, 60*time.Second)
+	if p.app == nil || p.app.workflows == nil {
+		return fmt.Errorf("%s path %s: a workflow path needs the run's workflow host", p.target.Variant, p.target.URL)
+	}
+	if last, err := waitForWorkflows(ctx, p.ep, p.app.workflows, bound); err != nil {
+		return fmt.Errorf("%s path %s: no workflow completed within %v (last: %s); if daprd's log repeats "+
+			"DaprBuiltInActorNotFoundRetries, Dapr's placement never placed the load tester's workflow actors "+
+			"(seen on Dapr 1.16.0 until dapr-placement-server was restarted)", p.target.Variant, p.target.URL, bound, last)
+	}
+	return nil
+}
+
+func (workflowPaths) run(opts *periodic.RunnerOptions, p path, timeout time.Duration, phase string) (outcome, any, error) {
+	if p.app == nil || p.app.workflows == nil {
+		return outcome{}, nil, errors.New("a workflow path needs the run's workflow host")
+	}
+	out, err := runWorkflows(opts, p.ep, p.body, timeout, p.app.workflows, phase)
+	return out, out, err
+}
+
+func (workflowPaths) parse(raw string, u *url.URL) (endpoint, error) {
 	q := u.Query()
 	ep := endpoint{kind: viaDaprWorkflowGRPC, addr: u.Host, method: strings.Trim(u.Path, "/"), grpcAddr: u.Host}
 	if u.Scheme == "dapr-workflow+http" {

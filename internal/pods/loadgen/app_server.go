@@ -38,10 +38,11 @@ import (
 // deliveryRoute is where the load tester's daprd delivers a PubSub run's messages.
 const deliveryRoute = "/deliver"
 
-// subscriber receives a run's asynchronous outcomes into its book: a PubSub run's messages,
-// over HTTP from the load tester's own daprd (the Dapr path) and from the broker with its own
-// client (the baseline); a Workflow run's completions, through its workflow host.
-type subscriber struct {
+// appServer is the load tester's app: it receives a run's asynchronous outcomes into its
+// book. A PubSub run's messages come over HTTP from the load tester's own daprd (the Dapr
+// path) and from the broker with its own client (the baseline); a Scheduler run's triggers
+// from its daprd; a Workflow run's completions through its workflow host.
+type appServer struct {
 	book   *deliveryBook
 	log    io.Writer
 	server *http.Server
@@ -56,67 +57,37 @@ type subscriber struct {
 	actorType string
 	// workflows hosts a Workflow run's workflows and awaits its instances (nil otherwise).
 	workflows *workflowHost
-	wg        sync.WaitGroup
-	cancel    context.CancelFunc
+	// servesDapr: a daprd calls the app server (deliveries, triggers); it listens.
+	servesDapr bool
+	// streams are the baseline streams it consumes itself, as Dapr's pubsub.redis would.
+	streams []endpoint
+	wg      sync.WaitGroup
+	cancel  context.CancelFunc
 }
 
-// startSubscriber serves the Dapr paths' deliveries on listen and consumes each baseline
-// stream of targets; nil when no target is a pub/sub path. stop ends both. wait is the
+// startAppServer readies what the targets' families ask of it (family.host): it serves
+// daprd's deliveries and triggers on listen, consumes each baseline stream and hosts the
+// workflows; nil when no target asks for anything. stop ends it all. wait is the
 // readiness wait and repetition a measured repetition's length: together with the drain they
 // bound how long a workflow's completion is awaited.
-func startSubscriber(ctx context.Context, targets []Target, listen string, wait, repetition time.Duration, log io.Writer) (*subscriber, error) {
-	s := &subscriber{book: newDeliveryBook(), log: log, drain: DeliveryDrain}
-	var streams []endpoint
-	daprPath := false
+func startAppServer(ctx context.Context, targets []Target, listen string, wait, repetition time.Duration, log io.Writer) (*appServer, error) {
+	s := &appServer{book: newDeliveryBook(), log: log, drain: DeliveryDrain}
 	for _, t := range targets {
-		ep, err := t.endpoint()
-		if err == nil && ep.isScheduler() {
-			daprPath = true
-			s.drain = DeliveryDrain + ep.due
-			if ep.onActors() {
-				s.actorType = ep.method
-			}
-			continue
-		}
-		if err == nil && ep.isWorkflow() {
-			s.drain = DeliveryDrain + time.Duration(ep.activities)*ep.delay
-			// An instance started at a repetition's first slot may end as late as its drain.
-			s.workflows = newWorkflowHost(ep, s.book, log, max(wait, 60*time.Second)+repetition+s.drain)
-			continue
-		}
-		if err != nil || !ep.isPubSub() {
-			continue
-		}
-		if ep.kind == viaRedisStream {
-			streams = append(streams, ep)
-			continue
-		}
-		daprPath = true
-		s.bulk = ep.batch > 0
-		s.drain = DeliveryDrain + time.Duration(ep.awaitMs)*time.Millisecond
-		s.hold = ep.hold
-		if !ep.declared {
-			sub := map[string]any{"pubsubname": ep.method, "topic": ep.topic, "route": deliveryRoute}
-			if ep.raw {
-				sub["metadata"] = map[string]string{"rawPayload": "true"}
-			}
-			if ep.batch > 0 {
-				sub["bulkSubscribe"] = bulkSubscription(ep)
-			}
-			s.subscriptions = append(s.subscriptions, sub)
+		if ep, err := t.endpoint(); err == nil {
+			ep.family().host(s, ep, wait, repetition)
 		}
 	}
-	if !daprPath && len(streams) == 0 && s.workflows == nil {
+	if !s.servesDapr && len(s.streams) == 0 && s.workflows == nil {
 		return nil, nil
 	}
 	ctx, s.cancel = context.WithCancel(ctx)
-	if daprPath {
+	if s.servesDapr {
 		if err := s.serve(listen); err != nil {
 			s.cancel()
 			return nil, err
 		}
 	}
-	for _, ep := range streams {
+	for _, ep := range s.streams {
 		if err := s.consume(ctx, ep, max(wait, 30*time.Second)); err != nil {
 			s.stop()
 			return nil, err
@@ -126,7 +97,7 @@ func startSubscriber(ctx context.Context, targets []Target, listen string, wait,
 }
 
 // serve answers daprd: its subscription query and its deliveries.
-func (s *subscriber) serve(listen string) error {
+func (s *appServer) serve(listen string) error {
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return fmt.Errorf("the subscriber cannot listen on %s: %w", listen, err)
@@ -172,7 +143,7 @@ func (s *subscriber) serve(listen string) error {
 // batches and acknowledged — minus Dapr: each entry is delivered to the book as it is read.
 // The group is this process's own (another run on the same stream reads all of it too). A
 // broker that is not up yet is waited for, up to bound.
-func (s *subscriber) consume(ctx context.Context, ep endpoint, bound time.Duration) error {
+func (s *appServer) consume(ctx context.Context, ep endpoint, bound time.Duration) error {
 	client := newRedisClient(ep, 2)
 	group := "daprbench-direct-" + s.book.nonce
 	cctx, cancel := context.WithTimeout(ctx, bound)
@@ -239,7 +210,7 @@ func createGroup(ctx context.Context, client *redis.Client, stream, group string
 }
 
 // stop ends the server and the consumers.
-func (s *subscriber) stop() {
+func (s *appServer) stop() {
 	if s == nil {
 		return
 	}
