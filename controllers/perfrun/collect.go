@@ -106,35 +106,6 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	return proceed, nil
 }
 
-// judge ends a run whose evidence collect gathered: assess.Evaluate makes the result, the
-// judging conditions and the verdict; the result becomes the run's document, and the
-// verdict and the document's headline go into the status. Until the document is kept the
-// run's status stays as collect left it (its live usage with it), so a failed write is
-// tried again with nothing lost.
-func (r *Reconciler) judge(ctx context.Context, s *runScope) (stepResult, error) {
-	if s.evidence == nil {
-		return stopHere, nil
-	}
-	judged := s.run.DeepCopy()
-	a := assess.Evaluate(judged, *s.evidence)
-	judged.Status.Disturbances = a.Disturbances
-	if a.RegressionBaseline != nil {
-		judged.Status.RegressionBaseline = *a.RegressionBaseline
-	}
-	judged.Status.LiveUsage = nil // attributed to the measured phases in the result
-	applyVerdict(judged, a, r.now())
-	if a.Result != nil {
-		doc, err := r.keepResult(ctx, judged, a.Result, s.histograms, s.profiles)
-		if err != nil {
-			return proceed, err
-		}
-		s.document = doc
-	}
-	s.run.Status = judged.Status
-	r.memory.samplingDone(s.run)
-	return stopHere, nil
-}
-
 // documentHistograms are the report's histograms as the document keeps them: each path by
 // its name and code.
 func documentHistograms(run *perfv1alpha1.PerfRun, h result.Histograms) []perfv1alpha1.PathHistograms {
