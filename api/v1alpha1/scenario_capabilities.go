@@ -77,6 +77,9 @@ type ScenarioCapability struct {
 	// ThresholdsJudge what they judge: set only on its runs.
 	Thresholds      []string
 	ThresholdsJudge string
+	// OutcomeColumn heads the scenario's own outcome in a table: what its calls start, whose
+	// latency it is (empty: the call is the whole request, and there is none).
+	OutcomeColumn string
 	// Rules are the scenario's own rules over its settings, checked on its runs only.
 	Rules []ScenarioRule
 	// SweepFields are the fields of a sweep point's settings (spec.points.settings) that set
@@ -263,6 +266,7 @@ func scenarioCapabilities() []ScenarioCapability {
 			MaxPayloadWhy:   "each of its two streams keeps its last 1000 to 50000 messages in the broker",
 			Thresholds:      []string{"maxDeliveryP99", "maxLostMessages"},
 			ThresholdsJudge: "message delivery",
+			OutcomeColumn:   "DELIVERY",
 			Rules: []ScenarioRule{{
 				Rule:    "!has(self.pubsub) || !has(self.pubsub.bulkPublish) || self.pubsub.bulkPublish * " + PayloadCEL + " <= 3145728",
 				Message: "pubsub.bulkPublish × the payload must be at most 3 MiB: one bulk publish carries every message, and daprd refuses a body over 4 MiB by default",
@@ -289,6 +293,7 @@ func scenarioCapabilities() []ScenarioCapability {
 			MaxPayloadWhy:   "an instance's history keeps it for every activity",
 			Thresholds:      []string{"maxCompletionP99", "maxFailedWorkflows"},
 			ThresholdsJudge: "workflow instances",
+			OutcomeColumn:   "COMPLETION",
 			// A workflow's timers and retries are reminders, kept by the scheduler (Dapr 1.15+).
 			LoadsScheduler: func(*PerfRunSpec) bool { return true },
 			SweepFields:    []SweepField{{Field: "workflowPattern", Means: "workflow"}, {Field: "activities", Means: "workflow"}},
@@ -311,6 +316,7 @@ func scenarioCapabilities() []ScenarioCapability {
 			MaxPayloadWhy:   "the scheduler keeps every job's data until it is triggered",
 			Thresholds:      []string{"maxTriggerLatenessP99", "maxMissedTriggers"},
 			ThresholdsJudge: "jobs' and reminders' triggers",
+			OutcomeColumn:   "LATENESS",
 			// A timer is kept by the daprd hosting its actor; jobs and reminders by the scheduler.
 			LoadsScheduler: func(s *PerfRunSpec) bool { return s.SchedulerSettings().API != SchedulerActorTimers },
 			// Each registration is held until it is due: the rate × the due time of them at once.

@@ -312,7 +312,7 @@ func sweepTable(sw sweep.Measured) string {
 	t := &table{}
 	// An asynchronous scenario's points carry what their calls started (its delivery,
 	// completion or lateness) beside the calls' own latency.
-	outcome := outcomeName(sw.Spec.Template.Spec.Scenario)
+	outcome := perfv1alpha1.CapabilityOf(sw.Spec.Template.Spec.Scenario).OutcomeColumn
 	header := []string{"STEP", "SETTING", "CONNECTIONS", "QPS", "PHASE", "ACTUAL", "ERRORS", "P50", "P90", "P99"}
 	if outcome != "" {
 		header = append(header, outcome+" P50", outcome+" P99")
@@ -339,13 +339,6 @@ func sweepTable(sw sweep.Measured) string {
 	b.WriteString(t.String())
 	b.WriteString(settingsTable(sw))
 	return b.String()
-}
-
-// outcomeName is what an asynchronous scenario's calls start, as a column names it; empty
-// for a scenario whose call is the whole request.
-func outcomeName(s perfv1alpha1.Scenario) string {
-	return map[perfv1alpha1.Scenario]string{perfv1alpha1.ScenarioPubSub: "DELIVERY",
-		perfv1alpha1.ScenarioWorkflow: "COMPLETION", perfv1alpha1.ScenarioScheduler: "LATENESS"}[s]
 }
 
 func pick(l *perfv1alpha1.PointLatency) perfv1alpha1.PointLatency {
