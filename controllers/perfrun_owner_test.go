@@ -131,7 +131,7 @@ var _ = Describe("PerfRun children the API server refuses", func() {
 	It("fails ChildRefused in one pass, quoting the API server, for a template field only its validation rejects", func() {
 		ns := newNamespace()
 		run := createRun(ns, "badkey", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
-			s.Target.NodeSelector = map[string]string{"not a label key!": "x"}
+			s.Target.NodeSelector = map[string]string{"pool": "not a label value!"}
 		})
 		c := failedWith(run, perfv1alpha1.ReasonChildRefused)
 		Expect(c.Message).To(ContainSubstring(`Deployment.apps "badkey-target" is invalid`))

@@ -564,6 +564,7 @@ type WorkloadSpec struct {
 	// Kubernetes' own maximum label sizes (a 317-character key, a 63-character value).
 	// +kubebuilder:validation:MaxProperties=8
 	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) <= 317 && size(self[k]) <= 63)",message="nodeSelector: a key must be at most 317 characters and a value at most 63, as a node label"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$') && k.indexOf('/') <= 253)",message="nodeSelector: a key must be a label key: an optional DNS-subdomain prefix of at most 253 characters and '/', then a name of at most 63 letters, digits, '-', '_' or '.' that begins and ends with a letter or digit"
 	// +optional
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 
