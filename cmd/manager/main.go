@@ -47,7 +47,7 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	// Every scenario's operator side and preflight (internal/scenario/<name>).
-	_ "github.com/daprbench/daprbench/internal/scenario/all"
+	"github.com/daprbench/daprbench/internal/scenario/all"
 	"github.com/daprbench/daprbench/internal/version"
 )
 
@@ -60,6 +60,10 @@ func main() {
 	f.opts.PullSecrets = splitList(f.imagePullSecrets)
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	setupLog := ctrl.Log.WithName("setup")
+	if missing := all.Unregistered(); len(missing) > 0 {
+		setupLog.Error(nil, "Scenarios admitted with no folder registered: import each one's folder in internal/scenario/all", "scenarios", missing)
+		os.Exit(1)
+	}
 
 	scheme := runtime.NewScheme()
 	utilruntime.Must(clientgoscheme.AddToScheme(scheme))

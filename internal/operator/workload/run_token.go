@@ -47,9 +47,10 @@ func StoreOnlyToken(run *perfv1alpha1.PerfRun) bool {
 // storePassworded: the store the run deploys asks for the run's token. Not for a run
 // provisioned before stores had passwords: it has no token Secret, or one made before
 // (a load-tester group's, a profiled target's) without status.storePassword, and keeps
-// running so.
+// running so. A token made for the store alone was always its password, even by the
+// manager that did not yet write status.storePassword.
 func storePassworded(run *perfv1alpha1.PerfRun) bool {
-	return run.Status.TokenSecret != "" && run.Status.StorePassword
+	return run.Status.TokenSecret != "" && (run.Status.StorePassword || StoreOnlyToken(run))
 }
 
 // DeploysStore reports whether the run deploys a store or broker (a Redis of its own)

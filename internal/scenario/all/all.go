@@ -19,6 +19,10 @@ limitations under the License.
 package all
 
 import (
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/preflight"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+
 	// ActorActivation: a fresh actor activated on every request.
 	_ "github.com/daprbench/daprbench/internal/scenario/actors"
 	// PubSub: messages published and delivered through daprd, against Redis streams.
@@ -32,3 +36,16 @@ import (
 	// Workflow: workflow instances of a pattern, hosted by the load tester.
 	_ "github.com/daprbench/daprbench/internal/scenario/workflow"
 )
+
+// Unregistered are the scenarios admission admits with no operator side or no preflight
+// registered: each is a folder missing its line above. A binary that builds runs refuses to
+// start with any, rather than refuse those runs one by one.
+func Unregistered() []perfv1alpha1.Scenario {
+	var missing []perfv1alpha1.Scenario
+	for _, c := range perfv1alpha1.ScenarioCapabilities {
+		if _, ok := preflight.Of(c.Scenario); !workload.Registered(c.Scenario) || !ok {
+			missing = append(missing, c.Scenario)
+		}
+	}
+	return missing
+}

@@ -27,6 +27,9 @@ import (
 // Every scenario admission admits has a folder registered here: its operator side and its
 // preflight.
 func TestEveryScenarioIsRegistered(t *testing.T) {
+	if missing := Unregistered(); len(missing) > 0 {
+		t.Errorf("Unregistered() = %v, want none", missing)
+	}
 	for _, c := range perfv1alpha1.ScenarioCapabilities {
 		if !workload.Registered(c.Scenario) {
 			t.Errorf("scenario %s has no operator side: register one from its folder and import the folder here", c.Scenario)

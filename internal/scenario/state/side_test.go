@@ -242,3 +242,21 @@ func TestARunProvisionedBeforeStorePasswordsKeepsItsStoreOpen(t *testing.T) {
 		}
 	}
 }
+
+// A run whose token a manager made for its store alone, before status.storePassword was
+// written, keeps the password it was provisioned with after the upgrade: that token was only
+// ever the store's password.
+func TestAStoreOnlyTokenMadeBeforeStatusStorePasswordStillGuardsTheStore(t *testing.T) {
+	run := workloadtest.NewRun(perfv1alpha1.ScenarioState, func(s *perfv1alpha1.PerfRunSpec) {
+		s.State = &perfv1alpha1.StateSpec{Operation: perfv1alpha1.StateSave, Keys: 200}
+	})
+	run.Status.Phase, run.Status.TokenSecret = perfv1alpha1.PhaseRunning, "bench-token-abcde"
+	objs := workload.ScenarioChildren(run, workload.Options{})
+	c := objs[1].(*appsv1.Deployment).Spec.Template.Spec.Containers[0]
+	if !slices.Contains(c.Args, "--requirepass") || slices.Contains(c.Args, "--protected-mode") {
+		t.Errorf("store args %q: want the password it was provisioned with", c.Args)
+	}
+	if got := secretEnvOf(workload.LoadTesterEnv(run, ""), ls.Env(ls.StorePassword)); got != run.Status.TokenSecret {
+		t.Errorf("the baseline reads its store password from Secret %q, want %q", got, run.Status.TokenSecret)
+	}
+}
