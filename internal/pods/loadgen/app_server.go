@@ -100,7 +100,7 @@ func startAppServer(ctx context.Context, targets []Target, listen string, wait, 
 func (s *appServer) serve(listen string) error {
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
-		return fmt.Errorf("the subscriber cannot listen on %s: %w", listen, err)
+		return fmt.Errorf("the app server cannot listen on %s: %w", listen, err)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /dapr/subscribe", func(w http.ResponseWriter, _ *http.Request) {
@@ -133,7 +133,7 @@ func (s *appServer) serve(listen string) error {
 	server := s.server
 	go func() { // not in wg: an actor host's server outlives stop (see actorHostGrace)
 		if err := server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			logf(s.log, "subscriber: %v", err)
+			logf(s.log, "app server: %v", err)
 		}
 	}()
 	return nil

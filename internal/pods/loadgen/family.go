@@ -28,8 +28,8 @@ import (
 
 // pathFamily is one kind of measured path: the URL schemes it reads, what it asks of the
 // run's app server, how it waits for its target, and how one fortio run drives it. A new kind
-// of path is a new family beside its neighbours, listed in families; nothing else branches on
-// the endpoint's kind.
+// of path is a new family beside its neighbours, listed in families; outside the families
+// only a kind's own traits are asked (isPubSub, onActors), never a chain of kinds.
 type pathFamily interface {
 	// schemes are the URL schemes the family reads, each with the kind it makes.
 	schemes() map[string]endpointKind
@@ -39,11 +39,12 @@ type pathFamily interface {
 	// outcome is its own answer. wait is the readiness wait, repetition a measured
 	// repetition's length.
 	host(app *appServer, ep endpoint, wait, repetition time.Duration)
-	// ready waits until the path's target answers the run's own request, for at most bound
-	// (a family whose readiness takes Dapr's control plane waits at least its own minimum).
+	// ready waits until the path can be measured: its target answers the run's own request,
+	// its keys are written, or a probe is delivered, triggered or completed; for at most bound
+	// (a family whose readiness needs more than an answer waits at least its own minimum).
 	ready(ctx context.Context, p path, bound time.Duration, conns int) error
 	// run makes one fortio run of the path, its outcomes tagged with phase; full is what
-	// --fortio-json writes of it.
+	// cfg.FortioJSON receives of it.
 	run(opts *periodic.RunnerOptions, p path, timeout time.Duration, phase string) (out outcome, full any, err error)
 }
 

@@ -326,7 +326,7 @@ func (s *streamPublisher) close() { _ = s.client.Close() }
 // made. Probes are their own phase, never counted in a measured one.
 func waitForDelivery(ctx context.Context, ep endpoint, app *appServer, bound time.Duration) (last string, err error) {
 	if app == nil {
-		return "no subscriber", errors.New("no subscriber")
+		return "no app server", errors.New("no app server")
 	}
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()

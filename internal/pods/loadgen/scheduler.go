@@ -57,7 +57,7 @@ func (schedulerPaths) schemes() map[string]endpointKind {
 }
 
 // host has the app server take the triggers (and host the actor type of reminders and
-// timers), waiting for the last a due time longer.
+// timers); its drain is lengthened by the due time.
 func (schedulerPaths) host(app *appServer, ep endpoint, _, _ time.Duration) {
 	app.servesDapr = true
 	app.drain = DeliveryDrain + ep.due

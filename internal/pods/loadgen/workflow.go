@@ -59,8 +59,8 @@ func (workflowPaths) schemes() map[string]endpointKind {
 	return map[string]endpointKind{"dapr-workflow+http": viaDaprWorkflowHTTP, "dapr-workflow+grpc": viaDaprWorkflowGRPC}
 }
 
-// host starts the workflow host: an instance started at a repetition's first slot may end
-// as late as its drain.
+// host creates the workflow host (its SDK worker starts with readiness): an instance
+// started at a repetition's first slot may end as late as its drain.
 func (workflowPaths) host(app *appServer, ep endpoint, wait, repetition time.Duration) {
 	app.drain = DeliveryDrain + time.Duration(ep.activities)*ep.delay
 	app.workflows = newWorkflowHost(ep, app.book, app.log, max(wait, 60*time.Second)+repetition+app.drain)
