@@ -196,7 +196,9 @@ var _ = Describe("PerfRun on a real cluster", func() {
 	})
 
 	It("fails ChildRefused within a minute, quoting the API server, for a template field only its validation rejects", func() {
-		run := directRun(ns, "badkey", func(s *perfv1alpha1.PerfRunSpec) { s.Target.NodeSelector = map[string]string{"pool": "not a label value!"} })
+		run := directRun(ns, "badkey", func(s *perfv1alpha1.PerfRunSpec) {
+			s.Target.NodeSelector = map[string]string{"pool": "not a label value!"}
+		})
 		Eventually(phase(run), time.Minute).Should(Equal(perfv1alpha1.PhaseFailed), func() string { return describe(run) })
 		c := meta.FindStatusCondition(get(run).Status.Conditions, perfv1alpha1.ConditionFailed)
 		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonChildRefused))
