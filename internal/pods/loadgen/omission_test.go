@@ -64,6 +64,13 @@ func freezingServer(t *testing.T, service time.Duration, freezeAfter int64, free
 // so draining takes c = F·s/(gap − s) (~75 ms at s = 1.1 ms). The waits stay uniform over
 // 0–F but spread over the slots of F + c: p = F·(1 − (1 − q)·T/(F + c)) for quantile q —
 // 441 ms and 944 ms at s = 1.1 ms. The test computes c from the service time it measured.
+//
+// The band is −10% / +15%: a CPU shared with other work (make test runs two packages at once
+// on a 2-core machine) slows the client's own catch-up, which the model's c leaves out, so the
+// backlog drains later and p99 sits above the model. Measured on a 2-vCPU AMD EPYC guest,
+// 2026-11-27: alone +2.6% (465.7 ms against 453.8 ms); under make test +10.0% and +10.9%
+// (513.0 against 466.3, 503.8 against 454.3). Timed from the late sends instead, p99 would
+// be a few ms: far outside either side.
 func TestLatencyIsTimedFromTheScheduledSend(t *testing.T) {
 	const freeze, total, gap = time.Second, 60 * time.Second, 16 * time.Millisecond
 	srv := freezingServer(t, time.Millisecond, 20_000, freeze)
@@ -82,8 +89,8 @@ func TestLatencyIsTimedFromTheScheduledSend(t *testing.T) {
 	}
 	within := func(name string, got, want time.Duration) {
 		t.Helper()
-		if lo, hi := want*9/10, want*11/10; got < lo || got > hi {
-			t.Errorf("%s = %v, want %v ± 10%% (service %v, backlog drained in %v)", name, got, want, service, drain)
+		if lo, hi := want*9/10, want*115/100; got < lo || got > hi {
+			t.Errorf("%s = %v, want %v −10%%/+15%% (service %v, backlog drained in %v)", name, got, want, service, drain)
 		}
 	}
 	p99, p999 := durationAt(result.Spectrum{Percentiles: m.Percentiles}, 99), durationAt(result.Spectrum{Percentiles: m.Percentiles}, 99.9)
