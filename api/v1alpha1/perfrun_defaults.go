@@ -40,6 +40,8 @@ const (
 	DefaultStateKeys = 1000
 	// DefaultStateBulkSize is how many keys a BulkGet, BulkSave or Transaction request carries.
 	DefaultStateBulkSize = 10
+	// DefaultConfigurationKeys is how many items a Configuration run spreads its reads over.
+	DefaultConfigurationKeys = 100
 	// DefaultBulkSubscribeMessages and DefaultBulkSubscribeAwaitMs are Dapr's own defaults of
 	// a bulk subscription's maxMessagesCount and maxAwaitDurationMs.
 	DefaultBulkSubscribeMessages = 100
@@ -156,6 +158,15 @@ func (s *PerfRunSpec) StateSettings() StateSpec {
 		}
 	}
 	return st
+}
+
+// ConfigurationSettings returns spec.configuration with defaults filled in.
+func (s *PerfRunSpec) ConfigurationSettings() ConfigurationSpec {
+	c := ConfigurationSpec{Keys: DefaultConfigurationKeys}
+	if s.Configuration != nil && s.Configuration.Keys > 0 {
+		c.Keys = s.Configuration.Keys
+	}
+	return c
 }
 
 // WorkflowSettings returns spec.workflow with defaults filled in.

@@ -27,7 +27,7 @@ import (
 // docs/architecture.md says how to add a scenario.
 
 // Scenario names what a PerfRun measures.
-// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation;State;PubSub;Workflow;Scheduler
+// +kubebuilder:validation:Enum=ServiceInvocation;ActorActivation;State;PubSub;Workflow;Scheduler;Configuration
 type Scenario string
 
 const (
@@ -54,7 +54,24 @@ const (
 	// after its due time: the registration call's latency and each trigger's lateness. No
 	// Dapr-less baseline.
 	ScenarioScheduler Scenario = "Scheduler"
+	// ScenarioConfiguration reads configuration items through the load tester's own daprd's
+	// configuration API, from a Redis configuration store the run deploys; the baseline
+	// reads the same keys with the store's own client from the same pod.
+	ScenarioConfiguration Scenario = "Configuration"
 )
+
+// ConfigurationSpec configures Configuration.
+type ConfigurationSpec struct {
+	// keys is how many distinct configuration items the load spreads over, each the run's
+	// payload as its value; each request reads one, drawn uniformly at random. Before the
+	// warm-up the load tester writes every item into the store, as configuration.redis keeps
+	// them ("value||version"), so a read always finds its item.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	// +kubebuilder:default=100
+	// +optional
+	Keys int32 `json:"keys,omitempty"`
+}
 
 // SchedulerSpec configures Scheduler.
 // +kubebuilder:validation:XValidation:rule="!has(self.actors) || (has(self.api) && self.api in ['ActorReminders', 'ActorTimers'])",message="actors is how many actor ids the reminders or timers spread over: set api to ActorReminders or ActorTimers, or leave actors out"

@@ -48,9 +48,9 @@ type ScenarioCapability struct {
 	NoTarget      string
 	ProfiledDaprd string
 	// Store is what the run deploys for its load to end at ("store", "broker"; empty: none)
-	// and StoreComponent the field that names a Component in its place: placement places
-	// the load tester relative to a store the run deploys, never a named one's. Without a
-	// target or a store, placement stays Any.
+	// and StoreComponent the field that names a Component in its place (empty: the run
+	// always deploys its store): placement places the load tester relative to a store the run
+	// deploys, never a named one's. Without a target or a store, placement stays Any.
 	Store, StoreComponent string
 	// StoreTitle is how a result titles the store (Store's full name; empty: Store).
 	StoreTitle string
@@ -337,6 +337,25 @@ func scenarioCapabilities() []ScenarioCapability {
 			}, {
 				Rule:    "!has(self.protocol.caller) || self.protocol.caller == 'HTTP'",
 				Message: "a Scheduler run registers over daprd's HTTP API (protocol.caller HTTP): its triggers come to the load tester's HTTP app server",
+			}},
+		},
+		{
+			Scenario:             ScenarioConfiguration,
+			Settings:             "configuration",
+			BaselineByDefault:    func(*PerfRunSpec) bool { return true }, // the store the run deploys, whose address it knows
+			BaselineByDefaultCEL: "true",
+			NoTarget:             "its load ends at the configuration store",
+			ProfiledDaprd:        "the load tester's own daprd reads the store",
+			Store:                "store",
+			StoreTitle:           "configuration store",
+			MaxPayloadBytes:      65536,
+			MaxPayloadWhy:        "every item is written into the store before the load, as its value",
+			Rules: []ScenarioRule{{
+				Rule:    PayloadCEL + " >= 1",
+				Message: "a Configuration run's items need a value: the payload must be at least 1 byte (configuration.redis returns no item whose value is empty)",
+			}, {
+				Rule:    "!has(self.baseline) || self.baseline",
+				Message: "baseline cannot be false for Configuration: the baseline's client writes the store's items before the load (daprd's configuration API only reads them)",
 			}},
 		},
 	}

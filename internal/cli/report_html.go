@@ -347,7 +347,8 @@ func environmentSection(run document.Run) htmlSection {
 	t.addText("daprbench manager", orDash(env.ManagerVersion))
 	t.addText("Sidecar image (measured)", orDash(env.SidecarImage))
 	if env.Store != "" {
-		t.addText("State store", env.Store) // a State run: no target app, its load ends at the store
+		label := storeLabel(run.PerfRun) // no target app: its load ends at the store (State's, Configuration's) or the broker
+		t.addText(strings.ToUpper(label[:1])+label[1:], env.Store)
 	} else {
 		t.addText("Target image", imageOrDefault(run.Spec.Target.Image))
 	}

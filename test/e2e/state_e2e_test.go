@@ -27,6 +27,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -36,9 +37,10 @@ import (
 // Dapr's state API against a real Redis the run deploys (Debian's redis-server, packed by
 // hack/local-cluster/redis-image.sh): the load tester's own daprd gets keys, the baseline
 // gets the same keys from the same Redis with go-redis. A functional check at a low rate,
-// short: make bench-state measures the published setting.
+// short: make bench-state measures the published setting. A Configuration run measures
+// beside it (configuration_e2e_test.go): both are shared runs, so they measure at once.
 var _ = Describe("The State scenario", func() {
-	It("measures Dapr's state API (a save and a get of its key each request) over a store the run deploys against the store's own client, refuses other clients, and removes the store", func() {
+	It("measures Dapr's state API (a save and a get of its key each request) over a store the run deploys against the store's own client, refuses other clients, and removes the store; and Dapr's configuration API beside it", func() {
 		ns := newNamespace()
 		const qps = 200
 		run := daprRun(ns, "kv", perfv1alpha1.ScenarioState, qps, func(s *perfv1alpha1.PerfRunSpec) {
@@ -47,7 +49,9 @@ var _ = Describe("The State scenario", func() {
 			s.State = &perfv1alpha1.StateSpec{Keys: 200, Operation: perfv1alpha1.StateSaveThenGet}
 			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 15 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
 			s.Load.Connections = 4
+			s.Exclusive = ptr.To(false) // measures beside the Configuration run
 		})
+		cfg := startConfigurationRun(ns)
 		By("a pod of another namespace reaches the store, and the store refuses it: it asks for the run's token")
 		// The local cluster's network plugin enforces no NetworkPolicy, so the password is all
 		// that stands between the store and any pod of the cluster, as on any such plugin.
@@ -88,6 +92,9 @@ var _ = Describe("The State scenario", func() {
 		Eventually(func() bool {
 			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "kv-statestore"}, component))
 		}, time.Minute).Should(BeTrue())
+
+		By("the Configuration run beside it: Dapr's configuration API against the store's own client")
+		expectConfigurationMeasured(ns, cfg)
 	})
 })
 

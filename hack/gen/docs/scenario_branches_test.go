@@ -110,6 +110,7 @@ var scenarioNames = map[string]struct {
 	"ScenarioPubSub":            {"pubsub", "PubSub", []string{"PubSubSettings", "PubSubSpec", "DeliveryResult"}},
 	"ScenarioWorkflow":          {"workflow", "Workflow", []string{"WorkflowSettings", "WorkflowSpec", "CompletionResult"}},
 	"ScenarioScheduler":         {"scheduler", "Scheduler", []string{"SchedulerSettings", "SchedulerSpec", "TriggerResult"}},
+	"ScenarioConfiguration":     {"configuration", "Configuration", []string{"ConfigurationSettings", "ConfigurationSpec"}},
 }
 
 // namesScenario: f names constant's scenario (see scenarioNames).

@@ -55,10 +55,10 @@ func scenarioRules(c perfv1alpha1.ScenarioCapability) []Rule {
 			rule(only+"!has(self.target) || !(has(self.target.image) || has(self.target.nodeSelector) || has(self.target.tolerations) || has(self.target.affinity) || (has(self.target.resources) && (has(self.target.resources.requests) || has(self.target.resources.limits))))",
 				fmt.Sprintf("target configures a target app, and a %s run has none: %s", name, c.NoTarget)),
 			rule(only+"!has(self.profiling)", fmt.Sprintf("profiling profiles the target's daprd, and a %s run has no target: %s", name, c.ProfiledDaprd)))
-		if c.Store != "" {
+		if c.Store != "" && c.StoreComponent != "" {
 			out = append(out, rule(only+"!"+hasPath(c.StoreComponent)+" || !has(self.placement) || self.placement == 'Any'",
 				fmt.Sprintf("placement places the load tester beside or away from the %s a %s run deploys; a named Component's %s is not the run's to place: leave placement Any", c.Store, name, c.Store)))
-		} else {
+		} else if c.Store == "" { // (a store the run always deploys, no StoreComponent: always the run's to place beside)
 			out = append(out, rule(only+"!has(self.placement) || self.placement == 'Any'",
 				fmt.Sprintf("placement places the load tester relative to a target, and a %s run has none: leave placement Any", name)))
 		}
@@ -102,7 +102,7 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 	load := "duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * " + paths("self.", cs)
 	return []Rule{
 		rule("!has(self.dapr.enabled) || self.dapr.enabled || "+scenarioIn("self.", sidecarless),
-			fmt.Sprintf("dapr.enabled=false needs scenario %s: the other scenarios' Dapr APIs (actors, state, pub/sub, workflows, jobs) only exist behind a sidecar", or(sidecarless))),
+			fmt.Sprintf("dapr.enabled=false needs scenario %s: the other scenarios' Dapr APIs (actors, state, pub/sub, workflows, jobs, configuration) only exist behind a sidecar", or(sidecarless))),
 		rule("!has(self.variants) || ("+scenarioIn("self.", variants)+" && "+daprEnabled("self.")+")",
 			fmt.Sprintf("variants compare sidecars: they need scenario %s with dapr.enabled", or(variants))),
 		rule("!"+scenarioIn("self.", noApp)+" || !has(self.protocol.app) || self.protocol.app == 'HTTP'",

@@ -33,6 +33,7 @@ import (
 // RedisBacked is a scenario's Component: Redis the run deploys, or one of the namespace's
 // own the run names (Field), which must be of TypePrefix; a baseline on it needs a RedisType
 // Component it can call directly. What names it in messages ("state store").
+// Field is empty for a scenario that never names a Component: its store is always the run's.
 type RedisBacked struct {
 	Scenario, Field, What, TypePrefix, RedisType string
 }
@@ -45,9 +46,13 @@ func (k RedisBacked) Refusal(ctx context.Context, c Cluster, run *perfv1alpha1.P
 		if !c.NetworkPolicies {
 			// The store asks for the run's token, and the run's NetworkPolicy keeps other pods
 			// from reaching it at all: without the policy any pod could flood or stall it.
+			instead := "Ask whoever installed daprbench to turn NetworkPolicies on" // a scenario whose store is always the run's
+			if k.Field != "" {
+				instead = fmt.Sprintf("Name a %s Component of your own (%s), or ask whoever installed daprbench to turn NetworkPolicies on", k.What, k.Field)
+			}
 			return perfv1alpha1.ReasonNetworkPoliciesOff, fmt.Sprintf("a %s run deploys a Redis guarded by its password (the run's token) and the run's NetworkPolicy, "+
 				"and this operator creates no NetworkPolicy (--network-policies=false, Helm value networkPolicies: false): any pod could reach it, and flood or stall it. "+
-				"Name a %s Component of your own (%s), or ask whoever installed daprbench to turn NetworkPolicies on", k.Scenario, k.What, k.Field), nil
+				"%s", k.Scenario, instead), nil
 		}
 		env.Store = fmt.Sprintf("%s (%s, deployed by the run) at %s", name, k.RedisType, workload.StoreAddress(run))
 		return "", "", nil

@@ -49,7 +49,7 @@ type pathFamily interface {
 }
 
 // families are every kind of path the load tester drives.
-var families = []pathFamily{httpPaths{}, grpcPaths{}, statePaths{}, pubsubPaths{}, workflowPaths{}, schedulerPaths{}}
+var families = []pathFamily{httpPaths{}, grpcPaths{}, statePaths{}, pubsubPaths{}, workflowPaths{}, schedulerPaths{}, configurationPaths{}}
 
 // path is one target as a family drives it: the target, its URL read, the run's body and
 // the run's app server (nil when no path needs one).
@@ -101,8 +101,9 @@ func parseEndpoint(raw string) (endpoint, error) {
 	return endpoint{}, fmt.Errorf("%q: want http(s)://…, dapr-grpc://HOST:PORT/APPID/METHOD, grpc://HOST:PORT/METHOD, "+
 		"dapr-state+http|grpc://HOST:PORT/STORE?op=…&keys=…, redis://HOST:PORT/?op=…&keys=…, "+
 		"dapr-pubsub+http|grpc://HOST:PORT/PUBSUB/TOPIC, redis-stream://HOST:PORT/STREAM "+
-		"dapr-workflow+http|grpc://HOST:PORT/PATTERN?activities=…, dapr-jobs+http://HOST:PORT/?due=… "+
-		"or dapr-reminders|timers+http://HOST:PORT/ACTORTYPE?due=…&actors=…", raw)
+		"dapr-workflow+http|grpc://HOST:PORT/PATTERN?activities=…, dapr-jobs+http://HOST:PORT/?due=…, "+
+		"dapr-reminders|timers+http://HOST:PORT/ACTORTYPE?due=…&actors=…, "+
+		"dapr-configuration+http|grpc://HOST:PORT/STORE?keys=… or redis-configuration://HOST:PORT/?keys=…", raw)
 }
 
 // waitForTarget waits until t answers the run's own request (its method and body; a fresh

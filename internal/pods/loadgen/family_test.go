@@ -66,6 +66,9 @@ func TestEveryEndpointKindAndSchemeHasOneFamily(t *testing.T) {
 		"dapr-jobs+http://localhost:3500/?due=1s",
 		"dapr-reminders+http://localhost:3500/PerfActor?due=1s&actors=10",
 		"dapr-timers+http://localhost:3500/PerfActor?due=1s&actors=10",
+		"dapr-configuration+http://localhost:3500/configstore?keys=10",
+		"dapr-configuration+grpc://localhost:50001/configstore?keys=10",
+		"redis-configuration://store:6379/?keys=10",
 	}
 	parsed := map[string]bool{}
 	for _, raw := range valid {

@@ -39,6 +39,9 @@ const (
 	viaDaprJobs                             // daprd's Jobs API schedules a one-shot job (a Scheduler run)
 	viaDaprReminders                        // daprd's actor reminders API registers a one-shot reminder
 	viaDaprTimers                           // daprd's actor timers API registers a one-shot timer
+	viaDaprConfigHTTP                       // daprd's HTTP configuration API reads an item (a Configuration run)
+	viaDaprConfigGRPC                       // daprd's gRPC configuration API
+	viaRedisConfig                          // the configuration store itself, with its Go client (the baseline)
 
 	endpointKinds // how many kinds there are (not a kind)
 )

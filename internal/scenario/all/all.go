@@ -23,6 +23,8 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/preflight"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 
+	// Configuration: daprd's configuration API against Redis read directly.
+	_ "github.com/daprbench/daprbench/internal/scenario/configuration"
 	// ActorActivation: a fresh actor activated on every request.
 	_ "github.com/daprbench/daprbench/internal/scenario/actors"
 	// PubSub: messages published and delivered through daprd, against Redis streams.
