@@ -73,13 +73,9 @@ type ScenarioCapability struct {
 	// MaxPayloadBytes caps the payload, and MaxPayloadWhy says why (0: the API's own cap).
 	MaxPayloadBytes int64
 	MaxPayloadWhy   string
-	// Thresholds are spec.thresholds' fields that judge this scenario's own outcome, and
-	// ThresholdsJudge what they judge: set only on its runs.
-	Thresholds      []string
-	ThresholdsJudge string
-	// OutcomeColumn heads the scenario's own outcome in a table: what its calls start, whose
-	// latency it is (empty: the call is the whole request, and there is none).
-	OutcomeColumn string
+	// Outcome is the scenario's own outcome, beyond its call (nil: the call is the whole
+	// request): its figure, its words, its thresholds.
+	Outcome *OutcomeKind
 	// Rules are the scenario's own rules over its settings, checked on its runs only.
 	Rules []ScenarioRule
 	// SweepFields are the fields of a sweep point's settings (spec.points.settings) that set
@@ -264,9 +260,7 @@ func scenarioCapabilities() []ScenarioCapability {
 			OneLoadTester:   "the subscriber times the messages its own pod published, on one clock",
 			MaxPayloadBytes: 65536,
 			MaxPayloadWhy:   "each of its two streams keeps its last 1000 to 50000 messages in the broker",
-			Thresholds:      []string{"maxDeliveryP99", "maxLostMessages"},
-			ThresholdsJudge: "message delivery",
-			OutcomeColumn:   "DELIVERY",
+			Outcome:         deliveryOutcome,
 			Rules: []ScenarioRule{{
 				Rule:    "!has(self.pubsub) || !has(self.pubsub.bulkPublish) || self.pubsub.bulkPublish * " + PayloadCEL + " <= 3145728",
 				Message: "pubsub.bulkPublish × the payload must be at most 3 MiB: one bulk publish carries every message, and daprd refuses a body over 4 MiB by default",
@@ -291,9 +285,7 @@ func scenarioCapabilities() []ScenarioCapability {
 			OneLoadTester:   "the load tester times the instances its own pod started, on one clock, and daprd binds a workflow to the app that started it",
 			MaxPayloadBytes: 65536,
 			MaxPayloadWhy:   "an instance's history keeps it for every activity",
-			Thresholds:      []string{"maxCompletionP99", "maxFailedWorkflows"},
-			ThresholdsJudge: "workflow instances",
-			OutcomeColumn:   "COMPLETION",
+			Outcome:         completionOutcome,
 			// A workflow's timers and retries are reminders, kept by the scheduler (Dapr 1.15+).
 			LoadsScheduler: func(*PerfRunSpec) bool { return true },
 			SweepFields:    []SweepField{{Field: "workflowPattern", Means: "workflow"}, {Field: "activities", Means: "workflow"}},
@@ -314,9 +306,7 @@ func scenarioCapabilities() []ScenarioCapability {
 			OneLoadTester:   "the load tester times the triggers of what its own pod registered, on one clock",
 			MaxPayloadBytes: 65536,
 			MaxPayloadWhy:   "the scheduler keeps every job's data until it is triggered",
-			Thresholds:      []string{"maxTriggerLatenessP99", "maxMissedTriggers"},
-			ThresholdsJudge: "jobs' and reminders' triggers",
-			OutcomeColumn:   "LATENESS",
+			Outcome:         triggerOutcome,
 			// A timer is kept by the daprd hosting its actor; jobs and reminders by the scheduler.
 			LoadsScheduler: func(s *PerfRunSpec) bool { return s.SchedulerSettings().API != SchedulerActorTimers },
 			// Each registration is held until it is due: the rate × the due time of them at once.

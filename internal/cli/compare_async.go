@@ -20,87 +20,34 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// asyncPath is an asynchronous scenario's own latency, beside its call's: the Dapr path's
-// with its confidence interval over the repetitions, and Dapr's added one when the scenario
-// has a baseline (PubSub's delivery). Zero for a result of another scenario.
-type asyncPath struct {
-	latency, added                 *perfv1alpha1.LatencySummary
-	latencyInterval, addedInterval *perfv1alpha1.LatencyInterval
-	// beside is a figure without an interval, shown ungated after the latency: a Workflow
-	// run's activity dispatch, which says where a change of its completion went.
-	beside     *perfv1alpha1.LatencySummary
-	besideName string
-	// counts are what a reader weighs the latency against: the messages lost, the instances
-	// failed, the triggers missed.
-	counts []asyncCount
-}
-
-type asyncCount struct {
-	name string
-	n    int64
-}
-
-// asyncPaths are PubSub's delivery, Workflow's completion and Scheduler's trigger lateness,
-// by the name compare gives their figures.
-var asyncPaths = []struct {
-	name string
-	of   func(*perfv1alpha1.Result) asyncPath
-}{
-	{"delivery", func(r *perfv1alpha1.Result) asyncPath {
-		d := r.Delivery
-		if d == nil {
-			return asyncPath{}
-		}
-		p := asyncPath{latency: d.Latency, added: d.Added, latencyInterval: d.LatencyInterval, addedInterval: d.AddedInterval}
-		if n := d.Messages; n != nil {
-			p.counts = []asyncCount{{"messages lost", n.Lost}}
-		}
-		return p
-	}},
-	{"completion", func(r *perfv1alpha1.Result) asyncPath {
-		c := r.Completion
-		if c == nil {
-			return asyncPath{}
-		}
-		p := asyncPath{latency: c.Latency, latencyInterval: c.LatencyInterval, beside: c.ActivityDispatch, besideName: "activity dispatch"}
-		if n := c.Workflows; n != nil {
-			p.counts = []asyncCount{{"workflows failed", n.Failed}, {"workflows unfinished", n.Unfinished}}
-		}
-		return p
-	}},
-	{"trigger lateness", func(r *perfv1alpha1.Result) asyncPath {
-		t := r.Triggers
-		if t == nil {
-			return asyncPath{}
-		}
-		p := asyncPath{latency: t.Lateness, latencyInterval: t.LatenessInterval}
-		if n := t.Counts; n != nil {
-			p.counts = []asyncCount{{"triggers missed", n.Missed}, {"triggers doubled", n.Doubled}}
-		}
-		return p
-	}},
-}
-
-// asyncPaths adds each asynchronous figure both results have, compared as the call's latency
-// is: Dapr's added figure gated when both sides have one, else the Dapr path's own (a
-// workflow, a job or a reminder has no Dapr-less baseline, as a run without one has none);
-// both with their confidence intervals widened to cover a rerun, as the added latency's are.
+// asyncPaths adds each asynchronous figure both results have (delivery, completion, trigger
+// lateness), compared as the call's latency is: Dapr's added figure gated when both sides
+// have one, else the Dapr path's own (a workflow, a job or a reminder has no Dapr-less
+// baseline, as a run without one has none); both with their confidence intervals widened to
+// cover a rerun, as the added latency's are. A figure beside it (a Workflow run's activity
+// dispatch) is shown ungated, and the counts a reader weighs the latency against follow.
 func (c *comparer) asyncPaths() {
-	for _, ap := range asyncPaths {
-		pa, pb := ap.of(c.a), ap.of(c.b)
-		gateAdded := pa.added != nil && pb.added != nil
+	for _, k := range perfv1alpha1.OutcomeKinds {
+		pa, pb := k.Of(c.a), k.Of(c.b)
+		if pa == nil {
+			pa = &perfv1alpha1.Outcome{OutcomeKind: k}
+		}
+		if pb == nil {
+			pb = &perfv1alpha1.Outcome{OutcomeKind: k}
+		}
+		gateAdded := pa.Added != nil && pb.Added != nil
 		for _, p := range perfv1alpha1.HeadlinePercentiles {
-			c.figure(ap.name+" "+p.Name, p.Of, pa.latency, pb.latency, intervalEnds(pa.latencyInterval), intervalEnds(pb.latencyInterval), c.acrossReruns(p.Name), !gateAdded)
+			c.figure(k.Name+" "+p.Name, p.Of, pa.Latency, pb.Latency, intervalEnds(pa.LatencyInterval), intervalEnds(pb.LatencyInterval), c.acrossReruns(p.Name), !gateAdded)
 		}
 		for _, p := range perfv1alpha1.HeadlinePercentiles {
-			c.figure(ap.name+" added "+p.Name, p.Of, pa.added, pb.added, intervalEnds(pa.addedInterval), intervalEnds(pb.addedInterval), c.acrossReruns(p.Name), gateAdded)
+			c.figure(k.Name+" added "+p.Name, p.Of, pa.Added, pb.Added, intervalEnds(pa.AddedInterval), intervalEnds(pb.AddedInterval), c.acrossReruns(p.Name), gateAdded)
 		}
 		for _, p := range perfv1alpha1.HeadlinePercentiles {
-			c.figure(pa.besideName+" "+p.Name, p.Of, pa.beside, pb.beside, nil, nil, nil, false)
+			c.figure(k.BesideName+" "+p.Name, p.Of, pa.Beside, pb.Beside, nil, nil, nil, false)
 		}
-		if len(pa.counts) > 0 && len(pb.counts) > 0 {
-			for i, n := range pa.counts {
-				c.count(n.name, n.n, pb.counts[i].n)
+		if pa.Counts != nil && pb.Counts != nil {
+			for i, f := range k.FaultNames {
+				c.count(k.Items+" "+f.Name, pa.Counts.Faults[i], pb.Counts.Faults[i])
 			}
 		}
 	}

@@ -150,17 +150,17 @@ func marginallyThrottled(r document.Run) bool {
 // headlineOf is the latency a run's comparison turns on: the added latency, or for a
 // scenario whose call is not the whole story (and no added latency), its outcome.
 func headlineOf(res *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	switch {
-	case res == nil:
+	if res == nil {
 		return nil
-	case res.Delivery != nil && res.Delivery.Added != nil:
-		return res.Delivery.Added
+	}
+	o := res.Outcome()
+	switch {
+	case o != nil && o.Added != nil:
+		return o.Added
 	case res.Added != nil:
 		return res.Added
-	case res.Completion != nil && res.Completion.Latency != nil:
-		return res.Completion.Latency
-	case res.Triggers != nil && res.Triggers.Lateness != nil:
-		return res.Triggers.Lateness
+	case o != nil && o.Latency != nil:
+		return o.Latency
 	}
 	return res.Latency
 }

@@ -312,10 +312,10 @@ func sweepTable(sw sweep.Measured) string {
 	t := &table{}
 	// An asynchronous scenario's points carry what their calls started (its delivery,
 	// completion or lateness) beside the calls' own latency.
-	outcome := perfv1alpha1.CapabilityOf(sw.Spec.Template.Spec.Scenario).OutcomeColumn
+	outcome := perfv1alpha1.CapabilityOf(sw.Spec.Template.Spec.Scenario).Outcome
 	header := []string{"STEP", "SETTING", "CONNECTIONS", "QPS", "PHASE", "ACTUAL", "ERRORS", "P50", "P90", "P99"}
-	if outcome != "" {
-		header = append(header, outcome+" P50", outcome+" P99")
+	if outcome != nil {
+		header = append(header, outcome.Column+" P50", outcome.Column+" P99")
 	}
 	t.add(append(header, "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")...)
 	for _, p := range sw.Points {
@@ -330,7 +330,7 @@ func sweepTable(sw sweep.Measured) string {
 		}
 		row := []string{fmt.Sprint(p.Step), orDash(p.Setting), orDash(intOrEmpty(p.Connections)), fmt.Sprint(p.QPS), orDash(string(p.Phase)), orDash(p.ActualQPS),
 			fmt.Sprint(p.Errors), dur(l.P50), dur(l.P90), dur(l.P99)}
-		if outcome != "" {
+		if outcome != nil {
 			o := pick(p.Outcome)
 			row = append(row, dur(o.P50), dur(o.P99))
 		}

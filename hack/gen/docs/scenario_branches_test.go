@@ -272,7 +272,7 @@ func TestScenarioBranchesAreFound(t *testing.T) {
 		`if perfv1alpha1.Scenario("State") == s.Scenario {}`:                                                      1,
 		`_ = map[perfv1alpha1.Scenario]string{perfv1alpha1.ScenarioPubSub: "a", perfv1alpha1.ScenarioState: "b"}`: 1,
 		`if a.Spec.Scenario == b.Spec.Scenario {}`:                                                                0,
-		`_ = perfv1alpha1.CapabilityOf(run.Spec.Scenario).OutcomeColumn`:                                          0,
+		`_ = perfv1alpha1.CapabilityOf(run.Spec.Scenario).Outcome`:                                                0,
 		`_ = Capability{Scenario: perfv1alpha1.ScenarioPubSub}`:                                                   0,
 	} {
 		f, err := parser.ParseFile(token.NewFileSet(), "x.go", "package x\nfunc f() {\n"+src+"\n}\n", 0)

@@ -43,9 +43,9 @@ func scenarioRules(c perfv1alpha1.ScenarioCapability) []Rule {
 	is := fmt.Sprintf("self.scenario == '%s'", name)
 	only := fmt.Sprintf("self.scenario != '%s' || ", name) // the rest holds for its runs only
 	out := []Rule{rule("!has(self."+c.Settings+") || "+is, c.Settings+" may only be set when scenario is "+name)}
-	if len(c.Thresholds) > 0 {
-		out = append(out, rule("!has(self.thresholds) || !("+hasAny("self.thresholds.", c.Thresholds)+") || "+is,
-			fmt.Sprintf("thresholds.%s gate %s: they need scenario %s", strings.Join(c.Thresholds, "/"), c.ThresholdsJudge, name)))
+	if o := c.Outcome; o != nil {
+		out = append(out, rule("!has(self.thresholds) || !("+hasAny("self.thresholds.", o.Thresholds[:])+") || "+is,
+			fmt.Sprintf("thresholds.%s gate %s: they need scenario %s", strings.Join(o.Thresholds[:], "/"), o.ThresholdsJudge, name)))
 	}
 	if c.NoBaseline != "" {
 		out = append(out, rule(only+"!has(self.baseline) || !self.baseline", fmt.Sprintf("baseline cannot be true for %s: %s", name, c.NoBaseline)))

@@ -47,9 +47,9 @@ func PerfSweepRules() []Rule {
 			FieldPath: ".search.objective"},
 	}
 	for _, c := range cs {
-		if len(c.Thresholds) > 0 {
-			out = append(out, Rule{Rule: objective + "!(" + hasAny("self.search.objective.", c.Thresholds) + ") || " + scenarioIn(template, []string{string(c.Scenario)}),
-				Message:   fmt.Sprintf("objective.%s judge %s: they need %s template", strings.Join(c.Thresholds, "/"), c.ThresholdsJudge, article(string(c.Scenario))),
+		if o := c.Outcome; o != nil {
+			out = append(out, Rule{Rule: objective + "!(" + hasAny("self.search.objective.", o.Thresholds[:]) + ") || " + scenarioIn(template, []string{string(c.Scenario)}),
+				Message:   fmt.Sprintf("objective.%s judge %s: they need %s template", strings.Join(o.Thresholds[:], "/"), o.ThresholdsJudge, article(string(c.Scenario))),
 				FieldPath: ".search.objective"})
 		}
 	}

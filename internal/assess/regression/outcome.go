@@ -26,73 +26,48 @@ import (
 // story — a workflow's completion, a message's delivery, a scheduled trigger's lateness —
 // and what never arrived. For those runs the call's latency is the start, the publish or
 // the registration; without these a schedule would not see an engine twice as slow.
-var outcomeFigures = []figure{
-	{"completion p90", true, latency(completion, p90), latency(completionLow, p90), latencyPrecision, dur},
-	{"completion p99", true, latency(completion, p99), latency(completionLow, p99), latencyPrecision, dur},
-	{"delivery p90", true, latency(delivery, p90), latency(deliveryLow, p90), latencyPrecision, dur},
-	{"delivery p99", true, latency(delivery, p99), latency(deliveryLow, p99), latencyPrecision, dur},
-	{"delivery added p90", true, latency(deliveryAdded, p90), latency(deliveryAddedLow, p90), latencyPrecision, dur},
-	{"trigger lateness p90", true, latency(lateness, p90), latency(latenessLow, p90), latencyPrecision, dur},
-	{"trigger lateness p99", true, latency(lateness, p99), latency(latenessLow, p99), latencyPrecision, dur},
-	{"workflows failed or unfinished", true, missingWorkflows, nil, oneCount, count},
-	{"messages lost", true, lostMessages, nil, oneCount, count},
-	{"triggers missed", true, missedTriggers, nil, oneCount, count},
+var outcomeFigures = outcomeFiguresOf(perfv1alpha1.OutcomeKinds)
+
+// outcomeFiguresOf are each kind's p90 and p99, its added p90 where it has a baseline (its
+// p99 moves too much between reruns to be held to a history), and its missing count.
+func outcomeFiguresOf(kinds []*perfv1alpha1.OutcomeKind) []figure {
+	var out []figure
+	for _, k := range kinds {
+		own := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+			return outcomeOf(k, r, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return o.Latency })
+		}
+		ownLow := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+			return outcomeOf(k, r, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return low(o.LatencyInterval) })
+		}
+		out = append(out,
+			figure{k.Name + " p90", true, latency(own, p90), latency(ownLow, p90), latencyPrecision, dur},
+			figure{k.Name + " p99", true, latency(own, p99), latency(ownLow, p99), latencyPrecision, dur})
+		if k.HasBaseline {
+			added := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+				return outcomeOf(k, r, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return o.Added })
+			}
+			addedLow := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+				return outcomeOf(k, r, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return low(o.AddedInterval) })
+			}
+			out = append(out, figure{k.Name + " added p90", true, latency(added, p90), latency(addedLow, p90), latencyPrecision, dur})
+		}
+		out = append(out, figure{k.Items + " " + k.MissingName(), true, func(r *perfv1alpha1.Result) (float64, bool) {
+			o := k.Of(r)
+			if o == nil || o.Counts == nil {
+				return 0, false
+			}
+			return float64(o.Missing()), true
+		}, nil, oneCount, count})
+	}
+	return out
 }
 
-func completion(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	if r.Completion == nil {
-		return nil
+// outcomeOf is one latency of kind k's outcome in r; nil when r has none.
+func outcomeOf(k *perfv1alpha1.OutcomeKind, r *perfv1alpha1.Result, pick func(*perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary) *perfv1alpha1.LatencySummary {
+	if o := k.Of(r); o != nil {
+		return pick(o)
 	}
-	return r.Completion.Latency
-}
-
-func completionLow(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	if r.Completion == nil {
-		return nil
-	}
-	return low(r.Completion.LatencyInterval)
-}
-
-func delivery(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	if r.Delivery == nil {
-		return nil
-	}
-	return r.Delivery.Latency
-}
-
-func deliveryLow(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	if r.Delivery == nil {
-		return nil
-	}
-	return low(r.Delivery.LatencyInterval)
-}
-
-func deliveryAdded(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	if r.Delivery == nil {
-		return nil
-	}
-	return r.Delivery.Added
-}
-
-func deliveryAddedLow(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	if r.Delivery == nil {
-		return nil
-	}
-	return low(r.Delivery.AddedInterval)
-}
-
-func lateness(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	if r.Triggers == nil {
-		return nil
-	}
-	return r.Triggers.Lateness
-}
-
-func latenessLow(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	if r.Triggers == nil {
-		return nil
-	}
-	return low(r.Triggers.LatenessInterval)
+	return nil
 }
 
 // low is an interval's low end: the best case the run's own repetitions allow.
@@ -101,27 +76,6 @@ func low(in *perfv1alpha1.LatencyInterval) *perfv1alpha1.LatencySummary {
 		return nil
 	}
 	return &in.Low
-}
-
-func missingWorkflows(r *perfv1alpha1.Result) (float64, bool) {
-	if r.Completion == nil || r.Completion.Workflows == nil {
-		return 0, false
-	}
-	return float64(r.Completion.Workflows.Failed + r.Completion.Workflows.Unfinished), true
-}
-
-func lostMessages(r *perfv1alpha1.Result) (float64, bool) {
-	if r.Delivery == nil || r.Delivery.Messages == nil {
-		return 0, false
-	}
-	return float64(r.Delivery.Messages.Lost), true
-}
-
-func missedTriggers(r *perfv1alpha1.Result) (float64, bool) {
-	if r.Triggers == nil || r.Triggers.Counts == nil {
-		return 0, false
-	}
-	return float64(r.Triggers.Counts.Missed), true
 }
 
 // oneCount is a count's precision: a change of one is within it, two is not.

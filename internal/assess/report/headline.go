@@ -34,25 +34,9 @@ func StatusHeadline(res *perfv1alpha1.Result) *perfv1alpha1.ResultHeadline {
 	h := &perfv1alpha1.ResultHeadline{Generation: res.Generation, RequestedQPS: res.RequestedQPS, ActualQPS: res.ActualQPS,
 		Errors: res.Errors, Latency: perfv1alpha1.Compact(res.Latency), Added: perfv1alpha1.Compact(res.Added),
 		AddedInterval: headlineInterval(res.AddedInterval)}
-	switch {
-	case res.Delivery != nil:
-		h.Outcome = &perfv1alpha1.OutcomeHeadline{Figure: perfv1alpha1.OutcomeDelivery, Latency: perfv1alpha1.Compact(res.Delivery.Latency),
-			Interval: headlineInterval(res.Delivery.LatencyInterval)}
-		if m := res.Delivery.Messages; m != nil {
-			h.Outcome.Missing = m.Lost
-		}
-	case res.Completion != nil:
-		h.Outcome = &perfv1alpha1.OutcomeHeadline{Figure: perfv1alpha1.OutcomeCompletion, Latency: perfv1alpha1.Compact(res.Completion.Latency),
-			Interval: headlineInterval(res.Completion.LatencyInterval)}
-		if w := res.Completion.Workflows; w != nil {
-			h.Outcome.Missing = w.Failed + w.Unfinished
-		}
-	case res.Triggers != nil:
-		h.Outcome = &perfv1alpha1.OutcomeHeadline{Figure: perfv1alpha1.OutcomeTriggerLateness, Latency: perfv1alpha1.Compact(res.Triggers.Lateness),
-			Interval: headlineInterval(res.Triggers.LatenessInterval)}
-		if c := res.Triggers.Counts; c != nil {
-			h.Outcome.Missing = c.Missed
-		}
+	if o := res.Outcome(); o != nil {
+		h.Outcome = &perfv1alpha1.OutcomeHeadline{Figure: o.Figure, Latency: perfv1alpha1.Compact(o.Latency),
+			Interval: headlineInterval(o.LatencyInterval), Missing: o.Missing()}
 	}
 	for _, c := range res.SidecarCost {
 		if h.CostPerRequest == nil {

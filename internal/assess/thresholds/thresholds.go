@@ -139,9 +139,7 @@ func runChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []Check {
 	measured := spreadBounds(spread.Latency)
 	latency("p90", t.MaxP90, p90, res.Latency, measured, false)
 	latency("p99", t.MaxP99, p99, res.Latency, measured, false)
-	checks = append(checks, deliveryChecks(t, res.Delivery)...)
-	checks = append(checks, completionChecks(t, res.Completion)...)
-	checks = append(checks, triggerChecks(t, res.Triggers)...)
+	checks = append(checks, outcomeChecks(t, res)...)
 
 	if t.MinQPSPercent != nil {
 		c := Check{Name: "actual qps", Limit: fmt.Sprintf(">= %d%% of %d", *t.MinQPSPercent, res.RequestedQPS), Outcome: Inconclusive, Measured: "not measured"}
@@ -362,42 +360,23 @@ func asyncChecks(latencyName string, maxP99 *metav1.Duration, countName string, 
 	return checks
 }
 
-// deliveryChecks are a PubSub run's gates: its delivery p99 through Dapr and its lost messages.
-func deliveryChecks(t *perfv1alpha1.Thresholds, d *perfv1alpha1.DeliveryResult) []Check {
-	var f asyncFigure
-	if d != nil {
-		f.latency = d.Latency
-		if n := d.Messages; n != nil {
-			f.counted, f.bad, f.of, f.samples, f.samplesName = true, n.Lost, n.Published, n.Delivered, "delivered"
+// outcomeChecks are the gates of each outcome kind a threshold names: its p99 and its
+// refused count (messages lost; instances failed or unfinished; triggers missed or doubled).
+func outcomeChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []Check {
+	var checks []Check
+	for _, k := range perfv1alpha1.OutcomeKinds {
+		maxP99, maxRefused := k.Limits(t)
+		if maxP99 == nil && maxRefused == nil {
+			continue
 		}
-	}
-	return asyncChecks("delivery p99", t.MaxDeliveryP99, "lost messages", t.MaxLostMessages, f)
-}
-
-// completionChecks are a Workflow run's gates: its completion p99 and its instances failed or
-// unfinished.
-func completionChecks(t *perfv1alpha1.Thresholds, c *perfv1alpha1.CompletionResult) []Check {
-	var f asyncFigure
-	if c != nil {
-		f.latency = c.Latency
-		if n := c.Workflows; n != nil {
-			f = asyncFigure{latency: c.Latency, counted: true, bad: n.Failed + n.Unfinished, of: n.Started,
-				breakdown: fmt.Sprintf("%d failed, %d unfinished", n.Failed, n.Unfinished), samples: n.Completed, samplesName: "completed"}
+		var f asyncFigure
+		if o := k.Of(res); o != nil {
+			f.latency = o.Latency
+			if n := o.Counts; n != nil {
+				f = asyncFigure{latency: o.Latency, counted: true, bad: o.Refused(), of: n.Sent, breakdown: o.Breakdown(), samples: n.Done, samplesName: k.Done}
+			}
 		}
+		checks = append(checks, asyncChecks(k.Name+" p99", maxP99, k.CountGate, maxRefused, f)...)
 	}
-	return asyncChecks("completion p99", t.MaxCompletionP99, "failed workflows", t.MaxFailedWorkflows, f)
-}
-
-// triggerChecks are a Scheduler run's gates: its trigger lateness p99 and its registrations
-// missed or triggered twice.
-func triggerChecks(t *perfv1alpha1.Thresholds, tr *perfv1alpha1.TriggerResult) []Check {
-	var f asyncFigure
-	if tr != nil {
-		f.latency = tr.Lateness
-		if n := tr.Counts; n != nil {
-			f = asyncFigure{latency: tr.Lateness, counted: true, bad: n.Missed + n.Doubled, of: n.Registered,
-				breakdown: fmt.Sprintf("%d missed, %d doubled", n.Missed, n.Doubled), samples: n.Triggered, samplesName: "triggered"}
-		}
-	}
-	return asyncChecks("trigger lateness p99", t.MaxTriggerLatenessP99, "missed triggers", t.MaxMissedTriggers, f)
+	return checks
 }

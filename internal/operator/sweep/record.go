@@ -78,13 +78,8 @@ func FiguresOf(res *perfv1alpha1.Result) Figures {
 // outcomeOf is the latency of what an asynchronous scenario's call started: delivery,
 // completion or trigger lateness; nil for a run of another scenario.
 func outcomeOf(res *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-	switch {
-	case res.Delivery != nil:
-		return res.Delivery.Latency
-	case res.Completion != nil:
-		return res.Completion.Latency
-	case res.Triggers != nil:
-		return res.Triggers.Lateness
+	if o := res.Outcome(); o != nil {
+		return o.Latency
 	}
 	return nil
 }
