@@ -30,7 +30,8 @@ import (
 // result.completion, result.triggers).
 // +kubebuilder:object:generate=false
 type Outcome struct {
-	*OutcomeKind
+	// Kind is what the outcome is: its figure, its words, its thresholds.
+	Kind *OutcomeKind
 	// Latency through Dapr over every repetition, with its 95% interval between them.
 	Latency         *LatencySummary
 	LatencyInterval *LatencyInterval
@@ -52,20 +53,22 @@ type OutcomeCounts struct {
 	// Sent is the calls that succeeded (published, started, registered); Done, the outcomes
 	// that arrived in time (delivered, completed, triggered).
 	Sent, Done int64
-	// Faults are what the count gate refuses, by the kind's FaultNames: each either missing
-	// (never arrived) or not (a trigger doubled).
+	// Faults are what the count gate refuses, one per the kind's FaultNames and in their
+	// order (len(Faults) == len(Kind.FaultNames)): each either missing (never arrived) or
+	// not (a trigger doubled).
 	Faults []int64
 }
 
 // Missing is what never arrived: messages lost, instances failed or unfinished, triggers
-// missed. The headline's and the regression history's count.
+// missed. The headline's and the regression history's count. Missing, Refused and
+// Breakdown read an outcome made by its kind's Of.
 func (o *Outcome) Missing() int64 {
 	if o.Counts == nil {
 		return 0
 	}
 	var n int64
 	for i, f := range o.Counts.Faults {
-		if o.FaultNames[i].Missing {
+		if o.Kind.FaultNames[i].Missing {
 			n += f
 		}
 	}
@@ -86,11 +89,11 @@ func (o *Outcome) Refused() int64 {
 
 // Breakdown names Refused's parts ("3 failed, 1 unfinished"); empty with one fault.
 func (o *Outcome) Breakdown() string {
-	if o.Counts == nil || len(o.FaultNames) < 2 {
+	if o.Counts == nil || len(o.Kind.FaultNames) < 2 {
 		return ""
 	}
-	parts := make([]string, len(o.FaultNames))
-	for i, f := range o.FaultNames {
+	parts := make([]string, len(o.Kind.FaultNames))
+	for i, f := range o.Kind.FaultNames {
 		parts[i] = fmt.Sprintf("%d %s", o.Counts.Faults[i], f.Name)
 	}
 	return strings.Join(parts, ", ")
@@ -103,9 +106,9 @@ type OutcomeKind struct {
 	Figure OutcomeFigure
 	// Name is the figure's word in compare's and the gates' rows: "delivery".
 	Name string
-	// Items names what was counted ("messages"); Sent and Done the counts' words
-	// ("published", "delivered").
-	Items, Sent, Done string
+	// Items names what was counted ("messages"); DoneWord what Counts.Done counts
+	// ("delivered").
+	Items, DoneWord string
 	// FaultNames are the counts the count gate refuses, in their order in Counts.Faults.
 	FaultNames []OutcomeFault
 	// HasBaseline: the kind can be measured without Dapr, so an outcome may have Added.
@@ -114,13 +117,14 @@ type OutcomeKind struct {
 	BesideName string
 	// Column heads the outcome's latency in a table ("DELIVERY").
 	Column string
-	// Thresholds are spec.thresholds' pair that judge the kind (its latency's p99, its
+	// ThresholdFields are spec.thresholds' pair that judge the kind (its latency's p99, its
 	// refused count), set only on its scenario's runs; ThresholdsJudge says what they judge
 	// in admission's refusal; Limits reads them.
-	Thresholds      [2]string
+	ThresholdFields [2]string
 	ThresholdsJudge string
 	Limits          func(*Thresholds) (maxP99 *metav1.Duration, maxRefused *int64)
-	// CountGate names the count gate ("lost messages").
+	// CountGate names the count gate ("lost messages"), which refuses every one of
+	// FaultNames (a Workflow run's "failed workflows" also counts the unfinished).
 	CountGate string
 	// of reads the kind's figures from a result (Of names the kind); nil when it holds none.
 	of func(*Result) *Outcome
@@ -155,7 +159,7 @@ func (k *OutcomeKind) Of(r *Result) *Outcome {
 	}
 	o := k.of(r)
 	if o != nil {
-		o.OutcomeKind = k
+		o.Kind = k
 	}
 	return o
 }
@@ -171,9 +175,9 @@ func (r *Result) Outcome() *Outcome {
 }
 
 var deliveryOutcome = &OutcomeKind{Figure: OutcomeDelivery, Name: "delivery", HasBaseline: true,
-	Items: "messages", Sent: "published", Done: "delivered", FaultNames: []OutcomeFault{{"lost", true}},
-	Column:     "DELIVERY",
-	Thresholds: [2]string{"maxDeliveryP99", "maxLostMessages"}, ThresholdsJudge: "message delivery",
+	Items: "messages", DoneWord: "delivered", FaultNames: []OutcomeFault{{"lost", true}},
+	Column:          "DELIVERY",
+	ThresholdFields: [2]string{"maxDeliveryP99", "maxLostMessages"}, ThresholdsJudge: "message delivery",
 	Limits:    func(t *Thresholds) (*metav1.Duration, *int64) { return t.MaxDeliveryP99, t.MaxLostMessages },
 	CountGate: "lost messages",
 	of: func(r *Result) *Outcome {
@@ -189,10 +193,10 @@ var deliveryOutcome = &OutcomeKind{Figure: OutcomeDelivery, Name: "delivery", Ha
 	}}
 
 var completionOutcome = &OutcomeKind{Figure: OutcomeCompletion, Name: "completion",
-	Items: "workflows", Sent: "started", Done: "completed", FaultNames: []OutcomeFault{{"failed", true}, {"unfinished", true}},
-	BesideName: "activity dispatch",
-	Column:     "COMPLETION",
-	Thresholds: [2]string{"maxCompletionP99", "maxFailedWorkflows"}, ThresholdsJudge: "workflow instances",
+	Items: "workflows", DoneWord: "completed", FaultNames: []OutcomeFault{{"failed", true}, {"unfinished", true}},
+	BesideName:      "activity dispatch",
+	Column:          "COMPLETION",
+	ThresholdFields: [2]string{"maxCompletionP99", "maxFailedWorkflows"}, ThresholdsJudge: "workflow instances",
 	Limits:    func(t *Thresholds) (*metav1.Duration, *int64) { return t.MaxCompletionP99, t.MaxFailedWorkflows },
 	CountGate: "failed workflows",
 	of: func(r *Result) *Outcome {
@@ -208,9 +212,9 @@ var completionOutcome = &OutcomeKind{Figure: OutcomeCompletion, Name: "completio
 	}}
 
 var triggerOutcome = &OutcomeKind{Figure: OutcomeTriggerLateness, Name: "trigger lateness",
-	Items: "triggers", Sent: "registered", Done: "triggered", FaultNames: []OutcomeFault{{"missed", true}, {"doubled", false}},
-	Column:     "LATENESS",
-	Thresholds: [2]string{"maxTriggerLatenessP99", "maxMissedTriggers"}, ThresholdsJudge: "jobs' and reminders' triggers",
+	Items: "triggers", DoneWord: "triggered", FaultNames: []OutcomeFault{{"missed", true}, {"doubled", false}},
+	Column:          "LATENESS",
+	ThresholdFields: [2]string{"maxTriggerLatenessP99", "maxMissedTriggers"}, ThresholdsJudge: "jobs' and reminders' triggers",
 	Limits:    func(t *Thresholds) (*metav1.Duration, *int64) { return t.MaxTriggerLatenessP99, t.MaxMissedTriggers },
 	CountGate: "missed triggers",
 	of: func(r *Result) *Outcome {

@@ -30,10 +30,10 @@ func (c *comparer) asyncPaths() {
 	for _, k := range perfv1alpha1.OutcomeKinds {
 		pa, pb := k.Of(c.a), k.Of(c.b)
 		if pa == nil {
-			pa = &perfv1alpha1.Outcome{OutcomeKind: k}
+			pa = &perfv1alpha1.Outcome{Kind: k}
 		}
 		if pb == nil {
-			pb = &perfv1alpha1.Outcome{OutcomeKind: k}
+			pb = &perfv1alpha1.Outcome{Kind: k}
 		}
 		gateAdded := pa.Added != nil && pb.Added != nil
 		for _, p := range perfv1alpha1.HeadlinePercentiles {

@@ -147,8 +147,9 @@ func marginallyThrottled(r document.Run) bool {
 	return false
 }
 
-// headlineOf is the latency a run's comparison turns on: the added latency, or for a
-// scenario whose call is not the whole story (and no added latency), its outcome.
+// headlineOf is the latency a run's comparison turns on: its outcome's added latency (PubSub's
+// delivery against its broker's client), else its call's added latency, else for a scenario
+// whose call is not the whole story its outcome's own latency, else the call's.
 func headlineOf(res *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
 	if res == nil {
 		return nil

@@ -167,3 +167,32 @@ func TestTheRerunSpreadIsMeasuredFromASchedulesUnchangedRuns(t *testing.T) {
 		t.Errorf("the assumed spread's note: %q", note)
 	}
 }
+
+// The figure a rerun spread is measured on: an outcome's added latency, else the call's added
+// latency, else (the call not the whole story) the outcome's own, else the call's latency.
+func TestTheRerunHeadlineIsTheOutcomeWhereTheCallIsNotTheWholeStory(t *testing.T) {
+	ms := func(v int) *perfv1alpha1.LatencySummary {
+		return &perfv1alpha1.LatencySummary{P50: &metav1.Duration{Duration: time.Duration(v) * time.Millisecond}}
+	}
+	call, callAdded, outcome, outcomeAdded := ms(1), ms(2), ms(3), ms(4)
+	for name, tc := range map[string]struct {
+		res  *perfv1alpha1.Result
+		want *perfv1alpha1.LatencySummary
+	}{
+		"PubSub with its broker's baseline": {&perfv1alpha1.Result{Latency: call, Added: callAdded,
+			Delivery: &perfv1alpha1.DeliveryResult{Latency: outcome, Added: outcomeAdded}}, outcomeAdded},
+		"PubSub with the call's added only": {&perfv1alpha1.Result{Latency: call, Added: callAdded, Delivery: &perfv1alpha1.DeliveryResult{Latency: outcome}}, callAdded},
+		"PubSub without a baseline":         {&perfv1alpha1.Result{Latency: call, Delivery: &perfv1alpha1.DeliveryResult{Latency: outcome}}, outcome},
+		"Workflow":                          {&perfv1alpha1.Result{Latency: call, Completion: &perfv1alpha1.CompletionResult{Latency: outcome}}, outcome},
+		"Scheduler":                         {&perfv1alpha1.Result{Latency: call, Triggers: &perfv1alpha1.TriggerResult{Lateness: outcome}}, outcome},
+		"ServiceInvocation":                 {&perfv1alpha1.Result{Latency: call, Added: callAdded}, callAdded},
+		"a run without a baseline":          {&perfv1alpha1.Result{Latency: call}, call},
+	} {
+		if got := headlineOf(tc.res); got != tc.want {
+			t.Errorf("%s: headline %v, want %v", name, got, tc.want)
+		}
+	}
+	if headlineOf(nil) != nil {
+		t.Error("a run without a result has a headline")
+	}
+}

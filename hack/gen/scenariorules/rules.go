@@ -44,8 +44,8 @@ func scenarioRules(c perfv1alpha1.ScenarioCapability) []Rule {
 	only := fmt.Sprintf("self.scenario != '%s' || ", name) // the rest holds for its runs only
 	out := []Rule{rule("!has(self."+c.Settings+") || "+is, c.Settings+" may only be set when scenario is "+name)}
 	if o := c.Outcome; o != nil {
-		out = append(out, rule("!has(self.thresholds) || !("+hasAny("self.thresholds.", o.Thresholds[:])+") || "+is,
-			fmt.Sprintf("thresholds.%s gate %s: they need scenario %s", strings.Join(o.Thresholds[:], "/"), o.ThresholdsJudge, name)))
+		out = append(out, rule("!has(self.thresholds) || !("+hasAny("self.thresholds.", o.ThresholdFields[:])+") || "+is,
+			fmt.Sprintf("thresholds.%s gate %s: they need scenario %s", strings.Join(o.ThresholdFields[:], "/"), o.ThresholdsJudge, name)))
 	}
 	if c.NoBaseline != "" {
 		out = append(out, rule(only+"!has(self.baseline) || !self.baseline", fmt.Sprintf("baseline cannot be true for %s: %s", name, c.NoBaseline)))

@@ -48,8 +48,8 @@ func PerfSweepRules() []Rule {
 	}
 	for _, c := range cs {
 		if o := c.Outcome; o != nil {
-			out = append(out, Rule{Rule: objective + "!(" + hasAny("self.search.objective.", o.Thresholds[:]) + ") || " + scenarioIn(template, []string{string(c.Scenario)}),
-				Message:   fmt.Sprintf("objective.%s judge %s: they need %s template", strings.Join(o.Thresholds[:], "/"), o.ThresholdsJudge, article(string(c.Scenario))),
+			out = append(out, Rule{Rule: objective + "!(" + hasAny("self.search.objective.", o.ThresholdFields[:]) + ") || " + scenarioIn(template, []string{string(c.Scenario)}),
+				Message:   fmt.Sprintf("objective.%s judge %s: they need %s template", strings.Join(o.ThresholdFields[:], "/"), o.ThresholdsJudge, article(string(c.Scenario))),
 				FieldPath: ".search.objective"})
 		}
 	}

@@ -26,13 +26,13 @@ import (
 // story — a workflow's completion, a message's delivery, a scheduled trigger's lateness —
 // and what never arrived. For those runs the call's latency is the start, the publish or
 // the registration; without these a schedule would not see an engine twice as slow.
-var outcomeFigures = outcomeFiguresOf(perfv1alpha1.OutcomeKinds)
+var outcomeFigures = outcomeFiguresOf()
 
 // outcomeFiguresOf are each kind's p90 and p99, its added p90 where it has a baseline (its
 // p99 moves too much between reruns to be held to a history), and its missing count.
-func outcomeFiguresOf(kinds []*perfv1alpha1.OutcomeKind) []figure {
+func outcomeFiguresOf() []figure {
 	var out []figure
-	for _, k := range kinds {
+	for _, k := range perfv1alpha1.OutcomeKinds {
 		own := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
 			return outcomeOf(k, r, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return o.Latency })
 		}

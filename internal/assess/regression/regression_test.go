@@ -17,6 +17,7 @@ limitations under the License.
 package regression
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +216,25 @@ func TestAScenariosHeadlineIsJudged(t *testing.T) {
 	regressed, findings, _ = Compare(scheduler(300_000), earlier(scheduler(150_000), scheduler(152_000), scheduler(149_000), scheduler(151_000), scheduler(150_500)), 10)
 	if msg := Message(findings); !regressed || !strings.Contains(msg, "trigger lateness p90 300ms vs median 150.5ms") {
 		t.Errorf("triggers twice as late: regressed %v, %s", regressed, msg)
+	}
+}
+
+// Each outcome kind's figures keep the names a schedule's findings have always had, kind by
+// kind: its p90 and p99, its added p90 where it has a baseline, and what never arrived.
+func TestOutcomeFiguresKeepTheirNames(t *testing.T) {
+	var names []string
+	for _, f := range outcomeFigures {
+		names = append(names, f.name)
+	}
+	want := []string{"delivery p90", "delivery p99", "delivery added p90", "messages lost",
+		"completion p90", "completion p99", "workflows failed or unfinished",
+		"trigger lateness p90", "trigger lateness p99", "triggers missed"}
+	if !slices.Equal(names, want) {
+		t.Errorf("outcome figures %q, want %q", names, want)
+	}
+	// A doubled trigger arrived: it is no missed one.
+	doubled := &perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{Counts: &perfv1alpha1.TriggerCounts{Registered: 10, Triggered: 10, Missed: 1, Doubled: 7}}}
+	if v, ok := outcomeFigures[len(outcomeFigures)-1].get(doubled); !ok || v != 1 {
+		t.Errorf("triggers missed read %v (%v), want 1", v, ok)
 	}
 }

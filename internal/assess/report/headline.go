@@ -35,7 +35,7 @@ func StatusHeadline(res *perfv1alpha1.Result) *perfv1alpha1.ResultHeadline {
 		Errors: res.Errors, Latency: perfv1alpha1.Compact(res.Latency), Added: perfv1alpha1.Compact(res.Added),
 		AddedInterval: headlineInterval(res.AddedInterval)}
 	if o := res.Outcome(); o != nil {
-		h.Outcome = &perfv1alpha1.OutcomeHeadline{Figure: o.Figure, Latency: perfv1alpha1.Compact(o.Latency),
+		h.Outcome = &perfv1alpha1.OutcomeHeadline{Figure: o.Kind.Figure, Latency: perfv1alpha1.Compact(o.Latency),
 			Interval: headlineInterval(o.LatencyInterval), Missing: o.Missing()}
 	}
 	for _, c := range res.SidecarCost {

@@ -373,7 +373,7 @@ func outcomeChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []Check
 		if o := k.Of(res); o != nil {
 			f.latency = o.Latency
 			if n := o.Counts; n != nil {
-				f = asyncFigure{latency: o.Latency, counted: true, bad: o.Refused(), of: n.Sent, breakdown: o.Breakdown(), samples: n.Done, samplesName: k.Done}
+				f = asyncFigure{latency: o.Latency, counted: true, bad: o.Refused(), of: n.Sent, breakdown: o.Breakdown(), samples: n.Done, samplesName: k.DoneWord}
 			}
 		}
 		checks = append(checks, asyncChecks(k.Name+" p99", maxP99, k.CountGate, maxRefused, f)...)
