@@ -38,11 +38,11 @@ CYCLONEDX_GOMOD ?= $(LOCALBIN)/cyclonedx-gomod
 # kubectl from PATH, else the one hack/local-cluster builds.
 KUBECTL ?= $(shell command -v kubectl || echo $(LOCAL_CACHE)/cluster/bin-$(ENVTEST_K8S_VERSION)/kubectl)
 
-# The one version every binary reports (internal/version): the release's tag, else what git
+# The one version every binary reports (internal/kit/version): the release's tag, else what git
 # describes; a plain `go build` falls back to the Go build's own record.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
-VERSION_LDFLAGS = -X github.com/daprbench/daprbench/internal/version.Version=$(VERSION) -X github.com/daprbench/daprbench/internal/version.Commit=$(COMMIT)
+VERSION_LDFLAGS = -X github.com/daprbench/daprbench/internal/kit/version.Version=$(VERSION) -X github.com/daprbench/daprbench/internal/kit/version.Commit=$(COMMIT)
 
 SHELL = /usr/bin/env bash -o pipefail
 .SHELLFLAGS = -ec

@@ -43,8 +43,8 @@ import (
 	"github.com/daprbench/daprbench/controllers/pass"
 	"github.com/daprbench/daprbench/controllers/perfrun"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/kit/version"
 	"github.com/daprbench/daprbench/internal/operator/workload"
-	"github.com/daprbench/daprbench/internal/version"
 )
 
 // newNamespace makes a namespace for one spec; its runs are deleted when the spec ends, so

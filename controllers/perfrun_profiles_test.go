@@ -27,8 +27,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/cpuprofile"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/cpuprofile"
 )
 
 // aCPUProfile is a small CPU profile as daprd's /debug/pprof/profile serves one (gzipped).

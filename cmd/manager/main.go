@@ -43,12 +43,12 @@ import (
 	"github.com/daprbench/daprbench/controllers/perfrun"
 	"github.com/daprbench/daprbench/controllers/perfschedule"
 	"github.com/daprbench/daprbench/controllers/perfsweep"
+	"github.com/daprbench/daprbench/internal/kit/version"
 	"github.com/daprbench/daprbench/internal/operator/manager"
 	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	// Every scenario's operator side and preflight (internal/scenario/<name>).
 	"github.com/daprbench/daprbench/internal/scenario/all"
-	"github.com/daprbench/daprbench/internal/version"
 )
 
 func main() {

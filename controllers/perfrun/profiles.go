@@ -28,8 +28,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/cpuprofile"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/cpuprofile"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )

@@ -42,12 +42,12 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/pass"
+	"github.com/daprbench/daprbench/internal/kit/version"
 	"github.com/daprbench/daprbench/internal/operator/exporter"
 	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/retry"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	"github.com/daprbench/daprbench/internal/operator/workload"
-	"github.com/daprbench/daprbench/internal/version"
 )
 
 // Reconciler turns a PerfRun into a finished measurement.

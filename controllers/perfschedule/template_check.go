@@ -28,7 +28,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/pass"
-	"github.com/daprbench/daprbench/internal/textcut"
+	"github.com/daprbench/daprbench/internal/kit/textcut"
 )
 
 // checkTemplate asks the API server whether it would admit a run made from the template —

@@ -37,10 +37,10 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/controllers/pass"
 	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/kit/textcut"
 	"github.com/daprbench/daprbench/internal/operator/retry"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 	"github.com/daprbench/daprbench/internal/operator/workload"
-	"github.com/daprbench/daprbench/internal/textcut"
 )
 
 // Reconciler measures a sweep's points one after another, a PerfRun each: points

@@ -30,7 +30,7 @@ func TestTheAssessmentDependsOnlyOnTheAPIAndTheWireContract(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	allowed := []string{"api/", "internal/assess", "internal/contract/", "internal/stats", "internal/textcut"}
+	allowed := []string{"api/", "internal/assess", "internal/contract/", "internal/kit/"}
 	for _, pkg := range strings.Fields(string(out)) {
 		own, ok := strings.CutPrefix(pkg, "github.com/daprbench/daprbench/")
 		if !ok {

@@ -24,7 +24,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/textcut"
+	"github.com/daprbench/daprbench/internal/kit/textcut"
 )
 
 // The verdict of a finished load is a chain of checks, each of which decides or passes to

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/stats"
+	"github.com/daprbench/daprbench/internal/kit/stats"
 )
 
 // RerunSpread is how far unchanged reruns move a figure on top of each run's own interval:

@@ -23,8 +23,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/daprbench/daprbench/internal/doctor"
-	"github.com/daprbench/daprbench/internal/version"
+	"github.com/daprbench/daprbench/internal/cli/doctor"
+	"github.com/daprbench/daprbench/internal/kit/version"
 )
 
 func newDoctorCommand(o *options) *cobra.Command {

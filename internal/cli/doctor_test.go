@@ -22,12 +22,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/daprbench/daprbench/internal/doctor"
+	"github.com/daprbench/daprbench/internal/cli/doctor"
 )
 
 // doctor runs as a user runs it, through a kubeconfig: on this API server (no operator, no
 // Dapr, no metrics-server) it fails, each failing row with its fix, and exits 1. The checks
-// themselves are tested row by row in internal/doctor.
+// themselves are tested row by row in internal/cli/doctor.
 func TestDoctorSaysWhatToFixAndExitsOne(t *testing.T) {
 	kubeconfig := envtestKubeconfig(t, "envtest", map[string]string{"envtest": ""})
 	doctorRun := func(args ...string) (string, ExitCode) {

@@ -23,7 +23,7 @@ import (
 	"html"
 	"time"
 
-	"github.com/daprbench/daprbench/internal/cpuprofile"
+	"github.com/daprbench/daprbench/internal/assess/cpuprofile"
 )
 
 // Flame graph geometry, in SVG units: an icicle (the root on top, callees below it), each

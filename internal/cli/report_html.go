@@ -39,8 +39,8 @@ import (
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/document"
+	"github.com/daprbench/daprbench/internal/kit/version"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
-	"github.com/daprbench/daprbench/internal/version"
 )
 
 // report.html is one self-contained file a reader can forward: who ran what, where and

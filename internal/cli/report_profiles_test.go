@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/cpuprofile"
+	"github.com/daprbench/daprbench/internal/assess/cpuprofile"
 	"github.com/daprbench/daprbench/internal/document"
 )
 

@@ -21,7 +21,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/daprbench/daprbench/internal/version"
+	"github.com/daprbench/daprbench/internal/kit/version"
 )
 
 // newVersionCommand prints the plugin's version; it reads nothing from a cluster.

@@ -26,7 +26,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/daprbench/daprbench/internal/version"
+	"github.com/daprbench/daprbench/internal/kit/version"
 )
 
 // version prints the linker's version and reads nothing from a cluster.

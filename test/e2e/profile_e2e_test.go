@@ -31,8 +31,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/cpuprofile"
 	"github.com/daprbench/daprbench/internal/contract/loadsettings"
-	"github.com/daprbench/daprbench/internal/cpuprofile"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 

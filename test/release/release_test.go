@@ -492,7 +492,7 @@ func TestChartPinsTheImageByDigest(t *testing.T) {
 }
 
 // The linux/amd64 archive's plugin and GoReleaser's manager say the release's version and
-// commit, as the Makefile's builds do (internal/version, set by -X).
+// commit, as the Makefile's builds do (internal/kit/version, set by -X).
 func TestBinariesSayTheReleasesVersion(t *testing.T) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skipf("runs the linux/amd64 binaries; this is %s/%s", runtime.GOOS, runtime.GOARCH)

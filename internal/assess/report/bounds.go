@@ -24,7 +24,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/roles"
-	"github.com/daprbench/daprbench/internal/stats"
+	"github.com/daprbench/daprbench/internal/kit/stats"
 )
 
 // ThrottledBoundPercent is the share of CFS periods a daprd or app may be throttled in

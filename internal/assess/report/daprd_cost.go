@@ -28,7 +28,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/contract/roles"
-	"github.com/daprbench/daprbench/internal/stats"
+	"github.com/daprbench/daprbench/internal/kit/stats"
 )
 
 // costConfidence is the confidence of a cost's interval over repetitions.

@@ -28,8 +28,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/kit/textcut"
 	"github.com/daprbench/daprbench/internal/operator/workload"
-	"github.com/daprbench/daprbench/internal/textcut"
 )
 
 // StartFailure returns the kubelet's words for a container of pods that cannot start: at

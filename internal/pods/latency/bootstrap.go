@@ -25,7 +25,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/daprbench/daprbench/internal/contract/result"
-	"github.com/daprbench/daprbench/internal/stats"
+	"github.com/daprbench/daprbench/internal/kit/stats"
 )
 
 // Pair is one repetition's recordings of the two paths measured in it.

@@ -25,8 +25,8 @@ import (
 	"runtime/debug"
 )
 
-// Set with -ldflags "-X github.com/daprbench/daprbench/internal/version.Version=v0.1.0
-// -X github.com/daprbench/daprbench/internal/version.Commit=<sha>".
+// Set with -ldflags "-X github.com/daprbench/daprbench/internal/kit/version.Version=v0.1.0
+// -X github.com/daprbench/daprbench/internal/kit/version.Commit=<sha>".
 var (
 	Version = ""
 	Commit  = ""
