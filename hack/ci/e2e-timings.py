@@ -2,7 +2,9 @@
 """Prints each e2e spec's wall time, slowest first, from Ginkgo's JSON report.
 
 CI keeps no log of a passing run, so the suite's own breakdown is printed at its end:
-what to shorten or share when the suite nears its budget.
+what to shorten or share when the suite nears its budget. Beside each, the share of the
+machine's CPU the hypervisor took while it ran (the suite's "host CPU stolen" entry): a
+latency measured meanwhile is longer for it.
 """
 import json
 import sys
@@ -23,11 +25,20 @@ def main(path):
                 total += seconds
                 continue
             name = " ".join(spec.get("ContainerHierarchyTexts") or []) + " " + spec.get("LeafNodeText", "")
-            rows.append((seconds, spec.get("State", "?"), name.strip()))
+            rows.append((seconds, spec.get("State", "?"), stolen(spec), name.strip()))
             total += seconds
-    print(f"== e2e spec times ({len(rows)} specs, {total / 60:.1f} min incl. suite set-up)")
-    for seconds, state, name in sorted(rows, reverse=True):
-        print(f"{seconds:7.1f}s  {state:8}  {name[:150]}")
+    print(f"== e2e spec times ({len(rows)} specs, {total / 60:.1f} min incl. suite set-up; stolen: the host's CPU steal meanwhile)")
+    for seconds, state, steal, name in sorted(rows, reverse=True):
+        print(f"{seconds:7.1f}s  {state:8}  {steal:>6}  {name[:140]}")
+
+
+def stolen(spec):
+    """The spec's "host CPU stolen" entry, or "-"."""
+    for entry in spec.get("ReportEntries") or []:
+        if entry.get("Name") == "host CPU stolen":
+            value = entry.get("Value") or {}
+            return str(value.get("Representation") or value.get("AsJSON") or "-").strip('"')
+    return "-"
 
 
 if __name__ == "__main__":

@@ -86,4 +86,7 @@ var _ = ReportAfterEach(func(r SpecReport) {
 	}
 	defer f.Close()
 	fmt.Fprintf(f, "FAILED %s\n  at %s\n%s\n", r.FullText(), r.FailureLocation(), r.FailureMessage())
+	if stolen := stolenDuring(r); stolen != "" {
+		fmt.Fprintf(f, "  (the hypervisor took %s of this machine's CPU while it ran)\n", stolen)
+	}
 })
