@@ -53,9 +53,9 @@ var _ = Describe("A four-path run through real Dapr", func() {
 		})
 		expectSucceeded(run, 6*time.Minute)
 		res := resultOf(run)
-		Expect(res.Errors).To(BeZero(), describe(run))
+		Expect(res.Errors).To(BeZero(), "%s", describe(run))
 		a := res.Attribution
-		Expect(a).NotTo(BeNil(), describe(run))
+		Expect(a).NotTo(BeNil(), "%s", describe(run))
 		Expect(a.Paths).To(HaveLen(4))
 		Expect(res.Repetitions).To(HaveLen(5*4), "every repetition of the four paths, in the document")
 		for _, p := range a.Paths {

@@ -171,7 +171,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		By("a real Prometheus scraped the result, and every dashboard query returns data")
 		expectScraped(ns, run.Name, run.Spec.Scenario, invocationQPS, res.Added.P90.Duration)
 
-		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)).To(BeTrue(), describe(run))
+		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)).To(BeTrue(), "%s", describe(run))
 		u := res.Resources
 		GinkgoWriter.Printf("serverSidecar %s\nclientSidecar %s\nper1k %v / %v\n", usage(u.ServerSidecar), usage(u.ClientSidecar),
 			u.SidecarPer1kQPS.CPU, u.SidecarPer1kQPS.Memory)
@@ -293,7 +293,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		smoke := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "smoke", Namespace: ns}}
 		expectSucceeded(smoke, 4*time.Minute)
 		st := get(smoke).Status
-		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionThresholdsMet)).To(BeTrue(), describe(smoke))
+		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionThresholdsMet)).To(BeTrue(), "%s", describe(smoke))
 		Expect(resultOf(smoke).Added).NotTo(BeNil(), "a Dapr path and its baseline")
 		var list perfv1alpha1.PerfRunList
 		Expect(k8sClient.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
@@ -321,7 +321,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		Eventually(phase(run), 30*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
 		st := get(run).Status
 		c := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionFailed)
-		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonControlPlaneNotAllowed), describe(run))
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonControlPlaneNotAllowed), "%s", describe(run))
 		Expect(c.Message).To(ContainSubstring(`only in "dapr-system"`))
 		Expect(st.Environment.DaprVersion).To(BeEmpty(), "nothing of the named namespace reaches the status")
 		Consistently(children(run), 5*time.Second).Should(BeZero())
@@ -332,7 +332,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		})
 		Eventually(phase(image), 30*time.Second).Should(Equal(perfv1alpha1.PhaseFailed))
 		c = meta.FindStatusCondition(get(image).Status.Conditions, perfv1alpha1.ConditionFailed)
-		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonImageNotAllowed), describe(image))
+		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonImageNotAllowed), "%s", describe(image))
 		Consistently(children(image), 5*time.Second).Should(BeZero())
 	})
 })

@@ -49,7 +49,7 @@ func shortSample(file, ns string) *perfv1alpha1.PerfRun {
 // returns the claim as the demo prints it.
 func expectAddedWithInterval(run *perfv1alpha1.PerfRun) string {
 	res := resultOf(run)
-	ExpectWithOffset(1, res.Added).NotTo(BeNil(), describe(run))
+	ExpectWithOffset(1, res.Added).NotTo(BeNil(), "%s", describe(run))
 	ExpectWithOffset(1, res.Added.P90).NotTo(BeNil())
 	ExpectWithOffset(1, res.AddedInterval).NotTo(BeNil())
 	in := res.AddedInterval
@@ -89,7 +89,7 @@ var _ = Describe("make demo's scenario on a real cluster", func() {
 			GinkgoWriter.Printf("published setting: added p90 %s, limit-bound %v\n", expectAddedWithInterval(published), res.AddedLimitBound)
 			if len(res.Saturated) > 0 {
 				// Saturated and still claimed: only as the limit's, and said so.
-				Expect(res.AddedLimitBound).To(BeTrue(), describe(published))
+				Expect(res.AddedLimitBound).To(BeTrue(), "%s", describe(published))
 				Expect(res.LimitBound).To(BeTrue())
 				Expect(done.Message).To(ContainSubstring("limit-bound"))
 			}
@@ -109,6 +109,6 @@ var _ = Describe("make demo's scenario on a real cluster", func() {
 		suite := shortSample("perf_v1alpha1_perfrun_invocation_perfsuite.yaml", ns)
 		GinkgoWriter.Printf("perf-suite setting: added p90 %s; %s\n", expectAddedWithInterval(suite),
 			meta.FindStatusCondition(suite.Status.Conditions, perfv1alpha1.ConditionSucceeded).Message)
-		Expect(resultOf(suite).AddedLimitBound).To(BeFalse(), describe(suite))
+		Expect(resultOf(suite).AddedLimitBound).To(BeFalse(), "%s", describe(suite))
 	})
 })

@@ -77,7 +77,7 @@ var _ = Describe("Dapr's published topology on three nodes", Label("multinode"),
 
 		By("three load-tester pods spread over the nodes, one merged result")
 		res := resultOf(spread)
-		Expect(res.LoadTesters).To(HaveLen(3), describe(spread))
+		Expect(res.LoadTesters).To(HaveLen(3), "%s", describe(spread))
 		used := map[string]bool{}
 		for _, p := range res.LoadTesters {
 			used[p.Node] = true

@@ -125,7 +125,7 @@ var _ = Describe("PerfRun on a real cluster", func() {
 		Expect(l.P999.Duration).To(BeNumerically("<=", l.Max.Duration))
 		Expect(res.Baseline).To(BeNil())
 
-		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)).To(BeTrue(), describe(run))
+		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)).To(BeTrue(), "%s", describe(run))
 		Expect(res.Resources).NotTo(BeNil())
 		for name, role := range map[string]*perfv1alpha1.RoleUsage{"serverApp": res.Resources.ServerApp, "loadTester": res.Resources.LoadTester} {
 			Expect(role).NotTo(BeNil(), name)

@@ -158,7 +158,7 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 
 		st := get(tight).Status
 		c := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionCPULimitBound)
-		Expect(c).NotTo(BeNil(), describe(tight))
+		Expect(c).NotTo(BeNil(), "%s", describe(tight))
 		GinkgoWriter.Printf("tight: %s: %s\n", c.Reason, c.Message)
 		Expect(c.Status).To(Equal(metav1.ConditionTrue), c.Message)
 		sc := sidecarCPU(resultOf(tight))
@@ -166,7 +166,7 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 			sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Throttled.Duration, sc.Seconds, resultOf(tight).CPU.Source)
 		Expect(percent(sc.ThrottledPeriodsPercent)).To(BeNumerically(">", 50))
 		// Limit-bound, it still says what Dapr costs: CPU per request, and the rate its limit would carry.
-		Expect(resultOf(tight).LimitBound).To(BeTrue(), describe(tight))
+		Expect(resultOf(tight).LimitBound).To(BeTrue(), "%s", describe(tight))
 		cost := sidecarCost(resultOf(tight), "serverSidecar")
 		GinkgoWriter.Printf("tight: serverSidecar %s CPU per request on %s, its limit would carry %s rps at 80%%; calibration %+v\n",
 			cost.CPUPerRequest.Duration, cost.Node, cost.LimitProjectedQPS, st.Environment.Calibration)
@@ -188,7 +188,7 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 
 		st = get(roomy).Status
 		c = meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionCPULimitBound)
-		Expect(c).NotTo(BeNil(), describe(roomy))
+		Expect(c).NotTo(BeNil(), "%s", describe(roomy))
 		GinkgoWriter.Printf("roomy: %s: %s\n", c.Reason, c.Message)
 		Expect(c.Status).To(Equal(metav1.ConditionFalse), c.Message)
 		sc = sidecarCPU(resultOf(roomy))

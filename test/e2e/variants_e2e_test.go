@@ -38,11 +38,11 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// protocolQPS is what the A/B and the split run below send, callerQPS each of the two runs
-// of protocols beside them: together they stay inside what the one two-core node sustains
-// through Dapr with every load tester on schedule. At 200 each, the gRPC caller's load
-// tester ran 2.3 ms late at p90 (past its 2 ms limit: no added latency claimed) in three
-// runs of three on this machine's AMD EPYC.
+// callerQPS is what each of the two runs of protocols sends, beside each other; protocolQPS
+// what the A/B and the split run send once those are done, beside each other. With all four
+// at once (600 rps through nine sidecars on two cores) a caller's load tester ran past its
+// 2 ms lateness limit at p90 (no added latency claimed) in CI on 4dc4ac0, and at 200 each in
+// three runs of three on this machine's AMD EPYC.
 const (
 	protocolQPS = 200
 	callerQPS   = 100
@@ -88,18 +88,18 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 			s.Load.Duration = &metav1.Duration{Duration: 15 * time.Second}
 			s.Load.Warmup = &metav1.Duration{Duration: 3 * time.Second}
 			s.Load.Repetitions = 1 // the default 3 would triple CI's e2e time
-			// 16 connections at 200 rps: 80 ms between one connection's slots. These four runs
-			// share two cores, and a path's p99 reached 46 ms there: with 8 connections (40 ms)
-			// one path carried 197.7 of 200 qps (Saturated: no added latency claimed), which is
-			// not what this spec checks. The callers at 100 rps keep 160 ms.
+			// 16 connections at 100 rps: 160 ms between one connection's slots. Runs sharing two
+			// cores saw a path's p99 reach 46 ms: with 8 connections at 200 rps (40 ms) one path
+			// carried 197.7 of 200 qps (Saturated: no added latency claimed), which is not what
+			// this spec checks.
 			s.Load.Connections = 16
 			s.Load.PayloadBytes = ptr.To[int32](1024)
 			s.Baseline = ptr.To(true)
 			s.Cleanup = perfv1alpha1.CleanupNever // the targets' own counters are read below
-			// These check that every path works, not what it costs: they run beside each other
-			// instead of queueing (an exclusive run would wait for them all).
+			// These check that every path works, not what it costs: they run two at a time
+			// instead of queueing (an exclusive run would wait for the other).
 			s.Exclusive = ptr.To(false)
-			// A request below the limit: three runs of three sidecars fit the two cores.
+			// A request below the limit: two runs of three sidecars fit the two cores beside Dapr's.
 			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
 			// The two app protocols are two variants of one run: measured interleaved, the
 			// same baseline for both, their difference reported.
@@ -111,6 +111,11 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		httpCaller := daprRun(ns, "caller-http", perfv1alpha1.ScenarioServiceInvocation, callerQPS, short)
 		grpcCaller := daprRun(ns, "caller-grpc", perfv1alpha1.ScenarioServiceInvocation, callerQPS, short,
 			func(s *perfv1alpha1.PerfRunSpec) { s.Protocol.Caller = perfv1alpha1.ProtocolGRPC })
+
+		// The callers measure first, on a node of their own: the A/B and the split wait for them.
+		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller} {
+			expectSucceeded(run, 6*time.Minute)
+		}
 
 		// The A/B sample as shipped, shortened: one repetition of 45 s runs, so each variant's
 		// target gets two metrics-server windows even at the kubelet's slowest refresh (15 s;
@@ -139,21 +144,21 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		split.Spec.Dapr.TracingSamplingRate = "" // the named Configuration's rate is measured
 		Expect(k8sClient.Create(ctx, split)).To(Succeed())
 
-		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller, ab, split} {
-			expectSucceeded(run, 9*time.Minute)
+		for _, run := range []*perfv1alpha1.PerfRun{ab, split} {
+			expectSucceeded(run, 6*time.Minute)
 		}
 
 		By("every path succeeds with added latency, whichever protocol each end speaks")
 		table := []string{"| caller → app | added p50 | added p90 | added p99 | sidecar CPU per 1000 rps |", "|---|---|---|---|---|"}
 		for _, run := range []*perfv1alpha1.PerfRun{httpCaller, grpcCaller} {
 			res := resultOf(run)
-			Expect(res.Variants).To(HaveLen(2), describe(run))
+			Expect(res.Variants).To(HaveLen(2), "%s", describe(run))
 			for i, v := range res.Variants {
 				path := fmt.Sprintf("%s → %s", run.Spec.CallerProtocol(), run.Spec.AppProtocolOf(run.Spec.Variants[i]))
 				Expect(v.Errors).To(BeZero(), path)
 				Expect(v.Requests).To(BeNumerically(">=", int64(0.9*callerQPS*15)), path)
 				Expect(v.Latency).NotTo(BeNil(), path)
-				Expect(v.Added).NotTo(BeNil(), path+": "+describe(run))
+				Expect(v.Added).NotTo(BeNil(), "%s: %s", path, describe(run))
 				Expect(v.AddedInterval).NotTo(BeNil(), path)
 				// Two sidecars with mTLS between them cost more than a direct call, beyond noise.
 				Expect(v.AddedInterval.Low.P50.Duration).To(BeNumerically(">", 0), path)
@@ -172,10 +177,10 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 
 		By("the A/B gives each variant its own latency and its target's usage, and their difference")
 		res := resultOf(ab)
-		Expect(res.Variants).To(HaveLen(2), describe(ab))
+		Expect(res.Variants).To(HaveLen(2), "%s", describe(ab))
 		for _, v := range res.Variants {
 			Expect(v.Errors).To(BeZero(), v.Name)
-			Expect(v.Resources).NotTo(BeNil(), v.Name+": "+describe(ab))
+			Expect(v.Resources).NotTo(BeNil(), "%s: %s", v.Name, describe(ab))
 			expectSampled(v.Name+" serverSidecar", v.Resources.ServerSidecar)
 			Expect(v.Resources.SidecarPer1kQPS).NotTo(BeNil(), v.Name)
 			GinkgoWriter.Printf("%s: latency %s; added %s; sidecar %s, per 1000 rps %s\n", v.Name, summary(v.Latency), summary(v.Added),
@@ -193,7 +198,7 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 
 		By("three load-tester pods send a third each, and the result is every request of theirs")
 		res = resultOf(split)
-		Expect(res.LoadTesters).To(HaveLen(3), describe(split))
+		Expect(res.LoadTesters).To(HaveLen(3), "%s", describe(split))
 		for _, p := range res.LoadTesters {
 			Expect(p.Node).NotTo(BeEmpty())
 			Expect(p.RequestedQPS).To(Equal("66.7"))
