@@ -32,12 +32,13 @@ import (
 	"github.com/daprbench/daprbench/internal/document"
 )
 
-// shortSample is a sample of config/samples with two repetitions of 30 s phases (the
-// sample's three of 60 s take 6 min of load): phases the kubelet's counters, refreshed every
-// 10-15 s, still surround, so the CPU figures that decide limit-bound are read, not guessed.
+// shortSample is a sample of config/samples with two repetitions of 20 s phases (the
+// sample's three of 60 s take 6 min of load): the kubelet's counters, refreshed every
+// 10-15 s, move at least once inside each, so the CPU figures that decide limit-bound are
+// read, not guessed. (30 s phases cost this spec 80 s more when both settings ran.)
 func shortSample(file, ns string) *perfv1alpha1.PerfRun {
 	run := sampleRun(file, ns)
-	run.Spec.Load.Duration = &metav1.Duration{Duration: 30 * time.Second}
+	run.Spec.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
 	run.Spec.Load.Warmup = &metav1.Duration{Duration: 5 * time.Second}
 	run.Spec.Load.Repetitions = 2
 	Expect(k8sClient.Create(ctx, run)).To(Succeed())

@@ -38,16 +38,26 @@ const stolenEntry = "host CPU stolen"
 // this machine, so its steal is the node's.
 type cpuTimes struct{ steal, total uint64 }
 
-var specStart cpuTimes
+// specStart is /proc/stat at the running spec's start; ok is false when it could not be
+// read, so the end is not measured against zero (the share since boot).
+var specStart struct {
+	cpuTimes
+	ok bool
+}
 
-var _ = BeforeEach(func() { specStart, _ = readCPUTimes() })
+var _ = BeforeEach(func() {
+	t, err := readCPUTimes()
+	specStart.cpuTimes, specStart.ok = t, err == nil
+})
 
 var _ = AfterEach(func() {
 	end, err := readCPUTimes()
-	if err != nil || end.total <= specStart.total {
+	// A counter that went backwards (a live migration resets it) has no share to tell.
+	if !specStart.ok || err != nil || end.total <= specStart.total || end.steal < specStart.steal {
 		return
 	}
-	AddReportEntry(stolenEntry, fmt.Sprintf("%.1f%%", 100*float64(end.steal-specStart.steal)/float64(end.total-specStart.total)))
+	AddReportEntry(stolenEntry, ReportEntryVisibilityFailureOrVerbose,
+		fmt.Sprintf("%.1f%%", 100*float64(end.steal-specStart.steal)/float64(end.total-specStart.total)))
 })
 
 // readCPUTimes reads the first line of /proc/stat: user nice system idle iowait irq softirq

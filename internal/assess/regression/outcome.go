@@ -33,22 +33,14 @@ var outcomeFigures = outcomeFiguresOf()
 func outcomeFiguresOf() []figure {
 	var out []figure
 	for _, k := range perfv1alpha1.OutcomeKinds {
-		own := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-			return outcomeOf(k, r, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return o.Latency })
-		}
-		ownLow := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-			return outcomeOf(k, r, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return low(o.LatencyInterval) })
-		}
+		own := outcomeLatency(k, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return o.Latency })
+		ownLow := outcomeLatency(k, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return low(o.LatencyInterval) })
 		out = append(out,
 			figure{k.Name + " p90", true, latency(own, p90), latency(ownLow, p90), latencyPrecision, dur},
 			figure{k.Name + " p99", true, latency(own, p99), latency(ownLow, p99), latencyPrecision, dur})
 		if k.HasBaseline {
-			added := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-				return outcomeOf(k, r, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return o.Added })
-			}
-			addedLow := func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
-				return outcomeOf(k, r, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return low(o.AddedInterval) })
-			}
+			added := outcomeLatency(k, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return o.Added })
+			addedLow := outcomeLatency(k, func(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary { return low(o.AddedInterval) })
 			out = append(out, figure{k.Name + " added p90", true, latency(added, p90), latency(addedLow, p90), latencyPrecision, dur})
 		}
 		out = append(out, figure{k.Items + " " + k.MissingName(), true, func(r *perfv1alpha1.Result) (float64, bool) {
@@ -62,12 +54,15 @@ func outcomeFiguresOf() []figure {
 	return out
 }
 
-// outcomeOf is one latency of kind k's outcome in r; nil when r has none.
-func outcomeOf(k *perfv1alpha1.OutcomeKind, r *perfv1alpha1.Result, pick func(*perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary) *perfv1alpha1.LatencySummary {
-	if o := k.Of(r); o != nil {
-		return pick(o)
+// outcomeLatency reads one latency of kind k's outcome from a result: nil when it has none.
+func outcomeLatency(k *perfv1alpha1.OutcomeKind,
+	pick func(*perfv1alpha1.Outcome) *perfv1alpha1.LatencySummary) func(*perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+	return func(r *perfv1alpha1.Result) *perfv1alpha1.LatencySummary {
+		if o := k.Of(r); o != nil {
+			return pick(o)
+		}
+		return nil
 	}
-	return nil
 }
 
 // low is an interval's low end: the best case the run's own repetitions allow.
