@@ -148,9 +148,9 @@ func (s *appServer) consume(ctx context.Context, ep endpoint, bound time.Duratio
 	group := "daprbench-direct-" + s.book.nonce
 	cctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	if last, err := poll(cctx, func(ctx context.Context) error { return createGroup(ctx, client, ep.topic, group) }); err != nil {
+	if last, err := poll(cctx, func(ctx context.Context) error { return createGroup(ctx, client, ep.pubsub.topic, group) }); err != nil {
 		_ = client.Close()
-		return fmt.Errorf("creating the baseline's consumer group on stream %s at %s within %v: %s", ep.topic, ep.addr, bound, last)
+		return fmt.Errorf("creating the baseline's consumer group on stream %s at %s within %v: %s", ep.pubsub.topic, ep.addr, bound, last)
 	}
 	// Acknowledged apart, as Dapr's component does, so the next read never waits on the
 	// last batch's XACK round trip.
@@ -160,7 +160,7 @@ func (s *appServer) consume(ctx context.Context, ep endpoint, bound time.Duratio
 		defer s.wg.Done()
 		defer client.Close() // once the reader is done and the last acks are sent
 		for ids := range acks {
-			_ = client.XAck(context.WithoutCancel(ctx), ep.topic, group, ids...).Err()
+			_ = client.XAck(context.WithoutCancel(ctx), ep.pubsub.topic, group, ids...).Err()
 		}
 	}()
 	go func() {
@@ -168,13 +168,13 @@ func (s *appServer) consume(ctx context.Context, ep endpoint, bound time.Duratio
 		defer close(acks)
 		for ctx.Err() == nil {
 			streams, err := client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: group, Consumer: "loadtester",
-				Streams: []string{ep.topic, ">"}, Count: cmp.Or(ep.batch, 100), Block: time.Second}).Result()
+				Streams: []string{ep.pubsub.topic, ">"}, Count: cmp.Or(ep.pubsub.batch, 100), Block: time.Second}).Result()
 			arrived := s.book.arrival() // the batch's entries all arrived now: decoding them is their receipt lag
 			if err != nil {
 				if !errors.Is(err, redis.Nil) && ctx.Err() == nil {
-					logf(s.log, "baseline consumer on %s: %v", ep.topic, err)
+					logf(s.log, "baseline consumer on %s: %v", ep.pubsub.topic, err)
 					if strings.HasPrefix(err.Error(), "NOGROUP") {
-						_ = createGroup(ctx, client, ep.topic, group) // a broker restarted empty
+						_ = createGroup(ctx, client, ep.pubsub.topic, group) // a broker restarted empty
 					}
 					time.Sleep(100 * time.Millisecond) // a broker away: try again, the phase counts what is lost
 				}

@@ -49,7 +49,7 @@ func (configurationPaths) schemes() map[string]endpointKind {
 }
 
 func (f configurationPaths) parse(raw string, u *url.URL) (endpoint, error) {
-	ep := endpoint{kind: f.schemes()[u.Scheme], addr: u.Host, method: strings.Trim(u.Path, "/")}
+	ep := endpoint{kind: f.schemes()[u.Scheme], addr: u.Host, method: strings.Trim(u.Path, "/"), configuration: &configurationEndpoint{}}
 	keys, err := strconv.Atoi(u.Query().Get("keys"))
 	switch {
 	case u.Port() == "":
@@ -59,7 +59,7 @@ func (f configurationPaths) parse(raw string, u *url.URL) (endpoint, error) {
 	case err != nil || keys < 1:
 		return endpoint{}, fmt.Errorf("%q: keys must be a positive number", raw)
 	}
-	ep.keys = keys
+	ep.configuration.keys = keys
 	return ep, nil
 }
 
@@ -96,7 +96,7 @@ func (configurationPaths) run(opts *periodic.RunnerOptions, p path, timeout time
 		if err != nil {
 			return nil, err
 		}
-		return &configurationConn{client: c, keys: p.ep.keys, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}, nil
+		return &configurationConn{client: c, keys: p.ep.configuration.keys, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}, nil
 	})
 	return out, out, err
 }
@@ -113,9 +113,9 @@ func seedConfiguration(ctx context.Context, ep endpoint, body []byte) error {
 	client := newRedisClient(ep, 1)
 	defer client.Close()
 	value := configurationValue(body)
-	for start := 0; start < ep.keys; start += 100 {
+	for start := 0; start < ep.configuration.keys; start += 100 {
 		pipe := client.Pipeline()
-		for i := start; i < min(start+100, ep.keys); i++ {
+		for i := start; i < min(start+100, ep.configuration.keys); i++ {
 			pipe.Set(ctx, configurationKey(i), value, 0)
 		}
 		if _, err := pipe.Exec(ctx); err != nil {

@@ -177,7 +177,7 @@ func TestConfigurationURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 		}
 	}
 	ep, err := parseEndpoint("redis-configuration://store:6379/?keys=10")
-	if err != nil || ep.kind != viaRedisConfig || ep.addr != "store:6379" || ep.keys != 10 {
+	if err != nil || ep.kind != viaRedisConfig || ep.addr != "store:6379" || ep.configuration.keys != 10 {
 		t.Errorf("redis-configuration URL -> %+v, %v", ep, err)
 	}
 }

@@ -71,6 +71,7 @@ func TestEveryEndpointKindAndSchemeHasOneFamily(t *testing.T) {
 		"redis-configuration://store:6379/?keys=10",
 	}
 	parsed := map[string]bool{}
+	membersOf := map[reflect.Type]string{} // a family's own settings: the one member it sets
 	for _, raw := range valid {
 		ep, err := parseEndpoint(raw)
 		if err != nil {
@@ -79,9 +80,26 @@ func TestEveryEndpointKindAndSchemeHasOneFamily(t *testing.T) {
 		}
 		u, _ := url.Parse(raw)
 		parsed[u.Scheme] = true
-		if got, want := reflect.TypeOf(ep.family()), reflect.TypeOf(familyOfScheme(u.Scheme)); got != want {
-			t.Errorf("%s is driven by %v, read by %v", raw, got, want)
+		family := reflect.TypeOf(ep.family())
+		if want := reflect.TypeOf(familyOfScheme(u.Scheme)); family != want {
+			t.Errorf("%s is driven by %v, read by %v", raw, family, want)
 		}
+		set := setMembers(ep)
+		if len(set) > 1 {
+			t.Errorf("%s sets %v: a path has one kind's settings", raw, set)
+		}
+		member := strings.Join(set, "")
+		if seen, ok := membersOf[family]; ok && seen != member {
+			t.Errorf("%s sets %q where its family's other URLs set %q", raw, member, seen)
+		}
+		membersOf[family] = member
+	}
+	owners := map[string]reflect.Type{}
+	for family, member := range membersOf {
+		if other, ok := owners[member]; ok && member != "" {
+			t.Errorf("%v and %v both set %s", family, other, member)
+		}
+		owners[member] = family
 	}
 	for scheme := range schemeOwners {
 		if !parsed[scheme] {
@@ -97,4 +115,16 @@ func TestAnUnknownOrMalformedURLGetsTheUsage(t *testing.T) {
 			t.Errorf("%s: got %v, want the usage", raw, err)
 		}
 	}
+}
+
+// setMembers names the kind-settings members (pointers) ep has set.
+func setMembers(ep endpoint) []string {
+	var set []string
+	v := reflect.ValueOf(ep)
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Pointer && !f.IsNil() {
+			set = append(set, v.Type().Field(i).Name)
+		}
+	}
+	return set
 }

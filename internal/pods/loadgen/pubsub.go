@@ -59,9 +59,8 @@ type publisher interface {
 	close()
 }
 
-func (ep endpoint) isPubSub() bool {
-	return ep.kind == viaDaprPublishHTTP || ep.kind == viaDaprPublishGRPC || ep.kind == viaRedisStream
-}
+// isPubSub is whether ep is a PubSub path: its family sets its own settings.
+func (ep endpoint) isPubSub() bool { return ep.pubsub != nil }
 
 // pubsubPaths are a PubSub run's paths: a publish through daprd's HTTP or gRPC API, its
 // messages delivered by the load tester's own daprd to its app server, or a Redis stream
@@ -80,15 +79,15 @@ func (pubsubPaths) host(app *appServer, ep endpoint, _, _ time.Duration) {
 		return
 	}
 	app.servesDapr = true
-	app.bulk = ep.batch > 0
-	app.drain = DeliveryDrain + time.Duration(ep.awaitMs)*time.Millisecond
-	app.hold = ep.hold
-	if !ep.declared {
-		sub := map[string]any{"pubsubname": ep.method, "topic": ep.topic, "route": deliveryRoute}
-		if ep.raw {
+	app.bulk = ep.pubsub.batch > 0
+	app.drain = DeliveryDrain + time.Duration(ep.pubsub.awaitMs)*time.Millisecond
+	app.hold = ep.pubsub.hold
+	if !ep.pubsub.declared {
+		sub := map[string]any{"pubsubname": ep.method, "topic": ep.pubsub.topic, "route": deliveryRoute}
+		if ep.pubsub.raw {
 			sub["metadata"] = map[string]string{"rawPayload": "true"}
 		}
-		if ep.batch > 0 {
+		if ep.pubsub.batch > 0 {
 			sub["bulkSubscribe"] = bulkSubscription(ep)
 		}
 		app.subscriptions = append(app.subscriptions, sub)
@@ -115,19 +114,20 @@ func (pubsubPaths) run(opts *periodic.RunnerOptions, p path, timeout time.Durati
 
 func (f pubsubPaths) parse(raw string, u *url.URL) (endpoint, error) {
 	q := u.Query()
-	ep := endpoint{kind: f.schemes()[u.Scheme], addr: u.Host, raw: q.Get("raw") == "true", declared: q.Get("subscription") == "declared"}
+	ep := endpoint{kind: f.schemes()[u.Scheme], addr: u.Host,
+		pubsub: &pubsubEndpoint{raw: q.Get("raw") == "true", declared: q.Get("subscription") == "declared"}}
 	if h := q.Get("hold"); h != "" {
 		d, err := time.ParseDuration(h)
 		if err != nil || d <= 0 || d > time.Second {
 			return endpoint{}, fmt.Errorf("%q: hold must be a duration above 0 and at most 1s", raw)
 		}
-		ep.hold = d
+		ep.pubsub.hold = d
 	}
 	for _, p := range []struct {
 		name     string
 		into     *int64
 		at, most int64
-	}{{"maxlen", &ep.maxLen, 1, 1 << 40}, {"bulk", &ep.bulkPublish, 1, 100}, {"batch", &ep.batch, 1, 1000}, {"awaitMs", &ep.awaitMs, 1, 60000}} {
+	}{{"maxlen", &ep.pubsub.maxLen, 1, 1 << 40}, {"bulk", &ep.pubsub.bulkPublish, 1, 100}, {"batch", &ep.pubsub.batch, 1, 1000}, {"awaitMs", &ep.pubsub.awaitMs, 1, 60000}} {
 		if v := q.Get(p.name); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < p.at || n > p.most {
@@ -141,9 +141,9 @@ func (f pubsubPaths) parse(raw string, u *url.URL) (endpoint, error) {
 	case u.Port() == "":
 		return endpoint{}, fmt.Errorf("%q: the address needs a port", raw)
 	case ep.kind == viaRedisStream && len(parts) == 1 && parts[0] != "":
-		ep.topic = parts[0]
+		ep.pubsub.topic = parts[0]
 	case ep.kind != viaRedisStream && len(parts) == 2 && parts[0] != "" && parts[1] != "":
-		ep.method, ep.topic = parts[0], parts[1]
+		ep.method, ep.pubsub.topic = parts[0], parts[1]
 	default:
 		return endpoint{}, fmt.Errorf("%q: want dapr-pubsub+http|grpc://HOST:PORT/PUBSUB/TOPIC or redis-stream://HOST:PORT/STREAM", raw)
 	}
@@ -204,7 +204,7 @@ func runPubSub(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout t
 		if err != nil {
 			return nil, err
 		}
-		n := max(1, int(ep.bulkPublish))
+		n := max(1, int(ep.pubsub.bulkPublish))
 		return &pubConn{pub: p, book: book, phase: phase, pad: pad, seqs: make([]uint64, n), msgs: make([][]byte, n)}, nil
 	})
 }
@@ -213,14 +213,14 @@ func dialPublisher(ep endpoint) (publisher, error) {
 	switch ep.kind {
 	case viaDaprPublishHTTP:
 		api := "v1.0/publish"
-		if ep.bulkPublish > 0 {
+		if ep.pubsub.bulkPublish > 0 {
 			api = "v1.0-alpha1/publish/bulk"
 		}
-		u := fmt.Sprintf("http://%s/%s/%s/%s", ep.addr, api, url.PathEscape(ep.method), url.PathEscape(ep.topic))
-		if ep.raw {
+		u := fmt.Sprintf("http://%s/%s/%s/%s", ep.addr, api, url.PathEscape(ep.method), url.PathEscape(ep.pubsub.topic))
+		if ep.pubsub.raw {
 			u += "?metadata.rawPayload=true"
 		}
-		return &daprHTTPPublisher{url: u, bulk: ep.bulkPublish > 0,
+		return &daprHTTPPublisher{url: u, bulk: ep.pubsub.bulkPublish > 0,
 			client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, MaxConnsPerHost: 1}}}, nil
 	case viaDaprPublishGRPC:
 		conn, err := dialGRPC(ep.addr)
@@ -228,13 +228,13 @@ func dialPublisher(ep endpoint) (publisher, error) {
 			return nil, fmt.Errorf("dialling %s: %w", ep.addr, err)
 		}
 		var md map[string]string
-		if ep.raw {
+		if ep.pubsub.raw {
 			md = map[string]string{"rawPayload": "true"}
 		}
-		return &daprGRPCPublisher{conn: conn, client: runtimev1.NewDaprClient(conn), pubsub: ep.method, topic: ep.topic,
-			metadata: md, bulk: ep.bulkPublish > 0}, nil
+		return &daprGRPCPublisher{conn: conn, client: runtimev1.NewDaprClient(conn), pubsub: ep.method, topic: ep.pubsub.topic,
+			metadata: md, bulk: ep.pubsub.bulkPublish > 0}, nil
 	default:
-		return &streamPublisher{client: newRedisClient(ep, 1), stream: ep.topic, maxLen: ep.maxLen}, nil
+		return &streamPublisher{client: newRedisClient(ep, 1), stream: ep.pubsub.topic, maxLen: ep.pubsub.maxLen}, nil
 	}
 }
 
@@ -335,7 +335,7 @@ func waitForDelivery(ctx context.Context, ep endpoint, app *appServer, bound tim
 		return err.Error(), err
 	}
 	defer p.close()
-	phase := "probe-" + ep.topic
+	phase := "probe-" + ep.pubsub.topic
 	app.book.begin(phase)
 	defer app.book.close(phase, time.Time{})
 	last = "nothing published yet"

@@ -98,5 +98,5 @@ func deliverBulk(body []byte, arrived time.Duration, book *deliveryBook) []byte 
 
 // bulkSubscription is a programmatic subscription's bulkSubscribe, Dapr's field names.
 func bulkSubscription(ep endpoint) map[string]any {
-	return map[string]any{"enabled": true, "maxMessagesCount": ep.batch, "maxAwaitDurationMs": ep.awaitMs}
+	return map[string]any{"enabled": true, "maxMessagesCount": ep.pubsub.batch, "maxAwaitDurationMs": ep.pubsub.awaitMs}
 }

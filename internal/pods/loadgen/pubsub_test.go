@@ -410,7 +410,7 @@ func TestPubSubURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 		}
 	}
 	ep, err := parseEndpoint("dapr-pubsub+grpc://localhost:50001/pubsub/orders?raw=true&subscription=declared")
-	if err != nil || ep.kind != viaDaprPublishGRPC || ep.method != "pubsub" || ep.topic != "orders" || !ep.raw || !ep.declared {
+	if err != nil || ep.kind != viaDaprPublishGRPC || ep.method != "pubsub" || ep.pubsub.topic != "orders" || !ep.pubsub.raw || !ep.pubsub.declared {
 		t.Errorf("gRPC URL -> %+v, %v", ep, err)
 	}
 	cfg := Config{Targets: []Target{{Variant: result.Dapr, URL: "dapr-pubsub+http://localhost:3500/pubsub/orders"}},
@@ -444,7 +444,8 @@ func TestAGRPCBulkPublishIsOneCallAndAFailedEntryFailsIt(t *testing.T) {
 	dapr := &bulkPublishStandIn{}
 	s := grpc.NewServer()
 	runtimev1.RegisterDaprServer(s, dapr)
-	p, err := dialPublisher(endpoint{kind: viaDaprPublishGRPC, addr: serveGRPC(t, s), method: "pubsub", topic: "orders", bulkPublish: 3, raw: true})
+	p, err := dialPublisher(endpoint{kind: viaDaprPublishGRPC, addr: serveGRPC(t, s), method: "pubsub",
+		pubsub: &pubsubEndpoint{topic: "orders", bulkPublish: 3, raw: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func (schedulerPaths) schemes() map[string]endpointKind {
 // timers); its drain is lengthened by the due time.
 func (schedulerPaths) host(app *appServer, ep endpoint, _, _ time.Duration) {
 	app.servesDapr = true
-	app.drain = DeliveryDrain + ep.due
+	app.drain = DeliveryDrain + ep.scheduler.due
 	if ep.onActors() {
 		app.actorType = ep.method
 	}
@@ -97,7 +97,7 @@ func (ep endpoint) actorAPI() string {
 
 func (schedulerPaths) parse(raw string, u *url.URL) (endpoint, error) {
 	q := u.Query()
-	ep := endpoint{kind: viaDaprJobs, addr: u.Host}
+	ep := endpoint{kind: viaDaprJobs, addr: u.Host, scheduler: &schedulerEndpoint{}}
 	switch u.Scheme {
 	case "dapr-reminders+http":
 		ep.kind, ep.method = viaDaprReminders, strings.Trim(u.Path, "/")
@@ -113,13 +113,13 @@ func (schedulerPaths) parse(raw string, u *url.URL) (endpoint, error) {
 	case ep.onActors() && (ep.method == "" || strings.Contains(ep.method, "/")):
 		return endpoint{}, fmt.Errorf("%q: want %s://HOST:PORT/ACTORTYPE?due=…&actors=…", raw, u.Scheme)
 	}
-	ep.due = due
+	ep.scheduler.due = due
 	if ep.onActors() {
 		n, err := strconv.Atoi(q.Get("actors"))
 		if err != nil || n < 1 || n > 100000 {
 			return endpoint{}, fmt.Errorf("%q: actors must be a number from 1 to 100000", raw)
 		}
-		ep.keys = n
+		ep.scheduler.actors = n
 	}
 	return ep, nil
 }
@@ -139,7 +139,7 @@ type schedConn struct {
 
 func (c *schedConn) call(ctx context.Context) error {
 	phase, slot := phaseAndSlot(ctx, c.phase)
-	m := message{Nonce: c.book.nonce, Phase: phase, Seq: c.book.next(phase), Due: c.book.offset(slot.Add(c.ep.due)), Pad: c.pad}
+	m := message{Nonce: c.book.nonce, Phase: phase, Seq: c.book.next(phase), Due: c.book.offset(slot.Add(c.ep.scheduler.due)), Pad: c.pad}
 	c.n++
 	name := fmt.Sprintf("%s-%s-%s-%d", c.book.nonce[:8], phase, c.id, c.n)
 	body, _ := json.Marshal(map[string]any{"dueTime": c.due, "data": m})
@@ -149,7 +149,7 @@ func (c *schedConn) call(ctx context.Context) error {
 		if n == 0 { // a phase not opened (a warm-up): this connection's count spreads its registrations
 			n = c.n
 		}
-		actor := strconv.FormatUint(n%uint64(c.ep.keys), 10)
+		actor := strconv.FormatUint(n%uint64(c.ep.scheduler.actors), 10)
 		u = fmt.Sprintf("http://%s/v1.0/actors/%s/%s/%s/%s", c.ep.addr, url.PathEscape(c.ep.method), actor, c.ep.actorAPI(), url.PathEscape(name))
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
@@ -176,7 +176,7 @@ func runScheduler(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeou
 	conns := 0
 	return runThreads(opts, timeout, stateStatusOf, func() (threadConn, error) {
 		conns++
-		return &schedConn{ep: ep, book: book, phase: phase, pad: pad, due: ep.due.String(), id: strconv.Itoa(conns),
+		return &schedConn{ep: ep, book: book, phase: phase, pad: pad, due: ep.scheduler.due.String(), id: strconv.Itoa(conns),
 			client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, MaxConnsPerHost: 1}}}, nil
 	})
 }
@@ -270,12 +270,13 @@ func waitForTrigger(ctx context.Context, ep endpoint, app *appServer, bound time
 	}
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	probe := ep
-	probe.due = 100 * time.Millisecond
+	probe, due := ep, *ep.scheduler // the probe's own settings: ep's are the measured path's
+	due.due = 100 * time.Millisecond
+	probe.scheduler = &due
 	phase := "probe-scheduler"
 	app.book.begin(phase)
 	defer app.book.close(phase, time.Time{})
-	c := &schedConn{ep: probe, book: app.book, phase: phase, due: probe.due.String(), id: "probe", client: &http.Client{Timeout: 5 * time.Second}}
+	c := &schedConn{ep: probe, book: app.book, phase: phase, due: probe.scheduler.due.String(), id: "probe", client: &http.Client{Timeout: 5 * time.Second}}
 	defer c.close()
 	last = "nothing registered yet"
 	tick := time.NewTicker(50 * time.Millisecond)

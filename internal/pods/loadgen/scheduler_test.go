@@ -190,7 +190,7 @@ func TestSchedulerURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 		}
 	}
 	ep, err := parseEndpoint("dapr-reminders+http://localhost:3500/PerfActor-u-1?due=2s&actors=100")
-	if err != nil || ep.kind != viaDaprReminders || ep.method != "PerfActor-u-1" || ep.due != 2*time.Second || ep.keys != 100 {
+	if err != nil || ep.kind != viaDaprReminders || ep.method != "PerfActor-u-1" || ep.scheduler.due != 2*time.Second || ep.scheduler.actors != 100 {
 		t.Errorf("reminders URL -> %+v, %v", ep, err)
 	}
 	ep, err = parseEndpoint("dapr-timers+http://localhost:3500/PerfActor-u-1?due=2s&actors=100")

@@ -99,26 +99,26 @@ func (statePaths) run(opts *periodic.RunnerOptions, p path, timeout time.Duratio
 }
 
 func (f statePaths) parse(raw string, u *url.URL) (endpoint, error) {
-	ep := endpoint{kind: f.schemes()[u.Scheme], addr: u.Host, method: strings.Trim(u.Path, "/"), op: u.Query().Get("op")}
+	ep := endpoint{kind: f.schemes()[u.Scheme], addr: u.Host, method: strings.Trim(u.Path, "/"), state: &stateEndpoint{op: u.Query().Get("op")}}
 	keys, err := strconv.Atoi(u.Query().Get("keys"))
 	bulk, bulkErr := strconv.Atoi(u.Query().Get("bulk"))
-	bulkOp := ep.op == stateBulkGet || ep.op == stateBulkSave || ep.op == stateTransaction
+	bulkOp := ep.state.op == stateBulkGet || ep.state.op == stateBulkSave || ep.state.op == stateTransaction
 	switch {
 	case u.Port() == "":
 		return endpoint{}, fmt.Errorf("%q: the address needs a port", raw)
 	case ep.kind != viaRedis && (ep.method == "" || strings.Contains(ep.method, "/")):
 		return endpoint{}, fmt.Errorf("%q: want the state store's name as the path", raw)
-	case !bulkOp && ep.op != stateGet && ep.op != stateSave && ep.op != stateSaveThenGet:
+	case !bulkOp && ep.state.op != stateGet && ep.state.op != stateSave && ep.state.op != stateSaveThenGet:
 		return endpoint{}, fmt.Errorf("%q: op must be one of %s, %s, %s, %s, %s, %s", raw,
 			stateGet, stateSave, stateSaveThenGet, stateBulkGet, stateBulkSave, stateTransaction)
 	case err != nil || keys < 1:
 		return endpoint{}, fmt.Errorf("%q: keys must be a positive number", raw)
 	case bulkOp && (bulkErr != nil || bulk < 1 || bulk > keys):
-		return endpoint{}, fmt.Errorf("%q: %s needs bulk, from 1 to keys", raw, ep.op)
+		return endpoint{}, fmt.Errorf("%q: %s needs bulk, from 1 to keys", raw, ep.state.op)
 	case !bulkOp && u.Query().Has("bulk"):
 		return endpoint{}, fmt.Errorf("%q: bulk is for %s, %s and %s only", raw, stateBulkGet, stateBulkSave, stateTransaction)
 	}
-	ep.keys, ep.bulk = keys, bulk
+	ep.state.keys, ep.state.bulk = keys, bulk
 	return ep, nil
 }
 
@@ -202,7 +202,7 @@ func runState(opts *periodic.RunnerOptions, ep endpoint, body []byte, timeout ti
 		if err != nil {
 			return nil, err
 		}
-		return &stateConn{client: c, op: ep.op, keys: ep.keys, value: value, run: make([]int, ep.bulk),
+		return &stateConn{client: c, op: ep.state.op, keys: ep.state.keys, value: value, run: make([]int, ep.state.bulk),
 			rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}, nil
 	})
 }
@@ -227,7 +227,7 @@ func dialState(ep endpoint) (stateClient, error) {
 // finds its key; the first failure stops it, in the store's or daprd's own words.
 func seedState(ctx context.Context, ep endpoint, body []byte, conns int) error {
 	value := stateValue(body)
-	workers := max(1, min(conns, ep.keys))
+	workers := max(1, min(conns, ep.state.keys))
 	next := make(chan int)
 	errs := make(chan error, workers) // a worker sends at most one, then ends
 	var wg sync.WaitGroup
@@ -253,7 +253,7 @@ func seedState(ctx context.Context, ep endpoint, body []byte, conns int) error {
 				}
 			}()
 		}
-		for key := range ep.keys {
+		for key := range ep.state.keys {
 			select {
 			case next <- key:
 			case err := <-errs:

@@ -398,7 +398,7 @@ func TestStateURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 		}
 	}
 	ep, err := parseEndpoint("redis://store:6379/?op=Save&keys=10")
-	if err != nil || ep.kind != viaRedis || ep.addr != "store:6379" || ep.op != stateSave || ep.keys != 10 {
+	if err != nil || ep.kind != viaRedis || ep.addr != "store:6379" || ep.state.op != stateSave || ep.state.keys != 10 {
 		t.Errorf("redis URL -> %+v, %v", ep, err)
 	}
 }

@@ -46,34 +46,62 @@ const (
 	endpointKinds // how many kinds there are (not a kind)
 )
 
-// endpoint is a parsed target URL.
+// endpoint is a target URL read: what every kind of path has, and its kind's own settings
+// in the one member its family sets (nil in every other), as a Kubernetes VolumeSource holds
+// one source.
 type endpoint struct {
-	kind   endpointKind
-	addr   string // host:port of a gRPC target
-	appID  string // the app daprd invokes (viaDaprGRPC)
-	method string // the invoked method (gRPC); a State path's store name
-	op     string // a State path's operation: Get, Save, SaveThenGet, BulkGet, BulkSave or Transaction
-	keys   int    // a State path's number of keys
-	bulk   int    // a State path's keys per bulk request (BulkGet, BulkSave, Transaction)
-	topic  string // a PubSub path's topic (the baseline's stream)
-	raw    bool   // a PubSub path publishes raw payloads, no CloudEvent
-	// declared: a Subscription object subscribes the load tester (the subscriber declares none).
+	kind endpointKind
+	addr string // host:port of the target: the app, daprd or the store
+	// method is what the path calls: the gRPC method; the State, PubSub or Configuration
+	// Component's name; the Workflow's pattern.
+	method   string
+	appID    string // the app daprd invokes (viaDaprGRPC)
+	password string // presented to a Redis the path calls directly (Target.StorePassword)
+
+	state         *stateEndpoint
+	pubsub        *pubsubEndpoint
+	workflow      *workflowEndpoint
+	scheduler     *schedulerEndpoint
+	configuration *configurationEndpoint
+}
+
+// stateEndpoint is a State path's own: its operation and keys.
+type stateEndpoint struct {
+	op   string // Get, Save, SaveThenGet, BulkGet, BulkSave or Transaction
+	keys int
+	bulk int // keys per bulk request (BulkGet, BulkSave, Transaction)
+}
+
+// pubsubEndpoint is a PubSub path's own: its topic and how messages travel.
+type pubsubEndpoint struct {
+	topic string // the topic (the baseline's stream)
+	raw   bool   // raw payloads, no CloudEvent
+	// declared: a Subscription object subscribes the load tester (the app server declares none).
 	declared bool
-	maxLen   int64 // a PubSub baseline's stream length, approximately (0: untrimmed)
-	// bulkPublish: a PubSub path's messages a request, in one bulk call (0: the single API).
+	maxLen   int64 // the baseline's stream length, approximately (0: untrimmed)
+	// bulkPublish: messages a request, in one bulk call (0: the single API).
 	bulkPublish int64
-	// batch, awaitMs: a PubSub path's bulk subscription (0: one message a delivery).
+	// batch, awaitMs: a bulk subscription (0: one message a delivery).
 	batch, awaitMs int64
-	// hold: a PubSub Dapr path's deliveries are held this long before their receipt (the
+	// hold: the Dapr path's deliveries are held this long before their receipt (the
 	// instrument's known answer; 0: none).
 	hold time.Duration
-	// activities, delay: a Workflow path's activities an instance and each one's stated work.
-	activities int
-	delay      time.Duration
-	// grpcAddr is daprd's gRPC API, where a Workflow path's worker and waits go.
-	grpcAddr string
-	// due is how long after its registration a Scheduler path's job or reminder is due.
-	due time.Duration
-	// password is presented to a Redis the path calls directly (Target.StorePassword).
-	password string
 }
+
+// workflowEndpoint is a Workflow path's own: each instance's activities and where its worker
+// connects.
+type workflowEndpoint struct {
+	activities int
+	delay      time.Duration // each activity's stated work
+	grpcAddr   string        // daprd's gRPC API, where the worker and the waits go
+}
+
+// schedulerEndpoint is a Scheduler path's own: when a registration is due, and over how many
+// actors reminders and timers spread.
+type schedulerEndpoint struct {
+	due    time.Duration
+	actors int
+}
+
+// configurationEndpoint is a Configuration path's own: how many items it reads among.
+type configurationEndpoint struct{ keys int }

@@ -62,7 +62,7 @@ func (workflowPaths) schemes() map[string]endpointKind {
 // host creates the workflow host (its SDK worker starts with readiness): an instance
 // started at a repetition's first slot may end as late as its drain.
 func (workflowPaths) host(app *appServer, ep endpoint, wait, repetition time.Duration) {
-	app.drain = DeliveryDrain + time.Duration(ep.activities)*ep.delay
+	app.drain = DeliveryDrain + time.Duration(ep.workflow.activities)*ep.workflow.delay
 	app.workflows = newWorkflowHost(ep, app.book, app.log, max(wait, 60*time.Second)+repetition+app.drain)
 }
 
@@ -91,9 +91,9 @@ func (workflowPaths) run(opts *periodic.RunnerOptions, p path, timeout time.Dura
 
 func (workflowPaths) parse(raw string, u *url.URL) (endpoint, error) {
 	q := u.Query()
-	ep := endpoint{kind: viaDaprWorkflowGRPC, addr: u.Host, method: strings.Trim(u.Path, "/"), grpcAddr: u.Host}
+	ep := endpoint{kind: viaDaprWorkflowGRPC, addr: u.Host, method: strings.Trim(u.Path, "/"), workflow: &workflowEndpoint{grpcAddr: u.Host}}
 	if u.Scheme == "dapr-workflow+http" {
-		ep.kind, ep.grpcAddr = viaDaprWorkflowHTTP, q.Get("grpc")
+		ep.kind, ep.workflow.grpcAddr = viaDaprWorkflowHTTP, q.Get("grpc")
 	}
 	n, err := strconv.Atoi(q.Get("activities"))
 	switch {
@@ -103,12 +103,12 @@ func (workflowPaths) parse(raw string, u *url.URL) (endpoint, error) {
 		return endpoint{}, fmt.Errorf("%q: the pattern must be %s or %s", raw, workflowChain, workflowFanOut)
 	case err != nil || n < 1 || n > 100:
 		return endpoint{}, fmt.Errorf("%q: activities must be a number from 1 to 100", raw)
-	case ep.grpcAddr == "":
+	case ep.workflow.grpcAddr == "":
 		return endpoint{}, fmt.Errorf("%q: an HTTP start needs grpc=HOST:PORT, daprd's gRPC API, for the worker", raw)
 	}
-	ep.activities = n
+	ep.workflow.activities = n
 	if d := q.Get("delay"); d != "" {
-		if ep.delay, err = time.ParseDuration(d); err != nil || ep.delay < 0 || ep.delay > 10*time.Second {
+		if ep.workflow.delay, err = time.ParseDuration(d); err != nil || ep.workflow.delay < 0 || ep.workflow.delay > 10*time.Second {
 			return endpoint{}, fmt.Errorf("%q: delay must be a duration from 0 to 10s", raw)
 		}
 	}

@@ -42,7 +42,7 @@ type workflowInput struct {
 }
 
 func workflowInputOf(ep endpoint, body []byte) []byte {
-	b, _ := json.Marshal(workflowInput{Activities: ep.activities, DelayUs: ep.delay.Microseconds(), Pad: lettersOf(body)})
+	b, _ := json.Marshal(workflowInput{Activities: ep.workflow.activities, DelayUs: ep.workflow.delay.Microseconds(), Pad: lettersOf(body)})
 	return b
 }
 
@@ -295,11 +295,11 @@ func waitForWorkflows(ctx context.Context, ep endpoint, host *workflowHost, boun
 		return err.Error(), err
 	}
 	defer s.close()
-	input := workflowInputOf(endpoint{activities: 1}, nil)
+	input := workflowInputOf(endpoint{workflow: &workflowEndpoint{activities: 1}}, nil)
 	attempts := 0
 	return poll(ctx, func(ctx context.Context) error {
 		if host.waiter == nil {
-			if err := host.startWorker(ep.grpcAddr); err != nil {
+			if err := host.startWorker(ep.workflow.grpcAddr); err != nil {
 				return fmt.Errorf("the workflow worker could not connect: %w", err)
 			}
 		}

@@ -215,8 +215,8 @@ func TestWorkflowURLsAreCheckedBeforeAnyLoad(t *testing.T) {
 		}
 	}
 	ep, err := parseEndpoint("dapr-workflow+http://localhost:3500/FanOut?activities=5&delay=1ms&grpc=localhost:50001")
-	if err != nil || ep.kind != viaDaprWorkflowHTTP || ep.method != workflowFanOut || ep.activities != 5 ||
-		ep.delay != time.Millisecond || ep.grpcAddr != "localhost:50001" || !strings.HasSuffix(workflowName(ep.method), "FanOut") {
+	if err != nil || ep.kind != viaDaprWorkflowHTTP || ep.method != workflowFanOut || ep.workflow.activities != 5 ||
+		ep.workflow.delay != time.Millisecond || ep.workflow.grpcAddr != "localhost:50001" || !strings.HasSuffix(workflowName(ep.method), "FanOut") {
 		t.Errorf("HTTP URL -> %+v, %v", ep, err)
 	}
 }
