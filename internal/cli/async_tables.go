@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // outcome is an asynchronous scenario's own figures that have no baseline (a Workflow run's
@@ -121,13 +122,13 @@ func (o outcome) text() string {
 	b.WriteString(t.String())
 	b.WriteString(intervalNote("the "+o.whose, o.rows[0].in))
 	if o.counts != nil {
-		c := &table{}
-		c.add(o.names...)
+		c := &textfmt.Table{}
+		c.Add(o.names...)
 		values := make([]string, len(o.counts))
 		for i, n := range o.counts {
 			values[i] = fmt.Sprint(n)
 		}
-		c.add(values...)
+		c.Add(values...)
 		b.WriteString(c.String())
 	}
 	return b.String()

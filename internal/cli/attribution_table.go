@@ -20,6 +20,7 @@ import (
 	"fmt"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // attributionNote says how the parts of a four-path run's split are made.
@@ -57,9 +58,9 @@ func withBounds(l *perfv1alpha1.LatencySummary, in *perfv1alpha1.LatencyInterval
 	if l == nil || f.Of(l) == nil {
 		return "-"
 	}
-	s := dur(f.Of(l))
+	s := textfmt.Dur(f.Of(l))
 	if in != nil && f.Of(&in.Low) != nil && f.Of(&in.High) != nil {
-		s += fmt.Sprintf(" [%s, %s]", dur(f.Of(&in.Low)), dur(f.Of(&in.High)))
+		s += fmt.Sprintf(" [%s, %s]", textfmt.Dur(f.Of(&in.Low)), textfmt.Dur(f.Of(&in.High)))
 	}
 	return s
 }
@@ -69,10 +70,10 @@ func attributionTable(res *perfv1alpha1.Result) string {
 	if res.Attribution == nil {
 		return ""
 	}
-	t := &table{}
-	t.add("PATH/PART", "MEAN [95%]", "P50 [95%]", "P90 [95%]", "P99 [95%]")
+	t := &textfmt.Table{}
+	t.Add("PATH/PART", "MEAN [95%]", "P50 [95%]", "P90 [95%]", "P99 [95%]")
 	for _, r := range attributionRows(res.Attribution) {
-		t.add(r.name, withBounds(r.latency, r.interval, perfv1alpha1.FigureAvg), withBounds(r.latency, r.interval, perfv1alpha1.FigureP50),
+		t.Add(r.name, withBounds(r.latency, r.interval, perfv1alpha1.FigureAvg), withBounds(r.latency, r.interval, perfv1alpha1.FigureP50),
 			withBounds(r.latency, r.interval, perfv1alpha1.FigureP90), withBounds(r.latency, r.interval, perfv1alpha1.FigureP99))
 	}
 	return "\nwhere the added latency goes (four paths)\n" + t.String() + attributionNote + "\n"
@@ -89,7 +90,7 @@ func attributionSection(res *perfv1alpha1.Result) htmlSection {
 		cells := []htmlCell{{Text: r.name}}
 		for _, f := range []perfv1alpha1.LatencyFigure{perfv1alpha1.FigureAvg, perfv1alpha1.FigureP50, perfv1alpha1.FigureP90, perfv1alpha1.FigureP99} {
 			l := pickOrEmpty(r.latency)
-			c := htmlCell{Text: dur(f.Of(&l))}
+			c := htmlCell{Text: textfmt.Dur(f.Of(&l))}
 			if d := intervalDetail(r.interval); d != nil && f.Of(&l) != nil {
 				c.Detail = d(f)
 			}

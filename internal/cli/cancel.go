@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // cancelGrace is how long an interrupted run --wait waits for the operator to confirm the
@@ -51,7 +52,7 @@ func execute(streams Streams, args []string, newClient func() (client.WithWatch,
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if err != nil {
-		fprintf(streams.ErrOut, "Error: %s\n", ForTerminal(err.Error())) // it may quote a condition message
+		fprintf(streams.ErrOut, "Error: %s\n", textfmt.ForTerminal(err.Error())) // it may quote a condition message
 	}
 	return ExitCodeOf(err)
 }

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // Difference is one compared figure: its two values, the change and the interval of the
@@ -122,7 +123,7 @@ lies inside the interval or a side has no interval. Exit codes:
 			} else if !ok {
 				fprintf(o.streams.Out, "%s", comparisonTable(result))
 			}
-			fprintf(o.streams.ErrOut, "compare: %s (exit %d)\n", terminalCell(outcome.Reason), outcome.Code)
+			fprintf(o.streams.ErrOut, "compare: %s (exit %d)\n", textfmt.TerminalCell(outcome.Reason), outcome.Code)
 			if outcome.Code != ExitPassed {
 				return &exitError{outcome.Code, outcome.Reason}
 			}
@@ -181,21 +182,21 @@ func methodNote(a, b side) string {
 }
 
 func comparisonTable(r Comparison) string {
-	t := &table{}
-	t.add("FIGURE", r.A, r.B, "CHANGE", "95% INTERVAL", "VERDICT", "GATE")
+	t := &textfmt.Table{}
+	t.Add("FIGURE", r.A, r.B, "CHANGE", "95% INTERVAL", "VERDICT", "GATE")
 	for _, d := range r.Differences {
 		gate := d.Gate
 		if gate != "" && d.Limit != "" {
 			gate += " (limit " + d.Limit + ")"
 		}
-		t.add(d.Figure, d.A, d.B, d.Change, orDash(d.Interval), d.Verdict, orDash(gate))
+		t.Add(d.Figure, d.A, d.B, d.Change, textfmt.OrDash(d.Interval), d.Verdict, textfmt.OrDash(gate))
 	}
 	s := t.String()
 	if r.Intervals != "" {
 		s += r.Intervals + "\n"
 	}
 	for _, d := range r.SettingsDiffer {
-		s += "settings differ: " + terminalCell(d) + "\n" // an exported file's strings
+		s += "settings differ: " + textfmt.TerminalCell(d) + "\n" // an exported file's strings
 	}
 	return s
 }
@@ -313,7 +314,7 @@ func ComparisonOutcome(diffs []Difference, failInconclusive bool) Outcome {
 		case GateSlower:
 			slower = append(slower, fmt.Sprintf("%s %s %s > %s", d.Figure, d.Change, d.Interval, d.Limit))
 		case GateInconclusive:
-			inconclusive = append(inconclusive, fmt.Sprintf("%s %s %s, limit %s", d.Figure, d.Change, orDash(d.Interval), d.Limit))
+			inconclusive = append(inconclusive, fmt.Sprintf("%s %s %s, limit %s", d.Figure, d.Change, textfmt.OrDash(d.Interval), d.Limit))
 		}
 	}
 	switch {

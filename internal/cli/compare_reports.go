@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // writeComparisonReports writes compare's JUnit file and appends its Markdown summary, as
@@ -63,7 +65,7 @@ func ComparisonJUnit(r Comparison, failInconclusive bool) ([]byte, error) {
 			continue
 		}
 		c := junitCase{Name: d.Figure + " within " + d.Limit + " of " + r.A, Classname: "daprbench.compare", Time: "0",
-			SystemOut: fmt.Sprintf("%s: %s -> %s, change %s, 95%% interval %s: %s", d.Figure, d.A, d.B, d.Change, orDash(d.Interval), d.Gate)}
+			SystemOut: fmt.Sprintf("%s: %s -> %s, change %s, 95%% interval %s: %s", d.Figure, d.A, d.B, d.Change, textfmt.OrDash(d.Interval), d.Gate)}
 		if d.Gate == GateSlower || d.Gate == GateInconclusive && failInconclusive {
 			c.Failure = &junitProblem{Message: d.Gate, Type: d.Gate, Text: c.SystemOut}
 			s.Failures++
@@ -83,17 +85,17 @@ func ComparisonSummary(r Comparison) string {
 	if r.ExitCode != ExitPassed {
 		mark = fmt.Sprintf("❌ exit %d", r.ExitCode)
 	}
-	fmt.Fprintf(&b, "### daprbench compare %s → %s: %s\n\n%s\n\n", markdownText(r.A), markdownText(r.B), mark, markdownText(r.Verdict))
+	fmt.Fprintf(&b, "### daprbench compare %s → %s: %s\n\n%s\n\n", textfmt.MarkdownText(r.A), textfmt.MarkdownText(r.B), mark, textfmt.MarkdownText(r.Verdict))
 	b.WriteString("| figure | A | B | change | 95% interval | verdict | gate |\n|---|---|---|---|---|---|---|\n")
 	for _, d := range r.Differences {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", markdownText(d.Figure), markdownText(d.A), markdownText(d.B),
-			markdownText(d.Change), markdownText(orDash(d.Interval)), markdownText(d.Verdict), markdownText(orDash(d.Gate)))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", textfmt.MarkdownText(d.Figure), textfmt.MarkdownText(d.A), textfmt.MarkdownText(d.B),
+			textfmt.MarkdownText(d.Change), textfmt.MarkdownText(textfmt.OrDash(d.Interval)), textfmt.MarkdownText(d.Verdict), textfmt.MarkdownText(textfmt.OrDash(d.Gate)))
 	}
 	if r.Intervals != "" {
-		fmt.Fprintf(&b, "\n%s\n", markdownText(r.Intervals))
+		fmt.Fprintf(&b, "\n%s\n", textfmt.MarkdownText(r.Intervals))
 	}
 	for _, s := range r.SettingsDiffer {
-		fmt.Fprintf(&b, "\nSettings differ: %s", markdownText(s))
+		fmt.Fprintf(&b, "\nSettings differ: %s", textfmt.MarkdownText(s))
 	}
 	return b.String()
 }

@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // side is one result compare reads: a run's, a sweep point's run's, or one exported with
@@ -69,7 +70,7 @@ func readResultFile(path string) (side, error) {
 		return side{}, fmt.Errorf("%s: schema %q, want %q (kubectl daprbench export RUN -o json)", path, e.Schema, perfv1alpha1.ResultSchema)
 	}
 	if e.Result == nil {
-		return side{}, fmt.Errorf("%s: run %s/%s has no result (phase %s)", path, e.Run.Namespace, e.Run.Name, orDash(e.Run.Phase))
+		return side{}, fmt.Errorf("%s: run %s/%s has no result (phase %s)", path, e.Run.Namespace, e.Run.Name, textfmt.OrDash(e.Run.Phase))
 	}
 	return side{label: path, result: e}, nil
 }
@@ -139,7 +140,7 @@ func settingsDiffer(a, b perfv1alpha1.ResultDocument) []string {
 				continue
 			}
 			if !reflect.DeepEqual(fx.Interface(), fy.Interface()) {
-				out = append(out, fmt.Sprintf("%s%s: %v → %v", prefix, tag, orDash(fmt.Sprint(fx.Interface())), orDash(fmt.Sprint(fy.Interface()))))
+				out = append(out, fmt.Sprintf("%s%s: %v → %v", prefix, tag, textfmt.OrDash(fmt.Sprint(fx.Interface())), textfmt.OrDash(fmt.Sprint(fy.Interface()))))
 			}
 		}
 	}

@@ -22,6 +22,8 @@ import (
 	"io"
 	"reflect"
 	"strings"
+
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // writeCSV writes a slice of flat structs as CSV: a header of the fields' JSON names, then
@@ -45,7 +47,7 @@ func writeCSV(w io.Writer, rows any) error {
 	for i := range v.Len() {
 		var record []string
 		for j := range t.NumField() {
-			record = append(record, csvCell(fmt.Sprint(v.Index(i).Field(j).Interface())))
+			record = append(record, textfmt.CSVCell(fmt.Sprint(v.Index(i).Field(j).Interface())))
 		}
 		if err := out.Write(record); err != nil {
 			return err

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // deliveryTable renders a PubSub run's publish-to-delivery latency per path and each path's
@@ -45,14 +46,14 @@ func deliveryTable(res *perfv1alpha1.Result) string {
 		in = d.AddedInterval
 	}
 	b.WriteString(intervalNote("each delivery", in))
-	msgs := &table{}
+	msgs := &textfmt.Table{}
 	header := make([]string, len(messageHeader))
 	for i, h := range messageHeader {
 		header[i] = strings.ToUpper(h)
 	}
-	msgs.add(header...)
+	msgs.Add(header...)
 	for _, p := range messagePaths(d) {
-		msgs.add(messageRow(p.name, p.n)...)
+		msgs.Add(messageRow(p.name, p.n)...)
 	}
 	b.WriteString(msgs.String())
 	if d.Added == nil && d.Latency != nil && d.Baseline != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/daprbench/daprbench/internal/cli/doctor"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/kit/version"
 )
 
@@ -82,12 +83,12 @@ preflight does and changes nothing. Exit 0 when no row fails (warnings allowed),
 // doctorTable is the report as rows, each failing or warning row followed by its fix.
 func doctorTable(r doctor.Report) string {
 	var b strings.Builder
-	t := &table{}
-	t.add("CHECK", "STATUS", "DETAIL")
+	t := &textfmt.Table{}
+	t.Add("CHECK", "STATUS", "DETAIL")
 	for _, c := range r.Checks {
-		t.add(c.Name, strings.ToUpper(string(c.Status)), c.Detail)
+		t.Add(c.Name, strings.ToUpper(string(c.Status)), c.Detail)
 		if c.Fix != "" && c.Status != doctor.Pass {
-			t.add("", "", "fix: "+c.Fix)
+			t.Add("", "", "fix: "+c.Fix)
 		}
 	}
 	b.WriteString(t.String())

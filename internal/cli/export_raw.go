@@ -32,6 +32,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
@@ -183,19 +184,19 @@ func runRow(run document.Run) RunRow {
 	}
 	row.ActualQPS, row.Errors = res.ActualQPS, res.Errors
 	if l := res.Latency; l != nil {
-		row.P50, row.P90, row.P99 = dur(l.P50), dur(l.P90), dur(l.P99)
+		row.P50, row.P90, row.P99 = textfmt.Dur(l.P50), textfmt.Dur(l.P90), textfmt.Dur(l.P99)
 	}
 	if b := res.Baseline; b != nil {
-		row.BaselineP90 = dur(b.P90)
+		row.BaselineP90 = textfmt.Dur(b.P90)
 	}
 	if a := res.Added; a != nil {
-		row.AddedP90, row.AddedP99 = dur(a.P90), dur(a.P99)
+		row.AddedP90, row.AddedP99 = textfmt.Dur(a.P90), textfmt.Dur(a.P99)
 	}
 	if i := res.AddedInterval; i != nil {
-		row.AddedP90Low, row.AddedP90Hi = dur(i.Low.P90), dur(i.High.P90)
+		row.AddedP90Low, row.AddedP90Hi = textfmt.Dur(i.Low.P90), textfmt.Dur(i.High.P90)
 	}
 	if r := res.Resources; r != nil && r.SidecarPer1kQPS != nil {
-		row.SidecarCPU = qty(r.SidecarPer1kQPS.CPU)
+		row.SidecarCPU = textfmt.Qty(r.SidecarPer1kQPS.CPU)
 	}
 	for _, c := range res.SidecarCost {
 		if c.Role == "serverSidecar" {
@@ -205,7 +206,7 @@ func runRow(run document.Run) RunRow {
 	if d := res.Delivery; d != nil {
 		row.DeliveryP50, row.DeliveryP99 = p50p99(d.Latency)
 		if a := d.Added; a != nil {
-			row.AddedDeliveryP99 = dur(a.P99)
+			row.AddedDeliveryP99 = textfmt.Dur(a.P99)
 		}
 		if m := d.Messages; m != nil {
 			row.LostMessages = fmt.Sprint(m.Lost)
@@ -231,7 +232,7 @@ func p50p99(l *perfv1alpha1.LatencySummary) (p50, p99 string) {
 	if l == nil {
 		return "", ""
 	}
-	return dur(l.P50), dur(l.P99)
+	return textfmt.Dur(l.P50), textfmt.Dur(l.P99)
 }
 
 // PointRow is a sweep's point as one CSV row.
@@ -258,7 +259,7 @@ func pointRows(sw sweep.Measured) []PointRow {
 	var rows []PointRow
 	for _, p := range sw.Points {
 		row := PointRow{Step: p.Step, QPS: p.QPS, Connections: p.Connections, Run: p.Run, Phase: string(p.Phase),
-			ActualQPS: p.ActualQPS, Errors: p.Errors, SidecarCPU: qty(p.SidecarCPUPer1kQPS), Setting: p.Setting}
+			ActualQPS: p.ActualQPS, Errors: p.Errors, SidecarCPU: textfmt.Qty(p.SidecarCPUPer1kQPS), Setting: p.Setting}
 		if p.PayloadBytes != nil {
 			row.Payload = strconv.Itoa(int(*p.PayloadBytes))
 		}
@@ -276,7 +277,7 @@ func pointDurs(l *perfv1alpha1.PointLatency) (p90, p99 string) {
 	if l == nil {
 		return "-", "-"
 	}
-	return dur(l.P90), dur(l.P99)
+	return textfmt.Dur(l.P90), textfmt.Dur(l.P99)
 }
 
 // distributionChart is a run's latency distribution (every path, from its histograms);

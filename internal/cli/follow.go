@@ -35,6 +35,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // errDeleted: the object followed was deleted before it finished.
@@ -120,7 +121,7 @@ func (p *progressWriter) draw(now time.Time) {
 	if p.render == nil {
 		return
 	}
-	line := terminalCell(p.render(now)) // it quotes condition messages
+	line := textfmt.TerminalCell(p.render(now)) // it quotes condition messages
 	switch {
 	case p.terminal:
 		fprintf(p.out, "\r%s\x1b[K", line)

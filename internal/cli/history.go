@@ -30,6 +30,7 @@ import (
 	"github.com/daprbench/daprbench/internal/assess/regression"
 	"github.com/daprbench/daprbench/internal/assess/repetitions"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
 )
 
@@ -77,10 +78,10 @@ func newHistoryCommand(o *options) *cobra.Command {
 			if ok, err := o.printData(rows); ok {
 				return err
 			}
-			t := &table{}
-			t.add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED", "LEVEL", "CALIBRATION", "SERVER CPU/REQ")
+			t := &textfmt.Table{}
+			t.Add("RUN", "SCHEDULED", "PHASE", "ADDED P90", "ADDED P99", "SIDECAR CPU/1K", "REGRESSED", "LEVEL", "CALIBRATION", "SERVER CPU/REQ")
 			for _, r := range rows {
-				t.add(r.Run, r.Scheduled, r.Phase, r.AddedP90, r.AddedP99, r.SidecarCPU, map[bool]string{true: "yes", false: "-"}[r.Regressed],
+				t.Add(r.Run, r.Scheduled, r.Phase, r.AddedP90, r.AddedP99, r.SidecarCPU, map[bool]string{true: "yes", false: "-"}[r.Regressed],
 					map[bool]string{true: "changed", false: "-"}[r.LevelChange], r.Calibration, r.ServerCPUPerRequest)
 			}
 			text := t.String()
@@ -104,7 +105,7 @@ func newHistoryCommand(o *options) *cobra.Command {
 func trend(runs []document.Run) []TrendRow {
 	var rows []TrendRow
 	for _, r := range runs {
-		row := TrendRow{Run: r.Name, Scheduled: orDash(r.Annotations[perfv1alpha1.AnnotationScheduledTime]), Phase: orDash(string(r.Status.Phase)),
+		row := TrendRow{Run: r.Name, Scheduled: textfmt.OrDash(r.Annotations[perfv1alpha1.AnnotationScheduledTime]), Phase: textfmt.OrDash(string(r.Status.Phase)),
 			AddedP90: "-", AddedP99: "-", SidecarCPU: "-", Regressed: r.ConditionTrue(perfv1alpha1.ConditionRegressed),
 			Calibration: "-", ServerCPUPerRequest: "-"}
 		if v, _, ok := r.Status.Environment.TargetCalibration(); ok {
@@ -112,7 +113,7 @@ func trend(runs []document.Run) []TrendRow {
 		}
 		if res := r.Result(); res != nil {
 			if a := res.Added; a != nil {
-				row.AddedP90, row.AddedP99 = dur(a.P90), dur(a.P99)
+				row.AddedP90, row.AddedP99 = textfmt.Dur(a.P90), textfmt.Dur(a.P99)
 			}
 			if cpu := sidecarCPU(res); cpu >= 0 {
 				row.SidecarCPU = fmt.Sprintf("%dm", cpu)

@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
 )
 
@@ -124,7 +125,7 @@ func newListCommand(o *options) *cobra.Command {
 				cells := l.row(obj, now)
 				for i, c := range cells {
 					if s, ok := c.(string); ok {
-						cells[i] = terminalCell(s) // cli-runtime escapes ESC and CR only
+						cells[i] = textfmt.TerminalCell(s) // cli-runtime escapes ESC and CR only
 					}
 				}
 				table.Rows = append(table.Rows, metav1.TableRow{Cells: cells, Object: runtime.RawExtension{Object: obj}})
@@ -181,28 +182,28 @@ func runListRow(obj runtime.Object, now time.Time) []any {
 		if l == nil {
 			return "-"
 		}
-		return dur(f(l))
+		return textfmt.Dur(f(l))
 	}
 	p90 := func(l *perfv1alpha1.PointLatency) *metav1.Duration { return l.P90 }
 	p99 := func(l *perfv1alpha1.PointLatency) *metav1.Duration { return l.P99 }
 	interval, baseline, sidecarCPU, errs := "-", "-", "-", "-"
 	if in := h.AddedInterval; in != nil {
-		interval = fmt.Sprintf("%s..%s (%d%%)", dur(in.Low.P90), dur(in.High.P90), in.ConfidencePercent)
+		interval = fmt.Sprintf("%s..%s (%d%%)", textfmt.Dur(in.Low.P90), textfmt.Dur(in.High.P90), in.ConfidencePercent)
 	}
 	if res := run.Result(); res != nil {
 		if res.Baseline != nil {
-			baseline = dur(res.Baseline.P90)
+			baseline = textfmt.Dur(res.Baseline.P90)
 		}
 		if res.Resources != nil && res.Resources.SidecarPer1kQPS != nil {
-			sidecarCPU = qty(res.Resources.SidecarPer1kQPS.CPU)
+			sidecarCPU = textfmt.Qty(res.Resources.SidecarPer1kQPS.CPU)
 		}
 	}
 	if run.Status.Result != nil {
 		errs = fmt.Sprint(h.Errors)
 	}
-	return []any{run.Name, string(run.Spec.Scenario), fmt.Sprint(run.Spec.Load.QPS), orDash(string(run.Status.Phase)),
+	return []any{run.Name, string(run.Spec.Scenario), fmt.Sprint(run.Spec.Load.QPS), textfmt.OrDash(string(run.Status.Phase)),
 		point(h.Added, p90), point(h.Added, p99), verdict(run.PerfRun), age(run.CreationTimestamp, now),
-		orDash(h.ActualQPS), errs, point(h.Latency, p90), baseline, interval, sidecarCPU, orDash(run.Labels[perfv1alpha1.LabelSchedule])}
+		textfmt.OrDash(h.ActualQPS), errs, point(h.Latency, p90), baseline, interval, sidecarCPU, textfmt.OrDash(run.Labels[perfv1alpha1.LabelSchedule])}
 }
 
 // verdict is a finished run's outcome in a word: Passed, or the reason of the condition
@@ -235,7 +236,7 @@ func sweepListRow(obj runtime.Object, now time.Time) []any {
 	if sweepFinished(sw) {
 		verdict, _, _ = strings.Cut(SweepOutcome(sw).Reason, ":")
 	}
-	return []any{sw.Name, orDash(string(sw.Status.Phase)), fmt.Sprint(sw.Status.Measured),
+	return []any{sw.Name, textfmt.OrDash(string(sw.Status.Phase)), fmt.Sprint(sw.Status.Measured),
 		optionalInt(sw.Status.MaxSustainableQPS), optionalInt(sw.Status.FirstFailingQPS), age(sw.CreationTimestamp, now), verdict}
 }
 
@@ -260,8 +261,8 @@ func scheduleListRow(obj runtime.Object, now time.Time) []any {
 	if t := s.Status.NextScheduleTime; t != nil {
 		next = t.UTC().Format(time.RFC3339)
 	}
-	return []any{s.Name, s.Spec.Schedule, fmt.Sprint(s.Spec.Suspend), fmt.Sprint(len(s.Status.Active)), orDash(s.Status.LastRun),
-		regressed, age(s.CreationTimestamp, now), next, orDash(s.Status.LastSuccessfulRun)}
+	return []any{s.Name, s.Spec.Schedule, fmt.Sprint(s.Spec.Suspend), fmt.Sprint(len(s.Status.Active)), textfmt.OrDash(s.Status.LastRun),
+		regressed, age(s.CreationTimestamp, now), next, textfmt.OrDash(s.Status.LastSuccessfulRun)}
 }
 
 func optionalInt(v *int32) string {

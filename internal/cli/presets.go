@@ -26,6 +26,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/config/samples"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
 )
 
@@ -35,14 +36,14 @@ func newPresetsCommand(o *options) *cobra.Command {
 		Short: "The named settings run --preset starts: Dapr's published ones, each with the figures Dapr published for it",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			t := &table{}
-			t.add("PRESET", "PUBLISHED", "SETTING")
+			t := &textfmt.Table{}
+			t.Add("PRESET", "PUBLISHED", "SETTING")
 			for _, p := range samples.Presets {
 				var rows []string
 				for _, r := range p.Rows {
 					rows = append(rows, r.Figure+" "+r.Value)
 				}
-				t.add(p.Name, strings.Join(rows, ", "), p.Title)
+				t.Add(p.Name, strings.Join(rows, ", "), p.Title)
 			}
 			fprintf(o.streams.Out, "%s", t.String())
 			return nil
@@ -125,7 +126,7 @@ func measuredFigure(res *perfv1alpha1.Result, figure string) string {
 	}
 	for _, f := range perfv1alpha1.LatencyFigures {
 		if f.Name == percentile && of != nil {
-			return dur(f.Of(of))
+			return textfmt.Dur(f.Of(of))
 		}
 	}
 	return "-"
@@ -136,14 +137,14 @@ func publishedTable(run document.Run) string {
 	source, rows := publishedBeside(run)
 	if rows == nil {
 		if source != "" {
-			return "\nThis run is " + ForTerminal(source) + ".\n"
+			return "\nThis run is " + textfmt.ForTerminal(source) + ".\n"
 		}
 		return ""
 	}
-	t := &table{}
-	t.add("FIGURE", "PUBLISHED", "THIS RUN")
+	t := &textfmt.Table{}
+	t.Add("FIGURE", "PUBLISHED", "THIS RUN")
 	for _, r := range rows {
-		t.add(r[0], r[1], r[2])
+		t.Add(r[0], r[1], r[2])
 	}
 	return "\nBeside " + source + ":\n" + t.String()
 }

@@ -28,6 +28,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
@@ -149,7 +150,7 @@ func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client
 // printAndWrite prints the tables, writes the report into dir and lists its files. obj is
 // the run or sweep the report is of, nil for a schedule's history (report_html.go).
 func (o *options) printAndWrite(dir, title string, obj client.Object, text string, figures []plots.Chart, parts ...reportPart) error {
-	fprintf(o.streams.Out, "%s", ForTerminal(text))
+	fprintf(o.streams.Out, "%s", textfmt.ForTerminal(text))
 	var files []string
 	var sections []htmlSection
 	for _, p := range parts {

@@ -32,6 +32,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
@@ -88,8 +89,8 @@ func FuzzSweepReport(f *testing.F) {
 		if json.Unmarshal(obj, &sw) != nil || sw.PerfSweep == nil {
 			return
 		}
-		checkTerminal(t, "sweep table", ForTerminal(sweepTable(sw)))
-		checkTerminal(t, "sweep progress", terminalCell(sweepProgress(sw.PerfSweep)))
+		checkTerminal(t, "sweep table", textfmt.ForTerminal(sweepTable(sw)))
+		checkTerminal(t, "sweep progress", textfmt.TerminalCell(sweepProgress(sw.PerfSweep)))
 		checkMarkdown(t, Summary(sw, SweepOutcome(sw.PerfSweep), false))
 		checkCSV(t, pointRows(sw))
 		checkHTML(t, sweepDoc(sw))
@@ -101,8 +102,8 @@ func FuzzSweepReport(f *testing.F) {
 
 // checkRunRenders renders every view of a run the plugin prints or writes.
 func checkRunRenders(t *testing.T, run document.Run) {
-	checkTerminal(t, "run tables", ForTerminal(runTables(run)))
-	checkTerminal(t, "progress", terminalCell(Progress(run.PerfRun, time.Unix(1_800_000_000, 0))))
+	checkTerminal(t, "run tables", textfmt.ForTerminal(runTables(run)))
+	checkTerminal(t, "progress", textfmt.TerminalCell(Progress(run.PerfRun, time.Unix(1_800_000_000, 0))))
 	for _, strict := range []bool{false, true} {
 		outcome := RunOutcome(run.PerfRun, strict)
 		checkMarkdown(t, Summary(run, outcome, strict))
@@ -177,7 +178,7 @@ func checkHTML(t *testing.T, doc htmlDoc) {
 	if err != nil {
 		t.Fatalf("report.html: %v", err)
 	}
-	if bytes.ContainsFunc(page, func(r rune) bool { return r != '\n' && r != '\t' && hidden(r) }) {
+	if bytes.ContainsFunc(page, func(r rune) bool { return r != '\n' && r != '\t' && textfmt.Hidden(r) }) {
 		t.Errorf("report.html carries controls:\n%q", page)
 	}
 	if bytes.Count(page, []byte("<table")) != bytes.Count(page, []byte("</table>")) {
@@ -187,7 +188,7 @@ func checkHTML(t *testing.T, doc htmlDoc) {
 
 // checkMarkdown: no raw HTML and no control characters but the template's newlines.
 func checkMarkdown(t *testing.T, md string) {
-	if strings.Contains(md, "<") || strings.ContainsFunc(md, func(r rune) bool { return r != '\n' && hidden(r) }) {
+	if strings.Contains(md, "<") || strings.ContainsFunc(md, func(r rune) bool { return r != '\n' && textfmt.Hidden(r) }) {
 		t.Errorf("the summary carries HTML or controls:\n%q", md)
 	}
 }
@@ -204,7 +205,7 @@ func checkCSV(t *testing.T, rows any) {
 	}
 	for _, r := range records {
 		for _, cell := range r {
-			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) && cell != "-" && !numeric(cell) {
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) && cell != "-" && !textfmt.Numeric(cell) {
 				t.Errorf("csv cell %q", cell)
 			}
 		}

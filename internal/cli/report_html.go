@@ -37,6 +37,7 @@ import (
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/kit/version"
@@ -245,7 +246,7 @@ func cleanStrings(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
 		if v.Type() != reflect.TypeFor[template.HTML]() && v.CanSet() {
-			v.SetString(htmlText(v.String()))
+			v.SetString(textfmt.HTMLText(v.String()))
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
@@ -271,7 +272,7 @@ var (
 // and comment go, the namespaces too (HTML puts <svg> in SVG's own), the element gets an
 // accessible name, and controls in its text go as everywhere else in the page.
 func inlineSVG(svg []byte, title string) (template.HTML, error) {
-	s := htmlText(string(svg))
+	s := textfmt.HTMLText(string(svg))
 	open := svgOpen.FindStringIndex(s)
 	if open == nil {
 		return "", fmt.Errorf("no <svg> element")
@@ -283,7 +284,7 @@ func inlineSVG(svg []byte, title string) (template.HTML, error) {
 	for _, m := range svgAttrs.FindAllStringSubmatch(s[open[0]:open[1]], -1) {
 		attrs = append(attrs, fmt.Sprintf(`%s="%s"`, m[1], template.HTMLEscapeString(m[2])))
 	}
-	head := fmt.Sprintf(`<svg %s role="img" aria-label="%s">`, strings.Join(attrs, " "), template.HTMLEscapeString(htmlText(title)))
+	head := fmt.Sprintf(`<svg %s role="img" aria-label="%s">`, strings.Join(attrs, " "), template.HTMLEscapeString(textfmt.HTMLText(title)))
 	return template.HTML(head + s[open[1]:]), nil // gonum's SVG, checked above
 }
 
@@ -298,14 +299,14 @@ func runDoc(run document.Run) htmlDoc {
 	id := htmlSection{ID: "run", Title: "Run"}
 	facts := htmlTable{ID: "identity", Keyed: true}
 	facts.addText("Run", run.Namespace+"/"+run.Name)
-	facts.addText("UID", orDash(string(run.UID)))
+	facts.addText("UID", textfmt.OrDash(string(run.UID)))
 	generation := fmt.Sprint(run.Generation)
 	if res := st.Result; res != nil && res.Generation != run.Generation {
 		generation += fmt.Sprintf(" (the result is generation %d's)", res.Generation)
 	}
 	facts.addText("Generation", generation)
 	facts.addText("Scenario", string(run.Spec.Scenario))
-	facts.addText("Phase", orDash(string(st.Phase)))
+	facts.addText("Phase", textfmt.OrDash(string(st.Phase)))
 	facts.addText("Created", when(&run.CreationTimestamp))
 	facts.addText("Started", when(st.StartTime))
 	facts.addText("Finished", when(st.CompletionTime))
@@ -313,10 +314,10 @@ func runDoc(run document.Run) htmlDoc {
 		facts.addText("Took", took)
 	}
 	if st.QueueWait != nil {
-		facts.addText("Queued for", dur(st.QueueWait))
+		facts.addText("Queued for", textfmt.Dur(st.QueueWait))
 	}
 	if s := run.Labels[perfv1alpha1.LabelSchedule]; s != "" {
-		facts.addText("Schedule", s+" (scheduled "+orDash(run.Annotations[perfv1alpha1.AnnotationScheduledTime])+")")
+		facts.addText("Schedule", s+" (scheduled "+textfmt.OrDash(run.Annotations[perfv1alpha1.AnnotationScheduledTime])+")")
 	}
 	if s := run.Labels[perfv1alpha1.LabelSweep]; s != "" {
 		facts.addText("Sweep", s)
@@ -342,10 +343,10 @@ func environmentSection(run document.Run) htmlSection {
 		env = &perfv1alpha1.Environment{}
 	}
 	t := htmlTable{ID: "versions", Caption: "Versions and images", Keyed: true}
-	t.addText("Dapr", orDash(env.DaprVersion))
-	t.addText("Kubernetes", orDash(env.KubernetesVersion))
-	t.addText("daprbench manager", orDash(env.ManagerVersion))
-	t.addText("Sidecar image (measured)", orDash(env.SidecarImage))
+	t.addText("Dapr", textfmt.OrDash(env.DaprVersion))
+	t.addText("Kubernetes", textfmt.OrDash(env.KubernetesVersion))
+	t.addText("daprbench manager", textfmt.OrDash(env.ManagerVersion))
+	t.addText("Sidecar image (measured)", textfmt.OrDash(env.SidecarImage))
 	if env.Store != "" {
 		label := storeLabel(run.PerfRun) // no target app: its load ends at the store (State's, Configuration's) or the broker
 		t.addText(strings.ToUpper(label[:1])+label[1:], env.Store)
@@ -374,11 +375,11 @@ func environmentSection(run document.Run) htmlSection {
 		if env.MTLS != nil {
 			found = map[bool]string{true: "enabled", false: "disabled"}[*env.MTLS]
 		}
-		t.addText("mTLS", fmt.Sprintf("%s (the spec expects %s)", found, orDash(string(run.Spec.Dapr.MTLS))))
+		t.addText("mTLS", fmt.Sprintf("%s (the spec expects %s)", found, textfmt.OrDash(string(run.Spec.Dapr.MTLS))))
 	}
 	if sc := run.Spec.Dapr.Sidecar; sc.CPULimit != nil || sc.CPURequest != nil || sc.MemoryLimit != nil || sc.MemoryRequest != nil {
 		t.addText("Sidecar resources", fmt.Sprintf("CPU request %s, limit %s; memory request %s, limit %s",
-			qty(sc.CPURequest), qty(sc.CPULimit), qty(sc.MemoryRequest), qty(sc.MemoryLimit)))
+			textfmt.Qty(sc.CPURequest), textfmt.Qty(sc.CPULimit), textfmt.Qty(sc.MemoryRequest), textfmt.Qty(sc.MemoryLimit)))
 	}
 	s.table(t)
 
@@ -409,7 +410,7 @@ func environmentSection(run document.Run) htmlSection {
 		if c.SlowWindowsPercent > 50 {
 			slow += " (score not used)"
 		}
-		cal.addText(c.Node, c.Single, fmt.Sprintf("%s (%d goroutines)", c.Parallel, c.Parallelism), orDash(c.PerCPUSecond), slow, qty(c.CPULimit), orDash(c.Workload))
+		cal.addText(c.Node, c.Single, fmt.Sprintf("%s (%d goroutines)", c.Parallel, c.Parallelism), textfmt.OrDash(c.PerCPUSecond), slow, textfmt.Qty(c.CPULimit), textfmt.OrDash(c.Workload))
 	}
 	s.table(cal)
 	return s
@@ -452,7 +453,7 @@ func resultSections(run document.Run) []htmlSection {
 	lat.Notes = append(lat.Notes, fmt.Sprintf("%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits. "+
 		"Latency is timed from each request's scheduled send to its completion, nothing taken off; service time from its actual send. "+
 		"Beneath a figure: the lowest and highest of the repetitions, or the added latency's confidence interval.",
-		res.Requests, orDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits))
+		res.Requests, textfmt.OrDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits))
 	t := htmlTable{ID: "latency-figures", Header: []string{"Path"}}
 	for _, f := range perfv1alpha1.LatencyFigures {
 		t.Header = append(t.Header, f.Name)
@@ -463,7 +464,7 @@ func resultSections(run document.Run) []htmlSection {
 		}
 		cells := []htmlCell{{Text: name}}
 		for _, f := range perfv1alpha1.LatencyFigures {
-			c := htmlCell{Text: dur(f.Of(l))}
+			c := htmlCell{Text: textfmt.Dur(f.Of(l))}
 			if detail != nil && f.Of(l) != nil {
 				c.Detail = detail(f)
 			}
@@ -480,7 +481,7 @@ func resultSections(run document.Run) []htmlSection {
 			if lo == nil || hi == nil {
 				return ""
 			}
-			return "repetitions " + dur(lo) + " – " + dur(hi)
+			return "repetitions " + textfmt.Dur(lo) + " – " + textfmt.Dur(hi)
 		}
 	}
 	var measuredSpread, baselineSpread *perfv1alpha1.LatencyRange
@@ -517,7 +518,7 @@ func resultSections(run document.Run) []htmlSection {
 			who = "the load tester fell behind its schedule"
 		}
 		lat.Notes = append(lat.Notes, fmt.Sprintf("Saturated: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s.",
-			s.Path, s.Repetition, s.ActualQPS, dur(s.TesterLagP99), dur(s.TesterLagBound), who))
+			s.Path, s.Repetition, s.ActualQPS, textfmt.Dur(s.TesterLagP99), textfmt.Dur(s.TesterLagBound), who))
 	}
 	if e := report.ErrorMessage(res); e != "" {
 		lat.Notes = append(lat.Notes, "Errors: "+e)
@@ -528,7 +529,7 @@ func resultSections(run document.Run) []htmlSection {
 	paths := htmlTable{ID: "paths", Caption: "Every scheduled request, per path",
 		Header: []string{"Path", "Scheduled", "Sent", "Completed", "Failed", "Never sent", "Load tester's lag p99"}}
 	for _, p := range res.Paths {
-		paths.addText(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), dur(p.TesterLagP99))
+		paths.addText(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), textfmt.Dur(p.TesterLagP99))
 	}
 	lat.table(paths)
 	return []htmlSection{lat, deliverySection(res), completionSection(res), triggersSection(res), {ID: chartsID, Title: "Charts"}, attributionSection(res), variantsSection(res), resourcesSection(res, run.Status.Disturbances)}
@@ -536,7 +537,7 @@ func resultSections(run document.Run) []htmlSection {
 
 // intervalDetail writes each figure's interval: "95%: low – high", ≈ for an approximate one.
 func intervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
-	return intervalDetailWithLow(in, dur)
+	return intervalDetailWithLow(in, textfmt.Dur)
 }
 
 // latencyIntervalDetail is intervalDetail for a latency, added or a path's own (a delivery,
@@ -545,7 +546,7 @@ func intervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyF
 // milliseconds. A difference, which can be negative (between variants, an attribution's
 // part), keeps its sign: it uses intervalDetail.
 func latencyIntervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
-	return intervalDetailWithLow(in, func(d *metav1.Duration) string { return perfv1alpha1.LowEnd(d, dur) })
+	return intervalDetailWithLow(in, func(d *metav1.Duration) string { return perfv1alpha1.LowEnd(d, textfmt.Dur) })
 }
 
 func intervalDetailWithLow(in *perfv1alpha1.LatencyInterval, low func(*metav1.Duration) string) func(perfv1alpha1.LatencyFigure) string {
@@ -561,7 +562,7 @@ func intervalDetailWithLow(in *perfv1alpha1.LatencyInterval, low func(*metav1.Du
 		if slices.Contains(in.Approximate, f.Name) {
 			mark = "≈"
 		}
-		return fmt.Sprintf("%s%d%%: %s – %s", mark, in.ConfidencePercent, low(lo), dur(hi))
+		return fmt.Sprintf("%s%d%%: %s – %s", mark, in.ConfidencePercent, low(lo), textfmt.Dur(hi))
 	}
 }
 
@@ -575,10 +576,10 @@ func variantsSection(res *perfv1alpha1.Result) htmlSection {
 		l := pickOrEmpty(v.Latency)
 		cpu := "-"
 		if v.Resources != nil && v.Resources.SidecarPer1kQPS != nil {
-			cpu = qty(v.Resources.SidecarPer1kQPS.CPU)
+			cpu = textfmt.Qty(v.Resources.SidecarPer1kQPS.CPU)
 		}
 		cell := func(l *perfv1alpha1.LatencySummary, in *perfv1alpha1.LatencyInterval, f perfv1alpha1.LatencyFigure) htmlCell {
-			c := htmlCell{Text: dur(f.Of(l))}
+			c := htmlCell{Text: textfmt.Dur(f.Of(l))}
 			if d := intervalDetail(in); d != nil && f.Of(l) != nil {
 				c.Detail = d(f)
 			}
@@ -590,8 +591,8 @@ func variantsSection(res *perfv1alpha1.Result) htmlSection {
 		} else if beyond == "" {
 			beyond = "none"
 		}
-		t.add(htmlCell{Text: v.Name}, htmlCell{Text: orDash(v.ActualQPS)}, htmlCell{Text: fmt.Sprint(v.Errors)},
-			htmlCell{Text: dur(l.P50)}, htmlCell{Text: dur(l.P90)}, htmlCell{Text: dur(l.P99)},
+		t.add(htmlCell{Text: v.Name}, htmlCell{Text: textfmt.OrDash(v.ActualQPS)}, htmlCell{Text: fmt.Sprint(v.Errors)},
+			htmlCell{Text: textfmt.Dur(l.P50)}, htmlCell{Text: textfmt.Dur(l.P90)}, htmlCell{Text: textfmt.Dur(l.P99)},
 			cell(v.Added, v.AddedInterval, perfv1alpha1.FigureP90), htmlCell{Text: cpu},
 			cell(v.Difference, v.DifferenceInterval, perfv1alpha1.FigureP50), cell(v.Difference, v.DifferenceInterval, perfv1alpha1.FigureP90),
 			cell(v.Difference, v.DifferenceInterval, perfv1alpha1.FigureP99), htmlCell{Text: beyond})
@@ -610,7 +611,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 	lt := htmlTable{ID: "load-testers", Caption: "Load-tester pods (the latencies are every pod's requests together)",
 		Header: []string{"Pod", "Node", "QPS share", "QPS achieved"}}
 	for _, p := range res.LoadTesters {
-		lt.addText(fmt.Sprint(p.Index), orDash(p.Node), p.RequestedQPS, p.ActualQPS)
+		lt.addText(fmt.Sprint(p.Index), textfmt.OrDash(p.Node), p.RequestedQPS, p.ActualQPS)
 	}
 	s.table(lt)
 	if res.CPU != nil {
@@ -639,8 +640,8 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 		if c.KubeletCPUPerRequest != nil {
 			kubelet = c.KubeletCPUPerRequest.Duration.String()
 		}
-		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), orDash(string(c.Source)), own, kubelet, idle, marginal, costTags(c),
-			orDash(c.LimitProjectedQPS), orDash(c.Node))
+		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), textfmt.OrDash(string(c.Source)), own, kubelet, idle, marginal, costTags(c),
+			textfmt.OrDash(c.LimitProjectedQPS), textfmt.OrDash(c.Node))
 	}
 	s.table(cost)
 	if len(res.FirstRepetitions) > 0 {
@@ -661,14 +662,14 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 		t := htmlTable{ID: part.id, Caption: part.caption, Header: []string{"Role", "CPU avg", "CPU max", "Memory avg", "Memory max", "Samples"}}
 		accounting.EachRole(part.u, func(role roles.Role, ru *perfv1alpha1.RoleUsage) {
 			if ru != nil {
-				t.addText(string(role), qty(ru.CPUAvg), qty(ru.CPUMax), qty(ru.MemoryAvg), qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
+				t.addText(string(role), textfmt.Qty(ru.CPUAvg), textfmt.Qty(ru.CPUMax), textfmt.Qty(ru.MemoryAvg), textfmt.Qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
 			}
 		})
 		for _, c := range part.u.ControlPlane {
-			t.addText(c.Component, qty(c.Usage.CPUAvg), qty(c.Usage.CPUMax), qty(c.Usage.MemoryAvg), qty(c.Usage.MemoryMax), fmt.Sprint(c.Usage.Samples))
+			t.addText(c.Component, textfmt.Qty(c.Usage.CPUAvg), textfmt.Qty(c.Usage.CPUMax), textfmt.Qty(c.Usage.MemoryAvg), textfmt.Qty(c.Usage.MemoryMax), fmt.Sprint(c.Usage.Samples))
 		}
 		if p := part.u.SidecarPer1kQPS; p != nil {
-			t.Notes = append(t.Notes, fmt.Sprintf("Server sidecar per 1000 rps: CPU %s, memory %s.", qty(p.CPU), qty(p.Memory)))
+			t.Notes = append(t.Notes, fmt.Sprintf("Server sidecar per 1000 rps: CPU %s, memory %s.", textfmt.Qty(p.CPU), textfmt.Qty(p.Memory)))
 		}
 		if len(t.Rows) == 0 && len(t.Notes) > 0 {
 			s.Notes = append(s.Notes, t.Notes...)
@@ -678,7 +679,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 	dt := htmlTable{ID: "disturbances", Caption: "Pods disturbed while the load ran",
 		Header: []string{"Time", "What", "Role", "Pod", "Container", "Part of the load", "Detail"}}
 	for _, d := range disturbances {
-		dt.addText(d.Time.UTC().Format(reportTime), string(d.Kind), d.Role, d.Pod, orDash(d.Container), orDash(d.Phase), orDash(d.Detail))
+		dt.addText(d.Time.UTC().Format(reportTime), string(d.Kind), d.Role, d.Pod, textfmt.OrDash(d.Container), textfmt.OrDash(d.Phase), textfmt.OrDash(d.Detail))
 	}
 	s.table(dt)
 	if len(s.Tables) == 0 && len(s.Notes) == 0 {
@@ -711,10 +712,10 @@ func sweepDoc(sw sweep.Measured) htmlDoc {
 	id := htmlSection{ID: "sweep", Title: "Sweep"}
 	facts := htmlTable{ID: "identity", Keyed: true}
 	facts.addText("Sweep", sw.Namespace+"/"+sw.Name)
-	facts.addText("UID", orDash(string(sw.UID)))
+	facts.addText("UID", textfmt.OrDash(string(sw.UID)))
 	facts.addText("Generation", fmt.Sprint(sw.Generation))
 	facts.addText("Scenario", string(sw.Spec.Template.Spec.Scenario))
-	facts.addText("Phase", orDash(string(st.Phase)))
+	facts.addText("Phase", textfmt.OrDash(string(st.Phase)))
 	facts.addText("Created", when(&sw.CreationTimestamp))
 	facts.addText("Started", when(st.StartTime))
 	facts.addText("Finished", when(st.CompletionTime))
@@ -749,7 +750,7 @@ func sweepDoc(sw sweep.Measured) htmlDoc {
 		if p.PayloadBytes != nil {
 			payload = fmt.Sprintf("%d B", *p.PayloadBytes)
 		}
-		objective := orDash(p.Message)
+		objective := textfmt.OrDash(p.Message)
 		if p.Passed != nil {
 			objective = map[bool]string{true: "met", false: "missed"}[*p.Passed]
 			if p.Message != "" {
@@ -757,17 +758,17 @@ func sweepDoc(sw sweep.Measured) htmlDoc {
 			}
 		}
 		addedCell := func(f perfv1alpha1.LatencyFigure) htmlCell {
-			c := htmlCell{Text: dur(f.OfPoint(p.Added))}
+			c := htmlCell{Text: textfmt.Dur(f.OfPoint(p.Added))}
 			if lo, hi := f.OfPoint(p.AddedLow), f.OfPoint(p.AddedHigh); f.OfPoint(p.Added) != nil && lo != nil && hi != nil {
-				c.Detail = "95%: " + dur(lo) + " – " + dur(hi)
+				c.Detail = "95%: " + textfmt.Dur(lo) + " – " + textfmt.Dur(hi)
 			}
 			return c
 		}
-		row := []htmlCell{{Text: fmt.Sprint(p.Step)}, {Text: orDash(intOrEmpty(p.Connections))}, {Text: fmt.Sprint(p.QPS)}, {Text: payload},
-			{Text: orDash(p.Setting)}, {Text: orDash(p.Run)}, {Text: orDash(string(p.Phase))}, {Text: orDash(p.ActualQPS)}, {Text: fmt.Sprint(p.Errors)},
-			{Text: dur(l.P50)}, {Text: dur(l.P90)}, {Text: dur(l.P99)}, {Text: dur(base.P90)},
+		row := []htmlCell{{Text: fmt.Sprint(p.Step)}, {Text: textfmt.OrDash(intOrEmpty(p.Connections))}, {Text: fmt.Sprint(p.QPS)}, {Text: payload},
+			{Text: textfmt.OrDash(p.Setting)}, {Text: textfmt.OrDash(p.Run)}, {Text: textfmt.OrDash(string(p.Phase))}, {Text: textfmt.OrDash(p.ActualQPS)}, {Text: fmt.Sprint(p.Errors)},
+			{Text: textfmt.Dur(l.P50)}, {Text: textfmt.Dur(l.P90)}, {Text: textfmt.Dur(l.P99)}, {Text: textfmt.Dur(base.P90)},
 			addedCell(perfv1alpha1.FigureP50), addedCell(perfv1alpha1.FigureP90), addedCell(perfv1alpha1.FigureP99),
-			{Text: qty(p.SidecarCPUPer1kQPS)}, {Text: objective}}
+			{Text: textfmt.Qty(p.SidecarCPUPer1kQPS)}, {Text: objective}}
 		t.add(row...)
 	}
 	points.table(t)

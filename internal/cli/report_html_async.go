@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // The HTML report's sections of an asynchronous scenario's own figures: PubSub's delivery,
@@ -103,7 +104,7 @@ func latencyFiguresTable(id string, rows []latencyRow) htmlTable {
 		detail := latencyIntervalDetail(r.in)
 		cells := []htmlCell{{Text: r.name}}
 		for _, f := range perfv1alpha1.LatencyFigures {
-			c := htmlCell{Text: dur(f.Of(r.l))}
+			c := htmlCell{Text: textfmt.Dur(f.Of(r.l))}
 			if detail != nil && f.Of(r.l) != nil {
 				c.Detail = detail(f)
 			}

@@ -31,6 +31,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/cpuprofile"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
 )
 
@@ -186,7 +187,7 @@ func topTable(rows []cpuprofile.Function) string {
 	fmt.Fprintln(w, "    FLAT\tFLAT%\tCUM\tCUM%\t \tFUNCTION\t")
 	for _, f := range rows {
 		fmt.Fprintf(w, "    %s\t%.1f%%\t%s\t%.1f%%\t \t%s\t\n", f.Flat.Round(time.Millisecond), f.FlatPercent,
-			f.Cum.Round(time.Millisecond), f.CumPercent, ForTerminal(f.Name))
+			f.Cum.Round(time.Millisecond), f.CumPercent, textfmt.ForTerminal(f.Name))
 	}
 	_ = w.Flush()
 	return b.String()

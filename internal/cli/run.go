@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
@@ -216,7 +217,7 @@ func (o *options) waitAndJudge(parent context.Context, c client.WithWatch, obj c
 	if err := writeReports(shown, outcome, ci); err != nil {
 		return err
 	}
-	fprintf(o.messages(), "%s/%s: %s (exit %d)\n", strings.ToLower(kindOf(obj)), key.Name, terminalCell(outcome.Reason), outcome.Code)
+	fprintf(o.messages(), "%s/%s: %s (exit %d)\n", strings.ToLower(kindOf(obj)), key.Name, textfmt.TerminalCell(outcome.Reason), outcome.Code)
 	if !o.output.table() {
 		if err := o.printObject(finished); err != nil {
 			return err
@@ -254,5 +255,5 @@ func sweepProgress(sw *perfv1alpha1.PerfSweep) string {
 			done++
 		}
 	}
-	return fmt.Sprintf("%s: %d of %d points measured", orDash(string(sw.Status.Phase)), done, len(sw.Status.Points))
+	return fmt.Sprintf("%s: %d of %d points measured", textfmt.OrDash(string(sw.Status.Phase)), done, len(sw.Status.Points))
 }

@@ -23,6 +23,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
@@ -42,9 +43,9 @@ type intervalFigure struct{ Value, Low, High *metav1.Duration }
 // String is "400µs [350µs, 450µs]", or the value alone when the point has no interval.
 func (f intervalFigure) String() string {
 	if f.Value == nil || f.Low == nil || f.High == nil {
-		return dur(f.Value)
+		return textfmt.Dur(f.Value)
 	}
-	return dur(f.Value) + " [" + dur(f.Low) + ", " + dur(f.High) + "]"
+	return textfmt.Dur(f.Value) + " [" + textfmt.Dur(f.Low) + ", " + textfmt.Dur(f.High) + "]"
 }
 
 // settingRows are the points that carry a setting, in the order of the spec's settings
@@ -55,7 +56,7 @@ func settingRows(sw sweep.Measured) []settingRow {
 		if p.Setting == "" {
 			continue
 		}
-		row := settingRow{Setting: p.Setting, At: plots.At(p, sw.Spec.Points), Phase: orDash(string(p.Phase)), CPU: qty(p.SidecarCPUPer1kQPS)}
+		row := settingRow{Setting: p.Setting, At: plots.At(p, sw.Spec.Points), Phase: textfmt.OrDash(string(p.Phase)), CPU: textfmt.Qty(p.SidecarCPUPer1kQPS)}
 		for _, f := range perfv1alpha1.HeadlinePercentiles {
 			row.Added = append(row.Added, intervalFigure{f.OfPoint(p.Added), f.OfPoint(p.AddedLow), f.OfPoint(p.AddedHigh)})
 		}
@@ -73,7 +74,7 @@ func failureReason(msg string) string {
 	if reason, _, ok := strings.Cut(msg, ":"); ok && reason != "" && !strings.ContainsAny(reason, " \t") {
 		return reason
 	}
-	return orDash(msg)
+	return textfmt.OrDash(msg)
 }
 
 // settingsTable is the terminal's per-setting table; empty for a sweep without settings.
@@ -86,18 +87,18 @@ func settingsTable(sw sweep.Measured) string {
 	for _, r := range rows {
 		withAt = withAt || r.At != ""
 	}
-	t := &table{}
+	t := &textfmt.Table{}
 	header := []string{"SETTING", "AT", "PHASE", "ADDED P50 [95%]", "ADDED P90 [95%]", "ADDED P99 [95%]", "SIDECAR CPU/1K", "NOTE"}
 	if !withAt {
 		header = append(header[:1:1], header[2:]...)
 	}
-	t.add(header...)
+	t.Add(header...)
 	for _, r := range rows {
-		cells := []string{r.Setting, r.At, r.Phase, r.Added[0].String(), r.Added[1].String(), r.Added[2].String(), r.CPU, orDash(r.Note)}
+		cells := []string{r.Setting, r.At, r.Phase, r.Added[0].String(), r.Added[1].String(), r.Added[2].String(), r.CPU, textfmt.OrDash(r.Note)}
 		if !withAt {
 			cells = append(cells[:1:1], cells[2:]...)
 		}
-		t.add(cells...)
+		t.Add(cells...)
 	}
 	return "\nper setting (ADDED: latency Dapr adds, with its 95% interval; SIDECAR CPU/1K: the server sidecar's CPU per 1000 rps)\n" + t.String()
 }
@@ -112,15 +113,15 @@ func settingsSection(sw sweep.Measured) (htmlSection, bool) {
 	s := htmlSection{ID: "settings", Title: "Per setting"}
 	t := htmlTable{ID: "setting-figures", Header: []string{"Setting", "At", "Phase", "Added p50", "Added p90", "Added p99", "Sidecar CPU / 1000 rps", "Note"}}
 	for _, r := range rows {
-		cells := []htmlCell{{Text: r.Setting}, {Text: orDash(r.At)}, {Text: r.Phase}}
+		cells := []htmlCell{{Text: r.Setting}, {Text: textfmt.OrDash(r.At)}, {Text: r.Phase}}
 		for _, f := range r.Added {
-			c := htmlCell{Text: dur(f.Value)}
+			c := htmlCell{Text: textfmt.Dur(f.Value)}
 			if f.Value != nil && f.Low != nil && f.High != nil {
-				c.Detail = "95%: " + dur(f.Low) + " – " + dur(f.High)
+				c.Detail = "95%: " + textfmt.Dur(f.Low) + " – " + textfmt.Dur(f.High)
 			}
 			cells = append(cells, c)
 		}
-		note := htmlCell{Text: orDash(r.Note)}
+		note := htmlCell{Text: textfmt.OrDash(r.Note)}
 		if r.Message != r.Note {
 			note.Detail = r.Message
 		}

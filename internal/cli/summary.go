@@ -26,6 +26,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
@@ -39,7 +40,7 @@ func Summary(obj client.Object, outcome Outcome, strict bool) string {
 	if outcome.Code != ExitPassed {
 		mark = fmt.Sprintf("❌ exit %d", outcome.Code)
 	}
-	fmt.Fprintf(&b, "### daprbench %s/%s: %s\n\n%s\n\n", strings.ToLower(kindOf(obj)), obj.GetName(), mark, markdownText(outcome.Reason))
+	fmt.Fprintf(&b, "### daprbench %s/%s: %s\n\n%s\n\n", strings.ToLower(kindOf(obj)), obj.GetName(), mark, textfmt.MarkdownText(outcome.Reason))
 	switch o := obj.(type) {
 	case document.Run:
 		runSummary(&b, o)
@@ -54,7 +55,7 @@ func runSummary(b *strings.Builder, run document.Run) {
 		b.WriteString("| path | p50 | p90 | p99 |\n|---|---|---|---|\n")
 		row := func(name string, s *perfv1alpha1.LatencySummary) {
 			if s != nil {
-				fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, dur(s.P50), dur(s.P90), dur(s.P99))
+				fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, textfmt.Dur(s.P50), textfmt.Dur(s.P90), textfmt.Dur(s.P99))
 			}
 		}
 		measured := "Dapr"
@@ -64,25 +65,25 @@ func runSummary(b *strings.Builder, run document.Run) {
 		row(measured, res.Latency)
 		row("baseline (no sidecar)", res.Baseline)
 		row("added by Dapr", res.Added)
-		fmt.Fprintf(b, "\n%d requests at %s of %d qps, %d errors.\n\n", res.Requests, markdownText(res.ActualQPS), res.RequestedQPS, res.Errors)
+		fmt.Fprintf(b, "\n%d requests at %s of %d qps, %d errors.\n\n", res.Requests, textfmt.MarkdownText(res.ActualQPS), res.RequestedQPS, res.Errors)
 	}
 	if v, ok := thresholds.EvaluateRun(&run.Spec, run.Result()); ok {
 		b.WriteString("| threshold | measured | limit | outcome |\n|---|---|---|---|\n")
 		for _, c := range v.Checks {
-			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", markdownText(c.Name), markdownText(c.Measured), markdownText(c.Limit), markdownText(string(c.Outcome)))
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", textfmt.MarkdownText(c.Name), textfmt.MarkdownText(c.Measured), textfmt.MarkdownText(c.Limit), textfmt.MarkdownText(string(c.Outcome)))
 		}
 		b.WriteString("\n")
 	}
 	if env := run.Status.Environment; env != nil && env.DaprVersion != "" {
-		fmt.Fprintf(b, "Dapr %s on Kubernetes %s.\n", markdownText(env.DaprVersion), markdownText(orDash(env.KubernetesVersion)))
+		fmt.Fprintf(b, "Dapr %s on Kubernetes %s.\n", textfmt.MarkdownText(env.DaprVersion), textfmt.MarkdownText(textfmt.OrDash(env.KubernetesVersion)))
 		if named := env.NamedConfiguration(); named != nil {
-			fmt.Fprintf(b, "Dapr Configuration %s.\n", markdownText(named.Describe()))
+			fmt.Fprintf(b, "Dapr Configuration %s.\n", textfmt.MarkdownText(named.Describe()))
 		}
 		if len(env.DaprResiliencies) > 0 {
-			fmt.Fprintf(b, "Dapr Resiliency in effect: %s.\n", markdownText(env.DescribeResiliencies("")))
+			fmt.Fprintf(b, "Dapr Resiliency in effect: %s.\n", textfmt.MarkdownText(env.DescribeResiliencies("")))
 		}
 	} else if env != nil {
-		fmt.Fprintf(b, "Kubernetes %s.\n", markdownText(orDash(env.KubernetesVersion)))
+		fmt.Fprintf(b, "Kubernetes %s.\n", textfmt.MarkdownText(textfmt.OrDash(env.KubernetesVersion)))
 	}
 }
 
@@ -99,8 +100,8 @@ func sweepSummary(b *strings.Builder, sw sweep.Measured) {
 		if p.Added != nil {
 			added = p.Added.P90
 		}
-		fmt.Fprintf(b, "| %d | %s | %d | %d | %s | %s | %s | %s | %s |\n", p.Step, markdownText(orDash(p.Setting)), p.QPS, p.Connections,
-			markdownText(p.Run), markdownText(string(p.Phase)), dur(p90), dur(p99), dur(added))
+		fmt.Fprintf(b, "| %d | %s | %d | %d | %s | %s | %s | %s | %s |\n", p.Step, textfmt.MarkdownText(textfmt.OrDash(p.Setting)), p.QPS, p.Connections,
+			textfmt.MarkdownText(p.Run), textfmt.MarkdownText(string(p.Phase)), textfmt.Dur(p90), textfmt.Dur(p99), textfmt.Dur(added))
 	}
 	if sw.Status.MaxSustainableQPS != nil {
 		fmt.Fprintf(b, "\nMaximum sustainable rate: %d qps.\n", *sw.Status.MaxSustainableQPS)

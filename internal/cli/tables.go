@@ -19,97 +19,52 @@ package cli
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
-
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
-// table collects rows and renders them aligned, as kubectl does.
-type table struct {
-	rows [][]string
-}
-
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *table) String() string {
-	var b strings.Builder
-	w := tabwriter.NewWriter(&b, 0, 4, 3, ' ', 0)
-	for _, r := range t.rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			cells[i] = terminalCell(c) // cells repeat status strings
-		}
-		fprintf(w, "%s\n", strings.Join(cells, "\t"))
-	}
-	_ = w.Flush()
-	return b.String()
-}
-
-func dur(d *metav1.Duration) string {
-	if d == nil {
-		return "-"
-	}
-	return d.Duration.Round(time.Microsecond).String()
-}
-
-func qty(q *resource.Quantity) string {
-	if q == nil {
-		return "-"
-	}
-	return q.String()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // latencyTable is a table with a column per latency figure, and row, which adds a path's
 // figures (none for a path without them).
-func latencyTable() (*table, func(name string, l *perfv1alpha1.LatencySummary)) {
-	t := &table{}
+func latencyTable() (*textfmt.Table, func(name string, l *perfv1alpha1.LatencySummary)) {
+	t := &textfmt.Table{}
 	header := []string{"PATH"}
 	for _, f := range perfv1alpha1.LatencyFigures {
 		header = append(header, strings.ToUpper(f.Name))
 	}
-	t.add(header...)
+	t.Add(header...)
 	return t, func(name string, l *perfv1alpha1.LatencySummary) {
 		if l != nil {
 			cells := []string{name}
 			for _, f := range perfv1alpha1.LatencyFigures {
-				cells = append(cells, dur(f.Of(l)))
+				cells = append(cells, textfmt.Dur(f.Of(l)))
 			}
-			t.add(cells...)
+			t.Add(cells...)
 		}
 	}
 }
 
 // intervalRows puts an interval's low and high ends, indented, under the row they bound; a
 // low end below zero as perfv1alpha1.UnresolvedLow (intervalNote says what it means).
-func intervalRows(t *table, in *perfv1alpha1.LatencyInterval) {
+func intervalRows(t *textfmt.Table, in *perfv1alpha1.LatencyInterval) {
 	if in == nil {
 		return
 	}
 	low := []string{fmt.Sprintf("  %d%% low", in.ConfidencePercent)}
 	high := []string{fmt.Sprintf("  %d%% high", in.ConfidencePercent)}
 	for _, f := range perfv1alpha1.LatencyFigures {
-		low = append(low, perfv1alpha1.LowEnd(f.Of(&in.Low), dur))
-		high = append(high, dur(f.Of(&in.High)))
+		low = append(low, perfv1alpha1.LowEnd(f.Of(&in.Low), textfmt.Dur))
+		high = append(high, textfmt.Dur(f.Of(&in.High)))
 	}
-	t.add(low...)
-	t.add(high...)
+	t.Add(low...)
+	t.Add(high...)
 }
 
 // intervalNote says what the interval of a figure (whose: "the added latency's") holds and
@@ -139,16 +94,16 @@ func intervalNote(whose string, in *perfv1alpha1.LatencyInterval) string {
 func runTables(run document.Run) string {
 	var b strings.Builder
 	res := run.Result()
-	fprintf(&b, "PerfRun %s/%s: %s, %s\n", run.Namespace, run.Name, orDash(string(run.Status.Phase)), run.Spec.Scenario)
+	fprintf(&b, "PerfRun %s/%s: %s, %s\n", run.Namespace, run.Name, textfmt.OrDash(string(run.Status.Phase)), run.Spec.Scenario)
 	if env := run.Status.Environment; env != nil && env.Store != "" {
-		fprintf(&b, "%s: %s\n", storeLabel(run.PerfRun), ForTerminal(env.Store))
+		fprintf(&b, "%s: %s\n", storeLabel(run.PerfRun), textfmt.ForTerminal(env.Store))
 	}
 	if res == nil {
 		fprintf(&b, "no result yet\n")
 		return b.String()
 	}
 	fprintf(&b, "%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits\n\n",
-		res.Requests, orDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits)
+		res.Requests, textfmt.OrDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits)
 	lat, row := latencyTable()
 	row("measured", res.Latency)
 	row("  service", res.ServiceTime)
@@ -183,7 +138,7 @@ func runTables(run document.Run) string {
 			claim = "the added latency claimed is the CPU limit's (limit-bound)"
 		}
 		fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s; %s\n",
-			s.Path, s.Repetition, s.ActualQPS, dur(s.TesterLagP99), dur(s.TesterLagBound), who, claim)
+			s.Path, s.Repetition, s.ActualQPS, textfmt.Dur(s.TesterLagP99), textfmt.Dur(s.TesterLagBound), who, claim)
 	}
 	if e := report.ErrorMessage(res); e != "" {
 		fprintf(&b, "ERRORS: %s\n", e)
@@ -204,19 +159,19 @@ func runTables(run document.Run) string {
 			continue
 		}
 		fprintf(&b, "\nresources %s\n", part.title)
-		t := &table{}
-		t.add("ROLE", "CPU-AVG", "CPU-MAX", "MEM-AVG", "MEM-MAX", "SAMPLES")
+		t := &textfmt.Table{}
+		t.Add("ROLE", "CPU-AVG", "CPU-MAX", "MEM-AVG", "MEM-MAX", "SAMPLES")
 		accounting.EachRole(part.u, func(role roles.Role, ru *perfv1alpha1.RoleUsage) {
 			if ru != nil {
-				t.add(string(role), qty(ru.CPUAvg), qty(ru.CPUMax), qty(ru.MemoryAvg), qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
+				t.Add(string(role), textfmt.Qty(ru.CPUAvg), textfmt.Qty(ru.CPUMax), textfmt.Qty(ru.MemoryAvg), textfmt.Qty(ru.MemoryMax), fmt.Sprint(ru.Samples))
 			}
 		})
 		for _, c := range part.u.ControlPlane {
-			t.add(c.Component, qty(c.Usage.CPUAvg), qty(c.Usage.CPUMax), qty(c.Usage.MemoryAvg), qty(c.Usage.MemoryMax), fmt.Sprint(c.Usage.Samples))
+			t.Add(c.Component, textfmt.Qty(c.Usage.CPUAvg), textfmt.Qty(c.Usage.CPUMax), textfmt.Qty(c.Usage.MemoryAvg), textfmt.Qty(c.Usage.MemoryMax), fmt.Sprint(c.Usage.Samples))
 		}
 		b.WriteString(t.String())
 		if p := part.u.SidecarPer1kQPS; p != nil {
-			fprintf(&b, "server sidecar per 1000 rps: CPU %s, memory %s\n", qty(p.CPU), qty(p.Memory))
+			fprintf(&b, "server sidecar per 1000 rps: CPU %s, memory %s\n", textfmt.Qty(p.CPU), textfmt.Qty(p.Memory))
 		}
 	}
 	return b.String()
@@ -229,10 +184,10 @@ func cpuTable(res *perfv1alpha1.Result) string {
 	}
 	var b strings.Builder
 	fprintf(&b, "\nCPU and throttling (%s)\n", res.CPU.Source)
-	t := &table{}
-	t.add("PHASES", "ROLE", "CPU", "THROTTLED", "OF PERIODS", "STALLED", "NODE BUSY", "SECONDS")
+	t := &textfmt.Table{}
+	t.Add("PHASES", "ROLE", "CPU", "THROTTLED", "OF PERIODS", "STALLED", "NODE BUSY", "SECONDS")
 	for _, row := range cpuRows(res.CPU) {
-		t.add(row...)
+		t.Add(row...)
 	}
 	b.WriteString(t.String())
 	return b.String()
@@ -244,10 +199,10 @@ func disturbancesTable(ds []perfv1alpha1.Disturbance) string {
 	if len(ds) == 0 {
 		return ""
 	}
-	t := &table{}
-	t.add("TIME", "WHAT", "ROLE", "POD", "CONTAINER", "PHASE", "DETAIL")
+	t := &textfmt.Table{}
+	t.Add("TIME", "WHAT", "ROLE", "POD", "CONTAINER", "PHASE", "DETAIL")
 	for _, d := range ds {
-		t.add(d.Time.UTC().Format(time.TimeOnly), string(d.Kind), d.Role, d.Pod, orDash(d.Container), orDash(d.Phase), orDash(d.Detail))
+		t.Add(d.Time.UTC().Format(time.TimeOnly), string(d.Kind), d.Role, d.Pod, textfmt.OrDash(d.Container), textfmt.OrDash(d.Phase), textfmt.OrDash(d.Detail))
 	}
 	return "\npods disturbed while the load ran (those in a measured run are named in the verdict)\n" + t.String()
 }
@@ -258,10 +213,10 @@ func loadTestersTable(res *perfv1alpha1.Result) string {
 	if len(res.LoadTesters) == 0 {
 		return ""
 	}
-	t := &table{}
-	t.add("POD", "NODE", "QPS-SHARE", "QPS-ACHIEVED")
+	t := &textfmt.Table{}
+	t.Add("POD", "NODE", "QPS-SHARE", "QPS-ACHIEVED")
 	for _, p := range res.LoadTesters {
-		t.add(fmt.Sprint(p.Index), orDash(p.Node), p.RequestedQPS, p.ActualQPS)
+		t.Add(fmt.Sprint(p.Index), textfmt.OrDash(p.Node), p.RequestedQPS, p.ActualQPS)
 	}
 	return "\nload-tester pods (the latencies above are every pod's requests together)\n" + t.String()
 }
@@ -272,20 +227,20 @@ func variantsTable(res *perfv1alpha1.Result) string {
 	if len(res.Variants) == 0 {
 		return ""
 	}
-	t := &table{}
-	t.add("VARIANT", "QPS", "ERRORS", "P50", "P90", "P99", "ADDED-P90", "SIDECAR-CPU/1K", "DIFF-P50", "DIFF-P90", "DIFF-P99", "BEYOND-NOISE")
+	t := &textfmt.Table{}
+	t.Add("VARIANT", "QPS", "ERRORS", "P50", "P90", "P99", "ADDED-P90", "SIDECAR-CPU/1K", "DIFF-P50", "DIFF-P90", "DIFF-P99", "BEYOND-NOISE")
 	for _, v := range res.Variants {
 		l, a, d := pickOrEmpty(v.Latency), pickOrEmpty(v.Added), pickOrEmpty(v.Difference)
 		cpu := "-"
 		if v.Resources != nil && v.Resources.SidecarPer1kQPS != nil {
-			cpu = qty(v.Resources.SidecarPer1kQPS.CPU)
+			cpu = textfmt.Qty(v.Resources.SidecarPer1kQPS.CPU)
 		}
 		beyond := strings.Join(v.BeyondNoise, ",")
 		if v.Difference != nil && beyond == "" {
 			beyond = "none"
 		}
-		t.add(v.Name, orDash(v.ActualQPS), fmt.Sprint(v.Errors), dur(l.P50), dur(l.P90), dur(l.P99), dur(a.P90), cpu,
-			dur(d.P50), dur(d.P90), dur(d.P99), orDash(beyond))
+		t.Add(v.Name, textfmt.OrDash(v.ActualQPS), fmt.Sprint(v.Errors), textfmt.Dur(l.P50), textfmt.Dur(l.P90), textfmt.Dur(l.P99), textfmt.Dur(a.P90), cpu,
+			textfmt.Dur(d.P50), textfmt.Dur(d.P90), textfmt.Dur(d.P99), textfmt.OrDash(beyond))
 	}
 	return "\nsidecar variants (DIFF: this variant minus the first, beyond noise where its 95% interval excludes zero)\n" + t.String()
 }
@@ -300,7 +255,7 @@ func pickOrEmpty(l *perfv1alpha1.LatencySummary) perfv1alpha1.LatencySummary {
 // sweepTable renders a sweep's points in the order of the curve.
 func sweepTable(sw sweep.Measured) string {
 	var b strings.Builder
-	fprintf(&b, "PerfSweep %s/%s: %s, %d of %d points measured\n", sw.Namespace, sw.Name, orDash(string(sw.Status.Phase)), sw.Status.Measured, len(sw.Status.Points))
+	fprintf(&b, "PerfSweep %s/%s: %s, %d of %d points measured\n", sw.Namespace, sw.Name, textfmt.OrDash(string(sw.Status.Phase)), sw.Status.Measured, len(sw.Status.Points))
 	if sw.Spec.Search != nil && sw.Status.MaxSustainableQPS != nil {
 		fprintf(&b, "highest rate meeting the objective: %d qps", *sw.Status.MaxSustainableQPS)
 		if f := sw.Status.FirstFailingQPS; f != nil {
@@ -309,7 +264,7 @@ func sweepTable(sw sweep.Measured) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
-	t := &table{}
+	t := &textfmt.Table{}
 	// An asynchronous scenario's points carry what their calls started (its delivery,
 	// completion or lateness) beside the calls' own latency.
 	outcome := perfv1alpha1.CapabilityOf(sw.Spec.Template.Spec.Scenario).Outcome
@@ -317,24 +272,24 @@ func sweepTable(sw sweep.Measured) string {
 	if outcome != nil {
 		header = append(header, outcome.Column+" P50", outcome.Column+" P99")
 	}
-	t.add(append(header, "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")...)
+	t.Add(append(header, "BASELINE P90", "ADDED P90", "ADDED P90 95%", "SIDECAR CPU/1K", "OBJECTIVE")...)
 	for _, p := range sw.Points {
 		l, base, added := pick(p.Latency), pick(p.Baseline), pick(p.Added)
 		interval := "-"
 		if p.AddedLow != nil && p.AddedHigh != nil {
-			interval = dur(p.AddedLow.P90) + ".." + dur(p.AddedHigh.P90)
+			interval = textfmt.Dur(p.AddedLow.P90) + ".." + textfmt.Dur(p.AddedHigh.P90)
 		}
 		objective := "-"
 		if p.Passed != nil {
 			objective = map[bool]string{true: "met", false: "missed: " + p.Message}[*p.Passed]
 		}
-		row := []string{fmt.Sprint(p.Step), orDash(p.Setting), orDash(intOrEmpty(p.Connections)), fmt.Sprint(p.QPS), orDash(string(p.Phase)), orDash(p.ActualQPS),
-			fmt.Sprint(p.Errors), dur(l.P50), dur(l.P90), dur(l.P99)}
+		row := []string{fmt.Sprint(p.Step), textfmt.OrDash(p.Setting), textfmt.OrDash(intOrEmpty(p.Connections)), fmt.Sprint(p.QPS), textfmt.OrDash(string(p.Phase)), textfmt.OrDash(p.ActualQPS),
+			fmt.Sprint(p.Errors), textfmt.Dur(l.P50), textfmt.Dur(l.P90), textfmt.Dur(l.P99)}
 		if outcome != nil {
 			o := pick(p.Outcome)
-			row = append(row, dur(o.P50), dur(o.P99))
+			row = append(row, textfmt.Dur(o.P50), textfmt.Dur(o.P99))
 		}
-		t.add(append(row, dur(base.P90), dur(added.P90), interval, qty(p.SidecarCPUPer1kQPS), objective)...)
+		t.Add(append(row, textfmt.Dur(base.P90), textfmt.Dur(added.P90), interval, textfmt.Qty(p.SidecarCPUPer1kQPS), objective)...)
 	}
 	b.WriteString(t.String())
 	b.WriteString(settingsTable(sw))
@@ -361,10 +316,10 @@ func pathsTable(res *perfv1alpha1.Result) string {
 	if len(res.Paths) == 0 {
 		return ""
 	}
-	t := &table{}
-	t.add("PATH", "SCHEDULED", "SENT", "COMPLETED", "FAILED", "NEVER SENT", "TESTER LAG P99")
+	t := &textfmt.Table{}
+	t.Add("PATH", "SCHEDULED", "SENT", "COMPLETED", "FAILED", "NEVER SENT", "TESTER LAG P99")
 	for _, p := range res.Paths {
-		t.add(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), dur(p.TesterLagP99))
+		t.Add(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), textfmt.Dur(p.TesterLagP99))
 	}
 	return "\n" + t.String()
 }

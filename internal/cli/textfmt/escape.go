@@ -14,7 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+// Package textfmt is how the plugin writes text for each place it lands: escaped for a
+// terminal, a Markdown summary, an HTML page or a CSV cell, and aligned in tables as kubectl
+// prints them.
+package textfmt
 
 import (
 	"strconv"
@@ -32,16 +35,16 @@ import (
 // becomes U+FFFD, so a lone byte 0x9B cannot act as CSI either.
 func ForTerminal(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || !hidden(r) {
+		if r == '\n' || r == '\t' || !Hidden(r) {
 			return r
 		}
 		return -1
 	}, strings.ToValidUTF8(s, "\uFFFD"))
 }
 
-// terminalCell is ForTerminal on one line: a newline or tab in a cell would break the
+// TerminalCell is ForTerminal on one line: a newline or tab in a cell would break the
 // table's rows and columns.
-func terminalCell(s string) string {
+func TerminalCell(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\t' || r == '\r' {
 			return ' '
@@ -50,25 +53,25 @@ func terminalCell(s string) string {
 	}, ForTerminal(s))
 }
 
-// htmlText is s as text for an HTML page, before html/template escapes its markup: the
+// HTMLText is s as text for an HTML page, before html/template escapes its markup: the
 // controls and bidirectional overrides ForTerminal drops go here too (an override shows a
 // name or a figure reversed), newline and tab stay, invalid UTF-8 becomes U+FFFD.
-func htmlText(s string) string { return ForTerminal(s) }
+func HTMLText(s string) string { return ForTerminal(s) }
 
-// hidden: control characters (C0, DEL, C1) and bidirectional formatting.
-func hidden(r rune) bool {
+// Hidden: control characters (C0, DEL, C1) and bidirectional formatting.
+func Hidden(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
 }
 
-// markdownText is s as literal text inside GitHub-flavoured Markdown, on one line (a table
+// MarkdownText is s as literal text inside GitHub-flavoured Markdown, on one line (a table
 // cell or a paragraph): controls dropped, newlines and tabs spaced, HTML's &, <, >, "
 // as entities (GitHub renders inline HTML), and the characters that would start a link,
 // emphasis, code, a table cell, an emoji shortcode, a mention or math backslash-escaped.
 // A paragraph's first character is escaped too, so it cannot start a heading, a list or
 // a quote.
-func markdownText(s string) string {
+func MarkdownText(s string) string {
 	var b strings.Builder
-	for i, r := range terminalCell(s) {
+	for i, r := range TerminalCell(s) {
 		switch {
 		case r == '&':
 			b.WriteString("&amp;")
@@ -88,20 +91,20 @@ func markdownText(s string) string {
 	return b.String()
 }
 
-// csvCell keeps a spreadsheet from running a cell as a formula: text that starts with =,
+// CSVCell keeps a spreadsheet from running a cell as a formula: text that starts with =,
 // +, -, @, a tab or a carriage return gets a leading single quote (OWASP's advice). A
 // number stays as it is, signed or with a unit ("-1.2ms", "-390m", "-3.5e3"), and so does
 // "-", the plugin's "none".
-func csvCell(s string) string {
-	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) || s == "-" || numeric(s) {
+func CSVCell(s string) string {
+	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) || s == "-" || Numeric(s) {
 		return s
 	}
 	return "'" + s
 }
 
-// numeric: a float, or a sign, a digit or point, then digits, points and unit letters
+// Numeric: a float, or a sign, a digit or point, then digits, points and unit letters
 // only; no spreadsheet formula can be written with those.
-func numeric(s string) bool {
+func Numeric(s string) bool {
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
 		return true
 	}

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package textfmt
 
 import "testing"
 
@@ -69,11 +69,11 @@ func TestSanitizers(t *testing.T) {
 		case "terminal":
 			got = ForTerminal(tc.in)
 		case "cell":
-			got = terminalCell(tc.in)
+			got = TerminalCell(tc.in)
 		case "markdown":
-			got = markdownText(tc.in)
+			got = MarkdownText(tc.in)
 		case "csv":
-			got = csvCell(tc.in)
+			got = CSVCell(tc.in)
 		}
 		if got != tc.want {
 			t.Errorf("%s(%q) = %q, want %q", tc.sink, tc.in, got, tc.want)
