@@ -3,7 +3,7 @@
 # release's archive, or built from this checkout), starts the run in FILE, follows it, writes
 # a JUnit file, a Markdown summary and the run's report, and exits with the plugin's code
 # (0 passed, 1 could not run, 2 failed, 3 gate missed or inconclusive, 4 regressed, 5 strict,
-# 6 timed out, 7 cancelled: internal/cli's ExitCodes, which the Action's test checks this
+# 6 timed out, 7 cancelled: internal/cli/verdict's ExitCodes, which the Action's test checks this
 # against).
 #
 #   FILE=run.yaml [KUBECONFIG_DATA=…] [NAMESPACE=…] [OUT=daprbench-out] [STRICT=true] \

@@ -27,7 +27,7 @@ import (
 )
 
 // main exits with the command's code: 0 passed, 1 could not run, 2–7 a finished run's
-// verdict (cli.ExitCode; the README's table). SIGINT or SIGTERM during run --wait cancels
+// verdict (verdict.ExitCode in internal/cli/verdict; the README's table). SIGINT or SIGTERM during run --wait cancels
 // the run.
 func main() {
 	os.Exit(int(cli.Execute(cli.Streams{Out: os.Stdout, ErrOut: os.Stderr}, os.Args[1:])))

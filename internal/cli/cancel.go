@@ -31,6 +31,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 // cancelGrace is how long an interrupted run --wait waits for the operator to confirm the
@@ -40,11 +41,11 @@ const cancelGrace = 5 * time.Second
 // Execute runs the plugin as its process does and returns the exit code: SIGINT and
 // SIGTERM cancel the command's context (run --wait then cancels its run); a second signal
 // ends the process at once.
-func Execute(streams Streams, args []string) ExitCode {
+func Execute(streams Streams, args []string) verdict.ExitCode {
 	return execute(streams, args, nil)
 }
 
-func execute(streams Streams, args []string, newClient func() (client.WithWatch, error)) ExitCode {
+func execute(streams Streams, args []string, newClient func() (client.WithWatch, error)) verdict.ExitCode {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() { <-ctx.Done(); stop() }()
@@ -54,7 +55,7 @@ func execute(streams Streams, args []string, newClient func() (client.WithWatch,
 	if err != nil {
 		fprintf(streams.ErrOut, "Error: %s\n", textfmt.ForTerminal(err.Error())) // it may quote a condition message
 	}
-	return ExitCodeOf(err)
+	return verdict.ExitCodeOf(err)
 }
 
 func newCancelCommand(o *options) *cobra.Command {
@@ -119,15 +120,15 @@ func (o *options) cancelInterrupted(c client.WithWatch, obj client.Object) error
 	_, outcome, err := followToEnd(ctx, c, obj, false, func(func(time.Time) string) {})
 	kind := strings.ToLower(kindOf(obj))
 	switch {
-	case err == nil && outcome.Code != ExitCancelled:
+	case err == nil && outcome.Code != verdict.ExitCancelled:
 		// It finished before the operator read the request: its own verdict stands.
-		return &exitError{outcome.Code, fmt.Sprintf("%s/%s finished before the cancellation took effect: %s", kind, key.Name, outcome.Reason)}
+		return verdict.Exit(outcome.Code, fmt.Sprintf("%s/%s finished before the cancellation took effect: %s", kind, key.Name, outcome.Reason))
 	case err == nil:
-		return &exitError{ExitCancelled, fmt.Sprintf("%s/%s cancelled", kind, key.Name)}
+		return verdict.Exit(verdict.ExitCancelled, fmt.Sprintf("%s/%s cancelled", kind, key.Name))
 	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "timed out waiting"):
-		return &exitError{ExitCancelled, fmt.Sprintf("%s/%s cancelled (the operator had not confirmed within %v; it stops the run when it reads the request)", kind, key.Name, cancelGrace)}
+		return verdict.Exit(verdict.ExitCancelled, fmt.Sprintf("%s/%s cancelled (the operator had not confirmed within %v; it stops the run when it reads the request)", kind, key.Name, cancelGrace))
 	}
-	return &exitError{ExitCancelled, fmt.Sprintf("%s/%s cancellation asked; following it failed: %v", kind, key.Name, err)}
+	return verdict.Exit(verdict.ExitCancelled, fmt.Sprintf("%s/%s cancellation asked; following it failed: %v", kind, key.Name, err))
 }
 
 func finished(obj client.Object) bool {

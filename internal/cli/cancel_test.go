@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 // confirmCancel plays the operator: once the run carries the cancel annotation, it ends
@@ -63,7 +64,7 @@ func TestSIGINTDuringRunWaitCancelsTheRun(t *testing.T) {
 			base = "sigint-unconfirmed"
 		}
 		var out bytes.Buffer
-		done := make(chan ExitCode, 1)
+		done := make(chan verdict.ExitCode, 1)
 		go func() {
 			done <- execute(Streams{Out: &out, ErrOut: &out}, []string{"run", "-f", writeRunFile(t, base), "--wait", "-n", "default"},
 				func() (client.WithWatch, error) { return k8s, nil })
@@ -79,8 +80,8 @@ func TestSIGINTDuringRunWaitCancelsTheRun(t *testing.T) {
 		}
 		select {
 		case code := <-done:
-			if code != ExitCancelled {
-				t.Errorf("%s: exit %d, want %d\n%s", base, code, ExitCancelled, out.String())
+			if code != verdict.ExitCancelled {
+				t.Errorf("%s: exit %d, want %d\n%s", base, code, verdict.ExitCancelled, out.String())
 			}
 			if took := time.Since(signalled); took > 5*time.Second+time.Second {
 				t.Errorf("%s: exited %v after the signal", base, took)
@@ -137,8 +138,8 @@ func TestCancelAsksTheOperatorToStop(t *testing.T) {
 	}
 	// Someone else's cancel ends a watch with 7 too.
 	confirmCancel(t, client.ObjectKeyFromObject(toCancel))
-	if out, err := run(t, "watch", "to-cancel"); ExitCodeOf(err) != ExitCancelled {
-		t.Errorf("watch of a cancelled run: exit %d\n%s", ExitCodeOf(err), out)
+	if out, err := run(t, "watch", "to-cancel"); verdict.ExitCodeOf(err) != verdict.ExitCancelled {
+		t.Errorf("watch of a cancelled run: exit %d\n%s", verdict.ExitCodeOf(err), out)
 	}
 	if out, err := run(t, "cancel", "to-cancel"); err == nil || !strings.Contains(err.Error(), "already finished") {
 		t.Errorf("cancelling a finished run: %v\n%s", err, out)

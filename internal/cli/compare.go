@@ -28,6 +28,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 // Difference is one compared figure: its two values, the change and the interval of the
@@ -49,10 +50,10 @@ type Comparison struct {
 	B              string   `json:"b"`
 	SettingsDiffer []string `json:"settingsDiffer,omitempty"`
 	// Intervals says what the confidence intervals cover: a rerun, or this run alone.
-	Intervals   string       `json:"intervals"`
-	Differences []Difference `json:"differences"`
-	ExitCode    ExitCode     `json:"exitCode"`
-	Verdict     string       `json:"verdict"`
+	Intervals   string           `json:"intervals"`
+	Differences []Difference     `json:"differences"`
+	ExitCode    verdict.ExitCode `json:"exitCode"`
+	Verdict     string           `json:"verdict"`
 }
 
 type compareFlags struct {
@@ -124,8 +125,8 @@ lies inside the interval or a side has no interval. Exit codes:
 				fprintf(o.streams.Out, "%s", comparisonTable(result))
 			}
 			fprintf(o.streams.ErrOut, "compare: %s (exit %d)\n", textfmt.TerminalCell(outcome.Reason), outcome.Code)
-			if outcome.Code != ExitPassed {
-				return &exitError{outcome.Code, outcome.Reason}
+			if outcome.Code != verdict.ExitPassed {
+				return verdict.Exit(outcome.Code, outcome.Reason)
 			}
 			return nil
 		},
@@ -307,7 +308,7 @@ func (c *comparer) count(name string, a, b int64) {
 
 // ComparisonOutcome is compare's exit code: 4 when a gated figure is slower than allowed,
 // else 3 when one is inconclusive and that is to fail, else 0.
-func ComparisonOutcome(diffs []Difference, failInconclusive bool) Outcome {
+func ComparisonOutcome(diffs []Difference, failInconclusive bool) verdict.Outcome {
 	var slower, inconclusive []string
 	for _, d := range diffs {
 		switch d.Gate {
@@ -319,13 +320,13 @@ func ComparisonOutcome(diffs []Difference, failInconclusive bool) Outcome {
 	}
 	switch {
 	case len(slower) > 0:
-		return Outcome{ExitRegressed, "slower than allowed: " + strings.Join(slower, "; ")}
+		return verdict.Outcome{Code: verdict.ExitRegressed, Reason: "slower than allowed: " + strings.Join(slower, "; ")}
 	case len(inconclusive) > 0 && failInconclusive:
-		return Outcome{ExitThresholds, "inconclusive: " + strings.Join(inconclusive, "; ")}
+		return verdict.Outcome{Code: verdict.ExitThresholds, Reason: "inconclusive: " + strings.Join(inconclusive, "; ")}
 	case len(inconclusive) > 0:
-		return Outcome{ExitPassed, "passed; inconclusive (not failed without --fail-inconclusive): " + strings.Join(inconclusive, "; ")}
+		return verdict.Outcome{Code: verdict.ExitPassed, Reason: "passed; inconclusive (not failed without --fail-inconclusive): " + strings.Join(inconclusive, "; ")}
 	}
-	return Outcome{ExitPassed, "passed: no gated figure slower than allowed"}
+	return verdict.Outcome{Code: verdict.ExitPassed, Reason: "passed: no gated figure slower than allowed"}
 }
 
 func changeText(a, b float64, abs string) string {

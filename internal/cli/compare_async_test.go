@@ -24,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 // flatLatency is v at every headline percentile.
@@ -61,8 +62,8 @@ func TestCompareWorkflowResultsGatesTheCompletion(t *testing.T) {
 	if d := differenceOf(t, diffs, "completion p90"); d.Verdict != VerdictSlower || d.Gate != GateSlower || d.Interval == "" {
 		t.Errorf("completion p90 on each run's own interval: %+v, want slower, gated slower", d)
 	}
-	if got := ComparisonOutcome(diffs, false).Code; got != ExitRegressed {
-		t.Errorf("exit %d, want %d: a slower completion is a regression", got, ExitRegressed)
+	if got := ComparisonOutcome(diffs, false).Code; got != verdict.ExitRegressed {
+		t.Errorf("exit %d, want %d: a slower completion is a regression", got, verdict.ExitRegressed)
 	}
 	if d := differenceOf(t, diffs, "activity dispatch p50"); d.Verdict != "-" || d.Gate != "" || d.Interval != "" {
 		t.Errorf("activity dispatch p50: %+v, want shown without an interval, verdict or gate", d)

@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 // writeComparisonReports writes compare's JUnit file and appends its Markdown summary, as
@@ -82,7 +83,7 @@ func ComparisonJUnit(r Comparison, failInconclusive bool) ([]byte, error) {
 func ComparisonSummary(r Comparison) string {
 	var b strings.Builder
 	mark := "✅ passed"
-	if r.ExitCode != ExitPassed {
+	if r.ExitCode != verdict.ExitPassed {
 		mark = fmt.Sprintf("❌ exit %d", r.ExitCode)
 	}
 	fmt.Fprintf(&b, "### daprbench compare %s → %s: %s\n\n%s\n\n", textfmt.MarkdownText(r.A), textfmt.MarkdownText(r.B), mark, textfmt.MarkdownText(r.Verdict))

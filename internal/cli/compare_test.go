@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
@@ -106,15 +107,15 @@ func TestCompareExitsWithTheGatesVerdict(t *testing.T) {
 	cases := []struct {
 		b    string
 		args []string
-		want ExitCode
+		want verdict.ExitCode
 		line string // the added p90 row holds it
 	}{
-		{"cmp-slower", nil, ExitRegressed, "slower " + GateSlower},
-		{"cmp-slower", []string{"--max-slowdown", "25%"}, ExitPassed, "slower " + GatePassed},
-		{"cmp-faster", nil, ExitPassed, "faster " + GatePassed},
-		{"cmp-same", nil, ExitPassed, VerdictNoDifference + " " + GateInconclusive},
-		{"cmp-same", []string{"--fail-inconclusive"}, ExitThresholds, VerdictNoDifference + " " + GateInconclusive},
-		{"cmp-same", []string{"--max-slowdown", "10%", "--fail-inconclusive"}, ExitPassed, VerdictNoDifference + " " + GatePassed},
+		{"cmp-slower", nil, verdict.ExitRegressed, "slower " + GateSlower},
+		{"cmp-slower", []string{"--max-slowdown", "25%"}, verdict.ExitPassed, "slower " + GatePassed},
+		{"cmp-faster", nil, verdict.ExitPassed, "faster " + GatePassed},
+		{"cmp-same", nil, verdict.ExitPassed, VerdictNoDifference + " " + GateInconclusive},
+		{"cmp-same", []string{"--fail-inconclusive"}, verdict.ExitThresholds, VerdictNoDifference + " " + GateInconclusive},
+		{"cmp-same", []string{"--max-slowdown", "10%", "--fail-inconclusive"}, verdict.ExitPassed, VerdictNoDifference + " " + GatePassed},
 	}
 	for i := range cases {
 		cases[i].args = append(cases[i].args, "--rerun-spread", "0")
@@ -122,19 +123,19 @@ func TestCompareExitsWithTheGatesVerdict(t *testing.T) {
 	cases = append(cases, []struct {
 		b    string
 		args []string
-		want ExitCode
+		want verdict.ExitCode
 		line string
 	}{
-		{"cmp-slower", nil, ExitRegressed, "slower " + GateSlower},
-		{"cmp-slower", []string{"--max-slowdown", "25%"}, ExitPassed, "slower " + GateInconclusive},
-		{"cmp-same", []string{"--max-slowdown", "10%", "--fail-inconclusive"}, ExitThresholds, VerdictNoDifference + " " + GateInconclusive},
+		{"cmp-slower", nil, verdict.ExitRegressed, "slower " + GateSlower},
+		{"cmp-slower", []string{"--max-slowdown", "25%"}, verdict.ExitPassed, "slower " + GateInconclusive},
+		{"cmp-same", []string{"--max-slowdown", "10%", "--fail-inconclusive"}, verdict.ExitThresholds, VerdictNoDifference + " " + GateInconclusive},
 	}...)
 	for i := len(cases) - 3; i < len(cases); i++ {
 		cases[i].args = append(cases[i].args, "--rerun-spread", "3%", "--rerun-spread-df", "5")
 	}
 	for _, c := range cases {
 		out, err := run(t, append([]string{"compare", "cmp-ref", c.b}, c.args...)...)
-		if got := ExitCodeOf(err); got != c.want {
+		if got := verdict.ExitCodeOf(err); got != c.want {
 			t.Errorf("compare cmp-ref %s %v: exit %d, want %d\n%s", c.b, c.args, got, c.want, out)
 		}
 		if row := rowOf(out, "added p90"); !strings.Contains(squeeze(row), c.line) {
@@ -169,8 +170,8 @@ func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
 	}
 	junit, summary := filepath.Join(dir, "compare.xml"), filepath.Join(dir, "summary.md")
 	out, err = run(t, "compare", main, "perfrun/cmp-pr", "--junit", junit, "--summary", summary, "--rerun-spread", "3%", "--rerun-spread-df", "5")
-	if ExitCodeOf(err) != ExitRegressed || !strings.Contains(squeeze(rowOf(out, "added p90")), "slower "+GateSlower) {
-		t.Fatalf("file against run: exit %d\n%s", ExitCodeOf(err), out)
+	if verdict.ExitCodeOf(err) != verdict.ExitRegressed || !strings.Contains(squeeze(rowOf(out, "added p90")), "slower "+GateSlower) {
+		t.Fatalf("file against run: exit %d\n%s", verdict.ExitCodeOf(err), out)
 	}
 	var suites junitSuites
 	b, _ := os.ReadFile(junit)
@@ -186,7 +187,7 @@ func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
 	_ = os.WriteFile(pr, []byte(out), 0o644)
 	var cmp Comparison
 	out, err = runWithoutCluster(t, "compare", main, pr, "-o", "json", "--rerun-spread", "3%", "--rerun-spread-df", "5")
-	if jerr := json.Unmarshal([]byte(out), &cmp); jerr != nil || ExitCodeOf(err) != ExitRegressed || cmp.ExitCode != ExitRegressed || len(cmp.Differences) == 0 {
+	if jerr := json.Unmarshal([]byte(out), &cmp); jerr != nil || verdict.ExitCodeOf(err) != verdict.ExitRegressed || cmp.ExitCode != verdict.ExitRegressed || len(cmp.Differences) == 0 {
 		t.Errorf("two files, no cluster: %v %v %+v\n%s", err, jerr, cmp, out)
 	}
 
@@ -202,14 +203,14 @@ func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, point := range []string{"perfsweep/cmp-sweep/0", "perfsweep/cmp-sweep/cmp-pr", "perfsweep/cmp-sweep/trace-1"} {
-		if out, err := run(t, "compare", "cmp-main", point, "--rerun-spread", "3%", "--rerun-spread-df", "5"); ExitCodeOf(err) != ExitRegressed {
-			t.Errorf("against %s: exit %d\n%s", point, ExitCodeOf(err), out)
+		if out, err := run(t, "compare", "cmp-main", point, "--rerun-spread", "3%", "--rerun-spread-df", "5"); verdict.ExitCodeOf(err) != verdict.ExitRegressed {
+			t.Errorf("against %s: exit %d\n%s", point, verdict.ExitCodeOf(err), out)
 		}
 	}
 	if _, err := runWithoutCluster(t, "compare", "missing/main.json", "other.json"); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("a mistyped path: %v", err)
 	}
-	if out, err := run(t, "compare", "cmp-main", "perfsweep/cmp-sweep/7"); ExitCodeOf(err) != ExitCouldNotRun || !strings.Contains(out+err.Error(), "no point") {
+	if out, err := run(t, "compare", "cmp-main", "perfsweep/cmp-sweep/7"); verdict.ExitCodeOf(err) != verdict.ExitCouldNotRun || !strings.Contains(out+err.Error(), "no point") {
 		t.Errorf("a missing point: %v\n%s", err, out)
 	}
 }
@@ -317,8 +318,8 @@ func TestComparePubSubResultsGatesTheAddedDeliveryLatency(t *testing.T) {
 	if lost == nil || lost.A != "0" || lost.B != "7" || lost.Change != "+7" {
 		t.Errorf("messages lost: %+v", lost)
 	}
-	if got := ComparisonOutcome(diffs, false).Code; got != ExitRegressed {
-		t.Errorf("exit %d, want %d: a slower delivery is a regression", got, ExitRegressed)
+	if got := ComparisonOutcome(diffs, false).Code; got != verdict.ExitRegressed {
+		t.Errorf("exit %d, want %d: a slower delivery is a regression", got, verdict.ExitRegressed)
 	}
 	if len(Compare(&perfv1alpha1.Result{}, pubsub(ms(3), 0), nil, RerunSpread{})) != 0 {
 		t.Error("a side without delivery compared delivery figures")

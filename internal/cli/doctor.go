@@ -25,6 +25,7 @@ import (
 
 	"github.com/daprbench/daprbench/internal/cli/doctor"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/kit/version"
 )
 
@@ -71,7 +72,7 @@ preflight does and changes nothing. Exit 0 when no row fails (warnings allowed),
 				fprintf(o.streams.Out, "%s", doctorTable(report))
 			}
 			if n := report.Failed(); n > 0 {
-				return &exitError{ExitCouldNotRun, fmt.Sprintf("doctor: %d of %d checks failed in namespace %s", n, len(report.Checks), ns)}
+				return verdict.Exit(verdict.ExitCouldNotRun, fmt.Sprintf("doctor: %d of %d checks failed in namespace %s", n, len(report.Checks), ns))
 			}
 			return nil
 		},

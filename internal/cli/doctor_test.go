@@ -23,6 +23,7 @@ import (
 	"testing"
 
 	"github.com/daprbench/daprbench/internal/cli/doctor"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 // doctor runs as a user runs it, through a kubeconfig: on this API server (no operator, no
@@ -30,15 +31,15 @@ import (
 // themselves are tested row by row in internal/cli/doctor.
 func TestDoctorSaysWhatToFixAndExitsOne(t *testing.T) {
 	kubeconfig := envtestKubeconfig(t, "envtest", map[string]string{"envtest": ""})
-	doctorRun := func(args ...string) (string, ExitCode) {
+	doctorRun := func(args ...string) (string, verdict.ExitCode) {
 		var out, errOut bytes.Buffer
 		code := execute(Streams{Out: &out, ErrOut: &errOut}, append([]string{"doctor", "--kubeconfig", kubeconfig, "-n", "default"}, args...), nil)
 		return out.String() + errOut.String(), code
 	}
 
 	out, code := doctorRun()
-	if code != ExitCouldNotRun {
-		t.Errorf("exit %d, want %d:\n%s", code, ExitCouldNotRun, out)
+	if code != verdict.ExitCouldNotRun {
+		t.Errorf("exit %d, want %d:\n%s", code, verdict.ExitCouldNotRun, out)
 	}
 	for _, want := range []string{"CHECK", "kubernetes", "PASS", "operator", "FAIL", "fix: install the operator", "dapr", "fix: install Dapr",
 		"checks failed: fix them (each row says how)", "Error: doctor: "} {
@@ -52,7 +53,7 @@ func TestDoctorSaysWhatToFixAndExitsOne(t *testing.T) {
 	if err := json.Unmarshal([]byte(out[:strings.LastIndex(out, "}")+1]), &report); err != nil {
 		t.Fatalf("-o json: %v\n%s", err, out)
 	}
-	if code != ExitCouldNotRun || report.Namespace != "default" || report.Failed() == 0 || len(report.Checks) < 10 {
+	if code != verdict.ExitCouldNotRun || report.Namespace != "default" || report.Failed() == 0 || len(report.Checks) < 10 {
 		t.Errorf("-o json: exit %d, %+v", code, report)
 	}
 }

@@ -36,6 +36,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 // errDeleted: the object followed was deleted before it finished.
@@ -76,22 +77,22 @@ func follow[T client.Object](ctx context.Context, c client.WithWatch, key client
 
 // followToEnd follows a PerfRun or PerfSweep until it finishes and judges it; show gets
 // each version's progress line.
-func followToEnd(ctx context.Context, c client.WithWatch, obj client.Object, strict bool, show func(func(time.Time) string)) (client.Object, Outcome, error) {
+func followToEnd(ctx context.Context, c client.WithWatch, obj client.Object, strict bool, show func(func(time.Time) string)) (client.Object, verdict.Outcome, error) {
 	key := client.ObjectKeyFromObject(obj)
 	if _, ok := obj.(*perfv1alpha1.PerfSweep); ok {
 		sw, err := follow(ctx, c, key, &perfv1alpha1.PerfSweep{}, func() client.ObjectList { return &perfv1alpha1.PerfSweepList{} },
 			sweepFinished, func(sw *perfv1alpha1.PerfSweep) { show(func(time.Time) string { return sweepProgress(sw) }) })
 		if err != nil {
-			return nil, Outcome{}, err
+			return nil, verdict.Outcome{}, err
 		}
-		return sw, SweepOutcome(sw), nil
+		return sw, verdict.SweepOutcome(sw), nil
 	}
 	run, err := follow(ctx, c, key, &perfv1alpha1.PerfRun{}, func() client.ObjectList { return &perfv1alpha1.PerfRunList{} },
 		(*perfv1alpha1.PerfRun).Finished, func(run *perfv1alpha1.PerfRun) { show(func(now time.Time) string { return Progress(run, now) }) })
 	if err != nil {
-		return nil, Outcome{}, err
+		return nil, verdict.Outcome{}, err
 	}
-	return run, RunOutcome(run, strict), nil
+	return run, verdict.RunOutcome(run, strict), nil
 }
 
 // progressWriter shows a run's progress line: redrawn in place every second on a terminal
@@ -165,9 +166,9 @@ func (p *progressWriter) tick(ctx context.Context) (stop func()) {
 func waitError(kind string, key client.ObjectKey, timeout time.Duration, err error) error {
 	switch {
 	case errors.Is(err, errDeleted):
-		return &exitError{ExitFailed, fmt.Sprintf("%s %s was %v", kind, key, err)}
+		return verdict.Exit(verdict.ExitFailed, fmt.Sprintf("%s %s was %v", kind, key, err))
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, watchtools.ErrWatchClosed) || strings.Contains(err.Error(), "timed out waiting"):
-		return &exitError{ExitStillRunning, fmt.Sprintf("%s %s has not finished within %v; it goes on in the cluster", kind, key, timeout)}
+		return verdict.Exit(verdict.ExitStillRunning, fmt.Sprintf("%s %s has not finished within %v; it goes on in the cluster", kind, key, timeout))
 	}
 	return err
 }

@@ -31,6 +31,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
@@ -55,7 +56,7 @@ func hostileRun() document.Run {
 }
 
 func TestSummaryEscapesWhatUsersWrote(t *testing.T) {
-	md := Summary(hostileRun(), RunOutcome(hostileRun().PerfRun, false), false)
+	md := Summary(hostileRun(), verdict.RunOutcome(hostileRun().PerfRun, false), false)
 	for _, bad := range []string{"<h3>", "<img", "\x1b", "\a", "\u009b", "[click](", " @everyone", ":x:", "\n| forged"} {
 		if strings.Contains(md, bad) {
 			t.Errorf("the summary carries %q:\n%s", bad, md)
@@ -66,7 +67,7 @@ func TestSummaryEscapesWhatUsersWrote(t *testing.T) {
 	}
 	sw := sweep.Load(context.Background(), k8s, &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw"}, Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseFailed,
 		Points: []perfv1alpha1.SweepPointStatus{{Run: "r", Phase: perfv1alpha1.Phase(fakeVerdict + "|x")}}}})
-	if md := Summary(sw, SweepOutcome(sw.PerfSweep), false); strings.Contains(md, "<h3>") || strings.Contains(md, "</h3>|x") {
+	if md := Summary(sw, verdict.SweepOutcome(sw.PerfSweep), false); strings.Contains(md, "<h3>") || strings.Contains(md, "</h3>|x") {
 		t.Errorf("the sweep summary carries a point's phase as written:\n%s", md)
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 const sweepFile = `apiVersion: perf.daprbench.io/v1alpha1
@@ -218,8 +219,8 @@ func TestWatchFollowsASweep(t *testing.T) {
 	}
 	select {
 	case err := <-done:
-		if ExitCodeOf(err) != ExitFailed {
-			t.Errorf("watch of a failed sweep: %v (exit %d)", err, ExitCodeOf(err))
+		if verdict.ExitCodeOf(err) != verdict.ExitFailed {
+			t.Errorf("watch of a failed sweep: %v (exit %d)", err, verdict.ExitCodeOf(err))
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("watch did not end when the sweep finished")

@@ -27,6 +27,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
@@ -71,7 +72,7 @@ type junitProblem struct {
 }
 
 // JUnit is the report of a finished PerfRun or PerfSweep.
-func JUnit(obj client.Object, outcome Outcome, strict bool) ([]byte, error) {
+func JUnit(obj client.Object, outcome verdict.Outcome, strict bool) ([]byte, error) {
 	var suite junitSuite
 	switch o := obj.(type) {
 	case document.Run:

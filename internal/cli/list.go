@@ -33,6 +33,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 )
 
@@ -202,18 +203,18 @@ func runListRow(obj runtime.Object, now time.Time) []any {
 		errs = fmt.Sprint(h.Errors)
 	}
 	return []any{run.Name, string(run.Spec.Scenario), fmt.Sprint(run.Spec.Load.QPS), textfmt.OrDash(string(run.Status.Phase)),
-		point(h.Added, p90), point(h.Added, p99), verdict(run.PerfRun), age(run.CreationTimestamp, now),
+		point(h.Added, p90), point(h.Added, p99), verdictWord(run.PerfRun), age(run.CreationTimestamp, now),
 		textfmt.OrDash(h.ActualQPS), errs, point(h.Latency, p90), baseline, interval, sidecarCPU, textfmt.OrDash(run.Labels[perfv1alpha1.LabelSchedule])}
 }
 
-// verdict is a finished run's outcome in a word: Passed, or the reason of the condition
+// verdictWord is a finished run's outcome in a word: Passed, or the reason of the condition
 // that gives run --wait its exit code.
-func verdict(run *perfv1alpha1.PerfRun) string {
+func verdictWord(run *perfv1alpha1.PerfRun) string {
 	if !run.Finished() {
 		return "-"
 	}
-	o := RunOutcome(run, false)
-	if o.Code == ExitPassed {
+	o := verdict.RunOutcome(run, false)
+	if o.Code == verdict.ExitPassed {
 		return "Passed"
 	}
 	reason, _, _ := strings.Cut(o.Reason, ":")
@@ -232,12 +233,12 @@ var sweepColumns = []metav1.TableColumnDefinition{
 
 func sweepListRow(obj runtime.Object, now time.Time) []any {
 	sw := obj.(*perfv1alpha1.PerfSweep)
-	verdict := "-"
+	word := "-"
 	if sweepFinished(sw) {
-		verdict, _, _ = strings.Cut(SweepOutcome(sw).Reason, ":")
+		word, _, _ = strings.Cut(verdict.SweepOutcome(sw).Reason, ":")
 	}
 	return []any{sw.Name, textfmt.OrDash(string(sw.Status.Phase)), fmt.Sprint(sw.Status.Measured),
-		optionalInt(sw.Status.MaxSustainableQPS), optionalInt(sw.Status.FirstFailingQPS), age(sw.CreationTimestamp, now), verdict}
+		optionalInt(sw.Status.MaxSustainableQPS), optionalInt(sw.Status.FirstFailingQPS), age(sw.CreationTimestamp, now), word}
 }
 
 var scheduleColumns = []metav1.TableColumnDefinition{

@@ -33,6 +33,7 @@ import (
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
@@ -91,7 +92,7 @@ func FuzzSweepReport(f *testing.F) {
 		}
 		checkTerminal(t, "sweep table", textfmt.ForTerminal(sweepTable(sw)))
 		checkTerminal(t, "sweep progress", textfmt.TerminalCell(sweepProgress(sw.PerfSweep)))
-		checkMarkdown(t, Summary(sw, SweepOutcome(sw.PerfSweep), false))
+		checkMarkdown(t, Summary(sw, verdict.SweepOutcome(sw.PerfSweep), false))
 		checkCSV(t, pointRows(sw))
 		checkHTML(t, sweepDoc(sw))
 		for _, c := range plots.ForSweep(sw) {
@@ -105,7 +106,7 @@ func checkRunRenders(t *testing.T, run document.Run) {
 	checkTerminal(t, "run tables", textfmt.ForTerminal(runTables(run)))
 	checkTerminal(t, "progress", textfmt.TerminalCell(Progress(run.PerfRun, time.Unix(1_800_000_000, 0))))
 	for _, strict := range []bool{false, true} {
-		outcome := RunOutcome(run.PerfRun, strict)
+		outcome := verdict.RunOutcome(run.PerfRun, strict)
 		checkMarkdown(t, Summary(run, outcome, strict))
 		if _, err := JUnit(run, outcome, strict); err != nil {
 			t.Errorf("junit: %v", err)

@@ -38,6 +38,7 @@ import (
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/kit/version"
@@ -292,8 +293,8 @@ func inlineSVG(svg []byte, title string) (template.HTML, error) {
 
 func runDoc(run document.Run) htmlDoc {
 	doc := htmlDoc{Title: fmt.Sprintf("PerfRun %s/%s", run.Namespace, run.Name), SpecTitle: "The run's spec (YAML)"}
-	outcome := RunOutcome(run.PerfRun, false)
-	doc.Verdict, doc.Passed = outcome.Reason, outcome.Code == ExitPassed
+	outcome := verdict.RunOutcome(run.PerfRun, false)
+	doc.Verdict, doc.Passed = outcome.Reason, outcome.Code == verdict.ExitPassed
 	st := run.Status
 
 	id := htmlSection{ID: "run", Title: "Run"}
@@ -706,8 +707,8 @@ func conditionsSection(conds []metav1.Condition) htmlSection {
 
 func sweepDoc(sw sweep.Measured) htmlDoc {
 	doc := htmlDoc{Title: fmt.Sprintf("PerfSweep %s/%s", sw.Namespace, sw.Name), SpecTitle: "The sweep's spec: the template run and its points (YAML)"}
-	outcome := SweepOutcome(sw.PerfSweep)
-	doc.Verdict, doc.Passed = outcome.Reason, outcome.Code == ExitPassed
+	outcome := verdict.SweepOutcome(sw.PerfSweep)
+	doc.Verdict, doc.Passed = outcome.Reason, outcome.Code == verdict.ExitPassed
 	st := sw.Status
 	id := htmlSection{ID: "sweep", Title: "Sweep"}
 	facts := htmlTable{ID: "identity", Keyed: true}

@@ -28,6 +28,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
@@ -65,7 +66,7 @@ schedule's own history); --preset NAME one of Dapr's published settings (kubectl
 presets), whose report shows Dapr's published figures beside the run's.
 
 With --wait it follows the one object with a watch until it finishes and exits:
-` + exitCodeHelp(),
+` + verdict.ExitCodeHelp(),
 		Example: `  kubectl daprbench run -f https://raw.githubusercontent.com/daprbench/daprbench/main/config/samples/perf_v1alpha1_perfrun_smoke.yaml --wait
   kubectl daprbench run --from=perfschedule/nightly --wait --junit junit.xml
   kubectl daprbench run -f perfrun.yaml -o name
@@ -206,7 +207,7 @@ func (o *options) waitAndJudge(parent context.Context, c client.WithWatch, obj c
 	case err != nil && parent.Err() != nil && ci.cancelOnInterrupt:
 		return o.cancelInterrupted(c, obj)
 	case err != nil && parent.Err() != nil:
-		return &exitError{ExitStillRunning, fmt.Sprintf("interrupted; %s %s goes on in the cluster", kindOf(obj), key)}
+		return verdict.Exit(verdict.ExitStillRunning, fmt.Sprintf("interrupted; %s %s goes on in the cluster", kindOf(obj), key))
 	case err != nil:
 		return waitError(kindOf(obj), key, timeout, err)
 	}
@@ -223,8 +224,8 @@ func (o *options) waitAndJudge(parent context.Context, c client.WithWatch, obj c
 			return err
 		}
 	}
-	if outcome.Code != ExitPassed {
-		return &exitError{outcome.Code, outcome.Reason}
+	if outcome.Code != verdict.ExitPassed {
+		return verdict.Exit(outcome.Code, outcome.Reason)
 	}
 	return nil
 }

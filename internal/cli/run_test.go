@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 )
 
@@ -115,23 +116,23 @@ func TestRunWaitExitsWithTheRunsVerdict(t *testing.T) {
 		args  []string
 		res   *perfv1alpha1.Result
 		conds []metav1.Condition
-		want  ExitCode
+		want  verdict.ExitCode
 	}{
 		{"passed", nil, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
-			cond(perfv1alpha1.ConditionThresholdsMet, "True", "ThresholdsMet", "met")}, ExitPassed},
-		{"failed", nil, nil, []metav1.Condition{cond(perfv1alpha1.ConditionFailed, "True", "LoadTesterFailed", "the load tester failed")}, ExitFailed},
+			cond(perfv1alpha1.ConditionThresholdsMet, "True", "ThresholdsMet", "met")}, verdict.ExitPassed},
+		{"failed", nil, nil, []metav1.Condition{cond(perfv1alpha1.ConditionFailed, "True", "LoadTesterFailed", "the load tester failed")}, verdict.ExitFailed},
 		{"violated", nil, sampleResult("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{succeeded,
-			cond(perfv1alpha1.ConditionThresholdsMet, "False", "ThresholdsViolated", "added p90 7ms")}, ExitThresholds},
+			cond(perfv1alpha1.ConditionThresholdsMet, "False", "ThresholdsViolated", "added p90 7ms")}, verdict.ExitThresholds},
 		{"violated-failrun", nil, sampleResult("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{
-			cond(perfv1alpha1.ConditionFailed, "True", "ThresholdsViolated", "added p90 7ms")}, ExitThresholds},
+			cond(perfv1alpha1.ConditionFailed, "True", "ThresholdsViolated", "added p90 7ms")}, verdict.ExitThresholds},
 		{"inconclusive", nil, sampleResult("5ms", "4ms", "6ms", "400m"), []metav1.Condition{succeeded,
-			cond(perfv1alpha1.ConditionThresholdsMet, "Unknown", "Inconclusive", "straddles")}, ExitThresholds},
+			cond(perfv1alpha1.ConditionThresholdsMet, "Unknown", "Inconclusive", "straddles")}, verdict.ExitThresholds},
 		{"regressed", nil, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
-			cond(perfv1alpha1.ConditionRegressed, "True", "Regressed", "p90 worse")}, ExitRegressed},
+			cond(perfv1alpha1.ConditionRegressed, "True", "Regressed", "p90 worse")}, verdict.ExitRegressed},
 		{"saturated-lenient", nil, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
-			cond(perfv1alpha1.ConditionSaturated, "True", "Saturated", "achieved 80%")}, ExitPassed},
+			cond(perfv1alpha1.ConditionSaturated, "True", "Saturated", "achieved 80%")}, verdict.ExitPassed},
 		{"saturated-strict", []string{"--strict"}, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
-			cond(perfv1alpha1.ConditionSaturated, "True", "Saturated", "achieved 80%")}, ExitNotClean},
+			cond(perfv1alpha1.ConditionSaturated, "True", "Saturated", "achieved 80%")}, verdict.ExitNotClean},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,7 +140,7 @@ func TestRunWaitExitsWithTheRunsVerdict(t *testing.T) {
 			finish(t, run, tc.res, tc.conds...)
 			select {
 			case err := <-done:
-				if got := ExitCodeOf(err); got != tc.want {
+				if got := verdict.ExitCodeOf(err); got != tc.want {
 					t.Errorf("exit %d (%v), want %d; output:\n%s", got, err, tc.want, out)
 				}
 			case <-time.After(15 * time.Second):
@@ -153,15 +154,15 @@ func TestRunWaitPastItsTimeoutExits6(t *testing.T) {
 	created, done, out := startRun(t, "exit-timeout", "--timeout", "1s", "-o", "name")
 	select {
 	case err := <-done:
-		if got := ExitCodeOf(err); got != ExitStillRunning {
-			t.Errorf("exit %d (%v), want %d", got, err, ExitStillRunning)
+		if got := verdict.ExitCodeOf(err); got != verdict.ExitStillRunning {
+			t.Errorf("exit %d (%v), want %d", got, err, verdict.ExitStillRunning)
 		}
 		// A script still learns the run's name (it goes on in the cluster), in kubectl's
 		// form, which every command takes back.
 		if want := "perfrun.perf.daprbench.io/" + created.Name; !strings.Contains(out.String(), want) {
 			t.Errorf("-o name printed %q, want %q", out.String(), want)
 		}
-		if o, err := run(t, "watch", "perfrun.perf.daprbench.io/"+created.Name, "--timeout", "1s"); ExitCodeOf(err) != ExitStillRunning {
+		if o, err := run(t, "watch", "perfrun.perf.daprbench.io/"+created.Name, "--timeout", "1s"); verdict.ExitCodeOf(err) != verdict.ExitStillRunning {
 			t.Errorf("watch of -o name's form: %v\n%s", err, o)
 		}
 	case <-time.After(15 * time.Second):
@@ -176,7 +177,7 @@ func TestRunThatAdmissionRefusesExits1(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := run(t, "run", "-f", path, "--wait")
-	if got := ExitCodeOf(err); got != ExitCouldNotRun || !strings.Contains(err.Error(), "spec.load.qps") {
+	if got := verdict.ExitCodeOf(err); got != verdict.ExitCouldNotRun || !strings.Contains(err.Error(), "spec.load.qps") {
 		t.Errorf("exit %d (%v), want 1 naming the field; output:\n%s", got, err, out)
 	}
 }
@@ -218,7 +219,7 @@ func TestJUnitHasOneTestcasePerThreshold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := JUnit(shown, RunOutcome(latest, false), false)
+	b, err := JUnit(shown, verdict.RunOutcome(latest, false), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +268,7 @@ func TestSummaryMatchesItsGoldenFile(t *testing.T) {
 			Conditions: []metav1.Condition{
 				{Type: perfv1alpha1.ConditionSucceeded, Status: "True", Reason: "Succeeded", ObservedGeneration: 1},
 				{Type: perfv1alpha1.ConditionThresholdsMet, Status: "False", Reason: "ThresholdsViolated", Message: "added p90 7ms (limit <= 5ms): VIOLATED", ObservedGeneration: 1}}}}, res)
-	checkGolden(t, "summary.md", Summary(run, RunOutcome(run.PerfRun, false), false))
+	checkGolden(t, "summary.md", Summary(run, verdict.RunOutcome(run.PerfRun, false), false))
 }
 
 func ptrTo[T any](v T) *T { return &v }
@@ -281,14 +282,14 @@ func TestJUnitListsTheVariantsGates(t *testing.T) {
 		Difference: &perfv1alpha1.LatencySummary{P90: d("310us")},
 		DifferenceInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
 			Low: perfv1alpha1.LatencySummary{P90: d("250us")}, High: perfv1alpha1.LatencySummary{P90: d("370us")}}}}})
-	b, err := JUnit(run, Outcome{ExitThresholds, "variant"}, false)
+	b, err := JUnit(run, verdict.Outcome{Code: verdict.ExitThresholds, Reason: "variant"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), `name="variant fast p90 slowdown`) || !strings.Contains(string(b), `type="VIOLATED"`) {
 		t.Errorf("JUnit lacks the variant's violated gate:\n%s", b)
 	}
-	if md := Summary(run, Outcome{ExitThresholds, "variant"}, false); !strings.Contains(md, "variant fast p90 slowdown") {
+	if md := Summary(run, verdict.Outcome{Code: verdict.ExitThresholds, Reason: "variant"}, false); !strings.Contains(md, "variant fast p90 slowdown") {
 		t.Errorf("summary lacks the variant's gate:\n%s", md)
 	}
 }

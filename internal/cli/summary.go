@@ -27,6 +27,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
@@ -34,10 +35,10 @@ import (
 // Summary is a finished run's or sweep's verdict in GitHub-flavoured Markdown, as a CI step
 // summary ($GITHUB_STEP_SUMMARY) or a pull-request comment shows it. Every string from the
 // object's spec or status is markdownText: GitHub renders the HTML and Markdown in it.
-func Summary(obj client.Object, outcome Outcome, strict bool) string {
+func Summary(obj client.Object, outcome verdict.Outcome, strict bool) string {
 	var b strings.Builder
 	mark := "✅ passed"
-	if outcome.Code != ExitPassed {
+	if outcome.Code != verdict.ExitPassed {
 		mark = fmt.Sprintf("❌ exit %d", outcome.Code)
 	}
 	fmt.Fprintf(&b, "### daprbench %s/%s: %s\n\n%s\n\n", strings.ToLower(kindOf(obj)), obj.GetName(), mark, textfmt.MarkdownText(outcome.Reason))
@@ -109,7 +110,7 @@ func sweepSummary(b *strings.Builder, sw sweep.Measured) {
 }
 
 // writeReports writes the JUnit file and appends the Markdown summary, as asked.
-func writeReports(obj client.Object, outcome Outcome, ci ciFlags) error {
+func writeReports(obj client.Object, outcome verdict.Outcome, ci ciFlags) error {
 	if ci.junit != "" {
 		b, err := JUnit(obj, outcome, ci.strict)
 		if err != nil {

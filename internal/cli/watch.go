@@ -24,6 +24,7 @@ import (
 	"github.com/spf13/cobra"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 func newWatchCommand(o *options) *cobra.Command {
@@ -54,11 +55,11 @@ func newWatchCommand(o *options) *cobra.Command {
 func Progress(run *perfv1alpha1.PerfRun, now time.Time) string {
 	switch {
 	case run.Finished():
-		return fmt.Sprintf("%s: %s", run.Status.Phase, conditionMessage(run))
+		return fmt.Sprintf("%s: %s", run.Status.Phase, verdict.ConditionMessage(run))
 	case run.Status.Phase == "":
 		return "Pending: waiting for the operator"
 	case run.Status.Phase != perfv1alpha1.PhaseRunning:
-		return fmt.Sprintf("%s: %s", run.Status.Phase, conditionMessage(run))
+		return fmt.Sprintf("%s: %s", run.Status.Phase, verdict.ConditionMessage(run))
 	}
 	p := run.Status.Progress
 	if p == nil {
@@ -77,15 +78,4 @@ func Progress(run *perfv1alpha1.PerfRun, now time.Time) string {
 	}
 	return fmt.Sprintf("[%s%s] %3.0f%% %s, %v elapsed, ~%v left", strings.Repeat("#", done), strings.Repeat("-", width-done),
 		pct, where, elapsed.Round(time.Second), (total - elapsed).Round(time.Second))
-}
-
-func conditionMessage(run *perfv1alpha1.PerfRun) string {
-	for _, t := range []string{perfv1alpha1.ConditionFailed, perfv1alpha1.ConditionSucceeded, perfv1alpha1.ConditionWorkloadsReady, perfv1alpha1.ConditionDaprReady} {
-		for _, c := range run.Status.Conditions {
-			if c.Type == t && c.Message != "" {
-				return c.Message
-			}
-		}
-	}
-	return "waiting"
 }

@@ -35,7 +35,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/daprbench/daprbench/internal/cli"
+	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
 // stub plays kubectl-daprbench: `run` logs its arguments, prints STUB_OBJECT on stdout (as
@@ -134,7 +134,7 @@ func must(t *testing.T, err error) {
 
 func TestOutputsNameTheVerdictAndTheRun(t *testing.T) {
 	mirror := release(t, false)
-	for _, e := range cli.ExitCodes {
+	for _, e := range verdict.ExitCodes {
 		code, verdict := int(e.Code), e.Word
 		t.Run(verdict, func(t *testing.T) {
 			r := action(t, mirror, fmt.Sprint("STUB_CODE=", code), "STUB_OBJECT=perfrun.perf.daprbench.io/gate-7xk2p")
@@ -241,17 +241,17 @@ func TestPluginVersion(t *testing.T) {
 	}
 }
 
-// The exit codes are declared once (internal/cli's ExitCodes); the Action's outputs and the
+// The exit codes are declared once (internal/cli/verdict's ExitCodes); the Action's outputs and the
 // CI docs name every one of them with its word, 7 cancelled included.
 func TestTheActionAndTheDocsNameEveryExitCode(t *testing.T) {
 	yml, err := os.ReadFile("../../action.yml")
 	must(t, err)
-	if n := strings.Count(string(yml), "("+cli.ExitCodeWords()+")"); n != 2 {
-		t.Errorf("action.yml: the exit-code and verdict outputs should each describe themselves as (%s); %d do", cli.ExitCodeWords(), n)
+	if n := strings.Count(string(yml), "("+verdict.ExitCodeWords()+")"); n != 2 {
+		t.Errorf("action.yml: the exit-code and verdict outputs should each describe themselves as (%s); %d do", verdict.ExitCodeWords(), n)
 	}
 	doc, err := os.ReadFile("../../docs/ci.md")
 	must(t, err)
-	for _, e := range cli.ExitCodes {
+	for _, e := range verdict.ExitCodes {
 		if want := fmt.Sprintf("`%s` (%d", e.Word, e.Code); !strings.Contains(string(doc), want) {
 			t.Errorf("docs/ci.md's verdict row lacks %s", want)
 		}

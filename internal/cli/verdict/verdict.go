@@ -14,7 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+// Package verdict is how the plugin judges a finished run or sweep for CI: the exit codes,
+// declared once with their words, and the outcome each finished object earns.
+package verdict
 
 import (
 	"errors"
@@ -85,8 +87,8 @@ func ExitCodeWords() string {
 	return strings.Join(words, ", ")
 }
 
-// exitCodeHelp is the table as run --help prints it, one code and meaning after another.
-func exitCodeHelp() string {
+// ExitCodeHelp is the table as run --help prints it, one code and meaning after another.
+func ExitCodeHelp() string {
 	var lines []string
 	line := " "
 	for i, e := range ExitCodes {
@@ -143,7 +145,7 @@ func RunOutcome(run *perfv1alpha1.PerfRun, strict bool) Outcome {
 			}
 		}
 	}
-	return Outcome{ExitPassed, "passed: " + conditionMessage(run)}
+	return Outcome{ExitPassed, "passed: " + ConditionMessage(run)}
 }
 
 // SweepOutcome judges a finished sweep: passed when it Succeeded, else failed (its
@@ -164,7 +166,10 @@ func SweepOutcome(sw *perfv1alpha1.PerfSweep) Outcome {
 	return Outcome{ExitFailed, msg}
 }
 
-// exitError carries an exit code out of a command; the plugin's main exits with it.
+// Exit is an error that carries code out of a command, with msg its words; the plugin's
+// main exits with the code.
+func Exit(code ExitCode, msg string) error { return &exitError{code, msg} }
+
 type exitError struct {
 	code ExitCode
 	msg  string
@@ -181,4 +186,17 @@ func ExitCodeOf(err error) ExitCode {
 		return e.code
 	}
 	return ExitCouldNotRun
+}
+
+// ConditionMessage is what a run says of itself: its most telling condition's message, the
+// end's before the workloads' and Dapr's; "waiting" while none has one.
+func ConditionMessage(run *perfv1alpha1.PerfRun) string {
+	for _, t := range []string{perfv1alpha1.ConditionFailed, perfv1alpha1.ConditionSucceeded, perfv1alpha1.ConditionWorkloadsReady, perfv1alpha1.ConditionDaprReady} {
+		for _, c := range run.Status.Conditions {
+			if c.Type == t && c.Message != "" {
+				return c.Message
+			}
+		}
+	}
+	return "waiting"
 }
