@@ -90,7 +90,7 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 		want := map[string]string{"trace-0": "0", "trace-1": "1"}
 		for _, p := range sweep.Load(ctx, k8sClient, sw).Points { // each point's figures: its run's result document's
 			Expect(p.Unread).To(BeEmpty())
-			Expect(p.Phase).To(Equal(perfv1alpha1.PhaseSucceeded), p.Message)
+			Expect(p.Phase).To(Equal(perfv1alpha1.PhaseSucceeded), "%s", p.Message)
 			Expect(p.Errors).To(BeZero())
 			Expect(p.Connections).To(Equal(int32(8)))
 			Expect(p.Latency.P90.Duration).To(BeNumerically(">", p.Baseline.P90.Duration), "two sidecars cost more than none")

@@ -160,7 +160,7 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		c := meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionCPULimitBound)
 		Expect(c).NotTo(BeNil(), "%s", describe(tight))
 		GinkgoWriter.Printf("tight: %s: %s\n", c.Reason, c.Message)
-		Expect(c.Status).To(Equal(metav1.ConditionTrue), c.Message)
+		Expect(c.Status).To(Equal(metav1.ConditionTrue), "%s", c.Message)
 		sc := sidecarCPU(resultOf(tight))
 		GinkgoWriter.Printf("tight: serverSidecar %s CPU, %s%% of %d periods throttled (%s), over %ds; source %s\n",
 			sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Throttled.Duration, sc.Seconds, resultOf(tight).CPU.Source)
@@ -190,7 +190,7 @@ var _ = Describe("CPU throttling from the kubelet's counters", func() {
 		c = meta.FindStatusCondition(st.Conditions, perfv1alpha1.ConditionCPULimitBound)
 		Expect(c).NotTo(BeNil(), "%s", describe(roomy))
 		GinkgoWriter.Printf("roomy: %s: %s\n", c.Reason, c.Message)
-		Expect(c.Status).To(Equal(metav1.ConditionFalse), c.Message)
+		Expect(c.Status).To(Equal(metav1.ConditionFalse), "%s", c.Message)
 		sc = sidecarCPU(resultOf(roomy))
 		GinkgoWriter.Printf("roomy: serverSidecar %s CPU, %s%% of %d periods throttled, over %ds\n", sc.CPU.String(), sc.ThrottledPeriodsPercent, sc.Periods, sc.Seconds)
 		Expect(percent(sc.ThrottledPeriodsPercent)).To(BeNumerically("<", 1))

@@ -125,11 +125,11 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 		ab.Spec.Load.Repetitions = 1
 		ab.Spec.Load.Duration = &metav1.Duration{Duration: 45 * time.Second}
 		ab.Spec.Load.Warmup = &metav1.Duration{Duration: 5 * time.Second}
-		ab.Spec.Exclusive = ptr.To(false) // beside the others: the A/B's mechanics, not its cost
+		ab.Spec.Exclusive = ptr.To(false) // beside the split: the A/B's mechanics, not its cost
 		Expect(k8sClient.Create(ctx, ab)).To(Succeed())
 
 		// The published scenario's sample with its load split over three pods, shortened and
-		// beside the others (its figures against a single pod: hack/bench/load-split.sh).
+		// beside the A/B (its figures against a single pod: hack/bench/load-split.sh).
 		split := sampleRun("perf_v1alpha1_perfrun_split_load.yaml", ns)
 		short(&split.Spec)
 		split.Spec.Variants = nil

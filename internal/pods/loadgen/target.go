@@ -53,7 +53,7 @@ type endpoint struct {
 	kind endpointKind
 	addr string // host:port of the target: the app, daprd or the store
 	// method is what the path calls: the gRPC method; the State, PubSub or Configuration
-	// Component's name; the Workflow's pattern.
+	// Component's name; the Workflow's pattern; the actor type of reminders and timers.
 	method   string
 	appID    string // the app daprd invokes (viaDaprGRPC)
 	password string // presented to a Redis the path calls directly (Target.StorePassword)
