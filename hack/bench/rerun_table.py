@@ -105,7 +105,7 @@ def robust_relative_sd(vals):
 
 def robust_df(n):
     """The degrees of freedom compare gives a robust spread of n runs: the MAD's efficiency
-    (0.37) times n - 1, at least 1 (internal/cli/compare_rerun_from.go)."""
+    (0.37) times n - 1, at least 1 (internal/cli/compare/rerun_from.go)."""
     return max(1, round(0.37 * (n - 1)))
 
 

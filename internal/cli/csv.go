@@ -28,7 +28,7 @@ import (
 
 // writeCSV writes a slice of flat structs as CSV: a header of the fields' JSON names, then
 // a row per element, for spreadsheets and results stores. Cells that a spreadsheet would
-// run as formulas are neutralised (csvCell).
+// run as formulas are neutralised (textfmt.CSVCell).
 func writeCSV(w io.Writer, rows any) error {
 	v := reflect.ValueOf(rows)
 	if v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Struct {

@@ -176,7 +176,7 @@ type RunRow struct {
 func runRow(run document.Run) RunRow {
 	row := RunRow{Run: run.Name, Phase: string(run.Status.Phase), Scenario: string(run.Spec.Scenario), QPS: run.Spec.Load.QPS}
 	if v, _, ok := run.Status.Environment.TargetCalibration(); ok {
-		row.Calibration = fmtUnits(v, 0)
+		row.Calibration = textfmt.Fixed(v, 0)
 	}
 	res := run.Result()
 	if res == nil {

@@ -29,6 +29,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/regression"
 	"github.com/daprbench/daprbench/internal/assess/repetitions"
+	"github.com/daprbench/daprbench/internal/cli/compare"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
@@ -109,13 +110,13 @@ func trend(runs []document.Run) []TrendRow {
 			AddedP90: "-", AddedP99: "-", SidecarCPU: "-", Regressed: r.ConditionTrue(perfv1alpha1.ConditionRegressed),
 			Calibration: "-", ServerCPUPerRequest: "-"}
 		if v, _, ok := r.Status.Environment.TargetCalibration(); ok {
-			row.Calibration = fmtUnits(v, 0)
+			row.Calibration = textfmt.Fixed(v, 0)
 		}
 		if res := r.Result(); res != nil {
 			if a := res.Added; a != nil {
 				row.AddedP90, row.AddedP99 = textfmt.Dur(a.P90), textfmt.Dur(a.P99)
 			}
-			if cpu := sidecarCPU(res); cpu >= 0 {
+			if cpu := compare.SidecarCPU(res); cpu >= 0 {
 				row.SidecarCPU = fmt.Sprintf("%dm", cpu)
 			}
 			for _, c := range res.SidecarCost {

@@ -134,3 +134,12 @@ func TestHistoryCountsOnlyTheRunsTheScheduleControls(t *testing.T) {
 		t.Errorf("a missing schedule: %v", err)
 	}
 }
+
+// costedRun is a result document whose server sidecar cost perCPUSecond-calibrated CPU.
+func costedRun(perCPUSecond string, serverCost time.Duration) *perfv1alpha1.ResultDocument {
+	return &perfv1alpha1.ResultDocument{
+		Environment: &perfv1alpha1.Environment{TargetNode: "n1", Calibration: []perfv1alpha1.NodeCalibration{{Node: "n1", PerCPUSecond: perCPUSecond, Workload: "v2"}}},
+		Result: &perfv1alpha1.Result{SidecarCost: []perfv1alpha1.SidecarCost{
+			{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: serverCost}}}},
+	}
+}

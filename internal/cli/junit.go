@@ -17,7 +17,6 @@ limitations under the License.
 package cli
 
 import (
-	"encoding/xml"
 	"fmt"
 	"time"
 
@@ -27,101 +26,54 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
+	"github.com/daprbench/daprbench/internal/cli/junit"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
 
-// The JUnit XML that CI systems read (Jenkins, GitLab, GitHub's test reporters): a
-// testsuites root, a testsuite per run, a testcase per check with a failure or error.
-
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Suites  []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Time       string          `xml:"time,attr"`
-	Timestamp  string          `xml:"timestamp,attr,omitempty"`
-	Properties []junitProperty `xml:"properties>property,omitempty"`
-	Cases      []junitCase     `xml:"testcase"`
-}
-
-type junitProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitProblem `xml:"failure,omitempty"`
-	Error     *junitProblem `xml:"error,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitProblem struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
 // JUnit is the report of a finished PerfRun or PerfSweep.
 func JUnit(obj client.Object, outcome verdict.Outcome, strict bool) ([]byte, error) {
-	var suite junitSuite
+	var suite junit.Suite
 	switch o := obj.(type) {
 	case document.Run:
 		suite = runSuite(o, strict)
 	case sweep.Measured:
 		suite = sweepSuite(o)
 	}
-	suite.Properties = append(suite.Properties, junitProperty{"exitCode", fmt.Sprint(int(outcome.Code))}, junitProperty{"verdict", outcome.Reason})
-	for _, c := range suite.Cases {
-		suite.Tests++
-		if c.Failure != nil {
-			suite.Failures++
-		}
-		if c.Error != nil {
-			suite.Errors++
-		}
-	}
-	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{suite}}, "", "  ")
-	return append([]byte(xml.Header), append(b, '\n')...), err
+	suite.Properties = append(suite.Properties, junit.Property{Name: "exitCode", Value: fmt.Sprint(int(outcome.Code))},
+		junit.Property{Name: "verdict", Value: outcome.Reason})
+	return junit.Marshal(suite)
 }
 
 // runSuite: whether the run finished, then a testcase per threshold (measured, limit and
 // interval in the message), then regression and, with --strict, saturation and throttling.
-func runSuite(run document.Run, strict bool) junitSuite {
+func runSuite(run document.Run, strict bool) junit.Suite {
 	class := "daprbench." + run.Namespace + "." + run.Name
-	s := junitSuite{Name: "perfrun/" + run.Namespace + "/" + run.Name, Time: seconds(run.Status.StartTime, run.Status.CompletionTime)}
+	s := junit.Suite{Name: "perfrun/" + run.Namespace + "/" + run.Name, Time: seconds(run.Status.StartTime, run.Status.CompletionTime)}
 	if run.Status.StartTime != nil {
 		s.Timestamp = run.Status.StartTime.UTC().Format(time.RFC3339)
 	}
-	s.Properties = []junitProperty{{"scenario", string(run.Spec.Scenario)}, {"qps", fmt.Sprint(run.Spec.Load.QPS)}}
+	s.Properties = []junit.Property{{Name: "scenario", Value: string(run.Spec.Scenario)}, {Name: "qps", Value: fmt.Sprint(run.Spec.Load.QPS)}}
 	if env := run.Status.Environment; env != nil {
 		if env.DaprVersion != "" {
-			s.Properties = append(s.Properties, junitProperty{"daprVersion", env.DaprVersion})
+			s.Properties = append(s.Properties, junit.Property{Name: "daprVersion", Value: env.DaprVersion})
 		}
-		s.Properties = append(s.Properties, junitProperty{"kubernetesVersion", env.KubernetesVersion})
+		s.Properties = append(s.Properties, junit.Property{Name: "kubernetesVersion", Value: env.KubernetesVersion})
 	}
-	completed := junitCase{Name: "run completed", Classname: class, Time: s.Time}
+	completed := junit.Case{Name: "run completed", Classname: class, Time: s.Time}
 	if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionFailed); c != nil && c.Status == metav1.ConditionTrue &&
 		c.Reason != perfv1alpha1.ReasonThresholdsViolated {
-		completed.Error = &junitProblem{Message: c.Message, Type: c.Reason, Text: c.Message}
+		completed.Error = &junit.Problem{Message: c.Message, Type: c.Reason, Text: c.Message}
 	} else if c := meta.FindStatusCondition(run.Status.Conditions, perfv1alpha1.ConditionSucceeded); c != nil {
 		completed.SystemOut = c.Message
 	}
 	s.Cases = append(s.Cases, completed)
 	if v, ok := thresholds.EvaluateRun(&run.Spec, run.Result()); ok {
 		for _, check := range v.Checks {
-			tc := junitCase{Name: check.Name + " " + check.Limit, Classname: class, Time: "0", SystemOut: check.String()}
+			tc := junit.Case{Name: check.Name + " " + check.Limit, Classname: class, Time: "0", SystemOut: check.String()}
 			if check.Outcome != thresholds.Met {
-				tc.Failure = &junitProblem{Message: fmt.Sprintf("%s: measured %s, limit %s", check.Outcome, check.Measured, check.Limit),
+				tc.Failure = &junit.Problem{Message: fmt.Sprintf("%s: measured %s, limit %s", check.Outcome, check.Measured, check.Limit),
 					Type: string(check.Outcome), Text: check.String()}
 			}
 			s.Cases = append(s.Cases, tc)
@@ -136,9 +88,9 @@ func runSuite(run document.Run, strict bool) junitSuite {
 		if c == nil {
 			continue
 		}
-		tc := junitCase{Name: "not " + t, Classname: class, Time: "0", SystemOut: c.Message}
+		tc := junit.Case{Name: "not " + t, Classname: class, Time: "0", SystemOut: c.Message}
 		if c.Status == metav1.ConditionTrue {
-			tc.Failure = &junitProblem{Message: c.Message, Type: c.Reason, Text: c.Message}
+			tc.Failure = &junit.Problem{Message: c.Message, Type: c.Reason, Text: c.Message}
 		}
 		s.Cases = append(s.Cases, tc)
 	}
@@ -147,14 +99,14 @@ func runSuite(run document.Run, strict bool) junitSuite {
 
 // sweepSuite: a testcase per point, an error when its run failed. A point that missed a
 // search's objective is what the search is for, not a failure: its message says so.
-func sweepSuite(sw sweep.Measured) junitSuite {
+func sweepSuite(sw sweep.Measured) junit.Suite {
 	class := "daprbench." + sw.Namespace + "." + sw.Name
-	s := junitSuite{Name: "perfsweep/" + sw.Namespace + "/" + sw.Name, Time: "0"}
+	s := junit.Suite{Name: "perfsweep/" + sw.Namespace + "/" + sw.Name, Time: "0"}
 	for _, p := range sw.Points {
-		tc := junitCase{Name: fmt.Sprintf("step %d: %d qps, %d connections", p.Step, p.QPS, p.Connections), Classname: class, Time: "0",
+		tc := junit.Case{Name: fmt.Sprintf("step %d: %d qps, %d connections", p.Step, p.QPS, p.Connections), Classname: class, Time: "0",
 			SystemOut: fmt.Sprintf("run %s: %s %s", p.Run, p.Phase, p.Message)}
 		if p.Phase == perfv1alpha1.PhaseFailed {
-			tc.Error = &junitProblem{Message: p.Message, Type: "Failed", Text: p.Message}
+			tc.Error = &junit.Problem{Message: p.Message, Type: "Failed", Text: p.Message}
 		}
 		s.Cases = append(s.Cases, tc)
 	}

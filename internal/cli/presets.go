@@ -26,6 +26,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/config/samples"
+	"github.com/daprbench/daprbench/internal/cli/compare"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
 )
@@ -114,7 +115,7 @@ func measuredFigure(res *perfv1alpha1.Result, figure string) string {
 		return "-"
 	}
 	if figure == "sidecar CPU per 1000 rps" {
-		if c := sidecarCPU(res); c >= 0 {
+		if c := compare.SidecarCPU(res); c >= 0 {
 			return fmt.Sprintf("%dm", c)
 		}
 		return "-"

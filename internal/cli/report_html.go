@@ -36,6 +36,7 @@ import (
 	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
+	"github.com/daprbench/daprbench/internal/cli/compare"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
@@ -51,7 +52,7 @@ import (
 // is fetched: no script, stylesheet, font or image from elsewhere.
 //
 // Every string comes from the object's spec or status, which anyone who may edit the
-// object wrote: html/template escapes it for where it lands, and htmlText drops the
+// object wrote: html/template escapes it for where it lands, and textfmt.HTMLText drops the
 // controls and bidirectional overrides first (cleanStrings walks the whole document, so a
 // field added later is covered too).
 
@@ -241,7 +242,7 @@ func renderHTML(doc htmlDoc) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// cleanStrings replaces every string reachable from v with htmlText of it, but the charts'
+// cleanStrings replaces every string reachable from v with textfmt.HTMLText of it, but the charts'
 // SVG, which gonum wrote (escaping each text it drew) and inlineSVG checked.
 func cleanStrings(v reflect.Value) {
 	switch v.Kind() {
@@ -641,7 +642,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 		if c.KubeletCPUPerRequest != nil {
 			kubelet = c.KubeletCPUPerRequest.Duration.String()
 		}
-		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), textfmt.OrDash(string(c.Source)), own, kubelet, idle, marginal, costTags(c),
+		cost.addText(c.Role, c.CPUPerRequest.Duration.String(), textfmt.OrDash(string(c.Source)), own, kubelet, idle, marginal, compare.CostTags(c),
 			textfmt.OrDash(c.LimitProjectedQPS), textfmt.OrDash(c.Node))
 	}
 	s.table(cost)

@@ -34,7 +34,7 @@ import (
 
 // Summary is a finished run's or sweep's verdict in GitHub-flavoured Markdown, as a CI step
 // summary ($GITHUB_STEP_SUMMARY) or a pull-request comment shows it. Every string from the
-// object's spec or status is markdownText: GitHub renders the HTML and Markdown in it.
+// object's spec or status is textfmt.MarkdownText: GitHub renders the HTML and Markdown in it.
 func Summary(obj client.Object, outcome verdict.Outcome, strict bool) string {
 	var b strings.Builder
 	mark := "✅ passed"

@@ -28,7 +28,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/cli"
+	"github.com/daprbench/daprbench/internal/cli/compare"
 )
 
 // The instrument's calibration on real Dapr: the target app holds every request that
@@ -85,8 +85,8 @@ var _ = Describe("The instrument's known answer", func() {
 		meanHeld := time.Duration(stats["delayedMicros"]/stats["delayed"]) * time.Microsecond
 		Expect(meanHeld).To(BeNumerically(">=", injected))
 
-		diffs := cli.Compare(a, b, nil, cli.DefaultRerunSpread(perfv1alpha1.ScenarioServiceInvocation)) // two runs: the change covers a rerun
-		var p50 *cli.Difference
+		diffs := compare.Compare(a, b, nil, compare.DefaultRerunSpread(perfv1alpha1.ScenarioServiceInvocation)) // two runs: the change covers a rerun
+		var p50 *compare.Difference
 		for i := range diffs {
 			if diffs[i].Figure == "added p50" {
 				p50 = &diffs[i]

@@ -37,7 +37,7 @@ var scenarioBranchesLeft = map[string]int{
 	// compare's assumed rerun spreads: the project's own measured reruns of some scenarios
 	// (docs/results.md), data of the CLI's judgement rather than something a scenario
 	// declares; a scenario with none falls back to invocation's.
-	"internal/cli/compare_rerun.go": 1,
+	"internal/cli/compare/rerun.go": 1,
 }
 
 // registry is where a scenario is declared: it alone may name scenarios one by one.

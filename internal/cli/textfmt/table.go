@@ -18,6 +18,7 @@ package textfmt
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -70,3 +71,6 @@ func OrDash(s string) string {
 	}
 	return s
 }
+
+// Fixed is v with decimals digits after the point.
+func Fixed(v float64, decimals int) string { return strconv.FormatFloat(v, 'f', decimals, 64) }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	"fmt"
@@ -22,9 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
@@ -56,133 +54,7 @@ type Comparison struct {
 	Verdict     string           `json:"verdict"`
 }
 
-type compareFlags struct {
-	maxSlowdown      maxSlowdown
-	rerunSpread      rerunSpreadFlag
-	rerunSpreadDF    int
-	rerunSpreadFrom  string
-	failInconclusive bool
-	junit, summary   string
-}
-
-func newCompareCommand(o *options) *cobra.Command {
-	f := compareFlags{maxSlowdown: maxSlowdown{text: "0"}, rerunSpread: rerunSpreadFlag{text: "the scenario's, assumed"}}
-	cmd := &cobra.Command{
-		Use:   "compare A B",
-		Short: "Two results side by side (runs, sweep points or exported files): each figure's change with its interval, and a gate CI can fail on",
-		Long: `A and B are each a RUN, perfrun/RUN, perfsweep/SWEEP/STEP (a sweep's point, by its step,
-its run or its setting), or a file written by "kubectl daprbench export RUN -o json" (main's result kept as an
-artifact of main's pipeline). A is the reference; B is the change under test.
-
-Each figure's change (B - A) gets an interval from the two sides' uncertainty: the 95%
-intervals of added latency (and of a PubSub run's delivery, a Workflow run's completion, a
-Scheduler run's trigger lateness) combined as independent estimates, or the repetitions'
-spread of measured latency. A run's own interval covers its repetitions, not a rerun: each is widened
-by how far unchanged reruns move a percentile, so an unchanged rerun does not read as a change —
-measured by --rerun-spread-from perfschedule/NAME (the schedule's unchanged runs since its last
-change of level: their robust spread, with t for their degrees of freedom), given by
---rerun-spread (with --rerun-spread-df), or else assumed from the project's own reruns of the
-scenario, and the note says which. The verdict is slower or faster when the interval excludes
-zero, else "no difference shown".
-
-The gated figures are the added-latency percentiles (the measured ones when either side has
-no baseline), and likewise a PubSub run's added delivery latency (its delivery when a side has
-none), a Workflow run's completion and a Scheduler run's trigger lateness (they have no
-baseline). A gated figure fails when even the lowest change its interval allows is above
---max-slowdown (a duration, or a percentage of A's value); it is inconclusive when the limit
-lies inside the interval or a side has no interval. Exit codes:
-  0 no gated figure slower than allowed; 1 could not compare (bad argument, no result);
-  3 inconclusive (--fail-inconclusive only); 4 slower than allowed.`,
-		Example: `  # main's pipeline keeps its result; a pull request's pipeline compares against it
-  kubectl daprbench export nightly-x7k2p -o json > main.json
-  kubectl daprbench compare main.json perfrun/pr-123-9fj2c --max-slowdown 10% --junit compare.xml`,
-		ValidArgsFunction: o.completeRuns(false),
-		Args:              cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			sides, err := o.readSides(cmd, args)
-			if err != nil {
-				return err
-			}
-			a, b := sides[0], sides[1]
-			spread, err := o.rerunSpread(cmd, f, a.result.Scenario)
-			if err != nil {
-				return err
-			}
-			result := Comparison{A: a.label, B: b.label, SettingsDiffer: settingsDiffer(a.result, b.result), Intervals: rerunNote(spread) + methodNote(a, b),
-				Differences: append(Compare(a.result.Result, b.result.Result, &f.maxSlowdown, spread), CompareCost(&a.result, &b.result)...)}
-			outcome := ComparisonOutcome(result.Differences, f.failInconclusive)
-			result.ExitCode, result.Verdict = outcome.Code, outcome.Reason
-			if err := writeComparisonReports(result, f); err != nil {
-				return err
-			}
-			if o.output.format() == "csv" {
-				if _, err := o.printData(result.Differences); err != nil {
-					return err
-				}
-			} else if ok, err := o.printData(result); ok && err != nil {
-				return err
-			} else if !ok {
-				fprintf(o.streams.Out, "%s", comparisonTable(result))
-			}
-			fprintf(o.streams.ErrOut, "compare: %s (exit %d)\n", textfmt.TerminalCell(outcome.Reason), outcome.Code)
-			if outcome.Code != verdict.ExitPassed {
-				return verdict.Exit(outcome.Code, outcome.Reason)
-			}
-			return nil
-		},
-	}
-	cmd.Flags().Var(&f.maxSlowdown, "max-slowdown", "how much slower B's gated figures may be than A's: a percentage of A's value (10%) or a duration (200us); 0 fails any slowdown shown beyond noise")
-	cmd.Flags().Var(&f.rerunSpread, "rerun-spread", "how far unchanged reruns move an added-latency percentile (its relative SD): widens each run's own interval so the change's covers a rerun; 0 for each run's own interval alone")
-	cmd.Flags().IntVar(&f.rerunSpreadDF, "rerun-spread-df", 0, "the degrees of freedom of --rerun-spread (the reruns it was measured over, less one): the interval scales it by t for them; 0 takes it as known (1.96)")
-	cmd.Flags().StringVar(&f.rerunSpreadFrom, "rerun-spread-from", "", "measure the rerun spread from a schedule's unchanged runs: perfschedule/NAME in the current namespace")
-	cmd.MarkFlagsMutuallyExclusive("rerun-spread", "rerun-spread-from")
-	cmd.Flags().BoolVar(&f.failInconclusive, "fail-inconclusive", false, "exit 3 when a gated figure cannot be shown within --max-slowdown (its interval straddles the limit, or a side has one repetition)")
-	cmd.Flags().StringVar(&f.junit, "junit", "", "write a JUnit XML report here: one testcase per gated figure")
-	cmd.Flags().StringVar(&f.summary, "summary", "", "append a Markdown summary here (e.g. \"$GITHUB_STEP_SUMMARY\")")
-	return cmd
-}
-
-// readSides reads both sides, connecting to the cluster only when one of them lives there:
-// two exported files compare without a cluster.
-func (o *options) readSides(cmd *cobra.Command, args []string) ([2]side, error) {
-	var sides [2]side
-	var c client.WithWatch
-	var ns string
-	for i, arg := range args {
-		var err error
-		if !sideInCluster(arg) {
-			if sides[i], err = readResultFile(arg); err != nil {
-				return sides, err
-			}
-			continue
-		}
-		if c == nil {
-			if c, ns, err = o.connect(); err != nil {
-				return sides, err
-			}
-		}
-		ctx, cancel := withTimeout(cmd.Context())
-		sides[i], err = readClusterSide(ctx, c, ns, arg)
-		cancel()
-		if err != nil {
-			return sides, err
-		}
-	}
-	return sides, nil
-}
-
-// methodNote says when a side's added latency is against a baseline of another method (a
-// bulk against a pipelining client): its change holds that method's too.
-func methodNote(a, b side) string {
-	for _, s := range []side{a, b} {
-		if r := s.result.Result; r != nil && r.BaselineMethod != "" {
-			return "; the added latency is " + r.BaselineMethod + ": a difference of method beside Dapr's cost"
-		}
-	}
-	return ""
-}
-
-func comparisonTable(r Comparison) string {
+func Table(r Comparison) string {
 	t := &textfmt.Table{}
 	t.Add("FIGURE", r.A, r.B, "CHANGE", "95% INTERVAL", "VERDICT", "GATE")
 	for _, d := range r.Differences {
@@ -207,9 +79,9 @@ func comparisonTable(r Comparison) string {
 // added latency), and so are an asynchronous scenario's own (asyncPaths); nil gates against
 // no slowdown at all. Confidence intervals are each run's own widened by rerun, the
 // between-run relative spread (coveringRerun; none leaves them as they are).
-func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun RerunSpread) []Difference {
+func Compare(a, b *perfv1alpha1.Result, m *MaxSlowdown, rerun RerunSpread) []Difference {
 	if m == nil {
-		m = &maxSlowdown{text: "0"}
+		m = &MaxSlowdown{text: "0"}
 	}
 	c := &comparer{a: a, b: b, m: m, rerun: rerun}
 	gateAdded := a.Added != nil && b.Added != nil
@@ -226,7 +98,7 @@ func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun RerunSpread) []Dif
 				Change: changeText(qa, qb, strconv.FormatFloat(qb-qa, 'f', 1, 64)), Verdict: "-"})
 		}
 	}
-	if ca, cb := sidecarCPU(a), sidecarCPU(b); ca >= 0 && cb >= 0 {
+	if ca, cb := SidecarCPU(a), SidecarCPU(b); ca >= 0 && cb >= 0 {
 		c.out = append(c.out, Difference{Figure: "sidecar CPU per 1000 rps", A: fmt.Sprintf("%dm", ca), B: fmt.Sprintf("%dm", cb),
 			Change: changeText(float64(ca), float64(cb), fmt.Sprintf("%+dm", cb-ca)), Verdict: "-"})
 	}
@@ -236,7 +108,7 @@ func Compare(a, b *perfv1alpha1.Result, m *maxSlowdown, rerun RerunSpread) []Dif
 // comparer collects the differences of two results, A the reference and B the change.
 type comparer struct {
 	a, b  *perfv1alpha1.Result
-	m     *maxSlowdown
+	m     *MaxSlowdown
 	rerun RerunSpread
 	out   []Difference
 }
@@ -306,9 +178,9 @@ func (c *comparer) count(name string, a, b int64) {
 		Change: fmt.Sprintf("%+d", b-a), Verdict: "-"})
 }
 
-// ComparisonOutcome is compare's exit code: 4 when a gated figure is slower than allowed,
+// Outcome is compare's exit code: 4 when a gated figure is slower than allowed,
 // else 3 when one is inconclusive and that is to fail, else 0.
-func ComparisonOutcome(diffs []Difference, failInconclusive bool) verdict.Outcome {
+func Outcome(diffs []Difference, failInconclusive bool) verdict.Outcome {
 	var slower, inconclusive []string
 	for _, d := range diffs {
 		switch d.Gate {
@@ -336,7 +208,7 @@ func changeText(a, b float64, abs string) string {
 	return fmt.Sprintf("%s (%+.1f%%)", abs, (b-a)/a*100)
 }
 
-func sidecarCPU(r *perfv1alpha1.Result) int64 {
+func SidecarCPU(r *perfv1alpha1.Result) int64 {
 	if r.Resources == nil || r.Resources.SidecarPer1kQPS == nil || r.Resources.SidecarPer1kQPS.CPU == nil {
 		return -1
 	}

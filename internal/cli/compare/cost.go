@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	"cmp"
@@ -26,25 +26,26 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/regression"
 	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // calibrationFigure is the row of the two runs' node calibrations.
 const calibrationFigure = "node calibration (units per CPU-second)"
 
-// CompareCost lists what each sidecar costs per request in the two runs, raw, beside the
+// Cost lists what each sidecar costs per request in the two runs, raw, beside the
 // calibrations of their target nodes. When the calibrations differ by more than
 // regression.CalibrationDrift the runs ran on machines of different speed and the cost rows
 // say so. No normalised cost is offered: the compute-only calibration moved two machines'
 // daprd costs apart where the raw ones agreed (docs/cost-and-change-points.md). Calibrations compare
 // only between scores of one calibration workload, and only trusted ones.
-func CompareCost(a, b *perfv1alpha1.ResultDocument) []Difference {
+func Cost(a, b *perfv1alpha1.ResultDocument) []Difference {
 	var out []Difference
 	machinesDiffer := false
 	ca, wa, okA := a.Environment.TargetCalibration()
 	cb, wb, okB := b.Environment.TargetCalibration()
 	switch {
 	case okA && okB && wa != wb:
-		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0), Change: "-",
+		out = append(out, Difference{Figure: calibrationFigure, A: textfmt.Fixed(ca, 0), B: textfmt.Fixed(cb, 0), Change: "-",
 			Verdict: "calibration workloads differ (daprbench versions): whether the machines differ is unknown"})
 	case okA && okB:
 		machinesDiffer = math.Abs(cb-ca)/ca > regression.CalibrationDrift
@@ -52,12 +53,12 @@ func CompareCost(a, b *perfv1alpha1.ResultDocument) []Difference {
 		if machinesDiffer {
 			verdict = "machines differ: costs do not compare"
 		}
-		out = append(out, Difference{Figure: calibrationFigure, A: fmtUnits(ca, 0), B: fmtUnits(cb, 0),
+		out = append(out, Difference{Figure: calibrationFigure, A: textfmt.Fixed(ca, 0), B: textfmt.Fixed(cb, 0),
 			Change: changeText(ca, cb, fmt.Sprintf("%+.0f", cb-ca)), Verdict: verdict})
 	case okA || okB:
 		show := func(v float64, ok bool) string {
 			if ok {
-				return fmtUnits(v, 0)
+				return textfmt.Fixed(v, 0)
 			}
 			return "-"
 		}
@@ -99,8 +100,6 @@ func CompareCost(a, b *perfv1alpha1.ResultDocument) []Difference {
 	}
 	return out
 }
-
-func fmtUnits(v float64, decimals int) string { return strconv.FormatFloat(v, 'f', decimals, 64) }
 
 // likeRate is how far two costs' rates may lie apart and still compare: a sidecar's CPU per
 // request falls as its rate rises (its idle floor spreads over more requests).
@@ -145,8 +144,8 @@ func costSource(c perfv1alpha1.SidecarCost) perfv1alpha1.CostSource {
 	return ""
 }
 
-// costTags is what a cost was measured under, e.g. "1000.0 rps, Synchronized, throttled 0.0%".
-func costTags(c perfv1alpha1.SidecarCost) string {
+// CostTags is what a cost was measured under, e.g. "1000.0 rps, Synchronized, throttled 0.0%".
+func CostTags(c perfv1alpha1.SidecarCost) string {
 	if c.AtQPS == "" {
 		return "-"
 	}

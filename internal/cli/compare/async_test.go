@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	"slices"
@@ -62,7 +62,7 @@ func TestCompareWorkflowResultsGatesTheCompletion(t *testing.T) {
 	if d := differenceOf(t, diffs, "completion p90"); d.Verdict != VerdictSlower || d.Gate != GateSlower || d.Interval == "" {
 		t.Errorf("completion p90 on each run's own interval: %+v, want slower, gated slower", d)
 	}
-	if got := ComparisonOutcome(diffs, false).Code; got != verdict.ExitRegressed {
+	if got := Outcome(diffs, false).Code; got != verdict.ExitRegressed {
 		t.Errorf("exit %d, want %d: a slower completion is a regression", got, verdict.ExitRegressed)
 	}
 	if d := differenceOf(t, diffs, "activity dispatch p50"); d.Verdict != "-" || d.Gate != "" || d.Interval != "" {
@@ -128,14 +128,14 @@ func TestCompareNamesADifferentActorHost(t *testing.T) {
 	actors := func(host perfv1alpha1.ActorHost) perfv1alpha1.ResultDocument {
 		return perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioActorActivation, Result: &perfv1alpha1.Result{ActorHost: host}}
 	}
-	if got := settingsDiffer(actors(perfv1alpha1.ActorHostMinimal), actors(perfv1alpha1.ActorHostGoSDK)); !slices.Contains(got, "actorHost: Minimal → GoSDK") {
+	if got := SettingsDiffer(actors(perfv1alpha1.ActorHostMinimal), actors(perfv1alpha1.ActorHostGoSDK)); !slices.Contains(got, "actorHost: Minimal → GoSDK") {
 		t.Errorf("settings differ: %q, want the actor host", got)
 	}
-	if got := settingsDiffer(actors(""), actors(perfv1alpha1.ActorHostMinimal)); len(got) != 0 {
+	if got := SettingsDiffer(actors(""), actors(perfv1alpha1.ActorHostMinimal)); len(got) != 0 {
 		t.Errorf("an older result against a Minimal one: %q, want no difference", got)
 	}
 	invocation := perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation, Result: &perfv1alpha1.Result{}}
-	if got := settingsDiffer(invocation, invocation); len(got) != 0 {
+	if got := SettingsDiffer(invocation, invocation); len(got) != 0 {
 		t.Errorf("two invocation runs: %q", got)
 	}
 }
@@ -150,7 +150,7 @@ func TestCompareNamesAKnownAnswerHold(t *testing.T) {
 		}
 		return perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation, Result: res}
 	}
-	if got := settingsDiffer(run(0), run(3*time.Millisecond)); !slices.Contains(got, "knownAnswerDelay: none → 3ms") {
+	if got := SettingsDiffer(run(0), run(3*time.Millisecond)); !slices.Contains(got, "knownAnswerDelay: none → 3ms") {
 		t.Errorf("settings differ: %q, want the hold named", got)
 	}
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	"fmt"
@@ -39,38 +39,41 @@ const (
 	GateInconclusive = "inconclusive"
 )
 
-// maxSlowdown is how much slower B may be than A before a gated figure fails: a duration
+// MaxSlowdown is how much slower B may be than A before a gated figure fails: a duration
 // (200us) or a percentage of A's value of the figure (10%). Zero: any slowdown shown
 // beyond noise fails.
-type maxSlowdown struct {
+type MaxSlowdown struct {
 	percent float64
 	abs     time.Duration
 	text    string
 }
 
-func (m *maxSlowdown) String() string { return m.text }
-func (m *maxSlowdown) Type() string   { return "slowdown" }
+// NoSlowdown is --max-slowdown's default: any slowdown shown beyond noise fails.
+func NoSlowdown() MaxSlowdown { return MaxSlowdown{text: "0"} }
+
+func (m *MaxSlowdown) String() string { return m.text }
+func (m *MaxSlowdown) Type() string   { return "slowdown" }
 
 // Set parses 10%, 2.5% or a Go duration; refused before any connection is made.
-func (m *maxSlowdown) Set(s string) error {
+func (m *MaxSlowdown) Set(s string) error {
 	if p, ok := strings.CutSuffix(s, "%"); ok {
 		v, err := strconv.ParseFloat(p, 64)
 		if err != nil || v < 0 || v > 1000 || math.IsNaN(v) {
 			return fmt.Errorf("%q: a percentage from 0%% to 1000%%, or a duration such as 200us", s)
 		}
-		*m = maxSlowdown{percent: v, text: s}
+		*m = MaxSlowdown{percent: v, text: s}
 		return nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
 		return fmt.Errorf("%q: a percentage such as 10%%, or a duration such as 200us", s)
 	}
-	*m = maxSlowdown{abs: d, text: s}
+	*m = MaxSlowdown{abs: d, text: s}
 	return nil
 }
 
 // limit is the slowdown allowed for a figure whose reference value is a.
-func (m *maxSlowdown) limit(a time.Duration) time.Duration {
+func (m *MaxSlowdown) limit(a time.Duration) time.Duration {
 	if m.percent > 0 {
 		return time.Duration(math.Max(float64(a), 0) * m.percent / 100)
 	}
@@ -126,7 +129,7 @@ func (c delta) verdict() string {
 // gate judges the change against the slowdown allowed: failed when even its lowest value
 // is above the limit, passed when its highest is at or below it, else inconclusive (no
 // interval is inconclusive too).
-func (c delta) gate(m *maxSlowdown) (outcome string, limit time.Duration) {
+func (c delta) gate(m *MaxSlowdown) (outcome string, limit time.Duration) {
 	limit = m.limit(c.a)
 	switch {
 	case !c.interval:

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	"math"
@@ -149,7 +149,7 @@ func TestTheRerunSpreadIsMeasuredFromASchedulesUnchangedRuns(t *testing.T) {
 		t.Errorf("spread %+v: want 3 degrees of freedom (0.37 × 8), measured from perfschedule/nightly's 9 runs", s)
 	}
 	// √2 × 3.18 × 4.94% = 22%: the smallest change two runs tell from this spread.
-	if note := rerunNote(s); !strings.Contains(note, "t = 3.18 for its 3 degrees of freedom") || strings.Contains(note, "unknown") ||
+	if note := RerunNote(s); !strings.Contains(note, "t = 3.18 for its 3 degrees of freedom") || strings.Contains(note, "unknown") ||
 		!strings.Contains(note, "differ beyond noise from at least p50 22%, p90 22%, p99 22%") {
 		t.Errorf("note %q", note)
 	}
@@ -161,7 +161,7 @@ func TestTheRerunSpreadIsMeasuredFromASchedulesUnchangedRuns(t *testing.T) {
 	}
 
 	// With nothing measured, compare says the spread is unknown and what it assumed.
-	if note := rerunNote(DefaultRerunSpread(perfv1alpha1.ScenarioScheduler)); !strings.Contains(note, "rerun spread is unknown, so that is assumed") ||
+	if note := RerunNote(DefaultRerunSpread(perfv1alpha1.ScenarioScheduler)); !strings.Contains(note, "rerun spread is unknown, so that is assumed") ||
 		!strings.Contains(note, "invocation's, for want of Scheduler reruns") || !strings.Contains(note, "t = 3.18 for its 3 degrees of freedom") ||
 		!strings.Contains(note, "from at least p50 33%, p90 35%, p99 55%") {
 		t.Errorf("the assumed spread's note: %q", note)

@@ -14,73 +14,39 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
-	"encoding/xml"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/daprbench/daprbench/internal/cli/junit"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
-// writeComparisonReports writes compare's JUnit file and appends its Markdown summary, as
-// asked, the way run --wait writes a run's.
-func writeComparisonReports(r Comparison, f compareFlags) error {
-	if f.junit != "" {
-		b, err := ComparisonJUnit(r, f.failInconclusive)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(f.junit, b, 0o644); err != nil {
-			return err
-		}
-	}
-	if f.summary != "" {
-		return appendFile(f.summary, ComparisonSummary(r))
-	}
-	return nil
-}
-
-func appendFile(path, text string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.WriteString(text + "\n"); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// ComparisonJUnit is one testsuite for the comparison and one testcase per gated figure:
+// JUnit is one testsuite for the comparison and one testcase per gated figure:
 // a failure when it is slower than allowed, or inconclusive and that is to fail.
-func ComparisonJUnit(r Comparison, failInconclusive bool) ([]byte, error) {
-	s := junitSuite{Name: "compare " + r.A + " " + r.B, Time: "0",
-		Properties: []junitProperty{{"exitCode", fmt.Sprint(int(r.ExitCode))}, {"verdict", r.Verdict}}}
+func JUnit(r Comparison, failInconclusive bool) ([]byte, error) {
+	s := junit.Suite{Name: "compare " + r.A + " " + r.B, Time: "0",
+		Properties: []junit.Property{{Name: "exitCode", Value: fmt.Sprint(int(r.ExitCode))}, {Name: "verdict", Value: r.Verdict}}}
 	for _, d := range r.Differences {
 		if d.Gate == "" {
 			continue
 		}
-		c := junitCase{Name: d.Figure + " within " + d.Limit + " of " + r.A, Classname: "daprbench.compare", Time: "0",
+		c := junit.Case{Name: d.Figure + " within " + d.Limit + " of " + r.A, Classname: "daprbench.compare", Time: "0",
 			SystemOut: fmt.Sprintf("%s: %s -> %s, change %s, 95%% interval %s: %s", d.Figure, d.A, d.B, d.Change, textfmt.OrDash(d.Interval), d.Gate)}
 		if d.Gate == GateSlower || d.Gate == GateInconclusive && failInconclusive {
-			c.Failure = &junitProblem{Message: d.Gate, Type: d.Gate, Text: c.SystemOut}
-			s.Failures++
+			c.Failure = &junit.Problem{Message: d.Gate, Type: d.Gate, Text: c.SystemOut}
 		}
-		s.Tests++
 		s.Cases = append(s.Cases, c)
 	}
-	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{s}}, "", "  ")
-	return append([]byte(xml.Header), append(b, '\n')...), err
+	return junit.Marshal(s)
 }
 
-// ComparisonSummary is the comparison in GitHub-flavoured Markdown; every label and value
-// is markdownText (a file name is the user's words).
-func ComparisonSummary(r Comparison) string {
+// Summary is the comparison in GitHub-flavoured Markdown; every label and value
+// is textfmt.MarkdownText (a file name is the user's words).
+func Summary(r Comparison) string {
 	var b strings.Builder
 	mark := "✅ passed"
 	if r.ExitCode != verdict.ExitPassed {

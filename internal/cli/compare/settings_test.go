@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	"slices"
@@ -32,19 +32,19 @@ func TestCompareNamesAChangedConfiguration(t *testing.T) {
 	v3 := perfv1alpha1.DaprConfigurationRecord{Name: "appconfig", Generation: 3, TracingSamplingRate: "0.1"}
 	v4 := perfv1alpha1.DaprConfigurationRecord{Name: "appconfig", Generation: 4, TracingSamplingRate: "1",
 		Middleware: []string{"ratelimit (middleware.http.ratelimit)"}}
-	got := settingsDiffer(on(v3), on(v4))
+	got := SettingsDiffer(on(v3), on(v4))
 	want := "daprConfiguration: appconfig (generation 3): tracing 0.1 → appconfig (generation 4): tracing 1; middleware ratelimit (middleware.http.ratelimit)"
 	if !slices.Contains(got, want) {
 		t.Errorf("settings differ: %q, want %q", got, want)
 	}
-	if got := settingsDiffer(on(v3), on(v3)); len(got) != 0 {
+	if got := SettingsDiffer(on(v3), on(v3)); len(got) != 0 {
 		t.Errorf("the same generation differs: %q", got)
 	}
 	// Each run's own Configuration has the run's name: its settings are compared as dapr.*.
 	own := func(run string) perfv1alpha1.ResultDocument {
 		return on(perfv1alpha1.DaprConfigurationRecord{Name: run + "-tracing", OwnedByRun: true, TracingSamplingRate: "0.1"})
 	}
-	if got := settingsDiffer(own("a"), own("b")); len(got) != 0 {
+	if got := SettingsDiffer(own("a"), own("b")); len(got) != 0 {
 		t.Errorf("two runs' own Configurations differ: %q", got)
 	}
 }
@@ -77,15 +77,15 @@ func TestCompareNamesAResiliencyInEffect(t *testing.T) {
 		return perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation, Environment: &perfv1alpha1.Environment{DaprResiliencies: records}}
 	}
 	retries := perfv1alpha1.DaprResiliencyRecord{Name: "retries", Generation: 2, Targets: []string{"app orders", "component statestore"}}
-	got := settingsDiffer(with(), with(retries))
+	got := SettingsDiffer(with(), with(retries))
 	want := "daprResiliency: none → retries (generation 2): unscoped; targets app orders, component statestore"
 	if !slices.Contains(got, want) {
 		t.Errorf("settings differ: %q, want %q", got, want)
 	}
-	if got := settingsDiffer(with(retries), with(retries)); len(got) != 0 {
+	if got := SettingsDiffer(with(retries), with(retries)); len(got) != 0 {
 		t.Errorf("the same Resiliency differs: %q", got)
 	}
-	if got := settingsDiffer(perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation}, with()); len(got) != 0 {
+	if got := SettingsDiffer(perfv1alpha1.ResultDocument{Scenario: perfv1alpha1.ScenarioServiceInvocation}, with()); len(got) != 0 {
 		t.Errorf("no environment and no Resiliency differ: %q", got)
 	}
 	// One Resiliency scoped to both runs' targets: each records its own app id, and they
@@ -95,7 +95,7 @@ func TestCompareNamesAResiliencyInEffect(t *testing.T) {
 		e.Run.Name = run
 		return e
 	}
-	if got := settingsDiffer(scopedTo("before"), scopedTo("after")); len(got) != 0 {
+	if got := SettingsDiffer(scopedTo("before"), scopedTo("after")); len(got) != 0 {
 		t.Errorf("one Resiliency scoped to both runs differs: %q", got)
 	}
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	"fmt"
@@ -116,23 +116,29 @@ func DefaultRerunSpread(scenario perfv1alpha1.Scenario) RerunSpread {
 	return s
 }
 
-// rerunSpreadFlag is --rerun-spread: a percentage of a figure's value.
-type rerunSpreadFlag struct {
+// RerunSpreadFlag is --rerun-spread: a percentage of a figure's value.
+type RerunSpreadFlag struct {
 	set      bool
 	fraction float64
 	text     string
 }
 
-func (r *rerunSpreadFlag) String() string { return r.text }
-func (r *rerunSpreadFlag) Type() string   { return "percent" }
+// AssumedRerunSpread is --rerun-spread's default: the scenario's spread, assumed.
+func AssumedRerunSpread() RerunSpreadFlag { return RerunSpreadFlag{text: "the scenario's, assumed"} }
+
+func (r *RerunSpreadFlag) String() string { return r.text }
+func (r *RerunSpreadFlag) Type() string   { return "percent" }
+
+// Given is the spread the flag gives, a fraction of a figure's value, and whether it was set.
+func (r *RerunSpreadFlag) Given() (fraction float64, ok bool) { return r.fraction, r.set }
 
 // Set parses 3% or 0; refused before any connection is made.
-func (r *rerunSpreadFlag) Set(s string) error {
+func (r *RerunSpreadFlag) Set(s string) error {
 	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
 	if err != nil || v < 0 || v > 100 || math.IsNaN(v) || (v != 0 && !strings.HasSuffix(s, "%")) {
 		return fmt.Errorf("%q: a percentage from 0%% to 100%% (3%%), or 0 for each run's own interval alone", s)
 	}
-	*r = rerunSpreadFlag{set: true, fraction: v / 100, text: s}
+	*r = RerunSpreadFlag{set: true, fraction: v / 100, text: s}
 	return nil
 }
 
@@ -148,9 +154,9 @@ func coveringRerun(v, lo, hi time.Duration, spread, multiplier float64) (time.Du
 	return v - widen(v-lo), v + widen(hi-v)
 }
 
-// rerunNote says what the confidence intervals of a comparison cover (the added latency's,
+// RerunNote says what the confidence intervals of a comparison cover (the added latency's,
 // and a delivery's, completion's or lateness's own), and from what.
-func rerunNote(s RerunSpread) string {
+func RerunNote(s RerunSpread) string {
 	if s.none() {
 		return "95% intervals (added latency, delivery, completion, lateness): each run's own repetitions only (--rerun-spread 0); an unchanged rerun can fall outside them"
 	}

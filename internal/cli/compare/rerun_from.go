@@ -14,15 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	"fmt"
 	"math"
-	"slices"
-	"strings"
-
-	"github.com/spf13/cobra"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/regression"
@@ -37,50 +33,6 @@ const minSpreadRuns = 3
 // deviation for normal data (~0.37): a robust spread from n runs knows the spread about as
 // well as a plain SD from 0.37·(n−1) degrees of freedom, so its t is taken for those.
 const madEfficiency = 0.37
-
-// rerunSpread is the spread compare widens each run's interval by: measured from a
-// schedule's runs (--rerun-spread-from), given (--rerun-spread), or assumed for scenario.
-// The flags are checked before any connection is made.
-func (o *options) rerunSpread(cmd *cobra.Command, f compareFlags, scenario perfv1alpha1.Scenario) (RerunSpread, error) {
-	if f.rerunSpreadDF < 0 {
-		return RerunSpread{}, fmt.Errorf("--rerun-spread-df %d: the degrees of freedom are 0 (the spread known) or more", f.rerunSpreadDF)
-	}
-	if f.rerunSpreadDF > 0 && !f.rerunSpread.set {
-		return RerunSpread{}, fmt.Errorf("--rerun-spread-df needs --rerun-spread: it says how many reruns that spread was measured over")
-	}
-	switch {
-	case f.rerunSpreadFrom != "":
-		name, ok := strings.CutPrefix(f.rerunSpreadFrom, "perfschedule/")
-		if !ok || name == "" {
-			return RerunSpread{}, fmt.Errorf("--rerun-spread-from %q: perfschedule/NAME, a schedule of the current namespace", f.rerunSpreadFrom)
-		}
-		c, ns, err := o.connect()
-		if err != nil {
-			return RerunSpread{}, err
-		}
-		ctx, cancel := withTimeout(cmd.Context())
-		defer cancel()
-		objs, err := scheduleRuns(ctx, c, ns, name)
-		if err != nil {
-			return RerunSpread{}, err
-		}
-		slices.SortFunc(objs, func(a, b perfv1alpha1.PerfRun) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
-		runs, unread := loadRuns(ctx, c, objs)
-		s, err := SpreadFromRuns("perfschedule/"+name, runs)
-		if err == nil && len(unread) > 0 {
-			s.From += fmt.Sprintf("; %d runs' documents not read: %s", len(unread), strings.Join(unread, "; "))
-		}
-		return s, err
-	case f.rerunSpread.set:
-		s := KnownRerunSpread(f.rerunSpread.fraction)
-		s.DF = f.rerunSpreadDF
-		if s.DF > 0 {
-			s.From += fmt.Sprintf(" over %d degrees of freedom", s.DF)
-		}
-		return s, nil
-	}
-	return DefaultRerunSpread(scenario), nil
-}
 
 // SpreadFromRuns measures the rerun spread from a schedule's runs, oldest first: those of
 // its newest template that succeeded undisturbed — not Regressed, Disturbed, Saturated,

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package compare
 
 import (
 	"strings"
@@ -40,7 +40,7 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 	fast := costedRun("50000", 200*time.Microsecond)
 	slow := costedRun("25000", 400*time.Microsecond)
 	rows := map[string]Difference{}
-	for _, d := range CompareCost(fast, slow) {
+	for _, d := range Cost(fast, slow) {
 		rows[d.Figure] = d
 	}
 	if d := rows["node calibration (units per CPU-second)"]; d.Change != "-25000 (-50.0%)" || d.Verdict != "machines differ: costs do not compare" {
@@ -59,7 +59,7 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 	}
 
 	same := costedRun("52000", 210*time.Microsecond)
-	for _, d := range CompareCost(fast, same) {
+	for _, d := range Cost(fast, same) {
 		if d.Figure == "node calibration (units per CPU-second)" && d.Verdict != "same speed (within 10%)" {
 			t.Errorf("4%% apart: %+v", d)
 		}
@@ -67,7 +67,7 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 			t.Errorf("raw row on one machine class: %+v", d)
 		}
 	}
-	if got := CompareCost(&perfv1alpha1.ResultDocument{}, &perfv1alpha1.ResultDocument{}); len(got) != 0 {
+	if got := Cost(&perfv1alpha1.ResultDocument{}, &perfv1alpha1.ResultDocument{}); len(got) != 0 {
 		t.Errorf("runs without results or calibrations: %+v", got)
 	}
 
@@ -80,7 +80,7 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 	for other, verdict := range map[*perfv1alpha1.ResultDocument]string{
 		older:    "calibration workloads differ (daprbench versions): whether the machines differ is unknown",
 		slowRead: "one run has no trusted calibration: whether the machines differ is unknown"} {
-		for _, d := range CompareCost(fast, other) {
+		for _, d := range Cost(fast, other) {
 			if d.Figure == calibrationFigure && d.Verdict != verdict {
 				t.Errorf("calibration row %+v, want %q", d, verdict)
 			}
@@ -126,7 +126,7 @@ func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
 		{"counter, untagged", untagged(tagged("1000.0", "Synchronized", "0.0", 200*time.Microsecond)), "daprd's counter vs kubelet's"},
 	} {
 		rows := map[string]Difference{}
-		for _, d := range CompareCost(base, c.other) {
+		for _, d := range Cost(base, c.other) {
 			rows[d.Figure] = d
 		}
 		raw := rows["serverSidecar CPU per request"]
