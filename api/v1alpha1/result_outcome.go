@@ -35,8 +35,9 @@ type Outcome struct {
 	// Latency through Dapr over every repetition, with its 95% interval between them.
 	Latency         *LatencySummary
 	LatencyInterval *LatencyInterval
-	// Added is Dapr's added latency against the scenario's own baseline (PubSub's broker
-	// client), with its interval; nil without a baseline.
+	// Baseline is the path without Dapr (PubSub's broker client); Added is Dapr's added
+	// latency against it, with its interval. Both nil for a kind without a baseline.
+	Baseline      *LatencySummary
 	Added         *LatencySummary
 	AddedInterval *LatencyInterval
 	// Beside is a figure shown ungated beside the latency, named by the kind's BesideName
@@ -106,9 +107,9 @@ type OutcomeKind struct {
 	Figure OutcomeFigure
 	// Name is the figure's word in compare's and the gates' rows: "delivery".
 	Name string
-	// Items names what was counted ("messages"); DoneWord what Counts.Done counts
-	// ("delivered").
-	Items, DoneWord string
+	// Items names what was counted ("messages"); SentWord and DoneWord what Counts.Sent and
+	// Counts.Done count ("published", "delivered").
+	Items, SentWord, DoneWord string
 	// FaultNames are the counts the count gate refuses, in their order in Counts.Faults.
 	FaultNames []OutcomeFault
 	// HasBaseline: the kind can be measured without Dapr, so an outcome may have Added.
@@ -126,8 +127,27 @@ type OutcomeKind struct {
 	// CountGate names the count gate ("lost messages"), which refuses every one of
 	// FaultNames (a Workflow run's "failed workflows" also counts the unfinished).
 	CountGate string
+	// Report is how the text and HTML reports show the kind.
+	Report OutcomeReport
 	// of reads the kind's figures from a result (Of names the kind); nil when it holds none.
 	of func(*Result) *Outcome
+}
+
+// OutcomeReport is an outcome kind's words in the text and HTML reports.
+// +kubebuilder:object:generate=false
+type OutcomeReport struct {
+	// Section is the HTML section's id, Title its heading.
+	Section, Title string
+	// Times says what the latency times, above the text table.
+	Times string
+	// Note says it at more length, first in the HTML section.
+	Note string
+	// Whose is the owner the interval's note names: "the completion's".
+	Whose string
+	// BaselineName names the baseline path in the HTML table; empty without one.
+	BaselineName string
+	// CountsCaption captions the HTML table of counts.
+	CountsCaption string
 }
 
 // MissingName names Missing's parts: "failed or unfinished".
@@ -175,17 +195,22 @@ func (r *Result) Outcome() *Outcome {
 }
 
 var deliveryOutcome = &OutcomeKind{Figure: OutcomeDelivery, Name: "delivery", HasBaseline: true,
-	Items: "messages", DoneWord: "delivered", FaultNames: []OutcomeFault{{"lost", true}},
+	Items: "messages", SentWord: "published", DoneWord: "delivered", FaultNames: []OutcomeFault{{"lost", true}},
 	Column:          "DELIVERY",
 	ThresholdFields: [2]string{"maxDeliveryP99", "maxLostMessages"}, ThresholdsJudge: "message delivery",
 	Limits:    func(t *Thresholds) (*metav1.Duration, *int64) { return t.MaxDeliveryP99, t.MaxLostMessages },
 	CountGate: "lost messages",
+	Report: OutcomeReport{Section: "delivery", Title: "Delivery",
+		Times: "delivery: from each message's scheduled publish to the subscriber's handler, on the load tester's one clock",
+		Note: "Each message timed from the slot its publish was due in to the subscriber's handler, on the load tester's one clock " +
+			"(publisher and subscriber are one process). The latency table above is the publish call's own.",
+		Whose: "each delivery", BaselineName: "the broker's own client", CountsCaption: "Messages over the measured phases"},
 	of: func(r *Result) *Outcome {
 		d := r.Delivery
 		if d == nil {
 			return nil
 		}
-		o := &Outcome{Latency: d.Latency, LatencyInterval: d.LatencyInterval, Added: d.Added, AddedInterval: d.AddedInterval}
+		o := &Outcome{Latency: d.Latency, LatencyInterval: d.LatencyInterval, Baseline: d.Baseline, Added: d.Added, AddedInterval: d.AddedInterval}
 		if n := d.Messages; n != nil {
 			o.Counts = &OutcomeCounts{Sent: n.Published, Done: n.Delivered, Faults: []int64{n.Lost}}
 		}
@@ -193,12 +218,19 @@ var deliveryOutcome = &OutcomeKind{Figure: OutcomeDelivery, Name: "delivery", Ha
 	}}
 
 var completionOutcome = &OutcomeKind{Figure: OutcomeCompletion, Name: "completion",
-	Items: "workflows", DoneWord: "completed", FaultNames: []OutcomeFault{{"failed", true}, {"unfinished", true}},
+	Items: "workflows", SentWord: "started", DoneWord: "completed", FaultNames: []OutcomeFault{{"failed", true}, {"unfinished", true}},
 	BesideName:      "activity dispatch",
 	Column:          "COMPLETION",
 	ThresholdFields: [2]string{"maxCompletionP99", "maxFailedWorkflows"}, ThresholdsJudge: "workflow instances",
 	Limits:    func(t *Thresholds) (*metav1.Duration, *int64) { return t.MaxCompletionP99, t.MaxFailedWorkflows },
 	CountGate: "failed workflows",
+	Report: OutcomeReport{Section: "completion", Title: "Completion",
+		Times: "completion: from each instance's scheduled start to daprd reporting it complete, on the load tester's one clock (no baseline: a workflow needs Dapr)",
+		Note: "Each instance timed from the slot its start was due in to daprd reporting it ended, on the load tester's one clock; " +
+			"one not ended in time is in at the least it waited. The latency table above is the start call's own. " +
+			"Activity dispatch: each activity of the completed instances, from its workflow scheduling it to the worker running it. " +
+			"No baseline: a workflow needs Dapr; compare two runs for a change's cost.",
+		Whose: "the completion's", CountsCaption: "Instances started in the measured phases"},
 	of: func(r *Result) *Outcome {
 		c := r.Completion
 		if c == nil {
@@ -212,11 +244,17 @@ var completionOutcome = &OutcomeKind{Figure: OutcomeCompletion, Name: "completio
 	}}
 
 var triggerOutcome = &OutcomeKind{Figure: OutcomeTriggerLateness, Name: "trigger lateness",
-	Items: "triggers", DoneWord: "triggered", FaultNames: []OutcomeFault{{"missed", true}, {"doubled", false}},
+	Items: "triggers", SentWord: "registered", DoneWord: "triggered", FaultNames: []OutcomeFault{{"missed", true}, {"doubled", false}},
 	Column:          "LATENESS",
 	ThresholdFields: [2]string{"maxTriggerLatenessP99", "maxMissedTriggers"}, ThresholdsJudge: "jobs' and reminders' triggers",
 	Limits:    func(t *Thresholds) (*metav1.Duration, *int64) { return t.MaxTriggerLatenessP99, t.MaxMissedTriggers },
 	CountGate: "missed triggers",
+	Report: OutcomeReport{Section: "triggers", Title: "Triggers",
+		Times: "trigger lateness: each trigger's receipt minus its registration's slot plus its due time, on the load tester's one clock",
+		Note: "Each trigger's lateness: its receipt by the load tester minus its registration's slot plus its due time, on the load tester's one clock " +
+			"(daprd counts the due time from its own receipt, so the registration call's time is in it); a registration not triggered in time is in at the least it waited. " +
+			"The latency table above is the registration call's own. No baseline: jobs, reminders and timers only exist behind a sidecar.",
+		Whose: "the lateness's", CountsCaption: "Registrations of the measured phases"},
 	of: func(r *Result) *Outcome {
 		tr := r.Triggers
 		if tr == nil {

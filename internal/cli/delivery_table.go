@@ -19,50 +19,20 @@ package cli
 import (
 	"cmp"
 	"fmt"
-	"strings"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
-// deliveryTable renders a PubSub run's publish-to-delivery latency per path and each path's
-// messages; empty for other scenarios.
-func deliveryTable(res *perfv1alpha1.Result) string {
-	d := res.Delivery
-	if d == nil {
-		return ""
+// messageCounts are a PubSub run's messages per path, with what the outcome view does not
+// count: late, duplicated, unacknowledged, and how long they were watched for.
+func messageCounts(res *perfv1alpha1.Result) (header []string, rows [][]string) {
+	for _, p := range messagePaths(res.Delivery) {
+		rows = append(rows, messageRow(p.name, p.n))
 	}
-	var b strings.Builder
-	b.WriteString("\ndelivery: from each message's scheduled publish to the subscriber's handler, on the load tester's one clock\n")
-	lat, row := latencyTable()
-	row("dapr", d.Latency)
-	intervalRows(lat, d.LatencyInterval)
-	row("baseline", d.Baseline)
-	row("added", d.Added)
-	intervalRows(lat, d.AddedInterval)
-	b.WriteString(lat.String())
-	in := d.LatencyInterval
-	if in == nil {
-		in = d.AddedInterval
-	}
-	b.WriteString(intervalNote("each delivery", in))
-	msgs := &textfmt.Table{}
-	header := make([]string, len(messageHeader))
-	for i, h := range messageHeader {
-		header[i] = strings.ToUpper(h)
-	}
-	msgs.Add(header...)
-	for _, p := range messagePaths(d) {
-		msgs.Add(messageRow(p.name, p.n)...)
-	}
-	b.WriteString(msgs.String())
-	if d.Added == nil && d.Latency != nil && d.Baseline != nil {
-		b.WriteString("no added delivery latency is claimed: messages were lost, or the run's added latency is not claimed\n")
-	}
-	return b.String()
+	return messageHeader, rows
 }
 
-// messageHeader heads a path's message counts (messageRow) in the text and HTML reports.
+// messageHeader heads a path's message counts (messageRow).
 var messageHeader = []string{"Path", "Published", "Delivered", "Lost", "Late", "Duplicated", "Watched after", "Unacknowledged", "Receipt lag p99"}
 
 type messagePath struct {

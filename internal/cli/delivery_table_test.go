@@ -40,14 +40,14 @@ func TestAPubSubRunsReportShowsDeliveryAndMessages(t *testing.T) {
 			WatchedFor: &metav1.Duration{Duration: 45 * time.Second}, ReceiptLag: &perfv1alpha1.ReceiptLag{P99: metav1.Duration{Duration: 120 * time.Microsecond}}},
 		BaselineMessages: &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 30000},
 	}}
-	out := deliveryTable(res)
+	out := outcomeTable(res)
 	for _, want := range []string{"delivery: from each message's scheduled publish", "dapr       1.5ms", "baseline   400µs",
 		"dapr       30000       29990       10     2      3            45s             0                120µs", "no added delivery latency is claimed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the delivery table lacks %q:\n%s", want, out)
 		}
 	}
-	if deliveryTable(&perfv1alpha1.Result{}) != "" {
+	if outcomeTable(&perfv1alpha1.Result{}) != "" {
 		t.Error("a run without delivery figures shows a delivery table")
 	}
 	if got := storeLabel(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioPubSub}}); got != "broker" {
@@ -73,11 +73,11 @@ func TestReportHTMLHasADeliverySectionForPubSub(t *testing.T) {
 	res := &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
 		Latency:  &perfv1alpha1.LatencySummary{P50: msDur(1.5)},
 		Messages: &perfv1alpha1.MessageCounts{Published: 10, Delivered: 10}}}
-	sec := deliverySection(res)
+	sec := outcomeSection(res)
 	if len(sec.Tables) != 2 || sec.Tables[0].ID != "delivery-figures" || len(sec.Tables[0].Rows) != 1 || len(sec.Tables[1].Rows) != 1 {
 		t.Errorf("delivery section %+v: want the figures (one path) and the messages (one path)", sec)
 	}
-	if s := deliverySection(&perfv1alpha1.Result{}); len(s.Tables)+len(s.Notes) != 0 {
+	if s := outcomeSection(&perfv1alpha1.Result{}); len(s.Tables)+len(s.Notes) != 0 {
 		t.Error("a run without delivery figures gets a Delivery section")
 	}
 }
@@ -89,13 +89,13 @@ func TestADeliveryShowsItsOwnInterval(t *testing.T) {
 		Latency: &perfv1alpha1.LatencySummary{P50: msDur(1.5)},
 		LatencyInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
 			Low: perfv1alpha1.LatencySummary{P50: msDur(1.4)}, High: perfv1alpha1.LatencySummary{P50: msDur(1.7)}}}}
-	out := deliveryTable(res)
+	out := outcomeTable(res)
 	for _, want := range []string{"dapr         1.5ms", "  95% low    1.4ms", "  95% high   1.7ms", "each delivery interval holds across the 3 repetitions' spread"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the delivery table lacks %q:\n%s", want, out)
 		}
 	}
-	if got := deliverySection(res).Tables[0].Rows[0][1].Detail; got != "95%: 1.4ms – 1.7ms" {
+	if got := outcomeSection(res).Tables[0].Rows[0][1].Detail; got != "95%: 1.4ms – 1.7ms" {
 		t.Errorf("report.html's delivery p50 detail %q, want its interval", got)
 	}
 }

@@ -534,7 +534,7 @@ func resultSections(run document.Run) []htmlSection {
 		paths.addText(p.Path, fmt.Sprint(p.Scheduled), fmt.Sprint(p.Sent), fmt.Sprint(p.Completed), fmt.Sprint(p.Failed), fmt.Sprint(p.Unsent), textfmt.Dur(p.TesterLagP99))
 	}
 	lat.table(paths)
-	return []htmlSection{lat, deliverySection(res), completionSection(res), triggersSection(res), {ID: chartsID, Title: "Charts"}, attributionSection(res), variantsSection(res), resourcesSection(res, run.Status.Disturbances)}
+	return []htmlSection{lat, outcomeSection(res), {ID: chartsID, Title: "Charts"}, attributionSection(res), variantsSection(res), resourcesSection(res, run.Status.Disturbances)}
 }
 
 // intervalDetail writes each figure's interval: "95%: low – high", ≈ for an approximate one.

@@ -124,9 +124,7 @@ func runTables(run document.Run) string {
 		b.WriteString("the added latency is that of a sidecar held at its CPU limit at the requested rate (the Dapr path could not carry it): a queue's, not Dapr's work alone\n")
 	}
 	b.WriteString(intervalNote("the added latency's", res.AddedInterval))
-	b.WriteString(deliveryTable(res))
-	b.WriteString(completionTable(res))
-	b.WriteString(triggerTable(res))
+	b.WriteString(outcomeTable(res))
 	b.WriteString(pathsTable(res))
 	for _, s := range res.Saturated {
 		who := "the path could not carry the rate"

@@ -39,8 +39,8 @@ func TestWorkflowAndSchedulerReportsShowTheirOwnFigures(t *testing.T) {
 		out  string
 		want []string
 	}{
-		{completionTable(wf), []string{"completion: from each instance's scheduled start", "dapr   57.8ms", "200       197         1        2"}},
-		{triggerTable(sched), []string{"trigger lateness: each trigger's receipt", "dapr   12ms", "300          299         1        4"}},
+		{outcomeTable(wf), []string{"completion: from each instance's scheduled start", "dapr   57.8ms", "200       197         1        2"}},
+		{outcomeTable(sched), []string{"trigger lateness: each trigger's receipt", "dapr   12ms", "300          299         1        4"}},
 	} {
 		for _, w := range c.want {
 			if !strings.Contains(c.out, w) {
@@ -48,7 +48,7 @@ func TestWorkflowAndSchedulerReportsShowTheirOwnFigures(t *testing.T) {
 			}
 		}
 	}
-	if completionTable(&perfv1alpha1.Result{}) != "" || triggerTable(wf) != "" {
+	if outcomeTable(&perfv1alpha1.Result{}) != "" || strings.Contains(outcomeTable(wf), "trigger") {
 		t.Error("a run without the figures shows their table")
 	}
 }
@@ -88,9 +88,9 @@ func TestWorkflowAndSchedulerTablesShowTheirIntervalsAndActivityDispatch(t *test
 		out  string
 		want []string
 	}{
-		{completionTable(wf), []string{"  95% low           55ms", "  95% high          61ms", "activity dispatch   4.2ms",
+		{outcomeTable(wf), []string{"  95% low           55ms", "  95% high          61ms", "activity dispatch   4.2ms",
 			"the completion's interval holds across the 3 repetitions' spread"}},
-		{triggerTable(sched), []string{"  95% low    11ms", "  95% high   13.5ms", "the lateness's interval holds across the 3 repetitions' spread"}},
+		{outcomeTable(sched), []string{"  95% low    11ms", "  95% high   13.5ms", "the lateness's interval holds across the 3 repetitions' spread"}},
 	} {
 		for _, w := range c.want {
 			if !strings.Contains(c.out, w) {
@@ -106,7 +106,7 @@ func TestWorkflowAndSchedulerTablesShowTheirIntervalsAndActivityDispatch(t *test
 func TestReportHTMLHasCompletionAndTriggersSections(t *testing.T) {
 	in := &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalWithinRunOnly, Repetitions: 1,
 		Low: perfv1alpha1.LatencySummary{P50: msDur(55)}, High: perfv1alpha1.LatencySummary{P50: msDur(61)}}
-	wf := completionSection(&perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
+	wf := outcomeSection(&perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
 		Latency: &perfv1alpha1.LatencySummary{P50: msDur(57.8)}, LatencyInterval: in,
 		ActivityDispatch: &perfv1alpha1.LatencySummary{P50: msDur(4.2)},
 		Workflows:        &perfv1alpha1.WorkflowCounts{Started: 200, Completed: 197, Failed: 1, Unfinished: 2}}})
@@ -125,15 +125,13 @@ func TestReportHTMLHasCompletionAndTriggersSections(t *testing.T) {
 	if !slices.ContainsFunc(wf.Notes, func(n string) bool { return strings.Contains(n, "The completion's 95% interval is within-run only") }) {
 		t.Errorf("notes %q lack the interval's basis", wf.Notes)
 	}
-	tr := triggersSection(&perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
+	tr := outcomeSection(&perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
 		Lateness: &perfv1alpha1.LatencySummary{P50: msDur(12)}, LatenessInterval: in,
 		Counts: &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 299, Missed: 1, Doubled: 4}}})
 	if len(tr.Tables) != 2 || tr.Tables[0].ID != "triggers-figures" || tr.Tables[0].Rows[0][1].Detail == "" || tr.Tables[1].Rows[0][3].Text != "4" {
 		t.Errorf("triggers section %+v: want the lateness with its interval and the registrations", tr)
 	}
-	for _, s := range []htmlSection{completionSection(&perfv1alpha1.Result{}), triggersSection(&perfv1alpha1.Result{})} {
-		if len(s.Tables)+len(s.Notes) != 0 {
-			t.Errorf("a run without the figures gets a %s section", s.Title)
-		}
+	if s := outcomeSection(&perfv1alpha1.Result{}); len(s.Tables)+len(s.Notes) != 0 {
+		t.Errorf("a run without the figures gets a %s section", s.Title)
 	}
 }

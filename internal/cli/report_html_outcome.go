@@ -24,70 +24,37 @@ import (
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
-// The HTML report's sections of an asynchronous scenario's own figures: PubSub's delivery,
-// Workflow's completion, Scheduler's trigger lateness. Each is empty (and left out) for a run
-// of another scenario.
-
-// deliverySection is a PubSub run's delivery latency and messages.
-func deliverySection(res *perfv1alpha1.Result) htmlSection {
-	sec := htmlSection{ID: "delivery", Title: "Delivery"}
-	d := res.Delivery
-	if d == nil {
-		return sec
+// outcomeSection is the run's own outcome as a section of the HTML report: what it times, its
+// latency with each row's interval beneath its figures and said what it holds, and its
+// counts; empty (and left out) for a scenario without one.
+func outcomeSection(res *perfv1alpha1.Result) htmlSection {
+	o := res.Outcome()
+	if o == nil {
+		return htmlSection{ID: "outcome"}
 	}
-	sec.Notes = append(sec.Notes, "Each message timed from the slot its publish was due in to the subscriber's handler, on the load tester's one clock "+
-		"(publisher and subscriber are one process). The latency table above is the publish call's own.")
-	sec.table(latencyFiguresTable("delivery-figures", []latencyRow{{"dapr", d.Latency, d.LatencyInterval},
-		{"baseline (the broker's own client)", d.Baseline, nil}, {"added by Dapr", d.Added, d.AddedInterval}}))
-	in := d.LatencyInterval
-	if in == nil {
-		in = d.AddedInterval
-	}
-	sec.Notes = append(sec.Notes, intervalNotes("Each delivery", in)...)
-	msgs := htmlTable{ID: "messages", Caption: "Messages over the measured phases", Header: messageHeader}
-	for _, p := range messagePaths(d) {
-		msgs.addText(messageRow(p.name, p.n)...)
-	}
-	sec.table(msgs)
-	return sec
-}
-
-// completionSection is a Workflow run's completion latency, its activities' dispatch and its
-// instances.
-func completionSection(res *perfv1alpha1.Result) htmlSection {
-	o, ok := completionOutcome(res)
-	if !ok {
-		return htmlSection{ID: "completion", Title: "Completion"}
-	}
-	return o.section()
-}
-
-// triggersSection is a Scheduler run's trigger lateness and its registrations.
-func triggersSection(res *perfv1alpha1.Result) htmlSection {
-	o, ok := triggersOutcome(res)
-	if !ok {
-		return htmlSection{ID: "triggers", Title: "Triggers"}
-	}
-	return o.section()
-}
-
-// section is the outcome as a section of the HTML report: what it times, its latency with
-// each row's interval beneath its figures and said what it holds, and its counts.
-func (o outcome) section() htmlSection {
-	sec := htmlSection{ID: o.id, Title: o.title, Notes: []string{o.note}}
-	sec.table(latencyFiguresTable(o.id+"-figures", o.rows))
-	sec.Notes = append(sec.Notes, intervalNotes("The "+o.whose, o.rows[0].in)...)
-	if o.counts != nil {
-		counts := htmlTable{ID: o.id + "-counts", Caption: o.caption}
-		var cells []string
-		for i, n := range o.counts {
-			counts.Header = append(counts.Header, strings.ToUpper(o.names[i][:1])+strings.ToLower(o.names[i][1:]))
-			cells = append(cells, fmt.Sprint(n))
+	r := o.Kind.Report
+	sec := htmlSection{ID: r.Section, Title: r.Title, Notes: []string{r.Note}}
+	sec.table(latencyFiguresTable(r.Section+"-figures", outcomeRows(o, "baseline ("+r.BaselineName+")", "added by Dapr")))
+	sec.Notes = append(sec.Notes, intervalNotes(capitalized(r.Whose), outcomeInterval(o))...)
+	if header, rows := outcomeCounts(res, o); header != nil {
+		counts := htmlTable{ID: r.Section + "-counts", Caption: r.CountsCaption}
+		for _, h := range header {
+			counts.Header = append(counts.Header, capitalized(h))
 		}
-		counts.addText(cells...)
+		for _, row := range rows {
+			counts.addText(row...)
+		}
 		sec.table(counts)
 	}
 	return sec
+}
+
+// capitalized is s with its first letter upper case.
+func capitalized(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // latencyFiguresTable is latency rows with every figure, each row's interval beneath its
