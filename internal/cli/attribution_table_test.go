@@ -23,6 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 )
 
 func attributed(avg, p50, p90, p99, lo, hi int) *perfv1alpha1.AttributedLatency {
@@ -52,7 +53,7 @@ func TestTheReportSplitsTheAddedLatency(t *testing.T) {
 		ServerSidecar: attributed(470, 450, 500, 700, 430, 570),
 		Interaction:   meanOnly(90, -20, 200),
 	}}
-	run := withResult(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "split", Namespace: "ns"}}, res)
+	run := clitest.WithResult(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "split", Namespace: "ns"}}, res)
 	text := runTables(run)
 	for _, want := range []string{"where the added latency goes", "path direct", "path bothSidecars", "client sidecar", "300µs [250µs, 350µs]",
 		"interaction", "90µs [-20µs, 200µs]", "Only the means add up to the added latency"} {
@@ -71,7 +72,7 @@ func TestTheReportSplitsTheAddedLatency(t *testing.T) {
 	if got := interaction[3]; got.Text != "-" && got.Text != "" {
 		t.Errorf("interaction p90 cell %+v: no interaction is claimed at a percentile", got)
 	}
-	if s := runTables(withResult(&perfv1alpha1.PerfRun{}, &perfv1alpha1.Result{})); strings.Contains(s, "where the added latency goes") {
+	if s := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, &perfv1alpha1.Result{})); strings.Contains(s, "where the added latency goes") {
 		t.Errorf("a standard run's report shows a split:\n%s", s)
 	}
 }

@@ -38,6 +38,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 	"github.com/daprbench/daprbench/internal/operator/workload"
@@ -83,10 +84,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func d(v string) *metav1.Duration {
-	x, _ := time.ParseDuration(v)
-	return &metav1.Duration{Duration: x}
-}
+func d(v string) *metav1.Duration { return clitest.Dur(v) }
 
 // createRun creates a finished run with the given result.
 func createRun(t *testing.T, name string, labels, annotations map[string]string, res *perfv1alpha1.Result, regressed bool) {
@@ -166,28 +164,6 @@ func keepPointDocument(t testing.TB, ns string, p perfv1alpha1.SweepPointStatus,
 	return p
 }
 
-// withResult is run as the plugin reads a finished one: with a result document of res.
-func withResult(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) document.Run {
-	doc := perfv1alpha1.NewResultDocument(run, res, nil, nil)
-	return document.With(run, &doc)
-}
-
-func sampleResult(addedP90, low, high string, cpu string) *perfv1alpha1.Result {
-	c := resource.MustParse(cpu)
-	return &perfv1alpha1.Result{RequestedQPS: 1000, ActualQPS: "999.8", Requests: 60000, LatencySignificantDigits: 3,
-		Latency:     &perfv1alpha1.LatencySummary{P50: d("7.6ms"), P90: d("13.7ms"), P99: d("29.8ms")},
-		Baseline:    &perfv1alpha1.LatencySummary{P50: d("700us"), P90: d("1.44ms"), P99: d("3.34ms")},
-		Added:       &perfv1alpha1.LatencySummary{P50: d("6.9ms"), P90: d(addedP90), P99: d("26ms")},
-		ServiceTime: &perfv1alpha1.LatencySummary{P50: d("7.1ms"), P90: d("11.2ms"), P99: d("21.5ms")},
-		SendLag:     &perfv1alpha1.LatencySummary{P50: d("40us"), P90: d("1.9ms"), P99: d("8.3ms")},
-		CPU: &perfv1alpha1.CPUAccounting{Source: "kubelet counters", Measured: []perfv1alpha1.ContainerCPU{
-			{Role: "serverSidecar", CPU: resource.MustParse("447m"), Seconds: 56, Periods: 560, ThrottledPeriodsPercent: "37.5", Throttled: d("4.2s")},
-			{Role: "node/n", CPU: resource.MustParse("1870m"), Seconds: 56, CapacityPercent: "93.5"}}},
-		AddedInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3, Low: perfv1alpha1.LatencySummary{P50: d("6.8ms"), P90: d(low), P99: d("25ms")}, High: perfv1alpha1.LatencySummary{P50: d("7ms"), P90: d(high), P99: d("27ms")}},
-		Resources:     &perfv1alpha1.ResourceUsage{ServerSidecar: &perfv1alpha1.RoleUsage{CPUAvg: ptr.To(resource.MustParse("390m")), Samples: 5}, SidecarPer1kQPS: &perfv1alpha1.PerKQPS{CPU: &c}},
-	}
-}
-
 // run executes the plugin with args in namespace default and returns what it printed.
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
@@ -205,7 +181,7 @@ func runIn(t *testing.T, ns string, args ...string) (string, error) {
 }
 
 func TestReportOfARun(t *testing.T) {
-	createRun(t, "published", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "published", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	dir := t.TempDir()
 	out, err := run(t, "report", "published", "--dir", dir)
 	if err != nil {
@@ -234,7 +210,7 @@ func TestReportOfARun(t *testing.T) {
 }
 
 func TestReportOfAVariantComparison(t *testing.T) {
-	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	res := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
 	res.Variants = []perfv1alpha1.VariantResult{
 		{Name: "release", ActualQPS: "499.9", Latency: res.Latency, Added: res.Added},
 		{Name: "api-logging", ActualQPS: "499.8", Errors: 1, Latency: res.Latency, Added: res.Added,
@@ -260,7 +236,7 @@ func TestReportOfAVariantComparison(t *testing.T) {
 }
 
 func TestReportOfASplitLoadListsEveryLoadTesterPod(t *testing.T) {
-	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	res := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
 	res.LoadTesters = []perfv1alpha1.LoadTesterPod{
 		{Index: 0, Node: "node-a", RequestedQPS: "333.3", ActualQPS: "333.2"},
 		{Index: 1, Node: "node-b", RequestedQPS: "333.3", ActualQPS: "281.0"},
@@ -366,8 +342,8 @@ func TestAWorkflowSweepsTableShowsEachPointsCompletion(t *testing.T) {
 
 func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
 	nightly := createSchedule(t, "nightly")
-	scheduledRun(t, nightly, "nightly-1", "2026-11-20T03:00:00Z", sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	scheduledRun(t, nightly, "nightly-2", "2026-11-21T03:00:00Z", sampleResult("19ms", "18ms", "20ms", "520m"), true)
+	scheduledRun(t, nightly, "nightly-1", "2026-11-20T03:00:00Z", clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	scheduledRun(t, nightly, "nightly-2", "2026-11-21T03:00:00Z", clitest.SampleResult("19ms", "18ms", "20ms", "520m"), true)
 	dir := t.TempDir()
 	out, err := run(t, "history", "nightly", "--dir", dir)
 	if err != nil {
@@ -387,7 +363,7 @@ func TestHistoryMarksChangePoints(t *testing.T) {
 	levels := createSchedule(t, "levels")
 	for i := range 12 {
 		p90 := []string{"12.1ms", "11.9ms", "12.2ms", "12.0ms", "12.3ms", "11.8ms", "19.1ms", "18.9ms", "19.2ms", "19.0ms", "18.8ms", "19.3ms"}[i]
-		scheduledRun(t, levels, fmt.Sprintf("levels-%02d", i), fmt.Sprintf("2026-11-%02dT03:00:00Z", i+1), sampleResult(p90, p90, p90, "390m"), false)
+		scheduledRun(t, levels, fmt.Sprintf("levels-%02d", i), fmt.Sprintf("2026-11-%02dT03:00:00Z", i+1), clitest.SampleResult(p90, p90, p90, "390m"), false)
 		time.Sleep(1100 * time.Millisecond) // runs are ordered by creation time, to the second
 	}
 	out, err := run(t, "history", "levels", "--dir", t.TempDir(), "-o", "json")
@@ -433,7 +409,7 @@ func TestProgress(t *testing.T) {
 }
 
 func TestExportIsOneVersionedDocument(t *testing.T) {
-	createRun(t, "exported", map[string]string{perfv1alpha1.LabelSchedule: "nightly"}, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "exported", map[string]string{perfv1alpha1.LabelSchedule: "nightly"}, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	out, err := run(t, "export", "exported")
 	if err != nil {
 		t.Fatal(err, out)

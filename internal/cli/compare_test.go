@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/cli/compare"
 	"github.com/daprbench/daprbench/internal/cli/junit"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
@@ -42,10 +43,10 @@ import (
 // 0.8% apart becomes inconclusive at the noise floor, and a 15.7% slowdown is still shown,
 // but no longer within 25%. (The assumed default is wider: TestTheRerunSpreadIsMeasured….)
 func TestCompareExitsWithTheGatesVerdict(t *testing.T) {
-	createRun(t, "cmp-ref", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	createRun(t, "cmp-slower", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
-	createRun(t, "cmp-faster", nil, nil, sampleResult("10.0ms", "9.7ms", "10.3ms", "380m"), false)
-	createRun(t, "cmp-same", nil, nil, sampleResult("12.2ms", "11.8ms", "12.6ms", "392m"), false)
+	createRun(t, "cmp-ref", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "cmp-slower", nil, nil, clitest.SampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
+	createRun(t, "cmp-faster", nil, nil, clitest.SampleResult("10.0ms", "9.7ms", "10.3ms", "380m"), false)
+	createRun(t, "cmp-same", nil, nil, clitest.SampleResult("12.2ms", "11.8ms", "12.6ms", "392m"), false)
 	cases := []struct {
 		b    string
 		args []string
@@ -99,8 +100,8 @@ func rowOf(out, figure string) string {
 // against a sweep's point; two files compare without a cluster. The rerun spread is the Intel
 // node's measured 3%, under which the 15.7% slowdown is shown (the assumed default is wider).
 func TestCompareReadsExportedResultsAndSweepPoints(t *testing.T) {
-	createRun(t, "cmp-main", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	createRun(t, "cmp-pr", nil, nil, sampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
+	createRun(t, "cmp-main", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "cmp-pr", nil, nil, clitest.SampleResult("14.0ms", "13.6ms", "14.5ms", "450m"), false)
 	dir := t.TempDir()
 	main := filepath.Join(dir, "main.json")
 	out, err := run(t, "export", "cmp-main", "-o", "json")
@@ -173,7 +174,7 @@ func runWithoutCluster(t *testing.T, args ...string) (string, error) {
 
 // compare.Compare without a gate (as a test or a library caller uses it) reports every shared figure.
 func TestCompareWithoutAGate(t *testing.T) {
-	a, b := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), sampleResult("14.0ms", "13.6ms", "14.5ms", "450m")
+	a, b := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), clitest.SampleResult("14.0ms", "13.6ms", "14.5ms", "450m")
 	diffs := compare.Compare(a, b, nil, compare.RerunSpread{})
 	if !slices.ContainsFunc(diffs, func(d compare.Difference) bool { return d.Figure == "added p90" && d.Verdict == compare.VerdictSlower }) {
 		t.Errorf("no slower added p90 in %+v", diffs)

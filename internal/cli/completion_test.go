@@ -22,6 +22,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -31,7 +32,7 @@ import (
 // `kubectl daprbench <TAB>` (kubectl_complete-daprbench runs __complete) offers the
 // subcommands, and a run's name where a command takes one.
 func TestCompletionOffersCommandsAndRunNames(t *testing.T) {
-	createRun(t, "completed-run", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "completed-run", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	complete := func(args ...string) string {
 		var out bytes.Buffer
 		cmd := newCommand(Streams{Out: &out, ErrOut: &out}, func() (client.WithWatch, error) { return k8s, nil })

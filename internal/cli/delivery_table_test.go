@@ -24,18 +24,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 )
-
-func msDur(f float64) *metav1.Duration {
-	return &metav1.Duration{Duration: time.Duration(f * float64(time.Millisecond))}
-}
 
 // A PubSub run's report shows each path's delivery latency and messages; a run whose
 // messages were lost says why no added delivery latency is claimed.
 func TestAPubSubRunsReportShowsDeliveryAndMessages(t *testing.T) {
 	res := &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
-		Latency:  &perfv1alpha1.LatencySummary{P50: msDur(1.5), P99: msDur(4)},
-		Baseline: &perfv1alpha1.LatencySummary{P50: msDur(0.4), P99: msDur(1)},
+		Latency:  &perfv1alpha1.LatencySummary{P50: clitest.Ms(1.5), P99: clitest.Ms(4)},
+		Baseline: &perfv1alpha1.LatencySummary{P50: clitest.Ms(0.4), P99: clitest.Ms(1)},
 		Messages: &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 29990, Lost: 10, Duplicated: 3, Late: 2,
 			WatchedFor: &metav1.Duration{Duration: 45 * time.Second}, ReceiptLag: &perfv1alpha1.ReceiptLag{P99: metav1.Duration{Duration: 120 * time.Microsecond}}},
 		BaselineMessages: &perfv1alpha1.MessageCounts{Published: 30000, Delivered: 30000},
@@ -55,23 +52,10 @@ func TestAPubSubRunsReportShowsDeliveryAndMessages(t *testing.T) {
 	}
 }
 
-// A PubSub run's CSV row carries its delivery figures and lost messages.
-func TestAPubSubRunsCSVRowCarriesItsDelivery(t *testing.T) {
-	run := withResult(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioPubSub}},
-		&perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
-			Latency:  &perfv1alpha1.LatencySummary{P50: msDur(1.5), P99: msDur(4)},
-			Added:    &perfv1alpha1.LatencySummary{P99: msDur(3)},
-			Messages: &perfv1alpha1.MessageCounts{Published: 10, Delivered: 9, Lost: 1}}})
-	row := runRow(run)
-	if row.DeliveryP50 != "1.5ms" || row.DeliveryP99 != "4ms" || row.AddedDeliveryP99 != "3ms" || row.LostMessages != "1" {
-		t.Errorf("row %+v", row)
-	}
-}
-
 // report.html gets a Delivery section for a PubSub run, and none for another.
 func TestReportHTMLHasADeliverySectionForPubSub(t *testing.T) {
 	res := &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
-		Latency:  &perfv1alpha1.LatencySummary{P50: msDur(1.5)},
+		Latency:  &perfv1alpha1.LatencySummary{P50: clitest.Ms(1.5)},
 		Messages: &perfv1alpha1.MessageCounts{Published: 10, Delivered: 10}}}
 	sec := outcomeSection(res)
 	if len(sec.Tables) != 2 || sec.Tables[0].ID != "delivery-figures" || len(sec.Tables[0].Rows) != 1 || len(sec.Tables[1].Rows) != 1 {
@@ -86,9 +70,9 @@ func TestReportHTMLHasADeliverySectionForPubSub(t *testing.T) {
 // text table and report.html alike.
 func TestADeliveryShowsItsOwnInterval(t *testing.T) {
 	res := &perfv1alpha1.Result{Delivery: &perfv1alpha1.DeliveryResult{
-		Latency: &perfv1alpha1.LatencySummary{P50: msDur(1.5)},
+		Latency: &perfv1alpha1.LatencySummary{P50: clitest.Ms(1.5)},
 		LatencyInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
-			Low: perfv1alpha1.LatencySummary{P50: msDur(1.4)}, High: perfv1alpha1.LatencySummary{P50: msDur(1.7)}}}}
+			Low: perfv1alpha1.LatencySummary{P50: clitest.Ms(1.4)}, High: perfv1alpha1.LatencySummary{P50: clitest.Ms(1.7)}}}}
 	out := outcomeTable(res)
 	for _, want := range []string{"dapr         1.5ms", "  95% low    1.4ms", "  95% high   1.7ms", "each delivery interval holds across the 3 repetitions' spread"} {
 		if !strings.Contains(out, want) {

@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/export"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
@@ -66,7 +67,7 @@ func newExportCommand(o *options) *cobra.Command {
 				if format != "csv" {
 					return fmt.Errorf("--format %s exports a run; a sweep exports as csv, its points' runs one by one", format)
 				}
-				return writeCSV(o.streams.Out, pointRows(sweep.Load(ctx, c, sw)))
+				return export.CSV(o.streams.Out, export.PointRows(sweep.Load(ctx, c, sw)))
 			}
 			run, js, err := readDocument(ctx, c, obj.(*perfv1alpha1.PerfRun))
 			if err != nil {
@@ -74,12 +75,12 @@ func newExportCommand(o *options) *cobra.Command {
 			}
 			switch {
 			case format == "csv":
-				return writeCSV(o.streams.Out, []RunRow{runRow(run)})
+				return export.CSV(o.streams.Out, []export.RunRow{export.Row(run)})
 			case format == "fortio":
 				if dir == "" {
 					dir = "daprbench-export-" + run.Name
 				}
-				written, skipped, err := writeFortio(dir, run)
+				written, skipped, err := export.Fortio(dir, run)
 				for _, f := range written {
 					fprintf(o.streams.Out, "written: %s\n", f)
 				}

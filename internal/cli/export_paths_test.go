@@ -22,6 +22,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
@@ -54,7 +55,7 @@ func keepCraftedHistograms(t *testing.T, runName string, variants ...result.Vari
 // Finding 5 of issue 34: a variant of /../../../escaped wrote three levels above --dir.
 // Only variant codes name files; another entry is skipped, and the output says so.
 func TestExportFortioWritesOnlyInsideItsFolder(t *testing.T) {
-	createRun(t, "escape", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "escape", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	keepCraftedHistograms(t, "escape", result.Dapr, "/../../../escaped")
 	root := t.TempDir()
 	dir := filepath.Join(root, "a", "b", "c")
@@ -83,7 +84,7 @@ func TestExportFortioWritesOnlyInsideItsFolder(t *testing.T) {
 // Finding 9 of issue 34: thousands of tiny valid histograms made report allocate
 // gigabytes. More paths than a run measures are refused before any is decoded.
 func TestReportAndExportRefuseMoreHistogramsThanARunMeasures(t *testing.T) {
-	createRun(t, "crowded", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "crowded", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	var variants []result.Variant
 	for i := range result.MaxPaths + 1 {
 		variants = append(variants, result.DaprVariant(i))

@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/document"
 )
@@ -77,7 +78,7 @@ func storeHistograms(t *testing.T, runName string, h result.Histograms) {
 // The fortio files load with fortio's own result type and carry the histogram exactly:
 // count, buckets and percentiles.
 func TestExportFortioRoundTripsThroughFortiosTypes(t *testing.T) {
-	createRun(t, "raw", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "raw", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	keepHistograms(t, "raw", 1000)
 	dir := t.TempDir()
 	out, err := run(t, "export", "raw", "--format", "fortio", "--dir", dir)
@@ -119,7 +120,7 @@ func TestExportFortioRoundTripsThroughFortiosTypes(t *testing.T) {
 }
 
 func TestExportFortioWithoutHistogramsSaysWhy(t *testing.T) {
-	createRun(t, "nohist", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "nohist", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	_, err := run(t, "export", "nohist", "--format", "fortio", "--dir", t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "holds no histograms") {
 		t.Errorf("error %v, want one saying the run has no histograms", err)
@@ -127,10 +128,10 @@ func TestExportFortioWithoutHistogramsSaysWhy(t *testing.T) {
 }
 
 func TestExportCSVMatchesItsGoldenFiles(t *testing.T) {
-	createRun(t, "csv-run", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "csv-run", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	weekly := createSchedule(t, "weekly")
-	scheduledRun(t, weekly, "weekly-1", "2026-11-20T03:00:00Z", sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
-	scheduledRun(t, weekly, "weekly-2", "2026-11-27T03:00:00Z", sampleResult("19ms", "18ms", "20ms", "520m"), true)
+	scheduledRun(t, weekly, "weekly-1", "2026-11-20T03:00:00Z", clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	scheduledRun(t, weekly, "weekly-2", "2026-11-27T03:00:00Z", clitest.SampleResult("19ms", "18ms", "20ms", "520m"), true)
 	sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "csv-sweep", Namespace: "default"}, Spec: perfv1alpha1.PerfSweepSpec{
 		Points: &perfv1alpha1.SweepPoints{QPS: []int32{500, 1000}},
 		Template: perfv1alpha1.PerfRunTemplate{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation,
@@ -181,7 +182,7 @@ func keyOf(name string) client.ObjectKey { return client.ObjectKey{Namespace: "d
 
 // A run with histograms gets its latency distribution chart in report.html.
 func TestReportOfARunWithHistogramsDrawsItsDistribution(t *testing.T) {
-	createRun(t, "spectrum", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "spectrum", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	keepHistograms(t, "spectrum", 1000)
 	dir := t.TempDir()
 	if out, err := run(t, "report", "spectrum", "--dir", dir); err != nil {

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/document"
 )
 
@@ -35,8 +36,8 @@ import (
 func TestHistoryNamesRunsOnADifferentMachine(t *testing.T) {
 	var runs []document.Run
 	for i, n := range []string{"mon", "tue", "wed"} {
-		doc := []*perfv1alpha1.ResultDocument{costedRun("50000", 200*time.Microsecond), costedRun("51000", 196*time.Microsecond),
-			costedRun("30000", 330*time.Microsecond)}[i]
+		doc := []*perfv1alpha1.ResultDocument{clitest.CostedRun("50000", 200*time.Microsecond), clitest.CostedRun("51000", 196*time.Microsecond),
+			clitest.CostedRun("30000", 330*time.Microsecond)}[i]
 		runs = append(runs, document.With(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: n},
 			Status: perfv1alpha1.PerfRunStatus{Environment: doc.Environment}}, doc))
 	}
@@ -96,7 +97,7 @@ func scheduledRun(t *testing.T, s *perfv1alpha1.PerfSchedule, name, at string, r
 func ownedRun(t *testing.T, s *perfv1alpha1.PerfSchedule, name string, owners ...metav1.OwnerReference) {
 	t.Helper()
 	createRunOf(t, metav1.ObjectMeta{Name: name, Namespace: s.Namespace, Labels: map[string]string{perfv1alpha1.LabelSchedule: s.Name},
-		OwnerReferences: owners}, sampleResult("1ms", "1ms", "1ms", "1m"), false)
+		OwnerReferences: owners}, clitest.SampleResult("1ms", "1ms", "1ms", "1m"), false)
 }
 
 // ownerRef names s as an owner (the controlling one when controller is true).
@@ -109,7 +110,7 @@ func ownerRef(s *perfv1alpha1.PerfSchedule, controller bool) metav1.OwnerReferen
 // controls it.
 func TestHistoryCountsOnlyTheRunsTheScheduleControls(t *testing.T) {
 	s := createSchedule(t, "owned")
-	scheduledRun(t, s, "owned-1", "2026-11-20T03:00:00Z", sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	scheduledRun(t, s, "owned-1", "2026-11-20T03:00:00Z", clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	// The label alone, an owner that is not the controller, and a look-alike owner of
 	// another UID.
 	ownedRun(t, s, "owned-forged")
@@ -132,14 +133,5 @@ func TestHistoryCountsOnlyTheRunsTheScheduleControls(t *testing.T) {
 	}
 	if _, err := run(t, "history", "no-such-schedule"); err == nil || !strings.Contains(err.Error(), `no PerfSchedule "no-such-schedule"`) {
 		t.Errorf("a missing schedule: %v", err)
-	}
-}
-
-// costedRun is a result document whose server sidecar cost perCPUSecond-calibrated CPU.
-func costedRun(perCPUSecond string, serverCost time.Duration) *perfv1alpha1.ResultDocument {
-	return &perfv1alpha1.ResultDocument{
-		Environment: &perfv1alpha1.Environment{TargetNode: "n1", Calibration: []perfv1alpha1.NodeCalibration{{Node: "n1", PerCPUSecond: perCPUSecond, Workload: "v2"}}},
-		Result: &perfv1alpha1.Result{SidecarCost: []perfv1alpha1.SidecarCost{
-			{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: serverCost}}}},
 	}
 }

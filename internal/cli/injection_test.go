@@ -30,6 +30,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
+	"github.com/daprbench/daprbench/internal/cli/export"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
@@ -50,9 +52,9 @@ func hostileRun() document.Run {
 	run.Status = perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseFailed, Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionFailed,
 		Status: metav1.ConditionTrue, Reason: "ImageNotAllowed", Message: "image " + fakeVerdict + terminalControls + "\n| forged | row |"}},
 		Environment: &perfv1alpha1.Environment{DaprVersion: "1.16.0 [click](https://evil.example) @everyone :x: " + fakeVerdict, KubernetesVersion: "v1.36.3"}}
-	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	res := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
 	res.ActualQPS = "<img src=x onerror=alert(1)>"
-	return withResult(run, res)
+	return clitest.WithResult(run, res)
 }
 
 func TestSummaryEscapesWhatUsersWrote(t *testing.T) {
@@ -106,7 +108,7 @@ func TestCSVNeutralisesFormulasButKeepsNumbers(t *testing.T) {
 	rows := []TrendRow{{Run: "r", Scheduled: `=HYPERLINK("https://evil.example","x")`, Phase: "@SUM(A1)", AddedP90: "-1.2ms",
 		AddedP99: "+1+2", SidecarCPU: "-", Calibration: "-3.5e3", ServerCPUPerRequest: "\t=1"}}
 	var out bytes.Buffer
-	if err := writeCSV(&out, rows); err != nil {
+	if err := export.CSV(&out, rows); err != nil {
 		t.Fatal(err)
 	}
 	records, err := csv.NewReader(&out).ReadAll()

@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
@@ -230,7 +231,7 @@ func TestWatchFollowsASweep(t *testing.T) {
 // report writes into a new temporary folder unless --dir names one: never the current
 // directory (a checkout, in CI).
 func TestReportWritesOutsideTheCurrentDirectory(t *testing.T) {
-	createRun(t, "report-where", nil, nil, sampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
+	createRun(t, "report-where", nil, nil, clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
 	cwd := t.TempDir()
 	t.Chdir(cwd)
 	out, err := run(t, "report", "report-where")

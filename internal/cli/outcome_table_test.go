@@ -22,17 +22,18 @@ import (
 	"testing"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 )
 
 // A Workflow run's report shows its completion latency and instances, a Scheduler run's its
 // trigger lateness and registrations; other runs show neither.
 func TestWorkflowAndSchedulerReportsShowTheirOwnFigures(t *testing.T) {
 	wf := &perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
-		Latency:   &perfv1alpha1.LatencySummary{P50: msDur(57.8), P99: msDur(96.8)},
+		Latency:   &perfv1alpha1.LatencySummary{P50: clitest.Ms(57.8), P99: clitest.Ms(96.8)},
 		Workflows: &perfv1alpha1.WorkflowCounts{Started: 200, Completed: 197, Failed: 1, Unfinished: 2},
 	}}
 	sched := &perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
-		Lateness: &perfv1alpha1.LatencySummary{P50: msDur(12)},
+		Lateness: &perfv1alpha1.LatencySummary{P50: clitest.Ms(12)},
 		Counts:   &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 299, Missed: 1, Doubled: 4},
 	}}
 	for _, c := range []struct {
@@ -53,37 +54,18 @@ func TestWorkflowAndSchedulerReportsShowTheirOwnFigures(t *testing.T) {
 	}
 }
 
-// A Workflow run's CSV row carries its completion and its failed and unfinished instances, a
-// Scheduler run's its trigger lateness and missed triggers.
-func TestWorkflowAndSchedulerCSVRowsCarryTheirFigures(t *testing.T) {
-	wf := runRow(withResult(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow}},
-		&perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
-			Latency:   &perfv1alpha1.LatencySummary{P50: msDur(57.8), P99: msDur(96.8)},
-			Workflows: &perfv1alpha1.WorkflowCounts{Started: 200, Completed: 197, Failed: 1, Unfinished: 2}}}))
-	if wf.CompletionP50 != "57.8ms" || wf.CompletionP99 != "96.8ms" || wf.FailedWorkflows != "1" || wf.UnfinishedWorkflows != "2" || wf.TriggerLatenessP50 != "" {
-		t.Errorf("workflow row %+v", wf)
-	}
-	sched := runRow(withResult(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioScheduler}},
-		&perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
-			Lateness: &perfv1alpha1.LatencySummary{P50: msDur(12), P99: msDur(40)},
-			Counts:   &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 299, Missed: 1}}}))
-	if sched.TriggerLatenessP50 != "12ms" || sched.TriggerLatenessP99 != "40ms" || sched.MissedTriggers != "1" || sched.CompletionP50 != "" {
-		t.Errorf("scheduler row %+v", sched)
-	}
-}
-
 // The completion and the lateness carry their intervals over the repetitions, beneath them
 // and said what they hold; a Workflow run's activity dispatch is a row of its own.
 func TestWorkflowAndSchedulerTablesShowTheirIntervalsAndActivityDispatch(t *testing.T) {
 	in := func(lo, hi float64) *perfv1alpha1.LatencyInterval {
 		return &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
-			Low: perfv1alpha1.LatencySummary{P50: msDur(lo)}, High: perfv1alpha1.LatencySummary{P50: msDur(hi)}}
+			Low: perfv1alpha1.LatencySummary{P50: clitest.Ms(lo)}, High: perfv1alpha1.LatencySummary{P50: clitest.Ms(hi)}}
 	}
 	wf := &perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
-		Latency: &perfv1alpha1.LatencySummary{P50: msDur(57.8)}, LatencyInterval: in(55, 61),
-		ActivityDispatch: &perfv1alpha1.LatencySummary{P50: msDur(4.2)}}}
+		Latency: &perfv1alpha1.LatencySummary{P50: clitest.Ms(57.8)}, LatencyInterval: in(55, 61),
+		ActivityDispatch: &perfv1alpha1.LatencySummary{P50: clitest.Ms(4.2)}}}
 	sched := &perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
-		Lateness: &perfv1alpha1.LatencySummary{P50: msDur(12)}, LatenessInterval: in(11, 13.5)}}
+		Lateness: &perfv1alpha1.LatencySummary{P50: clitest.Ms(12)}, LatenessInterval: in(11, 13.5)}}
 	for _, c := range []struct {
 		out  string
 		want []string
@@ -105,10 +87,10 @@ func TestWorkflowAndSchedulerTablesShowTheirIntervalsAndActivityDispatch(t *test
 // the counts; neither for another run.
 func TestReportHTMLHasCompletionAndTriggersSections(t *testing.T) {
 	in := &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalWithinRunOnly, Repetitions: 1,
-		Low: perfv1alpha1.LatencySummary{P50: msDur(55)}, High: perfv1alpha1.LatencySummary{P50: msDur(61)}}
+		Low: perfv1alpha1.LatencySummary{P50: clitest.Ms(55)}, High: perfv1alpha1.LatencySummary{P50: clitest.Ms(61)}}
 	wf := outcomeSection(&perfv1alpha1.Result{Completion: &perfv1alpha1.CompletionResult{
-		Latency: &perfv1alpha1.LatencySummary{P50: msDur(57.8)}, LatencyInterval: in,
-		ActivityDispatch: &perfv1alpha1.LatencySummary{P50: msDur(4.2)},
+		Latency: &perfv1alpha1.LatencySummary{P50: clitest.Ms(57.8)}, LatencyInterval: in,
+		ActivityDispatch: &perfv1alpha1.LatencySummary{P50: clitest.Ms(4.2)},
 		Workflows:        &perfv1alpha1.WorkflowCounts{Started: 200, Completed: 197, Failed: 1, Unfinished: 2}}})
 	if len(wf.Tables) != 2 || wf.Tables[0].ID != "completion-figures" || len(wf.Tables[0].Rows) != 2 || wf.Tables[1].ID != "completion-counts" {
 		t.Fatalf("completion section %+v: want the figures (completion, activity dispatch) and the instances", wf)
@@ -126,7 +108,7 @@ func TestReportHTMLHasCompletionAndTriggersSections(t *testing.T) {
 		t.Errorf("notes %q lack the interval's basis", wf.Notes)
 	}
 	tr := outcomeSection(&perfv1alpha1.Result{Triggers: &perfv1alpha1.TriggerResult{
-		Lateness: &perfv1alpha1.LatencySummary{P50: msDur(12)}, LatenessInterval: in,
+		Lateness: &perfv1alpha1.LatencySummary{P50: clitest.Ms(12)}, LatenessInterval: in,
 		Counts: &perfv1alpha1.TriggerCounts{Registered: 300, Triggered: 299, Missed: 1, Doubled: 4}}})
 	if len(tr.Tables) != 2 || tr.Tables[0].ID != "triggers-figures" || tr.Tables[0].Rows[0][1].Detail == "" || tr.Tables[1].Rows[0][3].Text != "4" {
 		t.Errorf("triggers section %+v: want the lateness with its interval and the registrations", tr)

@@ -27,6 +27,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/config/samples"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 )
 
 // Every preset is a PerfRun the API server admits, and its published row names figures
@@ -47,7 +48,7 @@ func TestEveryPresetStartsARunAndNamesKnownFigures(t *testing.T) {
 		}
 		res := &perfv1alpha1.Result{Added: &perfv1alpha1.LatencySummary{P50: d("1ms"), P90: d("2ms"), P99: d("3ms")},
 			Latency: &perfv1alpha1.LatencySummary{P50: d("3ms"), P90: d("4ms"), P99: d("5ms")}}
-		res.Resources = sampleResult("2ms", "1ms", "3ms", "300m").Resources
+		res.Resources = clitest.SampleResult("2ms", "1ms", "3ms", "300m").Resources
 		res.Completion = &perfv1alpha1.CompletionResult{Latency: &perfv1alpha1.LatencySummary{P50: d("900ms"), P90: d("1.1s")}}
 		for _, r := range p.Rows {
 			if measuredFigure(res, r.Figure) == "-" {
@@ -67,7 +68,7 @@ func TestReportShowsThePublishedRowBesideThePresetsRun(t *testing.T) {
 	}
 	annotated := map[string]string{perfv1alpha1.AnnotationPreset: "published-v1.0"}
 	createRunWithSpec(t, metav1.ObjectMeta{Name: "from-preset", Namespace: "default", Annotations: annotated},
-		preset.Spec, sampleResult("5.9ms", "5.4ms", "6.4ms", "222m"), false)
+		preset.Spec, clitest.SampleResult("5.9ms", "5.4ms", "6.4ms", "222m"), false)
 	out, err := run(t, "report", "from-preset", "--dir", t.TempDir())
 	if err != nil {
 		t.Fatal(err, out)
@@ -82,7 +83,7 @@ func TestReportShowsThePublishedRowBesideThePresetsRun(t *testing.T) {
 	other := preset.Spec.DeepCopy()
 	other.Load.QPS = 200
 	createRunWithSpec(t, metav1.ObjectMeta{Name: "posing", Namespace: "default", Annotations: annotated},
-		*other, sampleResult("5.9ms", "5.4ms", "6.4ms", "222m"), false)
+		*other, clitest.SampleResult("5.9ms", "5.4ms", "6.4ms", "222m"), false)
 	out, err = run(t, "report", "posing", "--dir", t.TempDir())
 	if err != nil {
 		t.Fatal(err, out)
@@ -132,7 +133,7 @@ func TestTheWorkflowPresetShowsTheCompletionBesideDaprs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := withResult(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{perfv1alpha1.AnnotationPreset: "workflow-perf-suite"}},
+	run := clitest.WithResult(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{perfv1alpha1.AnnotationPreset: "workflow-perf-suite"}},
 		Spec: preset.Spec}, &perfv1alpha1.Result{
 		Completion: &perfv1alpha1.CompletionResult{Latency: &perfv1alpha1.LatencySummary{P50: d("240ms"), P90: d("410ms")}}})
 	source, rows := publishedBeside(run)

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/daprbench/daprbench/internal/cli/export"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -132,7 +133,7 @@ func (o *options) printData(v any) (ok bool, err error) {
 	}
 	format := o.output.format()
 	if format == "csv" {
-		return true, writeCSV(o.streams.Out, v)
+		return true, export.CSV(o.streams.Out, v)
 	}
 	if s := reflect.ValueOf(v); s.Kind() == reflect.Slice {
 		v = map[string]any{"items": v}

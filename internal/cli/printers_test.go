@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 )
 
 // printerRuns creates the runs the printer tests list, in namespaces of their own: two in
@@ -47,8 +48,8 @@ func printerRuns(t *testing.T) {
 	}
 	suite := map[string]string{"suite": "printers"}
 	createRunOf(t, metav1.ObjectMeta{Name: "print-a", Namespace: "printing", Labels: map[string]string{"suite": "printers", perfv1alpha1.LabelSchedule: "printers"},
-		OwnerReferences: []metav1.OwnerReference{ownerRef(createScheduleIn(t, "printing", "printers"), true)}}, sampleResult("12ms", "11ms", "13ms", "390m"), false)
-	createRunIn(t, "printing", "print-b", suite, nil, sampleResult("16ms", "15ms", "17ms", "450m"), true)
+		OwnerReferences: []metav1.OwnerReference{ownerRef(createScheduleIn(t, "printing", "printers"), true)}}, clitest.SampleResult("12ms", "11ms", "13ms", "390m"), false)
+	createRunIn(t, "printing", "print-b", suite, nil, clitest.SampleResult("16ms", "15ms", "17ms", "450m"), true)
 	other := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "print-c", Namespace: "elsewhere", Labels: suite},
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioActorActivation, Load: perfv1alpha1.LoadSpec{QPS: 200}}}
 	if err := k8s.Create(context.Background(), other); err != nil {

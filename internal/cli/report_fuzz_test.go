@@ -31,6 +31,8 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/report"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
+	"github.com/daprbench/daprbench/internal/cli/export"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
@@ -93,7 +95,7 @@ func FuzzSweepReport(f *testing.F) {
 		checkTerminal(t, "sweep table", textfmt.ForTerminal(sweepTable(sw)))
 		checkTerminal(t, "sweep progress", textfmt.TerminalCell(sweepProgress(sw.PerfSweep)))
 		checkMarkdown(t, Summary(sw, verdict.SweepOutcome(sw.PerfSweep), false))
-		checkCSV(t, pointRows(sw))
+		checkCSV(t, export.PointRows(sw))
 		checkHTML(t, sweepDoc(sw))
 		for _, c := range plots.ForSweep(sw) {
 			drawChart(t, c)
@@ -115,7 +117,7 @@ func checkRunRenders(t *testing.T, run document.Run) {
 	if _, err := json.Marshal(perfv1alpha1.NewResultDocument(run.PerfRun, run.Result(), run.Histograms(), nil)); err != nil {
 		t.Errorf("document: %v", err)
 	}
-	checkCSV(t, []RunRow{runRow(run)})
+	checkCSV(t, []export.RunRow{export.Row(run)})
 	checkHTML(t, runDoc(run))
 	runs := []document.Run{run, run}
 	checkCSV(t, trend(runs))
@@ -128,7 +130,7 @@ func checkRunRenders(t *testing.T, run document.Run) {
 // checkHistogramsRender takes the document's histograms to the distribution chart and the
 // fortio files.
 func checkHistogramsRender(t *testing.T, run document.Run) {
-	checked, _, err := checkedPaths(runHistograms(run))
+	checked, _, err := export.CheckedPaths(export.Histograms(run))
 	if err != nil {
 		return
 	}
@@ -137,7 +139,7 @@ func checkHistogramsRender(t *testing.T, run document.Run) {
 	}
 	var paths []plots.Path
 	for _, p := range checked {
-		name, err := fortioFileName("run", p.Variant)
+		name, err := export.FortioFileName("run", p.Variant)
 		if err != nil || !filepath.IsLocal(name) || filepath.Base(name) != name {
 			t.Fatalf("variant %q names file %q (%v)", p.Variant, name, err)
 		}
@@ -145,7 +147,7 @@ func checkHistogramsRender(t *testing.T, run document.Run) {
 		if err != nil {
 			continue
 		}
-		if _, err := json.Marshal(fortioResult(run, p.Variant, hist)); err != nil && !strings.Contains(err.Error(), "unsupported value") {
+		if _, err := json.Marshal(export.FortioResult(run, p.Variant, hist)); err != nil && !strings.Contains(err.Error(), "unsupported value") {
 			t.Errorf("fortio result: %v", err)
 		}
 		paths = append(paths, plots.Path{Name: p.Variant.String(), Histogram: hist})
@@ -197,7 +199,7 @@ func checkMarkdown(t *testing.T, md string) {
 // checkCSV: no cell a spreadsheet would run as a formula.
 func checkCSV(t *testing.T, rows any) {
 	var b bytes.Buffer
-	if err := writeCSV(&b, rows); err != nil {
+	if err := export.CSV(&b, rows); err != nil {
 		t.Fatal(err)
 	}
 	records, err := csv.NewReader(&b).ReadAll()
@@ -241,11 +243,11 @@ func sampleRunForFuzz() document.Run {
 			Variants: []perfv1alpha1.SidecarVariant{{Name: "release"}, {Name: "api-logging"}}},
 		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, StartTime: &start,
 			Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: "Succeeded", Message: "done"}}}}
-	res := sampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	res := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
 	res.Variants = []perfv1alpha1.VariantResult{{Name: "release", ActualQPS: "499.9"},
 		{Name: "api-logging", ActualQPS: "499.8", Difference: &perfv1alpha1.LatencySummary{P50: d("-444us")}, BeyondNoise: []string{"p50"}}}
 	run.Status.Result = report.StatusHeadline(res)
-	return withResult(run, res)
+	return clitest.WithResult(run, res)
 }
 
 // sampleSweepForFuzz is a finished connections sweep of two points, with their runs'

@@ -32,6 +32,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/cpuprofile"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/document"
 )
 
@@ -69,7 +70,7 @@ func daprdLikeProfile(t *testing.T) []byte {
 
 func TestReportOfAProfiledRunListsTopFunctionsAndDrawsFlameGraphs(t *testing.T) {
 	ctx := context.Background()
-	createRun(t, "profiled", nil, nil, sampleResult("1.5ms", "1.2ms", "1.8ms", "400m"), false)
+	createRun(t, "profiled", nil, nil, clitest.SampleResult("1.5ms", "1.2ms", "1.8ms", "400m"), false)
 	data := daprdLikeProfile(t)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "profiled-profiles", Namespace: "default"},
 		BinaryData: map[string][]byte{"serverSidecar.pprof": data}}

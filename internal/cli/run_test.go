@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 )
@@ -118,20 +119,20 @@ func TestRunWaitExitsWithTheRunsVerdict(t *testing.T) {
 		conds []metav1.Condition
 		want  verdict.ExitCode
 	}{
-		{"passed", nil, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
+		{"passed", nil, clitest.SampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionThresholdsMet, "True", "ThresholdsMet", "met")}, verdict.ExitPassed},
 		{"failed", nil, nil, []metav1.Condition{cond(perfv1alpha1.ConditionFailed, "True", "LoadTesterFailed", "the load tester failed")}, verdict.ExitFailed},
-		{"violated", nil, sampleResult("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{succeeded,
+		{"violated", nil, clitest.SampleResult("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionThresholdsMet, "False", "ThresholdsViolated", "added p90 7ms")}, verdict.ExitThresholds},
-		{"violated-failrun", nil, sampleResult("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{
+		{"violated-failrun", nil, clitest.SampleResult("7ms", "6.9ms", "7.1ms", "400m"), []metav1.Condition{
 			cond(perfv1alpha1.ConditionFailed, "True", "ThresholdsViolated", "added p90 7ms")}, verdict.ExitThresholds},
-		{"inconclusive", nil, sampleResult("5ms", "4ms", "6ms", "400m"), []metav1.Condition{succeeded,
+		{"inconclusive", nil, clitest.SampleResult("5ms", "4ms", "6ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionThresholdsMet, "Unknown", "Inconclusive", "straddles")}, verdict.ExitThresholds},
-		{"regressed", nil, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
+		{"regressed", nil, clitest.SampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionRegressed, "True", "Regressed", "p90 worse")}, verdict.ExitRegressed},
-		{"saturated-lenient", nil, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
+		{"saturated-lenient", nil, clitest.SampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionSaturated, "True", "Saturated", "achieved 80%")}, verdict.ExitPassed},
-		{"saturated-strict", []string{"--strict"}, sampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
+		{"saturated-strict", []string{"--strict"}, clitest.SampleResult("4ms", "3.9ms", "4.1ms", "400m"), []metav1.Condition{succeeded,
 			cond(perfv1alpha1.ConditionSaturated, "True", "Saturated", "achieved 80%")}, verdict.ExitNotClean},
 	}
 	for _, tc := range cases {
@@ -208,7 +209,7 @@ func TestRunTwiceStartsTwoRuns(t *testing.T) {
 // errors) > testcase (name, classname) > failure (message, type).
 func TestJUnitHasOneTestcasePerThreshold(t *testing.T) {
 	run, done, _ := startRun(t, "junit", "--junit", filepath.Join(t.TempDir(), "unused.xml"))
-	finish(t, run, sampleResult("7ms", "6.9ms", "7.1ms", "400m"), cond(perfv1alpha1.ConditionSucceeded, "True", "Succeeded", "60000 requests"),
+	finish(t, run, clitest.SampleResult("7ms", "6.9ms", "7.1ms", "400m"), cond(perfv1alpha1.ConditionSucceeded, "True", "Succeeded", "60000 requests"),
 		cond(perfv1alpha1.ConditionThresholdsMet, "False", "ThresholdsViolated", "added p90"))
 	<-done
 	latest := &perfv1alpha1.PerfRun{}
@@ -259,8 +260,8 @@ func TestJUnitHasOneTestcasePerThreshold(t *testing.T) {
 }
 
 func TestSummaryMatchesItsGoldenFile(t *testing.T) {
-	res := sampleResult("7ms", "6.9ms", "7.1ms", "400m")
-	run := withResult(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "invoke-x7k2p", Namespace: "perf", Generation: 1},
+	res := clitest.SampleResult("7ms", "6.9ms", "7.1ms", "400m")
+	run := clitest.WithResult(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "invoke-x7k2p", Namespace: "perf", Generation: 1},
 		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000},
 			Thresholds: &perfv1alpha1.Thresholds{MaxAddedP90: d("5ms"), MaxErrors: ptrTo(int64(0))}},
 		Status: perfv1alpha1.PerfRunStatus{Environment: &perfv1alpha1.Environment{DaprVersion: "1.16.0", KubernetesVersion: "v1.36.3",
@@ -278,7 +279,7 @@ func TestJUnitListsTheVariantsGates(t *testing.T) {
 	obj := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Variants: []perfv1alpha1.SidecarVariant{{Name: "base"},
 		{Name: "fast", Thresholds: &perfv1alpha1.VariantThresholds{MaxSlowdownP90: d("200us")}}}}}
 	obj.Name, obj.Namespace = "ab", "default"
-	run := withResult(obj, &perfv1alpha1.Result{Variants: []perfv1alpha1.VariantResult{{Name: "base"}, {Name: "fast",
+	run := clitest.WithResult(obj, &perfv1alpha1.Result{Variants: []perfv1alpha1.VariantResult{{Name: "base"}, {Name: "fast",
 		Difference: &perfv1alpha1.LatencySummary{P90: d("310us")},
 		DifferenceInterval: &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
 			Low: perfv1alpha1.LatencySummary{P90: d("250us")}, High: perfv1alpha1.LatencySummary{P90: d("370us")}}}}})

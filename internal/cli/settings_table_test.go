@@ -26,6 +26,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/export"
 	"github.com/daprbench/daprbench/internal/cli/plots"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
 )
@@ -150,7 +151,7 @@ func TestSettingsReportHasATableAndCharts(t *testing.T) {
 		}
 	}
 	var csv bytes.Buffer
-	if err := writeCSV(&csv, pointRows(sw)); err != nil {
+	if err := export.CSV(&csv, export.PointRows(sw)); err != nil {
 		t.Fatal(err)
 	}
 	if lines := strings.Split(csv.String(), "\n"); !strings.HasSuffix(lines[0], ",setting") || !strings.HasSuffix(lines[1], ",trace-0") {

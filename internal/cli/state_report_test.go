@@ -27,13 +27,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 )
 
 // A State run has no target app: its report names the store the load ended at, in the text
 // and in report.html, where an invocation run names its target.
 func TestAStateRunsReportNamesItsStore(t *testing.T) {
 	spec := perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioState, Load: perfv1alpha1.LoadSpec{QPS: 1000}}
-	createRunWithSpec(t, metav1.ObjectMeta{Name: "kv-report", Namespace: "default"}, spec, sampleResult("1ms", "900us", "1.1ms", "139m"), false)
+	createRunWithSpec(t, metav1.ObjectMeta{Name: "kv-report", Namespace: "default"}, spec, clitest.SampleResult("1ms", "900us", "1.1ms", "139m"), false)
 	stored := &perfv1alpha1.PerfRun{}
 	if err := k8s.Get(context.Background(), client.ObjectKey{Namespace: "default", Name: "kv-report"}, stored); err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 )
 
 // A tail interval wider than its point reaches below zero: the run cannot tell whether Dapr
@@ -40,7 +41,7 @@ func TestAnAddedIntervalBelowZeroIsShownUnresolved(t *testing.T) {
 	in := &perfv1alpha1.LatencyInterval{ConfidencePercent: 95, Basis: perfv1alpha1.IntervalBetweenRepetitions, Repetitions: 3,
 		Low:  perfv1alpha1.LatencySummary{P50: d("3.2ms"), P90: d("4.7ms"), P999: d("-44.858ms")},
 		High: perfv1alpha1.LatencySummary{P50: d("3.9ms"), P90: d("6ms"), P999: d("80ms")}}
-	run := withResult(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation},
+	run := clitest.WithResult(&perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation},
 		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded}}, &perfv1alpha1.Result{
 		Latency: &perfv1alpha1.LatencySummary{P50: d("4ms"), P90: d("6ms"), P999: d("24ms")},
 		Added:   &perfv1alpha1.LatencySummary{P50: d("3.5ms"), P90: d("5.3ms"), P999: d("21ms")}, AddedInterval: in})

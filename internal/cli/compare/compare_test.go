@@ -24,6 +24,7 @@ import (
 	"time"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
 
@@ -105,7 +106,7 @@ func TestCompareEscapesAFilesSettings(t *testing.T) {
 // intervals read "slower" on within-run intervals alone, and "no difference shown" once each
 // side is widened by the 3% between-run spread the rerun benchmark measured.
 func TestTheRerunSpreadWidensEachRunsInterval(t *testing.T) {
-	a, b := sampleResult("10ms", "9.9ms", "10.1ms", "390m"), sampleResult("10.5ms", "10.4ms", "10.6ms", "390m")
+	a, b := clitest.SampleResult("10ms", "9.9ms", "10.1ms", "390m"), clitest.SampleResult("10.5ms", "10.4ms", "10.6ms", "390m")
 	p90 := func(rerun float64) Difference {
 		for _, d := range Compare(a, b, nil, KnownRerunSpread(rerun)) {
 			if d.Figure == "added p90" {

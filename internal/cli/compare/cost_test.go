@@ -24,21 +24,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 )
-
-func costedRun(perCPUSecond string, serverCost time.Duration) *perfv1alpha1.ResultDocument {
-	return &perfv1alpha1.ResultDocument{
-		Environment: &perfv1alpha1.Environment{TargetNode: "n1", Calibration: []perfv1alpha1.NodeCalibration{{Node: "n1", PerCPUSecond: perCPUSecond, Workload: "v2"}}},
-		Result: &perfv1alpha1.Result{SidecarCost: []perfv1alpha1.SidecarCost{
-			{Role: "serverSidecar", CPUPerRequest: metav1.Duration{Duration: serverCost}}}},
-	}
-}
 
 // A run on a machine half as fast costs twice the CPU per request: compare says the
 // machines differ, shows both raw costs, and offers no normalised one.
 func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
-	fast := costedRun("50000", 200*time.Microsecond)
-	slow := costedRun("25000", 400*time.Microsecond)
+	fast := clitest.CostedRun("50000", 200*time.Microsecond)
+	slow := clitest.CostedRun("25000", 400*time.Microsecond)
 	rows := map[string]Difference{}
 	for _, d := range Cost(fast, slow) {
 		rows[d.Figure] = d
@@ -58,7 +51,7 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 		t.Error("a role neither run measured is listed")
 	}
 
-	same := costedRun("52000", 210*time.Microsecond)
+	same := clitest.CostedRun("52000", 210*time.Microsecond)
 	for _, d := range Cost(fast, same) {
 		if d.Figure == "node calibration (units per CPU-second)" && d.Verdict != "same speed (within 10%)" {
 			t.Errorf("4%% apart: %+v", d)
@@ -73,9 +66,9 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 
 	// Scores of another calibration workload (another daprbench version) compare nothing,
 	// nor does a calibration taken mostly in a slow stretch.
-	older := costedRun("25000", 200*time.Microsecond)
+	older := clitest.CostedRun("25000", 200*time.Microsecond)
 	older.Environment.Calibration[0].Workload = "v1"
-	slowRead := costedRun("30000", 200*time.Microsecond)
+	slowRead := clitest.CostedRun("30000", 200*time.Microsecond)
 	slowRead.Environment.Calibration[0].SlowWindowsPercent = 75
 	for other, verdict := range map[*perfv1alpha1.ResultDocument]string{
 		older:    "calibration workloads differ (daprbench versions): whether the machines differ is unknown",
@@ -95,7 +88,7 @@ func TestCompareCostSaysWhenMachinesDiffer(t *testing.T) {
 // they were one figure: the verdict says why.
 func TestCompareCostComparesOnlyLikeTags(t *testing.T) {
 	tagged := func(qps, arrival, throttled string, cost time.Duration) *perfv1alpha1.ResultDocument {
-		r := costedRun("50000", cost)
+		r := clitest.CostedRun("50000", cost)
 		c := &r.Result.SidecarCost[0]
 		c.AtQPS, c.Arrival, c.ThrottledPercent, c.Source = qps, arrival, throttled, perfv1alpha1.CostFromDaprd
 		c.Daprd = &perfv1alpha1.DaprdCost{CPUPerRequest: metav1.Duration{Duration: cost - 5*time.Microsecond},

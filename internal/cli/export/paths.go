@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package export
 
 import (
 	"fmt"
@@ -26,10 +26,10 @@ import (
 // the controller copies the load tester's log into it: its paths are checked here before
 // the plugin decodes one or names a file or a chart series after it.
 
-// checkedPaths are the paths of h the plugin uses. More than result.MaxPaths is refused
+// CheckedPaths are the paths of h the plugin uses. More than result.MaxPaths is refused
 // before any is decoded (each decodes to a few hundred KiB); a path whose variant is not
 // a variant code, or that repeats one, is left out, and skipped says so.
-func checkedPaths(h result.Histograms) (paths []result.PathHistograms, skipped []string, err error) {
+func CheckedPaths(h result.Histograms) (paths []result.PathHistograms, skipped []string, err error) {
 	if len(h.Paths) > result.MaxPaths {
 		return nil, nil, fmt.Errorf("the histograms hold %d paths, more than the %d a run measures: refusing to decode them", len(h.Paths), result.MaxPaths)
 	}
@@ -48,9 +48,9 @@ func checkedPaths(h result.Histograms) (paths []result.PathHistograms, skipped [
 	return paths, skipped, nil
 }
 
-// fortioFileName is the file of one path's fortio result: the run's name (an API object's
+// FortioFileName is the file of one path's fortio result: the run's name (an API object's
 // name: no slash) and the variant's readable name, for variant codes only.
-func fortioFileName(runName string, v result.Variant) (string, error) {
+func FortioFileName(runName string, v result.Variant) (string, error) {
 	if !v.Valid() {
 		return "", fmt.Errorf("variant %q is not a variant code", string(v))
 	}

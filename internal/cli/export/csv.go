@@ -14,7 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+// Package export is a run's or a sweep's data as files other tools read: CSV rows for
+// spreadsheets and results stores, one fortio result JSON per path for fortio's own report,
+// and the histograms' paths checked before any is decoded or names a file.
+package export
 
 import (
 	"encoding/csv"
@@ -26,10 +29,10 @@ import (
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
-// writeCSV writes a slice of flat structs as CSV: a header of the fields' JSON names, then
+// CSV writes a slice of flat structs as CSV: a header of the fields' JSON names, then
 // a row per element, for spreadsheets and results stores. Cells that a spreadsheet would
 // run as formulas are neutralised (textfmt.CSVCell).
-func writeCSV(w io.Writer, rows any) error {
+func CSV(w io.Writer, rows any) error {
 	v := reflect.ValueOf(rows)
 	if v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("csv needs a list of rows, not %T", rows)
