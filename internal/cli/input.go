@@ -29,6 +29,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/config/samples"
+	"github.com/daprbench/daprbench/internal/cli/preset"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
@@ -90,8 +91,11 @@ func scheduleName(from string) (string, error) {
 // object is then decoded strictly, so a misspelt field is an error rather than dropped.
 func (o *options) readObjects(f inputFlags) ([]client.Object, error) {
 	if f.preset != "" {
-		run, err := presetRun(f.preset)
-		return []client.Object{run}, err
+		run, err := preset.Run(f.preset)
+		if err != nil {
+			return nil, err
+		}
+		return []client.Object{run}, nil
 	}
 	result := resource.NewBuilder(o.config).Unstructured().Local().
 		FilenameParam(false, &f.files).Flatten().Do()

@@ -17,18 +17,12 @@ limitations under the License.
 package cli
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/config/samples"
-	"github.com/daprbench/daprbench/internal/cli/compare"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
-	"github.com/daprbench/daprbench/internal/document"
 )
 
 func newPresetsCommand(o *options) *cobra.Command {
@@ -50,114 +44,4 @@ func newPresetsCommand(o *options) *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// presetRun is the preset's run, annotated with its name so its report shows the published
-// row beside it.
-func presetRun(name string) (client.Object, error) {
-	run, err := presetSpec(name)
-	if err != nil {
-		return nil, err
-	}
-	if run.Annotations == nil {
-		run.Annotations = map[string]string{}
-	}
-	run.Annotations[perfv1alpha1.AnnotationPreset] = name
-	return run, nil
-}
-
-// presetSpec is the preset's run as its file declares it.
-func presetSpec(name string) (*perfv1alpha1.PerfRun, error) {
-	p, err := samples.Lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	b, err := p.YAML()
-	if err != nil {
-		return nil, err
-	}
-	decoded, _, err := serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer().Decode(b, nil, nil)
-	if err != nil {
-		return nil, fmt.Errorf("preset %s: %w", name, err)
-	}
-	run, ok := decoded.(*perfv1alpha1.PerfRun)
-	if !ok {
-		return nil, fmt.Errorf("preset %s is not a PerfRun", name)
-	}
-	return run, nil
-}
-
-// publishedBeside is the preset's published row beside the run's figures: nil when the
-// run was not started from a preset. The annotation is anyone's to set, so a run whose spec
-// does not measure the preset's setting gets no rows, and source says why.
-func publishedBeside(run document.Run) (source string, rows [][3]string) {
-	name := run.Annotations[perfv1alpha1.AnnotationPreset]
-	p, err := samples.Lookup(name)
-	if err != nil {
-		return "", nil
-	}
-	preset, err := presetSpec(name)
-	if err != nil {
-		return "", nil
-	}
-	if why := presetMismatch(&run.Spec, &preset.Spec); why != "" {
-		return "annotated with preset " + p.Name + ", but not its setting (" + why + "): Dapr's published figures are not shown beside it", nil
-	}
-	for _, r := range p.Rows {
-		rows = append(rows, [3]string{r.Figure, r.Value, measuredFigure(run.Result(), r.Figure)})
-	}
-	return p.Source + " for preset " + p.Name, rows
-}
-
-// measuredFigure is the run's value of a figure named as the tables name it.
-func measuredFigure(res *perfv1alpha1.Result, figure string) string {
-	if res == nil {
-		return "-"
-	}
-	if figure == "sidecar CPU per 1000 rps" {
-		if c := compare.SidecarCPU(res); c >= 0 {
-			return fmt.Sprintf("%dm", c)
-		}
-		return "-"
-	}
-	family, percentile, _ := strings.Cut(figure, " ")
-	of := map[string]*perfv1alpha1.LatencySummary{"added": res.Added, "latency": res.Latency}[family]
-	if family == "completion" && res.Completion != nil {
-		of = res.Completion.Latency
-	}
-	for _, f := range perfv1alpha1.LatencyFigures {
-		if f.Name == percentile && of != nil {
-			return textfmt.Dur(f.Of(of))
-		}
-	}
-	return "-"
-}
-
-// publishedTable is publishedBeside as a text table; empty without a preset.
-func publishedTable(run document.Run) string {
-	source, rows := publishedBeside(run)
-	if rows == nil {
-		if source != "" {
-			return "\nThis run is " + textfmt.ForTerminal(source) + ".\n"
-		}
-		return ""
-	}
-	t := &textfmt.Table{}
-	t.Add("FIGURE", "PUBLISHED", "THIS RUN")
-	for _, r := range rows {
-		t.Add(r[0], r[1], r[2])
-	}
-	return "\nBeside " + source + ":\n" + t.String()
-}
-
-// publishedSection is publishedBeside as a section of the HTML report.
-func publishedSection(run document.Run) htmlSection {
-	s := htmlSection{ID: "published", Title: "Beside Dapr's published figures"}
-	source, rows := publishedBeside(run)
-	t := htmlTable{ID: "published-figures", Caption: source, Header: []string{"Figure", "Published", "This run"}}
-	for _, r := range rows {
-		t.addText(r[0], r[1], r[2])
-	}
-	s.table(t)
-	return s
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package preset
 
 import (
 	"cmp"
@@ -26,11 +26,11 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// presetMismatch names the first setting in which a run's spec differs from its preset's,
+// Mismatch names the first setting in which a run's spec differs from its preset's,
 // "" when they measure the same thing. The annotation that names the preset is anyone's to
 // write: Dapr's published figures are shown beside a run only when the run measured their
 // setting. Duration, warm-up and repetitions only change how precisely it is measured.
-func presetMismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
+func Mismatch(run, preset *perfv1alpha1.PerfRunSpec) string {
 	bytesOf := func(s *perfv1alpha1.PerfRunSpec) string {
 		n, literal := s.Body()
 		if literal != nil {
