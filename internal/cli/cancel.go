@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/report"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 )
@@ -78,12 +79,12 @@ SIGTERM.`,
 				return err
 			}
 			if finished(obj) {
-				return fmt.Errorf("%s/%s has already finished (%s)", strings.ToLower(kindOf(obj)), obj.GetName(), phaseOf(obj))
+				return fmt.Errorf("%s/%s has already finished (%s)", strings.ToLower(report.KindOf(obj)), obj.GetName(), phaseOf(obj))
 			}
 			if err := requestCancel(ctx, c, obj, reason); err != nil {
 				return err
 			}
-			fprintf(o.streams.Out, "%s/%s cancelled\n", strings.ToLower(kindOf(obj)), obj.GetName())
+			fprintf(o.streams.Out, "%s/%s cancelled\n", strings.ToLower(report.KindOf(obj)), obj.GetName())
 			return nil
 		},
 	}
@@ -102,7 +103,7 @@ func requestCancel(ctx context.Context, c client.Client, obj client.Object, why 
 	annotations[perfv1alpha1.AnnotationCancel] = why
 	obj.SetAnnotations(annotations)
 	if err := c.Patch(ctx, obj, patch); err != nil {
-		return fmt.Errorf("cancelling %s/%s: %w", strings.ToLower(kindOf(obj)), obj.GetName(), err)
+		return fmt.Errorf("cancelling %s/%s: %w", strings.ToLower(report.KindOf(obj)), obj.GetName(), err)
 	}
 	return nil
 }
@@ -113,12 +114,12 @@ func (o *options) cancelInterrupted(c client.WithWatch, obj client.Object) error
 	ctx, cancel := context.WithTimeout(context.Background(), cancelGrace)
 	defer cancel()
 	key := client.ObjectKeyFromObject(obj)
-	fprintf(o.messages(), "\ninterrupted: cancelling %s/%s\n", strings.ToLower(kindOf(obj)), key.Name)
+	fprintf(o.messages(), "\ninterrupted: cancelling %s/%s\n", strings.ToLower(report.KindOf(obj)), key.Name)
 	if err := requestCancel(ctx, c, obj, "kubectl daprbench run --wait was interrupted (SIGINT or SIGTERM)"); err != nil {
 		return err
 	}
 	_, outcome, err := followToEnd(ctx, c, obj, false, func(func(time.Time) string) {})
-	kind := strings.ToLower(kindOf(obj))
+	kind := strings.ToLower(report.KindOf(obj))
 	switch {
 	case err == nil && outcome.Code != verdict.ExitCancelled:
 		// It finished before the operator read the request: its own verdict stands.

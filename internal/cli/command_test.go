@@ -37,10 +37,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/assess/report"
+	assessed "github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/document"
-	"github.com/daprbench/daprbench/internal/operator/sweep"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	"github.com/daprbench/daprbench/internal/testenv"
 )
@@ -147,7 +146,7 @@ func keepGivenDocument(t testing.TB, run *perfv1alpha1.PerfRun, doc *perfv1alpha
 	if err := k8s.Create(context.Background(), cm); err != nil {
 		t.Fatal(err)
 	}
-	h := report.StatusHeadline(res)
+	h := assessed.StatusHeadline(res)
 	h.Document, h.Digest = cm.Name, enc.Digest
 	return h
 }
@@ -322,24 +321,6 @@ func TestReportOfASweepDrawsItsCharts(t *testing.T) {
 	}
 }
 
-// A Workflow sweep's table carries each point's completion beside its start call's latency;
-// an invocation sweep's has no such column.
-func TestAWorkflowSweepsTableShowsEachPointsCompletion(t *testing.T) {
-	spec := &perfv1alpha1.PerfSweep{Spec: perfv1alpha1.PerfSweepSpec{Template: perfv1alpha1.PerfRunTemplate{
-		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow}}}}
-	sw := sweep.Measured{PerfSweep: spec, Points: []sweep.MeasuredPoint{{
-		SweepPointStatus: perfv1alpha1.SweepPointStatus{Step: 0, QPS: 20, Setting: "fanout", Phase: perfv1alpha1.PhaseSucceeded},
-		Figures:          sweep.Figures{Latency: &perfv1alpha1.PointLatency{P50: d("15ms")}, Outcome: &perfv1alpha1.PointLatency{P50: d("113ms"), P99: d("251ms")}}}}}
-	out := sweepTable(sw)
-	if !strings.Contains(out, "COMPLETION P50") || !strings.Contains(out, "COMPLETION P99") || !strings.Contains(out, "113ms") || !strings.Contains(out, "251ms") {
-		t.Errorf("workflow sweep table lacks its completion:\n%s", out)
-	}
-	sw.Spec.Template.Spec.Scenario = perfv1alpha1.ScenarioServiceInvocation
-	if out := sweepTable(sw); strings.Contains(out, "COMPLETION") || strings.Contains(out, "113ms") {
-		t.Errorf("an invocation sweep's table shows a completion:\n%s", out)
-	}
-}
-
 func TestHistoryIsATrendWithRegressionsMarked(t *testing.T) {
 	nightly := createSchedule(t, "nightly")
 	scheduledRun(t, nightly, "nightly-1", "2026-11-20T03:00:00Z", clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m"), false)
@@ -451,19 +432,5 @@ func TestExportIsOneVersionedDocument(t *testing.T) {
 				t.Errorf("docs/result-schema.md does not describe %s", f)
 			}
 		}
-	}
-}
-
-func TestReportListsTheDisturbedPodsWithTheirPhases(t *testing.T) {
-	at := metav1.NewTime(time.Date(2026, 11, 23, 10, 0, 15, 0, time.UTC))
-	out := disturbancesTable([]perfv1alpha1.Disturbance{{Time: at, Kind: perfv1alpha1.DisturbanceCreated,
-		Role: "controlPlane/dapr-placement-server", Pod: "dapr-placement-server-0", Phase: "dapr run 1 of 3, 15s in", Detail: "ready after 3s"}})
-	for _, want := range []string{"pods disturbed while the load ran", "10:00:15", "Created", "dapr-placement-server-0", "dapr run 1 of 3, 15s in", "ready after 3s"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("disturbances table lacks %q:\n%s", want, out)
-		}
-	}
-	if disturbancesTable(nil) != "" {
-		t.Error("an undisturbed run has no disturbances table")
 	}
 }

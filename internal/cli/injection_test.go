@@ -33,6 +33,7 @@ import (
 	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/cli/export"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/report"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
@@ -58,7 +59,7 @@ func hostileRun() document.Run {
 }
 
 func TestSummaryEscapesWhatUsersWrote(t *testing.T) {
-	md := Summary(hostileRun(), verdict.RunOutcome(hostileRun().PerfRun, false), false)
+	md := report.Summary(hostileRun(), verdict.RunOutcome(hostileRun().PerfRun, false), false)
 	for _, bad := range []string{"<h3>", "<img", "\x1b", "\a", "\u009b", "[click](", " @everyone", ":x:", "\n| forged"} {
 		if strings.Contains(md, bad) {
 			t.Errorf("the summary carries %q:\n%s", bad, md)
@@ -69,7 +70,7 @@ func TestSummaryEscapesWhatUsersWrote(t *testing.T) {
 	}
 	sw := sweep.Load(context.Background(), k8s, &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw"}, Status: perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseFailed,
 		Points: []perfv1alpha1.SweepPointStatus{{Run: "r", Phase: perfv1alpha1.Phase(fakeVerdict + "|x")}}}})
-	if md := Summary(sw, verdict.SweepOutcome(sw.PerfSweep), false); strings.Contains(md, "<h3>") || strings.Contains(md, "</h3>|x") {
+	if md := report.Summary(sw, verdict.SweepOutcome(sw.PerfSweep), false); strings.Contains(md, "<h3>") || strings.Contains(md, "</h3>|x") {
 		t.Errorf("the sweep summary carries a point's phase as written:\n%s", md)
 	}
 }
@@ -93,7 +94,7 @@ func TestTablesCarryNoTerminalControls(t *testing.T) {
 	sw := sweep.Measured{PerfSweep: &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "sw", Namespace: "default"}},
 		Points: []sweep.MeasuredPoint{{SweepPointStatus: perfv1alpha1.SweepPointStatus{Run: "r", Phase: perfv1alpha1.PhaseSucceeded,
 			Passed: ptr.To(false), Message: "p99 " + terminalControls}, Figures: sweep.Figures{ActualQPS: "1000" + terminalControls}}}}
-	for name, text := range map[string]string{"sweep": sweepTable(sw), "run": runTables(hostileRun())} {
+	for name, text := range map[string]string{"sweep": sweepText(sw), "run": runText(hostileRun())} {
 		for _, bad := range []string{"\x1b", "\a", "\u009b"} {
 			if strings.Contains(text, bad) {
 				t.Errorf("%s table carries %q:\n%q", name, bad, text)
@@ -153,16 +154,16 @@ func TestReportHTMLEscapesWhatUsersWrote(t *testing.T) {
 	for name, c := range map[string]struct {
 		obj  any
 		text string
-	}{"run": {run, runTables(run)}, "sweep": {sw, sweepTable(sw)}, "history": {nil, fakeVerdict + terminalControls}} {
+	}{"run": {run, runText(run)}, "sweep": {sw, sweepText(sw)}, "history": {nil, fakeVerdict + terminalControls}} {
 		dir := t.TempDir()
 		var err error
 		switch o := c.obj.(type) {
 		case document.Run:
-			_, err = writeReport(dir, name, o, c.text, []plots.Chart{chart})
+			_, err = report.Write(dir, name, o, c.text, []plots.Chart{chart})
 		case sweep.Measured:
-			_, err = writeReport(dir, name, o, c.text, []plots.Chart{chart})
+			_, err = report.Write(dir, name, o, c.text, []plots.Chart{chart})
 		default:
-			_, err = writeReport(dir, fakeVerdict, nil, c.text, []plots.Chart{chart})
+			_, err = report.Write(dir, fakeVerdict, nil, c.text, []plots.Chart{chart})
 		}
 		if err != nil {
 			t.Fatal(name, err)
@@ -188,4 +189,15 @@ func TestReportHTMLEscapesWhatUsersWrote(t *testing.T) {
 			t.Errorf("%s: a user's string opened or closed a table", name)
 		}
 	}
+}
+
+// runText and sweepText are the tables report prints.
+func runText(run document.Run) string {
+	text, _ := report.Run(run)
+	return text
+}
+
+func sweepText(sw sweep.Measured) string {
+	text, _ := report.Sweep(sw)
+	return text
 }

@@ -28,6 +28,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/report"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
@@ -52,42 +53,35 @@ func newReportCommand(o *options) *cobra.Command {
 				return err
 			}
 			var text string
-			var figures []plots.Chart
+			var charts []plots.Chart
 			switch v := obj.(type) {
 			case document.Run:
 				if ok, err := o.printData(runData(v)); ok {
 					return err
 				}
-				text = runTables(v) + publishedTable(v)
-				chart, ok, note := distributionChart(v)
-				if ok {
-					figures = append(figures, chart)
-				}
-				if note != "" {
-					text += "\n" + note + "\n"
-				}
+				text, charts = report.Run(v)
 			case sweep.Measured:
 				if ok, err := o.printData(sweepData{v.Status, v.Points}); ok {
 					return err
 				}
-				text, figures = sweepTable(v), plots.ForSweep(v)
+				text, charts = report.Sweep(v)
 			}
 			out, err := reportDir(dir, "daprbench-report-"+obj.GetName())
 			if err != nil {
 				return err
 			}
-			var parts []reportPart
+			var parts []report.Part
 			if run, ok := obj.(document.Run); ok {
 				if err := os.MkdirAll(out, 0o755); err != nil {
 					return err
 				}
-				profiles, part := profilesReport(ctx, c, run, out)
+				profiles, part := report.Profiles(ctx, c, run, out)
 				text += profiles
 				if part != nil {
 					parts = append(parts, *part)
 				}
 			}
-			return o.printAndWrite(out, obj.GetName(), obj, text, figures, parts...)
+			return o.printAndWrite(out, obj.GetName(), obj, text, charts, parts...)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "folder for the charts and report.html (default: a new temporary folder, daprbench-report-NAME-*, named in the output)")
@@ -148,16 +142,10 @@ func getRunOrSweep(ctx context.Context, c client.Client, ns, arg string) (client
 }
 
 // printAndWrite prints the tables, writes the report into dir and lists its files. obj is
-// the run or sweep the report is of, nil for a schedule's history (report_html.go).
-func (o *options) printAndWrite(dir, title string, obj client.Object, text string, figures []plots.Chart, parts ...reportPart) error {
+// the run or sweep the report is of, nil for a schedule's history.
+func (o *options) printAndWrite(dir, title string, obj client.Object, text string, charts []plots.Chart, parts ...report.Part) error {
 	fprintf(o.streams.Out, "%s", textfmt.ForTerminal(text))
-	var files []string
-	var sections []htmlSection
-	for _, p := range parts {
-		files, sections = append(files, p.Files...), append(sections, p.Section)
-	}
-	written, err := writeReport(dir, title, obj, text, figures, sections...)
-	files = append(files, written...)
+	files, err := report.Write(dir, title, obj, text, charts, parts...)
 	if err != nil {
 		return err
 	}

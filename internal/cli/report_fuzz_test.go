@@ -30,10 +30,11 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/assess/report"
+	assessed "github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"github.com/daprbench/daprbench/internal/cli/export"
 	"github.com/daprbench/daprbench/internal/cli/plots"
+	"github.com/daprbench/daprbench/internal/cli/report"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/contract/result"
@@ -92,11 +93,12 @@ func FuzzSweepReport(f *testing.F) {
 		if json.Unmarshal(obj, &sw) != nil || sw.PerfSweep == nil {
 			return
 		}
-		checkTerminal(t, "sweep table", textfmt.ForTerminal(sweepTable(sw)))
+		checkTerminal(t, "sweep table", textfmt.ForTerminal(sweepText(sw)))
 		checkTerminal(t, "sweep progress", textfmt.TerminalCell(sweepProgress(sw.PerfSweep)))
-		checkMarkdown(t, Summary(sw, verdict.SweepOutcome(sw.PerfSweep), false))
+		checkMarkdown(t, report.Summary(sw, verdict.SweepOutcome(sw.PerfSweep), false))
 		checkCSV(t, export.PointRows(sw))
-		checkHTML(t, sweepDoc(sw))
+		page, err := report.SweepPage(sw)
+		checkHTML(t, page, err)
 		for _, c := range plots.ForSweep(sw) {
 			drawChart(t, c)
 		}
@@ -105,11 +107,11 @@ func FuzzSweepReport(f *testing.F) {
 
 // checkRunRenders renders every view of a run the plugin prints or writes.
 func checkRunRenders(t *testing.T, run document.Run) {
-	checkTerminal(t, "run tables", textfmt.ForTerminal(runTables(run)))
+	checkTerminal(t, "run tables", textfmt.ForTerminal(runText(run)))
 	checkTerminal(t, "progress", textfmt.TerminalCell(Progress(run.PerfRun, time.Unix(1_800_000_000, 0))))
 	for _, strict := range []bool{false, true} {
 		outcome := verdict.RunOutcome(run.PerfRun, strict)
-		checkMarkdown(t, Summary(run, outcome, strict))
+		checkMarkdown(t, report.Summary(run, outcome, strict))
 		if _, err := JUnit(run, outcome, strict); err != nil {
 			t.Errorf("junit: %v", err)
 		}
@@ -118,7 +120,8 @@ func checkRunRenders(t *testing.T, run document.Run) {
 		t.Errorf("document: %v", err)
 	}
 	checkCSV(t, []export.RunRow{export.Row(run)})
-	checkHTML(t, runDoc(run))
+	page, err := report.RunPage(run)
+	checkHTML(t, page, err)
 	runs := []document.Run{run, run}
 	checkCSV(t, trend(runs))
 	_ = calibrationSpread(runs)
@@ -176,8 +179,7 @@ func checkTerminal(t *testing.T, what, s string) {
 
 // checkHTML: report.html renders, with no control character but newline and tab, and
 // every table it opens closed.
-func checkHTML(t *testing.T, doc htmlDoc) {
-	page, err := renderHTML(doc)
+func checkHTML(t *testing.T, page []byte, err error) {
 	if err != nil {
 		t.Fatalf("report.html: %v", err)
 	}
@@ -246,7 +248,7 @@ func sampleRunForFuzz() document.Run {
 	res := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
 	res.Variants = []perfv1alpha1.VariantResult{{Name: "release", ActualQPS: "499.9"},
 		{Name: "api-logging", ActualQPS: "499.8", Difference: &perfv1alpha1.LatencySummary{P50: d("-444us")}, BeyondNoise: []string{"p50"}}}
-	run.Status.Result = report.StatusHeadline(res)
+	run.Status.Result = assessed.StatusHeadline(res)
 	return clitest.WithResult(run, res)
 }
 

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/report"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
@@ -109,7 +110,7 @@ With --wait it follows the one object with a watch until it finishes and exits:
 					return err
 				}
 				if err := c.Create(ctx, obj); err != nil {
-					return fmt.Errorf("creating %s: %w", kindOf(obj), err)
+					return fmt.Errorf("creating %s: %w", report.KindOf(obj), err)
 				}
 				if !wait && !o.output.table() {
 					if err := o.printObject(obj); err != nil {
@@ -117,7 +118,7 @@ With --wait it follows the one object with a watch until it finishes and exits:
 					}
 					continue
 				}
-				fprintf(o.messages(), "%s/%s created\n", strings.ToLower(kindOf(obj)), obj.GetName())
+				fprintf(o.messages(), "%s/%s created\n", strings.ToLower(report.KindOf(obj)), obj.GetName())
 			}
 			if !wait {
 				return nil
@@ -152,21 +153,13 @@ func placeIn(obj client.Object, ns string, nsFlagSet bool) error {
 	if obj.GetGenerateName() == "" {
 		base := obj.GetName()
 		if base == "" {
-			base = strings.ToLower(kindOf(obj))
+			base = strings.ToLower(report.KindOf(obj))
 		}
 		obj.SetGenerateName(base + "-")
 	}
 	obj.SetName("")
 	obj.SetResourceVersion("")
 	return nil
-}
-
-func kindOf(obj client.Object) string {
-	switch obj.(type) {
-	case *perfv1alpha1.PerfSweep, sweep.Measured:
-		return "PerfSweep"
-	}
-	return "PerfRun"
 }
 
 // loaded is obj as the plugin's readers show it: a run with its result document, a sweep
@@ -207,9 +200,9 @@ func (o *options) waitAndJudge(parent context.Context, c client.WithWatch, obj c
 	case err != nil && parent.Err() != nil && ci.cancelOnInterrupt:
 		return o.cancelInterrupted(c, obj)
 	case err != nil && parent.Err() != nil:
-		return verdict.Exit(verdict.ExitStillRunning, fmt.Sprintf("interrupted; %s %s goes on in the cluster", kindOf(obj), key))
+		return verdict.Exit(verdict.ExitStillRunning, fmt.Sprintf("interrupted; %s %s goes on in the cluster", report.KindOf(obj), key))
 	case err != nil:
-		return waitError(kindOf(obj), key, timeout, err)
+		return waitError(report.KindOf(obj), key, timeout, err)
 	}
 	shown, err := loaded(ctx, c, finished)
 	if err != nil {
@@ -218,7 +211,7 @@ func (o *options) waitAndJudge(parent context.Context, c client.WithWatch, obj c
 	if err := writeReports(shown, outcome, ci); err != nil {
 		return err
 	}
-	fprintf(o.messages(), "%s/%s: %s (exit %d)\n", strings.ToLower(kindOf(obj)), key.Name, textfmt.TerminalCell(outcome.Reason), outcome.Code)
+	fprintf(o.messages(), "%s/%s: %s (exit %d)\n", strings.ToLower(report.KindOf(obj)), key.Name, textfmt.TerminalCell(outcome.Reason), outcome.Code)
 	if !o.output.table() {
 		if err := o.printObject(finished); err != nil {
 			return err

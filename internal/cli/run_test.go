@@ -32,6 +32,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/clitest"
+	"github.com/daprbench/daprbench/internal/cli/report"
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 )
@@ -269,7 +270,7 @@ func TestSummaryMatchesItsGoldenFile(t *testing.T) {
 			Conditions: []metav1.Condition{
 				{Type: perfv1alpha1.ConditionSucceeded, Status: "True", Reason: "Succeeded", ObservedGeneration: 1},
 				{Type: perfv1alpha1.ConditionThresholdsMet, Status: "False", Reason: "ThresholdsViolated", Message: "added p90 7ms (limit <= 5ms): VIOLATED", ObservedGeneration: 1}}}}, res)
-	checkGolden(t, "summary.md", Summary(run, verdict.RunOutcome(run.PerfRun, false), false))
+	checkGolden(t, "summary.md", report.Summary(run, verdict.RunOutcome(run.PerfRun, false), false))
 }
 
 func ptrTo[T any](v T) *T { return &v }
@@ -290,7 +291,7 @@ func TestJUnitListsTheVariantsGates(t *testing.T) {
 	if !strings.Contains(string(b), `name="variant fast p90 slowdown`) || !strings.Contains(string(b), `type="VIOLATED"`) {
 		t.Errorf("JUnit lacks the variant's violated gate:\n%s", b)
 	}
-	if md := Summary(run, verdict.Outcome{Code: verdict.ExitThresholds, Reason: "variant"}, false); !strings.Contains(md, "variant fast p90 slowdown") {
+	if md := report.Summary(run, verdict.Outcome{Code: verdict.ExitThresholds, Reason: "variant"}, false); !strings.Contains(md, "variant fast p90 slowdown") {
 		t.Errorf("summary lacks the variant's gate:\n%s", md)
 	}
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package report
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/accounting"
-	"github.com/daprbench/daprbench/internal/assess/report"
+	assessed "github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
 	"github.com/daprbench/daprbench/internal/cli/compare"
 	"github.com/daprbench/daprbench/internal/cli/plots"
@@ -516,13 +516,13 @@ func resultSections(run document.Run) []htmlSection {
 	}
 	for _, s := range res.Saturated {
 		who := "the path could not carry the rate"
-		if report.TesterLate(s) {
+		if assessed.TesterLate(s) {
 			who = "the load tester fell behind its schedule"
 		}
 		lat.Notes = append(lat.Notes, fmt.Sprintf("Saturated: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s.",
 			s.Path, s.Repetition, s.ActualQPS, textfmt.Dur(s.TesterLagP99), textfmt.Dur(s.TesterLagBound), who))
 	}
-	if e := report.ErrorMessage(res); e != "" {
+	if e := assessed.ErrorMessage(res); e != "" {
 		lat.Notes = append(lat.Notes, "Errors: "+e)
 	}
 	if res.AddedNotClaimed != "" {
@@ -630,7 +630,7 @@ func resourcesSection(res *perfv1alpha1.Result, disturbances []perfv1alpha1.Dist
 	for _, c := range res.SidecarCost {
 		own, idle, marginal := "-", "-", "-"
 		if d := c.Daprd; d != nil {
-			own = report.DaprdCostWithInterval(d)
+			own = assessed.DaprdCostWithInterval(d)
 			if d.IdleCPU != nil {
 				idle = d.IdleCPU.String()
 			}

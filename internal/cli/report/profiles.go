@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package report
 
 import (
 	"bytes"
@@ -38,13 +38,6 @@ import (
 // profileTopN is how many functions the report lists by flat and by cumulative CPU.
 const profileTopN = 10
 
-// reportPart is what a report adds beside its tables and charts: a section of report.html
-// and the files it wrote into the report's folder.
-type reportPart struct {
-	Section htmlSection
-	Files   []string
-}
-
 // profileFileBase names a sidecar's files in the report's folder.
 func profileFileBase(role perfv1alpha1.ProfileRole) string {
 	if role == perfv1alpha1.ProfileServerSidecar {
@@ -60,11 +53,11 @@ func profileTitle(role perfv1alpha1.ProfileRole) string {
 	return "the load tester's daprd (client)"
 }
 
-// profilesReport writes each stored daprd CPU profile of run (spec.profiling) into dir as
+// Profiles writes each stored daprd CPU profile of run (spec.profiling) into dir as
 // daprd-<server|client>.pprof, for go tool pprof, with its flame graph as an SVG beside it,
 // and returns the top functions as text and the report's section. A run without profiles
 // gives nothing; a missing or unreadable one is said in a note.
-func profilesReport(ctx context.Context, c client.Client, run document.Run, dir string) (string, *reportPart) {
+func Profiles(ctx context.Context, c client.Reader, run document.Run, dir string) (string, *Part) {
 	var st *perfv1alpha1.ProfilesStatus
 	if run.Doc != nil {
 		st = run.Doc.Profiles
@@ -72,7 +65,7 @@ func profilesReport(ctx context.Context, c client.Client, run document.Run, dir 
 	if st == nil {
 		return "", nil
 	}
-	part := &reportPart{Section: htmlSection{ID: "profiles", Title: "daprd CPU profiles"}}
+	part := &Part{Section: htmlSection{ID: "profiles", Title: "daprd CPU profiles"}}
 	var text strings.Builder
 	text.WriteString("\ndaprd CPU profiles")
 	if st.Generation != run.Generation {

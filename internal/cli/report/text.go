@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cli
+package report
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/accounting"
-	"github.com/daprbench/daprbench/internal/assess/report"
+	assessed "github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/cli/textfmt"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/contract/roles"
@@ -128,7 +128,7 @@ func runTables(run document.Run) string {
 	b.WriteString(pathsTable(res))
 	for _, s := range res.Saturated {
 		who := "the path could not carry the rate"
-		if report.TesterLate(s) {
+		if assessed.TesterLate(s) {
 			who = "the load tester fell behind its schedule"
 		}
 		claim := "no added latency is claimed"
@@ -138,7 +138,7 @@ func runTables(run document.Run) string {
 		fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s; %s\n",
 			s.Path, s.Repetition, s.ActualQPS, textfmt.Dur(s.TesterLagP99), textfmt.Dur(s.TesterLagBound), who, claim)
 	}
-	if e := report.ErrorMessage(res); e != "" {
+	if e := assessed.ErrorMessage(res); e != "" {
 		fprintf(&b, "ERRORS: %s\n", e)
 	}
 	if res.AddedNotClaimed != "" {
