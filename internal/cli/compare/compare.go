@@ -81,7 +81,8 @@ func Table(r Comparison) string {
 // between-run relative spread (coveringRerun; none leaves them as they are).
 func Compare(a, b *perfv1alpha1.Result, m *MaxSlowdown, rerun RerunSpread) []Difference {
 	if m == nil {
-		m = &MaxSlowdown{text: "0"}
+		none := NoSlowdown()
+		m = &none
 	}
 	c := &comparer{a: a, b: b, m: m, rerun: rerun}
 	gateAdded := a.Added != nil && b.Added != nil
