@@ -25,8 +25,8 @@ import (
 
 // Outcome is an asynchronous scenario's own outcome read one way, whichever of the result's
 // fields holds it: PubSub's delivery, Workflow's completion, Scheduler's trigger lateness.
-// The gates, compare, the headline, the sweep and the regression history read it, not the
-// three fields. It is a view: the result document keeps its three fields (result.delivery,
+// The gates, compare, the headline, the sweep, the regression history and the text and
+// HTML reports read it, not the three fields. It is a view: the result document keeps its three fields (result.delivery,
 // result.completion, result.triggers).
 // +kubebuilder:object:generate=false
 type Outcome struct {

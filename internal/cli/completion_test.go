@@ -22,8 +22,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/daprbench/daprbench/internal/cli/clitest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/daprbench/daprbench/internal/cli/clitest"
 )
 
 // The krew manifest is GoReleaser's, made from the release's archives; test/release checks

@@ -62,7 +62,7 @@ func TestEveryPresetStartsARunAndNamesKnownFigures(t *testing.T) {
 }
 
 func TestReportShowsThePublishedRowBesideThePresetsRun(t *testing.T) {
-	published, err := preset.Spec("published-v1.0")
+	published, err := preset.Declared("published-v1.0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/daprbench/daprbench/internal/cli/export"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -31,6 +30,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"sigs.k8s.io/yaml"
+
+	"github.com/daprbench/daprbench/internal/cli/export"
 )
 
 // output is -o: kubectl's own printers from cli-runtime (json, yaml, name, jsonpath,

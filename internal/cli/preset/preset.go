@@ -44,7 +44,7 @@ var scheme = func() *runtime.Scheme {
 // Run is the preset's run, annotated with its name so its report shows the published
 // row beside it.
 func Run(name string) (*perfv1alpha1.PerfRun, error) {
-	run, err := Spec(name)
+	run, err := Declared(name)
 	if err != nil {
 		return nil, err
 	}
@@ -55,8 +55,8 @@ func Run(name string) (*perfv1alpha1.PerfRun, error) {
 	return run, nil
 }
 
-// Spec is the preset's run as its file declares it.
-func Spec(name string) (*perfv1alpha1.PerfRun, error) {
+// Declared is the preset's run as its file declares it.
+func Declared(name string) (*perfv1alpha1.PerfRun, error) {
 	p, err := samples.Lookup(name)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func Beside(run document.Run) (source string, rows [][3]string) {
 	if err != nil {
 		return "", nil
 	}
-	preset, err := Spec(name)
+	preset, err := Declared(name)
 	if err != nil {
 		return "", nil
 	}

@@ -30,7 +30,7 @@ import (
 // Every setting that changes what a run measures keeps a preset's figures away from it; a
 // spec with the CRD's defaults written out still matches its file.
 func TestPresetMismatchNamesTheSettingThatDiffers(t *testing.T) {
-	preset, err := Spec("published-v1.0")
+	preset, err := Declared("published-v1.0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestPresetMismatchNamesTheSettingThatDiffers(t *testing.T) {
 // run's completion, and kept from a run of another workflow (a Chain, other activities or a
 // delay measure another thing).
 func TestTheWorkflowPresetShowsTheCompletionBesideDaprs(t *testing.T) {
-	preset, err := Spec("workflow-perf-suite")
+	preset, err := Declared("workflow-perf-suite")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestTheWorkflowPresetShowsTheCompletionBesideDaprs(t *testing.T) {
 // Minimal run calling Activate from a GoSDK preset's. A spec that leaves the host out is
 // Minimal's.
 func TestPresetMismatchNamesTheActorHost(t *testing.T) {
-	preset, err := Spec("actors-v1.0")
+	preset, err := Declared("actors-v1.0")
 	if err != nil {
 		t.Fatal(err)
 	}

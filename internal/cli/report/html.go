@@ -24,7 +24,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -58,7 +57,7 @@ import (
 
 // writeReport renders the charts that have data into dir (name.png and name.svg, as
 // before) and writes report.html with obj's identity and figures and every chart inline.
-// obj is the *PerfRun or *PerfSweep the report is of; nil for a schedule's history, whose
+// obj is the document.Run or sweep.Measured the report is of; nil for a schedule's history, whose
 // report is its text and charts. It returns the files written, report.html last.
 // sections (a run's profiles) come after the charts.
 func writeReport(dir, title string, obj client.Object, text string, figures []plots.Chart, sections ...htmlSection) ([]string, error) {
@@ -535,37 +534,6 @@ func resultSections(run document.Run) []htmlSection {
 	}
 	lat.table(paths)
 	return []htmlSection{lat, outcomeSection(res), {ID: chartsID, Title: "Charts"}, attributionSection(res), variantsSection(res), resourcesSection(res, run.Status.Disturbances)}
-}
-
-// intervalDetail writes each figure's interval: "95%: low – high", ≈ for an approximate one.
-func intervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
-	return intervalDetailWithLow(in, textfmt.Dur)
-}
-
-// latencyIntervalDetail is intervalDetail for a latency, added or a path's own (a delivery,
-// a completion), whose low end below zero says only that the run does not resolve the figure
-// (perfv1alpha1.UnresolvedLow; intervalNotes says so), not a negative number of
-// milliseconds. A difference, which can be negative (between variants, an attribution's
-// part), keeps its sign: it uses intervalDetail.
-func latencyIntervalDetail(in *perfv1alpha1.LatencyInterval) func(perfv1alpha1.LatencyFigure) string {
-	return intervalDetailWithLow(in, func(d *metav1.Duration) string { return perfv1alpha1.LowEnd(d, textfmt.Dur) })
-}
-
-func intervalDetailWithLow(in *perfv1alpha1.LatencyInterval, low func(*metav1.Duration) string) func(perfv1alpha1.LatencyFigure) string {
-	if in == nil {
-		return nil
-	}
-	return func(f perfv1alpha1.LatencyFigure) string {
-		lo, hi := f.Of(&in.Low), f.Of(&in.High)
-		if lo == nil || hi == nil {
-			return ""
-		}
-		mark := ""
-		if slices.Contains(in.Approximate, f.Name) {
-			mark = "≈"
-		}
-		return fmt.Sprintf("%s%d%%: %s – %s", mark, in.ConfidencePercent, low(lo), textfmt.Dur(hi))
-	}
 }
 
 // variantsSection: each sidecar variant's figures and its difference from the first, with

@@ -17,11 +17,9 @@ limitations under the License.
 package report
 
 import (
-	"fmt"
 	"strings"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
-	"github.com/daprbench/daprbench/internal/cli/textfmt"
 )
 
 // outcomeSection is the run's own outcome as a section of the HTML report: what it times, its
@@ -55,52 +53,4 @@ func capitalized(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// latencyFiguresTable is latency rows with every figure, each row's interval beneath its
-// figures (a low end below zero as perfv1alpha1.UnresolvedLow, as the text tables write it).
-func latencyFiguresTable(id string, rows []latencyRow) htmlTable {
-	t := htmlTable{ID: id, Header: []string{"Path"}}
-	for _, f := range perfv1alpha1.LatencyFigures {
-		t.Header = append(t.Header, f.Name)
-	}
-	for _, r := range rows {
-		if r.l == nil {
-			continue
-		}
-		detail := latencyIntervalDetail(r.in)
-		cells := []htmlCell{{Text: r.name}}
-		for _, f := range perfv1alpha1.LatencyFigures {
-			c := htmlCell{Text: textfmt.Dur(f.Of(r.l))}
-			if detail != nil && f.Of(r.l) != nil {
-				c.Detail = detail(f)
-			}
-			cells = append(cells, c)
-		}
-		t.add(cells...)
-	}
-	return t
-}
-
-// intervalNotes say what the interval of a figure (whose: "The added latency's") holds and
-// which of its figures are approximate; none without an interval.
-func intervalNotes(whose string, in *perfv1alpha1.LatencyInterval) []string {
-	if in == nil {
-		return nil
-	}
-	var notes []string
-	if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
-		notes = append(notes, fmt.Sprintf("%s %d%% interval is within-run only (one repetition): a rerun may differ by more.", whose, in.ConfidencePercent))
-	} else {
-		notes = append(notes, fmt.Sprintf("%s %d%% interval holds across the %d repetitions' spread: this run's, not a rerun's (reruns drift further).", whose, in.ConfidencePercent, in.Repetitions))
-	}
-	if len(in.Approximate) > 0 {
-		notes = append(notes, fmt.Sprintf("Approximate (≈): the %s intervals; an episodic tail needs more repetitions than %d for its interval to hold at %d%%.",
-			strings.Join(in.Approximate, ", "), in.Repetitions, in.ConfidencePercent))
-	}
-	if u := in.Unresolved(); len(u) > 0 {
-		notes = append(notes, fmt.Sprintf("Unresolved: the %s intervals reach below zero, so this run does not tell whether anything is added there; more repetitions or a longer run narrow them.",
-			strings.Join(u, ", ")))
-	}
-	return notes
 }

@@ -26,7 +26,8 @@ import (
 
 // An asynchronous scenario's own outcome (PubSub's delivery, Workflow's completion,
 // Scheduler's trigger lateness) is shown by one table in text and one section in HTML, both
-// read from the result's outcome view: a new kind of outcome needs nothing here.
+// read from the result's outcome view: a new kind of outcome needs nothing here unless it
+// counts more than the view holds (outcomeCountsOf).
 
 // latencyRow is one latency of an outcome's table, with its interval when it has one.
 type latencyRow struct {
@@ -57,9 +58,9 @@ func outcomeInterval(o *perfv1alpha1.Outcome) *perfv1alpha1.LatencyInterval {
 	return o.AddedInterval
 }
 
-// outcomeCounts are the outcome's counts as a header and rows, by its own way of counting
-// (outcomeCountsOf) or else the view's one row: sent, done, then each fault. None without
-// counts.
+// outcomeCounts are the outcome's counts as a header and rows: by the kind's own table
+// (outcomeCountsOf), or else the view's one row (sent, done, then each fault), none when the
+// view holds no counts.
 func outcomeCounts(res *perfv1alpha1.Result, o *perfv1alpha1.Outcome) (header []string, rows [][]string) {
 	if of := outcomeCountsOf[o.Kind.Figure]; of != nil {
 		return of(res)

@@ -49,7 +49,7 @@ func TestWorkflowAndSchedulerReportsShowTheirOwnFigures(t *testing.T) {
 			}
 		}
 	}
-	if outcomeTable(&perfv1alpha1.Result{}) != "" || strings.Contains(outcomeTable(wf), "trigger") {
+	if outcomeTable(&perfv1alpha1.Result{}) != "" || strings.Contains(outcomeTable(wf), "trigger lateness") || strings.Contains(outcomeTable(wf), "REGISTERED") {
 		t.Error("a run without the figures shows their table")
 	}
 }
@@ -114,6 +114,6 @@ func TestReportHTMLHasCompletionAndTriggersSections(t *testing.T) {
 		t.Errorf("triggers section %+v: want the lateness with its interval and the registrations", tr)
 	}
 	if s := outcomeSection(&perfv1alpha1.Result{}); len(s.Tables)+len(s.Notes) != 0 {
-		t.Errorf("a run without the figures gets a %s section", s.Title)
+		t.Errorf("a run without an outcome gets a section %+v", s)
 	}
 }

@@ -22,7 +22,7 @@ import (
 	"github.com/daprbench/daprbench/internal/document"
 )
 
-// publishedTable is publishedBeside as a text table; empty without a preset.
+// publishedTable is preset.Beside as a text table; empty without a preset.
 func publishedTable(run document.Run) string {
 	source, rows := preset.Beside(run)
 	if rows == nil {
@@ -39,7 +39,7 @@ func publishedTable(run document.Run) string {
 	return "\nBeside " + source + ":\n" + t.String()
 }
 
-// publishedSection is publishedBeside as a section of the HTML report.
+// publishedSection is preset.Beside as a section of the HTML report.
 func publishedSection(run document.Run) htmlSection {
 	s := htmlSection{ID: "published", Title: "Beside Dapr's published figures"}
 	source, rows := preset.Beside(run)

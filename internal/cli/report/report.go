@@ -15,8 +15,9 @@ limitations under the License.
 */
 
 // Package report is a run's, a sweep's or a schedule's history as people read them: the
-// tables the terminal prints, report.html with its charts inline, the flame graphs of a
-// profiled run, and the Markdown summary a CI step shows. Everything in it is rendered from
+// tables the terminal prints, report.html with its charts inline (Write, into a folder), a
+// profiled run's top functions and flame graphs (Profiles, which reads the profiles'
+// ConfigMaps), and the Markdown summary a CI step shows. Everything in it is rendered from
 // objects anyone who may edit them wrote, so every string is escaped for where it lands
 // (textfmt).
 package report

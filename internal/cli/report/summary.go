@@ -18,8 +18,10 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
@@ -27,8 +29,6 @@ import (
 	"github.com/daprbench/daprbench/internal/cli/verdict"
 	"github.com/daprbench/daprbench/internal/document"
 	"github.com/daprbench/daprbench/internal/operator/sweep"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // Summary is a finished run's or sweep's verdict in GitHub-flavoured Markdown, as a CI step
@@ -108,6 +108,8 @@ func sweepSummary(b *strings.Builder, sw sweep.Measured) {
 	}
 }
 
+// KindOf is the API kind obj is read as: PerfSweep for a sweep, as read or loaded; else
+// PerfRun.
 func KindOf(obj client.Object) string {
 	switch obj.(type) {
 	case *perfv1alpha1.PerfSweep, sweep.Measured:
@@ -115,6 +117,3 @@ func KindOf(obj client.Object) string {
 	}
 	return "PerfRun"
 }
-
-// fprintf writes to a strings.Builder, which never fails.
-func fprintf(w io.Writer, format string, args ...any) { _, _ = fmt.Fprintf(w, format, args...) }

@@ -17,6 +17,7 @@ limitations under the License.
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -75,16 +76,16 @@ func intervalNote(whose string, in *perfv1alpha1.LatencyInterval) string {
 	}
 	var b strings.Builder
 	if in.Basis == perfv1alpha1.IntervalWithinRunOnly {
-		fprintf(&b, "%s interval is within-run only (one repetition): a rerun may differ by more\n", whose)
+		fmt.Fprintf(&b, "%s interval is within-run only (one repetition): a rerun may differ by more\n", whose)
 	} else {
-		fprintf(&b, "%s interval holds across the %d repetitions' spread: this run's, not a rerun's (reruns drift further: docs/measurement.md)\n", whose, in.Repetitions)
+		fmt.Fprintf(&b, "%s interval holds across the %d repetitions' spread: this run's, not a rerun's (reruns drift further: docs/measurement.md)\n", whose, in.Repetitions)
 	}
 	if len(in.Approximate) > 0 {
-		fprintf(&b, "%s intervals are approximate: %d repetitions, an episodic tail needs %d for its interval to hold at %d%%\n",
+		fmt.Fprintf(&b, "%s intervals are approximate: %d repetitions, an episodic tail needs %d for its interval to hold at %d%%\n",
 			strings.Join(in.Approximate, ", "), in.Repetitions, result.MinRepetitionsForTail, in.ConfidencePercent)
 	}
 	if u := in.Unresolved(); len(u) > 0 {
-		fprintf(&b, "%s: the interval reaches below zero (%s), so this run does not resolve whether anything is added there; more repetitions or a longer run narrow it\n",
+		fmt.Fprintf(&b, "%s: the interval reaches below zero (%s), so this run does not resolve whether anything is added there; more repetitions or a longer run narrow it\n",
 			strings.Join(u, ", "), perfv1alpha1.UnresolvedLow)
 	}
 	return b.String()
@@ -94,15 +95,15 @@ func intervalNote(whose string, in *perfv1alpha1.LatencyInterval) string {
 func runTables(run document.Run) string {
 	var b strings.Builder
 	res := run.Result()
-	fprintf(&b, "PerfRun %s/%s: %s, %s\n", run.Namespace, run.Name, textfmt.OrDash(string(run.Status.Phase)), run.Spec.Scenario)
+	fmt.Fprintf(&b, "PerfRun %s/%s: %s, %s\n", run.Namespace, run.Name, textfmt.OrDash(string(run.Status.Phase)), run.Spec.Scenario)
 	if env := run.Status.Environment; env != nil && env.Store != "" {
-		fprintf(&b, "%s: %s\n", storeLabel(run.PerfRun), textfmt.ForTerminal(env.Store))
+		fmt.Fprintf(&b, "%s: %s\n", storeLabel(run.PerfRun), textfmt.ForTerminal(env.Store))
 	}
 	if res == nil {
-		fprintf(&b, "no result yet\n")
+		fmt.Fprintf(&b, "no result yet\n")
 		return b.String()
 	}
-	fprintf(&b, "%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits\n\n",
+	fmt.Fprintf(&b, "%d requests at %s of %d qps requested, %d errors; latencies to %d significant digits\n\n",
 		res.Requests, textfmt.OrDash(res.ActualQPS), res.RequestedQPS, res.Errors, res.LatencySignificantDigits)
 	lat, row := latencyTable()
 	row("measured", res.Latency)
@@ -135,14 +136,14 @@ func runTables(run document.Run) string {
 		if res.AddedLimitBound {
 			claim = "the added latency claimed is the CPU limit's (limit-bound)"
 		}
-		fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s; %s\n",
+		fmt.Fprintf(&b, "SATURATED: the %s path (repetition %d) achieved %s qps, the load tester's own lag p99 %s against a bound of %s: %s; %s\n",
 			s.Path, s.Repetition, s.ActualQPS, textfmt.Dur(s.TesterLagP99), textfmt.Dur(s.TesterLagBound), who, claim)
 	}
 	if e := assessed.ErrorMessage(res); e != "" {
-		fprintf(&b, "ERRORS: %s\n", e)
+		fmt.Fprintf(&b, "ERRORS: %s\n", e)
 	}
 	if res.AddedNotClaimed != "" {
-		fprintf(&b, "NO ADDED LATENCY: %s\n", res.AddedNotClaimed)
+		fmt.Fprintf(&b, "NO ADDED LATENCY: %s\n", res.AddedNotClaimed)
 	}
 	b.WriteString(attributionTable(res))
 	b.WriteString(variantsTable(res))
@@ -156,7 +157,7 @@ func runTables(run document.Run) string {
 		if part.u == nil {
 			continue
 		}
-		fprintf(&b, "\nresources %s\n", part.title)
+		fmt.Fprintf(&b, "\nresources %s\n", part.title)
 		t := &textfmt.Table{}
 		t.Add("ROLE", "CPU-AVG", "CPU-MAX", "MEM-AVG", "MEM-MAX", "SAMPLES")
 		accounting.EachRole(part.u, func(role roles.Role, ru *perfv1alpha1.RoleUsage) {
@@ -169,7 +170,7 @@ func runTables(run document.Run) string {
 		}
 		b.WriteString(t.String())
 		if p := part.u.SidecarPer1kQPS; p != nil {
-			fprintf(&b, "server sidecar per 1000 rps: CPU %s, memory %s\n", textfmt.Qty(p.CPU), textfmt.Qty(p.Memory))
+			fmt.Fprintf(&b, "server sidecar per 1000 rps: CPU %s, memory %s\n", textfmt.Qty(p.CPU), textfmt.Qty(p.Memory))
 		}
 	}
 	return b.String()
@@ -181,7 +182,7 @@ func cpuTable(res *perfv1alpha1.Result) string {
 		return ""
 	}
 	var b strings.Builder
-	fprintf(&b, "\nCPU and throttling (%s)\n", res.CPU.Source)
+	fmt.Fprintf(&b, "\nCPU and throttling (%s)\n", res.CPU.Source)
 	t := &textfmt.Table{}
 	t.Add("PHASES", "ROLE", "CPU", "THROTTLED", "OF PERIODS", "STALLED", "NODE BUSY", "SECONDS")
 	for _, row := range cpuRows(res.CPU) {
@@ -253,11 +254,11 @@ func pickOrEmpty(l *perfv1alpha1.LatencySummary) perfv1alpha1.LatencySummary {
 // sweepTable renders a sweep's points in the order of the curve.
 func sweepTable(sw sweep.Measured) string {
 	var b strings.Builder
-	fprintf(&b, "PerfSweep %s/%s: %s, %d of %d points measured\n", sw.Namespace, sw.Name, textfmt.OrDash(string(sw.Status.Phase)), sw.Status.Measured, len(sw.Status.Points))
+	fmt.Fprintf(&b, "PerfSweep %s/%s: %s, %d of %d points measured\n", sw.Namespace, sw.Name, textfmt.OrDash(string(sw.Status.Phase)), sw.Status.Measured, len(sw.Status.Points))
 	if sw.Spec.Search != nil && sw.Status.MaxSustainableQPS != nil {
-		fprintf(&b, "highest rate meeting the objective: %d qps", *sw.Status.MaxSustainableQPS)
+		fmt.Fprintf(&b, "highest rate meeting the objective: %d qps", *sw.Status.MaxSustainableQPS)
 		if f := sw.Status.FirstFailingQPS; f != nil {
-			fprintf(&b, " (first failing: %d qps)", *f)
+			fmt.Fprintf(&b, " (first failing: %d qps)", *f)
 		}
 		b.WriteString("\n")
 	}
@@ -349,4 +350,10 @@ func cpuRows(acct *perfv1alpha1.CPUAccounting) [][]string {
 		}
 	}
 	return rows
+}
+
+// storeLabel names what a run without a target app loads: its state store or its broker.
+func storeLabel(run *perfv1alpha1.PerfRun) string {
+	c := perfv1alpha1.CapabilityOf(run.Spec.Scenario)
+	return cmp.Or(c.StoreTitle, c.Store, "store")
 }

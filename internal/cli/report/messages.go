@@ -17,7 +17,6 @@ limitations under the License.
 package report
 
 import (
-	"cmp"
 	"fmt"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -63,10 +62,4 @@ func messageRow(name string, n *perfv1alpha1.MessageCounts) []string {
 	}
 	return []string{name, fmt.Sprint(n.Published), fmt.Sprint(n.Delivered), fmt.Sprint(n.Lost), fmt.Sprint(n.Late),
 		fmt.Sprint(n.Duplicated), watched, fmt.Sprint(n.Unacknowledged), lag}
-}
-
-// storeLabel names what a run without a target app loads: its state store or its broker.
-func storeLabel(run *perfv1alpha1.PerfRun) string {
-	c := perfv1alpha1.CapabilityOf(run.Spec.Scenario)
-	return cmp.Or(c.StoreTitle, c.Store, "store")
 }
