@@ -405,3 +405,40 @@ func BenchmarkRecorderFinish(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/60000, "ns/request")
 }
+
+// A failure counts in the second of its slot, apart from the latencies: with Blocks, the
+// per-second timeline a fault run is judged by. Pods' recordings add second by second, and a
+// second half's seconds follow the first's.
+func TestRecorderCountsFailuresPerSecondOfTheirSlot(t *testing.T) {
+	start := time.Unix(1000, 0)
+	s := Schedule{Start: start, QPS: 10, Duration: 3 * time.Second, Threads: 1}
+	r := NewRecorder(1)
+	ctx := context.Background()
+	for i := range int64(30) {
+		// seconds 1 and 2 fail their slots 12, 13 and 25 (due at about 1.2, 1.3 and 2.6 s).
+		r.Report(ctx, 0, i, s.Intended(0, i), 0.001, i != 12 && i != 13 && i != 25, "")
+	}
+	rec := r.Finish(s, time.Time{})
+	if want := []int64{0, 2, 1}; !slices.Equal(rec.FailedBlocks, want) {
+		t.Errorf("failed per second %v, want %v", rec.FailedBlocks, want)
+	}
+	var got []int64
+	for _, b := range rec.Blocks {
+		got = append(got, b.Total())
+	}
+	// fortio spreads 30 calls over the whole 3 s, so the last slot is due at 3.0 s.
+	if !slices.Equal(got, []int64{10, 8, 8, 1}) {
+		t.Errorf("successes per second %v, want [10 8 8 1]: a failure is not timed", got)
+	}
+	other := &Recorded{Latency: NewRecorded().Latency, Service: NewRecorded().Service, Lag: NewRecorded().Lag, FailedBlocks: []int64{1, 0, 0, 4}}
+	rec.Merge(other)
+	if want := []int64{1, 2, 1, 4}; !slices.Equal(rec.FailedBlocks, want) {
+		t.Errorf("merged failed per second %v, want %v: another pod's second k adds to this one's", rec.FailedBlocks, want)
+	}
+	first := NewRecorded()
+	first.Blocks, first.FailedBlocks = make([]Counts, 3), []int64{0, 5}
+	first.Append(&Recorded{Latency: NewRecorded().Latency, Service: NewRecorded().Service, Lag: NewRecorded().Lag, FailedBlocks: []int64{7}})
+	if want := []int64{0, 5, 0, 7}; !slices.Equal(first.FailedBlocks, want) {
+		t.Errorf("appended failed per second %v, want %v: the second half starts where the first's blocks end", first.FailedBlocks, want)
+	}
+}

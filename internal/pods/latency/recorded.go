@@ -53,6 +53,10 @@ type Recorded struct {
 	Failed *hdrhistogram.Histogram
 	// Blocks holds Latency per BlockLength of slots, in time order.
 	Blocks []Counts
+	// FailedBlocks counts the failed requests per BlockLength of slots, like Blocks (its own
+	// length: a second with no failure at the end is left off). With Blocks, it is the run's
+	// per-second timeline a fault run is judged by.
+	FailedBlocks []int64
 	// Tally counts the run's slots: scheduled, sent, failed, never sent.
 	Tally Tally
 }
@@ -99,15 +103,29 @@ func (r *Recorded) Merge(o *Recorded) {
 			r.Blocks = append(r.Blocks, b)
 		}
 	}
+	for k, n := range o.FailedBlocks {
+		if k < len(r.FailedBlocks) {
+			r.FailedBlocks[k] += n
+		} else {
+			r.FailedBlocks = append(r.FailedBlocks, n)
+		}
+	}
 }
 
 // Append adds a later recording of the same path and repetition (the second half of a
 // repetition measured in two): histograms merge, its blocks follow this one's (they are
-// other seconds).
+// other seconds), and its failed counts follow from the same second as its blocks.
 func (r *Recorded) Append(o *Recorded) {
-	blocks := r.Blocks
+	blocks, failed := r.Blocks, r.FailedBlocks
 	r.Merge(&Recorded{Latency: o.Latency, Service: o.Service, Lag: o.Lag, TesterLag: o.TesterLag, Failed: o.Failed, Tally: o.Tally})
 	r.Blocks = append(blocks, o.Blocks...)
+	if len(o.FailedBlocks) > 0 {
+		pad := max(len(blocks), len(failed))
+		failed = append(failed, make([]int64, pad-len(failed))...)
+		r.FailedBlocks = append(failed, o.FailedBlocks...)
+	} else {
+		r.FailedBlocks = failed
+	}
 }
 
 // Counts is a compact histogram: ascending HDR-equivalent values (see Equivalent) and how
@@ -124,6 +142,15 @@ func (c Counts) Total() int64 {
 		n += x
 	}
 	return n
+}
+
+// Histogram is c as a histogram of result's geometry (its values came from one).
+func (c Counts) Histogram() *hdrhistogram.Histogram {
+	h := result.NewHistogram()
+	for i, v := range c.Values {
+		_ = h.RecordValues(v, c.Counts[i])
+	}
+	return h
 }
 
 func (c Counts) plus(o Counts) Counts {
@@ -155,6 +182,20 @@ func countsOfBlocks(blocks map[int]map[int64]int64) []Counts {
 	for k, m := range blocks {
 		if k >= 0 {
 			out[k] = countsOf(m)
+		}
+	}
+	return out
+}
+
+// failedOfBlocks orders failed counts by block, as countsOfBlocks does latencies.
+func failedOfBlocks(failed map[int]int64) []int64 {
+	if len(failed) == 0 {
+		return nil
+	}
+	out := make([]int64, slices.Max(slices.Collect(maps.Keys(failed)))+1)
+	for k, n := range failed {
+		if k >= 0 {
+			out[k] = n
 		}
 	}
 	return out

@@ -151,12 +151,15 @@ func (r *Recorder) Info() string { return "daprbench HDR histograms" }
 func (r *Recorder) Finish(s Schedule, end time.Time) *Recorded {
 	r.Close()
 	out := NewRecorded()
-	blocks := map[int]map[int64]int64{}
-	block := func(due time.Time, latency int64) {
-		b := 0
+	blocks, failedBlocks := map[int]map[int64]int64{}, map[int]int64{}
+	blockOf := func(due time.Time) int {
 		if s.Paced() {
-			b = int(due.Sub(s.Start) / BlockLength)
+			return int(due.Sub(s.Start) / BlockLength)
 		}
+		return 0
+	}
+	block := func(due time.Time, latency int64) {
+		b := blockOf(due)
 		if blocks[b] == nil {
 			blocks[b] = map[int64]int64{}
 		}
@@ -192,6 +195,7 @@ func (r *Recorder) Finish(s Schedule, end time.Time) *Recorded {
 			// A failure is no latency of the path: a fast 503 would pull its percentiles down.
 			out.Tally.Failed++
 			_ = out.Failed.RecordValue(latency)
+			failedBlocks[blockOf(due)]++
 			return
 		}
 		_ = out.Latency.RecordValue(latency) // in range by construction
@@ -214,6 +218,7 @@ func (r *Recorder) Finish(s Schedule, end time.Time) *Recorded {
 		r.accountUnsent(s, end, out, block)
 	}
 	out.Blocks = countsOfBlocks(blocks)
+	out.FailedBlocks = failedOfBlocks(failedBlocks)
 	return out
 }
 

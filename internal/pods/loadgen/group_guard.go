@@ -20,6 +20,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/daprbench/daprbench/internal/contract/result"
@@ -78,6 +79,9 @@ func checkMeasurements(m podMeasurements, plan map[latency.Key]bool) error {
 		}
 		if t := w.Tally; t.Scheduled < 0 || t.Sent < 0 || t.Failed < 0 || t.Unsent < 0 || t.Failed > t.Sent || t.Sent+t.Unsent > t.Scheduled {
 			return fmt.Errorf("recording %s: impossible tally %+v", key, t)
+		}
+		if slices.ContainsFunc(w.FailedBlocks, func(n int64) bool { return n < 0 || n > w.Tally.Failed }) {
+			return fmt.Errorf("recording %s: a second's failed count outside [0, %d]", key, w.Tally.Failed)
 		}
 		for _, enc := range append([]string{w.Latency, w.Service, w.Lag, w.TesterLag, w.Failed}, w.Blocks...) {
 			if err := result.CheckEncodedHistogram(enc); err != nil {

@@ -91,6 +91,12 @@ func TestCoordinatorTakesOnlyWhatAPodOfTheRunCanHaveSent(t *testing.T) {
 			w.Latency = wideEnc
 			m.Recordings[key] = w
 		}), http.StatusUnprocessableEntity, "not the load tester's"},
+		{"more failures in a second than the run had", testToken, forged(func(m *podMeasurements) {
+			key := recordingKey(latency.Key{Variant: result.Dapr, Rep: 0})
+			w := m.Recordings[key]
+			w.FailedBlocks = []int64{0, 3}
+			m.Recordings[key] = w
+		}), http.StatusUnprocessableEntity, "failed count outside"},
 	} {
 		if code, msg := post(tc.token, tc.m); code != tc.code || !strings.Contains(msg, tc.msg) {
 			t.Errorf("%s: %d %q; want %d with %q", tc.name, code, msg, tc.code, tc.msg)

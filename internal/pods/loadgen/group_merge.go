@@ -96,19 +96,21 @@ func recordingKey(k latency.Key) string { return string(k.Variant) + "/" + strco
 
 // wireRecording is one run's recording on the wire: every histogram HDR V2 compressed.
 type wireRecording struct {
-	Latency   string        `json:"latency"`
-	Service   string        `json:"service"`
-	Lag       string        `json:"lag"`
-	TesterLag string        `json:"testerLag"`
-	Failed    string        `json:"failed"`
-	Blocks    []string      `json:"blocks,omitempty"`
-	Tally     latency.Tally `json:"tally"`
+	Latency   string   `json:"latency"`
+	Service   string   `json:"service"`
+	Lag       string   `json:"lag"`
+	TesterLag string   `json:"testerLag"`
+	Failed    string   `json:"failed"`
+	Blocks    []string `json:"blocks,omitempty"`
+	// FailedBlocks are the failures per second (a fault run's timeline).
+	FailedBlocks []int64       `json:"failedBlocks,omitempty"`
+	Tally        latency.Tally `json:"tally"`
 }
 
 func encodeRecordings(recs map[latency.Key]*latency.Recorded) (map[string]wireRecording, error) {
 	out := make(map[string]wireRecording, len(recs))
 	for k, r := range recs {
-		w := wireRecording{Tally: r.Tally}
+		w := wireRecording{Tally: r.Tally, FailedBlocks: r.FailedBlocks}
 		var err error
 		for _, f := range []struct {
 			to *string
@@ -119,11 +121,7 @@ func encodeRecordings(recs map[latency.Key]*latency.Recorded) (map[string]wireRe
 			}
 		}
 		for _, b := range r.Blocks {
-			h := result.NewHistogram()
-			for i, v := range b.Values {
-				_ = h.RecordValues(v, b.Counts[i]) // values came from such a histogram
-			}
-			enc, err := result.EncodeHistogram(h)
+			enc, err := result.EncodeHistogram(b.Histogram())
 			if err != nil {
 				return nil, fmt.Errorf("encoding a block of %s: %w", recordingKey(k), err)
 			}
@@ -143,7 +141,7 @@ func (m podMeasurements) decode() (measured, error) {
 		if !ok || err != nil {
 			return measured{}, fmt.Errorf("recording key %q: want VARIANT/REP", key)
 		}
-		rec := &latency.Recorded{Tally: w.Tally}
+		rec := &latency.Recorded{Tally: w.Tally, FailedBlocks: w.FailedBlocks}
 		for _, f := range []struct {
 			to  **hdrhistogram.Histogram
 			enc string
