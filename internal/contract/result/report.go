@@ -47,6 +47,10 @@ type Report struct {
 	Histograms Histograms `json:"histograms,omitzero"`
 	// Profiles are the daprds' CPU profiles (spec.profiling).
 	Profiles []Profile `json:"profiles,omitempty"`
+	// Timelines are each measured run's seconds, and Faults each fault as applied in each
+	// phase it was applied in: a run with faults only (spec.faults).
+	Timelines []Timeline     `json:"timelines,omitempty"`
+	Faults    []AppliedFault `json:"faults,omitempty"`
 }
 
 // Pointer is the termination message: how the load tester ended and where its report is.
@@ -241,6 +245,9 @@ func ReadFrame(log []byte, f Frame) (Report, error) {
 	}
 	if err := checkProfiles(r.Profiles); err != nil {
 		return Report{}, fmt.Errorf("the report's profiles are not the load tester's: %w", err)
+	}
+	if err := checkTimelines(r.Timelines); err != nil {
+		return Report{}, fmt.Errorf("the report's timelines are not the load tester's: %w", err)
 	}
 	return r, nil
 }

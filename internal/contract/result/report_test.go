@@ -168,10 +168,12 @@ func TestAFrameThatDoesNotCheckIsRefused(t *testing.T) {
 // A report whose histograms or profiles no load tester writes is refused whole.
 func TestAReportOfForeignPartsIsRefused(t *testing.T) {
 	for name, r := range map[string]Report{
-		"a path code that names a file": {Histograms: Histograms{Paths: []PathHistograms{{Variant: "/../../../escaped"}}}},
-		"an unknown profile role":       {Profiles: []Profile{{Role: "../x"}}},
-		"a profile twice":               {Profiles: []Profile{{Role: ProfileServerSidecar}, {Role: ProfileServerSidecar}}},
-		"an oversize profile":           {Profiles: []Profile{{Role: ProfileClientSidecar, Pprof: make([]byte, MaxProfileBytes+1)}}},
+		"a path code that names a file":          {Histograms: Histograms{Paths: []PathHistograms{{Variant: "/../../../escaped"}}}},
+		"an unknown profile role":                {Profiles: []Profile{{Role: "../x"}}},
+		"a profile twice":                        {Profiles: []Profile{{Role: ProfileServerSidecar}, {Role: ProfileServerSidecar}}},
+		"an oversize profile":                    {Profiles: []Profile{{Role: ProfileClientSidecar, Pprof: make([]byte, MaxProfileBytes+1)}}},
+		"a timeline second of no histogram":      {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Latency: "not HDR"}}}}},
+		"a timeline second of negative failures": {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Failed: -1}}}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			log, f := frameOf(t, r)

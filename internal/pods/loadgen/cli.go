@@ -136,6 +136,10 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	fs.StringVar(&profile.ServerURL, ls.ProfileServerURL, "", "where the target's daprd profile is taken: its app's capture route, e.g. http://10.0.0.7:3000/daprd (or a daprd profiling server, e.g. http://10.0.0.7:7777)")
 	fs.StringVar(&profile.ServerToken, ls.ProfileToken, "", "the token the target app's capture route asks for (set from the run's Secret as DAPRBENCH_PROFILE_TOKEN; never on the command line)")
 	fs.StringVar(&profile.ClientURL, ls.ProfileClientURL, "http://localhost:7777", "this pod's own daprd profiling server")
+	faults := fs.String(ls.Faults, "", "faults to apply in every measured phase but the baseline's, as the operator writes spec.faults (JSON; empty: none)")
+	var plan FaultPlan
+	fs.StringVar(&plan.AppURL, ls.FaultURL, "", "the target app's address, e.g. http://10.0.0.7:3000: it takes the fault orders and counts the invocations it saw")
+	fs.StringVar(&plan.Token, ls.FaultToken, "", "the token the target app's fault route asks for (set from the run's Secret as DAPRBENCH_FAULT_TOKEN; never on the command line)")
 	fs.StringVar(&cfg.DaprdMetrics.ClientURL, ls.DaprdMetricsClientURL, "", "this pod's own daprd metrics page, e.g. http://localhost:9090/metrics: its CPU counter is read at every measured run's edges (empty: not read)")
 	fs.StringVar(&cfg.DaprdMetrics.ServerURL, ls.DaprdMetricsServerURL, "", "the target's daprd metrics page, e.g. http://10.0.0.7:9090/metrics (read by the group's leader only; empty: not read)")
 
@@ -154,6 +158,12 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	}
 	if profile.Seconds > 0 {
 		cfg.Profile = &profile
+	}
+	if plan.Faults, err = ls.DecodeFaults(*faults); err != nil {
+		return inv, err
+	}
+	if len(plan.Faults) > 0 {
+		cfg.Faults = &plan
 	}
 	if *payload != "" {
 		cfg.Payload = []byte(*payload)

@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
@@ -87,6 +88,8 @@ type Config struct {
 	Group *Group
 	// Profile takes a CPU profile of both daprd sidecars during the Dapr path; nil: none.
 	Profile *ProfileCapture
+	// Faults are applied in every measured phase but the baseline's; nil: none.
+	Faults *FaultPlan
 	// DaprdMetrics are read at every measured run's edges for the daprds' own CPU.
 	DaprdMetrics DaprdMetrics
 	// SubscriberListen is where a PubSub run's subscriber receives its daprd's deliveries
@@ -153,6 +156,14 @@ func (c *Config) Validate() error {
 			if parsed, err := url.Parse(u); u != "" && (err != nil || parsed.Scheme != "http" || parsed.Host == "") {
 				errs = append(errs, fmt.Errorf("%s must be an http://HOST:PORT URL to profile, got %q", name, u))
 			}
+		}
+	}
+	if f := c.Faults; f != nil {
+		if parsed, err := url.Parse(f.AppURL); err != nil || parsed.Scheme != "http" || parsed.Host == "" {
+			errs = append(errs, fmt.Errorf("--%s must be the target app's http://HOST:PORT to apply faults, got %q", loadsettings.FaultURL, f.AppURL))
+		}
+		if f.Token == "" {
+			errs = append(errs, fmt.Errorf("--%s is required to apply faults", loadsettings.FaultToken))
 		}
 	}
 	for name, u := range map[string]string{"--daprd-metrics-client-url": c.DaprdMetrics.ClientURL, "--daprd-metrics-server-url": c.DaprdMetrics.ServerURL} {

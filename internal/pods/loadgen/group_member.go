@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -39,6 +40,10 @@ type measured struct {
 	// phases names each phase of messages by its book label (a split repetition's halves
 	// are one phase's).
 	phases map[string]latency.Key
+	// starts are the schedules' starts and faults the faults as applied, in a run with
+	// faults (the leader's: it applies them, and every pod starts a phase together).
+	starts map[latency.Key]time.Time
+	faults []result.AppliedFault
 }
 
 // addLate adds to each phase's messages what app's book saw after the phase closed: late

@@ -62,7 +62,8 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 	// Every request's latency, per run, exactly: the summary's percentiles, merged latencies
 	// and added-latency intervals all come from these.
 	own := measured{recs: map[latency.Key]*latency.Recorded{}, deliveries: map[latency.Key]*latency.Recorded{},
-		messages: map[latency.Key]result.Messages{}, activities: map[latency.Key]*hdrhistogram.Histogram{}, phases: map[string]latency.Key{}}
+		messages: map[latency.Key]result.Messages{}, activities: map[latency.Key]*hdrhistogram.Histogram{}, phases: map[string]latency.Key{},
+		starts: map[latency.Key]time.Time{}}
 	listen := cfg.SubscriberListen
 	if listen == "" {
 		listen = subscriberListen()
@@ -97,6 +98,13 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 				err = errors.Join(err, fmt.Errorf("encoding the histograms: %w", herr))
 			}
 		}
+		if cfg.Faults != nil {
+			rep.Faults = own.faults
+			var terr error
+			if rep.Timelines, terr = timelinesOf(all.recs, own.starts); terr != nil {
+				err = errors.Join(err, fmt.Errorf("encoding the timelines: %w", terr))
+			}
+		}
 	}
 	return rep, err
 }
@@ -124,6 +132,10 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 	}
 	halves := map[latency.Key]int{} // a split repetition's first half: its index in out.runs
 	meter := newDaprdMeter(cfg)
+	faults := cfg.Faults
+	if cfg.Group != nil && cfg.Group.Index != 0 {
+		faults = nil // the leader orders them: the target app is one
+	}
 	for phase, ph := range loadsettings.PhaseOrder(len(cfg.Targets), cfg.Repetitions, cfg.Duration) {
 		t, rep := cfg.Targets[ph.Path], ph.Rep
 		if err := m.meet(ctx, phase); err != nil {
@@ -141,17 +153,27 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		if cfg.app != nil {
 			cfg.app.book.begin(label)
 		}
+		k := latency.Key{Variant: t.Variant, Rep: rep}
+		phaseCtx, endPhase := context.WithCancel(ctx)
+		pf := faults.startFaults(phaseCtx, k)
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
+		endPhase() // a fault not yet ordered is not ordered into the next phase
 		if err != nil {
 			rec.Close()
 			return fmt.Errorf("%s path, repetition %d: %w", t.Variant, rep+1, err)
 		}
-		recorded := rec.Finish(scheduleOf(rec, cfg, d, res), res.StartTime.Add(res.ActualDuration))
+		sched := scheduleOf(rec, cfg, d, res)
+		recorded := rec.Finish(sched, res.StartTime.Add(res.ActualDuration))
 		run := toRun(t.Variant, rep, res)
 		delivered, messages, spans := drainPhase(ctx, cfg, label, rec.Schedule().Start)
 		// After the drain: delivering, completing and triggering the phase's last messages,
 		// instances and jobs is its work too (the wall time, and the idle floor on it, with it).
 		run.DaprdCPU = meter.since(ctx, cpuBefore)
+		// fortio checks each connection with one request before the load: the app saw those.
+		out.faults = append(out.faults, pf.finish(ctx, run.Requests+int64(res.NumThreads))...)
+		if faults != nil {
+			out.starts[k] = sched.Start
+		}
 		// Successes and failures as the recording split them (fortio's own test of a
 		// code), and every slot of the schedule.
 		run.Errors, run.Scheduled = recorded.Tally.Failed, recorded.Tally.Scheduled
@@ -159,7 +181,6 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 			logf(cfg.Log, "%s path, repetition %d: %d of %d scheduled requests never sent by the end (a stalled path); "+
 				"recorded at the least they waited", t.Variant, rep+1, n, recorded.Tally.Scheduled)
 		}
-		k := latency.Key{Variant: t.Variant, Rep: rep}
 		if delivered != nil {
 			out.phases[label] = k
 			out.messages[k] = out.messages[k].Plus(messages)

@@ -27,6 +27,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 	"github.com/daprbench/daprbench/internal/pods/fineclock"
 )
 
@@ -52,6 +53,9 @@ type Config struct {
 	// latency, which must rise by it. The baseline calls the app directly and is not delayed.
 	// A test knob, not a workload model.
 	DaprDelay time.Duration
+	// FaultToken, when set, lets the bearer of the run's token switch a fault on at
+	// loadsettings.FaultPath (spec.faults).
+	FaultToken string
 	// DaprdProfiler is the app's own daprd's profiling server on localhost; with
 	// ProfileToken the app serves its profile at ProfileCapturePath to that token's bearer.
 	DaprdProfiler, ProfileToken string
@@ -80,6 +84,8 @@ type Stats struct {
 	// held in all, as measured (the truth a known-answer test compares with).
 	Delayed       atomic.Int64
 	DelayedMicros atomic.Int64
+	// Faulted counts the invocations a fault in force met (spec.faults).
+	Faulted atomic.Int64
 }
 
 // App serves the target's HTTP API.
@@ -91,6 +97,8 @@ type App struct {
 
 	mu     sync.Mutex
 	actors map[string]struct{} // ids seen, up to maxTrackedActors
+
+	fault atomic.Pointer[activeFault]
 }
 
 // New builds an App; its responses are computed once here, not per request.
@@ -144,12 +152,19 @@ func (a *App) appRoutes() []appRoute {
 	if c := newProfileCapture(a.cfg); c != nil {
 		routes = append(routes, appRoute{http.MethodGet, ProfileCapturePath, c})
 	}
+	if a.cfg.FaultToken != "" {
+		routes = append(routes, appRoute{http.MethodPost, loadsettings.FaultPath, faultRoute{app: a, token: []byte(a.cfg.FaultToken)}})
+	}
 	return routes
 }
 
 func (a *App) invoke(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, r.Body)
 	a.Stats.Invocations.Add(1)
+	if !a.faulted() {
+		http.Error(w, "daprbench: a fault of the run (spec.faults)", http.StatusInternalServerError)
+		return
+	}
 	if a.cfg.DaprDelay > 0 && throughDapr(r.Header) {
 		start := time.Now()
 		fineclock.Sleep(a.cfg.DaprDelay)
@@ -221,6 +236,7 @@ func (a *App) stats(w http.ResponseWriter, _ *http.Request) {
 		"reminders":       a.Stats.Reminders.Load(),
 		"delayed":         a.Stats.Delayed.Load(),
 		"delayedMicros":   a.Stats.DelayedMicros.Load(),
+		"faulted":         a.Stats.Faulted.Load(),
 	})
 }
 

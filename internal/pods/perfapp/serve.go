@@ -29,6 +29,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/daprbench/daprbench/internal/contract/cliflags"
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
 // Serve serves h on l until ctx ends, then shuts down gracefully: in-flight requests get
@@ -116,6 +117,7 @@ func Main(ctx context.Context, args, env []string, stderr io.Writer) int {
 	fs.Var(&cfg.ActorHost, "actor-host", "the actor runtime: Minimal (answers daprd's actor calls by hand) or GoSDK (serves the HTTP port through Dapr's Go SDK, its actor's one method "+SDKActorMethod+"; --listen must then name a port)")
 	fs.StringVar(&cfg.DaprdProfiler, "daprd-profiler", "", "this pod's daprd profiling server, e.g. http://localhost:7777: its CPU profile is served at "+ProfileCapturePath+" to the bearer of --profile-token")
 	fs.StringVar(&cfg.ProfileToken, "profile-token", "", "the token "+ProfileCapturePath+" asks for (set from the run's Secret as DAPRBENCH_PROFILE_TOKEN; never on the command line)")
+	fs.StringVar(&cfg.FaultToken, loadsettings.FaultToken, "", "lets the bearer of this token (the run's, set from its Secret as DAPRBENCH_FAULT_TOKEN; never on the command line) switch a fault on at "+loadsettings.FaultPath+" (spec.faults)")
 	fs.DurationVar(&cfg.DaprDelay, "dapr-delay", 0, "test knob: delay every HTTP invocation that arrived through a Dapr sidecar by this much (a known answer for the added latency)")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {

@@ -1,0 +1,177 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/latency"
+)
+
+// FaultPlan is spec.faults as this load tester applies them: through the target app, on the
+// load tester's own phase clock (the one every latency is timed on), in every measured phase
+// but the baseline's. A group's leader applies them; the others only send their share.
+type FaultPlan struct {
+	Faults []loadsettings.Fault
+	// AppURL is the target app's address (http://HOST:PORT): loadsettings.FaultPath takes
+	// the orders, /stats counts the invocations it saw. Token is the run's token.
+	AppURL, Token string
+}
+
+// faultClient bounds an order's round trip: a fault ordered late is recorded late.
+var faultClient = &http.Client{Timeout: 5 * time.Second}
+
+// phaseFaults are the faults of one phase under way.
+type phaseFaults struct {
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	applied []result.AppliedFault
+	plan    *FaultPlan
+	seen    int64 // the app's invocation count at the phase's start; -1 unread
+}
+
+// startFaults orders each fault of the plan at its time in the phase starting now (nil: no
+// fault in this phase). Each order is recorded from its sending to the end the app was
+// sure to have lifted it by: the span holds the fault whole.
+func (p *FaultPlan) startFaults(ctx context.Context, k latency.Key) *phaseFaults {
+	if p == nil || len(p.Faults) == 0 || k.Variant == result.Baseline || k.Variant == result.Direct {
+		return nil
+	}
+	pf := &phaseFaults{plan: p, seen: p.invocations(ctx)}
+	start := time.Now()
+	for i, f := range p.Faults {
+		pf.wg.Go(func() {
+			a := result.AppliedFault{Fault: i, Variant: k.Variant, Rep: k.Rep, AppSeen: -1}
+			select {
+			case <-ctx.Done():
+				a.Error = "the phase ended before the fault's time"
+			case <-time.After(time.Until(start.Add(f.At))):
+				sent := time.Now()
+				err := p.order(ctx, f.Order())
+				a.StartUnixNano, a.EndUnixNano = sent.UnixNano(), time.Now().Add(f.For).UnixNano()
+				if err != nil {
+					a.Error = err.Error()
+				}
+			}
+			pf.mu.Lock()
+			pf.applied = append(pf.applied, a)
+			pf.mu.Unlock()
+		})
+	}
+	return pf
+}
+
+// finish waits for the phase's faults and returns them as applied, each with what the app
+// saw over the phase and the sent requests it saw them of.
+func (pf *phaseFaults) finish(ctx context.Context, sent int64) []result.AppliedFault {
+	if pf == nil {
+		return nil
+	}
+	pf.wg.Wait()
+	seen := int64(-1)
+	if end := pf.plan.invocations(ctx); end >= 0 && pf.seen >= 0 {
+		seen = end - pf.seen
+	}
+	for i := range pf.applied {
+		pf.applied[i].AppSeen, pf.applied[i].Sent = seen, sent
+	}
+	return pf.applied
+}
+
+// order asks the target app for a fault.
+func (p *FaultPlan) order(ctx context.Context, o loadsettings.FaultOrder) error {
+	body, _ := json.Marshal(o)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(p.AppURL, "/")+loadsettings.FaultPath, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+p.Token)
+	resp, err := faultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("ordering the fault from the target app: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		return fmt.Errorf("the target app refused the fault: %s %s", resp.Status, strings.TrimSpace(string(msg)))
+	}
+	return nil
+}
+
+// invocations is the target app's count of invocations; -1 when it cannot be read.
+func (p *FaultPlan) invocations(ctx context.Context) int64 {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(p.AppURL, "/")+"/stats", nil)
+	if err != nil {
+		return -1
+	}
+	resp, err := faultClient.Do(req)
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	var stats struct {
+		Invocations *int64 `json:"invocations"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 4<<10)).Decode(&stats) != nil || stats.Invocations == nil {
+		return -1
+	}
+	return *stats.Invocations
+}
+
+// timelinesOf are the measured runs' seconds, for a run with faults: each recording's
+// blocks and failed counts from its schedule's start.
+func timelinesOf(recs map[latency.Key]*latency.Recorded, starts map[latency.Key]time.Time) ([]result.Timeline, error) {
+	var out []result.Timeline
+	for k, rec := range recs {
+		start, ok := starts[k]
+		if !ok {
+			continue
+		}
+		t := result.Timeline{Variant: k.Variant, Rep: k.Rep, StartUnixNano: start.UnixNano()}
+		for s := range max(len(rec.Blocks), len(rec.FailedBlocks)) {
+			var sec result.Second
+			if s < len(rec.FailedBlocks) {
+				sec.Failed = rec.FailedBlocks[s]
+			}
+			if s < len(rec.Blocks) && rec.Blocks[s].Total() > 0 {
+				enc, err := result.EncodeHistogram(rec.Blocks[s].Histogram())
+				if err != nil {
+					return nil, fmt.Errorf("encoding second %d of %s repetition %d: %w", s, k.Variant, k.Rep, err)
+				}
+				sec.Latency = enc
+			}
+			t.Seconds = append(t.Seconds, sec)
+		}
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b result.Timeline) int {
+		return cmp.Or(cmp.Compare(a.StartUnixNano, b.StartUnixNano), cmp.Compare(a.Variant, b.Variant))
+	})
+	return out, nil
+}

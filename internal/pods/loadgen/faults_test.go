@@ -1,0 +1,126 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+
+package loadgen
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/perfapp"
+)
+
+// A fault is ordered from the real target app in each Dapr phase, never the baseline's, at
+// its time on the phase clock: the report's timelines show its failures in the seconds it
+// held and nowhere else, each applied fault's recorded span covers them, and the app's count
+// of what it saw is every request the phase sent, fortio's connection checks included (the
+// stand-in sidecar does not retry).
+func TestAFaultFailsTheDaprPhasesInItsSecondsOnly(t *testing.T) {
+	app, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
+	sidecar := newSidecarStandIn(appURL, true)
+	defer sidecar.Close()
+	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultTargetErrors, At: 1500 * time.Millisecond, For: time.Second, ErrorPercent: 50}})
+	r := runCLI(t, "--qps=100", "--connections=2", "--duration=4s", "--warmup=0s", "--repetitions=2",
+		"--baseline-url="+appURL+"/test", "--dapr-url="+sidecar.URL+"/v1.0/invoke/target/method/test",
+		"--sidecar-url="+sidecar.URL, "--sidecar-wait=5s", "--faults="+faults, "--fault-url="+appURL, "--fault-token="+testToken)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	if len(r.report.Faults) != 2 {
+		t.Fatalf("%d faults applied, want one in each of the 2 Dapr phases: %+v", len(r.report.Faults), r.report.Faults)
+	}
+	spans := map[int]result.AppliedFault{}
+	for _, f := range r.report.Faults {
+		if f.Variant != result.Dapr || f.Error != "" {
+			t.Errorf("applied fault %+v: want the Dapr path's, applied", f)
+		}
+		spans[f.Rep] = f
+	}
+	if len(r.report.Timelines) != 4 {
+		t.Fatalf("%d timelines, want each of the 4 phases'", len(r.report.Timelines))
+	}
+	for _, tl := range r.report.Timelines {
+		var failed, slots int64
+		for k, s := range tl.Seconds {
+			if s.Latency != "" {
+				h, err := result.DecodeHistogram(s.Latency)
+				if err != nil {
+					t.Fatal(err)
+				}
+				slots += h.TotalCount()
+			}
+			slots += s.Failed
+			if s.Failed == 0 {
+				continue
+			}
+			failed += s.Failed
+			at := tl.Start().Add(time.Duration(k) * time.Second)
+			f, ok := spans[tl.Rep]
+			start, end := f.Span()
+			if tl.Variant != result.Dapr || !ok || !at.Add(time.Second).After(start) || !at.Before(end) {
+				t.Errorf("%s repetition %d: %d failures in second %d, which no fault touched", tl.Variant, tl.Rep, s.Failed, k)
+			}
+		}
+		if tl.Variant == result.Baseline {
+			continue
+		}
+		// 50% of the 100 requests of the fault's second; its edges are the app's clock.
+		if failed < 40 || failed > 60 {
+			t.Errorf("dapr repetition %d: %d failures, want about 50", tl.Rep, failed)
+		}
+		run := runOf(t, r.summary, result.Dapr, tl.Rep)
+		if slots != run.Scheduled || failed != run.Errors {
+			t.Errorf("dapr repetition %d: the timeline holds %d slots and %d failures, the run %d and %d", tl.Rep, slots, failed, run.Scheduled, run.Errors)
+		}
+		if f := spans[tl.Rep]; f.AppSeen != f.Sent || f.Sent != run.Requests+2 {
+			t.Errorf("dapr repetition %d: the app saw %d invocations over the phase, the load tester sent %d; want the run's %d and one check per connection",
+				tl.Rep, f.AppSeen, f.Sent, run.Requests)
+		}
+	}
+	if got := app.Stats.Faulted.Load(); got < 180 || got > 220 {
+		t.Errorf("the app met %d invocations under faults, want about 2×100", got)
+	}
+}
+
+// A load tester told to apply faults without the app's address or the run's token refuses
+// to start.
+func TestFaultsNeedTheAppAndTheToken(t *testing.T) {
+	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultTargetDelay, At: time.Second, For: time.Second, Delay: time.Millisecond}})
+	r := runCLI(t, "--qps=10", "--duration=2s", "--dapr-url=http://127.0.0.1:1/test", "--faults="+faults)
+	if r.code == 0 || !strings.Contains(r.summary.Error, "--fault-url") || !strings.Contains(r.summary.Error, "--fault-token") {
+		t.Errorf("exit %d, error %q: want both settings named", r.code, r.summary.Error)
+	}
+	r = runCLI(t, "--qps=10", "--duration=2s", "--dapr-url=http://127.0.0.1:1/test", `--faults=[{"kind":"PodKill","for":1}]`)
+	if r.code == 0 || !strings.Contains(r.summary.Error, `kind "PodKill"`) {
+		t.Errorf("exit %d, error %q: want the unknown kind named", r.code, r.summary.Error)
+	}
+}
+
+// runOf is the summary's run of variant v, repetition rep.
+func runOf(t *testing.T, s *result.Summary, v result.Variant, rep int) result.Run {
+	t.Helper()
+	for _, r := range s.Runs {
+		if r.Variant == v && r.Rep == rep {
+			return r
+		}
+	}
+	t.Fatalf("no run of %s repetition %d", v, rep)
+	return result.Run{}
+}
