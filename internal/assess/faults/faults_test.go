@@ -18,6 +18,8 @@ package faults
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -211,5 +213,61 @@ func TestAmplificationIsWhatTheAppSawPerRequestSent(t *testing.T) {
 	}
 	if _, ok := SpreadOf([]float64{1.3}); ok {
 		t.Error("one repetition gave an interval")
+	}
+}
+
+// timelineOf is tl as the load tester reports it, for repetition rep of variant v.
+func timelineOf(t *testing.T, v result.Variant, rep int, tl []Second) result.Timeline {
+	t.Helper()
+	out := result.Timeline{Variant: v, Rep: rep, StartUnixNano: tl[0].At.UnixNano()}
+	for _, s := range tl {
+		sec := result.Second{Failed: s.Errors}
+		if s.Latency != nil {
+			enc, err := result.EncodeHistogram(s.Latency)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sec.Latency = enc
+		}
+		out.Seconds = append(out.Seconds, sec)
+	}
+	return out
+}
+
+// Judge reads the report's timelines and applied faults: each repetition's recovery (2 s and
+// 4 s: mean 3 s, its t interval with one degree of freedom ±12.706 s), the windows summed
+// over both, the amplification's spread, and a phase whose fault was not applied said apart.
+func TestJudgeSumsTheRepetitionsAndSpreadsTheirRecoveries(t *testing.T) {
+	span := func(rep int, seen int64, errMsg string) result.AppliedFault {
+		return result.AppliedFault{Fault: 0, Variant: result.Dapr, Rep: rep, StartUnixNano: fault.Start.UnixNano(), EndUnixNano: fault.End.UnixNano(),
+			AppSeen: seen, Sent: 6000, Error: errMsg}
+	}
+	timelines := []result.Timeline{timelineOf(t, result.Dapr, 0, killed()), timelineOf(t, result.Dapr, 1, killed(28)), timelineOf(t, result.Baseline, 0, killed())}
+	applied := []result.AppliedFault{span(1, 7800, ""), span(0, 6600, ""), span(2, -1, "the target app refused the fault")}
+	got, err := Judge(timelines, applied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d outcomes, want the one fault on the one path it was applied to: %+v", len(got), got)
+	}
+	o := got[0]
+	if o.Variant != result.Dapr || o.Applied != 2 || len(o.NotApplied) != 1 || !strings.Contains(o.NotApplied[0], "repetition 3: the target app refused") {
+		t.Errorf("applied %d, not applied %q", o.Applied, o.NotApplied)
+	}
+	if !slices.Equal(o.Recoveries, []time.Duration{2 * time.Second, 4 * time.Second}) || o.NotRecovered != 0 || o.NoBand != 0 {
+		t.Errorf("recoveries %v (%d not recovered, %d without a band), want [2s 4s]", o.Recoveries, o.NotRecovered, o.NoBand)
+	}
+	if !o.RecoveryOK || o.Recovery.Mean != 3 || math.Abs(o.Recovery.High-3-12.7062) > 1e-3 || math.Abs(3-o.Recovery.Low-12.7062) > 1e-3 {
+		t.Errorf("recovery %+v, want 3 ± 12.706 s", o.Recovery)
+	}
+	if o.During.Sent != 1000 || o.During.Errors != 800 || o.Before.Sent != 4000 || o.After.Seconds != 70 {
+		t.Errorf("windows: before %d sent, during %d/%d, after %d seconds; want 4000, 800/1000, 70", o.Before.Sent, o.During.Errors, o.During.Sent, o.After.Seconds)
+	}
+	if !o.AmplificationOK || math.Abs(o.Amplification.Mean-1.2) > 1e-9 || o.Amplification.Repetitions != 2 {
+		t.Errorf("amplification %+v, want the mean of 1.1 and 1.3", o.Amplification)
+	}
+	if _, err := Judge(timelines[2:], applied[:1]); err == nil {
+		t.Error("a fault applied in a phase with no timeline was judged")
 	}
 }

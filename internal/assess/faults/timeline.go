@@ -73,18 +73,23 @@ func (w Window) P(p float64) time.Duration {
 // after those that began at or past its end, and during the rest, so a second the fault
 // touched at all is during.
 func Windows(timeline []Second, f Fault) (before, during, after Window) {
-	var b, d, a []Second
+	b, d, a := cut(timeline, f)
+	return window(b), window(d), window(a)
+}
+
+// cut is Windows' split of the seconds, before they are summed.
+func cut(timeline []Second, f Fault) (before, during, after []Second) {
 	for _, s := range timeline {
 		switch end := s.At.Add(time.Second); {
 		case !end.After(f.Start):
-			b = append(b, s)
+			before = append(before, s)
 		case !s.At.Before(f.End):
-			a = append(a, s)
+			after = append(after, s)
 		default:
-			d = append(d, s)
+			during = append(during, s)
 		}
 	}
-	return window(b), window(d), window(a)
+	return before, during, after
 }
 
 // window sums seconds, in timeline order.

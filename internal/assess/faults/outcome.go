@@ -1,0 +1,141 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package faults
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/result"
+)
+
+// Outcome is what one fault did to one path, over every phase it was applied in (one per
+// repetition): the windows summed over them, the recovery and amplification of each, and
+// their spread over the repetitions.
+type Outcome struct {
+	Fault   int
+	Variant result.Variant
+	// Applied counts the phases the fault was applied in; NotApplied says why it was not in
+	// the others (the load tester's words).
+	Applied    int
+	NotApplied []string
+	// Before, During and After are the windows of every applied phase, summed: their From
+	// and To are the first phase's and the last one's.
+	Before, During, After Window
+	// Recoveries are the phases' recovery times, in repetition order, of those that
+	// recovered; NotRecovered counts those whose timeline ended first, NoBand those with too
+	// few pre-fault seconds to judge. Recovery is the recoveries' spread (ok with two).
+	Recoveries           []time.Duration
+	NotRecovered, NoBand int
+	Recovery             Spread
+	RecoveryOK           bool
+	// Amplification is the app's invocations per request sent over each phase, with its
+	// spread (ok with two phases whose app count was read).
+	Amplification   Spread
+	AmplificationOK bool
+}
+
+// Judge is each fault's outcome on each path it was applied to, from the report's timelines
+// and applied faults, ordered by fault and path. A fault applied in a phase without a
+// timeline is an error: the report is not one load tester's.
+func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcome, error) {
+	type phase struct {
+		v   result.Variant
+		rep int
+	}
+	seconds := map[phase][]Second{}
+	for _, t := range timelines {
+		s, err := SecondsOf(t)
+		if err != nil {
+			return nil, err
+		}
+		seconds[phase{t.Variant, t.Rep}] = s
+	}
+	type key struct {
+		fault int
+		v     result.Variant
+	}
+	byKey := map[key][]result.AppliedFault{}
+	for _, a := range applied {
+		byKey[key{a.Fault, a.Variant}] = append(byKey[key{a.Fault, a.Variant}], a)
+	}
+	var out []Outcome
+	for k, as := range byKey {
+		slices.SortFunc(as, func(a, b result.AppliedFault) int { return cmp.Compare(a.Rep, b.Rep) })
+		o := Outcome{Fault: k.fault, Variant: k.v}
+		var before, during, after []Second
+		var recoveries, amps []float64
+		for _, a := range as {
+			if a.Error != "" {
+				o.NotApplied = append(o.NotApplied, fmt.Sprintf("repetition %d: %s", a.Rep+1, a.Error))
+				continue
+			}
+			timeline, ok := seconds[phase{a.Variant, a.Rep}]
+			if !ok {
+				return nil, fmt.Errorf("fault %d was applied in %s repetition %d, which has no timeline", a.Fault, a.Variant, a.Rep)
+			}
+			o.Applied++
+			start, end := a.Span()
+			f := Fault{Start: start, End: end}
+			b, d, af := cut(timeline, f)
+			before, during, after = append(before, b...), append(during, d...), append(after, af...)
+			band, ok := BandOf(timeline, f)
+			if !ok {
+				o.NoBand++
+			} else if r, ok := Recovery(timeline, f, band, DefaultHold); ok {
+				o.Recoveries = append(o.Recoveries, r)
+				recoveries = append(recoveries, r.Seconds())
+			} else {
+				o.NotRecovered++
+			}
+			if a.AppSeen >= 0 {
+				if x, ok := Amplification(a.AppSeen, a.Sent); ok {
+					amps = append(amps, x)
+				}
+			}
+		}
+		o.Before, o.During, o.After = window(before), window(during), window(after)
+		o.Recovery, o.RecoveryOK = SpreadOf(recoveries)
+		o.Amplification, o.AmplificationOK = SpreadOf(amps)
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(a, b Outcome) int {
+		return cmp.Or(cmp.Compare(a.Fault, b.Fault), cmp.Compare(a.Variant, b.Variant))
+	})
+	return out, nil
+}
+
+// SecondsOf is a report's timeline as the seconds the analysis reads.
+func SecondsOf(t result.Timeline) ([]Second, error) {
+	out := make([]Second, 0, len(t.Seconds))
+	for k, s := range t.Seconds {
+		sec := Second{At: t.Start().Add(time.Duration(k) * time.Second), Errors: s.Failed}
+		if s.Latency != "" {
+			h, err := result.DecodeHistogram(s.Latency)
+			if err != nil {
+				return nil, fmt.Errorf("second %d of %s repetition %d: %w", k, t.Variant, t.Rep, err)
+			}
+			sec.Latency = h
+			sec.Sent = h.TotalCount()
+		}
+		sec.Sent += s.Failed
+		out = append(out, sec)
+	}
+	return out, nil
+}
