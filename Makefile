@@ -136,7 +136,7 @@ envtest-assets: setup-envtest ## Install envtest's kube-apiserver/etcd (download
 test: manifests generate fmt vet envtest-assets ## Unit tests plus the envtest suites against a real API server.
 	KUBEBUILDER_ASSETS="$$(SETUP_ENVTEST=$(SETUP_ENVTEST) ENVTEST_K8S_VERSION=$(ENVTEST_K8S_VERSION) hack/toolchain/envtest-assets.sh)" \
 	DAPR_CRDS="$$(hack/toolchain/dapr-crds.sh $(DAPR_VERSION))" \
-	go test ./... -coverprofile cover.out
+	go test ./...
 	cd hack/local-cluster && go test ./...
 
 .PHONY: test-report-browser
