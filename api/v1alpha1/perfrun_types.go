@@ -109,6 +109,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="self.scenario != 'Configuration' || (!has(self.baseline) || self.baseline)",message="baseline cannot be false for Configuration: the baseline's client writes the store's items before the load (daprd's configuration API only reads them)"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || self.scenario == 'ServiceInvocation'",message="dapr.enabled=false needs scenario ServiceInvocation: the other scenarios' Dapr APIs (actors, state, pub/sub, workflows, jobs, configuration) only exist behind a sidecar"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || (self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled))",message="variants compare sidecars: they need scenario ServiceInvocation with dapr.enabled"
+// +kubebuilder:validation:XValidation:rule="!has(self.faults) || (((self.scenario == 'ServiceInvocation' && !(has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') && (!has(self.protocol.app) || self.protocol.app == 'HTTP') && !has(self.variants))) && (!has(self.dapr.enabled) || self.dapr.enabled))",message="faults are ordered from the target app in the measured Dapr phases: they need a run through Dapr of scenario ServiceInvocation with protocol.app HTTP, the standard paths and no variants"
 // +kubebuilder:validation:XValidation:rule="!(self.scenario in ['State', 'PubSub', 'Workflow', 'Scheduler', 'Configuration']) || !has(self.protocol.app) || self.protocol.app == 'HTTP'",message="State, PubSub, Workflow, Scheduler and Configuration have no app (protocol.app HTTP, its default)"
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || ((self.scenario in ['ServiceInvocation', 'State', 'PubSub', 'Configuration']) && (!has(self.dapr.enabled) || self.dapr.enabled) && (has(self.baseline) ? self.baseline : ((self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)) || (self.scenario == 'State' && !(has(self.state) && has(self.state.component))) || (self.scenario == 'PubSub' && !(has(self.pubsub) && has(self.pubsub.component))) || (self.scenario == 'Configuration' && true))))",message="thresholds.maxAddedP90/maxAddedP99 need added latency: a ServiceInvocation, State, PubSub or Configuration run through Dapr with the baseline on"
 // +kubebuilder:validation:XValidation:rule="!has(self.timeout) || !has(self.load.warmup) || !has(self.load.duration) || duration(self.timeout).getSeconds() > duration(self.load.warmup).getSeconds() + duration(self.load.duration).getSeconds() * (has(self.load.repetitions) ? self.load.repetitions : 1) * ((has(self.variants) ? self.variants.size() : 1) + ((has(self.baseline) ? self.baseline : ((self.scenario == 'ServiceInvocation' && (!has(self.dapr.enabled) || self.dapr.enabled)) || (self.scenario == 'State' && !(has(self.state) && has(self.state.component))) || (self.scenario == 'PubSub' && !(has(self.pubsub) && has(self.pubsub.component))) || (self.scenario == 'Configuration' && true))) ? 1 : 0) + ((has(self.serviceInvocation) && has(self.serviceInvocation.paths) && self.serviceInvocation.paths == 'FourPaths') ? 2 : 0))",message="timeout must be longer than warmup + duration × repetitions × paths (the variants, 1 without, plus 1 for a baseline, plus 2 for the one-sidecar paths of FourPaths), the time the load alone takes"
@@ -122,6 +123,8 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || !has(self.load.repetitions) || self.load.repetitions >= 2 || self.variants.all(v, !has(v.thresholds))",message="variants[].thresholds need load.repetitions of 2 or more: with one repetition a variant's difference has no interval and its thresholds could only read Inconclusive",fieldPath=".variants"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !has(self.variants) || self.variants.all(v, !has(v.annotations) || !('dapr.io/enable-profiling' in v.annotations))",message="a variant's dapr.io/enable-profiling annotation conflicts with spec.profiling, which turns daprd's profiler on for every sidecar alike: remove the annotation"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || (has(self.profiling.seconds) ? self.profiling.seconds : 10) + 4 <= ((has(self.load.repetitions) ? self.load.repetitions : 3) == 1 && (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) >= 60 ? (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) / 2 : (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60))",message="profiling.seconds must leave 2s of the profiled phase on each side of its window (the phase's edges, where load ramps, are not measured): at most load.duration − 4s, or half of it less 4s with one repetition of 60s or more (measured in two halves)"
+// +kubebuilder:validation:XValidation:rule="!has(self.faults) || (has(self.load.repetitions) ? self.load.repetitions : 3) % 2 == 0",message="faults need an even load.repetitions (2, 4, …): with an odd count one repetition is measured in two halves, and a fault is timed within a whole phase",fieldPath=".faults"
+// +kubebuilder:validation:XValidation:rule="!has(self.faults) || self.faults.all(f, duration(f.at) + duration(f.duration) <= (has(self.load.duration) ? duration(self.load.duration) : duration('60s')))",message="faults: each fault's at + duration must end within load.duration, the phase it is timed in",fieldPath=".faults"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation, ActorActivation, State, PubSub,
 	// Workflow or Scheduler. It cannot
@@ -252,6 +255,16 @@ type PerfRunSpec struct {
 	// their top functions and draws a flame graph. Needs Dapr enabled.
 	// +optional
 	Profiling *ProfilingSpec `json:"profiling,omitempty"`
+
+	// faults are trouble the run makes on purpose in every measured phase of the Dapr path,
+	// at the same time in each: the result says what each cost (status.result.faults: the
+	// error share and latency before, during and after it, the time to recover, the requests
+	// the app saw per request sent). A run with faults measures an even number of
+	// repetitions, so no phase is split in two.
+	// +kubebuilder:validation:MaxItems=4
+	// +listType=atomic
+	// +optional
+	Faults []Fault `json:"faults,omitempty"`
 
 	// cleanup says when the run's workloads are deleted once it has finished:
 	// Always, OnSuccess (keep a failed run's pods for inspection; a cancelled run's go) or

@@ -56,6 +56,11 @@ type Result struct {
 	// +optional
 	Latency *LatencySummary `json:"latency,omitempty"`
 
+	// faults are what each of spec.faults did to each path it was applied to.
+	// +kubebuilder:validation:MaxItems=4
+	// +optional
+	Faults []FaultOutcome `json:"faults,omitempty"`
+
 	// delivery is a PubSub run's publish-to-delivery figures (latency above is the publish
 	// call's own).
 	// +optional

@@ -63,6 +63,10 @@ type ScenarioCapability struct {
 	// HoldsKnownAnswer says whether the run's target or subscriber can hold what comes
 	// through Dapr by AnnotationKnownAnswerDelay (nil: never).
 	HoldsKnownAnswer func(*PerfRunSpec) bool
+	// TakesFaults is CEL over the spec (self) under which a run of it may set spec.faults,
+	// which the load tester orders from its target app (empty: never); TakesFaultsWhen says
+	// the same in words for a refusal.
+	TakesFaults, TakesFaultsWhen string
 	// BaselineMethod says how the baseline's method differs from daprd's, empty when it does
 	// the same work the same way (nil: always the same).
 	BaselineMethod func(*PerfRunSpec) string
@@ -149,6 +153,10 @@ func scenarioCapabilities() []ScenarioCapability {
 			// A four-path run's one-sidecar paths and a gRPC app carry no app-id headers to know
 			// a call through both sidecars by.
 			HoldsKnownAnswer: func(s *PerfRunSpec) bool { return !s.FourPaths() && s.Protocol.App != ProtocolGRPC },
+			// The load tester orders a fault from the one target app, over HTTP, and reads
+			// its count of what it saw: a variant's target is another pod.
+			TakesFaults:     "!" + fourPathsCEL + " && (!has(self.protocol.app) || self.protocol.app == 'HTTP') && !has(self.variants)",
+			TakesFaultsWhen: "with protocol.app HTTP, the standard paths and no variants",
 			Rules: []ScenarioRule{{
 				Rule:       "!" + fourPathsCEL + " || (self.scenario == 'ServiceInvocation' && " + DaprEnabledCEL + " && (!has(self.baseline) || self.baseline) && !has(self.variants))",
 				Message:    "serviceInvocation.paths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants",

@@ -92,7 +92,7 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	}
 	ev := &assess.Evidence{
 		Load: assess.Load{JobFailed: jobCondition(job, batchv1.JobFailed), FirstFailure: firstFailure(testers), Terminated: term,
-			Message: msg, Summary: sum, DecodeErr: decodeErr, ReportLost: lost, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
+			Message: msg, Summary: sum, Faults: faultsOf(rep), DecodeErr: decodeErr, ReportLost: lost, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
 		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: run.Status.LiveUsage,
 		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances, History: history,
 	}
@@ -104,6 +104,14 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	}
 	s.evidence = ev
 	return proceed, nil
+}
+
+// faultsOf is what the report says of spec.faults (nothing without a report).
+func faultsOf(rep *result.Report) report.Faults {
+	if rep == nil {
+		return report.Faults{}
+	}
+	return report.Faults{Timelines: rep.Timelines, Applied: rep.Faults}
 }
 
 // documentHistograms are the report's histograms as the document keeps them: each path by

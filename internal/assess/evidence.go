@@ -29,6 +29,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/regression"
+	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
@@ -64,6 +65,7 @@ type Load struct {
 	Terminated    *corev1.ContainerStateTerminated
 	Message       string // the leader's termination message: the pointer to its report
 	Summary       *result.Summary
+	Faults        report.Faults // the report's timelines and applied faults (spec.faults)
 	DecodeErr     error         // the termination message could not be read
 	ReportLost    error         // the report it points to could not be had (*result.FrameTooLarge: too large)
 	PodsDescribed string        // the load tester's pods, in the kubelet's words

@@ -84,9 +84,13 @@ func scenarioRules(c perfv1alpha1.ScenarioCapability) []Rule {
 // acrossScenarios are the rules that weigh the scenarios together: what only some can do,
 // and the baseline each has by default.
 func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
-	var sidecarless, variants, noApp []string
+	var sidecarless, variants, noApp, faults, faultsWhen []string
 	for _, c := range cs {
 		name := string(c.Scenario)
+		if c.TakesFaults != "" {
+			faults = append(faults, fmt.Sprintf("(self.scenario == '%s' && %s)", name, c.TakesFaults))
+			faultsWhen = append(faultsWhen, name+" "+c.TakesFaultsWhen)
+		}
 		if c.Sidecarless {
 			sidecarless = append(sidecarless, name)
 		}
@@ -105,6 +109,8 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 			fmt.Sprintf("dapr.enabled=false needs scenario %s: the other scenarios' Dapr APIs (actors, state, pub/sub, workflows, jobs, configuration) only exist behind a sidecar", or(sidecarless))),
 		rule("!has(self.variants) || ("+scenarioIn("self.", variants)+" && "+daprEnabled("self.")+")",
 			fmt.Sprintf("variants compare sidecars: they need scenario %s with dapr.enabled", or(variants))),
+		rule("!has(self.faults) || (("+strings.Join(faults, " || ")+") && "+daprEnabled("self.")+")",
+			fmt.Sprintf("faults are ordered from the target app in the measured Dapr phases: they need a run through Dapr of scenario %s", or(faultsWhen))),
 		rule("!"+scenarioIn("self.", noApp)+" || !has(self.protocol.app) || self.protocol.app == 'HTTP'",
 			fmt.Sprintf("%s have no app (protocol.app HTTP, its default)", and(noApp))),
 		rule("!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || "+measuresAdded("self.", cs),

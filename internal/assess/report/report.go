@@ -46,6 +46,8 @@ type Inputs struct {
 	Usage map[string]*perfv1alpha1.ResourceUsage
 	// CPU is the kubelet's counters differenced at the measured runs' edges (nil: none).
 	CPU *perfv1alpha1.CPUAccounting
+	// Faults are the load tester's timelines and applied faults (spec.faults; empty: none).
+	Faults Faults
 }
 
 // Build makes status.result, whole, from its inputs: each path's latency over every
@@ -54,6 +56,7 @@ type Inputs struct {
 func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 	res := latencyResult(run, in.Summary)
 	res.Restarts = in.Restarts
+	res.Faults, _ = faultOutcomes(run, in.Faults) // its one error, ReadFrame refuses
 	for i := range res.LoadTesters {
 		res.LoadTesters[i].Node = in.TesterNodes[res.LoadTesters[i].Index]
 	}

@@ -249,5 +249,8 @@ func ReadFrame(log []byte, f Frame) (Report, error) {
 	if err := checkTimelines(r.Timelines); err != nil {
 		return Report{}, fmt.Errorf("the report's timelines are not the load tester's: %w", err)
 	}
+	if err := checkFaults(r.Timelines, r.Faults); err != nil {
+		return Report{}, fmt.Errorf("the report's faults are not the load tester's: %w", err)
+	}
 	return r, nil
 }

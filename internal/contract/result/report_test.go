@@ -44,6 +44,14 @@ func TestAFrameArrivesWholeAmidOtherLines(t *testing.T) {
 	r := Report{Summary: Summary{RequestedQPS: 1000, Runs: []Run{run(Baseline, 0, 600), run(Dapr, 0, 1100)}},
 		Histograms: Histograms{Paths: []PathHistograms{{Variant: Dapr, Latency: "HISTFAAAA", Service: "HISTFAAAB"}}},
 		Profiles:   []Profile{{Role: ProfileServerSidecar, StartUnix: 7, Seconds: 30, Pprof: pprof}, {Role: ProfileClientSidecar, Error: "connection refused"}}}
+	second := NewHistogram()
+	_ = second.RecordValue(1500)
+	enc, err := EncodeHistogram(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Timelines = []Timeline{{Variant: Dapr, Seconds: []Second{{Latency: enc, Failed: 3}}}}
+	r.Faults = []AppliedFault{{Variant: Dapr, AppSeen: 12, Sent: 10}}
 	log, f := frameOf(t, r)
 	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
 	if f.Lines < 60 || len(lines) != f.Lines+2 {
@@ -66,6 +74,9 @@ func TestAFrameArrivesWholeAmidOtherLines(t *testing.T) {
 	got, err := ReadFrame([]byte(log), f)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(got.Timelines) != 1 || got.Timelines[0].Seconds[0] != r.Timelines[0].Seconds[0] || len(got.Faults) != 1 || got.Faults[0] != r.Faults[0] {
+		t.Errorf("a fault run's timeline %+v and faults %+v arrived as %+v and %+v", r.Timelines, r.Faults, got.Timelines, got.Faults)
 	}
 	if len(got.Profiles) != 2 || !bytes.Equal(got.Profiles[0].Pprof, pprof) || got.Profiles[1].Error != "connection refused" ||
 		got.Histograms.Paths[0].Service != "HISTFAAAB" || len(got.Summary.Runs) != 2 || got.Summary.RequestedQPS != 1000 {
@@ -168,12 +179,13 @@ func TestAFrameThatDoesNotCheckIsRefused(t *testing.T) {
 // A report whose histograms or profiles no load tester writes is refused whole.
 func TestAReportOfForeignPartsIsRefused(t *testing.T) {
 	for name, r := range map[string]Report{
-		"a path code that names a file":          {Histograms: Histograms{Paths: []PathHistograms{{Variant: "/../../../escaped"}}}},
-		"an unknown profile role":                {Profiles: []Profile{{Role: "../x"}}},
-		"a profile twice":                        {Profiles: []Profile{{Role: ProfileServerSidecar}, {Role: ProfileServerSidecar}}},
-		"an oversize profile":                    {Profiles: []Profile{{Role: ProfileClientSidecar, Pprof: make([]byte, MaxProfileBytes+1)}}},
-		"a timeline second of no histogram":      {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Latency: "not HDR"}}}}},
-		"a timeline second of negative failures": {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Failed: -1}}}}},
+		"a path code that names a file":             {Histograms: Histograms{Paths: []PathHistograms{{Variant: "/../../../escaped"}}}},
+		"an unknown profile role":                   {Profiles: []Profile{{Role: "../x"}}},
+		"a profile twice":                           {Profiles: []Profile{{Role: ProfileServerSidecar}, {Role: ProfileServerSidecar}}},
+		"an oversize profile":                       {Profiles: []Profile{{Role: ProfileClientSidecar, Pprof: make([]byte, MaxProfileBytes+1)}}},
+		"a timeline second of no histogram":         {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Latency: "not HDR"}}}}},
+		"a timeline second of negative failures":    {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Failed: -1}}}}},
+		"a fault applied in a phase of no timeline": {Faults: []AppliedFault{{Variant: Dapr, Rep: 1}}, Timelines: []Timeline{{Variant: Dapr}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			log, f := frameOf(t, r)

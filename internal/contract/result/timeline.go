@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 package result
 
 import (
@@ -59,14 +58,33 @@ type AppliedFault struct {
 	// included), -1 when it could not be read; Sent how many the load tester sent over it
 	// (fortio's one check per connection before the load included): Resiliency's retries
 	// show as AppSeen above Sent.
-	AppSeen int64 `json:"seen"`
-	Sent    int64 `json:"sent"`
+	AppSeen int64  `json:"seen"`
+	Sent    int64  `json:"sent"`
 	Error   string `json:"err,omitempty"`
 }
 
 // Span is the fault's recorded [start, end).
 func (f AppliedFault) Span() (time.Time, time.Time) {
 	return time.Unix(0, f.StartUnixNano), time.Unix(0, f.EndUnixNano)
+}
+
+// checkFaults refuses a fault applied in a phase the report has no timeline of: the
+// load tester reports both for every phase.
+func checkFaults(ts []Timeline, fs []AppliedFault) error {
+	type phase struct {
+		v   Variant
+		rep int
+	}
+	timed := map[phase]bool{}
+	for _, t := range ts {
+		timed[phase{t.Variant, t.Rep}] = true
+	}
+	for _, f := range fs {
+		if f.Error == "" && !timed[phase{f.Variant, f.Rep}] {
+			return fmt.Errorf("fault %d was applied in %s repetition %d, which has no timeline", f.Fault, f.Variant, f.Rep)
+		}
+	}
+	return nil
 }
 
 // checkTimelines refuses a timeline whose seconds are not the load tester's histograms or

@@ -165,6 +165,7 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 		}
 	}
 	env = append(env, profilingEnv(run, targetIP)...)
+	env = append(env, faultsEnv(run, targetIP)...)
 	if DeploysStore(run) && storePassworded(run) && spec.BaselineEnabled() { // the baseline's client calls the store itself
 		env = append(env, runTokenEnv(run, ls.StorePassword))
 	}

@@ -116,6 +116,7 @@ func variantDeployment(run *perfv1alpha1.PerfRun, v VariantTarget, o Options) *a
 		// settings so that profiling is no difference between them.
 		withProfiling(d.Spec.Template.Annotations, run)
 		withProfileCapture(&d.Spec.Template.Spec.Containers[0], run)
+		withFaultRoute(&d.Spec.Template.Spec.Containers[0], run)
 	}
 	return d
 }

@@ -32,6 +32,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 	// Every scenario's operator side, which writes the settings this package reads.
@@ -67,6 +68,33 @@ func TestTheLoadTesterReadsAFourPathRunsPaths(t *testing.T) {
 		if target.DaprAPIToken != want {
 			t.Errorf("the %s path sends the dapr api token %q, want %q", target.Variant, target.DaprAPIToken, want)
 		}
+	}
+}
+
+// A run's faults reach the load tester whole, each kind the API admits one it applies, with
+// the target app to order them from and the run's token.
+func TestTheLoadTesterReadsARunsFaults(t *testing.T) {
+	twenty := int32(20)
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "faulty", Namespace: "ns"}, Spec: perfv1alpha1.PerfRunSpec{
+		Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100, Repetitions: 2},
+		Faults: []perfv1alpha1.Fault{
+			{Kind: perfv1alpha1.FaultTargetErrors, At: metav1.Duration{Duration: 10 * time.Second}, Duration: metav1.Duration{Duration: 5 * time.Second}, ErrorPercent: &twenty},
+			{Kind: perfv1alpha1.FaultTargetDelay, At: metav1.Duration{Duration: 30 * time.Second}, Duration: metav1.Duration{Duration: 5 * time.Second}, Delay: &metav1.Duration{Duration: 50 * time.Millisecond}},
+		},
+	}}
+	run.Status.TokenSecret = "faulty-token-x7k2p"
+	inv, err := parse(nil, kubeletEnv(workload.LoadTesterEnv(run, "10.244.0.7")), io.Discard, io.Discard)
+	if err != nil {
+		t.Fatalf("the load tester refuses the operator's variables: %v", err)
+	}
+	want := []loadsettings.Fault{{Kind: loadsettings.FaultTargetErrors, At: 10 * time.Second, For: 5 * time.Second, ErrorPercent: 20},
+		{Kind: loadsettings.FaultTargetDelay, At: 30 * time.Second, For: 5 * time.Second, Delay: 50 * time.Millisecond}}
+	if f := inv.cfg.Faults; f == nil || !slices.Equal(f.Faults, want) || f.AppURL != "http://10.244.0.7:3000" || f.Token != "token of faulty-token-x7k2p" {
+		t.Errorf("faults %+v, want %+v from http://10.244.0.7:3000 with the run's token", f, want)
+	}
+	target := workload.TargetDeployment(run, workload.Options{})
+	if !slices.ContainsFunc(target.Spec.Template.Spec.Containers[0].Env, func(e corev1.EnvVar) bool { return e.Name == loadsettings.Env(loadsettings.FaultToken) }) {
+		t.Error("the target app is not given the run's token for its fault route")
 	}
 }
 

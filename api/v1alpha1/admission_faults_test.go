@@ -1,0 +1,102 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// errorsFault is a TargetErrors fault at at for lasting, failing 20%.
+func errorsFault(at, lasting string) map[string]any {
+	return map[string]any{"kind": "TargetErrors", "at": at, "duration": lasting, "errorPercent": int64(20)}
+}
+
+// faults is spec.faults of these faults, on a run of 2 repetitions (a fault run's even count).
+func faults(fs ...map[string]any) objEdit {
+	list := make([]any, len(fs))
+	for i, f := range fs {
+		list[i] = f
+	}
+	return both(at("spec.load.repetitions", int64(2)), at("spec.faults", list))
+}
+
+// with is f with a field changed.
+func with(f map[string]any, k string, v any) map[string]any {
+	out := map[string]any{}
+	for key, val := range f {
+		out[key] = val
+	}
+	if v == nil {
+		delete(out, k)
+	} else {
+		out[k] = v
+	}
+	return out
+}
+
+var _ = Describe("Admission of spec.faults", func() {
+	tenSeconds := errorsFault("10s", "5s")
+	DescribeTable("refuses the fault with a message naming what is wrong, and admits its valid twin",
+		func(k kind, want []string, bad, good objEdit) {
+			refused := &unstructured.Unstructured{Object: k()}
+			bad(refused.Object)
+			err := k8s.Create(ctx, refused, client.DryRunAll, client.FieldValidation("Strict"))
+			Expect(err).To(HaveOccurred(), "the API server admitted it")
+			for _, w := range want {
+				Expect(err.Error()).To(ContainSubstring(w))
+			}
+			admitted := &unstructured.Unstructured{Object: k()}
+			good(admitted.Object)
+			Expect(k8s.Create(ctx, admitted, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed(), "the valid twin was refused")
+		},
+		Entry("an odd repetition count", runKind, []string{"spec.faults", "need an even load.repetitions"},
+			both(faults(tenSeconds), at("spec.load.repetitions", int64(3))), both(faults(tenSeconds), at("spec.load.repetitions", int64(4)))),
+		Entry("the default repetitions (3)", sweepKind, []string{"spec.template.spec.faults", "need an even load.repetitions"},
+			at("spec.template.spec.faults", []any{tenSeconds}),
+			both(at("spec.template.spec.faults", []any{tenSeconds}), at("spec.template.spec.load.repetitions", int64(2)))),
+		Entry("a fault ending after its phase", runKind, []string{"spec.faults", "must end within load.duration"},
+			both(faults(errorsFault("10s", "15s")), at("spec.load.duration", "20s")), both(faults(errorsFault("10s", "10s")), at("spec.load.duration", "20s"))),
+		Entry("a fault ending after the default 60s phase", runKind, []string{"spec.faults", "must end within load.duration"},
+			faults(errorsFault("50s", "11s")), faults(errorsFault("50s", "10s"))),
+		Entry("a fault too early to judge a recovery by", runKind, []string{"spec.faults[0].at", "between 5s and 24h"},
+			faults(errorsFault("2s", "5s")), faults(errorsFault("5s", "5s"))),
+		Entry("TargetErrors without its share", runKind, []string{"spec.faults[0]", "a TargetErrors fault sets errorPercent, and no delay"},
+			faults(with(with(tenSeconds, "errorPercent", nil), "delay", "10ms")), faults(tenSeconds)),
+		Entry("TargetDelay with a share", runKind, []string{"spec.faults[0]", "a TargetDelay fault sets delay, and no errorPercent"},
+			faults(with(tenSeconds, "kind", "TargetDelay")), faults(with(with(with(tenSeconds, "kind", "TargetDelay"), "errorPercent", nil), "delay", "10ms"))),
+		Entry("a delay a request's timeout would measure", runKind, []string{"spec.faults[0].delay", "at most 10s"},
+			faults(map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "11s"}),
+			faults(map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "10s"})),
+		Entry("no share at all", runKind, []string{"spec.faults[0].errorPercent", "greater than or equal to 1"},
+			faults(with(tenSeconds, "errorPercent", int64(0))), faults(with(tenSeconds, "errorPercent", int64(100)))),
+		Entry("five faults", runKind, []string{"spec.faults", "must have at most 4 items"},
+			faults(tenSeconds, tenSeconds, tenSeconds, tenSeconds, tenSeconds), faults(tenSeconds, tenSeconds, tenSeconds, tenSeconds)),
+		Entry("a scenario without a target app", runKind, []string{"spec", "faults are ordered from the target app", "ServiceInvocation with protocol.app HTTP"},
+			both(at("spec.scenario", "State"), faults(tenSeconds)), faults(tenSeconds)),
+		Entry("a run without Dapr", runKind, []string{"spec", "faults are ordered from the target app"},
+			both(at("spec.dapr.enabled", false), faults(tenSeconds)), both(at("spec.dapr.enabled", true), faults(tenSeconds))),
+		Entry("a gRPC app", runKind, []string{"spec", "faults are ordered from the target app"},
+			both(at("spec.protocol.app", "GRPC"), faults(tenSeconds)), both(at("spec.protocol.app", "HTTP"), faults(tenSeconds))),
+		Entry("variants, whose targets are other pods", runKind, []string{"spec", "faults are ordered from the target app"},
+			both(at("spec.variants", variantWith(nil)), faults(tenSeconds)), faults(tenSeconds)),
+		Entry("four paths", runKind, []string{"spec", "faults are ordered from the target app"},
+			both(at("spec.serviceInvocation.paths", "FourPaths"), faults(tenSeconds)), both(at("spec.serviceInvocation.paths", "Standard"), faults(tenSeconds))),
+	)
+})

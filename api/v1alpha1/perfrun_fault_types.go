@@ -1,0 +1,148 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// FaultKind is what a fault does.
+// +kubebuilder:validation:Enum=TargetErrors;TargetDelay
+type FaultKind string
+
+const (
+	// FaultTargetErrors: the target app answers errorPercent of the invocations it gets
+	// with 500, evenly (20 fails every fifth).
+	FaultTargetErrors FaultKind = "TargetErrors"
+	// FaultTargetDelay: the target app holds every invocation it gets for delay.
+	FaultTargetDelay FaultKind = "TargetDelay"
+)
+
+// Fault is trouble the run makes on purpose, at the same time in every measured phase of the
+// Dapr path (never the baseline's), so each repetition measures it once. The load tester
+// orders it from the target app on its own phase clock, the one every latency is timed on,
+// and records when it held; the result says what it cost (status.result.faults).
+// +kubebuilder:validation:XValidation:rule="self.kind != 'TargetErrors' || (has(self.errorPercent) && !has(self.delay))",message="a TargetErrors fault sets errorPercent, and no delay"
+// +kubebuilder:validation:XValidation:rule="self.kind != 'TargetDelay' || (has(self.delay) && !has(self.errorPercent))",message="a TargetDelay fault sets delay, and no errorPercent"
+type Fault struct {
+	// kind is what the fault does: TargetErrors or TargetDelay.
+	// +required
+	Kind FaultKind `json:"kind"`
+
+	// at is when the fault begins, from the start of each measured phase: at least 5s, the
+	// seconds before it set the band the path's recovery is judged against.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('5s') && duration(self) <= duration('24h')",message="at must be between 5s and 24h: the seconds before a fault set the band its recovery is judged against"
+	// +required
+	At metav1.Duration `json:"at"`
+
+	// duration is how long the fault holds.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('1s') && duration(self) <= duration('24h')",message="duration must be between 1s and 24h"
+	// +required
+	Duration metav1.Duration `json:"duration"`
+
+	// errorPercent is the share of invocations a TargetErrors fault answers with 500.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	ErrorPercent *int32 `json:"errorPercent,omitempty"`
+
+	// delay is how long a TargetDelay fault holds each invocation: above 0, at most 10s
+	// (longer, a request's timeout is what is measured).
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('10s')",message="delay must be above 0s and at most 10s"
+	// +optional
+	Delay *metav1.Duration `json:"delay,omitempty"`
+}
+
+// FaultOutcome is what one of spec.faults did to one path, over the measured phases it was
+// applied in (one a repetition). Every latency is from each request's scheduled send, of the
+// successes only; failures are counted.
+type FaultOutcome struct {
+	// fault is the fault's index in spec.faults, kind its kind.
+	Fault int32     `json:"fault"`
+	Kind  FaultKind `json:"kind"`
+	// path is the path it was applied to.
+	Path string `json:"path"`
+	// applied counts the phases it was applied in; notApplied says why it was not in the others.
+	Applied int32 `json:"applied"`
+	// +kubebuilder:validation:MaxItems=64
+	// +optional
+	NotApplied []string `json:"notApplied,omitempty"`
+	// before, during and after are the seconds before the fault, those it touched at all,
+	// and those after it, each summed over the phases it was applied in.
+	Before FaultWindow `json:"before"`
+	During FaultWindow `json:"during"`
+	After  FaultWindow `json:"after"`
+	// recovery is the mean time from the fault's end to the first of 3 seconds in a row
+	// back inside the band its phase's pre-fault seconds set (p99 under their one-sided
+	// 97.5% prediction bound, errors not above their rate's Wilson bound), over the phases
+	// that recovered; recoveryInterval its 95% t interval over them (this run's
+	// repetitions, not a rerun's), with two or more.
+	// +optional
+	Recovery *metav1.Duration `json:"recovery,omitempty"`
+	// +optional
+	RecoveryInterval *DurationInterval `json:"recoveryInterval,omitempty"`
+	// recovered counts the phases that recovered before their end, notRecovered those that
+	// did not, and unjudged those with fewer than 5 pre-fault seconds to set a band.
+	Recovered    int32 `json:"recovered"`
+	NotRecovered int32 `json:"notRecovered,omitempty"`
+	Unjudged     int32 `json:"unjudged,omitempty"`
+	// amplification is how many invocations the target app saw per request sent over each
+	// phase (Resiliency's retries show above 1), as a decimal string such as "1.02", the
+	// mean over the phases with its 95% interval; empty when the app's count was not read.
+	// +optional
+	Amplification string `json:"amplification,omitempty"`
+	// +optional
+	AmplificationLow string `json:"amplificationLow,omitempty"`
+	// +optional
+	AmplificationHigh string `json:"amplificationHigh,omitempty"`
+}
+
+// FaultWindow is a span of a path's timeline, summed.
+type FaultWindow struct {
+	// seconds is how many seconds of the timeline it holds.
+	Seconds int32 `json:"seconds"`
+	// requests were due in it; errors of them failed.
+	Requests int64 `json:"requests"`
+	Errors   int64 `json:"errors"`
+	// errorPercent is errors over requests, with its 95% Wilson interval, as decimal strings.
+	// +optional
+	ErrorPercent string `json:"errorPercent,omitempty"`
+	// +optional
+	ErrorPercentLow string `json:"errorPercentLow,omitempty"`
+	// +optional
+	ErrorPercentHigh string `json:"errorPercentHigh,omitempty"`
+	// p50 and p99 of its successes' latency; unset with none.
+	// +optional
+	P50 *metav1.Duration `json:"p50,omitempty"`
+	// +optional
+	P99 *metav1.Duration `json:"p99,omitempty"`
+}
+
+// DurationInterval is an interval of a duration.
+type DurationInterval struct {
+	Low  metav1.Duration `json:"low"`
+	High metav1.Duration `json:"high"`
+}

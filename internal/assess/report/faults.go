@@ -1,0 +1,92 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/faults"
+	"github.com/daprbench/daprbench/internal/contract/result"
+)
+
+// Faults are what the load tester reported of spec.faults: each measured phase's seconds,
+// and each fault as it was applied.
+type Faults struct {
+	Timelines []result.Timeline
+	Applied   []result.AppliedFault
+}
+
+// faultOutcomes are status.result.faults: what each fault did to each path it was applied
+// to. An error only for a report ReadFrame refuses (a fault applied in a phase without a
+// timeline), so it cannot reach here from a load tester.
+func faultOutcomes(run *perfv1alpha1.PerfRun, in Faults) ([]perfv1alpha1.FaultOutcome, error) {
+	if len(in.Applied) == 0 {
+		return nil, nil
+	}
+	judged, err := faults.Judge(in.Timelines, in.Applied)
+	if err != nil {
+		return nil, err
+	}
+	var out []perfv1alpha1.FaultOutcome
+	for _, o := range judged {
+		fo := perfv1alpha1.FaultOutcome{Fault: int32(o.Fault), Path: PathName(run, o.Variant), Applied: int32(o.Applied), NotApplied: o.NotApplied,
+			Before: faultWindow(o.Before), During: faultWindow(o.During), After: faultWindow(o.After),
+			Recovered: int32(len(o.Recoveries)), NotRecovered: int32(o.NotRecovered), Unjudged: int32(o.NoBand)}
+		if o.Fault < len(run.Spec.Faults) {
+			fo.Kind = run.Spec.Faults[o.Fault].Kind
+		}
+		if len(o.Recoveries) > 0 {
+			fo.Recovery = duration(seconds(o.Recovery.Mean))
+		}
+		if o.RecoveryOK {
+			// A recovery takes no less than nothing: the t interval's low end stops at 0.
+			fo.RecoveryInterval = &perfv1alpha1.DurationInterval{Low: *duration(seconds(max(o.Recovery.Low, 0))), High: *duration(seconds(o.Recovery.High))}
+		}
+		if o.Amplification.Repetitions > 0 {
+			fo.Amplification = ratio(o.Amplification.Mean)
+		}
+		if o.AmplificationOK {
+			fo.AmplificationLow, fo.AmplificationHigh = ratio(o.Amplification.Low), ratio(o.Amplification.High)
+		}
+		out = append(out, fo)
+	}
+	return out, nil
+}
+
+// faultWindow is a window as the result keeps it.
+func faultWindow(w faults.Window) perfv1alpha1.FaultWindow {
+	out := perfv1alpha1.FaultWindow{Seconds: int32(w.Seconds), Requests: w.Sent, Errors: w.Errors}
+	if w.Sent > 0 {
+		out.ErrorPercent, out.ErrorPercentLow, out.ErrorPercentHigh = percent(w.ErrorShare), percent(w.ErrorLow), percent(w.ErrorHigh)
+	}
+	if w.Latency != nil && w.Latency.TotalCount() > 0 {
+		out.P50, out.P99 = duration(w.P(50)), duration(w.P(99))
+	}
+	return out
+}
+
+func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
+
+// percent is a share as a percentage with two decimals, e.g. "12.50".
+func percent(share float64) string { return strconv.FormatFloat(100*share, 'f', 2, 64) }
+
+// ratio is a ratio with three decimals, e.g. "1.020".
+func ratio(x float64) string { return fmt.Sprintf("%.3f", x) }

@@ -1,0 +1,92 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package report
+
+import (
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
+)
+
+// faultyTimeline is 20 seconds of 100 requests from start: 1 ms each, but from 8 s to 10 s
+// half fail and the rest take 100 ms; slowAfter more seconds at 100 ms follow the fault.
+func faultyTimeline(t *testing.T, rep int, start time.Time, slowAfter int) result.Timeline {
+	t.Helper()
+	tl := result.Timeline{Variant: result.Dapr, Rep: rep, StartUnixNano: start.UnixNano()}
+	for k := range 20 {
+		h, failed, us := result.NewHistogram(), int64(0), int64(1000+k%3*10)
+		switch {
+		case k == 8 || k == 9:
+			failed, us = 50, 100_000
+		case k >= 10 && k < 10+slowAfter:
+			us = 100_000
+		}
+		for range 100 - failed {
+			_ = h.RecordValue(us)
+		}
+		enc, err := result.EncodeHistogram(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl.Seconds = append(tl.Seconds, result.Second{Latency: enc, Failed: failed})
+	}
+	return tl
+}
+
+// status.result.faults reads the load tester's timelines: the fault's windows summed over
+// both repetitions (half of the 400 requests of its seconds failed), each repetition's
+// recovery (1 s and 3 s: mean 2 s, t interval ±12.706 s, its low end held at 0), and the app's
+// retries per request sent (1.1 and 1.3).
+func TestTheResultSaysWhatEachFaultCost(t *testing.T) {
+	twenty := int32(50)
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100},
+		Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultTargetErrors, At: metav1.Duration{Duration: 8 * time.Second}, Duration: metav1.Duration{Duration: 2 * time.Second}, ErrorPercent: &twenty}}}}
+	t0, t1 := time.Unix(1000, 0), time.Unix(2000, 0)
+	applied := func(rep int, start time.Time, seen int64) result.AppliedFault {
+		return result.AppliedFault{Variant: result.Dapr, Rep: rep, StartUnixNano: start.Add(8 * time.Second).UnixNano(),
+			EndUnixNano: start.Add(10 * time.Second).UnixNano(), AppSeen: seen, Sent: 2000}
+	}
+	got, err := faultOutcomes(run, Faults{Timelines: []result.Timeline{faultyTimeline(t, 0, t0, 1), faultyTimeline(t, 1, t1, 3)},
+		Applied: []result.AppliedFault{applied(0, t0, 2200), applied(1, t1, 2600)}})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("outcomes %+v, %v: want the one fault's on the dapr path", got, err)
+	}
+	o := got[0]
+	if o.Kind != perfv1alpha1.FaultTargetErrors || o.Path != "dapr" || o.Applied != 2 || o.Recovered != 2 || o.NotRecovered != 0 {
+		t.Errorf("outcome %+v", o)
+	}
+	if d := o.During; d.Seconds != 4 || d.Requests != 400 || d.Errors != 200 || d.ErrorPercent != "50.00" || d.P50.Duration < 100*time.Millisecond || d.P50.Duration > 100100*time.Microsecond {
+		t.Errorf("during %+v, want 4 seconds, 200 of 400 failed, the rest at 100ms (within the histogram's 0.1%%)", d)
+	}
+	if b := o.Before; b.Seconds != 16 || b.Errors != 0 || b.ErrorPercent != "0.00" || b.P99.Duration > 1100*time.Microsecond {
+		t.Errorf("before %+v, want 16 quiet seconds", b)
+	}
+	if o.Recovery == nil || o.Recovery.Duration != 2*time.Second || o.RecoveryInterval == nil ||
+		o.RecoveryInterval.Low.Duration != 0 || o.RecoveryInterval.High.Duration.Round(time.Millisecond) != 14706*time.Millisecond {
+		t.Errorf("recovery %v in %+v, want 2s in [0s, 14.706s]", o.Recovery, o.RecoveryInterval)
+	}
+	if o.Amplification != "1.200" || o.AmplificationLow == "" {
+		t.Errorf("amplification %q [%q, %q], want 1.200 with its interval", o.Amplification, o.AmplificationLow, o.AmplificationHigh)
+	}
+	if none, err := faultOutcomes(run, Faults{}); none != nil || err != nil {
+		t.Errorf("a run that applied no fault: %+v %v", none, err)
+	}
+}

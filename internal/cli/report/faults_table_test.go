@@ -1,0 +1,57 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/cli/clitest"
+)
+
+// The report lists each fault's windows and says its recovery and the app's retries, with
+// their intervals; a phase the fault was not applied in is named; a run without faults has
+// no such section.
+func TestTheReportSaysWhatEachFaultCost(t *testing.T) {
+	ms := func(n int) *metav1.Duration { return &metav1.Duration{Duration: time.Duration(n) * time.Millisecond} }
+	res := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultTargetErrors, Path: "dapr", Applied: 2,
+		NotApplied: []string{"repetition 3: the target app refused the fault"},
+		Before:     perfv1alpha1.FaultWindow{Seconds: 16, Requests: 1600, ErrorPercent: "0.00", ErrorPercentLow: "0.00", ErrorPercentHigh: "0.24", P50: ms(1), P99: ms(2)},
+		During:     perfv1alpha1.FaultWindow{Seconds: 4, Requests: 400, Errors: 200, ErrorPercent: "50.00", ErrorPercentLow: "45.12", ErrorPercentHigh: "54.88", P50: ms(100), P99: ms(100)},
+		After:      perfv1alpha1.FaultWindow{Seconds: 20, Requests: 2000, ErrorPercent: "0.00", P50: ms(1), P99: ms(2)},
+		Recovery:   ms(2000), RecoveryInterval: &perfv1alpha1.DurationInterval{Low: *ms(0), High: *ms(14706)}, Recovered: 2,
+		Amplification: "1.200", AmplificationLow: "0.930", AmplificationHigh: "1.470"}}}
+	text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, res))
+	for _, want := range []string{
+		"fault 0 (TargetErrors) on the dapr path, applied in 2 phases",
+		"during   4         400        200      50.00    45.12..54.88   100ms   100ms",
+		"recovery: 2s after the fault's end (95% interval 0s..14.706s over this run's repetitions), 2 of 2 phases back within their pre-fault band",
+		"invocations the app saw per request sent: 1.200 (95% interval 0.930..1.470)",
+		"NOT APPLIED: repetition 3: the target app refused the fault",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	if text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, &perfv1alpha1.Result{})); strings.Contains(text, "faults (") {
+		t.Errorf("a run without faults has a faults section:\n%s", text)
+	}
+}

@@ -1,0 +1,66 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// withFaultRoute lets the run's load tester order spec.faults from the target app, with the
+// run's token (perfapp's fault route exists only with it).
+func withFaultRoute(c *corev1.Container, run *perfv1alpha1.PerfRun) {
+	if len(run.Spec.Faults) == 0 {
+		return
+	}
+	c.Env = append(c.Env, runTokenEnv(run, ls.FaultToken))
+}
+
+// faultsEnv tells the load tester the run's faults and where to order them: the target app
+// on targetPodIP (empty: the load tester refuses to start, saying so), with the run's token.
+func faultsEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar {
+	if len(run.Spec.Faults) == 0 {
+		return nil
+	}
+	env := []corev1.EnvVar{Setting(ls.Faults, ls.EncodeFaults(LoadFaults(run.Spec.Faults))), runTokenEnv(run, ls.FaultToken)}
+	if targetPodIP != "" {
+		env = append(env, Setting(ls.FaultURL, fmt.Sprintf("http://%s", net.JoinHostPort(targetPodIP, strconv.Itoa(AppPort)))))
+	}
+	return env
+}
+
+// LoadFaults are spec.faults as the load tester takes them.
+func LoadFaults(faults []perfv1alpha1.Fault) []ls.Fault {
+	out := make([]ls.Fault, 0, len(faults))
+	for _, f := range faults {
+		lf := ls.Fault{Kind: string(f.Kind), At: f.At.Duration, For: f.Duration.Duration}
+		if f.ErrorPercent != nil {
+			lf.ErrorPercent = int(*f.ErrorPercent)
+		}
+		if f.Delay != nil {
+			lf.Delay = f.Delay.Duration
+		}
+		out = append(out, lf)
+	}
+	return out
+}
