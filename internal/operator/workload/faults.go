@@ -27,10 +27,14 @@ import (
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
+// TakesFaults reports whether the run orders faults from its target app (spec.faults): its
+// load tester then needs the target's address and the run's token.
+func TakesFaults(run *perfv1alpha1.PerfRun) bool { return len(run.Spec.Faults) > 0 }
+
 // withFaultRoute lets the run's load tester order spec.faults from the target app, with the
 // run's token (perfapp's fault route exists only with it).
 func withFaultRoute(c *corev1.Container, run *perfv1alpha1.PerfRun) {
-	if len(run.Spec.Faults) == 0 {
+	if !TakesFaults(run) {
 		return
 	}
 	c.Env = append(c.Env, runTokenEnv(run, ls.FaultToken))
@@ -39,7 +43,7 @@ func withFaultRoute(c *corev1.Container, run *perfv1alpha1.PerfRun) {
 // faultsEnv tells the load tester the run's faults and where to order them: the target app
 // on targetPodIP (empty: the load tester refuses to start, saying so), with the run's token.
 func faultsEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar {
-	if len(run.Spec.Faults) == 0 {
+	if !TakesFaults(run) {
 		return nil
 	}
 	env := []corev1.EnvVar{Setting(ls.Faults, ls.EncodeFaults(LoadFaults(run.Spec.Faults))), runTokenEnv(run, ls.FaultToken)}

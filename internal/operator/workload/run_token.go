@@ -33,15 +33,16 @@ const RunTokenKey = "token"
 // NeedsRunToken reports whether the run's pods present a token to one another: a
 // load-tester group's pods to their leader, a four-path run's load tester to the target's
 // daprd API (opened on the pod's address), a profiled run's load tester to the target
-// app, which takes its daprd's profile on localhost, and the clients of a store the run
-// deploys (its daprd's Component, the baseline) to the store, as its password.
+// app, which takes its daprd's profile on localhost, a fault run's load tester to the
+// target app's fault route, and the clients of a store the run deploys (its daprd's
+// Component, the baseline) to the store, as its password.
 func NeedsRunToken(run *perfv1alpha1.PerfRun) bool {
-	return run.Spec.LoadTester.EffectiveReplicas() > 1 || ExposesSidecar(run) || profilesTarget(run) || DeploysStore(run)
+	return run.Spec.LoadTester.EffectiveReplicas() > 1 || ExposesSidecar(run) || profilesTarget(run) || TakesFaults(run) || DeploysStore(run)
 }
 
 // StoreOnlyToken: the run needs its token only as its store's password.
 func StoreOnlyToken(run *perfv1alpha1.PerfRun) bool {
-	return DeploysStore(run) && run.Spec.LoadTester.EffectiveReplicas() <= 1 && !ExposesSidecar(run) && !profilesTarget(run)
+	return DeploysStore(run) && run.Spec.LoadTester.EffectiveReplicas() <= 1 && !ExposesSidecar(run) && !profilesTarget(run) && !TakesFaults(run)
 }
 
 // storePassworded: the store the run deploys asks for the run's token. Not for a run

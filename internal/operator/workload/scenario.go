@@ -123,4 +123,6 @@ func WaitedDeployments(run *perfv1alpha1.PerfRun) []string { return sideOf(run).
 // NeedsTargetIP reports whether the load tester must be told the Dapr target pod's IP (a
 // same-pod baseline calls it, so does a four-path run's server-only path, and the load
 // tester takes the target daprd's profile there).
-func NeedsTargetIP(run *perfv1alpha1.PerfRun) bool { return sideOf(run).NeedsTargetIP(run) }
+func NeedsTargetIP(run *perfv1alpha1.PerfRun) bool {
+	return sideOf(run).NeedsTargetIP(run) || TakesFaults(run) // faults are ordered from the target app
+}

@@ -1,0 +1,51 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package workload_test
+
+import (
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	. "github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// A fault run makes the run's token (the target app's fault route asks for it) and tells
+// its load tester the target pod's address, even where no path of its own needs it (the
+// baseline off).
+func TestAFaultRunHasTheTokenAndTheTargetsAddress(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		s.Baseline = ptr.To(false)
+		s.Load.Repetitions = 2
+		s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultTargetErrors, At: metav1.Duration{Duration: 10 * time.Second},
+			Duration: metav1.Duration{Duration: time.Second}, ErrorPercent: ptr.To[int32](10)}}
+	})
+	if !NeedsRunToken(run) || !NeedsTargetIP(run) {
+		t.Errorf("token %v, target address %v: a fault run needs both", NeedsRunToken(run), NeedsTargetIP(run))
+	}
+	run.Status.TokenSecret = "bench-token-abcde"
+	if env := envMap(LoadTesterEnv(run, "10.244.0.7")); env["DAPRBENCH_FAULT_URL"] != "http://10.244.0.7:3000" || env["DAPRBENCH_FAULTS"] == "" {
+		t.Errorf("fault url %q, faults %q", env["DAPRBENCH_FAULT_URL"], env["DAPRBENCH_FAULTS"])
+	}
+	run.Spec.Faults = nil
+	if NeedsRunToken(run) || NeedsTargetIP(run) {
+		t.Error("the same run without faults makes a token or reads the target's address")
+	}
+}
