@@ -44,18 +44,22 @@ type Pacer struct {
 	stop   <-chan struct{}
 	once   sync.Once
 	start  time.Time         // set once, by the first request
+	begun  chan struct{}     // closed once start is set
 	clocks []fineclock.Clock // one per thread, each used only by its thread
 }
 
 // newPacer paces plan (its Start is ignored) for threads threads, giving up a wait when
 // stop closes.
 func newPacer(plan Schedule, stop <-chan struct{}) *Pacer {
-	return &Pacer{plan: plan, stop: stop, clocks: make([]fineclock.Clock, max(plan.Threads, 1))}
+	return &Pacer{plan: plan, stop: stop, begun: make(chan struct{}), clocks: make([]fineclock.Clock, max(plan.Threads, 1))}
 }
 
 // hold returns at thread's i-th slot (at once when it is past, or the run was aborted).
 func (p *Pacer) hold(thread int, i int64) {
-	p.once.Do(func() { p.start = time.Now().Add(p.lead()) })
+	p.once.Do(func() {
+		p.start = time.Now().Add(p.lead())
+		close(p.begun)
+	})
 	if thread < 0 || thread >= len(p.clocks) {
 		return // not a thread of the plan: a guard, fortio never makes one
 	}

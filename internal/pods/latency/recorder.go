@@ -85,6 +85,15 @@ func (r *Recorder) Schedule() Schedule {
 	return r.pacer.schedule()
 }
 
+// Begun is closed once the schedule's start is set (by the first request the pacer held):
+// from then on Schedule may be read from any goroutine. Never closed without a pacer.
+func (r *Recorder) Begun() <-chan struct{} {
+	if r.pacer == nil {
+		return nil
+	}
+	return r.pacer.begun
+}
+
 // Close releases the pacer's clocks (Finish does it; call it where a run ends without one).
 func (r *Recorder) Close() {
 	if r.pacer != nil {

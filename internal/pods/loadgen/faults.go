@@ -56,27 +56,32 @@ type phaseFaults struct {
 	seen    int64 // the app's invocation count at the phase's start; -1 unread
 }
 
-// startFaults orders each fault of the plan at its time in the phase starting now (nil: no
-// fault in this phase). Each order is recorded from its sending to the end the app was
-// sure to have lifted it by: the span holds the fault whole.
-func (p *FaultPlan) startFaults(ctx context.Context, k latency.Key) *phaseFaults {
+// startFaults orders each fault of the plan at its time in the phase rec paces (nil: no
+// fault in this phase), from the schedule's start, the clock its timeline is cut on. Each
+// order is recorded from its sending to the end the app was sure to have lifted it by: the
+// span holds the fault whole.
+func (p *FaultPlan) startFaults(ctx context.Context, k latency.Key, rec *latency.Recorder) *phaseFaults {
 	if p == nil || len(p.Faults) == 0 || k.Variant == result.Baseline || k.Variant == result.Direct {
 		return nil
 	}
 	pf := &phaseFaults{plan: p, seen: p.invocations(ctx)}
-	start := time.Now()
 	for i, f := range p.Faults {
 		pf.wg.Go(func() {
 			a := result.AppliedFault{Fault: i, Variant: k.Variant, Rep: k.Rep, AppSeen: -1}
 			select {
 			case <-ctx.Done():
-				a.Error = "the phase ended before the fault's time"
-			case <-time.After(time.Until(start.Add(f.At))):
-				sent := time.Now()
-				err := p.order(ctx, f.Order())
-				a.StartUnixNano, a.EndUnixNano = sent.UnixNano(), time.Now().Add(f.For).UnixNano()
-				if err != nil {
-					a.Error = err.Error()
+				a.Error = "the phase ended before its schedule began (a fault is timed from it)"
+			case <-rec.Begun():
+				select {
+				case <-ctx.Done():
+					a.Error = "the phase ended before the fault's time"
+				case <-time.After(time.Until(rec.Schedule().Start.Add(f.At))):
+					sent := time.Now()
+					err := p.order(ctx, f.Order())
+					a.StartUnixNano, a.EndUnixNano = sent.UnixNano(), time.Now().Add(f.For).UnixNano()
+					if err != nil {
+						a.Error = err.Error()
+					}
 				}
 			}
 			pf.mu.Lock()

@@ -80,6 +80,10 @@ func TestAFaultFailsTheDaprPhasesInItsSecondsOnly(t *testing.T) {
 		if tl.Variant == result.Baseline {
 			continue
 		}
+		// Ordered At after the schedule's start, the clock the timeline is cut on.
+		if start, _ := spans[tl.Rep].Span(); start.Sub(tl.Start()) < 1500*time.Millisecond || start.Sub(tl.Start()) > 1600*time.Millisecond {
+			t.Errorf("dapr repetition %d: the fault was ordered %v after the schedule's start, want 1.5s", tl.Rep, start.Sub(tl.Start()))
+		}
 		// 50% of the 100 requests of the fault's second; its edges are the app's clock.
 		if failed < 40 || failed > 60 {
 			t.Errorf("dapr repetition %d: %d failures, want about 50", tl.Rep, failed)

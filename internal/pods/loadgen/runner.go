@@ -155,7 +155,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		}
 		k := latency.Key{Variant: t.Variant, Rep: rep}
 		phaseCtx, endPhase := context.WithCancel(ctx)
-		pf := faults.startFaults(phaseCtx, k)
+		pf := faults.startFaults(phaseCtx, k, rec)
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		endPhase() // a fault not yet ordered is not ordered into the next phase
 		if err != nil {
