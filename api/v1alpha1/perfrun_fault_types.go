@@ -66,12 +66,12 @@ type Fault struct {
 	// +optional
 	ErrorPercent *int32 `json:"errorPercent,omitempty"`
 
-	// delay is how long a TargetDelay fault holds each invocation: above 0, at most 10s
-	// (longer, a request's timeout is what is measured).
+	// delay is how long a TargetDelay fault holds each invocation: above 0, at most 5s
+	// (the load tester gives a request 10s; near that, its timeout is what is measured).
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
-	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('10s')",message="delay must be above 0s and at most 10s"
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s') && duration(self) <= duration('5s')",message="delay must be above 0s and at most 5s: the load tester gives a request 10s"
 	// +optional
 	Delay *metav1.Duration `json:"delay,omitempty"`
 }
@@ -99,7 +99,8 @@ type FaultOutcome struct {
 	// back inside the band its phase's pre-fault seconds set (p99 under their one-sided
 	// 97.5% prediction bound, errors not above their rate's Wilson bound), over the phases
 	// that recovered; recoveryInterval its 95% t interval over them (this run's
-	// repetitions, not a rerun's), with two or more.
+	// repetitions, not a rerun's), with two or more, its low end held at 0 (two
+	// repetitions give t 12.7: wide).
 	// +optional
 	Recovery *metav1.Duration `json:"recovery,omitempty"`
 	// +optional
@@ -128,6 +129,8 @@ type FaultWindow struct {
 	Requests int64 `json:"requests"`
 	Errors   int64 `json:"errors"`
 	// errorPercent is errors over requests, with its 95% Wilson interval, as decimal strings.
+	// The interval is of the window's requests, the repetitions pooled; during holds every
+	// second the fault touched, so it reads below a TargetErrors fault's own share.
 	// +optional
 	ErrorPercent string `json:"errorPercent,omitempty"`
 	// +optional

@@ -124,7 +124,9 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !has(self.variants) || self.variants.all(v, !has(v.annotations) || !('dapr.io/enable-profiling' in v.annotations))",message="a variant's dapr.io/enable-profiling annotation conflicts with spec.profiling, which turns daprd's profiler on for every sidecar alike: remove the annotation"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || (has(self.profiling.seconds) ? self.profiling.seconds : 10) + 4 <= ((has(self.load.repetitions) ? self.load.repetitions : 3) == 1 && (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) >= 60 ? (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60) / 2 : (has(self.load.duration) ? duration(self.load.duration).getSeconds() : 60))",message="profiling.seconds must leave 2s of the profiled phase on each side of its window (the phase's edges, where load ramps, are not measured): at most load.duration − 4s, or half of it less 4s with one repetition of 60s or more (measured in two halves)"
 // +kubebuilder:validation:XValidation:rule="!has(self.faults) || (has(self.load.repetitions) ? self.load.repetitions : 3) % 2 == 0",message="faults need an even load.repetitions (2, 4, …): with an odd count one repetition is measured in two halves, and a fault is timed within a whole phase",fieldPath=".faults"
-// +kubebuilder:validation:XValidation:rule="!has(self.faults) || self.faults.all(f, duration(f.at) + duration(f.duration) <= (has(self.load.duration) ? duration(self.load.duration) : duration('60s')))",message="faults: each fault's at + duration must end within load.duration, the phase it is timed in",fieldPath=".faults"
+// +kubebuilder:validation:XValidation:rule="!has(self.faults) || self.faults.all(f, duration(f.at) + duration(f.duration) + duration('3s') <= (has(self.load.duration) ? duration(self.load.duration) : duration('60s')))",message="faults: each fault's at + duration must end 3s or more before load.duration, the phase it is timed in, so the path has the seconds to show it recovered",fieldPath=".faults"
+// +kubebuilder:validation:XValidation:rule="!has(self.faults) || !has(self.load.duration) || duration(self.load.duration) <= duration('10m')",message="faults need load.duration of at most 10m: a fault run reports every second of its Dapr phases",fieldPath=".faults"
+// +kubebuilder:validation:XValidation:rule="!has(self.faults) || !has(self.loadTester) || !has(self.loadTester.replicas) || self.loadTester.replicas == 1",message="faults need loadTester.replicas 1: the app's count of what it saw is set against the requests one load tester sent",fieldPath=".faults"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation, ActorActivation, State, PubSub,
 	// Workflow or Scheduler. It cannot
@@ -260,8 +262,9 @@ type PerfRunSpec struct {
 	// at the same time in each: the result says what each cost (status.result.faults: the
 	// error share and latency before, during and after it, the time to recover, the requests
 	// the app saw per request sent). A run with faults measures an even number of
-	// repetitions, so no phase is split in two.
-	// +kubebuilder:validation:MaxItems=4
+	// repetitions, so no phase is split in two, and one load tester. One fault a run for now:
+	// a second one's band and recovery would be judged across the first.
+	// +kubebuilder:validation:MaxItems=1
 	// +listType=atomic
 	// +optional
 	Faults []Fault `json:"faults,omitempty"`

@@ -49,7 +49,8 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 		}
 	}
 	// The target pod's IP: a same-pod baseline calls it, so does a four-path run's
-	// server-only path, and the load tester takes the target daprd's profile there.
+	// server-only path, the load tester takes the target daprd's profile there, and orders
+	// a fault run's faults from its app.
 	targetIP := ""
 	if workload.NeedsTargetIP(run) {
 		targets, err := s.Pods(ctx, workload.RoleTarget)

@@ -56,9 +56,9 @@ func faultyTimeline(t *testing.T, rep int, start time.Time, slowAfter int) resul
 // recovery (1 s and 3 s: mean 2 s, t interval ±12.706 s, its low end held at 0), and the app's
 // retries per request sent (1.1 and 1.3).
 func TestTheResultSaysWhatEachFaultCost(t *testing.T) {
-	twenty := int32(50)
+	half := int32(50)
 	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100},
-		Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultTargetErrors, At: metav1.Duration{Duration: 8 * time.Second}, Duration: metav1.Duration{Duration: 2 * time.Second}, ErrorPercent: &twenty}}}}
+		Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultTargetErrors, At: metav1.Duration{Duration: 8 * time.Second}, Duration: metav1.Duration{Duration: 2 * time.Second}, ErrorPercent: &half}}}}
 	t0, t1 := time.Unix(1000, 0), time.Unix(2000, 0)
 	applied := func(rep int, start time.Time, seen int64) result.AppliedFault {
 		return result.AppliedFault{Variant: result.Dapr, Rep: rep, StartUnixNano: start.Add(8 * time.Second).UnixNano(),

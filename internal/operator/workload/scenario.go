@@ -121,8 +121,8 @@ func HasTargetPod(run *perfv1alpha1.PerfRun) bool { return len(WaitedDeployments
 func WaitedDeployments(run *perfv1alpha1.PerfRun) []string { return sideOf(run).Waited(run) }
 
 // NeedsTargetIP reports whether the load tester must be told the Dapr target pod's IP (a
-// same-pod baseline calls it, so does a four-path run's server-only path, and the load
-// tester takes the target daprd's profile there).
+// same-pod baseline calls it, so does a four-path run's server-only path, the load tester
+// takes the target daprd's profile there, and orders a fault run's faults from its app).
 func NeedsTargetIP(run *perfv1alpha1.PerfRun) bool {
 	return sideOf(run).NeedsTargetIP(run) || TakesFaults(run) // faults are ordered from the target app
 }

@@ -165,6 +165,16 @@ func (c *Config) Validate() error {
 		if f.Token == "" {
 			errs = append(errs, fmt.Errorf("--%s is required to apply faults", loadsettings.FaultToken))
 		}
+		// What admission holds a fault run to, held here too: a fault is timed in a whole,
+		// paced phase of one load tester, and ends within it.
+		if c.Repetitions%2 == 1 || c.Group != nil || c.FortioPacing {
+			errs = append(errs, errors.New("faults need an even --repetitions (no phase split in two), one load-tester pod and the pacer (not --fortio-pacing)"))
+		}
+		for i, fault := range f.Faults {
+			if fault.At+fault.For > c.Duration {
+				errs = append(errs, fmt.Errorf("fault %d ends at %v, after the %v phase it is timed in", i, fault.At+fault.For, c.Duration))
+			}
+		}
 	}
 	for name, u := range map[string]string{"--daprd-metrics-client-url": c.DaprdMetrics.ClientURL, "--daprd-metrics-server-url": c.DaprdMetrics.ServerURL} {
 		if parsed, err := url.Parse(u); u != "" && (err != nil || parsed.Scheme != "http" || parsed.Host == "") {

@@ -53,18 +53,28 @@ type phaseFaults struct {
 	mu      sync.Mutex
 	applied []result.AppliedFault
 	plan    *FaultPlan
+	key     latency.Key
 	seen    int64 // the app's invocation count at the phase's start; -1 unread
 }
 
-// startFaults orders each fault of the plan at its time in the phase rec paces (nil: no
-// fault in this phase), from the schedule's start, the clock its timeline is cut on. Each
-// order is recorded from its sending to the end the app was sure to have lifted it by: the
-// span holds the fault whole.
-func (p *FaultPlan) startFaults(ctx context.Context, k latency.Key, rec *latency.Recorder) *phaseFaults {
+// forPhase is the faults of the phase of k, with the app's count read before it (nil: no
+// fault in this phase). Read it before the phase's profile and CPU reading begin.
+func (p *FaultPlan) forPhase(ctx context.Context, k latency.Key) *phaseFaults {
 	if p == nil || len(p.Faults) == 0 || k.Variant == result.Baseline || k.Variant == result.Direct {
 		return nil
 	}
-	pf := &phaseFaults{plan: p, seen: p.invocations(ctx)}
+	return &phaseFaults{plan: p, key: k, seen: p.invocations(ctx)}
+}
+
+// arm orders each fault at its time in the phase rec paces, from the schedule's start, the
+// clock its timeline is cut on. Each order is recorded from its sending to the end the app
+// was sure to have lifted it by: on the app's clock the span holds the fault whole (a
+// request sent late may still meet it after its slot's second).
+func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder) {
+	if pf == nil {
+		return
+	}
+	p, k := pf.plan, pf.key
 	for i, f := range p.Faults {
 		pf.wg.Go(func() {
 			a := result.AppliedFault{Fault: i, Variant: k.Variant, Rep: k.Rep, AppSeen: -1}
@@ -89,7 +99,6 @@ func (p *FaultPlan) startFaults(ctx context.Context, k latency.Key, rec *latency
 			pf.mu.Unlock()
 		})
 	}
-	return pf
 }
 
 // finish waits for the phase's faults and returns them as applied, each with what the app

@@ -147,15 +147,16 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 			label += fmt.Sprintf("-half%d", ph.Half)
 		}
 		logf(cfg.Log, "measure: repetition %d/%d, %s %s at %v qps for %v", rep+1, cfg.Repetitions, t.Variant, t.URL, cfg.QPS, d)
+		k := latency.Key{Variant: t.Variant, Rep: rep}
+		pf := faults.forPhase(ctx, k) // the app's count, before the profile and the CPU readings
 		prof.startAt(ctx, phase, d)
 		rec := newRecorder(ctx, cfg, d)
 		cpuBefore := meter.read(ctx)
 		if cfg.app != nil {
 			cfg.app.book.begin(label)
 		}
-		k := latency.Key{Variant: t.Variant, Rep: rep}
 		phaseCtx, endPhase := context.WithCancel(ctx)
-		pf := faults.startFaults(phaseCtx, k, rec)
+		pf.arm(phaseCtx, rec)
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		endPhase() // a fault not yet ordered is not ordered into the next phase
 		if err != nil {
@@ -171,7 +172,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		run.DaprdCPU = meter.since(ctx, cpuBefore)
 		// fortio checks each connection with one request before the load: the app saw those.
 		out.faults = append(out.faults, pf.finish(ctx, run.Requests+int64(res.NumThreads))...)
-		if faults != nil {
+		if pf != nil { // only a faulted phase's seconds are reported: none else is judged
 			out.starts[k] = sched.Start
 		}
 		// Successes and failures as the recording split them (fortio's own test of a

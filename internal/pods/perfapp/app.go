@@ -161,7 +161,7 @@ func (a *App) appRoutes() []appRoute {
 func (a *App) invoke(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, r.Body)
 	a.Stats.Invocations.Add(1)
-	if !a.faulted() {
+	if !a.passesFault() {
 		http.Error(w, "daprbench: a fault of the run (spec.faults)", http.StatusInternalServerError)
 		return
 	}

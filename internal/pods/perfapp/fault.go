@@ -74,9 +74,9 @@ func (f faultRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// faulted applies the fault in force, if any, to one invocation: false when it is to be
-// answered with an error.
-func (a *App) faulted() (ok bool) {
+// passesFault applies the fault in force, if any, to one invocation: false when it is to
+// be answered with an error.
+func (a *App) passesFault() bool {
 	f := a.fault.Load()
 	if f == nil || !time.Now().Before(f.until) {
 		return true

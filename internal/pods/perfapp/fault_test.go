@@ -66,7 +66,7 @@ func TestAFaultFailsItsShareForItsDurationOnly(t *testing.T) {
 	if got := codes(10); got != 0 {
 		t.Fatalf("%d of 10 failed with no fault in force", got)
 	}
-	if code := order(t, srv.URL, "run-token", loadsettings.FaultOrder{ErrorPercent: 20, For: 500 * time.Millisecond}); code != http.StatusNoContent {
+	if code := order(t, srv.URL, "run-token", loadsettings.FaultOrder{ErrorPercent: 20, For: time.Minute}); code != http.StatusNoContent {
 		t.Fatalf("the run's order: %d, want 204", code)
 	}
 	if got := codes(50); got != 10 {
@@ -75,7 +75,11 @@ func TestAFaultFailsItsShareForItsDurationOnly(t *testing.T) {
 	if got := app.Stats.Faulted.Load(); got != 50 {
 		t.Errorf("the app counted %d invocations under the fault, want 50", got)
 	}
-	time.Sleep(600 * time.Millisecond)
+	// A new order replaces the one in force; a fault ends on its own after its duration.
+	if code := order(t, srv.URL, "run-token", loadsettings.FaultOrder{ErrorPercent: 100, For: 50 * time.Millisecond}); code != http.StatusNoContent {
+		t.Fatalf("the second order: %d, want 204", code)
+	}
+	time.Sleep(100 * time.Millisecond)
 	if got := codes(10); got != 0 {
 		t.Errorf("%d of 10 failed after the fault's end", got)
 	}
