@@ -24,52 +24,85 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// A fault through real Dapr: the target app answers every other invocation with 500 for 3 s
+// A fault through real Dapr: the target app answers one invocation in five with 500 for 3 s
 // of each measured Dapr phase. The result must find those errors in the fault's window and
-// nowhere else, count them as the app made them, and say what the app saw per request sent.
+// nowhere else, count them as the app made them, and say what the app saw per request sent:
+// each request once without a retry policy, the retries of one beside it.
 var _ = Describe("A fault in the measured Dapr phases", func() {
-	It("finds the target's errors in the fault's window only, with its recovery and the app's count per request sent", func() {
-		ns := newNamespace()
-		const qps, at, lasting, share = 100, 5 * time.Second, 3 * time.Second, 50
-		run := daprRun(ns, "faulty", perfv1alpha1.ScenarioServiceInvocation, qps, func(s *perfv1alpha1.PerfRunSpec) {
+	It("finds the target's errors in the fault's window only, and a retry policy's retries in what the app saw", func() {
+		const qps, at, lasting, share = 100, 5 * time.Second, 3 * time.Second, 20
+		faulty := func(s *perfv1alpha1.PerfRunSpec) {
 			s.Load.Duration = &metav1.Duration{Duration: 15 * time.Second}
 			s.Load.Warmup = &metav1.Duration{Duration: 2 * time.Second}
 			s.Load.Repetitions = 2
 			s.Load.Connections = 4
 			s.Baseline = ptr.To(true)
+			// Side by side, not queued: errors and the app's counts, not latency, are judged,
+			// and four sidecars fit on two cores when each requests less than its limit.
+			s.Exclusive = ptr.To(false)
+			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
 			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultTargetErrors, At: metav1.Duration{Duration: at},
 				Duration: metav1.Duration{Duration: lasting}, ErrorPercent: ptr.To[int32](share)}}
-		})
-		expectSucceeded(run, 5*time.Minute)
-		res := resultOf(run)
-		Expect(res.Faults).To(HaveLen(1), "%s", describe(run))
+		}
+		// The same run beside it, its caller's sidecar under the team's retry policy for the
+		// target (Dapr retries every HTTP error by default, here at once and up to 3 times), in
+		// place before the run's pods start.
+		plainNS, retriedNS := newNamespace(), newNamespace()
+		retry := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "dapr.io/v1alpha1", "kind": "Resiliency",
+			"metadata": map[string]any{"name": "retry-errors", "namespace": retriedNS},
+			"scopes":   []any{"retried-loadtester"},
+			"spec": map[string]any{"policies": map[string]any{"retries": map[string]any{"atOnce": map[string]any{"policy": "constant", "duration": "1ms", "maxRetries": int64(3)}}},
+				"targets": map[string]any{"apps": map[string]any{"retried-target": map[string]any{"retry": "atOnce"}}}}}}
+		Expect(k8sClient.Create(ctx, retry)).To(Succeed())
+		plain := daprRun(plainNS, "plain", perfv1alpha1.ScenarioServiceInvocation, qps, faulty)
+		retried := daprRun(retriedNS, "retried", perfv1alpha1.ScenarioServiceInvocation, qps, faulty)
+		expectSucceeded(plain, 5*time.Minute)
+		expectSucceeded(retried, 5*time.Minute)
+
+		res := resultOf(plain)
+		Expect(res.Faults).To(HaveLen(1), "%s", describe(plain))
 		o := res.Faults[0]
-		GinkgoWriter.Printf("fault %+v\n", o)
+		GinkgoWriter.Printf("plain: %+v\n", o)
 		Expect(o.Path).To(Equal("dapr"))
 		Expect(o.Kind).To(Equal(perfv1alpha1.FaultTargetErrors))
 		Expect(o.Applied).To(Equal(int32(2)), "applied in both Dapr phases: %q", o.NotApplied)
-		// Half of the ~300 invocations of 3 s at 100 rps in each phase, as the app failed them;
-		// every error of the run is the fault's, and none fell outside its window.
+		// One in five of the ~300 invocations of 3 s at 100 rps in each phase, as the app failed
+		// them; every error of the run is the fault's, and none fell outside its window.
 		want := int64(2 * qps * lasting.Seconds() * share / 100)
 		Expect(o.During.Errors).To(BeNumerically("~", want, want/10), "during %+v", o.During)
 		Expect(o.Before.Errors).To(BeZero(), "before %+v", o.Before)
 		Expect(o.After.Errors).To(BeZero(), "after %+v", o.After)
 		Expect(res.Errors).To(Equal(o.During.Errors), "every error of the run is in the fault's window")
-		Expect(o.Before.Seconds).To(BeNumerically(">=", 2*int32(at.Seconds())-2), "the seconds before the fault in both phases")
-		// Every phase is judged (5 s before the fault set its band) and either came back or
-		// did not by its end; a recovery reads with its spread over the phases that did.
+		// The fault is timed from the schedule's start: 5 whole seconds before it in each phase
+		// set the band, so every phase is judged, and came back or did not by its end.
+		Expect(o.Before.Seconds).To(Equal(2 * int32(at.Seconds())))
 		Expect(o.Recovered+o.NotRecovered).To(Equal(int32(2)), "unjudged %d", o.Unjudged)
 		if o.Recovered > 0 {
 			Expect(o.Recovery).NotTo(BeNil())
 		}
-		amp, err := strconv.ParseFloat(o.Amplification, 64)
-		Expect(err).NotTo(HaveOccurred(), "the app's count per request sent: %q", o.Amplification)
-		Expect(amp).To(BeNumerically(">=", 0.99), "every request sent reached the app")
+		Expect(o.Amplification).To(Equal("1.000"), "without a retry policy the app sees each request once")
+		Expect(get(plain).Status.Environment.DaprResiliencies).To(BeEmpty())
+
+		// Under the policy the caller's sidecar retries what the app failed: the client sees
+		// next to none of it, and the app sees each failed attempt again. The app fails one
+		// attempt in five during the fault, so it takes 1/(1 − 0.2) = 1.25 attempts per request
+		// there: 0.25 × 3 s of 15 s adds about 0.05 per request over the phase.
+		res = resultOf(retried)
+		Expect(res.Faults).To(HaveLen(1), "%s", describe(retried))
+		r := res.Faults[0]
+		GinkgoWriter.Printf("retried: %+v\n", r)
+		Expect(r.During.Errors).To(BeNumerically("<", o.During.Errors/10), "the policy retried the app's errors away: %+v", r.During)
+		amp, err := strconv.ParseFloat(r.Amplification, 64)
+		Expect(err).NotTo(HaveOccurred(), "the app's count per request sent: %q", r.Amplification)
+		Expect(amp).To(BeNumerically("~", 1.05, 0.02), "retries seen by the app")
+		Expect(get(retried).Status.Environment.DaprResiliencies).To(HaveLen(1), "the result names the policy the run was under")
 	})
 })
