@@ -52,7 +52,8 @@ type Fault struct {
 	// +required
 	At metav1.Duration `json:"at"`
 
-	// duration is how long the fault holds.
+	// duration is how long the fault holds, from 1s; it must end 3s or more before
+	// load.duration.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
@@ -60,13 +61,15 @@ type Fault struct {
 	// +required
 	Duration metav1.Duration `json:"duration"`
 
-	// errorPercent is the share of invocations a TargetErrors fault answers with 500.
+	// errorPercent is the share of invocations a TargetErrors fault answers with 500, from 1
+	// to 100: required with TargetErrors, refused with TargetDelay.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100
 	// +optional
 	ErrorPercent *int32 `json:"errorPercent,omitempty"`
 
-	// delay is how long a TargetDelay fault holds each invocation: above 0, at most 5s
+	// delay is how long a TargetDelay fault holds each invocation (required with TargetDelay,
+	// refused with TargetErrors): above 0, at most 5s
 	// (the load tester gives a request 10s; near that, its timeout is what is measured).
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
@@ -106,13 +109,15 @@ type FaultOutcome struct {
 	// +optional
 	RecoveryInterval *DurationInterval `json:"recoveryInterval,omitempty"`
 	// recovered counts the phases that recovered before their end, notRecovered those that
-	// did not, and unjudged those with fewer than 5 pre-fault seconds to set a band.
+	// did not, and unjudged those with fewer than 5 pre-fault seconds with a success to time
+	// (the band is set by them).
 	Recovered    int32 `json:"recovered"`
 	NotRecovered int32 `json:"notRecovered,omitempty"`
 	Unjudged     int32 `json:"unjudged,omitempty"`
 	// amplification is how many invocations the target app saw per request sent over each
-	// phase (Resiliency's retries show above 1), as a decimal string such as "1.02", the
-	// mean over the phases with its 95% interval; empty when the app's count was not read.
+	// whole phase (Resiliency's retries show above 1; r retries a request during the fault
+	// show as about 1 + r × duration/load.duration), as a decimal string such as "1.02",
+	// the mean over the phases with its 95% interval; empty when the app's count was not read.
 	// +optional
 	Amplification string `json:"amplification,omitempty"`
 	// +optional
