@@ -16,12 +16,7 @@ limitations under the License.
 
 package v1alpha1_test
 
-import (
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-)
+import . "github.com/onsi/ginkgo/v2"
 
 // errorsFault is a TargetErrors fault at at for lasting, failing 20%.
 func errorsFault(at, lasting string) map[string]any {
@@ -54,18 +49,7 @@ func with(f map[string]any, k string, v any) map[string]any {
 var _ = Describe("Admission of spec.faults", func() {
 	tenSeconds := errorsFault("10s", "5s")
 	DescribeTable("refuses the fault with a message naming what is wrong, and admits its valid twin",
-		func(k kind, want []string, bad, good objEdit) {
-			refused := &unstructured.Unstructured{Object: k()}
-			bad(refused.Object)
-			err := k8s.Create(ctx, refused, client.DryRunAll, client.FieldValidation("Strict"))
-			Expect(err).To(HaveOccurred(), "the API server admitted it")
-			for _, w := range want {
-				Expect(err.Error()).To(ContainSubstring(w))
-			}
-			admitted := &unstructured.Unstructured{Object: k()}
-			good(admitted.Object)
-			Expect(k8s.Create(ctx, admitted, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed(), "the valid twin was refused")
-		},
+		refusedWithTwin,
 		Entry("an odd repetition count", runKind, []string{"spec.faults", "need an even load.repetitions"},
 			both(faults(tenSeconds), at("spec.load.repetitions", int64(3))), both(faults(tenSeconds), at("spec.load.repetitions", int64(4)))),
 		Entry("the default repetitions (3)", sweepKind, []string{"spec.template.spec.faults", "need an even load.repetitions"},

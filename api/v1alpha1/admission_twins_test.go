@@ -89,21 +89,25 @@ func secondVariantThresholds(thresholds map[string]any) []any {
 	return []any{map[string]any{"name": "a"}, map[string]any{"name": "b", "thresholds": thresholds}}
 }
 
+// refusedWithTwin is a refusal table's row: the object k with bad applied is refused with
+// every message of want, and with good applied instead it is admitted.
+func refusedWithTwin(k kind, want []string, bad, good objEdit) {
+	refused := &unstructured.Unstructured{Object: k()}
+	bad(refused.Object)
+	err := k8s.Create(ctx, refused, client.DryRunAll, client.FieldValidation("Strict"))
+	Expect(err).To(HaveOccurred(), "the API server admitted it")
+	GinkgoWriter.Println(err.Error())
+	for _, w := range want {
+		Expect(err.Error()).To(ContainSubstring(w))
+	}
+	admitted := &unstructured.Unstructured{Object: k()}
+	good(admitted.Object)
+	Expect(k8s.Create(ctx, admitted, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed(), "the valid twin was refused")
+}
+
 var _ = Describe("Admission refusals of the shared-cluster review", func() {
 	DescribeTable("refuses the object with a message naming the field, and admits its valid twin",
-		func(k kind, want []string, bad, good objEdit) {
-			refused := &unstructured.Unstructured{Object: k()}
-			bad(refused.Object)
-			err := k8s.Create(ctx, refused, client.DryRunAll, client.FieldValidation("Strict"))
-			Expect(err).To(HaveOccurred(), "the API server admitted it")
-			GinkgoWriter.Println(err.Error())
-			for _, w := range want {
-				Expect(err.Error()).To(ContainSubstring(w))
-			}
-			admitted := &unstructured.Unstructured{Object: k()}
-			good(admitted.Object)
-			Expect(k8s.Create(ctx, admitted, client.DryRunAll, client.FieldValidation("Strict"))).To(Succeed(), "the valid twin was refused")
-		},
+		refusedWithTwin,
 		// Finding 7: dapr.io/env sets daprd's environment, HTTPS_PROXY included.
 		Entry("a variant setting daprd's environment", runKind, []string{"spec.variants[0]", "sets daprd's environment"},
 			at("spec.variants", variantWith(map[string]any{"annotations": map[string]any{"dapr.io/env": "HTTPS_PROXY=http://evil:3128"}})),
