@@ -193,7 +193,7 @@ test-release: helm ## Check dist/ (after release-snapshot): every artifact, the 
 	HELM=$(HELM) go test -tags release -count=1 ./test/release/
 
 .PHONY: test-snapshot-install
-test-snapshot-install: helm ## After release-snapshot, on the local cluster: helm install dist/'s chart (its image by digest), run the smoke sample with dist/'s plugin, check both report the snapshot's version.
+test-snapshot-install: helm ## After release-snapshot, on the local cluster: helm install dist/'s chart (its image by digest), apply -k config/samples (the smoke run alone) and gate it with dist/'s plugin, check both report the snapshot's version.
 	KUBECONFIG=$(LOCAL_KUBECONFIG) HELM=$(HELM) KUBECTL=$(KUBECTL) CLUSTER=$(LOCAL_CLUSTER) hack/release/install-snapshot.sh
 
 release: goreleaser cyclonedx-gomod helm mkimage ## Publish the release of the version tag at HEAD (.github/workflows/release.yml runs it; needs GITHUB_TOKEN and registry logins).

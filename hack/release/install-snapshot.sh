@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A new user's first ten minutes, with the snapshot's artifacts instead of a published
 # release: after make release-snapshot, on the local cluster (make cluster-dapr), import the
-# snapshot's image, helm install the chart from dist/ (image pinned by digest), run the smoke
-# sample with the plugin from dist/'s linux/amd64 archive, and check that the manager and the
-# plugin report the snapshot's version. Everything it installs is removed again.
+# snapshot's image, helm install the chart from dist/ (image pinned by digest), apply the
+# samples as the README says (the smoke run alone), follow and gate it with the plugin from
+# dist/'s linux/amd64 archive, and check that the manager and the plugin report the
+# snapshot's version. Everything it installs is removed again.
 #
 #   make test-snapshot-install     # (KUBECONFIG: the local cluster's)
 set -euo pipefail
@@ -48,11 +49,18 @@ got=$("$plugin" version)
 case $got in "kubectl daprbench $VERSION (commit ${COMMIT:0:12})") ;; *) echo "plugin version: $got, want $VERSION" >&2; exit 1 ;; esac
 echo "$got"
 
-say "the smoke sample, run and gated by the plugin"
+say "the smoke sample, applied as the README says (kubectl apply -k config/samples), followed and gated by the plugin"
 start=$(date +%s)
-"$plugin" run -f config/samples/perf_v1alpha1_perfrun_smoke.yaml -n "$ns" --wait --timeout 5m
+"$KUBECTL" -n "$ns" apply -k config/samples
+run=smoke
+runs=$("$KUBECTL" -n "$ns" get perfruns -o name)
+[ "$runs" = "perfrun.perf.daprbench.io/$run" ] || { echo "apply -k config/samples created [$runs], want the smoke run alone" >&2; exit 1; }
+# watch exits with the run's verdict, as run --wait does: 0 only when it met its gate.
+timeout 6m "$plugin" watch "$run" -n "$ns"
 echo "smoke run passed in $(( $(date +%s) - start ))s"
-run=$("$KUBECTL" -n "$ns" get perfruns -o jsonpath='{.items[0].metadata.name}')
+added=$("$KUBECTL" -n "$ns" get perfrun "$run" -o jsonpath='{.status.result.added.p90}')
+[ -n "$added" ] || { echo "the smoke run claims no added latency: it has a Dapr path and its baseline" >&2; exit 1; }
+echo "added by Dapr at p90: $added"
 manager=$("$KUBECTL" -n "$ns" get perfrun "$run" -o jsonpath='{.status.environment.managerVersion}')
 case $manager in "$VERSION "*) echo "the run's status.environment.managerVersion: $manager" ;; *) echo "managerVersion $manager, want $VERSION" >&2; exit 1 ;; esac
 say "done: installed, ran and read the smoke sample with the snapshot's chart, image and plugin"

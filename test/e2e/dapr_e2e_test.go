@@ -22,7 +22,6 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -286,21 +285,6 @@ var _ = Describe("PerfRun through real Dapr", func() {
 		Expect(c.Reason).To(Equal(perfv1alpha1.ReasonMTLSMismatch))
 		Expect(c.Message).To(ContainSubstring("Configuration dapr-system/daprsystem has spec.mtls.enabled=true"))
 		Consistently(children(run), 5*time.Second).Should(BeZero())
-	})
-
-	It("runs the smoke sample that kubectl apply -k config/samples starts, through real Dapr, and it passes its gate", func() {
-		run(kubectlBin(), "-n", ns, "apply", "-k", filepath.Join(repoRoot, "config", "samples"))
-		smoke := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "smoke", Namespace: ns}}
-		expectSucceeded(smoke, 4*time.Minute)
-		st := get(smoke).Status
-		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionThresholdsMet)).To(BeTrue(), "%s", describe(smoke))
-		Expect(resultOf(smoke).Added).NotTo(BeNil(), "a Dapr path and its baseline")
-		var list perfv1alpha1.PerfRunList
-		Expect(k8sClient.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
-		Expect(list.Items).To(HaveLen(1), "apply -k starts the smoke run alone")
-		created := get(smoke).CreationTimestamp.Time
-		GinkgoWriter.Printf("smoke sample: created %s, finished after %v (load %v)\n", created.Format(time.RFC3339),
-			st.CompletionTime.Sub(created).Round(time.Second), get(smoke).Spec.LoadTime())
 	})
 
 	// Issue #34, finding 1: a look-alike injector in a namespace a tenant controls widened
