@@ -86,5 +86,16 @@ var _ = Describe("Admission of spec.faults", func() {
 			both(at("spec.variants", variantWith(nil)), faults(tenSeconds)), faults(tenSeconds)),
 		Entry("four paths", runKind, []string{"spec", "faults are ordered from the target app"},
 			both(at("spec.serviceInvocation.paths", "FourPaths"), faults(tenSeconds)), both(at("spec.serviceInvocation.paths", "Standard"), faults(tenSeconds))),
+		Entry("a recovery gate on a run without a fault", runKind, []string{"spec.thresholds", "maxFaultErrorPercent/maxRecovery judge what a fault cost: they need spec.faults"},
+			at("spec.thresholds.maxRecovery", "5s"), both(faults(tenSeconds), at("spec.thresholds.maxRecovery", "5s"))),
+		Entry("an error-share gate on a run without a fault", runKind, []string{"spec.thresholds", "they need spec.faults"},
+			at("spec.thresholds.maxFaultErrorPercent", int64(5)), both(faults(tenSeconds), at("spec.thresholds.maxFaultErrorPercent", int64(5)))),
+		Entry("a recovery gate past a fault run's longest phase", runKind, []string{"spec.thresholds.maxRecovery", "between 0s and 10m"},
+			both(faults(tenSeconds), at("spec.thresholds.maxRecovery", "11m")), both(faults(tenSeconds), at("spec.thresholds.maxRecovery", "0s"))),
+		Entry("an error share above 100%", runKind, []string{"spec.thresholds.maxFaultErrorPercent", "less than or equal to 100"},
+			both(faults(tenSeconds), at("spec.thresholds.maxFaultErrorPercent", int64(101))), both(faults(tenSeconds), at("spec.thresholds.maxFaultErrorPercent", int64(0)))),
+		Entry("a sweep's recovery objective for a template without a fault", sweepKind, []string{"spec.search.objective", "they need a template with faults"},
+			searchWith(map[string]any{"maxRecovery": "5s"}),
+			both(at("spec.template.spec.faults", []any{tenSeconds}), at("spec.template.spec.load.repetitions", int64(2)), searchWith(map[string]any{"maxRecovery": "5s"}))),
 	)
 })

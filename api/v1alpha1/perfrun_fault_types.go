@@ -108,6 +108,10 @@ type FaultOutcome struct {
 	Recovery *metav1.Duration `json:"recovery,omitempty"`
 	// +optional
 	RecoveryInterval *DurationInterval `json:"recoveryInterval,omitempty"`
+	// slowestRecovery is the longest recovery of the phases that recovered: what
+	// thresholds.maxRecovery is judged on, with notRecovered.
+	// +optional
+	SlowestRecovery *metav1.Duration `json:"slowestRecovery,omitempty"`
 	// recovered counts the phases that recovered before their end, notRecovered those that
 	// did not, and unjudged those with fewer than 5 pre-fault seconds with a success to time
 	// (the band is set by them).

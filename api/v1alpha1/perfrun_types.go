@@ -126,6 +126,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.faults) || (has(self.load.repetitions) ? self.load.repetitions : 3) % 2 == 0",message="faults need an even load.repetitions (2, 4, …): with an odd count one repetition is measured in two halves, and a fault is timed within a whole phase",fieldPath=".faults"
 // +kubebuilder:validation:XValidation:rule="!has(self.faults) || self.faults.all(f, duration(f.at) + duration(f.duration) + duration('3s') <= (has(self.load.duration) ? duration(self.load.duration) : duration('60s')))",message="faults: each fault's at + duration must end 3s or more before load.duration, the phase it is timed in, so the path has the seconds to show it recovered",fieldPath=".faults"
 // +kubebuilder:validation:XValidation:rule="!has(self.faults) || !has(self.load.duration) || duration(self.load.duration) <= duration('10m')",message="faults need load.duration of at most 10m: a fault run reports every second of its Dapr phases",fieldPath=".faults"
+// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxFaultErrorPercent) || has(self.thresholds.maxRecovery)) || (has(self.faults) && size(self.faults) > 0)",message="thresholds.maxFaultErrorPercent/maxRecovery judge what a fault cost: they need spec.faults",fieldPath=".thresholds"
 // +kubebuilder:validation:XValidation:rule="!has(self.faults) || !has(self.loadTester) || !has(self.loadTester.replicas) || self.loadTester.replicas == 1",message="faults need loadTester.replicas 1: the app's count of what it saw is set against the requests one load tester sent",fieldPath=".faults"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation, ActorActivation, State, PubSub,
@@ -357,6 +358,24 @@ type Thresholds struct {
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	MaxMissedTriggers *int64 `json:"maxMissedTriggers,omitempty"`
+	// maxFaultErrorPercent is the most errors a fault may cause, in percent of the requests
+	// due in the seconds it touched (the result document's result.faults[].during), judged
+	// on that share's 95% Wilson interval: met when its high end is within the limit,
+	// violated when its low end is above it, inconclusive between. Only with spec.faults.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	MaxFaultErrorPercent *int32 `json:"maxFaultErrorPercent,omitempty"`
+	// maxRecovery is the longest a fault's path may take to come back after it ends (the
+	// result document's result.faults[].slowestRecovery), judged on every phase the fault
+	// was applied in: a phase not recovered before its end violates it, and one without
+	// enough seconds before the fault to judge leaves it inconclusive. Only with spec.faults.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('0s') && duration(self) <= duration('10m')",message="maxRecovery must be between 0s and 10m (a fault run's load.duration is at most 10m)"
+	// +optional
+	MaxRecovery *metav1.Duration `json:"maxRecovery,omitempty"`
 	// minQPSPercent is the lowest actual rate, in percent of the requested rate (Dapr's gate: 99).
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100

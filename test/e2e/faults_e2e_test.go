@@ -24,6 +24,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -51,6 +52,9 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
 			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultTargetErrors, At: metav1.Duration{Duration: at},
 				Duration: metav1.Duration{Duration: lasting}, ErrorPercent: ptr.To[int32](share)}}
+			// The fault's gates: the plain run's 15% fails the first, the retried one's meets it.
+			// A recovery at 100 rps is noisy (docs/concepts.md): its gate is shown, not asserted.
+			s.Thresholds = &perfv1alpha1.Thresholds{MaxFaultErrorPercent: ptr.To[int32](5), MaxRecovery: &metav1.Duration{Duration: 7 * time.Second}}
 		}
 		// The same run beside it, its caller's sidecar under the team's retry policy for the
 		// target (Dapr retries every HTTP error by default, here at once and up to 3 times), in
@@ -90,6 +94,12 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		}
 		Expect(o.Amplification).To(Equal("1.000"), "without a retry policy the app sees each request once")
 		Expect(get(plain).Status.Environment.DaprResiliencies).To(BeEmpty())
+		gate := meta.FindStatusCondition(get(plain).Status.Conditions, perfv1alpha1.ConditionThresholdsMet)
+		Expect(gate).NotTo(BeNil())
+		GinkgoWriter.Printf("plain's gate: %s: %s\n", gate.Reason, gate.Message)
+		Expect(gate.Status).To(Equal(metav1.ConditionFalse), "the fault's errors fail its gate: %s", gate.Message)
+		Expect(gate.Message).To(MatchRegexp(`faults\[0\] on dapr errors during [0-9.]+% \(95% interval [^)]*\) \(limit <= 5%\): VIOLATED`))
+		Expect(gate.Message).To(ContainSubstring("faults[0] on dapr recovery slowest"))
 
 		// Under the policy the caller's sidecar retries what the app failed: the client sees
 		// next to none of it, and the app sees each failed attempt again. The app fails one
@@ -104,5 +114,9 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		Expect(err).NotTo(HaveOccurred(), "the app's count per request sent: %q", r.Amplification)
 		Expect(amp).To(BeNumerically("~", 1.05, 0.02), "retries seen by the app")
 		Expect(get(retried).Status.Environment.DaprResiliencies).To(HaveLen(1), "the result names the policy the run was under")
+		gate = meta.FindStatusCondition(get(retried).Status.Conditions, perfv1alpha1.ConditionThresholdsMet)
+		Expect(gate).NotTo(BeNil())
+		GinkgoWriter.Printf("retried's gate: %s: %s\n", gate.Reason, gate.Message)
+		Expect(gate.Message).To(MatchRegexp(`faults\[0\] on dapr errors during [0-9.]+% \(95% interval [^)]*\) \(limit <= 5%\): met`))
 	})
 })

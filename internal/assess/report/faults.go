@@ -19,6 +19,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -55,6 +56,7 @@ func faultOutcomes(run *perfv1alpha1.PerfRun, in Faults) ([]perfv1alpha1.FaultOu
 		}
 		if len(o.Recoveries) > 0 {
 			fo.Recovery = duration(seconds(o.Recovery.Mean))
+			fo.SlowestRecovery = duration(slices.Max(o.Recoveries))
 		}
 		if o.RecoveryOK {
 			// A recovery takes no less than nothing: the t interval's low end stops at 0.

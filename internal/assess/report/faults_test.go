@@ -53,7 +53,8 @@ func faultyTimeline(t *testing.T, rep int, start time.Time, slowAfter int) resul
 
 // status.result.faults reads the load tester's timelines: the fault's windows summed over
 // both repetitions (half of the 400 requests of its seconds failed), each repetition's
-// recovery (1 s and 3 s: mean 2 s, t interval ±12.706 s, its low end held at 0), and the app's
+// recovery (1 s and 3 s: mean 2 s, t interval ±12.706 s, its low end held at 0; the slowest
+// 3 s), and the app's
 // retries per request sent (1.1 and 1.3).
 func TestTheResultSaysWhatEachFaultCost(t *testing.T) {
 	half := int32(50)
@@ -82,6 +83,9 @@ func TestTheResultSaysWhatEachFaultCost(t *testing.T) {
 	if o.Recovery == nil || o.Recovery.Duration != 2*time.Second || o.RecoveryInterval == nil ||
 		o.RecoveryInterval.Low.Duration != 0 || o.RecoveryInterval.High.Duration.Round(time.Millisecond) != 14706*time.Millisecond {
 		t.Errorf("recovery %v in %+v, want 2s in [0s, 14.706s]", o.Recovery, o.RecoveryInterval)
+	}
+	if o.SlowestRecovery == nil || o.SlowestRecovery.Duration != 3*time.Second {
+		t.Errorf("slowest recovery %v, want the second repetition's 3s (what thresholds.maxRecovery reads)", o.SlowestRecovery)
 	}
 	if o.Amplification != "1.200" || o.AmplificationLow == "" {
 		t.Errorf("amplification %q [%q, %q], want 1.200 with its interval", o.Amplification, o.AmplificationLow, o.AmplificationHigh)
