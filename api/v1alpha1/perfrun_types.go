@@ -361,7 +361,8 @@ type Thresholds struct {
 	// maxFaultErrorPercent is the most errors a fault may cause, in percent of the requests
 	// due in the seconds it touched (the result document's result.faults[].during), judged
 	// on that share's 95% Wilson interval: met when its high end is within the limit,
-	// violated when its low end is above it, inconclusive between. Only with spec.faults.
+	// violated when its low end is above it, inconclusive between. 0 is judged on the count,
+	// as maxErrors is: any error violates it. Only with spec.faults.
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=100
 	// +optional

@@ -150,7 +150,8 @@ type RateSearch struct {
 	// objective a step must meet to pass: a PerfRun's thresholds, judged by the same rules
 	// (noise-aware: a limit inside the repetitions' spread or the added latency's interval
 	// is inconclusive, and an inconclusive step does not pass). minQPSPercent defaults to 99
-	// and maxErrors to 0 here; a saturated path never passes.
+	// and maxErrors to 0 here, unless the template has faults (their errors are on purpose:
+	// maxFaultErrorPercent judges them); a saturated path never passes.
 	// +kubebuilder:default={}
 	// +kubebuilder:validation:XValidation:rule="!has(self.failRun)",message="failRun has no meaning in an objective: a step that misses it is where the search turns"
 	// +optional

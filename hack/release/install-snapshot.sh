@@ -58,6 +58,9 @@ runs=$("$KUBECTL" -n "$ns" get perfruns -o name)
 # watch exits with the run's verdict, as run --wait does: 0 only when it met its gate.
 timeout 6m "$plugin" watch "$run" -n "$ns"
 echo "smoke run passed in $(( $(date +%s) - start ))s"
+# watch exits 0 also when the run has no gate to judge: the smoke sample has one, and met it.
+met=$("$KUBECTL" -n "$ns" get perfrun "$run" -o jsonpath='{.status.conditions[?(@.type=="ThresholdsMet")].status}')
+[ "$met" = True ] || { echo "the smoke run's ThresholdsMet is '$met', want True: its sample gates it" >&2; exit 1; }
 added=$("$KUBECTL" -n "$ns" get perfrun "$run" -o jsonpath='{.status.result.added.p90}')
 [ -n "$added" ] || { echo "the smoke run claims no added latency: it has a Dapr path and its baseline" >&2; exit 1; }
 echo "added by Dapr at p90: $added"

@@ -18,11 +18,11 @@ package thresholds
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/kit/stats"
 )
 
 // faultChecks are the gates of thresholds.maxFaultErrorPercent and maxRecovery on each
@@ -61,35 +61,36 @@ func notMeasured(f perfv1alpha1.FaultOutcome) string {
 	switch {
 	case f.Fault < 0:
 		return "not measured"
+	case f.Applied == 0 && len(f.NotApplied) == 0:
+		return "not applied"
 	case f.Applied == 0:
 		return "not applied: " + strings.Join(f.NotApplied, "; ")
 	}
 	return ""
 }
 
-// faultErrorCheck judges the error share of the seconds the fault touched on its Wilson
-// interval: met when the interval's high end is within the limit, violated when its low
-// end is above it.
+// faultErrorCheck judges the error share of the seconds the fault touched, on the Wilson
+// interval of its counts (not the rounded strings the result shows): met when the
+// interval's high end is within the limit, violated when its low end is above it. A limit of
+// 0 is judged on the count, as maxErrors is: no interval's high end reaches 0.
 func faultErrorCheck(f perfv1alpha1.FaultOutcome, limit int32) Check {
 	c := Check{Name: faultName(f) + " errors during", Limit: fmt.Sprintf("<= %d%%", limit), Outcome: Inconclusive, Measured: notMeasured(f)}
 	if c.Measured != "" {
 		return c
 	}
 	w := f.During
-	share, errShare := strconv.ParseFloat(w.ErrorPercent, 64)
-	low, errLow := strconv.ParseFloat(w.ErrorPercentLow, 64)
-	high, errHigh := strconv.ParseFloat(w.ErrorPercentHigh, 64)
-	if w.Requests == 0 || errShare != nil || errLow != nil || errHigh != nil {
+	if w.Requests <= 0 {
 		c.Measured = "no requests due while it held"
 		return c
 	}
-	c.Measured = fmt.Sprintf("%.2f%% (95%% interval %.2f..%.2f%%; %d of %d)", share, low, high, w.Errors, w.Requests)
-	switch {
-	case high <= float64(limit):
-		c.Outcome = Met
-	case low > float64(limit):
-		c.Outcome = Violated
+	low, high := stats.Wilson(w.Errors, w.Requests)
+	share := float64(w.Errors) / float64(w.Requests)
+	c.Measured = fmt.Sprintf("%.2f%% (95%% interval %.2f..%.2f%%; %d of %d)", 100*share, 100*low, 100*high, w.Errors, w.Requests)
+	if limit == 0 {
+		c.Outcome = judge(w.Errors == 0)
+		return c
 	}
+	c.Outcome = intervalOutcome(low, high, float64(limit)/100)
 	return c
 }
 

@@ -297,13 +297,21 @@ func latencyCheck(name string, limit time.Duration, s *perfv1alpha1.LatencySumma
 			c.Measured = fmt.Sprintf("%s (%s%s..%s)", point, b.label, lo, hi)
 		}
 	}
-	switch {
-	case hi <= limit:
-		c.Outcome = Met
-	case lo > limit:
-		c.Outcome = Violated
-	}
+	c.Outcome = intervalOutcome(lo, hi, limit)
 	return c
+}
+
+// intervalOutcome judges a figure known only within [low, high] against an upper limit: met
+// when all of it is within, violated when none of it is, inconclusive when the limit is
+// inside it.
+func intervalOutcome[T int64 | float64 | time.Duration](low, high, limit T) Outcome {
+	switch {
+	case high <= limit:
+		return Met
+	case low > limit:
+		return Violated
+	}
+	return Inconclusive
 }
 
 func judge(ok bool) Outcome {

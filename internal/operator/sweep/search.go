@@ -91,7 +91,8 @@ func precision(s *perfv1alpha1.RateSearch) int32 {
 	return 5
 }
 
-// Default objective: the rate carried within 1%, without a single error.
+// Default objective: the rate carried within 1%, without a single error (but those a
+// template's faults make on purpose).
 const (
 	DefaultMinQPSPercent = 99
 	DefaultMaxErrors     = 0
@@ -109,7 +110,7 @@ func Judge(o *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (bool, string) 
 	for _, s := range res.Saturated {
 		missed = append(missed, fmt.Sprintf("%s path saturated (%s qps, send-lag p99 %s > %s gap)", s.Path, s.ActualQPS, show(s.SendLagP99), show(s.Gap)))
 	}
-	v, _ := thresholds.Evaluate(withDefaults(o), res)
+	v, _ := thresholds.Evaluate(withDefaults(o, res), res)
 	for _, c := range v.Checks {
 		if c.Outcome != thresholds.Met {
 			missed = append(missed, c.String())
@@ -118,13 +119,15 @@ func Judge(o *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) (bool, string) 
 	return len(missed) == 0, strings.Join(missed, "; ")
 }
 
-// withDefaults is the objective with the sweep's defaults for the rate and the errors.
-func withDefaults(o *perfv1alpha1.Thresholds) *perfv1alpha1.Thresholds {
+// withDefaults is the objective with the sweep's defaults for the rate and the errors. A
+// step with faults takes no default for the errors: they are on purpose, and
+// maxFaultErrorPercent judges them (the template's, or none).
+func withDefaults(o *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) *perfv1alpha1.Thresholds {
 	out := o.DeepCopy()
 	if out.MinQPSPercent == nil {
 		out.MinQPSPercent = ptr.To(int32(DefaultMinQPSPercent))
 	}
-	if out.MaxErrors == nil {
+	if out.MaxErrors == nil && len(res.Faults) == 0 {
 		out.MaxErrors = ptr.To(int64(DefaultMaxErrors))
 	}
 	return out

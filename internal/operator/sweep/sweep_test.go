@@ -146,6 +146,22 @@ func TestJudgeNamesEveryMissedFigure(t *testing.T) {
 	}
 }
 
+// A template's faults make errors on purpose: a step is judged on the fault's own gate, not
+// on the default "no errors", which no such step could meet.
+func TestAStepWithFaultsIsNotHeldToTheDefaultNoErrors(t *testing.T) {
+	faulted := &perfv1alpha1.Result{RequestedQPS: 100, ActualQPS: "100.0", Errors: 120,
+		Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Path: "dapr", Applied: 2, Recovered: 2, During: perfv1alpha1.FaultWindow{Seconds: 8, Requests: 800, Errors: 120}}}}
+	if ok, why := Judge(&perfv1alpha1.Thresholds{MaxFaultErrorPercent: ptr.To[int32](20)}, faulted); !ok {
+		t.Errorf("a step within its fault gate failed: %s", why)
+	}
+	if ok, why := Judge(&perfv1alpha1.Thresholds{MaxFaultErrorPercent: ptr.To[int32](10)}, faulted); ok || !strings.Contains(why, "errors during 15.00%") {
+		t.Errorf("a step past its fault gate judged %v: %q", ok, why)
+	}
+	if ok, why := Judge(&perfv1alpha1.Thresholds{MaxFaultErrorPercent: ptr.To[int32](20), MaxErrors: ptr.To[int64](0)}, faulted); ok || !strings.Contains(why, "errors 120 (limit <= 0): VIOLATED") {
+		t.Errorf("an explicit maxErrors 0 was not kept: %v %q", ok, why)
+	}
+}
+
 // The largest sweep the API allows must keep its PerfSweep far below etcd's 1.5 MiB.
 func TestLargestSweepStatusStaysSmall(t *testing.T) {
 	st := perfv1alpha1.PerfSweepStatus{Phase: perfv1alpha1.PhaseSucceeded, MaxSustainableQPS: ptr.To[int32](99999)}

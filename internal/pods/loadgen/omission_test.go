@@ -59,7 +59,7 @@ func freezingServer(t *testing.T, service time.Duration, freezeAfter int64, free
 // so timed from their slots p99 ≈ 700 ms and p99.9 ≈ 970 ms; timed from their late sends
 // (fortio's figure, the service time) p99 stays at a few ms.
 //
-// The 400/940 assume the backlog drains at once. It cannot: each connection has F/gap ≈ 62
+// The 700/970 assume the backlog drains at once. It cannot: each connection has F/gap ≈ 62
 // slots to catch up, one service time s each, while new slots keep coming every gap = 16 ms,
 // so draining takes c = F·s/(gap − s) (~75 ms at s = 1.1 ms). The waits stay uniform over
 // 0–F but spread over the slots of F + c: p = F·(1 − (1 − q)·T/(F + c)) for quantile q —
