@@ -82,6 +82,8 @@ const (
 	testPollInterval = 200 * time.Millisecond
 	testImage        = "daprbench:test"
 	injectorImage    = "ghcr.io/dapr/dapr:1.14.4"
+	// testKillURL is the kill route's address the manager gives a run with a PodKill.
+	testKillURL = "http://daprbench-controller-manager-kill.daprbench-system.svc:9444"
 )
 
 func TestControllers(t *testing.T) {
@@ -147,7 +149,7 @@ func startManagerAs(cfg *rest.Config, watchNamespaces []string, tune ...func(*pe
 		APIReader:         mgr.GetAPIReader(),
 		Recorder:          mgr.GetEventRecorder("daprbench"),
 		Clock:             fakeClock,
-		Workload:          workload.Options{Image: testImage, PullPolicy: "IfNotPresent"},
+		Workload:          workload.Options{Image: testImage, PullPolicy: "IfNotPresent", KillURL: testKillURL},
 		NetworkPolicies:   true,
 		PollInterval:      testPollInterval,
 		ImageStartGrace:   time.Minute,

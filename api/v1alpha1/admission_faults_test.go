@@ -46,6 +46,11 @@ func with(f map[string]any, k string, v any) map[string]any {
 	return out
 }
 
+// killFault is a PodKill of the target at 10s, waiting up to 5s for its replacement.
+func killFault() map[string]any {
+	return map[string]any{"kind": "PodKill", "role": "Target", "at": "10s", "duration": "5s"}
+}
+
 var _ = Describe("Admission of spec.faults", func() {
 	tenSeconds := errorsFault("10s", "5s")
 	DescribeTable("refuses the fault with a message naming what is wrong, and admits its valid twin",
@@ -69,6 +74,14 @@ var _ = Describe("Admission of spec.faults", func() {
 			faults(with(with(tenSeconds, "errorPercent", nil), "delay", "10ms")), faults(tenSeconds)),
 		Entry("TargetDelay with a share", runKind, []string{"spec.faults[0]", "a TargetDelay fault sets delay, and no errorPercent"},
 			faults(with(tenSeconds, "kind", "TargetDelay")), faults(with(with(with(tenSeconds, "kind", "TargetDelay"), "errorPercent", nil), "delay", "10ms"))),
+		Entry("a PodKill without its role", runKind, []string{"spec.faults[0]", "a PodKill fault names the role whose pod it deletes, and only a PodKill does"},
+			faults(with(killFault(), "role", nil)), faults(killFault())),
+		Entry("a role on a fault that kills nothing", runKind, []string{"spec.faults[0]", "a PodKill fault names the role whose pod it deletes, and only a PodKill does"},
+			faults(with(tenSeconds, "role", "Target")), faults(tenSeconds)),
+		Entry("a PodKill with a share", runKind, []string{"spec.faults[0]", "a PodKill fault sets no errorPercent and no delay"},
+			faults(with(killFault(), "errorPercent", int64(20))), faults(killFault())),
+		Entry("a PodKill of a role it cannot kill", runKind, []string{"spec.faults[0].role", "Unsupported value"},
+			faults(with(killFault(), "role", "Broker")), faults(killFault())),
 		Entry("a delay a request's timeout would measure", runKind, []string{"spec.faults[0].delay", "at most 5s"},
 			faults(map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "6s"}),
 			faults(map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "5s"})),

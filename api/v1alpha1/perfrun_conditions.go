@@ -90,6 +90,9 @@ const (
 	// ReasonControlPlaneNotAllowed: spec.dapr.controlPlaneNamespace names a namespace other
 	// than the operator's configured Dapr namespace.
 	ReasonControlPlaneNotAllowed = "ControlPlaneNotAllowed"
+	// ReasonPodKillUnavailable: spec.faults holds a PodKill, but the operator serves no kill
+	// route (--kill-url empty).
+	ReasonPodKillUnavailable = "PodKillUnavailable"
 	// ReasonCountersNotRead: the operator is set not to read the kubelet's CPU counters
 	// (no nodes/proxy), so CPULimitBound is Unknown.
 	ReasonCountersNotRead = "CountersNotRead"

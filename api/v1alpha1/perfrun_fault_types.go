@@ -21,7 +21,7 @@ import (
 )
 
 // FaultKind is what a fault does.
-// +kubebuilder:validation:Enum=TargetErrors;TargetDelay
+// +kubebuilder:validation:Enum=TargetErrors;TargetDelay;PodKill
 type FaultKind string
 
 const (
@@ -30,18 +30,39 @@ const (
 	FaultTargetErrors FaultKind = "TargetErrors"
 	// FaultTargetDelay: the target app holds every invocation it gets for delay.
 	FaultTargetDelay FaultKind = "TargetDelay"
+	// FaultPodKill: the operator deletes the run's pod of role at once (grace period 0, as a
+	// crash or a lost node would end it), and its Deployment replaces it.
+	FaultPodKill FaultKind = "PodKill"
+)
+
+// FaultRole is the part of the run a PodKill deletes the pod of.
+// +kubebuilder:validation:Enum=Target
+type FaultRole string
+
+const (
+	// FaultRoleTarget is the target app's pod: its app and its daprd.
+	FaultRoleTarget FaultRole = "Target"
 )
 
 // Fault is trouble the run makes on purpose, at the same time in every measured phase of the
 // Dapr path (never the baseline's), so each repetition measures it once. The load tester
-// orders it from the target app on its own phase clock, the one every latency is timed on,
-// and records when it held; the result says what it cost (status.result.faults).
+// orders it on its own phase clock, the one every latency is timed on (from the target app,
+// or a PodKill from the operator, with the run's token), and records when it held; the
+// result says what it cost (status.result.faults).
 // +kubebuilder:validation:XValidation:rule="self.kind != 'TargetErrors' || (has(self.errorPercent) && !has(self.delay))",message="a TargetErrors fault sets errorPercent, and no delay"
 // +kubebuilder:validation:XValidation:rule="self.kind != 'TargetDelay' || (has(self.delay) && !has(self.errorPercent))",message="a TargetDelay fault sets delay, and no errorPercent"
+// +kubebuilder:validation:XValidation:rule="(self.kind == 'PodKill') == has(self.role)",message="a PodKill fault names the role whose pod it deletes, and only a PodKill does"
+// +kubebuilder:validation:XValidation:rule="self.kind != 'PodKill' || (!has(self.errorPercent) && !has(self.delay))",message="a PodKill fault sets no errorPercent and no delay"
 type Fault struct {
-	// kind is what the fault does: TargetErrors or TargetDelay.
+	// kind is what the fault does: TargetErrors, TargetDelay or PodKill.
 	// +required
 	Kind FaultKind `json:"kind"`
+
+	// role is whose pod a PodKill deletes: Target (required with PodKill, refused with the
+	// others). The operator deletes it, only if it is this run's, and its Deployment
+	// replaces it.
+	// +optional
+	Role *FaultRole `json:"role,omitempty"`
 
 	// at is when the fault begins, from the start of each measured phase: at least 5s, the
 	// seconds before it set the band the path's recovery is judged against.
@@ -53,7 +74,8 @@ type Fault struct {
 	At metav1.Duration `json:"at"`
 
 	// duration is how long the fault holds, from 1s; it must end 3s or more before
-	// load.duration.
+	// load.duration. A PodKill holds from the deletion until the replacement pod is ready,
+	// at most duration: the longest the operator waits for it.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
@@ -128,6 +150,26 @@ type FaultOutcome struct {
 	AmplificationLow string `json:"amplificationLow,omitempty"`
 	// +optional
 	AmplificationHigh string `json:"amplificationHigh,omitempty"`
+	// kills are a PodKill's pods, one a phase it was applied in: the pod deleted, the pod
+	// that replaced it and how soon after the deletion the replacement was ready.
+	// +kubebuilder:validation:MaxItems=64
+	// +optional
+	Kills []PodKillRecord `json:"kills,omitempty"`
+}
+
+// PodKillRecord is one pod a PodKill deleted and what replaced it.
+type PodKillRecord struct {
+	// repetition is the measured phase's, from 1.
+	Repetition int32 `json:"repetition"`
+	// deleted is the pod the operator deleted; replacement the pod that took its place,
+	// empty when none was ready within the fault's duration.
+	Deleted string `json:"deleted"`
+	// +optional
+	Replacement string `json:"replacement,omitempty"`
+	// readyAfter is from the deletion to the replacement's readiness, on the load tester's
+	// clock (the operator's answer's round trip included); unset when none was ready.
+	// +optional
+	ReadyAfter *metav1.Duration `json:"readyAfter,omitempty"`
 }
 
 // FaultWindow is a span of a path's timeline, summed.

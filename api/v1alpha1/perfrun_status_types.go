@@ -114,6 +114,13 @@ type PerfRunStatus struct {
 	// +optional
 	TokenSecret string `json:"tokenSecret,omitempty"`
 
+	// tokenDigest is the SHA-256 of the run's token, in hex: the operator's kill route
+	// (a PodKill in spec.faults) checks the token the run's load tester presents against it,
+	// so the operator never reads a Secret. Empty for a token made before it was kept.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	TokenDigest string `json:"tokenDigest,omitempty"`
+
 	// storePassword: the store or broker the run deploys asks for the run's token as its
 	// password (set with the token). A run whose token a manager made before stores had
 	// passwords keeps its store without one: a password now would restart it mid-run.
@@ -431,6 +438,10 @@ type Disturbance struct {
 	// "dapr run 2 of 3, 15s in", "warm-up", "between runs", "after the load".
 	// +optional
 	Phase string `json:"phase,omitempty"`
+	// fault is the index in spec.faults of the PodKill that deleted the pod, or whose
+	// replacement it is: made on purpose, it does not make the run Disturbed.
+	// +optional
+	Fault *int32 `json:"fault,omitempty"`
 }
 
 // RunProgress is where a run's load is: when it started, when it should end and what it

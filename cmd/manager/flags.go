@@ -30,6 +30,7 @@ import (
 // managerFlags are the manager's settings, each a flag (most also a DAPRBENCH_* variable).
 type managerFlags struct {
 	metricsAddr, probeAddr         string
+	killAddr                       string
 	leaderElect                    bool
 	opts                           workload.Options
 	pollInterval                   time.Duration
@@ -62,6 +63,10 @@ func parseFlags() (managerFlags, zap.Options) {
 	flag.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint (0 disables it)")
 	flag.BoolVar(&f.metricsSecure, "metrics-secure", true, "serve the metrics endpoint over HTTPS, to callers the API server authenticates and authorises for GET /metrics (the metrics-reader ClusterRole); false: plain HTTP to anyone who reaches it")
 	flag.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
+	flag.StringVar(&f.killAddr, "kill-bind-address", envOr("DAPRBENCH_KILL_BIND_ADDRESS", "0"),
+		"address of the kill route a run's load tester orders a PodKill fault from, with the run's token (0 disables it) [DAPRBENCH_KILL_BIND_ADDRESS]")
+	flag.StringVar(&f.opts.KillURL, "kill-url", envOr("DAPRBENCH_KILL_URL", ""),
+		"the kill route as a run's pods reach it, e.g. http://daprbench-controller-manager-kill.daprbench-system.svc:9444 (the Helm chart sets it); empty: runs with a PodKill fail PodKillUnavailable [DAPRBENCH_KILL_URL]")
 	flag.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so only one manager of several replicas works")
 	flag.StringVar(&f.opts.Image, "image", envOr("DAPRBENCH_IMAGE", "daprbench:dev"), "image of the load tester and target app, unless a PerfRun overrides it [DAPRBENCH_IMAGE]")
 	flag.StringVar(&f.opts.RedisImage, "redis-image", envOr("DAPRBENCH_REDIS_IMAGE", workload.DefaultRedisImage), "image of the Redis a State run deploys as its store (runs cannot choose it) [DAPRBENCH_REDIS_IMAGE]")

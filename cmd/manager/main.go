@@ -45,6 +45,7 @@ import (
 	"github.com/daprbench/daprbench/controllers/perfsweep"
 	"github.com/daprbench/daprbench/internal/kit/version"
 	"github.com/daprbench/daprbench/internal/operator/manager"
+	"github.com/daprbench/daprbench/internal/operator/podkill"
 	"github.com/daprbench/daprbench/internal/operator/policy"
 	"github.com/daprbench/daprbench/internal/operator/usage"
 	// Every scenario's operator side and preflight (internal/scenario/<name>).
@@ -139,6 +140,9 @@ func main() {
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "Unable to create controller", "controller", "PerfSweep")
 		os.Exit(1)
+	}
+	if f.killAddr != "0" && f.killAddr != "" {
+		utilruntime.Must(mgr.Add(&podkill.Server{Addr: f.killAddr, Client: mgr.GetClient(), Log: ctrl.Log.WithName("podkill")}))
 	}
 	utilruntime.Must(mgr.AddHealthzCheck("healthz", healthz.Ping))
 	utilruntime.Must(mgr.AddReadyzCheck("readyz", healthz.Ping))

@@ -53,13 +53,14 @@ func (r *Reconciler) ensureRunToken(ctx context.Context, s *runScope) (stepResul
 	if _, err := rand.Read(token); err != nil {
 		return proceed, err
 	}
-	secret := workload.RunTokenSecret(run, hex.EncodeToString(token))
+	text := hex.EncodeToString(token)
+	secret := workload.RunTokenSecret(run, text)
 	if err := controllerutil.SetControllerReference(run, secret, r.Scheme()); err != nil {
 		return proceed, err
 	}
 	if err := r.Create(ctx, secret); err != nil {
 		return proceed, fmt.Errorf("creating the run's token Secret: %w", err)
 	}
-	run.Status.TokenSecret, run.Status.StorePassword = secret.Name, true
+	run.Status.TokenSecret, run.Status.StorePassword, run.Status.TokenDigest = secret.Name, true, workload.TokenDigest(text)
 	return waitFor(time.Second), nil // status writes wake no pass of their own
 }

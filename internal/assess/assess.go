@@ -66,7 +66,7 @@ func Evaluate(run *perfv1alpha1.PerfRun, ev Evidence) Assessment {
 		a.add(run, cpuCondition(ev, a.Result))
 		a.add(run, usageCondition(run, ev, a.Result, phases))
 	}
-	disturbed := a.judgeDisturbances(run, ev.Disturbances, phases)
+	disturbed := a.judgeDisturbances(run, ev.Disturbances, phases, ev.Load.Faults.Applied)
 	o := outcome{Load: ev.Load, summary: sum}
 	if sum != nil {
 		o.missing = MissingPaths(run, sum)

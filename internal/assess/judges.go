@@ -115,9 +115,10 @@ func usageCondition(run *perfv1alpha1.PerfRun, ev Evidence, res *perfv1alpha1.Re
 
 // judgeDisturbances places each disturbance in the load's timeline, sets Disturbed and
 // returns the words the verdict's message carries (empty: none).
-func (a *Assessment) judgeDisturbances(run *perfv1alpha1.PerfRun, ds []perfv1alpha1.Disturbance, phases []accounting.Phase) string {
+func (a *Assessment) judgeDisturbances(run *perfv1alpha1.PerfRun, ds []perfv1alpha1.Disturbance, phases []accounting.Phase, applied []result.AppliedFault) string {
 	a.Disturbances = append([]perfv1alpha1.Disturbance(nil), ds...)
 	report.PlaceDisturbances(a.Disturbances, phases)
+	report.FaultMade(a.Disturbances, applied)
 	msg := report.DisturbanceMessage(a.Disturbances)
 	if msg == "" {
 		a.add(run, condition(perfv1alpha1.ConditionDisturbed, metav1.ConditionFalse, perfv1alpha1.ReasonUndisturbed,

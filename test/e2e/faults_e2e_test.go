@@ -33,6 +33,32 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
+// expectKilledAndReplaced: the operator deleted the run's target pod in each Dapr phase and
+// its Deployment replaced it in time; the phase deleted in the second phase is the one that
+// replaced the first's; those pods are the kill's, not a disturbance of the measurement.
+func expectKilledAndReplaced(run *perfv1alpha1.PerfRun) {
+	res := resultOf(run)
+	Expect(res.Faults).To(HaveLen(1), "%s", describe(run))
+	o := res.Faults[0]
+	GinkgoWriter.Printf("killed: %+v\nkills: %+v\n", o, o.Kills)
+	Expect(o.Kind).To(Equal(perfv1alpha1.FaultPodKill))
+	Expect(o.Applied).To(Equal(int32(2)), "applied in both Dapr phases: %q", o.NotApplied)
+	Expect(o.Kills).To(HaveLen(2))
+	for _, k := range o.Kills {
+		Expect(k.Replacement).NotTo(BeEmpty(), "repetition %d: a replacement ready within 12s", k.Repetition)
+		Expect(k.ReadyAfter).NotTo(BeNil())
+	}
+	Expect(o.Kills[1].Deleted).To(Equal(o.Kills[0].Replacement), "the second kill deletes the first's replacement")
+	Expect(o.Amplification).To(BeEmpty(), "a replaced app's count is not the phase's")
+	st := get(run).Status
+	GinkgoWriter.Printf("killed's disturbances: %+v\n", st.Disturbances)
+	for _, d := range st.Disturbances {
+		if d.Role == "target" && d.Kind != perfv1alpha1.DisturbanceRestarted {
+			Expect(d.Fault).NotTo(BeNil(), "the kill's own pod %s is not a disturbance", d.Pod)
+		}
+	}
+}
+
 // A fault through real Dapr: the target app answers one invocation in five with 500 for 3 s
 // of each measured Dapr phase. The result must find those errors in the fault's window and
 // nowhere else, count them as the app made them, and say what the app saw per request sent:
@@ -68,8 +94,20 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		Expect(k8sClient.Create(ctx, retry)).To(Succeed())
 		plain := daprRun(plainNS, "plain", perfv1alpha1.ScenarioServiceInvocation, qps, faulty)
 		retried := daprRun(retriedNS, "retried", perfv1alpha1.ScenarioServiceInvocation, qps, faulty)
+		// And beside them, the target's pod deleted 5 s into each Dapr phase by the operator,
+		// on its load tester's order: no baseline, so its two 20 s phases end with the others.
+		killed := daprRun(newNamespace(), "killed", perfv1alpha1.ScenarioServiceInvocation, qps, func(s *perfv1alpha1.PerfRunSpec) {
+			faulty(s)
+			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
+			s.Baseline = ptr.To(false)
+			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
+				At: metav1.Duration{Duration: at}, Duration: metav1.Duration{Duration: 12 * time.Second}}}
+			s.Thresholds = nil
+		})
 		expectSucceeded(plain, 5*time.Minute)
 		expectSucceeded(retried, 5*time.Minute)
+		expectSucceeded(killed, 5*time.Minute)
+		expectKilledAndReplaced(killed)
 
 		res := resultOf(plain)
 		Expect(res.Faults).To(HaveLen(1), "%s", describe(plain))

@@ -17,9 +17,9 @@ limitations under the License.
 // Command helmchart writes the generated part of charts/daprbench from the kustomize build
 // of config/default on stdin: the CRDs (templates/crds/, behind crds.install) and the RBAC
 // (templates/rbac.yaml), which controller-gen regenerates from the Go markers, and Chart.yaml's
-// Artifact Hub annotations (artifacthub.go). The Deployment and the metrics objects are
-// templates of their own (they carry values); a test renders the chart and compares every
-// object with the kustomize build, so the two installs never drift.
+// Artifact Hub annotations (artifacthub.go). The Deployment, the kill route's Service and
+// the metrics objects are templates of their own (they carry values); a test renders the
+// chart and compares every object with the kustomize build, so the two installs never drift.
 //
 //	kustomize build config/default | go run ./hack/gen/helmchart charts/daprbench
 package main
@@ -85,8 +85,9 @@ func main() {
 			doc, err = policyTemplate(doc)
 			fail(err)
 			policies = append(policies, doc)
-		case "Namespace", "Deployment":
-			// The release's namespace; the Deployment is templates/deployment.yaml.
+		case "Namespace", "Deployment", "Service":
+			// The release's namespace; the Deployment is templates/deployment.yaml, the kill
+			// route's Service templates/kill.yaml (both carry values).
 		default:
 			fail(fmt.Errorf("%s %s: not placed in the chart; add it to hack/gen/helmchart", meta.Kind, meta.Metadata.Name))
 		}

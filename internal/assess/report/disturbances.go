@@ -71,11 +71,12 @@ func phaseAt(t time.Time, phases []accounting.Phase) string {
 
 // DuringMeasurement keeps the disturbances that hit a measured run or the gap between two
 // (a recovery there runs on into the next): the warm-up and the time after the load are
-// not measured. Without a timeline every disturbance counts.
+// not measured, and a PodKill's own pods were disturbed on purpose. Without a timeline every
+// other disturbance counts.
 func DuringMeasurement(ds []perfv1alpha1.Disturbance) []perfv1alpha1.Disturbance {
 	var out []perfv1alpha1.Disturbance
 	for _, d := range ds {
-		if d.Phase != PhaseWarmUp && d.Phase != PhaseAfterLoad {
+		if d.Phase != PhaseWarmUp && d.Phase != PhaseAfterLoad && d.Fault == nil {
 			out = append(out, d)
 		}
 	}

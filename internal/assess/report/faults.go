@@ -68,9 +68,46 @@ func faultOutcomes(run *perfv1alpha1.PerfRun, in Faults) ([]perfv1alpha1.FaultOu
 		if o.AmplificationOK {
 			fo.AmplificationLow, fo.AmplificationHigh = ratio(o.Amplification.Low), ratio(o.Amplification.High)
 		}
+		fo.Kills = kills(in.Applied, o.Fault, o.Variant)
 		out = append(out, fo)
 	}
 	return out, nil
+}
+
+// kills are the pods fault deleted on variant's path, one a phase, in the order applied.
+func kills(applied []result.AppliedFault, fault int, variant result.Variant) []perfv1alpha1.PodKillRecord {
+	var out []perfv1alpha1.PodKillRecord
+	for _, a := range applied {
+		if a.Fault != fault || a.Variant != variant || a.Pod == "" {
+			continue
+		}
+		k := perfv1alpha1.PodKillRecord{Repetition: int32(a.Rep + 1), Deleted: a.Pod, Replacement: a.Replacement}
+		if a.Replacement != "" {
+			k.ReadyAfter = duration(time.Duration(a.EndUnixNano - a.StartUnixNano))
+		}
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b perfv1alpha1.PodKillRecord) int { return int(a.Repetition - b.Repetition) })
+	return out
+}
+
+// FaultMade marks each disturbance a PodKill made on purpose (the pod it deleted, the pod
+// that replaced it) with the fault's index: it does not make the run Disturbed.
+func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault) {
+	made := map[string]int32{}
+	for _, a := range applied {
+		if a.Pod != "" {
+			made[a.Pod] = int32(a.Fault)
+		}
+		if a.Replacement != "" {
+			made[a.Replacement] = int32(a.Fault)
+		}
+	}
+	for i := range ds {
+		if f, ok := made[ds[i].Pod]; ok && ds[i].Kind != perfv1alpha1.DisturbanceRestarted {
+			ds[i].Fault = &f
+		}
+	}
 }
 
 // faultWindow is a window as the result keeps it.

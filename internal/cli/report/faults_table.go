@@ -55,11 +55,22 @@ func faultsTable(res *perfv1alpha1.Result) string {
 			}
 			fmt.Fprintf(&b, "invocations the app saw per request sent: %s\n", amp)
 		}
+		for _, k := range o.Kills {
+			fmt.Fprintf(&b, "repetition %d: deleted pod %s; %s\n", k.Repetition, textfmt.ForTerminal(k.Deleted), replacementWords(k))
+		}
 		for _, why := range o.NotApplied {
 			fmt.Fprintf(&b, "NOT APPLIED: %s\n", textfmt.ForTerminal(why))
 		}
 	}
 	return b.String()
+}
+
+// replacementWords says what replaced a killed pod, and how soon it was ready.
+func replacementWords(k perfv1alpha1.PodKillRecord) string {
+	if k.Replacement == "" {
+		return "no replacement ready within the fault's duration"
+	}
+	return fmt.Sprintf("replaced by %s, ready %s after the deletion", textfmt.ForTerminal(k.Replacement), textfmt.Dur(k.ReadyAfter))
 }
 
 // recoveryWords says how the phases recovered: the mean with its interval over those that

@@ -30,6 +30,11 @@ const (
 	// is what the route asks for: the run's token, from its Secret, set on both sides.
 	FaultURL   = "fault-url"
 	FaultToken = "fault-token"
+	// KillURL is the operator's kill route (KillPath on its address), for a run with a
+	// PodKill; the run's namespace and name (RunNamespace, RunName) say whose pods.
+	KillURL      = "kill-url"
+	RunNamespace = "run-namespace"
+	RunName      = "run-name"
 )
 
 // FaultPath is the target app's route the load tester switches a fault on by.
@@ -41,6 +46,9 @@ const (
 	FaultTargetErrors = "TargetErrors"
 	// FaultTargetDelay: the target holds every invocation it gets for Delay before answering.
 	FaultTargetDelay = "TargetDelay"
+	// FaultPodKill: the operator deletes the run's pod of Role, and answers once its
+	// replacement is ready (at most For later).
+	FaultPodKill = "PodKill"
 )
 
 // Fault is one of spec.faults as the load tester applies it: in every measured phase but
@@ -51,7 +59,12 @@ type Fault struct {
 	For          time.Duration `json:"for"`
 	ErrorPercent int           `json:"errorPercent,omitempty"`
 	Delay        time.Duration `json:"delay,omitempty"`
+	// Role is a PodKill's: whose pod (RoleTarget).
+	Role string `json:"role,omitempty"`
 }
+
+// Kills reports whether the fault deletes a pod (the operator orders it, not the app).
+func (f Fault) Kills() bool { return f.Kind == FaultPodKill }
 
 // FaultOrder is what the load tester asks of the target app: for For from now, answer
 // ErrorPercent of the invocations with 500 and hold each one Delay.
@@ -101,13 +114,19 @@ func DecodeFaults(s string) ([]Fault, error) {
 		return nil, fmt.Errorf("--%s: %w", Faults, err)
 	}
 	for i, f := range fs {
-		if f.Kind != FaultTargetErrors && f.Kind != FaultTargetDelay {
-			return nil, fmt.Errorf("--%s: fault %d of kind %q, want %s or %s", Faults, i, f.Kind, FaultTargetErrors, FaultTargetDelay)
-		}
 		if f.At < 0 {
 			return nil, fmt.Errorf("--%s: fault %d starts at %v, before its phase", Faults, i, f.At)
 		}
-		if err := f.Order().Check(); err != nil {
+		var err error
+		switch f.Kind {
+		case FaultTargetErrors, FaultTargetDelay:
+			err = f.Order().Check()
+		case FaultPodKill:
+			err = f.KillOrder().Check()
+		default:
+			err = fmt.Errorf("kind %q, want %s, %s or %s", f.Kind, FaultTargetErrors, FaultTargetDelay, FaultPodKill)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("--%s: fault %d: %w", Faults, i, err)
 		}
 	}

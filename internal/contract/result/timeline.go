@@ -61,6 +61,10 @@ type AppliedFault struct {
 	AppSeen int64  `json:"seen"`
 	Sent    int64  `json:"sent"`
 	Error   string `json:"err,omitempty"`
+	// Pod is the pod a PodKill deleted, Replacement the one ready in its place by EndUnixNano
+	// (empty: none was ready by the fault's end).
+	Pod         string `json:"pod,omitempty"`
+	Replacement string `json:"repl,omitempty"`
 }
 
 // Span is the fault's recorded [start, end).

@@ -19,6 +19,7 @@ package workload
 import (
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -40,6 +41,12 @@ func withFaultRoute(c *corev1.Container, run *perfv1alpha1.PerfRun) {
 	c.Env = append(c.Env, runTokenEnv(run, ls.FaultToken))
 }
 
+// KillsPods reports whether a fault of the run deletes one of its pods, which the
+// operator's kill route does for its load tester.
+func KillsPods(run *perfv1alpha1.PerfRun) bool {
+	return slices.ContainsFunc(run.Spec.Faults, func(f perfv1alpha1.Fault) bool { return f.Kind == perfv1alpha1.FaultPodKill })
+}
+
 // faultsEnv tells the load tester the run's faults and where to order them: the target app
 // on targetPodIP (empty: the load tester refuses to start, saying so), with the run's token.
 func faultsEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar {
@@ -53,6 +60,15 @@ func faultsEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar {
 	return env
 }
 
+// killEnv tells the load tester of a run with a PodKill where the operator's kill route is
+// (killURL) and which run it orders for.
+func killEnv(run *perfv1alpha1.PerfRun, killURL string) []corev1.EnvVar {
+	if !KillsPods(run) {
+		return nil
+	}
+	return []corev1.EnvVar{Setting(ls.KillURL, killURL), Setting(ls.RunNamespace, run.Namespace), Setting(ls.RunName, run.Name)}
+}
+
 // LoadFaults are spec.faults as the load tester takes them.
 func LoadFaults(faults []perfv1alpha1.Fault) []ls.Fault {
 	out := make([]ls.Fault, 0, len(faults))
@@ -63,6 +79,9 @@ func LoadFaults(faults []perfv1alpha1.Fault) []ls.Fault {
 		}
 		if f.Delay != nil {
 			lf.Delay = f.Delay.Duration
+		}
+		if f.Role != nil {
+			lf.Role = string(*f.Role)
 		}
 		out = append(out, lf)
 	}

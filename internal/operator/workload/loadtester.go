@@ -43,7 +43,7 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string) *batch
 		Name:    ContainerTester,
 		Image:   imageFor(run.Spec.LoadTester.Image, o),
 		Command: []string{loadtesterBinary},
-		Env:     LoadTesterEnv(run, targetIP),
+		Env:     append(LoadTesterEnv(run, targetIP), killEnv(run, o.KillURL)...),
 	}
 	labels := Labels(run, RoleLoadTester)
 	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)

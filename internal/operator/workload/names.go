@@ -92,6 +92,9 @@ type Options struct {
 	PullSecrets []string
 	// RedisImage is the store a State run deploys (DefaultRedisImage when empty).
 	RedisImage string
+	// KillURL is the operator's kill route as a run's load tester reaches it (its Service);
+	// empty: the operator serves none, and a run with a PodKill is refused.
+	KillURL string
 }
 
 // Names are the deterministic names of a run's children.

@@ -17,6 +17,8 @@ limitations under the License.
 package workload
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -68,6 +70,12 @@ func RunTokenSecret(run *perfv1alpha1.PerfRun, token string) *corev1.Secret {
 		Type:       corev1.SecretTypeOpaque,
 		Data:       map[string][]byte{RunTokenKey: []byte(token)},
 	}
+}
+
+// TokenDigest is what status.tokenDigest keeps of a token: its SHA-256, in hex.
+func TokenDigest(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
 }
 
 // runTokenEnv sets a load-tester or app setting to the run's token, from its Secret.

@@ -175,6 +175,14 @@ func (c *Config) Validate() error {
 				errs = append(errs, fmt.Errorf("fault %d ends at %v, after the %v phase it is timed in", i, fault.At+fault.For, c.Duration))
 			}
 		}
+		if f.kills() {
+			if parsed, err := url.Parse(f.KillURL); err != nil || parsed.Scheme != "http" || parsed.Host == "" {
+				errs = append(errs, fmt.Errorf("--%s must be the operator's http://HOST:PORT to kill a pod, got %q", loadsettings.KillURL, f.KillURL))
+			}
+			if f.Run.Namespace == "" || f.Run.Name == "" {
+				errs = append(errs, fmt.Errorf("--%s and --%s are required to kill a pod", loadsettings.RunNamespace, loadsettings.RunName))
+			}
+		}
 	}
 	for name, u := range map[string]string{"--daprd-metrics-client-url": c.DaprdMetrics.ClientURL, "--daprd-metrics-server-url": c.DaprdMetrics.ServerURL} {
 		if parsed, err := url.Parse(u); u != "" && (err != nil || parsed.Scheme != "http" || parsed.Host == "") {

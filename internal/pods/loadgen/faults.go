@@ -23,7 +23,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -34,14 +36,43 @@ import (
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
-// FaultPlan is spec.faults as this load tester applies them: through the target app, on the
-// load tester's own phase clock (the one every latency is timed on), in every measured phase
-// but the baseline's. A group's leader applies them; the others only send their share.
+// FaultPlan is spec.faults as this load tester applies them: through the target app (a
+// PodKill through the operator), on the load tester's own phase clock (the one every latency
+// is timed on), in every measured phase but the baseline's. A group's leader applies them;
+// the others only send their share.
 type FaultPlan struct {
 	Faults []loadsettings.Fault
 	// AppURL is the target app's address (http://HOST:PORT): loadsettings.FaultPath takes
-	// the orders, /stats counts the invocations it saw. Token is the run's token.
+	// the orders, /stats counts the invocations it saw. A PodKill of the target moves it to
+	// the replacement's. Token is the run's token.
 	AppURL, Token string
+	// KillURL is the operator's address, which takes a PodKill's order for Run.
+	KillURL string
+	Run     struct{ Namespace, Name string }
+
+	mu sync.Mutex // guards AppURL once the phases run
+}
+
+// kills reports whether any fault deletes a pod.
+func (p *FaultPlan) kills() bool {
+	return slices.ContainsFunc(p.Faults, loadsettings.Fault.Kills)
+}
+
+// appURL is the target app's address now.
+func (p *FaultPlan) appURL() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.TrimSuffix(p.AppURL, "/")
+}
+
+// movedTo points the plan at a replacement target pod's address, on the app's port.
+func (p *FaultPlan) movedTo(ip string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if u, err := url.Parse(p.AppURL); err == nil && ip != "" {
+		u.Host = net.JoinHostPort(ip, u.Port())
+		p.AppURL = u.String()
+	}
 }
 
 // faultClient bounds an order's round trip: a fault ordered late is recorded late.
@@ -86,6 +117,10 @@ func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder) {
 				case <-ctx.Done():
 					a.Error = "the phase ended before the fault's time"
 				case <-time.After(time.Until(rec.Schedule().Start.Add(f.At))):
+					if f.Kills() {
+						p.kill(ctx, f, &a)
+						break
+					}
 					sent := time.Now()
 					err := p.order(ctx, f.Order())
 					a.StartUnixNano, a.EndUnixNano = sent.UnixNano(), time.Now().Add(f.For).UnixNano()
@@ -109,7 +144,9 @@ func (pf *phaseFaults) finish(ctx context.Context, sent int64) []result.AppliedF
 	}
 	pf.wg.Wait()
 	seen := int64(-1)
-	if end := pf.plan.invocations(ctx); end >= 0 && pf.seen >= 0 {
+	// A target replaced in the phase counts from 0 again: the phase's count is not known.
+	replaced := slices.ContainsFunc(pf.applied, func(a result.AppliedFault) bool { return a.Pod != "" })
+	if end := pf.plan.invocations(ctx); end >= 0 && pf.seen >= 0 && !replaced {
 		seen = end - pf.seen
 	}
 	for i := range pf.applied {
@@ -121,7 +158,7 @@ func (pf *phaseFaults) finish(ctx context.Context, sent int64) []result.AppliedF
 // order asks the target app for a fault.
 func (p *FaultPlan) order(ctx context.Context, o loadsettings.FaultOrder) error {
 	body, _ := json.Marshal(o)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(p.AppURL, "/")+loadsettings.FaultPath, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.appURL()+loadsettings.FaultPath, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -140,7 +177,7 @@ func (p *FaultPlan) order(ctx context.Context, o loadsettings.FaultOrder) error 
 
 // invocations is the target app's count of invocations; -1 when it cannot be read.
 func (p *FaultPlan) invocations(ctx context.Context) int64 {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(p.AppURL, "/")+"/stats", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.appURL()+"/stats", nil)
 	if err != nil {
 		return -1
 	}

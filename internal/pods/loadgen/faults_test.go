@@ -119,9 +119,14 @@ func TestFaultsNeedTheAppAndTheToken(t *testing.T) {
 			t.Errorf("%s: exit %d, error %q: want %q", c.name, r.code, r.summary.Error, c.want)
 		}
 	}
-	r = runCLI(t, "--qps=10", "--duration=2s", "--dapr-url=http://127.0.0.1:1/test", `--faults=[{"kind":"PodKill","for":1}]`)
-	if r.code == 0 || !strings.Contains(r.summary.Error, `kind "PodKill"`) {
+	r = runCLI(t, "--qps=10", "--duration=2s", "--dapr-url=http://127.0.0.1:1/test", `--faults=[{"kind":"NodeKill","for":1}]`)
+	if r.code == 0 || !strings.Contains(r.summary.Error, `kind "NodeKill"`) {
 		t.Errorf("exit %d, error %q: want the unknown kind named", r.code, r.summary.Error)
+	}
+	kill := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleTarget, At: time.Second, For: time.Second}})
+	r = runCLI(t, "--qps=10", "--duration=2s", "--repetitions=2", "--dapr-url=http://127.0.0.1:1/test", "--fault-url=http://127.0.0.1:1", "--fault-token=x", "--faults="+kill)
+	if r.code == 0 || !strings.Contains(r.summary.Error, "--kill-url") || !strings.Contains(r.summary.Error, "--run-name") {
+		t.Errorf("exit %d, error %q: want the operator's address and the run named", r.code, r.summary.Error)
 	}
 }
 

@@ -1,0 +1,178 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/operator/podkill"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// orderKill posts a kill order to the route as a load tester would; it returns the status
+// and the answer (or the refusal's words).
+func orderKill(url, token string, order ls.KillOrder) (int, ls.KillAnswer, string) {
+	body, _ := json.Marshal(order)
+	req, err := http.NewRequest(http.MethodPost, url+ls.KillPath, bytes.NewReader(body))
+	Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var ans ls.KillAnswer
+	if resp.StatusCode == http.StatusOK {
+		Expect(json.Unmarshal(raw, &ans)).To(Succeed())
+	}
+	return resp.StatusCode, ans, string(raw)
+}
+
+// podReady plays the kubelet's readiness: the pod's Ready condition True, as a Service's
+// endpoints and the kill route read it.
+func podReady(ns, name string) {
+	Eventually(func() error {
+		p := &corev1.Pod{}
+		if err := k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: name}, p); err != nil {
+			return err
+		}
+		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Now()})
+		return k8sClient.Status().Update(suiteCtx, p)
+	}).Should(Succeed())
+}
+
+// The kill route: the real manager's cache and a real API server, the kubelet and the
+// Deployment controller played by the spec.
+var _ = Describe("A PodKill fault's kill route", func() {
+	It("deletes the run's own target pod on its token alone, and answers with the replacement once ready", func() {
+		ns := newNamespace()
+		run := createRun(ns, "killed", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
+			s.Load.Repetitions = 2
+			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
+				At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}}
+		})
+		// A pod a tenant labelled as the run's target, older than the real one: the route
+		// must never take it for the run's.
+		stray := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "stray", Namespace: ns, Labels: map[string]string{
+			workload.LabelRun: "killed", workload.LabelComponent: string(workload.RoleTarget)}},
+			Spec: corev1.PodSpec{NodeName: testNode, Containers: []corev1.Container{{Name: "c", Image: testImage}}}}
+		Expect(k8sClient.Create(suiteCtx, stray)).To(Succeed())
+		setPodStatus(stray, corev1.PodRunning, func(string) corev1.ContainerState {
+			return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
+		}, true)
+		podReady(ns, "stray")
+		markAvailable(ns, "killed-target")
+		podReady(ns, "killed-target-pod")
+		job := currentJobOf(run)
+		Expect(envValue(job, "DAPRBENCH_KILL_URL")).To(Equal(testKillURL))
+		Expect(envValue(job, "DAPRBENCH_RUN_NAMESPACE")).To(Equal(ns))
+		Expect(envValue(job, "DAPRBENCH_RUN_NAME")).To(Equal("killed"))
+		startLoad(run)
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+
+		secret := &corev1.Secret{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: latest(run).Status.TokenSecret}, secret)).To(Succeed())
+		token := string(secret.Data[workload.RunTokenKey])
+		Expect(latest(run).Status.TokenDigest).To(Equal(workload.TokenDigest(token)), "the route checks the digest: the operator reads no Secret")
+
+		route := httptest.NewServer((&podkill.Server{Client: runReconciler.Client, Log: GinkgoLogr, Poll: 20 * time.Millisecond}).Handler())
+		DeferCleanup(route.Close)
+		order := ls.KillOrder{Namespace: ns, Run: "killed", Role: ls.RoleTarget, Wait: 10 * time.Second}
+
+		By("refusing a wrong token, another run and a role the run does not kill, deleting nothing")
+		status, _, msg := orderKill(route.URL, "not-the-token", order)
+		Expect(status).To(Equal(http.StatusForbidden), msg)
+		other := order
+		other.Run = "someone-else"
+		status, _, msg = orderKill(route.URL, token, other)
+		Expect(status).To(Equal(http.StatusForbidden), msg)
+		Expect(msg).To(ContainSubstring("not authorised"), "the same words as a wrong token: nothing said of other runs")
+		bad := order
+		bad.Role = "Store"
+		status, _, msg = orderKill(route.URL, token, bad)
+		Expect(status).To(Equal(http.StatusBadRequest), msg)
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "killed-target-pod"}, &corev1.Pod{})).To(Succeed())
+
+		By("deleting the run's own target pod, and answering once its replacement is ready")
+		type answer struct {
+			status int
+			ans    ls.KillAnswer
+			msg    string
+		}
+		answered := make(chan answer, 1)
+		go func() {
+			defer GinkgoRecover()
+			s, a, m := orderKill(route.URL, token, order)
+			answered <- answer{s, a, m}
+		}()
+		Eventually(func() string {
+			p := &corev1.Pod{}
+			if err := k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "killed-target-pod"}, p); apierrors.IsNotFound(err) {
+				return "deleted"
+			}
+			select {
+			case a := <-answered:
+				return fmt.Sprintf("answered %d %s", a.status, a.msg)
+			default:
+			}
+			return fmt.Sprintf("deletion %v, finalizers %v", p.DeletionTimestamp, p.Finalizers)
+		}).Should(Equal("deleted"), "the target pod was deleted at once")
+		Consistently(answered, 300*time.Millisecond).ShouldNot(Receive(), "no answer before a replacement is ready")
+		d := &appsv1.Deployment{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "killed-target"}, d)).To(Succeed())
+		replacement := podFromTemplate(d, "killed-target-pod-2", d.Spec.Template)
+		Expect(k8sClient.Create(suiteCtx, replacement)).To(Succeed())
+		setPodStatus(replacement, corev1.PodRunning, func(string) corev1.ContainerState {
+			return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
+		}, true)
+		podReady(ns, replacement.Name)
+		var got answer
+		Eventually(answered, 5*time.Second).Should(Receive(&got))
+		Expect(got.status).To(Equal(http.StatusOK), got.msg)
+		Expect(got.ans).To(Equal(ls.KillAnswer{Deleted: "killed-target-pod", Replacement: "killed-target-pod-2", ReplacementIP: replacement.Status.PodIP}))
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(stray), &corev1.Pod{})).To(Succeed(), "the stray pod is not the run's")
+
+		By("answering without a replacement when none is ready within the wait")
+		short := order
+		short.Wait = 300 * time.Millisecond
+		status, ans, msg := orderKill(route.URL, token, short)
+		Expect(status).To(Equal(http.StatusOK), msg)
+		Expect(ans).To(Equal(ls.KillAnswer{Deleted: "killed-target-pod-2"}))
+
+		By("refusing a kill with no ready pod of the run's left to delete")
+		status, _, msg = orderKill(route.URL, token, short)
+		Expect(status).To(Equal(http.StatusConflict), msg)
+		Expect(msg).To(ContainSubstring("no ready Target pod"))
+	})
+})

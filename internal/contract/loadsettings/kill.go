@@ -1,0 +1,65 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadsettings
+
+import (
+	"fmt"
+	"time"
+)
+
+// KillPath is the operator's route a run's load tester orders a PodKill by, with the run's
+// token: the operator deletes the pod only if it is the run's, of a role its spec.faults
+// kill, while its load runs.
+const KillPath = "/v1/kill"
+
+// RoleTarget is the target app's pod, the one role a PodKill deletes so far.
+const RoleTarget = "Target"
+
+// MaxKillWait bounds how long the operator holds a kill's answer, waiting for the
+// replacement: no fault outlasts a phase of a fault run (10 minutes).
+const MaxKillWait = 10 * time.Minute
+
+// KillOrder is what the load tester asks of the operator: delete the pod of Role of the run
+// Namespace/Run, then answer when its replacement is ready, or after Wait.
+type KillOrder struct {
+	Namespace string        `json:"namespace"`
+	Run       string        `json:"run"`
+	Role      string        `json:"role"`
+	Wait      time.Duration `json:"wait"`
+}
+
+// KillOrder is what the operator is asked for to apply f (the run is the caller's to fill).
+func (f Fault) KillOrder() KillOrder { return KillOrder{Role: f.Role, Wait: f.For} }
+
+// Check says what is wrong with an order's role and wait; nil for one the operator takes.
+func (o KillOrder) Check() error {
+	switch {
+	case o.Role != RoleTarget:
+		return fmt.Errorf("a PodKill's role must be %s, not %q", RoleTarget, o.Role)
+	case o.Wait <= 0 || o.Wait > MaxKillWait:
+		return fmt.Errorf("a PodKill's wait for its replacement must be above 0 and at most %v, not %v", MaxKillWait, o.Wait)
+	}
+	return nil
+}
+
+// KillAnswer is what the operator did: the pod it deleted, and the pod that replaced it with
+// its address once ready (empty: none was ready within the order's wait).
+type KillAnswer struct {
+	Deleted       string `json:"deleted"`
+	Replacement   string `json:"replacement,omitempty"`
+	ReplacementIP string `json:"replacementIP,omitempty"`
+}

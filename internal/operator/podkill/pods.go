@@ -1,0 +1,95 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package podkill
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// runPods are the pods of role that the run's own Deployment made: its labels alone are not
+// enough, since a tenant may label any pod of theirs so.
+func runPods(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun, role workload.Role) ([]corev1.Pod, error) {
+	sel := client.MatchingLabels{workload.LabelRun: run.Name}
+	var deployments appsv1.DeploymentList
+	if err := c.List(ctx, &deployments, client.InNamespace(run.Namespace), sel); err != nil {
+		return nil, fmt.Errorf("listing the run's Deployments: %w", err)
+	}
+	ours := map[types.UID]bool{}
+	for i := range deployments.Items {
+		if metav1.IsControlledBy(&deployments.Items[i], run) && deployments.Items[i].Labels[workload.LabelComponent] == string(role) {
+			ours[deployments.Items[i].UID] = true
+		}
+	}
+	var sets appsv1.ReplicaSetList
+	if err := c.List(ctx, &sets, client.InNamespace(run.Namespace), sel); err != nil {
+		return nil, fmt.Errorf("listing the run's ReplicaSets: %w", err)
+	}
+	owners := map[types.UID]bool{}
+	for i := range sets.Items {
+		if ref := metav1.GetControllerOf(&sets.Items[i]); ref != nil && ours[ref.UID] {
+			owners[sets.Items[i].UID] = true
+		}
+	}
+	var list corev1.PodList
+	if err := c.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels(workload.Selector(run, role))); err != nil {
+		return nil, fmt.Errorf("listing the run's pods: %w", err)
+	}
+	var out []corev1.Pod
+	for _, p := range list.Items {
+		if ref := metav1.GetControllerOf(&p); ref != nil && owners[ref.UID] && p.DeletionTimestamp == nil {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// oldestReady is the ready pod created first (by name between equals): the one a kill
+// deletes, so a run of several replicas loses the same one each time it asks.
+func oldestReady(pods []corev1.Pod) *corev1.Pod {
+	var pick *corev1.Pod
+	for i := range pods {
+		p := &pods[i]
+		if !ready(p) {
+			continue
+		}
+		if pick == nil || p.CreationTimestamp.Before(&pick.CreationTimestamp) ||
+			(p.CreationTimestamp.Equal(&pick.CreationTimestamp) && p.Name < pick.Name) {
+			pick = p
+		}
+	}
+	return pick
+}
+
+// ready: the pod's Ready condition is True, so its Service sends it traffic.
+func ready(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

@@ -1,0 +1,210 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package podkill is the operator's kill route: a run's load tester orders a PodKill
+// (spec.faults) at its own phase time, with the run's token, and the operator, which owns
+// the run's pods, deletes the one asked for and answers once its replacement is ready. The
+// load tester holds the clock every latency is timed on; the operator holds the right to
+// delete. No tenant pod is given that right.
+package podkill
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/operator/workload"
+)
+
+// Server serves loadsettings.KillPath on Addr.
+type Server struct {
+	Addr string
+	// Client reads runs and their pods (the manager's cache) and deletes the pod.
+	Client client.Client
+	Log    logr.Logger
+	// Poll is how often the replacement's readiness is looked at (default 100ms).
+	Poll time.Duration
+}
+
+// NeedLeaderElection is false: every replica of the manager may serve a kill.
+func (s *Server) NeedLeaderElection() bool { return false }
+
+// +kubebuilder:rbac:groups="",resources=pods,verbs=delete
+
+// Start serves until ctx ends.
+func (s *Server) Start(ctx context.Context) error {
+	// An order is small and read at once; an answer may wait for a replacement as long as
+	// a kill may (ls.MaxKillWait), and no longer.
+	srv := &http.Server{Addr: s.Addr, Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: ls.MaxKillWait + 30*time.Second}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving the kill route on %s: %w", s.Addr, err)
+	}
+	return nil
+}
+
+// Handler is the kill route alone.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+ls.KillPath, s.serveKill)
+	return mux
+}
+
+// refusal is an answer other than 200, with its status.
+type refusal struct {
+	status int
+	msg    string
+}
+
+func (r *refusal) Error() string { return r.msg }
+
+func refuse(status int, format string, args ...any) error {
+	return &refusal{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+func (s *Server) serveKill(w http.ResponseWriter, r *http.Request) {
+	var order ls.KillOrder
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&order); err != nil {
+		http.Error(w, "the order is not a kill order: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	ans, err := s.kill(r.Context(), order, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	if err != nil {
+		status := http.StatusInternalServerError
+		if ref, ok := errors.AsType[*refusal](err); ok {
+			status = ref.status
+		}
+		s.Log.Info("Refused a kill order", "namespace", order.Namespace, "run", order.Run, "role", order.Role, "reason", err.Error())
+		http.Error(w, err.Error(), status)
+		return
+	}
+	s.Log.Info("Killed a pod of a run", "namespace", order.Namespace, "run", order.Run, "deleted", ans.Deleted, "replacement", ans.Replacement)
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(ans)
+}
+
+// kill checks the order against the run, deletes its pod and waits for the replacement.
+func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls.KillAnswer, error) {
+	var ans ls.KillAnswer
+	if err := order.Check(); err != nil {
+		return ans, refuse(http.StatusBadRequest, "%v", err)
+	}
+	run, err := s.authorised(ctx, order, token)
+	if err != nil {
+		return ans, err
+	}
+	wait, ok := declaredWait(run, order)
+	if !ok {
+		return ans, refuse(http.StatusForbidden, "run %s/%s has no PodKill of role %s in spec.faults", run.Namespace, run.Name, order.Role)
+	}
+	if run.Status.Phase != perfv1alpha1.PhaseRunning {
+		return ans, refuse(http.StatusConflict, "run %s/%s is %s, not Running: its pods are killed only while its load runs", run.Namespace, run.Name, run.Status.Phase)
+	}
+	pods, err := runPods(ctx, s.Client, run, workload.RoleTarget)
+	if err != nil {
+		return ans, err
+	}
+	victim := oldestReady(pods)
+	if victim == nil {
+		return ans, refuse(http.StatusConflict, "run %s/%s has no ready %s pod to kill", run.Namespace, run.Name, order.Role)
+	}
+	before := map[types.UID]bool{}
+	for _, p := range pods {
+		before[p.UID] = true
+	}
+	// At once, as a crash or a lost node ends a pod: no grace for its app or its daprd.
+	if err := s.Client.Delete(ctx, victim, client.GracePeriodSeconds(0), client.Preconditions{UID: &victim.UID}); err != nil {
+		return ans, fmt.Errorf("deleting pod %s: %w", victim.Name, err)
+	}
+	ans.Deleted = victim.Name
+	if repl := s.awaitReplacement(ctx, run, before, wait); repl != nil {
+		ans.Replacement, ans.ReplacementIP = repl.Name, repl.Status.PodIP
+	}
+	return ans, nil
+}
+
+// authorised is the order's run, if the token is its token (checked against
+// status.tokenDigest: the operator reads no Secret); one refusal for a run that does not
+// exist and a wrong token, so the route tells a caller nothing of other runs.
+func (s *Server) authorised(ctx context.Context, order ls.KillOrder, token string) (*perfv1alpha1.PerfRun, error) {
+	denied := refuse(http.StatusForbidden, "not authorised to kill pods of run %s/%s", order.Namespace, order.Run)
+	var run perfv1alpha1.PerfRun
+	if err := s.Client.Get(ctx, types.NamespacedName{Namespace: order.Namespace, Name: order.Run}, &run); err != nil {
+		return nil, denied
+	}
+	want := run.Status.TokenDigest
+	if want == "" || token == "" || subtle.ConstantTimeCompare([]byte(want), []byte(workload.TokenDigest(token))) != 1 {
+		return nil, denied
+	}
+	return &run, nil
+}
+
+// declaredWait is the longest the run's own PodKills of the order's role wait, the order's
+// wait held within it: false when the run declares no such kill.
+func declaredWait(run *perfv1alpha1.PerfRun, order ls.KillOrder) (time.Duration, bool) {
+	var longest time.Duration
+	for _, f := range run.Spec.Faults {
+		if f.Kind == perfv1alpha1.FaultPodKill && f.Role != nil && string(*f.Role) == order.Role {
+			longest = max(longest, f.Duration.Duration)
+		}
+	}
+	return min(order.Wait, longest), longest > 0
+}
+
+// awaitReplacement is the first pod of the role, not among before, ready within wait; nil
+// when none is.
+func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun, before map[types.UID]bool, wait time.Duration) *corev1.Pod {
+	poll := s.Poll
+	if poll <= 0 {
+		poll = 100 * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		if pods, err := runPods(ctx, s.Client, run, workload.RoleTarget); err == nil {
+			for i := range pods {
+				if !before[pods[i].UID] && ready(&pods[i]) {
+					return &pods[i]
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
+}

@@ -1,0 +1,83 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package loadgen
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/perfapp"
+)
+
+// A PodKill is ordered from the operator at its time in each Dapr phase, with the run's
+// token, and held from the order to the answer that the replacement is ready: the applied
+// fault records both pods and that span, later orders go to the replacement's address, and
+// the app's count of the phase is unknown (a replaced app counts from 0). The operator here
+// is a stand-in that answers as its route does (the real route is tested against a real
+// API server in controllers/perfrun_podkill_test.go).
+func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *testing.T) {
+	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
+	sidecar := newSidecarStandIn(appURL, true)
+	defer sidecar.Close()
+	const ready = 300 * time.Millisecond
+	orders := make(chan loadsettings.KillOrder, 4)
+	operator := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var o loadsettings.KillOrder
+		if r.URL.Path != loadsettings.KillPath || r.Header.Get("Authorization") != "Bearer "+testToken || json.NewDecoder(r.Body).Decode(&o) != nil {
+			http.Error(w, "refused", http.StatusForbidden)
+			return
+		}
+		orders <- o
+		time.Sleep(ready)
+		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: "t-old", Replacement: "t-new", ReplacementIP: "127.0.0.1"})
+	}))
+	defer operator.Close()
+	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleTarget, At: 500 * time.Millisecond, For: 1200 * time.Millisecond}})
+	r := runCLI(t, "--qps=50", "--connections=2", "--duration=2s", "--warmup=0s", "--repetitions=2",
+		"--dapr-url="+sidecar.URL+"/v1.0/invoke/target/method/test",
+		"--sidecar-url="+sidecar.URL, "--sidecar-wait=5s", "--faults="+faults, "--fault-url="+appURL, "--fault-token="+testToken,
+		"--kill-url="+operator.URL, "--run-namespace=perf", "--run-name=killed")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	if len(orders) != 2 {
+		t.Fatalf("%d kill orders, want one in each Dapr phase", len(orders))
+	}
+	if o := <-orders; o != (loadsettings.KillOrder{Namespace: "perf", Run: "killed", Role: loadsettings.RoleTarget, Wait: 1200 * time.Millisecond}) {
+		t.Errorf("order %+v: want the run, the role and the fault's duration as the wait", o)
+	}
+	if len(r.report.Faults) != 2 {
+		t.Fatalf("%d faults applied, want 2: %+v", len(r.report.Faults), r.report.Faults)
+	}
+	for _, f := range r.report.Faults {
+		start, end := f.Span()
+		if f.Variant != result.Dapr || f.Error != "" || f.Pod != "t-old" || f.Replacement != "t-new" {
+			t.Errorf("applied %+v: want the Dapr path's, t-old replaced by t-new", f)
+		}
+		if held := end.Sub(start); held < ready || held >= 1200*time.Millisecond {
+			t.Errorf("repetition %d: held %v, want from the order to the answer (at least %v, within the fault's duration)", f.Rep, held, ready)
+		}
+		if f.AppSeen != -1 {
+			t.Errorf("repetition %d: the app's count %d, want unknown (-1): a replaced app counts from 0", f.Rep, f.AppSeen)
+		}
+	}
+}
