@@ -76,12 +76,17 @@ func podReady(ns, name string) {
 var _ = Describe("A PodKill fault's kill route", func() {
 	It("deletes the run's own target pod on its token alone, and answers with the replacement once ready", func() {
 		ns := newNamespace()
-		run := createRun(ns, "killed", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		killing := func(s *perfv1alpha1.PerfRunSpec) {
 			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
 			s.Load.Repetitions = 2
+			s.Baseline = ptr.To(false)
 			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
 				At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}}
-		})
+		}
+		run := createRun(ns, "killed", perfv1alpha1.ScenarioServiceInvocation, killing)
+		// Beside it: a run of the same namespace, and one with a PodKill still provisioning.
+		createRun(ns, "bystander", perfv1alpha1.ScenarioServiceInvocation)
+		waiting := createRun(ns, "waiting", perfv1alpha1.ScenarioServiceInvocation, killing)
 		// A pod a tenant labelled as the run's target, older than the real one: the route
 		// must never take it for the run's.
 		stray := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "stray", Namespace: ns, Labels: map[string]string{
@@ -113,11 +118,21 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		By("refusing a wrong token, another run and a role the run does not kill, deleting nothing")
 		status, _, msg := orderKill(route.URL, "not-the-token", order)
 		Expect(status).To(Equal(http.StatusForbidden), msg)
-		other := order
-		other.Run = "someone-else"
-		status, _, msg = orderKill(route.URL, token, other)
-		Expect(status).To(Equal(http.StatusForbidden), msg)
-		Expect(msg).To(ContainSubstring("not authorised"), "the same words as a wrong token: nothing said of other runs")
+		for _, name := range []string{"someone-else", "bystander"} { // none, and a run that is not this token's
+			other := order
+			other.Run = name
+			status, _, msg = orderKill(route.URL, token, other)
+			Expect(status).To(Equal(http.StatusForbidden), msg)
+			Expect(msg).To(Equal(fmt.Sprintf("not authorised to kill pods of run %s/%s\n", ns, name)), "the same words as a wrong token: nothing said of other runs")
+		}
+		Eventually(func() string { return latest(waiting).Status.TokenDigest }).ShouldNot(BeEmpty())
+		waitingToken := &corev1.Secret{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: latest(waiting).Status.TokenSecret}, waitingToken)).To(Succeed())
+		early := order
+		early.Run = "waiting"
+		status, _, msg = orderKill(route.URL, string(waitingToken.Data[workload.RunTokenKey]), early)
+		Expect(status).To(Equal(http.StatusConflict), msg)
+		Expect(msg).To(ContainSubstring("not Running: its pods are killed only while its load runs"))
 		bad := order
 		bad.Role = "Store"
 		status, _, msg = orderKill(route.URL, token, bad)
@@ -160,7 +175,7 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		var got answer
 		Eventually(answered, 5*time.Second).Should(Receive(&got))
 		Expect(got.status).To(Equal(http.StatusOK), got.msg)
-		Expect(got.ans).To(Equal(ls.KillAnswer{Deleted: "killed-target-pod", Replacement: "killed-target-pod-2", ReplacementIP: replacement.Status.PodIP}))
+		Expect(got.ans).To(Equal(ls.KillAnswer{Deleted: "killed-target-pod", Replacement: "killed-target-pod-2", Ready: true, ReplacementIP: replacement.Status.PodIP}))
 		Expect(k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(stray), &corev1.Pod{})).To(Succeed(), "the stray pod is not the run's")
 
 		By("answering without a replacement when none is ready within the wait")
@@ -168,11 +183,11 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		short.Wait = 300 * time.Millisecond
 		status, ans, msg := orderKill(route.URL, token, short)
 		Expect(status).To(Equal(http.StatusOK), msg)
-		Expect(ans).To(Equal(ls.KillAnswer{Deleted: "killed-target-pod-2"}))
+		Expect(ans).To(Equal(ls.KillAnswer{Deleted: "killed-target-pod-2"}), "no pod was made in its place")
 
-		By("refusing a kill with no ready pod of the run's left to delete")
+		By("refusing a kill past one a measured phase")
 		status, _, msg = orderKill(route.URL, token, short)
-		Expect(status).To(Equal(http.StatusConflict), msg)
-		Expect(msg).To(ContainSubstring("no ready Target pod"))
+		Expect(status).To(Equal(http.StatusTooManyRequests), msg)
+		Expect(msg).To(ContainSubstring("has had its 2 kills, one a measured phase"))
 	})
 })

@@ -51,6 +51,9 @@ func killFault() map[string]any {
 	return map[string]any{"kind": "PodKill", "role": "Target", "at": "10s", "duration": "5s"}
 }
 
+// kills is spec.faults of f on a run without a baseline, as a PodKill needs.
+func kills(f map[string]any) objEdit { return both(faults(f), at("spec.baseline", false)) }
+
 var _ = Describe("Admission of spec.faults", func() {
 	tenSeconds := errorsFault("10s", "5s")
 	DescribeTable("refuses the fault with a message naming what is wrong, and admits its valid twin",
@@ -75,13 +78,17 @@ var _ = Describe("Admission of spec.faults", func() {
 		Entry("TargetDelay with a share", runKind, []string{"spec.faults[0]", "a TargetDelay fault sets delay, and no errorPercent"},
 			faults(with(tenSeconds, "kind", "TargetDelay")), faults(with(with(with(tenSeconds, "kind", "TargetDelay"), "errorPercent", nil), "delay", "10ms"))),
 		Entry("a PodKill without its role", runKind, []string{"spec.faults[0]", "a PodKill fault names the role whose pod it deletes, and only a PodKill does"},
-			faults(with(killFault(), "role", nil)), faults(killFault())),
+			kills(with(killFault(), "role", nil)), kills(killFault())),
 		Entry("a role on a fault that kills nothing", runKind, []string{"spec.faults[0]", "a PodKill fault names the role whose pod it deletes, and only a PodKill does"},
 			faults(with(tenSeconds, "role", "Target")), faults(tenSeconds)),
 		Entry("a PodKill with a share", runKind, []string{"spec.faults[0]", "a PodKill fault sets no errorPercent and no delay"},
-			faults(with(killFault(), "errorPercent", int64(20))), faults(killFault())),
+			kills(with(killFault(), "errorPercent", int64(20))), kills(killFault())),
 		Entry("a PodKill of a role it cannot kill", runKind, []string{"spec.faults[0].role", "Unsupported value"},
-			faults(with(killFault(), "role", "Broker")), faults(killFault())),
+			kills(with(killFault(), "role", "Broker")), kills(killFault())),
+		Entry("a PodKill beside the baseline, which calls the target pod's own address", runKind, []string{"spec.faults", "a PodKill needs baseline: false"},
+			faults(killFault()), kills(killFault())),
+		Entry("a PodKill of a profiled target", runKind, []string{"spec.faults", "a PodKill cannot be profiled"},
+			both(kills(killFault()), at("spec.profiling", map[string]any{})), kills(killFault())),
 		Entry("a delay a request's timeout would measure", runKind, []string{"spec.faults[0].delay", "at most 5s"},
 			faults(map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "6s"}),
 			faults(map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "5s"})),

@@ -161,13 +161,15 @@ type FaultOutcome struct {
 type PodKillRecord struct {
 	// repetition is the measured phase's, from 1.
 	Repetition int32 `json:"repetition"`
-	// deleted is the pod the operator deleted; replacement the pod that took its place,
-	// empty when none was ready within the fault's duration.
+	// deleted is the pod the operator deleted; replacement the pod made in its place (empty
+	// when none was made within the fault's duration).
 	Deleted string `json:"deleted"`
 	// +optional
 	Replacement string `json:"replacement,omitempty"`
-	// readyAfter is from the deletion to the replacement's readiness, on the load tester's
-	// clock (the operator's answer's round trip included); unset when none was ready.
+	// readyAfter is from the load tester's order to the operator's answer that the
+	// replacement was ready, on the load tester's clock (the deletion and the answer's round
+	// trip included): the span the fault held. Unset when none was ready by the fault's
+	// duration; replacement then names the pod made in its place, if any.
 	// +optional
 	ReadyAfter *metav1.Duration `json:"readyAfter,omitempty"`
 }

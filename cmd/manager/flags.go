@@ -109,5 +109,9 @@ func parseFlags() (managerFlags, zap.Options) {
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
+	if f.killAddr == "0" || f.killAddr == "" {
+		// A route not served is no route: its runs are refused, not sent to order from nothing.
+		f.opts.KillURL = ""
+	}
 	return f, zapOpts
 }

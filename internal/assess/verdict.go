@@ -70,9 +70,13 @@ func failed(reason, format string, args ...any) *Verdict {
 }
 
 // loadTesterFailed: the Job failed; the first pod's error, the summary's or the exit says why.
+// Not when the load tester itself ended well (exit 0, a report without an error) and the
+// Job failed for another container of its pod: its daprd, told to stop, may end with exit 1
+// on a request a fault left hanging. The report is then judged as it stands (the checks
+// after this one read it), and the verdict says the Job failed.
 func loadTesterFailed(o *outcome) *Verdict {
 	cond := o.JobFailed
-	if cond == nil {
+	if cond == nil || sidecarFailedAfterLoad(o) {
 		return nil
 	}
 	reason := perfv1alpha1.ReasonLoadTesterFailed
@@ -149,5 +153,17 @@ func succeeded(o *outcome) *Verdict {
 	if o.saturated {
 		reason = perfv1alpha1.ReasonSaturated
 	}
-	return &Verdict{Reason: reason, Message: o.headline}
+	msg := o.headline
+	if sidecarFailedAfterLoad(o) {
+		msg += "; the load-tester Job failed after its load tester ended with its report whole (another container of its pod, its daprd most often, exited badly): " +
+			textcut.Truncate(o.JobFailed.Message, 200)
+	}
+	return &Verdict{Reason: reason, Message: msg}
+}
+
+// sidecarFailedAfterLoad: the Job failed, but not for its load tester, which exited 0 with a
+// report that says no error (not a deadline either: that cuts the load tester short).
+func sidecarFailedAfterLoad(o *outcome) bool {
+	return o.JobFailed != nil && o.JobFailed.Reason != batchv1.JobReasonDeadlineExceeded && o.FirstFailure == "" &&
+		o.Terminated != nil && o.Terminated.ExitCode == 0 && o.summary != nil && o.summary.Error == ""
 }

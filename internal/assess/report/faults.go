@@ -21,6 +21,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -82,7 +83,7 @@ func kills(applied []result.AppliedFault, fault int, variant result.Variant) []p
 			continue
 		}
 		k := perfv1alpha1.PodKillRecord{Repetition: int32(a.Rep + 1), Deleted: a.Pod, Replacement: a.Replacement}
-		if a.Replacement != "" {
+		if a.Ready {
 			k.ReadyAfter = duration(time.Duration(a.EndUnixNano - a.StartUnixNano))
 		}
 		out = append(out, k)
@@ -91,23 +92,43 @@ func kills(applied []result.AppliedFault, fault int, variant result.Variant) []p
 	return out
 }
 
-// FaultMade marks each disturbance a PodKill made on purpose (the pod it deleted, the pod
-// that replaced it) with the fault's index: it does not make the run Disturbed.
+// FaultMade marks each disturbance a PodKill made on purpose with the fault's index: the
+// pod it deleted, the pod named in its place, and a pod of the deleted one's ReplicaSet
+// (its name less the last part) created while the kill held (a replacement named too late
+// to answer with). Such a disturbance does not make the run Disturbed. A restart is never
+// the kill's: the kill deletes. A kill whose answer was lost names no pod, and its
+// replacement stays a disturbance: the analysis cannot tell it was the kill's.
 func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault) {
-	made := map[string]int32{}
-	for _, a := range applied {
-		if a.Pod != "" {
-			made[a.Pod] = int32(a.Fault)
-		}
-		if a.Replacement != "" {
-			made[a.Replacement] = int32(a.Fault)
-		}
-	}
 	for i := range ds {
-		if f, ok := made[ds[i].Pod]; ok && ds[i].Kind != perfv1alpha1.DisturbanceRestarted {
-			ds[i].Fault = &f
+		if ds[i].Kind == perfv1alpha1.DisturbanceRestarted {
+			continue
+		}
+		for _, a := range applied {
+			if a.Pod != "" && madeBy(ds[i], a) {
+				f := int32(a.Fault)
+				ds[i].Fault = &f
+				break
+			}
 		}
 	}
+}
+
+// madeBy reports whether the kill a made the disturbance.
+func madeBy(d perfv1alpha1.Disturbance, a result.AppliedFault) bool {
+	if d.Pod == a.Pod || (a.Replacement != "" && d.Pod == a.Replacement) {
+		return true
+	}
+	set, cut := replicaSetOf(a.Pod)
+	start, end := a.Span()
+	inSpan := !d.Time.Time.Before(start.Truncate(time.Second)) && !d.Time.Time.After(end.Add(time.Second))
+	return cut && d.Kind == perfv1alpha1.DisturbanceCreated && inSpan && strings.HasPrefix(d.Pod, set)
+}
+
+// replicaSetOf is the name a Deployment's pod shares with its ReplicaSet's other pods, up to
+// its last '-'; false for a name without one.
+func replicaSetOf(pod string) (string, bool) {
+	i := strings.LastIndexByte(pod, '-')
+	return pod[:i+1], i > 0
 }
 
 // faultWindow is a window as the result keeps it.

@@ -96,46 +96,50 @@ func TestTheResultSaysWhatEachFaultCost(t *testing.T) {
 	}
 }
 
-// A PodKill's record: each phase's pod deleted, its replacement and how soon after the
-// deletion it was ready (the span the load tester held the fault), a phase whose
-// replacement was not ready by the fault's end without that figure; and the pods it deleted
-// and made are its own, not disturbances of the measurement.
+// A PodKill's record: each phase's pod deleted, the pod made in its place and, when it was
+// ready by the fault's end, how soon after the order (the span the load tester held the
+// fault); and the pods it deleted and made are its own, not disturbances of the
+// measurement: by name, or a pod of the same ReplicaSet created while the kill held.
 func TestAPodKillRecordsThePodsItDeletedAndWhatReplacedThem(t *testing.T) {
 	target := perfv1alpha1.FaultRoleTarget
 	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100},
 		Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: &target, At: metav1.Duration{Duration: 8 * time.Second}, Duration: metav1.Duration{Duration: 5 * time.Second}}}}}
 	t0, t1 := time.Unix(1000, 0), time.Unix(2000, 0)
+	const a, b, c, d = "k-target-7d9f-aaaaa", "k-target-7d9f-bbbbb", "k-target-7d9f-ccccc", "k-target-7d9f-ddddd"
 	applied := []result.AppliedFault{
-		{Variant: result.Dapr, Rep: 1, StartUnixNano: t1.Add(8 * time.Second).UnixNano(), EndUnixNano: t1.Add(13 * time.Second).UnixNano(), AppSeen: -1, Sent: 2000, Pod: "t-b"},
-		{Variant: result.Dapr, Rep: 0, StartUnixNano: t0.Add(8 * time.Second).UnixNano(), EndUnixNano: t0.Add(10 * time.Second).UnixNano(), AppSeen: -1, Sent: 2000, Pod: "t-a", Replacement: "t-b"},
+		{Variant: result.Dapr, Rep: 1, StartUnixNano: t1.Add(8 * time.Second).UnixNano(), EndUnixNano: t1.Add(13 * time.Second).UnixNano(), AppSeen: -1, Sent: 2000, Pod: b, Replacement: c},
+		{Variant: result.Dapr, Rep: 0, StartUnixNano: t0.Add(8 * time.Second).UnixNano(), EndUnixNano: t0.Add(10 * time.Second).UnixNano(), AppSeen: -1, Sent: 2000, Pod: a, Replacement: b, Ready: true},
 	}
 	got, err := faultOutcomes(run, Faults{Timelines: []result.Timeline{faultyTimeline(t, 0, t0, 1), faultyTimeline(t, 1, t1, 3)}, Applied: applied})
 	if err != nil || len(got) != 1 {
 		t.Fatalf("outcomes %+v, %v", got, err)
 	}
-	want := []perfv1alpha1.PodKillRecord{
-		{Repetition: 1, Deleted: "t-a", Replacement: "t-b", ReadyAfter: &metav1.Duration{Duration: 2 * time.Second}},
-		{Repetition: 2, Deleted: "t-b"},
-	}
-	if k := got[0].Kills; len(k) != 2 || k[0].Deleted != want[0].Deleted || k[0].Replacement != want[0].Replacement || k[0].ReadyAfter == nil ||
-		*k[0].ReadyAfter != *want[0].ReadyAfter || k[0].Repetition != 1 || k[1].Repetition != 2 || k[1].Deleted != "t-b" || k[1].Replacement != "" || k[1].ReadyAfter != nil {
-		t.Errorf("kills %+v, want %+v", k, want)
+	k := got[0].Kills
+	if len(k) != 2 || k[0] != (perfv1alpha1.PodKillRecord{Repetition: 1, Deleted: a, Replacement: b, ReadyAfter: k[0].ReadyAfter}) || k[0].ReadyAfter == nil ||
+		k[0].ReadyAfter.Duration != 2*time.Second || k[1] != (perfv1alpha1.PodKillRecord{Repetition: 2, Deleted: b, Replacement: c}) {
+		t.Errorf("kills %+v: want %s replaced by %s ready after 2s, then %s by %s not ready by the fault's end", k, a, b, b, c)
 	}
 	if got[0].Amplification != "" {
 		t.Errorf("amplification %q, want none: a replaced app's count is not the phase's", got[0].Amplification)
 	}
 
+	at := func(base time.Time, s int) metav1.Time { return metav1.NewTime(base.Add(time.Duration(s) * time.Second)) }
 	ds := []perfv1alpha1.Disturbance{
-		{Kind: perfv1alpha1.DisturbanceDeleted, Role: "target", Pod: "t-a", Phase: "dapr run 1 of 2, 8s in"},
-		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: "t-b", Phase: "dapr run 1 of 2, 8s in"},
-		{Kind: perfv1alpha1.DisturbanceRestarted, Role: "target", Pod: "t-b", Container: "daprd", Phase: "dapr run 2 of 2, 1s in"},
-		{Kind: perfv1alpha1.DisturbanceDeleted, Role: "controlPlane/dapr-placement-server", Pod: "dapr-placement-server-0", Phase: "dapr run 2 of 2, 3s in"},
+		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: b, Time: at(t0, 8)},
+		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: c, Time: at(t1, 8)},
+		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: d, Time: at(t1, 12)},                      // the same ReplicaSet, while the kill held
+		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: "k-target-7d9f-eeeee", Time: at(t1, 16)}, // after it
+		{Kind: perfv1alpha1.DisturbanceRestarted, Role: "target", Pod: c, Container: "daprd", Time: at(t1, 11)},
+		{Kind: perfv1alpha1.DisturbanceDeleted, Role: "controlPlane/dapr-placement-server", Pod: "dapr-placement-server-0", Time: at(t1, 9)},
 	}
 	FaultMade(ds, applied)
-	if ds[0].Fault == nil || *ds[0].Fault != 0 || ds[1].Fault == nil || ds[2].Fault != nil || ds[3].Fault != nil {
-		t.Errorf("marked %+v: want the deleted pod and its replacement the fault's, a later restart and the control plane not", ds)
+	for i, want := range []bool{true, true, true, false, false, false} {
+		if (ds[i].Fault != nil) != want {
+			t.Errorf("disturbance %+v: the kill's %v, want %v", ds[i], ds[i].Fault != nil, want)
+		}
 	}
-	if msg := DisturbanceMessage(ds); msg == "" || strings.Contains(msg, "t-a") || !strings.Contains(msg, "restarted") || !strings.Contains(msg, "dapr-placement-server-0") {
-		t.Errorf("message %q: want the restart and the control plane's deletion, not the kill's own pods", msg)
+	if msg := DisturbanceMessage(ds); strings.Contains(msg, b) || !strings.Contains(msg, "k-target-7d9f-eeeee") || !strings.Contains(msg, "restarted") ||
+		!strings.Contains(msg, "dapr-placement-server-0") {
+		t.Errorf("message %q: want the later pod, the restart and the control plane's deletion, not the kill's own pods", msg)
 	}
 }

@@ -56,10 +56,11 @@ func (o KillOrder) Check() error {
 	return nil
 }
 
-// KillAnswer is what the operator did: the pod it deleted, and the pod that replaced it with
-// its address once ready (empty: none was ready within the order's wait).
+// KillAnswer is what the operator did: the pod it deleted, and the pod made in its place
+// (empty: none by the order's wait), Ready with its address when it was ready by then.
 type KillAnswer struct {
 	Deleted       string `json:"deleted"`
 	Replacement   string `json:"replacement,omitempty"`
+	Ready         bool   `json:"ready,omitempty"`
 	ReplacementIP string `json:"replacementIP,omitempty"`
 }

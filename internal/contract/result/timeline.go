@@ -61,10 +61,11 @@ type AppliedFault struct {
 	AppSeen int64  `json:"seen"`
 	Sent    int64  `json:"sent"`
 	Error   string `json:"err,omitempty"`
-	// Pod is the pod a PodKill deleted, Replacement the one ready in its place by EndUnixNano
-	// (empty: none was ready by the fault's end).
+	// Pod is the pod a PodKill deleted, Replacement the one made in its place by the
+	// fault's end (empty: none), Ready when it was ready by then, at EndUnixNano.
 	Pod         string `json:"pod,omitempty"`
 	Replacement string `json:"repl,omitempty"`
+	Ready       bool   `json:"ready,omitempty"`
 }
 
 // Span is the fault's recorded [start, end).

@@ -49,6 +49,8 @@ type Server struct {
 	Log    logr.Logger
 	// Poll is how often the replacement's readiness is looked at (default 100ms).
 	Poll time.Duration
+
+	budget budget
 }
 
 // NeedLeaderElection is false: every replica of the manager may serve a kill.
@@ -105,7 +107,8 @@ func (s *Server) serveKill(w http.ResponseWriter, r *http.Request) {
 		if ref, ok := errors.AsType[*refusal](err); ok {
 			status = ref.status
 		}
-		s.Log.Info("Refused a kill order", "namespace", order.Namespace, "run", order.Run, "role", order.Role, "reason", err.Error())
+		// V(1): a caller who holds no token could otherwise fill the log with names it chose.
+		s.Log.V(1).Info("Refused a kill order", "namespace", order.Namespace, "run", order.Run, "role", order.Role, "reason", err.Error())
 		http.Error(w, err.Error(), status)
 		return
 	}
@@ -114,8 +117,11 @@ func (s *Server) serveKill(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(ans)
 }
 
-// kill checks the order against the run, deletes its pod and waits for the replacement.
+// kill checks the order against the run, deletes its pod and waits for the replacement:
+// the whole within the order's wait from its arrival, so the load tester's recorded span
+// (from its sending) is not cut short of a replacement ready in time.
 func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls.KillAnswer, error) {
+	arrived := time.Now()
 	var ans ls.KillAnswer
 	if err := order.Check(); err != nil {
 		return ans, refuse(http.StatusBadRequest, "%v", err)
@@ -131,6 +137,13 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 	if run.Status.Phase != perfv1alpha1.PhaseRunning {
 		return ans, refuse(http.StatusConflict, "run %s/%s is %s, not Running: its pods are killed only while its load runs", run.Namespace, run.Name, run.Status.Phase)
 	}
+	// A token is the run's pods' (and whoever reads its Secret): it orders no more kills
+	// than the run's phases take, one at a time.
+	release, err := s.budget.take(run)
+	if err != nil {
+		return ans, err
+	}
+	defer release()
 	pods, err := runPods(ctx, s.Client, run, workload.RoleTarget)
 	if err != nil {
 		return ans, err
@@ -148,8 +161,11 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return ans, fmt.Errorf("deleting pod %s: %w", victim.Name, err)
 	}
 	ans.Deleted = victim.Name
-	if repl := s.awaitReplacement(ctx, run, before, wait); repl != nil {
-		ans.Replacement, ans.ReplacementIP = repl.Name, repl.Status.PodIP
+	if repl, ready := s.awaitReplacement(ctx, run, before, arrived.Add(wait)); repl != nil {
+		ans.Replacement, ans.Ready = repl.Name, ready
+		if ready {
+			ans.ReplacementIP = repl.Status.PodIP
+		}
 	}
 	return ans, nil
 }
@@ -182,28 +198,36 @@ func declaredWait(run *perfv1alpha1.PerfRun, order ls.KillOrder) (time.Duration,
 	return min(order.Wait, longest), longest > 0
 }
 
-// awaitReplacement is the first pod of the role, not among before, ready within wait; nil
-// when none is.
-func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun, before map[types.UID]bool, wait time.Duration) *corev1.Pod {
+// awaitReplacement is the first pod of the role not among before, ready by deadline
+// (ready true), or else the first such pod made by then, not yet ready (nil: none).
+func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun, before map[types.UID]bool, deadline time.Time) (*corev1.Pod, bool) {
 	poll := s.Poll
 	if poll <= 0 {
 		poll = 100 * time.Millisecond
 	}
-	ctx, cancel := context.WithTimeout(ctx, wait)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
+	var made *corev1.Pod
 	for {
+		// A cancelled context lists nothing: the last look is the one before it.
 		if pods, err := runPods(ctx, s.Client, run, workload.RoleTarget); err == nil {
 			for i := range pods {
-				if !before[pods[i].UID] && ready(&pods[i]) {
-					return &pods[i]
+				if before[pods[i].UID] {
+					continue
+				}
+				if ready(&pods[i]) {
+					return &pods[i], true
+				}
+				if made == nil {
+					made = &pods[i]
 				}
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return made, false
 		case <-tick.C:
 		}
 	}

@@ -49,3 +49,34 @@ func TestAFaultRunHasTheTokenAndTheTargetsAddress(t *testing.T) {
 		t.Error("the same run without faults makes a token or reads the target's address")
 	}
 }
+
+// A PodKill run's load tester is told where the operator's kill route is and which run it
+// orders for, and reads no daprd counter of the target (it would be two pods' or none).
+func TestAPodKillRunOrdersFromTheOperatorAndReadsNoTargetCounter(t *testing.T) {
+	run := newRun(perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+		s.Baseline = ptr.To(false)
+		s.Load.Repetitions = 2
+		s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
+			At: metav1.Duration{Duration: 10 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}}
+	})
+	run.Status.TokenSecret = "bench-token-abcde"
+	job := LoadTesterJob(run, Options{KillURL: "http://kill:9444"}, "10.244.0.7")
+	env := map[string]string{}
+	for _, e := range job.Spec.Template.Spec.Containers[0].Env {
+		env[e.Name] = e.Value
+	}
+	if env["DAPRBENCH_KILL_URL"] != "http://kill:9444" || env["DAPRBENCH_RUN_NAME"] != run.Name || env["DAPRBENCH_RUN_NAMESPACE"] != run.Namespace {
+		t.Errorf("kill url %q, run %q/%q", env["DAPRBENCH_KILL_URL"], env["DAPRBENCH_RUN_NAMESPACE"], env["DAPRBENCH_RUN_NAME"])
+	}
+	if u, set := env["DAPRBENCH_DAPRD_METRICS_SERVER_URL"]; set {
+		t.Errorf("the target's daprd counter is read at %q across a kill", u)
+	}
+	if !KillsPods(run) {
+		t.Error("KillsPods false for a PodKill run")
+	}
+	run.Spec.Faults[0] = perfv1alpha1.Fault{Kind: perfv1alpha1.FaultTargetErrors, ErrorPercent: ptr.To[int32](10),
+		At: metav1.Duration{Duration: 10 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}
+	if got := envMap(LoadTesterEnv(run, "10.244.0.7"))["DAPRBENCH_DAPRD_METRICS_SERVER_URL"]; got == "" {
+		t.Error("a run without a PodKill reads no target daprd counter")
+	}
+}

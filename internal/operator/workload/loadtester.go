@@ -160,7 +160,8 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	sidecar := SidecarHTTPURL()
 	if spec.DaprEnabled() {
 		env = append(env, Setting(ls.SidecarURL, sidecar), Setting(ls.DaprdMetricsClientURL, daprdMetricsURL("localhost")))
-		if targetIP != "" {
+		// Not across a PodKill: the counter would be read from two pods, or from none.
+		if targetIP != "" && !KillsPods(run) {
 			env = append(env, Setting(ls.DaprdMetricsServerURL, daprdMetricsURL(targetIP)))
 		}
 	}

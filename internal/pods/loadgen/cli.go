@@ -140,7 +140,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	var plan FaultPlan
 	fs.StringVar(&plan.AppURL, ls.FaultURL, "", "the target app's address, e.g. http://10.0.0.7:3000: it takes the fault orders and counts the invocations it saw")
 	fs.StringVar(&plan.Token, ls.FaultToken, "", "the token the target app's fault route asks for (set from the run's Secret as DAPRBENCH_FAULT_TOKEN; never on the command line)")
-	fs.StringVar(&plan.KillURL, ls.KillURL, "", "the operator's address, e.g. http://daprbench-controller-manager-faults.daprbench-system.svc:9444: it takes a PodKill's order, with the run's token")
+	fs.StringVar(&plan.KillURL, ls.KillURL, "", "the operator's address, e.g. http://daprbench-controller-manager-kill.daprbench-system.svc:9444: it takes a PodKill's order, with the run's token")
 	fs.StringVar(&plan.Run.Namespace, ls.RunNamespace, "", "the run's namespace, for a PodKill's order")
 	fs.StringVar(&plan.Run.Name, ls.RunName, "", "the run's name, for a PodKill's order")
 	fs.StringVar(&cfg.DaprdMetrics.ClientURL, ls.DaprdMetricsClientURL, "", "this pod's own daprd metrics page, e.g. http://localhost:9090/metrics: its CPU counter is read at every measured run's edges (empty: not read)")

@@ -44,8 +44,8 @@ func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.Ap
 		a.Error = err.Error()
 		return
 	}
-	a.Pod, a.Replacement = ans.Deleted, ans.Replacement
-	if ans.Replacement != "" {
+	a.Pod, a.Replacement, a.Ready = ans.Deleted, ans.Replacement, ans.Ready
+	if ans.Ready {
 		a.EndUnixNano = min(time.Now().UnixNano(), a.EndUnixNano)
 		if f.Role == loadsettings.RoleTarget {
 			p.movedTo(ans.ReplacementIP)

@@ -18,8 +18,11 @@ package loadgen
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +41,21 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
 	sidecar := newSidecarStandIn(appURL, true)
 	defer sidecar.Close()
+	// The replacement: another app on the same port of another loopback address, counting
+	// the load tester's reads of it.
+	var replacementReads atomic.Int32
+	u, _ := url.Parse(appURL)
+	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.2", u.Port()))
+	if err != nil {
+		t.Fatalf("a second loopback address: %v", err)
+	}
+	replacement := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		replacementReads.Add(1)
+		perfapp.New(perfapp.Config{}).Handler().ServeHTTP(w, r)
+	}))
+	replacement.Listener = l
+	replacement.Start()
+	defer replacement.Close()
 	const ready = 300 * time.Millisecond
 	orders := make(chan loadsettings.KillOrder, 4)
 	operator := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -48,7 +66,7 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 		}
 		orders <- o
 		time.Sleep(ready)
-		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: "t-old", Replacement: "t-new", ReplacementIP: "127.0.0.1"})
+		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: "t-old", Replacement: "t-new", Ready: true, ReplacementIP: "127.0.0.2"})
 	}))
 	defer operator.Close()
 	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleTarget, At: 500 * time.Millisecond, For: 1200 * time.Millisecond}})
@@ -70,7 +88,7 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 	}
 	for _, f := range r.report.Faults {
 		start, end := f.Span()
-		if f.Variant != result.Dapr || f.Error != "" || f.Pod != "t-old" || f.Replacement != "t-new" {
+		if f.Variant != result.Dapr || f.Error != "" || f.Pod != "t-old" || f.Replacement != "t-new" || !f.Ready {
 			t.Errorf("applied %+v: want the Dapr path's, t-old replaced by t-new", f)
 		}
 		if held := end.Sub(start); held < ready || held >= 1200*time.Millisecond {
@@ -79,5 +97,8 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 		if f.AppSeen != -1 {
 			t.Errorf("repetition %d: the app's count %d, want unknown (-1): a replaced app counts from 0", f.Rep, f.AppSeen)
 		}
+	}
+	if replacementReads.Load() == 0 {
+		t.Error("the load tester never read the replacement's count: its address did not move")
 	}
 }
