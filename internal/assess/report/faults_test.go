@@ -123,11 +123,13 @@ func TestAPodKillRecordsThePodsItDeletedAndWhatReplacedThem(t *testing.T) {
 		t.Errorf("amplification %q, want none: a replaced app's count is not the phase's", got[0].Amplification)
 	}
 
-	at := func(base time.Time, s int) metav1.Time { return metav1.NewTime(base.Add(time.Duration(s) * time.Second)) }
+	at := func(base time.Time, s int) metav1.Time {
+		return metav1.NewTime(base.Add(time.Duration(s) * time.Second))
+	}
 	ds := []perfv1alpha1.Disturbance{
 		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: b, Time: at(t0, 8)},
 		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: c, Time: at(t1, 8)},
-		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: d, Time: at(t1, 12)},                      // the same ReplicaSet, while the kill held
+		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: d, Time: at(t1, 12)},                     // the same ReplicaSet, while the kill held
 		{Kind: perfv1alpha1.DisturbanceCreated, Role: "target", Pod: "k-target-7d9f-eeeee", Time: at(t1, 16)}, // after it
 		{Kind: perfv1alpha1.DisturbanceRestarted, Role: "target", Pod: c, Container: "daprd", Time: at(t1, 11)},
 		{Kind: perfv1alpha1.DisturbanceDeleted, Role: "controlPlane/dapr-placement-server", Pod: "dapr-placement-server-0", Time: at(t1, 9)},
