@@ -185,9 +185,9 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		Expect(status).To(Equal(http.StatusOK), msg)
 		Expect(ans).To(Equal(ls.KillAnswer{Deleted: "killed-target-pod-2"}), "no pod was made in its place")
 
-		By("refusing a kill past one a measured phase")
+		By("refusing a kill past as many as the run has measured phases")
 		status, _, msg = orderKill(route.URL, token, short)
 		Expect(status).To(Equal(http.StatusTooManyRequests), msg)
-		Expect(msg).To(ContainSubstring("has had its 2 kills, one a measured phase"))
+		Expect(msg).To(ContainSubstring("has had its 2 kills, as many as its measured phases"))
 	})
 })

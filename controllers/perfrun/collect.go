@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -91,7 +92,7 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 		}
 	}
 	ev := &assess.Evidence{
-		Load: assess.Load{JobFailed: jobCondition(job, batchv1.JobFailed), FirstFailure: firstFailure(testers), Terminated: term,
+		Load: assess.Load{JobFailed: jobCondition(job, batchv1.JobFailed), FirstFailure: firstFailure(testers), Terminated: term, DaprdEndedBadly: daprdEndedBadly(testers, term),
 			Message: msg, Summary: sum, Faults: faultsOf(rep), DecodeErr: decodeErr, ReportLost: lost, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
 		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: run.Status.LiveUsage,
 		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances, History: history,
@@ -136,6 +137,25 @@ func leaderPointer(testers []corev1.Pod) (msg string, term *corev1.ContainerStat
 		}
 	}
 	return msg, nil
+}
+
+// daprdEndedBadly says how the leader's daprd ended, when it exited non-zero at or after its
+// load tester's end (both to the second the kubelet stamps): a daprd told to stop once the
+// load was over. Empty for one that ended well, or earlier: that one died under the load.
+func daprdEndedBadly(testers []corev1.Pod, tester *corev1.ContainerStateTerminated) string {
+	if tester == nil {
+		return ""
+	}
+	for i := range testers {
+		if !leadsGroup(&testers[i]) {
+			continue
+		}
+		_, d := diagnose.TerminationMessage(&testers[i], workload.ContainerDaprd)
+		if d != nil && d.ExitCode != 0 && !d.FinishedAt.Before(&tester.FinishedAt) {
+			return fmt.Sprintf("its daprd exited %d (%s) at %s, after the load tester ended", d.ExitCode, d.Reason, d.FinishedAt.UTC().Format(time.TimeOnly))
+		}
+	}
+	return ""
 }
 
 // leadsGroup reports whether a load-tester pod writes the run's summary: pod 0 of a group,

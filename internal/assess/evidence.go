@@ -60,16 +60,20 @@ type Evidence struct {
 
 // Load is what a finished load-tester Job left, read once.
 type Load struct {
-	JobFailed     *batchv1.JobCondition // the Job's Failed condition, nil when it completed
-	FirstFailure  string                // in a group, the error of the pod that failed first
-	Terminated    *corev1.ContainerStateTerminated
-	Message       string // the leader's termination message: the pointer to its report
-	Summary       *result.Summary
-	Faults        report.Faults // the report's timelines and applied faults (spec.faults)
-	DecodeErr     error         // the termination message could not be read
-	ReportLost    error         // the report it points to could not be had (*result.FrameTooLarge: too large)
-	PodsDescribed string        // the load tester's pods, in the kubelet's words
-	Waited        time.Duration // how long the controller waited for a terminated state
+	JobFailed    *batchv1.JobCondition // the Job's Failed condition, nil when it completed
+	FirstFailure string                // in a group, the error of the pod that failed first
+	Terminated   *corev1.ContainerStateTerminated
+	// DaprdEndedBadly says how the leader's own daprd ended when it exited non-zero no
+	// earlier than the load tester did (told to stop, it hung on a request a fault left);
+	// empty otherwise, a daprd that died during the load included.
+	DaprdEndedBadly string
+	Message         string // the leader's termination message: the pointer to its report
+	Summary         *result.Summary
+	Faults          report.Faults // the report's timelines and applied faults (spec.faults)
+	DecodeErr       error         // the termination message could not be read
+	ReportLost      error         // the report it points to could not be had (*result.FrameTooLarge: too large)
+	PodsDescribed   string        // the load tester's pods, in the kubelet's words
+	Waited          time.Duration // how long the controller waited for a terminated state
 }
 
 // History is what a scheduled run is judged against for regression.

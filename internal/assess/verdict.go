@@ -71,9 +71,10 @@ func failed(reason, format string, args ...any) *Verdict {
 
 // loadTesterFailed: the Job failed; the first pod's error, the summary's or the exit says why.
 // Not when the load tester itself ended well (exit 0, a report without an error) and the
-// Job failed for another container of its pod: its daprd, told to stop, may end with exit 1
-// on a request a fault left hanging. The report is then judged as it stands (the checks
-// after this one read it), and the verdict says the Job failed.
+// Job failed because its daprd, told to stop once the load was over, ended with exit 1 on a
+// request a fault left hanging. The report is then judged as it stands (the checks after
+// this one read it), and the verdict says so. A daprd that died during the load still fails
+// the run.
 func loadTesterFailed(o *outcome) *Verdict {
 	cond := o.JobFailed
 	if cond == nil || sidecarFailedAfterLoad(o) {
@@ -155,15 +156,15 @@ func succeeded(o *outcome) *Verdict {
 	}
 	msg := o.headline
 	if sidecarFailedAfterLoad(o) {
-		msg += "; the load-tester Job failed after its load tester ended with its report whole (another container of its pod, its daprd most often, exited badly): " +
-			textcut.Truncate(o.JobFailed.Message, 200)
+		msg += "; the load-tester Job failed after its load tester ended with its report whole: " + o.DaprdEndedBadly
 	}
 	return &Verdict{Reason: reason, Message: msg}
 }
 
 // sidecarFailedAfterLoad: the Job failed, but not for its load tester, which exited 0 with a
-// report that says no error (not a deadline either: that cuts the load tester short).
+// report that says no error (not a deadline either: that cuts the load tester short); its
+// daprd ended badly once the load was over.
 func sidecarFailedAfterLoad(o *outcome) bool {
-	return o.JobFailed != nil && o.JobFailed.Reason != batchv1.JobReasonDeadlineExceeded && o.FirstFailure == "" &&
+	return o.JobFailed != nil && o.JobFailed.Reason != batchv1.JobReasonDeadlineExceeded && o.FirstFailure == "" && o.DaprdEndedBadly != "" &&
 		o.Terminated != nil && o.Terminated.ExitCode == 0 && o.summary != nil && o.summary.Error == ""
 }

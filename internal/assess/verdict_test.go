@@ -35,6 +35,7 @@ func TestTheVerdictChainDecidesInOrder(t *testing.T) {
 	deadline := &batchv1.JobCondition{Type: batchv1.JobFailed, Reason: batchv1.JobReasonDeadlineExceeded, Message: "Job was active longer than specified deadline"}
 	backoff := &batchv1.JobCondition{Type: batchv1.JobFailed, Reason: batchv1.JobReasonBackoffLimitExceeded, Message: "Job has reached the specified backoff limit"}
 	good := &result.Summary{RequestedQPS: 1000}
+	const afterLoad = "its daprd exited 1 (Error) at 09:59:40, after the load tester ended"
 	for _, tc := range []struct {
 		name         string
 		outcome      outcome
@@ -66,9 +67,11 @@ func TestTheVerdictChainDecidesInOrder(t *testing.T) {
 			failed: true, reason: perfv1alpha1.ReasonThresholdsViolated, text: "thresholds violated (spec.thresholds.failRun): added p90 2.1ms > 2ms"},
 		{name: "saturated, but finished", outcome: outcome{Load: Load{Terminated: completed, Summary: good, Waited: 30 * time.Second}, summary: good, saturated: true, headline: "60000 requests"}, judged: true,
 			reason: perfv1alpha1.ReasonSaturated, text: "60000 requests"},
-		{name: "a Job failed by its daprd after the load tester ended well", outcome: outcome{Load: Load{JobFailed: backoff, Terminated: completed, Summary: good, Waited: 30 * time.Second}, summary: good, headline: "60000 requests"}, judged: true,
-			reason: perfv1alpha1.ReasonSucceeded, text: "60000 requests; the load-tester Job failed after its load tester ended with its report whole"},
-		{name: "a Job failed with the load tester's own exit 0 but an incomplete report", outcome: outcome{Load: Load{JobFailed: backoff, Terminated: completed, Summary: good, Waited: 30 * time.Second}, summary: good, missing: "it holds 1 of the 3 repetitions of the baseline path"},
+		{name: "a Job failed by its daprd after the load tester ended well", outcome: outcome{Load: Load{JobFailed: backoff, Terminated: completed, DaprdEndedBadly: afterLoad, Summary: good, Waited: 30 * time.Second}, summary: good, headline: "60000 requests"}, judged: true,
+			reason: perfv1alpha1.ReasonSucceeded, text: "60000 requests; the load-tester Job failed after its load tester ended with its report whole: " + afterLoad},
+		{name: "a Job failed by a daprd that died under the load", outcome: outcome{Load: Load{JobFailed: backoff, Terminated: completed, Summary: good, Waited: 30 * time.Second}, summary: good},
+			failed: true, reason: perfv1alpha1.ReasonLoadTesterFailed, text: "the load tester failed: container exited 0 (Completed)"},
+		{name: "a Job failed with the load tester's own exit 0 but an incomplete report", outcome: outcome{Load: Load{JobFailed: backoff, Terminated: completed, DaprdEndedBadly: afterLoad, Summary: good, Waited: 30 * time.Second}, summary: good, missing: "it holds 1 of the 3 repetitions of the baseline path"},
 			failed: true, reason: perfv1alpha1.ReasonInvalidResult, text: "incomplete: it holds 1 of the 3"},
 		{name: "succeeded", outcome: outcome{Load: Load{Terminated: completed, Summary: good, Waited: 30 * time.Second}, summary: good, headline: "60000 requests"}, judged: true,
 			reason: perfv1alpha1.ReasonSucceeded, text: "60000 requests"},

@@ -19,6 +19,7 @@ limitations under the License.
 package e2e
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -35,8 +36,7 @@ import (
 
 // expectKilledAndReplaced: the operator deleted the run's target pod in each Dapr phase and
 // its Deployment replaced it in time; the pod deleted in the second phase is the one that
-// replaced the first's; while no target pod was ready requests failed or waited, and none
-// failed before;
+// replaced the first's; while no target pod was ready requests failed, and none before;
 // those pods are the kill's, not a disturbance of the measurement.
 func expectKilledAndReplaced(run *perfv1alpha1.PerfRun) {
 	res := resultOf(run)
@@ -47,26 +47,23 @@ func expectKilledAndReplaced(run *perfv1alpha1.PerfRun) {
 	Expect(o.Applied).To(Equal(int32(2)), "applied in both Dapr phases: %q", o.NotApplied)
 	Expect(o.Kills).To(HaveLen(2))
 	for _, k := range o.Kills {
-		Expect(k.Replacement).NotTo(BeEmpty(), "repetition %d: a replacement ready within 12s", k.Repetition)
-		Expect(k.ReadyAfter).NotTo(BeNil())
+		Expect(k.Replacement).NotTo(BeEmpty(), "repetition %d: a replacement made within 22s", k.Repetition)
+		Expect(k.ReadyAfter).NotTo(BeNil(), "repetition %d: the replacement ready within 22s", k.Repetition)
 	}
 	Expect(o.Kills[1].Deleted).To(Equal(o.Kills[0].Replacement), "the second kill deletes the first's replacement")
 	Expect(o.Before.Errors).To(BeZero(), "before %+v", o.Before)
-	// While no target pod is ready a request fails, or waits for the replacement: seconds.
+	// Without a retry policy a request sent while no target pod is ready fails.
 	Expect(o.During.Errors).To(BeNumerically(">", 0), "during %+v", o.During)
-	Expect(o.During.P99).NotTo(BeNil())
-	Expect(o.During.P99.Duration).To(BeNumerically(">=", time.Second), "the successes of the outage waited for the replacement: %+v", o.During)
 	Expect(o.Amplification).To(BeEmpty(), "a replaced app's count is not the phase's")
 	st := get(run).Status
 	GinkgoWriter.Printf("killed's disturbances: %+v\n", st.Disturbances)
-	replacements := 0
-	for _, d := range st.Disturbances {
-		if d.Role == "target" && d.Kind == perfv1alpha1.DisturbanceCreated {
-			Expect(d.Fault).NotTo(BeNil(), "the kill's own pod %s is not a disturbance", d.Pod)
-			replacements++
-		}
+	for _, k := range o.Kills {
+		i := slices.IndexFunc(st.Disturbances, func(d perfv1alpha1.Disturbance) bool {
+			return d.Pod == k.Replacement && d.Kind == perfv1alpha1.DisturbanceCreated
+		})
+		Expect(i).To(BeNumerically(">=", 0), "the replacement %s was seen: %+v", k.Replacement, st.Disturbances)
+		Expect(st.Disturbances[i].Fault).NotTo(BeNil(), "the kill's own pod %s is not a disturbance", k.Replacement)
 	}
-	Expect(replacements).To(BeNumerically(">", 0), "the replacements were seen: %+v", st.Disturbances)
 	Expect(meta.IsStatusConditionFalse(st.Conditions, perfv1alpha1.ConditionDisturbed)).To(BeTrue(), "%s", describe(run))
 }
 
@@ -106,15 +103,15 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		plain := daprRun(plainNS, "plain", perfv1alpha1.ScenarioServiceInvocation, qps, faulty)
 		retried := daprRun(retriedNS, "retried", perfv1alpha1.ScenarioServiceInvocation, qps, faulty)
 		// And beside them, the target's pod deleted 5 s into each Dapr phase by the operator,
-		// on its load tester's order: no baseline (a PodKill has none), so its two 25 s phases
-		// end with the others' four of 15 s. A replacement took 13 s to be ready here
-		// (calibration, daprd's readiness probe): it is waited for up to 17 s.
+		// on its load tester's order: no baseline (a PodKill has none), so its two 30 s phases
+		// end with the others' four of 15 s. A replacement took 8-14 s to be ready here
+		// (calibration, daprd's readiness probe): it is waited for up to 22 s.
 		killed := daprRun(newNamespace(), "killed", perfv1alpha1.ScenarioServiceInvocation, qps, func(s *perfv1alpha1.PerfRunSpec) {
 			faulty(s)
-			s.Load.Duration = &metav1.Duration{Duration: 25 * time.Second}
+			s.Load.Duration = &metav1.Duration{Duration: 30 * time.Second}
 			s.Baseline = ptr.To(false)
 			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
-				At: metav1.Duration{Duration: at}, Duration: metav1.Duration{Duration: 17 * time.Second}}}
+				At: metav1.Duration{Duration: at}, Duration: metav1.Duration{Duration: 22 * time.Second}}}
 			s.Thresholds = nil
 		})
 		expectSucceeded(plain, 5*time.Minute)

@@ -120,7 +120,8 @@ func madeBy(d perfv1alpha1.Disturbance, a result.AppliedFault) bool {
 	}
 	set, cut := replicaSetOf(a.Pod)
 	start, end := a.Span()
-	inSpan := !d.Time.Time.Before(start.Truncate(time.Second)) && !d.Time.Time.After(end.Add(time.Second))
+	// A second either side: the disturbance is stamped to the second, by another clock.
+	inSpan := !d.Time.Time.Before(start.Add(-time.Second)) && !d.Time.Time.After(end.Add(time.Second))
 	return cut && d.Kind == perfv1alpha1.DisturbanceCreated && inSpan && strings.HasPrefix(d.Pod, set)
 }
 

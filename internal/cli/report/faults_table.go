@@ -68,9 +68,12 @@ func faultsTable(res *perfv1alpha1.Result) string {
 // replacementWords says what replaced a killed pod, and how soon it was ready.
 func replacementWords(k perfv1alpha1.PodKillRecord) string {
 	if k.Replacement == "" {
-		return "no replacement ready within the fault's duration"
+		return "no pod made in its place within the fault's duration"
 	}
-	return fmt.Sprintf("replaced by %s, ready %s after the deletion", textfmt.ForTerminal(k.Replacement), textfmt.Dur(k.ReadyAfter))
+	if k.ReadyAfter == nil {
+		return fmt.Sprintf("replaced by %s, not ready within the fault's duration", textfmt.ForTerminal(k.Replacement))
+	}
+	return fmt.Sprintf("replaced by %s, ready %s after the order", textfmt.ForTerminal(k.Replacement), textfmt.Dur(k.ReadyAfter))
 }
 
 // recoveryWords says how the phases recovered: the mean with its interval over those that

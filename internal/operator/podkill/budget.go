@@ -19,19 +19,20 @@ package podkill
 import (
 	"net/http"
 	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// budget holds each run to the kills its phases take (one a measured Dapr phase: the
-// repetitions), one at a time, however often its token is presented. Kept in memory: a
-// restarted manager forgets it, and at worst serves a run's phases again.
+// budget holds each run to as many kills as it has measured phases (its repetitions), one
+// at a time, however often its token is presented. Kept in memory, per manager replica: a
+// restarted manager forgets it, and at worst serves a run's phases again. A run's entry is
+// dropped a day after its last kill, so the map holds only the runs of the last day.
 type budget struct {
-	mu     sync.Mutex
-	served map[generation]int32
-	busy   map[generation]bool
+	mu   sync.Mutex
+	runs map[generation]*spent
 }
 
 // generation is one measurement of a run: a new spec measures again.
@@ -40,27 +41,47 @@ type generation struct {
 	gen int64
 }
 
+// spent is what a run has used of its budget.
+type spent struct {
+	kills int32
+	busy  bool
+	last  time.Time
+}
+
+// keepFor is how long a run's entry outlives its last kill: longer than any fault run's load.
+const keepFor = 24 * time.Hour
+
 // take counts a kill against the run's budget, or refuses it: one already under way, or
-// every phase's kill served. release ends the kill under way.
-func (b *budget) take(run *perfv1alpha1.PerfRun) (release func(), err error) {
+// as many as its measured phases served. release ends the kill under way.
+func (b *budget) take(run *perfv1alpha1.PerfRun, now time.Time) (release func(), err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.served == nil {
-		b.served, b.busy = map[generation]int32{}, map[generation]bool{}
+	if b.runs == nil {
+		b.runs = map[generation]*spent{}
+	}
+	for g, s := range b.runs {
+		if !s.busy && now.Sub(s.last) > keepFor {
+			delete(b.runs, g)
+		}
 	}
 	g := generation{run.UID, run.Generation}
+	s := b.runs[g]
+	if s == nil {
+		s = &spent{}
+		b.runs[g] = s
+	}
 	allowed := run.Spec.Load.EffectiveRepetitions()
 	switch {
-	case b.busy[g]:
+	case s.busy:
 		return nil, refuse(http.StatusTooManyRequests, "run %s/%s has a kill under way", run.Namespace, run.Name)
-	case b.served[g] >= allowed:
-		return nil, refuse(http.StatusTooManyRequests, "run %s/%s has had its %d kills, one a measured phase", run.Namespace, run.Name, allowed)
+	case s.kills >= allowed:
+		return nil, refuse(http.StatusTooManyRequests, "run %s/%s has had its %d kills, as many as its measured phases", run.Namespace, run.Name, allowed)
 	}
-	b.served[g]++
-	b.busy[g] = true
+	s.kills++
+	s.busy, s.last = true, now
 	return func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		delete(b.busy, g)
+		s.busy = false
 	}, nil
 }

@@ -138,8 +138,8 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return ans, refuse(http.StatusConflict, "run %s/%s is %s, not Running: its pods are killed only while its load runs", run.Namespace, run.Name, run.Status.Phase)
 	}
 	// A token is the run's pods' (and whoever reads its Secret): it orders no more kills
-	// than the run's phases take, one at a time.
-	release, err := s.budget.take(run)
+	// than the run has measured phases, one at a time.
+	release, err := s.budget.take(run, arrived)
 	if err != nil {
 		return ans, err
 	}

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -49,5 +50,28 @@ func TestAPodKillNeedsTheOperatorsKillRoute(t *testing.T) {
 	with := &Reconciler{Workload: workload.Options{KillURL: "http://kill:9444"}}
 	if got := with.policyRefusal(run); got != nil {
 		t.Errorf("a PodKill with the route refused: %+v", got)
+	}
+}
+
+// A daprd that exited badly once its load tester had ended (told to stop, it hung on a
+// request to a killed pod) is named; one that died while the load ran, or ended well, is not.
+func TestADaprdThatEndedBadlyAfterTheLoadIsNamed(t *testing.T) {
+	end := metav1.NewTime(time.Date(2026, 11, 28, 9, 59, 30, 0, time.UTC))
+	pod := func(daprdExit int32, daprdAt time.Duration) []corev1.Pod {
+		return []corev1.Pod{{Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{
+			{Name: workload.ContainerTester, State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0, FinishedAt: end}}},
+			{Name: workload.ContainerDaprd, State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: daprdExit, Reason: "Error",
+				FinishedAt: metav1.NewTime(end.Add(daprdAt))}}},
+		}}}}
+	}
+	tester := &corev1.ContainerStateTerminated{ExitCode: 0, FinishedAt: end}
+	if got := daprdEndedBadly(pod(1, 10*time.Second), tester); got != "its daprd exited 1 (Error) at 09:59:40, after the load tester ended" {
+		t.Errorf("after the load: %q", got)
+	}
+	if got := daprdEndedBadly(pod(1, -20*time.Second), tester); got != "" {
+		t.Errorf("a daprd that died under the load named as ending after it: %q", got)
+	}
+	if got := daprdEndedBadly(pod(0, 10*time.Second), tester); got != "" {
+		t.Errorf("a daprd that ended well named: %q", got)
 	}
 }
