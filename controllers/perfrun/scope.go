@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"slices"
 
-	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -137,25 +136,12 @@ func (s *runScope) podOwners(ctx context.Context) (map[types.UID]bool, error) {
 	if job != nil {
 		owners[job.UID] = true
 	}
-	sel := client.MatchingLabels{workload.LabelRun: s.run.Name}
-	var deployments appsv1.DeploymentList
-	if err := s.reader.List(ctx, &deployments, client.InNamespace(s.run.Namespace), sel); err != nil {
-		return nil, fmt.Errorf("listing Deployments: %w", err)
+	sets, err := workload.ReplicaSetRoles(ctx, s.reader, s.run)
+	if err != nil {
+		return nil, err
 	}
-	ours := map[types.UID]bool{}
-	for i := range deployments.Items {
-		if metav1.IsControlledBy(&deployments.Items[i], s.run) {
-			ours[deployments.Items[i].UID] = true
-		}
-	}
-	var sets appsv1.ReplicaSetList
-	if err := s.reader.List(ctx, &sets, client.InNamespace(s.run.Namespace), sel); err != nil {
-		return nil, fmt.Errorf("listing ReplicaSets: %w", err)
-	}
-	for i := range sets.Items {
-		if ref := metav1.GetControllerOf(&sets.Items[i]); ref != nil && ours[ref.UID] {
-			owners[sets.Items[i].UID] = true
-		}
+	for uid := range sets {
+		owners[uid] = true
 	}
 	return owners, nil
 }

@@ -20,39 +20,19 @@ import (
 	"context"
 	"fmt"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// runPods are the pods of role that the run's own Deployment made: its labels alone are not
-// enough, since a tenant may label any pod of theirs so.
+// runPods are the pods of role that the run's own Deployment made.
 func runPods(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun, role workload.Role) ([]corev1.Pod, error) {
-	sel := client.MatchingLabels{workload.LabelRun: run.Name}
-	var deployments appsv1.DeploymentList
-	if err := c.List(ctx, &deployments, client.InNamespace(run.Namespace), sel); err != nil {
-		return nil, fmt.Errorf("listing the run's Deployments: %w", err)
-	}
-	ours := map[types.UID]bool{}
-	for i := range deployments.Items {
-		if metav1.IsControlledBy(&deployments.Items[i], run) && deployments.Items[i].Labels[workload.LabelComponent] == string(role) {
-			ours[deployments.Items[i].UID] = true
-		}
-	}
-	var sets appsv1.ReplicaSetList
-	if err := c.List(ctx, &sets, client.InNamespace(run.Namespace), sel); err != nil {
-		return nil, fmt.Errorf("listing the run's ReplicaSets: %w", err)
-	}
-	owners := map[types.UID]bool{}
-	for i := range sets.Items {
-		if ref := metav1.GetControllerOf(&sets.Items[i]); ref != nil && ours[ref.UID] {
-			owners[sets.Items[i].UID] = true
-		}
+	owners, err := workload.ReplicaSetRoles(ctx, c, run)
+	if err != nil {
+		return nil, err
 	}
 	var list corev1.PodList
 	if err := c.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels(workload.Selector(run, role))); err != nil {
@@ -60,7 +40,7 @@ func runPods(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun, ro
 	}
 	var out []corev1.Pod
 	for _, p := range list.Items {
-		if ref := metav1.GetControllerOf(&p); ref != nil && owners[ref.UID] && p.DeletionTimestamp == nil {
+		if ref := metav1.GetControllerOf(&p); ref != nil && owners[ref.UID] == role && p.DeletionTimestamp == nil {
 			out = append(out, p)
 		}
 	}
