@@ -134,9 +134,14 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		Expect(status).To(Equal(http.StatusConflict), msg)
 		Expect(msg).To(ContainSubstring("not Running: its pods are killed only while its load runs"))
 		bad := order
-		bad.Role = "Store"
+		bad.Role = "Broker"
 		status, _, msg = orderKill(route.URL, token, bad)
 		Expect(status).To(Equal(http.StatusBadRequest), msg)
+		undeclared := order
+		undeclared.Role = ls.RoleStore
+		status, _, msg = orderKill(route.URL, token, undeclared)
+		Expect(status).To(Equal(http.StatusForbidden), msg)
+		Expect(msg).To(ContainSubstring("has no PodKill of role Store in spec.faults"))
 		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "killed-target-pod"}, &corev1.Pod{})).To(Succeed())
 
 		By("deleting the run's own target pod, and answering once its replacement is ready")
@@ -189,5 +194,43 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		status, _, msg = orderKill(route.URL, token, short)
 		Expect(status).To(Equal(http.StatusTooManyRequests), msg)
 		Expect(msg).To(ContainSubstring("has had its 2 kills, as many as its measured phases"))
+	})
+
+	It("deletes a PubSub run's own broker on its token, and tells the load tester no target address", func() {
+		ns := newNamespace()
+		run := createRun(ns, "broker", perfv1alpha1.ScenarioPubSub, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
+			s.Load.Repetitions = 2
+			s.Baseline = ptr.To(false)
+			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleStore),
+				At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}}
+		})
+		markAvailable(ns, "broker-store")
+		podReady(ns, "broker-store-pod")
+		job := currentJobOf(run)
+		Expect(envValue(job, "DAPRBENCH_KILL_URL")).To(Equal(testKillURL))
+		Expect(envValue(job, "DAPRBENCH_FAULT_URL")).To(BeEmpty(), "a broker kill goes through no target app")
+		startLoad(run)
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		secret := &corev1.Secret{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: latest(run).Status.TokenSecret}, secret)).To(Succeed())
+		token := string(secret.Data[workload.RunTokenKey])
+		route := httptest.NewServer((&podkill.Server{Client: runReconciler.Client, Log: GinkgoLogr, Poll: 20 * time.Millisecond}).Handler())
+		DeferCleanup(route.Close)
+
+		By("refusing a kill of the target, which the run does not declare")
+		order := ls.KillOrder{Namespace: ns, Run: "broker", Role: ls.RoleTarget, Wait: 300 * time.Millisecond}
+		status, _, msg := orderKill(route.URL, token, order)
+		Expect(status).To(Equal(http.StatusForbidden), msg)
+		Expect(msg).To(ContainSubstring("has no PodKill of role Target"))
+
+		By("deleting the broker's pod, and answering without a replacement when none is made within the wait")
+		order.Role = ls.RoleStore
+		status, ans, msg := orderKill(route.URL, token, order)
+		Expect(status).To(Equal(http.StatusOK), msg)
+		Expect(ans).To(Equal(ls.KillAnswer{Deleted: "broker-store-pod"}))
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "broker-store-pod"}, &corev1.Pod{}))
+		}).Should(BeTrue(), "the broker's pod was deleted")
 	})
 })

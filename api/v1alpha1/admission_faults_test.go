@@ -54,6 +54,12 @@ func killFault() map[string]any {
 // kills is spec.faults of f on a run without a baseline, as a PodKill needs.
 func kills(f map[string]any) objEdit { return both(faults(f), at("spec.baseline", false)) }
 
+// brokerKill is a PubSub run on the broker it deploys, without a baseline, that kills its
+// broker at 10s.
+func brokerKill() objEdit {
+	return both(at("spec.scenario", "PubSub"), kills(with(killFault(), "role", "Store")))
+}
+
 var _ = Describe("Admission of spec.faults", func() {
 	tenSeconds := errorsFault("10s", "5s")
 	DescribeTable("refuses the fault with a message naming what is wrong, and admits its valid twin",
@@ -87,8 +93,18 @@ var _ = Describe("Admission of spec.faults", func() {
 			kills(with(killFault(), "role", "Broker")), kills(killFault())),
 		Entry("a PodKill beside the baseline, which calls the target pod's own address", runKind, []string{"spec.faults", "a PodKill needs baseline: false"},
 			faults(killFault()), kills(killFault())),
-		Entry("a PodKill of a profiled target", runKind, []string{"spec.faults", "a PodKill cannot be profiled"},
+		Entry("a PodKill of a profiled target", runKind, []string{"spec.faults", "a PodKill of the Target cannot be profiled"},
 			both(kills(killFault()), at("spec.profiling", map[string]any{})), kills(killFault())),
+		Entry("a Store kill beside the baseline, which reads the broker's streams itself", runKind, []string{"spec.faults", "a PodKill needs baseline: false"},
+			both(brokerKill(), at("spec.baseline", true)), brokerKill()),
+		Entry("a Store kill of a run with no store (its twin profiles the load tester's daprd)", runKind, []string{"spec", "a PodKill of the Store deletes the store the run deploys", "PubSub on the broker the run deploys"},
+			kills(with(killFault(), "role", "Store")), both(brokerKill(), at("spec.profiling", map[string]any{}))),
+		Entry("a Store kill of a named broker, not the run's to kill", runKind, []string{"spec", "a PodKill of the Store deletes the store the run deploys"},
+			both(brokerKill(), at("spec.pubsub.component", "team-broker")), brokerKill()),
+		Entry("a Store kill of a run without Dapr", runKind, []string{"spec", "a PodKill of the Store"},
+			both(brokerKill(), at("spec.dapr.enabled", false)), both(brokerKill(), at("spec.dapr.enabled", true))),
+		Entry("a target fault on a PubSub run, which has no target app", runKind, []string{"spec", "faults are ordered from the target app"},
+			both(brokerKill(), faults(tenSeconds)), brokerKill()),
 		Entry("a delay a request's timeout would measure", runKind, []string{"spec.faults[0].delay", "at most 5s"},
 			faults(map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "6s"}),
 			faults(map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "5s"})),

@@ -36,12 +36,15 @@ const (
 )
 
 // FaultRole is the part of the run a PodKill deletes the pod of.
-// +kubebuilder:validation:Enum=Target
+// +kubebuilder:validation:Enum=Target;Store
 type FaultRole string
 
 const (
 	// FaultRoleTarget is the target app's pod: its app and its daprd.
 	FaultRoleTarget FaultRole = "Target"
+	// FaultRoleStore is the store or broker the run deploys (a PubSub run's Redis): it keeps
+	// nothing on disk, so its replacement starts empty, as a broker that lost its node does.
+	FaultRoleStore FaultRole = "Store"
 )
 
 // Fault is trouble the run makes on purpose, at the same time in every measured phase of the
@@ -58,9 +61,9 @@ type Fault struct {
 	// +required
 	Kind FaultKind `json:"kind"`
 
-	// role is whose pod a PodKill deletes: Target (required with PodKill, refused with the
-	// others). The operator deletes it, only if it is this run's, and its Deployment
-	// replaces it.
+	// role is whose pod a PodKill deletes: Target, or Store (the broker a PubSub run
+	// deploys). Required with PodKill, refused with the others. The operator deletes it, only
+	// if it is this run's, and its Deployment replaces it.
 	// +optional
 	Role *FaultRole `json:"role,omitempty"`
 
@@ -150,11 +153,33 @@ type FaultOutcome struct {
 	AmplificationLow string `json:"amplificationLow,omitempty"`
 	// +optional
 	AmplificationHigh string `json:"amplificationHigh,omitempty"`
+	// messages are what a PubSub run's messages did in the phases the fault was applied in,
+	// summed; unset for a scenario without messages.
+	// +optional
+	Messages *FaultMessages `json:"messages,omitempty"`
 	// kills are a PodKill's pods, one a phase it was applied in: the pod deleted, the pod
 	// that replaced it and how soon after the deletion the replacement was ready.
 	// +kubebuilder:validation:MaxItems=64
 	// +optional
 	Kills []PodKillRecord `json:"kills,omitempty"`
+}
+
+// FaultMessages are a PubSub run's messages over the phases a fault was applied in.
+type FaultMessages struct {
+	// published were accepted by the broker through daprd; lost of them were not delivered
+	// by the drain after their phase (result.delivery's bound); duplicated counts deliveries
+	// beyond a message's first.
+	Published  int64 `json:"published"`
+	Lost       int64 `json:"lost"`
+	Duplicated int64 `json:"duplicated"`
+	// lostPerPhase is the mean lost a phase, as a decimal string such as "812.5", with its
+	// 95% t interval over the phases (this run's repetitions, not a rerun's; two or more),
+	// its low end held at 0.
+	LostPerPhase string `json:"lostPerPhase"`
+	// +optional
+	LostPerPhaseLow string `json:"lostPerPhaseLow,omitempty"`
+	// +optional
+	LostPerPhaseHigh string `json:"lostPerPhaseHigh,omitempty"`
 }
 
 // PodKillRecord is one pod a PodKill deleted and what replaced it.

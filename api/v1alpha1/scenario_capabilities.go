@@ -67,6 +67,10 @@ type ScenarioCapability struct {
 	// which the load tester orders from its target app (empty: never); TakesFaultsWhen says
 	// the same in words for a refusal.
 	TakesFaults, TakesFaultsWhen string
+	// KillsStore is CEL over the spec (self) under which a run of it may kill its store (a
+	// PodKill of role Store): a store the run deploys (empty: never); KillsStoreWhen says the
+	// same in words for a refusal.
+	KillsStore, KillsStoreWhen string
 	// BaselineMethod says how the baseline's method differs from daprd's, empty when it does
 	// the same work the same way (nil: always the same).
 	BaselineMethod func(*PerfRunSpec) string
@@ -252,6 +256,8 @@ func scenarioCapabilities() []ScenarioCapability {
 			ProfiledDaprd:        "the load tester's own daprd publishes and delivers",
 			Store:                "broker",
 			StoreComponent:       "pubsub.component",
+			KillsStore:           "!(has(self.pubsub) && has(self.pubsub.component))",
+			KillsStoreWhen:       "on the broker the run deploys (no pubsub.component)",
 			// A broker takes the run's whole publish rate: the same allowlist guards it.
 			NamedStore: &NamedStore{Field: "spec.pubsub.component", Instead: "the Redis the run deploys",
 				Of: func(s *PerfRunSpec) (string, string) { return s.PubSubSettings().Component, s.PubSubSettings().Topic }},

@@ -28,7 +28,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -88,9 +90,22 @@ var _ = Describe("The PubSub scenario", func() {
 		ns := newNamespace()
 		const qps = 200
 		off := false
-		run := daprRun(ns, "restart", perfv1alpha1.ScenarioPubSub, qps, func(s *perfv1alpha1.PerfRunSpec) {
+		sideBySide := func(s *perfv1alpha1.PerfRunSpec) {
 			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 20 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
 			s.Baseline = &off // one phase, so the restart lands in it
+			// Side by side, not queued: disturbances and counts are judged, not latency.
+			s.Exclusive = ptr.To(false)
+			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
+		}
+		run := daprRun(ns, "restart", perfv1alpha1.ScenarioPubSub, qps, sideBySide)
+		// Beside it, the same broker killed on purpose: the operator deletes it 5 s into each of
+		// two Dapr phases on the load tester's order (a PodKill of the Store). Its pods are the
+		// fault's, not a disturbance, and the result says what the outage cost the messages.
+		killed := daprRun(newNamespace(), "killed-broker", perfv1alpha1.ScenarioPubSub, qps, func(s *perfv1alpha1.PerfRunSpec) {
+			sideBySide(s)
+			s.Load.Repetitions = 2
+			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleStore),
+				At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 12 * time.Second}}}
 		})
 		By("deleting the broker's pod 6 s into the measured phase (the load tester logs its start)")
 		Eventually(func() string { return testerLog(run) }, 3*time.Minute, time.Second).Should(ContainSubstring("measure: repetition 1/1, dapr"),
@@ -120,6 +135,20 @@ var _ = Describe("The PubSub scenario", func() {
 		Expect(n.Delivered+n.Lost).To(Equal(n.Published), "every published message is delivered or lost, none unaccounted")
 		Expect(resultOf(run).Errors+n.Lost+n.Duplicated).To(BeNumerically(">", 0),
 			"the outage shows: publishes refused while the broker was away, or messages lost or delivered twice")
+
+		By("the broker killed on purpose: its pods are the fault's, and the messages it cost are the path's")
+		expectSucceeded(killed, 5*time.Minute)
+		o := expectKilledAndReplaced(killed)
+		k := resultOf(killed)
+		GinkgoWriter.Printf("killed-broker: publishes failed %d of %d; fault messages %+v; path %+v\n", k.Errors, k.Requests, o.Messages, k.Delivery.Messages)
+		Expect(o.Messages).NotTo(BeNil(), "a PubSub fault counts its phases' messages")
+		// Every Dapr phase was faulted: the fault's counts are the path's.
+		Expect(o.Messages.Published).To(Equal(k.Delivery.Messages.Published))
+		Expect(o.Messages.Lost).To(Equal(k.Delivery.Messages.Lost))
+		Expect(o.Messages.Duplicated).To(Equal(k.Delivery.Messages.Duplicated))
+		Expect(o.Messages.LostPerPhase).NotTo(BeEmpty())
+		Expect(o.During.Errors+o.Messages.Lost+o.Messages.Duplicated).To(BeNumerically(">", 0),
+			"the outage shows: publishes refused while no broker was ready, or messages lost or delivered twice")
 	})
 })
 

@@ -84,12 +84,16 @@ func scenarioRules(c perfv1alpha1.ScenarioCapability) []Rule {
 // acrossScenarios are the rules that weigh the scenarios together: what only some can do,
 // and the baseline each has by default.
 func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
-	var sidecarless, variants, noApp, faults, faultsWhen []string
+	var sidecarless, variants, noApp, faults, faultsWhen, storeKills, storeKillsWhen []string
 	for _, c := range cs {
 		name := string(c.Scenario)
 		if c.TakesFaults != "" {
 			faults = append(faults, fmt.Sprintf("(self.scenario == '%s' && %s)", name, c.TakesFaults))
 			faultsWhen = append(faultsWhen, name+" "+c.TakesFaultsWhen)
+		}
+		if c.KillsStore != "" {
+			storeKills = append(storeKills, fmt.Sprintf("(self.scenario == '%s' && %s)", name, c.KillsStore))
+			storeKillsWhen = append(storeKillsWhen, name+" "+c.KillsStoreWhen)
 		}
 		if c.Sidecarless {
 			sidecarless = append(sidecarless, name)
@@ -109,8 +113,10 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 			fmt.Sprintf("dapr.enabled=false needs scenario %s: the other scenarios' Dapr APIs (actors, state, pub/sub, workflows, jobs, configuration) only exist behind a sidecar", or(sidecarless))),
 		rule("!has(self.variants) || ("+scenarioIn("self.", variants)+" && "+daprEnabled("self.")+")",
 			fmt.Sprintf("variants compare sidecars: they need scenario %s with dapr.enabled", or(variants))),
-		rule("!has(self.faults) || (("+strings.Join(faults, " || ")+") && "+daprEnabled("self.")+")",
-			fmt.Sprintf("faults are ordered from the target app in the measured Dapr phases: they need a run through Dapr of scenario %s", or(faultsWhen))),
+		rule("!has(self.faults) || !self.faults.exists(f, !"+killsStore+") || (("+strings.Join(faults, " || ")+") && "+daprEnabled("self.")+")",
+			fmt.Sprintf("faults are ordered from the target app in the measured Dapr phases (all but a PodKill of the Store): they need a run through Dapr of scenario %s", or(faultsWhen))),
+		rule("!has(self.faults) || !self.faults.exists(f, "+killsStore+") || (("+strings.Join(storeKills, " || ")+") && "+daprEnabled("self.")+")",
+			fmt.Sprintf("a PodKill of the Store deletes the store the run deploys, in the measured Dapr phases: it needs a run through Dapr of scenario %s", or(storeKillsWhen))),
 		rule("!"+scenarioIn("self.", noApp)+" || !has(self.protocol.app) || self.protocol.app == 'HTTP'",
 			fmt.Sprintf("%s have no app (protocol.app HTTP, its default)", and(noApp))),
 		rule("!has(self.thresholds) || !(has(self.thresholds.maxAddedP90) || has(self.thresholds.maxAddedP99)) || "+measuresAdded("self.", cs),
@@ -121,6 +127,9 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 			"the derived timeout (warmup + duration × repetitions × paths + 5m) exceeds the 72h limit of a run: shorten load.duration or load.repetitions"),
 	}
 }
+
+// killsStore is CEL over a fault (f): a PodKill of the run's store.
+const killsStore = "(has(f.role) && f.role == 'Store')"
 
 // over is CEL written over a run's spec (self.…) made over the spec at prefix (self.template.spec.).
 func over(prefix, cel string) string { return strings.ReplaceAll(cel, "self.", prefix) }

@@ -271,3 +271,33 @@ func TestJudgeSumsTheRepetitionsAndSpreadsTheirRecoveries(t *testing.T) {
 		t.Error("a fault applied in a phase with no timeline was judged")
 	}
 }
+
+func TestABrokerKillSumsEachPhasesMessagesAndSpreadsItsLosses(t *testing.T) {
+	span := func(rep int, m *result.Messages) result.AppliedFault {
+		return result.AppliedFault{Fault: 0, Variant: result.Dapr, Rep: rep, StartUnixNano: fault.Start.UnixNano(), EndUnixNano: fault.End.UnixNano(),
+			AppSeen: -1, Sent: 6000, Pod: "store-1", Messages: m}
+	}
+	timelines := []result.Timeline{timelineOf(t, result.Dapr, 0, killed()), timelineOf(t, result.Dapr, 1, killed())}
+	got, err := Judge(timelines, []result.AppliedFault{
+		span(0, &result.Messages{Published: 5000, Delivered: 4700, Lost: 300, Duplicated: 2}),
+		span(1, &result.Messages{Published: 5100, Delivered: 4600, Lost: 500})})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%v, %+v", err, got)
+	}
+	o := got[0]
+	if m := o.Messages; m == nil || m.Published != 10100 || m.Lost != 800 || m.Duplicated != 2 {
+		t.Errorf("messages %+v, want 10100 published, 800 lost, 2 duplicated", m)
+	}
+	// Two phases: 400 ± t(0.975, 1) × 100 / √2 × √2 = 400 ± 1270.6.
+	if !o.LostPerPhaseOK || o.LostPerPhase.Mean != 400 || math.Abs(o.LostPerPhase.High-400-1270.62) > 0.01 {
+		t.Errorf("lost a phase %+v, want 400 ± 1270.6", o.LostPerPhase)
+	}
+	if o.AmplificationOK || o.Amplification.Repetitions != 0 {
+		t.Errorf("amplification %+v from phases whose app count was not read", o.Amplification)
+	}
+
+	invocation, err := Judge(timelines[:1], []result.AppliedFault{span(0, nil)})
+	if err != nil || invocation[0].Messages != nil || invocation[0].LostPerPhase.Repetitions != 0 {
+		t.Errorf("a phase without messages gave messages %+v (%v)", invocation[0].Messages, err)
+	}
+}

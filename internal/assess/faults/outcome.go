@@ -49,6 +49,11 @@ type Outcome struct {
 	// spread (ok with two phases whose app count was read).
 	Amplification   Spread
 	AmplificationOK bool
+	// Messages are a PubSub run's messages over the applied phases, summed (nil: no phase
+	// counted any); LostPerPhase is the spread of each phase's lost (ok with two).
+	Messages       *result.Messages
+	LostPerPhase   Spread
+	LostPerPhaseOK bool
 }
 
 // Judge is each fault's outcome on each path it was applied to, from the report's timelines
@@ -80,7 +85,7 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 		slices.SortFunc(as, func(a, b result.AppliedFault) int { return cmp.Compare(a.Rep, b.Rep) })
 		o := Outcome{Fault: k.fault, Variant: k.v}
 		var before, during, after []Second
-		var recoveries, amps []float64
+		var recoveries, amps, lost []float64
 		for _, a := range as {
 			if a.Error != "" {
 				o.NotApplied = append(o.NotApplied, fmt.Sprintf("repetition %d: %s", a.Rep+1, a.Error))
@@ -104,6 +109,11 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 			} else {
 				o.NotRecovered++
 			}
+			if m := a.Messages; m != nil {
+				o.Messages = cmp.Or(o.Messages, &result.Messages{})
+				*o.Messages = o.Messages.Plus(*m)
+				lost = append(lost, float64(m.Lost))
+			}
 			if a.AppSeen >= 0 {
 				if x, ok := Amplification(a.AppSeen, a.Sent); ok {
 					amps = append(amps, x)
@@ -113,6 +123,7 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 		o.Before, o.During, o.After = window(before), window(during), window(after)
 		o.Recovery, o.RecoveryOK = SpreadOf(recoveries)
 		o.Amplification, o.AmplificationOK = SpreadOf(amps)
+		o.LostPerPhase, o.LostPerPhaseOK = SpreadOf(lost)
 		out = append(out, o)
 	}
 	slices.SortFunc(out, func(a, b Outcome) int {

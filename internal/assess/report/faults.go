@@ -69,10 +69,27 @@ func faultOutcomes(run *perfv1alpha1.PerfRun, in Faults) ([]perfv1alpha1.FaultOu
 		if o.AmplificationOK {
 			fo.AmplificationLow, fo.AmplificationHigh = ratio(o.Amplification.Low), ratio(o.Amplification.High)
 		}
+		fo.Messages = faultMessages(o)
 		fo.Kills = kills(in.Applied, o.Fault, o.Variant)
 		out = append(out, fo)
 	}
 	return out, nil
+}
+
+// faultMessages are a PubSub outcome's messages as the result keeps them; nil without any.
+func faultMessages(o faults.Outcome) *perfv1alpha1.FaultMessages {
+	m := o.Messages
+	if m == nil {
+		return nil
+	}
+	out := &perfv1alpha1.FaultMessages{Published: m.Published, Lost: m.Lost, Duplicated: m.Duplicated,
+		LostPerPhase: strconv.FormatFloat(o.LostPerPhase.Mean, 'f', 1, 64)}
+	if o.LostPerPhaseOK {
+		// No phase loses fewer than none: the t interval's low end stops at 0.
+		out.LostPerPhaseLow = strconv.FormatFloat(max(o.LostPerPhase.Low, 0), 'f', 1, 64)
+		out.LostPerPhaseHigh = strconv.FormatFloat(o.LostPerPhase.High, 'f', 1, 64)
+	}
+	return out
 }
 
 // kills are the pods fault deleted on variant's path, one a phase, in the order applied.

@@ -55,6 +55,9 @@ func faultsTable(res *perfv1alpha1.Result) string {
 			}
 			fmt.Fprintf(&b, "invocations the app saw per request sent: %s\n", amp)
 		}
+		if m := o.Messages; m != nil {
+			fmt.Fprintf(&b, "messages: %s\n", messageWords(m))
+		}
 		for _, k := range o.Kills {
 			fmt.Fprintf(&b, "repetition %d: deleted pod %s; %s\n", k.Repetition, textfmt.ForTerminal(k.Deleted), replacementWords(k))
 		}
@@ -63,6 +66,15 @@ func faultsTable(res *perfv1alpha1.Result) string {
 		}
 	}
 	return b.String()
+}
+
+// messageWords says what a PubSub run's messages did in the phases the fault was applied in.
+func messageWords(m *perfv1alpha1.FaultMessages) string {
+	lost := fmt.Sprintf("%d lost (%s a phase", m.Lost, m.LostPerPhase)
+	if m.LostPerPhaseLow != "" {
+		lost += fmt.Sprintf(", 95%% interval %s..%s over this run's repetitions", m.LostPerPhaseLow, m.LostPerPhaseHigh)
+	}
+	return fmt.Sprintf("%d published, %s), %d delivered more than once", m.Published, lost, m.Duplicated)
 }
 
 // replacementWords says what replaced a killed pod, and how soon it was ready.

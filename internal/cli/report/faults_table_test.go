@@ -73,3 +73,20 @@ func TestTheReportNamesThePodsAKillDeleted(t *testing.T) {
 		}
 	}
 }
+
+// A broker kill's section says what the messages did, with the spread of each phase's losses;
+// one phase's has no interval.
+func TestTheReportSaysWhatABrokerKillDidToTheMessages(t *testing.T) {
+	res := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultPodKill, Path: "dapr", Applied: 2,
+		Messages: &perfv1alpha1.FaultMessages{Published: 10100, Lost: 800, Duplicated: 2, LostPerPhase: "400.0", LostPerPhaseLow: "0.0", LostPerPhaseHigh: "1670.6"}},
+		{Fault: 0, Kind: perfv1alpha1.FaultPodKill, Path: "other", Applied: 1, Messages: &perfv1alpha1.FaultMessages{Published: 50, Lost: 3, LostPerPhase: "3.0"}}}}
+	text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, res))
+	for _, want := range []string{
+		"messages: 10100 published, 800 lost (400.0 a phase, 95% interval 0.0..1670.6 over this run's repetitions), 2 delivered more than once",
+		"messages: 50 published, 3 lost (3.0 a phase), 0 delivered more than once",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -59,12 +59,16 @@ type Fault struct {
 	For          time.Duration `json:"for"`
 	ErrorPercent int           `json:"errorPercent,omitempty"`
 	Delay        time.Duration `json:"delay,omitempty"`
-	// Role is a PodKill's: whose pod (RoleTarget).
+	// Role is a PodKill's: whose pod (RoleTarget, RoleStore).
 	Role string `json:"role,omitempty"`
 }
 
 // Kills reports whether the fault deletes a pod (the operator orders it, not the app).
 func (f Fault) Kills() bool { return f.Kind == FaultPodKill }
+
+// NeedsApp reports whether the fault goes through the target app: all but a kill of the
+// store are ordered from it, or move the load to its replacement.
+func (f Fault) NeedsApp() bool { return f.Role != RoleStore }
 
 // FaultOrder is what the load tester asks of the target app: for For from now, answer
 // ErrorPercent of the invocations with 500 and hold each one Delay.

@@ -26,8 +26,12 @@ import (
 // kill, while its load runs.
 const KillPath = "/v1/kill"
 
-// RoleTarget is the target app's pod, the one role a PodKill deletes so far.
-const RoleTarget = "Target"
+// The roles a PodKill deletes the pod of: the target app's, or the store (broker) the run
+// deploys.
+const (
+	RoleTarget = "Target"
+	RoleStore  = "Store"
+)
 
 // MaxKillWait bounds how long the operator holds a kill's answer, waiting for the
 // replacement: no fault outlasts a phase of a fault run (10 minutes).
@@ -48,8 +52,8 @@ func (f Fault) KillOrder() KillOrder { return KillOrder{Role: f.Role, Wait: f.Fo
 // Check says what is wrong with an order's role and wait; nil for one the operator takes.
 func (o KillOrder) Check() error {
 	switch {
-	case o.Role != RoleTarget:
-		return fmt.Errorf("a PodKill's role must be %s, not %q", RoleTarget, o.Role)
+	case o.Role != RoleTarget && o.Role != RoleStore:
+		return fmt.Errorf("a PodKill's role must be %s or %s, not %q", RoleTarget, RoleStore, o.Role)
 	case o.Wait <= 0 || o.Wait > MaxKillWait:
 		return fmt.Errorf("a PodKill's wait for its replacement must be above 0 and at most %v, not %v", MaxKillWait, o.Wait)
 	}

@@ -66,6 +66,9 @@ type AppliedFault struct {
 	Pod         string `json:"pod,omitempty"`
 	Replacement string `json:"repl,omitempty"`
 	Ready       bool   `json:"ready,omitempty"`
+	// Messages are a PubSub phase's messages, counted at its drain; nil in a scenario
+	// without messages.
+	Messages *Messages `json:"msgs,omitempty"`
 }
 
 // Span is the fault's recorded [start, end).

@@ -144,7 +144,8 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return ans, err
 	}
 	defer release()
-	pods, err := runPods(ctx, s.Client, run, workload.RoleTarget)
+	role, _ := workload.KilledRole(perfv1alpha1.FaultRole(order.Role)) // Check took only a known role
+	pods, err := runPods(ctx, s.Client, run, role)
 	if err != nil {
 		return ans, err
 	}
@@ -161,7 +162,7 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return ans, fmt.Errorf("deleting pod %s: %w", victim.Name, err)
 	}
 	ans.Deleted = victim.Name
-	if repl, ready := s.awaitReplacement(ctx, run, before, arrived.Add(wait)); repl != nil {
+	if repl, ready := s.awaitReplacement(ctx, run, role, before, arrived.Add(wait)); repl != nil {
 		ans.Replacement, ans.Ready = repl.Name, ready
 		if ready {
 			ans.ReplacementIP = repl.Status.PodIP
@@ -200,7 +201,7 @@ func declaredWait(run *perfv1alpha1.PerfRun, order ls.KillOrder) (time.Duration,
 
 // awaitReplacement is the first pod of the role not among before, ready by deadline
 // (ready true), or else the first such pod made by then, not yet ready (nil: none).
-func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun, before map[types.UID]bool, deadline time.Time) (*corev1.Pod, bool) {
+func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun, role workload.Role, before map[types.UID]bool, deadline time.Time) (*corev1.Pod, bool) {
 	poll := s.Poll
 	if poll <= 0 {
 		poll = 100 * time.Millisecond
@@ -212,7 +213,7 @@ func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun
 	var made *corev1.Pod
 	for {
 		// A cancelled context lists nothing: the last look is the one before it.
-		if pods, err := runPods(ctx, s.Client, run, workload.RoleTarget); err == nil {
+		if pods, err := runPods(ctx, s.Client, run, role); err == nil {
 			for i := range pods {
 				if before[pods[i].UID] {
 					continue

@@ -28,14 +28,35 @@ import (
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
-// TakesFaults reports whether the run orders faults from its target app (spec.faults): its
-// load tester then needs the target's address and the run's token.
+// TakesFaults reports whether the run makes faults (spec.faults): its load tester orders
+// them with the run's token.
 func TakesFaults(run *perfv1alpha1.PerfRun) bool { return len(run.Spec.Faults) > 0 }
+
+// FaultsFromTarget reports whether a fault of the run goes through its target app: one
+// ordered from it, or a kill of it (the load tester then calls the replacement, and reads
+// the app's count). All but a kill of the store: the load tester then needs the target's
+// address.
+func FaultsFromTarget(run *perfv1alpha1.PerfRun) bool {
+	return slices.ContainsFunc(run.Spec.Faults, func(f perfv1alpha1.Fault) bool {
+		return f.Role == nil || *f.Role != perfv1alpha1.FaultRoleStore
+	})
+}
+
+// KilledRole is the role of the pods a PodKill of role deletes; false for none.
+func KilledRole(role perfv1alpha1.FaultRole) (Role, bool) {
+	switch role {
+	case perfv1alpha1.FaultRoleTarget:
+		return RoleTarget, true
+	case perfv1alpha1.FaultRoleStore:
+		return RoleStore, true
+	}
+	return "", false
+}
 
 // withFaultRoute lets the run's load tester order spec.faults from the target app, with the
 // run's token (perfapp's fault route exists only with it).
 func withFaultRoute(c *corev1.Container, run *perfv1alpha1.PerfRun) {
-	if !TakesFaults(run) {
+	if !FaultsFromTarget(run) {
 		return
 	}
 	c.Env = append(c.Env, runTokenEnv(run, ls.FaultToken))
@@ -48,7 +69,8 @@ func KillsPods(run *perfv1alpha1.PerfRun) bool {
 }
 
 // faultsEnv tells the load tester the run's faults and where to order them: the target app
-// on targetPodIP (empty: the load tester refuses to start, saying so), with the run's token.
+// on targetPodIP (empty for a run whose faults skip it; otherwise the load tester refuses to
+// start, saying so), with the run's token.
 func faultsEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar {
 	if !TakesFaults(run) {
 		return nil

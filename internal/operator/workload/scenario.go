@@ -124,5 +124,5 @@ func WaitedDeployments(run *perfv1alpha1.PerfRun) []string { return sideOf(run).
 // same-pod baseline calls it, so does a four-path run's server-only path, the load tester
 // takes the target daprd's profile there, and orders a fault run's faults from its app).
 func NeedsTargetIP(run *perfv1alpha1.PerfRun) bool {
-	return sideOf(run).NeedsTargetIP(run) || TakesFaults(run) // faults are ordered from the target app
+	return sideOf(run).NeedsTargetIP(run) || FaultsFromTarget(run)
 }

@@ -159,7 +159,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if f := c.Faults; f != nil {
-		if parsed, err := url.Parse(f.AppURL); err != nil || parsed.Scheme != "http" || parsed.Host == "" {
+		if parsed, err := url.Parse(f.AppURL); f.needsApp() && (err != nil || parsed.Scheme != "http" || parsed.Host == "") {
 			errs = append(errs, fmt.Errorf("--%s must be the target app's http://HOST:PORT to apply faults, got %q", loadsettings.FaultURL, f.AppURL))
 		}
 		if f.Token == "" {

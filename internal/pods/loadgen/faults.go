@@ -58,6 +58,11 @@ func (p *FaultPlan) kills() bool {
 	return slices.ContainsFunc(p.Faults, loadsettings.Fault.Kills)
 }
 
+// needsApp reports whether a fault goes through the target app (AppURL).
+func (p *FaultPlan) needsApp() bool {
+	return slices.ContainsFunc(p.Faults, loadsettings.Fault.NeedsApp)
+}
+
 // appURL is the target app's address now.
 func (p *FaultPlan) appURL() string {
 	p.mu.Lock()
@@ -137,8 +142,8 @@ func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder) {
 }
 
 // finish waits for the phase's faults and returns them as applied, each with what the app
-// saw over the phase and the sent requests it saw them of.
-func (pf *phaseFaults) finish(ctx context.Context, sent int64) []result.AppliedFault {
+// saw over the phase and the sent requests it saw them of, and a PubSub phase's messages.
+func (pf *phaseFaults) finish(ctx context.Context, sent int64, messages *result.Messages) []result.AppliedFault {
 	if pf == nil {
 		return nil
 	}
@@ -150,7 +155,7 @@ func (pf *phaseFaults) finish(ctx context.Context, sent int64) []result.AppliedF
 		seen = end - pf.seen
 	}
 	for i := range pf.applied {
-		pf.applied[i].AppSeen, pf.applied[i].Sent = seen, sent
+		pf.applied[i].AppSeen, pf.applied[i].Sent, pf.applied[i].Messages = seen, sent, messages
 	}
 	return pf.applied
 }
@@ -177,6 +182,9 @@ func (p *FaultPlan) order(ctx context.Context, o loadsettings.FaultOrder) error 
 
 // invocations is the target app's count of invocations; -1 when it cannot be read.
 func (p *FaultPlan) invocations(ctx context.Context) int64 {
+	if p.appURL() == "" {
+		return -1 // a run whose faults skip the target app: a PubSub run has none
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.appURL()+"/stats", nil)
 	if err != nil {
 		return -1

@@ -102,3 +102,51 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 		t.Error("the load tester never read the replacement's count: its address did not move")
 	}
 }
+
+// A kill of a PubSub run's broker needs no target app: the load tester orders it from the
+// operator alone, keeps publishing to the same daprd, and each applied fault carries its
+// phase's message counts (here a tenth lost by the stand-in broker).
+func TestABrokerKillCarriesEachPhasesMessages(t *testing.T) {
+	listen := freeAddr(t)
+	dapr := &pubsubStandIn{subscriberURL: "http://" + listen, dropEvery: 10}
+	orders := make(chan loadsettings.KillOrder, 4)
+	operator := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var o loadsettings.KillOrder
+		if r.Header.Get("Authorization") != "Bearer "+testToken || json.NewDecoder(r.Body).Decode(&o) != nil {
+			http.Error(w, "refused", http.StatusForbidden)
+			return
+		}
+		orders <- o
+		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: "store-old", Replacement: "store-new", Ready: true, ReplacementIP: "10.0.0.9"})
+	}))
+	defer operator.Close()
+	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleStore, At: 300 * time.Millisecond, For: time.Second}})
+	r := runCLI(t, "--qps=100", "--connections=2", "--duration=1500ms", "--warmup=0s", "--repetitions=2",
+		"--payload-bytes=16", "--target-wait=5s", "--subscriber-listen="+listen,
+		"--dapr-url=dapr-pubsub+http://"+dapr.serve(t)+"/pubsub/orders?raw=true",
+		"--faults="+faults, "--fault-token="+testToken, "--kill-url="+operator.URL, "--run-namespace=perf", "--run-name=broker")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	if len(orders) != 2 {
+		t.Fatalf("%d kill orders, want one in each Dapr phase", len(orders))
+	}
+	if o := <-orders; o.Role != loadsettings.RoleStore {
+		t.Errorf("order %+v: want the Store's", o)
+	}
+	p, _ := r.summary.Delivery.PathOf(result.Dapr)
+	var published, lost int64
+	for _, f := range r.report.Faults {
+		if f.Error != "" || f.Pod != "store-old" || f.AppSeen != -1 {
+			t.Errorf("applied %+v: want store-old killed, and no app count (a PubSub run has no target app)", f)
+		}
+		m := f.Messages
+		if m == nil || m.Published < 100 || m.Lost < m.Published/10-2 || m.Lost > m.Published/10+2 {
+			t.Fatalf("repetition %d: messages %+v, want the phase's, about a tenth lost", f.Rep, m)
+		}
+		published, lost = published+m.Published, lost+m.Lost
+	}
+	if published != p.Messages.Published || lost != p.Messages.Lost {
+		t.Errorf("the phases' messages sum to %d published, %d lost; the path's are %+v", published, lost, p.Messages)
+	}
+}

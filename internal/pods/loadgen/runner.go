@@ -171,7 +171,11 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		// instances and jobs is its work too (the wall time, and the idle floor on it, with it).
 		run.DaprdCPU = meter.since(ctx, cpuBefore)
 		// fortio checks each connection with one request before the load: the app saw those.
-		out.faults = append(out.faults, pf.finish(ctx, run.Requests+int64(res.NumThreads))...)
+		var phaseMessages *result.Messages // a PubSub phase's, counted at its drain
+		if delivered != nil {
+			phaseMessages = &messages
+		}
+		out.faults = append(out.faults, pf.finish(ctx, run.Requests+int64(res.NumThreads), phaseMessages)...)
 		if pf != nil { // only a faulted phase's seconds are reported: none else is judged
 			out.starts[k] = sched.Start
 		}
