@@ -130,7 +130,7 @@ type LogLevel string
 // +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxFaultErrorPercent) || has(self.thresholds.maxRecovery)) || (has(self.faults) && size(self.faults) > 0)",message="thresholds.maxFaultErrorPercent/maxRecovery judge what a fault cost: they need spec.faults",fieldPath=".thresholds"
 // +kubebuilder:validation:XValidation:rule="!has(self.faults) || !has(self.loadTester) || !has(self.loadTester.replicas) || self.loadTester.replicas == 1",message="faults need loadTester.replicas 1: the app's count of what it saw is set against the requests one load tester sent",fieldPath=".faults"
 // +kubebuilder:validation:XValidation:rule="!has(self.faults) || !self.faults.exists(f, f.kind == 'PodKill') || (has(self.baseline) && !self.baseline)",message="a PodKill needs baseline: false: the baseline reaches the killed pod directly (the target pod's own address, the broker's streams and group), which the kill ends",fieldPath=".faults"
-// +kubebuilder:validation:XValidation:rule="!has(self.faults) || !self.faults.exists(f, f.kind == 'PodKill' && has(f.role) && f.role == 'Target') || !has(self.profiling)",message="a PodKill of the Target cannot be profiled: the profile is taken through the target pod the kill ends",fieldPath=".faults"
+// +kubebuilder:validation:XValidation:rule="!has(self.faults) || !self.faults.exists(f, f.kind == 'PodKill') || !has(self.profiling)",message="a PodKill cannot be profiled: the profile is taken through the target pod the kill ends",fieldPath=".faults"
 type PerfRunSpec struct {
 	// scenario is what is measured: ServiceInvocation, ActorActivation, State, PubSub,
 	// Workflow or Scheduler. It cannot
