@@ -121,12 +121,26 @@ func (a *Assessment) judgeDisturbances(run *perfv1alpha1.PerfRun, ds []perfv1alp
 	report.FaultMade(a.Disturbances, applied)
 	msg := report.DisturbanceMessage(a.Disturbances)
 	if msg == "" {
-		a.add(run, condition(perfv1alpha1.ConditionDisturbed, metav1.ConditionFalse, perfv1alpha1.ReasonUndisturbed,
-			"no pod of the run or of Dapr's control plane restarted, was deleted or was created during the measured runs"))
+		words := "no pod of the run or of Dapr's control plane restarted, was deleted or was created during the measured runs"
+		if made := faultMadeCount(a.Disturbances); made > 0 {
+			words = fmt.Sprintf("%s, besides the %d the run's PodKill made on purpose (status.disturbances, marked with their fault)", words, made)
+		}
+		a.add(run, condition(perfv1alpha1.ConditionDisturbed, metav1.ConditionFalse, perfv1alpha1.ReasonUndisturbed, words))
 		return ""
 	}
 	a.add(run, condition(perfv1alpha1.ConditionDisturbed, metav1.ConditionTrue, perfv1alpha1.ReasonPodsDisturbed, msg))
 	return msg
+}
+
+// faultMadeCount counts the disturbances a PodKill made on purpose.
+func faultMadeCount(ds []perfv1alpha1.Disturbance) int {
+	n := 0
+	for _, d := range ds {
+		if d.Fault != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // saturatedCondition says whether the load tester kept its schedule on every path.
