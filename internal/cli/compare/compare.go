@@ -93,6 +93,7 @@ func Compare(a, b *perfv1alpha1.Result, m *MaxSlowdown, rerun RerunSpread) []Dif
 		c.figure("added "+p.Name, p.Of, a.Added, b.Added, intervalEnds(a.AddedInterval), intervalEnds(b.AddedInterval), c.acrossReruns(p.Name), gateAdded)
 	}
 	c.asyncPaths()
+	c.faultOutcomes()
 	if qa, ok := a.ActualRate(); ok {
 		if qb, ok := b.ActualRate(); ok {
 			c.out = append(c.out, Difference{Figure: "actual qps", A: a.ActualQPS, B: b.ActualQPS,

@@ -1,0 +1,109 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package compare
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/kit/stats"
+)
+
+// Verdicts of a fault's error share, from the interval of its change (B − A).
+const (
+	VerdictMoreErrors  = "more errors"
+	VerdictFewerErrors = "fewer errors"
+)
+
+// faultOutcomes adds what each fault both results measured cost on each path both share
+// (status.result.faults, matched by fault index and path): the error share of the seconds it
+// touched, its recovery and a broker's lost messages. None is gated: the run's own
+// thresholds gate a fault; compare says whether B fared better or worse than A.
+func (c *comparer) faultOutcomes() {
+	for _, fa := range c.a.Faults {
+		for _, fb := range c.b.Faults {
+			if fa.Fault != fb.Fault || fa.Path != fb.Path {
+				continue
+			}
+			name := fmt.Sprintf("fault %d on %s", fa.Fault, fa.Path)
+			c.errorShare(name+" errors during", fa.During, fb.During)
+			if fa.Recovery != nil && fb.Recovery != nil {
+				var ea, eb *[2]time.Duration
+				if in := fa.RecoveryInterval; in != nil {
+					ea = &[2]time.Duration{in.Low.Duration, in.High.Duration}
+				}
+				if in := fb.RecoveryInterval; in != nil {
+					eb = &[2]time.Duration{in.Low.Duration, in.High.Duration}
+				}
+				c.recovery(name+" recovery", fa.Recovery.Duration, fb.Recovery.Duration, ea, eb)
+			}
+			if fa.Messages != nil && fb.Messages != nil {
+				c.count(name+" messages lost", fa.Messages.Lost, fb.Messages.Lost)
+			}
+		}
+	}
+}
+
+// errorShare compares two windows' error shares: the change in percentage points, with its
+// 95% interval from the two Wilson intervals (Newcombe's hybrid score interval, the
+// difference of two independent proportions). Each window pools its run's repetitions, so
+// the interval is of this pair of runs, not of a rerun.
+func (c *comparer) errorShare(name string, a, b perfv1alpha1.FaultWindow) {
+	if a.Requests == 0 || b.Requests == 0 {
+		return
+	}
+	pa, pb := float64(a.Errors)/float64(a.Requests), float64(b.Errors)/float64(b.Requests)
+	la, ua := stats.Wilson(a.Errors, a.Requests)
+	lb, ub := stats.Wilson(b.Errors, b.Requests)
+	low, high := ShareChange(pa, la, ua, pb, lb, ub)
+	verdict := VerdictNoDifference
+	switch {
+	case low > 0:
+		verdict = VerdictMoreErrors
+	case high < 0:
+		verdict = VerdictFewerErrors
+	}
+	c.out = append(c.out, Difference{Figure: name, A: percent(pa), B: percent(pb),
+		Change: fmt.Sprintf("%+.2f points", 100*(pb-pa)), Interval: fmt.Sprintf("[%+.2f, %+.2f] points", 100*low, 100*high), Verdict: verdict})
+}
+
+// ShareChange is the 95% interval of pb − pa from each share's own 95% interval (Newcombe's
+// method 10: the root sum of squares of the near half-widths on each side).
+func ShareChange(pa, la, ua, pb, lb, ub float64) (low, high float64) {
+	d := pb - pa
+	return d - math.Hypot(pb-lb, ua-pa), d + math.Hypot(ub-pb, pa-la)
+}
+
+// recovery compares two mean recoveries by their t intervals over each run's repetitions, as
+// added latency is (changeOf); without an interval on a side, no verdict is claimed.
+func (c *comparer) recovery(name string, a, b time.Duration, ea, eb *[2]time.Duration) {
+	ch := changeWithoutInterval(a, b)
+	if ea != nil && eb != nil {
+		ch = changeOf(a, ea[0], ea[1], b, eb[0], eb[1])
+	}
+	d := Difference{Figure: name, A: a.String(), B: b.String(), Change: changeText(float64(a), float64(b), (b - a).String()),
+		Interval: ch.String(), Verdict: ch.verdict()}
+	if d.Interval == "-" {
+		d.Interval = ""
+	}
+	c.out = append(c.out, d)
+}
+
+// percent is a share as a percentage with two decimals.
+func percent(share float64) string { return fmt.Sprintf("%.2f%%", 100*share) }
