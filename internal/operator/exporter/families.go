@@ -46,7 +46,11 @@ var (
 	famWorkflows            = &family{"workflows", "A Workflow run's instances over its measured phases, by outcome: started (the start call succeeded), completed, failed (ended without completing: failed or terminated), unfinished (not ended within 10s, plus activities × activityDelay, of the phase's end).", []string{"outcome"}}
 	famTriggers             = &family{"triggers", "A Scheduler run's jobs, reminders or timers over its measured phases, by outcome: registered (the registration call succeeded), triggered (distinct ones received within 10s of the phase's end plus the due time), missed (registered, not triggered by then), doubled (triggers beyond a registration's first).", []string{"outcome"}}
 	famSidecarCPUPerRequest = &family{"sidecar_cpu_per_request_seconds", "CPU time a sidecar spent per completed request during the measured runs, by role, from daprd's own counter at the phases' edges, or the kubelet's counters where daprd's was not read (the result document's result.sidecarCost, its source).", []string{"role"}}
+	famFaultErrors          = &family{"fault_error_ratio", "A fault run's error share (0..1) by fault (its index in spec.faults), path and window: before, during (every second the fault touched) and after it, each summed over the phases it was applied in (status.result.faults).", []string{"fault", "path", "window"}}
+	famFaultRecovery        = &family{"fault_recovery_seconds", "A fault run's recovery, from the fault's end to its path back within its pre-fault band, by fault, path and statistic: mean (over the phases that recovered) and slowest (what thresholds.maxRecovery judges); absent when no phase recovered.", []string{"fault", "path", "stat"}}
+	famFaultPhases          = &family{"fault_phases", "A fault run's measured phases by fault, path and outcome: applied, recovered, not_recovered (not back within the band by the phase's end), unjudged (too few seconds before the fault to set a band).", []string{"fault", "path", "outcome"}}
 
 	families = []*family{famLatency, famActualQPS, famRequestedQPS, famErrors, famCPU, famMemory, famOutcome, famCompletion,
-		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest, famMessages, famWorkflows, famTriggers}
+		famRegressed, famSaturated, famThrottled, famDisturbances, famCalibration, famSidecarCPUPerRequest, famMessages, famWorkflows, famTriggers,
+		famFaultErrors, famFaultRecovery, famFaultPhases}
 )

@@ -123,6 +123,9 @@ func figuresOf(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) []figure {
 		add(famTriggers, float64(n.Missed), "missed")
 		add(famTriggers, float64(n.Doubled), "doubled")
 	}
+	for _, f := range res.Faults {
+		faultFigures(add, f)
+	}
 	if c := res.CPU; c != nil {
 		for _, m := range c.Measured {
 			if pct, err := strconv.ParseFloat(m.ThrottledPeriodsPercent, 64); err == nil {
@@ -146,6 +149,30 @@ func figuresOf(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) []figure {
 		}
 	}
 	return out
+}
+
+// faultFigures are what one fault cost one path: each window's error share, the recovery and
+// how its phases came back.
+func faultFigures(add func(fam *family, v float64, values ...string), f perfv1alpha1.FaultOutcome) {
+	fault := strconv.Itoa(int(f.Fault))
+	for _, w := range []struct {
+		name string
+		w    perfv1alpha1.FaultWindow
+	}{{"before", f.Before}, {"during", f.During}, {"after", f.After}} {
+		if w.w.Requests > 0 {
+			add(famFaultErrors, float64(w.w.Errors)/float64(w.w.Requests), fault, f.Path, w.name)
+		}
+	}
+	if f.Recovery != nil {
+		add(famFaultRecovery, f.Recovery.Seconds(), fault, f.Path, "mean")
+	}
+	if f.SlowestRecovery != nil {
+		add(famFaultRecovery, f.SlowestRecovery.Seconds(), fault, f.Path, "slowest")
+	}
+	add(famFaultPhases, float64(f.Applied), fault, f.Path, "applied")
+	add(famFaultPhases, float64(f.Recovered), fault, f.Path, "recovered")
+	add(famFaultPhases, float64(f.NotRecovered), fault, f.Path, "not_recovered")
+	add(famFaultPhases, float64(f.Unjudged), fault, f.Path, "unjudged")
 }
 
 // orEmpty is a scenario's own figures (delivery, completion, triggers), empty for a run of

@@ -25,8 +25,11 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
 // resetRuns drops every run's series: the metrics are package state shared by the tests.
@@ -158,5 +161,42 @@ func checkGolden(t *testing.T, golden, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("exposition differs from %s (UPDATE_GOLDEN=1 rewrites it):\n%s", golden, got)
+	}
+}
+
+// A fault run exports what each fault cost each path: the windows' error shares, the
+// recovery's mean and slowest, and how its phases came back; a window without requests and a
+// recovery no phase made are absent, not 0.
+func TestRecordExportsWhatAFaultCost(t *testing.T) {
+	resetRuns()
+	t.Cleanup(resetRuns)
+	run := &perfv1alpha1.PerfRun{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "perf", Name: "killed-1", Generation: 1, Labels: map[string]string{perfv1alpha1.LabelSchedule: "nightly"}},
+		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded, CompletionTime: &metav1.Time{Time: time.Unix(1_800_000_000, 0)},
+			Conditions: []metav1.Condition{{Type: perfv1alpha1.ConditionSucceeded, Status: metav1.ConditionTrue, Reason: perfv1alpha1.ReasonSucceeded, ObservedGeneration: 1}}},
+	}
+	res := &perfv1alpha1.Result{Generation: 1, RequestedQPS: 100, ActualQPS: "100"}
+	res.Faults = []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultPodKill, Path: "dapr", Applied: 4, Recovered: 3, NotRecovered: 1,
+		Before: perfv1alpha1.FaultWindow{Requests: 4000}, During: perfv1alpha1.FaultWindow{Requests: 1000, Errors: 250},
+		Recovery: &metav1.Duration{Duration: 5 * time.Second}, SlowestRecovery: &metav1.Duration{Duration: 9 * time.Second}},
+		{Fault: 0, Kind: perfv1alpha1.FaultPodKill, Path: "other", Applied: 1, Unjudged: 1}}
+	Record(ctx, testDocs, withDocument(run, res))
+	got := exposition(t, runGauge[famFaultErrors], runGauge[famFaultRecovery], runGauge[famFaultPhases])
+	for _, want := range []string{
+		`daprbench_perfrun_fault_error_ratio{fault="0",namespace="perf",path="dapr",perfrun="killed-1",schedule="nightly",window="before"} 0`,
+		`daprbench_perfrun_fault_error_ratio{fault="0",namespace="perf",path="dapr",perfrun="killed-1",schedule="nightly",window="during"} 0.25`,
+		`daprbench_perfrun_fault_recovery_seconds{fault="0",namespace="perf",path="dapr",perfrun="killed-1",schedule="nightly",stat="mean"} 5`,
+		`daprbench_perfrun_fault_recovery_seconds{fault="0",namespace="perf",path="dapr",perfrun="killed-1",schedule="nightly",stat="slowest"} 9`,
+		`daprbench_perfrun_fault_phases{fault="0",namespace="perf",outcome="not_recovered",path="dapr",perfrun="killed-1",schedule="nightly"} 1`,
+		`daprbench_perfrun_fault_phases{fault="0",namespace="perf",outcome="unjudged",path="other",perfrun="killed-1",schedule="nightly"} 1`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("exposition lacks %s:\n%s", want, got)
+		}
+	}
+	for _, absent := range []string{`window="after"`, `path="other",perfrun="killed-1",schedule="nightly",stat=`} {
+		if strings.Contains(got, absent) {
+			t.Errorf("exposition has %s, which has no figure:\n%s", absent, got)
+		}
 	}
 }
