@@ -60,6 +60,12 @@ func brokerKill() objEdit {
 	return both(at("spec.scenario", "PubSub"), kills(with(killFault(), "role", "Store")))
 }
 
+// storeKillTemplate is a sweep's template of a PubSub run on the broker it deploys that kills it.
+func storeKillTemplate() objEdit {
+	return both(at("spec.template.spec.scenario", "PubSub"), at("spec.template.spec.baseline", false), at("spec.template.spec.load.repetitions", int64(2)),
+		at("spec.template.spec.faults", []any{with(killFault(), "role", "Store")}))
+}
+
 var _ = Describe("Admission of spec.faults", func() {
 	tenSeconds := errorsFault("10s", "5s")
 	DescribeTable("refuses the fault with a message naming what is wrong, and admits its valid twin",
@@ -103,6 +109,11 @@ var _ = Describe("Admission of spec.faults", func() {
 			both(brokerKill(), at("spec.pubsub.component", "team-broker")), brokerKill()),
 		Entry("a Store kill of a run without Dapr", runKind, []string{"spec", "a PodKill of the Store"},
 			both(brokerKill(), at("spec.dapr.enabled", false)), both(brokerKill(), at("spec.dapr.enabled", true))),
+		Entry("a Store kill of a State run's store (PubSub's broker only)", runKind, []string{"spec", "a PodKill of the Store deletes the store the run deploys"},
+			both(brokerKill(), at("spec.scenario", "State")), brokerKill()),
+		Entry("a sweep naming each point's broker on a template that kills its own", sweepKind, []string{"spec.points.settings", "not on a template that kills its Store"},
+			both(storeKillTemplate(), at("spec.points.settings", []any{map[string]any{"name": "theirs", "component": "team-broker"}})),
+			both(storeKillTemplate(), at("spec.points.settings", []any{map[string]any{"name": "bulk", "bulkSize": int64(5)}}))),
 		Entry("a target fault on a PubSub run, which has no target app", runKind, []string{"spec", "faults are ordered from the target app"},
 			both(brokerKill(), faults(tenSeconds)), brokerKill()),
 		Entry("a delay a request's timeout would measure", runKind, []string{"spec.faults[0].delay", "at most 5s"},

@@ -113,6 +113,11 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 			at("spec.variants", variantWith(map[string]any{"annotations": map[string]any{"dapr.io/env": "HTTPS_PROXY=http://evil:3128"}})),
 			at("spec.variants", variantWith(map[string]any{"annotations": map[string]any{"dapr.io/app-max-concurrency": "10"}}))),
 		// Finding 9: the schedule multiplies startingDeadlineSeconds into a time.Duration.
+		Entry("a memory-growth gate without a sidecar to grow", runKind, []string{"spec", "maxSidecarMemoryGrowthPerHour need a sidecar"},
+			both(at("spec.dapr.enabled", false), at("spec.thresholds.maxSidecarMemoryGrowthPerHour", "10Mi")),
+			both(at("spec.dapr.enabled", true), at("spec.thresholds.maxSidecarMemoryGrowthPerHour", "10Mi"))),
+		Entry("a negative memory-growth gate", runKind, []string{"spec.thresholds.maxSidecarMemoryGrowthPerHour", "must not be negative"},
+			at("spec.thresholds.maxSidecarMemoryGrowthPerHour", "-1Mi"), at("spec.thresholds.maxSidecarMemoryGrowthPerHour", "0")),
 		Entry("a starting deadline that overflows a Duration", scheduleKind, []string{"spec.startingDeadlineSeconds", "less than or equal to 31536000"},
 			at("spec.startingDeadlineSeconds", int64(9300000000)), at("spec.startingDeadlineSeconds", int64(31536000))),
 		Entry("a starting deadline beyond a year", scheduleKind, []string{"spec.startingDeadlineSeconds", "less than or equal to 31536000"},

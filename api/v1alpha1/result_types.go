@@ -182,6 +182,12 @@ type Result struct {
 	// +optional
 	Resources *ResourceUsage `json:"resources,omitempty"`
 
+	// memoryTrends are each sidecar's working-set slope over the measured load, for a run
+	// whose measured load spans 10 minutes or more (a soak): a leak reads as a slope above 0.
+	// +kubebuilder:validation:MaxItems=8
+	// +optional
+	MemoryTrends []MemoryTrend `json:"memoryTrends,omitempty"`
+
 	// baselineResources is the CPU and memory per role while the sidecar-free baseline ran,
 	// by the same rule.
 	// +optional

@@ -279,7 +279,7 @@ func scenarioCapabilities() []ScenarioCapability {
 				Rule:    "!has(self.pubsub) || !has(self.pubsub.bulkPublish) || self.pubsub.bulkPublish * " + PayloadCEL + " <= 3145728",
 				Message: "pubsub.bulkPublish × the payload must be at most 3 MiB: one bulk publish carries every message, and daprd refuses a body over 4 MiB by default",
 			}},
-			SweepFields: []SweepField{{Field: "component", Means: "broker"}, {Field: "bulkSize", Means: "messages a request of a PubSub template's"}},
+			SweepFields: []SweepField{{Field: "component", Means: "broker (not on a template that kills its Store, which must be the run's own)", When: "!has(self.faults) || !self.faults.exists(f, has(f.role) && f.role == 'Store')"}, {Field: "bulkSize", Means: "messages a request of a PubSub template's"}},
 			ApplySweepSetting: func(spec *PerfRunSpec, s *SweepSetting) {
 				if s.Component != "" || s.BulkSize != 0 {
 					spec.PubSub = orNew(spec.PubSub)

@@ -39,6 +39,15 @@ func usageByVariant(ev Evidence, phases []accounting.Phase) map[string]*perfv1al
 	return accounting.Attribute(ev.Live.Windows, phases, PhaseEdge)
 }
 
+// memoryTrends are the sidecars' working-set slopes over a long measured load; nil when
+// usage was not sampled or the metrics API failed.
+func memoryTrends(ev Evidence, phases []accounting.Phase) []perfv1alpha1.MemoryTrend {
+	if !ev.Sampled || ev.Live == nil || ev.MetricsFailed {
+		return nil
+	}
+	return accounting.MemoryTrends(ev.Live.Windows, phases, PhaseEdge)
+}
+
 // countersRead reports whether the kubelet's CPU counters were read while the load ran.
 func countersRead(ev Evidence) bool {
 	return ev.CountersSource != "" && ev.Live != nil && len(ev.Live.Counters) > 0

@@ -136,7 +136,7 @@ func settingsRules(cs []perfv1alpha1.ScenarioCapability) []Rule {
 					takers = append(takers, string(c.Scenario))
 					is := scenarioIn(template, []string{string(c.Scenario)})
 					if f.When != "" {
-						is = "(" + is + " && " + over(template, f.When) + ")"
+						is = "(" + is + " && (" + over(template, f.When) + "))"
 					}
 					when = append(when, is)
 				}

@@ -48,6 +48,9 @@ type Inputs struct {
 	CPU *perfv1alpha1.CPUAccounting
 	// Faults are the load tester's timelines and applied faults (spec.faults; empty: none).
 	Faults Faults
+	// MemoryTrends are the sidecars' working-set slopes over a long measured load (nil:
+	// none fitted).
+	MemoryTrends []perfv1alpha1.MemoryTrend
 }
 
 // Build makes status.result, whole, from its inputs: each path's latency over every
@@ -64,6 +67,7 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 	res.ForeignCPU = foreignCPU(run.Status.Environment, in.CPU)
 	m, _ := repetitions.Of(in.Summary, MeasuredVariant(run))
 	addUsage(run, res, in.Usage, m.ActualQPS)
+	res.MemoryTrends = in.MemoryTrends
 	res.SidecarCost = sidecarCosts(run, in.CPU, in.Summary, completedRate(in.Summary, MeasuredVariant(run), m))
 	if in.CPU != nil {
 		res.LimitBound = len(ThrottledContainers(in.CPU.Measured).Bound) > 0

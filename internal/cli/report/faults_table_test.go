@@ -90,3 +90,18 @@ func TestTheReportSaysWhatABrokerKillDidToTheMessages(t *testing.T) {
 		}
 	}
 }
+
+// A long run's report says each sidecar's memory slope with its interval; a short one's
+// says nothing of it.
+func TestTheReportSaysEachSidecarsMemoryTrend(t *testing.T) {
+	res := &perfv1alpha1.Result{MemoryTrends: []perfv1alpha1.MemoryTrend{{Role: "serverSidecar", MiBPerHour: "2.40", Low: "-0.80", High: "5.60",
+		Lag1: "0.62", Windows: 58, Span: metav1.Duration{Duration: 29 * time.Minute}, StartMiB: "41.20", EndMiB: "42.36"}}}
+	text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, res))
+	want := "serverSidecar: 2.40 MiB/h (95% interval -0.80..5.60), 41.20 MiB to 42.36 MiB over 29m0s, 58 windows, lag-1 autocorrelation 0.62"
+	if !strings.Contains(text, want) {
+		t.Errorf("the report lacks %q:\n%s", want, text)
+	}
+	if text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, &perfv1alpha1.Result{})); strings.Contains(text, "sidecar memory over") {
+		t.Errorf("a run without a trend has one:\n%s", text)
+	}
+}

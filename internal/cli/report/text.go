@@ -127,6 +127,7 @@ func runTables(run document.Run) string {
 	b.WriteString(intervalNote("the added latency's", res.AddedInterval))
 	b.WriteString(outcomeTable(res))
 	b.WriteString(faultsTable(res))
+	b.WriteString(trendLines(res))
 	b.WriteString(pathsTable(res))
 	for _, s := range res.Saturated {
 		who := "the path could not carry the rate"

@@ -68,7 +68,7 @@ func (f Fault) Kills() bool { return f.Kind == FaultPodKill }
 
 // NeedsApp reports whether the fault goes through the target app: all but a kill of the
 // store are ordered from it, or move the load to its replacement.
-func (f Fault) NeedsApp() bool { return f.Role != RoleStore }
+func (f Fault) NeedsApp() bool { return !(f.Kills() && f.Role == RoleStore) }
 
 // FaultOrder is what the load tester asks of the target app: for For from now, answer
 // ErrorPercent of the invocations with 500 and hold each one Delay.

@@ -128,6 +128,19 @@ func TestFaultsNeedTheAppAndTheToken(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.summary.Error, "--kill-url") || !strings.Contains(r.summary.Error, "--run-name") {
 		t.Errorf("exit %d, error %q: want the operator's address and the run named", r.code, r.summary.Error)
 	}
+	// A kill of the target moves the load to its replacement: it needs the app's address; a
+	// kill of the store does not.
+	killer := []string{"--qps=10", "--duration=2s", "--repetitions=2", "--dapr-url=http://127.0.0.1:1/test", "--fault-token=x",
+		"--kill-url=http://127.0.0.1:1", "--run-namespace=perf", "--run-name=killed"}
+	r = runCLI(t, append(killer, "--faults="+kill)...)
+	if r.code == 0 || !strings.Contains(r.summary.Error, "--fault-url") {
+		t.Errorf("a target kill without the app's address: exit %d, error %q", r.code, r.summary.Error)
+	}
+	store := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleStore, At: time.Second, For: time.Second}})
+	r = runCLI(t, append(killer, "--faults="+store, "--target-wait=100ms")...)
+	if strings.Contains(r.summary.Error, "--fault-url") {
+		t.Errorf("a store kill asked for the app's address: %q", r.summary.Error)
+	}
 }
 
 // runOf is the summary's run of variant v, repetition rep.

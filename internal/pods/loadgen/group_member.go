@@ -55,6 +55,19 @@ func (o *measured) addLate(app *appServer) {
 	for label, late := range app.book.lateSince() {
 		if k, ok := o.phases[label]; ok {
 			o.messages[k] = o.messages[k].Plus(late)
+			o.faultsLate(k, late)
+		}
+	}
+}
+
+// faultsLate adds a phase's late deliveries and redeliveries to the messages of the faults
+// applied in it, as to its path's, so a fault's counts stay its phases' own.
+func (o *measured) faultsLate(k latency.Key, late result.Messages) {
+	for i := range o.faults {
+		f := &o.faults[i]
+		if f.Variant == k.Variant && f.Rep == k.Rep && f.Messages != nil {
+			m := f.Messages.Plus(late) // a copy: the phase's faults may share one count
+			f.Messages = &m
 		}
 	}
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/daprbench/daprbench/internal/contract/loadsettings"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/pods/latency"
 	"github.com/daprbench/daprbench/internal/pods/perfapp"
 )
 
@@ -105,10 +106,11 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 
 // A kill of a PubSub run's broker needs no target app: the load tester orders it from the
 // operator alone, keeps publishing to the same daprd, and each applied fault carries its
-// phase's message counts (here a tenth lost by the stand-in broker).
+// phase's message counts (here a tenth lost and a seventh doubled by the stand-in broker),
+// summing to the path's.
 func TestABrokerKillCarriesEachPhasesMessages(t *testing.T) {
 	listen := freeAddr(t)
-	dapr := &pubsubStandIn{subscriberURL: "http://" + listen, dropEvery: 10}
+	dapr := &pubsubStandIn{subscriberURL: "http://" + listen, dropEvery: 10, doubleEvery: 7}
 	orders := make(chan loadsettings.KillOrder, 4)
 	operator := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var o loadsettings.KillOrder
@@ -135,7 +137,7 @@ func TestABrokerKillCarriesEachPhasesMessages(t *testing.T) {
 		t.Errorf("order %+v: want the Store's", o)
 	}
 	p, _ := r.summary.Delivery.PathOf(result.Dapr)
-	var published, lost int64
+	var published, lost, duplicated int64
 	for _, f := range r.report.Faults {
 		if f.Error != "" || f.Pod != "store-old" || f.AppSeen != -1 {
 			t.Errorf("applied %+v: want store-old killed, and no app count (a PubSub run has no target app)", f)
@@ -144,9 +146,24 @@ func TestABrokerKillCarriesEachPhasesMessages(t *testing.T) {
 		if m == nil || m.Published < 100 || m.Lost < m.Published/10-2 || m.Lost > m.Published/10+2 {
 			t.Fatalf("repetition %d: messages %+v, want the phase's, about a tenth lost", f.Rep, m)
 		}
-		published, lost = published+m.Published, lost+m.Lost
+		published, lost, duplicated = published+m.Published, lost+m.Lost, duplicated+m.Duplicated
 	}
-	if published != p.Messages.Published || lost != p.Messages.Lost {
-		t.Errorf("the phases' messages sum to %d published, %d lost; the path's are %+v", published, lost, p.Messages)
+	if published != p.Messages.Published || lost != p.Messages.Lost || duplicated != p.Messages.Duplicated || duplicated == 0 {
+		t.Errorf("the phases' messages sum to %d published, %d lost, %d duplicated; the path's are %+v", published, lost, duplicated, p.Messages)
+	}
+}
+
+// Redeliveries after a phase's drain join the counts of the faults applied in that phase,
+// as they join its path's, and no other phase's; a count two faults share is copied, not
+// written through.
+func TestLateDeliveriesJoinTheFaultsOfTheirPhase(t *testing.T) {
+	shared := &result.Messages{Published: 100, Delivered: 98, Lost: 2}
+	o := measured{faults: []result.AppliedFault{{Variant: result.Dapr, Rep: 0, Messages: shared}, {Variant: result.Dapr, Rep: 1, Messages: shared}}}
+	o.faultsLate(latency.Key{Variant: result.Dapr, Rep: 0}, result.Messages{Duplicated: 3, Late: 1})
+	if m := o.faults[0].Messages; m.Duplicated != 3 || m.Late != 1 || m.Published != 100 {
+		t.Errorf("the phase's fault: %+v, want 3 duplicated and 1 late added", m)
+	}
+	if m := o.faults[1].Messages; m.Duplicated != 0 || shared.Duplicated != 0 {
+		t.Errorf("another phase's fault %+v (shared %+v): want untouched", m, shared)
 	}
 }

@@ -1,0 +1,106 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package accounting
+
+import (
+	"strconv"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/roles"
+	"github.com/daprbench/daprbench/internal/kit/stats"
+)
+
+// MinTrendSpan is the shortest measured load a memory trend is fitted over: over a few
+// minutes a sidecar's working set still settles (caches, pools, the runtime's heap goal),
+// which a slope would read as a leak.
+const MinTrendSpan = 10 * time.Minute
+
+// minTrendWindows is the fewest windows a trend is fitted through.
+const minTrendWindows = 10
+
+// MemoryTrends fits each sidecar's working set against time over the measured load: every
+// window that ends between the first phase's start and the last phase's end, trim inside
+// both (the sidecar lives through the baseline's phases between, so they count). None for a
+// load shorter than MinTrendSpan or a sidecar with fewer than minTrendWindows windows.
+func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.Duration) []perfv1alpha1.MemoryTrend {
+	if len(phases) == 0 {
+		return nil
+	}
+	from, to := phases[0].Start, phases[0].End
+	for _, p := range phases {
+		from, to = minTime(from, p.Start), maxTime(to, p.End)
+	}
+	from, to = from.Add(trim), to.Add(-trim)
+	if to.Sub(from) < MinTrendSpan {
+		return nil
+	}
+	var out []perfv1alpha1.MemoryTrend
+	for _, role := range []roles.Role{roles.ServerSidecar, roles.ClientSidecar} {
+		var x, y []float64
+		var first, last time.Time
+		for _, w := range windows {
+			if w.Role != string(role) || w.End.Time.Before(from) || w.End.Time.After(to) {
+				continue
+			}
+			if first.IsZero() {
+				first = w.End.Time
+			}
+			last = w.End.Time
+			x = append(x, w.End.Sub(from).Hours())
+			y = append(y, float64(w.Memory)/(1<<20))
+		}
+		if len(x) < minTrendWindows {
+			continue
+		}
+		s, ok := stats.SlopeInterval(x, y)
+		if !ok {
+			continue
+		}
+		intercept := mean(y) - s.Slope*mean(x)
+		out = append(out, perfv1alpha1.MemoryTrend{Role: string(role), MiBPerHour: decimal(s.Slope), Low: decimal(s.Low), High: decimal(s.High),
+			Lag1: decimal(s.Lag1), Windows: int32(len(x)), Span: metav1.Duration{Duration: last.Sub(first)},
+			StartMiB: decimal(intercept + s.Slope*x[0]), EndMiB: decimal(intercept + s.Slope*x[len(x)-1])})
+	}
+	return out
+}
+
+func mean(xs []float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
+}
+
+func decimal(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
