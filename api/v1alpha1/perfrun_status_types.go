@@ -345,12 +345,17 @@ type NodeCalibration struct {
 // LiveUsage is the raw material of a run's resource figures: metrics windows, kept until the
 // load tester's timeline says which phase each belongs to.
 type LiveUsage struct {
-	// windows seen so far, oldest first; beyond 400 every other one is dropped (evenly, so
-	// no phase loses more than another).
+	// windows seen so far, oldest first; beyond 400 every other one of each role is dropped
+	// and spacing doubled, so the windows kept stay evenly spread over the run's time.
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=400
 	// +optional
 	Windows []UsageWindow `json:"windows,omitempty"`
+	// spacing is the least time between two windows of a role once the windows have been
+	// thinned: a window sooner than that after its role's previous one is not kept, as the
+	// thinning would have dropped it (unset: every window is kept).
+	// +optional
+	Spacing *metav1.Duration `json:"spacing,omitempty"`
 	// counters are the kubelet's cumulative CPU counters of the run's containers and of
 	// their nodes, read at every sampling interval. When the run finishes they are
 	// differenced at the measured runs' edges (exact CPU-seconds and CFS throttling per

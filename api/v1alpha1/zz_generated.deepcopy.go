@@ -962,6 +962,11 @@ func (in *LiveUsage) DeepCopyInto(out *LiveUsage) {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
+	if in.Spacing != nil {
+		in, out := &in.Spacing, &out.Spacing
+		*out = new(v1.Duration)
+		**out = **in
+	}
 	if in.Counters != nil {
 		in, out := &in.Counters, &out.Counters
 		*out = make([]CounterSample, len(*in))

@@ -62,7 +62,7 @@ func Evaluate(run *perfv1alpha1.PerfRun, ev Evidence) Assessment {
 	phases := Phases(sum)
 	if sum != nil && len(sum.Runs) > 0 {
 		a.Result = report.Build(run, report.Inputs{Summary: sum, Restarts: ev.Restarts, TesterNodes: ev.TesterNodes,
-			Usage: usageByVariant(ev, phases), CPU: accountCPU(run, ev, phases), Faults: ev.Load.Faults, MemoryTrends: memoryTrends(ev, phases)})
+			Usage: usageByVariant(ev, phases), CPU: accountCPU(run, ev, phases), Faults: ev.Load.Faults, MemoryTrends: memoryTrends(run, ev, phases)})
 		a.add(run, cpuCondition(ev, a.Result))
 		a.add(run, usageCondition(run, ev, a.Result, phases))
 	}

@@ -41,11 +41,11 @@ func usageByVariant(ev Evidence, phases []accounting.Phase) map[string]*perfv1al
 
 // memoryTrends are the sidecars' working-set slopes over a long measured load; nil when
 // usage was not sampled or the metrics API failed.
-func memoryTrends(ev Evidence, phases []accounting.Phase) []perfv1alpha1.MemoryTrend {
+func memoryTrends(run *perfv1alpha1.PerfRun, ev Evidence, phases []accounting.Phase) []perfv1alpha1.MemoryTrend {
 	if !ev.Sampled || ev.Live == nil || ev.MetricsFailed {
 		return nil
 	}
-	return accounting.MemoryTrends(ev.Live.Windows, phases, PhaseEdge)
+	return accounting.MemoryTrends(ev.Live.Windows, phases, PhaseEdge, int(run.Spec.LoadTester.EffectiveReplicas()))
 }
 
 // countersRead reports whether the kubelet's CPU counters were read while the load ran.

@@ -17,6 +17,7 @@ limitations under the License.
 package accounting
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -37,9 +38,12 @@ const minTrendWindows = 10
 
 // MemoryTrends fits each sidecar's working set against time over the measured load: every
 // window that ends between the first phase's start and the last phase's end, trim inside
-// both (the sidecar lives through the baseline's phases between, so they count). None for a
-// load shorter than MinTrendSpan or a sidecar with fewer than minTrendWindows windows.
-func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.Duration) []perfv1alpha1.MemoryTrend {
+// both (the sidecar lives through the baseline's phases between, so they count). Each
+// variant's server sidecar has its own trend (role serverSidecar@NAME); the client
+// sidecars of testerPods load-tester pods, whose windows hold their sum, are fitted per pod
+// (the sum over testerPods). None for a load shorter than MinTrendSpan or a sidecar with
+// fewer than minTrendWindows windows.
+func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.Duration, testerPods int) []perfv1alpha1.MemoryTrend {
 	if len(phases) == 0 {
 		return nil
 	}
@@ -51,12 +55,24 @@ func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.
 	if to.Sub(from) < MinTrendSpan {
 		return nil
 	}
+	var sidecars []string
+	for _, w := range windows {
+		base, _ := roles.SplitVariant(w.Role)
+		if (base == string(roles.ServerSidecar) || base == string(roles.ClientSidecar)) && !slices.Contains(sidecars, w.Role) {
+			sidecars = append(sidecars, w.Role)
+		}
+	}
+	slices.Sort(sidecars) // clientSidecar, serverSidecar, serverSidecar@NAME
 	var out []perfv1alpha1.MemoryTrend
-	for _, role := range []roles.Role{roles.ServerSidecar, roles.ClientSidecar} {
+	for _, role := range sidecars {
+		per := 1.0
+		if role == string(roles.ClientSidecar) {
+			per = float64(max(testerPods, 1))
+		}
 		var x, y []float64
 		var first, last time.Time
 		for _, w := range windows {
-			if w.Role != string(role) || w.End.Time.Before(from) || w.End.Time.After(to) {
+			if w.Role != role || w.End.Time.Before(from) || w.End.Time.After(to) {
 				continue
 			}
 			if first.IsZero() {
@@ -64,7 +80,7 @@ func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.
 			}
 			last = w.End.Time
 			x = append(x, w.End.Sub(from).Hours())
-			y = append(y, float64(w.Memory)/(1<<20))
+			y = append(y, float64(w.Memory)/(1<<20)/per)
 		}
 		if len(x) < minTrendWindows {
 			continue
@@ -74,7 +90,7 @@ func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.
 			continue
 		}
 		intercept := mean(y) - s.Slope*mean(x)
-		out = append(out, perfv1alpha1.MemoryTrend{Role: string(role), MiBPerHour: decimal(s.Slope), Low: decimal(s.Low), High: decimal(s.High),
+		out = append(out, perfv1alpha1.MemoryTrend{Role: role, MiBPerHour: decimal(s.Slope), Low: decimal(s.Low), High: decimal(s.High),
 			Lag1: decimal(s.Lag1), Windows: int32(len(x)), Span: metav1.Duration{Duration: last.Sub(first)},
 			StartMiB: decimal(intercept + s.Slope*x[0]), EndMiB: decimal(intercept + s.Slope*x[len(x)-1])})
 	}

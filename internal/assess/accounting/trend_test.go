@@ -47,11 +47,11 @@ func TestAMemoryTrendIsTheSidecarsSlopeOverTheMeasuredLoad(t *testing.T) {
 		at("clientSidecar", end, 30)
 		at("serverApp", end, 10+600*end.Sub(start).Hours())
 	}
-	got := MemoryTrends(windows, phases, 2*time.Second)
+	got := MemoryTrends(windows, phases, 2*time.Second, 1)
 	if len(got) != 2 {
 		t.Fatalf("%d trends, want the two sidecars': %+v", len(got), got)
 	}
-	server, client := got[0], got[1]
+	client, server := got[0], got[1]
 	slope, _ := strconv.ParseFloat(server.MiBPerHour, 64)
 	if server.Role != "serverSidecar" || slope < 59.99 || slope > 60.01 || server.Low != server.MiBPerHour || server.Windows < 75 {
 		t.Errorf("server sidecar %+v: want 60 MiB/h exactly, from the measured windows only", server)
@@ -63,7 +63,26 @@ func TestAMemoryTrendIsTheSidecarsSlopeOverTheMeasuredLoad(t *testing.T) {
 	if client.Role != "clientSidecar" || client.MiBPerHour != "0.00" {
 		t.Errorf("client sidecar %+v: want a flat 0", client)
 	}
-	if short := MemoryTrends(windows, phases[1:], 2*time.Second); short != nil {
+	if short := MemoryTrends(windows, phases[1:], 2*time.Second, 1); short != nil {
 		t.Errorf("a 10-minute load got trends %+v: under MinTrendSpan", short)
+	}
+}
+
+// Each variant's server sidecar has a trend of its own, and the client sidecars of several
+// load-tester pods, whose windows hold their sum, are fitted per pod.
+func TestEachVariantsSidecarHasATrendAndATestersSumIsPerPod(t *testing.T) {
+	start := time.Unix(1_800_000_000, 0)
+	phases := []Phase{{Variant: "dapr", Start: start, End: start.Add(20 * time.Minute)}}
+	var windows []perfv1alpha1.UsageWindow
+	for s := 15; s < 1200; s += 15 {
+		end := metav1.NewTime(start.Add(time.Duration(s) * time.Second))
+		hours := float64(s) / 3600
+		windows = append(windows,
+			perfv1alpha1.UsageWindow{Role: "serverSidecar@lean", End: end, Seconds: 15, Memory: int64((40 + 12*hours) * (1 << 20))},
+			perfv1alpha1.UsageWindow{Role: "clientSidecar", End: end, Seconds: 15, Memory: int64(3 * (30 + 6*hours) * (1 << 20))})
+	}
+	got := MemoryTrends(windows, phases, 2*time.Second, 3)
+	if len(got) != 2 || got[0].Role != "clientSidecar" || got[0].MiBPerHour != "6.00" || got[1].Role != "serverSidecar@lean" || got[1].MiBPerHour != "12.00" {
+		t.Errorf("trends %+v: want the client sidecars' 6 MiB/h a pod and the variant's 12", got)
 	}
 }

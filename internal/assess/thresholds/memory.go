@@ -35,7 +35,7 @@ func memoryGrowthChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []
 	limitText := "<= " + t.MaxSidecarMemoryGrowthPerHour.String() + "/h"
 	if len(res.MemoryTrends) == 0 {
 		return []Check{{Name: "sidecar memory growth", Limit: limitText, Outcome: Inconclusive,
-			Measured: fmt.Sprintf("no trend: a measured load of %v or more is needed", accounting.MinTrendSpan)}}
+			Measured: fmt.Sprintf("no trend fitted (it needs a measured load of %v or more, read by the metrics API)", accounting.MinTrendSpan)}}
 	}
 	var checks []Check
 	for _, tr := range res.MemoryTrends {

@@ -45,7 +45,7 @@ func TestASidecarsMemoryGrowthIsJudgedOnItsSlopesInterval(t *testing.T) {
 			"serverSidecar memory growth 24.00 MiB/h (95% interval 18.00..30.00, 60 windows over 30m0s) (limit <= 10Mi/h): VIOLATED"},
 		{"the limit inside the interval", []perfv1alpha1.MemoryTrend{trend("serverSidecar", "8.00", "4.00", "12.00")}, Inconclusive, "inconclusive"},
 		{"no trend: the run too short", nil, Inconclusive,
-			"sidecar memory growth no trend: a measured load of 10m0s or more is needed (limit <= 10Mi/h): inconclusive"},
+			"sidecar memory growth no trend fitted (it needs a measured load of 10m0s or more, read by the metrics API) (limit <= 10Mi/h): inconclusive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := result("1ms")

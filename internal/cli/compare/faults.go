@@ -38,20 +38,13 @@ const (
 func (c *comparer) faultOutcomes() {
 	for _, fa := range c.a.Faults {
 		for _, fb := range c.b.Faults {
-			if fa.Fault != fb.Fault || fa.Path != fb.Path {
+			if fa.Fault != fb.Fault || fa.Path != fb.Path || fa.Kind != fb.Kind {
 				continue
 			}
 			name := fmt.Sprintf("fault %d on %s", fa.Fault, fa.Path)
 			c.errorShare(name+" errors during", fa.During, fb.During)
 			if fa.Recovery != nil && fb.Recovery != nil {
-				var ea, eb *[2]time.Duration
-				if in := fa.RecoveryInterval; in != nil {
-					ea = &[2]time.Duration{in.Low.Duration, in.High.Duration}
-				}
-				if in := fb.RecoveryInterval; in != nil {
-					eb = &[2]time.Duration{in.Low.Duration, in.High.Duration}
-				}
-				c.recovery(name+" recovery", fa.Recovery.Duration, fb.Recovery.Duration, ea, eb)
+				c.recovery(name+" recovery", fa.Recovery.Duration, fb.Recovery.Duration, symmetric(fa), symmetric(fb))
 			}
 			if fa.Messages != nil && fb.Messages != nil {
 				c.count(name+" messages lost", fa.Messages.Lost, fb.Messages.Lost)
@@ -62,8 +55,9 @@ func (c *comparer) faultOutcomes() {
 
 // errorShare compares two windows' error shares: the change in percentage points, with its
 // 95% interval from the two Wilson intervals (Newcombe's hybrid score interval, the
-// difference of two independent proportions). Each window pools its run's repetitions, so
-// the interval is of this pair of runs, not of a rerun.
+// difference of two independent proportions). Each window pools its run's repetitions and
+// takes its requests as independent; a fault's failures come in bursts, so the interval is
+// narrower than a rerun's would be: a small change it shows may not recur.
 func (c *comparer) errorShare(name string, a, b perfv1alpha1.FaultWindow) {
 	if a.Requests == 0 || b.Requests == 0 {
 		return
@@ -103,6 +97,19 @@ func (c *comparer) recovery(name string, a, b time.Duration, ea, eb *[2]time.Dur
 		d.Interval = ""
 	}
 	c.out = append(c.out, d)
+}
+
+// symmetric is a recovery's t interval as the result keeps it, its low end held at 0, made
+// whole again: the mean ± the longer of its half-widths (nil without an interval). Read as
+// kept, the held end would shrink the change's interval on that side.
+func symmetric(f perfv1alpha1.FaultOutcome) *[2]time.Duration {
+	in := f.RecoveryInterval
+	if in == nil || f.Recovery == nil {
+		return nil
+	}
+	m := f.Recovery.Duration
+	half := max(in.High.Duration-m, m-in.Low.Duration)
+	return &[2]time.Duration{m - half, m + half}
 }
 
 // percent is a share as a percentage with two decimals.

@@ -32,13 +32,16 @@ import (
 // MaxWindows bounds what a run keeps in status.liveUsage.
 const MaxWindows = 400
 
-// Record adds readings to live as windows, except a window already recorded for its role,
-// and returns how many were new. Beyond MaxWindows every other window is dropped, evenly
-// over time, so a long run keeps a uniform sample of every phase.
+// Record adds readings to live as windows, except a window already recorded for its role
+// or sooner after its role's previous one than live.Spacing, and returns how many were new.
+// Beyond MaxWindows every other window of each role is dropped and the spacing doubled, so
+// the windows kept stay evenly spread over the run's time: without the spacing, each
+// thinning would halve the old windows again while the new ones came at the full rate, and
+// a long run would keep few of its first minutes (a memory trend is fitted over them all).
 func Record(live *perfv1alpha1.LiveUsage, readings map[string]Reading) int {
 	added := 0
 	for role, r := range readings {
-		if r.Timestamp.IsZero() || recorded(live, role, r.Timestamp) {
+		if r.Timestamp.IsZero() || recorded(live, role, r.Timestamp) || tooSoon(live, role, r.Timestamp) {
 			continue
 		}
 		live.Windows = append(live.Windows, perfv1alpha1.UsageWindow{
@@ -55,8 +58,37 @@ func Record(live *perfv1alpha1.LiveUsage, readings map[string]Reading) int {
 	})
 	for len(live.Windows) > MaxWindows {
 		live.Windows = thin(live.Windows)
+		live.Spacing = &metav1.Duration{Duration: doubled(live)}
 	}
 	return added
+}
+
+// tooSoon reports whether a window of role ending at end comes sooner after the role's
+// previous window than the spacing allows (a tenth of it spared: the metrics API's stamps
+// jitter).
+func tooSoon(live *perfv1alpha1.LiveUsage, role string, end time.Time) bool {
+	if live.Spacing == nil {
+		return false
+	}
+	for i := len(live.Windows) - 1; i >= 0; i-- {
+		if w := live.Windows[i]; w.Role == role {
+			return end.Sub(w.End.Time) < live.Spacing.Duration*9/10
+		}
+	}
+	return false
+}
+
+// doubled is the spacing after a thinning: twice the last one, or, at the first, twice the
+// longest window (the metrics API's resolution, the least two of a role's windows are apart).
+func doubled(live *perfv1alpha1.LiveUsage) time.Duration {
+	if live.Spacing != nil {
+		return 2 * live.Spacing.Duration
+	}
+	longest := time.Duration(0)
+	for _, w := range live.Windows {
+		longest = max(longest, time.Duration(w.Seconds)*time.Second)
+	}
+	return 2 * max(longest, time.Second)
 }
 
 func recorded(live *perfv1alpha1.LiveUsage, role string, end time.Time) bool {

@@ -184,3 +184,31 @@ func TestRecordThinsEvenlyBeyondTheBound(t *testing.T) {
 		t.Error("a recorded window was recorded again")
 	}
 }
+
+// However long a run, the windows kept stay evenly spread over its time: a run four times
+// longer than the bound keeps as many of its first quarter's windows as of its last.
+func TestRecordKeepsALongRunsWindowsEvenlySpread(t *testing.T) {
+	live := &perfv1alpha1.LiveUsage{}
+	const n = 4 * MaxWindows
+	for i := range n {
+		at := t0.Add(time.Duration(i) * 15 * time.Second)
+		Record(live, map[string]Reading{"serverSidecar": {Timestamp: at, Window: 15 * time.Second},
+			"clientSidecar": {Timestamp: at, Window: 15 * time.Second}})
+	}
+	end := t0.Add(n * 15 * time.Second)
+	quarter := end.Sub(t0) / 4
+	count := func(from time.Time) int {
+		k := 0
+		for _, w := range live.Windows {
+			if w.Role == "serverSidecar" && !w.End.Time.Before(from) && w.End.Time.Before(from.Add(quarter)) {
+				k++
+			}
+		}
+		return k
+	}
+	first, last := count(t0), count(t0.Add(3*quarter))
+	if first < 20 || last < 20 || first > 2*last || last > 2*first {
+		t.Errorf("serverSidecar windows: %d in the first quarter, %d in the last (%d in all, spacing %v): want about as many",
+			first, last, len(live.Windows), live.Spacing)
+	}
+}
