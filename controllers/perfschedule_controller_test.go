@@ -143,7 +143,7 @@ var _ = Describe("PerfSchedule controller", func() {
 		poke(s)
 		Eventually(scheduled(s)).Should(And(HavePrefix(perfv1alpha1.ReasonOverlap), ContainSubstring(run1.Name+" is still active")))
 		Consistently(runsOf(s), time.Second).Should(HaveLen(1))
-		Expect(scheduleOf(s).Status.Active).To(ConsistOf(run1.Name))
+		Eventually(func() []string { return scheduleOf(s).Status.Active }).Should(ConsistOf(run1.Name))
 
 		By("runs of later slots, compared with the ones before them")
 		finishScheduledRun(ns, run1.Name, 1000)

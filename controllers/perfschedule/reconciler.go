@@ -254,6 +254,9 @@ func (r *Reconciler) handleSlot(ctx context.Context, s *perfv1alpha1.PerfSchedul
 	if err != nil {
 		return retryLater(err)
 	}
+	// The status this pass writes says what the slot was decided on: a run the cache does
+	// not hold yet is active in both, not in the decision alone.
+	summarizeHistory(s, runs)
 	name := slotRunName(s, slot)
 	if slices.ContainsFunc(runs, func(r perfv1alpha1.PerfRun) bool { return r.Name == name }) {
 		// This slot's run exists: a pass that read the schedule before its own status write.
