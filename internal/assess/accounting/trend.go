@@ -89,20 +89,11 @@ func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.
 		if !ok {
 			continue
 		}
-		intercept := mean(y) - s.Slope*mean(x)
 		out = append(out, perfv1alpha1.MemoryTrend{Role: role, MiBPerHour: decimal(s.Slope), Low: decimal(s.Low), High: decimal(s.High),
 			Lag1: decimal(s.Lag1), Windows: int32(len(x)), Span: metav1.Duration{Duration: last.Sub(first)},
-			StartMiB: decimal(intercept + s.Slope*x[0]), EndMiB: decimal(intercept + s.Slope*x[len(x)-1])})
+			StartMiB: decimal(s.Intercept + s.Slope*x[0]), EndMiB: decimal(s.Intercept + s.Slope*x[len(x)-1])})
 	}
 	return out
-}
-
-func mean(xs []float64) float64 {
-	sum := 0.0
-	for _, x := range xs {
-		sum += x
-	}
-	return sum / float64(len(xs))
 }
 
 func decimal(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }

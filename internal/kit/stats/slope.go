@@ -21,6 +21,8 @@ import "math"
 // Slope is a least-squares line's slope with its 95% interval.
 type Slope struct {
 	Slope, Low, High float64
+	// Intercept is the line's y at x = 0.
+	Intercept float64
 	// Lag1 is the residuals' lag-1 autocorrelation, held within [0, 0.95], and EffectiveN
 	// the count of independent points the series is worth under it.
 	Lag1, EffectiveN float64
@@ -72,5 +74,5 @@ func SlopeInterval(x, y []float64) (s Slope, ok bool) {
 	neff := float64(n) * (1 - r) / (1 + r)
 	df := max(1, int(math.Floor(neff-2)))
 	half := StudentT(0.975, df) * se * math.Sqrt((1+r)/(1-r))
-	return Slope{Slope: b, Low: b - half, High: b + half, Lag1: r, EffectiveN: neff}, true
+	return Slope{Slope: b, Low: b - half, High: b + half, Intercept: a, Lag1: r, EffectiveN: neff}, true
 }

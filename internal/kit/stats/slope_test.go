@@ -26,8 +26,8 @@ import (
 // give none.
 func TestASlopeOfAStraightLineIsExact(t *testing.T) {
 	s, ok := SlopeInterval([]float64{0, 1, 2, 3}, []float64{5, 7, 9, 11})
-	if !ok || s.Slope != 2 || s.Low != 2 || s.High != 2 {
-		t.Errorf("%+v, %v: want slope 2 with no width", s, ok)
+	if !ok || s.Slope != 2 || s.Low != 2 || s.High != 2 || s.Intercept != 5 {
+		t.Errorf("%+v, %v: want slope 2 with no width, intercept 5", s, ok)
 	}
 	if _, ok := SlopeInterval([]float64{0, 1}, []float64{0, 1}); ok {
 		t.Error("a slope from two points")
