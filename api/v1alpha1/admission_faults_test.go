@@ -66,6 +66,12 @@ func storeKillTemplate() objEdit {
 		at("spec.template.spec.faults", []any{with(killFault(), "role", "Store")}))
 }
 
+// schedulerOutage is a Workflow run, its baseline on, that deletes every pod of Dapr's
+// scheduler at 10s.
+func schedulerOutage() objEdit {
+	return both(at("spec.scenario", "Workflow"), faults(with(killFault(), "role", "Scheduler")))
+}
+
 var _ = Describe("Admission of spec.faults", func() {
 	tenSeconds := errorsFault("10s", "5s")
 	DescribeTable("refuses the fault with a message naming what is wrong, and admits its valid twin",
@@ -97,11 +103,11 @@ var _ = Describe("Admission of spec.faults", func() {
 			kills(with(killFault(), "errorPercent", int64(20))), kills(killFault())),
 		Entry("a PodKill of a role it cannot kill", runKind, []string{"spec.faults[0].role", "Unsupported value"},
 			kills(with(killFault(), "role", "Broker")), kills(killFault())),
-		Entry("a PodKill beside the baseline, which calls the target pod's own address", runKind, []string{"spec.faults", "a PodKill needs baseline: false"},
+		Entry("a PodKill beside the baseline, which calls the target pod's own address", runKind, []string{"spec.faults", "a PodKill of the Target or the Store needs baseline: false"},
 			faults(killFault()), kills(killFault())),
-		Entry("a PodKill of a profiled target", runKind, []string{"spec.faults", "a PodKill cannot be profiled"},
+		Entry("a PodKill of a profiled target", runKind, []string{"spec.faults", "a PodKill of the Target or the Store cannot be profiled"},
 			both(kills(killFault()), at("spec.profiling", map[string]any{})), kills(killFault())),
-		Entry("a Store kill beside the baseline, which reads the broker's streams itself", runKind, []string{"spec.faults", "a PodKill needs baseline: false"},
+		Entry("a Store kill beside the baseline, which reads the broker's streams itself", runKind, []string{"spec.faults", "a PodKill of the Target or the Store needs baseline: false"},
 			both(brokerKill(), at("spec.baseline", true)), brokerKill()),
 		Entry("a Store kill of a run with no store", runKind, []string{"spec", "a PodKill of the Store deletes the store the run deploys", "PubSub on the broker the run deploys"},
 			kills(with(killFault(), "role", "Store")), brokerKill()),
@@ -114,6 +120,16 @@ var _ = Describe("Admission of spec.faults", func() {
 		Entry("a sweep naming each point's broker on a template that kills its own", sweepKind, []string{"spec.points.settings", "not on a template that kills its Store"},
 			both(storeKillTemplate(), at("spec.points.settings", []any{map[string]any{"name": "theirs", "component": "team-broker"}})),
 			both(storeKillTemplate(), at("spec.points.settings", []any{map[string]any{"name": "bulk", "bulkSize": int64(5)}}))),
+		Entry("a control-plane kill of a run without Dapr", runKind, []string{"spec", "a PodKill of Scheduler, Placement or Sentry", "dapr.enabled"},
+			both(schedulerOutage(), at("spec.scenario", "ServiceInvocation"), at("spec.dapr.enabled", false)),
+			both(schedulerOutage(), at("spec.scenario", "ServiceInvocation"), at("spec.dapr.enabled", true))),
+		Entry("a control-plane kill of no service Dapr has", runKind, []string{"spec.faults[0].role", "Unsupported value"},
+			both(schedulerOutage(), faults(with(killFault(), "role", "Operator"))), schedulerOutage()),
+		Entry("a target fault on a Workflow run, which has no target app: its scheduler's outage is its fault", runKind, []string{"spec", "faults are ordered from the target app"},
+			both(schedulerOutage(), faults(tenSeconds)), both(schedulerOutage(), faults(with(killFault(), "role", "Placement")))),
+		Entry("a Target kill beside a profile, where a Sentry outage may be profiled", runKind, []string{"spec.faults", "cannot be profiled"},
+			both(kills(killFault()), at("spec.profiling", map[string]any{})),
+			both(faults(with(killFault(), "role", "Sentry")), at("spec.profiling", map[string]any{}))),
 		Entry("a target fault on a PubSub run, which has no target app", runKind, []string{"spec", "faults are ordered from the target app"},
 			both(brokerKill(), faults(tenSeconds)), brokerKill()),
 		Entry("a delay a request's timeout would measure", runKind, []string{"spec.faults[0].delay", "at most 5s"},

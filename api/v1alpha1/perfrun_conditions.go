@@ -93,6 +93,10 @@ const (
 	// ReasonPodKillUnavailable: spec.faults holds a PodKill, but the operator serves no kill
 	// route (--kill-url empty).
 	ReasonPodKillUnavailable = "PodKillUnavailable"
+	// ReasonControlPlaneFaultsNotAllowed (Failed, at preflight): spec.faults takes a Dapr
+	// control-plane service down, which every tenant shares, and the operator is not allowed
+	// to (--allow-control-plane-faults off).
+	ReasonControlPlaneFaultsNotAllowed = "ControlPlaneFaultsNotAllowed"
 	// ReasonCountersNotRead: the operator is set not to read the kubelet's CPU counters
 	// (no nodes/proxy), so CPULimitBound is Unknown.
 	ReasonCountersNotRead = "CountersNotRead"

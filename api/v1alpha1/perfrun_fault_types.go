@@ -35,8 +35,8 @@ const (
 	FaultPodKill FaultKind = "PodKill"
 )
 
-// FaultRole is the part of the run a PodKill deletes the pod of.
-// +kubebuilder:validation:Enum=Target;Store
+// FaultRole is the part of the run, or of Dapr's control plane, a PodKill deletes the pods of.
+// +kubebuilder:validation:Enum=Target;Store;Scheduler;Placement;Sentry
 type FaultRole string
 
 const (
@@ -45,7 +45,31 @@ const (
 	// FaultRoleStore is the store or broker the run deploys (a PubSub run's Redis): it keeps
 	// nothing on disk, so its replacement starts empty, as a broker that lost its node does.
 	FaultRoleStore FaultRole = "Store"
+	// FaultRoleScheduler, FaultRolePlacement and FaultRoleSentry are a Dapr control-plane
+	// service: every pod of it in the operator's Dapr namespace, deleted at once, is an
+	// outage of it until its StatefulSet or Deployment has them back. Every tenant's
+	// sidecars use it: refused unless the platform team enables it (the operator's
+	// --allow-control-plane-faults), and such a run waits for every other run and holds the
+	// whole cluster while it measures.
+	FaultRoleScheduler FaultRole = "Scheduler"
+	FaultRolePlacement FaultRole = "Placement"
+	FaultRoleSentry    FaultRole = "Sentry"
 )
+
+// ControlPlane reports whether the role is a Dapr control-plane service, not the run's own pod.
+func (r FaultRole) ControlPlane() bool {
+	return r == FaultRoleScheduler || r == FaultRolePlacement || r == FaultRoleSentry
+}
+
+// KillsControlPlane reports whether a fault of the spec deletes Dapr's control-plane pods.
+func (s *PerfRunSpec) KillsControlPlane() bool {
+	for _, f := range s.Faults {
+		if f.Kind == FaultPodKill && f.Role != nil && f.Role.ControlPlane() {
+			return true
+		}
+	}
+	return false
+}
 
 // Fault is trouble the run makes on purpose, at the same time in every measured phase of the
 // Dapr path (never the baseline's), so each repetition measures it once. The load tester
@@ -62,8 +86,10 @@ type Fault struct {
 	Kind FaultKind `json:"kind"`
 
 	// role is whose pod a PodKill deletes: Target, or Store (the broker a PubSub run
-	// deploys). Required with PodKill, refused with the others. The operator deletes it, only
-	// if it is this run's, and its Deployment replaces it.
+	// deploys), the run's own, which its Deployment replaces; or Scheduler, Placement or
+	// Sentry: every pod of that Dapr control-plane service, an outage until they are back
+	// (only where the operator runs with --allow-control-plane-faults). Required with
+	// PodKill, refused with the others.
 	// +optional
 	Role *FaultRole `json:"role,omitempty"`
 
@@ -77,8 +103,9 @@ type Fault struct {
 	At metav1.Duration `json:"at"`
 
 	// duration is how long the fault holds, from 1s; it must end 3s or more before
-	// load.duration. A PodKill holds from the deletion until the replacement pod is ready,
-	// at most duration: the longest the operator waits for it.
+	// load.duration. A PodKill holds from the deletion until the replacement pod is ready
+	// (a control-plane kill: every replacement), at most duration: the longest the operator
+	// waits for it.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
@@ -153,10 +180,15 @@ type FaultOutcome struct {
 	AmplificationLow string `json:"amplificationLow,omitempty"`
 	// +optional
 	AmplificationHigh string `json:"amplificationHigh,omitempty"`
-	// messages are what a PubSub run's messages did in the phases the fault was applied in,
-	// summed; unset for a scenario without messages.
+	// messages are what a PubSub run's messages (a Scheduler run's jobs or reminders: lost
+	// are triggers missed, duplicated those fired twice) did in the phases the fault was
+	// applied in, summed; unset for a scenario without messages.
 	// +optional
 	Messages *FaultMessages `json:"messages,omitempty"`
+	// instances are what a Workflow run's instances did in the phases the fault was applied
+	// in, summed; unset for another scenario.
+	// +optional
+	Instances *FaultInstances `json:"instances,omitempty"`
 	// kills are a PodKill's pods, one a phase it was applied in: the pod deleted, the pod
 	// that replaced it and how soon after the deletion the replacement was ready.
 	// +kubebuilder:validation:MaxItems=64
@@ -182,12 +214,33 @@ type FaultMessages struct {
 	LostPerPhaseHigh string `json:"lostPerPhaseHigh,omitempty"`
 }
 
+// FaultInstances are a Workflow run's instances over the phases a fault was applied in.
+type FaultInstances struct {
+	// started are the instances whose start daprd accepted; of them, completed and failed
+	// ended by the drain after their phase (result.completion's bound), and stuck had not:
+	// what an outage left hanging.
+	Started   int64 `json:"started"`
+	Completed int64 `json:"completed"`
+	Failed    int64 `json:"failed"`
+	Stuck     int64 `json:"stuck"`
+	// stuckPerPhase is the mean stuck a phase, as a decimal string such as "12.5", with its
+	// 95% t interval over the phases (this run's repetitions, not a rerun's; two or more),
+	// its low end held at 0.
+	StuckPerPhase string `json:"stuckPerPhase"`
+	// +optional
+	StuckPerPhaseLow string `json:"stuckPerPhaseLow,omitempty"`
+	// +optional
+	StuckPerPhaseHigh string `json:"stuckPerPhaseHigh,omitempty"`
+}
+
 // PodKillRecord is one pod a PodKill deleted and what replaced it.
 type PodKillRecord struct {
 	// repetition is the measured phase's, from 1.
 	Repetition int32 `json:"repetition"`
 	// deleted is the pod the operator deleted; replacement the pod made in its place (empty
-	// when none was made within the fault's duration).
+	// when none was made within the fault's duration). A control-plane kill deletes every
+	// pod of the service: both then list them, comma-separated (a StatefulSet's replacements
+	// take their predecessors' names).
 	Deleted string `json:"deleted"`
 	// +optional
 	Replacement string `json:"replacement,omitempty"`

@@ -129,6 +129,9 @@ type OutcomeKind struct {
 	CountGate string
 	// Report is how the text and HTML reports show the kind.
 	Report OutcomeReport
+	// FaultInstances: a fault's counts are instances (FaultOutcome.instances: started,
+	// completed, failed, stuck), not messages.
+	FaultInstances bool
 	// of reads the kind's figures from a result (Of names the kind); nil when it holds none.
 	of func(*Result) *Outcome
 }
@@ -222,8 +225,9 @@ var completionOutcome = &OutcomeKind{Figure: OutcomeCompletion, Name: "completio
 	BesideName:      "activity dispatch",
 	Column:          "COMPLETION",
 	ThresholdFields: [2]string{"maxCompletionP99", "maxFailedWorkflows"}, ThresholdsJudge: "workflow instances",
-	Limits:    func(t *Thresholds) (*metav1.Duration, *int64) { return t.MaxCompletionP99, t.MaxFailedWorkflows },
-	CountGate: "failed workflows",
+	Limits:         func(t *Thresholds) (*metav1.Duration, *int64) { return t.MaxCompletionP99, t.MaxFailedWorkflows },
+	CountGate:      "failed workflows",
+	FaultInstances: true,
 	Report: OutcomeReport{Section: "completion", Title: "Completion",
 		Times: "completion: from each instance's scheduled start to daprd reporting it complete, on the load tester's one clock (no baseline: a workflow needs Dapr)",
 		Note: "Each instance timed from the slot its start was due in to daprd reporting it ended, on the load tester's one clock; " +

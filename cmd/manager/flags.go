@@ -45,6 +45,7 @@ type managerFlags struct {
 	allowedNodeLabels              string
 	allowedStateStores             string
 	allowNamedTopics               bool
+	allowControlPlaneFaults        bool
 	maxSchedulerHeldBytes          int64
 	daprNamespace                  string
 	kubeletCounters                bool
@@ -85,6 +86,8 @@ func parseFlags() (managerFlags, zap.Options) {
 		"comma-separated Dapr Components an actor run's spec.actors.stateStore may name; empty: none (runs use the in-memory store they create) [DAPRBENCH_ALLOWED_STATE_STORES]")
 	flag.BoolVar(&f.allowNamedTopics, "allow-named-topics", envOr("DAPRBENCH_ALLOW_NAMED_TOPICS", "false") == "true",
 		"let a PubSub run on an allowed named Component choose its topic (spec.pubsub.topic); false: such a run uses a topic of its own, never one other namespaces read [DAPRBENCH_ALLOW_NAMED_TOPICS]")
+	flag.BoolVar(&f.allowControlPlaneFaults, "allow-control-plane-faults", envOr("DAPRBENCH_ALLOW_CONTROL_PLANE_FAULTS", "false") == "true",
+		"let a run's PodKill delete every pod of Dapr's scheduler, placement or sentry (spec.faults), an outage every tenant's sidecars share; such a run waits for every other run and holds the whole cluster while it measures. false: such a run fails ControlPlaneFaultsNotAllowed [DAPRBENCH_ALLOW_CONTROL_PLANE_FAULTS]")
 	flag.Int64Var(&f.maxSchedulerHeldBytes, "max-scheduler-held-bytes", envInt64Or("DAPRBENCH_MAX_SCHEDULER_HELD_BYTES", policy.DefaultMaxSchedulerHeldBytes),
 		"the most a run may hold at once in Dapr's scheduler, which every namespace's jobs, reminders and workflows share: load.qps × scheduler.dueTime × the payload of a Scheduler run's jobs or reminders; a run above it fails SchedulerLoadNotAllowed; 0: admission's 256 MiB alone [DAPRBENCH_MAX_SCHEDULER_HELD_BYTES]")
 	flag.StringVar(&f.daprNamespace, "dapr-namespace", envOr("DAPRBENCH_DAPR_NAMESPACE", perfv1alpha1.DefaultControlPlaneNamespace),

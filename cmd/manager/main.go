@@ -106,7 +106,8 @@ func main() {
 		Policy: policy.Policy{OwnImage: f.opts.Image, AllowedImagePrefixes: splitList(f.allowedImagePrefixes),
 			AllowedLoadTesterImagePrefixes: splitList(f.allowedLoadTesterImagePrefixes),
 			AllowedTolerations:             splitList(f.allowedTolerations), AllowedNodeLabels: splitList(f.allowedNodeLabels),
-			AllowedStateStores: splitList(f.allowedStateStores), AllowNamedTopics: f.allowNamedTopics, MaxSchedulerHeldBytes: f.maxSchedulerHeldBytes},
+			AllowedStateStores: splitList(f.allowedStateStores), AllowNamedTopics: f.allowNamedTopics, MaxSchedulerHeldBytes: f.maxSchedulerHeldBytes,
+			AllowControlPlaneFaults: f.allowControlPlaneFaults},
 		DaprNamespace:       f.daprNamespace,
 		MaxRunsPerNamespace: f.maxRunsPerNamespace,
 		NetworkPolicies:     f.networkPolicies,
@@ -142,7 +143,8 @@ func main() {
 		os.Exit(1)
 	}
 	if f.killAddr != "0" && f.killAddr != "" {
-		utilruntime.Must(mgr.Add(&podkill.Server{Addr: f.killAddr, Client: mgr.GetClient(), Log: ctrl.Log.WithName("podkill")}))
+		utilruntime.Must(mgr.Add(&podkill.Server{Addr: f.killAddr, Client: mgr.GetClient(), Log: ctrl.Log.WithName("podkill"),
+			AllowControlPlane: f.allowControlPlaneFaults, DaprNamespace: f.daprNamespace, APIReader: mgr.GetAPIReader()}))
 	}
 	utilruntime.Must(mgr.AddHealthzCheck("healthz", healthz.Ping))
 	utilruntime.Must(mgr.AddReadyzCheck("readyz", healthz.Ping))

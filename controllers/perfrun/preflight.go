@@ -183,6 +183,9 @@ func (r *Reconciler) policyRefusal(run *perfv1alpha1.PerfRun) *refusal {
 	if msg := r.Policy.SchedulerLoadRefusal(run); msg != "" {
 		return &refusal{perfv1alpha1.ReasonSchedulerLoadNotAllowed, msg}
 	}
+	if msg := r.Policy.ControlPlaneFaultRefusal(run); msg != "" {
+		return &refusal{perfv1alpha1.ReasonControlPlaneFaultsNotAllowed, msg}
+	}
 	if workload.KillsPods(run) && r.Workload.KillURL == "" {
 		return &refusal{perfv1alpha1.ReasonPodKillUnavailable, "spec.faults holds a PodKill, but this operator serves no kill route " +
 			"its load tester could order it from (--kill-url empty; Helm value podKill.enabled false): drop the PodKill, " +

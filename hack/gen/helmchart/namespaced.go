@@ -36,7 +36,8 @@ const (
 // install, kept as rbac.namespaced=false) and adds the namespaced mode beside them: the
 // rules rbacscope.Split places, as a smaller ClusterRole, a Role in each of
 // rbac.namespaces (default: the release's namespace), a read-only Role in Dapr's
-// control-plane namespace, and the kubelet's API only with kubeletCounters.
+// control-plane namespace (and pod deletion there with faults.allowControlPlane), and the
+// kubelet's API only with kubeletCounters.
 func withNamespacedMode(role, binding string) (string, error) {
 	var cr rbacv1.ClusterRole
 	if err := yaml.Unmarshal([]byte(role), &cr); err != nil {
@@ -83,9 +84,16 @@ func withNamespacedMode(role, binding string) (string, error) {
 	b.WriteString(roleAndBinding(strings.TrimPrefix(managerRole, namePrefix), strings.TrimPrefix(managerRoleBinding, namePrefix), "{{ $ns }}", namespaced))
 	b.WriteString("{{- end }}\n---\n")
 	b.WriteString(roleAndBinding("control-plane-reader", "control-plane-reader-binding", "{{ $.Values.daprNamespace }}", controlPlane))
+	b.WriteString("{{- if .Values.faults.allowControlPlane }}\n---\n")
+	b.WriteString(roleAndBinding("control-plane-killer", "control-plane-killer-binding", "{{ $.Values.daprNamespace }}", controlPlaneKiller))
+	b.WriteString("{{- end }}\n")
 	b.WriteString("{{- end }}\n")
 	return b.String(), nil
 }
+
+// controlPlaneKiller is what a control-plane PodKill needs in Dapr's namespace beyond the
+// reader's list: deleting the service's pods (faults.allowControlPlane only).
+const controlPlaneKiller = "rules:\n- apiGroups:\n  - \"\"\n  resources:\n  - pods\n  verbs:\n  - delete\n"
 
 // kubeletProxyOnlyWithCounters keeps nodes/proxy in the cluster-wide mode's ClusterRole only
 // when kubeletCounters is set: the kubelet's API is far more than the counters. The

@@ -113,8 +113,10 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 			fmt.Sprintf("dapr.enabled=false needs scenario %s: the other scenarios' Dapr APIs (actors, state, pub/sub, workflows, jobs, configuration) only exist behind a sidecar", or(sidecarless))),
 		rule("!has(self.variants) || ("+scenarioIn("self.", variants)+" && "+daprEnabled("self.")+")",
 			fmt.Sprintf("variants compare sidecars: they need scenario %s with dapr.enabled", or(variants))),
-		rule("!has(self.faults) || !self.faults.exists(f, !"+killsStore+") || (("+strings.Join(faults, " || ")+") && "+daprEnabled("self.")+")",
-			fmt.Sprintf("faults are ordered from the target app in the measured Dapr phases (all but a PodKill of the Store): they need a run through Dapr of scenario %s", or(faultsWhen))),
+		rule("!has(self.faults) || !self.faults.exists(f, !("+killsStore+" || "+killsControlPlane+")) || (("+strings.Join(faults, " || ")+") && "+daprEnabled("self.")+")",
+			fmt.Sprintf("faults are ordered from the target app in the measured Dapr phases (all but a PodKill of the Store or of the control plane): they need a run through Dapr of scenario %s", or(faultsWhen))),
+		rule("!has(self.faults) || !self.faults.exists(f, "+killsControlPlane+") || "+daprEnabled("self."),
+			"a PodKill of Scheduler, Placement or Sentry takes Dapr's control plane down in the measured Dapr phases: it needs a run through Dapr (dapr.enabled)"),
 		rule("!has(self.faults) || !self.faults.exists(f, "+killsStore+") || (("+strings.Join(storeKills, " || ")+") && "+daprEnabled("self.")+")",
 			fmt.Sprintf("a PodKill of the Store deletes the store the run deploys, in the measured Dapr phases: it needs a run through Dapr of scenario %s", or(storeKillsWhen))),
 		rule("!"+scenarioIn("self.", noApp)+" || !has(self.protocol.app) || self.protocol.app == 'HTTP'",
@@ -128,8 +130,12 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 	}
 }
 
-// killsStore is CEL over a fault (f): a PodKill of the run's store.
-const killsStore = "(has(f.role) && f.role == 'Store')"
+// killsStore is CEL over a fault (f): a PodKill of the run's store; killsControlPlane one
+// of a Dapr control-plane service.
+const (
+	killsStore        = "(has(f.role) && f.role == 'Store')"
+	killsControlPlane = "(has(f.role) && f.role in ['Scheduler', 'Placement', 'Sentry'])"
+)
 
 // over is CEL written over a run's spec (self.…) made over the spec at prefix (self.template.spec.).
 func over(prefix, cel string) string { return strings.ReplaceAll(cel, "self.", prefix) }

@@ -26,6 +26,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/faults"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
@@ -69,7 +70,11 @@ func faultOutcomes(run *perfv1alpha1.PerfRun, in Faults) ([]perfv1alpha1.FaultOu
 		if o.AmplificationOK {
 			fo.AmplificationLow, fo.AmplificationHigh = ratio(o.Amplification.Low), ratio(o.Amplification.High)
 		}
-		fo.Messages = faultMessages(o)
+		if kind := perfv1alpha1.CapabilityOf(run.Spec.Scenario).Outcome; kind != nil && kind.FaultInstances {
+			fo.Instances = faultInstances(o)
+		} else {
+			fo.Messages = faultMessages(o)
+		}
 		fo.Kills = kills(in.Applied, o.Fault, o.Variant)
 		out = append(out, fo)
 	}
@@ -88,6 +93,24 @@ func faultMessages(o faults.Outcome) *perfv1alpha1.FaultMessages {
 		// No phase loses fewer than none: the t interval's low end stops at 0.
 		out.LostPerPhaseLow = strconv.FormatFloat(max(o.LostPerPhase.Low, 0), 'f', 1, 64)
 		out.LostPerPhaseHigh = strconv.FormatFloat(o.LostPerPhase.High, 'f', 1, 64)
+	}
+	return out
+}
+
+// faultInstances are a Workflow outcome's instances as the result keeps them, from the
+// counts its phases carry as messages (started as published, ended as delivered, unfinished
+// as lost); nil without any.
+func faultInstances(o faults.Outcome) *perfv1alpha1.FaultInstances {
+	m := o.Messages
+	if m == nil {
+		return nil
+	}
+	out := &perfv1alpha1.FaultInstances{Started: m.Published, Completed: m.Delivered - m.Failed, Failed: m.Failed, Stuck: m.Lost,
+		StuckPerPhase: strconv.FormatFloat(o.LostPerPhase.Mean, 'f', 1, 64)}
+	if o.LostPerPhaseOK {
+		// No phase leaves fewer than none stuck: the t interval's low end stops at 0.
+		out.StuckPerPhaseLow = strconv.FormatFloat(max(o.LostPerPhase.Low, 0), 'f', 1, 64)
+		out.StuckPerPhaseHigh = strconv.FormatFloat(o.LostPerPhase.High, 'f', 1, 64)
 	}
 	return out
 }
@@ -130,16 +153,22 @@ func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault) {
 	}
 }
 
-// madeBy reports whether the kill a made the disturbance.
+// madeBy reports whether the kill a made the disturbance. A control-plane kill names every
+// pod of the service it deleted, and a StatefulSet's replacements take their names.
 func madeBy(d perfv1alpha1.Disturbance, a result.AppliedFault) bool {
-	if d.Pod == a.Pod || (a.Replacement != "" && d.Pod == a.Replacement) {
+	if slices.Contains(ls.PodNames(a.Pod), d.Pod) || slices.Contains(ls.PodNames(a.Replacement), d.Pod) {
 		return true
 	}
-	set, cut := replicaSetOf(a.Pod)
 	start, end := a.Span()
 	// A second either side: the disturbance is stamped to the second, by another clock.
 	inSpan := !d.Time.Time.Before(start.Add(-time.Second)) && !d.Time.Time.After(end.Add(time.Second))
-	return cut && d.Kind == perfv1alpha1.DisturbanceCreated && inSpan && strings.HasPrefix(d.Pod, set)
+	if d.Kind != perfv1alpha1.DisturbanceCreated || !inSpan {
+		return false
+	}
+	return slices.ContainsFunc(ls.PodNames(a.Pod), func(deleted string) bool {
+		set, cut := replicaSetOf(deleted)
+		return cut && strings.HasPrefix(d.Pod, set)
+	})
 }
 
 // replicaSetOf is the name a Deployment's pod shares with its ReplicaSet's other pods, up to

@@ -145,3 +145,44 @@ func TestAPodKillRecordsThePodsItDeletedAndWhatReplacedThem(t *testing.T) {
 		t.Errorf("message %q: want the later pod, the restart and the control plane's deletion, not the kill's own pods", msg)
 	}
 }
+
+// A scheduler outage on a Workflow run: its phases' instances (counted as messages) read as
+// instances started, completed, failed and stuck, with the spread of each phase's stuck (10
+// and 30: mean 20, t interval ±127.06, its low end held at 0); every scheduler pod it
+// deleted, and each replacement of the same name, is the fault's, not a disturbance; the
+// placement's deletion beside it is one.
+func TestASchedulerOutageSaysWhatItLeftStuck(t *testing.T) {
+	scheduler := perfv1alpha1.FaultRoleScheduler
+	run := &perfv1alpha1.PerfRun{Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioWorkflow, Load: perfv1alpha1.LoadSpec{QPS: 100},
+		Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: &scheduler, At: metav1.Duration{Duration: 8 * time.Second}, Duration: metav1.Duration{Duration: 5 * time.Second}}}}}
+	t0, t1 := time.Unix(1000, 0), time.Unix(2000, 0)
+	const pods = "dapr-scheduler-server-0, dapr-scheduler-server-1"
+	applied := func(rep int, start time.Time, stuck int64) result.AppliedFault {
+		return result.AppliedFault{Variant: result.Dapr, Rep: rep, StartUnixNano: start.Add(8 * time.Second).UnixNano(), EndUnixNano: start.Add(12 * time.Second).UnixNano(),
+			AppSeen: -1, Sent: 2000, Pod: pods, Replacement: pods, Ready: true,
+			Messages: &result.Messages{Published: 2000, Delivered: 2000 - stuck, Lost: stuck, Failed: 2}}
+	}
+	as := []result.AppliedFault{applied(0, t0, 10), applied(1, t1, 30)}
+	got, err := faultOutcomes(run, Faults{Timelines: []result.Timeline{faultyTimeline(t, 0, t0, 1), faultyTimeline(t, 1, t1, 3)}, Applied: as})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("outcomes %+v, %v", got, err)
+	}
+	want := perfv1alpha1.FaultInstances{Started: 4000, Completed: 3956, Failed: 4, Stuck: 40, StuckPerPhase: "20.0", StuckPerPhaseLow: "0.0", StuckPerPhaseHigh: "147.1"}
+	if in := got[0].Instances; in == nil || *in != want || got[0].Messages != nil {
+		t.Errorf("instances %+v (messages %+v), want %+v and no messages", in, got[0].Messages, want)
+	}
+	if k := got[0].Kills; len(k) != 2 || k[0].Deleted != pods || k[0].Replacement != pods || k[0].ReadyAfter == nil || k[0].ReadyAfter.Duration != 4*time.Second {
+		t.Errorf("kills %+v, want both scheduler pods deleted and back 4s after the order", k)
+	}
+	ds := []perfv1alpha1.Disturbance{
+		{Kind: perfv1alpha1.DisturbanceDeleted, Role: "controlPlane/dapr-scheduler-server", Pod: "dapr-scheduler-server-1", Time: metav1.NewTime(t0.Add(8 * time.Second))},
+		{Kind: perfv1alpha1.DisturbanceCreated, Role: "controlPlane/dapr-scheduler-server", Pod: "dapr-scheduler-server-0", Time: metav1.NewTime(t1.Add(10 * time.Second))},
+		{Kind: perfv1alpha1.DisturbanceDeleted, Role: "controlPlane/dapr-placement-server", Pod: "dapr-placement-server-0", Time: metav1.NewTime(t1.Add(9 * time.Second))},
+	}
+	FaultMade(ds, as)
+	for i, want := range []bool{true, true, false} {
+		if (ds[i].Fault != nil) != want {
+			t.Errorf("disturbance %+v: the outage's %v, want %v", ds[i], ds[i].Fault != nil, want)
+		}
+	}
+}

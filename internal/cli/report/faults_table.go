@@ -58,8 +58,11 @@ func faultsTable(res *perfv1alpha1.Result) string {
 		if m := o.Messages; m != nil {
 			fmt.Fprintf(&b, "messages: %s\n", messageWords(m))
 		}
+		if in := o.Instances; in != nil {
+			fmt.Fprintf(&b, "workflow instances: %s\n", instanceWords(in))
+		}
 		for _, k := range o.Kills {
-			fmt.Fprintf(&b, "repetition %d: deleted pod %s; %s\n", k.Repetition, textfmt.ForTerminal(k.Deleted), replacementWords(k))
+			fmt.Fprintf(&b, "repetition %d: deleted %s; %s\n", k.Repetition, podsWord(k.Deleted), replacementWords(k))
 		}
 		for _, why := range o.NotApplied {
 			fmt.Fprintf(&b, "NOT APPLIED: %s\n", textfmt.ForTerminal(why))
@@ -75,6 +78,24 @@ func messageWords(m *perfv1alpha1.FaultMessages) string {
 		lost += fmt.Sprintf(", 95%% interval %s..%s over this run's repetitions", m.LostPerPhaseLow, m.LostPerPhaseHigh)
 	}
 	return fmt.Sprintf("%d published, %s), %d delivered more than once", m.Published, lost, m.Duplicated)
+}
+
+// instanceWords says what a Workflow run's instances did in the phases the fault was
+// applied in: the stuck are those an outage left hanging past the drain.
+func instanceWords(in *perfv1alpha1.FaultInstances) string {
+	stuck := fmt.Sprintf("%d stuck, not ended by the drain after their phase (%s a phase", in.Stuck, in.StuckPerPhase)
+	if in.StuckPerPhaseLow != "" {
+		stuck += fmt.Sprintf(", 95%% interval %s..%s over this run's repetitions", in.StuckPerPhaseLow, in.StuckPerPhaseHigh)
+	}
+	return fmt.Sprintf("%d started, %d completed, %d failed, %s)", in.Started, in.Completed, in.Failed, stuck)
+}
+
+// podsWord names the pods a kill deleted: a control-plane kill lists every pod of the service.
+func podsWord(list string) string {
+	if strings.Contains(list, ", ") {
+		return "pods " + textfmt.ForTerminal(list)
+	}
+	return "pod " + textfmt.ForTerminal(list)
 }
 
 // replacementWords says what replaced a killed pod, and how soon it was ready.

@@ -105,3 +105,24 @@ func TestTheReportSaysEachSidecarsMemoryTrend(t *testing.T) {
 		t.Errorf("a run without a trend has one:\n%s", text)
 	}
 }
+
+// A scheduler outage's section on a Workflow run names every pod of the service it deleted
+// and says what the instances did: the stuck, with the spread of each phase's.
+func TestTheReportSaysWhatAnOutageLeftStuck(t *testing.T) {
+	res := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultPodKill, Path: "dapr", Applied: 2,
+		Instances: &perfv1alpha1.FaultInstances{Started: 4000, Completed: 3900, Failed: 4, Stuck: 96, StuckPerPhase: "48.0", StuckPerPhaseLow: "0.0", StuckPerPhaseHigh: "658.0"},
+		Kills: []perfv1alpha1.PodKillRecord{{Repetition: 1, Deleted: "dapr-scheduler-server-0, dapr-scheduler-server-1", Replacement: "dapr-scheduler-server-0, dapr-scheduler-server-1",
+			ReadyAfter: &metav1.Duration{Duration: 9 * time.Second}}}}}}
+	text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, res))
+	for _, want := range []string{
+		"workflow instances: 4000 started, 3900 completed, 4 failed, 96 stuck, not ended by the drain after their phase (48.0 a phase, 95% interval 0.0..658.0 over this run's repetitions)",
+		"repetition 1: deleted pods dapr-scheduler-server-0, dapr-scheduler-server-1; replaced by dapr-scheduler-server-0, dapr-scheduler-server-1, ready 9s after the order",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "messages:") {
+		t.Errorf("a Workflow outcome reads as messages:\n%s", text)
+	}
+}

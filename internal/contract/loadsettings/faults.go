@@ -59,7 +59,7 @@ type Fault struct {
 	For          time.Duration `json:"for"`
 	ErrorPercent int           `json:"errorPercent,omitempty"`
 	Delay        time.Duration `json:"delay,omitempty"`
-	// Role is a PodKill's: whose pod (RoleTarget, RoleStore).
+	// Role is a PodKill's: whose pod (RoleTarget, RoleStore, or a control-plane service's).
 	Role string `json:"role,omitempty"`
 }
 
@@ -67,8 +67,8 @@ type Fault struct {
 func (f Fault) Kills() bool { return f.Kind == FaultPodKill }
 
 // NeedsApp reports whether the fault goes through the target app: all but a kill of the
-// store are ordered from it, or move the load to its replacement.
-func (f Fault) NeedsApp() bool { return !(f.Kills() && f.Role == RoleStore) }
+// store or of the control plane are ordered from it, or move the load to its replacement.
+func (f Fault) NeedsApp() bool { return !f.Kills() || f.Role == RoleTarget }
 
 // FaultOrder is what the load tester asks of the target app: for For from now, answer
 // ErrorPercent of the invocations with 500 and hold each one Delay.

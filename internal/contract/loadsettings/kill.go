@@ -18,6 +18,8 @@ package loadsettings
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -26,12 +28,18 @@ import (
 // kill, while its load runs.
 const KillPath = "/v1/kill"
 
-// The roles a PodKill deletes the pod of: the target app's, or the store (broker) the run
-// deploys.
+// The roles a PodKill deletes the pods of: the target app's or the store (broker) the run
+// deploys, one pod; or a Dapr control-plane service's, every pod of it.
 const (
-	RoleTarget = "Target"
-	RoleStore  = "Store"
+	RoleTarget    = "Target"
+	RoleStore     = "Store"
+	RoleScheduler = "Scheduler"
+	RolePlacement = "Placement"
+	RoleSentry    = "Sentry"
 )
+
+// killRoles are the roles an order may name.
+var killRoles = []string{RoleTarget, RoleStore, RoleScheduler, RolePlacement, RoleSentry}
 
 // MaxKillWait bounds how long the operator holds a kill's answer, waiting for the
 // replacement: no fault outlasts a phase of a fault run (10 minutes).
@@ -52,8 +60,8 @@ func (f Fault) KillOrder() KillOrder { return KillOrder{Role: f.Role, Wait: f.Fo
 // Check says what is wrong with an order's role and wait; nil for one the operator takes.
 func (o KillOrder) Check() error {
 	switch {
-	case o.Role != RoleTarget && o.Role != RoleStore:
-		return fmt.Errorf("a PodKill's role must be %s or %s, not %q", RoleTarget, RoleStore, o.Role)
+	case !slices.Contains(killRoles, o.Role):
+		return fmt.Errorf("a PodKill's role must be one of %s, not %q", strings.Join(killRoles, ", "), o.Role)
 	case o.Wait <= 0 || o.Wait > MaxKillWait:
 		return fmt.Errorf("a PodKill's wait for its replacement must be above 0 and at most %v, not %v", MaxKillWait, o.Wait)
 	}
@@ -61,10 +69,24 @@ func (o KillOrder) Check() error {
 }
 
 // KillAnswer is what the operator did: the pod it deleted, and the pod made in its place
-// (empty: none by the order's wait), Ready with its address when it was ready by then.
+// (empty: none by the order's wait), Ready with its address when it was ready by then. A
+// control-plane kill deletes every pod of the service: Deleted and Replacement list them,
+// comma-separated (PodNames splits them), Ready when every one was replaced and ready, and
+// ReplacementIP is empty.
 type KillAnswer struct {
 	Deleted       string `json:"deleted"`
 	Replacement   string `json:"replacement,omitempty"`
 	Ready         bool   `json:"ready,omitempty"`
 	ReplacementIP string `json:"replacementIP,omitempty"`
 }
+
+// PodNames are the pods a KillAnswer's Deleted or Replacement names (none for "").
+func PodNames(list string) []string {
+	if list == "" {
+		return nil
+	}
+	return strings.Split(list, ", ")
+}
+
+// JoinPodNames is pods as a KillAnswer names them.
+func JoinPodNames(pods []string) string { return strings.Join(pods, ", ") }

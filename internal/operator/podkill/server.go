@@ -49,6 +49,11 @@ type Server struct {
 	Log    logr.Logger
 	// Poll is how often the replacement's readiness is looked at (default 100ms).
 	Poll time.Duration
+	// AllowControlPlane lets a run's PodKill delete Dapr's control-plane pods in
+	// DaprNamespace (--allow-control-plane-faults), read past the cache with APIReader.
+	AllowControlPlane bool
+	DaprNamespace     string
+	APIReader         client.Reader
 
 	budget budget
 }
@@ -144,6 +149,9 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return ans, err
 	}
 	defer release()
+	if app, ok := workload.ControlPlaneApp(perfv1alpha1.FaultRole(order.Role)); ok {
+		return s.killControlPlane(ctx, run, order.Role, app, arrived.Add(wait))
+	}
 	role, _ := workload.KilledRole(perfv1alpha1.FaultRole(order.Role)) // Check took only a known role
 	pods, err := runPods(ctx, s.Client, run, role)
 	if err != nil {
@@ -199,16 +207,20 @@ func declaredWait(run *perfv1alpha1.PerfRun, order ls.KillOrder) (time.Duration,
 	return min(order.Wait, longest), longest > 0
 }
 
+// poll is how often a replacement's readiness is looked at.
+func (s *Server) poll() time.Duration {
+	if s.Poll <= 0 {
+		return 100 * time.Millisecond
+	}
+	return s.Poll
+}
+
 // awaitReplacement is the first pod of the role not among before, ready by deadline
 // (ready true), or else the first such pod made by then, not yet ready (nil: none).
 func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun, role workload.Role, before map[types.UID]bool, deadline time.Time) (*corev1.Pod, bool) {
-	poll := s.Poll
-	if poll <= 0 {
-		poll = 100 * time.Millisecond
-	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	tick := time.NewTicker(poll)
+	tick := time.NewTicker(s.poll())
 	defer tick.Stop()
 	var made *corev1.Pod
 	for {

@@ -55,6 +55,10 @@ type Policy struct {
 	// (spec.pubsub.topic). false: such a run uses its own per-run topic, so it never
 	// publishes into a topic other namespaces' apps read on a shared broker.
 	AllowNamedTopics bool
+	// AllowControlPlaneFaults lets a run's PodKill take a Dapr control-plane service down
+	// (spec.faults role Scheduler, Placement or Sentry). false: such a run fails at
+	// preflight, as every tenant's sidecars use the control plane.
+	AllowControlPlaneFaults bool
 	// MaxSchedulerHeldBytes caps what a run holds in Dapr's shared scheduler at once
 	// (load.qps × scheduler.dueTime × the payload of a Scheduler run's jobs or reminders);
 	// 0: admission's own cap alone (256 MiB).

@@ -25,10 +25,8 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
-
-// SchedulerApp is the app label of Dapr's scheduler pods (its chart's dapr-scheduler-server).
-const SchedulerApp = "dapr-scheduler-server"
 
 // SchedulerRefusal refuses, with DaprFeatureMissing, a Dapr older than 1.15 or one whose
 // scheduler runs no pod; why says what the run's scenario needs the scheduler for.
@@ -39,12 +37,12 @@ func SchedulerRefusal(ctx context.Context, c Cluster, run *perfv1alpha1.PerfRun,
 			"but the control plane is Dapr %s: upgrade Dapr", run.Spec.Scenario, why, version), nil
 	}
 	var pods corev1.PodList
-	if err := c.APIReader.List(ctx, &pods, client.InNamespace(c.DaprNamespace), client.MatchingLabels{"app": SchedulerApp}); err != nil {
+	if err := c.APIReader.List(ctx, &pods, client.InNamespace(c.DaprNamespace), client.MatchingLabels{"app": workload.SchedulerApp}); err != nil {
 		return "", "", err
 	}
 	if !anyRunning(pods.Items) {
 		return perfv1alpha1.ReasonDaprFeatureMissing, fmt.Sprintf("scenario %s needs Dapr's scheduler, and no pod labelled app=%s runs in "+
-			"namespace %q: install Dapr 1.15+ with its scheduler (Helm value dapr_scheduler.enabled)", run.Spec.Scenario, SchedulerApp, c.DaprNamespace), nil
+			"namespace %q: install Dapr 1.15+ with its scheduler (Helm value dapr_scheduler.enabled)", run.Spec.Scenario, workload.SchedulerApp, c.DaprNamespace), nil
 	}
 	return "", "", nil
 }

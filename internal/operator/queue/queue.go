@@ -15,8 +15,9 @@ limitations under the License.
 */
 
 // Package queue orders PerfRuns that must not measure side by side: a run waits only for
-// runs whose nodes overlap its own, or that load Dapr's shared scheduler as it does, in
-// turns by namespace, then first come, first served.
+// runs whose nodes overlap its own, or that load Dapr's shared scheduler as it does, or for
+// any run when either takes Dapr's control plane down, in turns by namespace, then first
+// come, first served.
 // Pure: the controller reads the runs and nodes.
 package queue
 
@@ -45,6 +46,9 @@ type Blocker struct {
 	// Scheduler: both runs load Dapr's scheduler, which every namespace shares, whatever
 	// their nodes.
 	Scheduler bool
+	// ControlPlane: one of the two takes Dapr's control plane down, which every run through
+	// Dapr on any node shares: it holds the whole cluster.
+	ControlPlane bool
 }
 
 // DescribeFor says what the asking run waits for, naming the other run and its nodes only
@@ -55,13 +59,16 @@ func (b *Blocker) DescribeFor(namespace string) string {
 		state = "queued ahead"
 	}
 	where := "on a node this run may use"
-	if b.Scheduler {
+	switch {
+	case b.ControlPlane:
+		where = "on the whole cluster, as one of the two takes Dapr's control plane down"
+	case b.Scheduler:
 		where = "on Dapr's scheduler, which both runs load"
 	}
 	if b.Run.Namespace != namespace {
 		return fmt.Sprintf("a run of another namespace (%s %s)", state, where)
 	}
-	if !b.Scheduler {
+	if !b.Scheduler && !b.ControlPlane {
 		where = "on " + b.Nodes.String()
 	}
 	return fmt.Sprintf("PerfRun %s/%s (%s %s)", b.Run.Namespace, b.Run.Name, state, where)
@@ -95,7 +102,9 @@ func Ahead(run *perfv1alpha1.PerfRun, runs []perfv1alpha1.PerfRun, nodes []corev
 	})
 	for i := range runs {
 		other := &runs[i]
-		if other.UID == run.UID || !(run.Spec.IsExclusive() || other.Spec.IsExclusive()) || other.Finished() {
+		// A run that takes the control plane down holds the whole cluster, exclusive or not.
+		wholeCluster := run.Spec.KillsControlPlane() || other.Spec.KillsControlPlane()
+		if other.UID == run.UID || !(run.Spec.IsExclusive() || other.Spec.IsExclusive() || wholeCluster) || other.Finished() {
 			continue
 		}
 		// Whoever measures holds its nodes; among those waiting, the earlier turn goes first.
@@ -110,6 +119,9 @@ func Ahead(run *perfv1alpha1.PerfRun, runs []perfv1alpha1.PerfRun, nodes []corev
 			continue
 		}
 		theirs := NodesOf(other, nodes, nodesKnown)
+		if wholeCluster {
+			return &Blocker{Run: other, Measuring: isMeasuring, Nodes: theirs, ControlPlane: true}
+		}
 		if mine.Overlaps(theirs) {
 			return &Blocker{Run: other, Measuring: isMeasuring, Nodes: theirs}
 		}

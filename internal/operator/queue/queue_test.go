@@ -327,3 +327,46 @@ func TestRunsThatLoadDaprsSchedulerWaitForEachOtherOnAnyNode(t *testing.T) {
 		})
 	}
 }
+
+// A run that takes Dapr's control plane down (a PodKill of its scheduler, placement or
+// sentry) disturbs every run through Dapr on any node: it waits for every other run, and
+// every other run waits for it, whatever their nodes and exclusive say.
+func TestARunThatTakesTheControlPlaneDownHoldsTheWholeCluster(t *testing.T) {
+	nodes := []corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, {ObjectMeta: metav1.ObjectMeta{Name: "b"}}}
+	cached := func(r *perfv1alpha1.PerfRun) (*perfv1alpha1.PerfRun, bool) {
+		return r, r.Status.Phase == perfv1alpha1.PhaseRunning
+	}
+	outage := func(r perfv1alpha1.PerfRun, role perfv1alpha1.FaultRole) perfv1alpha1.PerfRun {
+		r.Spec.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(role)}}
+		return r
+	}
+	const wholeCluster = "on the whole cluster, as one of the two takes Dapr's control plane down"
+	for _, tc := range []struct {
+		name      string
+		me, other perfv1alpha1.PerfRun
+		want      string
+	}{
+		{"a shared run measuring on another node, ahead of a scheduler outage",
+			outage(shared(runOn("outage", 5, "b", perfv1alpha1.PhasePending)), perfv1alpha1.FaultRoleScheduler),
+			shared(runOn("busy", 1, "a", perfv1alpha1.PhaseRunning)), "PerfRun ns/busy (measuring " + wholeCluster + ")"},
+		{"a placement outage measuring on another node, ahead of a shared run",
+			shared(runOn("late", 5, "b", perfv1alpha1.PhasePending)),
+			outage(shared(runOn("outage", 1, "a", perfv1alpha1.PhaseRunning)), perfv1alpha1.FaultRolePlacement), "PerfRun ns/outage (measuring " + wholeCluster + ")"},
+		{"a kill of the run's own target holds only its nodes",
+			outage(shared(runOn("own", 5, "b", perfv1alpha1.PhasePending)), perfv1alpha1.FaultRoleTarget),
+			shared(runOn("busy", 1, "a", perfv1alpha1.PhaseRunning)), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := describe(Ahead(&tc.me, []perfv1alpha1.PerfRun{tc.other, tc.me}, nodes, true, cached, nil), "ns")
+			if got != tc.want {
+				t.Errorf("Ahead = %q, want %q", got, tc.want)
+			}
+			if tc.want == "" {
+				return
+			}
+			if got := describe(Ahead(&tc.me, []perfv1alpha1.PerfRun{inNamespace("other", tc.other), tc.me}, nodes, true, cached, nil), "ns"); got != "a run of another namespace (measuring "+wholeCluster+")" {
+				t.Errorf("another namespace's run: %q", got)
+			}
+		})
+	}
+}

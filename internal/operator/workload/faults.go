@@ -34,12 +34,33 @@ func TakesFaults(run *perfv1alpha1.PerfRun) bool { return len(run.Spec.Faults) >
 
 // FaultsFromTarget reports whether a fault of the run goes through its target app: one
 // ordered from it, or a kill of it (the load tester then calls the replacement, and reads
-// the app's count). All but a kill of the store: the load tester then needs the target's
-// address.
+// the app's count). All but a kill of the store or of the control plane: the load tester
+// then needs the target's address.
 func FaultsFromTarget(run *perfv1alpha1.PerfRun) bool {
 	return slices.ContainsFunc(run.Spec.Faults, func(f perfv1alpha1.Fault) bool {
-		return f.Role == nil || *f.Role != perfv1alpha1.FaultRoleStore
+		return f.Role == nil || *f.Role == perfv1alpha1.FaultRoleTarget
 	})
+}
+
+// The app labels of Dapr's control-plane services (its chart's names).
+const (
+	SchedulerApp = "dapr-scheduler-server"
+	PlacementApp = "dapr-placement-server"
+	SentryApp    = "dapr-sentry"
+)
+
+// ControlPlaneApp is the app label of the Dapr control-plane pods a PodKill of role deletes
+// (Dapr's own chart's names); false for a role of the run's own pods.
+func ControlPlaneApp(role perfv1alpha1.FaultRole) (string, bool) {
+	switch role {
+	case perfv1alpha1.FaultRoleScheduler:
+		return SchedulerApp, true
+	case perfv1alpha1.FaultRolePlacement:
+		return PlacementApp, true
+	case perfv1alpha1.FaultRoleSentry:
+		return SentryApp, true
+	}
+	return "", false
 }
 
 // KilledRole is the role of the pods a PodKill of role deletes; false for none.
@@ -68,6 +89,13 @@ func KillsPods(run *perfv1alpha1.PerfRun) bool {
 	return slices.ContainsFunc(run.Spec.Faults, func(f perfv1alpha1.Fault) bool { return f.Kind == perfv1alpha1.FaultPodKill })
 }
 
+// killsTarget reports whether a fault of the run deletes its target pod.
+func killsTarget(run *perfv1alpha1.PerfRun) bool {
+	return slices.ContainsFunc(run.Spec.Faults, func(f perfv1alpha1.Fault) bool {
+		return f.Kind == perfv1alpha1.FaultPodKill && f.Role != nil && *f.Role == perfv1alpha1.FaultRoleTarget
+	})
+}
+
 // faultsEnv tells the load tester the run's faults and where to order them: the target app
 // on targetPodIP (empty for a run whose faults skip it; otherwise the load tester refuses to
 // start, saying so), with the run's token.
@@ -76,7 +104,7 @@ func faultsEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar {
 		return nil
 	}
 	env := []corev1.EnvVar{Setting(ls.Faults, ls.EncodeFaults(LoadFaults(run.Spec.Faults))), runTokenEnv(run, ls.FaultToken)}
-	if targetPodIP != "" {
+	if targetPodIP != "" && FaultsFromTarget(run) {
 		env = append(env, Setting(ls.FaultURL, fmt.Sprintf("http://%s", net.JoinHostPort(targetPodIP, strconv.Itoa(AppPort)))))
 	}
 	return env

@@ -160,8 +160,8 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 	sidecar := SidecarHTTPURL()
 	if spec.DaprEnabled() {
 		env = append(env, Setting(ls.SidecarURL, sidecar), Setting(ls.DaprdMetricsClientURL, daprdMetricsURL("localhost")))
-		// Not across a PodKill: the counter would be read from two pods, or from none.
-		if targetIP != "" && !KillsPods(run) {
+		// Not across a kill of the target: the counter would be read from two pods, or from none.
+		if targetIP != "" && !killsTarget(run) {
 			env = append(env, Setting(ls.DaprdMetricsServerURL, daprdMetricsURL(targetIP)))
 		}
 	}

@@ -150,7 +150,9 @@ func (pf *phaseFaults) finish(ctx context.Context, sent int64, messages *result.
 	pf.wg.Wait()
 	seen := int64(-1)
 	// A target replaced in the phase counts from 0 again: the phase's count is not known.
-	replaced := slices.ContainsFunc(pf.applied, func(a result.AppliedFault) bool { return a.Pod != "" })
+	replaced := slices.ContainsFunc(pf.applied, func(a result.AppliedFault) bool {
+		return a.Pod != "" && pf.plan.Faults[a.Fault].Role == loadsettings.RoleTarget
+	})
 	if end := pf.plan.invocations(ctx); end >= 0 && pf.seen >= 0 && !replaced {
 		seen = end - pf.seen
 	}

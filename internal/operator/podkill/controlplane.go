@@ -1,0 +1,112 @@
+/*
+Copyright 2026 The daprbench Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package podkill
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+)
+
+// killControlPlane deletes every pod of the Dapr control-plane service app at once (an
+// outage, not a lost replica: the service has none left), and answers when as many new pods
+// of it are ready, or at deadline. Every tenant's sidecars use the service, so it is done
+// only where the platform team allowed it, for a run admission held the whole cluster for.
+func (s *Server) killControlPlane(ctx context.Context, run *perfv1alpha1.PerfRun, role, app string, deadline time.Time) (ls.KillAnswer, error) {
+	var ans ls.KillAnswer
+	if !s.AllowControlPlane {
+		return ans, refuse(http.StatusForbidden, "this operator does not take Dapr's control plane down (run %s/%s orders a PodKill of %s): "+
+			"its --allow-control-plane-faults is off (Helm value faults.allowControlPlane)", run.Namespace, run.Name, role)
+	}
+	pods, err := s.controlPlanePods(ctx, app)
+	if err != nil {
+		return ans, err
+	}
+	if !slices.ContainsFunc(pods, func(p corev1.Pod) bool { return ready(&p) }) {
+		return ans, refuse(http.StatusConflict, "Dapr's %s has no ready pod in namespace %s to kill", app, s.DaprNamespace)
+	}
+	before := map[types.UID]bool{}
+	var deleted []string
+	// At once, every one, as a lost node or a crash of the whole service ends them.
+	for i := range pods {
+		p := &pods[i]
+		before[p.UID] = true
+		if err := s.Client.Delete(ctx, p, client.GracePeriodSeconds(0), client.Preconditions{UID: &p.UID}); client.IgnoreNotFound(err) != nil {
+			return ans, fmt.Errorf("deleting Dapr's pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		deleted = append(deleted, p.Name)
+	}
+	slices.Sort(deleted)
+	ans.Deleted = ls.JoinPodNames(deleted)
+	made, allReady := s.awaitControlPlane(ctx, app, before, len(deleted), deadline)
+	ans.Replacement, ans.Ready = ls.JoinPodNames(made), allReady
+	return ans, nil
+}
+
+// controlPlanePods are the pods of Dapr's service app not already being deleted, read past
+// the manager's cache (which holds only the runs' own pods).
+func (s *Server) controlPlanePods(ctx context.Context, app string) ([]corev1.Pod, error) {
+	var list corev1.PodList
+	if err := s.APIReader.List(ctx, &list, client.InNamespace(s.DaprNamespace), client.MatchingLabels{"app": app}); err != nil {
+		return nil, fmt.Errorf("listing Dapr's %s pods in %s: %w", app, s.DaprNamespace, err)
+	}
+	return slices.DeleteFunc(list.Items, func(p corev1.Pod) bool { return p.DeletionTimestamp != nil }), nil
+}
+
+// awaitControlPlane is the new pods of app (not among before), sorted, and whether want of
+// them were ready by deadline.
+func (s *Server) awaitControlPlane(ctx context.Context, app string, before map[types.UID]bool, want int, deadline time.Time) ([]string, bool) {
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	tick := time.NewTicker(s.poll())
+	defer tick.Stop()
+	var made []string
+	for {
+		// A cancelled context lists nothing: the last look is the one before it.
+		if pods, err := s.controlPlanePods(ctx, app); err == nil {
+			made = made[:0]
+			readyCount := 0
+			for i := range pods {
+				if before[pods[i].UID] {
+					continue
+				}
+				made = append(made, pods[i].Name)
+				if ready(&pods[i]) {
+					readyCount++
+				}
+			}
+			slices.Sort(made)
+			if readyCount >= want {
+				return made, true
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return made, false
+		case <-tick.C:
+		}
+	}
+}
