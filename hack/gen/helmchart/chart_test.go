@@ -348,6 +348,32 @@ func TestChartNamespacedModeGrantsWorkloadRightsOnlyInItsNamespaces(t *testing.T
 	}
 }
 
+// Deleting Dapr's control-plane pods is every tenant's outage: the namespaced mode grants it
+// in Dapr's namespace, and the manager is told it may, only with faults.allowControlPlane.
+func TestChartLetsTheManagerTakeTheControlPlaneDownOnlyWhenAllowed(t *testing.T) {
+	helm := tool(t, "HELM", "helm")
+	args := []string{"template", "daprbench", "charts/daprbench", "--namespace", "perf", "--set", "rbac.namespaces={team-a}", "--set", "daprNamespace=dapr"}
+	off := render(t, helm, args...)
+	if _, ok := off["Role/daprbench-control-plane-killer"]; ok {
+		t.Error("the default install may delete Dapr's control-plane pods")
+	}
+	if d, _ := yaml.Marshal(off["Deployment/daprbench-controller-manager"]); strings.Contains(string(d), "--allow-control-plane-faults") {
+		t.Error("the default install passes --allow-control-plane-faults")
+	}
+	on := render(t, helm, append(args, "--set", "faults.allowControlPlane=true")...)
+	role, ok := on["Role/daprbench-control-plane-killer"]
+	if !ok {
+		t.Fatal("faults.allowControlPlane=true grants no pod deletion in Dapr's namespace")
+	}
+	meta := role["metadata"].(map[string]any)
+	if b, _ := yaml.Marshal(role["rules"]); meta["namespace"] != "dapr" || string(b) != "- apiGroups:\n  - \"\"\n  resources:\n  - pods\n  verbs:\n  - delete\n" {
+		t.Errorf("the killer Role in %v grants\n%s", meta["namespace"], b)
+	}
+	if d, _ := yaml.Marshal(on["Deployment/daprbench-controller-manager"]); !strings.Contains(string(d), "--allow-control-plane-faults") {
+		t.Error("faults.allowControlPlane=true does not reach the manager")
+	}
+}
+
 // The kubelet's API (nodes/proxy) is granted only when asked for, in a ClusterRole of its
 // own, and the platform team's lists reach the manager.
 func TestChartGrantsTheKubeletsAPIOnlyWithKubeletCounters(t *testing.T) {
