@@ -31,8 +31,9 @@ import (
 )
 
 // exportedSeries are the series of the exporter's pinned expositions
-// (internal/operator/exporter/testdata: a run with every general figure, and a PubSub, a
-// Workflow and a Scheduler run with their own), each as its labels and __name__.
+// (internal/operator/exporter/testdata: a run with every general figure, a PubSub, a
+// Workflow and a Scheduler run with their own, and a fault run's), each as its labels and
+// __name__.
 func exportedSeries(t *testing.T) []map[string]string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(testenv.RepoRoot(), "internal", "operator", "exporter", "testdata", "*.prom"))

@@ -166,7 +166,8 @@ func checkGolden(t *testing.T, golden, got string) {
 
 // A fault run exports what each fault cost each path: the windows' error shares, the
 // recovery's mean and slowest, and how its phases came back; a window without requests and a
-// recovery no phase made are absent, not 0.
+// recovery no phase made are absent, not 0. The exposition is pinned in testdata/faults.prom
+// (UPDATE_GOLDEN=1 rewrites it), which the dashboard's test checks its fault panels against.
 func TestRecordExportsWhatAFaultCost(t *testing.T) {
 	resetRuns()
 	t.Cleanup(resetRuns)
@@ -199,4 +200,5 @@ func TestRecordExportsWhatAFaultCost(t *testing.T) {
 			t.Errorf("exposition has %s, which has no figure:\n%s", absent, got)
 		}
 	}
+	checkGolden(t, filepath.Join("testdata", "faults.prom"), got)
 }
