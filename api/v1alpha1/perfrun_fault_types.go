@@ -17,6 +17,7 @@ limitations under the License.
 package v1alpha1
 
 import (
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -189,6 +190,11 @@ type FaultOutcome struct {
 	// in, summed; unset for another scenario.
 	// +optional
 	Instances *FaultInstances `json:"instances,omitempty"`
+	// daprdCPU is each daprd's CPU before and during the fault (what an outage costs the
+	// sidecars that keep calling it), from its own counter; empty when not read.
+	// +kubebuilder:validation:MaxItems=2
+	// +optional
+	DaprdCPU []FaultDaprdCPU `json:"daprdCPU,omitempty"`
 	// kills are a PodKill's pods, one a phase it was applied in: the pod deleted, the pod
 	// that replaced it and how soon after the deletion the replacement was ready.
 	// +kubebuilder:validation:MaxItems=64
@@ -212,6 +218,23 @@ type FaultMessages struct {
 	LostPerPhaseLow string `json:"lostPerPhaseLow,omitempty"`
 	// +optional
 	LostPerPhaseHigh string `json:"lostPerPhaseHigh,omitempty"`
+}
+
+// FaultDaprdCPU is one daprd's CPU before and during a fault, from its own counter
+// (process_cpu_seconds_total) as the load tester read it at the phase's start and at the
+// fault's start and end: each the mean over the phases it was read in, during's with its
+// 95% t interval over them (this run's repetitions; two or more).
+type FaultDaprdCPU struct {
+	// sidecar is whose: clientSidecar (the load tester's own daprd) or serverSidecar (the
+	// target's; not read across a kill of the target).
+	Sidecar string `json:"sidecar"`
+	// before is from the phase's start to the fault's; during over the fault's span.
+	Before resource.Quantity `json:"before"`
+	During resource.Quantity `json:"during"`
+	// +optional
+	DuringLow *resource.Quantity `json:"duringLow,omitempty"`
+	// +optional
+	DuringHigh *resource.Quantity `json:"duringHigh,omitempty"`
 }
 
 // FaultInstances are a Workflow run's instances over the phases a fault was applied in.

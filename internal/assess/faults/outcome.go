@@ -54,6 +54,9 @@ type Outcome struct {
 	Messages       *result.Messages
 	LostPerPhase   Spread
 	LostPerPhaseOK bool
+	// ClientCPU and ServerCPU are the load tester's own daprd's and the target's before and
+	// during the fault (nil: not read in any phase).
+	ClientCPU, ServerCPU *CPU
 }
 
 // Judge is each fault's outcome on each path it was applied to, from the report's timelines
@@ -86,6 +89,7 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 		o := Outcome{Fault: k.fault, Variant: k.v}
 		var before, during, after []Second
 		var recoveries, amps, lost []float64
+		var cpu daprdCPU
 		for _, a := range as {
 			if a.Error != "" {
 				o.NotApplied = append(o.NotApplied, fmt.Sprintf("repetition %d: %s", a.Rep+1, a.Error))
@@ -114,6 +118,7 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 				*o.Messages = o.Messages.Plus(*m)
 				lost = append(lost, float64(m.Lost))
 			}
+			cpu.add(a.CPUBefore, a.CPUDuring)
 			if a.AppSeen >= 0 {
 				if x, ok := Amplification(a.AppSeen, a.Sent); ok {
 					amps = append(amps, x)
@@ -124,6 +129,7 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 		o.Recovery, o.RecoveryOK = SpreadOf(recoveries)
 		o.Amplification, o.AmplificationOK = SpreadOf(amps)
 		o.LostPerPhase, o.LostPerPhaseOK = SpreadOf(lost)
+		o.ClientCPU, o.ServerCPU = spread(cpu.clientBefore, cpu.clientDuring), spread(cpu.serverBefore, cpu.serverDuring)
 		out = append(out, o)
 	}
 	slices.SortFunc(out, func(a, b Outcome) int {

@@ -24,6 +24,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/faults"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
@@ -75,6 +77,7 @@ func faultOutcomes(run *perfv1alpha1.PerfRun, in Faults) ([]perfv1alpha1.FaultOu
 		} else {
 			fo.Messages = faultMessages(o)
 		}
+		fo.DaprdCPU = faultDaprdCPU(o)
 		fo.Kills = kills(in.Applied, o.Fault, o.Variant)
 		out = append(out, fo)
 	}
@@ -113,6 +116,30 @@ func faultInstances(o faults.Outcome) *perfv1alpha1.FaultInstances {
 		out.StuckPerPhaseHigh = strconv.FormatFloat(o.LostPerPhase.High, 'f', 1, 64)
 	}
 	return out
+}
+
+// faultDaprdCPU is each daprd's CPU before and during the fault as the result keeps it.
+func faultDaprdCPU(o faults.Outcome) []perfv1alpha1.FaultDaprdCPU {
+	var out []perfv1alpha1.FaultDaprdCPU
+	for _, d := range []struct {
+		sidecar string
+		cpu     *faults.CPU
+	}{{"clientSidecar", o.ClientCPU}, {"serverSidecar", o.ServerCPU}} {
+		if d.cpu == nil {
+			continue
+		}
+		f := perfv1alpha1.FaultDaprdCPU{Sidecar: d.sidecar, Before: *cores(d.cpu.Before.Mean), During: *cores(d.cpu.During.Mean)}
+		if d.cpu.DuringOK {
+			f.DuringLow, f.DuringHigh = cores(max(d.cpu.During.Low, 0)), cores(d.cpu.During.High)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// cores is a CPU figure in millicores (no daprd uses less than none: a low end stops at 0).
+func cores(c float64) *resource.Quantity {
+	return resource.NewMilliQuantity(int64(math.Round(max(c, 0)*1000)), resource.DecimalSI)
 }
 
 // kills are the pods fault deleted on variant's path, one a phase, in the order applied.

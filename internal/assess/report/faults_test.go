@@ -148,7 +148,8 @@ func TestAPodKillRecordsThePodsItDeletedAndWhatReplacedThem(t *testing.T) {
 
 // A scheduler outage on a Workflow run: its phases' instances (counted as messages) read as
 // instances started, completed, failed and stuck, with the spread of each phase's stuck (10
-// and 30: mean 20, t interval ±127.06, its low end held at 0); every scheduler pod it
+// and 30: mean 20, t interval ±127.06, its low end held at 0) and the daprd's CPU before
+// and during it; every scheduler pod it
 // deleted, and each replacement of the same name, is the fault's, not a disturbance; the
 // placement's deletion beside it is one.
 func TestASchedulerOutageSaysWhatItLeftStuck(t *testing.T) {
@@ -157,12 +158,14 @@ func TestASchedulerOutageSaysWhatItLeftStuck(t *testing.T) {
 		Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: &scheduler, At: metav1.Duration{Duration: 8 * time.Second}, Duration: metav1.Duration{Duration: 5 * time.Second}}}}}
 	t0, t1 := time.Unix(1000, 0), time.Unix(2000, 0)
 	const pods = "dapr-scheduler-server-0, dapr-scheduler-server-1"
-	applied := func(rep int, start time.Time, stuck int64) result.AppliedFault {
+	ms := func(n int64) *int64 { return &n }
+	applied := func(rep int, start time.Time, stuck, cpuMs int64) result.AppliedFault {
 		return result.AppliedFault{Variant: result.Dapr, Rep: rep, StartUnixNano: start.Add(8 * time.Second).UnixNano(), EndUnixNano: start.Add(12 * time.Second).UnixNano(),
 			AppSeen: -1, Sent: 2000, Pod: pods, Replacement: pods, Ready: true,
-			Messages: &result.Messages{Published: 2000, Delivered: 2000 - stuck, Lost: stuck, Failed: 2}}
+			Messages:  &result.Messages{Published: 2000, Delivered: 2000 - stuck, Lost: stuck, Failed: 2},
+			CPUBefore: &result.DaprdCPU{ClientMs: ms(800), ClientPods: 1, WallMs: 8000}, CPUDuring: &result.DaprdCPU{ClientMs: ms(cpuMs), ClientPods: 1, WallMs: 4000}}
 	}
-	as := []result.AppliedFault{applied(0, t0, 10), applied(1, t1, 30)}
+	as := []result.AppliedFault{applied(0, t0, 10, 3200), applied(1, t1, 30, 2400)}
 	got, err := faultOutcomes(run, Faults{Timelines: []result.Timeline{faultyTimeline(t, 0, t0, 1), faultyTimeline(t, 1, t1, 3)}, Applied: as})
 	if err != nil || len(got) != 1 {
 		t.Fatalf("outcomes %+v, %v", got, err)
@@ -170,6 +173,12 @@ func TestASchedulerOutageSaysWhatItLeftStuck(t *testing.T) {
 	want := perfv1alpha1.FaultInstances{Started: 4000, Completed: 3956, Failed: 4, Stuck: 40, StuckPerPhase: "20.0", StuckPerPhaseLow: "0.0", StuckPerPhaseHigh: "147.1"}
 	if in := got[0].Instances; in == nil || *in != want || got[0].Messages != nil {
 		t.Errorf("instances %+v (messages %+v), want %+v and no messages", in, got[0].Messages, want)
+	}
+	// The load tester's daprd: 100m before; 800m and 600m during, mean 700m, t interval
+	// ±1270.6m (its low end held at 0); the target's daprd was not read.
+	if c := got[0].DaprdCPU; len(c) != 1 || c[0].Sidecar != "clientSidecar" || c[0].Before.String() != "100m" || c[0].During.String() != "700m" ||
+		c[0].DuringLow == nil || c[0].DuringLow.String() != "0" || c[0].DuringHigh.String() != "1971m" {
+		t.Errorf("daprd CPU %+v, want the client sidecar's 100m before, 700m [0, 1971m] during", c)
 	}
 	if k := got[0].Kills; len(k) != 2 || k[0].Deleted != pods || k[0].Replacement != pods || k[0].ReadyAfter == nil || k[0].ReadyAfter.Duration != 4*time.Second {
 		t.Errorf("kills %+v, want both scheduler pods deleted and back 4s after the order", k)

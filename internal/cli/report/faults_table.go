@@ -58,6 +58,9 @@ func faultsTable(res *perfv1alpha1.Result) string {
 		if m := o.Messages; m != nil {
 			fmt.Fprintf(&b, "messages: %s\n", messageWords(m))
 		}
+		for _, c := range o.DaprdCPU {
+			fmt.Fprintf(&b, "daprd CPU, %s: %s\n", c.Sidecar, daprdCPUWords(c))
+		}
 		if in := o.Instances; in != nil {
 			fmt.Fprintf(&b, "workflow instances: %s\n", instanceWords(in))
 		}
@@ -78,6 +81,15 @@ func messageWords(m *perfv1alpha1.FaultMessages) string {
 		lost += fmt.Sprintf(", 95%% interval %s..%s over this run's repetitions", m.LostPerPhaseLow, m.LostPerPhaseHigh)
 	}
 	return fmt.Sprintf("%d published, %s), %d delivered more than once", m.Published, lost, m.Duplicated)
+}
+
+// daprdCPUWords says what a daprd used before and during the fault.
+func daprdCPUWords(c perfv1alpha1.FaultDaprdCPU) string {
+	during := c.During.String() + " during it"
+	if c.DuringLow != nil && c.DuringHigh != nil {
+		during += fmt.Sprintf(" (95%% interval %s..%s over this run's repetitions)", c.DuringLow, c.DuringHigh)
+	}
+	return fmt.Sprintf("%s before the fault, %s", c.Before.String(), during)
 }
 
 // instanceWords says what a Workflow run's instances did in the phases the fault was

@@ -21,7 +21,9 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/clitest"
@@ -111,11 +113,14 @@ func TestTheReportSaysEachSidecarsMemoryTrend(t *testing.T) {
 func TestTheReportSaysWhatAnOutageLeftStuck(t *testing.T) {
 	res := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultPodKill, Path: "dapr", Applied: 2,
 		Instances: &perfv1alpha1.FaultInstances{Started: 4000, Completed: 3900, Failed: 4, Stuck: 96, StuckPerPhase: "48.0", StuckPerPhaseLow: "0.0", StuckPerPhaseHigh: "658.0"},
+		DaprdCPU: []perfv1alpha1.FaultDaprdCPU{{Sidecar: "clientSidecar", Before: resource.MustParse("120m"), During: resource.MustParse("815m"),
+			DuringLow: ptr.To(resource.MustParse("402m")), DuringHigh: ptr.To(resource.MustParse("1228m"))}},
 		Kills: []perfv1alpha1.PodKillRecord{{Repetition: 1, Deleted: "dapr-scheduler-server-0, dapr-scheduler-server-1", Replacement: "dapr-scheduler-server-0, dapr-scheduler-server-1",
 			ReadyAfter: &metav1.Duration{Duration: 9 * time.Second}}}}}}
 	text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, res))
 	for _, want := range []string{
 		"workflow instances: 4000 started, 3900 completed, 4 failed, 96 stuck, not ended by the drain after their phase (48.0 a phase, 95% interval 0.0..658.0 over this run's repetitions)",
+		"daprd CPU, clientSidecar: 120m before the fault, 815m during it (95% interval 402m..1228m over this run's repetitions)",
 		"repetition 1: deleted pods dapr-scheduler-server-0, dapr-scheduler-server-1; replaced by dapr-scheduler-server-0, dapr-scheduler-server-1, ready 9s after the order",
 	} {
 		if !strings.Contains(text, want) {

@@ -69,6 +69,10 @@ type AppliedFault struct {
 	// Messages are a PubSub phase's messages, counted at its drain; nil in a scenario
 	// without messages.
 	Messages *Messages `json:"msgs,omitempty"`
+	// CPUBefore is what the daprds used from the phase's start to the fault's, CPUDuring
+	// over the fault's span, from their own counters; nil: not read.
+	CPUBefore *DaprdCPU `json:"cpub,omitempty"`
+	CPUDuring *DaprdCPU `json:"cpud,omitempty"`
 }
 
 // Span is the fault's recorded [start, end).

@@ -25,6 +25,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/daprbench/daprbench/internal/contract/result"
@@ -49,11 +50,13 @@ const (
 
 // daprdMeter reads the daprds' CPU counters. Each reading costs daprd one rendering of its
 // metrics (a few ms of CPU, hypothesis from the page's size, not measured), of which at most
-// one falls inside a run's edges.
+// one falls inside a run's edges. A fault's readings (at its start and end) come from its
+// own goroutine: mu holds one reading at a time.
 type daprdMeter struct {
 	urls   DaprdMetrics
 	client *http.Client
 	log    io.Writer
+	mu     sync.Mutex
 	failed map[string]bool // endpoints that could not be read: not tried again
 }
 
@@ -80,6 +83,8 @@ func (m *daprdMeter) read(ctx context.Context) daprdReading {
 	if m == nil {
 		return daprdReading{}
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	r := daprdReading{client: m.counter(ctx, m.urls.ClientURL), server: m.counter(ctx, m.urls.ServerURL)}
 	r.at = time.Now()
 	return r
@@ -90,7 +95,12 @@ func (m *daprdMeter) since(ctx context.Context, before daprdReading) *result.Dap
 	if m == nil {
 		return nil
 	}
-	after := m.read(ctx)
+	return between(before, m.read(ctx))
+}
+
+// between is what the counters advanced by from before to after; nil when neither was read
+// at both.
+func between(before, after daprdReading) *result.DaprdCPU {
 	out := &result.DaprdCPU{WallMs: after.at.Sub(before.at).Milliseconds(), ClientMs: deltaMs(before.client, after.client),
 		ServerMs: deltaMs(before.server, after.server)}
 	if out.ClientMs != nil {

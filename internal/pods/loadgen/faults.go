@@ -105,8 +105,9 @@ func (p *FaultPlan) forPhase(ctx context.Context, k latency.Key) *phaseFaults {
 // arm orders each fault at its time in the phase rec paces, from the schedule's start, the
 // clock its timeline is cut on. Each order is recorded from its sending to the end the app
 // was sure to have lifted it by: on the app's clock the span holds the fault whole (a
-// request sent late may still meet it after its slot's second).
-func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder) {
+// request sent late may still meet it after its slot's second). The daprds' CPU is read at
+// the fault's start and end, against phaseStart, the phase's own first reading.
+func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder, meter *daprdMeter, phaseStart daprdReading) {
 	if pf == nil {
 		return
 	}
@@ -122,16 +123,18 @@ func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder) {
 				case <-ctx.Done():
 					a.Error = "the phase ended before the fault's time"
 				case <-time.After(time.Until(rec.Schedule().Start.Add(f.At))):
+					atStart := meter.read(ctx)
 					if f.Kills() {
 						p.kill(ctx, f, &a)
-						break
+					} else {
+						sent := time.Now()
+						err := p.order(ctx, f.Order())
+						a.StartUnixNano, a.EndUnixNano = sent.UnixNano(), time.Now().Add(f.For).UnixNano()
+						if err != nil {
+							a.Error = err.Error()
+						}
 					}
-					sent := time.Now()
-					err := p.order(ctx, f.Order())
-					a.StartUnixNano, a.EndUnixNano = sent.UnixNano(), time.Now().Add(f.For).UnixNano()
-					if err != nil {
-						a.Error = err.Error()
-					}
+					readFaultCPU(ctx, meter, phaseStart, atStart, &a)
 				}
 			}
 			pf.mu.Lock()
@@ -139,6 +142,20 @@ func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder) {
 			pf.mu.Unlock()
 		})
 	}
+}
+
+// readFaultCPU reads the daprds' CPU at the applied fault's end and records it with the
+// phase's before it (none for a fault not applied, or a phase that ended first).
+func readFaultCPU(ctx context.Context, meter *daprdMeter, phaseStart, atStart daprdReading, a *result.AppliedFault) {
+	if meter == nil || a.Error != "" {
+		return
+	}
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(time.Until(time.Unix(0, a.EndUnixNano))):
+	}
+	a.CPUBefore, a.CPUDuring = between(phaseStart, atStart), between(atStart, meter.read(ctx))
 }
 
 // finish waits for the phase's faults and returns them as applied, each with what the app

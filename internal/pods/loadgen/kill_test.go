@@ -18,10 +18,12 @@ package loadgen
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -165,5 +167,88 @@ func TestLateDeliveriesJoinTheFaultsOfTheirPhase(t *testing.T) {
 	}
 	if m := o.faults[1].Messages; m.Duplicated != 0 || shared.Duplicated != 0 {
 		t.Errorf("another phase's fault %+v (shared %+v): want untouched", m, shared)
+	}
+}
+
+// cpuStandIn is a daprd's metrics page whose CPU counter advances at base cores, and at busy
+// cores while busy is set: an outage's cost with a known answer.
+type cpuStandIn struct {
+	mu         sync.Mutex
+	base, busy float64
+	outage     bool
+	total      float64
+	last       time.Time
+}
+
+func (c *cpuStandIn) set(outage bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.advance()
+	c.outage = outage
+}
+
+func (c *cpuStandIn) advance() {
+	now := time.Now()
+	rate := c.base
+	if c.outage {
+		rate = c.busy
+	}
+	if !c.last.IsZero() {
+		c.total += rate * now.Sub(c.last).Seconds()
+	}
+	c.last = now
+}
+
+func (c *cpuStandIn) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.advance()
+	fmt.Fprintf(w, "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total %.6f\n", c.total)
+}
+
+// A control-plane kill goes through no target app, and each applied fault carries the
+// daprd's CPU before it and over its span, from the daprd's own counter: the stand-in burns
+// 0.25 cores, and 1 core from the order to the operator's answer.
+func TestAFaultCarriesTheDaprdsCPUBeforeAndDuringIt(t *testing.T) {
+	listen := freeAddr(t)
+	dapr := &pubsubStandIn{subscriberURL: "http://" + listen}
+	daprd := &cpuStandIn{base: 0.25, busy: 1}
+	metrics := httptest.NewServer(daprd)
+	defer metrics.Close()
+	operator := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		daprd.set(true)
+		time.Sleep(600 * time.Millisecond)
+		daprd.set(false)
+		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: "dapr-scheduler-server-0, dapr-scheduler-server-1",
+			Replacement: "dapr-scheduler-server-0, dapr-scheduler-server-1", Ready: true})
+	}))
+	defer operator.Close()
+	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleScheduler, At: 500 * time.Millisecond, For: time.Second}})
+	r := runCLI(t, "--qps=50", "--connections=2", "--duration=2s", "--warmup=0s", "--repetitions=2",
+		"--payload-bytes=16", "--target-wait=5s", "--subscriber-listen="+listen,
+		"--dapr-url=dapr-pubsub+http://"+dapr.serve(t)+"/pubsub/orders?raw=true", "--daprd-metrics-client-url="+metrics.URL,
+		"--faults="+faults, "--fault-token="+testToken, "--kill-url="+operator.URL, "--run-namespace=perf", "--run-name=outage")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	if len(r.report.Faults) != 2 {
+		t.Fatalf("%d faults applied, want one in each Dapr phase: %+v", len(r.report.Faults), r.report.Faults)
+	}
+	cores := func(d *result.DaprdCPU) float64 {
+		if d == nil || d.ClientMs == nil || d.WallMs <= 0 || d.ServerMs != nil {
+			t.Fatalf("reading %+v: want the client daprd's alone", d)
+		}
+		return float64(*d.ClientMs) / float64(d.WallMs)
+	}
+	for _, f := range r.report.Faults {
+		if f.Error != "" || f.Pod != "dapr-scheduler-server-0, dapr-scheduler-server-1" {
+			t.Errorf("applied %+v: want both scheduler pods killed", f)
+		}
+		if b := cores(f.CPUBefore); b < 0.2 || b > 0.3 {
+			t.Errorf("repetition %d: %.3f cores before the fault, want 0.25", f.Rep, b)
+		}
+		if d := cores(f.CPUDuring); d < 0.9 || d > 1.05 {
+			t.Errorf("repetition %d: %.3f cores during the fault, want about 1 (0.25 for the order's own round trip)", f.Rep, d)
+		}
 	}
 }

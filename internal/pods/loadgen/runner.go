@@ -156,7 +156,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 			cfg.app.book.begin(label)
 		}
 		phaseCtx, endPhase := context.WithCancel(ctx)
-		pf.arm(phaseCtx, rec)
+		pf.arm(phaseCtx, rec, meter, cpuBefore)
 		res, err := fortioRun(ctx, cfg, t, body, cfg.QPS, d, label, rec)
 		endPhase() // a fault not yet ordered is not ordered into the next phase
 		if err != nil {
