@@ -31,8 +31,9 @@ const (
 	FaultTargetErrors FaultKind = "TargetErrors"
 	// FaultTargetDelay: the target app holds every invocation it gets for delay.
 	FaultTargetDelay FaultKind = "TargetDelay"
-	// FaultPodKill: the operator deletes the run's pod of role at once (grace period 0, as a
-	// crash or a lost node would end it), and its Deployment replaces it.
+	// FaultPodKill: the operator deletes the pod of role at once (grace period 0, as a crash
+	// or a lost node would end it): the run's own, which its Deployment replaces, or every
+	// pod of a Dapr control-plane service.
 	FaultPodKill FaultKind = "PodKill"
 )
 

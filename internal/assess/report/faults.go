@@ -159,10 +159,10 @@ func kills(applied []result.AppliedFault, fault int, variant result.Variant) []p
 	return out
 }
 
-// FaultMade marks each disturbance a PodKill made on purpose with the fault's index: the
-// pod it deleted, the pod named in its place, and a pod of the deleted one's ReplicaSet
-// (its name less the last part) created while the kill held (a replacement named too late
-// to answer with). Such a disturbance does not make the run Disturbed. A restart is never
+// FaultMade marks each disturbance a PodKill made on purpose with the fault's index: while
+// the kill held, the pod it deleted, the pod named in its place, and a pod of the deleted
+// one's ReplicaSet (its name less the last part) created (a replacement named too late to
+// answer with). Such a disturbance does not make the run Disturbed. A restart is never
 // the kill's: the kill deletes. A kill whose answer was lost names no pod, and its
 // replacement stays a disturbance: the analysis cannot tell it was the kill's.
 func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault) {
@@ -180,16 +180,20 @@ func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault) {
 	}
 }
 
-// madeBy reports whether the kill a made the disturbance. A control-plane kill names every
-// pod of the service it deleted, and a StatefulSet's replacements take their names.
+// madeBy reports whether the kill a made the disturbance, which happened while it held. A
+// control-plane kill names every pod of the service it deleted, and a StatefulSet's
+// replacements take their names: a name alone does not tell its pod's later restarts from
+// the kill's.
 func madeBy(d perfv1alpha1.Disturbance, a result.AppliedFault) bool {
+	start, end := a.Span()
+	// A second either side: the disturbance is stamped to the second, by another clock.
+	if d.Time.Time.Before(start.Add(-time.Second)) || d.Time.Time.After(end.Add(time.Second)) {
+		return false
+	}
 	if slices.Contains(ls.PodNames(a.Pod), d.Pod) || slices.Contains(ls.PodNames(a.Replacement), d.Pod) {
 		return true
 	}
-	start, end := a.Span()
-	// A second either side: the disturbance is stamped to the second, by another clock.
-	inSpan := !d.Time.Time.Before(start.Add(-time.Second)) && !d.Time.Time.After(end.Add(time.Second))
-	if d.Kind != perfv1alpha1.DisturbanceCreated || !inSpan {
+	if d.Kind != perfv1alpha1.DisturbanceCreated {
 		return false
 	}
 	return slices.ContainsFunc(ls.PodNames(a.Pod), func(deleted string) bool {

@@ -187,9 +187,11 @@ func TestASchedulerOutageSaysWhatItLeftStuck(t *testing.T) {
 		{Kind: perfv1alpha1.DisturbanceDeleted, Role: "controlPlane/dapr-scheduler-server", Pod: "dapr-scheduler-server-1", Time: metav1.NewTime(t0.Add(8 * time.Second))},
 		{Kind: perfv1alpha1.DisturbanceCreated, Role: "controlPlane/dapr-scheduler-server", Pod: "dapr-scheduler-server-0", Time: metav1.NewTime(t1.Add(10 * time.Second))},
 		{Kind: perfv1alpha1.DisturbanceDeleted, Role: "controlPlane/dapr-placement-server", Pod: "dapr-placement-server-0", Time: metav1.NewTime(t1.Add(9 * time.Second))},
+		// The same name, long after the outage: the pod's own trouble, not the kill's.
+		{Kind: perfv1alpha1.DisturbanceCreated, Role: "controlPlane/dapr-scheduler-server", Pod: "dapr-scheduler-server-1", Time: metav1.NewTime(t1.Add(30 * time.Second))},
 	}
 	FaultMade(ds, as)
-	for i, want := range []bool{true, true, false} {
+	for i, want := range []bool{true, true, false, false} {
 		if (ds[i].Fault != nil) != want {
 			t.Errorf("disturbance %+v: the outage's %v, want %v", ds[i], ds[i].Fault != nil, want)
 		}

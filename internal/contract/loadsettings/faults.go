@@ -46,8 +46,8 @@ const (
 	FaultTargetErrors = "TargetErrors"
 	// FaultTargetDelay: the target holds every invocation it gets for Delay before answering.
 	FaultTargetDelay = "TargetDelay"
-	// FaultPodKill: the operator deletes the run's pod of Role, and answers once its
-	// replacement is ready (at most For later).
+	// FaultPodKill: the operator deletes the pod of Role (every pod of a control-plane
+	// service), and answers once its replacement is ready (at most For later).
 	FaultPodKill = "PodKill"
 )
 

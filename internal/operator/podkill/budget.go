@@ -24,10 +24,11 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// budget holds each run to as many kills as it has measured phases (its repetitions), one
-// at a time, however often its token is presented. Kept in memory, per manager replica: a
+// budget holds each run to as many kills as it has faulted phases (its repetitions of each
+// path through Dapr), one at a time, however often its token is presented. Kept in memory, per manager replica: a
 // restarted manager forgets it, and at worst serves a run's phases again. A run's entry is
 // dropped a day after its last kill, so the map holds only the runs of the last day.
 type budget struct {
@@ -70,12 +71,12 @@ func (b *budget) take(run *perfv1alpha1.PerfRun, now time.Time) (release func(),
 		s = &spent{}
 		b.runs[g] = s
 	}
-	allowed := run.Spec.Load.EffectiveRepetitions()
+	allowed := workload.FaultedPhases(run)
 	switch {
 	case s.busy:
 		return nil, refuse(http.StatusTooManyRequests, "run %s/%s has a kill under way", run.Namespace, run.Name)
 	case s.kills >= allowed:
-		return nil, refuse(http.StatusTooManyRequests, "run %s/%s has had its %d kills, as many as its measured phases", run.Namespace, run.Name, allowed)
+		return nil, refuse(http.StatusTooManyRequests, "run %s/%s has had its %d kills, as many as its faulted phases", run.Namespace, run.Name, allowed)
 	}
 	s.kills++
 	s.busy, s.last = true, now

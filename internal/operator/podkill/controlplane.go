@@ -27,20 +27,16 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
 // killControlPlane deletes every pod of the Dapr control-plane service app at once (an
 // outage, not a lost replica: the service has none left), and answers when as many new pods
 // of it are ready, or at deadline. Every tenant's sidecars use the service, so it is done
-// only where the platform team allowed it, for a run admission held the whole cluster for.
-func (s *Server) killControlPlane(ctx context.Context, run *perfv1alpha1.PerfRun, role, app string, deadline time.Time) (ls.KillAnswer, error) {
+// only where the platform team allowed it (the caller checks), for a run admission held the
+// whole cluster for.
+func (s *Server) killControlPlane(ctx context.Context, app string, deadline time.Time) (ls.KillAnswer, error) {
 	var ans ls.KillAnswer
-	if !s.AllowControlPlane {
-		return ans, refuse(http.StatusForbidden, "this operator does not take Dapr's control plane down (run %s/%s orders a PodKill of %s): "+
-			"its --allow-control-plane-faults is off (Helm value faults.allowControlPlane)", run.Namespace, run.Name, role)
-	}
 	pods, err := s.controlPlanePods(ctx, app)
 	if err != nil {
 		return ans, err

@@ -142,6 +142,17 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 	if run.Status.Phase != perfv1alpha1.PhaseRunning {
 		return ans, refuse(http.StatusConflict, "run %s/%s is %s, not Running: its pods are killed only while its load runs", run.Namespace, run.Name, run.Status.Phase)
 	}
+	// A spec edited since admission may hold a kill the queue never weighed (a control-plane
+	// kill holds the whole cluster): only the spec the run measures orders one.
+	if run.Status.ObservedGeneration != run.Generation {
+		return ans, refuse(http.StatusConflict, "run %s/%s changed since it was admitted (generation %d, measuring %d): its pods are killed only for the spec it measures",
+			run.Namespace, run.Name, run.Generation, run.Status.ObservedGeneration)
+	}
+	app, controlPlane := workload.ControlPlaneApp(perfv1alpha1.FaultRole(order.Role))
+	if controlPlane && !s.AllowControlPlane {
+		return ans, refuse(http.StatusForbidden, "this operator does not take Dapr's control plane down (run %s/%s orders a PodKill of %s): "+
+			"its --allow-control-plane-faults is off (Helm value faults.allowControlPlane)", run.Namespace, run.Name, order.Role)
+	}
 	// A token is the run's pods' (and whoever reads its Secret): it orders no more kills
 	// than the run has measured phases, one at a time.
 	release, err := s.budget.take(run, arrived)
@@ -149,8 +160,8 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return ans, err
 	}
 	defer release()
-	if app, ok := workload.ControlPlaneApp(perfv1alpha1.FaultRole(order.Role)); ok {
-		return s.killControlPlane(ctx, run, order.Role, app, arrived.Add(wait))
+	if controlPlane {
+		return s.killControlPlane(ctx, app, arrived.Add(wait))
 	}
 	role, _ := workload.KilledRole(perfv1alpha1.FaultRole(order.Role)) // Check took only a known role
 	pods, err := runPods(ctx, s.Client, run, role)

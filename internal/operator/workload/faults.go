@@ -26,6 +26,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
+	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
 // TakesFaults reports whether the run makes faults (spec.faults): its load tester orders
@@ -72,6 +73,19 @@ func KilledRole(role perfv1alpha1.FaultRole) (Role, bool) {
 		return RoleStore, true
 	}
 	return "", false
+}
+
+// FaultedPhases is how many measured phases a run's faults are applied in: every
+// repetition of every path through Dapr (the baseline's and a direct path's never), as the
+// load tester applies them.
+func FaultedPhases(run *perfv1alpha1.PerfRun) int32 {
+	var paths int32
+	for _, v := range MeasuredPaths(&run.Spec) {
+		if v != result.Baseline && v != result.Direct {
+			paths++
+		}
+	}
+	return paths * run.Spec.Load.EffectiveRepetitions()
 }
 
 // withFaultRoute lets the run's load tester order spec.faults from the target app, with the

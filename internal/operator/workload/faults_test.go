@@ -80,3 +80,32 @@ func TestAPodKillRunOrdersFromTheOperatorAndReadsNoTargetCounter(t *testing.T) {
 		t.Error("a run without a PodKill reads no target daprd counter")
 	}
 }
+
+// A run's faults are applied in every repetition of every path through Dapr, never the
+// baseline's: the kill route serves that many kills, and no more.
+func TestFaultsAreAppliedInEveryRepetitionOfEveryPathThroughDapr(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		scenario perfv1alpha1.Scenario
+		edit     func(*perfv1alpha1.PerfRunSpec)
+		want     int32
+	}{
+		{"a Workflow run", perfv1alpha1.ScenarioWorkflow, func(*perfv1alpha1.PerfRunSpec) {}, 2},
+		{"four paths: both sidecars and each alone", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Baseline = ptr.To(true)
+			s.ServiceInvocation = &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour}
+		}, 6},
+		{"three variants beside a baseline", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Baseline = ptr.To(true)
+			s.Variants = []perfv1alpha1.SidecarVariant{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+		}, 6},
+	} {
+		run := newRun(tc.scenario, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Repetitions = 2
+			tc.edit(s)
+		})
+		if got := FaultedPhases(run); got != tc.want {
+			t.Errorf("%s: %d faulted phases, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -131,6 +131,9 @@ func (m *daprdMeter) counter(ctx context.Context, url string) *float64 {
 	}
 	v, err := readProcessCPU(ctx, m.client, url)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil // the phase ended under the reading: the endpoint is not at fault
+		}
 		m.failed[url] = true
 		logf(m.log, "daprd CPU: not read from %s (%v); not tried again, so the run has no daprd CPU figure for it", url, err)
 		return nil

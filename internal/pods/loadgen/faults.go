@@ -123,7 +123,9 @@ func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder, meter *da
 				case <-ctx.Done():
 					a.Error = "the phase ended before the fault's time"
 				case <-time.After(time.Until(rec.Schedule().Start.Add(f.At))):
-					atStart := meter.read(ctx)
+					// Beside the order, not before it: a slow reading must not make the fault late.
+					atStart := make(chan daprdReading, 1)
+					go func() { atStart <- meter.read(ctx) }()
 					if f.Kills() {
 						p.kill(ctx, f, &a)
 					} else {
@@ -134,7 +136,7 @@ func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder, meter *da
 							a.Error = err.Error()
 						}
 					}
-					readFaultCPU(ctx, meter, phaseStart, atStart, &a)
+					readFaultCPU(ctx, meter, phaseStart, <-atStart, &a)
 				}
 			}
 			pf.mu.Lock()
