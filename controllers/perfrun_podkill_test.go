@@ -190,10 +190,10 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		Expect(status).To(Equal(http.StatusOK), msg)
 		Expect(ans).To(Equal(ls.KillAnswer{Deleted: "killed-target-pod-2"}), "no pod was made in its place")
 
-		By("refusing a kill past as many as the run has measured phases")
+		By("refusing a kill past as many as the run has faulted phases")
 		status, _, msg = orderKill(route.URL, token, short)
 		Expect(status).To(Equal(http.StatusTooManyRequests), msg)
-		Expect(msg).To(ContainSubstring("has had its 2 kills, as many as its measured phases"))
+		Expect(msg).To(ContainSubstring("has had its 2 kills, as many as its faulted phases"))
 	})
 
 	It("deletes a PubSub run's own broker on its token, and tells the load tester no target address", func() {
