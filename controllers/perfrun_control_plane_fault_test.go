@@ -114,17 +114,7 @@ var _ = Describe("A PodKill of Dapr's control plane", func() {
 		route := httptest.NewServer((&podkill.Server{Client: runReconciler.Client, APIReader: k8sClient, DaprNamespace: dapr, AllowControlPlane: true,
 			Log: GinkgoLogr, Poll: 20 * time.Millisecond}).Handler())
 		DeferCleanup(route.Close)
-		type answer struct {
-			status int
-			ans    ls.KillAnswer
-			msg    string
-		}
-		answered := make(chan answer, 1)
-		go func() {
-			defer GinkgoRecover()
-			s, a, m := orderKill(route.URL, token, order)
-			answered <- answer{s, a, m}
-		}()
+		answered := orderKillAsync(route.URL, token, order)
 		for _, name := range []string{"dapr-placement-server-0", "dapr-placement-server-1"} {
 			Eventually(func() bool {
 				return apierrors.IsNotFound(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: dapr, Name: name}, &corev1.Pod{}))
@@ -135,7 +125,7 @@ var _ = Describe("A PodKill of Dapr's control plane", func() {
 		controlPlanePod(dapr, "dapr-placement-server-0", workload.PlacementApp)
 		Consistently(answered, 300*time.Millisecond).ShouldNot(Receive(), "no answer while one of two is back")
 		controlPlanePod(dapr, "dapr-placement-server-1", workload.PlacementApp)
-		var got answer
+		var got killAnswer
 		Eventually(answered, 5*time.Second).Should(Receive(&got))
 		Expect(got.status).To(Equal(http.StatusOK), got.msg)
 		both := "dapr-placement-server-0, dapr-placement-server-1"

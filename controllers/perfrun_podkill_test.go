@@ -58,6 +58,25 @@ func orderKill(url, token string, order ls.KillOrder) (int, ls.KillAnswer, strin
 	return resp.StatusCode, ans, string(raw)
 }
 
+// killAnswer is the route's answer to an order: its status, and the answer or the refusal.
+type killAnswer struct {
+	status int
+	ans    ls.KillAnswer
+	msg    string
+}
+
+// orderKillAsync orders a kill as orderKill does, the answer arriving on the channel: the
+// route holds it until the replacement the spec plays is ready.
+func orderKillAsync(url, token string, order ls.KillOrder) <-chan killAnswer {
+	answered := make(chan killAnswer, 1)
+	go func() {
+		defer GinkgoRecover()
+		s, a, m := orderKill(url, token, order)
+		answered <- killAnswer{s, a, m}
+	}()
+	return answered
+}
+
 // podReady plays the kubelet's readiness: the pod's Ready condition True, as a Service's
 // endpoints and the kill route read it.
 func podReady(ns, name string) {
@@ -145,17 +164,7 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "killed-target-pod"}, &corev1.Pod{})).To(Succeed())
 
 		By("deleting the run's own target pod, and answering once its replacement is ready")
-		type answer struct {
-			status int
-			ans    ls.KillAnswer
-			msg    string
-		}
-		answered := make(chan answer, 1)
-		go func() {
-			defer GinkgoRecover()
-			s, a, m := orderKill(route.URL, token, order)
-			answered <- answer{s, a, m}
-		}()
+		answered := orderKillAsync(route.URL, token, order)
 		Eventually(func() string {
 			p := &corev1.Pod{}
 			if err := k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "killed-target-pod"}, p); apierrors.IsNotFound(err) {
@@ -177,7 +186,7 @@ var _ = Describe("A PodKill fault's kill route", func() {
 			return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
 		}, true)
 		podReady(ns, replacement.Name)
-		var got answer
+		var got killAnswer
 		Eventually(answered, 5*time.Second).Should(Receive(&got))
 		Expect(got.status).To(Equal(http.StatusOK), got.msg)
 		Expect(got.ans).To(Equal(ls.KillAnswer{Deleted: "killed-target-pod", Replacement: "killed-target-pod-2", Ready: true, ReplacementIP: replacement.Status.PodIP}))
