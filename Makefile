@@ -372,7 +372,7 @@ test-argocd: cluster-up cluster-image helm ## Argo CD (built from Go modules) sy
 .PHONY: test-e2e-multinode
 test-e2e-multinode: ## The three-node e2e specs (placement across nodes, load testers spread) on a local cluster of three nodes; a cluster of another size is taken down first.
 	@if [ "$$($(KUBECTL) --kubeconfig $(LOCAL_KUBECONFIG) get nodes --no-headers 2>/dev/null | wc -l)" != 3 ]; then $(MAKE) cluster-down; fi
-	$(MAKE) test-e2e NODES=3 E2E_LABELS=multinode
+	$(MAKE) test-e2e NODES=3 E2E_LABELS=multinode E2E_REPORT=$(basename $(E2E_REPORT))-multinode.json
 
 demo: helm ## The main job: Dapr's published invocation scenario end to end (on the local cluster with real Dapr when no cluster is configured; refuses a context that is not local unless DEMO_CONTEXT names it).
 	KUBECTL=$(KUBECTL) HELM=$(HELM) IMG=$(IMG) REDIS_IMG=$(REDIS_IMG) DAPR_VERSION=$(DAPR_VERSION) hack/local-cluster/demo.sh
