@@ -91,9 +91,7 @@ var _ = Describe("A PodKill of Dapr's control plane", func() {
 		Expect(envValue(job, "DAPRBENCH_FAULT_URL")).To(BeEmpty(), "a control-plane kill goes through no target app")
 		startLoad(run)
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
-		secret := &corev1.Secret{}
-		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: latest(run).Status.TokenSecret}, secret)).To(Succeed())
-		token := string(secret.Data[workload.RunTokenKey])
+		token := runToken(run)
 
 		// A namespace of its own plays Dapr's: the suite's other runs watch the real one.
 		dapr := newNamespace()

@@ -58,6 +58,13 @@ func orderKill(url, token string, order ls.KillOrder) (int, ls.KillAnswer, strin
 	return resp.StatusCode, ans, string(raw)
 }
 
+// runToken is the run's token, read from the Secret its status names, as its pods get it.
+func runToken(run *perfv1alpha1.PerfRun) string {
+	secret := &corev1.Secret{}
+	ExpectWithOffset(1, k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: run.Namespace, Name: latest(run).Status.TokenSecret}, secret)).To(Succeed())
+	return string(secret.Data[workload.RunTokenKey])
+}
+
 // killAnswer is the route's answer to an order: its status, and the answer or the refusal.
 type killAnswer struct {
 	status int
@@ -125,9 +132,7 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		startLoad(run)
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
 
-		secret := &corev1.Secret{}
-		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: latest(run).Status.TokenSecret}, secret)).To(Succeed())
-		token := string(secret.Data[workload.RunTokenKey])
+		token := runToken(run)
 		Expect(latest(run).Status.TokenDigest).To(Equal(workload.TokenDigest(token)), "the route checks the digest: the operator reads no Secret")
 
 		route := httptest.NewServer((&podkill.Server{Client: runReconciler.Client, Log: GinkgoLogr, Poll: 20 * time.Millisecond}).Handler())
@@ -221,9 +226,7 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		Expect(envValue(job, "DAPRBENCH_FAULT_URL")).To(BeEmpty(), "a broker kill goes through no target app")
 		startLoad(run)
 		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
-		secret := &corev1.Secret{}
-		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: latest(run).Status.TokenSecret}, secret)).To(Succeed())
-		token := string(secret.Data[workload.RunTokenKey])
+		token := runToken(run)
 		route := httptest.NewServer((&podkill.Server{Client: runReconciler.Client, Log: GinkgoLogr, Poll: 20 * time.Millisecond}).Handler())
 		DeferCleanup(route.Close)
 

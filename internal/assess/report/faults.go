@@ -130,7 +130,7 @@ func faultDaprdCPU(o faults.Outcome) []perfv1alpha1.FaultDaprdCPU {
 		}
 		f := perfv1alpha1.FaultDaprdCPU{Sidecar: d.sidecar, Before: *cores(d.cpu.Before.Mean), During: *cores(d.cpu.During.Mean)}
 		if d.cpu.DuringOK {
-			f.DuringLow, f.DuringHigh = cores(max(d.cpu.During.Low, 0)), cores(d.cpu.During.High)
+			f.DuringLow, f.DuringHigh = cores(d.cpu.During.Low), cores(d.cpu.During.High)
 		}
 		out = append(out, f)
 	}

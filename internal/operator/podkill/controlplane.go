@@ -75,34 +75,25 @@ func (s *Server) controlPlanePods(ctx context.Context, app string) ([]corev1.Pod
 // awaitControlPlane is the new pods of app (not among before), sorted, and whether want of
 // them were ready by deadline.
 func (s *Server) awaitControlPlane(ctx context.Context, app string, before map[types.UID]bool, want int, deadline time.Time) ([]string, bool) {
-	ctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	tick := time.NewTicker(s.poll())
-	defer tick.Stop()
 	var made []string
-	for {
-		// A cancelled context lists nothing: the last look is the one before it.
-		if pods, err := s.controlPlanePods(ctx, app); err == nil {
-			made = made[:0]
-			readyCount := 0
-			for i := range pods {
-				if before[pods[i].UID] {
-					continue
-				}
-				made = append(made, pods[i].Name)
-				if ready(&pods[i]) {
-					readyCount++
-				}
+	allReady := s.pollUntil(ctx, deadline, func(ctx context.Context) bool {
+		pods, err := s.controlPlanePods(ctx, app)
+		if err != nil {
+			return false
+		}
+		made = made[:0]
+		readyCount := 0
+		for i := range pods {
+			if before[pods[i].UID] {
+				continue
 			}
-			slices.Sort(made)
-			if readyCount >= want {
-				return made, true
+			made = append(made, pods[i].Name)
+			if ready(&pods[i]) {
+				readyCount++
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return made, false
-		case <-tick.C:
-		}
-	}
+		slices.Sort(made)
+		return readyCount >= want
+	})
+	return made, allReady
 }

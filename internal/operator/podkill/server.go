@@ -229,29 +229,43 @@ func (s *Server) poll() time.Duration {
 // awaitReplacement is the first pod of the role not among before, ready by deadline
 // (ready true), or else the first such pod made by then, not yet ready (nil: none).
 func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun, role workload.Role, before map[types.UID]bool, deadline time.Time) (*corev1.Pod, bool) {
+	var made *corev1.Pod
+	allReady := s.pollUntil(ctx, deadline, func(ctx context.Context) bool {
+		pods, err := runPods(ctx, s.Client, run, role)
+		if err != nil {
+			return false
+		}
+		for i := range pods {
+			if before[pods[i].UID] {
+				continue
+			}
+			if ready(&pods[i]) {
+				made = &pods[i]
+				return true
+			}
+			if made == nil {
+				made = &pods[i]
+			}
+		}
+		return false
+	})
+	return made, allReady
+}
+
+// pollUntil looks every poll until look reports done (true) or deadline passes (false).
+// A cancelled context lists nothing: the last look before the deadline is the one that counts.
+func (s *Server) pollUntil(ctx context.Context, deadline time.Time, look func(context.Context) bool) bool {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	tick := time.NewTicker(s.poll())
 	defer tick.Stop()
-	var made *corev1.Pod
 	for {
-		// A cancelled context lists nothing: the last look is the one before it.
-		if pods, err := runPods(ctx, s.Client, run, role); err == nil {
-			for i := range pods {
-				if before[pods[i].UID] {
-					continue
-				}
-				if ready(&pods[i]) {
-					return &pods[i], true
-				}
-				if made == nil {
-					made = &pods[i]
-				}
-			}
+		if look(ctx) {
+			return true
 		}
 		select {
 		case <-ctx.Done():
-			return made, false
+			return false
 		case <-tick.C:
 		}
 	}
