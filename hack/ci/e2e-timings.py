@@ -4,7 +4,9 @@
 CI keeps no log of a passing run, so the suite's own breakdown is printed at its end:
 what to shorten or share when the suite nears its budget. Beside each, the share of the
 machine's CPU the hypervisor took while it ran (the suite's "host CPU stolen" entry): a
-latency measured meanwhile is longer for it.
+latency measured meanwhile is longer for it. Below, each run a spec made again because
+the machine kept the first from claiming added latency (the suite's "made again" entries):
+what a spec cost beyond its own.
 """
 import json
 import sys
@@ -17,7 +19,7 @@ def main(path):
     except (OSError, ValueError) as e:
         print(f"no e2e timings: {e}")
         return
-    rows, total = [], 0.0
+    rows, total, again = [], 0.0, []
     for suite in suites:
         for spec in suite.get("SpecReports") or []:
             seconds = spec.get("RunTime", 0) / 1e9
@@ -26,19 +28,29 @@ def main(path):
                 continue
             name = " ".join(spec.get("ContainerHierarchyTexts") or []) + " " + spec.get("LeafNodeText", "")
             rows.append((seconds, spec.get("State", "?"), stolen(spec), name.strip()))
+            again += [f"  {name.strip()[:60]}: {why}" for why in entries(spec, "made again")]
             total += seconds
     print(f"== e2e spec times ({len(rows)} specs, {total / 60:.1f} min incl. suite set-up; stolen: the host's CPU steal meanwhile)")
     for seconds, state, steal, name in sorted(rows, reverse=True):
         print(f"{seconds:7.1f}s  {state:8}  {steal:>6}  {name[:140]}")
+    if again:
+        print(f"== runs made again: the machine kept the first from claiming added latency ({len(again)})")
+        print("\n".join(line[:400] for line in again))
 
 
 def stolen(spec):
     """The spec's "host CPU stolen" entry, or "-"."""
+    return next(iter(entries(spec, "host CPU stolen")), "-")
+
+
+def entries(spec, name):
+    """The values of the spec's report entries called name."""
+    out = []
     for entry in spec.get("ReportEntries") or []:
-        if entry.get("Name") == "host CPU stolen":
+        if entry.get("Name") == name:
             value = entry.get("Value") or {}
-            return str(value.get("Representation") or value.get("AsJSON") or "-").strip('"')
-    return "-"
+            out.append(str(value.get("Representation") or value.get("AsJSON") or "-").strip('"'))
+    return out
 
 
 if __name__ == "__main__":

@@ -47,12 +47,15 @@ var _ = Describe("A four-path run through real Dapr", func() {
 			s.Load.Repetitions = 5
 			s.Load.Duration = &metav1.Duration{Duration: 5 * time.Second}
 			s.Load.Warmup = &metav1.Duration{Duration: 3 * time.Second}
-			s.Load.Connections = 8
+			// 16 connections at 200 rps: 80 ms between one connection's slots. With 8 (40 ms)
+			// a path whose p99 reached 34 ms on a host lending its cores away carried 197.1 of
+			// 200 qps (CI, stop 74: Saturated, no added latency claimed).
+			s.Load.Connections = 16
 			s.Load.PayloadBytes = ptr.To[int32](1024)
 			s.Cleanup = perfv1alpha1.CleanupNever // the target's own counters are read below
 			s.Dapr.Sidecar.CPURequest = ptr.To(resource.MustParse("100m"))
 		})
-		expectSucceeded(run, 6*time.Minute)
+		expectClaimed(run, 6*time.Minute)
 		res := resultOf(run)
 		Expect(res.Errors).To(BeZero(), "%s", describe(run))
 		a := res.Attribution

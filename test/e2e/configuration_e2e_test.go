@@ -56,7 +56,7 @@ const configurationQPS = 100
 // expectConfigurationMeasured checks the Configuration run measured both paths, every read
 // finding its item, and that cleanup removed its store and Component.
 func expectConfigurationMeasured(ns string, run *perfv1alpha1.PerfRun) {
-	expectSucceeded(run, 4*time.Minute)
+	expectClaimed(run, 4*time.Minute)
 	st := get(run).Status
 	res := resultOf(run)
 	GinkgoWriter.Printf("store %s\nconfiguration get: dapr %s\nbaseline %s\nadded %s\n", st.Environment.Store,

@@ -131,7 +131,7 @@ var _ = Describe("PerfRun through real Dapr", func() {
 			s.Load.PayloadBytes = ptr.To[int32](1024)
 			s.Baseline = ptr.To(true)
 		})
-		expectSucceeded(run, 5*time.Minute)
+		expectClaimed(run, 5*time.Minute)
 		st := get(run).Status
 		res := resultOf(run)
 		GinkgoWriter.Printf("latency %s\nbaseline %s\nadded %s\n", summary(res.Latency), summary(res.Baseline), summary(res.Added))

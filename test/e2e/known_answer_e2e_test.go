@@ -59,8 +59,8 @@ var _ = Describe("The instrument's known answer", func() {
 		plain := daprRun(ns, "plain", perfv1alpha1.ScenarioServiceInvocation, 200, short)
 		held := daprRunAnnotated(ns, "held", map[string]string{perfv1alpha1.AnnotationKnownAnswerDelay: injected.String()},
 			perfv1alpha1.ScenarioServiceInvocation, 200, short)
-		expectSucceeded(plain, 5*time.Minute)
-		expectSucceeded(held, 5*time.Minute)
+		expectClaimed(plain, 5*time.Minute)
+		expectClaimed(held, 5*time.Minute)
 		a, b := resultOf(plain), resultOf(held)
 		for name, res := range map[string]*perfv1alpha1.Result{"plain": a, "held": b} {
 			Expect(res.Added).NotTo(BeNil(), "%s: %s", name, res.AddedNotClaimed)

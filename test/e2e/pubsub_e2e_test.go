@@ -50,7 +50,7 @@ var _ = Describe("The PubSub scenario", func() {
 			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 15 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
 			s.Load.Connections = 4
 		})
-		expectSucceeded(run, 4*time.Minute)
+		expectClaimed(run, 4*time.Minute)
 		st := get(run).Status
 		res := resultOf(run)
 		d := res.Delivery

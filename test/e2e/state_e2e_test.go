@@ -59,7 +59,7 @@ var _ = Describe("The State scenario", func() {
 		storeURL := "redis://kv-store." + ns + ":6379/?op=Get&keys=1"
 		Expect(probeFromElsewhere(storeURL)).To(ConsistOf(ContainSubstring("NOAUTH")),
 			"a client without the run's token must be refused by the run's store")
-		expectSucceeded(run, 4*time.Minute)
+		expectClaimed(run, 4*time.Minute)
 		st := get(run).Status
 		res := resultOf(run)
 		GinkgoWriter.Printf("store %s\nstate save then get: dapr %s\nbaseline %s\nadded %s\n", st.Environment.Store,

@@ -56,6 +56,41 @@ func sweepDone(sw *perfv1alpha1.PerfSweep) func() perfv1alpha1.Phase {
 	}
 }
 
+// expectSweepClaimed is expectClaimed for a sweep: waits, at most within, until sw has
+// Succeeded, and when a point's run claimed no added latency for the machine's sake, makes
+// the sweep once more (each point is a run of its own); sw then holds the second, whose
+// every point must claim.
+func expectSweepClaimed(sw *perfv1alpha1.PerfSweep, within time.Duration) {
+	GinkgoHelper()
+	again := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: sw.Name, Namespace: sw.Namespace}, Spec: *sw.Spec.DeepCopy()}
+	Eventually(sweepDone(sw), within, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
+	why := sweepWithheld(sw)
+	if why == "" {
+		return
+	}
+	AddReportEntry(madeAgainEntry, sw.Name+": "+why)
+	GinkgoWriter.Printf("sweep %s/%s: a point claimed no added latency for the machine's sake, so it is made once more: %s\n", sw.Namespace, sw.Name, why)
+	deleteAndAwaitGone(sw)
+	Expect(k8sClient.Create(ctx, again)).To(Succeed())
+	*sw = *again
+	Eventually(sweepDone(sw), within, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
+	Expect(sweepWithheld(sw)).To(BeEmpty(), "withheld twice; the first time: %s", why)
+}
+
+// sweepWithheld is the first point run's reason for withholding its added latency, when
+// the reason is the machine's.
+func sweepWithheld(sw *perfv1alpha1.PerfSweep) string {
+	for _, p := range sw.Status.Points {
+		if p.Run == "" {
+			continue
+		}
+		if why := withheldForTheMachine(resultOf(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: sw.Namespace, Name: p.Run}})); why != "" {
+			return p.Run + ": " + why
+		}
+	}
+	return ""
+}
+
 func describeSweep(sw *perfv1alpha1.PerfSweep) func() string {
 	return func() string {
 		var b strings.Builder
@@ -74,17 +109,19 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 	BeforeEach(func() { ns = newNamespace() })
 
 	// One sweep checks both axes it crosses: a connections list of one (applied to every
-	// point) crossed with two tracing settings. The connections axis alone, and wider
+	// point) crossed with two tracing settings. 16 connections at 200 rps leave 80 ms
+	// between one connection's slots (8 left 40 ms, which a path's p99 nearly reached in
+	// the four-path spec on a busy host). The connections axis alone, and wider
 	// crossings, are envtest's (controllers/perfsweep_controller_test.go); here each point is
 	// a real run through Dapr, so two points pay for it.
-	It("sweeps tracing 0 and 1 at 8 connections through real Dapr, a PerfRun per point with its own Configuration's rate, added latency and usage at each", func() {
+	It("sweeps tracing 0 and 1 at 16 connections through real Dapr, a PerfRun per point with its own Configuration's rate, added latency and usage at each", func() {
 		tpl := shortTemplate(200, true, 25*time.Second)
 		sw := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: "features", Namespace: ns}, Spec: perfv1alpha1.PerfSweepSpec{
-			Template: tpl, Points: &perfv1alpha1.SweepPoints{Connections: []int32{8}, Settings: []perfv1alpha1.SweepSetting{
+			Template: tpl, Points: &perfv1alpha1.SweepPoints{Connections: []int32{16}, Settings: []perfv1alpha1.SweepSetting{
 				{Name: "trace-0", TracingSamplingRate: "0"}, {Name: "trace-1", TracingSamplingRate: "1"}}}}}
 		Expect(k8sClient.Create(ctx, sw)).To(Succeed())
 		start := time.Now()
-		Eventually(sweepDone(sw), 6*time.Minute, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
+		expectSweepClaimed(sw, 6*time.Minute)
 		GinkgoWriter.Printf("2-point sweep through Dapr took %v\n%s", time.Since(start).Round(time.Second), describeSweep(sw)())
 		Expect(sw.Status.Points).To(HaveLen(2))
 		want := map[string]string{"trace-0": "0", "trace-1": "1"}
@@ -92,8 +129,9 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 			Expect(p.Unread).To(BeEmpty())
 			Expect(p.Phase).To(Equal(perfv1alpha1.PhaseSucceeded), "%s", p.Message)
 			Expect(p.Errors).To(BeZero())
-			Expect(p.Connections).To(Equal(int32(8)))
+			Expect(p.Connections).To(Equal(int32(16)))
 			Expect(p.Latency.P90.Duration).To(BeNumerically(">", p.Baseline.P90.Duration), "two sidecars cost more than none")
+			Expect(p.AddedLow).NotTo(BeNil(), "point %s: %s", p.Setting, p.Message)
 			Expect(p.AddedLow.P90.Duration).To(BeNumerically(">", 0))
 			Expect(p.SidecarCPUPer1kQPS).NotTo(BeNil())
 			Expect(want).To(HaveKey(p.Setting))
@@ -113,7 +151,7 @@ var _ = Describe("PerfSweep on a real cluster", func() {
 		Expect(runs.Items).To(HaveLen(2))
 		for _, r := range runs.Items {
 			Expect(r.Status.StartTime).NotTo(BeNil())
-			Expect(r.Spec.Load.Connections).To(Equal(int32(8)), "the point's connections reach its run")
+			Expect(r.Spec.Load.Connections).To(Equal(int32(16)), "the point's connections reach its run")
 		}
 		first, second := runs.Items[0], runs.Items[1]
 		if first.Status.StartTime.After(second.Status.StartTime.Time) {

@@ -28,9 +28,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/operator/diagnose"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
@@ -50,6 +53,62 @@ func expectSucceeded(run *perfv1alpha1.PerfRun, within time.Duration) {
 			return fmt.Errorf("phase %q", p)
 		}
 	}, within).Should(Succeed(), func() string { return explain(run) })
+}
+
+// withheldForTheMachine is why a finished run claimed no added latency, when the reason is
+// the machine's: its load tester later than its limit, or a path short of the rate with no
+// CPU limit to blame. Empty when the run claimed, or withheld it for a reason of its own
+// (its requests failing).
+func withheldForTheMachine(res *perfv1alpha1.Result) string {
+	switch {
+	case res == nil || res.Added != nil:
+		return ""
+	case res.AddedNotClaimed != "":
+		return res.AddedNotClaimed
+	default:
+		return report.SaturationMessage(res)
+	}
+}
+
+// madeAgainEntry names the report entry of a run made again because the machine kept the
+// first from claiming added latency: CI lists them under each spec's time
+// (hack/ci/e2e-timings.py), what a spec cost beyond its own.
+const madeAgainEntry = "made again"
+
+// expectClaimed is expectSucceeded for a spec that judges the added latency. The instrument
+// withholds that claim when the machine could not keep the run's schedule, and CI's hosts
+// lend their cores away: at stop 74 a hypervisor took 6-24% of them while four such runs
+// withheld, each rightly, and their specs learned nothing. Such a run is deleted with all
+// it made and made once more under its own name (a Resiliency or an app-id may be scoped to
+// it); run then holds the second, which must claim. Each wait is bounded by within.
+func expectClaimed(run *perfv1alpha1.PerfRun, within time.Duration) {
+	GinkgoHelper()
+	expectSucceeded(run, within)
+	why := withheldForTheMachine(resultOf(run))
+	if why == "" {
+		return
+	}
+	AddReportEntry(madeAgainEntry, run.Name+": "+why)
+	GinkgoWriter.Printf("%s/%s claimed no added latency for the machine's sake, so it is made once more: %s\n", run.Namespace, run.Name, why)
+	again := &perfv1alpha1.PerfRun{
+		ObjectMeta: metav1.ObjectMeta{Name: run.Name, Namespace: run.Namespace, Labels: run.Labels, Annotations: run.Annotations},
+		Spec:       *run.Spec.DeepCopy(),
+	}
+	deleteAndAwaitGone(run)
+	Expect(k8sClient.Create(ctx, again)).To(Succeed())
+	*run = *again
+	expectSucceeded(run, within)
+	Expect(withheldForTheMachine(resultOf(run))).To(BeEmpty(), "withheld twice; the first time: %s", why)
+}
+
+// deleteAndAwaitGone deletes obj in the foreground and waits, at most two minutes, until it
+// is gone: its dependents (a run's workloads and pods, a sweep's runs) go first.
+func deleteAndAwaitGone(obj client.Object) {
+	GinkgoHelper()
+	Expect(k8sClient.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationForeground))).To(Succeed())
+	Eventually(func() error {
+		return k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), obj.DeepCopyObject().(client.Object))
+	}, 2*time.Minute, time.Second).Should(Satisfy(apierrors.IsNotFound), "%s/%s is not gone", obj.GetNamespace(), obj.GetName())
 }
 
 // explain is describe(run), where each of the run's pods stand (in the words the
