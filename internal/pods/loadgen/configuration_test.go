@@ -100,6 +100,7 @@ func configURLs(daprScheme, daprAddr, redisAddr string, daprKeys, baselineKeys i
 // both paths read items spread over all of them, interleaved, with an added latency, over
 // daprd's HTTP or gRPC API; nothing is missing.
 func TestAConfigurationRunReadsTheItemsTheBaselineWrote(t *testing.T) {
+	t.Parallel()
 	for _, scheme := range []string{"dapr-configuration+http", "dapr-configuration+grpc"} {
 		t.Run(scheme, func(t *testing.T) {
 			store := miniredis.RunT(t)
@@ -144,6 +145,7 @@ func TestAConfigurationRunReadsTheItemsTheBaselineWrote(t *testing.T) {
 // An item daprd's answer lacks is an error, as State's missing key is: a Dapr path reading 60
 // items of which the baseline wrote 50 misses about one read in six.
 func TestAMissingConfigurationItemIsCountedAsAnError(t *testing.T) {
+	t.Parallel()
 	store := miniredis.RunT(t)
 	dapr := newConfigStandIn(store)
 	r := runCLI(t, append([]string{"--qps=200", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=1",
@@ -165,6 +167,7 @@ func TestAMissingConfigurationItemIsCountedAsAnError(t *testing.T) {
 }
 
 func TestConfigurationURLsAreCheckedBeforeAnyLoad(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		"dapr-configuration+http://localhost:3500/configstore",        // no keys
 		"dapr-configuration+http://localhost:3500/configstore?keys=0", // no keys

@@ -42,6 +42,7 @@ import (
 // A four-path run's variables reach the load tester as the four paths, in the order the
 // attribution lists them.
 func TestTheLoadTesterReadsAFourPathRunsPaths(t *testing.T) {
+	t.Parallel()
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "four", Namespace: "ns"}, Spec: perfv1alpha1.PerfRunSpec{
 		Scenario: perfv1alpha1.ScenarioServiceInvocation, ServiceInvocation: &perfv1alpha1.ServiceInvocationSpec{Paths: perfv1alpha1.PathsFour},
 		Load: perfv1alpha1.LoadSpec{QPS: 100},
@@ -74,6 +75,7 @@ func TestTheLoadTesterReadsAFourPathRunsPaths(t *testing.T) {
 // A run's faults reach the load tester whole, each kind the API admits one it applies, with
 // the target app to order them from and the run's token.
 func TestTheLoadTesterReadsARunsFaults(t *testing.T) {
+	t.Parallel()
 	twenty := int32(20)
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "faulty", Namespace: "ns"}, Spec: perfv1alpha1.PerfRunSpec{
 		Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100, Repetitions: 2},
@@ -118,6 +120,7 @@ func kubeletEnv(vars []corev1.EnvVar) []string {
 // of the spec's measured plan, in its order: progress, the load time and the assessment
 // read the same plan.
 func TestTheLoadTesterMeasuresTheSpecsPlanInEveryMode(t *testing.T) {
+	t.Parallel()
 	off, on := false, true
 	for _, c := range []struct {
 		name string
@@ -152,6 +155,7 @@ func TestTheLoadTesterMeasuresTheSpecsPlanInEveryMode(t *testing.T) {
 
 // URLs that no run of the operator's would give are refused, not measured as some other plan.
 func TestTheLoadTesterRefusesURLsOutsideAnyPlan(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--baseline-url=http://b/test"},                                // a baseline with no Dapr path
 		{"--dapr-url=http://d/test", "--direct-url=http://x/test"},      // a direct URL goes alone
@@ -170,6 +174,7 @@ func TestTheLoadTesterRefusesURLsOutsideAnyPlan(t *testing.T) {
 // The operator's variables and the load tester's flags are one contract: every variable the
 // Job builder sets must reach the setting it names, with its value.
 func TestTheLoadTesterReadsEveryVariableTheOperatorSets(t *testing.T) {
+	t.Parallel()
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "contract", Namespace: "ns"}, Spec: perfv1alpha1.PerfRunSpec{
 		Scenario: perfv1alpha1.ScenarioServiceInvocation,
 		Load: perfv1alpha1.LoadSpec{QPS: 900, Connections: 12, Duration: &metav1.Duration{Duration: 45 * time.Second},
@@ -215,6 +220,7 @@ func TestTheLoadTesterReadsEveryVariableTheOperatorSets(t *testing.T) {
 }
 
 func TestAMisspeltVariableFailsTheLoadTesterInsteadOfMeasuringTheDefault(t *testing.T) {
+	t.Parallel()
 	termLog := filepath.Join(t.TempDir(), "log")
 	var stderr bytes.Buffer
 	code := Main(context.Background(), []string{"--termination-log=" + termLog}, []string{"DAPRBENCH_QPS=100", "DAPRBENCH_CONECTIONS=4", "PATH=/bin"},

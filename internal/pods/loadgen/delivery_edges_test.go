@@ -75,6 +75,7 @@ func TestADeliveryIsTimedFromItsArrivalAndItsReadingIsReceiptLag(t *testing.T) {
 // A redelivery after its phase closed (a broker's, after its processing timeout) is that
 // phase's duplicate, and the result says how long the phases were watched for one.
 func TestARedeliveryAfterItsPhaseClosedIsCounted(t *testing.T) {
+	t.Parallel()
 	listen := freeAddr(t)
 	dapr := &pubsubStandIn{subscriberURL: "http://" + listen, redeliverEvery: 5, redeliverAfter: 1500 * time.Millisecond}
 	r := runCLI(t, "--qps=100", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=2",

@@ -27,6 +27,7 @@ import (
 // ep.family() and parseEndpoint have one answer each; a URL of every scheme parses to an
 // endpoint its own family drives.
 func TestEveryEndpointKindAndSchemeHasOneFamily(t *testing.T) {
+	t.Parallel()
 	kindOwners := map[endpointKind]int{}
 	schemeOwners := map[string]int{}
 	for _, f := range families {
@@ -110,6 +111,7 @@ func TestEveryEndpointKindAndSchemeHasOneFamily(t *testing.T) {
 
 // A URL no family reads, or one a family cannot read, gets the full usage.
 func TestAnUnknownOrMalformedURLGetsTheUsage(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{"ftp://host/x", "dapr-grpc://localhost/app/method", "grpc://app:50051/"} {
 		if _, err := parseEndpoint(raw); err == nil || !strings.Contains(err.Error(), "want http(s)://") {
 			t.Errorf("%s: got %v, want the usage", raw, err)

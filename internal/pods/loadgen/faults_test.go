@@ -32,6 +32,7 @@ import (
 // of what it saw is every request the phase sent, fortio's connection checks included (the
 // stand-in sidecar does not retry).
 func TestAFaultFailsTheDaprPhasesInItsSecondsOnly(t *testing.T) {
+	t.Parallel()
 	app, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
 	sidecar := newSidecarStandIn(appURL, true)
 	defer sidecar.Close()
@@ -107,6 +108,7 @@ func TestAFaultFailsTheDaprPhasesInItsSecondsOnly(t *testing.T) {
 // A load tester told to apply faults without the app's address or the run's token refuses
 // to start.
 func TestFaultsNeedTheAppAndTheToken(t *testing.T) {
+	t.Parallel()
 	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultTargetDelay, At: time.Second, For: time.Second, Delay: time.Millisecond}})
 	r := runCLI(t, "--qps=10", "--duration=2s", "--dapr-url=http://127.0.0.1:1/test", "--faults="+faults)
 	if r.code == 0 || !strings.Contains(r.summary.Error, "--fault-url") || !strings.Contains(r.summary.Error, "--fault-token") {

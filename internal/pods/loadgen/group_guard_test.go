@@ -46,6 +46,7 @@ func delivery(t *testing.T) podMeasurements {
 }
 
 func TestCoordinatorTakesOnlyWhatAPodOfTheRunCanHaveSent(t *testing.T) {
+	t.Parallel()
 	c := newCoordinator(2, testToken, map[latency.Key]bool{{Variant: result.Dapr, Rep: 0}: true})
 	srv := httptest.NewServer(c.handler())
 	defer srv.Close()

@@ -97,6 +97,7 @@ func measuredRuns(t *testing.T, stdout string) []fortioDoc {
 }
 
 func TestGroupMergesEveryPodsRequestsIntoOneDistribution(t *testing.T) {
+	t.Parallel()
 	delays := []time.Duration{time.Millisecond, 3 * time.Millisecond, 25 * time.Millisecond}
 	var perPod [][]string
 	for i, d := range delays {
@@ -159,6 +160,7 @@ func TestGroupMergesEveryPodsRequestsIntoOneDistribution(t *testing.T) {
 }
 
 func TestGroupFailsFastWhenAPeerFails(t *testing.T) {
+	t.Parallel()
 	good := slowApp(t, 0)
 	closed := "http://" + freeAddr(t) + "/test"
 	pods := runGroup(t, []string{"--qps=60", "--connections=2", "--duration=1s", "--warmup=0s", "--group-wait=60s", "--target-wait=1s"},
@@ -176,6 +178,7 @@ func TestGroupFailsFastWhenAPeerFails(t *testing.T) {
 }
 
 func TestPeerWithoutLeaderGivesUpWithinItsWait(t *testing.T) {
+	t.Parallel()
 	u := slowApp(t, 0)
 	r := runCLI(t, "--qps=20", "--connections=2", "--duration=1s", "--warmup=0s", "--dapr-url="+u,
 		"--group-size=2", "--group-index=1", "--group-leader=http://"+freeAddr(t), "--group-wait=1s", "--group-token="+testToken)
@@ -185,6 +188,7 @@ func TestPeerWithoutLeaderGivesUpWithinItsWait(t *testing.T) {
 }
 
 func TestGroupSettingsAreValidated(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -202,6 +206,7 @@ func TestGroupSettingsAreValidated(t *testing.T) {
 }
 
 func TestCoordinatorBarrier(t *testing.T) {
+	t.Parallel()
 	c := newCoordinator(3, testToken, nil)
 	ctx := context.Background()
 	released := make(chan int, 3)

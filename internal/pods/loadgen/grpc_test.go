@@ -28,6 +28,7 @@ import (
 // Real gRPC over loopback: fortio's periodic runner drives InvokeService calls into the
 // Dapr stand-in and OnInvoke calls straight into perfapp's gRPC server.
 func TestGRPCInvocationInterleavedAgainstPerfapp(t *testing.T) {
+	t.Parallel()
 	app, appAddr := startGRPCPerfapp(t)
 	dapr, daprAddr := startGRPCDapr(t, "target", appAddr)
 
@@ -73,6 +74,7 @@ func TestGRPCInvocationInterleavedAgainstPerfapp(t *testing.T) {
 // Errors are counted as the HTTP path counts them: the gRPC status becomes the HTTP status
 // an HTTP caller would have seen, a connection failure -1 (fortio's socket error).
 func TestGRPCErrorsMapToHTTPStatuses(t *testing.T) {
+	t.Parallel()
 	_, appAddr := startGRPCPerfapp(t)
 	_, daprAddr := startGRPCDapr(t, "target", appAddr)
 	for name, tc := range map[string]struct {
@@ -99,6 +101,7 @@ func TestGRPCErrorsMapToHTTPStatuses(t *testing.T) {
 }
 
 func TestTargetURLsAreCheckedBeforeAnyLoad(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{"grpc://host/test", "dapr-grpc://host:50001/only-app", "ftp://x:1/y", "grpc://h:1/"} {
 		r := runCLI(t, "--qps=10", "--direct-url="+bad)
 		if r.code == 0 || !strings.Contains(r.summary.Error, "want http(s)://") {

@@ -41,6 +41,7 @@ import (
 // is a stand-in that answers as its route does (the real route is tested against a real
 // API server in controllers/perfrun_podkill_test.go).
 func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *testing.T) {
+	t.Parallel()
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
 	sidecar := newSidecarStandIn(appURL, true)
 	defer sidecar.Close()
@@ -111,6 +112,7 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 // phase's message counts (here a tenth lost and a seventh doubled by the stand-in broker),
 // summing to the path's.
 func TestABrokerKillCarriesEachPhasesMessages(t *testing.T) {
+	t.Parallel()
 	listen := freeAddr(t)
 	dapr := &pubsubStandIn{subscriberURL: "http://" + listen, dropEvery: 10, doubleEvery: 7}
 	orders := make(chan loadsettings.KillOrder, 4)
@@ -159,6 +161,7 @@ func TestABrokerKillCarriesEachPhasesMessages(t *testing.T) {
 // as they join its path's, and no other phase's; a count two faults share is copied, not
 // written through.
 func TestLateDeliveriesJoinTheFaultsOfTheirPhase(t *testing.T) {
+	t.Parallel()
 	shared := &result.Messages{Published: 100, Delivered: 98, Lost: 2}
 	o := measured{faults: []result.AppliedFault{{Variant: result.Dapr, Rep: 0, Messages: shared}, {Variant: result.Dapr, Rep: 1, Messages: shared}}}
 	o.faultsLate(latency.Key{Variant: result.Dapr, Rep: 0}, result.Messages{Duplicated: 3, Late: 1})

@@ -54,6 +54,11 @@ type cliRun struct {
 	elapsed        time.Duration
 }
 
+// runCLI runs the load tester's Main in this process, as the pod runs it. Most tests do
+// and then wait on stand-in servers, using little CPU: they call t.Parallel (eight at a time:
+// TestMain). A test whose assertion is a time to the millisecond (a freeze in the
+// tail, a trigger's lateness, a held delivery, a daprd's CPU rate) does not: Go runs a
+// package's serial tests alone, before its parallel ones.
 func runCLI(t *testing.T, args ...string) cliRun {
 	t.Helper()
 	termLog := filepath.Join(t.TempDir(), "termination-log")
@@ -95,6 +100,7 @@ func readReport(t *testing.T, termLog, stdout, stderr string) result.Report {
 }
 
 func TestInvocationInterleavedAgainstPerfapp(t *testing.T) {
+	t.Parallel()
 	app, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
 	sidecar := newSidecarStandIn(appURL, true)
 	defer sidecar.Close()
@@ -188,6 +194,7 @@ func checkDaprdCPU(t *testing.T, s *result.Summary) {
 }
 
 func TestActorCallsActivateAFreshActorEachTime(t *testing.T) {
+	t.Parallel()
 	app, appURL := startPerfapp(t, perfapp.Config{ActorType: "PerfActor"})
 	sidecar := newSidecarStandIn(appURL, true)
 	defer sidecar.Close()
@@ -208,6 +215,7 @@ func TestActorCallsActivateAFreshActorEachTime(t *testing.T) {
 }
 
 func TestTargetRefusingConnectionsFailsWithSummary(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -229,6 +237,7 @@ func TestTargetRefusingConnectionsFailsWithSummary(t *testing.T) {
 }
 
 func TestTargetFailingMidRunFailsWithTheFailingPath(t *testing.T) {
+	t.Parallel()
 	// The target answers the readiness probe, then goes away before the load: fortio's own
 	// connection check fails and the error names the path.
 	_, appURL := startPerfapp(t, perfapp.Config{})
@@ -248,6 +257,7 @@ func TestTargetFailingMidRunFailsWithTheFailingPath(t *testing.T) {
 }
 
 func TestTargetNotRoutableYetIsWaitedFor(t *testing.T) {
+	t.Parallel()
 	// The first requests fail (a Service whose route is not programmed yet), then succeed.
 	app := perfapp.New(perfapp.Config{})
 	var calls atomic.Int32
@@ -266,6 +276,7 @@ func TestTargetNotRoutableYetIsWaitedFor(t *testing.T) {
 }
 
 func TestSidecarNeverHealthyIsBounded(t *testing.T) {
+	t.Parallel()
 	_, appURL := startPerfapp(t, perfapp.Config{})
 	sidecar := newSidecarStandIn(appURL, false)
 	defer sidecar.Close()
@@ -282,6 +293,7 @@ func TestSidecarNeverHealthyIsBounded(t *testing.T) {
 }
 
 func TestBadFlagsStillWriteSummary(t *testing.T) {
+	t.Parallel()
 	for name, args := range map[string][]string{
 		"unknown flag":  {"--qps=10", "--dapr-url=http://127.0.0.1:1/", "--no-such-flag"},
 		"no target":     {"--qps=10"},
@@ -299,6 +311,7 @@ func TestBadFlagsStillWriteSummary(t *testing.T) {
 }
 
 func TestEnvironmentSetsFlags(t *testing.T) {
+	t.Parallel()
 	_, appURL := startPerfapp(t, perfapp.Config{})
 	env := []string{"DAPRBENCH_QPS=100", "DAPRBENCH_DURATION=500ms", "DAPRBENCH_WARMUP=0s",
 		"DAPRBENCH_DIRECT_URL=" + appURL + "/test", "DAPRBENCH_CONNECTIONS=99", "HOME=/root"}
@@ -324,6 +337,7 @@ func TestEnvironmentSetsFlags(t *testing.T) {
 }
 
 func TestHelpDocumentsEveryFlagWithItsVariable(t *testing.T) {
+	t.Parallel()
 	var stderr bytes.Buffer
 	if code := Main(context.Background(), []string{"--help"}, nil, &bytes.Buffer{}, &stderr); code != 0 {
 		t.Fatalf("--help exit %d", code)
@@ -396,6 +410,7 @@ func checkExactLatencies(t *testing.T, s *result.Summary, fortioRuns []string) {
 // every other repetition, and each further variant is compared with the baseline and with
 // the first variant: a variant 3 ms slower is beyond noise by about that much.
 func TestVariantsAreInterleavedAndCompared(t *testing.T) {
+	t.Parallel()
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(3 * time.Millisecond)
@@ -498,6 +513,7 @@ func TestCalibrateWritesTheNodesScore(t *testing.T) {
 // server-only stand-in, like the target's opened daprd, refuses every request without the
 // run's API token: no request of that path may go without it.
 func TestFourPathsAreInterleavedAndAttributed(t *testing.T) {
+	t.Parallel()
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
 	slow := func(d time.Duration, token string) string {
 		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -69,6 +69,7 @@ func profilesByRole(got []result.Profile) map[string]result.Profile {
 // The target's profile is taken as in a run: through the target app's capture route, which
 // asks the app's daprd on its behalf, for the run's token.
 func TestProfilesAreTakenInTheDaprPhaseAndAFailedOneIsReported(t *testing.T) {
+	t.Parallel()
 	server := newProfileServer(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(cannedPprof) })
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16, DaprdProfiler: server.URL, ProfileToken: "run-token"})
 	client := newProfileServer(t, func(w http.ResponseWriter, _ *http.Request) {
@@ -118,6 +119,7 @@ func TestProfilesAreTakenInTheDaprPhaseAndAFailedOneIsReported(t *testing.T) {
 // A phase too short to keep 2s at either edge and a whole second between is not profiled:
 // both profiles say why, and the load stands.
 func TestAPhaseWithoutRoomForAWindowIsNotProfiled(t *testing.T) {
+	t.Parallel()
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
 	server := newProfileServer(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(cannedPprof) })
 	r := runCLI(t, "--qps=100", "--connections=2", "--duration=4s", "--warmup=0s", "--repetitions=1",
@@ -137,6 +139,7 @@ func TestAPhaseWithoutRoomForAWindowIsNotProfiled(t *testing.T) {
 }
 
 func TestAProfileThatHangsIsBoundedAndTheLoadStands(t *testing.T) {
+	t.Parallel()
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
 	hang := newProfileServer(t, func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	var log bytes.Buffer
@@ -161,6 +164,7 @@ func TestAProfileThatHangsIsBoundedAndTheLoadStands(t *testing.T) {
 }
 
 func TestTheProfiledPhaseIsTheFirstWholeDaprPhase(t *testing.T) {
+	t.Parallel()
 	targets := []Target{{Variant: result.Baseline, URL: "b"}, {Variant: result.Dapr, URL: "d"}}
 	for _, c := range []struct {
 		reps int

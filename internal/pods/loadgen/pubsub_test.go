@@ -252,6 +252,7 @@ func TestAHeldDeliveryReadsAsThatMuchMoreDeliveryLatency(t *testing.T) {
 // Messages lost or delivered twice are counted, each exactly, and a lost one never stalls the
 // run beyond the drain; raw payloads (data_base64) are read as CloudEvents' data are.
 func TestLostAndDuplicatedMessagesAreCounted(t *testing.T) {
+	t.Parallel()
 	listen := freeAddr(t)
 	dapr := &pubsubStandIn{subscriberURL: "http://" + listen, dropEvery: 10, doubleEvery: 7}
 	r := runCLI(t, "--qps=100", "--connections=2", "--duration=1s", "--warmup=0s", "--repetitions=1",
@@ -279,6 +280,7 @@ func TestLostAndDuplicatedMessagesAreCounted(t *testing.T) {
 // delivered once through a bulk subscription (CloudEvents and raw), and the subscriber
 // answers every entry SUCCESS.
 func TestBulkPublishAndBulkSubscribeCountEveryMessage(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []bool{false, true} {
 		t.Run(fmt.Sprintf("raw %v", raw), func(t *testing.T) {
 			store := miniredis.RunT(t)
@@ -319,6 +321,7 @@ func TestBulkPublishAndBulkSubscribeCountEveryMessage(t *testing.T) {
 // process, is never a phase's; one delivered after its phase's close is that phase's late
 // message (still lost) or duplicate.
 func TestTheDeliveryBookTimesOnItsOwnClock(t *testing.T) {
+	t.Parallel()
 	b := newDeliveryBook()
 	var now time.Duration
 	b.now = func() time.Duration { return now }
@@ -372,6 +375,7 @@ func TestTheDeliveryBookTimesOnItsOwnClock(t *testing.T) {
 
 // A message reads the same as published, raw, and inside daprd's CloudEvent.
 func TestAMessageDecodesRawAndInsideItsCloudEvent(t *testing.T) {
+	t.Parallel()
 	raw := encodeMessage(message{Phase: "b-1", Seq: 42, Due: 7, Pad: "abc"})
 	event, _ := json.Marshal(map[string]any{"specversion": "1.0", "type": "com.dapr.event.sent", "data": json.RawMessage(raw)})
 	// daprd delivers a raw payload to a rawPayload subscription base64-encoded in data_base64.
@@ -389,6 +393,7 @@ func TestAMessageDecodesRawAndInsideItsCloudEvent(t *testing.T) {
 
 // Pub/sub URLs are checked before any load, and one load-tester pod measures them.
 func TestPubSubURLsAreCheckedBeforeAnyLoad(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		"dapr-pubsub+http://localhost:3500/pubsub",          // no topic
 		"dapr-pubsub+grpc://localhost/pubsub/orders",        // no port
@@ -441,6 +446,7 @@ func (s *bulkPublishStandIn) BulkPublishEventAlpha1(_ context.Context, req *runt
 // Over gRPC a bulk is one BulkPublishEventAlpha1 call, its entries numbered, each the message
 // as JSON; an entry daprd reports failed fails the request, in daprd's words.
 func TestAGRPCBulkPublishIsOneCallAndAFailedEntryFailsIt(t *testing.T) {
+	t.Parallel()
 	dapr := &bulkPublishStandIn{}
 	s := grpc.NewServer()
 	runtimev1.RegisterDaprServer(s, dapr)
@@ -468,6 +474,7 @@ func TestAGRPCBulkPublishIsOneCallAndAFailedEntryFailsIt(t *testing.T) {
 // A phase waits for its last messages 10 s, and a bulk subscription's batch wait on top: a
 // batch may hold them that long.
 func TestABulkSubscriptionsBatchWaitIsAddedToTheDrain(t *testing.T) {
+	t.Parallel()
 	for query, want := range map[string]time.Duration{"": DeliveryDrain, "?batch=100&awaitMs=2500": DeliveryDrain + 2500*time.Millisecond} {
 		s, err := startAppServer(context.Background(), []Target{{Variant: result.Dapr, URL: "dapr-pubsub+http://localhost:3500/pubsub/orders" + query}},
 			freeAddr(t), time.Second, time.Second, io.Discard)

@@ -154,6 +154,7 @@ func TestATriggerThirtyMillisecondsLateReadsAsThirtyMillisecondsOfLateness(t *te
 
 // Registrations never triggered are counted missed, a second trigger doubled.
 func TestMissedAndDoubledTriggersAreCounted(t *testing.T) {
+	t.Parallel()
 	listen := freeAddr(t)
 	daprd := &schedulerStandIn{appURL: "http://" + listen, missEvery: 9, doubleEvery: 7}
 	target := Target{Variant: result.Dapr, URL: "dapr-jobs+http://" + daprd.serve(t) + "/?due=100ms"}
@@ -176,6 +177,7 @@ func TestMissedAndDoubledTriggersAreCounted(t *testing.T) {
 }
 
 func TestSchedulerURLsAreCheckedBeforeAnyLoad(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		"dapr-jobs+http://localhost:3500/",                                 // no due time
 		"dapr-jobs+http://localhost:3500/?due=10ms",                        // below 100ms

@@ -209,6 +209,7 @@ func stateURLs(daprScheme, daprAddr, redisAddr, op string, keys int) []string {
 // A Get run writes every key once on each path, then reads keys spread over all of them, on
 // both paths, interleaved, with an added latency; nothing is missing.
 func TestAStateGetRunReadsEveryPathsOwnKeys(t *testing.T) {
+	t.Parallel()
 	store := miniredis.RunT(t)
 	dapr := newStateStandIn(store)
 	r := runCLI(t, append([]string{"--qps=200", "--connections=4", "--duration=1s", "--warmup=200ms", "--repetitions=2",
@@ -245,6 +246,7 @@ func TestAStateGetRunReadsEveryPathsOwnKeys(t *testing.T) {
 
 // A Save run over daprd's gRPC API writes the same bytes the baseline writes for a key.
 func TestAStateSaveRunWritesTheSameValueOnBothPaths(t *testing.T) {
+	t.Parallel()
 	store := miniredis.RunT(t)
 	dapr := newStateStandIn(store)
 	s := grpc.NewServer()
@@ -268,6 +270,7 @@ func TestAStateSaveRunWritesTheSameValueOnBothPaths(t *testing.T) {
 // Every operation calls its own API of daprd's (one call a request, bulk keys in a bulk
 // call) and runs on the baseline without an error: a read finds what the seeding wrote.
 func TestEveryStateOperationCallsItsOwnAPIOnBothPaths(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ op, scheme, api string }{
 		{stateSaveThenGet, "dapr-state+http", "get"},
 		{stateBulkGet, "dapr-state+http", "bulk"},
@@ -327,6 +330,7 @@ func TestEveryStateOperationCallsItsOwnAPIOnBothPaths(t *testing.T) {
 // A bulk request's keys are distinct, wrap past the last key, and over many requests every
 // key is drawn about as often as any other.
 func TestABulkRequestsKeysAreDistinctAndSpread(t *testing.T) {
+	t.Parallel()
 	c := &stateConn{keys: 7, run: make([]int, 5), rng: rand.New(rand.NewPCG(1, 2))}
 	seen := make([]int, 7)
 	for range 7000 {
@@ -348,6 +352,7 @@ func TestABulkRequestsKeysAreDistinctAndSpread(t *testing.T) {
 
 // A store that refuses writes fails the run before any load, in the store's own words.
 func TestAStoreThatRefusesFailsBeforeTheLoadInItsOwnWords(t *testing.T) {
+	t.Parallel()
 	store := miniredis.RunT(t)
 	dapr := newStateStandIn(store)
 	dapr.refuse = "NOAUTH Authentication required"
@@ -361,6 +366,7 @@ func TestAStoreThatRefusesFailsBeforeTheLoadInItsOwnWords(t *testing.T) {
 // A Get that finds no value is an error (404), on every path; daprd's and gRPC's refusals
 // keep their own statuses.
 func TestAMissingKeyAndARefusalAreCountedAsErrors(t *testing.T) {
+	t.Parallel()
 	store := miniredis.RunT(t)
 	direct, _ := dialState(endpoint{kind: viaRedis, addr: store.Addr()})
 	defer direct.close()
@@ -382,6 +388,7 @@ func TestAMissingKeyAndARefusalAreCountedAsErrors(t *testing.T) {
 
 // State URLs that say too little are refused before any load.
 func TestStateURLsAreCheckedBeforeAnyLoad(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		"dapr-state+http://localhost:3500/statestore?keys=10",       // no op
 		"dapr-state+http://localhost:3500/statestore?op=Get",        // no keys
@@ -412,6 +419,7 @@ func (e redisErr) RedisError()   {}
 // The Redis a run deploys asks for a password (the run's token): the baseline's client
 // presents --store-password, where a client without it is refused.
 func TestTheBaselineAuthenticatesToTheRunsStore(t *testing.T) {
+	t.Parallel()
 	store := miniredis.RunT(t)
 	store.RequireAuth("run-token")
 	if err := redis.NewClient(&redis.Options{Addr: store.Addr(), Protocol: 2}).Ping(context.Background()).Err(); err == nil || !strings.Contains(err.Error(), "NOAUTH") {

@@ -157,6 +157,7 @@ func TestWorkflowStartsAreOpenLoopAndCompletionIsTimedFromTheSlot(t *testing.T) 
 // Instances that fail are counted failed (and timed: they ended); instances that have not
 // ended by the phase's close are counted unfinished, never completed.
 func TestFailedAndUnfinishedWorkflowsAreCounted(t *testing.T) {
+	t.Parallel()
 	daprd := newWorkflowStandIn(10 * time.Millisecond)
 	daprd.output = `{"dispatch":[1000000,2000000]}`
 	daprd.fail = func(n int64) bool { return n%10 == 0 }
@@ -201,6 +202,7 @@ func TestFailedAndUnfinishedWorkflowsAreCounted(t *testing.T) {
 }
 
 func TestWorkflowURLsAreCheckedBeforeAnyLoad(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		"dapr-workflow+grpc://localhost:50001/Chain",                          // no activities
 		"dapr-workflow+grpc://localhost:50001/Saga?activities=3",              // no such pattern
