@@ -33,7 +33,8 @@ const (
 
 // faultOutcomes adds what each fault both results measured cost on each path both share
 // (status.result.faults, matched by fault index and path): the error share of the seconds it
-// touched, its recovery and a broker's lost messages. None is gated: the run's own
+// touched, its recovery, a broker's lost messages and the workflow instances an outage left
+// stuck. None is gated: the run's own
 // thresholds gate a fault; compare says whether B fared better or worse than A.
 func (c *comparer) faultOutcomes() {
 	for _, fa := range c.a.Faults {
@@ -48,6 +49,9 @@ func (c *comparer) faultOutcomes() {
 			}
 			if fa.Messages != nil && fb.Messages != nil {
 				c.count(name+" messages lost", fa.Messages.Lost, fb.Messages.Lost)
+			}
+			if fa.Instances != nil && fb.Instances != nil {
+				c.count(name+" instances stuck", fa.Instances.Stuck, fb.Instances.Stuck)
 			}
 		}
 	}

@@ -39,8 +39,8 @@ func TestAShareChangesIntervalIsNewcombesHybridScore(t *testing.T) {
 }
 
 // Two fault runs are compared on the fault both measured on the same path: the error share
-// with the interval of its change and a verdict, the recovery by its intervals, and a
-// broker's lost messages; a fault the other run lacks is left out.
+// with the interval of its change and a verdict, the recovery by its intervals, a broker's
+// lost messages and a workflow's stuck instances; a fault the other run lacks is left out.
 func TestCompareSaysWhichRunAFaultCostMore(t *testing.T) {
 	sec := func(s float64) *metav1.Duration {
 		return &metav1.Duration{Duration: time.Duration(s * float64(time.Second))}
@@ -50,10 +50,12 @@ func TestCompareSaysWhichRunAFaultCostMore(t *testing.T) {
 	}
 	plain := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Path: "dapr",
 		During:   perfv1alpha1.FaultWindow{Requests: 20000, Errors: 18500},
-		Recovery: sec(5.35), RecoveryInterval: interval(1.59, 9.11), Messages: &perfv1alpha1.FaultMessages{Lost: 700}}}}
+		Recovery: sec(5.35), RecoveryInterval: interval(1.59, 9.11), Messages: &perfv1alpha1.FaultMessages{Lost: 700},
+		Instances: &perfv1alpha1.FaultInstances{Started: 1642, Completed: 1642}}}}
 	retried := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Path: "dapr",
 		During:   perfv1alpha1.FaultWindow{Requests: 20000, Errors: 0},
-		Recovery: sec(5.0), RecoveryInterval: interval(0, 11), Messages: &perfv1alpha1.FaultMessages{Lost: 650}},
+		Recovery: sec(5.0), RecoveryInterval: interval(0, 11), Messages: &perfv1alpha1.FaultMessages{Lost: 650},
+		Instances: &perfv1alpha1.FaultInstances{Started: 1600, Completed: 1581, Stuck: 19}},
 		{Fault: 0, Path: "other", During: perfv1alpha1.FaultWindow{Requests: 10, Errors: 1}}}}
 	got := map[string]Difference{}
 	for _, d := range Compare(plain, retried, nil, RerunSpread{}) {
@@ -67,6 +69,9 @@ func TestCompareSaysWhichRunAFaultCostMore(t *testing.T) {
 	}
 	if d := got["fault 0 on dapr messages lost"]; d.A != "700" || d.B != "650" || d.Change != "-50" {
 		t.Errorf("messages lost: %+v", d)
+	}
+	if d := got["fault 0 on dapr instances stuck"]; d.A != "0" || d.B != "19" || d.Change != "+19" {
+		t.Errorf("instances stuck: %+v", d)
 	}
 	if _, ok := got["fault 0 on other errors during"]; ok {
 		t.Error("a path only B has was compared")
