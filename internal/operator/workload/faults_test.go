@@ -17,15 +17,59 @@ limitations under the License.
 package workload_test
 
 import (
+	"os"
 	"testing"
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 	. "github.com/daprbench/daprbench/internal/operator/workload"
 )
+
+// A PodKill's roles live in four places: the CRD's enum (spec.faults[].role), the API's
+// ControlPlane, the roles the load tester may order (loadsettings) and the operator's map
+// to what it deletes (KilledRole, ControlPlaneApp). Every role the API server admits is
+// one an order may name, deleting either the run's own pods or a control-plane service's,
+// and a role it refuses is refused by the route too: a role added to one home only fails here.
+func TestEveryAdmittedKillRoleIsOrderedAndDeletesSomething(t *testing.T) {
+	b, err := os.ReadFile("../../../config/crd/bases/perf.daprbench.io_perfruns.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.Unmarshal(b, &crd); err != nil {
+		t.Fatal(err)
+	}
+	role := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["faults"].Items.Schema.Properties["role"]
+	if len(role.Enum) == 0 {
+		t.Fatal("no enum at spec.faults[].role in the CRD")
+	}
+	for _, raw := range role.Enum {
+		var r perfv1alpha1.FaultRole
+		if err := yaml.Unmarshal(raw.Raw, &r); err != nil {
+			t.Fatal(err)
+		}
+		if err := (ls.KillOrder{Role: string(r), Wait: time.Second}).Check(); err != nil {
+			t.Errorf("role %s is admitted but no order may name it: %v", r, err)
+		}
+		own, isOwn := KilledRole(r)
+		app, isControlPlane := ControlPlaneApp(r)
+		switch {
+		case isOwn == isControlPlane:
+			t.Errorf("role %s: the run's own %q, or control-plane app %q: it must delete exactly one kind", r, own, app)
+		case isControlPlane != r.ControlPlane():
+			t.Errorf("role %s: ControlPlane() %v, but ControlPlaneApp says %v", r, r.ControlPlane(), isControlPlane)
+		}
+	}
+	if err := (ls.KillOrder{Role: "Operator", Wait: time.Second}).Check(); err == nil {
+		t.Error("a role the CRD refuses was taken by an order")
+	}
+}
 
 // A fault run makes the run's token (the target app's fault route asks for it) and tells
 // its load tester the target pod's address, even where no path of its own needs it (the
