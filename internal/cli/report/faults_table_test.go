@@ -17,6 +17,9 @@ limitations under the License.
 package report
 
 import (
+	"math"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +30,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/cli/clitest"
+	"github.com/daprbench/daprbench/internal/cli/plots"
 )
 
 // The report lists each fault's windows and says its recovery and the app's retries, with
@@ -130,4 +134,52 @@ func TestTheReportSaysWhatAnOutageLeftStuck(t *testing.T) {
 	if strings.Contains(text, "messages:") {
 		t.Errorf("a Workflow outcome reads as messages:\n%s", text)
 	}
+}
+
+// A fault's chart holds each window's share across its seconds (a phase's: the window's
+// seconds over the phases), its interval at the window's middle, and a cross at the mean
+// recovery, at the share before the fault; it goes into report.html beside the other
+// charts. A path the fault was never applied in draws none.
+func TestAFaultsTimelineHoldsEachWindowAcrossItsSeconds(t *testing.T) {
+	res := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultTargetErrors, Path: "dapr", Applied: 2,
+		Before:   perfv1alpha1.FaultWindow{Seconds: 16, Requests: 1600, ErrorPercent: "0.00", ErrorPercentLow: "0.00", ErrorPercentHigh: "0.24"},
+		During:   perfv1alpha1.FaultWindow{Seconds: 8, Requests: 800, Errors: 400, ErrorPercent: "50.00", ErrorPercentLow: "45.12", ErrorPercentHigh: "54.88"},
+		After:    perfv1alpha1.FaultWindow{Seconds: 20, Requests: 2000, Errors: 20, ErrorPercent: "1.00"},
+		Recovery: &metav1.Duration{Duration: 2 * time.Second}},
+		{Fault: 0, Kind: perfv1alpha1.FaultTargetErrors, Path: "never", NotApplied: []string{"repetition 1: refused"}}}}
+	charts := faultTimelines(res)
+	if len(charts) != 1 {
+		t.Fatalf("%d charts, want the applied path's alone: %+v", len(charts), charts)
+	}
+	c := charts[0]
+	nan := math.NaN()
+	s := c.Series[0]
+	want := plots.Series{Name: s.Name, X: []float64{0, 4, 8, 8, 10, 12, 12, 17, 22}, Y: []float64{0, 0, 0, 50, 50, 50, 1, 1, 1},
+		Low:  []float64{nan, 0, nan, nan, 45.12, nan, nan, nan, nan},
+		High: []float64{nan, 0.24, nan, nan, 54.88, nan, nan, nan, nan}}
+	if c.Name != "fault-0-dapr" || !sameFloats(s.X, want.X) || !sameFloats(s.Y, want.Y) || !sameFloats(s.Low, want.Low) || !sameFloats(s.High, want.High) {
+		t.Errorf("chart %s, series %+v\nwant %+v", c.Name, s, want)
+	}
+	if !sameFloats(c.Marks.X, []float64{14}) || !sameFloats(c.Marks.Y, []float64{0}) {
+		t.Errorf("the recovery's mark: %+v, want at 12 s + 2 s, at the share before the fault", c.Marks)
+	}
+	files, err := Write(t.TempDir(), "faults", clitest.WithResult(&perfv1alpha1.PerfRun{}, res), "", charts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(files[len(files)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `<figure id="chart-fault-0-dapr">`) {
+		t.Errorf("report.html lacks the fault's chart:\n%s", page)
+	}
+	if got := fileSafe("Variant_B/../x"); got != "variant-b----x" {
+		t.Errorf("fileSafe: %q", got)
+	}
+}
+
+// sameFloats compares two lists, NaN equal to NaN.
+func sameFloats(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) })
 }

@@ -32,13 +32,14 @@ import (
 
 // Run is a run's tables, Dapr's published figures beside them when it ran a preset's
 // setting, and its charts: the latency distribution when its document holds histograms,
-// with a note on paths left out.
+// with a note on paths left out, and each fault's error share through a phase.
 func Run(run document.Run) (text string, charts []plots.Chart) {
 	text = runTables(run) + publishedTable(run)
 	chart, ok, note := distributionChart(run)
 	if ok {
 		charts = append(charts, chart)
 	}
+	charts = append(charts, faultTimelines(run.Result())...)
 	if note != "" {
 		text += "\n" + note + "\n"
 	}
