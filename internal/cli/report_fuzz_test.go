@@ -128,6 +128,12 @@ func checkRunRenders(t *testing.T, run document.Run) {
 	for _, c := range plots.ForHistory("fuzz", runs) {
 		drawChart(t, c)
 	}
+	_, charts := report.Run(run)
+	for _, c := range charts {
+		if strings.HasPrefix(c.Name, "fault-") { // the distribution is checkHistogramsRender's
+			drawChart(t, c)
+		}
+	}
 }
 
 // checkHistogramsRender takes the document's histograms to the distribution chart and the

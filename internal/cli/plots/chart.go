@@ -207,7 +207,8 @@ func points(s Series) plotter.XYs {
 	for i := range min(len(s.X), len(s.Y)) {
 		xy = append(xy, plotter.XY{X: s.X[i], Y: s.Y[i]})
 	}
-	slices.SortFunc(xy, func(a, b plotter.XY) int {
+	// Stable: a step (two points at one X, as a fault's windows meet) keeps its order.
+	slices.SortStableFunc(xy, func(a, b plotter.XY) int {
 		switch {
 		case a.X < b.X:
 			return -1

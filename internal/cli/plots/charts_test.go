@@ -201,3 +201,19 @@ func TestForHistoryMarksRegressions(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Points at one X (a step, as a fault chart's windows meet) keep their order through the
+// sort by X, however many there are.
+func TestAStepKeepsItsOrder(t *testing.T) {
+	var s Series
+	for i := range 40 {
+		s.X = append(s.X, float64(40-i), float64(40-i)) // descending, each X twice
+		s.Y = append(s.Y, float64(i), float64(i)+0.5)
+	}
+	xy := points(s)
+	for i := 0; i < len(xy); i += 2 {
+		if xy[i].X != xy[i+1].X || xy[i].Y+0.5 != xy[i+1].Y {
+			t.Fatalf("points %d and %d: %+v, %+v: the step's order was lost", i, i+1, xy[i], xy[i+1])
+		}
+	}
+}
