@@ -45,7 +45,10 @@ import (
 var _ = Describe("The PubSub scenario", func() {
 	It("measures publish and delivery through Dapr against the broker's own client, counts every message, and removes the broker", func() {
 		ns := newNamespace()
-		const qps = 200
+		// 100 rps: the load tester also receives every delivery, through its own daprd. At
+		// 200 a rehearsal of 2026-11-28 (15% of the CPU stolen) saw its lateness pass the
+		// 2 ms limit at p90 in both of two runs, so neither claimed added latency.
+		const qps = 100
 		run := daprRun(ns, "orders", perfv1alpha1.ScenarioPubSub, qps, func(s *perfv1alpha1.PerfRunSpec) {
 			s.Load.Duration, s.Load.Warmup = &metav1.Duration{Duration: 15 * time.Second}, &metav1.Duration{Duration: 2 * time.Second}
 			s.Load.Connections = 4
