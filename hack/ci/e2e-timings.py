@@ -6,7 +6,8 @@ what to shorten or share when the suite nears its budget. Beside each, the share
 machine's CPU the hypervisor took while it ran (the suite's "host CPU stolen" entry): a
 latency measured meanwhile is longer for it. Below, each run a spec made again because
 the machine kept the first from claiming added latency (the suite's "made again" entries):
-what a spec cost beyond its own.
+what a spec cost beyond its own; and each spec skipped because a busy host kept both runs
+from claiming ("not judged on a busy host"): what this run of the suite did not judge.
 """
 import json
 import sys
@@ -19,7 +20,7 @@ def main(path):
     except (OSError, ValueError) as e:
         print(f"no e2e timings: {e}")
         return
-    rows, total, again = [], 0.0, []
+    rows, total, again, unjudged = [], 0.0, [], []
     for suite in suites:
         for spec in suite.get("SpecReports") or []:
             seconds = spec.get("RunTime", 0) / 1e9
@@ -29,6 +30,7 @@ def main(path):
             name = " ".join(spec.get("ContainerHierarchyTexts") or []) + " " + spec.get("LeafNodeText", "")
             rows.append((seconds, spec.get("State", "?"), stolen(spec), name.strip()))
             again += [f"  {name.strip()[:60]}: {why}" for why in entries(spec, "made again")]
+            unjudged += [f"  {name.strip()[:60]}: {why}" for why in entries(spec, "not judged on a busy host")]
             total += seconds
     print(f"== e2e spec times ({len(rows)} specs, {total / 60:.1f} min incl. suite set-up; stolen: the host's CPU steal meanwhile)")
     for seconds, state, steal, name in sorted(rows, reverse=True):
@@ -36,6 +38,9 @@ def main(path):
     if again:
         print(f"== runs made again: the machine kept the first from claiming added latency ({len(again)})")
         print("\n".join(line[:400] for line in again))
+    if unjudged:
+        print(f"== specs NOT JUDGED: a busy host kept both runs from claiming added latency ({len(unjudged)})")
+        print("\n".join(line[:400] for line in unjudged))
 
 
 def stolen(spec):

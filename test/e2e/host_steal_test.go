@@ -51,14 +51,21 @@ var _ = BeforeEach(func() {
 })
 
 var _ = AfterEach(func() {
-	end, err := readCPUTimes()
-	// A counter that went backwards (a live migration resets it) has no share to tell.
-	if !specStart.ok || err != nil || end.total <= specStart.total || end.steal < specStart.steal {
-		return
+	if share, ok := stolenSinceSpecStart(); ok {
+		AddReportEntry(stolenEntry, ReportEntryVisibilityFailureOrVerbose, fmt.Sprintf("%.1f%%", share))
 	}
-	AddReportEntry(stolenEntry, ReportEntryVisibilityFailureOrVerbose,
-		fmt.Sprintf("%.1f%%", 100*float64(end.steal-specStart.steal)/float64(end.total-specStart.total)))
 })
+
+// stolenSinceSpecStart is the share (%) of the machine's CPU time the hypervisor took since
+// the running spec began; false when it cannot be told.
+func stolenSinceSpecStart() (float64, bool) {
+	now, err := readCPUTimes()
+	// A counter that went backwards (a live migration resets it) has no share to tell.
+	if !specStart.ok || err != nil || now.total <= specStart.total || now.steal < specStart.steal {
+		return 0, false
+	}
+	return 100 * float64(now.steal-specStart.steal) / float64(now.total-specStart.total), true
+}
 
 // readCPUTimes reads the first line of /proc/stat: user nice system idle iowait irq softirq
 // steal (guest time is already in user).

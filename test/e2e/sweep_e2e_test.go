@@ -59,7 +59,7 @@ func sweepDone(sw *perfv1alpha1.PerfSweep) func() perfv1alpha1.Phase {
 // expectSweepClaimed is expectClaimed for a sweep: waits, at most within, until sw has
 // Succeeded, and when a point's run claimed no added latency for the machine's sake, makes
 // the sweep once more (each point is a run of its own); sw then holds the second, whose
-// every point must claim.
+// every point must claim (or the spec is not judged on a busy host, as expectClaimed's).
 func expectSweepClaimed(sw *perfv1alpha1.PerfSweep, within time.Duration) {
 	GinkgoHelper()
 	again := &perfv1alpha1.PerfSweep{ObjectMeta: metav1.ObjectMeta{Name: sw.Name, Namespace: sw.Namespace}, Spec: *sw.Spec.DeepCopy()}
@@ -74,7 +74,7 @@ func expectSweepClaimed(sw *perfv1alpha1.PerfSweep, within time.Duration) {
 	Expect(k8sClient.Create(ctx, again)).To(Succeed())
 	*sw = *again
 	Eventually(sweepDone(sw), within, 2*time.Second).Should(Equal(perfv1alpha1.PhaseSucceeded), describeSweep(sw))
-	Expect(sweepWithheld(sw)).To(BeEmpty(), "withheld twice; the first time: %s", why)
+	notJudgedOnABusyHost(why, sweepWithheld(sw))
 }
 
 // sweepWithheld is the first point run's reason for withholding its added latency, when

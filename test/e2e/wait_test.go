@@ -75,12 +75,28 @@ func withheldForTheMachine(res *perfv1alpha1.Result) string {
 // (hack/ci/e2e-timings.py), what a spec cost beyond its own.
 const madeAgainEntry = "made again"
 
+// notJudgedEntry names the report entry of a spec skipped because a busy host kept its run
+// from claiming twice (notJudgedOnABusyHost); CI lists them too.
+const notJudgedEntry = "not judged on a busy host"
+
+// busyHostShare is the host's steal (% of this machine's CPU its hypervisor took) from which
+// a spec whose run withheld its added latency twice for the machine's sake is not judged.
+// Rehearsals on one 2-vCPU Intel Xeon guest on 2026-11-28: every such spec claimed with
+// 0.1-5.8% stolen; with 12-15% stolen the load tester's lateness passed its 2 ms limit at
+// p90 in two runs of two specs (p90 2.2-11.5 ms). A late tester is what a stolen vCPU makes:
+// its sends wait while the hypervisor runs another guest.
+const busyHostShare = 5.0
+
 // expectClaimed is expectSucceeded for a spec that judges the added latency. The instrument
 // withholds that claim when the machine could not keep the run's schedule, and CI's hosts
 // lend their cores away: at stop 74 a hypervisor took 6-24% of them while four such runs
 // withheld, each rightly, and their specs learned nothing. Such a run is deleted with all
 // it made and made once more under its own name (a Resiliency or an app-id may be scoped to
 // it); run then holds the second, which must claim. Each wait is bounded by within.
+//
+// A second withholding for the machine's sake fails the spec on a quiet host, and skips it,
+// said so in CI's table, on a host whose hypervisor took busyHostShare or more of the CPU
+// meanwhile: what it would judge cannot be measured there, and the instrument said so twice.
 func expectClaimed(run *perfv1alpha1.PerfRun, within time.Duration) {
 	GinkgoHelper()
 	expectSucceeded(run, within)
@@ -98,7 +114,23 @@ func expectClaimed(run *perfv1alpha1.PerfRun, within time.Duration) {
 	Expect(k8sClient.Create(ctx, again)).To(Succeed())
 	*run = *again
 	expectSucceeded(run, within)
-	Expect(withheldForTheMachine(resultOf(run))).To(BeEmpty(), "withheld twice; the first time: %s", why)
+	notJudgedOnABusyHost(why, withheldForTheMachine(resultOf(run)))
+}
+
+// notJudgedOnABusyHost ends a spec whose run withheld its claim for the machine's sake twice
+// (first, then second; second empty when it claimed): failed on a quiet host, skipped on a
+// busy one.
+func notJudgedOnABusyHost(first, second string) {
+	GinkgoHelper()
+	if second == "" {
+		return
+	}
+	if stolen, ok := stolenSinceSpecStart(); ok && stolen >= busyHostShare {
+		AddReportEntry(notJudgedEntry, fmt.Sprintf("%.1f%% of the CPU stolen: %s", stolen, second))
+		Skip(fmt.Sprintf("not judged: the host's hypervisor took %.1f%% of this machine's CPU (%.0f%% or more is a busy host) and the run "+
+			"withheld its added latency twice for the machine's sake: %s; the first time: %s", stolen, busyHostShare, second, first))
+	}
+	Fail(fmt.Sprintf("withheld twice for the machine's sake on a quiet host: %s; the first time: %s", second, first))
 }
 
 // deleteAndAwaitGone deletes obj in the foreground and waits, at most two minutes, until it
