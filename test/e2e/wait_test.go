@@ -58,7 +58,8 @@ func expectSucceeded(run *perfv1alpha1.PerfRun, within time.Duration) {
 // withheldForTheMachine is why a finished run claimed no added latency, when the reason is
 // the machine's: its load tester later than its limit, or a path short of the rate with no
 // CPU limit to blame. Empty when the run claimed, or withheld it for a reason of its own
-// (its requests failing).
+// (its requests failing). A run without a baseline, which claims none, is held back only by
+// a path short of the rate.
 func withheldForTheMachine(res *perfv1alpha1.Result) string {
 	switch {
 	case res == nil || res.Added != nil:
