@@ -30,14 +30,16 @@ import (
 // path: each window's share (before, during and after the fault, summed over the phases it
 // was applied in) held across the window's seconds, its 95% interval at the window's
 // middle, and a cross where the path was back within its pre-fault band (the mean
-// recovery). The windows' seconds are their phase's: each window's, over the phases.
-// A share is its window's mean; the second-by-second shape inside a window is not in the
-// result, and the chart's title says so.
-func faultTimelines(res *perfv1alpha1.Result) []plots.Chart {
+// recovery, timed from the fault's own end as the result times it). The windows' seconds
+// are their phase's: each window's, over the phases. A share is its window's mean; the
+// second-by-second shape inside a window is not in the result, and the chart's title says
+// so.
+func faultTimelines(spec *perfv1alpha1.PerfRunSpec, res *perfv1alpha1.Result) []plots.Chart {
 	if res == nil {
 		return nil
 	}
 	var charts []plots.Chart
+	named := map[string]int{}
 	for _, o := range res.Faults {
 		if o.Applied <= 0 || o.During.Requests == 0 {
 			continue // never applied: nothing to draw against
@@ -63,19 +65,53 @@ func faultTimelines(res *perfv1alpha1.Result) []plots.Chart {
 			s.High = append(s.High, math.NaN(), high, math.NaN())
 			x += width
 		}
-		c := plots.Chart{Name: "fault-" + strconv.Itoa(int(o.Fault)) + "-" + fileSafe(o.Path),
+		c := plots.Chart{Name: uniqueName(named, "fault-"+strconv.Itoa(int(o.Fault))+"-"+fileSafe(o.Path)),
 			Title:  fmt.Sprintf("Fault %d (%s), %s path: error share by window over %d phases", o.Fault, o.Kind, o.Path, o.Applied),
 			XLabel: "seconds into the phase", YLabel: "requests failed (%)", Series: []plots.Series{s}}
 		if o.Recovery != nil {
 			if before, ok := parsePercent(o.Before.ErrorPercent); ok {
-				end := float64(o.Before.Seconds+o.During.Seconds) / phases
-				c.Marks = plots.Series{Name: "back within its pre-fault band (mean recovery)",
-					X: []float64{end + o.Recovery.Seconds()}, Y: []float64{before}}
+				c.Marks = plots.Series{Name: fmt.Sprintf("back within its pre-fault band (mean recovery, %d of %d phases recovered)", o.Recovered, o.Applied),
+					X: []float64{faultEnd(spec, o) + o.Recovery.Seconds()}, Y: []float64{before}}
 			}
 		}
 		charts = append(charts, c)
 	}
 	return charts
+}
+
+// faultEnd is when, in seconds into a phase, the fault o ended, the mean over its phases:
+// what its recovery is timed from. A PodKill held until its replacement was ready (its
+// kills' readyAfter, the duration for one never ready); the others for their duration. A
+// fault the spec no longer holds ends where its during window does, up to a second late:
+// that window holds every second the fault touched at all.
+func faultEnd(spec *perfv1alpha1.PerfRunSpec, o perfv1alpha1.FaultOutcome) float64 {
+	if spec == nil || o.Fault < 0 || int(o.Fault) >= len(spec.Faults) || spec.Faults[o.Fault].Kind != o.Kind {
+		return (float64(o.Before.Seconds) + float64(o.During.Seconds)) / float64(o.Applied)
+	}
+	f := spec.Faults[o.Fault]
+	held := f.Duration.Seconds()
+	if f.Kind == perfv1alpha1.FaultPodKill && len(o.Kills) > 0 {
+		sum := 0.0
+		for _, k := range o.Kills {
+			if k.ReadyAfter != nil && k.ReadyAfter.Duration < f.Duration.Duration {
+				sum += k.ReadyAfter.Seconds()
+			} else {
+				sum += held
+			}
+		}
+		held = sum / float64(len(o.Kills))
+	}
+	return f.At.Seconds() + held
+}
+
+// uniqueName is name, or name-2, name-3 … when a chart already took it: two outcomes
+// whose paths differ only in characters fileSafe folds would otherwise share a file.
+func uniqueName(taken map[string]int, name string) string {
+	taken[name]++
+	if n := taken[name]; n > 1 {
+		return uniqueName(taken, name+"-"+strconv.Itoa(n))
+	}
+	return name
 }
 
 // parsePercent reads a result's percentage ("12.50"); false for none.

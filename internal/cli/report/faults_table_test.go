@@ -138,16 +138,19 @@ func TestTheReportSaysWhatAnOutageLeftStuck(t *testing.T) {
 
 // A fault's chart holds each window's share across its seconds (a phase's: the window's
 // seconds over the phases), its interval at the window's middle, and a cross at the mean
-// recovery, at the share before the fault; it goes into report.html beside the other
-// charts. A path the fault was never applied in draws none.
+// recovery from the fault's own end, at the share before the fault; it goes into
+// report.html beside the other charts. A path the fault was never applied in draws none.
 func TestAFaultsTimelineHoldsEachWindowAcrossItsSeconds(t *testing.T) {
 	res := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultTargetErrors, Path: "dapr", Applied: 2,
 		Before:   perfv1alpha1.FaultWindow{Seconds: 16, Requests: 1600, ErrorPercent: "0.00", ErrorPercentLow: "0.00", ErrorPercentHigh: "0.24"},
 		During:   perfv1alpha1.FaultWindow{Seconds: 8, Requests: 800, Errors: 400, ErrorPercent: "50.00", ErrorPercentLow: "45.12", ErrorPercentHigh: "54.88"},
 		After:    perfv1alpha1.FaultWindow{Seconds: 20, Requests: 2000, Errors: 20, ErrorPercent: "1.00"},
-		Recovery: &metav1.Duration{Duration: 2 * time.Second}},
+		Recovery: &metav1.Duration{Duration: 2 * time.Second}, Recovered: 2},
 		{Fault: 0, Kind: perfv1alpha1.FaultTargetErrors, Path: "never", NotApplied: []string{"repetition 1: refused"}}}}
-	charts := faultTimelines(res)
+	// The fault held from 8 s to 11.5 s; its during window holds seconds 8 to 12.
+	spec := &perfv1alpha1.PerfRunSpec{Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultTargetErrors,
+		At: metav1.Duration{Duration: 8 * time.Second}, Duration: metav1.Duration{Duration: 3500 * time.Millisecond}, ErrorPercent: ptr.To[int32](50)}}}
+	charts := faultTimelines(spec, res)
 	if len(charts) != 1 {
 		t.Fatalf("%d charts, want the applied path's alone: %+v", len(charts), charts)
 	}
@@ -160,8 +163,15 @@ func TestAFaultsTimelineHoldsEachWindowAcrossItsSeconds(t *testing.T) {
 	if c.Name != "fault-0-dapr" || !sameFloats(s.X, want.X) || !sameFloats(s.Y, want.Y) || !sameFloats(s.Low, want.Low) || !sameFloats(s.High, want.High) {
 		t.Errorf("chart %s, series %+v\nwant %+v", c.Name, s, want)
 	}
-	if !sameFloats(c.Marks.X, []float64{14}) || !sameFloats(c.Marks.Y, []float64{0}) {
-		t.Errorf("the recovery's mark: %+v, want at 12 s + 2 s, at the share before the fault", c.Marks)
+	if !sameFloats(c.Marks.X, []float64{13.5}) || !sameFloats(c.Marks.Y, []float64{0}) {
+		t.Errorf("the recovery's mark: %+v, want at the fault's end 11.5 s + 2 s, at the share before the fault", c.Marks)
+	}
+	if !strings.Contains(c.Marks.Name, "2 of 2 phases recovered") {
+		t.Errorf("the mark's name %q does not say how many phases recovered", c.Marks.Name)
+	}
+	// Without the spec's fault, the during window's end stands in for the fault's.
+	if got := faultTimelines(nil, res)[0].Marks.X; !sameFloats(got, []float64{14}) {
+		t.Errorf("without the spec the mark is at %v, want the during window's end 12 s + 2 s", got)
 	}
 	files, err := Write(t.TempDir(), "faults", clitest.WithResult(&perfv1alpha1.PerfRun{}, res), "", charts)
 	if err != nil {
@@ -176,6 +186,31 @@ func TestAFaultsTimelineHoldsEachWindowAcrossItsSeconds(t *testing.T) {
 	}
 	if got := fileSafe("Variant_B/../x"); got != "variant-b----x" {
 		t.Errorf("fileSafe: %q", got)
+	}
+}
+
+// A PodKill's recovery is timed from its replacement's readiness, each phase's (its
+// duration for a phase whose replacement was never ready), and two outcomes whose paths
+// fold to one file name get names of their own.
+func TestAPodKillsMarkIsTimedFromItsReplacement(t *testing.T) {
+	window := perfv1alpha1.FaultWindow{Seconds: 20, Requests: 2000, ErrorPercent: "0.00"}
+	kill := perfv1alpha1.FaultOutcome{Fault: 0, Kind: perfv1alpha1.FaultPodKill, Path: "Variant_B", Applied: 2, Recovered: 1,
+		Before: window, During: window, After: window, Recovery: &metav1.Duration{Duration: time.Second},
+		Kills: []perfv1alpha1.PodKillRecord{{Repetition: 1, ReadyAfter: &metav1.Duration{Duration: 4 * time.Second}}, {Repetition: 2}}}
+	other := kill
+	other.Path = "variant-b"
+	spec := &perfv1alpha1.PerfRunSpec{Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
+		At: metav1.Duration{Duration: 10 * time.Second}, Duration: metav1.Duration{Duration: 20 * time.Second}}}}
+	charts := faultTimelines(spec, &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{kill, other}})
+	if len(charts) != 2 || charts[0].Name != "fault-0-variant-b" || charts[1].Name != "fault-0-variant-b-2" {
+		t.Fatalf("charts %v, want two of their own names", charts)
+	}
+	// Held 4 s in one phase and its whole 20 s in the other: 10 s + 12 s mean, + 1 s.
+	if got := charts[0].Marks.X; !sameFloats(got, []float64{23}) {
+		t.Errorf("the kill's mark at %v, want 23", got)
+	}
+	if !strings.Contains(charts[0].Marks.Name, "1 of 2 phases recovered") {
+		t.Errorf("the mark's name %q", charts[0].Marks.Name)
 	}
 }
 

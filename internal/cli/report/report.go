@@ -39,7 +39,7 @@ func Run(run document.Run) (text string, charts []plots.Chart) {
 	if ok {
 		charts = append(charts, chart)
 	}
-	charts = append(charts, faultTimelines(run.Result())...)
+	charts = append(charts, faultTimelines(&run.Spec, run.Result())...)
 	if note != "" {
 		text += "\n" + note + "\n"
 	}
