@@ -81,7 +81,9 @@ func expectSweepClaimed(sw *perfv1alpha1.PerfSweep, within time.Duration) {
 // the reason is the machine's.
 func sweepWithheld(sw *perfv1alpha1.PerfSweep) string {
 	for _, p := range sw.Status.Points {
-		if p.Run == "" {
+		// Only a point whose run finished and kept its document has a result to read; the
+		// others are the sweep's own trouble, which its wait reports.
+		if p.Run == "" || p.Phase != perfv1alpha1.PhaseSucceeded || p.Document == "" {
 			continue
 		}
 		if why := withheldForTheMachine(resultOf(&perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Namespace: sw.Namespace, Name: p.Run}})); why != "" {

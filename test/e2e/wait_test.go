@@ -62,7 +62,8 @@ func expectSucceeded(run *perfv1alpha1.PerfRun, within time.Duration) {
 // a path short of the rate.
 func withheldForTheMachine(res *perfv1alpha1.Result) string {
 	switch {
-	case res == nil || res.Added != nil:
+	case res == nil || res.Added != nil || report.ErrorMessage(res) != "":
+		// Failing requests are the run's own trouble: making it again would hide them.
 		return ""
 	case res.AddedNotClaimed != "":
 		return res.AddedNotClaimed
