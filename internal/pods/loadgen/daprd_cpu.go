@@ -143,46 +143,85 @@ func (m *daprdMeter) counter(ctx context.Context, url string) *float64 {
 
 // readProcessCPU fetches a Prometheus text page and returns its processCPU sample.
 func readProcessCPU(ctx context.Context, client *http.Client, url string) (float64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	v, err := readSamples(ctx, client, url, processCPU)
 	if err != nil {
 		return 0, err
+	}
+	return cpuTime(v[0])
+}
+
+// readSamples fetches a Prometheus text page and returns the samples of names, in order.
+func readSamples(ctx context.Context, client *http.Client, url string, names ...string) ([]float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("HTTP %d", resp.StatusCode)
+		return nil, fmt.Errorf("HTTP %d", resp.StatusCode)
 	}
-	return scanProcessCPU(io.LimitReader(resp.Body, maxMetricsBytes))
+	return scanSamples(io.LimitReader(resp.Body, maxMetricsBytes), names...)
 }
 
-// scanProcessCPU finds the processCPU sample in a Prometheus text exposition: the line
-// "process_cpu_seconds_total VALUE" (labels, if any, ignored: a process has one).
+// scanProcessCPU finds the processCPU sample in a Prometheus text exposition.
 func scanProcessCPU(r io.Reader) (float64, error) {
-	s := bufio.NewScanner(r)
-	s.Buffer(make([]byte, 64<<10), 1<<20)
-	for s.Scan() {
-		rest, ok := strings.CutPrefix(s.Text(), processCPU)
-		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '{') {
-			continue
-		}
-		if i := strings.LastIndexByte(rest, '}'); i >= 0 {
-			rest = rest[i+1:]
-		}
-		fields := strings.Fields(rest)
-		if len(fields) == 0 {
-			return 0, fmt.Errorf("%s without a value", processCPU)
-		}
-		v, err := strconv.ParseFloat(fields[0], 64)
-		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-			return 0, fmt.Errorf("%s %q is not a CPU time", processCPU, fields[0])
-		}
-		return v, nil
-	}
-	if err := s.Err(); err != nil {
+	v, err := scanSamples(r, processCPU)
+	if err != nil {
 		return 0, err
 	}
-	return 0, fmt.Errorf("no %s on the page", processCPU)
+	return cpuTime(v[0])
+}
+
+// cpuTime refuses a counter below zero: no process ran for less than no time.
+func cpuTime(v float64) (float64, error) {
+	if v < 0 {
+		return 0, fmt.Errorf("%s %v is not a CPU time", processCPU, v)
+	}
+	return v, nil
+}
+
+// scanSamples finds each of names' sample in a Prometheus text exposition: the line
+// "NAME VALUE" (labels, if any, ignored: a process has one of each), its first if several.
+// An error names the first one missing or not a finite number.
+func scanSamples(r io.Reader, names ...string) ([]float64, error) {
+	out := make([]float64, len(names))
+	found := make([]bool, len(names))
+	left := len(names)
+	s := bufio.NewScanner(r)
+	s.Buffer(make([]byte, 64<<10), 1<<20)
+	for left > 0 && s.Scan() {
+		line := s.Text()
+		for i, name := range names {
+			rest, ok := strings.CutPrefix(line, name)
+			if found[i] || !ok || rest == "" || (rest[0] != ' ' && rest[0] != '{') {
+				continue
+			}
+			if j := strings.LastIndexByte(rest, '}'); j >= 0 {
+				rest = rest[j+1:]
+			}
+			fields := strings.Fields(rest)
+			if len(fields) == 0 {
+				return nil, fmt.Errorf("%s without a value", name)
+			}
+			v, err := strconv.ParseFloat(fields[0], 64)
+			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+				return nil, fmt.Errorf("%s %q is not a finite number", name, fields[0])
+			}
+			out[i], found[i] = v, true
+			left--
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	for i, name := range names {
+		if !found[i] {
+			return nil, fmt.Errorf("no %s on the page", name)
+		}
+	}
+	return out, nil
 }

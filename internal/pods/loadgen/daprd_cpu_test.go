@@ -33,7 +33,7 @@ func TestScanProcessCPUReadsOnlyTheCounter(t *testing.T) {
 		{"# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 12.34\n", 12.34, ""},
 		{"process_cpu_seconds_total_other 7\nprocess_cpu_seconds_total{pid=\"1\"} 5e-1 1700000000000\n", 0.5, ""},
 		{"process_cpu_seconds_totalx 3\n", 0, "no process_cpu_seconds_total"},
-		{"process_cpu_seconds_total NaN\n", 0, "not a CPU time"},
+		{"process_cpu_seconds_total NaN\n", 0, "not a finite number"},
 		{"process_cpu_seconds_total -1\n", 0, "not a CPU time"},
 		{"process_cpu_seconds_total\n", 0, "no process_cpu_seconds_total"},
 	} {
