@@ -173,7 +173,7 @@ var _ = Describe("PerfRun admission", func() {
 			set("loadTester.resources", map[string]any{"requests": map[string]any{"memory": "1Gi"}, "limits": map[string]any{"memory": "1Mi"}})),
 		Entry("sidecar threshold negative", []string{"spec.thresholds.maxSidecarCPUPer1kQPS", "must not be negative"},
 			set("thresholds.maxSidecarCPUPer1kQPS", "-100m")),
-		Entry("sidecar threshold without a sidecar", []string{"spec", "maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS/maxSidecarMemoryGrowthPerHour need a sidecar"},
+		Entry("sidecar threshold without a sidecar", []string{"spec", "maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS/maxSidecarMemoryGrowthPerHour/maxSidecarGoroutineGrowthPerHour need a sidecar"},
 			set("dapr.enabled", false), set("thresholds.maxSidecarMemoryPer1kQPS", "30Mi")),
 		Entry("unknown field", []string{"spec.load.rps", "unknown field"}, set("load.rps", int64(5))),
 		Entry("protocol unknown", []string{"spec.protocol.caller", "Unsupported value", "GRPC"}, set("protocol.caller", "QUIC")),

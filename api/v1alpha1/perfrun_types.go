@@ -119,7 +119,7 @@ type LogLevel string
 // +daprbench:generated-scenario-rules:end
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr) || !has(self.dapr.configuration) || !has(self.variants) || self.variants.all(v, !has(v.tracingSamplingRate))",message="variants: with spec.dapr.configuration, a variant's tracingSamplingRate would put it on a Configuration holding only that rate, without the named one's middleware and features: name a Configuration with that rate in the variant's configuration instead"
 // +kubebuilder:validation:XValidation:rule="!has(self.dapr.enabled) || self.dapr.enabled || !has(self.baseline) || !self.baseline",message="baseline cannot be true with dapr.enabled=false: the direct path is then the result itself"
-// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS) || has(self.thresholds.maxSidecarMemoryGrowthPerHour)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS/maxSidecarMemoryGrowthPerHour need a sidecar: they cannot be set with dapr.enabled=false"
+// +kubebuilder:validation:XValidation:rule="!has(self.thresholds) || !(has(self.thresholds.maxSidecarCPUPer1kQPS) || has(self.thresholds.maxSidecarMemoryPer1kQPS) || has(self.thresholds.maxSidecarMemoryGrowthPerHour) || has(self.thresholds.maxSidecarGoroutineGrowthPerHour)) || !has(self.dapr.enabled) || self.dapr.enabled",message="thresholds.maxSidecarCPUPer1kQPS/maxSidecarMemoryPer1kQPS/maxSidecarMemoryGrowthPerHour/maxSidecarGoroutineGrowthPerHour need a sidecar: they cannot be set with dapr.enabled=false"
 // +kubebuilder:validation:XValidation:rule="!has(self.loadTester) || !has(self.loadTester.replicas) || (self.loadTester.replicas <= self.load.qps && self.loadTester.replicas <= (has(self.load.connections) ? self.load.connections : 16))",message="loadTester.replicas must not exceed load.connections nor load.qps: every load-tester pod needs a connection and a share of the rate"
 // +kubebuilder:validation:XValidation:rule="!has(self.profiling) || !has(self.dapr.enabled) || self.dapr.enabled",message="profiling profiles the daprd sidecars: it needs dapr.enabled"
 // +kubebuilder:validation:XValidation:rule="!has(self.variants) || !has(self.load.repetitions) || self.load.repetitions >= 2 || self.variants.all(v, !has(v.thresholds))",message="variants[].thresholds need load.repetitions of 2 or more: with one repetition a variant's difference has no interval and its thresholds could only read Inconclusive",fieldPath=".variants"
@@ -411,6 +411,14 @@ type Thresholds struct {
 	// +kubebuilder:validation:XValidation:rule="size(string(self)) <= 32 && quantity(string(self)).compareTo(quantity('0')) >= 0",message="maxSidecarMemoryGrowthPerHour must not be negative (a quantity of at most 32 characters)"
 	// +optional
 	MaxSidecarMemoryGrowthPerHour *resource.Quantity `json:"maxSidecarMemoryGrowthPerHour,omitempty"`
+	// maxSidecarGoroutineGrowthPerHour is the most a daprd's goroutines may grow an hour (the
+	// result document's result.daprdTrends, gauge goroutines, e.g. 60), judged on each
+	// daprd's slope interval as maxSidecarMemoryGrowthPerHour is, and inconclusive on a run
+	// whose measured load spans under 10 minutes. A soak run's gate on leaked goroutines.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000000
+	// +optional
+	MaxSidecarGoroutineGrowthPerHour *int32 `json:"maxSidecarGoroutineGrowthPerHour,omitempty"`
 	// failRun makes a violated threshold fail the run (reason ThresholdsViolated); otherwise
 	// only the ThresholdsMet condition says so and the run succeeds.
 	// +optional

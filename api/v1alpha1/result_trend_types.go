@@ -41,3 +41,29 @@ type MemoryTrend struct {
 	StartMiB string `json:"startMiB"`
 	EndMiB   string `json:"endMiB"`
 }
+
+// DaprdTrend is how one of a daprd's own gauges moved over a long measured load: the slope
+// of a least-squares line through the load tester's readings of it (go_goroutines or
+// process_open_fds on daprd's metrics port, every 30 s or so), from the first measured
+// phase's start to the last one's end. A leak of goroutines or of connections reads as a
+// slope above 0 whose interval stays above 0.
+type DaprdTrend struct {
+	// sidecar is serverSidecar (the target's daprd) or clientSidecar (the load tester's own;
+	// in a group, its leader's).
+	Sidecar string `json:"sidecar"`
+	// gauge is goroutines or openFDs.
+	Gauge string `json:"gauge"`
+	// perHour is the slope in the gauge's units an hour, as a decimal string such as "3.21",
+	// with its 95% t interval (low, high), widened for the residuals' lag-1 autocorrelation
+	// (lag1) as a memory trend's is.
+	PerHour string `json:"perHour"`
+	Low     string `json:"low"`
+	High    string `json:"high"`
+	Lag1    string `json:"lag1"`
+	// readings is how many readings the line went through, over span (the first one's time
+	// to the last one's); start and end are the line's values at the span's ends.
+	Readings int32           `json:"readings"`
+	Span     metav1.Duration `json:"span"`
+	Start    string          `json:"start"`
+	End      string          `json:"end"`
+}

@@ -188,6 +188,13 @@ type Result struct {
 	// +optional
 	MemoryTrends []MemoryTrend `json:"memoryTrends,omitempty"`
 
+	// daprdTrends are each daprd's goroutines and open file descriptors over the same span,
+	// from its own gauges (the load tester reads them through a measured load of 10 minutes
+	// or more): a soak's leak of goroutines or connections, as memoryTrends' of memory.
+	// +kubebuilder:validation:MaxItems=4
+	// +optional
+	DaprdTrends []DaprdTrend `json:"daprdTrends,omitempty"`
+
 	// baselineResources is the CPU and memory per role while the sidecar-free baseline ran,
 	// by the same rule.
 	// +optional

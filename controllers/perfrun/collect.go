@@ -93,7 +93,7 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	}
 	ev := &assess.Evidence{
 		Load: assess.Load{JobFailed: jobCondition(job, batchv1.JobFailed), FirstFailure: firstFailure(testers), Terminated: term, DaprdEndedBadly: daprdEndedBadly(testers, term),
-			Message: msg, Summary: sum, Faults: faultsOf(rep), DecodeErr: decodeErr, ReportLost: lost, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
+			Message: msg, Summary: sum, Faults: faultsOf(rep), DaprdGauges: gaugesOf(rep), DecodeErr: decodeErr, ReportLost: lost, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
 		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: run.Status.LiveUsage,
 		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances, History: history,
 	}
@@ -113,6 +113,14 @@ func faultsOf(rep *result.Report) report.Faults {
 		return report.Faults{}
 	}
 	return report.Faults{Timelines: rep.Timelines, Applied: rep.Faults}
+}
+
+// gaugesOf is the daprds' gauges the report holds (nothing without a report).
+func gaugesOf(rep *result.Report) []result.DaprdGauges {
+	if rep == nil {
+		return nil
+	}
+	return rep.DaprdGauges
 }
 
 // documentHistograms are the report's histograms as the document keeps them: each path by

@@ -90,6 +90,14 @@ func TestTheLargestAdmittedRunsReportAndDocumentFit(t *testing.T) {
 		}
 		rep.Profiles = append(rep.Profiles, result.Profile{Role: role, StartUnix: start.Unix(), Seconds: 60, Pprof: pprof})
 	}
+	// Both daprds' gauges, as many readings as the load tester keeps, through the runs.
+	for i := range result.MaxGaugeReadings {
+		at := start.Add(time.Duration(i) * time.Duration(len(sum.Runs)) * time.Minute / result.MaxGaugeReadings)
+		read := func() *result.Gauges {
+			return &result.Gauges{At: at, Goroutines: rng.Int64N(1 << 40), OpenFDs: rng.Int64N(1 << 40), Started: start.Unix()}
+		}
+		rep.DaprdGauges = append(rep.DaprdGauges, result.DaprdGauges{Client: read(), Server: read()})
+	}
 
 	var log bytes.Buffer
 	p, err := result.WriteFrame(&log, rep, sum.Error)
@@ -106,9 +114,12 @@ func TestTheLargestAdmittedRunsReportAndDocumentFit(t *testing.T) {
 	}
 
 	terminated := &corev1.ContainerStateTerminated{}
-	a := assess.Evaluate(run, assess.Evidence{Load: assess.Load{Terminated: terminated, Summary: &back.Summary}})
+	a := assess.Evaluate(run, assess.Evidence{Load: assess.Load{Terminated: terminated, Summary: &back.Summary, DaprdGauges: back.DaprdGauges}})
 	if a.Result == nil || len(a.Result.Repetitions) != len(sum.Runs) || len(a.Result.Variants) != len(spec.Variants) {
 		t.Fatalf("the result of %d runs: %+v", len(sum.Runs), a.Result)
+	}
+	if len(a.Result.DaprdTrends) != 4 {
+		t.Errorf("the document carries %d daprd trends, want both daprds' two", len(a.Result.DaprdTrends))
 	}
 	run.Status.Environment = &perfv1alpha1.Environment{KubernetesVersion: "v1.36.3", LoadTesterNodes: slices.Repeat([]string{strings.Repeat("n", 63)}, 10)}
 	doc := perfv1alpha1.NewResultDocument(run, a.Result, documentHistograms(run, back.Histograms), &perfv1alpha1.ProfilesStatus{ConfigMap: "p"})

@@ -21,6 +21,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/assess/accounting"
 	"github.com/daprbench/daprbench/internal/assess/report"
 )
 
@@ -62,7 +63,8 @@ func Evaluate(run *perfv1alpha1.PerfRun, ev Evidence) Assessment {
 	phases := Phases(sum)
 	if sum != nil && len(sum.Runs) > 0 {
 		a.Result = report.Build(run, report.Inputs{Summary: sum, Restarts: ev.Restarts, TesterNodes: ev.TesterNodes,
-			Usage: usageByVariant(ev, phases), CPU: accountCPU(run, ev, phases), Faults: ev.Load.Faults, MemoryTrends: memoryTrends(run, ev, phases)})
+			Usage: usageByVariant(ev, phases), CPU: accountCPU(run, ev, phases), Faults: ev.Load.Faults, MemoryTrends: memoryTrends(run, ev, phases),
+			DaprdTrends: accounting.DaprdTrends(ev.Load.DaprdGauges, phases, string(report.MeasuredVariant(run)), PhaseEdge)})
 		a.add(run, cpuCondition(ev, a.Result))
 		a.add(run, usageCondition(run, ev, a.Result, phases))
 	}

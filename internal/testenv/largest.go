@@ -70,7 +70,7 @@ func LargestRunSpec() perfv1alpha1.PerfRunSpec {
 		Timeout:    d("72h"),
 		Thresholds: &perfv1alpha1.Thresholds{MaxAddedP90: d("1h"), MaxAddedP99: d("1h"), MaxP90: d("1h"), MaxP99: d("1h"),
 			MinQPSPercent: ptr.To(int32(100)), MaxErrors: ptr.To(int64(1 << 62)), MaxRestarts: ptr.To(int32(1 << 30)),
-			MaxSidecarCPUPer1kQPS: &q, MaxSidecarMemoryPer1kQPS: &q, MaxSidecarMemoryGrowthPerHour: &q, FailRun: true},
+			MaxSidecarCPUPer1kQPS: &q, MaxSidecarMemoryPer1kQPS: &q, MaxSidecarMemoryGrowthPerHour: &q, MaxSidecarGoroutineGrowthPerHour: ptr.To[int32](1000000), FailRun: true},
 		Exclusive:    ptr.To(true),
 		MaxQueueWait: d("168h"),
 		Cleanup:      perfv1alpha1.CleanupNever,

@@ -24,14 +24,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/contract/roles"
 	"github.com/daprbench/daprbench/internal/kit/stats"
 )
 
-// MinTrendSpan is the shortest measured load a memory trend is fitted over: over a few
-// minutes a sidecar's working set still settles (caches, pools, the runtime's heap goal),
-// which a slope would read as a leak.
-const MinTrendSpan = 10 * time.Minute
+// MinTrendSpan is the shortest measured load a trend is fitted over (result.MinTrendSpan).
+const MinTrendSpan = result.MinTrendSpan
 
 // minTrendWindows is the fewest windows a trend is fitted through.
 const minTrendWindows = 10
@@ -44,15 +43,8 @@ const minTrendWindows = 10
 // (the sum over testerPods). None for a load shorter than MinTrendSpan or a sidecar with
 // fewer than minTrendWindows windows.
 func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.Duration, testerPods int) []perfv1alpha1.MemoryTrend {
-	if len(phases) == 0 {
-		return nil
-	}
-	from, to := phases[0].Start, phases[0].End
-	for _, p := range phases {
-		from, to = minTime(from, p.Start), maxTime(to, p.End)
-	}
-	from, to = from.Add(trim), to.Add(-trim)
-	if to.Sub(from) < MinTrendSpan {
+	from, to, ok := trendSpan(phases, trim)
+	if !ok {
 		return nil
 	}
 	var sidecars []string
@@ -94,6 +86,20 @@ func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.
 			StartMiB: decimal(s.Intercept + s.Slope*x[0]), EndMiB: decimal(s.Intercept + s.Slope*x[len(x)-1])})
 	}
 	return out
+}
+
+// trendSpan is the measured load a trend is fitted over: from the first phase's start to
+// the last one's end, trim inside both; false when it spans under MinTrendSpan.
+func trendSpan(phases []Phase, trim time.Duration) (from, to time.Time, ok bool) {
+	if len(phases) == 0 {
+		return from, to, false
+	}
+	from, to = phases[0].Start, phases[0].End
+	for _, p := range phases {
+		from, to = minTime(from, p.Start), maxTime(to, p.End)
+	}
+	from, to = from.Add(trim), to.Add(-trim)
+	return from, to, to.Sub(from) >= MinTrendSpan
 }
 
 func decimal(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }

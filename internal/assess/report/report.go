@@ -51,6 +51,9 @@ type Inputs struct {
 	// MemoryTrends are the sidecars' working-set slopes over a long measured load (nil:
 	// none fitted).
 	MemoryTrends []perfv1alpha1.MemoryTrend
+	// DaprdTrends are the daprds' goroutines and open files over a long measured load (nil:
+	// none fitted).
+	DaprdTrends []perfv1alpha1.DaprdTrend
 }
 
 // Build makes status.result, whole, from its inputs: each path's latency over every
@@ -68,6 +71,7 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 	m, _ := repetitions.Of(in.Summary, MeasuredVariant(run))
 	addUsage(run, res, in.Usage, m.ActualQPS)
 	res.MemoryTrends = in.MemoryTrends
+	res.DaprdTrends = in.DaprdTrends
 	res.SidecarCost = sidecarCosts(run, in.CPU, in.Summary, completedRate(in.Summary, MeasuredVariant(run), m))
 	if in.CPU != nil {
 		res.LimitBound = len(ThrottledContainers(in.CPU.Measured).Bound) > 0

@@ -107,8 +107,20 @@ func TestTheReportSaysEachSidecarsMemoryTrend(t *testing.T) {
 	if !strings.Contains(text, want) {
 		t.Errorf("the report lacks %q:\n%s", want, text)
 	}
-	if text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, &perfv1alpha1.Result{})); strings.Contains(text, "sidecar memory over") {
+	if text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, &perfv1alpha1.Result{})); strings.Contains(text, "sidecar memory over") || strings.Contains(text, "goroutines") {
 		t.Errorf("a run without a trend has one:\n%s", text)
+	}
+}
+
+// A soak's report says each daprd's goroutine and open-file slopes with their intervals,
+// without a memory trend beside them.
+func TestTheReportSaysEachDaprdsGaugeTrends(t *testing.T) {
+	res := &perfv1alpha1.Result{DaprdTrends: []perfv1alpha1.DaprdTrend{{Sidecar: "serverSidecar", Gauge: "goroutines", PerHour: "12.00",
+		Low: "3.10", High: "20.90", Lag1: "0.40", Readings: 58, Span: metav1.Duration{Duration: 29 * time.Minute}, Start: "201.00", End: "206.80"}}}
+	text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, res))
+	want := "serverSidecar goroutines: 12.00 an hour (95% interval 3.10..20.90), 201.00 to 206.80 over 29m0s, 58 readings, lag-1 autocorrelation 0.40"
+	if !strings.Contains(text, want) || strings.Contains(text, "sidecar memory over") {
+		t.Errorf("the report lacks %q, or has a memory heading:\n%s", want, text)
 	}
 }
 

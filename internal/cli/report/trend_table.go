@@ -23,17 +23,23 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 )
 
-// trendLines say how each sidecar's working set moved over a long measured load: its slope
-// with the interval, and the line's ends.
+// trendLines say how each sidecar's working set, and each daprd's goroutines and open
+// files, moved over a long measured load: its slope with the interval, and the line's ends.
 func trendLines(res *perfv1alpha1.Result) string {
-	if len(res.MemoryTrends) == 0 {
-		return ""
-	}
 	var b strings.Builder
-	b.WriteString("\nsidecar memory over the measured load (a least-squares line through the metrics windows; the interval widened for their serial correlation)\n")
+	if len(res.MemoryTrends) > 0 {
+		b.WriteString("\nsidecar memory over the measured load (a least-squares line through the metrics windows; the interval widened for their serial correlation)\n")
+	}
 	for _, t := range res.MemoryTrends {
 		fmt.Fprintf(&b, "%s: %s MiB/h (95%% interval %s..%s), %s MiB to %s MiB over %v, %d windows, lag-1 autocorrelation %s\n",
 			t.Role, t.MiBPerHour, t.Low, t.High, t.StartMiB, t.EndMiB, t.Span.Duration, t.Windows, t.Lag1)
+	}
+	if len(res.DaprdTrends) > 0 {
+		b.WriteString("\ndaprd's goroutines and open files over the measured load (its own gauges, read by the load tester; the same line and interval)\n")
+	}
+	for _, t := range res.DaprdTrends {
+		fmt.Fprintf(&b, "%s %s: %s an hour (95%% interval %s..%s), %s to %s over %v, %d readings, lag-1 autocorrelation %s\n",
+			t.Sidecar, t.Gauge, t.PerHour, t.Low, t.High, t.Start, t.End, t.Span.Duration, t.Readings, t.Lag1)
 	}
 	return b.String()
 }

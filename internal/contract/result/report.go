@@ -51,6 +51,9 @@ type Report struct {
 	// phase it was applied in: a run with faults only (spec.faults).
 	Timelines []Timeline     `json:"timelines,omitempty"`
 	Faults    []AppliedFault `json:"faults,omitempty"`
+	// DaprdGauges are the daprds' goroutines and open files read through a measured load of
+	// MinTrendSpan or more (GaugeInterval apart), by the leader alone.
+	DaprdGauges []DaprdGauges `json:"daprdGauges,omitempty"`
 }
 
 // Pointer is the termination message: how the load tester ended and where its report is.

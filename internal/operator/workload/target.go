@@ -19,6 +19,7 @@ package workload
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -146,4 +147,13 @@ func SidecarHTTPURL() string { return fmt.Sprintf("http://localhost:%d", Sidecar
 // ProfiledTarget: the load tester takes the target daprd's profile on the target pod's IP.
 func ProfiledTarget(run *perfv1alpha1.PerfRun) bool {
 	return run.Spec.Profiling != nil && run.Spec.DaprEnabled()
+}
+
+// SoakedTarget: a measured load long enough for trends (a soak), through Dapr: the load
+// tester reads the target daprd's gauges and CPU counter on the target pod's IP, unless a
+// fault kills that pod (its replacement has another).
+func SoakedTarget(run *perfv1alpha1.PerfRun) bool {
+	s := &run.Spec
+	span := s.Load.EffectiveDuration() * time.Duration(int(s.Load.EffectiveRepetitions())*len(MeasuredPaths(s)))
+	return s.DaprEnabled() && result.GaugeInterval(span) > 0 && !killsTarget(run)
 }

@@ -44,6 +44,8 @@ type measured struct {
 	// faults (the leader's: it applies them, and every pod starts a phase together).
 	starts map[latency.Key]time.Time
 	faults []result.AppliedFault
+	// gauges are the daprds' goroutines and open files through a soak (the leader's).
+	gauges []result.DaprdGauges
 }
 
 // addLate adds to each phase's messages what app's book saw after the phase closed: late

@@ -92,6 +92,7 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 	}
 	if cfg.Group == nil || cfg.Group.Index == 0 {
 		rep.Profiles = profiles
+		rep.DaprdGauges = own.gauges
 		if len(sum.Runs) > 0 {
 			var herr error
 			if rep.Histograms, herr = latency.HistogramsOf(sum.Runs, all.recs); herr != nil {
@@ -132,6 +133,8 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 	}
 	halves := map[latency.Key]int{} // a split repetition's first half: its index in out.runs
 	meter := newDaprdMeter(cfg)
+	stopGauges := newGaugeSampler(cfg).start(ctx)
+	defer func() { out.gauges = stopGauges() }()
 	faults := cfg.Faults
 	if cfg.Group != nil && cfg.Group.Index != 0 {
 		faults = nil // the leader orders them: the target app is one

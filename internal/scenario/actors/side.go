@@ -60,7 +60,9 @@ func (side) Unwanted(*perfv1alpha1.PerfRun) []client.Object { return nil }
 
 func (side) Peer(*perfv1alpha1.PerfRun) workload.Role { return workload.RoleTarget }
 
-func (side) NeedsTargetIP(run *perfv1alpha1.PerfRun) bool { return workload.ProfiledTarget(run) }
+func (side) NeedsTargetIP(run *perfv1alpha1.PerfRun) bool {
+	return workload.ProfiledTarget(run) || workload.SoakedTarget(run)
+}
 
 func (side) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }
 

@@ -120,10 +120,11 @@ func (side) Unwanted(run *perfv1alpha1.PerfRun) []client.Object {
 
 func (side) Peer(*perfv1alpha1.PerfRun) workload.Role { return workload.RoleTarget }
 
-// needsTargetIP: a same-pod baseline and a four-path run's server-only path call the target pod.
+// needsTargetIP: a same-pod baseline and a four-path run's server-only path call the target
+// pod; a profile and a soak's gauges are read from its daprd.
 func (side) NeedsTargetIP(run *perfv1alpha1.PerfRun) bool {
 	s := &run.Spec
-	return (s.BaselineEnabled() && !s.BaselineTwinEnabled()) || s.FourPaths() || workload.ProfiledTarget(run)
+	return (s.BaselineEnabled() && !s.BaselineTwinEnabled()) || s.FourPaths() || workload.ProfiledTarget(run) || workload.SoakedTarget(run)
 }
 
 func (side) TesterAppPort(*perfv1alpha1.PerfRun) int { return 0 }
