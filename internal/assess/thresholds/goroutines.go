@@ -19,7 +19,6 @@ package thresholds
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/accounting"
@@ -43,14 +42,9 @@ func goroutineGrowthChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result)
 		if tr.Gauge != "goroutines" {
 			continue
 		}
-		c := Check{Name: tr.Sidecar + " goroutine growth", Limit: limitText, Outcome: Inconclusive,
-			Measured: fmt.Sprintf("%s an hour (95%% interval %s..%s, %d readings over %v)", tr.PerHour, tr.Low, tr.High, tr.Readings, tr.Span.Duration)}
-		low, errLow := strconv.ParseFloat(tr.Low, 64)
-		high, errHigh := strconv.ParseFloat(tr.High, 64)
-		if errLow == nil && errHigh == nil {
-			c.Outcome = intervalOutcome(low, high, limit)
-		}
-		checks = append(checks, c)
+		checks = append(checks, slopeCheck(Check{Name: tr.Sidecar + " goroutine growth", Limit: limitText,
+			Measured: fmt.Sprintf("%s an hour (95%% interval %s..%s, %d readings over %v)", tr.PerHour, tr.Low, tr.High, tr.Readings, tr.Span.Duration)},
+			tr.Low, tr.High, limit))
 	}
 	if len(checks) == 0 {
 		return []Check{{Name: "sidecar goroutine growth", Limit: limitText, Outcome: Inconclusive,

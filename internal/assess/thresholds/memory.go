@@ -39,14 +39,21 @@ func memoryGrowthChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []
 	}
 	var checks []Check
 	for _, tr := range res.MemoryTrends {
-		c := Check{Name: tr.Role + " memory growth", Limit: limitText, Outcome: Inconclusive,
-			Measured: fmt.Sprintf("%s MiB/h (95%% interval %s..%s, %d windows over %v)", tr.MiBPerHour, tr.Low, tr.High, tr.Windows, tr.Span.Duration)}
-		low, errLow := strconv.ParseFloat(tr.Low, 64)
-		high, errHigh := strconv.ParseFloat(tr.High, 64)
-		if errLow == nil && errHigh == nil {
-			c.Outcome = intervalOutcome(low, high, limit)
-		}
-		checks = append(checks, c)
+		checks = append(checks, slopeCheck(Check{Name: tr.Role + " memory growth", Limit: limitText,
+			Measured: fmt.Sprintf("%s MiB/h (95%% interval %s..%s, %d windows over %v)", tr.MiBPerHour, tr.Low, tr.High, tr.Windows, tr.Span.Duration)},
+			tr.Low, tr.High, limit))
 	}
 	return checks
+}
+
+// slopeCheck is c judged on a slope's interval (low, high as the result writes them)
+// against limit: Inconclusive when either end cannot be read.
+func slopeCheck(c Check, low, high string, limit float64) Check {
+	c.Outcome = Inconclusive
+	l, errLow := strconv.ParseFloat(low, 64)
+	h, errHigh := strconv.ParseFloat(high, 64)
+	if errLow == nil && errHigh == nil {
+		c.Outcome = intervalOutcome(l, h, limit)
+	}
+	return c
 }
