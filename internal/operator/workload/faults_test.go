@@ -18,6 +18,7 @@ package workload_test
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -29,6 +30,7 @@ import (
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 	. "github.com/daprbench/daprbench/internal/operator/workload"
+	"github.com/daprbench/daprbench/internal/testenv"
 )
 
 // A PodKill's roles live in four places: the CRD's enum (spec.faults[].role), the API's
@@ -37,7 +39,7 @@ import (
 // one an order may name, deleting either the run's own pods or a control-plane service's,
 // and a role it refuses is refused by the route too: a role added to one home only fails here.
 func TestEveryAdmittedKillRoleIsOrderedAndDeletesSomething(t *testing.T) {
-	b, err := os.ReadFile("../../../config/crd/bases/perf.daprbench.io_perfruns.yaml")
+	b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "crd", "bases", "perf.daprbench.io_perfruns.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
