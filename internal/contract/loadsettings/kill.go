@@ -38,8 +38,8 @@ const (
 	RoleSentry    = "Sentry"
 )
 
-// killRoles are the roles an order may name.
-var killRoles = []string{RoleTarget, RoleStore, RoleScheduler, RolePlacement, RoleSentry}
+// KillRoles are the roles an order may name.
+var KillRoles = []string{RoleTarget, RoleStore, RoleScheduler, RolePlacement, RoleSentry}
 
 // MaxKillWait bounds how long the operator holds a kill's answer, waiting for the
 // replacement: no fault outlasts a phase of a fault run (10 minutes).
@@ -60,8 +60,8 @@ func (f Fault) KillOrder() KillOrder { return KillOrder{Role: f.Role, Wait: f.Fo
 // Check says what is wrong with an order's role and wait; nil for one the operator takes.
 func (o KillOrder) Check() error {
 	switch {
-	case !slices.Contains(killRoles, o.Role):
-		return fmt.Errorf("a PodKill's role must be one of %s, not %q", strings.Join(killRoles, ", "), o.Role)
+	case !slices.Contains(KillRoles, o.Role):
+		return fmt.Errorf("a PodKill's role must be one of %s, not %q", strings.Join(KillRoles, ", "), o.Role)
 	case o.Wait <= 0 || o.Wait > MaxKillWait:
 		return fmt.Errorf("a PodKill's wait for its replacement must be above 0 and at most %v, not %v", MaxKillWait, o.Wait)
 	}

@@ -51,11 +51,13 @@ func TestEveryAdmittedKillRoleIsOrderedAndDeletesSomething(t *testing.T) {
 	if len(role.Enum) == 0 {
 		t.Fatal("no enum at spec.faults[].role in the CRD")
 	}
+	admitted := map[string]bool{}
 	for _, raw := range role.Enum {
 		var r perfv1alpha1.FaultRole
 		if err := yaml.Unmarshal(raw.Raw, &r); err != nil {
 			t.Fatal(err)
 		}
+		admitted[string(r)] = true
 		if err := (ls.KillOrder{Role: string(r), Wait: time.Second}).Check(); err != nil {
 			t.Errorf("role %s is admitted but no order may name it: %v", r, err)
 		}
@@ -70,6 +72,11 @@ func TestEveryAdmittedKillRoleIsOrderedAndDeletesSomething(t *testing.T) {
 	}
 	if err := (ls.KillOrder{Role: "Operator", Wait: time.Second}).Check(); err == nil {
 		t.Error("a role the CRD refuses was taken by an order")
+	}
+	for _, r := range ls.KillRoles {
+		if !admitted[r] {
+			t.Errorf("an order may name role %s, which the CRD refuses", r)
+		}
 	}
 }
 
