@@ -57,6 +57,7 @@ func FuzzRunReport(f *testing.F) {
 		{good, []result.Variant{result.Baseline, result.Dapr}},
 		{hostileRun(), []result.Variant{result.Dapr, "/../../../escaped", result.Dapr}},
 		{good, crowdedVariants()}, // the 4,221-histogram ConfigMap, kept small
+		{faultedSoakForFuzz(), []result.Variant{result.Dapr}},
 		{document.Run{PerfRun: &perfv1alpha1.PerfRun{}, Doc: &perfv1alpha1.ResultDocument{}}, nil},
 	} {
 		doc := *seed.run.Doc
@@ -254,6 +255,27 @@ func sampleRunForFuzz() document.Run {
 	res := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
 	res.Variants = []perfv1alpha1.VariantResult{{Name: "release", ActualQPS: "499.9"},
 		{Name: "api-logging", ActualQPS: "499.8", Difference: &perfv1alpha1.LatencySummary{P50: d("-444us")}, BeyondNoise: []string{"p50"}}}
+	run.Status.Result = assessed.StatusHeadline(res)
+	return clitest.WithResult(run, res)
+}
+
+// faultedSoakForFuzz is a run with a fault and long enough for trends: its fault's
+// windows, kills and chart, and its memory and daprd trends.
+func faultedSoakForFuzz() document.Run {
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "soak", Namespace: "default"},
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 1000, Repetitions: 2, Duration: d("12m")},
+			Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget), At: *d("30s"), Duration: *d("20s")}}},
+		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseSucceeded}}
+	res := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	window := func(seconds int32, errors int64, share string) perfv1alpha1.FaultWindow {
+		return perfv1alpha1.FaultWindow{Seconds: seconds, Requests: int64(seconds) * 1000, Errors: errors, ErrorPercent: share, ErrorPercentLow: "0.00", ErrorPercentHigh: "60.00"}
+	}
+	res.Faults = []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultPodKill, Path: "dapr", Applied: 2, Recovered: 1, NotRecovered: 1,
+		Before: window(60, 0, "0.00"), During: window(26, 15000, "57.69"), After: window(1354, 40, "0.00"),
+		Recovery: d("2.4s"), SlowestRecovery: d("2.4s"),
+		Kills: []perfv1alpha1.PodKillRecord{{Repetition: 1, Deleted: "soak-target-a", Replacement: "soak-target-b", ReadyAfter: d("9s")}, {Repetition: 2, Deleted: "soak-target-b"}}}}
+	res.MemoryTrends = []perfv1alpha1.MemoryTrend{{Role: "serverSidecar", MiBPerHour: "2.40", Low: "-0.80", High: "5.60", Lag1: "0.62", Windows: 58, Span: *d("23m"), StartMiB: "41.20", EndMiB: "42.36"}}
+	res.DaprdTrends = []perfv1alpha1.DaprdTrend{{Sidecar: "clientSidecar", Gauge: "goroutines", PerHour: "12.00", Low: "3.10", High: "20.90", Lag1: "0.40", Readings: 46, Span: *d("23m"), Start: "201.00", End: "205.60"}}
 	run.Status.Result = assessed.StatusHeadline(res)
 	return clitest.WithResult(run, res)
 }
