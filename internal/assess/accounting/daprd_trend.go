@@ -95,7 +95,7 @@ func DaprdTrends(readings []result.DaprdGauges, phases []Phase, measured string,
 			}
 			out = append(out, perfv1alpha1.DaprdTrend{Sidecar: string(sidecar.role), Gauge: gauge.name,
 				PerHour: decimal(s.Slope), Low: decimal(s.Low), High: decimal(s.High), Lag1: decimal(s.Lag1),
-				Readings: int32(len(x)), Span: metav1.Duration{Duration: read[len(read)-1].At.Sub(read[0].At)},
+				Readings: int32(len(x)), Span: metav1.Duration{Duration: read[len(read)-1].At.Sub(read[0].At).Round(time.Second)},
 				Start: decimal(s.Intercept + s.Slope*x[0]), End: decimal(s.Intercept + s.Slope*x[len(x)-1])})
 		}
 	}
