@@ -32,7 +32,7 @@ import (
 // of what it saw is every request the phase sent, fortio's connection checks included (the
 // stand-in sidecar does not retry).
 func TestAFaultFailsTheDaprPhasesInItsSecondsOnly(t *testing.T) {
-	// Serial: it judges latencies to the millisecond, which parallel tests' CPU would move.
+	t.Parallel()
 	app, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
 	sidecar := newSidecarStandIn(appURL, true)
 	defer sidecar.Close()

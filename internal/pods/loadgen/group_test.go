@@ -97,7 +97,7 @@ func measuredRuns(t *testing.T, stdout string) []fortioDoc {
 }
 
 func TestGroupMergesEveryPodsRequestsIntoOneDistribution(t *testing.T) {
-	// Serial: it judges latencies to the millisecond, which parallel tests' CPU would move.
+	t.Parallel()
 	delays := []time.Duration{time.Millisecond, 3 * time.Millisecond, 25 * time.Millisecond}
 	var perPod [][]string
 	for i, d := range delays {

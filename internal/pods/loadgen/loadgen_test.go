@@ -410,7 +410,7 @@ func checkExactLatencies(t *testing.T, s *result.Summary, fortioRuns []string) {
 // every other repetition, and each further variant is compared with the baseline and with
 // the first variant: a variant 3 ms slower is beyond noise by about that much.
 func TestVariantsAreInterleavedAndCompared(t *testing.T) {
-	// Serial: it judges latencies to the millisecond, which parallel tests' CPU would move.
+	t.Parallel()
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(3 * time.Millisecond)
@@ -513,7 +513,7 @@ func TestCalibrateWritesTheNodesScore(t *testing.T) {
 // server-only stand-in, like the target's opened daprd, refuses every request without the
 // run's API token: no request of that path may go without it.
 func TestFourPathsAreInterleavedAndAttributed(t *testing.T) {
-	// Serial: it judges latencies to the millisecond, which parallel tests' CPU would move.
+	t.Parallel()
 	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16})
 	slow := func(d time.Duration, token string) string {
 		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
