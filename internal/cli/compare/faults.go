@@ -19,6 +19,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -29,6 +30,13 @@ import (
 const (
 	VerdictMoreErrors  = "more errors"
 	VerdictFewerErrors = "fewer errors"
+)
+
+// Verdicts of a fault's lost messages or stuck instances a phase, from the interval of the
+// change of their means (B − A).
+const (
+	VerdictMoreAPhase  = "more a phase"
+	VerdictFewerAPhase = "fewer a phase"
 )
 
 // faultOutcomes adds what each fault both results measured cost on each path both share
@@ -49,9 +57,13 @@ func (c *comparer) faultOutcomes() {
 			}
 			if fa.Messages != nil && fb.Messages != nil {
 				c.count(name+" messages lost", fa.Messages.Lost, fb.Messages.Lost)
+				c.perPhase(name+" messages lost a phase", meanOf(fa.Messages.LostPerPhase, fa.Messages.LostPerPhaseLow, fa.Messages.LostPerPhaseHigh),
+					meanOf(fb.Messages.LostPerPhase, fb.Messages.LostPerPhaseLow, fb.Messages.LostPerPhaseHigh))
 			}
 			if fa.Instances != nil && fb.Instances != nil {
 				c.count(name+" instances stuck", fa.Instances.Stuck, fb.Instances.Stuck)
+				c.perPhase(name+" instances stuck a phase", meanOf(fa.Instances.StuckPerPhase, fa.Instances.StuckPerPhaseLow, fa.Instances.StuckPerPhaseHigh),
+					meanOf(fb.Instances.StuckPerPhase, fb.Instances.StuckPerPhaseLow, fb.Instances.StuckPerPhaseHigh))
 			}
 		}
 	}
@@ -114,6 +126,54 @@ func symmetric(f perfv1alpha1.FaultOutcome) *[2]time.Duration {
 	m := f.Recovery.Duration
 	half := max(in.High.Duration-m, m-in.Low.Duration)
 	return &[2]time.Duration{m - half, m + half}
+}
+
+// phaseMean is a count's mean a phase with the half-width of its 95% t interval over the
+// run's repetitions, when it has one (0 when every phase counted alike).
+type phaseMean struct {
+	mean, half   float64
+	ok, interval bool
+}
+
+// meanOf reads a mean a phase and its interval as the result writes them; the interval's
+// low end is held at 0 there, so the longer of its sides is the half-width, as symmetric
+// takes a recovery's.
+func meanOf(mean, low, high string) phaseMean {
+	m, err := strconv.ParseFloat(mean, 64)
+	if err != nil {
+		return phaseMean{}
+	}
+	l, errLow := strconv.ParseFloat(low, 64)
+	h, errHigh := strconv.ParseFloat(high, 64)
+	if errLow != nil || errHigh != nil {
+		return phaseMean{mean: m, ok: true}
+	}
+	return phaseMean{mean: m, half: max(h-m, m-l), ok: true, interval: true}
+}
+
+// perPhase compares two means a phase: runs of different repetition counts compare alike,
+// where their totals do not. The change's interval is the root sum of squares of the two
+// half-widths (an approximation for two independent means, as Newcombe's is for two shares);
+// without an interval on both sides no verdict is claimed.
+func (c *comparer) perPhase(name string, a, b phaseMean) {
+	if !a.ok || !b.ok {
+		return
+	}
+	d := Difference{Figure: name, A: fmt.Sprintf("%.1f", a.mean), B: fmt.Sprintf("%.1f", b.mean), Change: fmt.Sprintf("%+.1f", b.mean-a.mean), Verdict: "-"}
+	if a.interval && b.interval {
+		half := math.Hypot(a.half, b.half)
+		low, high := b.mean-a.mean-half, b.mean-a.mean+half
+		d.Interval = fmt.Sprintf("[%+.1f, %+.1f]", low, high)
+		switch {
+		case low > 0:
+			d.Verdict = VerdictMoreAPhase
+		case high < 0:
+			d.Verdict = VerdictFewerAPhase
+		default:
+			d.Verdict = VerdictNoDifference
+		}
+	}
+	c.out = append(c.out, d)
 }
 
 // percent is a share as a percentage with two decimals.

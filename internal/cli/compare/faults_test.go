@@ -73,6 +73,9 @@ func TestCompareSaysWhichRunAFaultCostMore(t *testing.T) {
 	if d := got["fault 0 on dapr instances stuck"]; d.A != "0" || d.B != "19" || d.Change != "+19" {
 		t.Errorf("instances stuck: %+v", d)
 	}
+	if _, ok := got["fault 0 on dapr messages lost a phase"]; ok {
+		t.Error("a mean a phase was compared where neither result has one")
+	}
 	if _, ok := got["fault 0 on other errors during"]; ok {
 		t.Error("a path only B has was compared")
 	}
@@ -88,4 +91,35 @@ func findFigure(ds []Difference, name string) Difference {
 		}
 	}
 	return Difference{}
+}
+
+// Lost messages and stuck instances are compared a phase, so runs of different repetition
+// counts compare alike: B's two phases lost 10 each where A's four lost 10 each, the same
+// (A's total twice B's); a run whose every phase lost nothing has a zero-width interval and
+// is still judged against the other; a side without an interval gets no verdict.
+func TestCompareJudgesLostAndStuckAPhase(t *testing.T) {
+	outcome := func(lost, low, high string, total int64) *perfv1alpha1.Result {
+		return &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Path: "dapr",
+			Messages:  &perfv1alpha1.FaultMessages{Lost: total, LostPerPhase: lost, LostPerPhaseLow: low, LostPerPhaseHigh: high},
+			Instances: &perfv1alpha1.FaultInstances{Stuck: total, StuckPerPhase: lost, StuckPerPhaseLow: low, StuckPerPhaseHigh: high}}}}
+	}
+	for _, tc := range []struct {
+		name         string
+		a, b         *perfv1alpha1.Result
+		change, want string
+	}{
+		{"four phases against two, alike", outcome("10.0", "6.0", "14.0", 40), outcome("10.0", "0.0", "31.0", 20), "+0.0", VerdictNoDifference},
+		{"none lost against some every phase", outcome("0.0", "0.0", "0.0", 0), outcome("12.0", "9.0", "15.0", 48), "+12.0", VerdictMoreAPhase},
+		{"fewer", outcome("40.0", "30.0", "50.0", 160), outcome("2.0", "0.0", "5.0", 8), "-38.0", VerdictFewerAPhase},
+		{"no interval", outcome("40.0", "", "", 160), outcome("2.0", "0.0", "5.0", 8), "-38.0", "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			diffs := Compare(tc.a, tc.b, nil, RerunSpread{})
+			for _, figure := range []string{"fault 0 on dapr messages lost a phase", "fault 0 on dapr instances stuck a phase"} {
+				if d := findFigure(diffs, figure); d.Change != tc.change || d.Verdict != tc.want || d.Gate != "" {
+					t.Errorf("%s: %+v, want change %s and %q", figure, d, tc.change, tc.want)
+				}
+			}
+		})
+	}
 }
