@@ -159,7 +159,7 @@ func (c *comparer) perPhase(name string, a, b phaseMean) {
 	if !a.ok || !b.ok {
 		return
 	}
-	d := Difference{Figure: name, A: fmt.Sprintf("%.1f", a.mean), B: fmt.Sprintf("%.1f", b.mean), Change: fmt.Sprintf("%+.1f", b.mean-a.mean), Verdict: "-"}
+	d := Difference{Figure: name, A: fmt.Sprintf("%.1f", a.mean), B: fmt.Sprintf("%.1f", b.mean), Change: fmt.Sprintf("%+.1f", b.mean-a.mean), Verdict: VerdictNoInterval}
 	if a.interval && b.interval {
 		half := math.Hypot(a.half, b.half)
 		low, high := b.mean-a.mean-half, b.mean-a.mean+half

@@ -111,7 +111,7 @@ func TestCompareJudgesLostAndStuckAPhase(t *testing.T) {
 		{"four phases against two, alike", outcome("10.0", "6.0", "14.0", 40), outcome("10.0", "0.0", "31.0", 20), "+0.0", VerdictNoDifference},
 		{"none lost against some every phase", outcome("0.0", "0.0", "0.0", 0), outcome("12.0", "9.0", "15.0", 48), "+12.0", VerdictMoreAPhase},
 		{"fewer", outcome("40.0", "30.0", "50.0", 160), outcome("2.0", "0.0", "5.0", 8), "-38.0", VerdictFewerAPhase},
-		{"no interval", outcome("40.0", "", "", 160), outcome("2.0", "0.0", "5.0", 8), "-38.0", "-"},
+		{"no interval", outcome("40.0", "", "", 160), outcome("2.0", "0.0", "5.0", 8), "-38.0", VerdictNoInterval},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			diffs := Compare(tc.a, tc.b, nil, RerunSpread{})
