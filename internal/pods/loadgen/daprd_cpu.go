@@ -167,15 +167,6 @@ func readSamples(ctx context.Context, client *http.Client, url string, names ...
 	return scanSamples(io.LimitReader(resp.Body, maxMetricsBytes), names...)
 }
 
-// scanProcessCPU finds the processCPU sample in a Prometheus text exposition.
-func scanProcessCPU(r io.Reader) (float64, error) {
-	v, err := scanSamples(r, processCPU)
-	if err != nil {
-		return 0, err
-	}
-	return cpuTime(v[0])
-}
-
 // cpuTime refuses a counter below zero: no process ran for less than no time.
 func cpuTime(v float64) (float64, error) {
 	if v < 0 {

@@ -18,11 +18,21 @@ package loadgen
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 )
+
+// scanProcessCPU reads a page as readProcessCPU does once it has it.
+func scanProcessCPU(r io.Reader) (float64, error) {
+	v, err := scanSamples(r, processCPU)
+	if err != nil {
+		return 0, err
+	}
+	return cpuTime(v[0])
+}
 
 func TestScanProcessCPUReadsOnlyTheCounter(t *testing.T) {
 	for _, c := range []struct {
