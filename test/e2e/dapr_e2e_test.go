@@ -122,98 +122,98 @@ func appStats(run *perfv1alpha1.PerfRun, extra map[string]string) (map[string]in
 	return stats, pods.Items[0].Annotations
 }
 
+// expectPublishedScenario checks a claimed run of Dapr's published service-invocation
+// scenario (mTLS on, tracing sampling 0.1, a 1 KiB payload, the baseline on the target's own
+// pod) of one repetition: its added latency beyond the noise, with everything it is timed
+// with, scraped by a real Prometheus, and the usage of both sidecars, the app and Dapr's
+// control plane.
+func expectPublishedScenario(run *perfv1alpha1.PerfRun) {
+	GinkgoHelper()
+	st := get(run).Status
+	res := resultOf(run)
+	GinkgoWriter.Printf("latency %s\nbaseline %s\nadded %s\n", summary(res.Latency), summary(res.Baseline), summary(res.Added))
+
+	qps := run.Spec.Load.QPS
+	expectActualQPS(res, float64(qps))
+	Expect(res.Errors).To(BeZero())
+	Expect(res.ReturnCodes).To(HaveKeyWithValue("200", res.Requests))
+	for name, l := range map[string]*perfv1alpha1.LatencySummary{"dapr": res.Latency, "baseline": res.Baseline, "added": res.Added} {
+		Expect(l).NotTo(BeNil(), name)
+		Expect(l.P50).NotTo(BeNil(), name)
+		Expect(l.P90).NotTo(BeNil(), name)
+		Expect(l.P99).NotTo(BeNil(), name)
+	}
+	// Two sidecars with mTLS between them cost more than a direct call at the median and
+	// p90, beyond the noise: the whole 95% interval lies above zero.
+	Expect(res.LatencySignificantDigits).To(Equal(int32(3)))
+	Expect(res.AddedInterval).NotTo(BeNil())
+	GinkgoWriter.Printf("added 95%% interval: low %s\nhigh %s\n", summary(&res.AddedInterval.Low), summary(&res.AddedInterval.High))
+	Expect(res.AddedInterval.Low.P50.Duration).To(BeNumerically(">", 0))
+	Expect(res.AddedInterval.Low.P90.Duration).To(BeNumerically(">", 0))
+	Expect(res.Added.P90.Duration).To(BeNumerically("<=", res.AddedInterval.High.P90.Duration))
+	// Timed from the scheduled send, latency is never below the service time fortio alone
+	// reports; the send lag says how well the load tester kept its schedule.
+	Expect(res.ServiceTime).NotTo(BeNil())
+	Expect(res.SendLag).NotTo(BeNil())
+	Expect(res.TesterLag).NotTo(BeNil(), "the load tester's own lag, apart from the connections' waits")
+	Expect(res.Paths).NotTo(BeEmpty())
+	for _, p := range res.Paths {
+		Expect(p.Sent+p.Unsent).To(Equal(p.Scheduled), "%+v", p)
+		GinkgoWriter.Printf("path %s: scheduled %d, sent %d, completed %d, failed %d, never sent %d; tester lag p99 %s\n",
+			p.Path, p.Scheduled, p.Sent, p.Completed, p.Failed, p.Unsent, p.TesterLagP99.Duration)
+	}
+	Expect(res.Latency.P99.Duration).To(BeNumerically(">=", res.ServiceTime.P99.Duration))
+	GinkgoWriter.Printf("service time %s\nsend lag %s\nsaturated %v\n", summary(res.ServiceTime), summary(res.SendLag), res.Saturated)
+
+	By("a real Prometheus scraped the result, and every dashboard query returns data")
+	expectScraped(run.Namespace, run.Name, run.Spec.Scenario, qps, res.Added.P90.Duration)
+
+	Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)).To(BeTrue(), "%s", describe(run))
+	u := res.Resources
+	GinkgoWriter.Printf("serverSidecar %s\nclientSidecar %s\nper1k %v / %v\n", usage(u.ServerSidecar), usage(u.ClientSidecar),
+		u.SidecarPer1kQPS.CPU, u.SidecarPer1kQPS.Memory)
+	// Only windows inside the Dapr runs count here; the baseline's have their own figure.
+	expectSampled("serverSidecar", u.ServerSidecar)
+	expectSampled("clientSidecar", u.ClientSidecar)
+	expectSampled("serverApp", u.ServerApp)
+	// The baseline called the Dapr target's own pod (spec.baselineTarget SamePod): the same
+	// app container serves both phases, and no twin exists.
+	Expect(res.BaselineResources).NotTo(BeNil())
+	expectSampled("serverApp (baseline phase)", res.BaselineResources.ServerApp)
+	Expect(res.BaselineResources.BaselineApp).To(BeNil(), "no sidecar-free twin")
+	Expect(st.Environment.BaselinePod).To(HavePrefix(run.Name + "-target-"))
+	Expect(st.Environment.BaselinePod).To(HaveSuffix(" on "+st.Environment.TargetNode), "the baseline's pod is the target's, on its node")
+	GinkgoWriter.Printf("baseline pod %s; baseline phase: serverApp %s, serverSidecar %s\n", st.Environment.BaselinePod,
+		usage(res.BaselineResources.ServerApp), usage(res.BaselineResources.ServerSidecar))
+	if idle := res.BaselineResources.ServerSidecar; idle != nil {
+		Expect(idle.CPUAvg.MilliValue()).To(BeNumerically("<", u.ServerSidecar.CPUAvg.MilliValue()),
+			"the target's sidecar works while the Dapr path is measured, not while the baseline is")
+	}
+	Expect(u.SidecarPer1kQPS).NotTo(BeNil())
+	Expect(u.SidecarPer1kQPS.CPU.MilliValue()).To(BeNumerically(">", 0))
+	By("each daprd's own CPU counter, read at the repetition's edges, beside the kubelet's")
+	for _, role := range []string{"serverSidecar", "clientSidecar"} {
+		expectDaprdCost(res, role, 1, 50)
+	}
+
+	components := map[string]perfv1alpha1.RoleUsage{}
+	for _, c := range u.ControlPlane {
+		components[c.Component] = c.Usage
+		GinkgoWriter.Printf("control plane %s %s\n", c.Component, usage(&c.Usage))
+	}
+	for _, c := range []string{"dapr-operator", "dapr-sentry", "dapr-sidecar-injector", "dapr-placement-server", "dapr-scheduler-server"} {
+		Expect(components).To(HaveKey(c))
+		Expect(components[c].MemoryAvg.Value()).To(BeNumerically(">", 1<<20), c)
+	}
+	Expect(res.Restarts).To(Equal(&perfv1alpha1.Restarts{}))
+	Expect(st.Environment.MTLS).To(Equal(ptr.To(true)))
+	Expect(st.Environment.DaprVersion).To(Equal(daprVersion()))
+	Expect(st.Environment.SidecarImage).To(Equal("ghcr.io/dapr/daprd:" + daprVersion()))
+}
+
 var _ = Describe("PerfRun through real Dapr", func() {
 	var ns string
 	BeforeEach(func() { ns = newNamespace() })
-
-	It("measures Dapr's published service-invocation scenario: added latency, sidecar and control-plane usage", func() {
-		run := daprRun(ns, "invoke", perfv1alpha1.ScenarioServiceInvocation, invocationQPS, func(s *perfv1alpha1.PerfRunSpec) {
-			s.Load.PayloadBytes = ptr.To[int32](1024)
-			s.Baseline = ptr.To(true)
-		})
-		expectClaimed(run, 5*time.Minute)
-		st := get(run).Status
-		res := resultOf(run)
-		GinkgoWriter.Printf("latency %s\nbaseline %s\nadded %s\n", summary(res.Latency), summary(res.Baseline), summary(res.Added))
-
-		expectActualQPS(res, invocationQPS)
-		Expect(res.Errors).To(BeZero())
-		Expect(res.ReturnCodes).To(HaveKeyWithValue("200", res.Requests))
-		for name, l := range map[string]*perfv1alpha1.LatencySummary{"dapr": res.Latency, "baseline": res.Baseline, "added": res.Added} {
-			Expect(l).NotTo(BeNil(), name)
-			Expect(l.P50).NotTo(BeNil(), name)
-			Expect(l.P90).NotTo(BeNil(), name)
-			Expect(l.P99).NotTo(BeNil(), name)
-		}
-		// Two sidecars with mTLS between them cost more than a direct call at the median and
-		// p90, beyond the noise: the whole 95% interval lies above zero.
-		Expect(res.LatencySignificantDigits).To(Equal(int32(3)))
-		Expect(res.AddedInterval).NotTo(BeNil())
-		GinkgoWriter.Printf("added 95%% interval: low %s\nhigh %s\n", summary(&res.AddedInterval.Low), summary(&res.AddedInterval.High))
-		Expect(res.AddedInterval.Low.P50.Duration).To(BeNumerically(">", 0))
-		Expect(res.AddedInterval.Low.P90.Duration).To(BeNumerically(">", 0))
-		Expect(res.Added.P90.Duration).To(BeNumerically("<=", res.AddedInterval.High.P90.Duration))
-		// Timed from the scheduled send, latency is never below the service time fortio alone
-		// reports; the send lag says how well the load tester kept its schedule.
-		Expect(res.ServiceTime).NotTo(BeNil())
-		Expect(res.SendLag).NotTo(BeNil())
-		Expect(res.TesterLag).NotTo(BeNil(), "the load tester's own lag, apart from the connections' waits")
-		Expect(res.Paths).NotTo(BeEmpty())
-		for _, p := range res.Paths {
-			Expect(p.Sent+p.Unsent).To(Equal(p.Scheduled), "%+v", p)
-			GinkgoWriter.Printf("path %s: scheduled %d, sent %d, completed %d, failed %d, never sent %d; tester lag p99 %s\n",
-				p.Path, p.Scheduled, p.Sent, p.Completed, p.Failed, p.Unsent, p.TesterLagP99.Duration)
-		}
-		Expect(res.Latency.P99.Duration).To(BeNumerically(">=", res.ServiceTime.P99.Duration))
-		GinkgoWriter.Printf("service time %s\nsend lag %s\nsaturated %v\n", summary(res.ServiceTime), summary(res.SendLag), res.Saturated)
-
-		By("a real Prometheus scraped the result, and every dashboard query returns data")
-		expectScraped(ns, run.Name, run.Spec.Scenario, invocationQPS, res.Added.P90.Duration)
-
-		Expect(meta.IsStatusConditionTrue(st.Conditions, perfv1alpha1.ConditionResourceUsageAvailable)).To(BeTrue(), "%s", describe(run))
-		u := res.Resources
-		GinkgoWriter.Printf("serverSidecar %s\nclientSidecar %s\nper1k %v / %v\n", usage(u.ServerSidecar), usage(u.ClientSidecar),
-			u.SidecarPer1kQPS.CPU, u.SidecarPer1kQPS.Memory)
-		// Only windows inside the Dapr runs count here; the baseline's have their own figure.
-		expectSampled("serverSidecar", u.ServerSidecar)
-		expectSampled("clientSidecar", u.ClientSidecar)
-		expectSampled("serverApp", u.ServerApp)
-		// The baseline called the Dapr target's own pod (spec.baselineTarget SamePod): the same
-		// app container serves both phases, and no twin exists.
-		Expect(res.BaselineResources).NotTo(BeNil())
-		expectSampled("serverApp (baseline phase)", res.BaselineResources.ServerApp)
-		Expect(res.BaselineResources.BaselineApp).To(BeNil(), "no sidecar-free twin")
-		Expect(st.Environment.BaselinePod).To(HavePrefix("invoke-target-"))
-		Expect(st.Environment.BaselinePod).To(HaveSuffix(" on "+st.Environment.TargetNode), "the baseline's pod is the target's, on its node")
-		GinkgoWriter.Printf("baseline pod %s; baseline phase: serverApp %s, serverSidecar %s\n", st.Environment.BaselinePod,
-			usage(res.BaselineResources.ServerApp), usage(res.BaselineResources.ServerSidecar))
-		if idle := res.BaselineResources.ServerSidecar; idle != nil {
-			Expect(idle.CPUAvg.MilliValue()).To(BeNumerically("<", u.ServerSidecar.CPUAvg.MilliValue()),
-				"the target's sidecar works while the Dapr path is measured, not while the baseline is")
-		}
-		Expect(u.SidecarPer1kQPS).NotTo(BeNil())
-		Expect(u.SidecarPer1kQPS.CPU.MilliValue()).To(BeNumerically(">", 0))
-		By("each daprd's own CPU counter, read at the repetition's edges, beside the kubelet's")
-		for _, role := range []string{"serverSidecar", "clientSidecar"} {
-			expectDaprdCost(res, role, 1, 50)
-		}
-		// The sidecar's limit holds: 500m at most, whatever the rate.
-		Expect(u.ServerSidecar.CPUMax.MilliValue()).To(BeNumerically("<=", 550))
-
-		components := map[string]perfv1alpha1.RoleUsage{}
-		for _, c := range u.ControlPlane {
-			components[c.Component] = c.Usage
-			GinkgoWriter.Printf("control plane %s %s\n", c.Component, usage(&c.Usage))
-		}
-		for _, c := range []string{"dapr-operator", "dapr-sentry", "dapr-sidecar-injector", "dapr-placement-server", "dapr-scheduler-server"} {
-			Expect(components).To(HaveKey(c))
-			Expect(components[c].MemoryAvg.Value()).To(BeNumerically(">", 1<<20), c)
-		}
-		Expect(res.Restarts).To(Equal(&perfv1alpha1.Restarts{}))
-		Expect(st.Environment.MTLS).To(Equal(ptr.To(true)))
-		Expect(st.Environment.DaprVersion).To(Equal(daprVersion()))
-		Expect(st.Environment.SidecarImage).To(Equal("ghcr.io/dapr/daprd:" + daprVersion()))
-	})
 
 	It("measures actor activation: every call activates a fresh actor of its own run, and the load tester's sidecar shuts down", func() {
 		// An earlier actor run whose target stays (cleanup Never) still hosts its actor type:

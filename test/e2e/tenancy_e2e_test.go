@@ -79,7 +79,7 @@ var _ = Describe("A tenant with only PerfRun rights", func() {
 		holder := directRun(theirs, "holder", func(s *perfv1alpha1.PerfRunSpec) {
 			s.Load.QPS, s.Load.Connections = 50, 2
 			// Long enough to be measuring while the tenant's run is created and queued behind it.
-			s.Load.Duration = &metav1.Duration{Duration: 30 * time.Second}
+			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
 		})
 		Eventually(phase(holder), 3*time.Minute).Should(Equal(perfv1alpha1.PhaseRunning), func() string { return describe(holder) })
 		node := get(holder).Status.Environment.TargetNode
