@@ -98,6 +98,19 @@ func TestTheLargestAdmittedRunsReportAndDocumentFit(t *testing.T) {
 		}
 		rep.DaprdGauges = append(rep.DaprdGauges, result.DaprdGauges{Client: read(), Server: read()})
 	}
+	// Each run's latency in windows, as many as the load tester keeps through a soak of
+	// these runs (about MaxGaugeReadings in all, one more a run where a phase does not
+	// divide), at seven-digit latencies: a window is its figures, never a histogram.
+	width := result.LatencyWindowWidth(time.Duration(len(sum.Runs)) * time.Minute)
+	for _, r := range sum.Runs {
+		w := result.LatencyWindows{Variant: r.Variant, Rep: r.Rep, StartUnixNano: r.StartUnix * 1e9, Width: width}
+		for range (60 + width - 1) / width {
+			p50 := 1_000_000 + rng.Int64N(1_000_000)
+			w.Windows = append(w.Windows, result.LatencyWindow{Successes: rng.Int64N(1 << 40), Failed: rng.Int64N(1 << 40),
+				P50Us: p50, P90Us: p50 + rng.Int64N(1_000_000), P99Us: 3_000_000 + rng.Int64N(1_000_000), MaxUs: 4_000_000 + rng.Int64N(1_000_000)})
+		}
+		rep.LatencyWindows = append(rep.LatencyWindows, w)
+	}
 
 	var log bytes.Buffer
 	p, err := result.WriteFrame(&log, rep, sum.Error)
@@ -109,8 +122,8 @@ func TestTheLargestAdmittedRunsReportAndDocumentFit(t *testing.T) {
 		t.Errorf("the largest run's report takes %d bytes: more than half the channel's %d", p.Frame.Bytes, result.MaxReportBytes)
 	}
 	back, err := result.ReadFrame(log.Bytes(), *p.Frame)
-	if err != nil || len(back.Summary.Runs) != len(sum.Runs) {
-		t.Fatalf("the report read back: %d runs, %v", len(back.Summary.Runs), err)
+	if err != nil || len(back.Summary.Runs) != len(sum.Runs) || len(back.LatencyWindows) != len(sum.Runs) {
+		t.Fatalf("the report read back: %d runs, %d runs' latency windows, %v", len(back.Summary.Runs), len(back.LatencyWindows), err)
 	}
 
 	terminated := &corev1.ContainerStateTerminated{}

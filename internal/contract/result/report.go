@@ -54,6 +54,9 @@ type Report struct {
 	// DaprdGauges are the daprds' goroutines and open files read through a measured load of
 	// MinTrendSpan or more (GaugeInterval apart), by the leader alone.
 	DaprdGauges []DaprdGauges `json:"daprdGauges,omitempty"`
+	// LatencyWindows are each measured run's latency in windows of LatencyWindowWidth, over
+	// a measured load of MinTrendSpan or more, by the leader alone (every pod's merged).
+	LatencyWindows []LatencyWindows `json:"latencyWindows,omitempty"`
 }
 
 // Pointer is the termination message: how the load tester ended and where its report is.
@@ -251,6 +254,9 @@ func ReadFrame(log []byte, f Frame) (Report, error) {
 	}
 	if err := checkTimelines(r.Timelines); err != nil {
 		return Report{}, fmt.Errorf("the report's timelines are not the load tester's: %w", err)
+	}
+	if err := checkLatencyWindows(r.LatencyWindows); err != nil {
+		return Report{}, fmt.Errorf("the report's latency windows are not the load tester's: %w", err)
 	}
 	if err := checkFaults(r.Timelines, r.Faults); err != nil {
 		return Report{}, fmt.Errorf("the report's faults are not the load tester's: %w", err)

@@ -153,6 +153,27 @@ func (c Counts) Histogram() *hdrhistogram.Histogram {
 	return h
 }
 
+// Windows sums the run's blocks width at a time: window k holds blocks [k·width,
+// (k+1)·width), the last one what is left. failed is the failed requests of each window
+// (nil for a run without a failure); width under 1 reads as 1.
+func (r *Recorded) Windows(width int) (lat []Counts, failed []int64) {
+	width = max(width, 1)
+	for from := 0; from < len(r.Blocks); from += width {
+		var w Counts
+		for _, b := range r.Blocks[from:min(from+width, len(r.Blocks))] {
+			w = w.plus(b)
+		}
+		lat = append(lat, w)
+	}
+	for k, n := range r.FailedBlocks {
+		for len(failed) <= k/width {
+			failed = append(failed, 0)
+		}
+		failed[k/width] += n
+	}
+	return lat, failed
+}
+
 func (c Counts) plus(o Counts) Counts {
 	m := map[int64]int64{}
 	for i, v := range c.Values {

@@ -52,8 +52,7 @@ type gaugeSampler struct {
 // back) spans result.MinTrendSpan or more and this pod leads (or is alone): one pod reads
 // the target's daprd and its own, as for the CPU.
 func newGaugeSampler(cfg Config) *gaugeSampler {
-	span := cfg.Duration * time.Duration(cfg.Repetitions*len(cfg.Targets))
-	every := result.GaugeInterval(span)
+	every := result.GaugeInterval(measuredSpan(cfg))
 	if every == 0 || (cfg.Group != nil && cfg.Group.Index != 0) {
 		return nil
 	}

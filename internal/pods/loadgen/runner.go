@@ -99,6 +99,9 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 				err = errors.Join(err, fmt.Errorf("encoding the histograms: %w", herr))
 			}
 		}
+		if width := result.LatencyWindowWidth(measuredSpan(cfg)); width > 0 {
+			rep.LatencyWindows = latencyWindowsOf(all.recs, own.starts, width)
+		}
 		if cfg.Faults != nil {
 			rep.Faults = own.faults
 			var terr error
