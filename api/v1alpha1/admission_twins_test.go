@@ -123,6 +123,8 @@ var _ = Describe("Admission refusals of the shared-cluster review", func() {
 			at("spec.thresholds.maxSidecarGoroutineGrowthPerHour", int64(-1)), at("spec.thresholds.maxSidecarGoroutineGrowthPerHour", int64(0))),
 		Entry("a negative memory-growth gate", runKind, []string{"spec.thresholds.maxSidecarMemoryGrowthPerHour", "must not be negative"},
 			at("spec.thresholds.maxSidecarMemoryGrowthPerHour", "-1Mi"), at("spec.thresholds.maxSidecarMemoryGrowthPerHour", "0")),
+		Entry("a latency-drift gate beyond an hour an hour", runKind, []string{"spec.thresholds.maxLatencyDriftPerHour", "between 0s and 1h"},
+			at("spec.thresholds.maxLatencyDriftPerHour", "2h"), at("spec.thresholds.maxLatencyDriftPerHour", "2ms")),
 		Entry("a starting deadline that overflows a Duration", scheduleKind, []string{"spec.startingDeadlineSeconds", "less than or equal to 31536000"},
 			at("spec.startingDeadlineSeconds", int64(9300000000)), at("spec.startingDeadlineSeconds", int64(31536000))),
 		Entry("a starting deadline beyond a year", scheduleKind, []string{"spec.startingDeadlineSeconds", "less than or equal to 31536000"},

@@ -419,6 +419,16 @@ type Thresholds struct {
 	// +kubebuilder:validation:Maximum=1000000
 	// +optional
 	MaxSidecarGoroutineGrowthPerHour *int32 `json:"maxSidecarGoroutineGrowthPerHour,omitempty"`
+	// maxLatencyDriftPerHour is the most the measured path's p90 may rise an hour (the
+	// result document's result.latencyDrift, e.g. 2ms), judged on its slope interval as
+	// maxSidecarMemoryGrowthPerHour is, and inconclusive on a run whose measured load spans
+	// under 10 minutes. A soak run's gate on a path that slows as it ages.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('0s') && duration(self) <= duration('1h')",message="maxLatencyDriftPerHour must be between 0s and 1h"
+	// +optional
+	MaxLatencyDriftPerHour *metav1.Duration `json:"maxLatencyDriftPerHour,omitempty"`
 	// failRun makes a violated threshold fail the run (reason ThresholdsViolated); otherwise
 	// only the ThresholdsMet condition says so and the run succeeds.
 	// +optional

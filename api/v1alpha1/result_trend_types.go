@@ -67,3 +67,43 @@ type DaprdTrend struct {
 	Start    string          `json:"start"`
 	End      string          `json:"end"`
 }
+
+// LatencyDrift is how one path's latency moved over a long measured load: the slope of a
+// least-squares line through the p90 of each of the load tester's windows (every 30 s or
+// so, each timed from its requests' scheduled sends), over the measured path's phases, and
+// the points where that p90 changed level. A sidecar that slows as it ages reads as a slope
+// whose interval stays above 0; a step (a node's neighbour, a GC setting, a restart) as a
+// change point.
+type LatencyDrift struct {
+	// path is the path fitted: dapr (the first variant's, for a run with spec.variants) or
+	// direct (a run without Dapr).
+	Path string `json:"path"`
+	// perHour is the p90's slope an hour, with its 95% t interval (low, high), widened for
+	// the residuals' lag-1 autocorrelation (lag1) as a memory trend's is. A negative
+	// duration: the p90 fell.
+	PerHour metav1.Duration `json:"perHour"`
+	Low     metav1.Duration `json:"low"`
+	High    metav1.Duration `json:"high"`
+	Lag1    string          `json:"lag1"`
+	// windows is how many windows the line went through, each width long, over span (the
+	// first one's middle to the last one's); start and end are the line's p90 at the
+	// span's ends.
+	Windows int32           `json:"windows"`
+	Width   metav1.Duration `json:"width"`
+	Span    metav1.Duration `json:"span"`
+	Start   metav1.Duration `json:"start"`
+	End     metav1.Duration `json:"end"`
+	// changePoints are where the windows' p90 changed level, found by E-divisive means (a
+	// permutation test at 1%, as a schedule's history is judged): at most 16, in time order.
+	// +kubebuilder:validation:MaxItems=16
+	// +optional
+	ChangePoints []LatencyChangePoint `json:"changePoints,omitempty"`
+}
+
+// LatencyChangePoint is one change of level in a soak's latency: the first window of the
+// new level, and the median p90 of the windows on either side (up to the next change).
+type LatencyChangePoint struct {
+	At     metav1.Time     `json:"at"`
+	Before metav1.Duration `json:"before"`
+	After  metav1.Duration `json:"after"`
+}

@@ -195,6 +195,12 @@ type Result struct {
 	// +optional
 	DaprdTrends []DaprdTrend `json:"daprdTrends,omitempty"`
 
+	// latencyDrift is how the measured path's p90 moved over a measured load of 10 minutes
+	// or more (a soak), from the load tester's windows of it: its slope an hour with an
+	// interval, and the points where it changed level.
+	// +optional
+	LatencyDrift *LatencyDrift `json:"latencyDrift,omitempty"`
+
 	// baselineResources is the CPU and memory per role while the sidecar-free baseline ran,
 	// by the same rule.
 	// +optional

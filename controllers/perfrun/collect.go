@@ -93,7 +93,7 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 	}
 	ev := &assess.Evidence{
 		Load: assess.Load{JobFailed: jobCondition(job, batchv1.JobFailed), FirstFailure: firstFailure(testers), Terminated: term, DaprdEndedBadly: daprdEndedBadly(testers, term),
-			Message: msg, Summary: sum, Faults: faultsOf(rep), DaprdGauges: gaugesOf(rep), DecodeErr: decodeErr, ReportLost: lost, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
+			Message: msg, Summary: sum, Faults: faultsOf(rep), DaprdGauges: gaugesOf(rep), LatencyWindows: latencyWindowsOf(rep), DecodeErr: decodeErr, ReportLost: lost, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
 		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: run.Status.LiveUsage,
 		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances, History: history,
 	}
@@ -121,6 +121,15 @@ func gaugesOf(rep *result.Report) []result.DaprdGauges {
 		return nil
 	}
 	return rep.DaprdGauges
+}
+
+// latencyWindowsOf is each measured run's latency in windows the report holds (nothing
+// without a report).
+func latencyWindowsOf(rep *result.Report) []result.LatencyWindows {
+	if rep == nil {
+		return nil
+	}
+	return rep.LatencyWindows
 }
 
 // documentHistograms are the report's histograms as the document keeps them: each path by

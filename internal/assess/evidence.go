@@ -69,12 +69,13 @@ type Load struct {
 	DaprdEndedBadly string
 	Message         string // the leader's termination message: the pointer to its report
 	Summary         *result.Summary
-	Faults          report.Faults        // the report's timelines and applied faults (spec.faults)
-	DaprdGauges     []result.DaprdGauges // the daprds' goroutines and open files through a soak
-	DecodeErr       error                // the termination message could not be read
-	ReportLost      error                // the report it points to could not be had (*result.FrameTooLarge: too large)
-	PodsDescribed   string               // the load tester's pods, in the kubelet's words
-	Waited          time.Duration        // how long the controller waited for a terminated state
+	Faults          report.Faults           // the report's timelines and applied faults (spec.faults)
+	DaprdGauges     []result.DaprdGauges    // the daprds' goroutines and open files through a soak
+	LatencyWindows  []result.LatencyWindows // each measured run's latency in windows, through a soak
+	DecodeErr       error                   // the termination message could not be read
+	ReportLost      error                   // the report it points to could not be had (*result.FrameTooLarge: too large)
+	PodsDescribed   string                  // the load tester's pods, in the kubelet's words
+	Waited          time.Duration           // how long the controller waited for a terminated state
 }
 
 // History is what a scheduled run is judged against for regression.

@@ -276,6 +276,9 @@ func faultedSoakForFuzz() document.Run {
 		Kills: []perfv1alpha1.PodKillRecord{{Repetition: 1, Deleted: "soak-target-a", Replacement: "soak-target-b", ReadyAfter: d("9s")}, {Repetition: 2, Deleted: "soak-target-b"}}}}
 	res.MemoryTrends = []perfv1alpha1.MemoryTrend{{Role: "serverSidecar", MiBPerHour: "2.40", Low: "-0.80", High: "5.60", Lag1: "0.62", Windows: 58, Span: *d("23m"), StartMiB: "41.20", EndMiB: "42.36"}}
 	res.DaprdTrends = []perfv1alpha1.DaprdTrend{{Sidecar: "clientSidecar", Gauge: "goroutines", PerHour: "12.00", Low: "3.10", High: "20.90", Lag1: "0.40", Readings: 46, Span: *d("23m"), Start: "201.00", End: "205.60"}}
+	res.LatencyDrift = &perfv1alpha1.LatencyDrift{Path: "dapr", PerHour: *d("4.2ms"), Low: *d("-1.5ms"), High: *d("9.9ms"), Lag1: "0.71", Windows: 46,
+		Width: *d("30s"), Span: *d("22m30s"), Start: *d("10.1ms"), End: *d("11.7ms"),
+		ChangePoints: []perfv1alpha1.LatencyChangePoint{{At: metav1.Unix(1_800_000_600, 0), Before: *d("10ms"), After: *d("14ms")}}}
 	run.Status.Result = assessed.StatusHeadline(res)
 	return clitest.WithResult(run, res)
 }

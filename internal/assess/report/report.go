@@ -54,6 +54,8 @@ type Inputs struct {
 	// DaprdTrends are the daprds' goroutines and open files over a long measured load (nil:
 	// none fitted).
 	DaprdTrends []perfv1alpha1.DaprdTrend
+	// LatencyDrift is the measured path's p90 over a long measured load (nil: none fitted).
+	LatencyDrift *perfv1alpha1.LatencyDrift
 }
 
 // Build makes status.result, whole, from its inputs: each path's latency over every
@@ -72,6 +74,7 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 	addUsage(run, res, in.Usage, m.ActualQPS)
 	res.MemoryTrends = in.MemoryTrends
 	res.DaprdTrends = in.DaprdTrends
+	res.LatencyDrift = in.LatencyDrift
 	res.SidecarCost = sidecarCosts(run, in.CPU, in.Summary, completedRate(in.Summary, MeasuredVariant(run), m))
 	if in.CPU != nil {
 		res.LimitBound = len(ThrottledContainers(in.CPU.Measured).Bound) > 0

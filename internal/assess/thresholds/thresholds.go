@@ -143,6 +143,7 @@ func runChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []Check {
 	checks = append(checks, faultChecks(t, res)...)
 	checks = append(checks, memoryGrowthChecks(t, res)...)
 	checks = append(checks, goroutineGrowthChecks(t, res)...)
+	checks = append(checks, latencyDriftChecks(t, res)...)
 
 	if t.MinQPSPercent != nil {
 		c := Check{Name: "actual qps", Limit: fmt.Sprintf(">= %d%% of %d", *t.MinQPSPercent, res.RequestedQPS), Outcome: Inconclusive, Measured: "not measured"}

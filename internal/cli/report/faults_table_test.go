@@ -124,6 +124,32 @@ func TestTheReportSaysEachDaprdsGaugeTrends(t *testing.T) {
 	}
 }
 
+// A soak's report says the measured path's p90 slope with its interval and each change of
+// level, or that there was none.
+func TestTheReportSaysASoaksLatencyDriftAndItsChangePoints(t *testing.T) {
+	at := time.Date(2026, 11, 29, 5, 20, 0, 0, time.UTC)
+	ms := func(v float64) metav1.Duration {
+		return metav1.Duration{Duration: time.Duration(v * float64(time.Millisecond))}
+	}
+	res := &perfv1alpha1.Result{LatencyDrift: &perfv1alpha1.LatencyDrift{Path: "dapr", PerHour: ms(4.2), Low: ms(-1.5), High: ms(9.9), Lag1: "0.71",
+		Windows: 58, Width: metav1.Duration{Duration: 30 * time.Second}, Span: metav1.Duration{Duration: 28*time.Minute + 30*time.Second},
+		Start: ms(10.1), End: ms(12.1), ChangePoints: []perfv1alpha1.LatencyChangePoint{{At: metav1.NewTime(at), Before: ms(10), After: ms(14)}}}}
+	text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, res))
+	for _, want := range []string{
+		"dapr path's p90 over the measured load (its windows of 30s",
+		"p90: 4.2ms an hour (95% interval -1.5ms..9.9ms), 10.1ms to 12.1ms over 28m30s, 58 windows, lag-1 autocorrelation 0.71",
+		"changed level at 2026-11-29T05:20:00Z: p90 10ms before, 14ms after",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	res.LatencyDrift.ChangePoints = nil
+	if text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, res)); !strings.Contains(text, "no change of level") {
+		t.Errorf("a drift without a change point does not say so:\n%s", text)
+	}
+}
+
 // A scheduler outage's section on a Workflow run names every pod of the service it deleted
 // and says what the instances did: the stuck, with the spread of each phase's.
 func TestTheReportSaysWhatAnOutageLeftStuck(t *testing.T) {
