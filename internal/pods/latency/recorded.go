@@ -153,25 +153,42 @@ func (c Counts) Histogram() *hdrhistogram.Histogram {
 	return h
 }
 
-// Windows sums the run's blocks width at a time: window k holds blocks [k·width,
-// (k+1)·width), the last one what is left. failed is the failed requests of each window
-// (nil for a run without a failure); width under 1 reads as 1.
-func (r *Recorded) Windows(width int) (lat []Counts, failed []int64) {
+// Windows sums blocks width at a time: window k holds blocks [k·width, (k+1)·width), the
+// last one what is left, and failed (one count a block, as FailedBlocks) the same way (nil
+// for a part without a failure); width under 1 reads as 1.
+func Windows(blocks []Counts, failed []int64, width int) (lat []Counts, failedPerWindow []int64) {
 	width = max(width, 1)
-	for from := 0; from < len(r.Blocks); from += width {
+	for from := 0; from < len(blocks); from += width {
 		var w Counts
-		for _, b := range r.Blocks[from:min(from+width, len(r.Blocks))] {
+		for _, b := range blocks[from:min(from+width, len(blocks))] {
 			w = w.plus(b)
 		}
 		lat = append(lat, w)
 	}
-	for k, n := range r.FailedBlocks {
-		for len(failed) <= k/width {
-			failed = append(failed, 0)
+	for k, n := range failed {
+		for len(failedPerWindow) <= k/width {
+			failedPerWindow = append(failedPerWindow, 0)
 		}
-		failed[k/width] += n
+		failedPerWindow[k/width] += n
 	}
-	return lat, failed
+	return lat, failedPerWindow
+}
+
+// Parts cuts a recording joined by Append back into its parts, given each part's own
+// count of blocks and of failed counts (as it was before the join): the blocks and failed
+// counts of each, in order. The last part takes whatever is left.
+func (r *Recorded) Parts(sizes [][2]int) (blocks [][]Counts, failed [][]int64) {
+	b, f := 0, 0
+	for i, size := range sizes {
+		bTo, fTo := min(b+size[0], len(r.Blocks)), min(f+max(size[0], size[1]), len(r.FailedBlocks))
+		if i == len(sizes)-1 {
+			bTo, fTo = len(r.Blocks), len(r.FailedBlocks)
+		}
+		blocks, failed = append(blocks, r.Blocks[b:bTo]), append(failed, r.FailedBlocks[f:fTo])
+		// Append pads the failed counts to the blocks before the next part's.
+		b, f = bTo, fTo
+	}
+	return blocks, failed
 }
 
 func (c Counts) plus(o Counts) Counts {

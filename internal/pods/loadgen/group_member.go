@@ -43,6 +43,10 @@ type measured struct {
 	// starts are the schedules' starts and faults the faults as applied, in a run with
 	// faults (the leader's: it applies them, and every pod starts a phase together).
 	starts map[latency.Key]time.Time
+	// parts are every measured phase's schedule start and the size of its recording, two
+	// for a repetition measured in halves (the leader's): a soak's latency windows are cut
+	// along them.
+	parts  map[latency.Key][]phasePart
 	faults []result.AppliedFault
 	// gauges are the daprds' goroutines and open files through a soak (the leader's).
 	gauges []result.DaprdGauges

@@ -63,7 +63,7 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 	// and added-latency intervals all come from these.
 	own := measured{recs: map[latency.Key]*latency.Recorded{}, deliveries: map[latency.Key]*latency.Recorded{},
 		messages: map[latency.Key]result.Messages{}, activities: map[latency.Key]*hdrhistogram.Histogram{}, phases: map[string]latency.Key{},
-		starts: map[latency.Key]time.Time{}}
+		starts: map[latency.Key]time.Time{}, parts: map[latency.Key][]phasePart{}}
 	listen := cfg.SubscriberListen
 	if listen == "" {
 		listen = subscriberListen()
@@ -100,7 +100,7 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 			}
 		}
 		if width := result.LatencyWindowWidth(measuredSpan(cfg)); width > 0 {
-			rep.LatencyWindows = latencyWindowsOf(all.recs, own.starts, width)
+			rep.LatencyWindows = latencyWindowsOf(all.recs, own.parts, width)
 		}
 		if cfg.Faults != nil {
 			rep.Faults = own.faults
@@ -185,6 +185,7 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		if pf != nil { // only a faulted phase's seconds are reported: none else is judged
 			out.starts[k] = sched.Start
 		}
+		out.parts[k] = append(out.parts[k], phasePart{start: sched.Start, blocks: len(recorded.Blocks), failed: len(recorded.FailedBlocks)})
 		// Successes and failures as the recording split them (fortio's own test of a
 		// code), and every slot of the schedule.
 		run.Errors, run.Scheduled = recorded.Tally.Failed, recorded.Tally.Scheduled

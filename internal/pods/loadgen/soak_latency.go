@@ -32,31 +32,48 @@ func measuredSpan(cfg Config) time.Duration {
 	return cfg.Duration * time.Duration(cfg.Repetitions*len(cfg.Targets))
 }
 
+// phasePart is one measured phase (or half of a repetition measured in two): its
+// schedule's start on the load tester's clock and its recording's count of blocks and of
+// failed counts, before a second half joined it.
+type phasePart struct {
+	start          time.Time
+	blocks, failed int
+}
+
 // latencyWindowsOf are the measured runs' latency in windows of width seconds: each
-// recording's blocks summed width at a time, from its schedule's start, and read as
-// percentiles.
-func latencyWindowsOf(recs map[latency.Key]*latency.Recorded, starts map[latency.Key]time.Time, width int) []result.LatencyWindows {
+// recording cut back into its phases' parts, each part's blocks summed width at a time from
+// its own schedule's start and read as percentiles. A repetition measured in halves gives
+// two, one a half. Every pod starts a phase together: the leader's parts cut the merged
+// recordings (another pod's half may hold a block more or less, a second off in a window).
+func latencyWindowsOf(recs map[latency.Key]*latency.Recorded, parts map[latency.Key][]phasePart, width int) []result.LatencyWindows {
 	var out []result.LatencyWindows
 	for k, rec := range recs {
-		start, ok := starts[k]
-		if !ok {
+		own := parts[k]
+		if len(own) == 0 {
 			continue
 		}
-		w := result.LatencyWindows{Variant: k.Variant, Rep: k.Rep, StartUnixNano: start.UnixNano(), Width: width}
-		lat, failed := rec.Windows(width)
-		for i := range max(len(lat), len(failed)) {
-			var win result.LatencyWindow
-			if i < len(failed) {
-				win.Failed = failed[i]
-			}
-			if i < len(lat) && lat[i].Total() > 0 {
-				h := lat[i].Histogram()
-				win.Successes, win.MaxUs = h.TotalCount(), h.Max()
-				win.P50Us, win.P90Us, win.P99Us = h.ValueAtQuantile(50), h.ValueAtQuantile(90), h.ValueAtQuantile(99)
-			}
-			w.Windows = append(w.Windows, win)
+		sizes := make([][2]int, len(own))
+		for i, p := range own {
+			sizes[i] = [2]int{p.blocks, p.failed}
 		}
-		out = append(out, w)
+		blocks, failed := rec.Parts(sizes)
+		for i, p := range own {
+			w := result.LatencyWindows{Variant: k.Variant, Rep: k.Rep, StartUnixNano: p.start.UnixNano(), Width: width}
+			lat, failedPerWindow := latency.Windows(blocks[i], failed[i], width)
+			for j := range max(len(lat), len(failedPerWindow)) {
+				var win result.LatencyWindow
+				if j < len(failedPerWindow) {
+					win.Failed = failedPerWindow[j]
+				}
+				if j < len(lat) && lat[j].Total() > 0 {
+					h := lat[j].Histogram()
+					win.Successes, win.MaxUs = h.TotalCount(), h.Max()
+					win.P50Us, win.P90Us, win.P99Us = h.ValueAtQuantile(50), h.ValueAtQuantile(90), h.ValueAtQuantile(99)
+				}
+				w.Windows = append(w.Windows, win)
+			}
+			out = append(out, w)
+		}
 	}
 	slices.SortFunc(out, func(a, b result.LatencyWindows) int {
 		return cmp.Or(cmp.Compare(a.StartUnixNano, b.StartUnixNano), cmp.Compare(a.Variant, b.Variant))

@@ -28,21 +28,40 @@ import (
 func near(got, want int64) bool { return got >= want && got <= want+want/500 }
 
 func TestASoaksLatencyWindowsSumItsSecondsFromTheScheduleStart(t *testing.T) {
-	second := func(micros, n int64) latency.Counts {
+	block := func(micros, n int64) latency.Counts {
 		return latency.Counts{Values: []int64{micros}, Counts: []int64{n}}
 	}
 	start := time.Unix(1000, 0)
 	dapr, baseline := latency.Key{Variant: result.DaprVariant(0), Rep: 0}, latency.Key{Variant: result.Baseline, Rep: 0}
 	recs := map[latency.Key]*latency.Recorded{
-		dapr:     {Blocks: []latency.Counts{second(1000, 10), second(2000, 10), second(3000, 10)}, FailedBlocks: []int64{0, 0, 4}},
-		baseline: {Blocks: []latency.Counts{second(500, 10)}},
-		// A run without a start (a pod's own share the leader never scheduled) has none.
-		{Variant: result.DaprVariant(0), Rep: 1}: {Blocks: []latency.Counts{second(1, 1)}},
+		dapr:     {Blocks: []latency.Counts{block(1000, 10), block(2000, 10), block(3000, 10)}, FailedBlocks: []int64{0, 0, 4}},
+		baseline: {Blocks: []latency.Counts{block(500, 10)}},
+		// A run without a part (a pod's own share the leader never measured) has none.
+		{Variant: result.DaprVariant(0), Rep: 1}: {Blocks: []latency.Counts{block(1, 1)}},
 	}
-	starts := map[latency.Key]time.Time{dapr: start.Add(time.Minute), baseline: start}
-	ws := latencyWindowsOf(recs, starts, 2)
-	if len(ws) != 2 || ws[0].Variant != result.Baseline || ws[1].Variant != result.DaprVariant(0) {
-		t.Fatalf("windows %+v: want the baseline's, then the Dapr path's, by start", ws)
+	// A repetition measured in two halves, joined as the runner joins them, the second half
+	// two minutes after the first.
+	halved := latency.Key{Variant: result.Dapr, Rep: 2}
+	first, second := latency.NewRecorded(), latency.NewRecorded()
+	first.Blocks, second.Blocks, second.FailedBlocks = []latency.Counts{block(7000, 30)}, []latency.Counts{block(8000, 30)}, []int64{2}
+	recs[halved] = latency.NewRecorded()
+	recs[halved].Append(first)
+	recs[halved].Append(second)
+	parts := map[latency.Key][]phasePart{dapr: {{start: start.Add(time.Minute), blocks: 3, failed: 3}}, baseline: {{start: start, blocks: 1}},
+		halved: {{start: start.Add(2 * time.Minute), blocks: 1}, {start: start.Add(4 * time.Minute), blocks: 1, failed: 1}}}
+	ws := latencyWindowsOf(recs, parts, 2)
+	if len(ws) != 4 || ws[0].Variant != result.Baseline || ws[1].Variant != result.DaprVariant(0) {
+		t.Fatalf("windows %+v: want the baseline's, the Dapr path's, then each half's, by start", ws)
+	}
+	for i, want := range []struct {
+		at     time.Time
+		p90    int64
+		failed int64
+	}{{start.Add(2 * time.Minute), 7000, 0}, {start.Add(4 * time.Minute), 8000, 2}} {
+		h := ws[2+i]
+		if h.Start() != want.at || len(h.Windows) != 1 || !near(h.Windows[0].P90Us, want.p90) || h.Windows[0].Failed != want.failed {
+			t.Errorf("half %d's windows %+v: want one from %v at p90 %d µs with %d failed", i+1, h, want.at, want.p90, want.failed)
+		}
 	}
 	d := ws[1]
 	if d.Width != 2 || d.Start() != start.Add(time.Minute) || len(d.Windows) != 2 {
