@@ -94,7 +94,8 @@ type LatencyDrift struct {
 	Start   metav1.Duration `json:"start"`
 	End     metav1.Duration `json:"end"`
 	// changePoints are where the windows' p90 changed level, found by E-divisive means (a
-	// permutation test at 1%, as a schedule's history is judged): at most 16, in time order.
+	// permutation test at 1%, as a schedule's history is judged), in time order: the first
+	// 16 of a run that had more.
 	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	ChangePoints []LatencyChangePoint `json:"changePoints,omitempty"`

@@ -98,13 +98,12 @@ func TestTheLargestAdmittedRunsReportAndDocumentFit(t *testing.T) {
 		}
 		rep.DaprdGauges = append(rep.DaprdGauges, result.DaprdGauges{Client: read(), Server: read()})
 	}
-	// Each run's latency in windows, as many as the load tester keeps through a soak of
-	// these runs (about MaxGaugeReadings in all, one more a run where a phase does not
-	// divide), at seven-digit latencies: a window is its figures, never a histogram.
-	width := result.LatencyWindowWidth(time.Duration(len(sum.Runs)) * time.Minute)
+	// Each run's latency in windows, as many as the load tester keeps through the longest
+	// soak of these runs (about MaxGaugeReadings in all, one more a run where a phase does
+	// not divide), at seven-digit latencies: a window is its figures, never a histogram.
 	for _, r := range sum.Runs {
-		w := result.LatencyWindows{Variant: r.Variant, Rep: r.Rep, StartUnixNano: r.StartUnix * 1e9, Width: width}
-		for range (60 + width - 1) / width {
+		w := result.LatencyWindows{Variant: r.Variant, Rep: r.Rep, StartUnixNano: r.StartUnix * 1e9, Width: 360}
+		for range result.MaxGaugeReadings/len(sum.Runs) + 1 {
 			p50 := 1_000_000 + rng.Int64N(1_000_000)
 			w.Windows = append(w.Windows, result.LatencyWindow{Successes: rng.Int64N(1 << 40), Failed: rng.Int64N(1 << 40),
 				P50Us: p50, P90Us: p50 + rng.Int64N(1_000_000), P99Us: 3_000_000 + rng.Int64N(1_000_000), MaxUs: 4_000_000 + rng.Int64N(1_000_000)})

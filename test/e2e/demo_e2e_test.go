@@ -128,6 +128,6 @@ var _ = Describe("make demo's scenario on a real cluster", func() {
 		GinkgoWriter.Printf("perf-suite setting: added p90 %s; %s\n", expectAddedWithInterval(suite, 1),
 			meta.FindStatusCondition(suite.Status.Conditions, perfv1alpha1.ConditionSucceeded).Message)
 		Expect(resultOf(suite).AddedLimitBound).To(BeFalse(), "%s", describe(suite))
-		expectPublishedScenario(suite)
+		expectClaimedInvocationRun(suite)
 	})
 })

@@ -164,7 +164,7 @@ var _ = Describe("PerfRun on a real cluster", func() {
 		Expect(k8sClient.List(ctx, &jobs, client.InNamespace(ns))).To(Succeed())
 		Expect(jobs.Items).To(HaveLen(1), "no second Job")
 		Expect(jobs.Items[0].UID).To(Equal(jobUID))
-		Expect(resultOf(run).Requests).To(BeNumerically(">=", 4500), "every request of the 25 s at 200 rps")
+		Expect(resultOf(run).Requests).To(BeNumerically(">=", 4500), "the run's whole result: at least 90% of the 25 s at 200 rps")
 		Eventually(managerAvailable, 2*time.Minute).Should(BeTrue())
 	})
 

@@ -32,7 +32,8 @@ import (
 // percentile is a handful of requests, not the path's.
 const minWindowRequests = 20
 
-// maxChangePoints is the most change points a drift names (the API's bound).
+// maxChangePoints is the most change points a drift names (the API's bound): the first in
+// time.
 const maxChangePoints = 16
 
 // driftSeed fixes the permutation tests' draws: one soak, one answer.

@@ -92,6 +92,35 @@ func TestALatencyDriftNamesTheStepInASoakAndNothingInAFlatOne(t *testing.T) {
 	}
 }
 
+// Two steps, up and then down, read as two change points in time order, each with the
+// median of the windows between it and its neighbours.
+func TestALatencyDriftNamesEveryStepWithTheLevelsBetween(t *testing.T) {
+	start := time.Unix(1_800_000_000, 0)
+	levels := func(k int) time.Duration {
+		switch {
+		case k >= 40:
+			return 11 * time.Millisecond
+		case k >= 20:
+			return 14 * time.Millisecond
+		}
+		return 10 * time.Millisecond
+	}
+	windows, phases := soakWindows(t, start, levels)
+	d := LatencyDrift(windows, phases, string(result.Dapr), 2*time.Second)
+	if d == nil || len(d.ChangePoints) != 2 {
+		t.Fatalf("drift %+v: want two change points", d)
+	}
+	for i, want := range []struct {
+		window        int
+		before, after time.Duration
+	}{{20, 10 * time.Millisecond, 14 * time.Millisecond}, {40, 14 * time.Millisecond, 11 * time.Millisecond}} {
+		cp := d.ChangePoints[i]
+		if !cp.At.Time.Equal(start.Add(time.Duration(want.window)*30*time.Second)) || !near(cp.Before.Duration, want.before) || !near(cp.After.Duration, want.after) {
+			t.Errorf("change point %d %+v: want at window %d, from ~%v to ~%v", i, cp, want.window, want.before, want.after)
+		}
+	}
+}
+
 // A p90 rising 8 ms an hour reads as that slope, within its interval; a load under
 // MinTrendSpan, or windows too thin to hold a p90, fit nothing.
 func TestALatencyDriftIsThePercentilesSlopeOverTheMeasuredPhases(t *testing.T) {

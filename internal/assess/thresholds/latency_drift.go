@@ -32,7 +32,7 @@ func latencyDriftChecks(t *perfv1alpha1.Thresholds, res *perfv1alpha1.Result) []
 	}
 	limit := t.MaxLatencyDriftPerHour.Duration
 	c := Check{Name: "p90 drift", Limit: fmt.Sprintf("<= %v/h", limit), Outcome: Inconclusive,
-		Measured: fmt.Sprintf("no drift fitted (it needs a measured load of %v or more)", accounting.MinTrendSpan)}
+		Measured: fmt.Sprintf("no drift fitted (it needs a measured load of %v or more, with 10 windows of 20 successes or more inside its phases)", accounting.MinTrendSpan)}
 	if d := res.LatencyDrift; d != nil {
 		c.Name = d.Path + " p90 drift"
 		c.Measured = fmt.Sprintf("%v an hour (95%% interval %v..%v, %d windows over %v)", d.PerHour.Duration, d.Low.Duration, d.High.Duration, d.Windows, d.Span.Duration)

@@ -39,7 +39,7 @@ func TestALatencyDriftIsJudgedOnItsSlopesInterval(t *testing.T) {
 		{"flat", drift("200us", "-1.1ms", "1.5ms"), Met, "dapr p90 drift 200µs an hour (95% interval -1.1ms..1.5ms, 58 windows over 28m30s) (limit <= 2ms/h): met"},
 		{"slowing beyond doubt", drift("9ms", "6ms", "12ms"), Violated, "dapr p90 drift 9ms an hour (95% interval 6ms..12ms, 58 windows over 28m30s) (limit <= 2ms/h): VIOLATED"},
 		{"the limit inside the interval", drift("2ms", "-1ms", "5ms"), Inconclusive, "inconclusive"},
-		{"no drift: a short load", nil, Inconclusive, "p90 drift no drift fitted (it needs a measured load of 10m0s or more) (limit <= 2ms/h): inconclusive"},
+		{"no drift: a short load", nil, Inconclusive, "p90 drift no drift fitted (it needs a measured load of 10m0s or more, with 10 windows of 20 successes or more inside its phases) (limit <= 2ms/h): inconclusive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := result("1ms")

@@ -53,7 +53,7 @@ func TestAFrameArrivesWholeAmidOtherLines(t *testing.T) {
 	}
 	r.Timelines = []Timeline{{Variant: Dapr, Seconds: []Second{{Latency: enc, Failed: 3}}}}
 	r.Faults = []AppliedFault{{Variant: Dapr, AppSeen: 12, Sent: 10}}
-	r.LatencyWindows = []LatencyWindows{{Variant: Dapr, Width: 30, Windows: []LatencyWindow{{Successes: 9, Failed: 1, P50Us: 1, P90Us: 5, P99Us: 9, MaxUs: 9}, {Failed: 3}}}}
+	r.LatencyWindows = []LatencyWindows{{Variant: Dapr, Width: 30, Windows: []LatencyWindow{{Successes: 9, Failed: 1, P50Us: 1, P90Us: 5, P99Us: 9, MaxUs: 9}, {Failed: 3}, {Successes: 2}}}}
 	log, f := frameOf(t, r)
 	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
 	if f.Lines < 60 || len(lines) != f.Lines+2 {
@@ -184,16 +184,16 @@ func TestAFrameThatDoesNotCheckIsRefused(t *testing.T) {
 // A report whose histograms or profiles no load tester writes is refused whole.
 func TestAReportOfForeignPartsIsRefused(t *testing.T) {
 	for name, r := range map[string]Report{
-		"a path code that names a file":              {Histograms: Histograms{Paths: []PathHistograms{{Variant: "/../../../escaped"}}}},
-		"an unknown profile role":                    {Profiles: []Profile{{Role: "../x"}}},
-		"a profile twice":                            {Profiles: []Profile{{Role: ProfileServerSidecar}, {Role: ProfileServerSidecar}}},
-		"an oversize profile":                        {Profiles: []Profile{{Role: ProfileClientSidecar, Pprof: make([]byte, MaxProfileBytes+1)}}},
-		"a timeline second of no histogram":          {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Latency: "not HDR"}}}}},
-		"a timeline second of negative failures":     {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Failed: -1}}}}},
-		"a fault applied in a phase of no timeline":  {Faults: []AppliedFault{{Variant: Dapr, Rep: 1}}, Timelines: []Timeline{{Variant: Dapr}}},
-		"latency windows of no width":                {LatencyWindows: []LatencyWindows{{Variant: Dapr}}},
-		"a latency window's p90 above its p99":       {LatencyWindows: []LatencyWindows{{Variant: Dapr, Width: 30, Windows: []LatencyWindow{{Successes: 9, P50Us: 1, P90Us: 9, P99Us: 5, MaxUs: 9}}}}},
-		"a latency window's successes without a max": {LatencyWindows: []LatencyWindows{{Variant: Dapr, Width: 30, Windows: []LatencyWindow{{Successes: 9}}}}},
+		"a path code that names a file":             {Histograms: Histograms{Paths: []PathHistograms{{Variant: "/../../../escaped"}}}},
+		"an unknown profile role":                   {Profiles: []Profile{{Role: "../x"}}},
+		"a profile twice":                           {Profiles: []Profile{{Role: ProfileServerSidecar}, {Role: ProfileServerSidecar}}},
+		"an oversize profile":                       {Profiles: []Profile{{Role: ProfileClientSidecar, Pprof: make([]byte, MaxProfileBytes+1)}}},
+		"a timeline second of no histogram":         {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Latency: "not HDR"}}}}},
+		"a timeline second of negative failures":    {Timelines: []Timeline{{Variant: Dapr, Seconds: []Second{{Failed: -1}}}}},
+		"a fault applied in a phase of no timeline": {Faults: []AppliedFault{{Variant: Dapr, Rep: 1}}, Timelines: []Timeline{{Variant: Dapr}}},
+		"latency windows of no width":               {LatencyWindows: []LatencyWindows{{Variant: Dapr}}},
+		"a latency window's p90 above its p99":      {LatencyWindows: []LatencyWindows{{Variant: Dapr, Width: 30, Windows: []LatencyWindow{{Successes: 9, P50Us: 1, P90Us: 9, P99Us: 5, MaxUs: 9}}}}},
+		"a latency window's max without a success":  {LatencyWindows: []LatencyWindows{{Variant: Dapr, Width: 30, Windows: []LatencyWindow{{MaxUs: 9}}}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			log, f := frameOf(t, r)

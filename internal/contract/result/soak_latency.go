@@ -40,8 +40,8 @@ type LatencyWindows struct {
 }
 
 // LatencyWindow is one window's successes timed from their slots, as Latency is (slots
-// never sent by the end in it at the least they waited): how many, their percentiles and
-// maximum in microseconds (0 without a success), and how many requests failed.
+// never sent by the end counted among them, at the least they waited): how many, their
+// percentiles and maximum in microseconds (all 0 without one), and how many requests failed.
 type LatencyWindow struct {
 	Successes int64 `json:"n,omitempty"`
 	Failed    int64 `json:"f,omitempty"`
@@ -77,7 +77,7 @@ func checkLatencyWindows(ws []LatencyWindows) error {
 		}
 		for k, x := range w.Windows {
 			ordered := 0 <= x.P50Us && x.P50Us <= x.P90Us && x.P90Us <= x.P99Us && x.P99Us <= x.MaxUs
-			if x.Successes < 0 || x.Failed < 0 || !ordered || (x.Successes == 0) != (x.MaxUs == 0) {
+			if x.Successes < 0 || x.Failed < 0 || !ordered || (x.Successes == 0 && x.MaxUs != 0) {
 				return fmt.Errorf("latency windows of %s repetition %d: window %d is not a window's figures: %+v", w.Variant, w.Rep, k, x)
 			}
 		}
