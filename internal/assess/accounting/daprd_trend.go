@@ -44,13 +44,8 @@ var daprdGauges = []struct {
 // than MinTrendSpan or a daprd with fewer than minTrendWindows readings; clientSidecar,
 // then serverSidecar.
 func DaprdTrends(readings []result.DaprdGauges, phases []Phase, measured string, trim time.Duration) []perfv1alpha1.DaprdTrend {
-	var own []Phase
-	for _, p := range phases {
-		if p.Variant == measured {
-			own = append(own, p)
-		}
-	}
-	if _, _, ok := trendSpan(own, trim); !ok {
+	own, ok := phasesOf(phases, measured, trim)
+	if !ok {
 		return nil
 	}
 	inLoad := func(at time.Time) bool {

@@ -24,6 +24,7 @@ import (
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/assess/regression"
+	"github.com/daprbench/daprbench/internal/assess/repetitions"
 	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/kit/stats"
 )
@@ -45,13 +46,8 @@ const driftSeed = 0x6472696674 // "drift"
 // points where the p90 changed level (E-divisive means, as a schedule's history is judged).
 // Nil for a load shorter than MinTrendSpan or with fewer than minTrendWindows windows.
 func LatencyDrift(windows []result.LatencyWindows, phases []Phase, measured string, trim time.Duration) *perfv1alpha1.LatencyDrift {
-	var own []Phase
-	for _, p := range phases {
-		if p.Variant == measured {
-			own = append(own, p)
-		}
-	}
-	if _, _, ok := trendSpan(own, trim); !ok {
+	own, ok := phasesOf(phases, measured, trim)
+	if !ok {
 		return nil
 	}
 	inside := func(from, to time.Time) bool {
@@ -103,17 +99,7 @@ func LatencyDrift(windows []result.LatencyWindows, phases []Phase, measured stri
 			break
 		}
 		drift.ChangePoints = append(drift.ChangePoints, perfv1alpha1.LatencyChangePoint{At: metav1.NewTime(points[at].from),
-			Before: seconds(median(y[bounds[i]:at])), After: seconds(median(y[at:bounds[i+2]]))})
+			Before: seconds(repetitions.Median(y[bounds[i]:at])), After: seconds(repetitions.Median(y[at:bounds[i+2]]))})
 	}
 	return drift
-}
-
-// median of xs (not empty), which it leaves as it was.
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -88,6 +88,18 @@ func MemoryTrends(windows []perfv1alpha1.UsageWindow, phases []Phase, trim time.
 	return out
 }
 
+// phasesOf are the phases of variant, and whether they span a trend (trendSpan).
+func phasesOf(phases []Phase, variant string, trim time.Duration) ([]Phase, bool) {
+	var own []Phase
+	for _, p := range phases {
+		if p.Variant == variant {
+			own = append(own, p)
+		}
+	}
+	_, _, ok := trendSpan(own, trim)
+	return own, ok
+}
+
 // trendSpan is the measured load a trend is fitted over: from the first phase's start to
 // the last one's end, trim inside both; false when it spans under MinTrendSpan.
 func trendSpan(phases []Phase, trim time.Duration) (from, to time.Time, ok bool) {
