@@ -94,6 +94,7 @@ func Compare(a, b *perfv1alpha1.Result, m *MaxSlowdown, rerun RerunSpread) []Dif
 	}
 	c.asyncPaths()
 	c.faultOutcomes()
+	c.trends()
 	if qa, ok := a.ActualRate(); ok {
 		if qb, ok := b.ActualRate(); ok {
 			c.out = append(c.out, Difference{Figure: "actual qps", A: a.ActualQPS, B: b.ActualQPS,
