@@ -30,7 +30,9 @@ import (
 // hour", goroutines inside each other's noise no difference, a drift that stopped "less an
 // hour"; a drift of another path is not compared.
 func TestCompareJudgesTwoSoaksSlopes(t *testing.T) {
-	ms := func(v float64) metav1.Duration { return metav1.Duration{Duration: time.Duration(v * float64(time.Millisecond))} }
+	ms := func(v float64) metav1.Duration {
+		return metav1.Duration{Duration: time.Duration(v * float64(time.Millisecond))}
+	}
 	soak := func(mem, memLow, memHigh, gor, gorLow, gorHigh string, drift, driftLow, driftHigh float64, path string) *perfv1alpha1.Result {
 		return &perfv1alpha1.Result{
 			MemoryTrends: []perfv1alpha1.MemoryTrend{{Role: "serverSidecar", MiBPerHour: mem, Low: memLow, High: memHigh}},
