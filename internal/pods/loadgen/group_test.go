@@ -98,7 +98,12 @@ func measuredRuns(t *testing.T, stdout string) []fortioDoc {
 
 func TestGroupMergesEveryPodsRequestsIntoOneDistribution(t *testing.T) {
 	t.Parallel()
-	delays := []time.Duration{time.Millisecond, 3 * time.Millisecond, 25 * time.Millisecond}
+	// The slow pod holds 60 ms, far from the others: the mean of the pods' medians (~21 ms)
+	// lies well above the merged median even when a busy host (make test's packages side by
+	// side) lends the fast pods' requests a few ms each (with 25 ms, that mean was ~10 ms, and
+	// a merged p50 of 9.1 ms on a busy host failed a bound of 8 ms). Six connections a pod:
+	// the slow one keeps three busy at 50 rps.
+	delays := []time.Duration{time.Millisecond, 3 * time.Millisecond, 60 * time.Millisecond}
 	var perPod [][]string
 	for i, d := range delays {
 		u := slowApp(t, d)
@@ -106,7 +111,7 @@ func TestGroupMergesEveryPodsRequestsIntoOneDistribution(t *testing.T) {
 		warmup := map[bool]string{true: "--warmup=1600ms", false: "--warmup=100ms"}[i == 2]
 		perPod = append(perPod, []string{"--baseline-url=" + u, "--dapr-url=" + u, warmup})
 	}
-	pods := runGroup(t, []string{"--qps=150", "--connections=6", "--duration=1500ms", "--repetitions=2"}, perPod)
+	pods := runGroup(t, []string{"--qps=150", "--connections=18", "--duration=1500ms", "--repetitions=2"}, perPod)
 	for i, p := range pods {
 		if p.code != 0 {
 			t.Fatalf("pod %d exit %d: %s\n%s", i, p.code, p.summary.Error, p.stderr)
@@ -134,13 +139,13 @@ func TestGroupMergesEveryPodsRequestsIntoOneDistribution(t *testing.T) {
 		if r.ActualQPS < 0.9*150 || r.ActualQPS > 1.1*150 {
 			t.Errorf("%s rep %d: merged rate %.1f qps, want ~150 (the pods' sum)", r.Variant, r.Rep, r.ActualQPS)
 		}
-		// A third of the requests take ≥ 25 ms, a third ~3 ms, a third ~1 ms: the merged
+		// A third of the requests take ≥ 60 ms, a third ~3 ms, a third ~1 ms: the merged
 		// median is the middle pod's, p90 the slow pod's. The mean of the pods' medians
-		// (~10 ms) would be neither.
+		// (~21 ms) would be neither.
 		p50, _ := r.Latency(50)
 		p90, _ := r.Latency(90)
-		if p50 < 3*time.Millisecond || p50 > 8*time.Millisecond || p90 < 25*time.Millisecond {
-			t.Errorf("%s rep %d: merged p50 %v, p90 %v; want p50 in [3ms, 8ms] and p90 >= 25ms", r.Variant, r.Rep, p50, p90)
+		if p50 < 3*time.Millisecond || p50 > 15*time.Millisecond || p90 < 60*time.Millisecond {
+			t.Errorf("%s rep %d: merged p50 %v, p90 %v; want p50 in [3ms, 15ms] and p90 >= 60ms", r.Variant, r.Rep, p50, p90)
 		}
 	}
 	if len(merged.Pods) != 3 {
