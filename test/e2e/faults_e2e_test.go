@@ -52,7 +52,6 @@ func expectKilledAndReplaced(run *perfv1alpha1.PerfRun) perfv1alpha1.FaultOutcom
 	}
 	Expect(o.Kills[1].Deleted).To(Equal(o.Kills[0].Replacement), "the second kill deletes the first's replacement")
 	Expect(o.Before.Errors).To(BeZero(), "before %+v", o.Before)
-	Expect(o.Amplification).To(BeEmpty(), "a replaced app's count is not the phase's, and a broker has none")
 	st := get(run).Status
 	GinkgoWriter.Printf("killed's disturbances: %+v\n", st.Disturbances)
 	for _, k := range o.Kills {
@@ -116,8 +115,17 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		expectSucceeded(plain, 5*time.Minute)
 		expectSucceeded(retried, 5*time.Minute)
 		expectSucceeded(killed, 5*time.Minute)
-		// Without a retry policy a request sent while no target pod is ready fails.
-		Expect(expectKilledAndReplaced(killed).During.Errors).To(BeNumerically(">", 0))
+		// Without a retry policy a request sent while no target pod is ready fails, and never
+		// reaches an app: the apps' count across the kill (the killed app's to its last
+		// reading, its replacement's from 0) is each request that did not fail, once.
+		k := expectKilledAndReplaced(killed)
+		Expect(k.During.Errors).To(BeNumerically(">", 0))
+		amp, err := strconv.ParseFloat(k.Amplification, 64)
+		Expect(err).NotTo(HaveOccurred(), "the apps' count per request sent across a kill: %q", k.Amplification)
+		paths := resultOf(killed).Paths
+		Expect(paths).To(HaveLen(1), "the Dapr path alone, every phase of it killed")
+		p := paths[0]
+		Expect(amp).To(BeNumerically("~", float64(p.Completed)/float64(p.Sent), 0.03), "the apps saw each request that did not fail: %+v", p)
 
 		res := resultOf(plain)
 		Expect(res.Faults).To(HaveLen(1), "%s", describe(plain))
@@ -158,7 +166,7 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		r := res.Faults[0]
 		GinkgoWriter.Printf("retried: %+v\n", r)
 		Expect(r.During.Errors).To(BeNumerically("<", o.During.Errors/10), "the policy retried the app's errors away: %+v", r.During)
-		amp, err := strconv.ParseFloat(r.Amplification, 64)
+		amp, err = strconv.ParseFloat(r.Amplification, 64)
 		Expect(err).NotTo(HaveOccurred(), "the app's count per request sent: %q", r.Amplification)
 		Expect(amp).To(BeNumerically("~", 1.05, 0.02), "retries seen by the app")
 		Expect(get(retried).Status.Environment.DaprResiliencies).To(HaveLen(1), "the result names the policy the run was under")

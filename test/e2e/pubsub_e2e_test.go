@@ -145,6 +145,7 @@ var _ = Describe("The PubSub scenario", func() {
 		k := resultOf(killed)
 		GinkgoWriter.Printf("killed-broker: publishes failed %d of %d; fault messages %+v; path %+v\n", k.Errors, k.Requests, o.Messages, k.Delivery.Messages)
 		Expect(o.Messages).NotTo(BeNil(), "a PubSub fault counts its phases' messages")
+		Expect(o.Amplification).To(BeEmpty(), "a broker counts no invocations")
 		// Every Dapr phase was faulted: the fault's counts are the path's.
 		Expect(o.Messages.Published).To(Equal(k.Delivery.Messages.Published))
 		Expect(o.Messages.Lost).To(Equal(k.Delivery.Messages.Lost))

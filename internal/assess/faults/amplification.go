@@ -21,7 +21,7 @@ import "github.com/daprbench/daprbench/internal/kit/stats"
 // Amplification is how many requests the app saw per request the load tester sent, over
 // the same span: 1 without retries, 1.3 when Dapr's Resiliency retried three requests in
 // ten once. seen is every app pod's count that served in the span, a killed pod's up to its
-// end; below 1, requests never reached the app (refused, or lost with a pod). false with
+// last reading before its end (the load tester reads it every 100 ms while it is killed); below 1, requests never reached the app (refused, or lost with a pod). false with
 // nothing sent.
 func Amplification(seen, sent int64) (float64, bool) {
 	if sent <= 0 {

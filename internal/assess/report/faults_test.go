@@ -120,7 +120,7 @@ func TestAPodKillRecordsThePodsItDeletedAndWhatReplacedThem(t *testing.T) {
 		t.Errorf("kills %+v: want %s replaced by %s ready after 2s, then %s by %s not ready by the fault's end", k, a, b, b, c)
 	}
 	if got[0].Amplification != "" {
-		t.Errorf("amplification %q, want none: a replaced app's count is not the phase's", got[0].Amplification)
+		t.Errorf("amplification %q, want none: the load tester read no app count (-1)", got[0].Amplification)
 	}
 
 	at := func(base time.Time, s int) metav1.Time {

@@ -91,6 +91,9 @@ type phaseFaults struct {
 	plan    *FaultPlan
 	key     latency.Key
 	seen    int64 // the app's invocation count at the phase's start; -1 unread
+	// killed are the counts of the target apps killed in the phase, each at its last
+	// reading (-1: none), in the order they were replaced.
+	killed []int64
 }
 
 // forPhase is the faults of the phase of k, with the app's count read before it (nil: no
@@ -127,7 +130,11 @@ func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder, meter *da
 					atStart := make(chan daprdReading, 1)
 					go func() { atStart <- meter.read(ctx) }()
 					if f.Kills() {
-						p.kill(ctx, f, &a)
+						if n, moved := p.kill(ctx, f, &a); moved {
+							pf.mu.Lock()
+							pf.killed = append(pf.killed, n)
+							pf.mu.Unlock()
+						}
 					} else {
 						sent := time.Now()
 						err := p.order(ctx, f.Order())
@@ -168,12 +175,17 @@ func (pf *phaseFaults) finish(ctx context.Context, sent int64, messages *result.
 	}
 	pf.wg.Wait()
 	seen := int64(-1)
-	// A target replaced in the phase counts from 0 again: the phase's count is not known.
-	replaced := slices.ContainsFunc(pf.applied, func(a result.AppliedFault) bool {
-		return a.Pod != "" && pf.plan.Faults[a.Fault].Role == loadsettings.RoleTarget
-	})
-	if end := pf.plan.invocations(ctx); end >= 0 && pf.seen >= 0 && !replaced {
+	if end := pf.plan.invocations(ctx); end >= 0 && pf.seen >= 0 {
+		// The phase's first app counted from pf.seen; each app a kill replaced counted from
+		// 0 (its replacement's start) to its last reading; the app now counted to end.
 		seen = end - pf.seen
+		for _, n := range pf.killed {
+			if n < 0 {
+				seen = -1
+				break
+			}
+			seen += n
+		}
 	}
 	for i := range pf.applied {
 		pf.applied[i].AppSeen, pf.applied[i].Sent, pf.applied[i].Messages = seen, sent, messages
@@ -206,11 +218,17 @@ func (p *FaultPlan) invocations(ctx context.Context) int64 {
 	if p.appURL() == "" {
 		return -1 // a run whose faults skip the target app: a PubSub run has none
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.appURL()+"/stats", nil)
+	return countAt(ctx, faultClient, p.appURL())
+}
+
+// countAt is the count of invocations the app at appURL answers on /stats; -1 when it
+// cannot be read.
+func countAt(ctx context.Context, c *http.Client, appURL string) int64 {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, appURL+"/stats", nil)
 	if err != nil {
 		return -1
 	}
-	resp, err := faultClient.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		return -1
 	}

@@ -33,22 +33,74 @@ import (
 // kill orders a PodKill from the operator and records it in a: from the order's sending to
 // the answer that the replacement is ready, or to the fault's whole duration when none was.
 // The operator holds its answer until then, so the answer's arrival is the fault's end on
-// this clock; an answer lost or refused leaves the fault unapplied, its error said.
-func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.AppliedFault) {
+// this clock; an answer lost or refused leaves the fault unapplied, its error said. For a
+// kill of the target that moved the plan to a ready replacement, moved is true and killed is
+// the deleted app's count at its last reading (-1: never read), which the replacement's
+// count, from 0, continues.
+func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.AppliedFault) (killed int64, moved bool) {
+	var stop chan struct{}
+	var last chan int64
+	if f.Role == loadsettings.RoleTarget && p.appURL() != "" {
+		// Beside the order, not before it: a slow reading must not make the fault late.
+		stop, last = make(chan struct{}), make(chan int64, 1)
+		from := p.appURL()
+		go func() { last <- lastCount(ctx, from, stop) }()
+	}
 	sent := time.Now()
 	a.StartUnixNano, a.EndUnixNano = sent.UnixNano(), sent.Add(f.For).UnixNano()
 	order := f.KillOrder()
 	order.Namespace, order.Run = p.Run.Namespace, p.Run.Name
 	ans, err := p.orderKill(ctx, order)
+	killed = -1
+	if last != nil {
+		close(stop)
+		killed = <-last
+	}
 	if err != nil {
 		a.Error = err.Error()
-		return
+		return killed, false
 	}
 	a.Pod, a.Replacement, a.Ready = ans.Deleted, ans.Replacement, ans.Ready
 	if ans.Ready {
 		a.EndUnixNano = min(time.Now().UnixNano(), a.EndUnixNano)
-		if f.Role == loadsettings.RoleTarget {
+		if f.Role == loadsettings.RoleTarget && ans.ReplacementIP != "" {
 			p.movedTo(ans.ReplacementIP)
+			moved = last != nil
+		}
+	}
+	return killed, moved
+}
+
+// countEvery is how often a target being killed is read: its count is short only of what it
+// served after its last reading, at most countEvery before it stopped answering.
+const countEvery = 100 * time.Millisecond
+
+// countClient gives up on a read within countEvery's span or so: a deleted pod's address may
+// drop packets rather than refuse them.
+var countClient = &http.Client{Timeout: 250 * time.Millisecond}
+
+// lastCount reads the app at appURL every countEvery until it stops answering or stop
+// closes (once more then: the replacement is ready, and a pod still answering has its
+// latest count), and returns the last count read; -1 when none was.
+func lastCount(ctx context.Context, appURL string, stop <-chan struct{}) int64 {
+	last := int64(-1)
+	tick := time.NewTicker(countEvery)
+	defer tick.Stop()
+	for {
+		n := countAt(ctx, countClient, appURL)
+		if n < 0 {
+			return last
+		}
+		last = n
+		select {
+		case <-ctx.Done():
+			return last
+		case <-stop:
+			if n := countAt(ctx, countClient, appURL); n >= 0 {
+				return n
+			}
+			return last
+		case <-tick.C:
 		}
 	}
 }

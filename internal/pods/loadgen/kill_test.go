@@ -22,7 +22,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -36,32 +35,21 @@ import (
 
 // A PodKill is ordered from the operator at its time in each Dapr phase, with the run's
 // token, and held from the order to the answer that the replacement is ready: the applied
-// fault records both pods and that span, later orders go to the replacement's address, and
-// the app's count of the phase is unknown (a replaced app counts from 0). The operator here
-// is a stand-in that answers as its route does (the real route is tested against a real
-// API server in controllers/perfrun_podkill_test.go).
+// fault records both pods and that span, and later orders and reads go to the replacement's
+// address. The app's count of the phase runs across the kill: the killed app's to its last
+// reading, its replacement's from 0. The known answer: the stand-in daprd moves to the
+// replacement before the old app stops, so every request sent reached exactly one app once,
+// and each phase's count is what was sent (amplification 1), though three apps served the
+// two phases. The operator here is a stand-in that answers as its route does (the real route
+// is tested against a real API server in controllers/perfrun_podkill_test.go).
 func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *testing.T) {
 	t.Parallel()
-	_, appURL := startPerfapp(t, perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
-	sidecar := newSidecarStandIn(appURL, true)
+	apps, servers := appsOnOnePort(t, 3)
+	sidecar := newSidecarStandIn(servers[0].URL, true)
 	defer sidecar.Close()
-	// The replacement: another app on the same port of another loopback address, counting
-	// the load tester's reads of it.
-	var replacementReads atomic.Int32
-	u, _ := url.Parse(appURL)
-	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.2", u.Port()))
-	if err != nil {
-		t.Fatalf("a second loopback address: %v", err)
-	}
-	replacement := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		replacementReads.Add(1)
-		perfapp.New(perfapp.Config{}).Handler().ServeHTTP(w, r)
-	}))
-	replacement.Listener = l
-	replacement.Start()
-	defer replacement.Close()
 	const ready = 300 * time.Millisecond
 	orders := make(chan loadsettings.KillOrder, 4)
+	var killed atomic.Int32
 	operator := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var o loadsettings.KillOrder
 		if r.URL.Path != loadsettings.KillPath || r.Header.Get("Authorization") != "Bearer "+testToken || json.NewDecoder(r.Body).Decode(&o) != nil {
@@ -69,14 +57,25 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 			return
 		}
 		orders <- o
+		i := int(killed.Add(1))
+		if i >= len(servers) {
+			http.Error(w, "no app left to replace it with", http.StatusInternalServerError)
+			return
+		}
+		// daprd finds the replacement; the old app answers a while longer, then is gone.
+		sidecar.moveTo(servers[i].URL)
+		time.Sleep(4 * countEvery)
+		servers[i-1].Close()
 		time.Sleep(ready)
-		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: "t-old", Replacement: "t-new", Ready: true, ReplacementIP: "127.0.0.2"})
+		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: fmt.Sprintf("t-%d", i-1), Replacement: fmt.Sprintf("t-%d", i),
+			Ready: true, ReplacementIP: fmt.Sprintf("127.0.0.%d", i+1)})
 	}))
 	defer operator.Close()
-	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleTarget, At: 500 * time.Millisecond, For: 1200 * time.Millisecond}})
+	const held = 1500 * time.Millisecond
+	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleTarget, At: 400 * time.Millisecond, For: held}})
 	r := runCLI(t, "--qps=50", "--connections=2", "--duration=2s", "--warmup=0s", "--repetitions=2",
 		"--dapr-url="+sidecar.URL+"/v1.0/invoke/target/method/test",
-		"--sidecar-url="+sidecar.URL, "--sidecar-wait=5s", "--faults="+faults, "--fault-url="+appURL, "--fault-token="+testToken,
+		"--sidecar-url="+sidecar.URL, "--sidecar-wait=5s", "--faults="+faults, "--fault-url="+servers[0].URL, "--fault-token="+testToken,
 		"--kill-url="+operator.URL, "--run-namespace=perf", "--run-name=killed")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
@@ -84,7 +83,7 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 	if len(orders) != 2 {
 		t.Fatalf("%d kill orders, want one in each Dapr phase", len(orders))
 	}
-	if o := <-orders; o != (loadsettings.KillOrder{Namespace: "perf", Run: "killed", Role: loadsettings.RoleTarget, Wait: 1200 * time.Millisecond}) {
+	if o := <-orders; o != (loadsettings.KillOrder{Namespace: "perf", Run: "killed", Role: loadsettings.RoleTarget, Wait: held}) {
 		t.Errorf("order %+v: want the run, the role and the fault's duration as the wait", o)
 	}
 	if len(r.report.Faults) != 2 {
@@ -92,19 +91,45 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 	}
 	for _, f := range r.report.Faults {
 		start, end := f.Span()
-		if f.Variant != result.Dapr || f.Error != "" || f.Pod != "t-old" || f.Replacement != "t-new" || !f.Ready {
-			t.Errorf("applied %+v: want the Dapr path's, t-old replaced by t-new", f)
+		old, repl := fmt.Sprintf("t-%d", f.Rep), fmt.Sprintf("t-%d", f.Rep+1)
+		if f.Variant != result.Dapr || f.Error != "" || f.Pod != old || f.Replacement != repl || !f.Ready {
+			t.Errorf("applied %+v: want the Dapr path's, %s replaced by %s", f, old, repl)
 		}
-		if held := end.Sub(start); held < ready || held >= 1200*time.Millisecond {
-			t.Errorf("repetition %d: held %v, want from the order to the answer (at least %v, within the fault's duration)", f.Rep, held, ready)
+		if d := end.Sub(start); d < ready || d >= held {
+			t.Errorf("repetition %d: held %v, want from the order to the answer (at least %v, within the fault's duration)", f.Rep, d, ready)
 		}
-		if f.AppSeen != -1 {
-			t.Errorf("repetition %d: the app's count %d, want unknown (-1): a replaced app counts from 0", f.Rep, f.AppSeen)
+		if f.Sent < 100 || f.AppSeen != f.Sent {
+			t.Errorf("repetition %d: the apps saw %d invocations over the phase, the load tester sent %d: want every one counted once across the kill", f.Rep, f.AppSeen, f.Sent)
 		}
 	}
-	if replacementReads.Load() == 0 {
-		t.Error("the load tester never read the replacement's count: its address did not move")
+	for i, app := range apps {
+		if app.Stats.Invocations.Load() == 0 {
+			t.Errorf("app %d served no invocation: the count did not span a kill", i)
+		}
 	}
+}
+
+// appsOnOnePort are n apps at one port of 127.0.0.1, .2 and on, as a target and the pods
+// that replace it listen at one port of their own addresses.
+func appsOnOnePort(t *testing.T, n int) ([]*perfapp.App, []*httptest.Server) {
+	t.Helper()
+	var apps []*perfapp.App
+	var servers []*httptest.Server
+	port := "0"
+	for i := range n {
+		l, err := net.Listen("tcp", net.JoinHostPort(fmt.Sprintf("127.0.0.%d", i+1), port))
+		if err != nil {
+			t.Fatalf("loopback address %d: %v", i+1, err)
+		}
+		_, port, _ = net.SplitHostPort(l.Addr().String())
+		app := perfapp.New(perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
+		srv := httptest.NewUnstartedServer(app.Handler())
+		srv.Listener = l
+		srv.Start()
+		t.Cleanup(srv.Close)
+		apps, servers = append(apps, app), append(servers, srv)
+	}
+	return apps, servers
 }
 
 // A kill of a PubSub run's broker needs no target app: the load tester orders it from the

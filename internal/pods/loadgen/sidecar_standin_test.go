@@ -90,7 +90,10 @@ func (s *sidecarStandIn) forwardActor(w http.ResponseWriter, r *http.Request) {
 
 // forward makes r's call to the app's path, as daprd would, and copies its answer back.
 func (s *sidecarStandIn) forward(w http.ResponseWriter, r *http.Request, method, path string) {
-	req, _ := http.NewRequestWithContext(r.Context(), method, s.appURL+path, r.Body)
+	s.mu.Lock()
+	app := s.appURL
+	s.mu.Unlock()
+	req, _ := http.NewRequestWithContext(r.Context(), method, app+path, r.Body)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -99,6 +102,14 @@ func (s *sidecarStandIn) forward(w http.ResponseWriter, r *http.Request, method,
 	defer resp.Body.Close()
 	w.WriteHeader(resp.StatusCode)
 	_, _ = io.Copy(w, resp.Body)
+}
+
+// moveTo forwards every later call to the app at appURL, as daprd does once its name
+// resolution gives a killed target's replacement.
+func (s *sidecarStandIn) moveTo(appURL string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.appURL = appURL
 }
 
 func (s *sidecarStandIn) distinctActors() int {
