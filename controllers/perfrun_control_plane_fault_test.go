@@ -56,7 +56,7 @@ var _ = Describe("A PodKill of Dapr's control plane", func() {
 		s.Load.Repetitions = 2
 		s.Exclusive = ptr.To(false)
 		s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRolePlacement),
-			At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}}
+			At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}, Hold: &metav1.Duration{Duration: 2 * time.Second}}}
 	}
 
 	It("fails ControlPlaneFaultsNotAllowed where the operator may not, creating nothing", func() {
@@ -129,5 +129,31 @@ var _ = Describe("A PodKill of Dapr's control plane", func() {
 		both := "dapr-placement-server-0, dapr-placement-server-1"
 		Expect(got.ans).To(Equal(ls.KillAnswer{Deleted: both, Replacement: both, Ready: true}))
 		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: dapr, Name: "dapr-sentry-5b6d"}, &corev1.Pod{})).To(Succeed(), "another service's pod is left alone")
+
+		By("held down: a pod the StatefulSet makes during the hold goes as it comes, and the answer waits for the pods let back after it")
+		const hold = 1500 * time.Millisecond
+		held := order
+		held.Hold = hold
+		sent := time.Now()
+		answered = orderKillAsync(route.URL, token, held)
+		gone := func(name string) func() bool {
+			return func() bool {
+				return apierrors.IsNotFound(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: dapr, Name: name}, &corev1.Pod{}))
+			}
+		}
+		Eventually(gone("dapr-placement-server-0")).Should(BeTrue())
+		Eventually(gone("dapr-placement-server-1")).Should(BeTrue())
+		early := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "dapr-placement-server-0", Namespace: dapr, Labels: map[string]string{"app": workload.PlacementApp}},
+			Spec: corev1.PodSpec{NodeName: testNode, Containers: []corev1.Container{{Name: "c", Image: testImage}}}}
+		Expect(k8sClient.Create(suiteCtx, early)).To(Succeed())
+		Eventually(gone("dapr-placement-server-0"), hold).Should(BeTrue(), "a pod made while the service is held down is deleted before the hold ends")
+		Expect(time.Since(sent)).To(BeNumerically("<", hold), "the spec made its pod within the hold")
+		time.Sleep(time.Until(sent.Add(hold + 300*time.Millisecond)))
+		Expect(answered).NotTo(Receive(), "no answer before the service is back")
+		controlPlanePod(dapr, "dapr-placement-server-0", workload.PlacementApp)
+		controlPlanePod(dapr, "dapr-placement-server-1", workload.PlacementApp)
+		Eventually(answered, 5*time.Second).Should(Receive(&got))
+		Expect(got.status).To(Equal(http.StatusOK), got.msg)
+		Expect(got.ans).To(Equal(ls.KillAnswer{Deleted: both, Replacement: both, Ready: true}), "the names deleted once each, and both let back")
 	})
 })

@@ -82,6 +82,8 @@ func (s *PerfRunSpec) KillsControlPlane() bool {
 // +kubebuilder:validation:XValidation:rule="self.kind != 'TargetDelay' || (has(self.delay) && !has(self.errorPercent))",message="a TargetDelay fault sets delay, and no errorPercent"
 // +kubebuilder:validation:XValidation:rule="(self.kind == 'PodKill') == has(self.role)",message="a PodKill fault names the role whose pod it deletes, and only a PodKill does"
 // +kubebuilder:validation:XValidation:rule="self.kind != 'PodKill' || (!has(self.errorPercent) && !has(self.delay))",message="a PodKill fault sets no errorPercent and no delay"
+// +kubebuilder:validation:XValidation:rule="!has(self.hold) || (self.kind == 'PodKill' && has(self.role) && self.role in ['Scheduler', 'Placement', 'Sentry'])",message="hold keeps a Dapr control-plane service down: only a PodKill of Scheduler, Placement or Sentry sets it"
+// +kubebuilder:validation:XValidation:rule="!has(self.hold) || duration(self.hold) < duration(self.duration)",message="hold must be below duration: the service's pods are let back after the hold, and the fault holds until they are ready, within duration"
 type Fault struct {
 	// kind is what the fault does: TargetErrors, TargetDelay or PodKill.
 	// +required
@@ -106,8 +108,8 @@ type Fault struct {
 
 	// duration is how long the fault holds, from 1s; it must end 3s or more before
 	// load.duration. A PodKill holds from the deletion until the replacement pod is ready
-	// (a control-plane kill: every replacement), at most duration: the longest the operator
-	// waits for it.
+	// (a control-plane kill: every replacement, after its hold), at most duration: the
+	// longest the operator waits for it.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
@@ -115,6 +117,17 @@ type Fault struct {
 	// +required
 	Duration metav1.Duration `json:"duration"`
 
+	// hold keeps a control-plane service down (a PodKill of Scheduler, Placement or Sentry
+	// only): for this long from the order, every pod of it that appears is deleted too, before
+	// it can be ready, as an outage that lasts does; then its pods are let back, and the fault
+	// holds until they are ready, within duration. At least 1s, below duration. Unset: the
+	// pods are deleted once, and the fault ends when their replacements are ready.
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('1s') && duration(self) <= duration('24h')",message="hold must be between 1s and 24h"
+	// +optional
+	Hold *metav1.Duration `json:"hold,omitempty"`
 	// errorPercent is the share of invocations a TargetErrors fault answers with 500, from 1
 	// to 100: required with TargetErrors, refused with TargetDelay.
 	// +kubebuilder:validation:Minimum=1

@@ -667,6 +667,11 @@ func (in *Fault) DeepCopyInto(out *Fault) {
 	}
 	out.At = in.At
 	out.Duration = in.Duration
+	if in.Hold != nil {
+		in, out := &in.Hold, &out.Hold
+		*out = new(v1.Duration)
+		**out = **in
+	}
 	if in.ErrorPercent != nil {
 		in, out := &in.ErrorPercent, &out.ErrorPercent
 		*out = new(int32)

@@ -47,7 +47,8 @@ const (
 	// FaultTargetDelay: the target holds every invocation it gets for Delay before answering.
 	FaultTargetDelay = "TargetDelay"
 	// FaultPodKill: the operator deletes the pod of Role (every pod of a control-plane
-	// service), and answers once its replacement is ready (at most For later).
+	// service, and for Hold every one that appears), and answers once its replacement is
+	// ready (at most For later).
 	FaultPodKill = "PodKill"
 )
 
@@ -61,6 +62,8 @@ type Fault struct {
 	Delay        time.Duration `json:"delay,omitempty"`
 	// Role is a PodKill's: whose pod (RoleTarget, RoleStore, or a control-plane service's).
 	Role string `json:"role,omitempty"`
+	// Hold is a control-plane PodKill's: how long the service is kept down (KillOrder.Hold).
+	Hold time.Duration `json:"hold,omitempty"`
 }
 
 // Kills reports whether the fault deletes a pod (the operator orders it, not the app).

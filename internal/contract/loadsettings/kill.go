@@ -41,21 +41,30 @@ const (
 // KillRoles are the roles an order may name.
 var KillRoles = []string{RoleTarget, RoleStore, RoleScheduler, RolePlacement, RoleSentry}
 
+// ControlPlaneRole reports whether role is a Dapr control-plane service's: every pod of it
+// is killed, and it may be held down.
+func ControlPlaneRole(role string) bool {
+	return role == RoleScheduler || role == RolePlacement || role == RoleSentry
+}
+
 // MaxKillWait bounds how long the operator holds a kill's answer, waiting for the
 // replacement: no fault outlasts a phase of a fault run (10 minutes).
 const MaxKillWait = 10 * time.Minute
 
 // KillOrder is what the load tester asks of the operator: delete the pod of Role of the run
 // Namespace/Run, then answer when its replacement is ready, or after Wait.
+// Hold, for a control-plane service, keeps it down: every pod of it that appears within Hold
+// of the order is deleted too, and only then are its pods let back (within Wait).
 type KillOrder struct {
 	Namespace string        `json:"namespace"`
 	Run       string        `json:"run"`
 	Role      string        `json:"role"`
 	Wait      time.Duration `json:"wait"`
+	Hold      time.Duration `json:"hold,omitempty"`
 }
 
 // KillOrder is what the operator is asked for to apply f (the run is the caller's to fill).
-func (f Fault) KillOrder() KillOrder { return KillOrder{Role: f.Role, Wait: f.For} }
+func (f Fault) KillOrder() KillOrder { return KillOrder{Role: f.Role, Wait: f.For, Hold: f.Hold} }
 
 // Check says what is wrong with an order's role and wait; nil for one the operator takes.
 func (o KillOrder) Check() error {
@@ -64,6 +73,10 @@ func (o KillOrder) Check() error {
 		return fmt.Errorf("a PodKill's role must be one of %s, not %q", strings.Join(KillRoles, ", "), o.Role)
 	case o.Wait <= 0 || o.Wait > MaxKillWait:
 		return fmt.Errorf("a PodKill's wait for its replacement must be above 0 and at most %v, not %v", MaxKillWait, o.Wait)
+	case o.Hold != 0 && !ControlPlaneRole(o.Role):
+		return fmt.Errorf("only a PodKill of Dapr's control plane holds its service down, not one of %s", o.Role)
+	case o.Hold < 0 || o.Hold >= o.Wait:
+		return fmt.Errorf("a PodKill's hold must be at least 0 and below its wait of %v, not %v: the service is let back within the wait", o.Wait, o.Hold)
 	}
 	return nil
 }

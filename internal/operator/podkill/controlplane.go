@@ -19,6 +19,7 @@ package podkill
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"time"
@@ -31,11 +32,12 @@ import (
 )
 
 // killControlPlane deletes every pod of the Dapr control-plane service app at once (an
-// outage, not a lost replica: the service has none left), and answers when as many new pods
-// of it are ready, or at deadline. Every tenant's sidecars use the service, so it is done
-// only where the platform team allowed it (the caller checks), for a run admission held the
-// whole cluster for.
-func (s *Server) killControlPlane(ctx context.Context, app string, deadline time.Time) (ls.KillAnswer, error) {
+// outage, not a lost replica: the service has none left), and until holdEnd every pod of it
+// that appears (an outage that lasts: none is ready meanwhile); it answers when as many new
+// pods of it as it first had are ready, or at deadline. Every tenant's sidecars use the
+// service, so it is done only where the platform team allowed it (the caller checks), for a
+// run admission held the whole cluster for.
+func (s *Server) killControlPlane(ctx context.Context, app string, holdEnd, deadline time.Time) (ls.KillAnswer, error) {
 	var ans ls.KillAnswer
 	pods, err := s.controlPlanePods(ctx, app)
 	if err != nil {
@@ -45,21 +47,48 @@ func (s *Server) killControlPlane(ctx context.Context, app string, deadline time
 		return ans, refuse(http.StatusConflict, "Dapr's %s has no ready pod in namespace %s to kill", app, s.DaprNamespace)
 	}
 	before := map[types.UID]bool{}
-	var deleted []string
+	deleted := map[string]bool{}
 	// At once, every one, as a lost node or a crash of the whole service ends them.
-	for i := range pods {
-		p := &pods[i]
-		before[p.UID] = true
-		if err := s.Client.Delete(ctx, p, client.GracePeriodSeconds(0), client.Preconditions{UID: &p.UID}); client.IgnoreNotFound(err) != nil {
-			return ans, fmt.Errorf("deleting Dapr's pod %s/%s: %w", p.Namespace, p.Name, err)
-		}
-		deleted = append(deleted, p.Name)
+	if err := s.deleteEvery(ctx, pods, before, deleted); err != nil {
+		return ans, err
 	}
-	slices.Sort(deleted)
-	ans.Deleted = ls.JoinPodNames(deleted)
-	made, allReady := s.awaitControlPlane(ctx, app, before, len(deleted), deadline)
+	want := len(deleted)
+	// Held down: each pod its StatefulSet or Deployment makes meanwhile goes as it comes.
+	for time.Now().Before(holdEnd) {
+		select {
+		case <-ctx.Done():
+			return ans, ctx.Err()
+		case <-time.After(s.poll()):
+		}
+		pods, err := s.controlPlanePods(ctx, app)
+		if err != nil {
+			return ans, err
+		}
+		if err := s.deleteEvery(ctx, pods, before, deleted); err != nil {
+			return ans, err
+		}
+	}
+	ans.Deleted = ls.JoinPodNames(slices.Sorted(maps.Keys(deleted)))
+	made, allReady := s.awaitControlPlane(ctx, app, before, want, deadline)
 	ans.Replacement, ans.Ready = ls.JoinPodNames(made), allReady
 	return ans, nil
+}
+
+// deleteEvery deletes each of pods not deleted before (grace 0), noting its UID in before
+// and its name in deleted (a StatefulSet's new pods take their predecessors' names).
+func (s *Server) deleteEvery(ctx context.Context, pods []corev1.Pod, before map[types.UID]bool, deleted map[string]bool) error {
+	for i := range pods {
+		p := &pods[i]
+		if before[p.UID] {
+			continue
+		}
+		before[p.UID] = true
+		if err := s.Client.Delete(ctx, p, client.GracePeriodSeconds(0), client.Preconditions{UID: &p.UID}); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("deleting Dapr's pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		deleted[p.Name] = true
+	}
+	return nil
 }
 
 // controlPlanePods are the pods of Dapr's service app not already being deleted, read past

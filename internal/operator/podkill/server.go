@@ -135,7 +135,7 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 	if err != nil {
 		return ans, err
 	}
-	wait, ok := declaredWait(run, order)
+	wait, hold, ok := declared(run, order)
 	if !ok {
 		return ans, refuse(http.StatusForbidden, "run %s/%s has no PodKill of role %s in spec.faults", run.Namespace, run.Name, order.Role)
 	}
@@ -161,7 +161,7 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 	}
 	defer release()
 	if controlPlane {
-		return s.killControlPlane(ctx, app, arrived.Add(wait))
+		return s.killControlPlane(ctx, app, arrived.Add(hold), arrived.Add(wait))
 	}
 	role, _ := workload.KilledRole(perfv1alpha1.FaultRole(order.Role)) // Check took only a known role
 	pods, err := runPods(ctx, s.Client, run, role)
@@ -206,16 +206,20 @@ func (s *Server) authorised(ctx context.Context, order ls.KillOrder, token strin
 	return &run, nil
 }
 
-// declaredWait is the longest the run's own PodKills of the order's role wait, the order's
-// wait held within it: false when the run declares no such kill.
-func declaredWait(run *perfv1alpha1.PerfRun, order ls.KillOrder) (time.Duration, bool) {
-	var longest time.Duration
+// declared is the longest the run's own PodKills of the order's role wait and hold the
+// service down, the order's wait and hold held within them: false when the run declares no
+// such kill.
+func declared(run *perfv1alpha1.PerfRun, order ls.KillOrder) (wait, hold time.Duration, ok bool) {
+	var longest, longestHold time.Duration
 	for _, f := range run.Spec.Faults {
 		if f.Kind == perfv1alpha1.FaultPodKill && f.Role != nil && string(*f.Role) == order.Role {
 			longest = max(longest, f.Duration.Duration)
+			if f.Hold != nil {
+				longestHold = max(longestHold, f.Hold.Duration)
+			}
 		}
 	}
-	return min(order.Wait, longest), longest > 0
+	return min(order.Wait, longest), min(order.Hold, longestHold), longest > 0
 }
 
 // poll is how often a replacement's readiness is looked at.

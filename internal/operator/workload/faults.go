@@ -144,6 +144,9 @@ func LoadFaults(faults []perfv1alpha1.Fault) []ls.Fault {
 		if f.Delay != nil {
 			lf.Delay = f.Delay.Duration
 		}
+		if f.Hold != nil {
+			lf.Hold = f.Hold.Duration
+		}
 		if f.Role != nil {
 			lf.Role = string(*f.Role)
 		}

@@ -100,6 +100,30 @@ func TestTheLoadTesterReadsARunsFaults(t *testing.T) {
 	}
 }
 
+// A control-plane kill held down reaches the load tester with its hold, which its order to
+// the operator carries: the operator lets the service back only after it.
+func TestTheLoadTesterReadsAHeldControlPlaneKill(t *testing.T) {
+	t.Parallel()
+	scheduler := perfv1alpha1.FaultRoleScheduler
+	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "outage", Namespace: "ns"}, Spec: perfv1alpha1.PerfRunSpec{
+		Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{QPS: 100, Repetitions: 2},
+		Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: &scheduler, At: metav1.Duration{Duration: 10 * time.Second},
+			Duration: metav1.Duration{Duration: 40 * time.Second}, Hold: &metav1.Duration{Duration: 20 * time.Second}}},
+	}}
+	run.Status.TokenSecret = "outage-token-x7k2p"
+	inv, err := parse(nil, kubeletEnv(workload.LoadTesterEnv(run, "")), io.Discard, io.Discard)
+	if err != nil {
+		t.Fatalf("the load tester refuses the operator's variables: %v", err)
+	}
+	want := loadsettings.Fault{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleScheduler, At: 10 * time.Second, For: 40 * time.Second, Hold: 20 * time.Second}
+	if f := inv.cfg.Faults; f == nil || !slices.Equal(f.Faults, []loadsettings.Fault{want}) {
+		t.Fatalf("faults %+v, want %+v", f, want)
+	}
+	if o := inv.cfg.Faults.Faults[0].KillOrder(); o.Hold != 20*time.Second || o.Wait != 40*time.Second {
+		t.Errorf("order %+v: want the hold, and the fault's duration as the wait", o)
+	}
+}
+
 // kubeletEnv is env as the kubelet hands it to the container: a Secret's key as the
 // token of that Secret, a field (the completion index) as 2.
 func kubeletEnv(vars []corev1.EnvVar) []string {
