@@ -190,8 +190,8 @@ type FaultOutcome struct {
 	// show as about 1 + r × duration/load.duration), as a decimal string such as "1.02",
 	// the mean over the phases with its 95% interval; empty when the app's count was not read.
 	// Across a PodKill of the target it is the killed app's count at its last reading (every
-	// 100ms until it stops answering) and its replacement's from 0: short only of what the
-	// killed app served after that reading.
+	// 100ms while the kill holds, the highest kept) and its replacement's from 0: short only
+	// of what the killed app served after that reading.
 	// +optional
 	Amplification string `json:"amplification,omitempty"`
 	// +optional

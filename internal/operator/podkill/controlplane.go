@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	ls "github.com/daprbench/daprbench/internal/contract/loadsettings"
 )
 
@@ -37,7 +38,7 @@ import (
 // pods of it as it first had are ready, or at deadline. Every tenant's sidecars use the
 // service, so it is done only where the platform team allowed it (the caller checks), for a
 // run admission held the whole cluster for.
-func (s *Server) killControlPlane(ctx context.Context, app string, holdEnd, deadline time.Time) (ls.KillAnswer, error) {
+func (s *Server) killControlPlane(ctx context.Context, run *perfv1alpha1.PerfRun, app string, holdEnd, deadline time.Time) (ls.KillAnswer, error) {
 	var ans ls.KillAnswer
 	pods, err := s.controlPlanePods(ctx, app)
 	if err != nil {
@@ -49,22 +50,29 @@ func (s *Server) killControlPlane(ctx context.Context, app string, holdEnd, dead
 	before := map[types.UID]bool{}
 	deleted := map[string]bool{}
 	// At once, every one, as a lost node or a crash of the whole service ends them.
-	if err := s.deleteEvery(ctx, pods, before, deleted); err != nil {
+	if err := s.deleteEvery(ctx, pods, before, deleted, 0); err != nil {
 		return ans, err
 	}
 	want := len(deleted)
-	// Held down: each pod its StatefulSet or Deployment makes meanwhile goes as it comes.
+	// Held down: each pod its StatefulSet or Deployment makes meanwhile goes as it comes, with
+	// a second's grace (a StatefulSet makes the next only once its container has stopped:
+	// never two of one name), and unnamed: a Deployment's get a new name each time. The hold
+	// ends early when its run stops measuring: an outage outlives no run.
 	for time.Now().Before(holdEnd) {
 		select {
 		case <-ctx.Done():
 			return ans, ctx.Err()
 		case <-time.After(s.poll()):
 		}
+		// Looked at after the wait, right before deleting: a pod made once the run stopped stays.
+		if !time.Now().Before(holdEnd) || !s.stillRunning(ctx, run) {
+			break
+		}
 		pods, err := s.controlPlanePods(ctx, app)
 		if err != nil {
 			return ans, err
 		}
-		if err := s.deleteEvery(ctx, pods, before, deleted); err != nil {
+		if err := s.deleteEvery(ctx, pods, before, nil, 1); err != nil {
 			return ans, err
 		}
 	}
@@ -74,21 +82,30 @@ func (s *Server) killControlPlane(ctx context.Context, app string, holdEnd, dead
 	return ans, nil
 }
 
-// deleteEvery deletes each of pods not deleted before (grace 0), noting its UID in before
-// and its name in deleted (a StatefulSet's new pods take their predecessors' names).
-func (s *Server) deleteEvery(ctx context.Context, pods []corev1.Pod, before map[types.UID]bool, deleted map[string]bool) error {
+// deleteEvery deletes each of pods not deleted before, with grace seconds, noting its UID in
+// before and, when deleted is not nil, its name there.
+func (s *Server) deleteEvery(ctx context.Context, pods []corev1.Pod, before map[types.UID]bool, deleted map[string]bool, grace int64) error {
 	for i := range pods {
 		p := &pods[i]
 		if before[p.UID] {
 			continue
 		}
 		before[p.UID] = true
-		if err := s.Client.Delete(ctx, p, client.GracePeriodSeconds(0), client.Preconditions{UID: &p.UID}); client.IgnoreNotFound(err) != nil {
+		if err := s.Client.Delete(ctx, p, client.GracePeriodSeconds(grace), client.Preconditions{UID: &p.UID}); client.IgnoreNotFound(err) != nil {
 			return fmt.Errorf("deleting Dapr's pod %s/%s: %w", p.Namespace, p.Name, err)
 		}
-		deleted[p.Name] = true
+		if deleted != nil {
+			deleted[p.Name] = true
+		}
 	}
 	return nil
+}
+
+// stillRunning reports whether run is still measuring, as the manager's cache has it.
+func (s *Server) stillRunning(ctx context.Context, run *perfv1alpha1.PerfRun) bool {
+	var now perfv1alpha1.PerfRun
+	return s.Client.Get(ctx, client.ObjectKeyFromObject(run), &now) == nil && now.UID == run.UID &&
+		now.DeletionTimestamp == nil && now.Status.Phase == perfv1alpha1.PhaseRunning
 }
 
 // controlPlanePods are the pods of Dapr's service app not already being deleted, read past

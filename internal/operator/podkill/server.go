@@ -161,7 +161,7 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 	}
 	defer release()
 	if controlPlane {
-		return s.killControlPlane(ctx, app, arrived.Add(hold), arrived.Add(wait))
+		return s.killControlPlane(ctx, run, app, arrived.Add(hold), arrived.Add(wait))
 	}
 	role, _ := workload.KilledRole(perfv1alpha1.FaultRole(order.Role)) // Check took only a known role
 	pods, err := runPods(ctx, s.Client, run, role)

@@ -92,7 +92,8 @@ type phaseFaults struct {
 	key     latency.Key
 	seen    int64 // the app's invocation count at the phase's start; -1 unread
 	// killed are the counts of the target apps killed in the phase, each at its last
-	// reading (-1: none), in the order they were replaced.
+	// reading (-1: none). Kills of one phase follow one another (spec.faults holds one), or
+	// two would read the same app.
 	killed []int64
 }
 

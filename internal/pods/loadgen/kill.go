@@ -51,6 +51,7 @@ func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.Ap
 	order := f.KillOrder()
 	order.Namespace, order.Run = p.Run.Namespace, p.Run.Name
 	ans, err := p.orderKill(ctx, order)
+	answered := time.Now() // before the last reading, which may wait on a gone pod
 	killed = -1
 	if last != nil {
 		close(stop)
@@ -62,7 +63,7 @@ func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.Ap
 	}
 	a.Pod, a.Replacement, a.Ready = ans.Deleted, ans.Replacement, ans.Ready
 	if ans.Ready {
-		a.EndUnixNano = min(time.Now().UnixNano(), a.EndUnixNano)
+		a.EndUnixNano = min(answered.UnixNano(), a.EndUnixNano)
 		if f.Role == loadsettings.RoleTarget && ans.ReplacementIP != "" {
 			p.movedTo(ans.ReplacementIP)
 			moved = last != nil
@@ -75,31 +76,25 @@ func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.Ap
 // served after its last reading, at most countEvery before it stopped answering.
 const countEvery = 100 * time.Millisecond
 
-// countClient gives up on a read within countEvery's span or so: a deleted pod's address may
-// drop packets rather than refuse them.
+// countClient gives up on a read after 250 ms: a deleted pod's address may drop packets
+// rather than refuse them.
 var countClient = &http.Client{Timeout: 250 * time.Millisecond}
 
-// lastCount reads the app at appURL every countEvery until it stops answering or stop
-// closes (once more then: the replacement is ready, and a pod still answering has its
-// latest count), and returns the last count read; -1 when none was.
+// lastCount reads the app at appURL every countEvery until stop closes (once more then: a pod
+// still answering has its latest count), and returns the highest count read; -1 when none
+// was. A read that fails does not end it: a busy app may miss one and answer the next, and a
+// pod that reuses a gone one's address counts from 0, below it.
 func lastCount(ctx context.Context, appURL string, stop <-chan struct{}) int64 {
-	last := int64(-1)
+	highest := int64(-1)
 	tick := time.NewTicker(countEvery)
 	defer tick.Stop()
 	for {
-		n := countAt(ctx, countClient, appURL)
-		if n < 0 {
-			return last
-		}
-		last = n
+		highest = max(highest, countAt(ctx, countClient, appURL))
 		select {
 		case <-ctx.Done():
-			return last
+			return highest
 		case <-stop:
-			if n := countAt(ctx, countClient, appURL); n >= 0 {
-				return n
-			}
-			return last
+			return max(highest, countAt(ctx, countClient, appURL))
 		case <-tick.C:
 		}
 	}
