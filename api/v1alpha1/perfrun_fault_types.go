@@ -120,8 +120,9 @@ type Fault struct {
 	// hold keeps a control-plane service down (a PodKill of Scheduler, Placement or Sentry
 	// only): for this long from the order, every pod of it that appears is deleted too, before
 	// it can be ready, as an outage that lasts does; then its pods are let back, and the fault
-	// holds until they are ready, within duration. At least 1s, below duration. Unset: the
-	// pods are deleted once, and the fault ends when their replacements are ready.
+	// holds until they are ready, within duration; the hold ends early if the run stops
+	// measuring. At least 1s, below duration. Unset: the pods are deleted once, and the fault
+	// ends when their replacements are ready.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`

@@ -55,9 +55,10 @@ func (s *Server) killControlPlane(ctx context.Context, run *perfv1alpha1.PerfRun
 	}
 	want := len(deleted)
 	// Held down: each pod its StatefulSet or Deployment makes meanwhile goes as it comes, with
-	// a second's grace (a StatefulSet makes the next only once its container has stopped:
-	// never two of one name), and unnamed: a Deployment's get a new name each time. The hold
-	// ends early when its run stops measuring: an outage outlives no run.
+	// a second's grace (a StatefulSet then makes the next only once its container has
+	// stopped: the hold never runs two of one name, as the grace-0 deletion above may, for a
+	// moment, as a crash would), and unnamed: a Deployment's get a new name each time. The
+	// hold ends early when its run stops measuring: an outage outlives no run.
 	for time.Now().Before(holdEnd) {
 		select {
 		case <-ctx.Done():

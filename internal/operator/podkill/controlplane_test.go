@@ -18,6 +18,7 @@ package podkill
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,6 +31,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
 	"github.com/daprbench/daprbench/internal/operator/workload"
@@ -61,7 +63,18 @@ func TestAHoldEndsWhenItsRunStopsMeasuring(t *testing.T) {
 		return p
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(run, pod("dapr-sentry-aaaaa", true)).WithStatusSubresource(run).Build()
-	s := &Server{Client: c, APIReader: c, DaprNamespace: "dapr-system", AllowControlPlane: true, Log: logr.Discard(), Poll: 10 * time.Millisecond}
+	// The route's first look that finds the run stopped: no look that found it running is
+	// under way after it (the hold looks, then deletes, one pass at a time).
+	sawStopped := make(chan struct{})
+	var once sync.Once
+	route := interceptor.NewClient(c, interceptor.Funcs{Get: func(ctx context.Context, cl client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+		err := cl.Get(ctx, key, obj, opts...)
+		if r, ok := obj.(*perfv1alpha1.PerfRun); ok && err == nil && r.Status.Phase != perfv1alpha1.PhaseRunning {
+			once.Do(func() { close(sawStopped) })
+		}
+		return err
+	}})
+	s := &Server{Client: route, APIReader: c, DaprNamespace: "dapr-system", AllowControlPlane: true, Log: logr.Discard(), Poll: 10 * time.Millisecond}
 
 	start := time.Now()
 	const hold, deadline = 10 * time.Second, 2 * time.Second
@@ -72,7 +85,7 @@ func TestAHoldEndsWhenItsRunStopsMeasuring(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		ans, err := s.killControlPlane(context.Background(), run, workload.SentryApp, start.Add(hold), start.Add(deadline))
+		ans, err := s.killControlPlane(context.Background(), run.DeepCopy(), workload.SentryApp, start.Add(hold), start.Add(deadline))
 		done <- answer{ans.Deleted, err, time.Since(start)}
 	}()
 	gone := func(name string) bool {
@@ -96,7 +109,11 @@ func TestAHoldEndsWhenItsRunStopsMeasuring(t *testing.T) {
 	if err := c.Status().Update(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond) // a look begun before the run stopped has ended
+	select {
+	case <-sawStopped:
+	case <-time.After(time.Second):
+		t.Fatal("the hold did not look at its run within a second of its stopping")
+	}
 	if err := c.Create(context.Background(), pod("dapr-sentry-ccccc", false)); err != nil {
 		t.Fatal(err)
 	}

@@ -91,8 +91,8 @@ type phaseFaults struct {
 	plan    *FaultPlan
 	key     latency.Key
 	seen    int64 // the app's invocation count at the phase's start; -1 unread
-	// killed are the counts of the target apps killed in the phase, each at its last
-	// reading (-1: none). Kills of one phase follow one another (spec.faults holds one), or
+	// killed are the counts of the target apps killed in the phase, each its highest reading
+	// (-1: none). Kills of one phase follow one another (spec.faults holds one), or
 	// two would read the same app.
 	killed []int64
 }

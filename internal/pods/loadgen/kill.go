@@ -35,8 +35,8 @@ import (
 // The operator holds its answer until then, so the answer's arrival is the fault's end on
 // this clock; an answer lost or refused leaves the fault unapplied, its error said. For a
 // kill of the target that moved the plan to a ready replacement, moved is true and killed is
-// the deleted app's count at its last reading (-1: never read), which the replacement's
-// count, from 0, continues.
+// the deleted app's highest count read (-1: never read), which the replacement's count, from
+// 0, continues.
 func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.AppliedFault) (killed int64, moved bool) {
 	var stop chan struct{}
 	var last chan int64
@@ -73,7 +73,8 @@ func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.Ap
 }
 
 // countEvery is how often a target being killed is read: its count is short only of what it
-// served after its last reading, at most countEvery before it stopped answering.
+// served after its last reading (countEvery before it stopped answering, when its reads
+// answer to the end).
 const countEvery = 100 * time.Millisecond
 
 // countClient gives up on a read after 250 ms: a deleted pod's address may drop packets
