@@ -19,7 +19,6 @@ package podkill
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"time"
@@ -48,12 +47,11 @@ func (s *Server) killControlPlane(ctx context.Context, run *perfv1alpha1.PerfRun
 		return ans, refuse(http.StatusConflict, "Dapr's %s has no ready pod in namespace %s to kill", app, s.DaprNamespace)
 	}
 	before := map[types.UID]bool{}
-	deleted := map[string]bool{}
 	// At once, every one, as a lost node or a crash of the whole service ends them.
-	if err := s.deleteEvery(ctx, pods, before, deleted, 0); err != nil {
+	deleted, err := s.deleteEvery(ctx, pods, before, 0)
+	if err != nil {
 		return ans, err
 	}
-	want := len(deleted)
 	// Held down: each pod its StatefulSet or Deployment makes meanwhile goes as it comes, with
 	// a second's grace (a StatefulSet then makes the next only once its container has
 	// stopped: the hold never runs two of one name, as the grace-0 deletion above may, for a
@@ -73,19 +71,21 @@ func (s *Server) killControlPlane(ctx context.Context, run *perfv1alpha1.PerfRun
 		if err != nil {
 			return ans, err
 		}
-		if err := s.deleteEvery(ctx, pods, before, nil, 1); err != nil {
+		if _, err := s.deleteEvery(ctx, pods, before, 1); err != nil {
 			return ans, err
 		}
 	}
-	ans.Deleted = ls.JoinPodNames(slices.Sorted(maps.Keys(deleted)))
-	made, allReady := s.awaitControlPlane(ctx, app, before, want, deadline)
+	slices.Sort(deleted)
+	ans.Deleted = ls.JoinPodNames(deleted)
+	made, allReady := s.awaitControlPlane(ctx, app, before, len(deleted), deadline)
 	ans.Replacement, ans.Ready = ls.JoinPodNames(made), allReady
 	return ans, nil
 }
 
 // deleteEvery deletes each of pods not deleted before, with grace seconds, noting its UID in
-// before and, when deleted is not nil, its name there.
-func (s *Server) deleteEvery(ctx context.Context, pods []corev1.Pod, before map[types.UID]bool, deleted map[string]bool, grace int64) error {
+// before, and returns the names of those it deleted.
+func (s *Server) deleteEvery(ctx context.Context, pods []corev1.Pod, before map[types.UID]bool, grace int64) ([]string, error) {
+	var deleted []string
 	for i := range pods {
 		p := &pods[i]
 		if before[p.UID] {
@@ -93,13 +93,11 @@ func (s *Server) deleteEvery(ctx context.Context, pods []corev1.Pod, before map[
 		}
 		before[p.UID] = true
 		if err := s.Client.Delete(ctx, p, client.GracePeriodSeconds(grace), client.Preconditions{UID: &p.UID}); client.IgnoreNotFound(err) != nil {
-			return fmt.Errorf("deleting Dapr's pod %s/%s: %w", p.Namespace, p.Name, err)
+			return deleted, fmt.Errorf("deleting Dapr's pod %s/%s: %w", p.Namespace, p.Name, err)
 		}
-		if deleted != nil {
-			deleted[p.Name] = true
-		}
+		deleted = append(deleted, p.Name)
 	}
-	return nil
+	return deleted, nil
 }
 
 // stillRunning reports whether run is still measuring, as the manager's cache has it.

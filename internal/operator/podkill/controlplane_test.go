@@ -26,9 +26,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
@@ -44,13 +42,6 @@ import (
 // A fake client (controller-runtime's) stands in for the API server and the manager's cache:
 // the run's end is its status, which no controller here would write at a chosen moment.
 func TestAHoldEndsWhenItsRunStopsMeasuring(t *testing.T) {
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
 	run := &perfv1alpha1.PerfRun{ObjectMeta: metav1.ObjectMeta{Name: "outage", Namespace: "team", UID: "u1"},
 		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseRunning}}
 	pod := func(name string, isReady bool) *corev1.Pod {
@@ -62,7 +53,7 @@ func TestAHoldEndsWhenItsRunStopsMeasuring(t *testing.T) {
 		}
 		return p
 	}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(run, pod("dapr-sentry-aaaaa", true)).WithStatusSubresource(run).Build()
+	c := fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(run, pod("dapr-sentry-aaaaa", true)).WithStatusSubresource(run).Build()
 	// The route's first look that finds the run stopped: no look that found it running is
 	// under way after it (the hold looks, then deletes, one pass at a time).
 	sawStopped := make(chan struct{})

@@ -37,6 +37,20 @@ import (
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
+// testScheme knows the API's kinds and Kubernetes' own, for the fake clients that stand in
+// for the manager's cache.
+func testScheme(t *testing.T) *runtime.Scheme {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := perfv1alpha1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	return scheme
+}
+
 // A run whose spec was edited since it was admitted orders no kill: the queue weighed the
 // spec it measures, and an edit may add a kill it never weighed (a control-plane kill
 // holds the whole cluster). Its twin, the same run measuring the spec it holds, passes
@@ -55,14 +69,7 @@ func TestAKillIsRefusedForASpecEditedSinceAdmission(t *testing.T) {
 		Status: perfv1alpha1.PerfRunStatus{Phase: perfv1alpha1.PhaseRunning, ObservedGeneration: 1, TokenDigest: workload.TokenDigest(token)},
 	}
 	order := func(run *perfv1alpha1.PerfRun) (int, string) {
-		scheme := runtime.NewScheme()
-		if err := clientgoscheme.AddToScheme(scheme); err != nil {
-			t.Fatal(err)
-		}
-		if err := perfv1alpha1.AddToScheme(scheme); err != nil {
-			t.Fatal(err)
-		}
-		s := &Server{Client: fake.NewClientBuilder().WithScheme(scheme).WithObjects(run).Build(), Log: logr.Discard(), Poll: time.Millisecond}
+		s := &Server{Client: fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(run).Build(), Log: logr.Discard(), Poll: time.Millisecond}
 		body, _ := json.Marshal(ls.KillOrder{Namespace: run.Namespace, Run: run.Name, Role: ls.RoleTarget, Wait: time.Second})
 		req := httptest.NewRequest(http.MethodPost, ls.KillPath, bytes.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+token)
