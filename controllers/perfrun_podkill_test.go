@@ -28,6 +28,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -208,6 +209,31 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		status, _, msg = orderKill(route.URL, token, short)
 		Expect(status).To(Equal(http.StatusTooManyRequests), msg)
 		Expect(msg).To(ContainSubstring("has had its 2 kills, as many as its faulted phases"))
+	})
+
+	It("tells the load tester of a run with sidecar variants each variant's target app, once every one has an address", func() {
+		ns := newNamespace()
+		run := createRun(ns, "sides", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
+			s.Load.Repetitions = 2
+			s.Baseline = ptr.To(false)
+			s.Variants = []perfv1alpha1.SidecarVariant{{Name: "plain"}, {Name: "retried"}}
+			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
+				At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}}
+		})
+		markAvailable(ns, "sides-target")
+		Consistently(func() error {
+			return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "sides-load-1"}, &batchv1.Job{})
+		}, 500*time.Millisecond).ShouldNot(Succeed(), "no load while a variant's target has no address to order its faults from")
+		markAvailable(ns, "sides-target-retried")
+		job := currentJobOf(run)
+		ip := func(name string) string {
+			p := &corev1.Pod{}
+			Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: name}, p)).To(Succeed())
+			return "http://" + p.Status.PodIP + ":3000"
+		}
+		Expect(envValue(job, "DAPRBENCH_FAULT_URL")).To(Equal(ip("sides-target-pod")))
+		Expect(envValue(job, "DAPRBENCH_VARIANT_FAULT_URLS")).To(Equal(ip("sides-target-retried-pod")), "the second variant's faults go through its own target")
 	})
 
 	It("deletes a PubSub run's own broker on its token, and tells the load tester no target address", func() {

@@ -716,6 +716,15 @@ type VariantResult struct {
 	// resources is what the variant's target (app and sidecar) used while it was measured.
 	// +optional
 	Resources *ResourceUsage `json:"resources,omitempty"`
+	// resiliencies name the Dapr Resiliencies (environment.daprResiliencies) that set a
+	// policy on the variant's invocations: applied by the load tester's sidecar (unscoped, or
+	// scoped to its app id), targeting the variant's target app id or naming a policy every
+	// invocation takes (DefaultRetryPolicy, DefaultAppRetryPolicy, DaprBuiltInServiceRetries…).
+	// Empty: it ran under none. Two variants whose app ids one Resiliency does and does not
+	// target compare a policy with none under the same faults.
+	// +kubebuilder:validation:MaxItems=16
+	// +optional
+	Resiliencies []string `json:"resiliencies,omitempty"`
 }
 
 // DeliveryResult is a PubSub run's delivery: each message timed from the slot its publish

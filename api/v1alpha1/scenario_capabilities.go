@@ -157,10 +157,10 @@ func scenarioCapabilities() []ScenarioCapability {
 			// A four-path run's one-sidecar paths and a gRPC app carry no app-id headers to know
 			// a call through both sidecars by.
 			HoldsKnownAnswer: func(s *PerfRunSpec) bool { return !s.FourPaths() && s.Protocol.App != ProtocolGRPC },
-			// The load tester orders a fault from the one target app, over HTTP, and reads
-			// its count of what it saw: a variant's target is another pod.
-			TakesFaults:     "!" + fourPathsCEL + " && (!has(self.protocol.app) || self.protocol.app == 'HTTP') && !has(self.variants)",
-			TakesFaultsWhen: "with protocol.app HTTP, the standard paths and no variants",
+			// The load tester orders a fault from each variant's target app, over HTTP, and
+			// reads its count of what it saw.
+			TakesFaults:     "!" + fourPathsCEL + " && (!has(self.protocol.app) || self.protocol.app == 'HTTP') && (!has(self.variants) || self.variants.all(v, !has(v.appProtocol) || v.appProtocol == 'HTTP'))",
+			TakesFaultsWhen: "with protocol.app HTTP (every variant's appProtocol too) and the standard paths",
 			Rules: []ScenarioRule{{
 				Rule:       "!" + fourPathsCEL + " || (self.scenario == 'ServiceInvocation' && " + DaprEnabledCEL + " && (!has(self.baseline) || self.baseline) && !has(self.variants))",
 				Message:    "serviceInvocation.paths FourPaths splits what Dapr adds between two sidecars: it needs scenario ServiceInvocation through Dapr, with the baseline (the direct path) and without variants",

@@ -66,6 +66,46 @@ func TestTheResiliencySampleTargetsTheKilledRunsApps(t *testing.T) {
 	}
 }
 
+// The side-by-side sample's Resiliency targets its second and third variants' app ids and not
+// the first's, from the load tester's sidecar: one run compares no policy, retries, and
+// retries behind a circuit breaker.
+func TestTheSideBySideResiliencyTargetsEachVariantButTheFirst(t *testing.T) {
+	var run perfv1alpha1.PerfRun
+	readSample(t, "perf_v1alpha1_perfrun_target_killed_side_by_side.yaml", &run)
+	var res struct {
+		APIVersion string         `json:"apiVersion"`
+		Kind       string         `json:"kind"`
+		Metadata   map[string]any `json:"metadata"`
+		Scopes     []string       `json:"scopes"`
+		Spec       struct {
+			Policies map[string]map[string]map[string]any `json:"policies"`
+			Targets  struct {
+				Apps map[string]map[string]string `json:"apps"`
+			} `json:"targets"`
+		} `json:"spec"`
+	}
+	readSample(t, "dapr_resiliency_target_killed_side_by_side.yaml", &res)
+	if len(res.Scopes) != 1 || res.Scopes[0] != workload.NamesFor(&run).TesterAppID {
+		t.Errorf("scopes %v, want the load tester's app id alone", res.Scopes)
+	}
+	targets := workload.VariantTargets(&run)
+	if len(targets) != 3 {
+		t.Fatalf("%d variants, want none, retries and breaker", len(targets))
+	}
+	if _, ok := res.Spec.Targets.Apps[targets[0].AppID]; ok {
+		t.Errorf("the first variant's app id %s is a target: it is the run without a policy", targets[0].AppID)
+	}
+	for _, v := range targets[1:] {
+		app, ok := res.Spec.Targets.Apps[v.AppID]
+		if !ok || res.Spec.Policies["retries"][app["retry"]] == nil {
+			t.Errorf("variant %s (app id %s): targets %v, want a retry policy among %v", v.Name, v.AppID, res.Spec.Targets.Apps, res.Spec.Policies)
+		}
+	}
+	if cb := res.Spec.Targets.Apps[targets[2].AppID]["circuitBreaker"]; res.Spec.Policies["circuitBreakers"][cb] == nil {
+		t.Errorf("the breaker variant has no circuit breaker among %v", res.Spec.Policies)
+	}
+}
+
 func readSample(t *testing.T, name string, into any) {
 	t.Helper()
 	b, err := os.ReadFile(name)

@@ -96,6 +96,7 @@ func (r *Reconciler) collect(ctx context.Context, s *runScope) (stepResult, erro
 			Message: msg, Summary: sum, Faults: faultsOf(rep), DaprdGauges: gaugesOf(rep), LatencyWindows: latencyWindowsOf(rep), DecodeErr: decodeErr, ReportLost: lost, PodsDescribed: diagnose.Describe(testers), Waited: terminationGrace},
 		Restarts: diagnose.Restarts(targets, testers), TesterNodes: testerNodes(testers), Live: run.Status.LiveUsage,
 		Sampled: r.Usage != nil, MetricsFailed: metricsFailed(run), Disturbances: run.Status.Disturbances, History: history,
+		VariantResiliencies: variantResiliencies(run),
 	}
 	if r.Counters != nil {
 		ev.CountersSource = r.Counters.Describe()

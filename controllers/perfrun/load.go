@@ -50,8 +50,8 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 	}
 	// The target pod's IP: a same-pod baseline calls it, so does a four-path run's
 	// server-only path, the load tester takes the target daprd's profile there, and orders
-	// a fault run's faults from its app.
-	targetIP := ""
+	// a fault run's faults from its app (and from each further sidecar variant's).
+	targetIP, variantIPs := "", []string(nil)
 	if workload.NeedsTargetIP(run) {
 		targets, err := s.Pods(ctx, workload.RoleTarget)
 		if err != nil {
@@ -62,12 +62,18 @@ func (r *Reconciler) startLoad(ctx context.Context, s *runScope) (stepResult, er
 			return waitFor(r.PollInterval), nil // the Deployment is Available: its pod's IP is on its way
 		}
 		targetIP = pod.Status.PodIP
+		if workload.FaultsFromTarget(run) {
+			var all bool
+			if variantIPs, all = variantTargetIPs(run, targets); !all {
+				return waitFor(r.PollInterval), nil
+			}
+		}
 		r.recordNodes(run, targets, nil)
 		if run.Spec.BaselineEnabled() && !run.Spec.BaselineTwinEnabled() {
 			run.Status.Environment.BaselinePod = podPlace(pod)
 		}
 	}
-	if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload, targetIP)); err != nil {
+	if err := r.apply(ctx, run, workload.LoadTesterJob(run, r.Workload, targetIP, variantIPs...)); err != nil {
 		return proceed, err
 	}
 	s.Forget()

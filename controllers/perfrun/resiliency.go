@@ -96,3 +96,38 @@ func resiliencyRecord(res *unstructured.Unstructured, appIDs []string) (perfv1al
 	rec.Targets = capped(rec.Targets, 16)
 	return rec, true
 }
+
+// variantResiliencies names, for each sidecar variant of the run, the recorded Resiliencies
+// (status.environment.daprResiliencies) that set a policy on its invocations: daprd applies
+// a Resiliency's policies to the calls its own sidecar makes, so one must apply to the load
+// tester's (unscoped, or scoped to its app id) and target the variant's app id, or name a
+// policy every invocation takes (Dapr's defaults for apps, the built-in service retries).
+// Nil for a run without spec.variants.
+func variantResiliencies(run *perfv1alpha1.PerfRun) map[string][]string {
+	if len(run.Spec.Variants) == 0 || run.Status.Environment == nil {
+		return nil
+	}
+	caller := workload.NamesFor(run).TesterAppID
+	out := map[string][]string{}
+	for _, rec := range run.Status.Environment.DaprResiliencies {
+		if len(rec.Scopes) > 0 && !slices.Contains(rec.Scopes, caller) {
+			continue // the target's own sidecar's: it shapes that sidecar's calls, not calls to it
+		}
+		every := slices.ContainsFunc(rec.Targets, func(t string) bool { return invocationDefaults[t] })
+		for _, v := range workload.VariantTargets(run) {
+			if every || slices.Contains(rec.Targets, "app "+v.AppID) {
+				out[v.Name] = append(out[v.Name], rec.Name)
+			}
+		}
+	}
+	return out
+}
+
+// invocationDefaults are the targets a record lists (resiliencyRecord) for policies Dapr
+// applies to every service invocation: its defaults for all calls and for apps, and its
+// built-in service retries.
+var invocationDefaults = map[string]bool{
+	"default DefaultRetryPolicy": true, "default DefaultTimeoutPolicy": true, "default DefaultCircuitBreakerPolicy": true,
+	"default DefaultAppRetryPolicy": true, "default DefaultAppTimeoutPolicy": true, "default DefaultAppCircuitBreakerPolicy": true,
+	"built-in DaprBuiltInServiceRetries": true,
+}

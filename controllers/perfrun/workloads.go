@@ -126,6 +126,23 @@ func firstTargetPod(pods []corev1.Pod) *corev1.Pod {
 	return nil
 }
 
+// variantTargetIPs are the IPs of the further sidecar variants' running target pods (d1,
+// d2, …, in spec order); all is false while one has none with an IP.
+func variantTargetIPs(run *perfv1alpha1.PerfRun, pods []corev1.Pod) (ips []string, all bool) {
+	for i := 1; i < len(run.Spec.Variants); i++ {
+		code := string(result.DaprVariant(i))
+		at := slices.IndexFunc(pods, func(p corev1.Pod) bool {
+			return p.Labels[workload.LabelComponent] == string(workload.RoleTarget) && p.Labels[workload.LabelVariant] == code &&
+				p.DeletionTimestamp == nil && p.Status.Phase == corev1.PodRunning && p.Status.PodIP != ""
+		})
+		if at < 0 {
+			return nil, false
+		}
+		ips = append(ips, pods[at].Status.PodIP)
+	}
+	return ips, true
+}
+
 func (r *Reconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, testerPods []corev1.Pod) {
 	env := run.Status.Environment
 	if env == nil {

@@ -64,8 +64,9 @@ func Evaluate(run *perfv1alpha1.PerfRun, ev Evidence) Assessment {
 	if sum != nil && len(sum.Runs) > 0 {
 		a.Result = report.Build(run, report.Inputs{Summary: sum, Restarts: ev.Restarts, TesterNodes: ev.TesterNodes,
 			Usage: usageByVariant(ev, phases), CPU: accountCPU(run, ev, phases), Faults: ev.Load.Faults, MemoryTrends: memoryTrends(run, ev, phases),
-			DaprdTrends:  accounting.DaprdTrends(ev.Load.DaprdGauges, phases, string(report.MeasuredVariant(run)), PhaseEdge),
-			LatencyDrift: accounting.LatencyDrift(ev.Load.LatencyWindows, phases, string(report.MeasuredVariant(run)), PhaseEdge)})
+			DaprdTrends:         accounting.DaprdTrends(ev.Load.DaprdGauges, phases, string(report.MeasuredVariant(run)), PhaseEdge),
+			LatencyDrift:        accounting.LatencyDrift(ev.Load.LatencyWindows, phases, string(report.MeasuredVariant(run)), PhaseEdge),
+			VariantResiliencies: ev.VariantResiliencies})
 		a.add(run, cpuCondition(ev, a.Result))
 		a.add(run, usageCondition(run, ev, a.Result, phases))
 	}

@@ -56,6 +56,9 @@ type Evidence struct {
 	// History is a scheduled run's history; nil for a run no schedule made (or whose
 	// schedule is gone).
 	History *History
+	// VariantResiliencies name, by sidecar variant, the Resiliencies its invocations ran
+	// under (nil: a run without spec.variants).
+	VariantResiliencies map[string][]string
 }
 
 // Load is what a finished load-tester Job left, read once.

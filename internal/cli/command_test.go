@@ -234,6 +234,33 @@ func TestReportOfAVariantComparison(t *testing.T) {
 	}
 }
 
+// Variants that differ in the Resiliency their invocations ran under name it, each its
+// own: "none" for the one without; the column is left out when no variant ran under one.
+func TestReportOfVariantsSideBySideNamesEachOnesResiliency(t *testing.T) {
+	res := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
+	res.Variants = []perfv1alpha1.VariantResult{
+		{Name: "plain", ActualQPS: "99.9", Errors: 120, Latency: res.Latency},
+		{Name: "retried", ActualQPS: "99.8", Latency: res.Latency, Resiliencies: []string{"retry-killed"},
+			Difference: &perfv1alpha1.LatencySummary{P50: d("1ms"), P90: d("2ms"), P99: d("3ms")}},
+	}
+	createRun(t, "sides", nil, nil, res, false)
+	dir := t.TempDir()
+	out, err := run(t, "report", "sides", "--dir", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	for _, want := range []string{"BEYOND-NOISE RESILIENCY", "plain 99.9 120 7.6ms 13.7ms 29.8ms - - - - - - none",
+		"retried 99.8 0 7.6ms 13.7ms 29.8ms - - 1ms 2ms 3ms none retry-killed"} {
+		if !strings.Contains(squeeze(out), want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || !strings.Contains(string(html), `<th scope="col">Resiliency</th>`) || !strings.Contains(string(html), "retry-killed") {
+		t.Errorf("report.html names no variant's Resiliency: %v", err)
+	}
+}
+
 func TestReportOfASplitLoadListsEveryLoadTesterPod(t *testing.T) {
 	res := clitest.SampleResult("12.1ms", "11.8ms", "12.4ms", "390m")
 	res.LoadTesters = []perfv1alpha1.LoadTesterPod{

@@ -41,8 +41,13 @@ import (
 func expectKilledAndReplaced(run *perfv1alpha1.PerfRun) perfv1alpha1.FaultOutcome {
 	res := resultOf(run)
 	Expect(res.Faults).To(HaveLen(1), "%s", describe(run))
-	o := res.Faults[0]
-	GinkgoWriter.Printf("killed: %+v\nkills: %+v\n", o, o.Kills)
+	return expectPathKilledAndReplaced(run, res.Faults[0])
+}
+
+// expectPathKilledAndReplaced is expectKilledAndReplaced for one path's outcome o: a run
+// with sidecar variants has one a variant, each killing its own target.
+func expectPathKilledAndReplaced(run *perfv1alpha1.PerfRun, o perfv1alpha1.FaultOutcome) perfv1alpha1.FaultOutcome {
+	GinkgoWriter.Printf("killed %s: %+v\nkills: %+v\n", o.Path, o, o.Kills)
 	Expect(o.Kind).To(Equal(perfv1alpha1.FaultPodKill))
 	Expect(o.Applied).To(Equal(int32(2)), "applied in both Dapr phases: %q", o.NotApplied)
 	Expect(o.Kills).To(HaveLen(2))
@@ -101,13 +106,22 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		plain := daprRun(plainNS, "plain", perfv1alpha1.ScenarioServiceInvocation, qps, faulty)
 		retried := daprRun(retriedNS, "retried", perfv1alpha1.ScenarioServiceInvocation, qps, faulty)
 		// And beside them, the target's pod deleted 5 s into each Dapr phase by the operator,
-		// on its load tester's order: no baseline (a PodKill has none), so its two 30 s phases
-		// end with the others' four of 15 s. A replacement took 8-14 s to be ready here
+		// on its load tester's order, side by side with and without a retry policy: two
+		// sidecar variants, each its own target, and the team's Resiliency for the second's app
+		// id alone (every 500 ms, up to 16 times: 8 s, under the load tester's 10 s). No
+		// baseline (a PodKill has none). A replacement took 8-14 s to be ready here
 		// (calibration, daprd's readiness probe): it is waited for up to 22 s.
-		killed := daprRun(newNamespace(), "killed", perfv1alpha1.ScenarioServiceInvocation, qps, func(s *perfv1alpha1.PerfRunSpec) {
+		killedNS := newNamespace()
+		Expect(k8sClient.Create(ctx, &unstructured.Unstructured{Object: map[string]any{"apiVersion": "dapr.io/v1alpha1", "kind": "Resiliency",
+			"metadata": map[string]any{"name": "retry-killed", "namespace": killedNS},
+			"scopes":   []any{"killed-loadtester"},
+			"spec": map[string]any{"policies": map[string]any{"retries": map[string]any{"untilReplaced": map[string]any{"policy": "constant", "duration": "500ms", "maxRetries": int64(16)}}},
+				"targets": map[string]any{"apps": map[string]any{"killed-target-retried": map[string]any{"retry": "untilReplaced"}}}}}})).To(Succeed())
+		killed := daprRun(killedNS, "killed", perfv1alpha1.ScenarioServiceInvocation, qps, func(s *perfv1alpha1.PerfRunSpec) {
 			faulty(s)
 			s.Load.Duration = &metav1.Duration{Duration: 30 * time.Second}
 			s.Baseline = ptr.To(false)
+			s.Variants = []perfv1alpha1.SidecarVariant{{Name: "plain"}, {Name: "retried"}}
 			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
 				At: metav1.Duration{Duration: at}, Duration: metav1.Duration{Duration: 22 * time.Second}}}
 			s.Thresholds = nil
@@ -118,14 +132,34 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		// Without a retry policy a request sent while no target pod is ready fails, and never
 		// reaches an app: the apps' count across the kill (the killed app's to its last
 		// reading, its replacement's from 0) is each request that did not fail, once.
-		k := expectKilledAndReplaced(killed)
+		kr := resultOf(killed)
+		Expect(kr.Faults).To(HaveLen(2), "one outcome a variant: %s", describe(killed))
+		Expect(kr.Paths).To(HaveLen(2), "the two variants' paths, every phase of them killed")
+		byPath := map[string]perfv1alpha1.FaultOutcome{}
+		for _, o := range kr.Faults {
+			byPath[o.Path] = expectPathKilledAndReplaced(killed, o)
+		}
+		k := byPath["plain"]
 		Expect(k.During.Errors).To(BeNumerically(">", 0))
 		amp, err := strconv.ParseFloat(k.Amplification, 64)
 		Expect(err).NotTo(HaveOccurred(), "the apps' count per request sent across a kill: %q", k.Amplification)
-		paths := resultOf(killed).Paths
-		Expect(paths).To(HaveLen(1), "the Dapr path alone, every phase of it killed")
-		p := paths[0]
+		p := kr.Paths[slices.IndexFunc(kr.Paths, func(p perfv1alpha1.PathAccounting) bool { return p.Path == "plain" })]
 		Expect(amp).To(BeNumerically("~", float64(p.Completed)/float64(p.Sent), 0.03), "the apps saw each request that did not fail: %+v", p)
+		// Under the policy the caller's sidecar retries the calls that met no target: fewer of
+		// the requests due while the kill held failed. Each variant's result names the policy
+		// it ran under, the first none; its apps saw each completed request at least once.
+		kRetried := byPath["retried"]
+		failedShare := func(w perfv1alpha1.FaultWindow) float64 { return float64(w.Errors) / float64(max(w.Requests, 1)) }
+		GinkgoWriter.Printf("while killed: plain %.3f of %d failed, retried %.3f of %d; recovery plain %v, retried %v\n",
+			failedShare(k.During), k.During.Requests, failedShare(kRetried.During), kRetried.During.Requests, k.Recovery, kRetried.Recovery)
+		Expect(failedShare(kRetried.During)).To(BeNumerically("<", failedShare(k.During)/2), "the retry policy's failures while killed against none's")
+		Expect(kr.Variants).To(HaveLen(2))
+		Expect(kr.Variants[0].Resiliencies).To(BeEmpty(), "the first variant's app id is no policy's target")
+		Expect(kr.Variants[1].Resiliencies).To(Equal([]string{"retry-killed"}), "the second ran under the team's policy")
+		amp, err = strconv.ParseFloat(kRetried.Amplification, 64)
+		Expect(err).NotTo(HaveOccurred(), "the retried variant's apps' count per request sent: %q", kRetried.Amplification)
+		p = kr.Paths[slices.IndexFunc(kr.Paths, func(p perfv1alpha1.PathAccounting) bool { return p.Path == "retried" })]
+		Expect(amp).To(BeNumerically(">=", float64(p.Completed)/float64(p.Sent)-0.03), "its apps saw each completed request: %+v", p)
 
 		res := resultOf(plain)
 		Expect(res.Faults).To(HaveLen(1), "%s", describe(plain))

@@ -56,6 +56,8 @@ type Inputs struct {
 	DaprdTrends []perfv1alpha1.DaprdTrend
 	// LatencyDrift is the measured path's p90 over a long measured load (nil: none fitted).
 	LatencyDrift *perfv1alpha1.LatencyDrift
+	// VariantResiliencies name, by variant name, the Resiliencies its invocations ran under.
+	VariantResiliencies map[string][]string
 }
 
 // Build makes status.result, whole, from its inputs: each path's latency over every
@@ -65,6 +67,9 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 	res := latencyResult(run, in.Summary)
 	res.Restarts = in.Restarts
 	res.Faults, _ = faultOutcomes(run, in.Faults) // its one error, ReadFrame refuses
+	for i := range res.Variants {
+		res.Variants[i].Resiliencies = in.VariantResiliencies[res.Variants[i].Name]
+	}
 	for i := range res.LoadTesters {
 		res.LoadTesters[i].Node = in.TesterNodes[res.LoadTesters[i].Index]
 	}

@@ -542,6 +542,10 @@ func variantsSection(res *perfv1alpha1.Result) htmlSection {
 	s := htmlSection{ID: "variants", Title: "Sidecar variants"}
 	t := htmlTable{ID: "variant-figures", Header: []string{"Variant", "QPS", "Errors", "p50", "p90", "p99", "Added p90",
 		"Sidecar CPU / 1000 rps", "Difference p50", "Difference p90", "Difference p99", "Beyond noise"}}
+	policies := underResiliency(res.Variants)
+	if policies {
+		t.Header = append(t.Header, "Resiliency")
+	}
 	for _, v := range res.Variants {
 		l := pickOrEmpty(v.Latency)
 		cpu := "-"
@@ -561,11 +565,15 @@ func variantsSection(res *perfv1alpha1.Result) htmlSection {
 		} else if beyond == "" {
 			beyond = "none"
 		}
-		t.add(htmlCell{Text: v.Name}, htmlCell{Text: textfmt.OrDash(v.ActualQPS)}, htmlCell{Text: fmt.Sprint(v.Errors)},
-			htmlCell{Text: textfmt.Dur(l.P50)}, htmlCell{Text: textfmt.Dur(l.P90)}, htmlCell{Text: textfmt.Dur(l.P99)},
-			cell(v.Added, v.AddedInterval, perfv1alpha1.FigureP90), htmlCell{Text: cpu},
+		row := []htmlCell{{Text: v.Name}, {Text: textfmt.OrDash(v.ActualQPS)}, {Text: fmt.Sprint(v.Errors)},
+			{Text: textfmt.Dur(l.P50)}, {Text: textfmt.Dur(l.P90)}, {Text: textfmt.Dur(l.P99)},
+			cell(v.Added, v.AddedInterval, perfv1alpha1.FigureP90), {Text: cpu},
 			cell(v.Difference, v.DifferenceInterval, perfv1alpha1.FigureP50), cell(v.Difference, v.DifferenceInterval, perfv1alpha1.FigureP90),
-			cell(v.Difference, v.DifferenceInterval, perfv1alpha1.FigureP99), htmlCell{Text: beyond})
+			cell(v.Difference, v.DifferenceInterval, perfv1alpha1.FigureP99), {Text: beyond}}
+		if policies {
+			row = append(row, htmlCell{Text: resiliencyOf(v)})
+		}
+		t.add(row...)
 	}
 	s.table(t)
 	if len(t.Rows) > 0 {

@@ -19,6 +19,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -229,7 +230,12 @@ func variantsTable(res *perfv1alpha1.Result) string {
 		return ""
 	}
 	t := &textfmt.Table{}
-	t.Add("VARIANT", "QPS", "ERRORS", "P50", "P90", "P99", "ADDED-P90", "SIDECAR-CPU/1K", "DIFF-P50", "DIFF-P90", "DIFF-P99", "BEYOND-NOISE")
+	header := []string{"VARIANT", "QPS", "ERRORS", "P50", "P90", "P99", "ADDED-P90", "SIDECAR-CPU/1K", "DIFF-P50", "DIFF-P90", "DIFF-P99", "BEYOND-NOISE"}
+	policies := underResiliency(res.Variants)
+	if policies {
+		header = append(header, "RESILIENCY")
+	}
+	t.Add(header...)
 	for _, v := range res.Variants {
 		l, a, d := pickOrEmpty(v.Latency), pickOrEmpty(v.Added), pickOrEmpty(v.Difference)
 		cpu := "-"
@@ -240,10 +246,28 @@ func variantsTable(res *perfv1alpha1.Result) string {
 		if v.Difference != nil && beyond == "" {
 			beyond = "none"
 		}
-		t.Add(v.Name, textfmt.OrDash(v.ActualQPS), fmt.Sprint(v.Errors), textfmt.Dur(l.P50), textfmt.Dur(l.P90), textfmt.Dur(l.P99), textfmt.Dur(a.P90), cpu,
-			textfmt.Dur(d.P50), textfmt.Dur(d.P90), textfmt.Dur(d.P99), textfmt.OrDash(beyond))
+		row := []string{v.Name, textfmt.OrDash(v.ActualQPS), fmt.Sprint(v.Errors), textfmt.Dur(l.P50), textfmt.Dur(l.P90), textfmt.Dur(l.P99), textfmt.Dur(a.P90), cpu,
+			textfmt.Dur(d.P50), textfmt.Dur(d.P90), textfmt.Dur(d.P99), textfmt.OrDash(beyond)}
+		if policies {
+			row = append(row, resiliencyOf(v))
+		}
+		t.Add(row...)
 	}
 	return "\nsidecar variants (DIFF: this variant minus the first, beyond noise where its 95% interval excludes zero)\n" + t.String()
+}
+
+// underResiliency reports whether a variant ran under a Resiliency: the variants then
+// differ in it, and each one's policies are shown.
+func underResiliency(vs []perfv1alpha1.VariantResult) bool {
+	return slices.ContainsFunc(vs, func(v perfv1alpha1.VariantResult) bool { return len(v.Resiliencies) > 0 })
+}
+
+// resiliencyOf names the Resiliencies a variant's invocations ran under; "none" without one.
+func resiliencyOf(v perfv1alpha1.VariantResult) string {
+	if len(v.Resiliencies) == 0 {
+		return "none"
+	}
+	return strings.Join(v.Resiliencies, ",")
 }
 
 func pickOrEmpty(l *perfv1alpha1.LatencySummary) perfv1alpha1.LatencySummary {

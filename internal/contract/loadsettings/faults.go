@@ -30,6 +30,9 @@ const (
 	// is what the route asks for: the run's token, from its Secret, set on both sides.
 	FaultURL   = "fault-url"
 	FaultToken = "fault-token"
+	// VariantFaultURLs are the further sidecar variants' target apps (paths d1, d2, …),
+	// comma-separated, as FaultURL is the first's: each variant's faults go through its own.
+	VariantFaultURLs = "variant-fault-urls"
 	// KillURL is the operator's kill route (KillPath on its address), for a run with a
 	// PodKill; the run's namespace and name (RunNamespace, RunName) say whose pods.
 	KillURL      = "kill-url"

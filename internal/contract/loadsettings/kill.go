@@ -52,13 +52,16 @@ func ControlPlaneRole(role string) bool {
 const MaxKillWait = 10 * time.Minute
 
 // KillOrder is what the load tester asks of the operator: delete the pod of Role of the run
-// Namespace/Run, then answer when its replacement is ready, or after Wait.
+// Namespace/Run, then answer when its replacement is ready, or after Wait. Variant, for a
+// kill of the target of a run with sidecar variants, is the variant's path code (dapr, d1,
+// …) whose target pod is deleted; empty: the first's.
 // Hold, for a control-plane service, keeps it down: every pod of it that appears within Hold
 // of the order is deleted too, and only then are its pods let back (within Wait).
 type KillOrder struct {
 	Namespace string        `json:"namespace"`
 	Run       string        `json:"run"`
 	Role      string        `json:"role"`
+	Variant   string        `json:"variant,omitempty"`
 	Wait      time.Duration `json:"wait"`
 	Hold      time.Duration `json:"hold,omitempty"`
 }
@@ -75,6 +78,8 @@ func (o KillOrder) Check() error {
 		return fmt.Errorf("a PodKill's wait for its replacement must be above 0 and at most %v, not %v", MaxKillWait, o.Wait)
 	case o.Hold != 0 && !ControlPlaneRole(o.Role):
 		return fmt.Errorf("only a PodKill of Dapr's control plane holds its service down, not one of %s", o.Role)
+	case o.Variant != "" && o.Role != RoleTarget:
+		return fmt.Errorf("only a PodKill of the Target names a variant (its target), not one of %s", o.Role)
 	case o.Hold < 0 || o.Hold >= o.Wait:
 		return fmt.Errorf("a PodKill's hold must be at least 0 and below its wait of %v, not %v: the service is let back within the wait", o.Wait, o.Hold)
 	}

@@ -23,7 +23,8 @@ import (
 )
 
 // Only a control-plane kill holds its service down, and it lets the service back within
-// its wait: the operator checks an order as the API checks the fault.
+// its wait; only a kill of the target names a variant: the operator checks an order as the
+// API checks the fault.
 func TestAKillOrdersHoldIsAControlPlanesAndEndsWithinItsWait(t *testing.T) {
 	for _, c := range []struct {
 		order KillOrder
@@ -34,6 +35,8 @@ func TestAKillOrdersHoldIsAControlPlanesAndEndsWithinItsWait(t *testing.T) {
 		{KillOrder{Role: RoleTarget, Wait: 30 * time.Second, Hold: time.Second}, "only a PodKill of Dapr's control plane holds"},
 		{KillOrder{Role: RolePlacement, Wait: 30 * time.Second, Hold: 30 * time.Second}, "below its wait"},
 		{KillOrder{Role: RolePlacement, Wait: 30 * time.Second, Hold: -time.Second}, "at least 0"},
+		{KillOrder{Role: RoleTarget, Variant: "d1", Wait: 30 * time.Second}, ""},
+		{KillOrder{Role: RoleStore, Variant: "d1", Wait: 30 * time.Second}, "only a PodKill of the Target names a variant"},
 	} {
 		err := c.order.Check()
 		switch {

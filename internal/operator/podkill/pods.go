@@ -17,6 +17,7 @@ limitations under the License.
 package podkill
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -25,17 +26,34 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/result"
 	"github.com/daprbench/daprbench/internal/operator/workload"
 )
 
-// runPods are the pods of role that the run's own Deployment made.
-func runPods(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun, role workload.Role) ([]corev1.Pod, error) {
+// hasVariant reports whether code names a further sidecar variant of the run (d1, d2, …):
+// an order names one to kill its target; the first's names none.
+func hasVariant(run *perfv1alpha1.PerfRun, code string) bool {
+	for i := 1; i < len(run.Spec.Variants); i++ {
+		if string(result.DaprVariant(i)) == code {
+			return true
+		}
+	}
+	return false
+}
+
+// runPods are the pods of role that the run's own Deployment made; of a run with sidecar
+// variants, a target's are those of the variant whose path code is variant ("" the first's).
+func runPods(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun, role workload.Role, variant string) ([]corev1.Pod, error) {
 	owners, err := workload.ReplicaSetRoles(ctx, c, run)
 	if err != nil {
 		return nil, err
 	}
+	selector := workload.Selector(run, role)
+	if role == workload.RoleTarget && len(run.Spec.Variants) > 0 {
+		selector[workload.LabelVariant] = cmp.Or(variant, string(result.Dapr)) // each variant's Deployment labels its pods
+	}
 	var list corev1.PodList
-	if err := c.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels(workload.Selector(run, role))); err != nil {
+	if err := c.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels(selector)); err != nil {
 		return nil, fmt.Errorf("listing the run's pods: %w", err)
 	}
 	var out []corev1.Pod

@@ -164,7 +164,10 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return s.killControlPlane(ctx, run, app, arrived.Add(hold), arrived.Add(wait))
 	}
 	role, _ := workload.KilledRole(perfv1alpha1.FaultRole(order.Role)) // Check took only a known role
-	pods, err := runPods(ctx, s.Client, run, role)
+	if order.Variant != "" && !hasVariant(run, order.Variant) {
+		return ans, refuse(http.StatusBadRequest, "run %s/%s has no sidecar variant %q: a kill of the first variant's target names none", run.Namespace, run.Name, order.Variant)
+	}
+	pods, err := runPods(ctx, s.Client, run, role, order.Variant)
 	if err != nil {
 		return ans, err
 	}
@@ -181,7 +184,7 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return ans, fmt.Errorf("deleting pod %s: %w", victim.Name, err)
 	}
 	ans.Deleted = victim.Name
-	if repl, ready := s.awaitReplacement(ctx, run, role, before, arrived.Add(wait)); repl != nil {
+	if repl, ready := s.awaitReplacement(ctx, run, role, order.Variant, before, arrived.Add(wait)); repl != nil {
 		ans.Replacement, ans.Ready = repl.Name, ready
 		if ready {
 			ans.ReplacementIP = repl.Status.PodIP
@@ -230,12 +233,12 @@ func (s *Server) poll() time.Duration {
 	return s.Poll
 }
 
-// awaitReplacement is the first pod of the role not among before, ready by deadline
+// awaitReplacement is the first pod of the role (and variant) not among before, ready by deadline
 // (ready true), or else the first such pod made by then, not yet ready (nil: none).
-func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun, role workload.Role, before map[types.UID]bool, deadline time.Time) (*corev1.Pod, bool) {
+func (s *Server) awaitReplacement(ctx context.Context, run *perfv1alpha1.PerfRun, role workload.Role, variant string, before map[types.UID]bool, deadline time.Time) (*corev1.Pod, bool) {
 	var made *corev1.Pod
 	allReady := s.pollUntil(ctx, deadline, func(ctx context.Context) bool {
-		pods, err := runPods(ctx, s.Client, run, role)
+		pods, err := runPods(ctx, s.Client, run, role, variant)
 		if err != nil {
 			return false
 		}

@@ -21,6 +21,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -111,17 +112,33 @@ func killsTarget(run *perfv1alpha1.PerfRun) bool {
 }
 
 // faultsEnv tells the load tester the run's faults and where to order them: the target app
-// on targetPodIP (empty for a run whose faults skip it; otherwise the load tester refuses to
-// start, saying so), with the run's token.
-func faultsEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar {
+// on targetPodIP, and each further sidecar variant's on variantPodIPs (empty for a run whose
+// faults skip them; otherwise the load tester refuses to start, saying so), with the run's
+// token.
+func faultsEnv(run *perfv1alpha1.PerfRun, targetPodIP string, variantPodIPs []string) []corev1.EnvVar {
 	if !TakesFaults(run) {
 		return nil
 	}
 	env := []corev1.EnvVar{Setting(ls.Faults, ls.EncodeFaults(LoadFaults(run.Spec.Faults))), runTokenEnv(run, ls.FaultToken)}
-	if targetPodIP != "" && FaultsFromTarget(run) {
-		env = append(env, Setting(ls.FaultURL, fmt.Sprintf("http://%s", net.JoinHostPort(targetPodIP, strconv.Itoa(AppPort)))))
+	if !FaultsFromTarget(run) {
+		return env
+	}
+	if targetPodIP != "" {
+		env = append(env, Setting(ls.FaultURL, appAddress(targetPodIP)))
+	}
+	if len(variantPodIPs) > 0 {
+		urls := make([]string, len(variantPodIPs))
+		for i, ip := range variantPodIPs {
+			urls[i] = appAddress(ip)
+		}
+		env = append(env, Setting(ls.VariantFaultURLs, strings.Join(urls, ",")))
 	}
 	return env
+}
+
+// appAddress is the target app's address on a pod's IP.
+func appAddress(podIP string) string {
+	return fmt.Sprintf("http://%s", net.JoinHostPort(podIP, strconv.Itoa(AppPort)))
 }
 
 // killEnv tells the load tester of a run with a PodKill where the operator's kill route is

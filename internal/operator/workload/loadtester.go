@@ -36,14 +36,15 @@ import (
 // twice), bounded by the run's timeout, its report a frame at the end of its log and the
 // pointer to it in the termination message.
 // targetIP is the target pod's IP, for a same-pod baseline, a four-path run's server-only
-// path and profiling (see LoadTesterEnv).
-func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string) *batchv1.Job {
+// path and profiling (see LoadTesterEnv); variantTargetIPs are the further sidecar
+// variants' (d1, d2, …), for a run whose faults go through each variant's target.
+func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string, variantTargetIPs ...string) *batchv1.Job {
 	names := NamesFor(run)
 	c := corev1.Container{
 		Name:    ContainerTester,
 		Image:   imageFor(run.Spec.LoadTester.Image, o),
 		Command: []string{loadtesterBinary},
-		Env:     append(LoadTesterEnv(run, targetIP), killEnv(run, o.KillURL)...),
+		Env:     append(LoadTesterEnv(run, targetIP, variantTargetIPs...), killEnv(run, o.KillURL)...),
 	}
 	labels := Labels(run, RoleLoadTester)
 	labels[LabelGeneration] = strconv.FormatInt(run.Generation, 10)
@@ -137,7 +138,9 @@ func LoadTesterGroupService(run *perfv1alpha1.PerfRun) *corev1.Service {
 // targetIP is the Dapr target pod's IP: the baseline calls it (the same pod,
 // spec.serviceInvocation.baselineTarget SamePod; a Twin baseline calls the twin's Service), and so do a
 // four-path run's server-only path and the capture of its daprd's profile (spec.profiling).
-func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
+// A fault run orders its faults from the target app there, and from each further sidecar
+// variant's on variantTargetIPs.
+func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string, variantTargetIPs ...string) []corev1.EnvVar {
 	spec := run.Spec
 	names := NamesFor(run)
 	env := []corev1.EnvVar{
@@ -166,7 +169,7 @@ func LoadTesterEnv(run *perfv1alpha1.PerfRun, targetIP string) []corev1.EnvVar {
 		}
 	}
 	env = append(env, profilingEnv(run, targetIP)...)
-	env = append(env, faultsEnv(run, targetIP)...)
+	env = append(env, faultsEnv(run, targetIP, variantTargetIPs)...)
 	if DeploysStore(run) && storePassworded(run) && spec.BaselineEnabled() { // the baseline's client calls the store itself
 		env = append(env, runTokenEnv(run, ls.StorePassword))
 	}

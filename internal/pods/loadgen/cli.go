@@ -139,6 +139,7 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 	faults := fs.String(ls.Faults, "", "faults to apply in every measured phase but the baseline's, as the operator writes spec.faults (JSON; empty: none)")
 	var plan FaultPlan
 	fs.StringVar(&plan.AppURL, ls.FaultURL, "", "the target app's address, e.g. http://10.0.0.7:3000: it takes the fault orders and counts the invocations it saw")
+	variantFaultURLs := fs.String(ls.VariantFaultURLs, "", "comma-separated addresses of the further sidecar variants' target apps (paths d1, d2, …), as --"+ls.FaultURL+" is the first's")
 	fs.StringVar(&plan.Token, ls.FaultToken, "", "the token the target app's fault route asks for (set from the run's Secret as DAPRBENCH_FAULT_TOKEN; never on the command line)")
 	fs.StringVar(&plan.KillURL, ls.KillURL, "", "the operator's address, e.g. http://daprbench-controller-manager-kill.daprbench-system.svc:9444: it takes a PodKill's order, with the run's token")
 	fs.StringVar(&plan.Run.Namespace, ls.RunNamespace, "", "the run's namespace, for a PodKill's order")
@@ -166,6 +167,9 @@ func parse(args, env []string, stdout, stderr io.Writer) (invocation, error) {
 		return inv, err
 	}
 	if len(plan.Faults) > 0 {
+		if *variantFaultURLs != "" {
+			plan.VariantAppURLs = strings.Split(*variantFaultURLs, ",")
+		}
 		cfg.Faults = &plan
 	}
 	if *payload != "" {

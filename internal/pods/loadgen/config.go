@@ -159,8 +159,8 @@ func (c *Config) Validate() error {
 		}
 	}
 	if f := c.Faults; f != nil {
-		if parsed, err := url.Parse(f.AppURL); f.needsApp() && (err != nil || parsed.Scheme != "http" || parsed.Host == "") {
-			errs = append(errs, fmt.Errorf("--%s must be the target app's http://HOST:PORT to apply faults, got %q", loadsettings.FaultURL, f.AppURL))
+		if f.needsApp() {
+			errs = append(errs, faultAppErrors(c.Targets, f)...)
 		}
 		if f.Token == "" {
 			errs = append(errs, fmt.Errorf("--%s is required to apply faults", loadsettings.FaultToken))
@@ -190,4 +190,24 @@ func (c *Config) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// faultAppErrors says which measured Dapr path of targets has no target app to apply
+// faults through: the first variant's is --fault-url, the others' --variant-fault-urls.
+func faultAppErrors(targets []Target, f *FaultPlan) []error {
+	var errs []error
+	if parsed, err := url.Parse(f.AppURL); err != nil || parsed.Scheme != "http" || parsed.Host == "" {
+		errs = append(errs, fmt.Errorf("--%s must be the target app's http://HOST:PORT to apply faults, got %q", loadsettings.FaultURL, f.AppURL))
+	}
+	for i, u := range f.VariantAppURLs {
+		if parsed, err := url.Parse(u); err != nil || parsed.Scheme != "http" || parsed.Host == "" {
+			errs = append(errs, fmt.Errorf("--%s: variant d%d's target app must be at http://HOST:PORT to apply faults, got %q", loadsettings.VariantFaultURLs, i+1, u))
+		}
+	}
+	for _, t := range targets {
+		if t.Variant != result.Dapr && t.Variant != result.Baseline && t.Variant != result.Direct && f.declaredURL(t.Variant) == "" {
+			errs = append(errs, fmt.Errorf("--%s names no target app for variant %s: its faults would reach no app", loadsettings.VariantFaultURLs, t.Variant))
+		}
+	}
+	return errs
 }

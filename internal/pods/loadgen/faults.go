@@ -43,14 +43,18 @@ import (
 type FaultPlan struct {
 	Faults []loadsettings.Fault
 	// AppURL is the target app's address (http://HOST:PORT): loadsettings.FaultPath takes
-	// the orders, /stats counts the invocations it saw. A PodKill of the target moves it to
-	// the replacement's. Token is the run's token.
-	AppURL, Token string
+	// the orders, /stats counts the invocations it saw. VariantAppURLs are the further
+	// sidecar variants' (d1, d2, …): each variant's phases go through its own target. A
+	// PodKill of the target moves its variant to the replacement's. Token is the run's token.
+	AppURL         string
+	VariantAppURLs []string
+	Token          string
 	// KillURL is the operator's address, which takes a PodKill's order for Run.
 	KillURL string
 	Run     struct{ Namespace, Name string }
 
-	mu sync.Mutex // guards AppURL once the phases run
+	mu    sync.Mutex                // guards moved once the phases run
+	moved map[result.Variant]string // a variant's target app's address after a kill replaced it
 }
 
 // kills reports whether any fault deletes a pod.
@@ -63,20 +67,39 @@ func (p *FaultPlan) needsApp() bool {
 	return slices.ContainsFunc(p.Faults, loadsettings.Fault.NeedsApp)
 }
 
-// appURL is the target app's address now.
-func (p *FaultPlan) appURL() string {
+// appURL is the address of variant v's target app now; empty for a variant without one.
+func (p *FaultPlan) appURL(v result.Variant) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return strings.TrimSuffix(p.AppURL, "/")
+	if u, ok := p.moved[v]; ok {
+		return u
+	}
+	return strings.TrimSuffix(p.declaredURL(v), "/")
 }
 
-// movedTo points the plan at a replacement target pod's address, on the app's port.
-func (p *FaultPlan) movedTo(ip string) {
+// declaredURL is the address the operator gave for variant v's target app.
+func (p *FaultPlan) declaredURL(v result.Variant) string {
+	if v == result.Dapr {
+		return p.AppURL
+	}
+	for i, u := range p.VariantAppURLs {
+		if result.DaprVariant(i+1) == v {
+			return u
+		}
+	}
+	return ""
+}
+
+// movedTo points variant v at a replacement target pod's address, on the app's port.
+func (p *FaultPlan) movedTo(v result.Variant, ip string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if u, err := url.Parse(p.AppURL); err == nil && ip != "" {
+	if u, err := url.Parse(p.declaredURL(v)); err == nil && ip != "" {
 		u.Host = net.JoinHostPort(ip, u.Port())
-		p.AppURL = u.String()
+		if p.moved == nil {
+			p.moved = map[result.Variant]string{}
+		}
+		p.moved[v] = strings.TrimSuffix(u.String(), "/")
 	}
 }
 
@@ -103,7 +126,7 @@ func (p *FaultPlan) forPhase(ctx context.Context, k latency.Key) *phaseFaults {
 	if p == nil || len(p.Faults) == 0 || k.Variant == result.Baseline || k.Variant == result.Direct {
 		return nil
 	}
-	return &phaseFaults{plan: p, key: k, seen: p.invocations(ctx)}
+	return &phaseFaults{plan: p, key: k, seen: p.invocations(ctx, k.Variant)}
 }
 
 // arm orders each fault at its time in the phase rec paces, from the schedule's start, the
@@ -131,14 +154,14 @@ func (pf *phaseFaults) arm(ctx context.Context, rec *latency.Recorder, meter *da
 					atStart := make(chan daprdReading, 1)
 					go func() { atStart <- meter.read(ctx) }()
 					if f.Kills() {
-						if n, moved := p.kill(ctx, f, &a); moved {
+						if n, moved := p.kill(ctx, k.Variant, f, &a); moved {
 							pf.mu.Lock()
 							pf.killed = append(pf.killed, n)
 							pf.mu.Unlock()
 						}
 					} else {
 						sent := time.Now()
-						err := p.order(ctx, f.Order())
+						err := p.order(ctx, k.Variant, f.Order())
 						a.StartUnixNano, a.EndUnixNano = sent.UnixNano(), time.Now().Add(f.For).UnixNano()
 						if err != nil {
 							a.Error = err.Error()
@@ -176,7 +199,7 @@ func (pf *phaseFaults) finish(ctx context.Context, sent int64, messages *result.
 	}
 	pf.wg.Wait()
 	seen := int64(-1)
-	if end := pf.plan.invocations(ctx); end >= 0 && pf.seen >= 0 {
+	if end := pf.plan.invocations(ctx, pf.key.Variant); end >= 0 && pf.seen >= 0 {
 		// The phase's first app counted from pf.seen; each app a kill replaced counted from
 		// 0 (its replacement's start) to its last reading; the app now counted to end.
 		seen = end - pf.seen
@@ -194,10 +217,10 @@ func (pf *phaseFaults) finish(ctx context.Context, sent int64, messages *result.
 	return pf.applied
 }
 
-// order asks the target app for a fault.
-func (p *FaultPlan) order(ctx context.Context, o loadsettings.FaultOrder) error {
+// order asks variant v's target app for a fault.
+func (p *FaultPlan) order(ctx context.Context, v result.Variant, o loadsettings.FaultOrder) error {
 	body, _ := json.Marshal(o)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.appURL()+loadsettings.FaultPath, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.appURL(v)+loadsettings.FaultPath, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -214,12 +237,13 @@ func (p *FaultPlan) order(ctx context.Context, o loadsettings.FaultOrder) error 
 	return nil
 }
 
-// invocations is the target app's count of invocations; -1 when it cannot be read.
-func (p *FaultPlan) invocations(ctx context.Context) int64 {
-	if p.appURL() == "" {
+// invocations is variant v's target app's count of invocations; -1 when it cannot be read.
+func (p *FaultPlan) invocations(ctx context.Context, v result.Variant) int64 {
+	u := p.appURL(v)
+	if u == "" {
 		return -1 // a run whose faults skip the target app: a PubSub run has none
 	}
-	return countAt(ctx, faultClient, p.appURL())
+	return countAt(ctx, faultClient, u)
 }
 
 // countAt is the count of invocations the app at appURL answers on /stats; -1 when it

@@ -138,6 +138,12 @@ func TestFaultsNeedTheAppAndTheToken(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.summary.Error, "--fault-url") {
 		t.Errorf("a target kill without the app's address: exit %d, error %q", r.code, r.summary.Error)
 	}
+	// Each sidecar variant's faults go through its own target: one without its address is named.
+	r = runCLI(t, append(killer, "--faults="+kill, "--fault-url=http://127.0.0.1:1", "--variant-urls=http://127.0.0.1:1/v1,http://127.0.0.1:1/v2",
+		"--variant-fault-urls=http://127.0.0.1:2")...)
+	if r.code == 0 || !strings.Contains(r.summary.Error, "names no target app for variant d2") || strings.Contains(r.summary.Error, "variant d1") {
+		t.Errorf("variants d1 and d2, d1's app alone given: exit %d, error %q: want d2's named, not d1's", r.code, r.summary.Error)
+	}
 	store := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleStore, At: time.Second, For: time.Second}})
 	r = runCLI(t, append(killer, "--faults="+store, "--target-wait=100ms")...)
 	if strings.Contains(r.summary.Error, "--fault-url") {

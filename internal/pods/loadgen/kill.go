@@ -30,26 +30,29 @@ import (
 	"github.com/daprbench/daprbench/internal/contract/result"
 )
 
-// kill orders a PodKill from the operator and records it in a: from the order's sending to
+// kill orders a PodKill from the operator, of variant v's target for a kill of the target,
+// and records it in a: from the order's sending to
 // the answer that the replacement is ready, or to the fault's whole duration when none was.
 // The operator holds its answer until then, so the answer's arrival is the fault's end on
 // this clock; an answer lost or refused leaves the fault unapplied, its error said. For a
 // kill of the target that moved the plan to a ready replacement, moved is true and killed is
 // the deleted app's highest count read (-1: never read), which the replacement's count, from
 // 0, continues.
-func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.AppliedFault) (killed int64, moved bool) {
+func (p *FaultPlan) kill(ctx context.Context, v result.Variant, f loadsettings.Fault, a *result.AppliedFault) (killed int64, moved bool) {
 	var stop chan struct{}
 	var last chan int64
-	if f.Role == loadsettings.RoleTarget && p.appURL() != "" {
+	if from := p.appURL(v); f.Role == loadsettings.RoleTarget && from != "" {
 		// Beside the order, not before it: a slow reading must not make the fault late.
 		stop, last = make(chan struct{}), make(chan int64, 1)
-		from := p.appURL()
 		go func() { last <- lastCount(ctx, from, stop) }()
 	}
 	sent := time.Now()
 	a.StartUnixNano, a.EndUnixNano = sent.UnixNano(), sent.Add(f.For).UnixNano()
 	order := f.KillOrder()
 	order.Namespace, order.Run = p.Run.Namespace, p.Run.Name
+	if f.Role == loadsettings.RoleTarget && v != result.Dapr {
+		order.Variant = string(v)
+	}
 	ans, err := p.orderKill(ctx, order)
 	answered := time.Now() // before the last reading, which may wait on a gone pod
 	killed = -1
@@ -65,7 +68,7 @@ func (p *FaultPlan) kill(ctx context.Context, f loadsettings.Fault, a *result.Ap
 	if ans.Ready {
 		a.EndUnixNano = min(answered.UnixNano(), a.EndUnixNano)
 		if f.Role == loadsettings.RoleTarget && ans.ReplacementIP != "" {
-			p.movedTo(ans.ReplacementIP)
+			p.movedTo(v, ans.ReplacementIP)
 			moved = last != nil
 		}
 	}

@@ -280,3 +280,73 @@ func TestAFaultCarriesTheDaprdsCPUBeforeAndDuringIt(t *testing.T) {
 		}
 	}
 }
+
+// With sidecar variants each variant's phases kill and count its own target: the order of a
+// further variant's phase names it (d1), the first's names none, and each phase's count is
+// read from its variant's apps across the kill, so it equals what was sent to that variant.
+// Each variant is its own stand-in daprd and its own three apps, at a port of their own: a
+// phase that read or killed the other variant's app would count what it never sent.
+func TestEachVariantsKillGoesToItsOwnTargetAndItsCount(t *testing.T) {
+	t.Parallel()
+	type target struct {
+		sidecar *sidecarStandIn
+		servers []*httptest.Server
+		killed  int
+	}
+	targets := map[string]*target{}
+	for _, v := range []string{"", "d1"} {
+		_, servers := appsOnOnePort(t, 3)
+		targets[v] = &target{sidecar: newSidecarStandIn(servers[0].URL, true), servers: servers}
+		defer targets[v].sidecar.Close()
+	}
+	var mu sync.Mutex
+	var orders []loadsettings.KillOrder
+	operator := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var o loadsettings.KillOrder
+		if r.Header.Get("Authorization") != "Bearer "+testToken || json.NewDecoder(r.Body).Decode(&o) != nil || targets[o.Variant] == nil {
+			http.Error(w, "refused", http.StatusForbidden)
+			return
+		}
+		mu.Lock()
+		orders = append(orders, o)
+		tg := targets[o.Variant]
+		tg.killed++
+		i := tg.killed
+		mu.Unlock()
+		tg.sidecar.moveTo(tg.servers[i].URL)
+		time.Sleep(2 * countEvery)
+		tg.servers[i-1].Close()
+		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: fmt.Sprintf("%s-%d", o.Variant, i-1), Replacement: fmt.Sprintf("%s-%d", o.Variant, i),
+			Ready: true, ReplacementIP: fmt.Sprintf("127.0.0.%d", i+1)})
+	}))
+	defer operator.Close()
+	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleTarget, At: 300 * time.Millisecond, For: time.Second}})
+	first, second := targets[""], targets["d1"]
+	r := runCLI(t, "--qps=50", "--connections=2", "--duration=1500ms", "--warmup=0s", "--repetitions=2",
+		"--dapr-url="+first.sidecar.URL+"/v1.0/invoke/target/method/test",
+		"--variant-urls="+second.sidecar.URL+"/v1.0/invoke/target-d1/method/test",
+		"--sidecar-url="+first.sidecar.URL, "--sidecar-wait=5s", "--faults="+faults,
+		"--fault-url="+first.servers[0].URL, "--variant-fault-urls="+second.servers[0].URL, "--fault-token="+testToken,
+		"--kill-url="+operator.URL, "--run-namespace=perf", "--run-name=variants")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.summary.Error, r.stderr)
+	}
+	if len(orders) != 4 || first.killed != 2 || second.killed != 2 {
+		t.Fatalf("orders %+v: want two for each variant's target", orders)
+	}
+	if len(r.report.Faults) != 4 {
+		t.Fatalf("%d faults applied, want one in each of 4 Dapr phases: %+v", len(r.report.Faults), r.report.Faults)
+	}
+	for _, f := range r.report.Faults {
+		want := ""
+		if f.Variant != result.Dapr {
+			want = string(f.Variant)
+		}
+		if f.Error != "" || f.Pod != fmt.Sprintf("%s-%d", want, f.Rep) || !f.Ready {
+			t.Errorf("applied %+v: want %s's target %d killed", f, f.Variant, f.Rep)
+		}
+		if f.Sent < 30 || f.AppSeen != f.Sent {
+			t.Errorf("%s repetition %d: its apps saw %d invocations, it sent %d: want its own target counted, every request once", f.Variant, f.Rep, f.AppSeen, f.Sent)
+		}
+	}
+}
