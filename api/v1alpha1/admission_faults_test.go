@@ -72,6 +72,17 @@ func schedulerOutage() objEdit {
 	return both(at("spec.scenario", "Workflow"), faults(with(killFault(), "role", "Scheduler")))
 }
 
+// faultSettings is a sweep whose template (2 repetitions of 60 s, no baseline) holds
+// template's fault (none for nil), and one setting that replaces it with point's.
+func faultSettings(template, point map[string]any) objEdit {
+	edits := []objEdit{at("spec.template.spec.load.repetitions", int64(2)), at("spec.template.spec.baseline", false),
+		at("spec.points.settings", []any{map[string]any{"name": "point", "faults": []any{point}}})}
+	if template != nil {
+		edits = append(edits, at("spec.template.spec.faults", []any{template}))
+	}
+	return both(edits...)
+}
+
 var _ = Describe("Admission of spec.faults", func() {
 	tenSeconds := errorsFault("10s", "5s")
 	DescribeTable("refuses the fault with a message naming what is wrong, and admits its valid twin",
@@ -120,6 +131,17 @@ var _ = Describe("Admission of spec.faults", func() {
 		Entry("a sweep naming each point's broker on a template that kills its own", sweepKind, []string{"spec.points.settings", "not on a template that kills its Store"},
 			both(storeKillTemplate(), at("spec.points.settings", []any{map[string]any{"name": "theirs", "component": "team-broker"}})),
 			both(storeKillTemplate(), at("spec.points.settings", []any{map[string]any{"name": "bulk", "bulkSize": int64(5)}}))),
+		Entry("a sweep's fault setting on a template without a fault", sweepKind, []string{"spec.points.settings", "faults vary the template's fault"},
+			faultSettings(nil, errorsFault("10s", "5s")), faultSettings(errorsFault("10s", "5s"), with(errorsFault("10s", "5s"), "errorPercent", int64(50)))),
+		Entry("a sweep's fault setting of another kind than the template's", sweepKind, []string{"spec.points.settings", "keeps its kind and role"},
+			faultSettings(errorsFault("10s", "5s"), map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "100ms"}),
+			faultSettings(map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "10ms"}, map[string]any{"kind": "TargetDelay", "at": "10s", "duration": "5s", "delay": "100ms"})),
+		Entry("a sweep's kill setting of another role than the template's", sweepKind, []string{"spec.points.settings", "keeps its kind and role"},
+			faultSettings(killFault(), with(killFault(), "role", "Store")), faultSettings(killFault(), with(killFault(), "duration", "8s"))),
+		Entry("a sweep's fault setting ending too late for the template's phase", sweepKind, []string{"spec.points.settings", "must end 3s or more before the template's load.duration"},
+			faultSettings(errorsFault("10s", "5s"), errorsFault("50s", "8s")), faultSettings(errorsFault("10s", "5s"), errorsFault("50s", "7s"))),
+		Entry("a sweep's fault setting that is no fault of its kind", sweepKind, []string{"spec.points.settings[0].faults[0]", "a TargetErrors fault sets errorPercent"},
+			faultSettings(errorsFault("10s", "5s"), with(errorsFault("10s", "5s"), "errorPercent", nil)), faultSettings(errorsFault("10s", "5s"), errorsFault("10s", "5s"))),
 		Entry("a control-plane kill of a run without Dapr", runKind, []string{"spec", "a PodKill of Scheduler, Placement or Sentry", "dapr.enabled"},
 			both(schedulerOutage(), at("spec.scenario", "ServiceInvocation"), at("spec.dapr.enabled", false)),
 			both(schedulerOutage(), at("spec.scenario", "ServiceInvocation"), at("spec.dapr.enabled", true))),

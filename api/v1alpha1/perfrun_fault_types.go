@@ -218,7 +218,33 @@ type FaultOutcome struct {
 	// +kubebuilder:validation:MaxItems=64
 	// +optional
 	Kills []PodKillRecord `json:"kills,omitempty"`
+	// timeline is the path second by second through the phases the fault was applied in:
+	// latency and errors over time, as report.html draws them.
+	// +optional
+	Timeline *FaultTimeline `json:"timeline,omitempty"`
 }
+
+// FaultTimeline is a path's faulted phases second by second, pooled over the phases: entry
+// k holds the k-th second from each phase's schedule start (the clock the fault is timed
+// on), every phase's requests of that second together. One entry a second, at most
+// MaxFaultTimelineSeconds (a fault run's phase is at most 10m).
+type FaultTimeline struct {
+	// requests were due in the second (their slots fell in it); errors of them failed.
+	// +kubebuilder:validation:MaxItems=660
+	Requests []int64 `json:"requests"`
+	// +kubebuilder:validation:MaxItems=660
+	Errors []int64 `json:"errors"`
+	// p50Micros and p99Micros are the second's successes' latency from their scheduled
+	// sends, in µs, their histograms merged over the phases (never averaged); 0 for a second
+	// without a success.
+	// +kubebuilder:validation:MaxItems=660
+	P50Micros []int64 `json:"p50Micros"`
+	// +kubebuilder:validation:MaxItems=660
+	P99Micros []int64 `json:"p99Micros"`
+}
+
+// MaxFaultTimelineSeconds bounds a fault timeline: a 10-minute phase and a minute of slack.
+const MaxFaultTimelineSeconds = 660
 
 // FaultMessages are a PubSub run's messages over the phases a fault was applied in.
 type FaultMessages struct {

@@ -175,6 +175,15 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		Expect(o.Before.Errors).To(BeZero(), "before %+v", o.Before)
 		Expect(o.After.Errors).To(BeZero(), "after %+v", o.After)
 		Expect(res.Errors).To(Equal(o.During.Errors), "every error of the run is in the fault's window")
+		// Second by second, the same requests: the timeline's seconds hold the windows'.
+		Expect(o.Timeline).NotTo(BeNil())
+		Expect(len(o.Timeline.Requests)).To(BeNumerically("~", 15, 1), "a second an entry through the 15 s phase")
+		var requests, errors int64
+		for k := range o.Timeline.Requests {
+			requests, errors = requests+o.Timeline.Requests[k], errors+o.Timeline.Errors[k]
+		}
+		Expect(errors).To(Equal(o.During.Errors), "the timeline's errors are the windows'")
+		Expect(requests).To(Equal(o.Before.Requests+o.During.Requests+o.After.Requests), "the timeline's requests are the windows'")
 		// The fault is timed from the schedule's start: 5 whole seconds before it in each phase
 		// set the band, so every phase is judged, and came back or did not by its end.
 		Expect(o.Before.Seconds).To(Equal(2 * int32(at.Seconds())))

@@ -272,6 +272,35 @@ func TestJudgeSumsTheRepetitionsAndSpreadsTheirRecoveries(t *testing.T) {
 	}
 }
 
+// The outcome's seconds pool the phases by their second: the k-th second of both phases
+// together. The known answer: killed()'s 100 requests a second, both phases' 200; in a
+// faulted second 80 of each hundred fail (160) and the 40 successes take 500 ms; at 28 one
+// phase is shaky (2 failures), so that second counts 2 of 200; a healthy second's p50 is
+// 1 ms.
+func TestAnOutcomesSecondsPoolThePhasesBySecond(t *testing.T) {
+	span := func(rep int) result.AppliedFault {
+		return result.AppliedFault{Fault: 0, Variant: result.Dapr, Rep: rep, StartUnixNano: fault.Start.UnixNano(), EndUnixNano: fault.End.UnixNano(), AppSeen: -1}
+	}
+	got, err := Judge([]result.Timeline{timelineOf(t, result.Dapr, 0, killed()), timelineOf(t, result.Dapr, 1, killed(28))}, []result.AppliedFault{span(0), span(1)})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%d outcomes, %v", len(got), err)
+	}
+	secs := got[0].Seconds
+	if len(secs) != 60 {
+		t.Fatalf("%d pooled seconds, want the phases' 60", len(secs))
+	}
+	p := func(k int, q float64) int64 { return secs[k].Latency.ValueAtQuantile(q) }
+	if s := secs[22]; s.Sent != 200 || s.Errors != 160 || s.Latency.TotalCount() != 40 || p(22, 50) < 499_000 || p(22, 50) > 501_000 {
+		t.Errorf("second 22: %d sent, %d failed, %d timed at p50 %d µs; want 200, 160, 40 at 500 ms", s.Sent, s.Errors, s.Latency.TotalCount(), p(22, 50))
+	}
+	if s := secs[28]; s.Sent != 200 || s.Errors != 2 {
+		t.Errorf("second 28: %d sent, %d failed; want 200, 2 (one phase shaky)", s.Sent, s.Errors)
+	}
+	if s := secs[5]; s.Errors != 0 || p(5, 50) < 999 || p(5, 50) > 1001 {
+		t.Errorf("second 5: %d failed, p50 %d µs; want none, 1 ms", s.Errors, p(5, 50))
+	}
+}
+
 func TestABrokerKillSumsEachPhasesMessagesAndSpreadsItsLosses(t *testing.T) {
 	span := func(rep int, m *result.Messages) result.AppliedFault {
 		return result.AppliedFault{Fault: 0, Variant: result.Dapr, Rep: rep, StartUnixNano: fault.Start.UnixNano(), EndUnixNano: fault.End.UnixNano(),

@@ -57,6 +57,10 @@ type Outcome struct {
 	// ClientCPU and ServerCPU are the load tester's own daprd's and the target's before and
 	// during the fault (nil: not read in any phase).
 	ClientCPU, ServerCPU *CPU
+	// Seconds are the applied phases' timelines pooled by second: the k-th is the k-th
+	// second of every phase, their requests and errors summed and latencies merged (At is
+	// the first phase's).
+	Seconds []Second
 }
 
 // Judge is each fault's outcome on each path it was applied to, from the report's timelines
@@ -100,6 +104,7 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 				return nil, fmt.Errorf("fault %d was applied in %s repetition %d, which has no timeline", a.Fault, a.Variant, a.Rep)
 			}
 			o.Applied++
+			o.Seconds = pool(o.Seconds, timeline)
 			start, end := a.Span()
 			f := Fault{Start: start, End: end}
 			b, d, af := cut(timeline, f)
@@ -136,6 +141,25 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 		return cmp.Or(cmp.Compare(a.Fault, b.Fault), cmp.Compare(a.Variant, b.Variant))
 	})
 	return out, nil
+}
+
+// pool adds a phase's timeline to pooled second by second: the k-th second of each phase
+// together, its requests and errors summed and its latency merged.
+func pool(pooled, timeline []Second) []Second {
+	for k, s := range timeline {
+		if k == len(pooled) {
+			pooled = append(pooled, Second{At: s.At})
+		}
+		p := &pooled[k]
+		p.Sent, p.Errors = p.Sent+s.Sent, p.Errors+s.Errors
+		if s.Latency != nil && s.Latency.TotalCount() > 0 {
+			if p.Latency == nil {
+				p.Latency = result.NewHistogram()
+			}
+			p.Latency.Merge(s.Latency)
+		}
+	}
+	return pooled
 }
 
 // SecondsOf is a report's timeline as the seconds the analysis reads.

@@ -252,6 +252,47 @@ func TestAPodKillsMarkIsTimedFromItsReplacement(t *testing.T) {
 	}
 }
 
+// A fault's timeline is drawn second by second: the successes' p99 and p50 in ms at each
+// second's middle, the share failed in each second with requests (none drawn for a second
+// without a success, or without requests), and the fault's span as a box from its start to
+// its end, up to the chart's highest point; both charts reach report.html.
+func TestAFaultsSecondsAreDrawnWithTheFaultsSpan(t *testing.T) {
+	res := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultTargetDelay, Path: "dapr", Applied: 2,
+		Timeline: &perfv1alpha1.FaultTimeline{Requests: []int64{200, 200, 200, 0}, Errors: []int64{0, 50, 200, 0},
+			P50Micros: []int64{1000, 250_000, 0, 0}, P99Micros: []int64{3000, 900_000, 0, 0}}},
+		{Fault: 0, Kind: perfv1alpha1.FaultTargetDelay, Path: "torn", Applied: 2,
+			Timeline: &perfv1alpha1.FaultTimeline{Requests: []int64{1, 2}, Errors: []int64{0}, P50Micros: []int64{1, 2}, P99Micros: []int64{1, 2}}}}}
+	spec := &perfv1alpha1.PerfRunSpec{Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultTargetDelay,
+		At: metav1.Duration{Duration: time.Second}, Duration: metav1.Duration{Duration: 1500 * time.Millisecond}, Delay: &metav1.Duration{Duration: 250 * time.Millisecond}}}}
+	charts := faultSecondCharts(spec, res)
+	if len(charts) != 2 {
+		t.Fatalf("%d charts, want the dapr path's two (a torn timeline draws none): %+v", len(charts), charts)
+	}
+	latency, errors := charts[0], charts[1]
+	if latency.Name != "fault-0-dapr-latency" || errors.Name != "fault-0-dapr-errors" {
+		t.Errorf("names %q, %q", latency.Name, errors.Name)
+	}
+	p99, p50, box := latency.Series[0], latency.Series[1], latency.Series[2]
+	if !sameFloats(p99.X, []float64{0.5, 1.5}) || !sameFloats(p99.Y, []float64{3, 900}) || !sameFloats(p50.Y, []float64{1, 250}) {
+		t.Errorf("latency: p99 %+v, p50 %+v; want seconds 0 and 1 only, in ms", p99, p50)
+	}
+	if !sameFloats(box.X, []float64{1, 1, 2.5, 2.5}) || !sameFloats(box.Y, []float64{0, 900, 900, 0}) {
+		t.Errorf("the fault's box %+v, want from 1 s to 2.5 s, up to 900 ms", box)
+	}
+	failed := errors.Series[0]
+	if !sameFloats(failed.X, []float64{0.5, 1.5, 2.5}) || !sameFloats(failed.Y, []float64{0, 25, 100}) {
+		t.Errorf("errors %+v, want 0, 25 and 100%% over the seconds with requests", failed)
+	}
+	files, err := Write(t.TempDir(), "seconds", clitest.WithResult(&perfv1alpha1.PerfRun{}, res), "", charts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(files[len(files)-1])
+	if err != nil || !strings.Contains(string(page), `<figure id="chart-fault-0-dapr-latency">`) || !strings.Contains(string(page), `<figure id="chart-fault-0-dapr-errors">`) {
+		t.Errorf("report.html lacks the fault's second-by-second charts: %v", err)
+	}
+}
+
 // sameFloats compares two lists, NaN equal to NaN.
 func sameFloats(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) })

@@ -32,7 +32,8 @@ import (
 
 // Run is a run's tables, Dapr's published figures beside them when it ran a preset's
 // setting, and its charts: the latency distribution when its document holds histograms,
-// with a note on paths left out, and each fault's error share through a phase.
+// with a note on paths left out, and each fault's error share through a phase, by window and
+// second by second with the latency beside it.
 func Run(run document.Run) (text string, charts []plots.Chart) {
 	text = runTables(run) + publishedTable(run)
 	chart, ok, note := distributionChart(run)
@@ -40,6 +41,7 @@ func Run(run document.Run) (text string, charts []plots.Chart) {
 		charts = append(charts, chart)
 	}
 	charts = append(charts, faultTimelines(&run.Spec, run.Result())...)
+	charts = append(charts, faultSecondCharts(&run.Spec, run.Result())...)
 	if note != "" {
 		text += "\n" + note + "\n"
 	}

@@ -69,6 +69,13 @@ func ApplySetting(spec *perfv1alpha1.PerfRunSpec, s *perfv1alpha1.SweepSetting) 
 	if apply := perfv1alpha1.CapabilityOf(spec.Scenario).ApplySweepSetting; apply != nil {
 		apply(spec, s)
 	}
+	if len(s.Faults) > 0 {
+		// Admission keeps the template's kind and role: the point varies the fault's size.
+		spec.Faults = nil
+		for _, f := range s.Faults {
+			spec.Faults = append(spec.Faults, *f.DeepCopy())
+		}
+	}
 	if s.SidecarImage != "" {
 		// Admission keeps a template with variants out of image settings; a variant name
 		// has no dots.

@@ -158,3 +158,31 @@ func TestAPointsFiguresKeepItsOutcome(t *testing.T) {
 		t.Errorf("an invocation point has no outcome: %+v", q.Outcome)
 	}
 }
+
+// A fault setting replaces the template's fault for its point, and a setting without one
+// keeps the template's: a sweep over a fault's size, each point its own copy.
+func TestAFaultSettingReplacesTheTemplatesFault(t *testing.T) {
+	fault := func(percent int32) perfv1alpha1.Fault {
+		return perfv1alpha1.Fault{Kind: perfv1alpha1.FaultTargetErrors, At: metav1.Duration{Duration: 10 * time.Second},
+			Duration: metav1.Duration{Duration: 5 * time.Second}, ErrorPercent: &percent}
+	}
+	template := perfv1alpha1.PerfRunSpec{Faults: []perfv1alpha1.Fault{fault(5)}}
+	setting := &perfv1alpha1.SweepSetting{Name: "errors-50", Faults: []perfv1alpha1.Fault{fault(50)}}
+	point := *template.DeepCopy()
+	ApplySetting(&point, setting)
+	if len(point.Faults) != 1 || *point.Faults[0].ErrorPercent != 50 {
+		t.Fatalf("the point's faults %+v, want the setting's 50%%", point.Faults)
+	}
+	if *template.Faults[0].ErrorPercent != 5 {
+		t.Errorf("the template's fault changed: %+v", template.Faults)
+	}
+	*point.Faults[0].ErrorPercent = 99
+	if *setting.Faults[0].ErrorPercent != 50 {
+		t.Errorf("the point shares the setting's fault: %+v", setting.Faults)
+	}
+	kept := *template.DeepCopy()
+	ApplySetting(&kept, &perfv1alpha1.SweepSetting{Name: "trace-0", TracingSamplingRate: "0"})
+	if len(kept.Faults) != 1 || *kept.Faults[0].ErrorPercent != 5 {
+		t.Errorf("a setting without faults left %+v, want the template's", kept.Faults)
+	}
+}
