@@ -85,8 +85,9 @@ type SweepSetting struct {
 
 	// faults replace the template's spec.faults for the point: the same kind (and role) as
 	// the template's fault, with its own at, duration, errorPercent, delay or hold, so a sweep
-	// reads what a fault's size costs (errorPercent 5, 20 and 50; a scheduler held down 5s,
-	// 20s and 60s). Each must end 3s or more before the template's load.duration. A setting
+	// measures the fault at each size (errorPercent 5, 20 and 50; a scheduler held down 5s,
+	// 20s and 60s), each point's run reporting what it cost (its result.faults; compare two
+	// points' runs). Each must end 3s or more before the template's load.duration. A setting
 	// without it keeps the template's fault.
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=1

@@ -57,10 +57,8 @@ type Outcome struct {
 	// ClientCPU and ServerCPU are the load tester's own daprd's and the target's before and
 	// during the fault (nil: not read in any phase).
 	ClientCPU, ServerCPU *CPU
-	// Seconds are the applied phases' timelines pooled by second: the k-th is the k-th
-	// second of every phase, their requests and errors summed and latencies merged (At is
-	// the first phase's).
-	Seconds []Second
+	// Seconds are the applied phases' timelines pooled by second (PoolSeconds).
+	Seconds []PooledSecond
 }
 
 // Judge is each fault's outcome on each path it was applied to, from the report's timelines
@@ -71,13 +69,11 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 		v   result.Variant
 		rep int
 	}
-	seconds := map[phase][]Second{}
+	// Decoded one phase at a time: a second's histogram takes about 170 KB decoded, and a
+	// run holds up to thousands of seconds.
+	encoded := map[phase]result.Timeline{}
 	for _, t := range timelines {
-		s, err := SecondsOf(t)
-		if err != nil {
-			return nil, err
-		}
-		seconds[phase{t.Variant, t.Rep}] = s
+		encoded[phase{t.Variant, t.Rep}] = t
 	}
 	type key struct {
 		fault int
@@ -91,7 +87,7 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 	for k, as := range byKey {
 		slices.SortFunc(as, func(a, b result.AppliedFault) int { return cmp.Compare(a.Rep, b.Rep) })
 		o := Outcome{Fault: k.fault, Variant: k.v}
-		var before, during, after []Second
+		var phases []result.Timeline
 		var recoveries, amps, lost []float64
 		var cpu daprdCPU
 		for _, a := range as {
@@ -99,16 +95,22 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 				o.NotApplied = append(o.NotApplied, fmt.Sprintf("repetition %d: %s", a.Rep+1, a.Error))
 				continue
 			}
-			timeline, ok := seconds[phase{a.Variant, a.Rep}]
+			enc, ok := encoded[phase{a.Variant, a.Rep}]
 			if !ok {
 				return nil, fmt.Errorf("fault %d was applied in %s repetition %d, which has no timeline", a.Fault, a.Variant, a.Rep)
 			}
+			timeline, err := SecondsOf(enc)
+			if err != nil {
+				return nil, err
+			}
 			o.Applied++
-			o.Seconds = pool(o.Seconds, timeline)
+			phases = append(phases, enc)
 			start, end := a.Span()
 			f := Fault{Start: start, End: end}
 			b, d, af := cut(timeline, f)
-			before, during, after = append(before, b...), append(during, d...), append(after, af...)
+			o.Before.add(b)
+			o.During.add(d)
+			o.After.add(af)
 			band, ok := BandOf(timeline, f)
 			if !ok {
 				o.NoBand++
@@ -130,7 +132,14 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 				}
 			}
 		}
-		o.Before, o.During, o.After = window(before), window(during), window(after)
+		o.Before.finish()
+		o.During.finish()
+		o.After.finish()
+		pooled, err := PoolSeconds(phases)
+		if err != nil {
+			return nil, err
+		}
+		o.Seconds = pooled
 		o.Recovery, o.RecoveryOK = SpreadOf(recoveries)
 		o.Amplification, o.AmplificationOK = SpreadOf(amps)
 		o.LostPerPhase, o.LostPerPhaseOK = SpreadOf(lost)
@@ -143,23 +152,49 @@ func Judge(timelines []result.Timeline, applied []result.AppliedFault) ([]Outcom
 	return out, nil
 }
 
-// pool adds a phase's timeline to pooled second by second: the k-th second of each phase
-// together, its requests and errors summed and its latency merged.
-func pool(pooled, timeline []Second) []Second {
-	for k, s := range timeline {
-		if k == len(pooled) {
-			pooled = append(pooled, Second{At: s.At})
-		}
-		p := &pooled[k]
-		p.Sent, p.Errors = p.Sent+s.Sent, p.Errors+s.Errors
-		if s.Latency != nil && s.Latency.TotalCount() > 0 {
-			if p.Latency == nil {
-				p.Latency = result.NewHistogram()
+// PooledSecond is the k-th second of several phases together: their requests and errors
+// summed, and the p50 and p99 of their successes' histograms merged (never averaged), in µs
+// (0 with no success).
+type PooledSecond struct {
+	Sent, Errors int64
+	P50Us, P99Us int64
+}
+
+// PoolSeconds pools phases by second, as far as every phase reaches (the seconds all of
+// them have, so each entry holds as many phases). It decodes one second at a time into one
+// scratch histogram: a run's seconds decoded at once would take gigabytes.
+func PoolSeconds(phases []result.Timeline) ([]PooledSecond, error) {
+	if len(phases) == 0 {
+		return nil, nil
+	}
+	n := len(phases[0].Seconds)
+	for _, t := range phases[1:] {
+		n = min(n, len(t.Seconds))
+	}
+	out := make([]PooledSecond, n)
+	merged := result.NewHistogram()
+	for k := range n {
+		merged.Reset()
+		p := &out[k]
+		for _, t := range phases {
+			s := t.Seconds[k]
+			p.Errors += s.Failed
+			p.Sent += s.Failed
+			if s.Latency == "" {
+				continue
 			}
-			p.Latency.Merge(s.Latency)
+			h, err := result.DecodeHistogram(s.Latency)
+			if err != nil {
+				return nil, fmt.Errorf("second %d of %s repetition %d: %w", k, t.Variant, t.Rep, err)
+			}
+			p.Sent += h.TotalCount()
+			merged.Merge(h)
+		}
+		if merged.TotalCount() > 0 {
+			p.P50Us, p.P99Us = merged.ValueAtQuantile(50), merged.ValueAtQuantile(99)
 		}
 	}
-	return pooled
+	return out, nil
 }
 
 // SecondsOf is a report's timeline as the seconds the analysis reads.

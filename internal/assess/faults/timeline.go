@@ -94,12 +94,23 @@ func cut(timeline []Second, f Fault) (before, during, after []Second) {
 
 // window sums seconds, in timeline order.
 func window(seconds []Second) Window {
-	w := Window{Seconds: len(seconds)}
+	var w Window
+	w.add(seconds)
+	w.finish()
+	return w
+}
+
+// add sums a phase's seconds into the window, phase after phase: From stays the first
+// second's start, To becomes the last one's end.
+func (w *Window) add(seconds []Second) {
 	if len(seconds) == 0 {
-		w.ErrorLow, w.ErrorHigh = stats.Wilson(0, 0)
-		return w
+		return
 	}
-	w.From, w.To = seconds[0].At, seconds[len(seconds)-1].At.Add(time.Second)
+	if w.Seconds == 0 {
+		w.From = seconds[0].At
+	}
+	w.To = seconds[len(seconds)-1].At.Add(time.Second)
+	w.Seconds += len(seconds)
 	for _, s := range seconds {
 		w.Sent += s.Sent
 		w.Errors += s.Errors
@@ -110,9 +121,13 @@ func window(seconds []Second) Window {
 			w.Latency.Merge(s.Latency)
 		}
 	}
+}
+
+// finish sets the window's error share and its Wilson interval from its sums.
+func (w *Window) finish() {
+	w.ErrorShare = 0
 	if w.Sent > 0 {
 		w.ErrorShare = float64(w.Errors) / float64(w.Sent)
 	}
 	w.ErrorLow, w.ErrorHigh = stats.Wilson(w.Errors, w.Sent)
-	return w
 }

@@ -232,19 +232,15 @@ func ratio(x float64) string { return fmt.Sprintf("%.3f", x) }
 
 // faultTimeline is the pooled seconds as the result keeps them, at most
 // MaxFaultTimelineSeconds; nil without any.
-func faultTimeline(seconds []faults.Second) *perfv1alpha1.FaultTimeline {
+func faultTimeline(seconds []faults.PooledSecond) *perfv1alpha1.FaultTimeline {
 	if len(seconds) == 0 {
 		return nil
 	}
 	seconds = seconds[:min(len(seconds), perfv1alpha1.MaxFaultTimelineSeconds)]
 	t := &perfv1alpha1.FaultTimeline{}
 	for _, s := range seconds {
-		var p50, p99 int64
-		if s.Latency != nil && s.Latency.TotalCount() > 0 {
-			p50, p99 = s.Latency.ValueAtQuantile(50), s.Latency.ValueAtQuantile(99)
-		}
 		t.Requests, t.Errors = append(t.Requests, s.Sent), append(t.Errors, s.Errors)
-		t.P50Micros, t.P99Micros = append(t.P50Micros, p50), append(t.P99Micros, p99)
+		t.P50Micros, t.P99Micros = append(t.P50Micros, s.P50Us), append(t.P99Micros, s.P99Us)
 	}
 	return t
 }

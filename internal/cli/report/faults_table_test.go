@@ -188,7 +188,7 @@ func TestAFaultsTimelineHoldsEachWindowAcrossItsSeconds(t *testing.T) {
 	// The fault held from 8 s to 11.5 s; its during window holds seconds 8 to 12.
 	spec := &perfv1alpha1.PerfRunSpec{Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultTargetErrors,
 		At: metav1.Duration{Duration: 8 * time.Second}, Duration: metav1.Duration{Duration: 3500 * time.Millisecond}, ErrorPercent: ptr.To[int32](50)}}}
-	charts := faultTimelines(spec, res)
+	charts := faultWindowCharts(spec, res)
 	if len(charts) != 1 {
 		t.Fatalf("%d charts, want the applied path's alone: %+v", len(charts), charts)
 	}
@@ -208,7 +208,7 @@ func TestAFaultsTimelineHoldsEachWindowAcrossItsSeconds(t *testing.T) {
 		t.Errorf("the mark's name %q does not say how many phases recovered", c.Marks.Name)
 	}
 	// Without the spec's fault, the during window's end stands in for the fault's.
-	if got := faultTimelines(nil, res)[0].Marks.X; !sameFloats(got, []float64{14}) {
+	if got := faultWindowCharts(nil, res)[0].Marks.X; !sameFloats(got, []float64{14}) {
 		t.Errorf("without the spec the mark is at %v, want the during window's end 12 s + 2 s", got)
 	}
 	files, err := Write(t.TempDir(), "faults", clitest.WithResult(&perfv1alpha1.PerfRun{}, res), "", charts)
@@ -239,7 +239,7 @@ func TestAPodKillsMarkIsTimedFromItsReplacement(t *testing.T) {
 	other.Path = "variant-b"
 	spec := &perfv1alpha1.PerfRunSpec{Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
 		At: metav1.Duration{Duration: 10 * time.Second}, Duration: metav1.Duration{Duration: 20 * time.Second}}}}
-	charts := faultTimelines(spec, &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{kill, other}})
+	charts := faultWindowCharts(spec, &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{kill, other}})
 	if len(charts) != 2 || charts[0].Name != "fault-0-variant-b" || charts[1].Name != "fault-0-variant-b-2" {
 		t.Fatalf("charts %v, want two of their own names", charts)
 	}

@@ -40,8 +40,14 @@ func Run(run document.Run) (text string, charts []plots.Chart) {
 	if ok {
 		charts = append(charts, chart)
 	}
-	charts = append(charts, faultTimelines(&run.Spec, run.Result())...)
+	charts = append(charts, faultWindowCharts(&run.Spec, run.Result())...)
 	charts = append(charts, faultSecondCharts(&run.Spec, run.Result())...)
+	// A path's name is its author's: "x-latency"'s window chart and "x"'s latency chart
+	// would share a file.
+	taken := map[string]int{}
+	for i := range charts {
+		charts[i].Name = uniqueName(taken, charts[i].Name)
+	}
 	if note != "" {
 		text += "\n" + note + "\n"
 	}

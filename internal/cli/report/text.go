@@ -19,7 +19,6 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -254,20 +253,6 @@ func variantsTable(res *perfv1alpha1.Result) string {
 		t.Add(row...)
 	}
 	return "\nsidecar variants (DIFF: this variant minus the first, beyond noise where its 95% interval excludes zero)\n" + t.String()
-}
-
-// underResiliency reports whether a variant ran under a Resiliency: the variants then
-// differ in it, and each one's policies are shown.
-func underResiliency(vs []perfv1alpha1.VariantResult) bool {
-	return slices.ContainsFunc(vs, func(v perfv1alpha1.VariantResult) bool { return len(v.Resiliencies) > 0 })
-}
-
-// resiliencyOf names the Resiliencies a variant's invocations ran under; "none" without one.
-func resiliencyOf(v perfv1alpha1.VariantResult) string {
-	if len(v.Resiliencies) == 0 {
-		return "none"
-	}
-	return strings.Join(v.Resiliencies, ",")
 }
 
 func pickOrEmpty(l *perfv1alpha1.LatencySummary) perfv1alpha1.LatencySummary {

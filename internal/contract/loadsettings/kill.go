@@ -53,8 +53,8 @@ const MaxKillWait = 10 * time.Minute
 
 // KillOrder is what the load tester asks of the operator: delete the pod of Role of the run
 // Namespace/Run, then answer when its replacement is ready, or after Wait. Variant, for a
-// kill of the target of a run with sidecar variants, is the variant's path code (dapr, d1,
-// …) whose target pod is deleted; empty: the first's.
+// kill of the target of a run with sidecar variants, is the path code of the further
+// variant whose target pod is deleted (d1, d2, …); empty for the first's.
 // Hold, for a control-plane service, keeps it down: every pod of it that appears within Hold
 // of the order is deleted too, and only then are its pods let back (within Wait).
 type KillOrder struct {

@@ -139,6 +139,9 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 	if !ok {
 		return ans, refuse(http.StatusForbidden, "run %s/%s has no PodKill of role %s in spec.faults", run.Namespace, run.Name, order.Role)
 	}
+	if order.Variant != "" && !hasVariant(run, order.Variant) {
+		return ans, refuse(http.StatusBadRequest, "run %s/%s has no sidecar variant %q: a kill of the first variant's target names none", run.Namespace, run.Name, order.Variant)
+	}
 	if run.Status.Phase != perfv1alpha1.PhaseRunning {
 		return ans, refuse(http.StatusConflict, "run %s/%s is %s, not Running: its pods are killed only while its load runs", run.Namespace, run.Name, run.Status.Phase)
 	}
@@ -164,9 +167,6 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return s.killControlPlane(ctx, run, app, arrived.Add(hold), arrived.Add(wait))
 	}
 	role, _ := workload.KilledRole(perfv1alpha1.FaultRole(order.Role)) // Check took only a known role
-	if order.Variant != "" && !hasVariant(run, order.Variant) {
-		return ans, refuse(http.StatusBadRequest, "run %s/%s has no sidecar variant %q: a kill of the first variant's target names none", run.Namespace, run.Name, order.Variant)
-	}
 	pods, err := runPods(ctx, s.Client, run, role, order.Variant)
 	if err != nil {
 		return ans, err

@@ -204,10 +204,18 @@ func faultAppErrors(targets []Target, f *FaultPlan) []error {
 			errs = append(errs, fmt.Errorf("--%s: variant d%d's target app must be at http://HOST:PORT to apply faults, got %q", loadsettings.VariantFaultURLs, i+1, u))
 		}
 	}
+	further := 0
 	for _, t := range targets {
-		if t.Variant != result.Dapr && t.Variant != result.Baseline && t.Variant != result.Direct && f.declaredURL(t.Variant) == "" {
+		if t.Variant == result.Dapr || t.Variant == result.Baseline || t.Variant == result.Direct {
+			continue
+		}
+		further++
+		if f.declaredURL(t.Variant) == "" {
 			errs = append(errs, fmt.Errorf("--%s names no target app for variant %s: its faults would reach no app", loadsettings.VariantFaultURLs, t.Variant))
 		}
+	}
+	if len(f.VariantAppURLs) > further {
+		errs = append(errs, fmt.Errorf("--%s names %d target apps for %d further variants: one a variant, in order", loadsettings.VariantFaultURLs, len(f.VariantAppURLs), further))
 	}
 	return errs
 }

@@ -144,6 +144,11 @@ func TestFaultsNeedTheAppAndTheToken(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.summary.Error, "names no target app for variant d2") || strings.Contains(r.summary.Error, "variant d1") {
 		t.Errorf("variants d1 and d2, d1's app alone given: exit %d, error %q: want d2's named, not d1's", r.code, r.summary.Error)
 	}
+	r = runCLI(t, append(killer, "--faults="+kill, "--fault-url=http://127.0.0.1:1", "--variant-urls=http://127.0.0.1:1/v1",
+		"--variant-fault-urls=http://127.0.0.1:2,http://127.0.0.1:3")...)
+	if r.code == 0 || !strings.Contains(r.summary.Error, "names 2 target apps for 1 further variants") {
+		t.Errorf("two target apps for one further variant: exit %d, error %q: want the count named", r.code, r.summary.Error)
+	}
 	store := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleStore, At: time.Second, For: time.Second}})
 	r = runCLI(t, append(killer, "--faults="+store, "--target-wait=100ms")...)
 	if strings.Contains(r.summary.Error, "--fault-url") {

@@ -26,7 +26,7 @@ import (
 	"github.com/daprbench/daprbench/internal/cli/plots"
 )
 
-// faultTimelines draw each fault's error share through a phase, one chart per fault and
+// faultWindowCharts draw each fault's error share through a phase, one chart per fault and
 // path: each window's share (before, during and after the fault, summed over the phases it
 // was applied in) held across the window's seconds, its 95% interval at the window's
 // middle, and a cross where the path was back within its pre-fault band (the mean
@@ -34,7 +34,7 @@ import (
 // are their phase's: each window's, over the phases. A share is its window's mean; the
 // second-by-second shape inside a window is not in the result, and the chart's title says
 // so.
-func faultTimelines(spec *perfv1alpha1.PerfRunSpec, res *perfv1alpha1.Result) []plots.Chart {
+func faultWindowCharts(spec *perfv1alpha1.PerfRunSpec, res *perfv1alpha1.Result) []plots.Chart {
 	if res == nil {
 		return nil
 	}
