@@ -58,9 +58,9 @@ func faultSecondCharts(spec *perfv1alpha1.PerfRunSpec, res *perfv1alpha1.Result)
 			}
 		}
 		base := "fault-" + strconv.Itoa(int(o.Fault)) + "-" + fileSafe(o.Path)
-		what := fmt.Sprintf("Fault %d (%s), %s path, second by second over %d phases", o.Fault, o.Kind, o.Path, o.Applied)
+		what := fmt.Sprintf("Fault %d (%s), %s, by second over %d phases", o.Fault, o.Kind, o.Path, o.Applied)
 		charts = append(charts,
-			plots.Chart{Name: uniqueName(named, base+"-latency"), Title: what + ": latency from the scheduled send",
+			plots.Chart{Name: uniqueName(named, base+"-latency"), Title: what + ": latency",
 				XLabel: "seconds into the phase", YLabel: "latency (ms)", Series: withFaultBox(spec, o, []plots.Series{p99, p50}, top)},
 			plots.Chart{Name: uniqueName(named, base+"-errors"), Title: what + ": errors",
 				XLabel: "seconds into the phase", YLabel: "requests failed (%)", Series: withFaultBox(spec, o, []plots.Series{failed}, math.Max(topShare, 1))})
