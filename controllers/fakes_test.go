@@ -79,6 +79,12 @@ func markAvailable(ns, name string) {
 	setPodStatus(pod, corev1.PodRunning, func(name string) corev1.ContainerState {
 		return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
 	}, true)
+	deploymentAvailable(d)
+}
+
+// deploymentAvailable plays the Deployment controller's status of an Available Deployment,
+// whatever its pods are doing.
+func deploymentAvailable(d *appsv1.Deployment) {
 	Eventually(func() error {
 		if err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(d), d); err != nil {
 			return err

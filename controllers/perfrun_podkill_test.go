@@ -222,17 +222,15 @@ var _ = Describe("A PodKill fault's kill route", func() {
 				At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}}
 		})
 		markAvailable(ns, "sides-target")
-		markAvailable(ns, "sides-target-retried")
-		// Both Deployments Available, the second's pod back to Pending without an address (as
-		// a replacement is before it runs): the load waits for it.
-		pending := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "sides-target-retried-pod"}}
+		// Both Deployments Available, the second's pod made but Pending, without an address
+		// (as a pod is before the kubelet runs it): the load waits for it.
+		d := &appsv1.Deployment{}
 		Eventually(func() error {
-			if err := k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(pending), pending); err != nil {
-				return err
-			}
-			pending.Status.Phase, pending.Status.PodIP, pending.Status.PodIPs = corev1.PodPending, "", nil
-			return k8sClient.Status().Update(suiteCtx, pending)
+			return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "sides-target-retried"}, d)
 		}).Should(Succeed())
+		pending := podFromTemplate(d, "sides-target-retried-pod", d.Spec.Template)
+		Expect(k8sClient.Create(suiteCtx, pending)).To(Succeed())
+		deploymentAvailable(d)
 		Consistently(func() error {
 			return k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "sides-load-1"}, &batchv1.Job{})
 		}, 2*time.Second).ShouldNot(Succeed(), "no load while a variant's target has no address to order its faults from")

@@ -226,8 +226,9 @@ type FaultOutcome struct {
 
 // FaultTimeline is a path's faulted phases second by second, pooled over the phases: entry
 // k holds the k-th second from each phase's schedule start (the clock the fault is timed
-// on), every phase's requests of that second together. One entry a second, at most
-// MaxFaultTimelineSeconds (a fault run's phase is at most 10m).
+// on), every phase's requests of that second together (a phase that ended a second early
+// is missing from the last). One entry a second, at most MaxFaultTimelineSeconds (a fault
+// run's phase is at most 10m).
 type FaultTimeline struct {
 	// requests were due in the second (their slots fell in it); errors of them failed.
 	// +kubebuilder:validation:MaxItems=660

@@ -276,7 +276,9 @@ func TestJudgeSumsTheRepetitionsAndSpreadsTheirRecoveries(t *testing.T) {
 // together, as far as both reach. The known answer: killed()'s 100 requests a second, both
 // phases' 200; in a faulted second 80 of each hundred fail (160) and the 40 successes take
 // 500 ms; at 28 one phase is shaky (2 failures), so that second counts 2 of 200; a healthy
-// second's p50 is 1 ms, its p99 2 ms (2 slow of 98). A phase cut short at 50 s cuts the pool.
+// second's p50 is 1 ms, its p99 2 ms (2 slow of 98). Beside a phase cut short at 50 s the
+// last 10 seconds hold the longer phase alone. The windows summed phase by phase give the
+// share failed and its interval over both phases: 1600 of 2000 while the fault held.
 func TestAnOutcomesSecondsPoolThePhasesBySecond(t *testing.T) {
 	span := func(rep int) result.AppliedFault {
 		return result.AppliedFault{Fault: 0, Variant: result.Dapr, Rep: rep, StartUnixNano: fault.Start.UnixNano(), EndUnixNano: fault.End.UnixNano(), AppSeen: -1}
@@ -299,10 +301,13 @@ func TestAnOutcomesSecondsPoolThePhasesBySecond(t *testing.T) {
 	if s := secs[5]; s.Errors != 0 || !near(s.P50Us, 1000) || !near(s.P99Us, 2000) {
 		t.Errorf("second 5: %+v; want none failed, p50 1 ms, p99 2 ms", s)
 	}
+	if d := got[0].During; d.Sent != 1000 || d.Errors != 800 || d.ErrorShare != 0.8 || d.ErrorLow >= 0.8 || d.ErrorHigh <= 0.8 || d.Seconds != 10 {
+		t.Errorf("during %+v: want 800 of 1000 failed over both phases' 10 seconds, 0.8 within its Wilson interval", d)
+	}
 	short := timelineOf(t, result.Dapr, 1, killed()[:50])
 	pooled, err := PoolSeconds([]result.Timeline{timelineOf(t, result.Dapr, 0, killed()), short})
-	if err != nil || len(pooled) != 50 || pooled[49].Sent != 200 {
-		t.Errorf("a phase of 50 s beside one of 60: %d pooled seconds (%v), want 50, each of both phases", len(pooled), err)
+	if err != nil || len(pooled) != 60 || pooled[49].Sent != 200 || pooled[55].Sent != 100 {
+		t.Errorf("a phase of 50 s beside one of 60: %d pooled seconds (%v), want 60: both phases to 50 s, the longer alone after", len(pooled), err)
 	}
 }
 

@@ -160,16 +160,17 @@ type PooledSecond struct {
 	P50Us, P99Us int64
 }
 
-// PoolSeconds pools phases by second, as far as every phase reaches (the seconds all of
-// them have, so each entry holds as many phases). It decodes one second at a time into one
-// scratch histogram: a run's seconds decoded at once would take gigabytes.
+// PoolSeconds pools phases by second, to the longest phase's end (a phase that ended a
+// second early is missing from the last), so the pooled seconds hold every request of the
+// phases, as the windows do. It decodes one second at a time into one scratch histogram: a
+// run's seconds decoded at once would take gigabytes.
 func PoolSeconds(phases []result.Timeline) ([]PooledSecond, error) {
-	if len(phases) == 0 {
-		return nil, nil
+	n := 0
+	for _, t := range phases {
+		n = max(n, len(t.Seconds))
 	}
-	n := len(phases[0].Seconds)
-	for _, t := range phases[1:] {
-		n = min(n, len(t.Seconds))
+	if n == 0 {
+		return nil, nil
 	}
 	out := make([]PooledSecond, n)
 	merged := result.NewHistogram()
@@ -177,6 +178,9 @@ func PoolSeconds(phases []result.Timeline) ([]PooledSecond, error) {
 		merged.Reset()
 		p := &out[k]
 		for _, t := range phases {
+			if k >= len(t.Seconds) {
+				continue
+			}
 			s := t.Seconds[k]
 			p.Errors += s.Failed
 			p.Sent += s.Failed

@@ -293,6 +293,27 @@ func TestAFaultsSecondsAreDrawnWithTheFaultsSpan(t *testing.T) {
 	}
 }
 
+// A report's charts each get a file of their own: a path named "x-latency" has a window
+// chart named as path "x"'s second-by-second latency chart would be.
+func TestAReportsFaultChartsHaveNamesOfTheirOwn(t *testing.T) {
+	window := perfv1alpha1.FaultWindow{Seconds: 10, Requests: 100, ErrorPercent: "0.00"}
+	outcome := func(path string) perfv1alpha1.FaultOutcome {
+		return perfv1alpha1.FaultOutcome{Fault: 0, Kind: perfv1alpha1.FaultTargetErrors, Path: path, Applied: 1, Before: window, During: window, After: window,
+			Timeline: &perfv1alpha1.FaultTimeline{Requests: []int64{10}, Errors: []int64{0}, P50Micros: []int64{1}, P99Micros: []int64{2}}}
+	}
+	_, charts := Run(clitest.WithResult(&perfv1alpha1.PerfRun{}, &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{outcome("x-latency"), outcome("x")}}))
+	names := map[string]bool{}
+	for _, c := range charts {
+		if names[c.Name] {
+			t.Errorf("two charts named %q", c.Name)
+		}
+		names[c.Name] = true
+	}
+	if len(charts) != 6 || !names["fault-0-x-latency"] || !names["fault-0-x-latency-2"] {
+		t.Errorf("charts %v: want six, path x's latency chart renamed beside x-latency's window chart", names)
+	}
+}
+
 // sameFloats compares two lists, NaN equal to NaN.
 func sameFloats(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) })

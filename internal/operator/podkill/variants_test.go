@@ -45,12 +45,13 @@ import (
 // first's, and one naming a variant the run does not have is refused. A fake client stands
 // in for the manager's cache (the route against a real API server is
 // controllers/perfrun_podkill_test.go); no replacement appears in it, so each answer names
-// the deleted pod alone, after the order's wait.
+// the deleted pod alone, after the order's wait. One repetition: two kills in all, so a
+// refused order that spent one would leave the last one refused.
 func TestAKillOfAVariantsTargetDeletesThatVariantsPod(t *testing.T) {
 	const token = "the-run's-token"
 	run := &perfv1alpha1.PerfRun{
 		ObjectMeta: metav1.ObjectMeta{Name: "sides", Namespace: "team", UID: "run-uid", Generation: 1},
-		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{Repetitions: 2},
+		Spec: perfv1alpha1.PerfRunSpec{Scenario: perfv1alpha1.ScenarioServiceInvocation, Load: perfv1alpha1.LoadSpec{Repetitions: 1},
 			Variants: []perfv1alpha1.SidecarVariant{{Name: "plain"}, {Name: "retried"}},
 			Faults: []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleTarget),
 				At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}}},
