@@ -112,35 +112,35 @@ func podPlace(p *corev1.Pod) string {
 
 // firstTargetPod is the running pod of the first sidecar variant's target, which a same-pod
 // baseline calls by IP; nil while there is none with an IP.
-func firstTargetPod(pods []corev1.Pod) *corev1.Pod {
+func firstTargetPod(pods []corev1.Pod) *corev1.Pod { return runningTargetPod(pods, result.Dapr) }
+
+// variantTargetIPs are the IPs of the further sidecar variants' running target pods (d1,
+// d2, …, in spec order); all is false while one has none with an IP.
+func variantTargetIPs(run *perfv1alpha1.PerfRun, pods []corev1.Pod) (ips []string, all bool) {
+	for i := 1; i < len(run.Spec.Variants); i++ {
+		p := runningTargetPod(pods, result.DaprVariant(i))
+		if p == nil {
+			return nil, false
+		}
+		ips = append(ips, p.Status.PodIP)
+	}
+	return ips, true
+}
+
+// runningTargetPod is a running target pod with an IP of the variant whose path code is
+// code; the first variant's pods carry no variant label in a run without spec.variants.
+func runningTargetPod(pods []corev1.Pod, code result.Variant) *corev1.Pod {
 	for i := range pods {
 		p := &pods[i]
 		if p.Labels[workload.LabelComponent] != string(workload.RoleTarget) || p.DeletionTimestamp != nil ||
 			p.Status.Phase != corev1.PodRunning || p.Status.PodIP == "" {
 			continue
 		}
-		if v := p.Labels[workload.LabelVariant]; v == "" || v == string(result.Dapr) {
+		if v := p.Labels[workload.LabelVariant]; v == string(code) || (v == "" && code == result.Dapr) {
 			return p
 		}
 	}
 	return nil
-}
-
-// variantTargetIPs are the IPs of the further sidecar variants' running target pods (d1,
-// d2, …, in spec order); all is false while one has none with an IP.
-func variantTargetIPs(run *perfv1alpha1.PerfRun, pods []corev1.Pod) (ips []string, all bool) {
-	for i := 1; i < len(run.Spec.Variants); i++ {
-		code := string(result.DaprVariant(i))
-		at := slices.IndexFunc(pods, func(p corev1.Pod) bool {
-			return p.Labels[workload.LabelComponent] == string(workload.RoleTarget) && p.Labels[workload.LabelVariant] == code &&
-				p.DeletionTimestamp == nil && p.Status.Phase == corev1.PodRunning && p.Status.PodIP != ""
-		})
-		if at < 0 {
-			return nil, false
-		}
-		ips = append(ips, pods[at].Status.PodIP)
-	}
-	return ips, true
 }
 
 func (r *Reconciler) recordNodes(run *perfv1alpha1.PerfRun, targetPods, testerPods []corev1.Pod) {

@@ -82,8 +82,18 @@ func withFaultBox(spec *perfv1alpha1.PerfRunSpec, o perfv1alpha1.FaultOutcome, s
 
 // faultAt is the fault's start in its phase, from the spec; -1 when the spec does not hold it.
 func faultAt(spec *perfv1alpha1.PerfRunSpec, o perfv1alpha1.FaultOutcome) float64 {
-	if spec == nil || o.Fault < 0 || int(o.Fault) >= len(spec.Faults) || spec.Faults[o.Fault].Kind != o.Kind {
+	f, ok := specFault(spec, o)
+	if !ok {
 		return -1
 	}
-	return spec.Faults[o.Fault].At.Seconds()
+	return f.At.Seconds()
+}
+
+// specFault is the spec's fault an outcome is of; false when the spec no longer holds it
+// (none at its index, or one of another kind).
+func specFault(spec *perfv1alpha1.PerfRunSpec, o perfv1alpha1.FaultOutcome) (perfv1alpha1.Fault, bool) {
+	if spec == nil || o.Fault < 0 || int(o.Fault) >= len(spec.Faults) || spec.Faults[o.Fault].Kind != o.Kind {
+		return perfv1alpha1.Fault{}, false
+	}
+	return spec.Faults[o.Fault], true
 }

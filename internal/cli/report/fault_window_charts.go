@@ -85,10 +85,10 @@ func faultWindowCharts(spec *perfv1alpha1.PerfRunSpec, res *perfv1alpha1.Result)
 // fault the spec no longer holds ends where its during window does, up to a second late:
 // that window holds every second the fault touched at all.
 func faultEnd(spec *perfv1alpha1.PerfRunSpec, o perfv1alpha1.FaultOutcome) float64 {
-	if spec == nil || o.Fault < 0 || int(o.Fault) >= len(spec.Faults) || spec.Faults[o.Fault].Kind != o.Kind {
+	f, ok := specFault(spec, o)
+	if !ok {
 		return (float64(o.Before.Seconds) + float64(o.During.Seconds)) / float64(o.Applied)
 	}
-	f := spec.Faults[o.Fault]
 	held := f.Duration.Seconds()
 	if f.Kind == perfv1alpha1.FaultPodKill && len(o.Kills) > 0 {
 		sum := 0.0

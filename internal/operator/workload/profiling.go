@@ -78,7 +78,7 @@ func profilingEnv(run *perfv1alpha1.PerfRun, targetPodIP string) []corev1.EnvVar
 	}
 	if targetPodIP != "" {
 		env = append(env,
-			Setting(ls.ProfileServerURL, fmt.Sprintf("http://%s%s", net.JoinHostPort(targetPodIP, strconv.Itoa(AppPort)), ls.ProfileCaptureRoot)),
+			Setting(ls.ProfileServerURL, appAddress(targetPodIP)+ls.ProfileCaptureRoot),
 			runTokenEnv(run, ls.ProfileToken))
 	}
 	return env
