@@ -333,7 +333,8 @@ type RepetitionResult struct {
 type CPUAccounting struct {
 	// source of the figures, e.g. "kubelet /metrics/cadvisor through the API server's node proxy".
 	Source string `json:"source"`
-	// measured holds the figures over the runs of the measured path (through Dapr, or direct).
+	// measured holds the figures over the runs of the measured path (through Dapr, or direct;
+	// with sidecar variants, the first variant's).
 	// +listType=map
 	// +listMapKey=role
 	// +optional
@@ -349,6 +350,27 @@ type CPUAccounting struct {
 	// +listType=atomic
 	// +optional
 	MeasuredPods []ContainerCPU `json:"measuredPods,omitempty"`
+	// variants holds, in a run with sidecar variants, each further variant's figures
+	// (spec.variants[1:]) over its own runs, as measured holds the first's: its target's
+	// containers (roles ending @d1, @d2, …) and those every variant shares (the load tester
+	// and its sidecar, the nodes). A variant's target is counted over its own runs only,
+	// never over another's, where it idles.
+	// +kubebuilder:validation:MaxItems=3
+	// +listType=map
+	// +listMapKey=name
+	// +optional
+	Variants []VariantCPU `json:"variants,omitempty"`
+}
+
+// VariantCPU is a further sidecar variant's CPU figures over its own runs.
+type VariantCPU struct {
+	// name is the variant's name in spec.variants.
+	Name string `json:"name"`
+	// measured holds the figures over the variant's runs, per role.
+	// +listType=map
+	// +listMapKey=role
+	// +optional
+	Measured []ContainerCPU `json:"measured,omitempty"`
 }
 
 // ContainerCPU is one container's (or node's) CPU over a kind of phase.

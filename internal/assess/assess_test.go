@@ -257,3 +257,56 @@ func TestAVariantsThresholdsAreJudgedIntoThresholdsMet(t *testing.T) {
 		t.Errorf("verdict %+v: failRun fails the run for a variant's violation", a.Verdict)
 	}
 }
+
+// Two sidecar variants measured in turn, the second's target throttled in its own runs: its
+// figures are its own runs' (not the first's, where it idles), and CPULimitBound finds it.
+// Judged over the first variant's runs only, as before, it read idle and not bound.
+func TestEvaluateJudgesEachVariantsTargetOverItsOwnRuns(t *testing.T) {
+	run := newRun(func(s *perfv1alpha1.PerfRunSpec) {
+		s.Variants = []perfv1alpha1.SidecarVariant{{Name: "roomy"}, {Name: "tight"}}
+	})
+	sum := twoPaths()
+	d1 := result.DaprVariant(1)
+	sum.Runs = append(sum.Runs, result.Run{Variant: d1, StartUnix: start.Unix() + 80, Seconds: 30, ActualQPS: 1000, Requests: 30_000,
+		Scheduled: 30_000, TesterLagP99Us: 100, Percentiles: []result.Percentile{{P: 50, Us: 900}, {P: 90, Us: 1800}, {P: 99, Us: 3600}}})
+	sum.Merged = append(sum.Merged, result.Merged{Variant: d1, Percentiles: []result.Percentile{{P: 50, Us: 900}, {P: 90, Us: 1800}, {P: 99, Us: 3600}}})
+	// Each target busy in its own variant's runs (d 40–70 s, d1 80–110 s), idle otherwise;
+	// the first's unthrottled, the second's throttled in 60% of its periods.
+	live := &perfv1alpha1.LiveUsage{}
+	for _, target := range []struct {
+		role       string
+		from, to   int
+		cpu, share float64
+	}{{"serverSidecar@d", 40, 70, 300, 0}, {"serverSidecar@d1", 80, 110, 480, 0.6}} {
+		var cpu, periods, stalled float64
+		for at := 0; at <= 120; at += 5 {
+			live.Counters = append(live.Counters, perfv1alpha1.CounterSample{Role: target.role, At: metav1.NewMicroTime(start.Add(time.Duration(at) * time.Second)),
+				CPUMillis: int64(cpu), Periods: int64(periods), ThrottledPeriods: int64(stalled), ThrottledMillis: int64(stalled * 50)})
+			rate, share := 2.0, 0.0
+			if at >= target.from && at < target.to {
+				rate, share = target.cpu, target.share
+			}
+			cpu, periods, stalled = cpu+5*rate, periods+50, stalled+50*share
+		}
+	}
+	a := Evaluate(run, Evidence{Load: Load{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed"}, Summary: sum}, Live: live, CountersSource: "fake"})
+	if a.Result == nil || a.Result.CPU == nil {
+		t.Fatalf("result %+v: with CPU accounting", a.Result)
+	}
+	for _, c := range a.Result.CPU.Measured {
+		if c.Role == "serverSidecar@d1" {
+			t.Errorf("the second variant's idle target among the first's figures: %+v", c)
+		}
+	}
+	if v := a.Result.CPU.Variants; len(v) != 1 || v[0].Name != "tight" || len(v[0].Measured) != 1 || v[0].Measured[0].Role != "serverSidecar@d1" ||
+		v[0].Measured[0].CPU.MilliValue() != 480 || v[0].Measured[0].ThrottledPeriodsPercent != "60.0" {
+		t.Errorf("variants' CPU %+v, want tight's target at 480m, 60%% throttled, over its own runs", v)
+	}
+	c := conditionIn(a, perfv1alpha1.ConditionCPULimitBound)
+	if c == nil || c.Status != metav1.ConditionTrue || !strings.Contains(c.Message, "serverSidecar@d1 60.0%") {
+		t.Errorf("CPULimitBound %+v, want True naming the second variant's target", c)
+	}
+	if !a.Result.LimitBound {
+		t.Errorf("the result is not marked limit-bound")
+	}
+}

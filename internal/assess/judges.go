@@ -64,8 +64,14 @@ func accountCPU(run *perfv1alpha1.PerfRun, ev Evidence, phases []accounting.Phas
 	if len(measured.Roles) == 0 {
 		return nil
 	}
-	return &perfv1alpha1.CPUAccounting{Source: ev.CountersSource, Measured: measured.Roles, MeasuredPods: measured.Pods,
+	acct := &perfv1alpha1.CPUAccounting{Source: ev.CountersSource, Measured: measured.Roles, MeasuredPods: measured.Pods,
 		Baseline: byVariant[string(result.Baseline)].Roles}
+	for i := 1; i < len(run.Spec.Variants); i++ {
+		if v := byVariant[string(result.DaprVariant(i))]; len(v.Roles) > 0 {
+			acct.Variants = append(acct.Variants, perfv1alpha1.VariantCPU{Name: run.Spec.Variants[i].Name, Measured: v.Roles})
+		}
+	}
+	return acct
 }
 
 // cpuCondition is CPULimitBound from the result's CPU accounting; nil without counters.
@@ -80,7 +86,7 @@ func cpuCondition(ev Evidence, res *perfv1alpha1.Result) *metav1.Condition {
 		return condition(perfv1alpha1.ConditionCPULimitBound, metav1.ConditionUnknown, perfv1alpha1.ReasonCountersUnavailable,
 			fmt.Sprintf("%d counter samples recorded, none around both edges of a measured run", len(ev.Live.Counters)))
 	}
-	t := report.ThrottledContainers(res.CPU.Measured)
+	t := report.ThrottledContainers(report.JudgedCPU(res.CPU))
 	if len(t.Bound) > 0 {
 		return condition(perfv1alpha1.ConditionCPULimitBound, metav1.ConditionTrue, perfv1alpha1.ReasonThrottled,
 			fmt.Sprintf("throttled by its CPU limit in more than %.0f%% of CFS periods during the measured runs (the share's 95%% interval "+

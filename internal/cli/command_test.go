@@ -273,6 +273,8 @@ func TestReportOfASplitLoadListsEveryLoadTesterPod(t *testing.T) {
 		res.CPU = &perfv1alpha1.CPUAccounting{Source: "kubelet counters"}
 	}
 	res.CPU.MeasuredPods = []perfv1alpha1.ContainerCPU{{Role: "clientSidecar", Pod: "split-loadtester-1", CPU: resource.MustParse("301m"), Seconds: 50}}
+	res.CPU.Variants = []perfv1alpha1.VariantCPU{{Name: "tight", Measured: []perfv1alpha1.ContainerCPU{
+		{Role: "serverSidecar@d1", CPU: resource.MustParse("480m"), ThrottledPeriodsPercent: "60.0", Periods: 600, Seconds: 30}}}}
 	createRun(t, "split", nil, nil, res, false)
 	out, err := run(t, "report", "split", "--dir", t.TempDir())
 	if err != nil {
@@ -280,7 +282,7 @@ func TestReportOfASplitLoadListsEveryLoadTesterPod(t *testing.T) {
 	}
 	for _, want := range []string{"load-tester pods", "POD NODE QPS-SHARE QPS-ACHIEVED", "0 node-a 333.3 333.2", "1 node-b 333.3 281.0",
 		"PATH SCHEDULED SENT COMPLETED FAILED NEVER SENT TESTER LAG P99", "dapr 60000 59764 59700 64 236 412µs",
-		"measured, per pod clientSidecar (split-loadtester-1) 301m"} {
+		"measured, per pod clientSidecar (split-loadtester-1) 301m", "variant tight serverSidecar@d1 480m 60.0% 600"} {
 		if !strings.Contains(squeeze(out), want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}

@@ -193,6 +193,14 @@ var _ = Describe("Invocation protocols and sidecar variants through real Dapr", 
 				usage(v.Resources.ServerSidecar), per1k(v.Resources))
 		}
 		second := res.Variants[1]
+		// The kubelet's counters: the second variant's target over its own run, where it
+		// works (an idle daprd reads 1–3m here), and not among the first's figures.
+		Expect(res.CPU).NotTo(BeNil(), "%s", describe(ab))
+		GinkgoWriter.Printf("CPU: measured %+v; variants %+v\n", res.CPU.Measured, res.CPU.Variants)
+		Expect(res.CPU.Measured).NotTo(ContainElement(HaveField("Role", HaveSuffix("@d1"))), "the second's idle target among the first's figures")
+		Expect(res.CPU.Variants).To(ConsistOf(SatisfyAll(HaveField("Name", second.Name),
+			HaveField("Measured", ContainElement(SatisfyAll(HaveField("Role", "serverSidecar@d1"),
+				HaveField("CPU", WithTransform(func(q resource.Quantity) int64 { return q.MilliValue() }, BeNumerically(">=", 10)))))))))
 		Expect(second.Difference).NotTo(BeNil())
 		Expect(second.DifferenceInterval).NotTo(BeNil())
 		GinkgoWriter.Printf("%s − %s: %s [low %s, high %s]; beyond noise at %v\n", second.Name, res.Variants[0].Name, summary(second.Difference),

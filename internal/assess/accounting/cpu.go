@@ -28,6 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 )
 
 // series is one container's counters: a split load's testers and their sidecars share a
@@ -60,6 +61,10 @@ type CPU struct {
 // phase may hold fewer than two readings: then its edges are interpolated between the
 // readings around them, which can mix in up to one refresh of the neighbouring phase. A
 // phase the readings do not surround is left out.
+//
+// A sidecar variant's target (a role ending @code) is differenced over that variant's
+// phases only: over another variant's it idles, and summed into that variant's role it
+// would dilute its throttled share.
 func AccountCPU(samples []perfv1alpha1.CounterSample, phases []Phase, edge time.Duration) map[string]CPU {
 	bySeries := map[series][]perfv1alpha1.CounterSample{}
 	for _, s := range samples {
@@ -72,7 +77,11 @@ func AccountCPU(samples []perfv1alpha1.CounterSample, phases []Phase, edge time.
 	deltas := map[string]map[series]*counterDelta{}
 	for _, key := range keys {
 		readings := withoutResets(bySeries[key])
+		_, variant := roles.SplitVariant(key.role)
 		for _, p := range phases {
+			if variant != "" && variant != p.Variant {
+				continue // another sidecar variant's target, idle while this one is measured
+			}
 			a, b, span, ok := phaseEdges(readings, p, edge)
 			if !ok {
 				continue

@@ -152,3 +152,46 @@ func TestAccountCPUCarriesACounterResetIntoANewSegment(t *testing.T) {
 		t.Errorf("throttled %q%%, want 50 across the restart", got[0].ThrottledPeriodsPercent)
 	}
 }
+
+// Two sidecar variants measured in turn, each with its own target: the first's sidecar works
+// throttled during its phase and idles during the second's, the second's the other way
+// round; the load tester's sidecar, shared, works in both. Each variant's figures hold its
+// own target over its own phase, never the other's idle one, and the shared sidecar over
+// each phase.
+func TestAccountCPUHoldsEachVariantsTargetToItsOwnPhases(t *testing.T) {
+	start := time.Unix(3_000_000, 0)
+	first, second := string(roles.OfVariant(roles.ServerSidecar, "d")), string(roles.OfVariant(roles.ServerSidecar, "d1"))
+	var samples []perfv1alpha1.CounterSample
+	for ts := 0.0; ts <= 40; ts += 5 {
+		// busy (400 mCPU-s/s, 20% throttled) in its own 20 s, idle (2 mCPU-s/s) in the other's
+		a := sample(first, start, min(ts, 20), 400, 10, 0.2)
+		a.CPUMillis += int64(max(ts-20, 0) * 2)
+		a.At = metav1.NewMicroTime(start.Add(time.Duration(ts * float64(time.Second))))
+		b := sample(second, start, max(ts-20, 0), 300, 10, 0.5)
+		b.CPUMillis += int64(min(ts, 20) * 2)
+		b.At = a.At
+		samples = append(samples, a, b, sample(string(roles.ClientSidecar), start, ts, 250, 0, 0))
+	}
+	phases := []Phase{
+		{Variant: "d", Start: start, End: start.Add(20 * time.Second)},
+		{Variant: "d1", Start: start.Add(20 * time.Second), End: start.Add(40 * time.Second)},
+	}
+	got := AccountCPU(samples, phases, 0)
+	for variant, want := range map[string]map[string]string{
+		"d":  {first: "400m 20.0", string(roles.ClientSidecar): "250m "},
+		"d1": {second: "300m 50.0", string(roles.ClientSidecar): "250m "},
+	} {
+		have := map[string]string{}
+		for _, c := range got[variant].Roles {
+			have[c.Role] = c.CPU.String() + " " + c.ThrottledPeriodsPercent
+		}
+		if len(have) != len(want) {
+			t.Errorf("%s: roles %v, want only %v (no other variant's idle target)", variant, have, want)
+		}
+		for role, w := range want {
+			if have[role] != w {
+				t.Errorf("%s: %s = %q, want %q", variant, role, have[role], w)
+			}
+		}
+	}
+}

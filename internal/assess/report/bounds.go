@@ -19,6 +19,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -113,6 +114,22 @@ func ThrottledContainers(cpu []perfv1alpha1.ContainerCPU) Throttling {
 	return t
 }
 
+// JudgedCPU is every container's figures a CPU bound is judged on: the measured path's, and
+// each further sidecar variant's over its own runs. A role the variants share (the load
+// tester's sidecar, a node) is named with the variant whose runs it is over.
+func JudgedCPU(cpu *perfv1alpha1.CPUAccounting) []perfv1alpha1.ContainerCPU {
+	out := slices.Clone(cpu.Measured)
+	for _, v := range cpu.Variants {
+		for _, c := range v.Measured {
+			if _, variant := roles.SplitVariant(c.Role); variant == "" {
+				c.Role += " (variant " + v.Name + ")"
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // onlySidecarsBound reports whether the CPU limit bound some sidecar during the measured
 // runs, and no app.
 func onlySidecarsBound(cpu []perfv1alpha1.ContainerCPU) bool {
@@ -151,14 +168,14 @@ func BoundedBy(res *perfv1alpha1.Result) string {
 	}
 	var found []string
 	if res.CPU != nil {
-		t := ThrottledContainers(res.CPU.Measured)
+		t := ThrottledContainers(JudgedCPU(res.CPU))
 		if len(t.Bound) > 0 {
 			found = append(found, "the CPU limit: "+strings.Join(t.Bound, ", "))
 		}
 		if len(t.Marginal) > 0 {
 			found = append(found, "perhaps the CPU limit (throttled near the 1% line, a rerun may read either way: "+strings.Join(t.Marginal, ", ")+")")
 		}
-		found = append(found, busyNodes(res.CPU.Measured)...)
+		found = append(found, busyNodes(JudgedCPU(res.CPU))...)
 	}
 	found = append(found, foreignWork(res)...)
 	if w := testerLagWork(res); w != "" {

@@ -337,11 +337,17 @@ func pathsTable(res *perfv1alpha1.Result) string {
 // cpuRows are the CPU accounting's rows, for the terminal's table and the HTML report's:
 // phases, role (and pod), CPU, throttled share, periods, time stalled, node busy, seconds.
 func cpuRows(acct *perfv1alpha1.CPUAccounting) [][]string {
-	var rows [][]string
-	for _, part := range []struct {
+	type part struct {
 		name string
 		cpu  []perfv1alpha1.ContainerCPU
-	}{{"measured", acct.Measured}, {"measured, per pod", acct.MeasuredPods}, {"baseline", acct.Baseline}} {
+	}
+	parts := []part{{"measured", acct.Measured}, {"measured, per pod", acct.MeasuredPods}}
+	for _, v := range acct.Variants {
+		parts = append(parts, part{"variant " + v.Name, v.Measured})
+	}
+	parts = append(parts, part{"baseline", acct.Baseline})
+	var rows [][]string
+	for _, part := range parts {
 		for _, c := range part.cpu {
 			role := c.Role
 			if c.Pod != "" {

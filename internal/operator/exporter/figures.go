@@ -132,6 +132,16 @@ func figuresOf(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) []figure {
 				add(famThrottled, pct/100, m.Role)
 			}
 		}
+		// A further variant's own target (its roles end @d1, …) over its own runs; the roles
+		// every variant shares are the measured path's above, one series a role.
+		for _, v := range c.Variants {
+			for _, m := range v.Measured {
+				_, variant := roles.SplitVariant(m.Role)
+				if pct, err := strconv.ParseFloat(m.ThrottledPeriodsPercent, 64); err == nil && variant != "" {
+					add(famThrottled, pct/100, m.Role)
+				}
+			}
+		}
 	}
 	role := func(role string, ru *perfv1alpha1.RoleUsage) {
 		if ru == nil || ru.Samples == 0 {
