@@ -22,6 +22,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -44,7 +45,7 @@ import (
 // is tested against a real API server in controllers/perfrun_podkill_test.go).
 func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *testing.T) {
 	t.Parallel()
-	apps, servers := appsOnOnePort(t, 3)
+	apps, servers, reads := appsOnOnePort(t, 3)
 	sidecar := newSidecarStandIn(servers[0].URL, true)
 	defer sidecar.Close()
 	const ready = 300 * time.Millisecond
@@ -64,7 +65,7 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 		}
 		// daprd finds the replacement; the old app answers a while longer, then is gone.
 		sidecar.moveTo(servers[i].URL)
-		time.Sleep(4 * countEvery)
+		readTwiceMore(t, reads[i-1])
 		servers[i-1].Close()
 		time.Sleep(ready)
 		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: fmt.Sprintf("t-%d", i-1), Replacement: fmt.Sprintf("t-%d", i),
@@ -110,11 +111,10 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 }
 
 // appsOnOnePort are n apps at one port of 127.0.0.1, .2 and on, as a target and the pods
-// that replace it listen at one port of their own addresses.
-func appsOnOnePort(t *testing.T, n int) ([]*perfapp.App, []*httptest.Server) {
+// that replace it listen at one port of their own addresses; reads counts each app's
+// answered reads of its count (GET /stats).
+func appsOnOnePort(t *testing.T, n int) (apps []*perfapp.App, servers []*httptest.Server, reads []*atomic.Int64) {
 	t.Helper()
-	var apps []*perfapp.App
-	var servers []*httptest.Server
 	port := "0"
 	for i := range n {
 		l, err := net.Listen("tcp", net.JoinHostPort(fmt.Sprintf("127.0.0.%d", i+1), port))
@@ -123,13 +123,31 @@ func appsOnOnePort(t *testing.T, n int) ([]*perfapp.App, []*httptest.Server) {
 		}
 		_, port, _ = net.SplitHostPort(l.Addr().String())
 		app := perfapp.New(perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
-		srv := httptest.NewUnstartedServer(app.Handler())
+		read, h := new(atomic.Int64), app.Handler()
+		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+			if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/stats") {
+				read.Add(1)
+			}
+		}))
 		srv.Listener = l
 		srv.Start()
 		t.Cleanup(srv.Close)
-		apps, servers = append(apps, app), append(servers, srv)
+		apps, servers, reads = append(apps, app), append(servers, srv), append(reads, read)
 	}
-	return apps, servers
+	return apps, servers, reads
+}
+
+// readTwiceMore waits, at most 5 s, until the load tester has read an app's count twice
+// more: the second read began after the first ended, so it holds every invocation the app
+// took before the caller moved away. A stand-in operator stops the old app only then: a
+// fixed sleep let a slow reader (two test packages on two busy cores) miss the last ones.
+func readTwiceMore(t *testing.T, reads *atomic.Int64) {
+	t.Helper()
+	want := reads.Load() + 2
+	for deadline := time.Now().Add(5 * time.Second); reads.Load() < want && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // A kill of a PubSub run's broker needs no target app: the load tester orders it from the
@@ -291,12 +309,13 @@ func TestEachVariantsKillGoesToItsOwnTargetAndItsCount(t *testing.T) {
 	type target struct {
 		sidecar *sidecarStandIn
 		servers []*httptest.Server
+		reads   []*atomic.Int64
 		killed  int
 	}
 	targets := map[string]*target{}
 	for _, v := range []string{"", "d1"} {
-		_, servers := appsOnOnePort(t, 3)
-		targets[v] = &target{sidecar: newSidecarStandIn(servers[0].URL, true), servers: servers}
+		_, servers, reads := appsOnOnePort(t, 3)
+		targets[v] = &target{sidecar: newSidecarStandIn(servers[0].URL, true), servers: servers, reads: reads}
 		defer targets[v].sidecar.Close()
 	}
 	var mu sync.Mutex
@@ -314,7 +333,7 @@ func TestEachVariantsKillGoesToItsOwnTargetAndItsCount(t *testing.T) {
 		i := tg.killed
 		mu.Unlock()
 		tg.sidecar.moveTo(tg.servers[i].URL)
-		time.Sleep(2 * countEvery)
+		readTwiceMore(t, tg.reads[i-1])
 		tg.servers[i-1].Close()
 		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: fmt.Sprintf("%s-%d", o.Variant, i-1), Replacement: fmt.Sprintf("%s-%d", o.Variant, i),
 			Ready: true, ReplacementIP: fmt.Sprintf("127.0.0.%d", i+1)})
