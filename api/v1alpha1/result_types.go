@@ -257,7 +257,8 @@ type Result struct {
 	// limitBound is true when a sidecar or app was throttled by its CPU limit during the
 	// measured runs, its throttled share's interval wholly above 1% of its CFS periods
 	// (condition CPULimitBound True): the added latency is then that of a sidecar at its
-	// limit at the requested rate, not of Dapr's work alone. A share whose interval holds
+	// limit at the requested rate, not of Dapr's work alone. With sidecar variants it is the
+	// first variant's, whose latency added holds; CPULimitBound judges every variant's. A share whose interval holds
 	// the 1% line is marginal: CPULimitBound Unknown, reason ThrottledMarginal.
 	// +optional
 	LimitBound bool `json:"limitBound,omitempty"`
@@ -352,9 +353,9 @@ type CPUAccounting struct {
 	MeasuredPods []ContainerCPU `json:"measuredPods,omitempty"`
 	// variants holds, in a run with sidecar variants, each further variant's figures
 	// (spec.variants[1:]) over its own runs, as measured holds the first's: its target's
-	// containers (roles ending @d1, @d2, …) and those every variant shares (the load tester
-	// and its sidecar, the nodes). A variant's target is counted over its own runs only,
-	// never over another's, where it idles.
+	// containers and those every variant shares (the load tester and its sidecar, the
+	// nodes), each role ending with the variant's code (@d1, @d2, …). A variant's target is
+	// counted over its own runs only, never over another's, where it idles.
 	// +kubebuilder:validation:MaxItems=3
 	// +listType=map
 	// +listMapKey=name

@@ -271,13 +271,14 @@ func TestEvaluateJudgesEachVariantsTargetOverItsOwnRuns(t *testing.T) {
 		Scheduled: 30_000, TesterLagP99Us: 100, Percentiles: []result.Percentile{{P: 50, Us: 900}, {P: 90, Us: 1800}, {P: 99, Us: 3600}}})
 	sum.Merged = append(sum.Merged, result.Merged{Variant: d1, Percentiles: []result.Percentile{{P: 50, Us: 900}, {P: 90, Us: 1800}, {P: 99, Us: 3600}}})
 	// Each target busy in its own variant's runs (d 40–70 s, d1 80–110 s), idle otherwise;
-	// the first's unthrottled, the second's throttled in 60% of its periods.
+	// the first's unthrottled, the second's throttled in 60% of its periods; the load
+	// tester's sidecar, which both share, throttled in the second's runs only.
 	live := &perfv1alpha1.LiveUsage{}
 	for _, target := range []struct {
 		role       string
 		from, to   int
 		cpu, share float64
-	}{{"serverSidecar@d", 40, 70, 300, 0}, {"serverSidecar@d1", 80, 110, 480, 0.6}} {
+	}{{"serverSidecar@d", 40, 70, 300, 0}, {"serverSidecar@d1", 80, 110, 480, 0.6}, {"clientSidecar", 80, 110, 450, 0.3}} {
 		var cpu, periods, stalled float64
 		for at := 0; at <= 120; at += 5 {
 			live.Counters = append(live.Counters, perfv1alpha1.CounterSample{Role: target.role, At: metav1.NewMicroTime(start.Add(time.Duration(at) * time.Second)),
@@ -298,15 +299,22 @@ func TestEvaluateJudgesEachVariantsTargetOverItsOwnRuns(t *testing.T) {
 			t.Errorf("the second variant's idle target among the first's figures: %+v", c)
 		}
 	}
-	if v := a.Result.CPU.Variants; len(v) != 1 || v[0].Name != "tight" || len(v[0].Measured) != 1 || v[0].Measured[0].Role != "serverSidecar@d1" ||
-		v[0].Measured[0].CPU.MilliValue() != 480 || v[0].Measured[0].ThrottledPeriodsPercent != "60.0" {
-		t.Errorf("variants' CPU %+v, want tight's target at 480m, 60%% throttled, over its own runs", v)
+	v := a.Result.CPU.Variants
+	if len(v) != 1 || v[0].Name != "tight" || len(v[0].Measured) != 2 {
+		t.Fatalf("variants' CPU %+v, want tight's target and the shared sidecar over its own runs", v)
+	}
+	if c := v[0].Measured[0]; c.Role != "clientSidecar@d1" || c.CPU.MilliValue() != 450 || c.ThrottledPeriodsPercent != "30.0" {
+		t.Errorf("the shared sidecar over tight's runs: %+v, want clientSidecar@d1 at 450m, 30%% throttled", c)
+	}
+	if c := v[0].Measured[1]; c.Role != "serverSidecar@d1" || c.CPU.MilliValue() != 480 || c.ThrottledPeriodsPercent != "60.0" {
+		t.Errorf("tight's target: %+v, want serverSidecar@d1 at 480m, 60%% throttled", c)
 	}
 	c := conditionIn(a, perfv1alpha1.ConditionCPULimitBound)
-	if c == nil || c.Status != metav1.ConditionTrue || !strings.Contains(c.Message, "serverSidecar@d1 60.0%") {
-		t.Errorf("CPULimitBound %+v, want True naming the second variant's target", c)
+	if c == nil || c.Status != metav1.ConditionTrue || !strings.Contains(c.Message, "serverSidecar@d1 60.0%") || !strings.Contains(c.Message, "clientSidecar@d1 30.0%") {
+		t.Errorf("CPULimitBound %+v, want True naming the second variant's target and the shared sidecar in its runs", c)
 	}
-	if !a.Result.LimitBound {
-		t.Errorf("the result is not marked limit-bound")
+	// limitBound qualifies added, the first variant's, which no limit bound.
+	if a.Result.LimitBound {
+		t.Errorf("the result is marked limit-bound by another variant's limit")
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/daprbench/daprbench/internal/assess/report"
 	"github.com/daprbench/daprbench/internal/assess/thresholds"
 	"github.com/daprbench/daprbench/internal/contract/result"
+	"github.com/daprbench/daprbench/internal/contract/roles"
 )
 
 // usageByVariant attributes the recorded windows to the measured runs of the timeline, per
@@ -67,9 +68,19 @@ func accountCPU(run *perfv1alpha1.PerfRun, ev Evidence, phases []accounting.Phas
 	acct := &perfv1alpha1.CPUAccounting{Source: ev.CountersSource, Measured: measured.Roles, MeasuredPods: measured.Pods,
 		Baseline: byVariant[string(result.Baseline)].Roles}
 	for i := 1; i < len(run.Spec.Variants); i++ {
-		if v := byVariant[string(result.DaprVariant(i))]; len(v.Roles) > 0 {
-			acct.Variants = append(acct.Variants, perfv1alpha1.VariantCPU{Name: run.Spec.Variants[i].Name, Measured: v.Roles})
+		code := string(result.DaprVariant(i))
+		v := byVariant[code]
+		if len(v.Roles) == 0 {
+			continue
 		}
+		// The roles every variant shares (the load tester's, the nodes) are named with the
+		// variant whose runs they were differenced over, as its target's are.
+		for j := range v.Roles {
+			if _, variant := roles.SplitVariant(v.Roles[j].Role); variant == "" {
+				v.Roles[j].Role = string(roles.OfVariant(roles.Role(v.Roles[j].Role), code))
+			}
+		}
+		acct.Variants = append(acct.Variants, perfv1alpha1.VariantCPU{Name: run.Spec.Variants[i].Name, Measured: v.Roles})
 	}
 	return acct
 }

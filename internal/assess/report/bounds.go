@@ -115,17 +115,11 @@ func ThrottledContainers(cpu []perfv1alpha1.ContainerCPU) Throttling {
 }
 
 // JudgedCPU is every container's figures a CPU bound is judged on: the measured path's, and
-// each further sidecar variant's over its own runs. A role the variants share (the load
-// tester's sidecar, a node) is named with the variant whose runs it is over.
+// each further sidecar variant's over its own runs (its roles all end @code).
 func JudgedCPU(cpu *perfv1alpha1.CPUAccounting) []perfv1alpha1.ContainerCPU {
 	out := slices.Clone(cpu.Measured)
 	for _, v := range cpu.Variants {
-		for _, c := range v.Measured {
-			if _, variant := roles.SplitVariant(c.Role); variant == "" {
-				c.Role += " (variant " + v.Name + ")"
-			}
-			out = append(out, c)
-		}
+		out = append(out, v.Measured...)
 	}
 	return out
 }

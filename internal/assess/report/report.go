@@ -82,7 +82,8 @@ func Build(run *perfv1alpha1.PerfRun, in Inputs) *perfv1alpha1.Result {
 	res.LatencyDrift = in.LatencyDrift
 	res.SidecarCost = sidecarCosts(run, in.CPU, in.Summary, completedRate(in.Summary, MeasuredVariant(run), m))
 	if in.CPU != nil {
-		res.LimitBound = len(ThrottledContainers(JudgedCPU(in.CPU)).Bound) > 0
+		// The measured path's: with sidecar variants the first's, whose latency added holds.
+		res.LimitBound = len(ThrottledContainers(in.CPU.Measured).Bound) > 0
 	}
 	if res.Added == nil && addedIsTheLimits(run, res, in.Summary) {
 		res.Added, res.AddedInterval = addedOf(in.Summary.Added)

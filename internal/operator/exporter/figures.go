@@ -132,12 +132,10 @@ func figuresOf(run *perfv1alpha1.PerfRun, res *perfv1alpha1.Result) []figure {
 				add(famThrottled, pct/100, m.Role)
 			}
 		}
-		// A further variant's own target (its roles end @d1, …) over its own runs; the roles
-		// every variant shares are the measured path's above, one series a role.
+		// Each further variant's over its own runs: its roles end @d1, … (one series a role).
 		for _, v := range c.Variants {
 			for _, m := range v.Measured {
-				_, variant := roles.SplitVariant(m.Role)
-				if pct, err := strconv.ParseFloat(m.ThrottledPeriodsPercent, 64); err == nil && variant != "" {
+				if pct, err := strconv.ParseFloat(m.ThrottledPeriodsPercent, 64); err == nil {
 					add(famThrottled, pct/100, m.Role)
 				}
 			}

@@ -70,9 +70,7 @@ func finishedRun(name string, completed time.Time, addedP90 time.Duration) *perf
 		CPU: &perfv1alpha1.CPUAccounting{Measured: []perfv1alpha1.ContainerCPU{
 			{Role: "serverSidecar", ThrottledPeriodsPercent: "12.5"}, {Role: "clientSidecar"},
 		}, Variants: []perfv1alpha1.VariantCPU{{Name: "tight", Measured: []perfv1alpha1.ContainerCPU{
-			// A further variant's own target is a series; the sidecar every variant shares is
-			// the measured path's series only.
-			{Role: "serverSidecar@d1", ThrottledPeriodsPercent: "60.0"}, {Role: "clientSidecar", ThrottledPeriodsPercent: "5.0"},
+			{Role: "serverSidecar@d1", ThrottledPeriodsPercent: "60.0"}, {Role: "clientSidecar@d1", ThrottledPeriodsPercent: "5.0"},
 		}}}},
 		Resources: &perfv1alpha1.ResourceUsage{ServerSidecar: role, ClientSidecar: role, ServerApp: &perfv1alpha1.RoleUsage{},
 			ControlPlane: []perfv1alpha1.ComponentUsage{{Component: "dapr-sentry", Usage: *role}}},
