@@ -46,6 +46,7 @@ func second(at int, errors, slow int, fastUs, slowUs int64) Second {
 			panic(err)
 		}
 	}
+	s.P99 = p99Of(s.Latency)
 	return s
 }
 
@@ -263,6 +264,26 @@ func TestJudgeSumsTheRepetitionsAndSpreadsTheirRecoveries(t *testing.T) {
 	}
 	if o.During.Sent != 1000 || o.During.Errors != 800 || o.Before.Sent != 4000 || o.After.Seconds != 70 {
 		t.Errorf("windows: before %d sent, during %d/%d, after %d seconds; want 4000, 800/1000, 70", o.Before.Sent, o.During.Errors, o.During.Sent, o.After.Seconds)
+	}
+	// The windows merged second by second as each is decoded (the histograms then let go)
+	// are those of the phases decoded whole.
+	var whole [3]Window
+	for _, tl := range timelines[:2] {
+		seconds, err := SecondsOf(tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, d, a := cut(seconds, fault)
+		whole[0].add(b)
+		whole[1].add(d)
+		whole[2].add(a)
+	}
+	for i, w := range []Window{o.Before, o.During, o.After} {
+		if want := whole[i]; w.Sent != want.Sent || w.Errors != want.Errors || w.Seconds != want.Seconds || !w.From.Equal(want.From) ||
+			!w.To.Equal(want.To) || w.P(50) != want.P(50) || w.P(99) != want.P(99) || w.P(99.9) != want.P(99.9) {
+			t.Errorf("window %d: %d/%d over %d s, p50 %v p99 %v; decoded whole: %d/%d over %d s, p50 %v p99 %v",
+				i, w.Errors, w.Sent, w.Seconds, w.P(50), w.P(99), want.Errors, want.Sent, want.Seconds, want.P(50), want.P(99))
+		}
 	}
 	if !o.AmplificationOK || math.Abs(o.Amplification.Mean-1.2) > 1e-9 || o.Amplification.Repetitions != 2 {
 		t.Errorf("amplification %+v, want the mean of 1.1 and 1.3", o.Amplification)

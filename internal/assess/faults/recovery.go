@@ -56,8 +56,8 @@ func BandOf(timeline []Second, f Fault) (Band, bool) {
 		}
 		sent += s.Sent
 		errs += s.Errors
-		if s.Latency != nil && s.Latency.TotalCount() > 0 {
-			p99s = append(p99s, float64(s.Latency.ValueAtQuantile(99)))
+		if s.succeeded() {
+			p99s = append(p99s, float64(s.P99.Microseconds()))
 		}
 	}
 	n := len(p99s)
@@ -81,13 +81,13 @@ func BandOf(timeline []Second, f Fault) (Band, bool) {
 // is within what chance allows a path that errs as rarely as before). A second that sent
 // nothing, or timed no success, is no evidence of health.
 func (b Band) Healthy(s Second) bool {
-	if s.Sent == 0 || s.Latency == nil || s.Latency.TotalCount() == 0 {
+	if !s.succeeded() {
 		return false
 	}
 	if low, _ := stats.Wilson(s.Errors, s.Sent); low > b.RateHigh {
 		return false
 	}
-	return time.Duration(s.Latency.ValueAtQuantile(99))*time.Microsecond <= b.P99High
+	return s.P99 <= b.P99High
 }
 
 // Recovery is the time from the fault's end to the start of the first of hold healthy

@@ -37,10 +37,25 @@ type Second struct {
 	At time.Time
 	// Sent counts the requests whose slot fell in the second; Errors, those that failed.
 	Sent, Errors int64
+	// P99 is the successes' 99th percentile latency from their slots (0 with none): what
+	// the band and a recovery judge a second by.
+	P99 time.Duration
 	// Latency holds each successful request's latency from its slot in µs, in result's
 	// geometry, as the load tester records it (a fast failure would pull the percentiles
-	// down, so failures are only counted); nil or empty for a second with no success.
+	// down, so failures are only counted); nil or empty for a second with no success, and
+	// nil where only the figures above were kept (Judge: about 170 KB a second decoded).
 	Latency *hdrhistogram.Histogram
+}
+
+// succeeded reports whether a request of the second succeeded: only then is it timed.
+func (s Second) succeeded() bool { return s.Sent > s.Errors }
+
+// p99Of is a second's P99 from its successes' histogram; 0 with none.
+func p99Of(h *hdrhistogram.Histogram) time.Duration {
+	if h == nil || h.TotalCount() == 0 {
+		return 0
+	}
+	return time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
 }
 
 // Fault is when a fault held, [Start, End), as recorded when it was applied and lifted (for
@@ -80,16 +95,38 @@ func Windows(timeline []Second, f Fault) (before, during, after Window) {
 // cut is Windows' split of the seconds, before they are summed.
 func cut(timeline []Second, f Fault) (before, during, after []Second) {
 	for _, s := range timeline {
-		switch end := s.At.Add(time.Second); {
-		case !end.After(f.Start):
+		switch placeOf(s, f) {
+		case placeBefore:
 			before = append(before, s)
-		case !s.At.Before(f.End):
+		case placeAfter:
 			after = append(after, s)
 		default:
 			during = append(during, s)
 		}
 	}
 	return before, during, after
+}
+
+// place is the window a second falls in.
+type place int
+
+const (
+	placeBefore place = iota
+	placeDuring
+	placeAfter
+)
+
+// placeOf is the window of a second: before when it ended by the fault's start, after when
+// it began at or past the fault's end, during when the fault touched it at all.
+func placeOf(s Second, f Fault) place {
+	switch {
+	case !s.At.Add(time.Second).After(f.Start):
+		return placeBefore
+	case !s.At.Before(f.End):
+		return placeAfter
+	default:
+		return placeDuring
+	}
 }
 
 // window sums seconds, in timeline order.
@@ -103,23 +140,26 @@ func window(seconds []Second) Window {
 // add sums a phase's seconds into the window, phase after phase: From stays the first
 // second's start, To becomes the last one's end.
 func (w *Window) add(seconds []Second) {
-	if len(seconds) == 0 {
-		return
-	}
-	if w.Seconds == 0 {
-		w.From = seconds[0].At
-	}
-	w.To = seconds[len(seconds)-1].At.Add(time.Second)
-	w.Seconds += len(seconds)
 	for _, s := range seconds {
-		w.Sent += s.Sent
-		w.Errors += s.Errors
-		if s.Latency != nil {
-			if w.Latency == nil {
-				w.Latency = result.NewHistogram()
-			}
-			w.Latency.Merge(s.Latency)
+		w.addSecond(s, s.Latency)
+	}
+}
+
+// addSecond sums one second into the window, the next in timeline order, with h its
+// successes' latency (nil: none).
+func (w *Window) addSecond(s Second, h *hdrhistogram.Histogram) {
+	if w.Seconds == 0 {
+		w.From = s.At
+	}
+	w.To = s.At.Add(time.Second)
+	w.Seconds++
+	w.Sent += s.Sent
+	w.Errors += s.Errors
+	if h != nil {
+		if w.Latency == nil {
+			w.Latency = result.NewHistogram()
 		}
+		w.Latency.Merge(h)
 	}
 }
 
