@@ -120,8 +120,32 @@ func pipelineHandlers(cfg *unstructured.Unstructured, pipeline, prefix string) [
 // capped keeps a record's list inside the status's bound (most items): a longer one says so
 // in its last item.
 func capped(items []string, most int) []string {
+	return cappedKeeping(items, most, func(string) bool { return false }, func(n int) string { return fmt.Sprintf("… and %d more", n) })
+}
+
+// cappedKeeping is capped that leaves out the items keep does not want first: the items
+// kept stay in their order, and more(n) says how many were left out.
+func cappedKeeping[T any](items []T, most int, keep func(T) bool, more func(n int) T) []T {
 	if len(items) <= most {
 		return items
 	}
-	return append(items[:most-1], fmt.Sprintf("… and %d more", len(items)-most+1))
+	wanted := 0
+	for _, it := range items {
+		if keep(it) {
+			wanted++
+		}
+	}
+	others := max(most-1-wanted, 0)
+	out := make([]T, 0, most)
+	for _, it := range items {
+		if len(out) == most-1 {
+			break
+		}
+		if keep(it) {
+			out = append(out, it)
+		} else if others > 0 {
+			out, others = append(out, it), others-1
+		}
+	}
+	return append(out, more(len(items)-len(out)))
 }

@@ -55,11 +55,19 @@ func (r *Reconciler) daprResiliencies(ctx context.Context, run *perfv1alpha1.Per
 		}
 	}
 	slices.SortFunc(records, func(a, b perfv1alpha1.DaprResiliencyRecord) int { return strings.Compare(a.Name, b.Name) })
-	const most = 16 // the status's bound: the last one left says how many more applied
-	if len(records) > most {
-		records = append(records[:most-1], perfv1alpha1.DaprResiliencyRecord{Name: fmt.Sprintf("… and %d more", len(records)-most+1)})
-	}
-	return records, nil
+	return cappedRecords(run, records), nil
+}
+
+// cappedRecords keeps the records inside the status's bound (16: the last one left says how
+// many more applied), leaving out first those that govern no variant's invocations: a
+// variant's result names its policies from the records kept.
+func cappedRecords(run *perfv1alpha1.PerfRun, records []perfv1alpha1.DaprResiliencyRecord) []perfv1alpha1.DaprResiliencyRecord {
+	caller, variants := workload.NamesFor(run).TesterAppID, workload.VariantTargets(run)
+	return cappedKeeping(records, 16, func(rec perfv1alpha1.DaprResiliencyRecord) bool {
+		return len(run.Spec.Variants) > 0 && slices.ContainsFunc(variants, func(v workload.VariantTarget) bool { return governs(rec, caller, v.AppID) })
+	}, func(n int) perfv1alpha1.DaprResiliencyRecord {
+		return perfv1alpha1.DaprResiliencyRecord{Name: fmt.Sprintf("… and %d more", n)}
+	})
 }
 
 // resiliencyRecord is what one Resiliency sets, and whether it applies to one of appIDs.
@@ -93,7 +101,11 @@ func resiliencyRecord(res *unstructured.Unstructured, appIDs []string) (perfv1al
 		}
 	}
 	rec.Scopes = capped(rec.Scopes, 8)
-	rec.Targets = capped(rec.Targets, 16)
+	// The run's own app ids and the defaults every invocation takes are kept first: they say
+	// which variant ran under the policy.
+	rec.Targets = cappedKeeping(rec.Targets, 16, func(t string) bool {
+		return invocationDefaults[t] || slices.ContainsFunc(appIDs, func(id string) bool { return t == "app "+id })
+	}, func(n int) string { return fmt.Sprintf("… and %d more", n) })
 	return rec, true
 }
 
@@ -110,17 +122,24 @@ func variantResiliencies(run *perfv1alpha1.PerfRun) map[string][]string {
 	caller := workload.NamesFor(run).TesterAppID
 	out := map[string][]string{}
 	for _, rec := range run.Status.Environment.DaprResiliencies {
-		if len(rec.Scopes) > 0 && !slices.Contains(rec.Scopes, caller) {
-			continue // the target's own sidecar's: it shapes that sidecar's calls, not calls to it
-		}
-		every := slices.ContainsFunc(rec.Targets, func(t string) bool { return invocationDefaults[t] })
 		for _, v := range workload.VariantTargets(run) {
-			if every || slices.Contains(rec.Targets, "app "+v.AppID) {
+			if governs(rec, caller, v.AppID) {
 				out[v.Name] = append(out[v.Name], rec.Name)
 			}
 		}
 	}
 	return out
+}
+
+// governs reports whether a recorded Resiliency sets a policy on the caller's invocations of
+// app: the caller's sidecar loads it (unscoped, or scoped to the caller; one scoped to the
+// target alone shapes that sidecar's calls, not calls to it), and it targets the app or
+// names a policy every invocation takes.
+func governs(rec perfv1alpha1.DaprResiliencyRecord, caller, app string) bool {
+	if len(rec.Scopes) > 0 && !slices.Contains(rec.Scopes, caller) {
+		return false
+	}
+	return slices.Contains(rec.Targets, "app "+app) || slices.ContainsFunc(rec.Targets, func(t string) bool { return invocationDefaults[t] })
 }
 
 // invocationDefaults are the targets a record lists (resiliencyRecord) for policies Dapr
