@@ -55,7 +55,9 @@ func sidecarCosts(run *perfv1alpha1.PerfRun, cpu *perfv1alpha1.CPUAccounting, su
 		var kubelet *perfv1alpha1.ContainerCPU
 		if cpu != nil {
 			for i, c := range cpu.Measured {
-				if c.Role == string(role) && c.CPU.MilliValue() > 0 {
+				// With sidecar variants the target's roles carry its variant's code (@d).
+				base, variant := roles.SplitVariant(c.Role)
+				if base == string(role) && (variant == "" || variant == string(MeasuredVariant(run))) && c.CPU.MilliValue() > 0 {
 					kubelet = &cpu.Measured[i]
 				}
 			}

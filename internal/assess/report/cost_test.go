@@ -102,6 +102,16 @@ func TestCostPerRequestFromCountersOverThrottledAndUnthrottledRepetitions(t *tes
 		t.Errorf("throttled in 40%% of the measured periods: limit-bound")
 	}
 
+	// With sidecar variants the first's target is serverSidecar@d: its counters are the
+	// server sidecar's all the same.
+	variants := run.DeepCopy()
+	variants.Spec.Variants = []perfv1alpha1.SidecarVariant{{Name: "one"}, {Name: "two"}}
+	tagged := cpu.DeepCopy()
+	tagged.Measured[0].Role = string(roles.OfVariant(roles.ServerSidecar, string(result.Dapr)))
+	if res := Build(variants, Inputs{Summary: sum, CPU: tagged}); len(res.SidecarCost) != 1 || res.SidecarCost[0].ThrottledPercent == "" {
+		t.Errorf("with variants: sidecar cost %+v, want the first variant's target's counters", res.SidecarCost)
+	}
+
 	// Failed requests cost CPU but are not what a user pays for: they count out.
 	sum.Runs[0].Errors = 3000
 	res = Build(run, Inputs{Summary: sum, CPU: cpu})
