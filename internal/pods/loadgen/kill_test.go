@@ -111,8 +111,9 @@ func TestAPodKillIsOrderedFromTheOperatorAndHeldUntilTheReplacementIsReady(t *te
 }
 
 // appsOnOnePort are n apps at one port of 127.0.0.1, .2 and on, as a target and the pods
-// that replace it listen at one port of their own addresses; reads counts each app's
-// answered reads of its count (GET /stats).
+// that replace it listen at one port of their own addresses; reads counts each app's reads
+// of its count (GET /stats) answered well within the reader's 250 ms (countClient): one it
+// gave up on would be no reading.
 func appsOnOnePort(t *testing.T, n int) (apps []*perfapp.App, servers []*httptest.Server, reads []*atomic.Int64) {
 	t.Helper()
 	port := "0"
@@ -125,8 +126,9 @@ func appsOnOnePort(t *testing.T, n int) (apps []*perfapp.App, servers []*httptes
 		app := perfapp.New(perfapp.Config{ResponseBytes: 16, FaultToken: testToken})
 		read, h := new(atomic.Int64), app.Handler()
 		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			began := time.Now()
 			h.ServeHTTP(w, r)
-			if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/stats") {
+			if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/stats") && time.Since(began) < 100*time.Millisecond {
 				read.Add(1)
 			}
 		}))
@@ -139,14 +141,17 @@ func appsOnOnePort(t *testing.T, n int) (apps []*perfapp.App, servers []*httptes
 }
 
 // readTwiceMore waits, at most 5 s, until the load tester has read an app's count twice
-// more: the second read began after the first ended, so it holds every invocation the app
-// took before the caller moved away. A stand-in operator stops the old app only then: a
-// fixed sleep let a slow reader (two test packages on two busy cores) miss the last ones.
+// more: called once the caller has moved away and the app answered its last call
+// (sidecarStandIn.moveTo), the second read began after that, so it holds every invocation
+// the app took. A stand-in operator stops the old app only then: a fixed sleep let a slow
+// reader (two test packages on two busy cores) miss the last ones.
 func readTwiceMore(t *testing.T, reads *atomic.Int64) {
-	t.Helper()
 	want := reads.Load() + 2
-	for deadline := time.Now().Add(5 * time.Second); reads.Load() < want && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
+	for deadline := time.Now().Add(5 * time.Second); reads.Load() < want; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Errorf("the load tester read the killed app %d times in 5 s, want 2", reads.Load()-want+2)
+			return
+		}
 	}
 }
 

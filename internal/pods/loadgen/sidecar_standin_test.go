@@ -45,6 +45,8 @@ type sidecarStandIn struct {
 	// known answer: cpuPerRequest for each of them plus idleCPU per second since it started.
 	invoked atomic.Int64
 	started time.Time
+	// inFlight counts the calls on their way to each app address (under mu).
+	inFlight map[string]int
 }
 
 // The stand-in's known CPU: what its process_cpu_seconds_total advances by.
@@ -54,7 +56,7 @@ const (
 )
 
 func newSidecarStandIn(appURL string, healthy bool) *sidecarStandIn {
-	s := &sidecarStandIn{appURL: appURL, actorIDs: map[string]bool{}, started: time.Now()}
+	s := &sidecarStandIn{appURL: appURL, actorIDs: map[string]bool{}, started: time.Now(), inFlight: map[string]int{}}
 	s.healthy.Store(healthy)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1.0/healthz/outbound", func(w http.ResponseWriter, _ *http.Request) {
@@ -92,9 +94,13 @@ func (s *sidecarStandIn) forwardActor(w http.ResponseWriter, r *http.Request) {
 func (s *sidecarStandIn) forward(w http.ResponseWriter, r *http.Request, method, path string) {
 	s.mu.Lock()
 	app := s.appURL
+	s.inFlight[app]++
 	s.mu.Unlock()
 	req, _ := http.NewRequestWithContext(r.Context(), method, app+path, r.Body)
 	resp, err := http.DefaultClient.Do(req)
+	s.mu.Lock()
+	s.inFlight[app]--
+	s.mu.Unlock()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -105,11 +111,21 @@ func (s *sidecarStandIn) forward(w http.ResponseWriter, r *http.Request, method,
 }
 
 // moveTo forwards every later call to the app at appURL, as daprd does once its name
-// resolution gives a killed target's replacement.
+// resolution gives a killed target's replacement, and returns once the old app has answered
+// every call still on its way to it (at most 5 s).
 func (s *sidecarStandIn) moveTo(appURL string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	old := s.appURL
 	s.appURL = appURL
+	s.mu.Unlock()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		n := s.inFlight[old]
+		s.mu.Unlock()
+		if n == 0 {
+			return
+		}
+	}
 }
 
 func (s *sidecarStandIn) distinctActors() int {
