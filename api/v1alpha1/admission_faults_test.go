@@ -89,6 +89,8 @@ var _ = Describe("Admission of spec.faults", func() {
 		refusedWithTwin,
 		Entry("an odd repetition count", runKind, []string{"spec.faults", "need an even load.repetitions"},
 			both(faults(tenSeconds), at("spec.load.repetitions", int64(3))), both(faults(tenSeconds), at("spec.load.repetitions", int64(4)))),
+		Entry("one repetition of a minute, measured in two halves", runKind, []string{"spec.faults", "or one repetition with load.duration under 60s"},
+			both(faults(tenSeconds), at("spec.load.repetitions", int64(1))), both(faults(tenSeconds), at("spec.load.repetitions", int64(1)), at("spec.load.duration", "59s"))),
 		Entry("the default repetitions (3)", sweepKind, []string{"spec.template.spec.faults", "need an even load.repetitions"},
 			at("spec.template.spec.faults", []any{tenSeconds}),
 			both(at("spec.template.spec.faults", []any{tenSeconds}), at("spec.template.spec.load.repetitions", int64(2)))),

@@ -64,7 +64,7 @@ func PhaseOrder(paths, reps int, duration time.Duration) []Phase {
 		}
 	}
 	first := 0
-	if reps%2 == 1 && paths > 1 && (reps > 1 || duration >= MinSplitDuration) { // one path has nothing to balance
+	if Splits(paths, reps, duration) {
 		run(0, 1, false)
 		run(0, 2, true)
 		first = 1
@@ -73,4 +73,11 @@ func PhaseOrder(paths, reps int, duration time.Duration) []Phase {
 		run(rep, 0, (rep-first)%2 == 1)
 	}
 	return out
+}
+
+// Splits reports whether PhaseOrder measures the first repetition in two halves: an odd
+// count of several repetitions, or one of MinSplitDuration or longer, over more than one
+// path (one path has nothing to balance).
+func Splits(paths, reps int, duration time.Duration) bool {
+	return reps%2 == 1 && paths > 1 && (reps > 1 || duration >= MinSplitDuration)
 }

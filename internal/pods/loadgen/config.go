@@ -167,8 +167,8 @@ func (c *Config) Validate() error {
 		}
 		// What admission holds a fault run to, held here too: a fault is timed in a whole,
 		// paced phase of one load tester, and ends within it.
-		if c.Repetitions%2 == 1 || c.Group != nil || c.FortioPacing {
-			errs = append(errs, errors.New("faults need an even --repetitions (no phase split in two), one load-tester pod and the pacer (not --fortio-pacing)"))
+		if loadsettings.Splits(len(c.Targets), c.Repetitions, c.Duration) || c.Group != nil || c.FortioPacing {
+			errs = append(errs, errors.New("faults need phases that are not split in two (an even --repetitions, or one shorter than a minute), one load-tester pod and the pacer (not --fortio-pacing)"))
 		}
 		for i, fault := range f.Faults {
 			if fault.At+fault.For > c.Duration {
