@@ -266,8 +266,9 @@ type PerfRunSpec struct {
 	// faults are trouble the run makes on purpose in every measured phase of the Dapr path,
 	// at the same time in each: the result says what each cost (status.result.faults: the
 	// error share and latency before, during and after it, the time to recover, the requests
-	// the app saw per request sent, a PubSub run's messages lost and duplicated). A run with faults sets an even load.repetitions (the
-	// default 3 is refused: no phase may be split in two), loadTester.replicas 1 and a
+	// the app saw per request sent, a PubSub run's messages lost and duplicated). A run with faults sets an even load.repetitions, or
+	// one repetition with load.duration under 60s (the default 3 is refused: no phase may be
+	// split in two), loadTester.replicas 1 and a
 	// load.duration of at most 10m, each fault ending 3s or more before it. One fault a run
 	// for now: a second one's band and recovery would be judged across the first. The run's
 	// headline figures take in the fault's seconds.

@@ -18,6 +18,7 @@ package loadsettings
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 )
@@ -74,5 +75,18 @@ func TestPhaseOrderShapes(t *testing.T) {
 	}
 	if got := PhaseOrder(2, 1, time.Minute); len(got) != 4 || got[0].Half != 1 {
 		t.Errorf("one 60 s repetition: %v, want it halved", got)
+	}
+}
+
+// Splits says what PhaseOrder does: a fault run needs whole phases, and asks it.
+func TestSplitsIsWhetherPhaseOrderHalvesARepetition(t *testing.T) {
+	for _, c := range []struct {
+		paths, reps int
+		duration    time.Duration
+	}{{2, 3, 30 * time.Second}, {2, 2, time.Minute}, {2, 1, 59 * time.Second}, {2, 1, time.Minute}, {3, 1, 2 * time.Minute}, {1, 3, time.Minute}, {1, 1, time.Hour}} {
+		halved := slices.ContainsFunc(PhaseOrder(c.paths, c.reps, c.duration), func(p Phase) bool { return p.Half != 0 })
+		if got := Splits(c.paths, c.reps, c.duration); got != halved {
+			t.Errorf("%d paths, %d repetitions of %v: Splits %v, PhaseOrder halves one: %v", c.paths, c.reps, c.duration, got, halved)
+		}
 	}
 }

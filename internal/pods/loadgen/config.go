@@ -165,10 +165,11 @@ func (c *Config) Validate() error {
 		if f.Token == "" {
 			errs = append(errs, fmt.Errorf("--%s is required to apply faults", loadsettings.FaultToken))
 		}
-		// What admission holds a fault run to, held here too: a fault is timed in a whole,
-		// paced phase of one load tester, and ends within it.
+		// What admission holds a fault run to, held here exactly: a fault is timed in a whole,
+		// paced phase of one load tester, and ends within it. Admission, which cannot count
+		// the paths, also refuses an odd count of one path's repetitions, never split.
 		if loadsettings.Splits(len(c.Targets), c.Repetitions, c.Duration) || c.Group != nil || c.FortioPacing {
-			errs = append(errs, errors.New("faults need phases that are not split in two (an even --repetitions, or one shorter than a minute), one load-tester pod and the pacer (not --fortio-pacing)"))
+			errs = append(errs, errors.New("faults need phases that are not split in two (an even --repetitions, one shorter than a minute, or one path), one load-tester pod and the pacer (not --fortio-pacing)"))
 		}
 		for i, fault := range f.Faults {
 			if fault.At+fault.For > c.Duration {
