@@ -28,18 +28,20 @@ import (
 // kill, while its load runs.
 const KillPath = "/v1/kill"
 
-// The roles a PodKill deletes the pods of: the target app's or the store (broker) the run
-// deploys, one pod; or a Dapr control-plane service's, every pod of it.
+// The roles a PodKill deletes the pods of: the target app's, the store (broker) the run
+// deploys, or the load-tester group's last replica, one pod; or a Dapr control-plane
+// service's, every pod of it.
 const (
-	RoleTarget    = "Target"
-	RoleStore     = "Store"
+	RoleTarget     = "Target"
+	RoleStore      = "Store"
+	RoleLoadTester = "LoadTester"
 	RoleScheduler = "Scheduler"
 	RolePlacement = "Placement"
 	RoleSentry    = "Sentry"
 )
 
 // KillRoles are the roles an order may name.
-var KillRoles = []string{RoleTarget, RoleStore, RoleScheduler, RolePlacement, RoleSentry}
+var KillRoles = []string{RoleTarget, RoleStore, RoleLoadTester, RoleScheduler, RolePlacement, RoleSentry}
 
 // ControlPlaneRole reports whether role is a Dapr control-plane service's: every pod of it
 // is killed, and it may be held down.

@@ -126,6 +126,10 @@ type Run struct {
 	Seconds float64 `json:"s,omitempty"`
 	// ActualQPS is the achieved rate.
 	ActualQPS float64 `json:"q"`
+	// RequestedQPS is set when the run holds fewer load-tester pods' measurements than the
+	// group had (a replica killed by a LoadTester PodKill takes its phase's recording with
+	// it): the rate those pods were asked for, below Summary.RequestedQPS. Zero: all of it.
+	RequestedQPS float64 `json:"rq,omitempty"`
 	// Requests is the number of requests made.
 	Requests int64 `json:"n"`
 	// Errors is the number of requests that did not return 200, socket errors included.
@@ -149,6 +153,15 @@ type Run struct {
 	// DaprdCPU is the CPU each daprd used over the run, read at its exact edges; nil when
 	// no daprd was read (no sidecar, or an older load tester).
 	DaprdCPU *DaprdCPU `json:"dc,omitempty"`
+}
+
+// Requested is the rate the run's measured pods were asked for: of the whole, all unless a
+// pod's measurements were lost.
+func (r *Run) Requested(whole float64) float64 {
+	if r.RequestedQPS > 0 {
+		return r.RequestedQPS
+	}
+	return whole
 }
 
 // Unsent is the number of scheduled slots the run never sent.
@@ -423,7 +436,7 @@ func (s *Summary) Saturated() []Saturation {
 	gap := time.Duration(s.GapUs) * time.Microsecond
 	for _, r := range s.Runs {
 		bound := TesterLagBound(gap)
-		behind := s.RequestedQPS > 0 && r.ActualQPS < MinAchievedShare*s.RequestedQPS
+		behind := s.RequestedQPS > 0 && r.ActualQPS < MinAchievedShare*r.Requested(s.RequestedQPS)
 		lagging := s.GapUs > 0 && time.Duration(r.TesterLagP99Us)*time.Microsecond > bound
 		if (!behind && !lagging) || slices.ContainsFunc(out, func(o Saturation) bool { return o.Variant == r.Variant }) {
 			continue

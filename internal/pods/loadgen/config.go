@@ -166,10 +166,14 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("--%s is required to apply faults", loadsettings.FaultToken))
 		}
 		// What admission holds a fault run to, held here exactly: a fault is timed in a whole,
-		// paced phase of one load tester, and ends within it. Admission, which cannot count
-		// the paths, also refuses an odd count of one path's repetitions, never split.
-		if loadsettings.Splits(len(c.Targets), c.Repetitions, c.Duration) || c.Group != nil || c.FortioPacing {
-			errs = append(errs, errors.New("faults need phases that are not split in two (an even --repetitions, one shorter than a minute, or one path), one load-tester pod and the pacer (not --fortio-pacing)"))
+		// paced phase, and ends within it; of one load tester, but for a kill of a load
+		// tester, which needs a group to kill one of. Admission, which cannot count the
+		// paths, also refuses an odd count of one path's repetitions, never split.
+		if loadsettings.Splits(len(c.Targets), c.Repetitions, c.Duration) || c.FortioPacing {
+			errs = append(errs, errors.New("faults need phases that are not split in two (an even --repetitions, one shorter than a minute, or one path) and the pacer (not --fortio-pacing)"))
+		}
+		if killsTester := f.killsLoadTester(); killsTester != (c.Group != nil) {
+			errs = append(errs, errors.New("a PodKill of a LoadTester needs a group of load-tester pods (--group-size 2 or more), and every other fault one load-tester pod"))
 		}
 		for i, fault := range f.Faults {
 			if fault.At+fault.For > c.Duration {

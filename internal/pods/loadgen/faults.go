@@ -62,6 +62,12 @@ func (p *FaultPlan) kills() bool {
 	return slices.ContainsFunc(p.Faults, loadsettings.Fault.Kills)
 }
 
+// killsLoadTester reports whether a fault deletes a load-tester pod: one of the group's
+// followers, which the Job replaces.
+func (p *FaultPlan) killsLoadTester() bool {
+	return slices.ContainsFunc(p.Faults, func(f loadsettings.Fault) bool { return f.Kills() && f.Role == loadsettings.RoleLoadTester })
+}
+
 // needsApp reports whether a fault goes through the target app (AppURL).
 func (p *FaultPlan) needsApp() bool {
 	return slices.ContainsFunc(p.Faults, loadsettings.Fault.NeedsApp)

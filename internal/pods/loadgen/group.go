@@ -98,6 +98,7 @@ func (g *Group) ShareConnections(total int) int {
 type follower struct {
 	g      *Group
 	client *http.Client
+	id     string // this incarnation of the pod: its replacement has another
 }
 
 // arrive blocks until every pod has reached phase, retrying while the leader cannot be
@@ -111,6 +112,34 @@ func (p *follower) arrive(ctx context.Context, phase int) error {
 		return fmt.Errorf("waiting for the other load-tester pods at phase %d (at most %v): %s", phase, p.g.Wait, last)
 	}
 	return nil
+}
+
+// joinAnswer is the leader's answer to a pod starting: the phase it starts at (above 0 for
+// the replacement of a pod killed by the run's fault).
+type joinAnswer struct {
+	From int `json:"from"`
+}
+
+// join tells the leader this pod has started and learns the phase it starts at, retrying
+// while the leader cannot be reached, for at most g.Wait.
+func (p *follower) join(ctx context.Context) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.g.Wait)
+	defer cancel()
+	u := fmt.Sprintf("%s%s?pod=%d&id=%s", p.g.LeaderURL, pathJoin, p.g.Index, url.QueryEscape(p.id))
+	var ans joinAnswer
+	last, err := poll(ctx, func(ctx context.Context) error {
+		body, err := p.call(ctx, u, nil)
+		if err == nil {
+			if err = json.Unmarshal(body, &ans); err != nil {
+				err = permanent{fmt.Errorf("the leader's answer: %w", err)}
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("waiting for the leader load-tester pod (pod 0) to join the group (at most %v): %s", p.g.Wait, last)
+	}
+	return ans.From, nil
 }
 
 // send hands this pod's measurements (or its failure) to the leader.
@@ -130,29 +159,36 @@ func (p *follower) send(ctx context.Context, m podMeasurements) error {
 
 // post makes one call; a refusal by the leader (409: the group was aborted) is permanent.
 func (p *follower) post(ctx context.Context, u string, body []byte) error {
+	_, err := p.call(ctx, u, body)
+	return err
+}
+
+// call makes one call and returns the answer's body.
+func (p *follower) call(ctx context.Context, u string, body []byte) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
-		return permanent{err}
+		return nil, permanent{err}
 	}
 	req.Header.Set("Authorization", "Bearer "+p.g.Token)
 	resp, err := p.client.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 	switch {
 	case resp.StatusCode == http.StatusConflict:
-		return permanent{fmt.Errorf("the leader pod gave up: %s", bytes.TrimSpace(msg))}
+		return nil, permanent{fmt.Errorf("the leader pod gave up: %s", bytes.TrimSpace(msg))}
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusUnprocessableEntity:
-		return permanent{fmt.Errorf("the leader pod refused this pod: %s", bytes.TrimSpace(msg))}
+		return nil, permanent{fmt.Errorf("the leader pod refused this pod: %s", bytes.TrimSpace(msg))}
 	case resp.StatusCode/100 != 2:
-		return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(msg))
+		return nil, fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(msg))
 	}
-	return nil
+	return msg, nil
 }
 
 const (
+	pathJoin   = "/v1/join"
 	pathArrive = "/v1/arrive"
 	pathResult = "/v1/result"
 )

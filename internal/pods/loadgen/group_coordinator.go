@@ -23,8 +23,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -33,10 +35,12 @@ import (
 	"github.com/daprbench/daprbench/internal/pods/latency"
 )
 
-// podMeasurements is what a pod sends the leader after its last phase: its runs, the exact
-// recording of each (keyed "variant/rep"), or why it failed.
+// podMeasurements is what a pod sends the leader: a part (one run, its recording keyed
+// "variant/rep"), sent as the run ends so that a pod killed later loses only the phase it
+// was in; or, last, the end of its deliveries, with why it failed.
 type podMeasurements struct {
 	Pod        int                      `json:"pod"`
+	Part       bool                     `json:"part,omitempty"`
 	Runs       []result.Run             `json:"runs,omitempty"`
 	Recordings map[string]wireRecording `json:"recordings,omitempty"`
 	Error      string                   `json:"error,omitempty"`
@@ -44,7 +48,8 @@ type podMeasurements struct {
 
 // coordinator is the leader's side of the group: the barrier every pod meets at before a
 // phase, and the mailbox of the pods' measurements. A pod's failure aborts the group, so
-// nobody waits for a pod that will not come.
+// nobody waits for a pod that will not come. A pod the run's fault killed is replaced by
+// its Job: the replacement joins at the next phase (join), and delivers the rest.
 type coordinator struct {
 	size  int
 	token string
@@ -52,9 +57,9 @@ type coordinator struct {
 
 	mu       sync.Mutex
 	phases   map[int]*phaseBarrier
-	results  map[int]podMeasurements
-	digests  map[int][sha256.Size]byte // of each pod's delivery: a retry of it is no second one
-	received chan struct{}             // signalled on every new result
+	pods     map[int]*podDeliveries
+	joins    map[int]map[string]int // each pod's incarnations: their id → the phase each starts at
+	received chan struct{}          // signalled on every new delivery
 	aborted  chan struct{}
 	abortErr error
 }
@@ -64,16 +69,69 @@ type phaseBarrier struct {
 	open    chan struct{}
 }
 
+// podDeliveries are one pod's measurements as they came: its runs and their recordings,
+// the digest of each part (a retry of it is no second one) and of its last delivery.
+type podDeliveries struct {
+	runs       []result.Run
+	recordings map[string]wireRecording
+	parts      map[string][sha256.Size]byte
+	last       *[sha256.Size]byte
+}
+
 func newCoordinator(size int, token string, plan map[latency.Key]bool) *coordinator {
 	return &coordinator{
 		size:     size,
 		token:    token,
 		plan:     plan,
-		digests:  map[int][sha256.Size]byte{},
 		phases:   map[int]*phaseBarrier{},
-		results:  map[int]podMeasurements{},
+		pods:     map[int]*podDeliveries{},
+		joins:    map[int]map[string]int{},
 		received: make(chan struct{}, 1),
 		aborted:  make(chan struct{}),
+	}
+}
+
+// join is the phase the incarnation id of pod starts at: 0 for the pod's first, and for a
+// replacement the phase after the last one its predecessor started (the phase it met at, if
+// that barrier has not opened). Asking again with the same id gives the same answer.
+func (c *coordinator) join(pod int, id string) (int, error) {
+	if pod <= 0 || pod >= c.size {
+		return 0, fmt.Errorf("pod %d is not a peer in a group of %d", pod, c.size)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen := c.joins[pod]
+	if from, ok := seen[id]; ok {
+		return from, nil
+	}
+	from := 0
+	if len(seen) > 0 {
+		from = c.resumeAt(pod)
+	}
+	if seen == nil {
+		seen = map[string]int{}
+		c.joins[pod] = seen
+	}
+	seen[id] = from
+	return from, nil
+}
+
+// resumeAt is where a replacement of pod takes over: after the last phase pod started.
+func (c *coordinator) resumeAt(pod int) int {
+	last := -1
+	for phase, b := range c.phases {
+		if b.arrived[pod] && phase > last {
+			last = phase
+		}
+	}
+	if last < 0 {
+		return 0
+	}
+	select {
+	case <-c.phases[last].open:
+		return last + 1
+	default:
+		return last
 	}
 }
 
@@ -118,8 +176,8 @@ func (c *coordinator) abort(err error) {
 	}
 }
 
-// deliver files a pod's measurements, once (a retry of the same body is accepted again);
-// a pod's failure aborts the group.
+// deliver files a pod's measurements: each run once (a retry of the same body is accepted
+// again), and the pod's last delivery once; a pod's failure aborts the group.
 func (c *coordinator) deliver(m podMeasurements, digest [sha256.Size]byte) error {
 	if m.Pod <= 0 || m.Pod >= c.size {
 		return fmt.Errorf("pod %d is not a peer in a group of %d", m.Pod, c.size)
@@ -129,15 +187,22 @@ func (c *coordinator) deliver(m podMeasurements, digest [sha256.Size]byte) error
 			return &refusal{fmt.Errorf("pod %d: %w", m.Pod, err)}
 		}
 	}
+	if m.Part && (len(m.Runs) != 1 || m.Error != "") {
+		return &refusal{fmt.Errorf("pod %d: a part holds one run, and no error", m.Pod)}
+	}
 	c.mu.Lock()
-	if first, ok := c.digests[m.Pod]; ok {
+	d := c.pods[m.Pod]
+	if d == nil {
+		d = &podDeliveries{recordings: map[string]wireRecording{}, parts: map[string][sha256.Size]byte{}}
+		c.pods[m.Pod] = d
+	}
+	if err := d.add(m, digest); err != nil {
 		c.mu.Unlock()
-		if first == digest {
+		if errors.Is(err, errRetried) {
 			return nil
 		}
-		return &refusal{fmt.Errorf("pod %d has delivered its measurements already", m.Pod)}
+		return &refusal{fmt.Errorf("pod %d %w", m.Pod, err)}
 	}
-	c.results[m.Pod], c.digests[m.Pod] = m, digest
 	c.mu.Unlock()
 	if m.Error != "" {
 		c.abort(fmt.Errorf("load-tester pod %d failed: %s", m.Pod, m.Error))
@@ -149,8 +214,40 @@ func (c *coordinator) deliver(m podMeasurements, digest [sha256.Size]byte) error
 	return nil
 }
 
-// gather waits until every peer has delivered, for at most wait, and returns their
-// measurements in pod order.
+// errRetried is a delivery taken already: the same body again.
+var errRetried = errors.New("delivered this already")
+
+// add files m, unless it repeats what the pod delivered.
+func (d *podDeliveries) add(m podMeasurements, digest [sha256.Size]byte) error {
+	if m.Part {
+		if first, ok := d.parts[recordingKey(keyOf(m.Runs[0]))]; ok && first == digest {
+			return errRetried
+		}
+	} else if d.last != nil {
+		if *d.last == digest {
+			return errRetried
+		}
+		return errors.New("has delivered its measurements already")
+	}
+	for _, r := range m.Runs {
+		if slices.ContainsFunc(d.runs, func(o result.Run) bool { return keyOf(o) == keyOf(r) }) {
+			return fmt.Errorf("has delivered its measurements of %s, repetition %d, already", r.Variant, r.Rep)
+		}
+	}
+	d.runs = append(d.runs, m.Runs...)
+	maps.Copy(d.recordings, m.Recordings)
+	if m.Part {
+		d.parts[recordingKey(keyOf(m.Runs[0]))] = digest
+	} else {
+		d.last = &digest
+	}
+	return nil
+}
+
+func keyOf(r result.Run) latency.Key { return latency.Key{Variant: r.Variant, Rep: r.Rep} }
+
+// gather waits until every peer has made its last delivery, for at most wait, and returns
+// each peer's measurements, in pod order.
 func (c *coordinator) gather(ctx context.Context, wait time.Duration) ([]podMeasurements, error) {
 	timeout := time.NewTimer(wait)
 	defer timeout.Stop()
@@ -158,18 +255,20 @@ func (c *coordinator) gather(ctx context.Context, wait time.Duration) ([]podMeas
 		c.mu.Lock()
 		var missing []int
 		for pod := 1; pod < c.size; pod++ {
-			if _, ok := c.results[pod]; !ok {
+			if d := c.pods[pod]; d == nil || d.last == nil {
 				missing = append(missing, pod)
 			}
 		}
-		c.mu.Unlock()
 		if len(missing) == 0 {
 			out := make([]podMeasurements, 0, c.size-1)
 			for pod := 1; pod < c.size; pod++ {
-				out = append(out, c.results[pod])
+				d := c.pods[pod]
+				out = append(out, podMeasurements{Pod: pod, Runs: d.runs, Recordings: d.recordings})
 			}
+			c.mu.Unlock()
 			return out, nil
 		}
+		c.mu.Unlock()
 		select {
 		case <-c.received:
 		case <-c.aborted:
@@ -182,7 +281,7 @@ func (c *coordinator) gather(ctx context.Context, wait time.Duration) ([]podMeas
 	}
 }
 
-// handler serves the peers: POST /v1/arrive?phase=N&pod=I and POST /v1/result.
+// handler serves the peers: POST /v1/join?pod=I&id=X, /v1/arrive?phase=N&pod=I and /v1/result.
 func (c *coordinator) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+pathArrive, func(w http.ResponseWriter, r *http.Request) {
@@ -197,6 +296,24 @@ func (c *coordinator) handler() http.Handler {
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST "+pathJoin, func(w http.ResponseWriter, r *http.Request) {
+		pod, err := queryInt(r, "pod")
+		id := r.URL.Query().Get("id")
+		if err == nil && (id == "" || len(id) > 64) {
+			err = errors.New("query parameter id: want 1 to 64 characters")
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		from, err := c.join(pod, id)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(joinAnswer{From: from})
 	})
 	mux.HandleFunc("POST "+pathResult, func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxMeasurementsBytes))

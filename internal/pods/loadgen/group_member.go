@@ -18,6 +18,7 @@ package loadgen
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"net/http"
 	"time"
@@ -80,8 +81,14 @@ func (o *measured) faultsLate(k latency.Key, late result.Messages) {
 
 // member is a pod's part in its group; a run without a group is a group of one.
 type member interface {
+	// start is the phase this pod starts at: 0, unless it replaces a pod the run's fault
+	// killed (its Job made it), which takes over at the phase after the killed one's.
+	start(ctx context.Context) (int, error)
 	// meet blocks until every pod is ready to start phase.
 	meet(ctx context.Context, phase int) error
+	// ended hands a run this pod measured whole to the leader at once, so that a kill of
+	// the pod later loses only the phase it was in.
+	ended(ctx context.Context, run result.Run, rec *latency.Recorded) error
 	// finish exchanges the measurements once this pod is done (runErr: why it stopped
 	// early). The leader returns the pods' merged measurements and each pod's load; a
 	// peer or a lone pod returns its own.
@@ -102,14 +109,16 @@ func joinGroup(g *Group, shareQPS float64, plan map[latency.Key]bool) (member, e
 		}
 		return &leader{g: g, c: c, stop: stop, shareQPS: shareQPS}, nil
 	default:
-		return &follower{g: g, client: &http.Client{}}, nil
+		return &follower{g: g, client: &http.Client{}, id: rand.Text()}, nil
 	}
 }
 
 type alone struct{}
 
-func (alone) meet(ctx context.Context, _ int) error { return ctx.Err() }
-func (alone) close()                                {}
+func (alone) start(context.Context) (int, error)                         { return 0, nil }
+func (alone) meet(ctx context.Context, _ int) error                      { return ctx.Err() }
+func (alone) ended(context.Context, result.Run, *latency.Recorded) error { return nil }
+func (alone) close()                                                     {}
 func (alone) finish(_ context.Context, own measured, runErr error) (measured, []result.PodLoad, error) {
 	return own, nil, runErr
 }
@@ -130,7 +139,9 @@ func (l *leader) meet(ctx context.Context, phase int) error {
 	return nil
 }
 
-func (l *leader) close() { l.stop() }
+func (l *leader) start(context.Context) (int, error)                         { return 0, nil }
+func (l *leader) ended(context.Context, result.Run, *latency.Recorded) error { return nil }
+func (l *leader) close()                                                     { l.stop() }
 
 func (l *leader) finish(ctx context.Context, own measured, runErr error) (measured, []result.PodLoad, error) {
 	if runErr != nil {
@@ -150,17 +161,26 @@ func (l *leader) finish(ctx context.Context, own measured, runErr error) (measur
 		}
 		pods = append(pods, m)
 	}
-	return mergePods(pods), podLoads(pods, l.shareQPS), nil
+	return mergePods(pods, l.shareQPS), podLoads(pods, l.shareQPS), nil
 }
 
+func (f *follower) start(ctx context.Context) (int, error)    { return f.join(ctx) }
 func (f *follower) meet(ctx context.Context, phase int) error { return f.arrive(ctx, phase) }
 func (f *follower) close()                                    {}
 
+func (f *follower) ended(ctx context.Context, run result.Run, rec *latency.Recorded) error {
+	k := keyOf(run)
+	recs, err := encodeRecordings(map[latency.Key]*latency.Recorded{k: rec})
+	if err != nil {
+		return err
+	}
+	return f.send(ctx, podMeasurements{Pod: f.g.Index, Part: true, Runs: []result.Run{run}, Recordings: recs})
+}
+
+// finish ends this pod's deliveries: its runs went to the leader as each ended.
 func (f *follower) finish(ctx context.Context, own measured, runErr error) (measured, []result.PodLoad, error) {
-	m := podMeasurements{Pod: f.g.Index, Runs: own.runs}
+	m := podMeasurements{Pod: f.g.Index}
 	if runErr != nil {
-		m.Error = runErr.Error()
-	} else if m.Recordings, runErr = encodeRecordings(own.recs); runErr != nil {
 		m.Error = runErr.Error()
 	}
 	if err := f.send(ctx, m); err != nil && runErr == nil {

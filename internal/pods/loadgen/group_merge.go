@@ -19,6 +19,7 @@ package loadgen
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,8 +32,9 @@ import (
 // mergePods folds the pods' measurements into one: per variant and repetition the requests,
 // errors, return codes and achieved rates add up and the recordings merge exactly (so every
 // percentile is that of all the pods' requests); the run starts at the earliest pod's start
-// and lasts as long as the longest.
-func mergePods(pods []measured) measured {
+// and lasts as long as the longest. A run some pod has no measurements of (it was killed in
+// it) is asked of the others only: its requested rate is their shares'.
+func mergePods(pods []measured, share float64) measured {
 	out := measured{recs: map[latency.Key]*latency.Recorded{}}
 	index := map[latency.Key]int{}
 	for _, p := range pods {
@@ -70,7 +72,23 @@ func mergePods(pods []measured) measured {
 			}
 		}
 	}
+	for i, r := range out.runs {
+		if n := countPods(pods, keyOf(r)); n < len(pods) {
+			out.runs[i].RequestedQPS = share * float64(n)
+		}
+	}
 	return out
+}
+
+// countPods is how many pods measured the run of k.
+func countPods(pods []measured, k latency.Key) int {
+	n := 0
+	for _, p := range pods {
+		if slices.ContainsFunc(p.runs, func(r result.Run) bool { return keyOf(r) == k }) {
+			n++
+		}
+	}
+	return n
 }
 
 // podLoads is each pod's requested share and achieved rate over its measured runs, so a

@@ -187,7 +187,7 @@ func TestPeerWithoutLeaderGivesUpWithinItsWait(t *testing.T) {
 	u := slowApp(t, 0)
 	r := runCLI(t, "--qps=20", "--connections=2", "--duration=1s", "--warmup=0s", "--dapr-url="+u,
 		"--group-size=2", "--group-index=1", "--group-leader=http://"+freeAddr(t), "--group-wait=1s", "--group-token="+testToken)
-	if r.code != 1 || !strings.Contains(r.summary.Error, "waiting for the other load-tester pods at phase 0") {
+	if r.code != 1 || !strings.Contains(r.summary.Error, "waiting for the leader load-tester pod (pod 0)") {
 		t.Errorf("exit %d, error %q; want the missing leader named", r.code, r.summary.Error)
 	}
 }

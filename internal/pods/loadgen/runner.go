@@ -120,12 +120,20 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 	if body == nil && cfg.PayloadBytes > 0 {
 		body = fnet.GenerateRandomPayload(cfg.PayloadBytes)
 	}
+	from, err := m.start(ctx)
+	if err != nil {
+		return err
+	}
 	for _, t := range cfg.Targets {
 		if err := waitForTarget(ctx, t, body, cfg.TargetWait, cfg.Connections, cfg.app); err != nil {
 			return err
 		}
 	}
-	if cfg.Warmup > 0 {
+	if from > 0 {
+		// The replacement of a pod the run's fault killed joins the others mid-run, cold, as
+		// a restarted caller does: a warm-up now would add its load to their phase.
+		logf(cfg.Log, "this pod replaces one killed by the run's fault: it takes over at phase %d", from)
+	} else if cfg.Warmup > 0 {
 		per := cfg.Warmup / time.Duration(len(cfg.Targets))
 		for _, t := range cfg.Targets {
 			logf(cfg.Log, "warm-up: %s %s at %.1f qps for %v", t.Variant, t.URL, cfg.QPS, per)
@@ -143,6 +151,9 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		faults = nil // the leader orders them: the target app is one
 	}
 	for phase, ph := range loadsettings.PhaseOrder(len(cfg.Targets), cfg.Repetitions, cfg.Duration) {
+		if phase < from {
+			continue
+		}
 		t, rep := cfg.Targets[ph.Path], ph.Rep
 		if err := m.meet(ctx, phase); err != nil {
 			return err
@@ -211,6 +222,9 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		if i, ok := halves[k]; ok && ph.Half == 2 {
 			out.runs[i] = joinHalves(out.runs[i], run, d)
 			out.recs[k].Append(recorded)
+			if err := m.ended(ctx, out.runs[i], out.recs[k]); err != nil {
+				return err
+			}
 			continue
 		}
 		if ph.Half == 1 {
@@ -218,6 +232,11 @@ func measure(ctx context.Context, cfg Config, m member, out *measured, prof *pro
 		}
 		out.runs = append(out.runs, run)
 		out.recs[k] = recorded
+		if ph.Half != 1 {
+			if err := m.ended(ctx, run, recorded); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
