@@ -211,6 +211,71 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		Expect(msg).To(ContainSubstring("has had its 2 kills, as many as its faulted phases"))
 	})
 
+	It("evicts the last load-tester pod of a group, never the leader, so its Job replaces it, and answers with the replacement", func() {
+		ns := newNamespace()
+		run := createRun(ns, "callers", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
+			s.Load.Duration = &metav1.Duration{Duration: 20 * time.Second}
+			s.Load.Repetitions = 2
+			s.Baseline = ptr.To(false)
+			s.LoadTester.Replicas = 2
+			s.Faults = []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: ptr.To(perfv1alpha1.FaultRoleLoadTester),
+				At: metav1.Duration{Duration: 5 * time.Second}, Duration: metav1.Duration{Duration: 10 * time.Second}}}
+		})
+		markAvailable(ns, "callers-target")
+		job := currentJobOf(run)
+		Expect(job.Spec.PodFailurePolicy).To(Equal(&batchv1.PodFailurePolicy{Rules: []batchv1.PodFailurePolicyRule{{
+			Action:          batchv1.PodFailurePolicyActionIgnore,
+			OnPodConditions: []batchv1.PodFailurePolicyOnPodConditionsPattern{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue}},
+		}}}), "the Job replaces a pod the kill evicted, and fails on any other failure (backoffLimit 0)")
+		Expect(envValue(job, "DAPRBENCH_FAULT_URL")).To(BeEmpty(), "a load tester's kill goes through no target app")
+		startLoad(run)
+		Eventually(phaseOf(run)).Should(Equal(perfv1alpha1.PhaseRunning))
+		// The group's pods as the Job controller makes them, one per completion index; a
+		// finalizer keeps the evicted one readable.
+		indexed := func(name, index string) *corev1.Pod {
+			pod := podFromTemplate(job, name, job.Spec.Template)
+			pod.Labels[batchv1.JobNameLabel] = job.Name
+			pod.Annotations = map[string]string{batchv1.JobCompletionIndexAnnotation: index}
+			pod.Finalizers = []string{"test.daprbench.io/keep"}
+			Expect(k8sClient.Create(suiteCtx, pod)).To(Succeed())
+			setPodStatus(pod, corev1.PodRunning, func(string) corev1.ContainerState {
+				return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
+			}, true)
+			podReady(ns, name)
+			DeferCleanup(func() {
+				p := &corev1.Pod{}
+				if k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(pod), p) == nil {
+					p.Finalizers = nil
+					Expect(client.IgnoreNotFound(k8sClient.Update(suiteCtx, p))).To(Succeed())
+				}
+			})
+			return pod
+		}
+		indexed("callers-load-0", "0")
+		indexed("callers-load-1", "1")
+		token := runToken(run)
+		route := httptest.NewServer((&podkill.Server{Client: runReconciler.Client, Log: GinkgoLogr, Poll: 20 * time.Millisecond}).Handler())
+		DeferCleanup(route.Close)
+
+		answered := orderKillAsync(route.URL, token, ls.KillOrder{Namespace: ns, Run: "callers", Role: ls.RoleLoadTester, Wait: 10 * time.Second})
+		evicted := &corev1.Pod{}
+		Eventually(func() *metav1.Time {
+			Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "callers-load-1"}, evicted)).To(Succeed())
+			return evicted.DeletionTimestamp
+		}).ShouldNot(BeNil(), "the last pod of the group is deleted")
+		Expect(evicted.Status.Conditions).To(ContainElement(And(HaveField("Type", corev1.DisruptionTarget), HaveField("Status", corev1.ConditionTrue))),
+			"evicted, not deleted: the condition the Job's podFailurePolicy ignores")
+		leader := &corev1.Pod{}
+		Expect(k8sClient.Get(suiteCtx, client.ObjectKey{Namespace: ns, Name: "callers-load-0"}, leader)).To(Succeed())
+		Expect(leader.DeletionTimestamp).To(BeNil(), "the leader, which holds the clock, is never killed")
+		Consistently(answered, 300*time.Millisecond).ShouldNot(Receive(), "no answer before a replacement is ready")
+		replacement := indexed("callers-load-1-b", "1")
+		var got killAnswer
+		Eventually(answered, 5*time.Second).Should(Receive(&got))
+		Expect(got.status).To(Equal(http.StatusOK), got.msg)
+		Expect(got.ans).To(Equal(ls.KillAnswer{Deleted: "callers-load-1", Replacement: "callers-load-1-b", Ready: true, ReplacementIP: latestPod(replacement).Status.PodIP}))
+	})
+
 	It("tells the load tester of a run with sidecar variants each variant's target app, once every one has an address", func() {
 		ns := newNamespace()
 		run := createRun(ns, "sides", perfv1alpha1.ScenarioServiceInvocation, func(s *perfv1alpha1.PerfRunSpec) {
@@ -283,3 +348,10 @@ var _ = Describe("A PodKill fault's kill route", func() {
 		}).Should(BeTrue(), "the broker's pod was deleted")
 	})
 })
+
+// latestPod is pod as the API server has it now.
+func latestPod(pod *corev1.Pod) *corev1.Pod {
+	p := &corev1.Pod{}
+	ExpectWithOffset(1, k8sClient.Get(suiteCtx, client.ObjectKeyFromObject(pod), p)).To(Succeed())
+	return p
+}

@@ -51,6 +51,12 @@ func killFault() map[string]any {
 	return map[string]any{"kind": "PodKill", "role": "Target", "at": "10s", "duration": "5s"}
 }
 
+// testerKill is a PodKill of the last of replicas load-tester pods at 10s (the baseline
+// kept: the kill does not touch it).
+func testerKill(replicas int64) objEdit {
+	return both(faults(with(killFault(), "role", "LoadTester")), at("spec.loadTester.replicas", replicas))
+}
+
 // kills is spec.faults of f on a run without a baseline, as a PodKill needs.
 func kills(f map[string]any) objEdit { return both(faults(f), at("spec.baseline", false)) }
 
@@ -105,6 +111,12 @@ var _ = Describe("Admission of spec.faults", func() {
 			both(faults(tenSeconds), at("spec.load.duration", "11m")), both(faults(tenSeconds), at("spec.load.duration", "10m"))),
 		Entry("a load split over pods", runKind, []string{"spec.faults", "loadTester.replicas 1"},
 			both(faults(tenSeconds), at("spec.loadTester.replicas", int64(2))), both(faults(tenSeconds), at("spec.loadTester.replicas", int64(1)))),
+		Entry("a LoadTester kill of the one load tester, which measures alone", runKind, []string{"spec.faults", "a PodKill of a LoadTester", "loadTester.replicas 2 or more"},
+			testerKill(1), testerKill(2)),
+		Entry("a LoadTester kill of a run without Dapr, which has no Dapr phase to kill in", runKind, []string{"spec.faults", "a PodKill of a LoadTester", "dapr.enabled"},
+			both(testerKill(2), at("spec.dapr.enabled", false)), both(testerKill(2), at("spec.dapr.enabled", true))),
+		Entry("a target fault on a State run, which has no target app; a LoadTester kill needs none", runKind, []string{"spec", "faults are ordered from the target app"},
+			both(faults(tenSeconds), at("spec.scenario", "State"), at("spec.loadTester.replicas", int64(1))), both(testerKill(2), at("spec.scenario", "State"))),
 		Entry("a fault too early to judge a recovery by", runKind, []string{"spec.faults[0].at", "between 5s and 24h"},
 			faults(errorsFault("2s", "5s")), faults(errorsFault("5s", "5s"))),
 		Entry("TargetErrors without its share", runKind, []string{"spec.faults[0]", "a TargetErrors fault sets errorPercent, and no delay"},

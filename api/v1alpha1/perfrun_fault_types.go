@@ -38,7 +38,7 @@ const (
 )
 
 // FaultRole is the part of the run, or of Dapr's control plane, a PodKill deletes the pods of.
-// +kubebuilder:validation:Enum=Target;Store;Scheduler;Placement;Sentry
+// +kubebuilder:validation:Enum=Target;Store;LoadTester;Scheduler;Placement;Sentry
 type FaultRole string
 
 const (
@@ -47,6 +47,11 @@ const (
 	// FaultRoleStore is the store or broker the run deploys (a PubSub run's Redis): it keeps
 	// nothing on disk, so its replacement starts empty, as a broker that lost its node does.
 	FaultRoleStore FaultRole = "Store"
+	// FaultRoleLoadTester is the load-tester group's last pod (of loadTester.replicas, two
+	// or more), a caller that crashes mid-run: its Job replaces it, and the replacement
+	// sends its share again from the next phase. Its requests in the phase it was killed in
+	// are lost with it; the result holds the other pods' (their requested rate says so).
+	FaultRoleLoadTester FaultRole = "LoadTester"
 	// FaultRoleScheduler, FaultRolePlacement and FaultRoleSentry are a Dapr control-plane
 	// service: every pod of it in the operator's Dapr namespace, deleted at once, is an
 	// outage of it until its StatefulSet or Deployment has them back. Every tenant's
@@ -61,6 +66,16 @@ const (
 // ControlPlane reports whether the role is a Dapr control-plane service, not the run's own pod.
 func (r FaultRole) ControlPlane() bool {
 	return r == FaultRoleScheduler || r == FaultRolePlacement || r == FaultRoleSentry
+}
+
+// KillsLoadTester reports whether a fault of the spec deletes one of its load-tester pods.
+func (s *PerfRunSpec) KillsLoadTester() bool {
+	for _, f := range s.Faults {
+		if f.Kind == FaultPodKill && f.Role != nil && *f.Role == FaultRoleLoadTester {
+			return true
+		}
+	}
+	return false
 }
 
 // KillsControlPlane reports whether a fault of the spec deletes Dapr's control-plane pods.
@@ -90,7 +105,9 @@ type Fault struct {
 	Kind FaultKind `json:"kind"`
 
 	// role is whose pod a PodKill deletes: Target, or Store (the broker a PubSub run
-	// deploys), the run's own, which its Deployment replaces; or Scheduler, Placement or
+	// deploys), the run's own, which its Deployment replaces; LoadTester, the last of the
+	// run's load-tester pods (loadTester.replicas 2 or more), which its Job replaces for the
+	// next phase; or Scheduler, Placement or
 	// Sentry: every pod of that Dapr control-plane service, an outage until they are back
 	// (only where the operator runs with --allow-control-plane-faults). Required with
 	// PodKill, refused with the others.

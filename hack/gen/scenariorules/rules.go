@@ -113,8 +113,8 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 			fmt.Sprintf("dapr.enabled=false needs scenario %s: the other scenarios' Dapr APIs (actors, state, pub/sub, workflows, jobs, configuration) only exist behind a sidecar", or(sidecarless))),
 		rule("!has(self.variants) || ("+scenarioIn("self.", variants)+" && "+daprEnabled("self.")+")",
 			fmt.Sprintf("variants compare sidecars: they need scenario %s with dapr.enabled", or(variants))),
-		rule("!has(self.faults) || !self.faults.exists(f, !("+killsStore+" || "+killsControlPlane+")) || (("+strings.Join(faults, " || ")+") && "+daprEnabled("self.")+")",
-			fmt.Sprintf("faults are ordered from the target app in the measured Dapr phases (all but a PodKill of the Store or of the control plane): they need a run through Dapr of scenario %s", or(faultsWhen))),
+		rule("!has(self.faults) || !self.faults.exists(f, !("+killsStore+" || "+killsLoadTester+" || "+killsControlPlane+")) || (("+strings.Join(faults, " || ")+") && "+daprEnabled("self.")+")",
+			fmt.Sprintf("faults are ordered from the target app in the measured Dapr phases (all but a PodKill of the Store, a LoadTester or the control plane): they need a run through Dapr of scenario %s", or(faultsWhen))),
 		rule("!has(self.faults) || !self.faults.exists(f, "+killsControlPlane+") || "+daprEnabled("self."),
 			"a PodKill of Scheduler, Placement or Sentry takes Dapr's control plane down in the measured Dapr phases: it needs a run through Dapr (dapr.enabled)"),
 		rule("!has(self.faults) || !self.faults.exists(f, "+killsStore+") || (("+strings.Join(storeKills, " || ")+") && "+daprEnabled("self.")+")",
@@ -134,6 +134,7 @@ func acrossScenarios(cs []perfv1alpha1.ScenarioCapability) []Rule {
 // of a Dapr control-plane service.
 const (
 	killsStore        = "(has(f.role) && f.role == 'Store')"
+	killsLoadTester   = "(has(f.role) && f.role == 'LoadTester')"
 	killsControlPlane = "(has(f.role) && f.role in ['Scheduler', 'Placement', 'Sentry'])"
 )
 

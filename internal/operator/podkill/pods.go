@@ -19,10 +19,14 @@ package podkill
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -41,9 +45,13 @@ func hasVariant(run *perfv1alpha1.PerfRun, code string) bool {
 	return false
 }
 
-// runPods are the pods of role that the run's own Deployment made; of a run with sidecar
-// variants, a target's are those of the variant whose path code is variant ("" the first's).
+// runPods are the pods of role that the run's own Deployment made (its own Job, for the
+// load tester); of a run with sidecar variants, a target's are those of the variant whose
+// path code is variant ("" the first's).
 func runPods(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun, role workload.Role, variant string) ([]corev1.Pod, error) {
+	if role == workload.RoleLoadTester {
+		return jobPods(ctx, c, run)
+	}
 	owners, err := workload.ReplicaSetRoles(ctx, c, run)
 	if err != nil {
 		return nil, err
@@ -90,4 +98,38 @@ func ready(p *corev1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// jobPods are the pods the run's own load-tester Job made, not being deleted.
+func jobPods(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun) ([]corev1.Pod, error) {
+	var job batchv1.Job
+	if err := c.Get(ctx, types.NamespacedName{Namespace: run.Namespace, Name: workload.NamesFor(run).Job}, &job); err != nil || !metav1.IsControlledBy(&job, run) {
+		return nil, fmt.Errorf("the run's load-tester Job: %v", cmp.Or(err, errors.New("not the run's")))
+	}
+	var list corev1.PodList
+	if err := c.List(ctx, &list, client.InNamespace(run.Namespace), client.MatchingLabels{batchv1.JobNameLabel: job.Name}); err != nil {
+		return nil, fmt.Errorf("listing the run's load-tester pods: %w", err)
+	}
+	var out []corev1.Pod
+	for _, p := range list.Items {
+		if metav1.IsControlledBy(&p, &job) && p.DeletionTimestamp == nil {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// lastReplica is the ready load-tester pod of the highest completion index above 0: the
+// group's leader (pod 0) holds the clock and applies the faults, and is never the one
+// killed; the same index is killed each time.
+func lastReplica(pods []corev1.Pod) *corev1.Pod {
+	var pick *corev1.Pod
+	best := 0
+	for i := range pods {
+		n, err := strconv.Atoi(pods[i].Annotations[batchv1.JobCompletionIndexAnnotation])
+		if err == nil && n > best && ready(&pods[i]) {
+			pick, best = &pods[i], n
+		}
+	}
+	return pick
 }

@@ -33,7 +33,10 @@ import (
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	perfv1alpha1 "github.com/daprbench/daprbench/api/v1alpha1"
@@ -172,6 +175,9 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		return ans, err
 	}
 	victim := oldestReady(pods)
+	if role == workload.RoleLoadTester {
+		victim = lastReplica(pods)
+	}
 	if victim == nil {
 		return ans, refuse(http.StatusConflict, "run %s/%s has no ready %s pod to kill", run.Namespace, run.Name, order.Role)
 	}
@@ -179,8 +185,7 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 	for _, p := range pods {
 		before[p.UID] = true
 	}
-	// At once, as a crash or a lost node ends a pod: no grace for its app or its daprd.
-	if err := s.Client.Delete(ctx, victim, client.GracePeriodSeconds(0), client.Preconditions{UID: &victim.UID}); err != nil {
+	if err := s.delete(ctx, role, victim); err != nil {
 		return ans, fmt.Errorf("deleting pod %s: %w", victim.Name, err)
 	}
 	ans.Deleted = victim.Name
@@ -191,6 +196,20 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 		}
 	}
 	return ans, nil
+}
+
+// +kubebuilder:rbac:groups="",resources=pods/eviction,verbs=create
+
+// delete ends the pod at once, as a crash or a lost node ends a pod: no grace for its app or
+// its daprd. A load tester is evicted: the eviction marks it DisruptionTarget, which its
+// Job's podFailurePolicy ignores (the Job replaces the pod and the run goes on), where a
+// plain deletion would fail the Job.
+func (s *Server) delete(ctx context.Context, role workload.Role, pod *corev1.Pod) error {
+	if role != workload.RoleLoadTester {
+		return s.Client.Delete(ctx, pod, client.GracePeriodSeconds(0), client.Preconditions{UID: &pod.UID})
+	}
+	return s.Client.SubResource("eviction").Create(ctx, pod, &policyv1.Eviction{
+		DeleteOptions: &metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0), Preconditions: &metav1.Preconditions{UID: &pod.UID}}})
 }
 
 // authorised is the order's run, if the token is its token (checked against

@@ -72,6 +72,8 @@ func KilledRole(role perfv1alpha1.FaultRole) (Role, bool) {
 		return RoleTarget, true
 	case perfv1alpha1.FaultRoleStore:
 		return RoleStore, true
+	case perfv1alpha1.FaultRoleLoadTester:
+		return RoleLoadTester, true
 	}
 	return "", false
 }

@@ -69,6 +69,15 @@ func LoadTesterJob(run *perfv1alpha1.PerfRun, o Options, targetIP string, varian
 	if n := run.Spec.LoadTester.EffectiveReplicas(); n > 1 {
 		asGroup(job, n)
 	}
+	if run.Spec.KillsLoadTester() {
+		// The run's own kill evicts a pod (it is marked DisruptionTarget): the Job replaces
+		// it, and the group takes the replacement in at the next phase. Any other failure
+		// still fails the Job.
+		job.Spec.PodFailurePolicy = &batchv1.PodFailurePolicy{Rules: []batchv1.PodFailurePolicyRule{{
+			Action:          batchv1.PodFailurePolicyActionIgnore,
+			OnPodConditions: []batchv1.PodFailurePolicyOnPodConditionsPattern{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue}},
+		}}}
+	}
 	return job
 }
 
