@@ -335,6 +335,11 @@ type PodKillRecord struct {
 	// duration; replacement then names the pod made in its place, if any.
 	// +optional
 	ReadyAfter *metav1.Duration `json:"readyAfter,omitempty"`
+	// measuredQPS is set for a kill of a LoadTester: the rate of the load-tester pods whose
+	// requests the phase holds, below the run's. The killed pod's requests in the phase were
+	// sent but are not in the result: its recording died with it.
+	// +optional
+	MeasuredQPS string `json:"measuredQPS,omitempty"`
 }
 
 // FaultWindow is a span of a path's timeline, summed.

@@ -144,7 +144,7 @@ func usageCondition(run *perfv1alpha1.PerfRun, ev Evidence, res *perfv1alpha1.Re
 func (a *Assessment) judgeDisturbances(run *perfv1alpha1.PerfRun, ds []perfv1alpha1.Disturbance, phases []accounting.Phase, applied []result.AppliedFault) string {
 	a.Disturbances = append([]perfv1alpha1.Disturbance(nil), ds...)
 	report.PlaceDisturbances(a.Disturbances, phases)
-	report.FaultMade(a.Disturbances, applied)
+	report.FaultMade(a.Disturbances, applied, run.Spec.Faults)
 	msg := report.DisturbanceMessage(a.Disturbances)
 	if msg == "" {
 		words := "no pod of the run or of Dapr's control plane restarted, was deleted or was created during the measured runs"

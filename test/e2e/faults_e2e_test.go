@@ -19,6 +19,7 @@ limitations under the License.
 package e2e
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -132,9 +133,20 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 				At: metav1.Duration{Duration: at}, Duration: metav1.Duration{Duration: 22 * time.Second}}}
 			s.Thresholds = nil
 		})
+		// And a caller's crash: the sample as shipped, shortened, its load split over two
+		// load-tester pods, the last evicted 5 s into each Dapr phase (B D | D B) and replaced
+		// by its Job for the next phase.
+		callers := sampleRun("perf_v1alpha1_perfrun_loadtester_killed.yaml", newNamespace())
+		callers.Spec.Load.QPS, callers.Spec.Load.Connections, callers.Spec.LoadTester.Replicas = qps, 4, 2
+		callers.Spec.Load.Duration = &metav1.Duration{Duration: 13 * time.Second}
+		callers.Spec.Load.Warmup = &metav1.Duration{Duration: 2 * time.Second}
+		callers.Spec.Exclusive = ptr.To(false)
+		callers.Spec.Faults[0].At, callers.Spec.Faults[0].Duration = metav1.Duration{Duration: at}, metav1.Duration{Duration: 5 * time.Second}
+		Expect(k8sClient.Create(ctx, callers)).To(Succeed())
 		expectSucceeded(plain, 5*time.Minute)
 		expectSucceeded(retried, 5*time.Minute)
 		expectSucceeded(killed, 5*time.Minute)
+		expectSucceeded(callers, 5*time.Minute)
 		// Without a retry policy a request sent while no target pod is ready fails, and never
 		// reaches an app: the apps' count across the kill (the killed app's to its last
 		// reading, its replacement's from 0) is each request that did not fail, once.
@@ -166,6 +178,8 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		Expect(err).NotTo(HaveOccurred(), "the retried variant's apps' count per request sent: %q", kRetried.Amplification)
 		p = kr.Paths[slices.IndexFunc(kr.Paths, func(p perfv1alpha1.PathAccounting) bool { return p.Path == "retried" })]
 		Expect(amp).To(BeNumerically(">=", float64(p.Completed)/float64(p.Sent)-0.03), "its apps saw each completed request: %+v", p)
+
+		expectCallerKilledAndReplaced(callers, qps)
 
 		res := resultOf(plain)
 		Expect(res.Faults).To(HaveLen(1), "%s", describe(plain))
@@ -225,3 +239,40 @@ var _ = Describe("A fault in the measured Dapr phases", func() {
 		Expect(gate.Message).To(MatchRegexp(`faults\[0\] on dapr errors during [0-9.]+% \(95% interval [^)]*\) \(limit <= 5%\): met`))
 	})
 })
+
+// expectCallerKilledAndReplaced checks a run of two load-tester pods at qps whose last pod a
+// LoadTester PodKill evicted in each of its two Dapr phases (B D | D B): the Job replaced it,
+// each Dapr phase holds the leader's half alone and says so, and the baseline phase after
+// the second kill holds the replacement's half again.
+func expectCallerKilledAndReplaced(run *perfv1alpha1.PerfRun, qps float64) {
+	GinkgoHelper()
+	res := resultOf(run)
+	Expect(res.Faults).To(HaveLen(1), "%s", describe(run))
+	o := res.Faults[0]
+	GinkgoWriter.Printf("caller killed: %+v\nkills: %+v\nload testers: %+v\npaths: %+v\n", o, o.Kills, res.LoadTesters, res.Paths)
+	Expect(o.Kind).To(Equal(perfv1alpha1.FaultPodKill))
+	Expect(o.Applied).To(Equal(int32(2)), "applied in both Dapr phases: %q", o.NotApplied)
+	Expect(o.Kills).To(HaveLen(2))
+	lastPod := fmt.Sprintf("%s-load-%d-1-", run.Name, get(run).Generation) // the Indexed Job's pod of index 1
+	for _, k := range o.Kills {
+		Expect(k.Deleted).To(HavePrefix(lastPod), "repetition %d: the last pod, never the leader", k.Repetition)
+		Expect(k.MeasuredQPS).To(Equal(strconv.FormatFloat(qps/2, 'f', 1, 64)), "repetition %d: the leader's half alone", k.Repetition)
+	}
+	Expect(o.Kills[1].Deleted).NotTo(Equal(o.Kills[0].Deleted), "the second kill deletes the first's replacement, which met the others at the next phase")
+	Expect(o.Before.Errors).To(BeZero(), "before %+v", o.Before)
+	Expect(res.Saturated).To(BeEmpty(), "each phase is judged against the rate of the pods it holds")
+	// The evicted pods and their replacements, made by the Job once each evicted pod had
+	// ended (often after the kill's span), are the fault's, not disturbances of the run.
+	Expect(meta.IsStatusConditionTrue(get(run).Status.Conditions, perfv1alpha1.ConditionDisturbed)).To(BeFalse(), "%s", describe(run))
+	sent := map[string]int64{}
+	for _, p := range res.Paths {
+		Expect(p.Sent+p.Unsent).To(Equal(p.Scheduled), "%+v", p)
+		sent[p.Path] = p.Sent
+	}
+	// Both baseline phases hold both pods' halves (the second, the replacement's), both Dapr
+	// phases the leader's alone.
+	Expect(sent["dapr"]).To(BeNumerically("~", sent["baseline"]/2, sent["baseline"]/20), "sent by path: %v", sent)
+	Expect(res.LoadTesters).To(HaveLen(2))
+	Expect(strconv.ParseFloat(res.LoadTesters[1].ActualQPS, 64)).To(BeNumerically(">=", 0.9*qps/2), "pod 1 at its half over the phases it measured")
+	GinkgoWriter.Printf("caller killed: during %+v, after %+v; %s\n", o.During, o.After, describe(run))
+}

@@ -154,25 +154,32 @@ func kills(applied []result.AppliedFault, fault int, variant result.Variant) []p
 		if a.Ready {
 			k.ReadyAfter = duration(time.Duration(a.EndUnixNano - a.StartUnixNano))
 		}
+		if a.MeasuredQPS > 0 {
+			k.MeasuredQPS = formatQPS(a.MeasuredQPS)
+		}
 		out = append(out, k)
 	}
 	slices.SortFunc(out, func(a, b perfv1alpha1.PodKillRecord) int { return int(a.Repetition - b.Repetition) })
 	return out
 }
 
-// FaultMade marks each disturbance a PodKill made on purpose with the fault's index: while
-// the kill held, the pod it deleted, the pod named in its place, and a pod of the deleted
-// one's ReplicaSet (its name less the last part) created (a replacement named too late to
-// answer with). Such a disturbance does not make the run Disturbed. A restart is never
-// the kill's: the kill deletes. A kill whose answer was lost names no pod, and its
-// replacement stays a disturbance: the analysis cannot tell it was the kill's.
-func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault) {
+// FaultMade marks each disturbance a PodKill of spec made on purpose with the fault's
+// index: while the kill held, the pod it deleted, the pod named in its place, and a pod of
+// the deleted one's ReplicaSet (its name less the last part) created (a replacement named
+// too late to answer with). A load tester's Job makes its replacement only once the
+// evicted pod has ended, often after the kill's span: a pod of the same Job index (the
+// same name less the last part) created after the kill is its replacement, as the Job
+// replaces nothing else (any other failure fails the run). Such a disturbance does not
+// make the run Disturbed. A restart is never the kill's: the kill deletes. A kill whose
+// answer was lost names no pod, and its replacement stays a disturbance: the analysis
+// cannot tell it was the kill's.
+func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault, spec []perfv1alpha1.Fault) {
 	for i := range ds {
 		if ds[i].Kind == perfv1alpha1.DisturbanceRestarted {
 			continue
 		}
 		for _, a := range applied {
-			if a.Pod != "" && madeBy(ds[i], a) {
+			if a.Pod != "" && madeBy(ds[i], a, killsLoadTester(spec, a.Fault)) {
 				f := int32(a.Fault)
 				ds[i].Fault = &f
 				break
@@ -181,30 +188,42 @@ func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault) {
 	}
 }
 
-// madeBy reports whether the kill a made the disturbance, which happened while it held. A
-// control-plane kill names every pod of the service it deleted, and a StatefulSet's
-// replacements take their names: a name alone does not tell its pod's later restarts from
-// the kill's.
-func madeBy(d perfv1alpha1.Disturbance, a result.AppliedFault) bool {
+// killsLoadTester reports whether spec's fault i is a PodKill of a load tester.
+func killsLoadTester(spec []perfv1alpha1.Fault, i int) bool {
+	return i >= 0 && i < len(spec) && spec[i].Kind == perfv1alpha1.FaultPodKill && spec[i].Role != nil && *spec[i].Role == perfv1alpha1.FaultRoleLoadTester
+}
+
+// madeBy reports whether the kill a made the disturbance, which happened while it held (or
+// after it began, for a replacement made later: replacedLater). A control-plane kill names
+// every pod of the service it deleted, and a StatefulSet's replacements take their names:
+// a name alone does not tell its pod's later restarts from the kill's.
+func madeBy(d perfv1alpha1.Disturbance, a result.AppliedFault, replacedLater bool) bool {
 	start, end := a.Span()
 	// A second either side: the disturbance is stamped to the second, by another clock.
-	if d.Time.Time.Before(start.Add(-time.Second)) || d.Time.Time.After(end.Add(time.Second)) {
+	if d.Time.Time.Before(start.Add(-time.Second)) {
 		return false
+	}
+	if d.Time.Time.After(end.Add(time.Second)) {
+		return replacedLater && d.Kind == perfv1alpha1.DisturbanceCreated && ofDeletedSet(d.Pod, a.Pod)
 	}
 	if slices.Contains(ls.PodNames(a.Pod), d.Pod) || slices.Contains(ls.PodNames(a.Replacement), d.Pod) {
 		return true
 	}
-	if d.Kind != perfv1alpha1.DisturbanceCreated {
-		return false
-	}
-	return slices.ContainsFunc(ls.PodNames(a.Pod), func(deleted string) bool {
-		set, cut := replicaSetOf(deleted)
-		return cut && strings.HasPrefix(d.Pod, set)
+	return d.Kind == perfv1alpha1.DisturbanceCreated && ofDeletedSet(d.Pod, a.Pod)
+}
+
+// ofDeletedSet reports whether pod shares its ReplicaSet (or Job index) with a pod of the
+// deleted list.
+func ofDeletedSet(pod, deleted string) bool {
+	return slices.ContainsFunc(ls.PodNames(deleted), func(name string) bool {
+		set, cut := replicaSetOf(name)
+		return cut && strings.HasPrefix(pod, set)
 	})
 }
 
-// replicaSetOf is the name a Deployment's pod shares with its ReplicaSet's other pods, up to
-// its last '-'; false for a name without one.
+// replicaSetOf is the name a Deployment's pod shares with its ReplicaSet's other pods (an
+// Indexed Job's with the other pods of its index), up to its last '-'; false for a name
+// without one.
 func replicaSetOf(pod string) (string, bool) {
 	i := strings.LastIndexByte(pod, '-')
 	return pod[:i+1], i > 0

@@ -107,7 +107,8 @@ func TestAPodKillRecordsThePodsItDeletedAndWhatReplacedThem(t *testing.T) {
 	t0, t1 := time.Unix(1000, 0), time.Unix(2000, 0)
 	const a, b, c, d = "k-target-7d9f-aaaaa", "k-target-7d9f-bbbbb", "k-target-7d9f-ccccc", "k-target-7d9f-ddddd"
 	applied := []result.AppliedFault{
-		{Variant: result.Dapr, Rep: 1, StartUnixNano: t1.Add(8 * time.Second).UnixNano(), EndUnixNano: t1.Add(13 * time.Second).UnixNano(), AppSeen: -1, Sent: 2000, Pod: b, Replacement: c},
+		{Variant: result.Dapr, Rep: 1, StartUnixNano: t1.Add(8 * time.Second).UnixNano(), EndUnixNano: t1.Add(13 * time.Second).UnixNano(), AppSeen: -1, Sent: 2000, Pod: b, Replacement: c,
+			MeasuredQPS: 666.66}, // as a kill of a load tester says: the phase holds two of three pods' requests
 		{Variant: result.Dapr, Rep: 0, StartUnixNano: t0.Add(8 * time.Second).UnixNano(), EndUnixNano: t0.Add(10 * time.Second).UnixNano(), AppSeen: -1, Sent: 2000, Pod: a, Replacement: b, Ready: true},
 	}
 	got, err := faultOutcomes(run, Faults{Timelines: []result.Timeline{faultyTimeline(t, 0, t0, 1), faultyTimeline(t, 1, t1, 3)}, Applied: applied})
@@ -116,8 +117,8 @@ func TestAPodKillRecordsThePodsItDeletedAndWhatReplacedThem(t *testing.T) {
 	}
 	k := got[0].Kills
 	if len(k) != 2 || k[0] != (perfv1alpha1.PodKillRecord{Repetition: 1, Deleted: a, Replacement: b, ReadyAfter: k[0].ReadyAfter}) || k[0].ReadyAfter == nil ||
-		k[0].ReadyAfter.Duration != 2*time.Second || k[1] != (perfv1alpha1.PodKillRecord{Repetition: 2, Deleted: b, Replacement: c}) {
-		t.Errorf("kills %+v: want %s replaced by %s ready after 2s, then %s by %s not ready by the fault's end", k, a, b, b, c)
+		k[0].ReadyAfter.Duration != 2*time.Second || k[1] != (perfv1alpha1.PodKillRecord{Repetition: 2, Deleted: b, Replacement: c, MeasuredQPS: "666.7"}) {
+		t.Errorf("kills %+v: want %s replaced by %s ready after 2s, then %s by %s not ready by the fault's end, the phase measuring 666.7 qps", k, a, b, b, c)
 	}
 	if got[0].Amplification != "" {
 		t.Errorf("amplification %q, want none: the load tester read no app count (-1)", got[0].Amplification)
@@ -134,7 +135,7 @@ func TestAPodKillRecordsThePodsItDeletedAndWhatReplacedThem(t *testing.T) {
 		{Kind: perfv1alpha1.DisturbanceRestarted, Role: "target", Pod: c, Container: "daprd", Time: at(t1, 11)},
 		{Kind: perfv1alpha1.DisturbanceDeleted, Role: "controlPlane/dapr-placement-server", Pod: "dapr-placement-server-0", Time: at(t1, 9)},
 	}
-	FaultMade(ds, applied)
+	FaultMade(ds, applied, run.Spec.Faults)
 	for i, want := range []bool{true, true, true, false, false, false} {
 		if (ds[i].Fault != nil) != want {
 			t.Errorf("disturbance %+v: the kill's %v, want %v", ds[i], ds[i].Fault != nil, want)
@@ -190,10 +191,59 @@ func TestASchedulerOutageSaysWhatItLeftStuck(t *testing.T) {
 		// The same name, long after the outage: the pod's own trouble, not the kill's.
 		{Kind: perfv1alpha1.DisturbanceCreated, Role: "controlPlane/dapr-scheduler-server", Pod: "dapr-scheduler-server-1", Time: metav1.NewTime(t1.Add(30 * time.Second))},
 	}
-	FaultMade(ds, as)
+	FaultMade(ds, as, run.Spec.Faults)
 	for i, want := range []bool{true, true, false, false} {
 		if (ds[i].Fault != nil) != want {
 			t.Errorf("disturbance %+v: the outage's %v, want %v", ds[i], ds[i].Fault != nil, want)
 		}
+	}
+}
+
+// A load tester's Job makes its replacement once the evicted pod has ended, after the
+// kill's span: a pod of the killed pod's index created after the kill is the kill's, one
+// of another index or made before the kill is a disturbance. A Target kill keeps to its span.
+func TestALoadTestersReplacementMadeAfterTheKillIsTheKills(t *testing.T) {
+	tester, target := perfv1alpha1.FaultRoleLoadTester, perfv1alpha1.FaultRoleTarget
+	t0 := time.Unix(1000, 0)
+	at := func(s int) metav1.Time { return metav1.NewTime(t0.Add(time.Duration(s) * time.Second)) }
+	applied := []result.AppliedFault{{Variant: result.Dapr, StartUnixNano: t0.Add(5 * time.Second).UnixNano(), EndUnixNano: t0.Add(10 * time.Second).UnixNano(),
+		AppSeen: -1, Pod: "r-load-1-1-aaaaa"}}
+	for _, tc := range []struct {
+		role perfv1alpha1.FaultRole
+		want []bool
+	}{{tester, []bool{true, true, false, false}}, {target, []bool{true, false, false, false}}} {
+		ds := []perfv1alpha1.Disturbance{
+			{Kind: perfv1alpha1.DisturbanceDeleted, Role: "loadtester", Pod: "r-load-1-1-aaaaa", Time: at(5)},
+			{Kind: perfv1alpha1.DisturbanceCreated, Role: "loadtester", Pod: "r-load-1-1-bbbbb", Time: at(18)}, // after the span
+			{Kind: perfv1alpha1.DisturbanceCreated, Role: "loadtester", Pod: "r-load-1-2-ccccc", Time: at(18)}, // another index
+			{Kind: perfv1alpha1.DisturbanceCreated, Role: "loadtester", Pod: "r-load-1-1-ddddd", Time: at(2)},  // before the kill
+		}
+		FaultMade(ds, applied, []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: &tc.role}})
+		for i, want := range tc.want {
+			if (ds[i].Fault != nil) != want {
+				t.Errorf("%s kill, disturbance %+v: the kill's %v, want %v", tc.role, ds[i], ds[i].Fault != nil, want)
+			}
+		}
+	}
+}
+
+// A run whose LoadTester kill lost a pod's requests in its phases says so in its headline
+// and its schedule message, which would otherwise claim the whole rate; a run without one
+// does not.
+func TestTheHeadlineSaysAKilledLoadTestersRequestsAreNotCounted(t *testing.T) {
+	lag := &perfv1alpha1.LatencySummary{P99: &metav1.Duration{Duration: 2 * time.Millisecond}}
+	latency := &perfv1alpha1.LatencySummary{P50: &metav1.Duration{Duration: time.Millisecond}, P90: &metav1.Duration{Duration: time.Millisecond}, P99: &metav1.Duration{Duration: time.Millisecond}}
+	res := &perfv1alpha1.Result{RequestedQPS: 100, ActualQPS: "50.0", Requests: 1300, Latency: latency, SendLag: lag,
+		Faults: []perfv1alpha1.FaultOutcome{{Kind: perfv1alpha1.FaultPodKill, Kills: []perfv1alpha1.PodKillRecord{{Repetition: 1, Deleted: "r-load-1-1-a", MeasuredQPS: "50.0"}}}}}
+	const words = "a killed load-tester pod's requests are not counted in the phases it was killed in, which measured the other pods' 50.0 qps"
+	if msg := Headline(res); !strings.Contains(msg, "1300 requests at 50.0/100 qps") || !strings.Contains(msg, words) {
+		t.Errorf("headline %q: want the rate and why it is half", msg)
+	}
+	if msg := ScheduleMessage(res); strings.Contains(msg, "carried 100 qps") || !strings.Contains(msg, words) {
+		t.Errorf("schedule message %q: want no claim of the whole rate, and why", msg)
+	}
+	res.Faults[0].Kills[0].MeasuredQPS = ""
+	if msg := Headline(res) + ScheduleMessage(res); strings.Contains(msg, "not counted") || !strings.Contains(msg, "every path carried 100 qps on schedule") {
+		t.Errorf("a kill that lost no share: %q", msg)
 	}
 }

@@ -501,10 +501,27 @@ func ScheduleMessage(res *perfv1alpha1.Result) string {
 	}
 	msg := fmt.Sprintf("every path carried %d qps on schedule (measured path: %s qps, send-lag p99 %s",
 		res.RequestedQPS, res.ActualQPS, str(res.SendLag.P99))
+	if lost := lostShare(res); lost != "" {
+		msg = fmt.Sprintf("every path carried the rate of the load-tester pods it measured on schedule (%s; measured path: %s qps, send-lag p99 %s",
+			lost, res.ActualQPS, str(res.SendLag.P99))
+	}
 	if res.TesterLag != nil {
 		msg += fmt.Sprintf(", the load tester's own lag p99 %s", str(res.TesterLag.P99))
 	}
 	return msg + ")"
+}
+
+// lostShare says that a LoadTester kill left its phases with the other pods' requests
+// only (empty: no phase lost a pod's).
+func lostShare(res *perfv1alpha1.Result) string {
+	for _, o := range res.Faults {
+		for _, k := range o.Kills {
+			if k.MeasuredQPS != "" {
+				return fmt.Sprintf("a killed load-tester pod's requests are not counted in the phases it was killed in, which measured the other pods' %s qps", k.MeasuredQPS)
+			}
+		}
+	}
+	return ""
 }
 
 // Headline is the Succeeded condition's message: the numbers a reader wants first.
@@ -516,6 +533,9 @@ func Headline(res *perfv1alpha1.Result) string {
 		res.Requests, res.ActualQPS, res.RequestedQPS, res.Errors, str(res.Latency.P50), str(res.Latency.P90), str(res.Latency.P99))
 	if st := res.ServiceTime; st != nil {
 		msg += fmt.Sprintf(" (service time p99 %s)", str(st.P99))
+	}
+	if lost := lostShare(res); lost != "" {
+		msg += "; " + lost
 	}
 	if sat := SaturationMessage(res); sat != "" {
 		msg += "; " + sat

@@ -66,6 +66,9 @@ func faultsTable(res *perfv1alpha1.Result) string {
 		}
 		for _, k := range o.Kills {
 			fmt.Fprintf(&b, "repetition %d: deleted %s; %s\n", k.Repetition, podsWord(k.Deleted), replacementWords(k))
+			if k.MeasuredQPS != "" {
+				fmt.Fprintf(&b, "repetition %d: measured the other load-tester pods' %s qps: the killed pod's requests in it are not in the result\n", k.Repetition, k.MeasuredQPS)
+			}
 		}
 		for _, why := range o.NotApplied {
 			fmt.Fprintf(&b, "NOT APPLIED: %s\n", textfmt.ForTerminal(why))

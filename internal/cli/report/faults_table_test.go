@@ -66,13 +66,14 @@ func TestTheReportSaysWhatEachFaultCost(t *testing.T) {
 func TestTheReportNamesThePodsAKillDeleted(t *testing.T) {
 	res := &perfv1alpha1.Result{Faults: []perfv1alpha1.FaultOutcome{{Fault: 0, Kind: perfv1alpha1.FaultPodKill, Path: "dapr", Applied: 2,
 		Kills: []perfv1alpha1.PodKillRecord{{Repetition: 1, Deleted: "killed-target-a", Replacement: "killed-target-b", ReadyAfter: &metav1.Duration{Duration: 4200 * time.Millisecond}},
-			{Repetition: 2, Deleted: "killed-target-b", Replacement: "killed-target-c"}, {Repetition: 3, Deleted: "killed-target-c"}}}}}
+			{Repetition: 2, Deleted: "killed-target-b", Replacement: "killed-target-c", MeasuredQPS: "666.7"}, {Repetition: 3, Deleted: "killed-target-c"}}}}}
 	text := runTables(clitest.WithResult(&perfv1alpha1.PerfRun{}, res))
 	for _, want := range []string{
 		"fault 0 (PodKill) on the dapr path, applied in 2 phases",
 		"repetition 1: deleted pod killed-target-a; replaced by killed-target-b, ready 4.2s after the order",
 		"repetition 2: deleted pod killed-target-b; replaced by killed-target-c, not ready within the fault's duration",
 		"repetition 3: deleted pod killed-target-c; no pod made in its place within the fault's duration",
+		"repetition 2: measured the other load-tester pods' 666.7 qps: the killed pod's requests in it are not in the result",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the report lacks %q:\n%s", want, text)

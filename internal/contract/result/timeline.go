@@ -66,6 +66,9 @@ type AppliedFault struct {
 	Pod         string `json:"pod,omitempty"`
 	Replacement string `json:"repl,omitempty"`
 	Ready       bool   `json:"ready,omitempty"`
+	// MeasuredQPS is set when the phase lost a load-tester pod's measurements (a kill of a
+	// LoadTester): the rate of the pods whose requests it holds (Run.RequestedQPS).
+	MeasuredQPS float64 `json:"mq,omitempty"`
 	// Messages are a PubSub phase's messages, counted at its drain; nil in a scenario
 	// without messages.
 	Messages *Messages `json:"msgs,omitempty"`

@@ -119,15 +119,17 @@ func jobPods(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun) ([
 	return out, nil
 }
 
-// lastReplica is the ready load-tester pod of the highest completion index above 0: the
+// lastReplica is the running load-tester pod of the highest completion index above 0: the
 // group's leader (pod 0) holds the clock and applies the faults, and is never the one
-// killed; the same index is killed each time.
+// killed; the same index is killed each time. Running, not Ready: no Service sends a
+// load tester traffic, and a replacement that met the others at a phase's barrier is
+// sending its share before its daprd's readiness probe has passed.
 func lastReplica(pods []corev1.Pod) *corev1.Pod {
 	var pick *corev1.Pod
 	best := 0
 	for i := range pods {
 		n, err := strconv.Atoi(pods[i].Annotations[batchv1.JobCompletionIndexAnnotation])
-		if err == nil && n > best && ready(&pods[i]) {
+		if err == nil && n > best && pods[i].Status.Phase == corev1.PodRunning {
 			pick, best = &pods[i], n
 		}
 	}

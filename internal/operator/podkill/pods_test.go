@@ -24,16 +24,17 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// A LoadTester kill takes the ready pod of the highest completion index, never pod 0 (the
-// leader holds the clock and orders the kills), and none when only the leader is ready.
-func TestALoadTesterKillTakesTheLastReadyReplicaNeverTheLeader(t *testing.T) {
-	pod := func(name, index string, ready bool) corev1.Pod {
-		status := corev1.ConditionFalse
-		if ready {
-			status = corev1.ConditionTrue
+// A LoadTester kill takes the running pod of the highest completion index, Ready or not
+// (a replacement sends before its daprd's probe passes), never pod 0 (the leader holds the
+// clock and orders the kills), and none when only the leader runs.
+func TestALoadTesterKillTakesTheLastRunningReplicaNeverTheLeader(t *testing.T) {
+	pod := func(name, index string, running bool) corev1.Pod {
+		phase := corev1.PodPending
+		if running {
+			phase = corev1.PodRunning
 		}
 		return corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: map[string]string{batchv1.JobCompletionIndexAnnotation: index}},
-			Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: status}}}}
+			Status: corev1.PodStatus{Phase: phase, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse}}}}
 	}
 	for _, tc := range []struct {
 		name string
@@ -41,7 +42,7 @@ func TestALoadTesterKillTakesTheLastReadyReplicaNeverTheLeader(t *testing.T) {
 		want string
 	}{
 		{"the highest index", []corev1.Pod{pod("l-0", "0", true), pod("l-2", "2", true), pod("l-1", "1", true)}, "l-2"},
-		{"the highest ready one", []corev1.Pod{pod("l-0", "0", true), pod("l-1", "1", true), pod("l-2", "2", false)}, "l-1"},
+		{"the highest running one", []corev1.Pod{pod("l-0", "0", true), pod("l-1", "1", true), pod("l-2", "2", false)}, "l-1"},
 		{"never the leader", []corev1.Pod{pod("l-0", "0", true), pod("l-1", "1", false)}, ""},
 		{"no pod without an index", []corev1.Pod{pod("l-0", "0", true), pod("l", "", true)}, ""},
 	} {

@@ -174,12 +174,12 @@ func (s *Server) kill(ctx context.Context, order ls.KillOrder, token string) (ls
 	if err != nil {
 		return ans, err
 	}
-	victim := oldestReady(pods)
+	victim, alive := oldestReady(pods), "ready"
 	if role == workload.RoleLoadTester {
-		victim = lastReplica(pods)
+		victim, alive = lastReplica(pods), "running"
 	}
 	if victim == nil {
-		return ans, refuse(http.StatusConflict, "run %s/%s has no ready %s pod to kill", run.Namespace, run.Name, order.Role)
+		return ans, refuse(http.StatusConflict, "run %s/%s has no %s %s pod to kill", run.Namespace, run.Name, alive, order.Role)
 	}
 	before := map[types.UID]bool{}
 	for _, p := range pods {

@@ -117,8 +117,8 @@ func TestALoadTesterKillLosesOnlyThePhaseItHit(t *testing.T) {
 		t.Fatalf("applied %+v; want 2", leader.report.Faults)
 	}
 	for _, f := range leader.report.Faults {
-		if f.Error != "" || f.Pod == "" || !f.Ready || f.AppSeen != -1 {
-			t.Errorf("applied %+v; want a pod killed and replaced, and no app count (the load is split)", f)
+		if f.Error != "" || f.Pod == "" || !f.Ready || f.AppSeen != -1 || f.MeasuredQPS != 50 {
+			t.Errorf("applied %+v; want a pod killed and replaced, no app count (the load is split) and the leader's 50 qps measured", f)
 		}
 	}
 	sum := leader.summary

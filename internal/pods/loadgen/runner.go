@@ -103,7 +103,7 @@ func Run(ctx context.Context, cfg Config) (rep result.Report, err error) {
 			rep.LatencyWindows = latencyWindowsOf(all.recs, own.parts, width)
 		}
 		if cfg.Faults != nil {
-			rep.Faults = own.faults
+			rep.Faults = withMeasuredRates(own.faults, all.runs)
 			var terr error
 			if rep.Timelines, terr = timelinesOf(all.recs, own.starts); terr != nil {
 				err = errors.Join(err, fmt.Errorf("encoding the timelines: %w", terr))
