@@ -35,9 +35,9 @@ const (
 	RoleTarget     = "Target"
 	RoleStore      = "Store"
 	RoleLoadTester = "LoadTester"
-	RoleScheduler = "Scheduler"
-	RolePlacement = "Placement"
-	RoleSentry    = "Sentry"
+	RoleScheduler  = "Scheduler"
+	RolePlacement  = "Placement"
+	RoleSentry     = "Sentry"
 )
 
 // KillRoles are the roles an order may name.
