@@ -27,6 +27,15 @@ func Rate(s string) (qps float64, ok bool) {
 	return v, err == nil
 }
 
+// RequestedRate is the rate the measured path's phases asked of the load-tester pods whose
+// requests they hold: requestedQPS, or measuredRequestedQPS when a kill lost a pod's.
+func (r *Result) RequestedRate() float64 {
+	if q, ok := Rate(r.MeasuredRequestedQPS); ok {
+		return q
+	}
+	return float64(r.RequestedQPS)
+}
+
 // ActualRate is the measured path's achieved rate.
 func (r *Result) ActualRate() (float64, bool) { return Rate(r.ActualQPS) }
 

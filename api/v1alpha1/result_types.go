@@ -39,6 +39,13 @@ type Result struct {
 	// +optional
 	ActualQPS string `json:"actualQPS,omitempty"`
 
+	// measuredRequestedQPS is set when the measured path's phases hold fewer load-tester
+	// pods' requests than the run sent (a LoadTester kill loses the killed pod's in its
+	// phase): the rate those pods were asked for (median over repetitions), below
+	// requestedQPS. actualQPS, the saturation check and minQPSPercent are judged against it.
+	// +optional
+	MeasuredRequestedQPS string `json:"measuredRequestedQPS,omitempty"`
+
 	// requests is the number of measured requests over every repetition of the measured path.
 	// +optional
 	Requests int64 `json:"requests,omitempty"`

@@ -261,6 +261,7 @@ func expectCallerKilledAndReplaced(run *perfv1alpha1.PerfRun, qps float64) {
 	Expect(o.Kills[1].Deleted).NotTo(Equal(o.Kills[0].Deleted), "the second kill deletes the first's replacement, which met the others at the next phase")
 	Expect(o.Before.Errors).To(BeZero(), "before %+v", o.Before)
 	Expect(res.Saturated).To(BeEmpty(), "each phase is judged against the rate of the pods it holds")
+	Expect(res.MeasuredRequestedQPS).To(Equal(strconv.FormatFloat(qps/2, 'f', 1, 64)), "the rate the Dapr phases asked of the pods they hold")
 	// The evicted pods and their replacements, made by the Job once each evicted pod had
 	// ended (often after the kill's span), are the fault's, not disturbances of the run.
 	Expect(meta.IsStatusConditionTrue(get(run).Status.Conditions, perfv1alpha1.ConditionDisturbed)).To(BeFalse(), "%s", describe(run))

@@ -167,23 +167,33 @@ func kills(applied []result.AppliedFault, fault int, variant result.Variant) []p
 // index: while the kill held, the pod it deleted, the pod named in its place, and a pod of
 // the deleted one's ReplicaSet (its name less the last part) created (a replacement named
 // too late to answer with). A load tester's Job makes its replacement only once the
-// evicted pod has ended, often after the kill's span: a pod of the same Job index (the
-// same name less the last part) created after the kill is its replacement, as the Job
-// replaces nothing else (any other failure fails the run). Such a disturbance does not
-// make the run Disturbed. A restart is never the kill's: the kill deletes. A kill whose
-// answer was lost names no pod, and its replacement stays a disturbance: the analysis
-// cannot tell it was the kill's.
+// evicted pod has ended, often after the kill's span: the first pod of the same Job index
+// (the same name less the last part) created after the kill is its replacement; a later
+// one (a drain's) is not. Such a disturbance does not make the run Disturbed. A restart is
+// never the kill's: the kill deletes. A kill whose answer was lost names no pod, and its
+// replacement stays a disturbance: the analysis cannot tell it was the kill's.
 func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault, spec []perfv1alpha1.Fault) {
+	mark := func(d *perfv1alpha1.Disturbance, a result.AppliedFault) {
+		f := int32(a.Fault)
+		d.Fault = &f
+	}
 	for i := range ds {
 		if ds[i].Kind == perfv1alpha1.DisturbanceRestarted {
 			continue
 		}
 		for _, a := range applied {
-			if a.Pod != "" && madeBy(ds[i], a, killsLoadTester(spec, a.Fault)) {
-				f := int32(a.Fault)
-				ds[i].Fault = &f
+			if a.Pod != "" && madeBy(ds[i], a) {
+				mark(&ds[i], a)
 				break
 			}
+		}
+	}
+	for _, a := range applied {
+		if a.Pod == "" || !killsLoadTester(spec, a.Fault) {
+			continue
+		}
+		if i := replacedLater(ds, a); i >= 0 {
+			mark(&ds[i], a)
 		}
 	}
 }
@@ -193,18 +203,34 @@ func killsLoadTester(spec []perfv1alpha1.Fault, i int) bool {
 	return i >= 0 && i < len(spec) && spec[i].Kind == perfv1alpha1.FaultPodKill && spec[i].Role != nil && *spec[i].Role == perfv1alpha1.FaultRoleLoadTester
 }
 
-// madeBy reports whether the kill a made the disturbance, which happened while it held (or
-// after it began, for a replacement made later: replacedLater). A control-plane kill names
-// every pod of the service it deleted, and a StatefulSet's replacements take their names:
-// a name alone does not tell its pod's later restarts from the kill's.
-func madeBy(d perfv1alpha1.Disturbance, a result.AppliedFault, replacedLater bool) bool {
+// replacedLater is the index in ds of the first pod of the killed pod's set created after
+// the kill a began, unless one was marked the kill's already (-1: none).
+func replacedLater(ds []perfv1alpha1.Disturbance, a result.AppliedFault) int {
+	start, _ := a.Span()
+	first := -1
+	for i, d := range ds {
+		if d.Kind != perfv1alpha1.DisturbanceCreated || !ofDeletedSet(d.Pod, a.Pod) || d.Time.Time.Before(start.Add(-time.Second)) {
+			continue
+		}
+		if first < 0 || d.Time.Time.Before(ds[first].Time.Time) {
+			first = i
+		}
+	}
+	if first >= 0 && ds[first].Fault != nil {
+		return -1
+	}
+	return first
+}
+
+// madeBy reports whether the kill a made the disturbance, which happened while it held. A
+// control-plane kill names every pod of the service it deleted, and a StatefulSet's
+// replacements take their names: a name alone does not tell its pod's later restarts from
+// the kill's.
+func madeBy(d perfv1alpha1.Disturbance, a result.AppliedFault) bool {
 	start, end := a.Span()
 	// A second either side: the disturbance is stamped to the second, by another clock.
-	if d.Time.Time.Before(start.Add(-time.Second)) {
+	if d.Time.Time.Before(start.Add(-time.Second)) || d.Time.Time.After(end.Add(time.Second)) {
 		return false
-	}
-	if d.Time.Time.After(end.Add(time.Second)) {
-		return replacedLater && d.Kind == perfv1alpha1.DisturbanceCreated && ofDeletedSet(d.Pod, a.Pod)
 	}
 	if slices.Contains(ls.PodNames(a.Pod), d.Pod) || slices.Contains(ls.PodNames(a.Replacement), d.Pod) {
 		return true

@@ -200,8 +200,9 @@ func TestASchedulerOutageSaysWhatItLeftStuck(t *testing.T) {
 }
 
 // A load tester's Job makes its replacement once the evicted pod has ended, after the
-// kill's span: a pod of the killed pod's index created after the kill is the kill's, one
-// of another index or made before the kill is a disturbance. A Target kill keeps to its span.
+// kill's span: the first pod of the killed pod's index created after the kill is the
+// kill's; one of another index, made before the kill, or a second one after it (a drain's)
+// is a disturbance. A Target kill keeps to its span.
 func TestALoadTestersReplacementMadeAfterTheKillIsTheKills(t *testing.T) {
 	tester, target := perfv1alpha1.FaultRoleLoadTester, perfv1alpha1.FaultRoleTarget
 	t0 := time.Unix(1000, 0)
@@ -211,12 +212,13 @@ func TestALoadTestersReplacementMadeAfterTheKillIsTheKills(t *testing.T) {
 	for _, tc := range []struct {
 		role perfv1alpha1.FaultRole
 		want []bool
-	}{{tester, []bool{true, true, false, false}}, {target, []bool{true, false, false, false}}} {
+	}{{tester, []bool{true, true, false, false, false}}, {target, []bool{true, false, false, false, false}}} {
 		ds := []perfv1alpha1.Disturbance{
 			{Kind: perfv1alpha1.DisturbanceDeleted, Role: "loadtester", Pod: "r-load-1-1-aaaaa", Time: at(5)},
 			{Kind: perfv1alpha1.DisturbanceCreated, Role: "loadtester", Pod: "r-load-1-1-bbbbb", Time: at(18)}, // after the span
 			{Kind: perfv1alpha1.DisturbanceCreated, Role: "loadtester", Pod: "r-load-1-2-ccccc", Time: at(18)}, // another index
 			{Kind: perfv1alpha1.DisturbanceCreated, Role: "loadtester", Pod: "r-load-1-1-ddddd", Time: at(2)},  // before the kill
+			{Kind: perfv1alpha1.DisturbanceCreated, Role: "loadtester", Pod: "r-load-1-1-eeeee", Time: at(40)}, // the replacement's replacement
 		}
 		FaultMade(ds, applied, []perfv1alpha1.Fault{{Kind: perfv1alpha1.FaultPodKill, Role: &tc.role}})
 		for i, want := range tc.want {

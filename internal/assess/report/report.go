@@ -172,6 +172,9 @@ func latencyResult(run *perfv1alpha1.PerfRun, sum *result.Summary) *perfv1alpha1
 	if m, ok := repetitions.Of(sum, measured); ok {
 		reps = m.Reps
 		res.ActualQPS = formatQPS(m.ActualQPS)
+		if q := measuredRequested(sum, measured); q < float64(res.RequestedQPS) {
+			res.MeasuredRequestedQPS = formatQPS(q)
+		}
 		res.Requests, res.Errors = m.Requests, m.Errors
 		res.ReturnCodes = sum.CodesOf(measured)
 		spread.Latency = rangeOf(m.Latency)
@@ -509,6 +512,18 @@ func ScheduleMessage(res *perfv1alpha1.Result) string {
 		msg += fmt.Sprintf(", the load tester's own lag p99 %s", str(res.TesterLag.P99))
 	}
 	return msg + ")"
+}
+
+// measuredRequested is the median over variant's runs of the rate each asked of the pods
+// whose requests it holds (the whole rate, unless a kill lost a pod's).
+func measuredRequested(sum *result.Summary, variant result.Variant) float64 {
+	var qps []float64
+	for _, r := range sum.Runs {
+		if r.Variant == variant {
+			qps = append(qps, r.Requested(sum.RequestedQPS))
+		}
+	}
+	return repetitions.Median(qps)
 }
 
 // lostShare says that a LoadTester kill left its phases with the other pods' requests

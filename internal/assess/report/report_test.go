@@ -127,8 +127,16 @@ func TestSaturatedPathsAreNamedAndClaimNoAddedLatency(t *testing.T) {
 	}
 	// On schedule, with the tester punctual: a 40 ms send lag (a stall) is latency.
 	sum.Runs[1].ActualQPS = 999.0
-	if res := Build(run, Inputs{Summary: sum}); res.Saturated != nil || res.Added == nil || res.AddedInterval.Basis != perfv1alpha1.IntervalBetweenRepetitions {
-		t.Errorf("a run on schedule: saturated %+v, added %+v", res.Saturated, res.AddedInterval)
+	if res := Build(run, Inputs{Summary: sum}); res.Saturated != nil || res.Added == nil || res.AddedInterval.Basis != perfv1alpha1.IntervalBetweenRepetitions ||
+		res.MeasuredRequestedQPS != "" {
+		t.Errorf("a run on schedule: saturated %+v, added %+v, measured requested %q", res.Saturated, res.AddedInterval, res.MeasuredRequestedQPS)
+	}
+	// A LoadTester kill lost a third of the requests of both Dapr phases: 666 of the 666.7 qps
+	// their pods were asked for is on schedule, and the result says what was asked.
+	sum.Runs[1].ActualQPS, sum.Runs[1].RequestedQPS = 666.0, 666.67
+	sum.Runs[2].ActualQPS, sum.Runs[2].RequestedQPS = 666.2, 666.67
+	if res := Build(run, Inputs{Summary: sum}); res.Saturated != nil || res.MeasuredRequestedQPS != "666.7" || res.ActualQPS != "666.1" {
+		t.Errorf("phases that lost a killed pod's share: saturated %+v, measured requested %q, actual %q", res.Saturated, res.MeasuredRequestedQPS, res.ActualQPS)
 	}
 }
 

@@ -69,6 +69,11 @@ func TestEvaluate(t *testing.T) {
 			return r
 		}(), Inconclusive, []string{"p90 2.9ms (repetitions 2.7ms..3.2ms) (limit <= 3ms): inconclusive"}},
 		{"qps too low", &perfv1alpha1.Thresholds{MinQPSPercent: ptr.To[int32](100)}, result("1ms"), Violated, []string{"actual qps 995.0 (99.50%) (limit >= 100% of 1000): VIOLATED"}},
+		{"a LoadTester kill's lost share, no shortfall of the path's", &perfv1alpha1.Thresholds{MinQPSPercent: ptr.To[int32](99)}, func() *perfv1alpha1.Result {
+			r := result("1ms")
+			r.ActualQPS, r.MeasuredRequestedQPS = "663.0", "666.7"
+			return r
+		}(), Met, nil},
 		{"errors", &perfv1alpha1.Thresholds{MaxErrors: ptr.To[int64](0)}, func() *perfv1alpha1.Result { r := result("1ms"); r.Errors = 3; return r }(), Violated, []string{"errors 3"}},
 		{"restarts", &perfv1alpha1.Thresholds{MaxRestarts: ptr.To[int32](0)}, func() *perfv1alpha1.Result {
 			r := result("1ms")

@@ -123,7 +123,8 @@ func jobPods(ctx context.Context, c client.Reader, run *perfv1alpha1.PerfRun) ([
 // group's leader (pod 0) holds the clock and applies the faults, and is never the one
 // killed; the same index is killed each time. Running, not Ready: no Service sends a
 // load tester traffic, and a replacement that met the others at a phase's barrier is
-// sending its share before its daprd's readiness probe has passed.
+// sending its share before its daprd's readiness probe has passed. (The answer still waits
+// for a Ready replacement, as for every role: the fault's end is the same event for all.)
 func lastReplica(pods []corev1.Pod) *corev1.Pod {
 	var pick *corev1.Pod
 	best := 0

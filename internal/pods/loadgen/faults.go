@@ -273,6 +273,19 @@ func countAt(ctx context.Context, c *http.Client, appURL string) int64 {
 	return *stats.Invocations
 }
 
+// withMeasuredRates marks each fault applied in a phase whose run lost a pod's measurements
+// with the rate of the pods it holds.
+func withMeasuredRates(faults []result.AppliedFault, runs []result.Run) []result.AppliedFault {
+	for i, f := range faults {
+		for _, r := range runs {
+			if r.Variant == f.Variant && r.Rep == f.Rep {
+				faults[i].MeasuredQPS = r.RequestedQPS
+			}
+		}
+	}
+	return faults
+}
+
 // timelinesOf are the measured runs' seconds, for a run with faults: each recording's
 // blocks and failed counts from its schedule's start.
 func timelinesOf(recs map[latency.Key]*latency.Recorded, starts map[latency.Key]time.Time) ([]result.Timeline, error) {

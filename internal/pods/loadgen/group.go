@@ -137,7 +137,7 @@ func (p *follower) join(ctx context.Context) (int, error) {
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("waiting for the leader load-tester pod (pod 0) to join the group (at most %v): %s", p.g.Wait, last)
+		return 0, fmt.Errorf("waiting for the leader load-tester pod (pod 0) to answer (at most %v): %s", p.g.Wait, last)
 	}
 	return ans.From, nil
 }

@@ -23,10 +23,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net"
 	"net/http"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -69,15 +67,6 @@ type phaseBarrier struct {
 	open    chan struct{}
 }
 
-// podDeliveries are one pod's measurements as they came: its runs and their recordings,
-// the digest of each part (a retry of it is no second one) and of its last delivery.
-type podDeliveries struct {
-	runs       []result.Run
-	recordings map[string]wireRecording
-	parts      map[string][sha256.Size]byte
-	last       *[sha256.Size]byte
-}
-
 func newCoordinator(size int, token string, plan map[latency.Key]bool) *coordinator {
 	return &coordinator{
 		size:     size,
@@ -91,50 +80,6 @@ func newCoordinator(size int, token string, plan map[latency.Key]bool) *coordina
 	}
 }
 
-// join is the phase the incarnation id of pod starts at: 0 for the pod's first, and for a
-// replacement the phase after the last one its predecessor started (the phase it met at, if
-// that barrier has not opened). Asking again with the same id gives the same answer.
-func (c *coordinator) join(pod int, id string) (int, error) {
-	if pod <= 0 || pod >= c.size {
-		return 0, fmt.Errorf("pod %d is not a peer in a group of %d", pod, c.size)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	seen := c.joins[pod]
-	if from, ok := seen[id]; ok {
-		return from, nil
-	}
-	from := 0
-	if len(seen) > 0 {
-		from = c.resumeAt(pod)
-	}
-	if seen == nil {
-		seen = map[string]int{}
-		c.joins[pod] = seen
-	}
-	seen[id] = from
-	return from, nil
-}
-
-// resumeAt is where a replacement of pod takes over: after the last phase pod started.
-func (c *coordinator) resumeAt(pod int) int {
-	last := -1
-	for phase, b := range c.phases {
-		if b.arrived[pod] && phase > last {
-			last = phase
-		}
-	}
-	if last < 0 {
-		return 0
-	}
-	select {
-	case <-c.phases[last].open:
-		return last + 1
-	default:
-		return last
-	}
-}
-
 // arrive records pod at phase (arriving twice is harmless: a peer may retry) and blocks
 // until every pod has arrived, the group is aborted or ctx ends.
 func (c *coordinator) arrive(ctx context.Context, phase, pod int) error {
@@ -142,6 +87,10 @@ func (c *coordinator) arrive(ctx context.Context, phase, pod int) error {
 		return fmt.Errorf("pod %d is not in a group of %d", pod, c.size)
 	}
 	c.mu.Lock()
+	if pod > 0 && len(c.joins[pod]) == 0 {
+		c.mu.Unlock()
+		return errNotJoined(pod)
+	}
 	b := c.phases[phase]
 	if b == nil {
 		b = &phaseBarrier{arrived: map[int]bool{}, open: make(chan struct{})}
@@ -173,111 +122,6 @@ func (c *coordinator) abort(err error) {
 	default:
 		c.abortErr = err
 		close(c.aborted)
-	}
-}
-
-// deliver files a pod's measurements: each run once (a retry of the same body is accepted
-// again), and the pod's last delivery once; a pod's failure aborts the group.
-func (c *coordinator) deliver(m podMeasurements, digest [sha256.Size]byte) error {
-	if m.Pod <= 0 || m.Pod >= c.size {
-		return fmt.Errorf("pod %d is not a peer in a group of %d", m.Pod, c.size)
-	}
-	if m.Error == "" {
-		if err := checkMeasurements(m, c.plan); err != nil {
-			return &refusal{fmt.Errorf("pod %d: %w", m.Pod, err)}
-		}
-	}
-	if m.Part && (len(m.Runs) != 1 || m.Error != "") {
-		return &refusal{fmt.Errorf("pod %d: a part holds one run, and no error", m.Pod)}
-	}
-	c.mu.Lock()
-	d := c.pods[m.Pod]
-	if d == nil {
-		d = &podDeliveries{recordings: map[string]wireRecording{}, parts: map[string][sha256.Size]byte{}}
-		c.pods[m.Pod] = d
-	}
-	if err := d.add(m, digest); err != nil {
-		c.mu.Unlock()
-		if errors.Is(err, errRetried) {
-			return nil
-		}
-		return &refusal{fmt.Errorf("pod %d %w", m.Pod, err)}
-	}
-	c.mu.Unlock()
-	if m.Error != "" {
-		c.abort(fmt.Errorf("load-tester pod %d failed: %s", m.Pod, m.Error))
-	}
-	select {
-	case c.received <- struct{}{}:
-	default:
-	}
-	return nil
-}
-
-// errRetried is a delivery taken already: the same body again.
-var errRetried = errors.New("delivered this already")
-
-// add files m, unless it repeats what the pod delivered.
-func (d *podDeliveries) add(m podMeasurements, digest [sha256.Size]byte) error {
-	if m.Part {
-		if first, ok := d.parts[recordingKey(keyOf(m.Runs[0]))]; ok && first == digest {
-			return errRetried
-		}
-	} else if d.last != nil {
-		if *d.last == digest {
-			return errRetried
-		}
-		return errors.New("has delivered its measurements already")
-	}
-	for _, r := range m.Runs {
-		if slices.ContainsFunc(d.runs, func(o result.Run) bool { return keyOf(o) == keyOf(r) }) {
-			return fmt.Errorf("has delivered its measurements of %s, repetition %d, already", r.Variant, r.Rep)
-		}
-	}
-	d.runs = append(d.runs, m.Runs...)
-	maps.Copy(d.recordings, m.Recordings)
-	if m.Part {
-		d.parts[recordingKey(keyOf(m.Runs[0]))] = digest
-	} else {
-		d.last = &digest
-	}
-	return nil
-}
-
-func keyOf(r result.Run) latency.Key { return latency.Key{Variant: r.Variant, Rep: r.Rep} }
-
-// gather waits until every peer has made its last delivery, for at most wait, and returns
-// each peer's measurements, in pod order.
-func (c *coordinator) gather(ctx context.Context, wait time.Duration) ([]podMeasurements, error) {
-	timeout := time.NewTimer(wait)
-	defer timeout.Stop()
-	for {
-		c.mu.Lock()
-		var missing []int
-		for pod := 1; pod < c.size; pod++ {
-			if d := c.pods[pod]; d == nil || d.last == nil {
-				missing = append(missing, pod)
-			}
-		}
-		if len(missing) == 0 {
-			out := make([]podMeasurements, 0, c.size-1)
-			for pod := 1; pod < c.size; pod++ {
-				d := c.pods[pod]
-				out = append(out, podMeasurements{Pod: pod, Runs: d.runs, Recordings: d.recordings})
-			}
-			c.mu.Unlock()
-			return out, nil
-		}
-		c.mu.Unlock()
-		select {
-		case <-c.received:
-		case <-c.aborted:
-			return nil, c.abortErr
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-timeout.C:
-			return nil, fmt.Errorf("load-tester pods %v sent no measurements within %v", missing, wait)
-		}
 	}
 }
 

@@ -79,12 +79,20 @@ func TestALoadTesterKillLosesOnlyThePhaseItHit(t *testing.T) {
 		}
 		mu.Lock()
 		orders = append(orders, o)
-		pods[len(pods)-1].kill()
-		pods = append(pods, startPod(t, append(group(1), common...)))
+		victim := pods[len(pods)-1]
 		n := len(pods)
 		mu.Unlock()
-		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: fmt.Sprintf("kill-loadtester-1-%d", n-1),
-			Replacement: fmt.Sprintf("kill-loadtester-1-%d", n), Ready: true})
+		victim.kill()
+		// As the Job does: a replacement once the pod has ended, here later than the phase's
+		// end (the kill is at 0.4 s of 1.5 s), so the leader waits for it at the next phase.
+		go func() {
+			<-victim.done
+			time.Sleep(1500 * time.Millisecond)
+			mu.Lock()
+			pods = append(pods, startPod(t, append(group(1), common...)))
+			mu.Unlock()
+		}()
+		_ = json.NewEncoder(w).Encode(loadsettings.KillAnswer{Deleted: fmt.Sprintf("kill-loadtester-1-%d", n)})
 	}))
 	defer operator.Close()
 	faults := loadsettings.EncodeFaults([]loadsettings.Fault{{Kind: loadsettings.FaultPodKill, Role: loadsettings.RoleLoadTester, At: 400 * time.Millisecond, For: time.Second}})
@@ -117,8 +125,8 @@ func TestALoadTesterKillLosesOnlyThePhaseItHit(t *testing.T) {
 		t.Fatalf("applied %+v; want 2", leader.report.Faults)
 	}
 	for _, f := range leader.report.Faults {
-		if f.Error != "" || f.Pod == "" || !f.Ready || f.AppSeen != -1 || f.MeasuredQPS != 50 {
-			t.Errorf("applied %+v; want a pod killed and replaced, no app count (the load is split) and the leader's 50 qps measured", f)
+		if f.Error != "" || f.Pod == "" || f.AppSeen != -1 || f.MeasuredQPS != 50 {
+			t.Errorf("applied %+v; want a pod killed, no app count (the load is split) and the leader's 50 qps measured", f)
 		}
 	}
 	sum := leader.summary
@@ -182,6 +190,30 @@ func TestCoordinatorJoinsAReplacementAfterThePhaseItsPodStarted(t *testing.T) {
 	if got := join(2, "y"); got != 2 {
 		t.Errorf("pod 2's replacement starts at %d; want 2, the phase its pod was waiting at", got)
 	}
+	// Its predecessor's arrival there is forgotten: phase 2 waits for the replacement.
+	opened := make(chan int, 3)
+	for _, pod := range []int{0, 1} {
+		go func() {
+			if c.arrive(ctx, 2, pod) == nil {
+				opened <- pod
+			}
+		}()
+	}
+	select {
+	case pod := <-opened:
+		t.Fatalf("phase 2 opened for pod %d without pod 2's replacement", pod)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := c.arrive(ctx, 2, 2); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		select {
+		case <-opened:
+		case <-time.After(5 * time.Second):
+			t.Fatal("phase 2 did not open when the replacement arrived")
+		}
+	}
 	if _, err := c.join(0, "z"); err == nil {
 		t.Error("the leader's index joined as a peer")
 	}
@@ -191,7 +223,7 @@ func TestCoordinatorJoinsAReplacementAfterThePhaseItsPodStarted(t *testing.T) {
 // once (its retry again), a run twice is refused, and gather has every part.
 func TestCoordinatorGathersAPodsRunsFromItsParts(t *testing.T) {
 	t.Parallel()
-	c := newCoordinator(2, testToken, map[latency.Key]bool{{Variant: result.Dapr, Rep: 0}: true, {Variant: result.Dapr, Rep: 1}: true})
+	c := newCoordinator(2, testToken, map[latency.Key]bool{{Variant: result.Dapr, Rep: 0}: true, {Variant: result.Dapr, Rep: 1}: true, {Variant: result.Baseline, Rep: 1}: true})
 	part := func(rep int, requests int64) podMeasurements {
 		m := delivery(t)
 		m.Part, m.Runs[0].Rep, m.Runs[0].Requests = true, rep, requests
@@ -227,5 +259,11 @@ func TestCoordinatorGathersAPodsRunsFromItsParts(t *testing.T) {
 	got, err := c.gather(t.Context(), time.Second)
 	if err != nil || len(got) != 1 || len(got[0].Runs) != 2 || len(got[0].Recordings) != 2 || got[0].Runs[1].Requests != 90 {
 		t.Errorf("gathered %+v, %v; want pod 1's two parts", got, err)
+	}
+	late := part(1, 90)
+	late.Runs[0].Variant = result.Baseline
+	late.Recordings = map[string]wireRecording{recordingKey(latency.Key{Variant: result.Baseline, Rep: 1}): late.Recordings[recordingKey(latency.Key{Variant: result.Dapr, Rep: 1})]}
+	if err := c.deliver(late, digest(late)); err == nil || !strings.Contains(err.Error(), "has ended its deliveries") {
+		t.Errorf("a part after the pod's last delivery: %v; want it refused", err)
 	}
 }

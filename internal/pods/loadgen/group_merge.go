@@ -80,19 +80,6 @@ func mergePods(pods []measured, share float64) measured {
 	return out
 }
 
-// withMeasuredRates marks each fault applied in a phase whose run lost a pod's measurements
-// with the rate of the pods it holds.
-func withMeasuredRates(faults []result.AppliedFault, runs []result.Run) []result.AppliedFault {
-	for i, f := range faults {
-		for _, r := range runs {
-			if r.Variant == f.Variant && r.Rep == f.Rep {
-				faults[i].MeasuredQPS = r.RequestedQPS
-			}
-		}
-	}
-	return faults
-}
-
 // countPods is how many pods measured the run of k.
 func countPods(pods []measured, k latency.Key) int {
 	n := 0
@@ -122,6 +109,8 @@ func podLoads(pods []measured, share float64) []result.PodLoad {
 	}
 	return out
 }
+
+func keyOf(r result.Run) latency.Key { return latency.Key{Variant: r.Variant, Rep: r.Rep} }
 
 func recordingKey(k latency.Key) string { return string(k.Variant) + "/" + strconv.Itoa(k.Rep) }
 

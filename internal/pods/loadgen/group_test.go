@@ -214,6 +214,14 @@ func TestCoordinatorBarrier(t *testing.T) {
 	t.Parallel()
 	c := newCoordinator(3, testToken, nil)
 	ctx := context.Background()
+	if err := c.arrive(ctx, 0, 1); err == nil || !strings.Contains(err.Error(), "never joined this leader pod") {
+		t.Errorf("a peer that never joined (a replaced leader's) arrived: %v", err)
+	}
+	for _, pod := range []int{1, 2} {
+		if _, err := c.join(pod, "first"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	released := make(chan int, 3)
 	for _, pod := range []int{0, 1} {
 		go func() {
