@@ -39,10 +39,10 @@ type Result struct {
 	// +optional
 	ActualQPS string `json:"actualQPS,omitempty"`
 
-	// measuredRequestedQPS is set when the measured path's phases hold fewer load-tester
-	// pods' requests than the run sent (a LoadTester kill loses the killed pod's in its
-	// phase): the rate those pods were asked for (median over repetitions), below
-	// requestedQPS. actualQPS, the saturation check and minQPSPercent are judged against it.
+	// measuredRequestedQPS is the rate the measured path's phases asked of the load-tester
+	// pods whose requests they hold (median over repetitions, as actualQPS), set when below
+	// requestedQPS: a LoadTester kill loses the killed pod's requests in its phase.
+	// minQPSPercent is judged against it (saturation: each phase against its own).
 	// +optional
 	MeasuredRequestedQPS string `json:"measuredRequestedQPS,omitempty"`
 

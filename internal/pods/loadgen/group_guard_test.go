@@ -48,6 +48,9 @@ func delivery(t *testing.T) podMeasurements {
 func TestCoordinatorTakesOnlyWhatAPodOfTheRunCanHaveSent(t *testing.T) {
 	t.Parallel()
 	c := newCoordinator(2, testToken, map[latency.Key]bool{{Variant: result.Dapr, Rep: 0}: true})
+	if _, err := c.join(1, "pod-1"); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(c.handler())
 	defer srv.Close()
 	post := func(token string, m podMeasurements) (int, string) {

@@ -234,6 +234,12 @@ func TestCoordinatorGathersAPodsRunsFromItsParts(t *testing.T) {
 		b, _ := json.Marshal(m)
 		return sha256.Sum256(b)
 	}
+	if err := c.deliver(part(0, 100), digest(part(0, 100))); err == nil || !strings.Contains(err.Error(), "never joined this leader pod") {
+		t.Errorf("a part of a pod that never joined this leader (a replaced leader's peer): %v; want it refused", err)
+	}
+	if _, err := c.join(1, "pod-1"); err != nil {
+		t.Fatal(err)
+	}
 	for _, m := range []podMeasurements{part(0, 100), part(0, 100), part(1, 90)} {
 		if err := c.deliver(m, digest(m)); err != nil {
 			t.Fatalf("part %+v: %v", m.Runs, err)

@@ -52,6 +52,10 @@ func (c *coordinator) deliver(m podMeasurements, digest [sha256.Size]byte) error
 		return &refusal{fmt.Errorf("pod %d: a part holds one run, and no error", m.Pod)}
 	}
 	c.mu.Lock()
+	if len(c.joins[m.Pod]) == 0 {
+		c.mu.Unlock()
+		return errNotJoined(m.Pod) // its measurements went to the leader this one replaced
+	}
 	d := c.pods[m.Pod]
 	if d == nil {
 		d = &podDeliveries{recordings: map[string]wireRecording{}, parts: map[string][sha256.Size]byte{}}
