@@ -17,6 +17,8 @@ limitations under the License.
 package v1alpha1
 
 import (
+	"slices"
+
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -68,14 +70,14 @@ func (r FaultRole) ControlPlane() bool {
 	return r == FaultRoleScheduler || r == FaultRolePlacement || r == FaultRoleSentry
 }
 
+// KillsLoadTester reports whether the fault deletes one of the run's load-tester pods.
+func (f Fault) KillsLoadTester() bool {
+	return f.Kind == FaultPodKill && f.Role != nil && *f.Role == FaultRoleLoadTester
+}
+
 // KillsLoadTester reports whether a fault of the spec deletes one of its load-tester pods.
 func (s *PerfRunSpec) KillsLoadTester() bool {
-	for _, f := range s.Faults {
-		if f.Kind == FaultPodKill && f.Role != nil && *f.Role == FaultRoleLoadTester {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.Faults, Fault.KillsLoadTester)
 }
 
 // KillsControlPlane reports whether a fault of the spec deletes Dapr's control-plane pods.

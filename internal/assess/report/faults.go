@@ -189,18 +189,13 @@ func FaultMade(ds []perfv1alpha1.Disturbance, applied []result.AppliedFault, spe
 		}
 	}
 	for _, a := range applied {
-		if a.Pod == "" || !killsLoadTester(spec, a.Fault) {
+		if a.Pod == "" || a.Fault < 0 || a.Fault >= len(spec) || !spec[a.Fault].KillsLoadTester() {
 			continue
 		}
 		if i := replacedLater(ds, a); i >= 0 {
 			mark(&ds[i], a)
 		}
 	}
-}
-
-// killsLoadTester reports whether spec's fault i is a PodKill of a load tester.
-func killsLoadTester(spec []perfv1alpha1.Fault, i int) bool {
-	return i >= 0 && i < len(spec) && spec[i].Kind == perfv1alpha1.FaultPodKill && spec[i].Role != nil && *spec[i].Role == perfv1alpha1.FaultRoleLoadTester
 }
 
 // replacedLater is the index in ds of the first pod of the killed pod's set created after
